@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs the Debian packages assay needs, and only those that are missing.
+# Idempotent: when everything is present it installs nothing and says so.
+#   scripts/deps.sh build   compilers and libraries (make quickstart)
+#   scripts/deps.sh check   build + what the test suite needs (make check)
+#   scripts/deps.sh GROUP.. further groups: slurm, chromium
+set -euo pipefail
+
+pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev libpcre2-dev
+            libopenmpi-dev openmpi-bin"
+pkgs_check="$pkgs_build libcmocka-dev clang libxml2-utils python3 sqlite3"
+pkgs_slurm="slurm-wlm munge"
+pkgs_chromium="chromium"
+
+want=()
+for group in "${@:-build}"; do
+  var="pkgs_$group"
+  if [ -z "${!var+x}" ]; then
+    echo "deps.sh: unknown group '$group' (build, check, slurm, chromium)" >&2
+    exit 2
+  fi
+  for p in ${!var}; do want+=("$p"); done
+done
+
+missing=()
+for p in "${want[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$status" = installed ] || missing+=("$p")
+done
+# Deduplicate while keeping order.
+if [ ${#missing[@]} -gt 0 ]; then
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk '!seen[$0]++')
+fi
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all ${#want[@]} packages present (${*:-build})"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+  if command -v sudo >/dev/null; then sudo=sudo; else
+    echo "deps: missing packages: ${missing[*]}; run as root or install them" >&2
+    exit 5
+  fi
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/assay-deps.log 2>&1; then
+  $sudo apt-get update >>/tmp/assay-deps.log 2>&1 || true
+  if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}" >>/tmp/assay-deps.log 2>&1; then
+    tail -n 20 /tmp/assay-deps.log >&2
+    echo "deps: apt-get failed (log: /tmp/assay-deps.log)" >&2
+    exit 5
+  fi
+fi
+echo "deps: installed ${#missing[@]} package(s)"

@@ -1,0 +1,78 @@
+/* assay: the one table of subcommands, global help and --version. Each
+ * command lives in its own cmd_<name>.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/version.h"
+#include "cli.h"
+
+const struct cli_command cli_commands[] = {
+	{"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards",
+	 cmd_matrix_help},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct cli_command *cli_find(const char *name)
+{
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: assay [--version] [--help] <command> [<args>]\n\n"
+		     "assay validates GPU clusters and keeps their performance honest.\n\n"
+		     "commands:\n");
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
+	fprintf(out, "\nRun 'assay help <command>' for a command's options.\n"
+		     "Exit codes: 0 ok, 1 gate-failed, 2 usage, 3 workload-failed, 4 no-metrics,\n"
+		     "5 infrastructure (docs/exit-codes.md).\n");
+}
+
+static int help(const char *name)
+{
+	const struct cli_command *c = cli_find(name);
+	if (!c) {
+		fprintf(stderr, "assay: unknown command '%s' (see 'assay --help')\n", name);
+		return ASSAY_USAGE;
+	}
+	fputs(c->help, stdout);
+	return ASSAY_OK;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return ASSAY_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+		usage(stdout);
+		return ASSAY_OK;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("assay %s (%s)\n", assay_version_string, assay_git_revision);
+		return ASSAY_OK;
+	}
+	if (!strcmp(name, "help")) {
+		if (argc < 3) {
+			usage(stdout);
+			return ASSAY_OK;
+		}
+		return help(argv[2]);
+	}
+	const struct cli_command *c = cli_find(name);
+	if (!c) {
+		fprintf(stderr, "assay: unknown command '%s' (see 'assay --help')\n", name);
+		return ASSAY_USAGE;
+	}
+	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return help(name);
+	return c->run(argc - 1, argv + 1);
+}

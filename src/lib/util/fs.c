@@ -1,0 +1,164 @@
+/* Files, clocks and number parsing shared by every module. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assay/util.h"
+
+char *assay_read_file(const char *path, size_t *len, struct assay_error *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		assay_error_at(e, ASSAY_USAGE, path, NULL, 0, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		assay_error_at(e, ASSAY_USAGE, path, NULL, 0, "cannot read: Is a directory");
+		return NULL;
+	}
+	struct sbuf sb = SBUF_INIT;
+	sbuf_grow(&sb, st.st_size > 0 ? (size_t)st.st_size : 4096);
+	for (;;) {
+		sbuf_grow(&sb, 65536);
+		ssize_t n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = errno;
+			close(fd);
+			sbuf_release(&sb);
+			assay_error_at(e, ASSAY_USAGE, path, NULL, 0, "cannot read: %s", strerror(err));
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		sb.len += (size_t)n;
+	}
+	close(fd);
+	sb.buf[sb.len] = '\0';
+	return sbuf_detach(&sb, len);
+}
+
+assay_err assay_write_file_atomic(const char *path, const void *data, size_t len,
+				  struct assay_error *e)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		assay_error_at(e, ASSAY_INFRA, path, NULL, 0, "cannot write: %s", strerror(errno));
+		free(tmp);
+		return ASSAY_INFRA;
+	}
+	const char *p = data;
+	size_t left = len;
+	while (left) {
+		ssize_t n = write(fd, p, left);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = errno;
+			close(fd);
+			unlink(tmp);
+			free(tmp);
+			return assay_error_at(e, ASSAY_INFRA, path, NULL, 0, "cannot write: %s",
+					      strerror(err));
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+		int err = errno;
+		unlink(tmp);
+		free(tmp);
+		return assay_error_at(e, ASSAY_INFRA, path, NULL, 0, "cannot write: %s", strerror(err));
+	}
+	free(tmp);
+	return ASSAY_OK;
+}
+
+assay_err assay_mkdirs(const char *path, struct assay_error *e)
+{
+	char *p = xstrdup(path);
+	size_t n = strlen(p);
+	for (size_t i = 1; i <= n; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		char c = p[i];
+		p[i] = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			int err = errno;
+			assay_error_at(e, ASSAY_INFRA, p, NULL, 0, "cannot create directory: %s",
+				       strerror(err));
+			free(p);
+			return ASSAY_INFRA;
+		}
+		p[i] = c;
+	}
+	free(p);
+	return ASSAY_OK;
+}
+
+void assay_time_rfc3339(int64_t unix_seconds, char out[32])
+{
+	time_t t = (time_t)unix_seconds;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void assay_now_rfc3339(char out[32])
+{
+	assay_time_rfc3339((int64_t)time(NULL), out);
+}
+
+double assay_monotonic(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool assay_parse_long(const char *s, long long *out)
+{
+	if (!s || !*s)
+		return false;
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool assay_parse_double(const char *s, double *out)
+{
+	if (!s || !*s)
+		return false;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+bool assay_starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+bool assay_ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !memcmp(s + a - b, suffix, b);
+}
