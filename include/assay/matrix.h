@@ -17,11 +17,11 @@ struct assay_case {
 	long long ep, nodes, gpus_per_node, scale_up_domain;
 	const char *scope;     /* "scale-up" or "scale-out" */
 	const char *topology;  /* "single-node", "multi-node-scale-up", "multi-node-scale-out" */
-	const char *transport; /* the platform's scale-up or scale-out transport */
+	char *transport;       /* the platform's scale-up or scale-out transport */
 	bool runnable;
 	const char *reason;    /* NULL when runnable */
 	char *shard;           /* NULL when unsupported */
-	const long long *tokens;
+	long long *tokens; /* the phase's ladder (owned) */
 	size_t n_tokens;
 	long long hidden, experts, topk, seed;
 };

@@ -56,7 +56,7 @@ int assay_timing_parse(struct assay_cfg *c, const json_t *v, const char *path, s
 	};
 	bool overridden = false;
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
-		rc = assay_cfg_int(c, v, path, f[i].key, req, f[i].min, 1000000, f[i].out);
+		rc = assay_cfg_int(c, v, path, f[i].key, req, f[i].min, LLONG_MAX, f[i].out);
 		if (rc < 0)
 			return -1;
 		overridden |= rc > 0;

@@ -63,6 +63,11 @@ static void push_unique(struct strlist *l, const char *s)
 		strlist_push(l, s);
 }
 
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static assay_err check_filters(const struct assay_registry *reg, const struct assay_sweep *sw,
 			       const struct assay_filters *f, struct assay_error *e)
 {
@@ -73,6 +78,8 @@ static assay_err check_filters(const struct assay_registry *reg, const struct as
 		for (size_t j = 0; j < reg->v[i].n_backends; j++)
 			push_unique(&backends, reg->v[i].backends[j].name);
 	}
+	if (backends.n)
+		qsort(backends.v, backends.n, sizeof(*backends.v), cmp_cstr);
 	for (size_t i = 0; i < sw->n_ep; i++) {
 		char buf[32];
 		snprintf(buf, sizeof(buf), "%lld", sw->ep_degrees[i]);
@@ -140,11 +147,12 @@ static void add_case(struct assay_matrix *m, size_t *alloc, const struct assay_p
 	c->scale_up_domain = p->scale_up_domain < ep ? p->scale_up_domain : ep;
 	bool out = ep > p->scale_up_domain;
 	c->scope = out ? "scale-out" : "scale-up";
-	c->transport = out ? p->scale_out_transport : p->scale_up_transport;
+	c->transport = xstrdup(out ? p->scale_out_transport : p->scale_up_transport);
 	c->topology = c->nodes == 1 ? "single-node"
 				    : (out ? "multi-node-scale-out" : "multi-node-scale-up");
 	const struct assay_ladder *l = assay_sweep_ladder(sw, phase);
-	c->tokens = l->tokens;
+	c->tokens = xcalloc(l->n, sizeof(*c->tokens));
+	memcpy(c->tokens, l->tokens, l->n * sizeof(*c->tokens));
 	c->n_tokens = l->n;
 	c->hidden = sw->workload.hidden;
 	c->experts = sw->workload.experts;
@@ -190,7 +198,8 @@ static void build_shards(struct assay_matrix *m)
 		}
 		strlist_push(&s->cases, c->id);
 	}
-	qsort(m->shards, m->n_shards, sizeof(*m->shards), cmp_shard);
+	if (m->n_shards)
+		qsort(m->shards, m->n_shards, sizeof(*m->shards), cmp_shard);
 }
 
 json_t *assay_case_to_json(const struct assay_case *c, const struct assay_timing *t)
@@ -272,7 +281,8 @@ assay_err assay_matrix_build(const struct assay_registry *reg, const struct assa
 			}
 		}
 	}
-	qsort(m->cases, m->n, sizeof(*m->cases), cmp_case);
+	if (m->n)
+		qsort(m->cases, m->n, sizeof(*m->cases), cmp_case);
 	for (size_t i = 1; i < m->n; i++)
 		if (!strcmp(m->cases[i - 1].id, m->cases[i].id)) {
 			assay_error_set(e, ASSAY_USAGE,
@@ -314,6 +324,8 @@ void assay_matrix_release(struct assay_matrix *m)
 		free(c->routing);
 		free(c->precision);
 		free(c->shard);
+		free(c->tokens);
+		free(c->transport);
 	}
 	free(m->cases);
 	for (size_t i = 0; i < m->n_shards; i++) {

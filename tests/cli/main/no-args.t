@@ -1,0 +1,15 @@
+# no command is a usage error and prints usage to stderr
+args: 
+exit: 2
+--- stdout
+--- stderr
+usage: assay [--version] [--help] <command> [<args>]
+
+assay validates GPU clusters and keeps their performance honest.
+
+commands:
+  matrix     expand a sweep over a platform registry into cases and shards
+
+Run 'assay help <command>' for a command's options.
+Exit codes: 0 ok, 1 gate-failed, 2 usage, 3 workload-failed, 4 no-metrics,
+5 infrastructure (docs/exit-codes.md).

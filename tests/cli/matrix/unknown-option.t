@@ -1,0 +1,6 @@
+# unknown options are named
+args: matrix --frobnicate configs/platforms.json configs/sweep-ep.json
+exit: 2
+--- stdout
+--- stderr
+assay matrix: unknown option or missing value: '--frobnicate'
