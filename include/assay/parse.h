@@ -1,0 +1,54 @@
+/* Input formats: every result file assay reads becomes measurement rows.
+ * One parser file per format in src/lib/parse/, one row in the table in
+ * src/lib/parse/formats.c. `assay parse` and `assay store ingest` both look
+ * formats up here. */
+#ifndef ASSAY_PARSE_H
+#define ASSAY_PARSE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assay/error.h"
+#include "assay/measure.h"
+
+struct assay_parse_opts {
+	const char *file;      /* name used in errors (file:line: message) */
+	const json_t *context; /* series fields every row gets (suite, cluster, scale, ...); may be NULL */
+	const char *run_id;    /* stamped on rows when not NULL */
+	const char *case_id;
+	const char *revision;
+	const char *timestamp; /* RFC 3339; rows without one get this */
+};
+
+/* Parse len bytes of data into rows appended to out. All or nothing: on
+ * error nothing is appended and e says file, line (or JSON path) and what
+ * was expected (ASSAY_USAGE). */
+typedef assay_err (*assay_parse_fn)(const char *data, size_t len, const struct assay_parse_opts *o,
+				    struct assay_rows *out, struct assay_error *e);
+/* Cheap content sniffing for --format auto; may be NULL. */
+typedef bool (*assay_detect_fn)(const char *data, size_t len);
+
+struct assay_format {
+	const char *name;
+	const char *summary;
+	assay_parse_fn parse;
+	assay_detect_fn detect;
+};
+
+/* The table, terminated by a row with name NULL. */
+extern const struct assay_format assay_formats[];
+const struct assay_format *assay_format_find(const char *name);
+/* The first format whose detect() accepts data, or NULL. */
+const struct assay_format *assay_format_detect(const char *data, size_t len);
+
+/* Apply o's context fields, run/case ids, revision and timestamp to rows
+ * [from, rows->n) and finish them (series keys). For parsers. */
+assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct assay_parse_opts *o,
+			    struct assay_error *e);
+
+/* Format "rows": NDJSON measurement rows (docs/rows.md). */
+assay_err assay_parse_rows(const char *data, size_t len, const struct assay_parse_opts *o,
+			   struct assay_rows *out, struct assay_error *e);
+
+#endif

@@ -1,0 +1,74 @@
+/* The table of input formats and the helpers every parser shares. A new
+ * format is one parser file and one row here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/parse.h"
+
+static bool detect_rows(const char *data, size_t len)
+{
+	/* An NDJSON row names its series_key or series and metric on the first line. */
+	size_t n = 0;
+	while (n < len && n < 4096 && data[n] != '\n')
+		n++;
+	return n && data[0] == '{' && memmem(data, n, "\"series\"", 8) && memmem(data, n, "\"metric\"", 8);
+}
+
+const struct assay_format assay_formats[] = {
+	{"rows", "NDJSON measurement rows (assay parse / assay store export output)", assay_parse_rows,
+	 detect_rows},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct assay_format *assay_format_find(const char *name)
+{
+	for (const struct assay_format *f = assay_formats; f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+const struct assay_format *assay_format_detect(const char *data, size_t len)
+{
+	for (const struct assay_format *f = assay_formats; f->name; f++)
+		if (f->detect && f->detect(data, len))
+			return f;
+	return NULL;
+}
+
+assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct assay_parse_opts *o,
+			    struct assay_error *e)
+{
+	for (size_t i = from; i < rows->n; i++) {
+		struct assay_row *r = &rows->v[i];
+		if (!r->series)
+			r->series = json_object();
+		if (o->context) {
+			const char *k;
+			json_t *v;
+			json_object_foreach((json_t *)o->context, k, v)
+				if (!json_object_get(r->series, k))
+					json_object_set(r->series, k, v);
+		}
+		if (o->run_id) {
+			free(r->run_id);
+			r->run_id = xstrdup(o->run_id);
+		}
+		if (o->case_id) {
+			free(r->case_id);
+			r->case_id = xstrdup(o->case_id);
+		}
+		if (o->revision && !r->revision)
+			r->revision = xstrdup(o->revision);
+		if (o->timestamp && !r->timestamp)
+			r->timestamp = xstrdup(o->timestamp);
+		assay_err rc = assay_row_finish(r, e);
+		if (rc != ASSAY_OK) {
+			if (e && o->file && !e->file[0])
+				snprintf(e->file, sizeof(e->file), "%s", o->file);
+			return rc;
+		}
+	}
+	return ASSAY_OK;
+}
