@@ -116,6 +116,16 @@ static void test_large(void **state)
 	assert_non_null(strstr(out, "more phase/group chart pairs are not drawn"));
 	assert_non_null(strstr(out, "more series are not drawn"));
 	free(out);
+
+	/* Even when every case fails with a 20 kB reason. */
+	char *longer = xcalloc(20001, 1);
+	memset(longer, 'x', 20000);
+	for (size_t i = 0; i < r.ncases; i++)
+		assay_report_set(&r.cases[i].reason, longer);
+	out = html(&r);
+	assert_true(strlen(out) < 5u * 1000 * 1000);
+	free(out);
+	free(longer);
 	assay_report_release(&r);
 }
 

@@ -16,13 +16,14 @@
 #define HISTORY_CHARTS 48   /* series drawn, failed ones first */
 #define EP_TABLE_OPEN 40    /* the per-ladder table starts open up to this many rows */
 #define REASON_LINE 160     /* bytes of a reason shown in the table */
-#define REASON_MAX 8000     /* bytes of a reason kept in its <details> */
+#define REASON_BUDGET 1500000 /* bytes for all reasons' <details> together */
 
 struct html {
 	struct sbuf *o;
 	const struct assay_report *r;
 	const struct strlist *secrets;
 	size_t *case_order; /* case indexes sorted by id, for links */
+	size_t reason_max;  /* bytes of one reason kept in its <details> */
 };
 
 static void esc(struct html *h, const char *s)
@@ -300,7 +301,7 @@ static void reason(struct html *h, const char *s)
 		sbuf_adds(h->o, "<details><summary>");
 		esc_max(h, line, REASON_LINE);
 		sbuf_adds(h->o, "</summary><pre>");
-		esc_max(h, s, REASON_MAX);
+		esc_max(h, s, h->reason_max);
 		sbuf_adds(h->o, "</pre></details>");
 		free(line);
 	}
@@ -934,7 +935,13 @@ static void history_section(struct html *h)
 void assay_report_html(const struct assay_report *r, struct sbuf *out)
 {
 	struct sbuf doc = SBUF_INIT;
-	struct html h = {&doc, r, &r->secrets, NULL};
+	struct html h = {&doc, r, &r->secrets, NULL, 0};
+	size_t with_reason = 0;
+	for (size_t i = 0; i < r->ncases; i++)
+		with_reason += r->cases[i].reason && *r->cases[i].reason;
+	/* Long reasons share a budget, so the page stays small; logs have the rest. */
+	h.reason_max = REASON_BUDGET / (with_reason ? with_reason : 1);
+	h.reason_max = h.reason_max < 400 ? 400 : h.reason_max > 8000 ? 8000 : h.reason_max;
 	h.case_order = xcalloc(r->ncases + 1, sizeof(size_t));
 	for (size_t i = 0; i < r->ncases; i++)
 		h.case_order[i] = i;
