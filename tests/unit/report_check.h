@@ -19,6 +19,15 @@ static inline size_t count_of(const char *hay, const char *needle)
 	return n;
 }
 
+/* The text one writer makes of r; caller frees. */
+static inline char *written(void (*writer)(const struct assay_report *, struct sbuf *),
+			    const struct assay_report *r)
+{
+	struct sbuf sb = SBUF_INIT;
+	writer(r, &sb);
+	return sbuf_detach(&sb, NULL);
+}
+
 /* Write text to a new temporary file; caller frees the path and unlinks. */
 static inline char *temp_file(const char *text, const char *suffix)
 {

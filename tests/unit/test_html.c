@@ -12,9 +12,7 @@
 
 static char *html(const struct assay_report *r)
 {
-	struct sbuf sb = SBUF_INIT;
-	assay_report_html(r, &sb);
-	return sbuf_detach(&sb, NULL);
+	return written(assay_report_html, r);
 }
 
 static void test_self_contained(void **state)

@@ -11,9 +11,7 @@
 
 static char *md(const struct assay_report *r)
 {
-	struct sbuf sb = SBUF_INIT;
-	assay_report_markdown(r, &sb);
-	return sbuf_detach(&sb, NULL);
+	return written(assay_report_markdown, r);
 }
 
 static void test_small(void **state)

@@ -136,6 +136,21 @@ static void test_log_placement(void **state)
 	if (have_xmllint())
 		assert_int_equal(xmllint(out, NULL), 0);
 	free(out);
+
+	/* Numbers no axis can hold, and a fit that cannot be drawn on log axes. */
+	double x3[] = {NAN, 1e308, 2, 3}, y3[] = {1, 1, INFINITY, 4};
+	struct svg_series s3 = {"s", x3, y3, 4, 0, SVG_MARK_CIRCLE, false, false, true};
+	c = (struct svg_chart){.x_log = true, .y_log = true, .series = &s3, .nseries = 1,
+			       .fit = true, .fit_slope = -5, .fit_intercept = 1, .fit_from = 1,
+			       .fit_to = 3, .fit_label = "fit", .standalone = true};
+	out = render(&c);
+	assert_int_equal(count_of(out, "</circle>"), 1);
+	assert_null(strstr(out, "nan"));
+	assert_null(strstr(out, "inf"));
+	assert_null(strstr(out, "stroke=\"#e11d48\" stroke-width=\"2\"")); /* no fit line */
+	if (have_xmllint())
+		assert_int_equal(xmllint(out, NULL), 0);
+	free(out);
 }
 
 static void test_escaping(void **state)

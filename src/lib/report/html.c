@@ -94,6 +94,7 @@ static const char *const css =
 	".f i{font-style:normal;color:var(--mute)}"
 	"td.reason{min-width:240px;max-width:520px;overflow-wrap:anywhere}"
 	"td.files a{margin-right:8px;white-space:nowrap}"
+	"td.msg{min-width:240px}"
 	"details summary{cursor:pointer}"
 	"details pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f8fafc;"
 	"border:1px solid var(--line);border-radius:4px;padding:6px 8px;margin:4px 0 0;"
@@ -397,7 +398,7 @@ static void gate_row(struct html *h, const struct assay_report_gate *g, bool wit
 	esc(h, g->spec);
 	sbuf_adds(h->o, "</code></td><td>");
 	badge_verdict(h, g->verdict);
-	sbuf_adds(h->o, "</td><td>");
+	sbuf_adds(h->o, "</td><td class=\"msg\">");
 	esc_max(h, g->message, 600);
 	sbuf_adds(h->o, "</td></tr>");
 }

@@ -1,9 +1,8 @@
 /* junit.xml: one <testsuite> per run, one <testcase> per case and per gate,
- * valid against tests/report/junit.xsd (the subset of the Ant/Jenkins JUnit
- * format that CI systems read). Mapping (docs/report.md): gate-failed and
- * workload-failed are <failure>, no-metrics and infrastructure <error>,
- * unsupported and skipped <skipped>; gate FAIL is <failure>, SKIPPED is
- * <skipped>, PASS and RECORD pass. The type attribute names the outcome. */
+ * valid against tests/report/junit.xsd (what CI systems read of the Ant and
+ * Jenkins formats). gate-failed, workload-failed and gate FAIL are <failure>;
+ * no-metrics and infrastructure <error>; unsupported, skipped and gate
+ * SKIPPED <skipped> (docs/report.md); type names assay's outcome. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +41,14 @@ static void esc(struct sbuf *o, const char *s, size_t max, const struct assay_re
 	rep_text(o, REP_XML, s, max, &r->secrets);
 }
 
+/* name="value"; never empty (the schema wants names), "-" stands in. */
 static void attr(struct sbuf *o, const char *name, const char *value, const struct assay_report *r)
 {
 	sbuf_addf(o, " %s=\"", name);
+	size_t at = o->len;
 	esc(o, value ? value : "", 0, r);
+	if (o->len == at)
+		sbuf_addch(o, '-');
 	sbuf_addch(o, '"');
 }
 

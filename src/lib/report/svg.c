@@ -48,6 +48,8 @@ static double axis_px(const struct axis *ax, double v)
 /* Append v rounded to 0.1 without printf (hot path: every coordinate). */
 static void coord(struct sbuf *o, double v)
 {
+	if (!isfinite(v) || fabs(v) > 1e9)
+		v = 0; /* never reached by a point on the chart; keeps the output sane */
 	long t = lround(v * 10);
 	char buf[32];
 	size_t n = 0;
@@ -216,7 +218,8 @@ const char *svg_tick_label(char *buf, size_t size, double v, double step, bool k
 static bool usable(const struct svg_chart *c, const struct svg_series *s, size_t i)
 {
 	double x = s->x[i], y = s->y[i];
-	if (!isfinite(x) || !isfinite(y))
+	/* Beyond 1e300 the axis arithmetic itself overflows. */
+	if (!isfinite(x) || !isfinite(y) || fabs(x) > 1e300 || fabs(y) > 1e300)
 		return false;
 	if ((c->x_log && x <= 0) || (c->y_log && y <= 0))
 		return false;
@@ -753,18 +756,22 @@ void svg_chart(struct sbuf *o, const struct svg_chart *c)
 		}
 		sbuf_release(&title);
 		/* Fitted line. */
-		if (c->fit && isfinite(c->fit_slope) && isfinite(c->fit_intercept)) {
-			double x1 = c->fit_from, x2 = c->fit_to;
-			sbuf_adds(o, "<path stroke=\"" FIT "\" stroke-width=\"2\" "
-				     "stroke-dasharray=\"7 4\" d=\"M");
-			coord(o, axis_px(&xa, x1));
-			sbuf_addch(o, ' ');
-			coord(o, axis_px(&ya, c->fit_intercept + c->fit_slope * x1));
-			sbuf_addch(o, 'L');
-			coord(o, axis_px(&xa, x2));
-			sbuf_addch(o, ' ');
-			coord(o, axis_px(&ya, c->fit_intercept + c->fit_slope * x2));
-			sbuf_adds(o, "\"/>");
+		if (c->fit) {
+			double fx1 = axis_px(&xa, c->fit_from), fx2 = axis_px(&xa, c->fit_to);
+			double fy1 = axis_px(&ya, c->fit_intercept + c->fit_slope * c->fit_from);
+			double fy2 = axis_px(&ya, c->fit_intercept + c->fit_slope * c->fit_to);
+			if (isfinite(fx1) && isfinite(fx2) && isfinite(fy1) && isfinite(fy2)) {
+				sbuf_adds(o, "<path stroke=\"" FIT "\" stroke-width=\"2\" "
+					     "stroke-dasharray=\"7 4\" d=\"M");
+				coord(o, fx1);
+				sbuf_addch(o, ' ');
+				coord(o, fy1);
+				sbuf_addch(o, 'L');
+				coord(o, fx2);
+				sbuf_addch(o, ' ');
+				coord(o, fy2);
+				sbuf_adds(o, "\"/>");
+			}
 		}
 		if (c->highlight && isfinite(c->hx) && isfinite(c->hy) &&
 		    !(xa.log && c->hx <= 0) && !(ya.log && c->hy <= 0)) {
