@@ -27,10 +27,10 @@ struct assay_slurm_options {
 	/* Placement; NULL when not set. */
 	char *partition, *account, *qos, *reservation, *time;
 	char *nodelist, *exclude, *constraint;
-	int exclusive; /* -1 unset, 0 or 1 */
-	int gpu_gres;  /* -1 unset (= yes), 0: no --gpus-per-node, 1: request GPUs */
-	long long gpus_per_node; /* 0 unset: the platform's gpus_per_node */
-	char *mpi;               /* srun --mpi=VALUE; NULL: "pmix" */
+	int exclusive;               /* -1 unset, 0 or 1 */
+	int gpu_gres;                /* -1 unset (= yes), 0: no --gpus-per-node, 1: request GPUs */
+	long long gpus_per_node;     /* 0 unset: the platform's gpus_per_node */
+	char *mpi;                   /* srun --mpi=VALUE; NULL: "pmix" */
 	struct strlist mpi_launcher; /* replaces "srun --mpi=..." for assay-ep when non-empty */
 	struct strlist srun_args;    /* extra srun options, e.g. --cpu-bind=none */
 	struct strlist sbatch_args;  /* extra #SBATCH options, e.g. --mem=0 */
@@ -113,16 +113,16 @@ struct assay_slurm_job {
 	const char *name;                    /* --job-name */
 	struct assay_slurm_shape shape;      /* --nodes, --ntasks-per-node, --gpus-per-node */
 	const struct assay_slurm_options *o; /* placement and launcher settings */
-	const char *log_dir;                 /* the batch script's own output: LOG_DIR/<job>-<jobid>.out */
-	const char *workdir;                 /* --chdir; NULL: sbatch's current directory */
-	const struct assay_slurm_env *env;   /* exported by the script (never secrets) */
+	const char *log_dir; /* the batch script's own output: LOG_DIR/<job>-<jobid>.out */
+	const char *workdir; /* --chdir; NULL: sbatch's current directory */
+	const struct assay_slurm_env *env; /* exported by the script (never secrets) */
 	size_t n_env;
 	/* Secrets: names only. Their values reach the job from the environment
 	 * sbatch runs in (--export=ALL); the script checks they arrived. */
 	const char *const *secrets;
 	size_t n_secrets;
-	const json_t *network;    /* the platform's "network" block, or NULL */
-	bool master_addr;         /* export MASTER_ADDR/MASTER_PORT (command workloads) */
+	const json_t *network; /* the platform's "network" block, or NULL */
+	bool master_addr;      /* export MASTER_ADDR/MASTER_PORT (command workloads) */
 	const struct assay_slurm_step *steps;
 	size_t n_steps;
 };
@@ -158,13 +158,13 @@ assay_err assay_slurm_parse_sbatch(const char *out, char *job_id, size_t id_size
 /* What assay knows about one job at one poll. */
 struct assay_slurm_jobinfo {
 	char id[32];
-	char state[32];  /* JobState / %T, e.g. "COMPLETED" */
+	char state[32]; /* JobState / %T, e.g. "COMPLETED" */
 	char reason[128];
 	char *name, *comment, *nodelist, *std_out, *std_err; /* NULL when not shown */
-	long long nodes;        /* -1 unknown */
-	int exit_code;          /* -1 unknown */
-	int exit_signal;        /* -1 unknown */
-	long long restarts;     /* -1 unknown */
+	long long nodes;                                     /* -1 unknown */
+	int exit_code;                                       /* -1 unknown */
+	int exit_signal;                                     /* -1 unknown */
+	long long restarts;                                  /* -1 unknown */
 	int requeue;            /* -1 unknown, else the job's Requeue flag */
 	long long time_limit_s; /* -1 unknown or unlimited */
 	long long run_time_s;   /* -1 unknown */
@@ -204,10 +204,10 @@ struct assay_slurm_outcome {
 	/* When final: ASSAY_OK for COMPLETED (the results are parsed next),
 	 * ASSAY_WORKLOAD_FAILED, or ASSAY_INFRA (job lost, unknown state). */
 	assay_err code;
-	bool timeout;             /* TIMEOUT or DEADLINE */
-	bool cancelled;           /* CANCELLED */
-	bool cancelled_by_assay;  /* ... and assay cancelled it */
-	char message[512];        /* e.g. "TIMEOUT: time limit 00:01:00 reached" */
+	bool timeout;            /* TIMEOUT or DEADLINE */
+	bool cancelled;          /* CANCELLED */
+	bool cancelled_by_assay; /* ... and assay cancelled it */
+	char message[512];       /* e.g. "TIMEOUT: time limit 00:01:00 reached" */
 };
 
 /* Map one poll to an outcome. j NULL means the job is no longer known to
@@ -222,11 +222,11 @@ bool assay_slurm_state_class(const char *state, enum assay_slurm_phase *phase, a
 /* ---- An existing allocation (salloc, sbatch, srun) ---- */
 
 struct assay_slurm_alloc {
-	bool inside;         /* SLURM_JOB_ID is set */
+	bool inside; /* SLURM_JOB_ID is set */
 	char job_id[32];
-	bool in_step;        /* SLURM_STEP_ID is set: assay itself runs in a step */
-	long long nodes;     /* hosts in the allocation */
-	char *nodelist;      /* SLURM_JOB_NODELIST (or SLURM_NODELIST) */
+	bool in_step;         /* SLURM_STEP_ID is set: assay itself runs in a step */
+	long long nodes;      /* hosts in the allocation */
+	char *nodelist;       /* SLURM_JOB_NODELIST (or SLURM_NODELIST) */
 	struct strlist hosts; /* expanded, in Slurm's order */
 };
 

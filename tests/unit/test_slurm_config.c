@@ -45,17 +45,18 @@ static void test_options_ok(void **state)
 {
 	(void)state;
 	struct assay_slurm_options o;
-	assert_string_equal(options("{\"type\": \"slurm\", \"partition\": \"gpu\", \"account\": "
-				    "\"perf\", \"qos\": \"high\", \"reservation\": \"bench\", "
-				    "\"time\": \"1-00:00\", \"exclusive\": true, \"nodelist\": "
-				    "\"gpu[001-002]\", \"exclude\": \"gpu009\", \"constraint\": "
-				    "\"h100&ib\", \"gpu_gres\": false, \"gpus_per_node\": 8, \"mpi\": "
-				    "\"pmi2\", \"mpi_launcher\": [\"mpirun\", \"-x\", \"A\", \"-x\", "
-				    "\"B\"], \"srun_args\": [\"--cpu-bind=none\"], \"sbatch_args\": "
-				    "[\"--mem=0\", \"--signal=B:USR1@60\"], \"poll_interval_s\": 2.5, "
-				    "\"master_port\": 30000, \"job_per\": \"case\"}",
-				    &o),
-			    "ok");
+	assert_string_equal(
+	    options("{\"type\": \"slurm\", \"partition\": \"gpu\", \"account\": "
+		    "\"perf\", \"qos\": \"high\", \"reservation\": \"bench\", "
+		    "\"time\": \"1-00:00\", \"exclusive\": true, \"nodelist\": "
+		    "\"gpu[001-002]\", \"exclude\": \"gpu009\", \"constraint\": "
+		    "\"h100&ib\", \"gpu_gres\": false, \"gpus_per_node\": 8, \"mpi\": "
+		    "\"pmi2\", \"mpi_launcher\": [\"mpirun\", \"-x\", \"A\", \"-x\", "
+		    "\"B\"], \"srun_args\": [\"--cpu-bind=none\"], \"sbatch_args\": "
+		    "[\"--mem=0\", \"--signal=B:USR1@60\"], \"poll_interval_s\": 2.5, "
+		    "\"master_port\": 30000, \"job_per\": \"case\"}",
+		    &o),
+	    "ok");
 	assert_string_equal(o.partition, "gpu");
 	assert_string_equal(o.time, "1-00:00");
 	assert_int_equal(o.exclusive, 1);
@@ -104,30 +105,36 @@ static void test_options_errors(void **state)
 			    "partition, account, qos, reservation, time, exclusive, nodelist, "
 			    "exclude, constraint, gpu_gres, gpus_per_node, mpi, mpi_launcher, "
 			    "srun_args, sbatch_args, poll_interval_s, master_port, job_per)");
-	assert_string_equal(bad("{\"time\": \"1h\"}"),
-			    "suite.json: $.launcher.time: expected a Slurm time limit (\"M\", "
-			    "\"M:S\", \"H:M:S\", \"D-H\", \"D-H:M\", \"D-H:M:S\" or \"UNLIMITED\"), "
-			    "got \"1h\"");
-	assert_string_equal(bad("{\"time\": \"0\"}"),
-			    "suite.json: $.launcher.time: expected a Slurm time limit (\"M\", "
-			    "\"M:S\", \"H:M:S\", \"D-H\", \"D-H:M\", \"D-H:M:S\" or \"UNLIMITED\"), "
-			    "got \"0\"");
-	assert_string_equal(bad("{\"nodelist\": \"gpu[4-1]\"}"),
-			    "suite.json: $.launcher.nodelist: hostlist \"gpu[4-1]\": reversed range "
-			    "\"4-1\"");
+	assert_string_equal(
+	    bad("{\"time\": \"1h\"}"),
+	    "suite.json: $.launcher.time: expected a Slurm time limit (\"M\", "
+	    "\"M:S\", \"H:M:S\", \"D-H\", \"D-H:M\", \"D-H:M:S\" or \"UNLIMITED\"), "
+	    "got \"1h\"");
+	assert_string_equal(
+	    bad("{\"time\": \"0\"}"),
+	    "suite.json: $.launcher.time: expected a Slurm time limit (\"M\", "
+	    "\"M:S\", \"H:M:S\", \"D-H\", \"D-H:M\", \"D-H:M:S\" or \"UNLIMITED\"), "
+	    "got \"0\"");
+	assert_string_equal(
+	    bad("{\"nodelist\": \"gpu[4-1]\"}"),
+	    "suite.json: $.launcher.nodelist: hostlist \"gpu[4-1]\": reversed range "
+	    "\"4-1\"");
 	assert_string_equal(bad("{\"exclude\": \"gpu[1-2\"}"),
 			    "suite.json: $.launcher.exclude: hostlist \"gpu[1-2\": unmatched '['");
-	assert_string_equal(bad("{\"partition\": \"gpu\\\"x\"}"),
-			    "suite.json: $.launcher.partition: contains a control character, '\"' or "
-			    "'\\', which an #SBATCH line cannot carry");
-	assert_string_equal(bad("{\"exclusive\": \"yes\"}"),
-			    "suite.json: $.launcher.exclusive: expected true or false, got \"yes\"");
+	assert_string_equal(
+	    bad("{\"partition\": \"gpu\\\"x\"}"),
+	    "suite.json: $.launcher.partition: contains a control character, '\"' or "
+	    "'\\', which an #SBATCH line cannot carry");
+	assert_string_equal(
+	    bad("{\"exclusive\": \"yes\"}"),
+	    "suite.json: $.launcher.exclusive: expected true or false, got \"yes\"");
 	assert_string_equal(bad("{\"gpus_per_node\": 0}"),
 			    "suite.json: $.launcher.gpus_per_node: expected an integer from 1 to "
 			    "4096, got 0");
-	assert_string_equal(bad("{\"mpi\": \"--mpi=pmix\"}"),
-			    "suite.json: $.launcher.mpi: expected an srun --mpi plugin name such as "
-			    "\"pmix\", \"pmi2\" or \"none\", got \"--mpi=pmix\"");
+	assert_string_equal(
+	    bad("{\"mpi\": \"--mpi=pmix\"}"),
+	    "suite.json: $.launcher.mpi: expected an srun --mpi plugin name such as "
+	    "\"pmix\", \"pmi2\" or \"none\", got \"--mpi=pmix\"");
 	assert_string_equal(bad("{\"mpi_launcher\": []}"),
 			    "suite.json: $.launcher.mpi_launcher: expected a non-empty array of "
 			    "strings, got []");
@@ -137,9 +144,10 @@ static void test_options_errors(void **state)
 	assert_string_equal(bad("{\"srun_args\": [\"hostname\"]}"),
 			    "suite.json: $.launcher.srun_args[0]: \"hostname\": expected an srun "
 			    "option starting with '-'");
-	assert_string_equal(bad("{\"sbatch_args\": [\"-N2\"]}"),
-			    "suite.json: $.launcher.sbatch_args[0]: \"-N2\": expected a long sbatch "
-			    "option such as \"--mem=0\"");
+	assert_string_equal(
+	    bad("{\"sbatch_args\": [\"-N2\"]}"),
+	    "suite.json: $.launcher.sbatch_args[0]: \"-N2\": expected a long sbatch "
+	    "option such as \"--mem=0\"");
 	assert_string_equal(bad("{\"sbatch_args\": [\"--partition=x\"]}"),
 			    "suite.json: $.launcher.sbatch_args[0]: \"--partition=x\": --partition "
 			    "has its own key: use \"partition\"");
@@ -149,9 +157,10 @@ static void test_options_errors(void **state)
 	assert_string_equal(bad("{\"poll_interval_s\": 0}"),
 			    "suite.json: $.launcher.poll_interval_s: expected a number from 0.1 to "
 			    "3600, got 0");
-	assert_string_equal(bad("{\"job_per\": \"node\"}"),
-			    "suite.json: $.launcher.job_per: expected one of \"shard\", \"case\", got "
-			    "\"node\"");
+	assert_string_equal(
+	    bad("{\"job_per\": \"node\"}"),
+	    "suite.json: $.launcher.job_per: expected one of \"shard\", \"case\", got "
+	    "\"node\"");
 }
 
 static void platform(struct assay_platform *p, const char *sku, long long gpus)
@@ -207,10 +216,10 @@ static void test_shapes(void **state)
 	assert_int_equal(assay_slurm_shape_ep(&h100, "platforms.json", &o, "suite.json: $.launcher",
 					      16, &sh, &e),
 			 ASSAY_USAGE);
-	assert_string_equal(e.message,
-			    "suite.json: $.launcher: nodelist \"gpu[001-016]\" names 16 hosts but the "
-			    "job needs 2 node(s); Slurm would put every listed host into the job "
-			    "(name a pool with a reservation or constraint instead)");
+	assert_string_equal(
+	    e.message, "suite.json: $.launcher: nodelist \"gpu[001-016]\" names 16 hosts but the "
+		       "job needs 2 node(s); Slurm would put every listed host into the job "
+		       "(name a pool with a reservation or constraint instead)");
 	free(o.nodelist);
 	o.nodelist = xstrdup("gpu[001-002]");
 	o.exclude = xstrdup("gpu[002-003]");
@@ -234,9 +243,10 @@ static void test_shapes(void **state)
 	assert_int_equal(sh.gpus_per_node, 8);
 	assert_int_equal(assay_slurm_shape_nodes(&h100, "platforms.json", &o, "w", 1, 1, &sh, &e),
 			 ASSAY_USAGE);
-	assert_string_equal(e.message, "w: nodelist \"gpu[001-002]\" names 2 hosts but the job "
-				       "needs 1 node(s); Slurm would put every listed host into the "
-				       "job (name a pool with a reservation or constraint instead)");
+	assert_string_equal(e.message,
+			    "w: nodelist \"gpu[001-002]\" names 2 hosts but the job "
+			    "needs 1 node(s); Slurm would put every listed host into the "
+			    "job (name a pool with a reservation or constraint instead)");
 	assert_int_equal(assay_slurm_shape_nodes(NULL, NULL, &o, "w", 0, 1, &sh, &e), ASSAY_USAGE);
 	assert_string_equal(e.message, "w: 0 node(s) x 1 task(s): expected positive counts");
 	free(o.nodelist);
@@ -271,29 +281,29 @@ static void test_hostlist(void **state)
 	const struct {
 		const char *expr, *want;
 	} cases[] = {
-		{"node1", "node1"},
-		{"node[01-04,07]", "node01 node02 node03 node04 node07"},
-		{"a1,b[2-3]-ib", "a1 b2-ib b3-ib"},
-		{"r[1-2]n[1-2]", "r1n1 r1n2 r2n1 r2n2"},
-		{"gpu[8-11]", "gpu8 gpu9 gpu10 gpu11"},
-		{"gpu[098-101]", "gpu098 gpu099 gpu100 gpu101"},
-		{"x[5]", "x5"},
-		{" a , b ", "a b"},
-		{"n[1-2],m", "n1 n2 m"},
-		{"gpu[4-1]", "error: hostlist \"gpu[4-1]\": reversed range \"4-1\""},
-		{"gpu[1-2", "error: hostlist \"gpu[1-2\": unmatched '['"},
-		{"gpu1-2]", "error: hostlist \"gpu1-2]\": unmatched ']'"},
-		{"gpu[]", "error: hostlist \"gpu[]\": empty range \"[]\""},
-		{"gpu[1,]", "error: hostlist \"gpu[1,]\": empty range item"},
-		{"gpu[a-b]", "error: hostlist \"gpu[a-b]\": bad range \"a-b\" (expected N or N-M)"},
-		{"gpu[1-2-3]", "error: hostlist \"gpu[1-2-3]\": bad range \"1-2-3\" (expected N or "
-			       "N-M)"},
-		{"gpu[[1]]", "error: hostlist \"gpu[[1]]\": unmatched '['"},
-		{"[1-2]", "error: hostlist \"[1-2]\": a name cannot start with '['"},
-		{"", "error: hostlist \"\": no hosts"},
-		{",", "error: hostlist \",\": no hosts"},
-		{"n[0-99999]", "error: hostlist \"n[0-99999]\": more than 65536 hosts"},
-		{"a[0-999]b[0-999]", "error: hostlist \"a[0-999]b[0-999]\": more than 65536 hosts"},
+	    {"node1", "node1"},
+	    {"node[01-04,07]", "node01 node02 node03 node04 node07"},
+	    {"a1,b[2-3]-ib", "a1 b2-ib b3-ib"},
+	    {"r[1-2]n[1-2]", "r1n1 r1n2 r2n1 r2n2"},
+	    {"gpu[8-11]", "gpu8 gpu9 gpu10 gpu11"},
+	    {"gpu[098-101]", "gpu098 gpu099 gpu100 gpu101"},
+	    {"x[5]", "x5"},
+	    {" a , b ", "a b"},
+	    {"n[1-2],m", "n1 n2 m"},
+	    {"gpu[4-1]", "error: hostlist \"gpu[4-1]\": reversed range \"4-1\""},
+	    {"gpu[1-2", "error: hostlist \"gpu[1-2\": unmatched '['"},
+	    {"gpu1-2]", "error: hostlist \"gpu1-2]\": unmatched ']'"},
+	    {"gpu[]", "error: hostlist \"gpu[]\": empty range \"[]\""},
+	    {"gpu[1,]", "error: hostlist \"gpu[1,]\": empty range item"},
+	    {"gpu[a-b]", "error: hostlist \"gpu[a-b]\": bad range \"a-b\" (expected N or N-M)"},
+	    {"gpu[1-2-3]", "error: hostlist \"gpu[1-2-3]\": bad range \"1-2-3\" (expected N or "
+			   "N-M)"},
+	    {"gpu[[1]]", "error: hostlist \"gpu[[1]]\": unmatched '['"},
+	    {"[1-2]", "error: hostlist \"[1-2]\": a name cannot start with '['"},
+	    {"", "error: hostlist \"\": no hosts"},
+	    {",", "error: hostlist \",\": no hosts"},
+	    {"n[0-99999]", "error: hostlist \"n[0-99999]\": more than 65536 hosts"},
+	    {"a[0-999]b[0-999]", "error: hostlist \"a[0-999]b[0-999]\": more than 65536 hosts"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *got = expand(cases[i].expr);
@@ -373,8 +383,9 @@ static void test_alloc(void **state)
 	char *mismatch[] = {"SLURM_JOB_ID=12", "SLURM_JOB_NODELIST=n[1-2]", "SLURM_JOB_NUM_NODES=3",
 			    NULL};
 	assert_int_equal(assay_slurm_alloc_detect(mismatch, &a, &e), ASSAY_USAGE);
-	assert_string_equal(e.message, "SLURM_JOB_NUM_NODES=\"3\" but SLURM_JOB_NODELIST=\"n[1-2]\" "
-				       "names 2 host(s)");
+	assert_string_equal(e.message,
+			    "SLURM_JOB_NUM_NODES=\"3\" but SLURM_JOB_NODELIST=\"n[1-2]\" "
+			    "names 2 host(s)");
 	char *bad_list[] = {"SLURM_JOB_ID=12", "SLURM_JOB_NODELIST=n[2-1]", NULL};
 	assert_int_equal(assay_slurm_alloc_detect(bad_list, &a, &e), ASSAY_USAGE);
 	assert_string_equal(e.message, "SLURM_JOB_NODELIST: hostlist \"n[2-1]\": reversed range "
@@ -384,9 +395,9 @@ static void test_alloc(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_options_ok), cmocka_unit_test(test_options_errors),
-		cmocka_unit_test(test_shapes),     cmocka_unit_test(test_hostlist),
-		cmocka_unit_test(test_alloc),
+	    cmocka_unit_test(test_options_ok), cmocka_unit_test(test_options_errors),
+	    cmocka_unit_test(test_shapes),     cmocka_unit_test(test_hostlist),
+	    cmocka_unit_test(test_alloc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,17 +32,26 @@ static void test_time_parse(void **state)
 		const char *s;
 		long long want;
 	} ok[] = {
-		{"5", 300},          {"0:07", 7},          {"1:02", 62},          {"00:30:00", 1800},
-		{"2:00:01", 7201},   {"1-0", 86400},       {"1-02:03", 93780},    {"1-02:03:04", 93784},
-		{"UNLIMITED", -1},   {"INFINITE", -1},     {"Partition_Limit", -1}, {"0", 0},
+	    {"5", 300},
+	    {"0:07", 7},
+	    {"1:02", 62},
+	    {"00:30:00", 1800},
+	    {"2:00:01", 7201},
+	    {"1-0", 86400},
+	    {"1-02:03", 93780},
+	    {"1-02:03:04", 93784},
+	    {"UNLIMITED", -1},
+	    {"INFINITE", -1},
+	    {"Partition_Limit", -1},
+	    {"0", 0},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
 		long long v = -2;
 		assert_true(assay_slurm_time_parse(ok[i].s, &v));
 		assert_int_equal(v, ok[i].want);
 	}
-	const char *bad[] = {"", "1h", "1:2:3:4", "-1", "1-", ":5", "5:", "1-2-3", "1 2",
-			     "9999999999", "1-1:1:1:1", "unlimited"};
+	const char *bad[] = {"",   "1h",    "1:2:3:4", "-1",         "1-",        ":5",
+			     "5:", "1-2-3", "1 2",     "9999999999", "1-1:1:1:1", "unlimited"};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		long long v;
 		assert_false(assay_slurm_time_parse(bad[i], &v));
@@ -54,9 +63,9 @@ static void test_sbatch(void **state)
 	(void)state;
 	char id[32], cluster[64];
 	struct assay_error e;
-	assert_int_equal(assay_slurm_parse_sbatch("4242\n", id, sizeof(id), cluster,
-						  sizeof(cluster), &e),
-			 ASSAY_OK);
+	assert_int_equal(
+	    assay_slurm_parse_sbatch("4242\n", id, sizeof(id), cluster, sizeof(cluster), &e),
+	    ASSAY_OK);
 	assert_string_equal(id, "4242");
 	assert_string_equal(cluster, "");
 	assert_int_equal(assay_slurm_parse_sbatch("  77;eos-gpu\n", id, sizeof(id), cluster,
@@ -72,15 +81,15 @@ static void test_sbatch(void **state)
 	assert_int_equal(assay_slurm_parse_sbatch("", id, sizeof(id), NULL, 0, &e), ASSAY_INFRA);
 	assert_string_equal(e.message,
 			    "sbatch --parsable printed \"\": expected JOBID or JOBID;CLUSTER");
-	assert_int_equal(assay_slurm_parse_sbatch("12;\n", id, sizeof(id), cluster,
-						  sizeof(cluster), &e),
-			 ASSAY_INFRA);
-	assert_int_equal(assay_slurm_parse_sbatch("12;a b", id, sizeof(id), cluster,
-						  sizeof(cluster), &e),
-			 ASSAY_INFRA);
-	assert_int_equal(assay_slurm_parse_sbatch("1\x01", id, sizeof(id), cluster,
-						  sizeof(cluster), &e),
-			 ASSAY_INFRA);
+	assert_int_equal(
+	    assay_slurm_parse_sbatch("12;\n", id, sizeof(id), cluster, sizeof(cluster), &e),
+	    ASSAY_INFRA);
+	assert_int_equal(
+	    assay_slurm_parse_sbatch("12;a b", id, sizeof(id), cluster, sizeof(cluster), &e),
+	    ASSAY_INFRA);
+	assert_int_equal(
+	    assay_slurm_parse_sbatch("1\x01", id, sizeof(id), cluster, sizeof(cluster), &e),
+	    ASSAY_INFRA);
 	assert_string_equal(e.message,
 			    "sbatch --parsable printed \"1?\": expected JOBID or JOBID;CLUSTER");
 	assert_int_equal(assay_slurm_parse_sbatch("123456789012345678901234567890123", id,
@@ -145,12 +154,12 @@ static void test_squeue(void **state)
 	assert_null(jobs);
 	assert_string_equal(e.message, "squeue output line 2: expected %i|%T|%r|%D|%M|%l|%N|%k "
 				       "(id|state|reason|nodes|time|limit|nodelist|comment)");
-	assert_int_equal(assay_slurm_parse_squeue("9|running|None|2|0:01|1:00|n1|x\n", &jobs, &n,
-						  &e),
-			 ASSAY_INFRA);
-	assert_int_equal(assay_slurm_parse_squeue("9 |RUNNING|None|2|0:01|1:00|n1|x\n", &jobs, &n,
-						  &e),
-			 ASSAY_INFRA);
+	assert_int_equal(
+	    assay_slurm_parse_squeue("9|running|None|2|0:01|1:00|n1|x\n", &jobs, &n, &e),
+	    ASSAY_INFRA);
+	assert_int_equal(
+	    assay_slurm_parse_squeue("9 |RUNNING|None|2|0:01|1:00|n1|x\n", &jobs, &n, &e),
+	    ASSAY_INFRA);
 }
 
 static void scontrol_file(const char *name, struct assay_slurm_jobinfo *j)
@@ -308,25 +317,25 @@ static void test_outcomes(void **state)
 		assay_err code;
 		const char *message;
 	} table[] = {
-		{"PREEMPTED", ASSAY_SLURM_RUNNING, ASSAY_OK,
-		 "PREEMPTED: preempted; waiting for Slurm to requeue it"},
-		{"REQUEUED", ASSAY_SLURM_PENDING, ASSAY_OK, "REQUEUED"},
-		{"CONFIGURING", ASSAY_SLURM_PENDING, ASSAY_OK, "CONFIGURING"},
-		{"COMPLETING", ASSAY_SLURM_RUNNING, ASSAY_OK, "COMPLETING"},
-		{"SUSPENDED", ASSAY_SLURM_RUNNING, ASSAY_OK, "SUSPENDED"},
-		{"NODE_FAIL", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED,
-		 "NODE_FAIL: a node of the job failed"},
-		{"OUT_OF_MEMORY", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED,
-		 "OUT_OF_MEMORY: the job exceeded its memory limit"},
-		{"BOOT_FAIL", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED,
-		 "BOOT_FAIL: Slurm could not boot the job's nodes"},
-		{"DEADLINE", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, "DEADLINE: deadline reached"},
-		{"TIMEOUT", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, "TIMEOUT: time limit reached"},
-		{"REVOKED", ASSAY_SLURM_FINAL, ASSAY_INFRA,
-		 "REVOKED: revoked: a sibling cluster of the federation runs it"},
-		{"SPECIAL_EXIT", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED,
-		 "SPECIAL_EXIT: held after a special exit code"},
-		{"WEIRD", ASSAY_SLURM_FINAL, ASSAY_INFRA, "job 7: unknown Slurm job state \"WEIRD\""},
+	    {"PREEMPTED", ASSAY_SLURM_RUNNING, ASSAY_OK,
+	     "PREEMPTED: preempted; waiting for Slurm to requeue it"},
+	    {"REQUEUED", ASSAY_SLURM_PENDING, ASSAY_OK, "REQUEUED"},
+	    {"CONFIGURING", ASSAY_SLURM_PENDING, ASSAY_OK, "CONFIGURING"},
+	    {"COMPLETING", ASSAY_SLURM_RUNNING, ASSAY_OK, "COMPLETING"},
+	    {"SUSPENDED", ASSAY_SLURM_RUNNING, ASSAY_OK, "SUSPENDED"},
+	    {"NODE_FAIL", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED,
+	     "NODE_FAIL: a node of the job failed"},
+	    {"OUT_OF_MEMORY", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED,
+	     "OUT_OF_MEMORY: the job exceeded its memory limit"},
+	    {"BOOT_FAIL", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED,
+	     "BOOT_FAIL: Slurm could not boot the job's nodes"},
+	    {"DEADLINE", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, "DEADLINE: deadline reached"},
+	    {"TIMEOUT", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, "TIMEOUT: time limit reached"},
+	    {"REVOKED", ASSAY_SLURM_FINAL, ASSAY_INFRA,
+	     "REVOKED: revoked: a sibling cluster of the federation runs it"},
+	    {"SPECIAL_EXIT", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED,
+	     "SPECIAL_EXIT: held after a special exit code"},
+	    {"WEIRD", ASSAY_SLURM_FINAL, ASSAY_INFRA, "job 7: unknown Slurm job state \"WEIRD\""},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
 		snprintf(j.state, sizeof(j.state), "%s", table[i].state);
@@ -335,7 +344,7 @@ static void test_outcomes(void **state)
 		assert_int_equal(o.code, table[i].code);
 		assert_string_equal(o.message, table[i].message);
 		assert_int_equal(o.timeout, !strcmp(table[i].state, "TIMEOUT") ||
-						    !strcmp(table[i].state, "DEADLINE"));
+						!strcmp(table[i].state, "DEADLINE"));
 	}
 	snprintf(j.state, sizeof(j.state), "FAILED");
 	j.exit_signal = 9;
@@ -349,11 +358,12 @@ static void test_outcomes(void **state)
 				       "it end (purged after MinJobAge: poll more often)");
 
 	/* No final state ever maps to ok except COMPLETED. */
-	const char *every[] = {"PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD",
-			       "RESV_DEL_HOLD", "RUNNING", "COMPLETING", "SUSPENDED", "STOPPED",
-			       "RESIZING", "SIGNALING", "STAGE_OUT", "PREEMPTED", "COMPLETED",
-			       "FAILED", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "SPECIAL_EXIT",
-			       "TIMEOUT", "DEADLINE", "CANCELLED", "REVOKED"};
+	const char *every[] = {"PENDING",      "CONFIGURING",   "REQUEUED",  "REQUEUE_FED",
+			       "REQUEUE_HOLD", "RESV_DEL_HOLD", "RUNNING",   "COMPLETING",
+			       "SUSPENDED",    "STOPPED",       "RESIZING",  "SIGNALING",
+			       "STAGE_OUT",    "PREEMPTED",     "COMPLETED", "FAILED",
+			       "NODE_FAIL",    "OUT_OF_MEMORY", "BOOT_FAIL", "SPECIAL_EXIT",
+			       "TIMEOUT",      "DEADLINE",      "CANCELLED", "REVOKED"};
 	for (size_t i = 0; i < ARRAY_SIZE(every); i++) {
 		enum assay_slurm_phase ph;
 		assay_err code;
@@ -419,9 +429,9 @@ static void test_fuzz(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_time_parse), cmocka_unit_test(test_sbatch),
-		cmocka_unit_test(test_squeue),     cmocka_unit_test(test_scontrol),
-		cmocka_unit_test(test_outcomes),   cmocka_unit_test(test_fuzz),
+	    cmocka_unit_test(test_time_parse), cmocka_unit_test(test_sbatch),
+	    cmocka_unit_test(test_squeue),     cmocka_unit_test(test_scontrol),
+	    cmocka_unit_test(test_outcomes),   cmocka_unit_test(test_fuzz),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

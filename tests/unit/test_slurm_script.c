@@ -18,10 +18,16 @@
 #include "assay/slurm.h"
 
 static const char *const hostile[] = {
-	"it's",          "$(touch /tmp/assay-pwned)", "`id`",      "a\nb",  "back\\slash",
-	"--x=$HOME",     "~",                         "*",         "!!",    "a b\tc",
-	"'",             "\"",                        "caf\xc3\xa9", ";rm -rf /", "X=1",
-	"%j%N",          "-n",                        "${IFS}",    "\\'\\",
+	"it's",        "$(touch /tmp/assay-pwned)",
+	"`id`",        "a\nb",
+	"back\\slash", "--x=$HOME",
+	"~",           "*",
+	"!!",          "a b\tc",
+	"'",           "\"",
+	"caf\xc3\xa9", ";rm -rf /",
+	"X=1",         "%j%N",
+	"-n",          "${IFS}",
+	"\\'\\",
 };
 
 static char *slurp(const char *path)
@@ -109,10 +115,20 @@ static void test_shell_quote(void **state)
 
 /* The multi-node GPU examples of docs/slurm.md: an EP shard (two cases in one
  * job, assay-ep under srun --mpi=pmix) and a command workload (torchrun). */
-static const char *const ep_bf16[] = {"/opt/assay/bin/assay-ep", "--case", "h100-nccl-ep16-bf16",
-				      "--out", "/runs/r1/h100-nccl-ep16-bf16/result.json"};
-static const char *const ep_fp8[] = {"/opt/assay/bin/assay-ep", "--case", "h100-nccl-ep16-fp8",
-				     "--out", "/runs/r1/h100-nccl-ep16-fp8/result.json"};
+#define CASE_DECODE  "h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16"
+#define CASE_PREFILL "h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16"
+static const char *const ep_decode[] = {"/opt/assay/bin/assay-ep",
+					"run",
+					"--case",
+					"/runs/r1/cases/" CASE_DECODE ".json",
+					"--out",
+					"/runs/r1/" CASE_DECODE "/result.json"};
+static const char *const ep_prefill[] = {"/opt/assay/bin/assay-ep",
+					 "run",
+					 "--case",
+					 "/runs/r1/cases/" CASE_PREFILL ".json",
+					 "--out",
+					 "/runs/r1/" CASE_PREFILL "/result.json"};
 /* argv words are never expanded by the shell; a command that needs the job's
  * variables says so with bash -c, as here. */
 static const char *const train_argv[] = {
@@ -158,21 +174,21 @@ static void test_script_gpu_example(void **state)
 	json_t *net = json_loads(net_text, 0, NULL);
 	const struct assay_slurm_env env[] = {{"ASSAY_RUN_ID", "r1"}, {"NCCL_DEBUG", "WARN"}};
 	const struct assay_slurm_step steps[] = {
-		{"h100-nccl-ep16-bf16", ep_bf16, ARRAY_SIZE(ep_bf16), true,
-		 "/runs/r1/h100-nccl-ep16-bf16", "/runs/r1/h100-nccl-ep16-bf16/slurm-exit", NULL, 0},
-		{"h100-nccl-ep16-fp8", ep_fp8, ARRAY_SIZE(ep_fp8), true, "/runs/r1/h100-nccl-ep16-fp8",
-		 "/runs/r1/h100-nccl-ep16-fp8/slurm-exit", NULL, 0},
+	    {CASE_DECODE, ep_decode, ARRAY_SIZE(ep_decode), true, "/runs/r1/" CASE_DECODE,
+	     "/runs/r1/" CASE_DECODE "/slurm-exit", NULL, 0},
+	    {CASE_PREFILL, ep_prefill, ARRAY_SIZE(ep_prefill), true, "/runs/r1/" CASE_PREFILL,
+	     "/runs/r1/" CASE_PREFILL "/slurm-exit", NULL, 0},
 	};
 	struct assay_slurm_job j = {
-		.name = "assay-r1-h100-nccl-ep16",
-		.shape = {2, 8, 8},
-		.o = &o,
-		.log_dir = "/runs/r1/slurm",
-		.env = env,
-		.n_env = ARRAY_SIZE(env),
-		.network = net,
-		.steps = steps,
-		.n_steps = ARRAY_SIZE(steps),
+	    .name = "assay-r1-h100-nccl-bf16-n2",
+	    .shape = {2, 8, 8},
+	    .o = &o,
+	    .log_dir = "/runs/r1/slurm",
+	    .env = env,
+	    .n_env = ARRAY_SIZE(env),
+	    .network = net,
+	    .steps = steps,
+	    .n_steps = ARRAY_SIZE(steps),
 	};
 	struct sbuf sb = SBUF_INIT;
 	struct assay_error e;
@@ -183,13 +199,13 @@ static void test_script_gpu_example(void **state)
 	struct strlist argv = STRLIST_INIT;
 	assert_int_equal(assay_slurm_step_argv(&j, &steps[0], "gpu[001-002]", &argv, &e), ASSAY_OK);
 	char *joined = strlist_join(&argv, " ");
-	assert_string_equal(joined,
-			    "srun --nodes=2 --ntasks-per-node=8 --gpus-per-node=8 "
-			    "--nodelist=gpu[001-002] --kill-on-bad-exit=1 --mpi=pmix "
-			    "--output=/runs/r1/h100-nccl-ep16-bf16/%x-%j-%N.out "
-			    "--error=/runs/r1/h100-nccl-ep16-bf16/%x-%j-%N.err --cpu-bind=none "
-			    "/opt/assay/bin/assay-ep --case h100-nccl-ep16-bf16 --out "
-			    "/runs/r1/h100-nccl-ep16-bf16/result.json");
+	assert_string_equal(joined, "srun --nodes=2 --ntasks-per-node=8 --gpus-per-node=8 "
+				    "--nodelist=gpu[001-002] --kill-on-bad-exit=1 --mpi=pmix "
+				    "--output=/runs/r1/" CASE_DECODE "/%x-%j-%N.out "
+				    "--error=/runs/r1/" CASE_DECODE "/%x-%j-%N.err --cpu-bind=none "
+				    "/opt/assay/bin/assay-ep run --case /runs/r1/cases/" CASE_DECODE
+				    ".json "
+				    "--out /runs/r1/" CASE_DECODE "/result.json");
 	free(joined);
 	strlist_clear(&argv);
 
@@ -199,17 +215,18 @@ static void test_script_gpu_example(void **state)
 	strlist_push(&o.mpi_launcher, "none");
 	assert_int_equal(assay_slurm_step_argv(&j, &steps[0], NULL, &argv, &e), ASSAY_OK);
 	joined = strlist_join(&argv, " ");
-	assert_string_equal(joined, "mpirun --bind-to none /opt/assay/bin/assay-ep --case "
-				    "h100-nccl-ep16-bf16 --out /runs/r1/h100-nccl-ep16-bf16/result.json");
+	assert_string_equal(joined, "mpirun --bind-to none /opt/assay/bin/assay-ep run --case "
+				    "/runs/r1/cases/" CASE_DECODE
+				    ".json --out /runs/r1/" CASE_DECODE "/result.json");
 	free(joined);
 	strlist_clear(&argv);
 	sbuf_reset(&sb);
 	assert_int_equal(assay_slurm_script(&j, &sb, &e), ASSAY_OK);
 	assert_non_null(strstr(sbuf_str(&sb),
-			       "\nmpirun --bind-to none \\\n    /opt/assay/bin/assay-ep --case "
-			       "h100-nccl-ep16-bf16 --out /runs/r1/h100-nccl-ep16-bf16/result.json "
-			       ">/runs/r1/h100-nccl-ep16-bf16/launcher.out "
-			       "2>/runs/r1/h100-nccl-ep16-bf16/launcher.err\n"));
+			       "\nmpirun --bind-to none \\\n    /opt/assay/bin/assay-ep run --case "
+			       "/runs/r1/cases/" CASE_DECODE ".json --out /runs/r1/" CASE_DECODE
+			       "/result.json >/runs/r1/" CASE_DECODE
+			       "/launcher.out 2>/runs/r1/" CASE_DECODE "/launcher.err\n"));
 
 	sbuf_release(&sb);
 	json_decref(net);
@@ -222,22 +239,27 @@ static void test_script_command_example(void **state)
 	struct assay_slurm_options o;
 	gpu_options(&o);
 	const char *const secrets[] = {"HF_TOKEN", "WANDB_API_KEY"};
-	const struct assay_slurm_step step = {"llama-8b-smoke", train_argv, ARRAY_SIZE(train_argv),
-					      false, "/runs/r1/llama-8b-smoke",
-					      "/runs/r1/llama-8b-smoke/slurm-exit", NULL, 0};
+	const struct assay_slurm_step step = {"llama-8b-smoke",
+					      train_argv,
+					      ARRAY_SIZE(train_argv),
+					      false,
+					      "/runs/r1/llama-8b-smoke",
+					      "/runs/r1/llama-8b-smoke/slurm-exit",
+					      NULL,
+					      0};
 	json_t *net = json_pack("{s:s}", "socket_ifname", "bond0");
 	struct assay_slurm_job j = {
-		.name = "assay-r1-llama-8b-smoke",
-		.shape = {2, 1, 8},
-		.o = &o,
-		.log_dir = "/runs/r1/slurm",
-		.workdir = "/home/perf/megatron",
-		.secrets = secrets,
-		.n_secrets = ARRAY_SIZE(secrets),
-		.network = net,
-		.master_addr = true,
-		.steps = &step,
-		.n_steps = 1,
+	    .name = "assay-r1-llama-8b-smoke",
+	    .shape = {2, 1, 8},
+	    .o = &o,
+	    .log_dir = "/runs/r1/slurm",
+	    .workdir = "/home/perf/megatron",
+	    .secrets = secrets,
+	    .n_secrets = ARRAY_SIZE(secrets),
+	    .network = net,
+	    .master_addr = true,
+	    .steps = &step,
+	    .n_steps = 1,
 	};
 	struct sbuf sb = SBUF_INIT;
 	struct assay_error e;
@@ -267,7 +289,8 @@ static void write_fakes(const char *bin)
 	snprintf(path, sizeof(path), "%s/scontrol", bin);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs("#!/bin/bash\n[ \"$1 $2 $3\" = \"show hostnames n[1-2]\" ] && printf 'n1\\nn2\\n'\n", f);
+	fputs("#!/bin/bash\n[ \"$1 $2 $3\" = \"show hostnames n[1-2]\" ] && printf 'n1\\nn2\\n'\n",
+	      f);
 	fclose(f);
 	chmod(path, 0755);
 }
@@ -290,15 +313,23 @@ static void test_script_runs_with_hostile_values(void **state)
 	const struct assay_slurm_env env[] = {{"HOSTILE", hostile_value}};
 	const struct assay_slurm_env step_env[] = {{"STEP_VAR", "a'b c"}};
 	const char *const secrets[] = {"SECRET_TOKEN"};
-	const struct assay_slurm_step step = {"case \n with newline", args, ARRAY_SIZE(args), false,
-					      logs, status, step_env, 1};
+	const struct assay_slurm_step step = {
+	    "case \n with newline", args, ARRAY_SIZE(args), false, logs, status, step_env, 1};
 	const json_t *net = json_pack("{s:s}", "socket_ifname", "eth 1");
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
-	struct assay_slurm_job j = {.name = "hostile job #1", .shape = {2, 1, 0}, .o = &o,
-				    .log_dir = logs, .env = env, .n_env = 1, .secrets = secrets,
-				    .n_secrets = 1, .network = net, .master_addr = true,
-				    .steps = &step, .n_steps = 1};
+	struct assay_slurm_job j = {.name = "hostile job #1",
+				    .shape = {2, 1, 0},
+				    .o = &o,
+				    .log_dir = logs,
+				    .env = env,
+				    .n_env = 1,
+				    .secrets = secrets,
+				    .n_secrets = 1,
+				    .network = net,
+				    .master_addr = true,
+				    .steps = &step,
+				    .n_steps = 1};
 	struct sbuf sb = SBUF_INIT;
 	struct assay_error e;
 	assert_int_equal(assay_slurm_script(&j, &sb, &e), ASSAY_OK);
@@ -338,7 +369,8 @@ static void test_script_runs_with_hostile_values(void **state)
 	 * status is recorded and becomes the script's exit status. */
 	sbuf_reset(&script);
 	snprintf(prelude, sizeof(prelude),
-		 "export PATH='%s':\"$PATH\" FAKE_OUT='%s' SLURM_JOB_NODELIST='n[1-2]'\n", bin, out);
+		 "export PATH='%s':\"$PATH\" FAKE_OUT='%s' SLURM_JOB_NODELIST='n[1-2]'\n", bin,
+		 out);
 	sbuf_adds(&script, prelude);
 	sbuf_adds(&script, sbuf_str(&sb));
 	res = run_bash(sbuf_str(&script), tmpdir);
@@ -392,8 +424,12 @@ static void test_script_refusals(void **state)
 	struct assay_slurm_step step = {"c", argv, 1, false, NULL, NULL, NULL, 0};
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
-	struct assay_slurm_job base = {.name = "j", .shape = {1, 1, 0}, .o = &o,
-				       .log_dir = "/runs/x", .steps = &step, .n_steps = 1};
+	struct assay_slurm_job base = {.name = "j",
+				       .shape = {1, 1, 0},
+				       .o = &o,
+				       .log_dir = "/runs/x",
+				       .steps = &step,
+				       .n_steps = 1};
 	struct assay_slurm_job j = base;
 
 	j.log_dir = "runs/x";
@@ -461,10 +497,10 @@ static void test_network_env(void **state)
 	struct strlist l = STRLIST_INIT;
 	assay_slurm_network_env(NULL, &l);
 	assert_int_equal(l.n, 0);
-	json_t *net = json_pack("{s:s,s:[s,s],s:i,s:i,s:i,s:s,s:i}", "socket_ifname", "ib0",
-				"rdma_devices", "mlx5_0", "mlx5_3", "ib_gid_index", 3,
-				"ib_traffic_class", 106, "ib_service_level", 1, "net_plugin", "aws-ofi",
-				"master_port", 30000);
+	json_t *net =
+	    json_pack("{s:s,s:[s,s],s:i,s:i,s:i,s:s,s:i}", "socket_ifname", "ib0", "rdma_devices",
+		      "mlx5_0", "mlx5_3", "ib_gid_index", 3, "ib_traffic_class", 106,
+		      "ib_service_level", 1, "net_plugin", "aws-ofi", "master_port", 30000);
 	assay_slurm_network_env(net, &l);
 	char *s = strlist_join(&l, " ");
 	assert_string_equal(s, "NCCL_SOCKET_IFNAME=ib0 GLOO_SOCKET_IFNAME=ib0 "
@@ -484,12 +520,12 @@ static void test_network_env(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shell_quote),
-		cmocka_unit_test(test_script_gpu_example),
-		cmocka_unit_test(test_script_command_example),
-		cmocka_unit_test(test_script_runs_with_hostile_values),
-		cmocka_unit_test(test_script_refusals),
-		cmocka_unit_test(test_network_env),
+	    cmocka_unit_test(test_shell_quote),
+	    cmocka_unit_test(test_script_gpu_example),
+	    cmocka_unit_test(test_script_command_example),
+	    cmocka_unit_test(test_script_runs_with_hostile_values),
+	    cmocka_unit_test(test_script_refusals),
+	    cmocka_unit_test(test_network_env),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -114,8 +114,9 @@ bool assay_slurm_alloc_fits(const struct assay_slurm_alloc *a, long long nodes,
 	}
 	for (size_t i = 0; i < want.n; i++) {
 		if (!strlist_has(&a->hosts, want.v[i])) {
-			snprintf(why, why_size, "host %s of the nodelist is not in allocation %s (%s)",
-				 want.v[i], a->job_id, a->nodelist);
+			snprintf(why, why_size,
+				 "host %s of the nodelist is not in allocation %s (%s)", want.v[i],
+				 a->job_id, a->nodelist);
 			goto out;
 		}
 		if (strlist_has(&excl, want.v[i])) {
@@ -131,8 +132,9 @@ bool assay_slurm_alloc_fits(const struct assay_slurm_alloc *a, long long nodes,
 			strlist_push(&pick, a->hosts.v[i]);
 	if ((long long)pick.n != nodes) {
 		if ((long long)pick.n > nodes)
-			snprintf(why, why_size, "the nodelist names %zu hosts but the case needs %lld",
-				 pick.n, nodes);
+			snprintf(why, why_size,
+				 "the nodelist names %zu hosts but the case needs %lld", pick.n,
+				 nodes);
 		else
 			snprintf(why, why_size,
 				 "the case needs %lld node(s); allocation %s has %lld usable "

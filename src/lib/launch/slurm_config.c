@@ -10,22 +10,37 @@
 #include "assay/slurm.h"
 
 static const char *const option_keys[] = {
-	"type",      "partition",     "account",     "qos",          "reservation",
-	"time",      "exclusive",     "nodelist",    "exclude",      "constraint",
-	"gpu_gres",  "gpus_per_node", "mpi",         "mpi_launcher", "srun_args",
-	"sbatch_args", "poll_interval_s", "master_port", "job_per",  NULL};
+	"type",        "partition",       "account",     "qos",          "reservation",
+	"time",        "exclusive",       "nodelist",    "exclude",      "constraint",
+	"gpu_gres",    "gpus_per_node",   "mpi",         "mpi_launcher", "srun_args",
+	"sbatch_args", "poll_interval_s", "master_port", "job_per",      NULL};
 
 /* sbatch options that have their own key, or that assay sets itself. */
 static const struct {
 	const char *opt, *key;
 } reserved[] = {
-	{"--partition", "partition"},   {"--account", "account"},   {"--qos", "qos"},
-	{"--reservation", "reservation"}, {"--time", "time"},       {"--exclusive", "exclusive"},
-	{"--nodelist", "nodelist"},     {"--exclude", "exclude"},   {"--constraint", "constraint"},
-	{"--gpus-per-node", "gpus_per_node"}, {"--job-name", NULL}, {"--nodes", NULL},
-	{"--ntasks-per-node", NULL},    {"--output", NULL},         {"--error", NULL},
-	{"--export", NULL},             {"--chdir", NULL},          {"--parsable", NULL},
-	{"--wrap", NULL},               {"--array", NULL},
+	{"--partition", "partition"},
+	{"--account", "account"},
+	{"--qos", "qos"},
+	{"--reservation", "reservation"},
+	{"--time", "time"},
+	{"--exclusive", "exclusive"},
+	{"--nodelist", "nodelist"},
+	{"--exclude", "exclude"},
+	{"--constraint", "constraint"},
+	{"--gpus-per-node", NULL},
+	{"--gpus", NULL},
+	{"--job-name", NULL},
+	{"--nodes", NULL},
+	{"--ntasks", NULL},
+	{"--ntasks-per-node", NULL},
+	{"--output", NULL},
+	{"--error", NULL},
+	{"--export", NULL},
+	{"--chdir", NULL},
+	{"--parsable", NULL},
+	{"--wrap", NULL},
+	{"--array", NULL},
 };
 
 void assay_slurm_options_init(struct assay_slurm_options *o)
@@ -72,8 +87,9 @@ static int get_string(struct assay_cfg *c, const json_t *v, const char *path, co
 	if (!sbatch_safe(s)) {
 		char kp[256];
 		assay_json_path_key(kp, sizeof(kp), path, key);
-		return assay_cfg_fail(c, kp, "contains a control character, '\"' or '\\', which "
-					     "an #SBATCH line cannot carry");
+		return assay_cfg_fail(c, kp,
+				      "contains a control character, '\"' or '\\', which "
+				      "an #SBATCH line cannot carry");
 	}
 	*out = xstrdup(s);
 	return 1;
@@ -142,15 +158,16 @@ static bool sbatch_arg_ok(const char *s, char *why, size_t size)
 		return false;
 	}
 	if (!sbatch_safe(s)) {
-		snprintf(why, size, "contains a control character, '\"' or '\\', which an "
-				    "#SBATCH line cannot carry");
+		snprintf(why, size,
+			 "contains a control character, '\"' or '\\', which an "
+			 "#SBATCH line cannot carry");
 		return false;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(reserved); i++) {
 		if (strlen(reserved[i].opt) == n && !memcmp(reserved[i].opt, s, n)) {
 			if (reserved[i].key)
-				snprintf(why, size, "%s has its own key: use \"%s\"", reserved[i].opt,
-					 reserved[i].key);
+				snprintf(why, size, "%s has its own key: use \"%s\"",
+					 reserved[i].opt, reserved[i].key);
 			else
 				snprintf(why, size, "assay sets %s itself", reserved[i].opt);
 			return false;
@@ -188,10 +205,11 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 	long long secs;
 	if (o->time && (!assay_slurm_time_parse(o->time, &secs) || secs == 0)) {
 		assay_json_path_key(kp, sizeof(kp), path, "time");
-		return assay_cfg_fail(c, kp,
-				      "expected a Slurm time limit (\"M\", \"M:S\", \"H:M:S\", "
-				      "\"D-H\", \"D-H:M\", \"D-H:M:S\" or \"UNLIMITED\"), got \"%s\"",
-				      o->time);
+		return assay_cfg_fail(
+		    c, kp,
+		    "expected a Slurm time limit (\"M\", \"M:S\", \"H:M:S\", "
+		    "\"D-H\", \"D-H:M\", \"D-H:M:S\" or \"UNLIMITED\"), got \"%s\"",
+		    o->time);
 	}
 	const char *lists[] = {"nodelist", "exclude"};
 	char *vals[] = {o->nodelist, o->exclude};
@@ -218,10 +236,11 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 			ok = islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_';
 		if (!ok) {
 			assay_json_path_key(kp, sizeof(kp), path, "mpi");
-			return assay_cfg_fail(c, kp,
-					      "expected an srun --mpi plugin name such as \"pmix\", "
-					      "\"pmi2\" or \"none\", got \"%s\"",
-					      s);
+			return assay_cfg_fail(
+			    c, kp,
+			    "expected an srun --mpi plugin name such as \"pmix\", "
+			    "\"pmi2\" or \"none\", got \"%s\"",
+			    s);
 		}
 		o->mpi = xstrdup(s);
 	}
@@ -292,10 +311,11 @@ assay_err assay_slurm_check_hosts(long long nodes, const char *nodelist, const c
 	}
 	for (size_t i = 0; i < want.n; i++) {
 		if (strlist_has(&excl, want.v[i])) {
-			rc = assay_error_set(e, ASSAY_USAGE,
-					     "%s: host %s is both in nodelist \"%s\" and in exclude "
-					     "\"%s\"",
-					     where, want.v[i], nodelist, exclude);
+			rc =
+			    assay_error_set(e, ASSAY_USAGE,
+					    "%s: host %s is both in nodelist \"%s\" and in exclude "
+					    "\"%s\"",
+					    where, want.v[i], nodelist, exclude);
 			goto out;
 		}
 	}
@@ -328,8 +348,8 @@ assay_err assay_slurm_shape_ep(const struct assay_platform *p, const char *regis
 		return ASSAY_USAGE;
 	long long g = p->gpus_per_node;
 	if (ep < 1)
-		return assay_error_set(e, ASSAY_USAGE, "%s: EP size %lld: expected a positive integer",
-				       where, ep);
+		return assay_error_set(e, ASSAY_USAGE,
+				       "%s: EP size %lld: expected a positive integer", where, ep);
 	if (ep > g && ep % g)
 		return assay_error_set(e, ASSAY_USAGE,
 				       "%s: EP %lld spans %lld nodes of platform %s but is not a "

@@ -23,8 +23,9 @@ static assay_err expand_one(const char *expr, const char *s, size_t len, struct 
 		return assay_error_set(e, ASSAY_USAGE, "hostlist \"%s\": unmatched ']'", expr);
 	if (lb == len) {
 		if (out->n >= ASSAY_HOSTLIST_MAX)
-			return assay_error_set(e, ASSAY_USAGE, "hostlist \"%s\": more than %d hosts",
-					       expr, ASSAY_HOSTLIST_MAX);
+			return assay_error_set(e, ASSAY_USAGE,
+					       "hostlist \"%s\": more than %d hosts", expr,
+					       ASSAY_HOSTLIST_MAX);
 		size_t keep = prefix->len;
 		sbuf_add(prefix, s, len);
 		strlist_push(out, sbuf_str(prefix));
@@ -120,9 +121,9 @@ assay_err assay_hostlist_expand(const char *expr, struct strlist *out, struct as
 				depth--;
 			t++;
 		}
-		if (*s == '[' ) {
-			rc = assay_error_set(e, ASSAY_USAGE, "hostlist \"%s\": a name cannot start with '['",
-					     expr);
+		if (*s == '[') {
+			rc = assay_error_set(e, ASSAY_USAGE,
+					     "hostlist \"%s\": a name cannot start with '['", expr);
 			break;
 		}
 		rc = expand_one(expr, s, (size_t)(t - s), &prefix, out, e);

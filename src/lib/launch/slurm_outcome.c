@@ -30,21 +30,21 @@ static const struct state_row {
 	{"STAGE_OUT", ASSAY_SLURM_RUNNING, ASSAY_OK, K_PLAIN, "staging out data"},
 	/* Requeued unless the job is not requeueable (scontrol's Requeue=0). */
 	{"PREEMPTED", ASSAY_SLURM_RUNNING, ASSAY_WORKLOAD_FAILED, K_PREEMPTED,
-	 "preempted by another job"},
+     "preempted by another job"},
 	{"COMPLETED", ASSAY_SLURM_FINAL, ASSAY_OK, K_PLAIN, "finished with exit code 0"},
 	{"FAILED", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN, "the job failed"},
 	{"NODE_FAIL", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN, "a node of the job failed"},
 	{"OUT_OF_MEMORY", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN,
-	 "the job exceeded its memory limit"},
+     "the job exceeded its memory limit"},
 	{"BOOT_FAIL", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN,
-	 "Slurm could not boot the job's nodes"},
+     "Slurm could not boot the job's nodes"},
 	{"SPECIAL_EXIT", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN,
-	 "held after a special exit code"},
+     "held after a special exit code"},
 	{"TIMEOUT", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_TIMEOUT, "time limit reached"},
 	{"DEADLINE", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_TIMEOUT, "deadline reached"},
 	{"CANCELLED", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_CANCELLED, "cancelled"},
 	{"REVOKED", ASSAY_SLURM_FINAL, ASSAY_INFRA, K_PLAIN,
-	 "revoked: a sibling cluster of the federation runs it"},
+     "revoked: a sibling cluster of the federation runs it"},
 };
 
 static const struct state_row *find_state(const char *state)
@@ -70,8 +70,8 @@ static void hms(long long s, char *buf, size_t size)
 	if (s < 0)
 		snprintf(buf, size, "unlimited");
 	else if (s >= 86400)
-		snprintf(buf, size, "%lld-%02lld:%02lld:%02lld", s / 86400, s / 3600 % 24, s / 60 % 60,
-			 s % 60);
+		snprintf(buf, size, "%lld-%02lld:%02lld:%02lld", s / 86400, s / 3600 % 24,
+			 s / 60 % 60, s % 60);
 	else
 		snprintf(buf, size, "%02lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
 }
@@ -106,8 +106,8 @@ void assay_slurm_outcome(const struct assay_slurm_jobinfo *j, bool assay_cancell
 	const struct state_row *r = find_state(j->state);
 	if (!r) {
 		out->code = ASSAY_INFRA;
-		snprintf(out->message, sizeof(out->message), "job %s: unknown Slurm job state \"%s\"",
-			 j->id, j->state);
+		snprintf(out->message, sizeof(out->message),
+			 "job %s: unknown Slurm job state \"%s\"", j->id, j->state);
 		return;
 	}
 	struct sbuf sb = SBUF_INIT;
@@ -138,8 +138,8 @@ void assay_slurm_outcome(const struct assay_slurm_jobinfo *j, bool assay_cancell
 	case K_CANCELLED:
 		out->cancelled = true;
 		out->cancelled_by_assay =
-			assay_cancelled ||
-			(j->comment && assay_starts_with(j->comment, ASSAY_SLURM_CANCEL_COMMENT));
+		    assay_cancelled ||
+		    (j->comment && assay_starts_with(j->comment, ASSAY_SLURM_CANCEL_COMMENT));
 		if (out->cancelled_by_assay) {
 			sbuf_adds(&sb, " by assay");
 			const char *c = j->comment;

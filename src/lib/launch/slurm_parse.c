@@ -111,13 +111,15 @@ assay_err assay_slurm_parse_sbatch(const char *out, char *job_id, size_t id_size
 		for (char *c = brief; *c; c++)
 			if (!isprint((unsigned char)*c))
 				*c = '?';
-		return assay_error_set(e, ASSAY_INFRA,
-				       "sbatch --parsable printed \"%s%s\": expected JOBID or JOBID;CLUSTER",
-				       brief, n >= sizeof(brief) ? "..." : "");
+		return assay_error_set(
+		    e, ASSAY_INFRA,
+		    "sbatch --parsable printed \"%s%s\": expected JOBID or JOBID;CLUSTER", brief,
+		    n >= sizeof(brief) ? "..." : "");
 	}
 	copy_field(job_id, id_size, s, (size_t)(id_end - s));
 	if (cluster && cluster_size)
-		copy_field(cluster, cluster_size, semi ? semi + 1 : "", semi ? (size_t)(end - semi - 1) : 0);
+		copy_field(cluster, cluster_size, semi ? semi + 1 : "",
+			   semi ? (size_t)(end - semi - 1) : 0);
 	return ASSAY_OK;
 }
 
@@ -257,9 +259,9 @@ assay_err assay_slurm_parse_squeue(const char *out, struct assay_slurm_jobinfo *
 /* Keys whose value is free text: it runs to the end of its line. */
 static bool free_text_key(const char *k, size_t n)
 {
-	static const char *const keys[] = {"JobName", "Comment", "Command", "WorkDir", "StdOut",
-					   "StdErr",  "StdIn",   "AdminComment", "SystemComment",
-					   NULL};
+	static const char *const keys[] = {"JobName",       "Comment", "Command", "WorkDir",
+					   "StdOut",        "StdErr",  "StdIn",   "AdminComment",
+					   "SystemComment", NULL};
 	for (size_t i = 0; keys[i]; i++)
 		if (strlen(keys[i]) == n && !memcmp(keys[i], k, n))
 			return true;

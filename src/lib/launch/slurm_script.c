@@ -84,10 +84,11 @@ static assay_err sbatch_opt(struct sbuf *sb, const char *opt, const char *value,
 static assay_err check_log_dir(const char *what, const char *dir, struct assay_error *e)
 {
 	if (!dir || dir[0] != '/' || has_control(dir) || strpbrk(dir, "%\\\""))
-		return assay_error_set(e, ASSAY_USAGE,
-				       "%s \"%.80s\": expected an absolute path without '%%', '\\', "
-				       "'\"' or control characters",
-				       what, dir ? dir : "");
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "%s \"%.80s\": expected an absolute path without '%%', '\\', "
+		    "'\"' or control characters",
+		    what, dir ? dir : "");
 	return ASSAY_OK;
 }
 
@@ -114,10 +115,10 @@ void assay_slurm_network_env(const json_t *network, struct strlist *out)
 	static const struct {
 		const char *key, *var;
 	} map[] = {
-		{"socket_ifname", "NCCL_SOCKET_IFNAME"}, {"socket_ifname", "GLOO_SOCKET_IFNAME"},
-		{"rdma_devices", "NCCL_IB_HCA"},         {"ib_gid_index", "NCCL_IB_GID_INDEX"},
-		{"ib_traffic_class", "NCCL_IB_TC"},      {"ib_service_level", "NCCL_IB_SL"},
-		{"net_plugin", "NCCL_NET_PLUGIN"},
+	    {"socket_ifname", "NCCL_SOCKET_IFNAME"}, {"socket_ifname", "GLOO_SOCKET_IFNAME"},
+	    {"rdma_devices", "NCCL_IB_HCA"},         {"ib_gid_index", "NCCL_IB_GID_INDEX"},
+	    {"ib_traffic_class", "NCCL_IB_TC"},      {"ib_service_level", "NCCL_IB_SL"},
+	    {"net_plugin", "NCCL_NET_PLUGIN"},
 	};
 	if (!json_is_object(network))
 		return;
@@ -168,8 +169,8 @@ static assay_err check_env(const struct assay_slurm_job *j, const struct assay_s
 					       "environment only and cannot also be given a value",
 					       env[i].name);
 		if (!env[i].value)
-			return assay_error_set(e, ASSAY_USAGE, "environment variable %s has no value",
-					       env[i].name);
+			return assay_error_set(e, ASSAY_USAGE,
+					       "environment variable %s has no value", env[i].name);
 	}
 	return ASSAY_OK;
 }
@@ -177,21 +178,23 @@ static assay_err check_env(const struct assay_slurm_job *j, const struct assay_s
 static assay_err check_job(const struct assay_slurm_job *j, struct assay_error *e)
 {
 	if (!j->name || !*j->name || strchr(j->name, '/'))
-		return assay_error_set(e, ASSAY_USAGE, "job name \"%.60s\": expected a non-empty "
-						       "name without '/'",
+		return assay_error_set(e, ASSAY_USAGE,
+				       "job name \"%.60s\": expected a non-empty "
+				       "name without '/'",
 				       j->name ? j->name : "");
 	if (j->shape.nodes < 1 || j->shape.ntasks_per_node < 1 || j->shape.gpus_per_node < 0)
-		return assay_error_set(e, ASSAY_USAGE,
-				       "job %s: %lld node(s) x %lld task(s): expected positive counts",
-				       j->name, j->shape.nodes, j->shape.ntasks_per_node);
+		return assay_error_set(
+		    e, ASSAY_USAGE, "job %s: %lld node(s) x %lld task(s): expected positive counts",
+		    j->name, j->shape.nodes, j->shape.ntasks_per_node);
 	if (check_log_dir("log directory", j->log_dir, e) != ASSAY_OK)
 		return ASSAY_USAGE;
 	for (size_t i = 0; i < j->n_secrets; i++)
 		if (!env_name_ok(j->secrets[i]))
-			return assay_error_set(e, ASSAY_USAGE,
-					       "secret name \"%.60s\": expected letters, digits and "
-					       "'_', not starting with a digit",
-					       j->secrets[i] ? j->secrets[i] : "");
+			return assay_error_set(
+			    e, ASSAY_USAGE,
+			    "secret name \"%.60s\": expected letters, digits and "
+			    "'_', not starting with a digit",
+			    j->secrets[i] ? j->secrets[i] : "");
 	if (check_env(j, j->env, j->n_env, e) != ASSAY_OK)
 		return ASSAY_USAGE;
 	if (!j->n_steps)
@@ -199,8 +202,8 @@ static assay_err check_job(const struct assay_slurm_job *j, struct assay_error *
 	for (size_t i = 0; i < j->n_steps; i++) {
 		const struct assay_slurm_step *s = &j->steps[i];
 		if (!s->argc || !s->argv[0] || !*s->argv[0])
-			return assay_error_set(e, ASSAY_USAGE, "job %s, step %zu: no program", j->name,
-					       i + 1);
+			return assay_error_set(e, ASSAY_USAGE, "job %s, step %zu: no program",
+					       j->name, i + 1);
 		for (size_t k = 1; k < s->argc; k++)
 			if (!s->argv[k])
 				return assay_error_set(e, ASSAY_USAGE,
@@ -298,8 +301,7 @@ static void comment_text(struct sbuf *sb, const char *s)
 		sbuf_addch(sb, ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s);
 }
 
-static assay_err placement(const struct assay_slurm_job *j, struct sbuf *sb,
-			   struct assay_error *e)
+static assay_err placement(const struct assay_slurm_job *j, struct sbuf *sb, struct assay_error *e)
 {
 	const struct assay_slurm_options *o = j->o;
 	struct sbuf v = SBUF_INIT;
@@ -312,10 +314,14 @@ static assay_err placement(const struct assay_slurm_job *j, struct sbuf *sb,
 		const struct {
 			const char *opt, *value;
 		} opts[] = {
-			{"--partition", o->partition}, {"--account", o->account},
-			{"--qos", o->qos},             {"--reservation", o->reservation},
-			{"--time", o->time},           {"--nodelist", o->nodelist},
-			{"--exclude", o->exclude},     {"--constraint", o->constraint},
+		    {"--partition", o->partition},
+		    {"--account", o->account},
+		    {"--qos", o->qos},
+		    {"--reservation", o->reservation},
+		    {"--time", o->time},
+		    {"--nodelist", o->nodelist},
+		    {"--exclude", o->exclude},
+		    {"--constraint", o->constraint},
 		};
 		for (size_t i = 0; rc == ASSAY_OK && i < ARRAY_SIZE(opts); i++)
 			if (opts[i].value)
@@ -355,13 +361,16 @@ assay_err assay_slurm_script(const struct assay_slurm_job *j, struct sbuf *out,
 	}
 	sbuf_adds(&sb, "set -u\n");
 	if (j->n_secrets) {
-		sbuf_adds(&sb, "\n# Secrets are not in this file: they come from the environment sbatch\n"
-			       "# ran in (--export=ALL). Check that they arrived, without showing them.\n");
+		sbuf_adds(
+		    &sb,
+		    "\n# Secrets are not in this file: they come from the environment sbatch\n"
+		    "# ran in (--export=ALL). Check that they arrived, without showing them.\n");
 		for (size_t i = 0; i < j->n_secrets; i++)
-			sbuf_addf(&sb,
-				  "if [ -z \"${%s+set}\" ]; then echo \"assay: secret %s is not in the "
-				  "job's environment\" >&2; exit 97; fi\n",
-				  j->secrets[i], j->secrets[i]);
+			sbuf_addf(
+			    &sb,
+			    "if [ -z \"${%s+set}\" ]; then echo \"assay: secret %s is not in the "
+			    "job's environment\" >&2; exit 97; fi\n",
+			    j->secrets[i], j->secrets[i]);
 	}
 	assay_slurm_network_env(j->network, &net);
 	if (net.n || j->n_env || j->master_addr)
@@ -376,7 +385,8 @@ assay_err assay_slurm_script(const struct assay_slurm_job *j, struct sbuf *out,
 	if (j->master_addr) {
 		sbuf_adds(&sb, "MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | "
 			       "head -n 1)\nexport MASTER_ADDR\n");
-		sbuf_addf(&sb, "export MASTER_PORT=%lld\n", assay_slurm_master_port(j->o, j->network));
+		sbuf_addf(&sb, "export MASTER_PORT=%lld\n",
+			  assay_slurm_master_port(j->o, j->network));
 	}
 	sbuf_adds(&sb, "\nstatus=0\n");
 	for (size_t i = 0; i < j->n_steps; i++) {
@@ -396,7 +406,10 @@ assay_err assay_slurm_script(const struct assay_slurm_job *j, struct sbuf *out,
 		strlist_clear(&words);
 		step_words(j, s, NULL, &words);
 		for (size_t k = 0; k < words.n; k++) {
-			if (k)
+			if (k && (assay_starts_with(words.v[k], "--output=") ||
+				  assay_starts_with(words.v[k], "--error=")))
+				sbuf_adds(&sb, " \\\n    ");
+			else if (k)
 				sbuf_addch(&sb, ' ');
 			assay_shell_quote(&sb, words.v[k]);
 		}
