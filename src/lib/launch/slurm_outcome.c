@@ -30,21 +30,21 @@ static const struct state_row {
 	{"STAGE_OUT", ASSAY_SLURM_RUNNING, ASSAY_OK, K_PLAIN, "staging out data"},
 	/* Requeued unless the job is not requeueable (scontrol's Requeue=0). */
 	{"PREEMPTED", ASSAY_SLURM_RUNNING, ASSAY_WORKLOAD_FAILED, K_PREEMPTED,
-     "preempted by another job"},
+	 "preempted by another job"},
 	{"COMPLETED", ASSAY_SLURM_FINAL, ASSAY_OK, K_PLAIN, "finished with exit code 0"},
 	{"FAILED", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN, "the job failed"},
 	{"NODE_FAIL", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN, "a node of the job failed"},
 	{"OUT_OF_MEMORY", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN,
-     "the job exceeded its memory limit"},
+	 "the job exceeded its memory limit"},
 	{"BOOT_FAIL", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN,
-     "Slurm could not boot the job's nodes"},
+	 "Slurm could not boot the job's nodes"},
 	{"SPECIAL_EXIT", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_PLAIN,
-     "held after a special exit code"},
+	 "held after a special exit code"},
 	{"TIMEOUT", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_TIMEOUT, "time limit reached"},
 	{"DEADLINE", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_TIMEOUT, "deadline reached"},
 	{"CANCELLED", ASSAY_SLURM_FINAL, ASSAY_WORKLOAD_FAILED, K_CANCELLED, "cancelled"},
 	{"REVOKED", ASSAY_SLURM_FINAL, ASSAY_INFRA, K_PLAIN,
-     "revoked: a sibling cluster of the federation runs it"},
+	 "revoked: a sibling cluster of the federation runs it"},
 };
 
 static const struct state_row *find_state(const char *state)
