@@ -127,6 +127,8 @@ struct assay_slurm_job {
 	size_t n_steps;
 };
 
+/* Whether s can be an #SBATCH value: no control character, '"' or '\'. */
+bool assay_slurm_sbatch_safe(const char *s);
 /* Append s to sb as one shell word ('...' with ' written as '\''). */
 void assay_shell_quote(struct sbuf *sb, const char *s);
 /* The batch script. ASSAY_USAGE when a value cannot be carried safely (a

@@ -67,16 +67,6 @@ void assay_slurm_options_release(struct assay_slurm_options *o)
 	assay_slurm_options_init(o);
 }
 
-/* A string with no control characters, '"' or '\' (what an #SBATCH line can
- * carry, see assay_slurm_script). */
-static bool sbatch_safe(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f || *s == '"' || *s == '\\')
-			return false;
-	return true;
-}
-
 static int get_string(struct assay_cfg *c, const json_t *v, const char *path, const char *key,
 		      char **out)
 {
@@ -84,7 +74,7 @@ static int get_string(struct assay_cfg *c, const json_t *v, const char *path, co
 	int rc = assay_cfg_string(c, v, path, key, ASSAY_CFG_OPTIONAL, &s);
 	if (rc <= 0)
 		return rc;
-	if (!sbatch_safe(s)) {
+	if (!assay_slurm_sbatch_safe(s)) {
 		char kp[256];
 		assay_json_path_key(kp, sizeof(kp), path, key);
 		return assay_cfg_fail(c, kp,
@@ -157,7 +147,7 @@ static bool sbatch_arg_ok(const char *s, char *why, size_t size)
 		snprintf(why, size, "expected a long sbatch option such as \"--mem=0\"");
 		return false;
 	}
-	if (!sbatch_safe(s)) {
+	if (!assay_slurm_sbatch_safe(s)) {
 		snprintf(why, size,
 			 "contains a control character, '\"' or '\\', which an "
 			 "#SBATCH line cannot carry");

@@ -59,6 +59,11 @@ static bool has_control(const char *s)
 	return false;
 }
 
+bool assay_slurm_sbatch_safe(const char *s)
+{
+	return !has_control(s) && !strpbrk(s, "\"\\");
+}
+
 /* "#SBATCH --opt=value": sbatch reads these lines itself (not the shell). A
  * value with spaces, '#' or '\'' is double-quoted; '"', '\' and control
  * characters cannot be carried at all. */
@@ -69,7 +74,7 @@ static assay_err sbatch_opt(struct sbuf *sb, const char *opt, const char *value,
 		sbuf_addf(sb, "#SBATCH %s\n", opt);
 		return ASSAY_OK;
 	}
-	if (!*value || has_control(value) || strchr(value, '"') || strchr(value, '\\'))
+	if (!*value || !assay_slurm_sbatch_safe(value))
 		return assay_error_set(e, ASSAY_USAGE,
 				       "%s \"%.60s\": an #SBATCH value cannot be empty or hold a "
 				       "control character, '\"' or '\\'",

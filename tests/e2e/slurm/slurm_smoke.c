@@ -2,7 +2,9 @@
  * Slurm (started by slurm-up.sh): scripts from assay_slurm_script() submitted
  * with sbatch --parsable, polled with squeue and scontrol through assay's
  * parsers, and mapped to outcomes: COMPLETED (with a hostile argument and a
- * secret passed by environment only), FAILED, TIMEOUT, and CANCELLED by assay.
+ * secret passed by environment only), FAILED, TIMEOUT, and CANCELLED by assay;
+ * then, under salloc, allocation detection and an srun step built by
+ * assay_slurm_step_argv().
  * Exits 77 (skip) when Slurm is not up, unless ASSAY_REQUIRE_SLURM=1. */
 #include <errno.h>
 #include <fcntl.h>
@@ -114,7 +116,8 @@ static bool submit(struct job *j, const char *work)
 	const char *const secrets[] = {"ASSAY_SMOKE_SECRET"};
 	assay_slurm_options_init(&o);
 	o.time = xstrdup(j->time);
-	snprintf(j->dir, sizeof(j->dir), "%s/%s", work, j->name);
+	/* A log folder that #SBATCH must quote and scontrol prints with spaces. */
+	snprintf(j->dir, sizeof(j->dir), "%s/logs of %s #1 (it's)", work, j->name);
 	snprintf(j->status, sizeof(j->status), "%s/slurm-exit", j->dir);
 	snprintf(j->script_path, sizeof(j->script_path), "%s/%s.sh", work, j->name);
 	mkdir(j->dir, 0755);
@@ -242,8 +245,63 @@ static char *read_text(const char *path)
 	return s ? s : xstrdup("");
 }
 
-int main(void)
+/* Under salloc (this program run again with --in-allocation): detect the
+ * allocation, fit a one-node case into it, run the step assay would run. */
+static int in_allocation(const char *work)
 {
+	extern char **environ;
+	struct assay_slurm_alloc a;
+	struct assay_error e;
+	char why[512], host[256];
+	struct strlist use = STRLIST_INIT, argv = STRLIST_INIT;
+	gethostname(host, sizeof(host));
+	host[sizeof(host) - 1] = '\0';
+	char *dot = strchr(host, '.');
+	if (dot)
+		*dot = '\0';
+	if (assay_slurm_alloc_detect(environ, &a, &e) != ASSAY_OK) {
+		fprintf(stderr, "FAIL: allocation detection: %s\n", e.message);
+		return 1;
+	}
+	CHECK(a.inside && !a.in_step && a.nodes == 1, "inside=%d in_step=%d nodes=%lld", a.inside,
+	      a.in_step, a.nodes);
+	bool fits = assay_slurm_alloc_fits(&a, 1, NULL, NULL, &use, why, sizeof(why));
+	CHECK(fits && use.n == 1 && !strcmp(use.v[0], host), "does not fit: %s", why);
+	CHECK(!assay_slurm_alloc_fits(&a, 2, NULL, NULL, NULL, why, sizeof(why)),
+	      "a two-node case fits a one-node allocation");
+	char dir[400];
+	snprintf(dir, sizeof(dir), "%s/alloc logs", work);
+	mkdir(dir, 0755);
+	const char *cmd[] = {"/bin/sh", "-c",
+			     "printf 'step %s of job %s\\n' \"$SLURM_STEP_ID\" \"$SLURM_JOB_ID\""};
+	struct assay_slurm_step step = {"in-allocation", cmd, 3, false, dir, NULL, NULL, 0};
+	struct assay_slurm_job job = {.name = "assay-smoke-alloc", .shape = {1, 1, 0},
+				      .log_dir = dir, .steps = &step, .n_steps = 1};
+	if (fits && assay_slurm_step_argv(&job, &step, use.v[0], &argv, &e) == ASSAY_OK) {
+		const char **av = xcalloc(argv.n + 1, sizeof(*av));
+		for (size_t i = 0; i < argv.n; i++)
+			av[i] = argv.v[i];
+		int rc = run(av, NULL, NULL);
+		free(av);
+		CHECK(rc == 0, "srun step exited %d", rc);
+		char path[700], want[100];
+		snprintf(path, sizeof(path), "%s/assay-smoke-alloc-%s-%s.out", dir, a.job_id, host);
+		snprintf(want, sizeof(want), "step 0 of job %s\n", a.job_id);
+		char *log = read_text(path);
+		CHECK(!strcmp(log, want), "step log %s: \"%s\", want \"%s\"", path, log, want);
+		free(log);
+		printf("in allocation %s: step ran on %s\n", a.job_id, use.v[0]);
+	}
+	strlist_clear(&use);
+	strlist_clear(&argv);
+	assay_slurm_alloc_release(&a);
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--in-allocation"))
+		return in_allocation(argv[2]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	const char *conf = getenv("SLURM_CONF");
 	if (!conf || access(conf, R_OK) != 0)
@@ -346,6 +404,19 @@ int main(void)
 		struct assay_slurm_outcome o;
 		assay_slurm_outcome(&c->info, false, &o);
 		CHECK(o.cancelled_by_assay, "the job record alone does not say assay cancelled it");
+
+		/* The in-allocation path: this program again, under salloc. */
+		char self[512];
+		ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		self[len > 0 ? len : 0] = '\0';
+		const char *salloc[] = {"salloc", "-N1", "-J", "assay-smoke-alloc", "--time=2", self,
+					"--in-allocation", work, NULL};
+		char *out = NULL, *err = NULL;
+		int rc = run(salloc, &out, &err);
+		fputs(out, stdout);
+		CHECK(rc == 0, "salloc run exited %d: %s", rc, err);
+		free(out);
+		free(err);
 	}
 
 	for (size_t i = 0; i < n; i++)
