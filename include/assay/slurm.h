@@ -215,7 +215,9 @@ struct assay_slurm_outcome {
 /* Map one poll to an outcome. j NULL means the job is no longer known to
  * Slurm (purged after MinJobAge, or never existed). assay_cancelled says
  * whether assay recorded its own scancel of this job; a Comment starting with
- * ASSAY_SLURM_CANCEL_COMMENT says the same from the job record. */
+ * ASSAY_SLURM_CANCEL_COMMENT says the same from the job record. PREEMPTED is
+ * final only when j->requeue is 0, which scontrol shows and squeue does not:
+ * a poller that sees PREEMPTED in squeue asks scontrol show job. */
 void assay_slurm_outcome(const struct assay_slurm_jobinfo *j, bool assay_cancelled,
 			 struct assay_slurm_outcome *out);
 /* The table row of a state name: phase and final code. false when unknown. */
