@@ -1,0 +1,29 @@
+/* Nearest-rank statistics over pooled latency samples: p50, p90, p95, p99
+ * (index ceil(q/100 * n) - 1 on the sorted samples), min and max. */
+#include <stdlib.h>
+
+#include "assay/ep.h"
+
+size_t assay_ep_rank_index(size_t n, unsigned q)
+{
+	size_t k = (q * n + 99) / 100; /* ceil(q*n/100), exact in integers */
+	return k ? k - 1 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void assay_ep_stats_compute(double *samples, size_t n, struct assay_ep_stats *s)
+{
+	qsort(samples, n, sizeof(*samples), cmp_double);
+	s->n = (int64_t)n;
+	s->min = samples[0];
+	s->max = samples[n - 1];
+	s->p50 = samples[assay_ep_rank_index(n, 50)];
+	s->p90 = samples[assay_ep_rank_index(n, 90)];
+	s->p95 = samples[assay_ep_rank_index(n, 95)];
+	s->p99 = samples[assay_ep_rank_index(n, 99)];
+}
