@@ -178,3 +178,11 @@ for (seed, ep, experts, topk, hidden, sud, fp8, tokens) in [
                                'hidden': hidden, 'scale_up_domain': sud, 'fp8': fp8, 'token': t,
                                'out_bits': expect(seed, ep, experts, topk, hidden, sud, t, fp8)})
 print(json.dumps(out, separators=(',', ':')))
+
+# The NDJSON of `assay-ep routing --tokens-per-rank 2 --ep 2` (defaults:
+# experts 256, topk 8, seed 67), weights with 9 significant digits.
+with open('../../e2e/ep/routing-t2-ep2.ndjson', 'w') as f:
+    for t in range(4):
+        ex, w = route(67, 256, 8, t)
+        f.write('{"token":%d,"experts":[%s],"weights":[%s]}\n' % (
+            t, ','.join(map(str, ex)), ','.join('%.9g' % x for x in w)))
