@@ -160,6 +160,8 @@ struct assay_ep_stats {
 	double p50, p90, p95, p99, min, max;
 	int64_t n;
 };
+/* Sort ascending in place. */
+void assay_ep_sort(double *v, size_t n);
 /* Sorts samples in place. n >= 1. */
 void assay_ep_stats_compute(double *samples, size_t n, struct assay_ep_stats *s);
 

@@ -54,14 +54,7 @@ static void mpi_dispatch(struct ep_run *run, struct ep_point *pt)
 		m->sdispl[d] = m->sdispl[d - 1] + pt->send_counts[d - 1];
 		m->rdispl[d] = m->rdispl[d - 1] + pt->recv_counts[d - 1];
 	}
-	size_t stride = pt->l.stride;
-	int64_t K = pt->p.topk;
-	for (int64_t i = 0; i < pt->p.tokens; i++)
-		for (int j = 0; j < pt->ndests[i]; j++) {
-			int d = pt->dests[i * K + j];
-			memcpy(m->pack + (size_t)(m->sdispl[d] + pt->slot[i * K + j]) * stride,
-			       pt->send + (size_t)i * stride, stride);
-		}
+	ep_pack(pt, m->sdispl, m->pack);
 	MPI_CHECK(MPI_Alltoallv(m->pack, pt->send_counts, m->sdispl, m->rec, m->recv, pt->recv_counts,
 				m->rdispl, m->rec, run->comm));
 }

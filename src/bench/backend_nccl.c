@@ -86,13 +86,7 @@ static void nccl_point_init(struct ep_run *run, struct ep_point *pt)
 	/* The per-destination order is this point's layout: packed once here on
 	 * the host and uploaded (a device gather kernel is not part of assay). */
 	unsigned char *pack = xmalloc((size_t)(g->sent ? g->sent : 1) * stride);
-	int64_t K = pt->p.topk;
-	for (int64_t i = 0; i < pt->p.tokens; i++)
-		for (int j = 0; j < pt->ndests[i]; j++) {
-			int d = pt->dests[i * K + j];
-			memcpy(pack + (size_t)(g->sdispl[d] + pt->slot[i * K + j]) * stride,
-			       pt->send + (size_t)i * stride, stride);
-		}
+	ep_pack(pt, g->sdispl, pack);
 	size_t nr = (size_t)(pt->nrecv ? pt->nrecv : 1), ns = (size_t)(g->sent ? g->sent : 1);
 	CUDA_CHECK(cudaMalloc((void **)&g->d_pack, ns * stride));
 	CUDA_CHECK(cudaMalloc((void **)&g->d_recv, nr * stride));

@@ -122,6 +122,9 @@ void ep_time(struct ep_run *run);
 /* Shared combine reduction: rows of local token i from destination d start
  * at bases[d] + slot * hidden; writes pt->out with the domain rule. */
 void ep_reduce(const struct ep_point *pt, const uint16_t *const *bases);
+/* Copy each local token's record once per destination into dst, the block
+ * for rank d starting at record displ[d] (the per-destination packing). */
+void ep_pack(const struct ep_point *pt, const int *displ, unsigned char *dst);
 /* Per-point staging shared by backends (dests, slots, send records). */
 void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens);
 void ep_point_unstage(struct ep_point *pt);

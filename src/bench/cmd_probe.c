@@ -22,12 +22,6 @@ const char ep_probe_help[] =
 	"example:\n"
 	"  mpirun -np 2 assay-ep probe\n";
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 int ep_cmd_probe(int argc, char **argv)
 {
 	long long bytes = 64ll << 20, reps = 10;
@@ -99,7 +93,7 @@ int ep_cmd_probe(int argc, char **argv)
 			MPI_CHECK(MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, comm));
 			t[r] = worst;
 		}
-		qsort(t, (size_t)reps, sizeof(*t), cmp_double);
+		assay_ep_sort(t, (size_t)reps);
 		gb[kind] = (double)n / t[assay_ep_rank_index((size_t)reps, 50)] / 1e9;
 	}
 	int best = gb[1] > gb[0];

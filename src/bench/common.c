@@ -92,6 +92,16 @@ void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 	pt->valid = true;
 }
 
+void ep_pack(const struct ep_point *pt, const int *displ, unsigned char *dst)
+{
+	size_t stride = pt->l.stride;
+	int64_t K = pt->p.topk;
+	for (int64_t i = 0; i < pt->p.tokens; i++)
+		for (int j = 0; j < pt->ndests[i]; j++)
+			memcpy(dst + (size_t)(displ[pt->dests[i * K + j]] + pt->slot[i * K + j]) * stride,
+			       pt->send + (size_t)i * stride, stride);
+}
+
 void ep_point_unstage(struct ep_point *pt)
 {
 	assay_ep_routing_release(&pt->r);

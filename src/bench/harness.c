@@ -154,12 +154,6 @@ static void roundtrip(struct ep_run *run, struct ep_point *pt)
 	run->be->combine(run, pt);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 void ep_time(struct ep_run *run)
 {
 	const struct assay_timing *tm = &run->timing;
@@ -244,7 +238,7 @@ void ep_time(struct ep_run *run)
 			for (size_t s = 0; s < nchain; s++) {
 				for (int r = 0; r < run->size; r++)
 					ranks[r] = all[(size_t)r * nchain + s];
-				qsort(ranks, (size_t)run->size, sizeof(double), cmp_double);
+				assay_ep_sort(ranks, (size_t)run->size);
 				pt->samples[EP_PAIR][0][s] = ranks[assay_ep_rank_index((size_t)run->size, 50)];
 				pt->samples[EP_PAIR][1][s] = ranks[0];
 			}

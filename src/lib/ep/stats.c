@@ -16,9 +16,14 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void assay_ep_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+}
+
 void assay_ep_stats_compute(double *samples, size_t n, struct assay_ep_stats *s)
 {
-	qsort(samples, n, sizeof(*samples), cmp_double);
+	assay_ep_sort(samples, n);
 	s->n = (int64_t)n;
 	s->min = samples[0];
 	s->max = samples[n - 1];
