@@ -28,38 +28,42 @@ uint8_t assay_fp8_from_float(float f)
 {
 	if (isnan(f))
 		return 0x7f;
-	uint8_t sign = signbit(f) ? 0x80 : 0;
-	float a = fabsf(f);
-	if (a >= ASSAY_EP_FP8_MAX)
-		return sign | 0x7e; /* saturate (infinities included) */
-	if (a < 0x1p-6f) {
-		/* Subnormal: units of 2^-9; 8 units is the smallest normal (code 8). */
+	uint32_t u;
+	memcpy(&u, &f, sizeof(u));
+	uint8_t sign = (uint8_t)((u >> 24) & 0x80);
+	u &= 0x7fffffffu;
+	if (u >= 0x43e00000u) /* >= 448: saturate (infinities included) */
+		return sign | 0x7e;
+	if (u < 0x3c800000u) { /* < 2^-6: subnormal, units of 2^-9 (8 units is code 8) */
+		float a;
+		memcpy(&a, &u, sizeof(a));
 		return sign | (uint8_t)rintf(a * 512.0f);
 	}
-	int e;
-	float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-	e -= 1;                  /* a = (2m) * 2^e, 2m in [1, 2) */
-	int mant = (int)rintf((m * 2.0f - 1.0f) * 8.0f);
-	if (mant == 8) {
-		mant = 0;
-		e++;
-	}
-	if (e > 8 || (e == 8 && mant > 6))
+	/* Normal: keep 3 mantissa bits, round to nearest even; a carry moves
+	 * into the exponent as it should. */
+	u += 0x7ffffu + ((u >> 20) & 1u);
+	int e = (int)(u >> 23) - 127;
+	int m = (int)((u >> 20) & 7u);
+	if (e > 8 || (e == 8 && m == 7))
 		return sign | 0x7e;
-	return sign | (uint8_t)(((e + 7) << 3) | mant);
+	return sign | (uint8_t)(((e + 7) << 3) | m);
 }
 
 float assay_fp8_to_float(uint8_t q)
 {
-	int e = (q >> 3) & 15, m = q & 7;
+	uint32_t e = (q >> 3) & 15u, m = q & 7u, u;
 	float v;
 	if (e == 15 && m == 7)
 		return NAN;
-	if (e == 0)
-		v = ldexpf((float)m, -9);
-	else
-		v = ldexpf(1.0f + (float)m / 8.0f, e - 7);
-	return q & 0x80 ? -v : v;
+	if (e == 0) {
+		v = (float)m * 0x1p-9f;
+		memcpy(&u, &v, sizeof(u));
+	} else {
+		u = ((e + 120u) << 23) | (m << 20); /* exponent e - 7 + 127 */
+	}
+	u |= (uint32_t)(q & 0x80) << 24;
+	memcpy(&v, &u, sizeof(v));
+	return v;
 }
 
 void assay_fp8_quantize_row(const uint16_t *bf16, int64_t hidden, uint8_t *q, float *scales)

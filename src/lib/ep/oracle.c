@@ -79,10 +79,12 @@ struct assay_ep_coeffs assay_ep_expert_coeffs(const struct assay_ep_problem *p,
 
 void assay_ep_transform_row(const float *x, int64_t hidden, struct assay_ep_coeffs k, uint16_t *y)
 {
-	for (int64_t c = 0; c < hidden; c++) {
-		float pattern = (float)((c * 13) % 17 - 8) / 8.0f;
+	float pattern[17]; /* pattern(c) depends on c mod 17 */
+	for (int r = 0; r < 17; r++)
+		pattern[r] = (float)((r * 13) % 17 - 8) / 8.0f;
+	for (int64_t c = 0, r = 0; c < hidden; c++, r = r == 16 ? 0 : r + 1) {
 		float v = x[c] * k.s + k.a;
-		y[c] = assay_bf16_from_float(v + k.b * pattern);
+		y[c] = assay_bf16_from_float(v + k.b * pattern[r]);
 	}
 }
 
