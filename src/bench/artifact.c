@@ -143,7 +143,7 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 	gethostname(host, sizeof(host) - 1);
 	char mpi[MPI_MAX_LIBRARY_VERSION_STRING] = "";
 	int len = 0;
-	MPI_Get_library_version(mpi, &len);
+	MPI_CHECK(MPI_Get_library_version(mpi, &len));
 	char *nl = strchr(mpi, '\n');
 	if (nl)
 		*nl = '\0';

@@ -92,8 +92,8 @@ static void mpi_point_release(struct ep_run *run, struct ep_point *pt)
 	struct mpi_point *m = pt->be;
 	if (!m)
 		return;
-	MPI_Type_free(&m->rec);
-	MPI_Type_free(&m->row);
+	MPI_CHECK(MPI_Type_free(&m->rec));
+	MPI_CHECK(MPI_Type_free(&m->row));
 	free(m->pack);
 	free(m->recv);
 	free(m->y);

@@ -183,10 +183,10 @@ static void nccl_point_release(struct ep_run *run, struct ep_point *pt)
 	struct nccl_point *g = pt->be;
 	if (!g)
 		return;
-	cudaFree(g->d_pack);
-	cudaFree(g->d_recv);
-	cudaFree(g->d_y);
-	cudaFree(g->d_back);
+	CUDA_CHECK(cudaFree(g->d_pack));
+	CUDA_CHECK(cudaFree(g->d_recv));
+	CUDA_CHECK(cudaFree(g->d_y));
+	CUDA_CHECK(cudaFree(g->d_back));
 	free(g->h_recv);
 	free(g->h_y);
 	free(g->h_back);
@@ -202,8 +202,8 @@ static void nccl_teardown(struct ep_run *run)
 	struct nccl_state *st = run->be_state;
 	if (!st)
 		return;
-	ncclCommDestroy(st->comm);
-	cudaStreamDestroy(st->stream);
+	NCCL_CHECK(ncclCommDestroy(st->comm));
+	CUDA_CHECK(cudaStreamDestroy(st->stream));
 	free(st);
 	run->be_state = NULL;
 }
