@@ -15,8 +15,12 @@ shift 5
 [ "$1" = -- ] && shift
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-# Containers that block cross-memory attach: set
+# Where ptrace is restricted (Yama scope >= 2) cross-memory attach fails:
+# fall back to copy-in/copy-out. Anything else that blocks it: set
 # OMPI_MCA_btl_vader_single_copy_mechanism=none in the environment.
+if [ "$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)" -ge 2 ]; then
+  export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 args=("$@")
