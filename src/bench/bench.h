@@ -146,6 +146,9 @@ extern const char ep_run_help[], ep_routing_help[], ep_probe_help[];
 extern bool ep_quiet;
 bool ep_env_rank0(void);
 int ep_usage(const char *cmd, const char *fmt, ...) ASSAY_PRINTF(2, 3);
+/* Return rc from a command that failed before MPI started, after meeting the
+ * other ranks when run under a launcher (so rank 0's message is not lost). */
+int ep_usage_done(int rc);
 bool ep_parse_int(const char *cmd, const char *flag, const char *s, long long min, long long max,
 		  long long *out);
 

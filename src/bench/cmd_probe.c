@@ -31,16 +31,17 @@ int ep_cmd_probe(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--bytes")) {
 			if (!ep_parse_int("probe", a, v, 4096, 1ll << 34, &bytes))
-				return ASSAY_USAGE;
+				return ep_usage_done(ASSAY_USAGE);
 		} else if (!strcmp(a, "--reps")) {
 			if (!ep_parse_int("probe", a, v, 1, 100000, &reps))
-				return ASSAY_USAGE;
+				return ep_usage_done(ASSAY_USAGE);
 		} else if (!strcmp(a, "--out")) {
 			if (!v)
-				return ep_usage("probe", "--out needs a value");
+				return ep_usage_done(ep_usage("probe", "--out needs a value"));
 			out = v;
 		} else {
-			return ep_usage("probe", "unknown option '%s' (see assay-ep probe --help)", a);
+			return ep_usage_done(
+				ep_usage("probe", "unknown option '%s' (see assay-ep probe --help)", a));
 		}
 		i++;
 	}

@@ -254,7 +254,7 @@ int ep_cmd_run(int argc, char **argv)
 	int rc = parse_args(argc, argv, &run);
 	if (rc) {
 		free(run.ladder);
-		return rc;
+		return ep_usage_done(rc);
 	}
 	run.started = assay_monotonic();
 	assay_now_rfc3339(run.started_at);

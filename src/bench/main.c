@@ -119,6 +119,22 @@ bool ep_env_rank0(void)
 	return true;
 }
 
+int ep_usage_done(int rc)
+{
+	/* Under a launcher, the first rank to exit non-zero makes mpirun kill the
+	 * others, perhaps before rank 0 printed the message: meet in MPI_Init
+	 * and MPI_Finalize first (rank 0 has printed by then). */
+	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"};
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++)
+		if (getenv(vars[i])) {
+			fflush(stderr);
+			if (MPI_Init(NULL, NULL) == MPI_SUCCESS)
+				MPI_Finalize();
+			break;
+		}
+	return rc;
+}
+
 int ep_usage(const char *cmd, const char *fmt, ...)
 {
 	if (ep_quiet)
