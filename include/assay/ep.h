@@ -153,7 +153,10 @@ void assay_ep_check_dispatch(const struct assay_ep_problem *p, const struct assa
 void assay_ep_check_combine(const struct assay_ep_problem *p, const struct assay_ep_routing *r,
 			    int64_t rank, const float *out, struct assay_ep_verdict *v);
 
-/* ---- statistics ---- */
+/* ---- statistics and the timing contract ---- */
+/* The visiting order of n items (ladder points, components) in a trial:
+ * rotated by trial mod n, reversed when trial / n is odd. */
+void assay_ep_rotation(size_t n, long long trial, size_t *order);
 /* Nearest-rank index ceil(q/100 * n) - 1 (q in percent, n >= 1). */
 size_t assay_ep_rank_index(size_t n, unsigned q);
 struct assay_ep_stats {

@@ -135,19 +135,6 @@ void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass)
 			pt->valid = false;
 }
 
-/* order[j] for trial: rotate by trial mod n, reversed on odd rotation cycles. */
-static void rotation(size_t n, long long trial, size_t *order)
-{
-	for (size_t j = 0; j < n; j++)
-		order[j] = (j + (size_t)(trial % (long long)n)) % n;
-	if ((trial / (long long)n) % 2)
-		for (size_t j = 0; j < n / 2; j++) {
-			size_t t = order[j];
-			order[j] = order[n - 1 - j];
-			order[n - 1 - j] = t;
-		}
-}
-
 static void roundtrip(struct ep_run *run, struct ep_point *pt)
 {
 	run->be->dispatch(run, pt);
@@ -169,8 +156,8 @@ void ep_time(struct ep_run *run)
 
 	size_t *porder = xmalloc((nvalid ? nvalid : 1) * sizeof(*porder)), corder[3];
 	for (long long trial = 0; trial < tm->trials && nvalid; trial++) {
-		rotation(nvalid, trial, porder);
-		rotation(3, trial, corder);
+		assay_ep_rotation(nvalid, trial, porder);
+		assay_ep_rotation(3, trial, corder);
 		for (size_t pi = 0; pi < nvalid; pi++) {
 			struct ep_point *pt = &run->points[valid[porder[pi]]];
 			for (int ci = 0; ci < 3; ci++) {

@@ -397,6 +397,30 @@ static void test_stats(void **state)
 		    st.p99 == 10 && st.n == 10);
 }
 
+static void test_rotation(void **state)
+{
+	(void)state;
+	size_t o[3];
+	/* trials 0..5 over 3 components: rotations, then reversed rotations */
+	static const size_t want[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
+					  {2, 1, 0}, {0, 2, 1}, {1, 0, 2}};
+	for (int t = 0; t < 6; t++) {
+		assay_ep_rotation(3, t, o);
+		for (int j = 0; j < 3; j++)
+			assert_int_equal(o[j], want[t][j]);
+	}
+	/* over 2 * n trials every item is first exactly twice */
+	size_t o4[4], first[4] = {0};
+	for (int t = 0; t < 8; t++) {
+		assay_ep_rotation(4, t, o4);
+		first[o4[0]]++;
+	}
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(first[i], 2);
+	assay_ep_rotation(1, 7, o);
+	assert_int_equal(o[0], 0);
+}
+
 static void test_problem_and_stats(void **state)
 {
 	(void)state;
@@ -445,7 +469,7 @@ int main(void)
 		cmocka_unit_test(test_bf16),	      cmocka_unit_test(test_fp8),
 		cmocka_unit_test(test_fp8_rows),      cmocka_unit_test(test_combine_expect),
 		cmocka_unit_test(test_check_dispatch), cmocka_unit_test(test_check_combine),
-		cmocka_unit_test(test_stats),	      cmocka_unit_test(test_problem_and_stats),
+		cmocka_unit_test(test_stats),	      cmocka_unit_test(test_rotation),	      cmocka_unit_test(test_problem_and_stats),
 	};
 	return cmocka_run_group_tests(tests, load_kat, free_kat);
 }
