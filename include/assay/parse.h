@@ -51,4 +51,9 @@ assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct a
 assay_err assay_parse_rows(const char *data, size_t len, const struct assay_parse_opts *o,
 			   struct assay_rows *out, struct assay_error *e);
 
+/* Format "assay-ep": an assay-ep case artifact (docs/ep.md). */
+assay_err assay_parse_ep_case(const char *data, size_t len, const struct assay_parse_opts *o,
+			      struct assay_rows *out, struct assay_error *e);
+bool assay_detect_ep_case(const char *data, size_t len);
+
 #endif

@@ -18,6 +18,8 @@ static bool detect_rows(const char *data, size_t len)
 const struct assay_format assay_formats[] = {
 	{"rows", "NDJSON measurement rows (assay parse / assay store export output)", assay_parse_rows,
 	 detect_rows},
+	{"assay-ep", "assay-ep case artifacts (schema assay.ep.case/1, docs/ep.md)", assay_parse_ep_case,
+	 assay_detect_ep_case},
 	{NULL, NULL, NULL, NULL},
 };
 

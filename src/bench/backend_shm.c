@@ -1,0 +1,166 @@
+/* Backend "shm": one copy through MPI-3 shared memory, the CPU analogue of
+ * NVLink peer writes. Dispatch exchanges the send counts (MPI_Allgather),
+ * takes offsets from a prefix sum and copies every record exactly once
+ * straight into the destination's receive region of a shared window; combine
+ * reads the peers' staged rows in place and reduces. Synchronisation is the
+ * count exchange (entry) and MPI_Win_sync + MPI_Barrier (data published). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/util.h"
+#include "bench.h"
+
+struct shm_point {
+	MPI_Win win;
+	unsigned char **recv; /* [ep] each rank's receive region */
+	uint16_t **y;         /* [ep] each rank's staged combine rows */
+	int *counts;          /* [ep][ep]: counts[s * ep + d] records s sends d */
+	int64_t *offset;      /* [ep]: where this rank's block starts at d */
+	const uint16_t **bases;
+};
+
+static size_t page_round(size_t n)
+{
+	return (n + 4095) & ~(size_t)4095;
+}
+
+static assay_err shm_setup(struct ep_run *run, char *reason, size_t size)
+{
+	MPI_Comm node;
+	int n = 0;
+	MPI_CHECK(MPI_Comm_split_type(run->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+	MPI_CHECK(MPI_Comm_size(node, &n));
+	MPI_CHECK(MPI_Comm_free(&node));
+	int all = n == run->size, ok = 0;
+	MPI_CHECK(MPI_Allreduce(&all, &ok, 1, MPI_INT, MPI_LAND, run->comm));
+	if (!ok) {
+		snprintf(reason, size,
+			 "shm needs all %d ranks on one node (MPI_COMM_TYPE_SHARED), but rank %d shares a node with %d",
+			 run->size, run->rank, n);
+		return ASSAY_NO_METRICS;
+	}
+	return ASSAY_OK;
+}
+
+static void shm_point_init(struct ep_run *run, struct ep_point *pt)
+{
+	struct shm_point *s = xcalloc(1, sizeof(*s));
+	size_t recv_bytes = page_round((size_t)pt->nrecv * pt->l.stride);
+	size_t y_bytes = page_round((size_t)pt->nrecv * (size_t)pt->p.hidden * 2);
+	MPI_Info info;
+	MPI_CHECK(MPI_Info_create(&info));
+	MPI_CHECK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
+	unsigned char *base = NULL;
+	MPI_CHECK(MPI_Win_allocate_shared((MPI_Aint)(recv_bytes + y_bytes + 4096), 1, info, run->comm,
+					  &base, &s->win));
+	MPI_CHECK(MPI_Info_free(&info));
+	memset(base, 0, recv_bytes + y_bytes);
+	s->recv = xcalloc((size_t)run->size, sizeof(*s->recv));
+	s->y = xcalloc((size_t)run->size, sizeof(*s->y));
+	for (int r = 0; r < run->size; r++) {
+		MPI_Aint sz;
+		int disp;
+		unsigned char *b;
+		MPI_CHECK(MPI_Win_shared_query(s->win, r, &sz, &disp, &b));
+		int64_t nr = pt->rs.recv_copies[r];
+		s->recv[r] = b;
+		s->y[r] = (uint16_t *)(b + page_round((size_t)nr * pt->l.stride));
+	}
+	s->counts = xcalloc((size_t)(run->size * run->size), sizeof(int));
+	s->offset = xcalloc((size_t)run->size, sizeof(*s->offset));
+	s->bases = xcalloc((size_t)run->size, sizeof(*s->bases));
+	MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win));
+	pt->be = s;
+}
+
+static void shm_dispatch(struct ep_run *run, struct ep_point *pt)
+{
+	struct shm_point *s = pt->be;
+	int P = run->size, me = run->rank;
+	MPI_CHECK(MPI_Allgather(pt->send_counts, P, MPI_INT, s->counts, P, MPI_INT, run->comm));
+	for (int d = 0; d < P; d++) {
+		int64_t off = 0;
+		for (int src = 0; src < me; src++)
+			off += s->counts[src * P + d];
+		s->offset[d] = off;
+		pt->recv_counts[d] = s->counts[d * P + me];
+	}
+	size_t stride = pt->l.stride;
+	int64_t K = pt->p.topk;
+	for (int64_t i = 0; i < pt->p.tokens; i++) {
+		const unsigned char *rec = pt->send + (size_t)i * stride;
+		for (int j = 0; j < pt->ndests[i]; j++) {
+			int d = pt->dests[i * K + j];
+			ep_copy(s->recv[d] + (size_t)(s->offset[d] + pt->slot[i * K + j]) * stride, rec,
+				stride, run->copy);
+		}
+	}
+	if (run->copy == EP_COPY_NT)
+		ep_copy_fence();
+	MPI_CHECK(MPI_Win_sync(s->win));
+	MPI_CHECK(MPI_Barrier(run->comm));
+	MPI_CHECK(MPI_Win_sync(s->win));
+}
+
+static void shm_combine(struct ep_run *run, struct ep_point *pt)
+{
+	struct shm_point *s = pt->be;
+	/* The peers' staged rows are complete once everyone reached here. */
+	MPI_CHECK(MPI_Win_sync(s->win));
+	MPI_CHECK(MPI_Barrier(run->comm));
+	MPI_CHECK(MPI_Win_sync(s->win));
+	for (int d = 0; d < run->size; d++)
+		s->bases[d] = s->y[d] + (size_t)s->offset[d] * (size_t)pt->p.hidden;
+	ep_reduce(pt, s->bases);
+}
+
+static unsigned char *shm_received(struct ep_run *run, struct ep_point *pt)
+{
+	return ((struct shm_point *)pt->be)->recv[run->rank];
+}
+
+static uint16_t *shm_staged(struct ep_run *run, struct ep_point *pt)
+{
+	return ((struct shm_point *)pt->be)->y[run->rank];
+}
+
+static void shm_nop(struct ep_run *run, struct ep_point *pt)
+{
+	(void)run, (void)pt;
+}
+
+static void shm_point_release(struct ep_run *run, struct ep_point *pt)
+{
+	(void)run;
+	struct shm_point *s = pt->be;
+	if (!s)
+		return;
+	MPI_CHECK(MPI_Win_unlock_all(s->win));
+	MPI_CHECK(MPI_Win_free(&s->win));
+	free(s->recv);
+	free(s->y);
+	free(s->counts);
+	free(s->offset);
+	free(s->bases);
+	free(s);
+	pt->be = NULL;
+}
+
+static void shm_teardown(struct ep_run *run)
+{
+	(void)run;
+}
+
+const struct ep_backend ep_backend_shm = {
+	.name = "shm",
+	.setup = shm_setup,
+	.point_init = shm_point_init,
+	.dispatch = shm_dispatch,
+	.combine = shm_combine,
+	.received = shm_received,
+	.staged = shm_staged,
+	.commit = shm_nop,
+	.output = shm_nop,
+	.point_release = shm_point_release,
+	.teardown = shm_teardown,
+};

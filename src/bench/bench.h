@@ -1,0 +1,155 @@
+/* assay-ep internals: the run, its ladder points, the backend table and the
+ * MPI error check. Only src/bench links MPI (and CUDA/NCCL for nccl). */
+#ifndef ASSAY_BENCH_H
+#define ASSAY_BENCH_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "assay/config.h"
+#include "assay/ep.h"
+#include "assay/error.h"
+
+/* Check an MPI call; on failure name the rank and call and abort the job
+ * with exit code 5 (ASSAY_INFRA). */
+#define MPI_CHECK(call)                                                                        \
+	do {                                                                                   \
+		int mpi_rc_ = (call);                                                          \
+		if (mpi_rc_ != MPI_SUCCESS)                                                    \
+			ep_mpi_fail(#call, mpi_rc_, __FILE__, __LINE__);                       \
+	} while (0)
+_Noreturn void ep_mpi_fail(const char *call, int rc, const char *file, int line);
+/* Print "assay-ep: rank R: message" to stderr and abort the job with code. */
+_Noreturn void ep_die(int code, const char *fmt, ...) ASSAY_PRINTF(2, 3);
+
+enum ep_copy_kind { EP_COPY_MEMCPY = 0, EP_COPY_NT = 1 };
+extern const char *const ep_copy_names[]; /* "memcpy", "nt", NULL */
+/* Copy n bytes; EP_COPY_NT uses non-temporal stores (call ep_copy_fence()
+ * before publishing the data). */
+void ep_copy(void *dst, const void *src, size_t n, enum ep_copy_kind kind);
+void ep_copy_fence(void);
+
+enum ep_inject {
+	EP_INJECT_NONE = 0,
+	EP_INJECT_COMBINE_BITFLIP,
+	EP_INJECT_DISPATCH_DROP,
+	EP_INJECT_WRONG_EXPERT,
+	EP_INJECT_PAYLOAD_BITFLIP,
+	EP_INJECT_WEIGHT_BITFLIP,
+	EP_INJECT_ID_ERASE,
+	EP_INJECT_ROUTING_SKEW,
+};
+extern const char *const ep_inject_names[]; /* indexed by enum ep_inject, NULL-terminated */
+
+enum ep_component { EP_DISPATCH, EP_COMBINE, EP_ROUNDTRIP, EP_PAIR, EP_COMPONENTS };
+extern const char *const ep_component_names[EP_COMPONENTS];
+
+/* One ladder point on one rank. */
+struct ep_point {
+	struct assay_ep_problem p; /* tokens = this point's tokens per rank */
+	struct assay_ep_layout l;
+	struct assay_ep_routing r;
+	struct assay_ep_route_stats rs;
+	/* input: this rank's token records and where each goes */
+	unsigned char *send;  /* [tokens][stride] */
+	int32_t *dests;       /* [tokens][topk]: destination ranks, ascending */
+	int32_t *ndests;      /* [tokens] */
+	int64_t *slot;        /* [tokens][topk]: index in the block sent to dests[j] */
+	int *send_counts;     /* [ep] records sent to each rank */
+	int64_t nrecv;        /* records this rank receives (from the routing) */
+	int *recv_counts;     /* [ep], filled by dispatch */
+	float *out;           /* [tokens][hidden]: combine output (host) */
+	void *be;             /* backend state */
+	bool valid;           /* oracle passed so far */
+	struct assay_ep_verdict verdict[2]; /* before and after timing, reduced */
+	bool checked[2];
+	double *samples[EP_COMPONENTS][2]; /* [MAX, MIN] reduced per sample (rank 0) */
+	size_t nsamples[EP_COMPONENTS];
+};
+
+struct ep_run;
+
+/* A backend: one file each, one row in ep_backends[]. Every hook runs on
+ * every rank. setup() returns ASSAY_OK, or ASSAY_NO_METRICS with a reason
+ * when it cannot run this case (unsupported). */
+struct ep_backend {
+	const char *name;
+	assay_err (*setup)(struct ep_run *run, char *reason, size_t size);
+	void (*point_init)(struct ep_run *run, struct ep_point *pt);
+	void (*dispatch)(struct ep_run *run, struct ep_point *pt);
+	void (*combine)(struct ep_run *run, struct ep_point *pt);
+	/* Host view of the received records, in receive order. */
+	unsigned char *(*received)(struct ep_run *run, struct ep_point *pt);
+	/* Host buffer [nrecv][hidden] for the staged combine input, and commit. */
+	uint16_t *(*staged)(struct ep_run *run, struct ep_point *pt);
+	void (*commit)(struct ep_run *run, struct ep_point *pt);
+	/* Make pt->out hold the combine output on the host. */
+	void (*output)(struct ep_run *run, struct ep_point *pt);
+	void (*point_release)(struct ep_run *run, struct ep_point *pt);
+	void (*teardown)(struct ep_run *run);
+};
+extern const struct ep_backend ep_backend_mpi, ep_backend_shm, ep_backend_nccl;
+const struct ep_backend *ep_backend_find(const char *name);
+extern const char *const ep_backend_names[];
+
+struct ep_run {
+	/* arguments */
+	const char *backend_name, *phase, *mode, *workload, *out_file;
+	struct assay_ep_problem base; /* tokens unused */
+	int64_t *ladder;
+	size_t npoints;
+	struct assay_timing timing;
+	enum ep_inject inject;
+	enum ep_copy_kind copy;
+	bool copy_set;
+	/* MPI */
+	MPI_Comm comm;
+	int rank, size;
+	/* state */
+	const struct ep_backend *be;
+	void *be_state;
+	struct ep_point *points;
+	double started, finished;
+	char started_at[32], finished_at[32];
+};
+
+/* The untimed oracle pass (pass 0 before timing, 1 after). */
+void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass);
+/* The timing contract over every valid point. */
+void ep_time(struct ep_run *run);
+/* Shared combine reduction: rows of local token i from destination d start
+ * at bases[d] + slot * hidden; writes pt->out with the domain rule. */
+void ep_reduce(const struct ep_point *pt, const uint16_t *const *bases);
+/* Copy each local token's record once per destination into dst, the block
+ * for rank d starting at record displ[d] (the per-destination packing). */
+void ep_pack(const struct ep_point *pt, const int *displ, unsigned char *dst);
+/* Per-point staging shared by backends (dests, slots, send records). */
+void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens);
+void ep_point_unstage(struct ep_point *pt);
+
+/* The artifact and the table (rank 0). */
+assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struct strlist *reasons,
+			    int exit_code, struct assay_error *e);
+void ep_print_table(struct ep_run *run);
+
+/* Subcommands. */
+int ep_cmd_run(int argc, char **argv);
+int ep_cmd_routing(int argc, char **argv);
+int ep_cmd_probe(int argc, char **argv);
+extern const char ep_run_help[], ep_routing_help[], ep_probe_help[];
+
+/* Shared argument helpers. Usage errors print "assay-ep CMD: message"
+ * unless ep_quiet (set on ranks other than 0, known from the launcher's
+ * environment before MPI starts); they return ASSAY_USAGE. */
+extern bool ep_quiet;
+bool ep_env_rank0(void);
+int ep_usage(const char *cmd, const char *fmt, ...) ASSAY_PRINTF(2, 3);
+/* Return rc from a command that failed before MPI started, after meeting the
+ * other ranks when run under a launcher (so rank 0's message is not lost). */
+int ep_usage_done(int rc);
+bool ep_parse_int(const char *cmd, const char *flag, const char *s, long long min, long long max,
+		  long long *out);
+
+#endif

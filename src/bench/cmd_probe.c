@@ -1,0 +1,140 @@
+/* `assay-ep probe`: this node's copy bandwidth per rank with all ranks
+ * copying at once into a peer's MPI-3 shared window, with memcpy and with
+ * non-temporal stores: the ceiling the shm backend's dispatch is judged by. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "assay/util.h"
+#include "bench.h"
+
+const char ep_probe_help[] =
+	"usage: mpirun -np EP assay-ep probe [--bytes N] [--reps N] [--out FILE]\n"
+	"\n"
+	"Every rank copies N bytes (default 67108864) from private memory into the\n"
+	"next rank's MPI-3 shared window, all ranks at once, --reps times (default\n"
+	"10) with memcpy and with non-temporal stores. Per repetition the slowest\n"
+	"rank's time counts; the median is printed in GB/s per rank (1e9 bytes),\n"
+	"the unit of assay-ep run's gbps_per_rank. copy_gbps_per_rank is the better\n"
+	"of the two. --out writes the same as JSON (schema assay.ep.probe/1).\n"
+	"\n"
+	"example:\n"
+	"  mpirun -np 2 assay-ep probe\n";
+
+int ep_cmd_probe(int argc, char **argv)
+{
+	long long bytes = 64ll << 20, reps = 10;
+	const char *out = NULL;
+	ep_quiet = !ep_env_rank0();
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--bytes")) {
+			if (!ep_parse_int("probe", a, v, 4096, 1ll << 34, &bytes))
+				return ep_usage_done(ASSAY_USAGE);
+		} else if (!strcmp(a, "--reps")) {
+			if (!ep_parse_int("probe", a, v, 1, 100000, &reps))
+				return ep_usage_done(ASSAY_USAGE);
+		} else if (!strcmp(a, "--out")) {
+			if (!v)
+				return ep_usage_done(ep_usage("probe", "--out needs a value"));
+			out = v;
+		} else {
+			return ep_usage_done(
+				ep_usage("probe", "unknown option '%s' (see assay-ep probe --help)", a));
+		}
+		i++;
+	}
+	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+		fprintf(stderr, "assay-ep: MPI_Init failed\n");
+		return ASSAY_INFRA;
+	}
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int rank, size;
+	MPI_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+	MPI_CHECK(MPI_Comm_rank(comm, &rank));
+	MPI_CHECK(MPI_Comm_size(comm, &size));
+	MPI_Comm node;
+	int nnode;
+	MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+	MPI_CHECK(MPI_Comm_size(node, &nnode));
+	MPI_CHECK(MPI_Comm_free(&node));
+	int one = nnode == size, all = 0;
+	MPI_CHECK(MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_LAND, comm));
+	if (!all) {
+		if (rank == 0)
+			fprintf(stderr, "assay-ep probe: all ranks must share one node\n");
+		MPI_Finalize();
+		return ASSAY_NO_METRICS;
+	}
+	size_t n = (size_t)bytes;
+	unsigned char *src = xmalloc(n), *base = NULL;
+	memset(src, rank + 1, n);
+	MPI_Info info;
+	MPI_Win win;
+	MPI_CHECK(MPI_Info_create(&info));
+	MPI_CHECK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
+	MPI_CHECK(MPI_Win_allocate_shared((MPI_Aint)n, 1, info, comm, &base, &win));
+	MPI_CHECK(MPI_Info_free(&info));
+	memset(base, 0, n);
+	MPI_Aint sz;
+	int disp;
+	unsigned char *peer;
+	MPI_CHECK(MPI_Win_shared_query(win, (rank + 1) % size, &sz, &disp, &peer));
+	MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+	double gb[2], *t = xmalloc((size_t)reps * sizeof(*t));
+	for (int kind = 0; kind < 2; kind++) {
+		ep_copy(peer, src, n, (enum ep_copy_kind)kind); /* warm-up */
+		for (long long r = 0; r < reps; r++) {
+			MPI_CHECK(MPI_Barrier(comm));
+			double t0 = assay_monotonic();
+			ep_copy(peer, src, n, (enum ep_copy_kind)kind);
+			ep_copy_fence();
+			double dt = assay_monotonic() - t0, worst = 0;
+			MPI_CHECK(MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, comm));
+			t[r] = worst;
+		}
+		assay_ep_sort(t, (size_t)reps);
+		gb[kind] = (double)n / t[assay_ep_rank_index((size_t)reps, 50)] / 1e9;
+	}
+	int best = gb[1] > gb[0];
+	/* A byte of the copy must have arrived (a probe that copies nothing is no probe). */
+	MPI_CHECK(MPI_Win_sync(win));
+	MPI_CHECK(MPI_Barrier(comm));
+	MPI_CHECK(MPI_Win_sync(win));
+	int from = (rank + size - 1) % size, bad = base[n - 1] != (unsigned char)(from + 1), anybad = 0;
+	MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, comm));
+	int code = anybad ? ASSAY_WORKLOAD_FAILED : ASSAY_OK;
+	if (rank == 0) {
+		printf("assay-ep probe: %d ranks, %lld bytes per rank, %lld repetitions\n", size, bytes, reps);
+		printf("copy memcpy   %8.2f GB/s per rank\n", gb[0]);
+		printf("copy nt       %8.2f GB/s per rank\n", gb[1]);
+		printf("copy_gbps_per_rank %.2f (%s)\n", gb[best], ep_copy_names[best]);
+		if (anybad)
+			fprintf(stderr, "assay-ep probe: copied data did not arrive\n");
+		if (out) {
+			json_t *doc = json_pack("{s:s, s:i, s:I, s:I, s:f, s:f, s:f, s:s}", "schema",
+						"assay.ep.probe/1", "ranks", size, "bytes", (json_int_t)bytes,
+						"reps", (json_int_t)reps, "memcpy_gbps_per_rank", gb[0],
+						"nt_gbps_per_rank", gb[1], "copy_gbps_per_rank", gb[best],
+						"copy", ep_copy_names[best]);
+			char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
+			struct assay_error e;
+			if (assay_write_file_atomic(out, text, strlen(text), &e) != ASSAY_OK) {
+				char buf[2048];
+				fprintf(stderr, "assay-ep: %s\n", assay_error_format(&e, buf, sizeof(buf)));
+				code = ASSAY_INFRA;
+			}
+			free(text);
+			json_decref(doc);
+		}
+		fflush(stdout);
+	}
+	MPI_CHECK(MPI_Bcast(&code, 1, MPI_INT, 0, comm));
+	MPI_CHECK(MPI_Win_unlock_all(win));
+	MPI_CHECK(MPI_Win_free(&win));
+	free(src);
+	free(t);
+	MPI_Finalize();
+	return code;
+}

@@ -1,0 +1,200 @@
+/* Shared pieces of assay-ep: the backend table, copy routines (memcpy and
+ * non-temporal stores), per-point staging (destinations, slots, send
+ * records) and the combine reduction every host backend uses. */
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "assay/util.h"
+#include "bench.h"
+
+const char *const ep_copy_names[] = {"memcpy", "nt", NULL};
+const char *const ep_inject_names[] = {"none",		 "combine-bitflip", "dispatch-drop",
+				       "wrong-expert",	 "payload-bitflip", "weight-bitflip",
+				       "id-erase",	 "routing-skew",    NULL};
+const char *const ep_component_names[EP_COMPONENTS] = {"dispatch", "combine", "roundtrip",
+						       "pair_period"};
+const char *const ep_backend_names[] = {"mpi", "shm", "nccl", NULL};
+
+const struct ep_backend *ep_backend_find(const char *name)
+{
+	static const struct ep_backend *const table[] = {&ep_backend_mpi, &ep_backend_shm,
+							 &ep_backend_nccl};
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+		if (!strcmp(table[i]->name, name))
+			return table[i];
+	return NULL;
+}
+
+void ep_copy(void *dst, const void *src, size_t n, enum ep_copy_kind kind)
+{
+#if defined(__SSE2__)
+	if (kind == EP_COPY_NT && n >= 256) {
+		unsigned char *d = dst;
+		const unsigned char *s = src;
+		size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+		memcpy(d, s, head);
+		d += head, s += head, n -= head;
+		size_t i = 0;
+		for (; i + 64 <= n; i += 64) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(s + i));
+			__m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
+			__m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
+			__m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
+			_mm_stream_si128((__m128i *)(d + i), a);
+			_mm_stream_si128((__m128i *)(d + i + 16), b);
+			_mm_stream_si128((__m128i *)(d + i + 32), c);
+			_mm_stream_si128((__m128i *)(d + i + 48), e);
+		}
+		memcpy(d + i, s + i, n - i);
+		return;
+	}
+#endif
+	(void)kind;
+	memcpy(dst, src, n);
+}
+
+void ep_copy_fence(void)
+{
+#if defined(__SSE2__)
+	_mm_sfence();
+#endif
+}
+
+void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens)
+{
+	pt->p = run->base;
+	pt->p.tokens = tokens;
+	assay_ep_layout_init(&pt->p, &pt->l);
+	assay_ep_routing_build(&pt->p, &pt->r);
+	assay_ep_route_stats(&pt->p, &pt->r, &pt->rs);
+	int64_t K = pt->p.topk, T = tokens;
+	pt->send = xmalloc((size_t)T * pt->l.stride);
+	pt->dests = xmalloc((size_t)(T * K) * sizeof(*pt->dests));
+	pt->ndests = xmalloc((size_t)T * sizeof(*pt->ndests));
+	pt->slot = xmalloc((size_t)(T * K) * sizeof(*pt->slot));
+	pt->send_counts = xcalloc((size_t)run->size, sizeof(int));
+	pt->recv_counts = xcalloc((size_t)run->size, sizeof(int));
+	for (int64_t i = 0; i < T; i++) {
+		uint64_t t = (uint64_t)(run->rank * T + i);
+		assay_ep_record_fill(&pt->p, &pt->l, &pt->r, t, pt->send + (size_t)i * pt->l.stride);
+		pt->ndests[i] = assay_ep_token_dests(&pt->p, pt->r.experts + t * (uint64_t)K,
+						     pt->dests + i * K);
+		for (int j = 0; j < pt->ndests[i]; j++) {
+			int d = pt->dests[i * K + j];
+			pt->slot[i * K + j] = pt->send_counts[d]++;
+		}
+	}
+	pt->nrecv = pt->rs.recv_copies[run->rank];
+	pt->out = xcalloc((size_t)(T * pt->p.hidden), sizeof(*pt->out));
+	pt->valid = true;
+}
+
+void ep_pack(const struct ep_point *pt, const int *displ, unsigned char *dst)
+{
+	size_t stride = pt->l.stride;
+	int64_t K = pt->p.topk;
+	for (int64_t i = 0; i < pt->p.tokens; i++)
+		for (int j = 0; j < pt->ndests[i]; j++)
+			memcpy(dst + (size_t)(displ[pt->dests[i * K + j]] + pt->slot[i * K + j]) * stride,
+			       pt->send + (size_t)i * stride, stride);
+}
+
+void ep_point_unstage(struct ep_point *pt)
+{
+	assay_ep_routing_release(&pt->r);
+	assay_ep_route_stats_release(&pt->rs);
+	free(pt->send);
+	free(pt->dests);
+	free(pt->ndests);
+	free(pt->slot);
+	free(pt->send_counts);
+	free(pt->recv_counts);
+	free(pt->out);
+	for (int c = 0; c < EP_COMPONENTS; c++)
+		for (int m = 0; m < 2; m++)
+			free(pt->samples[c][m]);
+}
+
+static inline float bf16f(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+static void add_row(float *restrict acc, const uint16_t *restrict row, int64_t n, bool first)
+{
+	if (first)
+		for (int64_t c = 0; c < n; c++)
+			acc[c] = bf16f(row[c]);
+	else
+		for (int64_t c = 0; c < n; c++)
+			acc[c] += bf16f(row[c]);
+}
+
+#if defined(__SSE2__)
+/* out = sum of n BF16 rows in float32, 8 columns at a time, streamed out with
+ * non-temporal stores (the output is written once and not read back soon).
+ * Same order and rounding as the scalar loop: 0 + row0 + row1 + ... */
+static bool reduce_stream(float *out, const uint16_t *const *rows, int n, int64_t H)
+{
+	if ((H & 7) || ((uintptr_t)out & 15))
+		return false;
+	const __m128i z = _mm_setzero_si128();
+	for (int64_t c = 0; c < H; c += 8) {
+		__m128 lo = _mm_setzero_ps(), hi = _mm_setzero_ps();
+		for (int j = 0; j < n; j++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(rows[j] + c));
+			lo = _mm_add_ps(lo, _mm_castsi128_ps(_mm_unpacklo_epi16(z, v)));
+			hi = _mm_add_ps(hi, _mm_castsi128_ps(_mm_unpackhi_epi16(z, v)));
+		}
+		_mm_stream_ps(out + c, lo);
+		_mm_stream_ps(out + c + 4, hi);
+	}
+	return true;
+}
+#endif
+
+void ep_reduce(const struct ep_point *pt, const uint16_t *const *bases)
+{
+	int64_t H = pt->p.hidden, K = pt->p.topk, sud = pt->p.scale_up_domain;
+	bool cast = assay_ep_domains(&pt->p) > 1;
+	float *dom = cast ? xmalloc((size_t)H * sizeof(*dom)) : NULL;
+	for (int64_t i = 0; i < pt->p.tokens; i++) {
+		float *out = pt->out + i * H;
+		const int32_t *d = pt->dests + i * K;
+		const int64_t *s = pt->slot + i * K;
+		int n = pt->ndests[i];
+		if (!cast) {
+#if defined(__SSE2__)
+			const uint16_t *rows[64];
+			if (n <= 64) {
+				for (int j = 0; j < n; j++)
+					rows[j] = bases[d[j]] + s[j] * H;
+				if (reduce_stream(out, rows, n, H))
+					continue;
+			}
+#endif
+			for (int j = 0; j < n; j++)
+				add_row(out, bases[d[j]] + s[j] * H, H, j == 0);
+			continue;
+		}
+		bool first_dom = true;
+		for (int j = 0; j < n;) {
+			int64_t dm = d[j] / sud;
+			for (int k = j; j < n && d[j] / sud == dm; j++)
+				add_row(dom, bases[d[j]] + s[j] * H, H, j == k);
+			for (int64_t c = 0; c < H; c++) {
+				float v = assay_bf16_to_float(assay_bf16_from_float(dom[c]));
+				out[c] = first_dom ? v : out[c] + v;
+			}
+			first_dom = false;
+		}
+	}
+	ep_copy_fence();
+	free(dom);
+}

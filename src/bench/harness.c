@@ -1,0 +1,243 @@
+/* The timing contract and the oracle passes of assay-ep (docs/ep.md): the
+ * untimed run and full oracle before and after timing, trials that rotate
+ * points and components, per-call monotonic timing reduced across ranks with
+ * MAX and MIN, and chained dispatch->combine pairs reduced with the median. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "assay/util.h"
+#include "bench.h"
+
+/* Stage the combine input from the received records (outside timing). */
+static void stage_y(struct ep_run *run, struct ep_point *pt, const unsigned char *recs)
+{
+	uint16_t *y = run->be->staged(run, pt);
+	float *x = xmalloc((size_t)pt->p.hidden * sizeof(*x));
+	int32_t *experts = xmalloc((size_t)pt->p.topk * sizeof(*experts));
+	float *weights = xmalloc((size_t)pt->p.topk * sizeof(*weights));
+	for (int64_t i = 0; i < pt->nrecv; i++) {
+		const unsigned char *rec = recs + (size_t)i * pt->l.stride;
+		memcpy(experts, rec + pt->l.experts, (size_t)pt->p.topk * 4);
+		memcpy(weights, rec + pt->l.weights, (size_t)pt->p.topk * 4);
+		assay_ep_record_values(&pt->p, &pt->l, rec, x);
+		assay_ep_transform_row(x, pt->p.hidden,
+				       assay_ep_expert_coeffs(&pt->p, experts, weights, run->rank),
+				       y + i * pt->p.hidden);
+	}
+	free(experts);
+	free(weights);
+	free(x);
+	run->be->commit(run, pt);
+}
+
+/* Corrupt one value on the last rank after the backend ran. */
+static int64_t inject_dispatch(struct ep_run *run, struct ep_point *pt, unsigned char *recs)
+{
+	int64_t n = pt->nrecv;
+	if (run->rank != run->size - 1 || n < 1)
+		return n;
+	unsigned char *rec = recs + (size_t)(n - 1) * pt->l.stride;
+	switch (run->inject) {
+	case EP_INJECT_DISPATCH_DROP:
+		return n - 1;
+	case EP_INJECT_PAYLOAD_BITFLIP:
+		rec[pt->l.payload + (size_t)(pt->p.hidden - 1) * (pt->p.precision ? 1 : 2)] ^= 0x01;
+		break;
+	case EP_INJECT_ID_ERASE:
+		memset(rec + pt->l.payload, 0, pt->p.precision ? 1 : 2);
+		break;
+	case EP_INJECT_WEIGHT_BITFLIP:
+		rec[pt->l.weights] ^= 0x01;
+		break;
+	case EP_INJECT_WRONG_EXPERT: {
+		/* Replace a local expert id with another local expert. */
+		int64_t per = pt->p.experts / pt->p.ep;
+		for (int64_t k = 0; k < pt->p.topk; k++) {
+			int32_t e;
+			memcpy(&e, rec + pt->l.experts + (size_t)k * 4, 4);
+			if (assay_ep_expert_rank(&pt->p, e) != run->rank)
+				continue;
+			int32_t w = (int32_t)(run->rank * per + ((e - run->rank * per) + 1) % per);
+			memcpy(rec + pt->l.experts + (size_t)k * 4, &w, 4);
+			break;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	return n;
+}
+
+static void inject_combine(struct ep_run *run, struct ep_point *pt)
+{
+	if (run->inject != EP_INJECT_COMBINE_BITFLIP || run->rank != run->size - 1)
+		return;
+	/* Flip the sign of the largest element of the first token: error 2. */
+	int64_t best = 0;
+	for (int64_t c = 1; c < pt->p.hidden; c++)
+		if (fabsf(pt->out[c]) > fabsf(pt->out[best]))
+			best = c;
+	uint32_t u;
+	memcpy(&u, &pt->out[best], 4);
+	u ^= 0x80000000u;
+	memcpy(&pt->out[best], &u, 4);
+}
+
+static int64_t routing_mismatch(struct ep_run *run, struct ep_point *pt)
+{
+	size_t n = (size_t)(pt->r.ntok * pt->r.topk);
+	unsigned char *buf = xmalloc(n * 8);
+	memcpy(buf, pt->r.experts, n * 4);
+	memcpy(buf + n * 4, pt->r.weights, n * 4);
+	if (run->inject == EP_INJECT_ROUTING_SKEW && run->rank == run->size - 1)
+		buf[0] ^= 1;
+	char mine[65], root[65];
+	assay_sha256_hex(buf, n * 8, mine);
+	free(buf);
+	memcpy(root, mine, sizeof(root));
+	MPI_CHECK(MPI_Bcast(root, 65, MPI_CHAR, 0, run->comm));
+	return strcmp(root, mine) != 0;
+}
+
+void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass)
+{
+	struct assay_ep_verdict v;
+	memset(&v, 0, sizeof(v));
+	v.failures[ASSAY_EP_CHECK_ROUTING] = routing_mismatch(run, pt);
+
+	run->be->dispatch(run, pt);
+	unsigned char *recs = run->be->received(run, pt);
+	int64_t n = pass == 0 ? inject_dispatch(run, pt, recs) : pt->nrecv;
+	assay_ep_check_dispatch(&pt->p, &pt->l, &pt->r, run->rank, recs, n, &v);
+	stage_y(run, pt, recs);
+	run->be->combine(run, pt);
+	run->be->output(run, pt);
+	if (pass == 0)
+		inject_combine(run, pt);
+	assay_ep_check_combine(&pt->p, &pt->r, run->rank, pt->out, &v);
+
+	/* Reduce: failures summed, the error maxed (NaN travels as a flag). */
+	struct assay_ep_verdict *out = &pt->verdict[pass];
+	MPI_CHECK(MPI_Allreduce(v.failures, out->failures, ASSAY_EP_CHECK_COUNT, MPI_INT64_T, MPI_SUM,
+				run->comm));
+	int nan = isnan(v.max_relative_error), any_nan = 0;
+	double err = nan ? 0 : v.max_relative_error;
+	MPI_CHECK(MPI_Allreduce(&nan, &any_nan, 1, MPI_INT, MPI_LOR, run->comm));
+	MPI_CHECK(MPI_Allreduce(&err, &out->max_relative_error, 1, MPI_DOUBLE, MPI_MAX, run->comm));
+	if (any_nan)
+		out->max_relative_error = NAN;
+	pt->checked[pass] = true;
+	for (int c = 0; c < ASSAY_EP_CHECK_COUNT; c++)
+		if (out->failures[c])
+			pt->valid = false;
+}
+
+static void roundtrip(struct ep_run *run, struct ep_point *pt)
+{
+	run->be->dispatch(run, pt);
+	run->be->combine(run, pt);
+}
+
+void ep_time(struct ep_run *run)
+{
+	const struct assay_timing *tm = &run->timing;
+	size_t nsamp = (size_t)(tm->trials * tm->iters_per_trial);
+	size_t *valid = xmalloc(run->npoints * sizeof(*valid)), nvalid = 0;
+	for (size_t i = 0; i < run->npoints; i++)
+		if (run->points[i].valid)
+			valid[nvalid++] = i;
+	double **local = xcalloc(run->npoints * 3, sizeof(*local));
+	for (size_t i = 0; i < nvalid; i++)
+		for (int c = 0; c < 3; c++)
+			local[valid[i] * 3 + (size_t)c] = xmalloc(nsamp * sizeof(double));
+
+	size_t *porder = xmalloc((nvalid ? nvalid : 1) * sizeof(*porder)), corder[3];
+	for (long long trial = 0; trial < tm->trials && nvalid; trial++) {
+		assay_ep_rotation(nvalid, trial, porder);
+		assay_ep_rotation(3, trial, corder);
+		for (size_t pi = 0; pi < nvalid; pi++) {
+			struct ep_point *pt = &run->points[valid[porder[pi]]];
+			for (int ci = 0; ci < 3; ci++) {
+				int comp = (int)corder[ci];
+				double *dst = local[valid[porder[pi]] * 3 + (size_t)comp] +
+					      trial * tm->iters_per_trial;
+				for (long long w = 0; w < tm->warmups_per_trial; w++)
+					roundtrip(run, pt);
+				for (long long it = 0; it < tm->iters_per_trial; it++) {
+					if (comp == EP_COMBINE)
+						run->be->dispatch(run, pt);
+					double t0 = assay_monotonic();
+					if (comp == EP_DISPATCH)
+						run->be->dispatch(run, pt);
+					else if (comp == EP_COMBINE)
+						run->be->combine(run, pt);
+					else
+						roundtrip(run, pt);
+					dst[it] = (assay_monotonic() - t0) * 1e6;
+				}
+			}
+		}
+	}
+
+	/* Reduce each sample across ranks: MAX is the latency, MIN cross_rank_min. */
+	for (size_t i = 0; i < nvalid; i++) {
+		struct ep_point *pt = &run->points[valid[i]];
+		for (int c = 0; c < 3; c++) {
+			double *src = local[valid[i] * 3 + (size_t)c];
+			for (int m = 0; m < 2; m++) {
+				pt->samples[c][m] = run->rank == 0 ? xmalloc(nsamp * sizeof(double)) : NULL;
+				MPI_CHECK(MPI_Reduce(src, pt->samples[c][m], (int)nsamp, MPI_DOUBLE,
+						     m == 0 ? MPI_MAX : MPI_MIN, 0, run->comm));
+			}
+			pt->nsamples[c] = nsamp;
+		}
+	}
+
+	/* Chained pairs: back-to-back dispatch->combine, each pair timed. */
+	size_t keep = (size_t)(tm->chain_pairs - tm->chain_drop);
+	size_t nchain = (size_t)tm->chain_trials * keep;
+	double *mine = xmalloc((nchain ? nchain : 1) * sizeof(double));
+	double *all = run->rank == 0 ? xmalloc((nchain ? nchain : 1) * (size_t)run->size * sizeof(double))
+				     : NULL;
+	double *ranks = xmalloc((size_t)run->size * sizeof(double));
+	for (size_t i = 0; i < nvalid; i++) {
+		struct ep_point *pt = &run->points[valid[i]];
+		size_t k = 0;
+		for (long long ct = 0; ct < tm->chain_trials; ct++) {
+			double prev = assay_monotonic();
+			for (long long pair = 0; pair < tm->chain_pairs; pair++) {
+				roundtrip(run, pt);
+				double now = assay_monotonic();
+				if (pair >= tm->chain_drop)
+					mine[k++] = (now - prev) * 1e6;
+				prev = now;
+			}
+		}
+		MPI_CHECK(MPI_Gather(mine, (int)nchain, MPI_DOUBLE, all, (int)nchain, MPI_DOUBLE, 0,
+				     run->comm));
+		if (run->rank == 0) {
+			/* Median across ranks (nearest rank), per pair; MIN alongside. */
+			for (int m = 0; m < 2; m++)
+				pt->samples[EP_PAIR][m] = xmalloc(nchain * sizeof(double));
+			for (size_t s = 0; s < nchain; s++) {
+				for (int r = 0; r < run->size; r++)
+					ranks[r] = all[(size_t)r * nchain + s];
+				assay_ep_sort(ranks, (size_t)run->size);
+				pt->samples[EP_PAIR][0][s] = ranks[assay_ep_rank_index((size_t)run->size, 50)];
+				pt->samples[EP_PAIR][1][s] = ranks[0];
+			}
+		}
+		pt->nsamples[EP_PAIR] = nchain;
+	}
+	free(mine);
+	free(all);
+	free(ranks);
+	for (size_t i = 0; i < run->npoints * 3; i++)
+		free(local[i]);
+	free(local);
+	free(porder);
+	free(valid);
+}

@@ -1,0 +1,163 @@
+/* assay-ep: the expert-parallel dispatch/combine benchmark. This file holds
+ * the subcommand table, help, and the error helpers every subcommand uses. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/util.h"
+#include "assay/version.h"
+#include "bench.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+	const char *summary;
+} commands[] = {
+	{"run", ep_cmd_run, ep_run_help, "run one case (a ladder) under mpirun -np EP, with the oracle"},
+	{"routing", ep_cmd_routing, ep_routing_help, "print the global routing as NDJSON"},
+	{"probe", ep_cmd_probe, ep_probe_help, "measure this node's copy bandwidth per rank"},
+};
+
+static const char main_help[] =
+	"usage: assay-ep <command> [options]\n"
+	"\n"
+	"The expert-parallel (MoE) dispatch/combine benchmark with a correctness\n"
+	"oracle (docs/ep.md). Run cases under mpirun, one rank per EP rank:\n"
+	"  mpirun -np 2 assay-ep run --backend shm --ep 2 --phase prefill \\\n"
+	"      --precision bf16 --tokens 1024,2048 --profile quick --out case.json\n"
+	"\n"
+	"commands:\n";
+
+static void print_main_help(FILE *f)
+{
+	fputs(main_help, f);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'assay-ep help COMMAND' or 'assay-ep COMMAND --help' shows a command's options.\n"
+		   "exit codes: 0 all points valid, 2 bad arguments, 3 a point invalid,\n"
+		   "4 unsupported (nothing measured), 5 MPI/CUDA setup failure.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_main_help(stderr);
+		return ASSAY_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		print_main_help(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("assay-ep %s (%s)\n", assay_version_string, assay_git_revision);
+		return 0;
+	}
+	bool help = !strcmp(cmd, "help");
+	if (help) {
+		if (argc < 3) {
+			print_main_help(stdout);
+			return 0;
+		}
+		cmd = argv[2];
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(commands[i].name, cmd))
+			continue;
+		for (int a = 2; a < argc && !help; a++)
+			help = !strcmp(argv[a], "--help") || !strcmp(argv[a], "-h");
+		if (help) {
+			fputs(commands[i].help, stdout);
+			return 0;
+		}
+		return commands[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "assay-ep: unknown command '%s' (run, routing, probe; see assay-ep --help)\n", cmd);
+	return ASSAY_USAGE;
+}
+
+_Noreturn void ep_die(int code, const char *fmt, ...)
+{
+	int rank = 0, init = 0;
+	MPI_Initialized(&init);
+	if (init)
+		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "assay-ep: rank %d: %s\n", rank, msg);
+	fflush(stderr);
+	if (init)
+		MPI_Abort(MPI_COMM_WORLD, code);
+	exit(code);
+}
+
+_Noreturn void ep_mpi_fail(const char *call, int rc, const char *file, int line)
+{
+	char text[MPI_MAX_ERROR_STRING] = "";
+	int n = 0;
+	MPI_Error_string(rc, text, &n);
+	const char *paren = strchr(call, '(');
+	int len = paren ? (int)(paren - call) : (int)strlen(call);
+	ep_die(ASSAY_INFRA, "%.*s failed (%s:%d): %s", len, call, file, line, text);
+}
+
+bool ep_quiet;
+
+bool ep_env_rank0(void)
+{
+	static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		const char *v = getenv(vars[i]);
+		if (v)
+			return !strcmp(v, "0");
+	}
+	return true;
+}
+
+int ep_usage_done(int rc)
+{
+	/* Under a launcher, the first rank to exit non-zero makes mpirun kill the
+	 * others, perhaps before rank 0 printed the message: meet in MPI_Init
+	 * and MPI_Finalize first (rank 0 has printed by then). */
+	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"};
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++)
+		if (getenv(vars[i])) {
+			fflush(stderr);
+			if (MPI_Init(NULL, NULL) == MPI_SUCCESS)
+				MPI_Finalize();
+			break;
+		}
+	return rc;
+}
+
+int ep_usage(const char *cmd, const char *fmt, ...)
+{
+	if (ep_quiet)
+		return ASSAY_USAGE;
+	va_list ap;
+	fprintf(stderr, "assay-ep %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return ASSAY_USAGE;
+}
+
+bool ep_parse_int(const char *cmd, const char *flag, const char *s, long long min, long long max,
+		  long long *out)
+{
+	if (!s) {
+		ep_usage(cmd, "%s needs a value", flag);
+		return false;
+	}
+	if (!assay_parse_long(s, out) || *out < min || *out > max) {
+		ep_usage(cmd, "%s: expected an integer from %lld to %lld, got '%s'", flag, min, max, s);
+		return false;
+	}
+	return true;
+}
