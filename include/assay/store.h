@@ -120,6 +120,20 @@ assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
 bool assay_case_list_finished(const struct assay_case_list *l, const char *case_id);
 void assay_case_list_release(struct assay_case_list *l);
 
+struct assay_run_summary {
+	char *run_id, *suite, *revision, *launcher, *started, *ended;
+	int exit_code; /* -1 while running (or killed) */
+	long long cases, finished, rows;
+};
+struct assay_run_list {
+	struct assay_run_summary *v;
+	size_t n, alloc;
+};
+/* The newest `limit` runs (0: all), newest first. */
+assay_err assay_store_runs(struct assay_store *s, size_t limit, struct assay_run_list *out,
+			   struct assay_error *e);
+void assay_run_list_release(struct assay_run_list *l);
+
 /* ---- rows and series ---- */
 
 /* The identity fields every stored series must have (non-empty string or

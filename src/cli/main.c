@@ -10,6 +10,8 @@
 const struct cli_command cli_commands[] = {
 	{"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards",
 	 cmd_matrix_help},
+	{"store", cmd_store, "the results store: ingest, export, series, runs, annotate, check",
+	 cmd_store_help},
 	{NULL, NULL, NULL, NULL},
 };
 

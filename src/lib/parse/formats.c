@@ -18,6 +18,16 @@ static bool detect_rows(const char *data, size_t len)
 const struct assay_format assay_formats[] = {
 	{"rows", "NDJSON measurement rows (assay parse / assay store export output)", assay_parse_rows,
 	 detect_rows},
+	{"madengine-csv", "madengine perf.csv (29 fixed columns, extra multiple_results columns)",
+	 assay_parse_madengine_csv, assay_detect_madengine_csv},
+	{"madengine-super", "madengine perf_entry_super.json (with configs and multi_results)",
+	 assay_parse_madengine_super, assay_detect_madengine_super},
+	{"multiple-results", "a madengine multiple_results CSV (model, performance, metric, ...)",
+	 assay_parse_multiple_results, assay_detect_multiple_results},
+	{"rccl-ci", "RCCL CI perf history JSONL (run_id, timestamp, commit, workload, ...)",
+	 assay_parse_rccl_ci, assay_detect_rccl_ci},
+	{"nccl-tests", "nccl-tests / rccl-tests -J JSON output", assay_parse_nccl_tests,
+	 assay_detect_nccl_tests},
 	{NULL, NULL, NULL, NULL},
 };
 

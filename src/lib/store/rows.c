@@ -292,6 +292,17 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)rows->n);
 	step = sqlite3_step(st);
 	sqlite3_finalize(st);
+	if (step == SQLITE_DONE) {
+		/* An ingest run ends as it begins, with outcome ok. */
+		st = store_prepare(s, "UPDATE runs SET ended = started, exit_code = 0 WHERE id = ?1", e);
+		if (!st) {
+			rc = e ? e->code : ASSAY_INFRA;
+			goto fail;
+		}
+		sqlite3_bind_int64(st, 1, pk);
+		step = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
 	if (step != SQLITE_DONE) {
 		rc = store_sqlerr(s, e, "recording the ingest");
 		goto fail;

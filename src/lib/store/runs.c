@@ -367,3 +367,54 @@ void assay_case_list_release(struct assay_case_list *l)
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
+
+assay_err assay_store_runs(struct assay_store *s, size_t limit, struct assay_run_list *out,
+			   struct assay_error *e)
+{
+	sqlite3_stmt *st = store_prepare(
+		s,
+		"SELECT r.run_id, r.suite, r.revision, r.launcher, r.started, r.ended, "
+		"coalesce(r.exit_code, -1), "
+		"(SELECT count(*) FROM cases c WHERE c.run = r.id), "
+		"(SELECT count(*) FROM cases c WHERE c.run = r.id AND c.outcome IS NOT NULL), "
+		"(SELECT count(*) FROM measurements m WHERE m.run = r.id) "
+		"FROM runs r ORDER BY r.id DESC LIMIT ?1",
+		e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, limit ? (sqlite3_int64)limit : -1);
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		struct assay_run_summary *r = &out->v[out->n++];
+		r->run_id = store_column_dup(st, 0);
+		r->suite = store_column_dup(st, 1);
+		r->revision = store_column_dup(st, 2);
+		r->launcher = store_column_dup(st, 3);
+		r->started = store_column_dup(st, 4);
+		r->ended = store_column_dup(st, 5);
+		r->exit_code = sqlite3_column_int(st, 6);
+		r->cases = sqlite3_column_int64(st, 7);
+		r->finished = sqlite3_column_int64(st, 8);
+		r->rows = sqlite3_column_int64(st, 9);
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return store_sqlerr(s, e, "listing runs");
+	return ASSAY_OK;
+}
+
+void assay_run_list_release(struct assay_run_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct assay_run_summary *r = &l->v[i];
+		free(r->run_id);
+		free(r->suite);
+		free(r->revision);
+		free(r->launcher);
+		free(r->started);
+		free(r->ended);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
