@@ -34,5 +34,7 @@ void cli_split_list(struct strlist *l, const char *arg);
 
 CLI_DECLARE(matrix);
 CLI_DECLARE(store);
+CLI_DECLARE(detect);
+CLI_DECLARE(history);
 
 #endif

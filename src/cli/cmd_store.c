@@ -1,7 +1,6 @@
 /* assay store: the results store's subcommands: ingest result files of the
  * known formats, export rows, list series and runs, annotate series, check
  * the database. The schema is in docs/store.md. */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -55,8 +54,8 @@ const char cmd_store_help[] =
 	"measurements, 5 the store failed. See docs/store.md.\n";
 
 enum {
-	O_FORMAT = SO_NEXT, O_CLUSTER, O_SCALE, O_PRECISION, O_SET, O_REVISION, O_SUITE, O_FORCE,
-	O_LOWER, O_HIGHER, O_OUTPUT, O_LIMIT, O_KIND, O_NOTE, O_REMOVE, O_LIST,
+	O_FORMAT = PO_NEXT, O_REVISION, O_SUITE, O_FORCE, O_OUTPUT, O_LIMIT, O_KIND, O_NOTE, O_REMOVE,
+	O_LIST,
 };
 
 /* Reset getopt for a subcommand's own argument vector. */
@@ -74,131 +73,35 @@ static int unknown_option(const char *sub, char **argv)
 
 /* ---- ingest ---- */
 
-struct ingest_opts {
-	const char *format, *revision, *suite;
-	bool force;
-	json_t *context;
-	struct strlist lower, higher;
-};
-
-struct parsed_file {
-	const char *path;
-	const struct assay_format *format;
-	char sha256[65];
-	struct assay_rows rows;
-};
-
-static int set_context(json_t *ctx, const char *field, const char *value)
-{
-	if (!*value)
-		return cli_usage_error("store", "ingest: --%s needs a value", field);
-	json_object_set_new(ctx, field, json_string(value));
-	return ASSAY_OK;
-}
-
-static int parse_one(const struct ingest_opts *io, struct parsed_file *pf)
-{
-	struct assay_error e;
-	size_t len;
-	char *data = assay_read_file(pf->path, &len, &e);
-	if (!data)
-		return cli_report(&e);
-	assay_sha256_hex(data, len, pf->sha256);
-	pf->format = io->format ? assay_format_find(io->format) : assay_format_detect(data, len);
-	if (!pf->format) {
-		free(data);
-		if (io->format)
-			return cli_usage_error("store", "ingest: unknown format '%s' (see 'assay help "
-					       "store')", io->format);
-		fprintf(stderr, "%s: cannot tell the format from the content; pass --format\n",
-			pf->path);
-		return ASSAY_USAGE;
-	}
-	struct assay_parse_opts po = {.file = pf->path, .context = io->context,
-				      .revision = io->revision};
-	assay_err rc = pf->format->parse(data, len, &po, &pf->rows, &e);
-	free(data);
-	if (rc != ASSAY_OK)
-		return cli_report(&e);
-	for (size_t i = 0; i < pf->rows.n; i++) {
-		struct assay_row *r = &pf->rows.v[i];
-		if (strlist_has(&io->lower, r->metric))
-			r->direction = ASSAY_DIR_LOWER;
-		if (strlist_has(&io->higher, r->metric))
-			r->direction = ASSAY_DIR_HIGHER;
-		if (assay_store_check_identity(r, &e) != ASSAY_OK) {
-			fprintf(stderr, "%s: row %zu: %s; give it with --cluster, --scale, --precision "
-					"or --set FIELD=VALUE\n",
-				pf->path, i + 1, e.message);
-			return ASSAY_USAGE;
-		}
-	}
-	return ASSAY_OK;
-}
-
 static int store_ingest(int argc, char **argv, struct store_cli *sc)
 {
 	static const struct option opts[] = {
 		STORE_CLI_OPTIONS,
-		{"format", required_argument, NULL, O_FORMAT},
-		{"cluster", required_argument, NULL, O_CLUSTER},
-		{"scale", required_argument, NULL, O_SCALE},
-		{"precision", required_argument, NULL, O_PRECISION},
-		{"set", required_argument, NULL, O_SET},
-		{"revision", required_argument, NULL, O_REVISION},
+		PARSE_CLI_OPTIONS,
 		{"suite", required_argument, NULL, O_SUITE},
 		{"force", no_argument, NULL, O_FORCE},
-		{"lower-is-better", required_argument, NULL, O_LOWER},
-		{"higher-is-better", required_argument, NULL, O_HIGHER},
 		{NULL, 0, NULL, 0},
 	};
-	struct ingest_opts io = {.context = json_object()};
+	struct parse_cli pc;
+	const char *suite = NULL;
+	bool force = false;
 	int rc = ASSAY_OK, opt;
+	parse_cli_init(&pc);
 	getopt_reset();
 	while (rc == ASSAY_OK && (opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		int handled;
 		if (store_cli_option(sc, opt, optarg))
 			continue;
-		switch (opt) {
-		case O_FORMAT: io.format = optarg; break;
-		case O_CLUSTER: rc = set_context(io.context, "cluster", optarg); break;
-		case O_SCALE: {
-			unsigned nodes, gpus;
-			char tail;
-			if (sscanf(optarg, "%ux%u%c", &nodes, &gpus, &tail) != 2 || !nodes || !gpus ||
-			    !isdigit((unsigned char)optarg[0]))
-				rc = cli_usage_error("store", "ingest: --scale '%s': expected NODESxGPUS "
-							      "such as 2x8", optarg);
-			else
-				rc = set_context(io.context, "scale", optarg);
-			break;
-		}
-		case O_PRECISION: {
-			char *p = xstrdup(optarg);
-			for (char *q = p; *q; q++)
-				*q = (char)tolower((unsigned char)*q);
-			rc = set_context(io.context, "precision", p);
-			free(p);
-			break;
-		}
-		case O_SET: {
-			const char *eq = strchr(optarg, '=');
-			if (!eq || eq == optarg) {
-				rc = cli_usage_error("store", "ingest: --set '%s': expected FIELD=VALUE",
-						     optarg);
-				break;
-			}
-			char *k = xstrndup(optarg, (size_t)(eq - optarg));
-			json_object_set_new(io.context, k, json_string(eq + 1));
-			free(k);
-			break;
-		}
-		case O_REVISION: io.revision = optarg; break;
-		case O_SUITE: io.suite = optarg; break;
-		case O_FORCE: io.force = true; break;
-		case O_LOWER: cli_split_list(&io.lower, optarg); break;
-		case O_HIGHER: cli_split_list(&io.higher, optarg); break;
-		default: rc = unknown_option("ingest", argv); break;
-		}
+		if ((handled = parse_cli_option("store", &pc, opt, optarg)) == 1)
+			continue;
+		if (handled)
+			rc = handled;
+		else if (opt == O_SUITE)
+			suite = optarg;
+		else if (opt == O_FORCE)
+			force = true;
+		else
+			rc = unknown_option("ingest", argv);
 	}
 	int nfiles = argc - optind;
 	if (rc == ASSAY_OK && nfiles < 1)
@@ -209,17 +112,16 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 	/* Parse and check every file before writing anything. */
 	for (int i = 0; rc == ASSAY_OK && i < nfiles; i++) {
 		files[i].path = argv[optind + i];
-		rc = parse_one(&io, &files[i]);
+		rc = parse_cli_file("store", &pc, &files[i]);
 	}
 	struct assay_store *s = NULL;
 	if (rc == ASSAY_OK)
 		rc = store_cli_open(sc, true, &s);
-	for (int i = 0; rc == ASSAY_OK && i < nfiles; i++) {
+	for (int i = 0; s && i < nfiles && (rc == ASSAY_OK || rc == ASSAY_NO_METRICS); i++) {
 		struct parsed_file *pf = &files[i];
 		struct assay_error e;
 		struct assay_ingest_info ii = {.file = pf->path, .format = pf->format->name,
-					       .sha256 = pf->sha256, .suite = io.suite,
-					       .force = io.force};
+					       .sha256 = pf->sha256, .suite = suite, .force = force};
 		char run[64];
 		bool skipped;
 		if (!pf->rows.n) {
@@ -241,9 +143,7 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 	for (int i = 0; i < nfiles; i++)
 		assay_rows_release(&files[i].rows);
 	free(files);
-	json_decref(io.context);
-	strlist_clear(&io.lower);
-	strlist_clear(&io.higher);
+	parse_cli_release(&pc);
 	return s ? store_cli_close(s, rc) : rc;
 }
 

@@ -1,5 +1,6 @@
 /* Shared by the store, history and detect commands: --store, the series
  * filter options, opening the store and naming series in tables. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,4 +113,102 @@ void store_cli_csv(FILE *out, const char *s)
 		fputc(*p, out);
 	}
 	fputc('"', out);
+}
+
+void parse_cli_init(struct parse_cli *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->context = json_object();
+}
+
+void parse_cli_release(struct parse_cli *p)
+{
+	json_decref(p->context);
+	strlist_clear(&p->lower);
+	strlist_clear(&p->higher);
+}
+
+static int set_context(const char *cmd, json_t *ctx, const char *field, const char *value)
+{
+	if (!*value)
+		return cli_usage_error(cmd, "--%s needs a value", field);
+	json_object_set_new(ctx, field, json_string(value));
+	return 1;
+}
+
+int parse_cli_option(const char *cmd, struct parse_cli *p, int opt, const char *arg)
+{
+	switch (opt) {
+	case PO_FORMAT: p->format = arg; return 1;
+	case PO_REVISION: p->revision = arg; return 1;
+	case PO_LOWER: cli_split_list(&p->lower, arg); return 1;
+	case PO_HIGHER: cli_split_list(&p->higher, arg); return 1;
+	case PO_CLUSTER: return set_context(cmd, p->context, "cluster", arg);
+	case PO_SCALE: {
+		unsigned nodes, gpus;
+		char tail;
+		if (sscanf(arg, "%ux%u%c", &nodes, &gpus, &tail) != 2 || !nodes || !gpus ||
+		    !isdigit((unsigned char)arg[0]))
+			return cli_usage_error(cmd, "--scale '%s': expected NODESxGPUS such as 2x8", arg);
+		return set_context(cmd, p->context, "scale", arg);
+	}
+	case PO_PRECISION: {
+		char *lower = xstrdup(arg);
+		for (char *q = lower; *q; q++)
+			*q = (char)tolower((unsigned char)*q);
+		int rc = set_context(cmd, p->context, "precision", lower);
+		free(lower);
+		return rc;
+	}
+	case PO_SET: {
+		const char *eq = strchr(arg, '=');
+		if (!eq || eq == arg)
+			return cli_usage_error(cmd, "--set '%s': expected FIELD=VALUE", arg);
+		char *k = xstrndup(arg, (size_t)(eq - arg));
+		json_object_set_new(p->context, k, json_string(eq + 1));
+		free(k);
+		return 1;
+	}
+	default: return 0;
+	}
+}
+
+int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf)
+{
+	struct assay_error e;
+	size_t len;
+	char *data = assay_read_file(pf->path, &len, &e);
+	if (!data)
+		return cli_report(&e);
+	assay_sha256_hex(data, len, pf->sha256);
+	pf->format = p->format ? assay_format_find(p->format) : assay_format_detect(data, len);
+	if (!pf->format) {
+		free(data);
+		if (p->format)
+			return cli_usage_error(cmd, "unknown format '%s' (see 'assay help %s')", p->format,
+					       cmd);
+		fprintf(stderr, "%s: cannot tell the format from the content; pass --format\n",
+			pf->path);
+		return ASSAY_USAGE;
+	}
+	struct assay_parse_opts po = {.file = pf->path, .context = p->context,
+				      .revision = p->revision};
+	assay_err rc = pf->format->parse(data, len, &po, &pf->rows, &e);
+	free(data);
+	if (rc != ASSAY_OK)
+		return cli_report(&e);
+	for (size_t i = 0; i < pf->rows.n; i++) {
+		struct assay_row *r = &pf->rows.v[i];
+		if (strlist_has(&p->lower, r->metric))
+			r->direction = ASSAY_DIR_LOWER;
+		if (strlist_has(&p->higher, r->metric))
+			r->direction = ASSAY_DIR_HIGHER;
+		if (assay_store_check_identity(r, &e) != ASSAY_OK) {
+			fprintf(stderr, "%s: row %zu: %s; give it with --cluster, --scale, --precision "
+					"or --set FIELD=VALUE\n",
+				pf->path, i + 1, e.message);
+			return ASSAY_USAGE;
+		}
+	}
+	return ASSAY_OK;
 }

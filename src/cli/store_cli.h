@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "assay/parse.h"
 #include "assay/store.h"
 
 /* getopt_long ids of the shared options; commands start theirs after. */
@@ -27,6 +28,44 @@ struct store_cli {
 	const char *path; /* --store, default ASSAY_STORE_DEFAULT_PATH */
 	struct assay_series_filter filter;
 };
+
+/* Reading result files the way `assay store ingest` does: --format (or
+ * detection), identity fields for the series (--cluster, --scale,
+ * --precision, --set FIELD=VALUE), --revision, and direction overrides. */
+enum {
+	PO_FORMAT = SO_NEXT, PO_CLUSTER, PO_SCALE, PO_PRECISION, PO_SET, PO_REVISION, PO_LOWER,
+	PO_HIGHER, PO_NEXT,
+};
+#define PARSE_CLI_OPTIONS                                                              \
+	{"format", required_argument, NULL, PO_FORMAT},                                \
+	{"cluster", required_argument, NULL, PO_CLUSTER},                              \
+	{"scale", required_argument, NULL, PO_SCALE},                                  \
+	{"precision", required_argument, NULL, PO_PRECISION},                          \
+	{"set", required_argument, NULL, PO_SET},                                      \
+	{"revision", required_argument, NULL, PO_REVISION},                            \
+	{"lower-is-better", required_argument, NULL, PO_LOWER},                        \
+	{"higher-is-better", required_argument, NULL, PO_HIGHER}
+
+struct parse_cli {
+	const char *format, *revision;
+	json_t *context;
+	struct strlist lower, higher;
+};
+void parse_cli_init(struct parse_cli *p);
+void parse_cli_release(struct parse_cli *p);
+/* 1: handled; 0: not a parse option; otherwise the exit code of a bad value
+ * (already printed as "assay CMD: ..."). */
+int parse_cli_option(const char *cmd, struct parse_cli *p, int opt, const char *arg);
+
+struct parsed_file {
+	const char *path;
+	const struct assay_format *format;
+	char sha256[65];
+	struct assay_rows rows;
+};
+/* Read, parse and check one file (every row's series has cluster, scale and
+ * precision). Prints the error and returns its exit code on failure. */
+int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf);
 
 /* Handle a shared option; false when opt is not one of them. */
 bool store_cli_option(struct store_cli *c, int opt, const char *arg);

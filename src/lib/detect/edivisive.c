@@ -1,0 +1,420 @@
+/* E-divisive means change points, Otava flavour: split (sliding windows,
+ * recursive best split by the energy divergence Q, accepted by a pooled
+ * t-test at a relaxed p-value) and merge (weakest points removed until all
+ * survivors pass max_pvalue and min_magnitude). The otava_compat flavour
+ * follows Apache Otava step for step, including its floating-point order
+ * where it matters for ties; see include/assay/detect.h for the assay one. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/detect.h"
+
+void assay_detect_defaults(struct assay_detect_opts *o)
+{
+	o->window = 50;
+	o->max_pvalue = 1e-4;
+	o->min_magnitude = 0.0;
+	o->otava_compat = false;
+	o->min_segment = 5;
+}
+
+void assay_detect_otava_defaults(struct assay_detect_opts *o)
+{
+	o->window = 50;
+	o->max_pvalue = 0.001;
+	o->min_magnitude = 0.0;
+	o->otava_compat = true;
+	o->min_segment = 1;
+}
+
+assay_err assay_detect_check(const struct assay_detect_opts *o, struct assay_error *e)
+{
+	if (o->window < 2 || o->window > 100000)
+		return assay_error_set(e, ASSAY_USAGE, "window %d: expected an integer from 2 to 100000",
+				       o->window);
+	if (!(o->max_pvalue > 0 && o->max_pvalue <= 1))
+		return assay_error_set(e, ASSAY_USAGE, "max p-value %g: expected a number in (0, 1]",
+				       o->max_pvalue);
+	if (!(o->min_magnitude >= 0 && isfinite(o->min_magnitude)))
+		return assay_error_set(e, ASSAY_USAGE, "min magnitude %g: expected a number >= 0",
+				       o->min_magnitude);
+	if (o->min_segment < 1 || o->min_segment > 1000)
+		return assay_error_set(e, ASSAY_USAGE,
+				       "min segment %d: expected an integer from 1 to 1000", o->min_segment);
+	return ASSAY_OK;
+}
+
+void assay_changes_release(struct assay_changes *c)
+{
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+bool assay_change_is_regression(const struct assay_change *c, enum assay_direction dir)
+{
+	if (dir == ASSAY_DIR_LOWER)
+		return c->mean_after > c->mean_before;
+	return c->mean_after < c->mean_before;
+}
+
+/* numpy's pairwise summation (blocks of 8 accumulators, halves above 128
+ * values), started from 0 as np.add.reduce does, so that means and
+ * variances round as Otava's do. */
+static double pairwise(const double *a, size_t n)
+{
+	if (n < 8) {
+		double s = 0.0;
+		for (size_t i = 0; i < n; i++)
+			s += a[i];
+		return s;
+	}
+	if (n <= 128) {
+		double r[8];
+		size_t i;
+		for (int j = 0; j < 8; j++)
+			r[j] = a[j];
+		for (i = 8; i < n - n % 8; i += 8)
+			for (int j = 0; j < 8; j++)
+				r[j] += a[i + j];
+		double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			s += a[i];
+		return s;
+	}
+	size_t half = n / 2;
+	half -= half % 8;
+	return pairwise(a, half) + pairwise(a + half, n - half);
+}
+
+static double np_sum(const double *a, size_t n)
+{
+	return 0.0 + pairwise(a, n);
+}
+
+/* Mean and standard deviation (ddof 0 or 1) of a[0..n), numpy's way. */
+static void mean_std(const double *a, size_t n, int ddof, double *mean, double *sd)
+{
+	*mean = np_sum(a, n) / (double)n;
+	*sd = 0.0;
+	if (n < 2)
+		return;
+	double stack[256];
+	double *sq = n <= 256 ? stack : malloc(n * sizeof(*sq));
+	if (!sq)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		double d = a[i] - *mean;
+		sq[i] = d * d;
+	}
+	*sd = sqrt(np_sum(sq, n) / (double)(n - (size_t)ddof));
+	if (sq != stack)
+		free(sq);
+}
+
+struct side_stats {
+	double mean1, mean2, sd1, sd2, p;
+	size_t n1, n2;
+};
+
+static double rel(double num, double den)
+{
+	return den == 0 ? 0.0 : num / den - 1.0;
+}
+
+static double magnitude(const struct side_stats *s)
+{
+	double f = fabs(rel(s->mean2, s->mean1)), b = fabs(rel(s->mean1, s->mean2));
+	return f > b ? f : b;
+}
+
+/* Two-sided pooled t-test of x[a..b) against x[b..c). Otava passes
+ * population standard deviations where the test expects sample ones; the
+ * compat flavour does the same, the assay flavour uses sample ones. */
+static void ttest(const double *x, size_t a, size_t b, size_t c, bool compat,
+		  struct side_stats *s)
+{
+	s->n1 = b - a;
+	s->n2 = c - b;
+	mean_std(x + a, s->n1, 0, &s->mean1, &s->sd1);
+	mean_std(x + b, s->n2, 0, &s->mean2, &s->sd2);
+	double v1 = s->sd1 * s->sd1, v2 = s->sd2 * s->sd2;
+	if (!compat) {
+		double m;
+		mean_std(x + a, s->n1, s->n1 > 1, &m, &s->sd1);
+		mean_std(x + b, s->n2, s->n2 > 1, &m, &s->sd2);
+		v1 = s->sd1 * s->sd1;
+		v2 = s->sd2 * s->sd2;
+	}
+	s->p = 1.0;
+	double df = (double)(s->n1 + s->n2) - 2.0;
+	if (df <= 0)
+		return;
+	double svar = ((double)(s->n1 - 1) * v1 + (double)(s->n2 - 1) * v2) / df;
+	double denom = sqrt(svar * (1.0 / (double)s->n1 + 1.0 / (double)s->n2));
+	double d = s->mean1 - s->mean2;
+	if (denom == 0) {
+		s->p = d == 0 ? 1.0 : 0.0; /* identical constants: no evidence; else certain */
+		return;
+	}
+	s->p = assay_t_two_sided(d / denom, df);
+	if (isnan(s->p))
+		s->p = 1.0;
+}
+
+/* A change point while the algorithm runs. */
+struct cpt {
+	size_t index;
+	struct side_stats st;
+};
+struct cplist {
+	struct cpt *v;
+	size_t n, alloc;
+};
+
+static void cp_insert(struct cplist *l, size_t index, const struct side_stats *st)
+{
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	size_t i = l->n;
+	while (i > 0 && l->v[i - 1].index > index) {
+		l->v[i] = l->v[i - 1];
+		i--;
+	}
+	l->v[i].index = index;
+	l->v[i].st = *st;
+	l->n++;
+}
+
+static void cp_remove(struct cplist *l, size_t pos)
+{
+	memmove(l->v + pos, l->v + pos + 1, (l->n - pos - 1) * sizeof(*l->v));
+	l->n--;
+}
+
+/* Scratch for the Q search: column prefix sums P[k][r] = sum_{i=s}^{r-1} |z_i - z_k|. */
+struct qscratch {
+	double *p;
+	size_t cap;
+};
+
+/* The split tau in [s+1, stop-1] of z[s..stop) maximising Q over (tau, kappa),
+ * first maximum in (tau, kappa) order as numpy's argmax finds it. */
+static double best_split(const double *z, size_t s, size_t stop, struct qscratch *q, size_t *tau_out)
+{
+	size_t len = stop - s;
+	if (len * len > q->cap) {
+		free(q->p);
+		q->cap = len * len;
+		q->p = xmalloc(q->cap * sizeof(*q->p));
+	}
+	/* P(k, r) at p[(k - s) * len + (r - s)], for r in [s, k]. */
+	for (size_t k = s; k < stop; k++) {
+		double *row = q->p + (k - s) * len;
+		row[0] = 0.0;
+		for (size_t r = s; r < k; r++)
+			row[r - s + 1] = row[r - s] + fabs(z[r] - z[k]);
+	}
+#define P(k, r) q->p[((k) - s) * len + ((r) - s)]
+	double best = -INFINITY, sxx = 0.0;
+	size_t best_tau = s + 1;
+	for (size_t tau = s + 1; tau < stop; tau++) {
+		if (tau > s + 1)
+			sxx += P(tau - 1, tau - 1); /* pairs within z[s..tau) */
+		double sxy = 0.0, syy = 0.0;
+		double nm1 = (double)(tau - s - 1);
+		for (size_t kappa = tau + 1; kappa <= stop; kappa++) {
+			size_t k = kappa - 1; /* the point joining Y */
+			sxy += P(k, tau);
+			if (k > tau)
+				syy += P(k, k) - P(k, tau);
+			double a = 2.0 / (double)(kappa - s) * sxy;
+			double b = nm1 > 0 ? (double)(2 * (kappa - tau)) /
+						     (double)((kappa - s) * (tau - s - 1)) * sxx
+					   : 0.0;
+			double c = kappa - tau - 1 > 0 ? (double)(2 * (tau - s)) /
+								 (double)((kappa - s) * (kappa - tau - 1)) * syy
+						       : 0.0;
+			double qv = a - b - c;
+			if (qv > best) {
+				best = qv;
+				best_tau = tau;
+			}
+		}
+	}
+#undef P
+	*tau_out = best_tau;
+	return best;
+}
+
+/* Recursive E-divisive on one window z[0..m): change points (local indexes)
+ * accepted while the best candidate passes p <= max_p. */
+static void window_detect(const double *z, size_t m, double max_p, bool compat,
+			  struct qscratch *q, struct cplist *found)
+{
+	found->n = 0;
+	for (;;) {
+		double best = -INFINITY;
+		size_t best_tau = 0, best_s = 0, best_stop = 0;
+		for (size_t i = 0; i <= found->n; i++) {
+			size_t s = i ? found->v[i - 1].index : 0;
+			size_t stop = i < found->n ? found->v[i].index : m;
+			if (stop - s < 2)
+				continue;
+			size_t tau;
+			double qv = best_split(z, s, stop, q, &tau);
+			if (qv > best) {
+				best = qv;
+				best_tau = tau;
+				best_s = s;
+				best_stop = stop;
+			}
+		}
+		if (best == -INFINITY)
+			return;
+		struct side_stats st;
+		ttest(z, best_s, best_tau, best_stop, compat, &st);
+		if (!(st.p <= max_p))
+			return;
+		cp_insert(found, best_tau, &st);
+	}
+}
+
+/* Re-test the change point at position pos against its neighbours. */
+static void retest(const double *x, size_t n, struct cplist *l, size_t pos, bool compat)
+{
+	if (pos >= l->n)
+		return;
+	size_t a = pos ? l->v[pos - 1].index : 0;
+	size_t c = pos + 1 < l->n ? l->v[pos + 1].index : n;
+	ttest(x, a, l->v[pos].index, c, compat, &l->v[pos].st);
+}
+
+static void split(const double *x, size_t n, const struct assay_detect_opts *o, double first_p,
+		  struct cplist *out)
+{
+	struct qscratch q = {NULL, 0};
+	struct cplist local = {NULL, 0, 0};
+	size_t step = (size_t)o->window / 2, start = 0;
+	while (start < n) {
+		size_t end = start + (size_t)o->window < n ? start + (size_t)o->window : n;
+		window_detect(x + start, end - start, first_p, o->otava_compat, &q, &local);
+		size_t last = local.n ? local.v[local.n - 1].index + start : 0;
+		for (size_t i = 0; i < local.n; i++) {
+			size_t idx = local.v[i].index + start;
+			bool dup = false;
+			for (size_t j = 0; j < out->n && !dup; j++)
+				dup = out->v[j].index == idx;
+			if (!dup)
+				cp_insert(out, idx, &local.v[i].st);
+		}
+		start = last > start + step ? last : start + step;
+	}
+	free(local.v);
+	free(q.p);
+	for (size_t i = 0; i < out->n; i++)
+		retest(x, n, out, i, o->otava_compat);
+}
+
+/* Position of the weakest point by p-value (first maximum). */
+static size_t max_p(const struct cplist *l)
+{
+	size_t w = 0;
+	for (size_t i = 1; i < l->n; i++)
+		if (l->v[i].st.p > l->v[w].st.p)
+			w = i;
+	return w;
+}
+
+static size_t min_magnitude(const struct cplist *l)
+{
+	size_t w = 0;
+	for (size_t i = 1; i < l->n; i++)
+		if (magnitude(&l->v[i].st) < magnitude(&l->v[w].st))
+			w = i;
+	return w;
+}
+
+/* Assay flavour: the boundary to drop for the shortest segment (other than
+ * the newest) with fewer than min_segment points, or -1 when there is none. */
+static long short_segment(const struct cplist *l, int min_segment)
+{
+	long pick = -1;
+	size_t shortest = (size_t)min_segment;
+	for (size_t i = 0; i < l->n; i++) {
+		size_t a = i ? l->v[i - 1].index : 0, len = l->v[i].index - a;
+		if (len >= shortest)
+			continue;
+		shortest = len;
+		/* Segment [a, v[i]) is bounded by v[i-1] (when i > 0) and v[i]. */
+		pick = (long)i;
+		if (i > 0 && l->v[i - 1].st.p > l->v[i].st.p)
+			pick = (long)i - 1;
+	}
+	return pick;
+}
+
+static void merge(const double *x, size_t n, const struct assay_detect_opts *o, struct cplist *l)
+{
+	while (l->n) {
+		size_t w = max_p(l);
+		if (l->v[w].st.p < o->max_pvalue) {
+			long s = o->otava_compat ? -1 : short_segment(l, o->min_segment);
+			if (s >= 0) {
+				w = (size_t)s;
+			} else {
+				w = min_magnitude(l);
+				if (magnitude(&l->v[w].st) > o->min_magnitude)
+					return;
+			}
+		}
+		cp_remove(l, w);
+		if (o->otava_compat) {
+			/* Otava re-tests the point that moved into w and the next one, not
+			 * the left neighbour whose right side just grew. */
+			retest(x, n, l, w, true);
+			retest(x, n, l, w + 1, true);
+		} else {
+			if (w > 0)
+				retest(x, n, l, w - 1, false);
+			retest(x, n, l, w, false);
+		}
+	}
+}
+
+assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts *o,
+		       struct assay_changes *out, struct assay_error *e)
+{
+	assay_err rc = assay_detect_check(o, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return assay_error_set(e, ASSAY_USAGE, "point %zu: value is not finite", i + 1);
+	/* Otava's relaxed first pass. */
+	double p = o->max_pvalue;
+	double first = p < 0.05 ? p * 10 : (p < 0.5 ? p * 2 : p);
+	struct cplist l = {NULL, 0, 0};
+	if (n >= 2) {
+		split(x, n, o, first, &l);
+		merge(x, n, o, &l);
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		if (!o->otava_compat)
+			retest(x, n, &l, i, false);
+		const struct side_stats *st = &l.v[i].st;
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		struct assay_change *c = &out->v[out->n++];
+		c->index = l.v[i].index;
+		c->n_before = st->n1;
+		c->n_after = st->n2;
+		c->mean_before = st->mean1;
+		c->mean_after = st->mean2;
+		c->std_before = st->sd1;
+		c->std_after = st->sd2;
+		c->pvalue = st->p;
+		c->rel_change = rel(st->mean2, st->mean1);
+		c->magnitude = magnitude(st);
+	}
+	free(l.v);
+	return ASSAY_OK;
+}
