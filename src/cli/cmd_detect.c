@@ -83,12 +83,25 @@ static const char *kind(const struct report *r)
 	return assay_change_is_regression(&r->c, r->dir) ? "regression" : "improvement";
 }
 
+/* The shortest text that reads back as d. */
+static void shortest(double d, char *out, size_t size)
+{
+	struct sbuf sb = SBUF_INIT;
+	json_t *v = json_real(d);
+	assay_json_write(&sb, v, 0);
+	json_decref(v);
+	snprintf(out, size, "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
+}
+
 static void print_report(struct printer *p, const struct report *r)
 {
 	p->changes++;
 	if (!strcmp(kind(r), "regression") && !r->annotation)
 		p->regression = true;
 	char label[1024] = "";
+	if (!r->fields)
+		snprintf(label, sizeof(label), "%s", r->key);
 	if (r->fields) {
 		struct sbuf sb = SBUF_INIT;
 		store_cli_series_label(r->fields, &sb);
@@ -110,6 +123,11 @@ static void print_report(struct printer *p, const struct report *r)
 		return;
 	}
 	if (!strcmp(p->format, "csv")) {
+		double nums[] = {r->c.mean_before, r->c.std_before, r->c.mean_after, r->c.std_after,
+				 r->c.rel_change * 100, r->c.pvalue};
+		char num[6][40];
+		for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
+			shortest(nums[i], num[i], sizeof(num[i]));
 		if (!p->header)
 			printf("series_key,index,revision,previous_revision,timestamp,mean_before,"
 			       "stddev_before,n_before,mean_after,stddev_after,n_after,change_percent,"
@@ -120,9 +138,8 @@ static void print_report(struct printer *p, const struct report *r)
 		store_cli_csv(stdout, r->revision);
 		putchar(',');
 		store_cli_csv(stdout, r->previous);
-		printf(",%s,%.17g,%.17g,%zu,%.17g,%.17g,%zu,%.17g,%.17g,%s,%s,%s,",
-		       r->timestamp ? r->timestamp : "", r->c.mean_before, r->c.std_before, r->c.n_before,
-		       r->c.mean_after, r->c.std_after, r->c.n_after, r->c.rel_change * 100, r->c.pvalue,
+		printf(",%s,%s,%s,%zu,%s,%s,%zu,%s,%s,%s,%s,%s,", r->timestamp ? r->timestamp : "",
+		       num[0], num[1], r->c.n_before, num[2], num[3], r->c.n_after, num[4], num[5],
 		       kind(r), r->annotation ? r->annotation : "", assay_direction_name(r->dir));
 		store_cli_csv(stdout, r->unit);
 		putchar(',');
@@ -146,7 +163,8 @@ static void print_report(struct printer *p, const struct report *r)
 		 r->c.n_after);
 	snprintf(k, sizeof(k), "%s%s%s%s", kind(r), r->annotation ? " (" : "",
 		 r->annotation ? r->annotation : "", r->annotation ? ")" : "");
-	printf("%-12.12s %5zu %-10.10s %-10.10s %-24s %-24s %+8.2f%% %8.2g  %s%s%s\n", r->key,
+	printf("%-12.12s %5zu %-10.10s %-10.10s %-24s %-24s %+8.2f%% %8.2g  %s%s%s\n",
+	       r->fields ? r->key : "-",
 	       r->c.index, r->revision ? r->revision : "-", r->previous ? r->previous : "-", before,
 	       after, r->c.rel_change * 100, r->c.pvalue, k, label[0] ? "  " : "", label);
 }

@@ -424,8 +424,8 @@ static int store_annotate(int argc, char **argv, struct store_cli *sc)
 			if (assay_store_annotations(s, key, &a, &e) != ASSAY_OK)
 				rc = cli_report(&e);
 			for (size_t j = 0; j < a.n; j++)
-				printf("%.12s %-12s %-8s %s %s\n", key, a.v[j].revision,
-				       assay_annotation_kind_name(a.v[j].kind), a.v[j].created,
+				printf("%.12s %-12s %-8s %s\n", key, a.v[j].revision,
+				       assay_annotation_kind_name(a.v[j].kind),
 				       a.v[j].note ? a.v[j].note : "");
 			assay_annotations_release(&a);
 		} else if (remove) {
