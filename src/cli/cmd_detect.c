@@ -420,9 +420,9 @@ int cmd_detect(int argc, char **argv)
 				dir = (enum assay_direction)assay_direction_parse(optarg);
 			break;
 		case D_WINDOW:
-			if (!parse_num(optarg, 2, 100000, &window) || window != floor(window))
+			if (!parse_num(optarg, 2, 1000, &window) || window != floor(window))
 				rc = cli_usage_error("detect", "--window '%s': expected an integer from 2 "
-								"to 100000", optarg);
+								"to 1000", optarg);
 			break;
 		case D_PVALUE:
 			if (!parse_num(optarg, 1e-300, 1, &pvalue))

@@ -207,7 +207,7 @@ static void test_synthetic(void **state)
 	assert_string_equal(e.message, "point 4: value is not finite");
 	o.window = 1;
 	assert_int_equal(assay_detect(x, 200, &o, &ch, &e), ASSAY_USAGE);
-	assert_string_equal(e.message, "window 1: expected an integer from 2 to 100000");
+	assert_string_equal(e.message, "window 1: expected an integer from 2 to 1000");
 }
 
 static void test_gates(void **state)

@@ -30,8 +30,8 @@ void assay_detect_otava_defaults(struct assay_detect_opts *o)
 
 assay_err assay_detect_check(const struct assay_detect_opts *o, struct assay_error *e)
 {
-	if (o->window < 2 || o->window > 100000)
-		return assay_error_set(e, ASSAY_USAGE, "window %d: expected an integer from 2 to 100000",
+	if (o->window < 2 || o->window > 1000)
+		return assay_error_set(e, ASSAY_USAGE, "window %d: expected an integer from 2 to 1000",
 				       o->window);
 	if (!(o->max_pvalue > 0 && o->max_pvalue <= 1))
 		return assay_error_set(e, ASSAY_USAGE, "max p-value %g: expected a number in (0, 1]",
