@@ -41,6 +41,14 @@ int assay_store_schema_version(struct assay_store *s);
 assay_err assay_store_verify(struct assay_store *s, struct assay_error *e);
 const char *assay_store_path(const struct assay_store *s);
 
+/* Batches: between batch_begin and batch_commit every write joins one
+ * transaction (all or nothing across several files, and faster). A failed
+ * write inside a batch rolls the whole batch back and ends it. Other
+ * writers wait while a batch is open. */
+assay_err assay_store_batch_begin(struct assay_store *s, struct assay_error *e);
+assay_err assay_store_batch_commit(struct assay_store *s, struct assay_error *e);
+void assay_store_batch_rollback(struct assay_store *s);
+
 /* ---- runs and cases: what the runner calls ---- */
 
 struct assay_run_info {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/json.h"
 #include "assay/parse.h"
@@ -108,43 +109,70 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 		rc = cli_usage_error("store", "ingest: expected one or more files");
 	if (rc == ASSAY_OK && sc->filter.keys.n + sc->filter.match.n)
 		rc = cli_usage_error("store", "ingest: --series and --match do not apply");
-	struct parsed_file *files = xcalloc(nfiles > 0 ? (size_t)nfiles : 1, sizeof(*files));
-	/* Parse and check every file before writing anything. */
-	for (int i = 0; rc == ASSAY_OK && i < nfiles; i++) {
-		files[i].path = argv[optind + i];
-		rc = parse_cli_file("store", &pc, &files[i]);
-	}
+	/* All files go in one batch: a bad file anywhere leaves the store as it
+	 * was (and a store this command created is removed again). */
+	const char *path = sc->path ? sc->path : ASSAY_STORE_DEFAULT_PATH;
+	bool existed = access(path, F_OK) == 0;
 	struct assay_store *s = NULL;
+	struct assay_error e;
+	struct sbuf report = SBUF_INIT;
+	bool no_rows = false;
 	if (rc == ASSAY_OK)
 		rc = store_cli_open(sc, true, &s);
-	for (int i = 0; s && i < nfiles && (rc == ASSAY_OK || rc == ASSAY_NO_METRICS); i++) {
-		struct parsed_file *pf = &files[i];
-		struct assay_error e;
-		struct assay_ingest_info ii = {.file = pf->path, .format = pf->format->name,
-					       .sha256 = pf->sha256, .suite = suite, .force = force};
+	if (rc == ASSAY_OK && assay_store_batch_begin(s, &e) != ASSAY_OK)
+		rc = cli_report(&e);
+	struct parse_pool *pool = rc == ASSAY_OK ? parse_pool_start("store", &pc, nfiles, argv + optind)
+						 : NULL;
+	for (int i = 0; rc == ASSAY_OK && i < nfiles; i++) {
+		struct parsed_file *pf;
+		rc = parse_pool_get(pool, i, &pf);
+		struct assay_ingest_info ii = {.file = pf->path, .sha256 = pf->sha256, .suite = suite,
+					       .force = force};
 		char run[64];
 		bool skipped;
-		if (!pf->rows.n) {
-			printf("%s: %s, no measurement rows\n", pf->path, pf->format->name);
-			rc = ASSAY_NO_METRICS;
-			continue;
-		}
-		if (assay_store_ingest_rows(s, &ii, &pf->rows, &skipped, run, &e) != ASSAY_OK) {
+		if (rc != ASSAY_OK) {
+			/* reported */
+		} else if (!pf->rows.n) {
+			sbuf_addf(&report, "%s: %s, no measurement rows\n", pf->path, pf->format->name);
+			no_rows = true;
+		} else if ((ii.format = pf->format->name),
+			   assay_store_ingest_rows(s, &ii, &pf->rows, &skipped, run, &e) != ASSAY_OK) {
 			rc = cli_report(&e);
-			break;
+		} else if (skipped) {
+			sbuf_addf(&report, "%s: already ingested as run %s, skipped (--force stores it "
+					   "again)\n", pf->path, run);
+		} else {
+			sbuf_addf(&report, "%s: %s, %zu rows, run %s\n", pf->path, pf->format->name,
+				  pf->rows.n, run);
 		}
-		if (skipped)
-			printf("%s: already ingested as run %s, skipped (--force stores it again)\n",
-			       pf->path, run);
-		else
-			printf("%s: %s, %zu rows, run %s\n", pf->path, pf->format->name, pf->rows.n,
-			       run);
+		assay_rows_release(&pf->rows);
 	}
-	for (int i = 0; i < nfiles; i++)
-		assay_rows_release(&files[i].rows);
-	free(files);
+	if (pool)
+		parse_pool_stop(pool);
+	if (rc == ASSAY_OK && assay_store_batch_commit(s, &e) != ASSAY_OK)
+		rc = cli_report(&e);
+	if (rc == ASSAY_OK) {
+		fputs(sbuf_str(&report), stdout);
+		if (no_rows)
+			rc = ASSAY_NO_METRICS;
+	} else if (s) {
+		assay_store_batch_rollback(s);
+	}
+	sbuf_release(&report);
 	parse_cli_release(&pc);
-	return s ? store_cli_close(s, rc) : rc;
+	if (!s)
+		return rc;
+	rc = store_cli_close(s, rc);
+	if (rc != ASSAY_OK && rc != ASSAY_NO_METRICS && !existed) {
+		char *side = xasprintf("%s-wal", path);
+		unlink(side);
+		free(side);
+		side = xasprintf("%s-shm", path);
+		unlink(side);
+		free(side);
+		unlink(path);
+	}
+	return rc;
 }
 
 /* ---- export ---- */

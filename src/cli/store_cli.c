@@ -1,8 +1,10 @@
 /* Shared by the store, history and detect commands: --store, the series
  * filter options, opening the store and naming series in tables. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/json.h"
 #include "cli.h"
@@ -173,30 +175,38 @@ int parse_cli_option(const char *cmd, struct parse_cli *p, int opt, const char *
 	}
 }
 
-int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf)
+/* Parse one file; on failure the message (one line, no newline) goes in err. */
+static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf,
+		      struct sbuf *err)
 {
 	struct assay_error e;
+	char buf[2048];
 	size_t len;
 	char *data = assay_read_file(pf->path, &len, &e);
-	if (!data)
-		return cli_report(&e);
+	if (!data) {
+		sbuf_adds(err, assay_error_format(&e, buf, sizeof(buf)));
+		return e.code;
+	}
 	assay_sha256_hex(data, len, pf->sha256);
 	pf->format = p->format ? assay_format_find(p->format) : assay_format_detect(data, len);
 	if (!pf->format) {
 		free(data);
 		if (p->format)
-			return cli_usage_error(cmd, "unknown format '%s' (see 'assay help %s')", p->format,
-					       cmd);
-		fprintf(stderr, "%s: cannot tell the format from the content; pass --format\n",
-			pf->path);
+			sbuf_addf(err, "assay %s: unknown format '%s' (see 'assay help %s')", cmd,
+				  p->format, cmd);
+		else
+			sbuf_addf(err, "%s: cannot tell the format from the content; pass --format",
+				  pf->path);
 		return ASSAY_USAGE;
 	}
 	struct assay_parse_opts po = {.file = pf->path, .context = p->context,
 				      .revision = p->revision};
 	assay_err rc = pf->format->parse(data, len, &po, &pf->rows, &e);
 	free(data);
-	if (rc != ASSAY_OK)
-		return cli_report(&e);
+	if (rc != ASSAY_OK) {
+		sbuf_adds(err, assay_error_format(&e, buf, sizeof(buf)));
+		return rc;
+	}
 	for (size_t i = 0; i < pf->rows.n; i++) {
 		struct assay_row *r = &pf->rows.v[i];
 		if (strlist_has(&p->lower, r->metric))
@@ -204,11 +214,123 @@ int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_fil
 		if (strlist_has(&p->higher, r->metric))
 			r->direction = ASSAY_DIR_HIGHER;
 		if (assay_store_check_identity(r, &e) != ASSAY_OK) {
-			fprintf(stderr, "%s: row %zu: %s; give it with --cluster, --scale, --precision "
-					"or --set FIELD=VALUE\n",
-				pf->path, i + 1, e.message);
+			sbuf_addf(err, "%s: row %zu: %s; give it with --cluster, --scale, --precision or "
+				       "--set FIELD=VALUE",
+				  pf->path, i + 1, e.message);
 			return ASSAY_USAGE;
 		}
 	}
 	return ASSAY_OK;
+}
+
+int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = parse_file(cmd, p, pf, &err);
+	if (rc != ASSAY_OK)
+		fprintf(stderr, "%s\n", sbuf_str(&err));
+	sbuf_release(&err);
+	return rc;
+}
+
+/* ---- parsing files on several threads, handed out in order ---- */
+
+struct pool_slot {
+	struct parsed_file pf;
+	struct sbuf err;
+	int rc;
+	bool done;
+};
+
+struct parse_pool {
+	const char *cmd;
+	const struct parse_cli *p;
+	struct pool_slot *slots;
+	int n, next, taken; /* next: the next file to parse; taken: files handed out */
+	int ahead;          /* most files parsed but not yet taken */
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t *threads;
+	int nthreads;
+};
+
+static void *pool_worker(void *arg)
+{
+	struct parse_pool *pool = arg;
+	pthread_mutex_lock(&pool->lock);
+	for (;;) {
+		while (!pool->stop && pool->next < pool->n && pool->next - pool->taken >= pool->ahead)
+			pthread_cond_wait(&pool->cond, &pool->lock);
+		if (pool->stop || pool->next >= pool->n)
+			break;
+		struct pool_slot *slot = &pool->slots[pool->next++];
+		pthread_mutex_unlock(&pool->lock);
+		int rc = parse_file(pool->cmd, pool->p, &slot->pf, &slot->err);
+		pthread_mutex_lock(&pool->lock);
+		slot->rc = rc;
+		slot->done = true;
+		pthread_cond_broadcast(&pool->cond);
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return NULL;
+}
+
+struct parse_pool *parse_pool_start(const char *cmd, const struct parse_cli *p, int n, char **paths)
+{
+	struct parse_pool *pool = xcalloc(1, sizeof(*pool));
+	pool->cmd = cmd;
+	pool->p = p;
+	pool->n = n;
+	pool->slots = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*pool->slots));
+	for (int i = 0; i < n; i++)
+		pool->slots[i].pf.path = paths[i];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pool->nthreads = cpus > 1 ? (int)(cpus < 8 ? cpus : 8) : 1;
+	if (pool->nthreads > n)
+		pool->nthreads = n > 0 ? n : 1;
+	pool->ahead = pool->nthreads;
+	pthread_mutex_init(&pool->lock, NULL);
+	pthread_cond_init(&pool->cond, NULL);
+	/* jansson seeds its hash function on first use; do it before the threads. */
+	json_object_seed(0);
+	pool->threads = xcalloc((size_t)pool->nthreads, sizeof(*pool->threads));
+	for (int i = 0; i < pool->nthreads; i++)
+		if (pthread_create(&pool->threads[i], NULL, pool_worker, pool) != 0)
+			abort();
+	return pool;
+}
+
+int parse_pool_get(struct parse_pool *pool, int i, struct parsed_file **pf)
+{
+	pthread_mutex_lock(&pool->lock);
+	while (!pool->slots[i].done)
+		pthread_cond_wait(&pool->cond, &pool->lock);
+	pool->taken = i + 1;
+	pthread_cond_broadcast(&pool->cond);
+	pthread_mutex_unlock(&pool->lock);
+	struct pool_slot *slot = &pool->slots[i];
+	if (slot->rc != ASSAY_OK)
+		fprintf(stderr, "%s\n", sbuf_str(&slot->err));
+	*pf = &slot->pf;
+	return slot->rc;
+}
+
+void parse_pool_stop(struct parse_pool *pool)
+{
+	pthread_mutex_lock(&pool->lock);
+	pool->stop = true;
+	pthread_cond_broadcast(&pool->cond);
+	pthread_mutex_unlock(&pool->lock);
+	for (int i = 0; i < pool->nthreads; i++)
+		pthread_join(pool->threads[i], NULL);
+	for (int i = 0; i < pool->n; i++) {
+		assay_rows_release(&pool->slots[i].pf.rows);
+		sbuf_release(&pool->slots[i].err);
+	}
+	pthread_cond_destroy(&pool->cond);
+	pthread_mutex_destroy(&pool->lock);
+	free(pool->threads);
+	free(pool->slots);
+	free(pool);
 }

@@ -67,6 +67,16 @@ struct parsed_file {
  * precision). Prints the error and returns its exit code on failure. */
 int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf);
 
+/* Parse n files on up to one thread per CPU, a few files ahead of the
+ * consumer. parse_pool_get(i) waits for file i (take them in order), prints
+ * its error when it failed and returns its exit code; *pf stays owned by the
+ * pool (release its rows early to save memory). parse_pool_stop joins the
+ * threads and frees everything. */
+struct parse_pool;
+struct parse_pool *parse_pool_start(const char *cmd, const struct parse_cli *p, int n, char **paths);
+int parse_pool_get(struct parse_pool *pool, int i, struct parsed_file **pf);
+void parse_pool_stop(struct parse_pool *pool);
+
 /* Handle a shared option; false when opt is not one of them. */
 bool store_cli_option(struct store_cli *c, int opt, const char *arg);
 void store_cli_release(struct store_cli *c);

@@ -54,12 +54,15 @@ assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct a
 		struct assay_row *r = &rows->v[i];
 		if (!r->series)
 			r->series = json_object();
+		bool added = !r->series_key[0]; /* not finished yet */
 		if (o->context) {
 			const char *k;
 			json_t *v;
 			json_object_foreach((json_t *)o->context, k, v)
-				if (!json_object_get(r->series, k))
+				if (!json_object_get(r->series, k)) {
 					json_object_set(r->series, k, v);
+					added = true;
+				}
 		}
 		if (o->run_id) {
 			free(r->run_id);
@@ -73,7 +76,8 @@ assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct a
 			r->revision = xstrdup(o->revision);
 		if (o->timestamp && !r->timestamp)
 			r->timestamp = xstrdup(o->timestamp);
-		assay_err rc = assay_row_finish(r, e);
+		/* A finished row whose series did not change keeps its key. */
+		assay_err rc = added ? assay_row_finish(r, e) : ASSAY_OK;
 		if (rc != ASSAY_OK) {
 			if (e && o->file && !e->file[0])
 				snprintf(e->file, sizeof(e->file), "%s", o->file);

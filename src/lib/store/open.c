@@ -61,6 +61,8 @@ assay_err store_exec(struct assay_store *s, const char *sql, struct assay_error 
 
 assay_err store_begin(struct assay_store *s, struct assay_error *e)
 {
+	if (s->batch)
+		return ASSAY_OK;
 	if (s->readonly)
 		return assay_error_set(e, ASSAY_USAGE, "%s: the store is open read-only", s->path);
 	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
@@ -70,6 +72,8 @@ assay_err store_begin(struct assay_store *s, struct assay_error *e)
 
 assay_err store_commit(struct assay_store *s, struct assay_error *e)
 {
+	if (s->batch)
+		return ASSAY_OK;
 	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		assay_err rc = store_sqlerr(s, e, "committing");
 		store_rollback(s);
@@ -85,7 +89,32 @@ void store_rollback(struct assay_store *s)
 			sqlite3_reset(s->stmt[i]);
 	if (!sqlite3_get_autocommit(s->db))
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->batch = false;
 	store_cache_clear(s);
+}
+
+assay_err assay_store_batch_begin(struct assay_store *s, struct assay_error *e)
+{
+	if (s->batch)
+		return assay_error_set(e, ASSAY_USAGE, "%s: a batch is already open", s->path);
+	assay_err rc = store_begin(s, e);
+	if (rc == ASSAY_OK)
+		s->batch = true;
+	return rc;
+}
+
+assay_err assay_store_batch_commit(struct assay_store *s, struct assay_error *e)
+{
+	if (!s->batch)
+		return assay_error_set(e, ASSAY_USAGE, "%s: no batch is open", s->path);
+	s->batch = false;
+	return store_commit(s, e);
+}
+
+void assay_store_batch_rollback(struct assay_store *s)
+{
+	if (s->batch)
+		store_rollback(s);
 }
 
 void store_bind_text(sqlite3_stmt *st, int idx, const char *v)
@@ -148,7 +177,7 @@ assay_err assay_store_open(const char *path, int flags, struct assay_store **out
 	assay_err rc = store_exec(s, "PRAGMA foreign_keys = ON", e);
 	if (rc == ASSAY_OK && !ro) {
 		/* Durable against a killed process; a power cut may lose the last commits. */
-		rc = store_exec(s, "PRAGMA synchronous = NORMAL", e);
+		rc = store_exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536", e);
 	}
 	if (rc == ASSAY_OK)
 		rc = store_migrate(s, e);

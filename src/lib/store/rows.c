@@ -46,20 +46,23 @@ static bool scale_ok(const char *s)
 
 assay_err assay_store_check_identity(const struct assay_row *r, struct assay_error *e)
 {
-	char buf[256];
 	for (int i = 0; assay_store_identity_fields[i]; i++) {
 		const char *f = assay_store_identity_fields[i];
 		const json_t *v = r->series ? json_object_get(r->series, f) : NULL;
-		if (!v || !field_text(v, buf, sizeof(buf)))
+		bool ok = v && ((json_is_string(v) && json_string_length(v) > 0) || json_is_number(v));
+		if (!ok)
 			return assay_error_set(e, ASSAY_USAGE,
 					       "%s/%s: series has no \"%s\" (cluster, scale and "
 					       "precision identify every stored series)",
 					       r->metric, r->statistic, f);
-		if (!strcmp(f, "scale") && !scale_ok(buf))
+		if (!strcmp(f, "scale") && !(json_is_string(v) && scale_ok(json_string_value(v)))) {
+			char buf[256];
+			field_text(v, buf, sizeof(buf));
 			return assay_error_set(e, ASSAY_USAGE,
 					       "%s/%s: series scale \"%s\": expected NODESxGPUS, "
 					       "e.g. 2x8",
 					       r->metric, r->statistic, buf);
+		}
 	}
 	return ASSAY_OK;
 }
@@ -263,10 +266,8 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		rc = store_sqlerr(s, e, "looking up earlier ingests");
 		goto fail;
 	}
-	if (*skipped) {
-		store_rollback(s);
-		return ASSAY_OK;
-	}
+	if (*skipped) /* nothing written: end the transaction without undoing a batch */
+		return store_commit(s, e);
 	char now[32];
 	assay_now_rfc3339(now);
 	rc = store_run_insert(s, &ri, run_id, e);

@@ -302,7 +302,7 @@ assay_err assay_store_case_finish(struct assay_store *s, const char *run_id, con
 		goto fail;
 	sqlite3_stmt *st = store_prepare(
 		s,
-		"UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, "
+		"UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, rows = ?6, "
 		"duration_s = CASE WHEN ?5 >= 0 THEN ?5 ELSE "
 		" max(0, CAST(strftime('%s', ?4) AS INTEGER) - CAST(strftime('%s', started) AS INTEGER)) "
 		"END WHERE id = ?1",
@@ -316,6 +316,7 @@ assay_err assay_store_case_finish(struct assay_store *s, const char *run_id, con
 	store_bind_text(st, 3, res->reason);
 	sqlite3_bind_text(st, 4, ended, -1, SQLITE_STATIC);
 	sqlite3_bind_double(st, 5, res->duration_s);
+	sqlite3_bind_int64(st, 6, res->rows ? (sqlite3_int64)res->rows->n : 0);
 	if ((rc = step_done(s, st, "finishing the case", e)) != ASSAY_OK)
 		goto fail;
 	return store_commit(s, e);
@@ -377,7 +378,8 @@ assay_err assay_store_runs(struct assay_store *s, size_t limit, struct assay_run
 		"coalesce(r.exit_code, -1), "
 		"(SELECT count(*) FROM cases c WHERE c.run = r.id), "
 		"(SELECT count(*) FROM cases c WHERE c.run = r.id AND c.outcome IS NOT NULL), "
-		"(SELECT count(*) FROM measurements m WHERE m.run = r.id) "
+		"(SELECT coalesce(sum(c.rows), 0) FROM cases c WHERE c.run = r.id) + "
+		"(SELECT coalesce(sum(i.rows), 0) FROM ingests i WHERE i.run = r.id) "
 		"FROM runs r ORDER BY r.id DESC LIMIT ?1",
 		e);
 	if (!st)

@@ -29,6 +29,7 @@ struct assay_store {
 	sqlite3 *db;
 	char *path;
 	bool readonly;
+	bool batch; /* a batch transaction is open: begin/commit join it */
 	sqlite3_stmt *stmt[ST_COUNT];
 	struct series_slot *cache;
 	size_t cache_n, cache_cap;

@@ -276,9 +276,12 @@ void assay_sha256_hex(const void *data, size_t len, char out[65])
 {
 	unsigned char md[32];
 	unsigned int mdlen = 0;
+	static const char hex[] = "0123456789abcdef";
 	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-	for (int i = 0; i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	for (int i = 0; i < 32; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
 	out[64] = '\0';
 }
 
@@ -347,7 +350,15 @@ static bool plain_key(const char *k)
 void assay_json_path_key(char *out, size_t size, const char *parent, const char *key)
 {
 	if (plain_key(key)) {
-		snprintf(out, size, "%s.%s", parent, key);
+		/* The hot path of every config and row lookup: no printf. */
+		size_t pl = strlen(parent), kl = strlen(key);
+		if (pl + 1 + kl < size) {
+			memmove(out, parent, pl);
+			out[pl] = '.';
+			memcpy(out + pl + 1, key, kl + 1);
+		} else {
+			snprintf(out, size, "%s.%s", parent, key);
+		}
 		return;
 	}
 	struct sbuf sb = SBUF_INIT;
