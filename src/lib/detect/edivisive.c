@@ -128,28 +128,116 @@ static double magnitude(const struct side_stats *s)
 	return f > b ? f : b;
 }
 
-/* Two-sided pooled t-test of x[a..b) against x[b..c). Otava passes
- * population standard deviations where the test expects sample ones; the
- * compat flavour does the same, the assay flavour uses sample ones. */
-static void ttest(const double *x, size_t a, size_t b, size_t c, bool compat,
+/* Pooled lag-1 autocorrelation of the residuals of two segments (0 when
+ * there are too few points to say). */
+static double lag1(const double *x1, size_t n1, double m1, const double *x2, size_t n2, double m2)
+{
+	double num = 0, den = 0;
+	const double *xs[2] = {x1, x2};
+	size_t ns[2] = {n1, n2};
+	double ms[2] = {m1, m2};
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < ns[k]; i++) {
+			double e = xs[k][i] - ms[k];
+			den += e * e;
+			if (i)
+				num += e * (xs[k][i - 1] - ms[k]);
+		}
+	}
+	if (n1 + n2 < 8 || den <= 0)
+		return 0.0;
+	double r = num / den;
+	return r > 0.95 ? 0.95 : r;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Copy x[0..n) into out without the points further than 3.5 robust standard
+ * deviations (1.4826 MAD) from the median; returns how many were kept. */
+static size_t trim(const double *x, size_t n, double *out, double *scratch)
+{
+	memcpy(scratch, x, n * sizeof(*x));
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	double med = n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = fabs(x[i] - med);
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	double mad = n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
+	double lim = 3.5 * 1.4826 * mad;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (n < 5 || mad == 0 || fabs(x[i] - med) <= lim)
+			out[k++] = x[i];
+	return k;
+}
+
+/* Pooled two-sided t-test p-value of two samples (sample variances), with
+ * the lag-1 autocorrelation allowance when serial. */
+static double pooled_p(const double *x1, size_t n1, const double *x2, size_t n2, bool serial)
+{
+	double m1, m2, s1, s2;
+	if (n1 < 1 || n2 < 1 || n1 + n2 < 3)
+		return 1.0;
+	mean_std(x1, n1, n1 > 1, &m1, &s1);
+	mean_std(x2, n2, n2 > 1, &m2, &s2);
+	double df = (double)(n1 + n2) - 2.0;
+	double svar = ((double)(n1 - 1) * s1 * s1 + (double)(n2 - 1) * s2 * s2) / df;
+	double denom = sqrt(svar * (1.0 / (double)n1 + 1.0 / (double)n2));
+	double d = m1 - m2;
+	if (denom == 0)
+		return d == 0 ? 1.0 : 0.0;
+	double t = d / denom;
+	if (serial) {
+		/* Serially correlated noise (a machine drifting for a while) makes the
+		 * plain test overconfident: shrink t and df by the effective sample
+		 * size n (1 - r) / (1 + r), r the pooled lag-1 autocorrelation. */
+		double r = lag1(x1, n1, m1, x2, n2, m2);
+		if (r > 0) {
+			double f = (1.0 - r) / (1.0 + r);
+			t *= sqrt(f);
+			df = (double)(n1 + n2) * f - 2.0;
+			if (df < 1.0)
+				df = 1.0;
+		}
+	}
+	double p = assay_t_two_sided(t, df);
+	return isnan(p) ? 1.0 : p;
+}
+
+/* Two-sided pooled t-test of x[a..b) against x[b..c).
+ * compat: as Otava does it, population standard deviations where the test
+ * expects sample ones. Assay flavour: sample standard deviations, points
+ * beyond 3.5 robust sd of their side's median left out of the test (spikes,
+ * short excursions, heavy tails), and with serial (between neighbouring
+ * change points, where segments should be level) an allowance for lag-1
+ * autocorrelation. The reported means and sd are of all points. */
+static void ttest(const double *x, size_t a, size_t b, size_t c, bool compat, bool serial,
 		  struct side_stats *s)
 {
 	s->n1 = b - a;
 	s->n2 = c - b;
-	mean_std(x + a, s->n1, 0, &s->mean1, &s->sd1);
-	mean_std(x + b, s->n2, 0, &s->mean2, &s->sd2);
-	double v1 = s->sd1 * s->sd1, v2 = s->sd2 * s->sd2;
-	if (!compat) {
-		double m;
-		mean_std(x + a, s->n1, s->n1 > 1, &m, &s->sd1);
-		mean_std(x + b, s->n2, s->n2 > 1, &m, &s->sd2);
-		v1 = s->sd1 * s->sd1;
-		v2 = s->sd2 * s->sd2;
-	}
+	mean_std(x + a, s->n1, compat ? 0 : s->n1 > 1, &s->mean1, &s->sd1);
+	mean_std(x + b, s->n2, compat ? 0 : s->n2 > 1, &s->mean2, &s->sd2);
 	s->p = 1.0;
+	if (!compat) {
+		size_t n = c - a;
+		double stack[3 * 256];
+		double *buf = n <= 256 ? stack : xmalloc(3 * n * sizeof(*buf));
+		double *l = buf, *r = buf + n, *scratch = buf + 2 * n;
+		size_t nl = trim(x + a, s->n1, l, scratch), nr = trim(x + b, s->n2, r, scratch);
+		s->p = pooled_p(l, nl, r, nr, serial);
+		if (buf != stack)
+			free(buf);
+		return;
+	}
 	double df = (double)(s->n1 + s->n2) - 2.0;
 	if (df <= 0)
 		return;
+	double v1 = s->sd1 * s->sd1, v2 = s->sd2 * s->sd2;
 	double svar = ((double)(s->n1 - 1) * v1 + (double)(s->n2 - 1) * v2) / df;
 	double denom = sqrt(svar * (1.0 / (double)s->n1 + 1.0 / (double)s->n2));
 	double d = s->mean1 - s->mean2;
@@ -199,7 +287,8 @@ struct qscratch {
 
 /* The split tau in [s+1, stop-1] of z[s..stop) maximising Q over (tau, kappa),
  * first maximum in (tau, kappa) order as numpy's argmax finds it. */
-static double best_split(const double *z, size_t s, size_t stop, struct qscratch *q, size_t *tau_out)
+static double best_split(const double *z, size_t s, size_t stop, struct qscratch *q,
+			 const size_t *skip, size_t nskip, size_t *tau_out)
 {
 	size_t len = stop - s;
 	if (len * len > q->cap) {
@@ -220,6 +309,11 @@ static double best_split(const double *z, size_t s, size_t stop, struct qscratch
 	for (size_t tau = s + 1; tau < stop; tau++) {
 		if (tau > s + 1)
 			sxx += P(tau - 1, tau - 1); /* pairs within z[s..tau) */
+		bool skipped = false;
+		for (size_t i = 0; i < nskip; i++)
+			skipped |= skip[i] == tau;
+		if (skipped)
+			continue;
 		double sxy = 0.0, syy = 0.0;
 		double nm1 = (double)(tau - s - 1);
 		for (size_t kappa = tau + 1; kappa <= stop; kappa++) {
@@ -247,10 +341,13 @@ static double best_split(const double *z, size_t s, size_t stop, struct qscratch
 }
 
 /* Recursive E-divisive on one window z[0..m): change points (local indexes)
- * accepted while the best candidate passes p <= max_p. */
+ * accepted while the best candidate passes p <= max_p. Otava stops at the
+ * first candidate that fails; the assay flavour skips up to 6 of them (a
+ * spike or a short excursion often has the largest Q) before it stops. */
 static void window_detect(const double *z, size_t m, double max_p, bool compat,
 			  struct qscratch *q, struct cplist *found)
 {
+	size_t skip[6], nskip = 0;
 	found->n = 0;
 	for (;;) {
 		double best = -INFINITY;
@@ -261,7 +358,7 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat,
 			if (stop - s < 2)
 				continue;
 			size_t tau;
-			double qv = best_split(z, s, stop, q, &tau);
+			double qv = best_split(z, s, stop, q, skip, nskip, &tau);
 			if (qv > best) {
 				best = qv;
 				best_tau = tau;
@@ -272,10 +369,14 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat,
 		if (best == -INFINITY)
 			return;
 		struct side_stats st;
-		ttest(z, best_s, best_tau, best_stop, compat, &st);
-		if (!(st.p <= max_p))
+		ttest(z, best_s, best_tau, best_stop, compat, false, &st);
+		if (st.p <= max_p) {
+			cp_insert(found, best_tau, &st);
+		} else if (!compat && nskip < ARRAY_SIZE(skip)) {
+			skip[nskip++] = best_tau;
+		} else {
 			return;
-		cp_insert(found, best_tau, &st);
+		}
 	}
 }
 
@@ -286,7 +387,7 @@ static void retest(const double *x, size_t n, struct cplist *l, size_t pos, bool
 		return;
 	size_t a = pos ? l->v[pos - 1].index : 0;
 	size_t c = pos + 1 < l->n ? l->v[pos + 1].index : n;
-	ttest(x, a, l->v[pos].index, c, compat, &l->v[pos].st);
+	ttest(x, a, l->v[pos].index, c, compat, true, &l->v[pos].st);
 }
 
 static void split(const double *x, size_t n, const struct assay_detect_opts *o, double first_p,
@@ -381,6 +482,64 @@ static void merge(const double *x, size_t n, const struct assay_detect_opts *o, 
 	}
 }
 
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Assay flavour: move each change point to the split between its
+ * neighbours where the level difference is most significant, measured on a
+ * de-spiked copy of the series (a point further than 4 robust sd from the
+ * median of itself and its neighbours takes that median; the robust sd comes
+ * from the MAD of first differences, which level shifts hardly touch). This
+ * keeps a spike next to a step from pulling the step onto itself. */
+static void refine(const double *x, size_t n, struct cplist *l, int min_segment)
+{
+	if (!l->n || n < 4)
+		return;
+	double *y = xmalloc(n * sizeof(*y)), *tmp = xmalloc(n * sizeof(*tmp));
+	double *pre = xmalloc((n + 1) * sizeof(*pre));
+	for (size_t i = 1; i < n; i++)
+		tmp[i - 1] = fabs(x[i] - x[i - 1]);
+	double sd = 1.4826 * median_of(tmp, n - 1) / sqrt(2.0);
+	for (size_t i = 0; i < n; i++) {
+		y[i] = x[i];
+		if (i == 0 || i + 1 == n || sd == 0)
+			continue;
+		double m[3] = {x[i - 1], x[i], x[i + 1]};
+		double med = median_of(m, 3);
+		if (fabs(x[i] - med) > 4.0 * sd)
+			y[i] = med;
+	}
+	pre[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		pre[i + 1] = pre[i] + y[i];
+	for (size_t k = 0; k < l->n; k++) {
+		size_t a = k ? l->v[k - 1].index : 0, c = k + 1 < l->n ? l->v[k + 1].index : n;
+		size_t lo = a + (size_t)min_segment, hi = c - (k + 1 < l->n ? (size_t)min_segment : 1);
+		if (lo < a + 1)
+			lo = a + 1;
+		if (c < (size_t)min_segment || hi > c - 1 || lo > hi)
+			continue;
+		size_t best = l->v[k].index;
+		double best_stat = -1;
+		for (size_t t = lo; t <= hi; t++) {
+			double n1 = (double)(t - a), n2 = (double)(c - t);
+			double d = (pre[t] - pre[a]) / n1 - (pre[c] - pre[t]) / n2;
+			double stat = fabs(d) * sqrt(n1 * n2 / (n1 + n2));
+			if (stat > best_stat) {
+				best_stat = stat;
+				best = t;
+			}
+		}
+		l->v[k].index = best;
+	}
+	free(y);
+	free(tmp);
+	free(pre);
+}
+
 assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts *o,
 		       struct assay_changes *out, struct assay_error *e)
 {
@@ -397,6 +556,12 @@ assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts
 	if (n >= 2) {
 		split(x, n, o, first, &l);
 		merge(x, n, o, &l);
+		if (!o->otava_compat && l.n) {
+			refine(x, n, &l, o->min_segment);
+			for (size_t i = 0; i < l.n; i++)
+				retest(x, n, &l, i, false);
+			merge(x, n, o, &l);
+		}
 	}
 	for (size_t i = 0; i < l.n; i++) {
 		if (!o->otava_compat)
