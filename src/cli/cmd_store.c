@@ -145,7 +145,7 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 			sbuf_addf(&report, "%s: %s, %zu rows, run %s\n", pf->path, pf->format->name,
 				  pf->rows.n, run);
 		}
-		assay_rows_release(&pf->rows);
+		parse_pool_release(pool, i);
 	}
 	if (pool)
 		parse_pool_stop(pool);

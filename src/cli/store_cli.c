@@ -240,9 +240,12 @@ struct pool_slot {
 	struct sbuf err;
 	int rc;
 	bool done;
+	bool released; /* the consumer is finished with it */
+	int worker;    /* which thread parsed it (and frees it: its malloc arena) */
 };
 
 struct parse_pool {
+	int started; /* threads that have taken their id */
 	const char *cmd;
 	const struct parse_cli *p;
 	struct pool_slot *slots;
@@ -255,16 +258,37 @@ struct parse_pool {
 	int nthreads;
 };
 
+/* Free the rows of this worker's files that the consumer has finished
+ * with (called with the lock held; frees without it). */
+static void pool_free_released(struct parse_pool *pool, int me)
+{
+	for (int i = 0; i < pool->n; i++) {
+		struct pool_slot *slot = &pool->slots[i];
+		if (slot->worker != me || !slot->released || !slot->pf.rows.v)
+			continue;
+		struct assay_rows rows = slot->pf.rows;
+		memset(&slot->pf.rows, 0, sizeof(slot->pf.rows));
+		pthread_mutex_unlock(&pool->lock);
+		assay_rows_release(&rows);
+		pthread_mutex_lock(&pool->lock);
+	}
+}
+
 static void *pool_worker(void *arg)
 {
 	struct parse_pool *pool = arg;
 	pthread_mutex_lock(&pool->lock);
+	int me = pool->started++;
 	for (;;) {
-		while (!pool->stop && pool->next < pool->n && pool->next - pool->taken >= pool->ahead)
+		pool_free_released(pool, me);
+		while (!pool->stop && pool->next < pool->n && pool->next - pool->taken >= pool->ahead) {
 			pthread_cond_wait(&pool->cond, &pool->lock);
+			pool_free_released(pool, me);
+		}
 		if (pool->stop || pool->next >= pool->n)
 			break;
 		struct pool_slot *slot = &pool->slots[pool->next++];
+		slot->worker = me;
 		pthread_mutex_unlock(&pool->lock);
 		int rc = parse_file(pool->cmd, pool->p, &slot->pf, &slot->err);
 		pthread_mutex_lock(&pool->lock);
@@ -274,6 +298,14 @@ static void *pool_worker(void *arg)
 	}
 	pthread_mutex_unlock(&pool->lock);
 	return NULL;
+}
+
+void parse_pool_release(struct parse_pool *pool, int i)
+{
+	pthread_mutex_lock(&pool->lock);
+	pool->slots[i].released = true;
+	pthread_cond_broadcast(&pool->cond);
+	pthread_mutex_unlock(&pool->lock);
 }
 
 struct parse_pool *parse_pool_start(const char *cmd, const struct parse_cli *p, int n, char **paths)

@@ -70,11 +70,14 @@ int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_fil
 /* Parse n files on up to one thread per CPU, a few files ahead of the
  * consumer. parse_pool_get(i) waits for file i (take them in order), prints
  * its error when it failed and returns its exit code; *pf stays owned by the
- * pool (release its rows early to save memory). parse_pool_stop joins the
- * threads and frees everything. */
+ * pool. parse_pool_release(i) says the consumer is done with file i: the
+ * thread that parsed it frees it (in its own malloc arena, which is much
+ * cheaper than freeing across threads). parse_pool_stop joins the threads
+ * and frees everything. */
 struct parse_pool;
 struct parse_pool *parse_pool_start(const char *cmd, const struct parse_cli *p, int n, char **paths);
 int parse_pool_get(struct parse_pool *pool, int i, struct parsed_file **pf);
+void parse_pool_release(struct parse_pool *pool, int i);
 void parse_pool_stop(struct parse_pool *pool);
 
 /* Handle a shared option; false when opt is not one of them. */

@@ -156,21 +156,69 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The k-th smallest of v[0..n) (v is reordered): Hoare's selection. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
+}
+
+/* Median of v[0..n), n >= 1 (v is reordered). */
+static double median_sel(double *v, size_t n)
+{
+	double hi = select_kth(v, n, n / 2);
+	if (n % 2)
+		return hi;
+	/* The lower middle is the largest of the lower half. */
+	double lo = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lo)
+			lo = v[i];
+	return 0.5 * (lo + hi);
+}
+
 /* Copy x[0..n) into out without the points further than 3.5 robust standard
  * deviations (1.4826 MAD) from the median; returns how many were kept. */
 static size_t trim(const double *x, size_t n, double *out, double *scratch)
 {
+	if (n < 5) {
+		memcpy(out, x, n * sizeof(*x));
+		return n;
+	}
 	memcpy(scratch, x, n * sizeof(*x));
-	qsort(scratch, n, sizeof(*scratch), cmp_double);
-	double med = n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
+	double med = median_sel(scratch, n);
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = fabs(x[i] - med);
-	qsort(scratch, n, sizeof(*scratch), cmp_double);
-	double mad = n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
+	double mad = median_sel(scratch, n);
 	double lim = 3.5 * 1.4826 * mad;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (n < 5 || mad == 0 || fabs(x[i] - med) <= lim)
+		if (mad == 0 || fabs(x[i] - med) <= lim)
 			out[k++] = x[i];
 	return k;
 }
@@ -348,6 +396,13 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat,
 			  struct qscratch *q, struct cplist *found)
 {
 	size_t skip[6], nskip = 0;
+	/* The best split of an interval depends only on the interval (and the
+	 * skipped points): remember it by the interval's start. */
+	struct {
+		size_t stop, tau, nskip;
+		double qv;
+		bool valid;
+	} *memo = xcalloc(m + 1, sizeof(*memo));
 	found->n = 0;
 	for (;;) {
 		double best = -INFINITY;
@@ -358,7 +413,18 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat,
 			if (stop - s < 2)
 				continue;
 			size_t tau;
-			double qv = best_split(z, s, stop, q, skip, nskip, &tau);
+			double qv;
+			if (memo[s].valid && memo[s].stop == stop && memo[s].nskip == nskip) {
+				qv = memo[s].qv;
+				tau = memo[s].tau;
+			} else {
+				qv = best_split(z, s, stop, q, skip, nskip, &tau);
+				memo[s].stop = stop;
+				memo[s].tau = tau;
+				memo[s].nskip = nskip;
+				memo[s].qv = qv;
+				memo[s].valid = true;
+			}
 			if (qv > best) {
 				best = qv;
 				best_tau = tau;
@@ -367,7 +433,7 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat,
 			}
 		}
 		if (best == -INFINITY)
-			return;
+			break;
 		struct side_stats st;
 		ttest(z, best_s, best_tau, best_stop, compat, false, &st);
 		if (st.p <= max_p) {
@@ -375,9 +441,10 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat,
 		} else if (!compat && nskip < ARRAY_SIZE(skip)) {
 			skip[nskip++] = best_tau;
 		} else {
-			return;
+			break;
 		}
 	}
+	free(memo);
 }
 
 /* Re-test the change point at position pos against its neighbours. */
