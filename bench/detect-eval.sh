@@ -23,4 +23,4 @@ t0=$(date +%s.%N)
 "$work/detect-eval" "$reps"
 t1=$(date +%s.%N)
 printf "\n%.1f s for the whole evaluation; machine: %s CPUs, load average %s\n" \
-  "$(echo "$t1 - $t0" | bc -l)" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"

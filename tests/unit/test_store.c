@@ -252,6 +252,7 @@ static void test_cases(void **state)
 	assay_rows_release(&bad);
 	json_decref(factors);
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 2);
+	assert_int_equal(sql_int("SELECT rows FROM cases WHERE case_id = 'c1'"), 2);
 	assert_int_equal(sql_int("SELECT duration_s FROM cases WHERE case_id = 'c1'"), 30);
 	assert_int_equal(sql_int("SELECT outcome = 'workload-failed' FROM cases WHERE case_id = 'c2'"), 1);
 	assert_int_equal(sql_int("SELECT json_extract(factors, '$.ep') FROM cases WHERE case_id = 'c1'"), 8);
@@ -414,6 +415,59 @@ static void test_annotations(void **state)
 	close_store(s);
 }
 
+static void test_batch(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_rows a = ASSAY_ROWS_INIT, b = ASSAY_ROWS_INIT;
+	add_row(&a, "bf16", "tokens", 1, "r1");
+	add_row(&b, "fp8", "tokens", 2, "r1");
+	bool skipped;
+	struct assay_ingest_info ia = {.file = "a", .format = "rows", .sha256 = "sa"};
+	struct assay_ingest_info ib = {.file = "b", .format = "rows", .sha256 = "sb"};
+	/* Rolled back: nothing of either file. */
+	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
+	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &skipped, NULL, &e), ASSAY_OK);
+	assay_store_batch_rollback(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 0);
+	/* A failing write inside a batch undoes the batch. */
+	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
+	free(b.v[0].unit);
+	b.v[0].unit = xstrdup("tok/ms");
+	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &skipped, NULL, &e), ASSAY_OK);
+	struct assay_rows c = ASSAY_ROWS_INIT;
+	add_row(&c, "fp8", "tokens", 3, "r2"); /* same series as b, other unit */
+	struct assay_ingest_info ic = {.file = "c", .format = "rows", .sha256 = "sc"};
+	assert_int_equal(assay_store_ingest_rows(s, &ic, &c, &skipped, NULL, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_batch_commit(s, &e), ASSAY_USAGE); /* it ended */
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 0);
+	/* Committed: both files, each its own run. */
+	free(b.v[0].unit);
+	b.v[0].unit = xstrdup("tok/s");
+	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
+	assert_true(skipped); /* a dedupe inside a batch does not end it */
+	assert_int_equal(assay_store_batch_commit(s, &e), ASSAY_OK);
+	struct assay_run_list runs = {0};
+	assert_int_equal(assay_store_runs(s, 0, &runs, &e), ASSAY_OK);
+	assert_int_equal(runs.n, 2);
+	assert_string_equal(runs.v[0].launcher, "ingest");
+	assert_int_equal(runs.v[0].rows, 1);
+	assert_int_equal(runs.v[0].exit_code, 0);
+	assay_run_list_release(&runs);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 2);
+	assay_rows_release(&a);
+	assay_rows_release(&b);
+	assay_rows_release(&c);
+}
+
 /* A writer process: one run of n cases with k rows each. */
 static void writer(const char *run_id, int n, int k, int notify_fd)
 {
@@ -524,6 +578,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rows_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_annotations, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_writer, setup, teardown),
 	};
