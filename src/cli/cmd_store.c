@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "assay/json.h"
 #include "assay/parse.h"
@@ -74,6 +73,31 @@ static int unknown_option(const char *sub, char **argv)
 
 /* ---- ingest ---- */
 
+/* Store one parsed file inside the open batch; its line goes in report. */
+static int ingest_file(struct assay_store *s, const struct parsed_file *pf, const char *suite,
+		       bool force, struct sbuf *report, bool *no_rows)
+{
+	struct assay_error e;
+	struct assay_ingest_info ii = {.file = pf->path, .format = pf->format->name,
+				       .sha256 = pf->sha256, .suite = suite, .force = force};
+	char run[64];
+	bool skipped;
+	if (!pf->rows.n) {
+		sbuf_addf(report, "%s: %s, no measurement rows\n", pf->path, pf->format->name);
+		*no_rows = true;
+		return ASSAY_OK;
+	}
+	if (assay_store_ingest_rows(s, &ii, &pf->rows, &skipped, run, &e) != ASSAY_OK)
+		return cli_report(&e);
+	if (skipped)
+		sbuf_addf(report, "%s: already ingested as run %s, skipped (--force stores it again)\n",
+			  pf->path, run);
+	else
+		sbuf_addf(report, "%s: %s, %zu rows, run %s\n", pf->path, pf->format->name, pf->rows.n,
+			  run);
+	return ASSAY_OK;
+}
+
 static int store_ingest(int argc, char **argv, struct store_cli *sc)
 {
 	static const struct option opts[] = {
@@ -109,47 +133,28 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 		rc = cli_usage_error("store", "ingest: expected one or more files");
 	if (rc == ASSAY_OK && sc->filter.keys.n + sc->filter.match.n)
 		rc = cli_usage_error("store", "ingest: --series and --match do not apply");
-	/* All files go in one batch: a bad file anywhere leaves the store as it
-	 * was (and a store this command created is removed again). */
-	const char *path = sc->path ? sc->path : ASSAY_STORE_DEFAULT_PATH;
-	bool existed = access(path, F_OK) == 0;
+	/* All files go in one batch: a bad file anywhere leaves the store's
+	 * contents as they were. The store is opened (created) once the first
+	 * file has been read, so a bad first file creates nothing. */
 	struct assay_store *s = NULL;
 	struct assay_error e;
 	struct sbuf report = SBUF_INIT;
 	bool no_rows = false;
-	if (rc == ASSAY_OK)
-		rc = store_cli_open(sc, true, &s);
-	if (rc == ASSAY_OK && assay_store_batch_begin(s, &e) != ASSAY_OK)
-		rc = cli_report(&e);
 	struct parse_pool *pool = rc == ASSAY_OK ? parse_pool_start("store", &pc, nfiles, argv + optind)
 						 : NULL;
 	for (int i = 0; rc == ASSAY_OK && i < nfiles; i++) {
 		struct parsed_file *pf;
 		rc = parse_pool_get(pool, i, &pf);
-		struct assay_ingest_info ii = {.file = pf->path, .sha256 = pf->sha256, .suite = suite,
-					       .force = force};
-		char run[64];
-		bool skipped;
-		if (rc != ASSAY_OK) {
-			/* reported */
-		} else if (!pf->rows.n) {
-			sbuf_addf(&report, "%s: %s, no measurement rows\n", pf->path, pf->format->name);
-			no_rows = true;
-		} else if ((ii.format = pf->format->name),
-			   assay_store_ingest_rows(s, &ii, &pf->rows, &skipped, run, &e) != ASSAY_OK) {
+		if (rc == ASSAY_OK && !s && (rc = store_cli_open(sc, true, &s)) == ASSAY_OK &&
+		    assay_store_batch_begin(s, &e) != ASSAY_OK)
 			rc = cli_report(&e);
-		} else if (skipped) {
-			sbuf_addf(&report, "%s: already ingested as run %s, skipped (--force stores it "
-					   "again)\n", pf->path, run);
-		} else {
-			sbuf_addf(&report, "%s: %s, %zu rows, run %s\n", pf->path, pf->format->name,
-				  pf->rows.n, run);
-		}
+		if (rc == ASSAY_OK)
+			rc = ingest_file(s, pf, suite, force, &report, &no_rows);
 		parse_pool_release(pool, i);
 	}
 	if (pool)
 		parse_pool_stop(pool);
-	if (rc == ASSAY_OK && assay_store_batch_commit(s, &e) != ASSAY_OK)
+	if (rc == ASSAY_OK && s && assay_store_batch_commit(s, &e) != ASSAY_OK)
 		rc = cli_report(&e);
 	if (rc == ASSAY_OK) {
 		fputs(sbuf_str(&report), stdout);
@@ -160,19 +165,7 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 	}
 	sbuf_release(&report);
 	parse_cli_release(&pc);
-	if (!s)
-		return rc;
-	rc = store_cli_close(s, rc);
-	if (rc != ASSAY_OK && rc != ASSAY_NO_METRICS && !existed) {
-		char *side = xasprintf("%s-wal", path);
-		unlink(side);
-		free(side);
-		side = xasprintf("%s-shm", path);
-		unlink(side);
-		free(side);
-		unlink(path);
-	}
-	return rc;
+	return s ? store_cli_close(s, rc) : rc;
 }
 
 /* ---- export ---- */
