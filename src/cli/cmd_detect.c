@@ -247,13 +247,11 @@ static int detect_input(struct printer *p, const struct assay_detect_opts *o, co
 static int detect_store(struct printer *p, const struct assay_detect_opts *o, struct store_cli *sc)
 {
 	struct assay_store *s;
-	int rc = store_cli_open(sc, false, &s);
-	if (rc != ASSAY_OK)
-		return rc;
 	struct assay_series_list l = {0};
 	struct assay_error e;
-	if (assay_store_series(s, &sc->filter, &l, &e) != ASSAY_OK)
-		rc = cli_report(&e);
+	int rc = store_cli_open_series(sc, false, &s, &l);
+	if (rc != ASSAY_OK)
+		return rc;
 	for (size_t i = 0; rc == ASSAY_OK && i < l.n; i++) {
 		struct assay_points pts = {0};
 		struct assay_annotations ann = {0};
@@ -364,14 +362,8 @@ int cmd_detect(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		STORE_CLI_OPTIONS,
+		PARSE_CLI_OPTIONS,
 		{"input-format", required_argument, NULL, PO_FORMAT},
-		{"cluster", required_argument, NULL, PO_CLUSTER},
-		{"scale", required_argument, NULL, PO_SCALE},
-		{"precision", required_argument, NULL, PO_PRECISION},
-		{"set", required_argument, NULL, PO_SET},
-		{"revision", required_argument, NULL, PO_REVISION},
-		{"lower-is-better", required_argument, NULL, PO_LOWER},
-		{"higher-is-better", required_argument, NULL, PO_HIGHER},
 		{"input", required_argument, NULL, D_INPUT},
 		{"direction", required_argument, NULL, D_DIRECTION},
 		{"window", required_argument, NULL, D_WINDOW},
@@ -467,8 +459,9 @@ int cmd_detect(int argc, char **argv)
 			break;
 		}
 	}
-	if (rc == ASSAY_OK && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "csv"))
-		rc = cli_usage_error("detect", "--format '%s': expected table, json or csv", format);
+	static const char *const formats[] = {"table", "json", "csv", NULL};
+	if (rc == ASSAY_OK)
+		rc = store_cli_format("detect", NULL, format, formats);
 	if (rc == ASSAY_OK && input && gates)
 		rc = cli_usage_error("detect", "--input and --gate cannot be combined");
 	if (rc == ASSAY_OK && input && (sc.filter.keys.n || sc.filter.match.n || sc.filter.since))

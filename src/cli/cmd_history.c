@@ -79,8 +79,9 @@ int cmd_history(int argc, char **argv)
 			rc = cli_usage_error("history", "unknown option or missing value: '%s'",
 					     argv[optind - 1]);
 	}
-	if (rc == ASSAY_OK && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "csv"))
-		rc = cli_usage_error("history", "--format '%s': expected table, json or csv", format);
+	static const char *const formats[] = {"table", "json", "csv", NULL};
+	if (rc == ASSAY_OK)
+		rc = store_cli_format("history", NULL, format, formats);
 	if (rc == ASSAY_OK && optind < argc - 1)
 		rc = cli_usage_error("history", "expected one series, got %d", argc - optind);
 	if (rc == ASSAY_OK && optind == argc && !sc.filter.match.n)
@@ -89,8 +90,6 @@ int cmd_history(int argc, char **argv)
 	if (rc == ASSAY_OK && optind < argc)
 		strlist_push(&sc.filter.keys, argv[optind]);
 	struct assay_store *s = NULL;
-	if (rc == ASSAY_OK)
-		rc = store_cli_open(&sc, false, &s);
 	struct assay_series_list l = {0};
 	struct assay_points pts = {0};
 	struct assay_annotations ann = {0};
@@ -98,8 +97,8 @@ int cmd_history(int argc, char **argv)
 	struct assay_error e;
 	const char *since = sc.filter.since;
 	sc.filter.since = NULL; /* select the series by identity, points by time */
-	if (rc == ASSAY_OK && assay_store_series(s, &sc.filter, &l, &e) != ASSAY_OK)
-		rc = cli_report(&e);
+	if (rc == ASSAY_OK)
+		rc = store_cli_open_series(&sc, false, &s, &l);
 	if (rc == ASSAY_OK && l.n != 1)
 		rc = cli_usage_error("history", "%s series match%s", l.n ? "several" : "no",
 				     l.n ? "; narrow it with more digits or --match" : "");

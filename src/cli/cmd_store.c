@@ -103,6 +103,7 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 	static const struct option opts[] = {
 		STORE_CLI_OPTIONS,
 		PARSE_CLI_OPTIONS,
+		{"format", required_argument, NULL, PO_FORMAT},
 		{"suite", required_argument, NULL, O_SUITE},
 		{"force", no_argument, NULL, O_FORCE},
 		{NULL, 0, NULL, 0},
@@ -237,8 +238,9 @@ static int store_export(int argc, char **argv, struct store_cli *sc)
 	}
 	if (optind != argc)
 		return cli_usage_error("store", "export: unexpected argument '%s'", argv[optind]);
-	if (strcmp(format, "ndjson") && strcmp(format, "csv"))
-		return cli_usage_error("store", "export: --format '%s': expected ndjson or csv", format);
+	static const char *const formats[] = {"ndjson", "csv", NULL};
+	if (store_cli_format("store", "export", format, formats) != ASSAY_OK)
+		return ASSAY_USAGE;
 	struct assay_store *s;
 	int rc = store_cli_open(sc, false, &s);
 	if (rc != ASSAY_OK)
@@ -287,17 +289,15 @@ static int store_series(int argc, char **argv, struct store_cli *sc)
 	}
 	if (optind != argc)
 		return cli_usage_error("store", "series: unexpected argument '%s'", argv[optind]);
-	if (strcmp(format, "table") && strcmp(format, "json"))
-		return cli_usage_error("store", "series: --format '%s': expected table or json", format);
+	static const char *const formats[] = {"table", "json", NULL};
+	if (store_cli_format("store", "series", format, formats) != ASSAY_OK)
+		return ASSAY_USAGE;
 	struct assay_store *s;
-	int rc = store_cli_open(sc, false, &s);
+	struct assay_series_list l = {0};
+	int rc = store_cli_open_series(sc, false, &s, &l);
 	if (rc != ASSAY_OK)
 		return rc;
-	struct assay_series_list l = {0};
-	struct assay_error e;
-	if (assay_store_series(s, &sc->filter, &l, &e) != ASSAY_OK) {
-		rc = cli_report(&e);
-	} else if (!strcmp(format, "json")) {
+	if (!strcmp(format, "json")) {
 		json_t *arr = json_array();
 		for (size_t i = 0; i < l.n; i++) {
 			const struct assay_series_info *si = &l.v[i];
@@ -425,15 +425,11 @@ static int store_annotate(int argc, char **argv, struct store_cli *sc)
 							"expected", kind_name);
 	}
 	struct assay_store *s;
-	int rc = store_cli_open(sc, !list, &s);
-	if (rc != ASSAY_OK)
-		return rc;
 	struct assay_series_list l = {0};
 	struct assay_error e;
-	if (assay_store_series(s, &sc->filter, &l, &e) != ASSAY_OK) {
-		rc = cli_report(&e);
-		goto out;
-	}
+	int rc = store_cli_open_series(sc, !list, &s, &l);
+	if (rc != ASSAY_OK)
+		return rc;
 	if (!list && !l.n) {
 		rc = cli_usage_error("store", "annotate: no series matches");
 		goto out;

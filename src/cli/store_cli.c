@@ -36,6 +36,41 @@ int store_cli_open(const struct store_cli *c, bool writable, struct assay_store 
 	return ASSAY_OK;
 }
 
+int store_cli_open_series(const struct store_cli *c, bool writable, struct assay_store **s,
+			  struct assay_series_list *l)
+{
+	struct assay_error e;
+	int rc = store_cli_open(c, writable, s);
+	if (rc != ASSAY_OK)
+		return rc;
+	if (assay_store_series(*s, &c->filter, l, &e) != ASSAY_OK) {
+		rc = cli_report(&e);
+		assay_series_list_release(l);
+		store_cli_close(*s, rc);
+		*s = NULL;
+	}
+	return rc;
+}
+
+int store_cli_format(const char *cmd, const char *sub, const char *format, const char *const allowed[])
+{
+	struct sbuf words = SBUF_INIT;
+	size_t n = 0;
+	while (allowed[n])
+		n++;
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(format, allowed[i])) {
+			sbuf_release(&words);
+			return ASSAY_OK;
+		}
+		sbuf_addf(&words, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", allowed[i]);
+	}
+	int rc = cli_usage_error(cmd, "%s%s--format '%s': expected %s", sub ? sub : "", sub ? ": " : "",
+				 format, sbuf_str(&words));
+	sbuf_release(&words);
+	return rc;
+}
+
 int store_cli_close(struct assay_store *s, int rc)
 {
 	struct assay_error e;

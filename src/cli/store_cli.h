@@ -36,8 +36,8 @@ enum {
 	PO_FORMAT = SO_NEXT, PO_CLUSTER, PO_SCALE, PO_PRECISION, PO_SET, PO_REVISION, PO_LOWER,
 	PO_HIGHER, PO_NEXT,
 };
+/* The input format option is named by each command (PO_FORMAT). */
 #define PARSE_CLI_OPTIONS                                                              \
-	{"format", required_argument, NULL, PO_FORMAT},                                \
 	{"cluster", required_argument, NULL, PO_CLUSTER},                              \
 	{"scale", required_argument, NULL, PO_SCALE},                                  \
 	{"precision", required_argument, NULL, PO_PRECISION},                          \
@@ -86,6 +86,13 @@ void store_cli_release(struct store_cli *c);
 /* Open the store (writable: created when missing). Prints the error and
  * returns its exit code on failure. */
 int store_cli_open(const struct store_cli *c, bool writable, struct assay_store **s);
+/* Open the store and list the series the filters select (sorted by key).
+ * On failure prints, closes the store and returns the exit code. */
+int store_cli_open_series(const struct store_cli *c, bool writable, struct assay_store **s,
+			  struct assay_series_list *l);
+/* An output --format from a NULL-terminated list; otherwise prints
+ * "assay CMD: [SUB: ]--format 'X': expected a, b or c" and returns ASSAY_USAGE. */
+int store_cli_format(const char *cmd, const char *sub, const char *format, const char *const allowed[]);
 /* Close, printing a failure. Returns rc, or the close failure when rc is ok. */
 int store_cli_close(struct assay_store *s, int rc);
 /* "llama3-70b tokens_per_sec_per_gpu/value cluster=a scale=2x8 precision=bf16 ...":

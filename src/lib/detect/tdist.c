@@ -7,39 +7,37 @@
 
 #include "assay/detect.h"
 
+/* One step of the modified Lentz method: fold coefficient num into the
+ * running c and d; returns the factor the fraction's value changes by. */
+static double lentz(double num, double *c, double *d)
+{
+	const double tiny = 1e-300;
+	*d = 1.0 + num * *d;
+	*c = 1.0 + num / *c;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
 /* The continued fraction of I_x(a, b) (converges fast for x < (a+1)/(a+b+2)). */
 static double beta_cf(double a, double b, double x)
 {
-	const double tiny = 1e-300, eps = 1e-16;
 	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < 1e-300)
+		d = 1e-300;
 	d = 1.0 / d;
 	double f = d;
 	for (int m = 1; m <= 1000; m++) {
 		double m2 = 2.0 * m;
 		/* Even step: d_{2m} = m (b - m) x / ((a + 2m - 1)(a + 2m)). */
-		double num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-		d = 1.0 + num * d;
-		c = 1.0 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		f *= d * c;
+		f *= lentz(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)), &c, &d);
 		/* Odd step: d_{2m+1} = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)). */
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-		d = 1.0 + num * d;
-		c = 1.0 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		double delta = d * c;
+		double delta = lentz(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)), &c, &d);
 		f *= delta;
-		if (fabs(delta - 1.0) < eps)
+		if (fabs(delta - 1.0) < 1e-16)
 			break;
 	}
 	return f;

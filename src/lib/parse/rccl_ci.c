@@ -141,35 +141,21 @@ assay_err assay_parse_rccl_ci(const char *data, size_t len, const struct assay_p
 	struct assay_cfg c = {o->file, e};
 	long line = 0;
 	size_t pos = 0;
-	while (pos < len) {
-		const char *start = data + pos;
-		const char *nl = memchr(start, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - start) : len - pos;
-		pos += n + (nl ? 1 : 0);
-		line++;
-		size_t k = 0;
-		while (k < n && (start[k] == ' ' || start[k] == '\t' || start[k] == '\r'))
-			k++;
-		if (k == n)
-			continue;
-		json_error_t je;
-		json_t *obj = json_loadb(start, n, JSON_REJECT_DUPLICATES, &je);
-		int rc;
-		if (!obj) {
-			assay_error_at(e, ASSAY_USAGE, o->file, NULL, line, "invalid JSON: %s", je.text);
-			if (e)
-				e->column = je.column;
-			rc = -1;
-		} else {
-			rc = parse_line(obj, &c, &tmp);
-			json_decref(obj);
-			if (rc < 0 && e)
-				e->line = line;
-		}
+	json_t *obj;
+	int got;
+	while ((got = assay_ndjson_next(data, len, &pos, &line, o->file, &obj, e)) == 1) {
+		int rc = parse_line(obj, &c, &tmp);
+		json_decref(obj);
 		if (rc < 0) {
-			assay_rows_release(&tmp);
-			return ASSAY_USAGE;
+			if (e)
+				e->line = line;
+			got = -1;
+			break;
 		}
+	}
+	if (got < 0) {
+		assay_rows_release(&tmp);
+		return ASSAY_USAGE;
 	}
 	return peer_finish(&tmp, o, out, e);
 }

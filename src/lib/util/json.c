@@ -123,6 +123,32 @@ json_t *assay_json_load_file(const char *path, struct assay_error *e)
 	return v;
 }
 
+int assay_ndjson_next(const char *text, size_t len, size_t *pos, long *line, const char *file,
+		      json_t **v, struct assay_error *e)
+{
+	while (*pos < len) {
+		const char *start = text + *pos;
+		const char *nl = memchr(start, '\n', len - *pos);
+		size_t n = nl ? (size_t)(nl - start) : len - *pos;
+		*pos += n + (nl ? 1 : 0);
+		(*line)++;
+		size_t k = 0;
+		while (k < n && (start[k] == ' ' || start[k] == '\t' || start[k] == '\r'))
+			k++;
+		if (k == n)
+			continue;
+		json_error_t je;
+		*v = json_loadb(start, n, JSON_REJECT_DUPLICATES, &je);
+		if (*v)
+			return 1;
+		assay_error_at(e, ASSAY_USAGE, file, NULL, *line, "invalid JSON: %s", je.text);
+		if (e)
+			e->column = je.column;
+		return -1;
+	}
+	return 0;
+}
+
 static void write_string(struct sbuf *sb, const char *s, size_t n)
 {
 	sbuf_grow(sb, n + 2);
