@@ -17,6 +17,13 @@ json_t *assay_json_load_file(const char *path, struct assay_error *e);
 /* The same for a buffer; name is used as the file in errors. */
 json_t *assay_json_loadb(const char *buf, size_t len, const char *name, struct assay_error *e);
 
+/* NDJSON: read the next non-blank line of text[0..len) from *pos as a JSON
+ * value (duplicate keys rejected). Returns 1 with *v (a new reference) and
+ * *line (1-based) set, 0 at the end, -1 on invalid JSON (ASSAY_USAGE in e
+ * naming file, line and column). Start with *pos = 0 and *line = 0. */
+int assay_ndjson_next(const char *text, size_t len, size_t *pos, long *line, const char *file,
+		      json_t **v, struct assay_error *e);
+
 /* The JSON path ("$.a.b[2]") of the value being read at byte offset off. */
 void assay_json_path_at(const char *text, size_t len, size_t off, char *out, size_t size);
 

@@ -55,5 +55,24 @@ assay_err assay_parse_rows(const char *data, size_t len, const struct assay_pars
 assay_err assay_parse_ep_case(const char *data, size_t len, const struct assay_parse_opts *o,
 			      struct assay_rows *out, struct assay_error *e);
 bool assay_detect_ep_case(const char *data, size_t len);
+/* Peer formats read by `assay store ingest` (docs/ingest.md): parser and
+ * content sniffer of each. */
+assay_err assay_parse_madengine_csv(const char *data, size_t len, const struct assay_parse_opts *o,
+				    struct assay_rows *out, struct assay_error *e);
+bool assay_detect_madengine_csv(const char *data, size_t len);
+assay_err assay_parse_madengine_super(const char *data, size_t len,
+				      const struct assay_parse_opts *o, struct assay_rows *out,
+				      struct assay_error *e);
+bool assay_detect_madengine_super(const char *data, size_t len);
+assay_err assay_parse_multiple_results(const char *data, size_t len,
+				       const struct assay_parse_opts *o, struct assay_rows *out,
+				       struct assay_error *e);
+bool assay_detect_multiple_results(const char *data, size_t len);
+assay_err assay_parse_rccl_ci(const char *data, size_t len, const struct assay_parse_opts *o,
+			      struct assay_rows *out, struct assay_error *e);
+bool assay_detect_rccl_ci(const char *data, size_t len);
+assay_err assay_parse_nccl_tests(const char *data, size_t len, const struct assay_parse_opts *o,
+				 struct assay_rows *out, struct assay_error *e);
+bool assay_detect_nccl_tests(const char *data, size_t len);
 
 #endif

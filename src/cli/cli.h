@@ -33,5 +33,8 @@ void cli_split_list(struct strlist *l, const char *arg);
 	extern const char cmd_##name##_help[]
 
 CLI_DECLARE(matrix);
+CLI_DECLARE(store);
+CLI_DECLARE(detect);
+CLI_DECLARE(history);
 
 #endif

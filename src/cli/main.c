@@ -10,6 +10,12 @@
 const struct cli_command cli_commands[] = {
 	{"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards",
 	 cmd_matrix_help},
+	{"detect", cmd_detect, "change points in stored series or a CSV; regression gates",
+	 cmd_detect_help},
+	{"history", cmd_history, "one stored series over time, with change points and annotations",
+	 cmd_history_help},
+	{"store", cmd_store, "the results store: ingest, export, series, runs, annotate, check",
+	 cmd_store_help},
 	{NULL, NULL, NULL, NULL},
 };
 

@@ -234,26 +234,9 @@ assay_err assay_rows_parse_ndjson(const char *text, size_t len, const char *file
 	struct assay_rows tmp = ASSAY_ROWS_INIT;
 	long line = 0;
 	size_t pos = 0;
-	while (pos < len) {
-		const char *start = text + pos;
-		const char *nl = memchr(start, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - start) : len - pos;
-		pos += n + (nl ? 1 : 0);
-		line++;
-		size_t k = 0;
-		while (k < n && (start[k] == ' ' || start[k] == '\t' || start[k] == '\r'))
-			k++;
-		if (k == n)
-			continue;
-		json_error_t je;
-		json_t *o = json_loadb(start, n, JSON_REJECT_DUPLICATES, &je);
-		if (!o) {
-			assay_error_at(e, ASSAY_USAGE, file, NULL, line, "invalid JSON: %s", je.text);
-			if (e)
-				e->column = je.column;
-			assay_rows_release(&tmp);
-			return ASSAY_USAGE;
-		}
+	json_t *o;
+	int got;
+	while ((got = assay_ndjson_next(text, len, &pos, &line, file, &o, e)) == 1) {
 		struct assay_row r;
 		assay_err rc = assay_row_from_json(o, &r, file, line, e);
 		json_decref(o);
@@ -262,6 +245,10 @@ assay_err assay_rows_parse_ndjson(const char *text, size_t len, const char *file
 			return rc;
 		}
 		assay_rows_push(&tmp, &r);
+	}
+	if (got < 0) {
+		assay_rows_release(&tmp);
+		return ASSAY_USAGE;
 	}
 	for (size_t i = 0; i < tmp.n; i++)
 		assay_rows_push(out, &tmp.v[i]);

@@ -20,6 +20,16 @@ const struct assay_format assay_formats[] = {
 	 detect_rows},
 	{"assay-ep", "assay-ep case artifacts (schema assay.ep.case/1, docs/ep.md)", assay_parse_ep_case,
 	 assay_detect_ep_case},
+	{"madengine-csv", "madengine perf.csv (29 fixed columns, extra multiple_results columns)",
+	 assay_parse_madengine_csv, assay_detect_madengine_csv},
+	{"madengine-super", "madengine perf_entry_super.json (with configs and multi_results)",
+	 assay_parse_madengine_super, assay_detect_madengine_super},
+	{"multiple-results", "a madengine multiple_results CSV (model, performance, metric, ...)",
+	 assay_parse_multiple_results, assay_detect_multiple_results},
+	{"rccl-ci", "RCCL CI perf history JSONL (run_id, timestamp, commit, workload, ...)",
+	 assay_parse_rccl_ci, assay_detect_rccl_ci},
+	{"nccl-tests", "nccl-tests / rccl-tests -J JSON output", assay_parse_nccl_tests,
+	 assay_detect_nccl_tests},
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -46,12 +56,15 @@ assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct a
 		struct assay_row *r = &rows->v[i];
 		if (!r->series)
 			r->series = json_object();
+		bool added = !r->series_key[0]; /* not finished yet */
 		if (o->context) {
 			const char *k;
 			json_t *v;
 			json_object_foreach((json_t *)o->context, k, v)
-				if (!json_object_get(r->series, k))
+				if (!json_object_get(r->series, k)) {
 					json_object_set(r->series, k, v);
+					added = true;
+				}
 		}
 		if (o->run_id) {
 			free(r->run_id);
@@ -65,7 +78,8 @@ assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct a
 			r->revision = xstrdup(o->revision);
 		if (o->timestamp && !r->timestamp)
 			r->timestamp = xstrdup(o->timestamp);
-		assay_err rc = assay_row_finish(r, e);
+		/* A finished row whose series did not change keeps its key. */
+		assay_err rc = added ? assay_row_finish(r, e) : ASSAY_OK;
 		if (rc != ASSAY_OK) {
 			if (e && o->file && !e->file[0])
 				snprintf(e->file, sizeof(e->file), "%s", o->file);

@@ -123,6 +123,32 @@ json_t *assay_json_load_file(const char *path, struct assay_error *e)
 	return v;
 }
 
+int assay_ndjson_next(const char *text, size_t len, size_t *pos, long *line, const char *file,
+		      json_t **v, struct assay_error *e)
+{
+	while (*pos < len) {
+		const char *start = text + *pos;
+		const char *nl = memchr(start, '\n', len - *pos);
+		size_t n = nl ? (size_t)(nl - start) : len - *pos;
+		*pos += n + (nl ? 1 : 0);
+		(*line)++;
+		size_t k = 0;
+		while (k < n && (start[k] == ' ' || start[k] == '\t' || start[k] == '\r'))
+			k++;
+		if (k == n)
+			continue;
+		json_error_t je;
+		*v = json_loadb(start, n, JSON_REJECT_DUPLICATES, &je);
+		if (*v)
+			return 1;
+		assay_error_at(e, ASSAY_USAGE, file, NULL, *line, "invalid JSON: %s", je.text);
+		if (e)
+			e->column = je.column;
+		return -1;
+	}
+	return 0;
+}
+
 static void write_string(struct sbuf *sb, const char *s, size_t n)
 {
 	sbuf_grow(sb, n + 2);
@@ -276,9 +302,12 @@ void assay_sha256_hex(const void *data, size_t len, char out[65])
 {
 	unsigned char md[32];
 	unsigned int mdlen = 0;
+	static const char hex[] = "0123456789abcdef";
 	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-	for (int i = 0; i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	for (int i = 0; i < 32; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
 	out[64] = '\0';
 }
 
@@ -347,7 +376,15 @@ static bool plain_key(const char *k)
 void assay_json_path_key(char *out, size_t size, const char *parent, const char *key)
 {
 	if (plain_key(key)) {
-		snprintf(out, size, "%s.%s", parent, key);
+		/* The hot path of every config and row lookup: no printf. */
+		size_t pl = strlen(parent), kl = strlen(key);
+		if (pl + 1 + kl < size) {
+			memmove(out, parent, pl);
+			out[pl] = '.';
+			memcpy(out + pl + 1, key, kl + 1);
+		} else {
+			snprintf(out, size, "%s.%s", parent, key);
+		}
 		return;
 	}
 	struct sbuf sb = SBUF_INIT;

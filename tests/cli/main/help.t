@@ -8,6 +8,9 @@ assay validates GPU clusters and keeps their performance honest.
 
 commands:
   matrix     expand a sweep over a platform registry into cases and shards
+  detect     change points in stored series or a CSV; regression gates
+  history    one stored series over time, with change points and annotations
+  store      the results store: ingest, export, series, runs, annotate, check
 
 Run 'assay help <command>' for a command's options.
 Exit codes: 0 ok, 1 gate-failed, 2 usage, 3 workload-failed, 4 no-metrics,

@@ -1,0 +1,147 @@
+/* Change-point detection and regression gates (docs/detect.md).
+ *
+ * Change points: E-divisive means in the Otava flavour. Sliding windows of
+ * window_len points (step half a window) are split recursively where the
+ * energy divergence Q is largest over split and end points; a split is
+ * accepted by a two-sided pooled Student t-test at a relaxed first-pass
+ * p-value (10 x max_pvalue); the union of those weak change points is then
+ * merged, weakest first, until every survivor has p < max_pvalue and a
+ * relative magnitude > min_magnitude. The otava_compat flavour reproduces
+ * Apache Otava's results exactly (tests use its Tigerbeetle rows); the assay
+ * flavour fixes two of its quirks (the t-test uses sample standard
+ * deviations; both neighbours of a removed point are re-tested) and drops
+ * change points that bound segments shorter than min_segment points (single
+ * spikes and short A->B->A excursions), except for the newest segment.
+ *
+ * Gates: a new result against the stored history of its series
+ * (changepoint, rolling-mean) or against a baseline measured in the same
+ * run (ab). Direction comes from the row; an `ack` annotation lets a known
+ * change pass. */
+#ifndef ASSAY_DETECT_H
+#define ASSAY_DETECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assay/error.h"
+#include "assay/measure.h"
+#include "assay/store.h"
+
+/* ---- Student t ---- */
+
+/* Regularized incomplete beta I_x(a, b); NaN for bad arguments. */
+double assay_betainc(double a, double b, double x);
+/* P(T <= t) and P(T > t) for Student's t with df degrees of freedom. */
+double assay_t_cdf(double t, double df);
+double assay_t_sf(double t, double df);
+/* Two-sided p-value P(|T| >= |t|). */
+double assay_t_two_sided(double t, double df);
+
+/* ---- change points ---- */
+
+struct assay_detect_opts {
+	int window;           /* window_len, >= 2 */
+	double max_pvalue;    /* in (0, 1] */
+	double min_magnitude; /* relative change, >= 0 */
+	bool otava_compat;    /* Apache Otava's exact behaviour */
+	int min_segment;      /* assay flavour: shortest interior segment kept (1: keep all) */
+};
+/* CI defaults: window 50, max_pvalue 1e-4, min_magnitude 0, min_segment 3. */
+void assay_detect_defaults(struct assay_detect_opts *o);
+/* Otava's defaults with otava_compat: window 50, max_pvalue 0.001, min_magnitude 0. */
+void assay_detect_otava_defaults(struct assay_detect_opts *o);
+/* ASSAY_USAGE naming the bad option. */
+assay_err assay_detect_check(const struct assay_detect_opts *o, struct assay_error *e);
+
+struct assay_change {
+	size_t index;            /* first point of the new regime */
+	size_t n_before, n_after; /* points in the segments either side */
+	double mean_before, mean_after;
+	double std_before, std_after; /* population (compat) or sample (assay) */
+	double pvalue;
+	double rel_change;       /* mean_after / mean_before - 1 (0 when mean_before is 0) */
+	double magnitude;        /* max(|after/before - 1|, |before/after - 1|) */
+};
+struct assay_changes {
+	struct assay_change *v;
+	size_t n, alloc;
+};
+void assay_changes_release(struct assay_changes *c);
+
+/* Change points of x[0..n) in index order. ASSAY_USAGE for a non-finite
+ * value or bad options. */
+assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts *o,
+		       struct assay_changes *out, struct assay_error *e);
+
+/* Read a series from CSV for `assay detect --input`: a header
+ * "revision,value" or "revision,timestamp,value", then one point per line,
+ * oldest first. ASSAY_USAGE naming file and line for anything else. */
+assay_err assay_detect_read_csv(const char *data, size_t len, const char *file,
+				struct assay_points *out, struct assay_error *e);
+
+/* Whether a change is a regression for a metric of direction dir. */
+bool assay_change_is_regression(const struct assay_change *c, enum assay_direction dir);
+
+/* ---- regression gates ---- */
+
+struct assay_gate_config {
+	bool changepoint;           /* run the changepoint gate */
+	bool rolling_mean;          /* run the rolling-mean gate */
+	struct assay_detect_opts detect;
+	double cp_threshold;        /* changepoint: fail only at |change| >= this (default 0) */
+	double rm_train_threshold;  /* rolling-mean: 0.02 (fail beyond -2%) */
+	double rm_infer_threshold;  /* rolling-mean: 0.05 for inference series */
+	int rm_min_history;         /* rolling-mean: earlier points needed (3) */
+	int rm_window;              /* rolling-mean: mean of the last N earlier points (5) */
+};
+/* Both gates on, CI detection defaults, thresholds as documented. */
+void assay_gate_defaults(struct assay_gate_config *c);
+
+struct assay_verdict {
+	char series_key[65];
+	char gate[16];          /* "changepoint", "rolling-mean" or "ab" */
+	assay_err outcome;      /* ASSAY_OK or ASSAY_GATE_FAILED */
+	bool acked;             /* a regression let through by an ack annotation */
+	bool insufficient;      /* not enough history to judge: passes */
+	double change;          /* relative change of the new value (after/before - 1) */
+	char message[512];      /* one line for reports */
+};
+struct assay_verdicts {
+	struct assay_verdict *v;
+	size_t n, alloc;
+};
+void assay_verdicts_release(struct assay_verdicts *v);
+/* ASSAY_GATE_FAILED when any verdict failed, else ASSAY_OK. */
+assay_err assay_verdicts_outcome(const struct assay_verdicts *v);
+
+/* Gate each row of a new case (finished rows, not yet stored) against the
+ * stored history of its series: history points in time order, leaving out
+ * revisions annotated `ignore`, then the row's value as the newest point.
+ * Appends one verdict per row and enabled gate. Call it before
+ * assay_store_case_finish() and store the worst outcome with the rows.
+ * Store errors are returned (ASSAY_INFRA); gate results go in out. */
+assay_err assay_gate_history(struct assay_store *s, const struct assay_rows *rows,
+			     const struct assay_gate_config *c, struct assay_verdicts *out,
+			     struct assay_error *e);
+
+/* The same on plain values: history[0..n) oldest first, then the new value.
+ * acked: an ack annotation covers this change. name labels the message. */
+void assay_gate_changepoint(const double *history, size_t n, double value,
+			    enum assay_direction dir, const struct assay_gate_config *c, bool acked,
+			    struct assay_verdict *out);
+void assay_gate_rolling_mean(const double *history, size_t n, double value,
+			     enum assay_direction dir, double threshold,
+			     const struct assay_gate_config *c, bool acked,
+			     struct assay_verdict *out);
+/* A/B in one run: fail when candidate/baseline - 1 (for lower-is-better,
+ * baseline/candidate - 1) is below -threshold. The rows must share metric,
+ * unit and direction (ASSAY_USAGE otherwise). */
+assay_err assay_gate_ab(const struct assay_row *baseline, const struct assay_row *candidate,
+			double threshold, bool acked, struct assay_verdict *out,
+			struct assay_error *e);
+/* Whether a series is an inference one (rolling-mean threshold choice):
+ * a field task, mode, phase or kind equal to inference or serving, or a
+ * workload name containing "infer" or "serv". */
+bool assay_series_is_inference(const json_t *series);
+
+#endif

@@ -1,0 +1,403 @@
+/* Shared by the store, history and detect commands: --store, the series
+ * filter options, opening the store and naming series in tables. */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/json.h"
+#include "cli.h"
+#include "store_cli.h"
+
+bool store_cli_option(struct store_cli *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case SO_STORE: c->path = arg; return true;
+	case SO_SERIES: cli_split_list(&c->filter.keys, arg); return true;
+	case SO_MATCH: strlist_push(&c->filter.match, arg); return true;
+	case SO_SINCE: c->filter.since = arg; return true;
+	default: return false;
+	}
+}
+
+void store_cli_release(struct store_cli *c)
+{
+	assay_series_filter_release(&c->filter);
+}
+
+int store_cli_open(const struct store_cli *c, bool writable, struct assay_store **s)
+{
+	struct assay_error e;
+	const char *path = c->path ? c->path : ASSAY_STORE_DEFAULT_PATH;
+	if (assay_store_open(path, writable ? ASSAY_STORE_CREATE : ASSAY_STORE_READONLY, s, &e) !=
+	    ASSAY_OK)
+		return cli_report(&e);
+	return ASSAY_OK;
+}
+
+int store_cli_open_series(const struct store_cli *c, bool writable, struct assay_store **s,
+			  struct assay_series_list *l)
+{
+	struct assay_error e;
+	int rc = store_cli_open(c, writable, s);
+	if (rc != ASSAY_OK)
+		return rc;
+	if (assay_store_series(*s, &c->filter, l, &e) != ASSAY_OK) {
+		rc = cli_report(&e);
+		assay_series_list_release(l);
+		store_cli_close(*s, rc);
+		*s = NULL;
+	}
+	return rc;
+}
+
+int store_cli_format(const char *cmd, const char *sub, const char *format, const char *const allowed[])
+{
+	struct sbuf words = SBUF_INIT;
+	size_t n = 0;
+	while (allowed[n])
+		n++;
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(format, allowed[i])) {
+			sbuf_release(&words);
+			return ASSAY_OK;
+		}
+		sbuf_addf(&words, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", allowed[i]);
+	}
+	int rc = cli_usage_error(cmd, "%s%s--format '%s': expected %s", sub ? sub : "", sub ? ": " : "",
+				 format, sbuf_str(&words));
+	sbuf_release(&words);
+	return rc;
+}
+
+int store_cli_close(struct assay_store *s, int rc)
+{
+	struct assay_error e;
+	if (assay_store_close(s, &e) != ASSAY_OK) {
+		cli_report(&e);
+		return rc == ASSAY_OK ? ASSAY_INFRA : rc;
+	}
+	return rc;
+}
+
+static void add_value(struct sbuf *sb, const json_t *v)
+{
+	if (json_is_string(v)) {
+		sbuf_adds(sb, json_string_value(v));
+	} else {
+		char *t = assay_json_dumps(v, ASSAY_JSON_SORT);
+		sbuf_adds(sb, t);
+		free(t);
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void store_cli_series_label(const json_t *fields, struct sbuf *sb)
+{
+	static const char *const first[] = {"workload", "metric", "statistic", "cluster", "scale",
+					    "precision"};
+	const json_t *w = json_object_get(fields, "workload");
+	if (w) {
+		add_value(sb, w);
+		sbuf_addch(sb, ' ');
+	}
+	add_value(sb, json_object_get(fields, "metric"));
+	sbuf_addch(sb, '/');
+	add_value(sb, json_object_get(fields, "statistic"));
+	for (size_t i = 3; i < ARRAY_SIZE(first); i++) {
+		const json_t *v = json_object_get(fields, first[i]);
+		if (v) {
+			sbuf_addf(sb, " %s=", first[i]);
+			add_value(sb, v);
+		}
+	}
+	const char **keys = xcalloc(json_object_size(fields) + 1, sizeof(*keys));
+	size_t n = 0;
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)fields, k, v) {
+		bool known = false;
+		for (size_t i = 0; i < ARRAY_SIZE(first); i++)
+			known |= !strcmp(k, first[i]);
+		if (!known)
+			keys[n++] = k;
+	}
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		sbuf_addf(sb, " %s=", keys[i]);
+		add_value(sb, json_object_get(fields, keys[i]));
+	}
+	free(keys);
+}
+
+void store_cli_csv(FILE *out, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+void parse_cli_init(struct parse_cli *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->context = json_object();
+}
+
+void parse_cli_release(struct parse_cli *p)
+{
+	json_decref(p->context);
+	strlist_clear(&p->lower);
+	strlist_clear(&p->higher);
+}
+
+static int set_context(const char *cmd, json_t *ctx, const char *field, const char *value)
+{
+	if (!*value)
+		return cli_usage_error(cmd, "--%s needs a value", field);
+	json_object_set_new(ctx, field, json_string(value));
+	return 1;
+}
+
+int parse_cli_option(const char *cmd, struct parse_cli *p, int opt, const char *arg)
+{
+	switch (opt) {
+	case PO_FORMAT: p->format = arg; return 1;
+	case PO_REVISION: p->revision = arg; return 1;
+	case PO_LOWER: cli_split_list(&p->lower, arg); return 1;
+	case PO_HIGHER: cli_split_list(&p->higher, arg); return 1;
+	case PO_CLUSTER: return set_context(cmd, p->context, "cluster", arg);
+	case PO_SCALE: {
+		unsigned nodes, gpus;
+		char tail;
+		if (sscanf(arg, "%ux%u%c", &nodes, &gpus, &tail) != 2 || !nodes || !gpus ||
+		    !isdigit((unsigned char)arg[0]))
+			return cli_usage_error(cmd, "--scale '%s': expected NODESxGPUS such as 2x8", arg);
+		return set_context(cmd, p->context, "scale", arg);
+	}
+	case PO_PRECISION: {
+		char *lower = xstrdup(arg);
+		for (char *q = lower; *q; q++)
+			*q = (char)tolower((unsigned char)*q);
+		int rc = set_context(cmd, p->context, "precision", lower);
+		free(lower);
+		return rc;
+	}
+	case PO_SET: {
+		const char *eq = strchr(arg, '=');
+		if (!eq || eq == arg)
+			return cli_usage_error(cmd, "--set '%s': expected FIELD=VALUE", arg);
+		char *k = xstrndup(arg, (size_t)(eq - arg));
+		json_object_set_new(p->context, k, json_string(eq + 1));
+		free(k);
+		return 1;
+	}
+	default: return 0;
+	}
+}
+
+/* Parse one file; on failure the message (one line, no newline) goes in err. */
+static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf,
+		      struct sbuf *err)
+{
+	struct assay_error e;
+	char buf[2048];
+	size_t len;
+	char *data = assay_read_file(pf->path, &len, &e);
+	if (!data) {
+		sbuf_adds(err, assay_error_format(&e, buf, sizeof(buf)));
+		return e.code;
+	}
+	assay_sha256_hex(data, len, pf->sha256);
+	pf->format = p->format ? assay_format_find(p->format) : assay_format_detect(data, len);
+	if (!pf->format) {
+		free(data);
+		if (p->format)
+			sbuf_addf(err, "assay %s: unknown format '%s' (see 'assay help %s')", cmd,
+				  p->format, cmd);
+		else
+			sbuf_addf(err, "%s: cannot tell the format from the content; pass --format",
+				  pf->path);
+		return ASSAY_USAGE;
+	}
+	struct assay_parse_opts po = {.file = pf->path, .context = p->context,
+				      .revision = p->revision};
+	assay_err rc = pf->format->parse(data, len, &po, &pf->rows, &e);
+	free(data);
+	if (rc != ASSAY_OK) {
+		sbuf_adds(err, assay_error_format(&e, buf, sizeof(buf)));
+		return rc;
+	}
+	for (size_t i = 0; i < pf->rows.n; i++) {
+		struct assay_row *r = &pf->rows.v[i];
+		if (strlist_has(&p->lower, r->metric))
+			r->direction = ASSAY_DIR_LOWER;
+		if (strlist_has(&p->higher, r->metric))
+			r->direction = ASSAY_DIR_HIGHER;
+		if (assay_store_check_identity(r, &e) != ASSAY_OK) {
+			sbuf_addf(err, "%s: row %zu: %s; give it with --cluster, --scale, --precision or "
+				       "--set FIELD=VALUE",
+				  pf->path, i + 1, e.message);
+			return ASSAY_USAGE;
+		}
+	}
+	return ASSAY_OK;
+}
+
+int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = parse_file(cmd, p, pf, &err);
+	if (rc != ASSAY_OK)
+		fprintf(stderr, "%s\n", sbuf_str(&err));
+	sbuf_release(&err);
+	return rc;
+}
+
+/* ---- parsing files on several threads, handed out in order ---- */
+
+struct pool_slot {
+	struct parsed_file pf;
+	struct sbuf err;
+	int rc;
+	bool done;
+	bool released; /* the consumer is finished with it */
+	int worker;    /* which thread parsed it (and frees it: its malloc arena) */
+};
+
+struct parse_pool {
+	int started; /* threads that have taken their id */
+	const char *cmd;
+	const struct parse_cli *p;
+	struct pool_slot *slots;
+	int n, next, taken; /* next: the next file to parse; taken: files handed out */
+	int ahead;          /* most files parsed but not yet taken */
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t *threads;
+	int nthreads;
+};
+
+/* Free the rows of this worker's files that the consumer has finished
+ * with (called with the lock held; frees without it). */
+static void pool_free_released(struct parse_pool *pool, int me)
+{
+	for (int i = 0; i < pool->n; i++) {
+		struct pool_slot *slot = &pool->slots[i];
+		if (slot->worker != me || !slot->released || !slot->pf.rows.v)
+			continue;
+		struct assay_rows rows = slot->pf.rows;
+		memset(&slot->pf.rows, 0, sizeof(slot->pf.rows));
+		pthread_mutex_unlock(&pool->lock);
+		assay_rows_release(&rows);
+		pthread_mutex_lock(&pool->lock);
+	}
+}
+
+static void *pool_worker(void *arg)
+{
+	struct parse_pool *pool = arg;
+	pthread_mutex_lock(&pool->lock);
+	int me = pool->started++;
+	for (;;) {
+		pool_free_released(pool, me);
+		while (!pool->stop && pool->next < pool->n && pool->next - pool->taken >= pool->ahead) {
+			pthread_cond_wait(&pool->cond, &pool->lock);
+			pool_free_released(pool, me);
+		}
+		if (pool->stop || pool->next >= pool->n)
+			break;
+		struct pool_slot *slot = &pool->slots[pool->next++];
+		slot->worker = me;
+		pthread_mutex_unlock(&pool->lock);
+		int rc = parse_file(pool->cmd, pool->p, &slot->pf, &slot->err);
+		pthread_mutex_lock(&pool->lock);
+		slot->rc = rc;
+		slot->done = true;
+		pthread_cond_broadcast(&pool->cond);
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return NULL;
+}
+
+void parse_pool_release(struct parse_pool *pool, int i)
+{
+	pthread_mutex_lock(&pool->lock);
+	pool->slots[i].released = true;
+	pthread_cond_broadcast(&pool->cond);
+	pthread_mutex_unlock(&pool->lock);
+}
+
+struct parse_pool *parse_pool_start(const char *cmd, const struct parse_cli *p, int n, char **paths)
+{
+	struct parse_pool *pool = xcalloc(1, sizeof(*pool));
+	pool->cmd = cmd;
+	pool->p = p;
+	pool->n = n;
+	pool->slots = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*pool->slots));
+	for (int i = 0; i < n; i++)
+		pool->slots[i].pf.path = paths[i];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pool->nthreads = cpus > 1 ? (int)(cpus < 8 ? cpus : 8) : 1;
+	if (pool->nthreads > n)
+		pool->nthreads = n > 0 ? n : 1;
+	pool->ahead = pool->nthreads;
+	pthread_mutex_init(&pool->lock, NULL);
+	pthread_cond_init(&pool->cond, NULL);
+	/* jansson seeds its hash function on first use; do it before the threads. */
+	json_object_seed(0);
+	pool->threads = xcalloc((size_t)pool->nthreads, sizeof(*pool->threads));
+	for (int i = 0; i < pool->nthreads; i++)
+		if (pthread_create(&pool->threads[i], NULL, pool_worker, pool) != 0)
+			abort();
+	return pool;
+}
+
+int parse_pool_get(struct parse_pool *pool, int i, struct parsed_file **pf)
+{
+	pthread_mutex_lock(&pool->lock);
+	while (!pool->slots[i].done)
+		pthread_cond_wait(&pool->cond, &pool->lock);
+	pool->taken = i + 1;
+	pthread_cond_broadcast(&pool->cond);
+	pthread_mutex_unlock(&pool->lock);
+	struct pool_slot *slot = &pool->slots[i];
+	if (slot->rc != ASSAY_OK)
+		fprintf(stderr, "%s\n", sbuf_str(&slot->err));
+	*pf = &slot->pf;
+	return slot->rc;
+}
+
+void parse_pool_stop(struct parse_pool *pool)
+{
+	pthread_mutex_lock(&pool->lock);
+	pool->stop = true;
+	pthread_cond_broadcast(&pool->cond);
+	pthread_mutex_unlock(&pool->lock);
+	for (int i = 0; i < pool->nthreads; i++)
+		pthread_join(pool->threads[i], NULL);
+	for (int i = 0; i < pool->n; i++) {
+		assay_rows_release(&pool->slots[i].pf.rows);
+		sbuf_release(&pool->slots[i].err);
+	}
+	pthread_cond_destroy(&pool->cond);
+	pthread_mutex_destroy(&pool->lock);
+	free(pool->threads);
+	free(pool->slots);
+	free(pool);
+}

@@ -1,0 +1,104 @@
+/* Helpers shared by the commands that read or write the results store
+ * (store, history, detect): opening it, series filter options, and how a
+ * series is named in tables. */
+#ifndef ASSAY_STORE_CLI_H
+#define ASSAY_STORE_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "assay/parse.h"
+#include "assay/store.h"
+
+/* getopt_long ids of the shared options; commands start theirs after. */
+enum {
+	SO_STORE = 1000, /* --store PATH */
+	SO_SERIES,       /* --series KEY[,KEY] */
+	SO_MATCH,        /* --match FIELD=VALUE */
+	SO_SINCE,        /* --since DATE */
+	SO_NEXT,
+};
+#define STORE_CLI_OPTIONS                                                              \
+	{"store", required_argument, NULL, SO_STORE},                                  \
+	{"series", required_argument, NULL, SO_SERIES},                                \
+	{"match", required_argument, NULL, SO_MATCH},                                  \
+	{"since", required_argument, NULL, SO_SINCE}
+
+struct store_cli {
+	const char *path; /* --store, default ASSAY_STORE_DEFAULT_PATH */
+	struct assay_series_filter filter;
+};
+
+/* Reading result files the way `assay store ingest` does: --format (or
+ * detection), identity fields for the series (--cluster, --scale,
+ * --precision, --set FIELD=VALUE), --revision, and direction overrides. */
+enum {
+	PO_FORMAT = SO_NEXT, PO_CLUSTER, PO_SCALE, PO_PRECISION, PO_SET, PO_REVISION, PO_LOWER,
+	PO_HIGHER, PO_NEXT,
+};
+/* The input format option is named by each command (PO_FORMAT). */
+#define PARSE_CLI_OPTIONS                                                              \
+	{"cluster", required_argument, NULL, PO_CLUSTER},                              \
+	{"scale", required_argument, NULL, PO_SCALE},                                  \
+	{"precision", required_argument, NULL, PO_PRECISION},                          \
+	{"set", required_argument, NULL, PO_SET},                                      \
+	{"revision", required_argument, NULL, PO_REVISION},                            \
+	{"lower-is-better", required_argument, NULL, PO_LOWER},                        \
+	{"higher-is-better", required_argument, NULL, PO_HIGHER}
+
+struct parse_cli {
+	const char *format, *revision;
+	json_t *context;
+	struct strlist lower, higher;
+};
+void parse_cli_init(struct parse_cli *p);
+void parse_cli_release(struct parse_cli *p);
+/* 1: handled; 0: not a parse option; otherwise the exit code of a bad value
+ * (already printed as "assay CMD: ..."). */
+int parse_cli_option(const char *cmd, struct parse_cli *p, int opt, const char *arg);
+
+struct parsed_file {
+	const char *path;
+	const struct assay_format *format;
+	char sha256[65];
+	struct assay_rows rows;
+};
+/* Read, parse and check one file (every row's series has cluster, scale and
+ * precision). Prints the error and returns its exit code on failure. */
+int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf);
+
+/* Parse n files on up to one thread per CPU, a few files ahead of the
+ * consumer. parse_pool_get(i) waits for file i (take them in order), prints
+ * its error when it failed and returns its exit code; *pf stays owned by the
+ * pool. parse_pool_release(i) says the consumer is done with file i: the
+ * thread that parsed it frees it (in its own malloc arena, which is much
+ * cheaper than freeing across threads). parse_pool_stop joins the threads
+ * and frees everything. */
+struct parse_pool;
+struct parse_pool *parse_pool_start(const char *cmd, const struct parse_cli *p, int n, char **paths);
+int parse_pool_get(struct parse_pool *pool, int i, struct parsed_file **pf);
+void parse_pool_release(struct parse_pool *pool, int i);
+void parse_pool_stop(struct parse_pool *pool);
+
+/* Handle a shared option; false when opt is not one of them. */
+bool store_cli_option(struct store_cli *c, int opt, const char *arg);
+void store_cli_release(struct store_cli *c);
+/* Open the store (writable: created when missing). Prints the error and
+ * returns its exit code on failure. */
+int store_cli_open(const struct store_cli *c, bool writable, struct assay_store **s);
+/* Open the store and list the series the filters select (sorted by key).
+ * On failure prints, closes the store and returns the exit code. */
+int store_cli_open_series(const struct store_cli *c, bool writable, struct assay_store **s,
+			  struct assay_series_list *l);
+/* An output --format from a NULL-terminated list; otherwise prints
+ * "assay CMD: [SUB: ]--format 'X': expected a, b or c" and returns ASSAY_USAGE. */
+int store_cli_format(const char *cmd, const char *sub, const char *format, const char *const allowed[]);
+/* Close, printing a failure. Returns rc, or the close failure when rc is ok. */
+int store_cli_close(struct assay_store *s, int rc);
+/* "llama3-70b tokens_per_sec_per_gpu/value cluster=a scale=2x8 precision=bf16 ...":
+ * workload, metric/statistic, the identity fields, then the rest sorted. */
+void store_cli_series_label(const json_t *fields, struct sbuf *sb);
+/* Write s as one CSV field (quoted when needed). */
+void store_cli_csv(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,652 @@
+/* E-divisive means change points, Otava flavour: split (sliding windows,
+ * recursive best split by the energy divergence Q, accepted by a pooled
+ * t-test at a relaxed p-value) and merge (weakest points removed until all
+ * survivors pass max_pvalue and min_magnitude). The otava_compat flavour
+ * follows Apache Otava step for step, including its floating-point order
+ * where it matters for ties; see include/assay/detect.h for the assay one. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/detect.h"
+
+void assay_detect_defaults(struct assay_detect_opts *o)
+{
+	o->window = 50;
+	o->max_pvalue = 1e-4;
+	o->min_magnitude = 0.0;
+	o->otava_compat = false;
+	o->min_segment = 5;
+}
+
+void assay_detect_otava_defaults(struct assay_detect_opts *o)
+{
+	o->window = 50;
+	o->max_pvalue = 0.001;
+	o->min_magnitude = 0.0;
+	o->otava_compat = true;
+	o->min_segment = 1;
+}
+
+assay_err assay_detect_check(const struct assay_detect_opts *o, struct assay_error *e)
+{
+	if (o->window < 2 || o->window > 1000)
+		return assay_error_set(e, ASSAY_USAGE, "window %d: expected an integer from 2 to 1000",
+				       o->window);
+	if (!(o->max_pvalue > 0 && o->max_pvalue <= 1))
+		return assay_error_set(e, ASSAY_USAGE, "max p-value %g: expected a number in (0, 1]",
+				       o->max_pvalue);
+	if (!(o->min_magnitude >= 0 && isfinite(o->min_magnitude)))
+		return assay_error_set(e, ASSAY_USAGE, "min magnitude %g: expected a number >= 0",
+				       o->min_magnitude);
+	if (o->min_segment < 1 || o->min_segment > 1000)
+		return assay_error_set(e, ASSAY_USAGE,
+				       "min segment %d: expected an integer from 1 to 1000", o->min_segment);
+	return ASSAY_OK;
+}
+
+void assay_changes_release(struct assay_changes *c)
+{
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+bool assay_change_is_regression(const struct assay_change *c, enum assay_direction dir)
+{
+	if (dir == ASSAY_DIR_LOWER)
+		return c->mean_after > c->mean_before;
+	return c->mean_after < c->mean_before;
+}
+
+/* numpy's pairwise summation (blocks of 8 accumulators, halves above 128
+ * values), started from 0 as np.add.reduce does, so that means and
+ * variances round as Otava's do. */
+static double pairwise(const double *a, size_t n)
+{
+	if (n < 8) {
+		double s = 0.0;
+		for (size_t i = 0; i < n; i++)
+			s += a[i];
+		return s;
+	}
+	if (n <= 128) {
+		double r[8];
+		size_t i;
+		for (int j = 0; j < 8; j++)
+			r[j] = a[j];
+		for (i = 8; i < n - n % 8; i += 8)
+			for (int j = 0; j < 8; j++)
+				r[j] += a[i + j];
+		double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			s += a[i];
+		return s;
+	}
+	size_t half = n / 2;
+	half -= half % 8;
+	return pairwise(a, half) + pairwise(a + half, n - half);
+}
+
+static double np_sum(const double *a, size_t n)
+{
+	return 0.0 + pairwise(a, n);
+}
+
+/* Mean and standard deviation (ddof 0 or 1) of a[0..n), numpy's way. */
+static void mean_std(const double *a, size_t n, int ddof, double *mean, double *sd)
+{
+	*mean = np_sum(a, n) / (double)n;
+	*sd = 0.0;
+	if (n < 2)
+		return;
+	double stack[256];
+	double *sq = n <= 256 ? stack : malloc(n * sizeof(*sq));
+	if (!sq)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		double d = a[i] - *mean;
+		sq[i] = d * d;
+	}
+	*sd = sqrt(np_sum(sq, n) / (double)(n - (size_t)ddof));
+	if (sq != stack)
+		free(sq);
+}
+
+struct side_stats {
+	double mean1, mean2, sd1, sd2, p;
+	size_t n1, n2;
+};
+
+static double rel(double num, double den)
+{
+	return den == 0 ? 0.0 : num / den - 1.0;
+}
+
+static double magnitude(const struct side_stats *s)
+{
+	double f = fabs(rel(s->mean2, s->mean1)), b = fabs(rel(s->mean1, s->mean2));
+	return f > b ? f : b;
+}
+
+/* Pooled lag-1 autocorrelation of the residuals of two segments (0 when
+ * there are too few points to say). */
+static double lag1(const double *x1, size_t n1, double m1, const double *x2, size_t n2, double m2)
+{
+	double num = 0, den = 0;
+	const double *xs[2] = {x1, x2};
+	size_t ns[2] = {n1, n2};
+	double ms[2] = {m1, m2};
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < ns[k]; i++) {
+			double e = xs[k][i] - ms[k];
+			den += e * e;
+			if (i)
+				num += e * (xs[k][i - 1] - ms[k]);
+		}
+	}
+	if (n1 + n2 < 8 || den <= 0)
+		return 0.0;
+	double r = num / den;
+	return r > 0.95 ? 0.95 : r;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The k-th smallest of v[0..n) (v is reordered): Hoare's selection. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
+}
+
+/* Median of v[0..n), n >= 1 (v is reordered). */
+static double median_sel(double *v, size_t n)
+{
+	double hi = select_kth(v, n, n / 2);
+	if (n % 2)
+		return hi;
+	/* The lower middle is the largest of the lower half. */
+	double lo = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lo)
+			lo = v[i];
+	return 0.5 * (lo + hi);
+}
+
+/* Copy x[0..n) into out without the points further than 3.5 robust standard
+ * deviations (1.4826 MAD) from the median; returns how many were kept. */
+static size_t trim(const double *x, size_t n, double *out, double *scratch)
+{
+	if (n < 5) {
+		memcpy(out, x, n * sizeof(*x));
+		return n;
+	}
+	memcpy(scratch, x, n * sizeof(*x));
+	double med = median_sel(scratch, n);
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = fabs(x[i] - med);
+	double mad = median_sel(scratch, n);
+	double lim = 3.5 * 1.4826 * mad;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (mad == 0 || fabs(x[i] - med) <= lim)
+			out[k++] = x[i];
+	return k;
+}
+
+/* Pooled two-sided t-test p-value of two samples (sample variances), with
+ * the lag-1 autocorrelation allowance when serial. */
+static double pooled_p(const double *x1, size_t n1, const double *x2, size_t n2, bool serial)
+{
+	double m1, m2, s1, s2;
+	if (n1 < 1 || n2 < 1 || n1 + n2 < 3)
+		return 1.0;
+	mean_std(x1, n1, n1 > 1, &m1, &s1);
+	mean_std(x2, n2, n2 > 1, &m2, &s2);
+	double df = (double)(n1 + n2) - 2.0;
+	double svar = ((double)(n1 - 1) * s1 * s1 + (double)(n2 - 1) * s2 * s2) / df;
+	double denom = sqrt(svar * (1.0 / (double)n1 + 1.0 / (double)n2));
+	double d = m1 - m2;
+	if (denom == 0)
+		return d == 0 ? 1.0 : 0.0;
+	double t = d / denom;
+	if (serial) {
+		/* Serially correlated noise (a machine drifting for a while) makes the
+		 * plain test overconfident: shrink t and df by the effective sample
+		 * size n (1 - r) / (1 + r), r the pooled lag-1 autocorrelation. */
+		double r = lag1(x1, n1, m1, x2, n2, m2);
+		if (r > 0) {
+			double f = (1.0 - r) / (1.0 + r);
+			t *= sqrt(f);
+			df = (double)(n1 + n2) * f - 2.0;
+			if (df < 1.0)
+				df = 1.0;
+		}
+	}
+	double p = assay_t_two_sided(t, df);
+	return isnan(p) ? 1.0 : p;
+}
+
+/* Two-sided pooled t-test of x[a..b) against x[b..c).
+ * compat: as Otava does it, population standard deviations where the test
+ * expects sample ones. Assay flavour: sample standard deviations, points
+ * beyond 3.5 robust sd of their side's median left out of the test (spikes,
+ * short excursions, heavy tails), and with serial (between neighbouring
+ * change points, where segments should be level) an allowance for lag-1
+ * autocorrelation. The reported means and sd are of all points. */
+static void ttest(const double *x, size_t a, size_t b, size_t c, bool compat, bool serial,
+		  struct side_stats *s)
+{
+	s->n1 = b - a;
+	s->n2 = c - b;
+	mean_std(x + a, s->n1, compat ? 0 : s->n1 > 1, &s->mean1, &s->sd1);
+	mean_std(x + b, s->n2, compat ? 0 : s->n2 > 1, &s->mean2, &s->sd2);
+	s->p = 1.0;
+	if (!compat) {
+		size_t n = c - a;
+		double stack[3 * 256];
+		double *buf = n <= 256 ? stack : xmalloc(3 * n * sizeof(*buf));
+		double *l = buf, *r = buf + n, *scratch = buf + 2 * n;
+		size_t nl = trim(x + a, s->n1, l, scratch), nr = trim(x + b, s->n2, r, scratch);
+		s->p = pooled_p(l, nl, r, nr, serial);
+		if (buf != stack)
+			free(buf);
+		return;
+	}
+	double df = (double)(s->n1 + s->n2) - 2.0;
+	if (df <= 0)
+		return;
+	double v1 = s->sd1 * s->sd1, v2 = s->sd2 * s->sd2;
+	double svar = ((double)(s->n1 - 1) * v1 + (double)(s->n2 - 1) * v2) / df;
+	double denom = sqrt(svar * (1.0 / (double)s->n1 + 1.0 / (double)s->n2));
+	double d = s->mean1 - s->mean2;
+	if (denom == 0) {
+		s->p = d == 0 ? 1.0 : 0.0; /* identical constants: no evidence; else certain */
+		return;
+	}
+	s->p = assay_t_two_sided(d / denom, df);
+	if (isnan(s->p))
+		s->p = 1.0;
+}
+
+/* A change point while the algorithm runs. */
+struct cpt {
+	size_t index;
+	struct side_stats st;
+};
+struct cplist {
+	struct cpt *v;
+	size_t n, alloc;
+};
+
+static void cp_insert(struct cplist *l, size_t index, const struct side_stats *st)
+{
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	size_t i = l->n;
+	while (i > 0 && l->v[i - 1].index > index) {
+		l->v[i] = l->v[i - 1];
+		i--;
+	}
+	l->v[i].index = index;
+	l->v[i].st = *st;
+	l->n++;
+}
+
+static void cp_remove(struct cplist *l, size_t pos)
+{
+	memmove(l->v + pos, l->v + pos + 1, (l->n - pos - 1) * sizeof(*l->v));
+	l->n--;
+}
+
+/* Scratch for the Q search: column prefix sums P[k][r] = sum_{i=s}^{r-1} |z_i - z_k|. */
+struct qscratch {
+	double *p;
+	size_t cap;
+};
+
+/* The split tau in [s+1, stop-1] of z[s..stop) maximising Q over (tau, kappa),
+ * first maximum in (tau, kappa) order as numpy's argmax finds it. */
+static double best_split(const double *z, size_t s, size_t stop, struct qscratch *q,
+			 const size_t *skip, size_t nskip, size_t *tau_out)
+{
+	size_t len = stop - s;
+	if (len * len > q->cap) {
+		free(q->p);
+		q->cap = len * len;
+		q->p = xmalloc(q->cap * sizeof(*q->p));
+	}
+	/* P(k, r) at p[(k - s) * len + (r - s)], for r in [s, k]. */
+	for (size_t k = s; k < stop; k++) {
+		double *row = q->p + (k - s) * len;
+		row[0] = 0.0;
+		for (size_t r = s; r < k; r++)
+			row[r - s + 1] = row[r - s] + fabs(z[r] - z[k]);
+	}
+#define P(k, r) q->p[((k) - s) * len + ((r) - s)]
+	double best = -INFINITY, sxx = 0.0;
+	size_t best_tau = s + 1;
+	for (size_t tau = s + 1; tau < stop; tau++) {
+		if (tau > s + 1)
+			sxx += P(tau - 1, tau - 1); /* pairs within z[s..tau) */
+		bool skipped = false;
+		for (size_t i = 0; i < nskip; i++)
+			skipped |= skip[i] == tau;
+		if (skipped)
+			continue;
+		double sxy = 0.0, syy = 0.0;
+		double nm1 = (double)(tau - s - 1);
+		for (size_t kappa = tau + 1; kappa <= stop; kappa++) {
+			size_t k = kappa - 1; /* the point joining Y */
+			sxy += P(k, tau);
+			if (k > tau)
+				syy += P(k, k) - P(k, tau);
+			double a = 2.0 / (double)(kappa - s) * sxy;
+			double b = nm1 > 0 ? (double)(2 * (kappa - tau)) /
+						     (double)((kappa - s) * (tau - s - 1)) * sxx
+					   : 0.0;
+			double c = kappa - tau - 1 > 0 ? (double)(2 * (tau - s)) /
+								 (double)((kappa - s) * (kappa - tau - 1)) * syy
+						       : 0.0;
+			double qv = a - b - c;
+			if (qv > best) {
+				best = qv;
+				best_tau = tau;
+			}
+		}
+	}
+#undef P
+	*tau_out = best_tau;
+	return best;
+}
+
+/* Recursive E-divisive on one window z[0..m): change points (local indexes)
+ * accepted while the best candidate passes p <= max_p. Otava stops at the
+ * first candidate that fails; the assay flavour skips up to 6 of them (a
+ * spike or a short excursion often has the largest Q) before it stops. */
+static void window_detect(const double *z, size_t m, double max_p, bool compat,
+			  struct qscratch *q, struct cplist *found)
+{
+	size_t skip[6], nskip = 0;
+	/* The best split of an interval depends only on the interval (and the
+	 * skipped points): remember it by the interval's start. */
+	struct {
+		size_t stop, tau, nskip;
+		double qv;
+		bool valid;
+	} *memo = xcalloc(m + 1, sizeof(*memo));
+	found->n = 0;
+	for (;;) {
+		double best = -INFINITY;
+		size_t best_tau = 0, best_s = 0, best_stop = 0;
+		for (size_t i = 0; i <= found->n; i++) {
+			size_t s = i ? found->v[i - 1].index : 0;
+			size_t stop = i < found->n ? found->v[i].index : m;
+			if (stop - s < 2)
+				continue;
+			size_t tau;
+			double qv;
+			if (memo[s].valid && memo[s].stop == stop && memo[s].nskip == nskip) {
+				qv = memo[s].qv;
+				tau = memo[s].tau;
+			} else {
+				qv = best_split(z, s, stop, q, skip, nskip, &tau);
+				memo[s].stop = stop;
+				memo[s].tau = tau;
+				memo[s].nskip = nskip;
+				memo[s].qv = qv;
+				memo[s].valid = true;
+			}
+			if (qv > best) {
+				best = qv;
+				best_tau = tau;
+				best_s = s;
+				best_stop = stop;
+			}
+		}
+		if (best == -INFINITY)
+			break;
+		struct side_stats st;
+		ttest(z, best_s, best_tau, best_stop, compat, false, &st);
+		if (st.p <= max_p) {
+			cp_insert(found, best_tau, &st);
+		} else if (!compat && nskip < ARRAY_SIZE(skip)) {
+			skip[nskip++] = best_tau;
+		} else {
+			break;
+		}
+	}
+	free(memo);
+}
+
+/* Re-test the change point at position pos against its neighbours. */
+static void retest(const double *x, size_t n, struct cplist *l, size_t pos, bool compat)
+{
+	if (pos >= l->n)
+		return;
+	size_t a = pos ? l->v[pos - 1].index : 0;
+	size_t c = pos + 1 < l->n ? l->v[pos + 1].index : n;
+	ttest(x, a, l->v[pos].index, c, compat, true, &l->v[pos].st);
+}
+
+static void split(const double *x, size_t n, const struct assay_detect_opts *o, double first_p,
+		  struct cplist *out)
+{
+	struct qscratch q = {NULL, 0};
+	struct cplist local = {NULL, 0, 0};
+	size_t step = (size_t)o->window / 2, start = 0;
+	while (start < n) {
+		size_t end = start + (size_t)o->window < n ? start + (size_t)o->window : n;
+		window_detect(x + start, end - start, first_p, o->otava_compat, &q, &local);
+		size_t last = local.n ? local.v[local.n - 1].index + start : 0;
+		for (size_t i = 0; i < local.n; i++) {
+			size_t idx = local.v[i].index + start;
+			bool dup = false;
+			for (size_t j = 0; j < out->n && !dup; j++)
+				dup = out->v[j].index == idx;
+			if (!dup)
+				cp_insert(out, idx, &local.v[i].st);
+		}
+		start = last > start + step ? last : start + step;
+	}
+	free(local.v);
+	free(q.p);
+	for (size_t i = 0; i < out->n; i++)
+		retest(x, n, out, i, o->otava_compat);
+}
+
+/* Position of the weakest point by p-value (first maximum). */
+static size_t max_p(const struct cplist *l)
+{
+	size_t w = 0;
+	for (size_t i = 1; i < l->n; i++)
+		if (l->v[i].st.p > l->v[w].st.p)
+			w = i;
+	return w;
+}
+
+static size_t min_magnitude(const struct cplist *l)
+{
+	size_t w = 0;
+	for (size_t i = 1; i < l->n; i++)
+		if (magnitude(&l->v[i].st) < magnitude(&l->v[w].st))
+			w = i;
+	return w;
+}
+
+/* Assay flavour: the boundary to drop for the shortest segment (other than
+ * the newest) with fewer than min_segment points, or -1 when there is none. */
+static long short_segment(const struct cplist *l, int min_segment)
+{
+	long pick = -1;
+	size_t shortest = (size_t)min_segment;
+	for (size_t i = 0; i < l->n; i++) {
+		size_t a = i ? l->v[i - 1].index : 0, len = l->v[i].index - a;
+		if (len >= shortest)
+			continue;
+		shortest = len;
+		/* Segment [a, v[i]) is bounded by v[i-1] (when i > 0) and v[i]. */
+		pick = (long)i;
+		if (i > 0 && l->v[i - 1].st.p > l->v[i].st.p)
+			pick = (long)i - 1;
+	}
+	return pick;
+}
+
+static void merge(const double *x, size_t n, const struct assay_detect_opts *o, struct cplist *l)
+{
+	while (l->n) {
+		size_t w = max_p(l);
+		if (l->v[w].st.p < o->max_pvalue) {
+			long s = o->otava_compat ? -1 : short_segment(l, o->min_segment);
+			if (s >= 0) {
+				w = (size_t)s;
+			} else {
+				w = min_magnitude(l);
+				if (magnitude(&l->v[w].st) > o->min_magnitude)
+					return;
+			}
+		}
+		cp_remove(l, w);
+		if (o->otava_compat) {
+			/* Otava re-tests the point that moved into w and the next one, not
+			 * the left neighbour whose right side just grew. */
+			retest(x, n, l, w, true);
+			retest(x, n, l, w + 1, true);
+		} else {
+			if (w > 0)
+				retest(x, n, l, w - 1, false);
+			retest(x, n, l, w, false);
+		}
+	}
+}
+
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Assay flavour: move each change point to the split between its
+ * neighbours where the level difference is most significant, measured on a
+ * de-spiked copy of the series (a point further than 4 robust sd from the
+ * median of itself and its neighbours takes that median; the robust sd comes
+ * from the MAD of first differences, which level shifts hardly touch). This
+ * keeps a spike next to a step from pulling the step onto itself. */
+static void refine(const double *x, size_t n, struct cplist *l, int min_segment)
+{
+	if (!l->n || n < 4)
+		return;
+	double *y = xmalloc(n * sizeof(*y)), *tmp = xmalloc(n * sizeof(*tmp));
+	double *pre = xmalloc((n + 1) * sizeof(*pre));
+	for (size_t i = 1; i < n; i++)
+		tmp[i - 1] = fabs(x[i] - x[i - 1]);
+	double sd = 1.4826 * median_of(tmp, n - 1) / sqrt(2.0);
+	for (size_t i = 0; i < n; i++) {
+		y[i] = x[i];
+		if (i == 0 || i + 1 == n || sd == 0)
+			continue;
+		double m[3] = {x[i - 1], x[i], x[i + 1]};
+		double med = median_of(m, 3);
+		if (fabs(x[i] - med) > 4.0 * sd)
+			y[i] = med;
+	}
+	pre[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		pre[i + 1] = pre[i] + y[i];
+	for (size_t k = 0; k < l->n; k++) {
+		size_t a = k ? l->v[k - 1].index : 0, c = k + 1 < l->n ? l->v[k + 1].index : n;
+		size_t lo = a + (size_t)min_segment, hi = c - (k + 1 < l->n ? (size_t)min_segment : 1);
+		if (lo < a + 1)
+			lo = a + 1;
+		if (c < (size_t)min_segment || hi > c - 1 || lo > hi)
+			continue;
+		size_t best = l->v[k].index;
+		double best_stat = -1;
+		for (size_t t = lo; t <= hi; t++) {
+			double n1 = (double)(t - a), n2 = (double)(c - t);
+			double d = (pre[t] - pre[a]) / n1 - (pre[c] - pre[t]) / n2;
+			double stat = fabs(d) * sqrt(n1 * n2 / (n1 + n2));
+			if (stat > best_stat) {
+				best_stat = stat;
+				best = t;
+			}
+		}
+		l->v[k].index = best;
+	}
+	free(y);
+	free(tmp);
+	free(pre);
+}
+
+assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts *o,
+		       struct assay_changes *out, struct assay_error *e)
+{
+	assay_err rc = assay_detect_check(o, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return assay_error_set(e, ASSAY_USAGE, "point %zu: value is not finite", i + 1);
+	/* Otava's relaxed first pass. */
+	double p = o->max_pvalue;
+	double first = p < 0.05 ? p * 10 : (p < 0.5 ? p * 2 : p);
+	struct cplist l = {NULL, 0, 0};
+	if (n >= 2) {
+		split(x, n, o, first, &l);
+		merge(x, n, o, &l);
+		if (!o->otava_compat && l.n) {
+			refine(x, n, &l, o->min_segment);
+			for (size_t i = 0; i < l.n; i++)
+				retest(x, n, &l, i, false);
+			merge(x, n, o, &l);
+		}
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		if (!o->otava_compat)
+			retest(x, n, &l, i, false);
+		const struct side_stats *st = &l.v[i].st;
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		struct assay_change *c = &out->v[out->n++];
+		c->index = l.v[i].index;
+		c->n_before = st->n1;
+		c->n_after = st->n2;
+		c->mean_before = st->mean1;
+		c->mean_after = st->mean2;
+		c->std_before = st->sd1;
+		c->std_after = st->sd2;
+		c->pvalue = st->p;
+		c->rel_change = rel(st->mean2, st->mean1);
+		c->magnitude = magnitude(st);
+	}
+	free(l.v);
+	return ASSAY_OK;
+}

@@ -1,0 +1,258 @@
+/* madengine records as measurement rows: model -> workload, performance and
+ * metric -> value, metric name and unit; training_precision, nnodes x
+ * gpus_per_node (or n_gpus), gpu_architecture, args, dataname and any extra
+ * multiple_results columns -> series fields; git_commit -> revision. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "assay/json.h"
+#include "madengine.h"
+#include "peer.h"
+
+const char *const madengine_columns[] = {
+	"model", "n_gpus", "nnodes", "gpus_per_node", "training_precision", "pipeline", "args",
+	"tags", "docker_file", "base_docker", "docker_sha", "docker_image", "git_commit",
+	"machine_name", "deployment_type", "launcher", "gpu_architecture", "performance", "metric",
+	"relative_change", "status", "build_duration", "test_duration", "dataname",
+	"data_provider_type", "data_size", "data_download_duration", "build_number",
+	"additional_docker_run_options", NULL,
+};
+
+bool madengine_is_column(const char *name)
+{
+	for (int i = 0; madengine_columns[i]; i++)
+		if (!strcmp(madengine_columns[i], name))
+			return true;
+	return false;
+}
+
+/* Text of a field: strings as is, numbers printed, anything else "". */
+static void text(const json_t *rec, const char *k, char *buf, size_t size)
+{
+	const json_t *v = json_object_get(rec, k);
+	buf[0] = '\0';
+	if (json_is_string(v)) {
+		snprintf(buf, size, "%s", json_string_value(v));
+	} else if (json_is_integer(v)) {
+		snprintf(buf, size, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		json_t *s = peer_scalar(v);
+		if (json_is_integer(s))
+			snprintf(buf, size, "%lld", (long long)json_integer_value(s));
+		else if (s)
+			snprintf(buf, size, "%.17g", json_real_value(v));
+		json_decref(s);
+	}
+	char *p = buf;
+	while (*p == ' ')
+		p++;
+	memmove(buf, p, strlen(p) + 1);
+	size_t n = strlen(buf);
+	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+}
+
+/* Positive integer field, 0 when absent or not positive. */
+static long positive(const json_t *rec, const char *k)
+{
+	char buf[64];
+	long long v;
+	text(rec, k, buf, sizeof(buf));
+	return assay_parse_long(buf, &v) && v > 0 && v < 1000000 ? (long)v : 0;
+}
+
+static void set_str(json_t *series, const char *k, const char *v)
+{
+	if (v && *v)
+		json_object_set_new(series, k, json_string(v));
+}
+
+int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows *rows, char *why,
+		     size_t why_size, const char **bad_field)
+{
+	char model[512], metric[256], perf[128], status[64], buf[1024];
+	text(rec, "model", model, sizeof(model));
+	text(rec, "metric", metric, sizeof(metric));
+	text(rec, "performance", perf, sizeof(perf));
+	text(rec, "status", status, sizeof(status));
+	const json_t *pv = json_object_get(rec, "performance");
+	double value;
+	bool bad = false, have = false;
+	if (json_is_number(pv)) {
+		value = json_number_value(pv);
+		have = isfinite(value);
+	} else if (!pv || json_is_null(pv) || json_is_string(pv)) {
+		have = peer_number(perf, &value, &bad);
+	} else {
+		bad = true;
+	}
+	if (bad) {
+		char brief[80];
+		*bad_field = "performance";
+		if (json_is_string(pv) || !pv)
+			snprintf(why, why_size, "expected a number, got \"%.60s\"", perf);
+		else
+			snprintf(why, why_size, "expected a number, got %s",
+				 assay_json_brief(pv, brief, sizeof(brief)));
+		return -1;
+	}
+	if (status[0] && strcasecmp(status, "SUCCESS"))
+		return 0;
+	if (!have)
+		return 0;
+	if (!model[0]) {
+		*bad_field = "model";
+		snprintf(why, why_size, "expected a model name, got an empty value");
+		return -1;
+	}
+	if (!metric[0]) {
+		*bad_field = "metric";
+		snprintf(why, why_size, "expected a metric name, got an empty value");
+		return -1;
+	}
+	json_t *series = json_object();
+	json_object_set_new(series, "workload", json_string(model));
+	text(rec, "training_precision", buf, sizeof(buf));
+	if (buf[0]) {
+		char p[64];
+		peer_precision(buf, p, sizeof(p));
+		json_object_set_new(series, "precision", json_string(p));
+	}
+	long nodes = positive(rec, "nnodes"), per = positive(rec, "gpus_per_node");
+	long total = positive(rec, "n_gpus");
+	if (!per && total)
+		per = nodes > 1 && total % nodes == 0 ? total / nodes : total;
+	if (per) {
+		snprintf(buf, sizeof(buf), "%ldx%ld", nodes ? nodes : 1, per);
+		json_object_set_new(series, "scale", json_string(buf));
+	}
+	static const char *const identity[] = {"gpu_architecture", "args", "dataname", NULL};
+	for (int i = 0; identity[i]; i++) {
+		text(rec, identity[i], buf, sizeof(buf));
+		set_str(series, identity[i], buf);
+	}
+	const char *k;
+	const json_t *v;
+	json_t *metrics = json_object(); /* extra columns that are measurements */
+	json_object_foreach((json_t *)extras, k, v) {
+		if (!strcmp(k, "model") || !strcmp(k, "performance") || !strcmp(k, "metric") ||
+		    !strcmp(k, "status"))
+			continue;
+		if (json_is_number(v) && peer_is_metric_name(k)) {
+			json_object_set(metrics, k, (json_t *)v);
+			continue;
+		}
+		json_t *s = peer_scalar(v);
+		if (!s && (json_is_object(v) || json_is_array(v)) && json_object_size(v) + json_array_size(v))
+			s = json_deep_copy(v);
+		if (!s || (json_is_string(s) && !json_string_length(s))) {
+			json_decref(s);
+			continue;
+		}
+		if ((!strcmp(k, "precision") || !strcmp(k, "scale")) && json_is_string(s)) {
+			char norm[64];
+			if (!strcmp(k, "precision"))
+				peer_precision(json_string_value(s), norm, sizeof(norm));
+			else if (!peer_scale(json_string_value(s), norm, sizeof(norm))) {
+				*bad_field = "scale";
+				snprintf(why, why_size, "expected NODESxGPUS such as 2x8, got \"%.60s\"",
+					 json_string_value(s));
+				json_decref(s);
+				json_decref(series);
+				json_decref(metrics);
+				return -1;
+			}
+			json_decref(s);
+			s = json_string(norm);
+		}
+		json_object_set_new(series, k, s);
+	}
+	char revision[256], build[128];
+	text(rec, "git_commit", revision, sizeof(revision));
+	text(rec, "build_number", build, sizeof(build));
+	int added = 0;
+	json_object_foreach(metrics, k, v) {
+		double x = json_number_value(v);
+		if (!isfinite(x))
+			continue;
+		char unit[64];
+		peer_unit_from_name(k, unit, sizeof(unit));
+		struct assay_row *m = assay_rows_add(rows);
+		assay_row_set(m, json_deep_copy(series), k, "value", x, unit, peer_direction(k));
+		m->revision = revision[0] ? xstrdup(revision) : NULL;
+		m->run_id = build[0] ? xstrdup(build) : NULL;
+		added++;
+	}
+	json_decref(metrics);
+	struct assay_row *r = assay_rows_add(rows);
+	assay_row_set(r, series, metric, "value", value, metric, peer_direction(metric));
+	r->revision = revision[0] ? xstrdup(revision) : NULL;
+	r->run_id = build[0] ? xstrdup(build) : NULL;
+	return added + 1;
+}
+
+assay_err madengine_parse_csv(const char *data, size_t len, const struct assay_parse_opts *o,
+			   struct assay_rows *out, bool fixed, struct assay_error *e)
+{
+	static const char *const required[] = {"model", "performance", "metric", NULL};
+	struct csv_reader r;
+	struct csv_header h;
+	struct assay_rows tmp = ASSAY_ROWS_INIT;
+	csv_init(&r, data, len, o->file);
+	assay_err rc = csv_header_read(&r, &h, required, e);
+	if (rc != ASSAY_OK) {
+		csv_release(&r);
+		return rc;
+	}
+	int step;
+	while ((step = csv_next(&r, e)) == 1) {
+		if ((rc = csv_check_width(&r, &h, e)) != ASSAY_OK)
+			break;
+		json_t *rec = json_object(), *extras = json_object();
+		for (size_t i = 0; i < h.names.n; i++) {
+			const char *name = h.names.v[i], *cell = r.fields.v[i];
+			bool core = !strcmp(name, "model") || !strcmp(name, "performance") ||
+				    !strcmp(name, "metric") || !strcmp(name, "status");
+			if (core || (fixed && madengine_is_column(name)))
+				json_object_set_new(rec, name, json_string(cell));
+			else if (*cell)
+				json_object_set_new(extras, name, peer_cell_value(cell));
+		}
+		char why[256];
+		const char *field = "";
+		int n = madengine_record(rec, extras, &tmp, why, sizeof(why), &field);
+		json_decref(rec);
+		json_decref(extras);
+		if (n < 0) {
+			rc = assay_error_at(e, ASSAY_USAGE, o->file, NULL, r.line, "column \"%s\": %s",
+					    field, why);
+			break;
+		}
+	}
+	if (step < 0)
+		rc = ASSAY_USAGE;
+	csv_header_release(&h);
+	csv_release(&r);
+	if (rc != ASSAY_OK) {
+		assay_rows_release(&tmp);
+		return rc;
+	}
+	return peer_finish(&tmp, o, out, e);
+}
+
+
+bool madengine_csv_header_has(const char *data, size_t len, bool fixed)
+{
+	const char *nl = memchr(data, '\n', len);
+	size_t n = nl ? (size_t)(nl - data) : len;
+	if (n >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
+		data += 3;
+		n -= 3;
+	}
+	bool core = memmem(data, n, "model", 5) && memmem(data, n, "performance", 11) &&
+		    memmem(data, n, "metric", 6) && data[0] != '{' && data[0] != '[';
+	bool perf_csv = memmem(data, n, "n_gpus", 6) && memmem(data, n, "training_precision", 18);
+	return core && (fixed ? perf_csv : !perf_csv);
+}

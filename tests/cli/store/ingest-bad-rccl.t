@@ -1,0 +1,6 @@
+# a malformed RCCL CI line
+args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db tests/fixtures/ingest/rccl_ci-bad.jsonl
+exit: 2
+--- stdout
+--- stderr
+tests/fixtures/ingest/rccl_ci-bad.jsonl:3: $.scale: expected NODESxGPUS such as 2x8, got "eight"

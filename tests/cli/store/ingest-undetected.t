@@ -1,0 +1,6 @@
+# content that no format claims
+args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db tests/fixtures/detect/step.csv
+exit: 2
+--- stdout
+--- stderr
+tests/fixtures/detect/step.csv: cannot tell the format from the content; pass --format

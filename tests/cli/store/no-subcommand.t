@@ -1,0 +1,6 @@
+# store needs a subcommand
+args: store
+exit: 2
+--- stdout
+--- stderr
+assay store: expected a subcommand: ingest, export, series, runs, annotate or check

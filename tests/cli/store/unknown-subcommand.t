@@ -1,0 +1,6 @@
+# unknown subcommands are named
+args: store frobnicate
+exit: 2
+--- stdout
+--- stderr
+assay store: unknown subcommand 'frobnicate' (ingest, export, series, runs, annotate, check)

@@ -1,0 +1,12 @@
+/* libFuzzer target: the "madengine-csv" ingest parser (madengine's perf.csv).
+ * Build and run by hand: see the command in tests/fuzz/fuzz_ingest.h, with
+ * fuzz_madengine_csv.c as the target. */
+#include "fuzz_ingest.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_ingest("madengine-csv", data, size);
+	return 0;
+}

@@ -1,0 +1,383 @@
+/* Unit tests for change-point detection and regression gates: the Student
+ * t distribution against closed forms, the Tigerbeetle conformance rows in
+ * otava-compat mode (skipped when ../shared/conformance is absent),
+ * synthetic series that need no external data, the gates on plain values,
+ * and the history gate against a real store with ack annotations. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "assay/detect.h"
+#include "assay/json.h"
+
+static void close_rel(double got, double want, double tol)
+{
+	double err = fabs(got - want) / (fabs(want) > 1e-300 ? fabs(want) : 1.0);
+	if (!(err <= tol))
+		fail_msg("got %.17g, want %.17g (relative error %.3g)", got, want, err);
+}
+
+static void test_student_t(void **state)
+{
+	(void)state;
+	static const double ts[] = {0.0, 0.1, 0.5, 1.0, 2.0, 3.5, 10.0, 100.0, 1e4};
+	for (size_t i = 0; i < sizeof(ts) / sizeof(ts[0]); i++) {
+		double t = ts[i];
+		/* df 1 (Cauchy), 2 and 3 have closed forms. */
+		double p1 = 1.0 - 2.0 / M_PI * atan(t);
+		double p2 = 1.0 - t / sqrt(2.0 + t * t);
+		double u = t / sqrt(3.0);
+		double f3 = 0.5 + (u / (1.0 + u * u) + atan(u)) / M_PI;
+		/* Upper tails of t >= 2 are computed directly (no cancellation): compare
+		 * to the closed forms in their tail-friendly shapes. */
+		if (t >= 2) {
+			p1 = 2.0 / M_PI * atan(1.0 / t);
+			p2 = 1.0 - t / sqrt(2.0 + t * t);
+			p2 = 2.0 / (sqrt(2.0 + t * t) * (sqrt(2.0 + t * t) + t));
+		}
+		close_rel(assay_t_two_sided(t, 1), p1, 1e-12);
+		close_rel(assay_t_two_sided(-t, 1), p1, 1e-12);
+		close_rel(assay_t_two_sided(t, 2), p2, 1e-12);
+		if (t < 2)
+			close_rel(assay_t_cdf(t, 3), f3, 1e-12);
+		close_rel(assay_t_sf(t, 3) + assay_t_cdf(t, 3), 1.0, 1e-14);
+	}
+	close_rel(assay_t_cdf(-1.0, 1), 0.25, 1e-14);
+	assert_true(assay_t_two_sided(INFINITY, 5) == 0.0);
+	assert_true(isnan(assay_t_two_sided(NAN, 5)));
+	assert_true(isnan(assay_t_two_sided(1.0, 0)));
+	/* Incomplete beta identities. */
+	close_rel(assay_betainc(3.0, 1.0, 0.3), pow(0.3, 3.0), 1e-13);
+	close_rel(assay_betainc(1.0, 4.0, 0.2), 1.0 - pow(0.8, 4.0), 1e-13);
+	close_rel(assay_betainc(7.5, 7.5, 0.5), 0.5, 1e-13);
+	close_rel(assay_betainc(2.5, 0.5, 0.9) + assay_betainc(0.5, 2.5, 0.1), 1.0, 1e-13);
+	assert_true(assay_betainc(2, 3, 0) == 0.0 && assay_betainc(2, 3, 1) == 1.0);
+	assert_true(isnan(assay_betainc(-1, 3, 0.5)));
+}
+
+static void test_tigerbeetle(void **state)
+{
+	(void)state;
+	/* ASSAY_CONFORMANCE_DIR overrides the location (for worktrees laid out
+	 * differently); the default is the one the project promises. */
+	char path[1024];
+	const char *dir = getenv("ASSAY_CONFORMANCE_DIR");
+	snprintf(path, sizeof(path), "%s/changepoint/tigerbeetle.json",
+		 dir ? dir : ASSAY_SOURCE_DIR "/../shared/conformance");
+	if (access(path, R_OK) != 0) {
+		print_message("SKIP: %s is absent; the otava-compat conformance rows were not run\n",
+			      path);
+		skip();
+	}
+	struct assay_error e;
+	json_t *doc = assay_json_load_file(path, &e);
+	if (!doc)
+		fail_msg("%s", e.message);
+	json_t *series = json_object_get(doc, "series");
+	size_t n = json_array_size(series), i;
+	assert_true(n > 300);
+	double *x = malloc(n * sizeof(*x));
+	for (i = 0; i < n; i++)
+		x[i] = json_number_value(json_array_get(series, i));
+	json_t *row, *rows = json_object_get(doc, "expected");
+	assert_true(json_array_size(rows) >= 10);
+	json_array_foreach(rows, i, row) {
+		struct assay_detect_opts o;
+		assay_detect_otava_defaults(&o);
+		o.window = (int)json_integer_value(json_object_get(row, "window_len"));
+		o.max_pvalue = json_number_value(json_object_get(row, "max_pvalue"));
+		o.min_magnitude = json_number_value(json_object_get(row, "min_magnitude"));
+		struct assay_changes ch = {0};
+		assert_int_equal(assay_detect(x, n, &o, &ch, &e), ASSAY_OK);
+		json_t *want = json_object_get(row, "change_point_indexes");
+		struct sbuf got = SBUF_INIT, exp = SBUF_INIT;
+		for (size_t k = 0; k < ch.n; k++)
+			sbuf_addf(&got, " %zu", ch.v[k].index);
+		size_t k;
+		json_t *v;
+		json_array_foreach(want, k, v)
+			sbuf_addf(&exp, " %lld", (long long)json_integer_value(v));
+		if (strcmp(sbuf_str(&got), sbuf_str(&exp)))
+			fail_msg("row %zu (window %d, max_pvalue %g, min_magnitude %g):\n got:%s\nwant:%s",
+				 i, o.window, o.max_pvalue, o.min_magnitude, sbuf_str(&got),
+				 sbuf_str(&exp));
+		sbuf_release(&got);
+		sbuf_release(&exp);
+		assay_changes_release(&ch);
+	}
+	free(x);
+	json_decref(doc);
+}
+
+/* Deterministic Gaussian noise (xorshift64 and Box-Muller). */
+static uint64_t rng = 88172645463325252ULL;
+static double gauss(void)
+{
+	double u[2];
+	for (int i = 0; i < 2; i++) {
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		u[i] = ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
+	}
+	return sqrt(-2.0 * log(u[0])) * cos(2.0 * M_PI * u[1]);
+}
+
+static void noise(double *x, size_t n, double mean, double sd)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = mean + sd * gauss();
+}
+
+static void test_synthetic(void **state)
+{
+	(void)state;
+	struct assay_detect_opts o;
+	struct assay_changes ch = {0};
+	struct assay_error e;
+	double x[200];
+	assay_detect_defaults(&o);
+	/* A 3-sigma drop at 120 of a higher-is-better metric: one regression. */
+	rng = 42;
+	noise(x, 200, 1000.0, 10.0);
+	for (int i = 120; i < 200; i++)
+		x[i] -= 30.0;
+	assert_int_equal(assay_detect(x, 200, &o, &ch, &e), ASSAY_OK);
+	assert_int_equal(ch.n, 1);
+	assert_true(ch.v[0].index >= 118 && ch.v[0].index <= 122);
+	assert_true(assay_change_is_regression(&ch.v[0], ASSAY_DIR_HIGHER));
+	assert_false(assay_change_is_regression(&ch.v[0], ASSAY_DIR_LOWER));
+	close_rel(ch.v[0].rel_change, -0.03, 0.2);
+	assert_true(ch.v[0].pvalue < 1e-4);
+	assert_int_equal(ch.v[0].n_before + ch.v[0].n_after, 200);
+	assay_changes_release(&ch);
+	/* Otava's flavour finds the same step. */
+	struct assay_detect_opts oc;
+	assay_detect_otava_defaults(&oc);
+	assert_int_equal(assay_detect(x, 200, &oc, &ch, &e), ASSAY_OK);
+	bool found = false;
+	for (size_t i = 0; i < ch.n; i++)
+		found |= ch.v[i].index >= 118 && ch.v[i].index <= 122;
+	assert_true(found);
+	assay_changes_release(&ch);
+	/* Pure noise, and a single 10-sigma spike in it: nothing at CI defaults. */
+	rng = 7;
+	noise(x, 200, 500.0, 5.0);
+	assert_int_equal(assay_detect(x, 200, &o, &ch, &e), ASSAY_OK);
+	assert_int_equal(ch.n, 0);
+	x[90] = 450.0;
+	assert_int_equal(assay_detect(x, 200, &o, &ch, &e), ASSAY_OK);
+	assert_int_equal(ch.n, 0);
+	/* Otava's flavour without the segment rule does flag the spike. */
+	oc.max_pvalue = 1e-4;
+	assert_int_equal(assay_detect(x, 200, &oc, &ch, &e), ASSAY_OK);
+	assert_true(ch.n >= 1);
+	assay_changes_release(&ch);
+	/* A short A->B->A excursion of 3 points is not a change either. */
+	x[90] = 500.0;
+	for (int i = 100; i < 103; i++)
+		x[i] += 40.0;
+	assert_int_equal(assay_detect(x, 200, &o, &ch, &e), ASSAY_OK);
+	assert_int_equal(ch.n, 0);
+	/* A step in the newest points is found (the newest segment may be short). */
+	for (int i = 100; i < 103; i++)
+		x[i] -= 40.0;
+	for (int i = 194; i < 200; i++)
+		x[i] += 50.0;
+	assert_int_equal(assay_detect(x, 200, &o, &ch, &e), ASSAY_OK);
+	assert_int_equal(ch.n, 1);
+	assert_int_equal(ch.v[0].index, 194);
+	assay_changes_release(&ch);
+	/* Degenerate input. */
+	assert_int_equal(assay_detect(x, 1, &o, &ch, &e), ASSAY_OK);
+	assert_int_equal(ch.n, 0);
+	double flat[20] = {0};
+	assert_int_equal(assay_detect(flat, 20, &o, &ch, &e), ASSAY_OK);
+	assert_int_equal(ch.n, 0);
+	x[3] = NAN;
+	assert_int_equal(assay_detect(x, 200, &o, &ch, &e), ASSAY_USAGE);
+	assert_string_equal(e.message, "point 4: value is not finite");
+	o.window = 1;
+	assert_int_equal(assay_detect(x, 200, &o, &ch, &e), ASSAY_USAGE);
+	assert_string_equal(e.message, "window 1: expected an integer from 2 to 1000");
+}
+
+static void test_gates(void **state)
+{
+	(void)state;
+	struct assay_gate_config c;
+	struct assay_verdict v;
+	struct assay_error e;
+	assay_gate_defaults(&c);
+	double h[] = {100, 101, 99, 100, 100, 100};
+	/* Rolling mean: the last 5 earlier points average 100. */
+	assay_gate_rolling_mean(h, 6, 97.9, ASSAY_DIR_HIGHER, 0.02, &c, false, &v);
+	assert_int_equal(v.outcome, ASSAY_GATE_FAILED);
+	assert_string_equal(v.message, "97.9 vs mean 100 of the last 5: -2.10% (regression beyond -2%)");
+	assay_gate_rolling_mean(h, 6, 98.1, ASSAY_DIR_HIGHER, 0.02, &c, false, &v);
+	assert_int_equal(v.outcome, ASSAY_OK);
+	assay_gate_rolling_mean(h, 6, 97.9, ASSAY_DIR_HIGHER, 0.05, &c, false, &v);
+	assert_int_equal(v.outcome, ASSAY_OK); /* inference threshold */
+	assay_gate_rolling_mean(h, 6, 103.0, ASSAY_DIR_LOWER, 0.02, &c, false, &v);
+	assert_int_equal(v.outcome, ASSAY_GATE_FAILED); /* latency up 3% */
+	assay_gate_rolling_mean(h, 6, 97.0, ASSAY_DIR_HIGHER, 0.02, &c, true, &v);
+	assert_int_equal(v.outcome, ASSAY_OK);
+	assert_true(v.acked);
+	assay_gate_rolling_mean(h, 2, 50.0, ASSAY_DIR_HIGHER, 0.02, &c, false, &v);
+	assert_int_equal(v.outcome, ASSAY_OK);
+	assert_true(v.insufficient);
+	assert_string_equal(v.message, "not enough history (2 earlier points, needs 3)");
+	/* Changepoint: a stable history, then a regime 10% lower for 8 runs. */
+	double hist[60];
+	rng = 3;
+	noise(hist, 60, 200.0, 1.0);
+	for (int i = 52; i < 60; i++)
+		hist[i] -= 20.0;
+	assay_gate_changepoint(hist, 60, 180.5, ASSAY_DIR_HIGHER, &c, false, &v);
+	assert_int_equal(v.outcome, ASSAY_GATE_FAILED);
+	assert_non_null(strstr(v.message, "started 8 points before the new one"));
+	assay_gate_changepoint(hist, 60, 180.5, ASSAY_DIR_LOWER, &c, false, &v);
+	assert_int_equal(v.outcome, ASSAY_OK); /* lower is better: an improvement */
+	c.cp_threshold = 0.2;
+	assay_gate_changepoint(hist, 60, 180.5, ASSAY_DIR_HIGHER, &c, false, &v);
+	assert_int_equal(v.outcome, ASSAY_OK); /* below the threshold */
+	c.cp_threshold = 0;
+	assay_gate_changepoint(hist, 52, 200.3, ASSAY_DIR_HIGHER, &c, false, &v);
+	assert_int_equal(v.outcome, ASSAY_OK);
+	assert_string_equal(v.message, "no change point in 53 points");
+	/* A/B in one run. */
+	struct assay_row a, b;
+	assay_row_init(&a);
+	assay_row_init(&b);
+	assay_row_set(&a, json_pack("{s:s}", "variant", "baseline"), "tokens", "mean", 1000, "tok/s",
+		      ASSAY_DIR_HIGHER);
+	assay_row_set(&b, json_pack("{s:s}", "variant", "candidate"), "tokens", "mean", 940, "tok/s",
+		      ASSAY_DIR_HIGHER);
+	assert_int_equal(assay_row_finish(&a, &e), ASSAY_OK);
+	assert_int_equal(assay_row_finish(&b, &e), ASSAY_OK);
+	assert_int_equal(assay_gate_ab(&a, &b, 0.05, false, &v, &e), ASSAY_OK);
+	assert_int_equal(v.outcome, ASSAY_GATE_FAILED);
+	assert_int_equal(assay_gate_ab(&a, &b, 0.07, false, &v, &e), ASSAY_OK);
+	assert_int_equal(v.outcome, ASSAY_OK);
+	free(b.unit);
+	b.unit = xstrdup("tok/ms");
+	assert_int_equal(assay_gate_ab(&a, &b, 0.05, false, &v, &e), ASSAY_USAGE);
+	assay_row_release(&a);
+	assay_row_release(&b);
+	/* Which threshold a series gets. */
+	json_t *s = json_pack("{s:s}", "workload", "vllm-serving-70b");
+	assert_true(assay_series_is_inference(s));
+	json_object_set_new(s, "workload", json_string("llama3-70b-pretrain"));
+	assert_false(assay_series_is_inference(s));
+	json_object_set_new(s, "task", json_string("inference"));
+	assert_true(assay_series_is_inference(s));
+	json_decref(s);
+}
+
+/* Rows of one series (cluster c, bf16, 2x8) with values v, revisions r0.. */
+static void rows_of(struct assay_rows *rows, const double *v, size_t n, size_t first_rev)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct assay_row *r = assay_rows_add(rows);
+		assay_row_set(r, json_pack("{s:s, s:s, s:s, s:s}", "workload", "llama", "cluster", "c",
+					   "scale", "2x8", "precision", "bf16"),
+			      "tokens_per_sec_per_gpu", "value", v[i], "tokens/s/GPU", ASSAY_DIR_HIGHER);
+		char rev[16], ts[32];
+		snprintf(rev, sizeof(rev), "r%zu", first_rev + i);
+		assay_time_rfc3339(1790000000 + 3600 * (int64_t)(first_rev + i), ts);
+		r->revision = xstrdup(rev);
+		r->timestamp = xstrdup(ts);
+		struct assay_error e;
+		assert_int_equal(assay_row_finish(r, &e), ASSAY_OK);
+	}
+}
+
+static void test_gate_history(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/assay-test-detect-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	struct assay_store *s;
+	struct assay_error e;
+	assert_int_equal(assay_store_open(path, ASSAY_STORE_CREATE, &s, &e), ASSAY_OK);
+	double hist[40];
+	rng = 11;
+	noise(hist, 40, 1500.0, 5.0);
+	for (int i = 30; i < 40; i++)
+		hist[i] -= 75.0; /* -5% from r30 */
+	struct assay_rows rows = ASSAY_ROWS_INIT, fresh = ASSAY_ROWS_INIT;
+	rows_of(&rows, hist, 40, 0);
+	bool skipped;
+	struct assay_ingest_info ii = {.file = "h", .format = "rows", .sha256 = "h1"};
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
+	double next = 1424.0;
+	rows_of(&fresh, &next, 1, 40);
+	struct assay_gate_config c;
+	assay_gate_defaults(&c);
+	struct assay_verdicts v = {0};
+	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
+	assert_int_equal(v.n, 2);
+	assert_string_equal(v.v[0].gate, "changepoint");
+	assert_int_equal(v.v[0].outcome, ASSAY_GATE_FAILED);
+	assert_string_equal(v.v[0].series_key, fresh.v[0].series_key);
+	assert_string_equal(v.v[1].gate, "rolling-mean");
+	assert_int_equal(v.v[1].outcome, ASSAY_OK); /* the last 5 are already low */
+	assert_int_equal(assay_verdicts_outcome(&v), ASSAY_GATE_FAILED);
+	assay_verdicts_release(&v);
+	/* Acknowledging the change (at its first revision) lets it pass. */
+	assert_int_equal(assay_store_annotate(s, rows.v[0].series_key, "r30", ASSAY_ANN_ACK,
+					      "new kernel", &e), ASSAY_OK);
+	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
+	assert_int_equal(v.v[0].outcome, ASSAY_OK);
+	assert_true(v.v[0].acked);
+	assert_non_null(strstr(v.v[0].message, "acknowledged"));
+	assay_verdicts_release(&v);
+	/* Rolling mean: a new 3% drop fails, unless its revision is acked. */
+	fresh.v[0].value = 1425.0 * 0.97;
+	c.changepoint = false;
+	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(v.v[0].outcome, ASSAY_GATE_FAILED);
+	assay_verdicts_release(&v);
+	assert_int_equal(assay_store_annotate(s, rows.v[0].series_key, "r40", ASSAY_ANN_ACK, NULL, &e),
+			 ASSAY_OK);
+	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
+	assert_int_equal(v.v[0].outcome, ASSAY_OK);
+	assert_true(v.v[0].acked);
+	assay_verdicts_release(&v);
+	/* A series never stored: not enough history, passes. */
+	json_object_set_new(fresh.v[0].series, "precision", json_string("fp8"));
+	assert_int_equal(assay_row_finish(&fresh.v[0], &e), ASSAY_OK);
+	c.changepoint = true;
+	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
+	assert_true(v.v[0].insufficient && v.v[1].insufficient);
+	assert_int_equal(assay_verdicts_outcome(&v), ASSAY_OK);
+	assay_verdicts_release(&v);
+	assay_rows_release(&rows);
+	assay_rows_release(&fresh);
+	assert_int_equal(assay_store_close(s, &e), ASSAY_OK);
+	char cmd[200];
+	snprintf(cmd, sizeof(cmd), "rm -f %s %s-wal %s-shm", path, path, path);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_student_t), cmocka_unit_test(test_tigerbeetle),
+		cmocka_unit_test(test_synthetic), cmocka_unit_test(test_gates),
+		cmocka_unit_test(test_gate_history),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
