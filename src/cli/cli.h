@@ -33,5 +33,7 @@ void cli_split_list(struct strlist *l, const char *arg);
 	extern const char cmd_##name##_help[]
 
 CLI_DECLARE(matrix);
+CLI_DECLARE(parse);
+CLI_DECLARE(gate);
 
 #endif

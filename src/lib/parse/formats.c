@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "assay/parse.h"
+#include "assay/training.h"
 
 static bool detect_rows(const char *data, size_t len)
 {
@@ -18,6 +19,12 @@ static bool detect_rows(const char *data, size_t len)
 const struct assay_format assay_formats[] = {
 	{"rows", "NDJSON measurement rows (assay parse / assay store export output)", assay_parse_rows,
 	 detect_rows},
+	{"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
+	 assay_parse_megatron_golden, assay_detect_megatron_golden},
+	{"primus", "Primus training log (logger prefix, ANSI colours, X/Y values)", assay_parse_primus,
+	 assay_detect_primus},
+	{"megatron", "Megatron-LM training log (training_log iteration lines)", assay_parse_megatron,
+	 assay_detect_megatron},
 	{NULL, NULL, NULL, NULL},
 };
 
