@@ -70,9 +70,9 @@ static void value_text(const struct assay_verdict *v, char *buf, size_t n)
 	if (isnan(v->value))
 		snprintf(buf, n, "-");
 	else if (v->unit[0])
-		snprintf(buf, n, "%.6g %s", v->value, v->unit);
+		snprintf(buf, n, "%.8g %s", v->value, v->unit);
 	else
-		snprintf(buf, n, "%.6g", v->value);
+		snprintf(buf, n, "%.8g", v->value);
 }
 
 static void print_table(const struct assay_verdicts *vs)

@@ -114,8 +114,8 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 	} else {
 		const struct assay_format *f = assay_format_find(format);
 		if (a->steps) {
-			rc = assay_error_set(e, ASSAY_USAGE, "--steps needs a training format, not %s",
-					     format);
+			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+					    "--steps needs a training log, not format %s", format);
 		} else {
 			size_t before = rows->n;
 			rc = f->parse(data, len, &po, rows, e);
@@ -182,6 +182,12 @@ int cmd_parse(int argc, char **argv)
 		sbuf_release(&sb);
 		json_decref(ctx);
 		return rc;
+	}
+	if (a.steps && strcmp(a.format, "auto") && !assay_train_format_known(a.format)) {
+		json_decref(ctx);
+		return cli_usage_error("parse", "--steps needs a training format (megatron, primus, "
+						"megatron-golden or auto), not %s",
+				       a.format);
 	}
 	if (optind >= argc) {
 		json_decref(ctx);

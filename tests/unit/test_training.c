@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
+
+#include "conformance.h"
 
 #include "assay/json.h"
 #include "assay/training.h"
@@ -20,21 +21,9 @@
 
 #define FIXTURES ASSAY_SOURCE_DIR "/tests/data/training/"
 
-/* The shared conformance folder: $ASSAY_CONFORMANCE_DIR, else
- * ${ASSAY_SOURCE_DIR}/../shared/conformance. NULL (and a SKIP message) when
- * the file is not there. */
 static const char *conformance(const char *name, char *buf, size_t size)
 {
-	const char *dir = getenv("ASSAY_CONFORMANCE_DIR");
-	snprintf(buf, size, "%s/training-logs/%s", dir ? dir : ASSAY_SOURCE_DIR "/../shared/conformance",
-		 name);
-	if (access(buf, R_OK)) {
-		print_message("SKIP: %s not found (set ASSAY_CONFORMANCE_DIR to the shared "
-			      "conformance folder)\n",
-			      buf);
-		return NULL;
-	}
-	return buf;
+	return conformance_file("training-logs", name, buf, size);
 }
 
 /* Parse a file; fails the test on a parse error. */
