@@ -54,14 +54,13 @@ static bool parse_count(const char *arg, long long *out)
 static assay_err load_log(const struct gate_args *a, const char *file,
 			  struct assay_train_result *r, struct assay_error *e)
 {
-	size_t len;
-	char *data = assay_read_file(file, &len, e);
-	if (!data) {
+	struct assay_file_map map;
+	if (assay_map_file(file, &map, e) != ASSAY_OK) {
 		memset(r, 0, sizeof(*r));
 		return ASSAY_USAGE;
 	}
-	assay_err rc = assay_train_parse(a->format, data, len, &a->topts, file, r, e);
-	free(data);
+	assay_err rc = assay_train_parse(a->format, map.data, map.len, &a->topts, file, r, e);
+	assay_unmap_file(&map);
 	return rc;
 }
 

@@ -69,15 +69,16 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 			   struct sbuf *steps, struct parsed *p, struct assay_error *e)
 {
 	const char *path = strcmp(file, "-") ? file : "/dev/stdin";
-	size_t len;
-	char *data = assay_read_file(path, &len, e);
-	if (!data)
+	struct assay_file_map map;
+	if (assay_map_file(path, &map, e) != ASSAY_OK)
 		return ASSAY_USAGE;
+	const char *data = map.data;
+	size_t len = map.len;
 	const char *format = a->format;
 	if (!strcmp(format, "auto")) {
 		const struct assay_format *f = assay_format_detect(data, len);
 		if (!f) {
-			free(data);
+			assay_unmap_file(&map);
 			return assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
 					      "cannot tell the format (use --format; see "
 					      "'assay help parse')");
@@ -125,7 +126,7 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 			}
 		}
 	}
-	free(data);
+	assay_unmap_file(&map);
 	return rc;
 }
 

@@ -261,6 +261,7 @@ struct scan {
 	const char *counted; /* line numbers are known up to here */
 	long line_no;        /* the line that `counted` is on */
 	long long log_world;
+	bool unordered;      /* a step came out of order: use the set from then on */
 	long long *set;      /* open-addressing set of step numbers seen */
 	size_t set_cap, set_n;
 };
@@ -287,7 +288,7 @@ static uint64_t mix(uint64_t x)
 }
 
 /* Adds step to the set; false when it was there already. */
-static bool first_sight(struct scan *s, long long step)
+static bool set_add(struct scan *s, long long step)
 {
 	if ((s->set_n + 1) * 2 > s->set_cap) {
 		size_t cap = s->set_cap ? s->set_cap * 2 : 1024;
@@ -315,6 +316,32 @@ static bool first_sight(struct scan *s, long long step)
 	s->set[h] = step;
 	s->set_n++;
 	return true;
+}
+
+/* True the first time a step number is seen. Logs count up, so while they
+ * do, the steps array is sorted and a new step is simply a larger one; the
+ * first step out of order switches to the hash set. */
+static bool first_sight(struct scan *s, long long step)
+{
+	const struct assay_train_result *r = s->r;
+	if (s->unordered)
+		return set_add(s, step);
+	if (!r->n_steps || step > r->steps[r->n_steps - 1].step)
+		return true;
+	size_t lo = 0, hi = r->n_steps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->steps[mid].step < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->n_steps && r->steps[lo].step == step)
+		return false;
+	s->unordered = true;
+	for (size_t i = 0; i < r->n_steps; i++)
+		set_add(s, r->steps[i].step);
+	return set_add(s, step);
 }
 
 /* A non-negative integer of at most 18 digits at p. */
@@ -854,7 +881,7 @@ static void scan_gap(struct scan *s, const char *lo, const char *hi)
 long long train_scan(const struct train_dialect *d, const char *data, size_t len,
 		     struct assay_train_result *r)
 {
-	struct scan s = {d, r, data, 1, 0, NULL, 0, 0};
+	struct scan s = {d, r, data, 1, 0, false, NULL, 0, 0};
 	const char *p = data, *end = data + len;
 	while (p < end) {
 		const char *it = find(p, end, LIT("iteration"));
