@@ -63,7 +63,8 @@ static bool has(const struct assay_train_result *r, size_t i, enum assay_train_m
 	return r->steps[i].has & (1u << m);
 }
 
-#define assert_near(a, b) assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (fabs((double)(b)) + 1))
+#define assert_near(a, b) \
+	assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (fabs((double)(b)) + 1))
 
 /* ---- numbers ---- */
 

@@ -74,8 +74,9 @@ static void judge(struct assay_verdicts *out, const struct assay_checkpoint_spec
 
 /* Largest relative loss difference on steps after the checkpoint that both
  * runs logged; returns how many steps were compared. */
-static size_t overlap(const struct assay_train_result *save, const struct assay_train_result *resume,
-		      long long after, double *max_rdiff, long long *worst_step)
+static size_t overlap(const struct assay_train_result *save,
+		      const struct assay_train_result *resume, long long after, double *max_rdiff,
+		      long long *worst_step)
 {
 	size_t n = 0, j = 0;
 	*max_rdiff = 0;
