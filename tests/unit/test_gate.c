@@ -448,6 +448,12 @@ static void test_convergence(void **state)
 	expect(&vs, "steps_to_target", ASSAY_VERDICT_RECORD, "first reached 9.7 at step 5");
 	assert_near(find(&vs, "time_to_target")->value, 15.0); /* steps 1..5 */
 	assay_verdicts_release(&vs);
+	/* Reached only by the end-of-training evaluation: at the last step. */
+	s.target_value = 8.695;
+	assay_gate_convergence(&s, &r, &vs);
+	expect(&vs, "eval_lm_loss/final", ASSAY_VERDICT_PASS, "final loss 8.69 reached target 8.695");
+	expect(&vs, "steps_to_target", ASSAY_VERDICT_RECORD, "first reached 8.695 at step 10");
+	assay_verdicts_release(&vs);
 	assay_train_result_release(&r);
 
 	/* No loss: missing, a FAIL when enforced. */

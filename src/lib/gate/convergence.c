@@ -98,8 +98,14 @@ void assay_gate_convergence(const struct assay_convergence_spec *s,
 	size_t idx = 0;
 	if (eval) {
 		for (size_t i = 0; i < r->n_evals && step < 0; i++)
-			if (isfinite(r->evals[i].loss) && r->evals[i].loss <= s->target_value)
+			if (isfinite(r->evals[i].loss) && r->evals[i].loss <= s->target_value) {
+				/* The end-of-training evaluation counts at the last step. */
 				step = r->evals[i].step;
+				if (step < 0 && r->n_steps)
+					step = r->steps[r->n_steps - 1].step;
+				if (step < 0)
+					break;
+			}
 		/* The training steps up to that evaluation give the time. */
 		while (step >= 0 && idx + 1 < r->n_steps && r->steps[idx + 1].step <= step)
 			idx++;

@@ -2,8 +2,6 @@
  * without a timestamp (and the ROCm fork's "mem usages"), memory reports,
  * checkpoint, timer and evaluation lines, appended summary lines. The
  * scanning itself is shared with primus.c (train_scan.c). */
-#include <string.h>
-
 #include "train_scan.h"
 
 const struct train_dialect train_megatron = {"megatron", TRAIN_LABELS_MEGATRON, NULL};
@@ -18,11 +16,7 @@ bool assay_detect_megatron(const char *data, size_t len)
 		"Megatron",
 		"megatron",
 	};
-	size_t n = len < (4u << 20) ? len : (4u << 20);
-	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
-		if (memmem(data, n, marks[i], strlen(marks[i])))
-			return true;
-	return false;
+	return train_has_mark(data, len, 4u << 20, marks, ARRAY_SIZE(marks));
 }
 
 assay_err assay_parse_megatron(const char *data, size_t len, const struct assay_parse_opts *o,

@@ -47,9 +47,8 @@ bool assay_detect_primus(const char *data, size_t len)
 		"hip mem usage/free/total/usage_ratio",
 	};
 	size_t n = len < (1u << 20) ? len : (1u << 20);
-	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
-		if (memmem(data, n, marks[i], strlen(marks[i])))
-			return true;
+	if (train_has_mark(data, n, n, marks, ARRAY_SIZE(marks)))
+		return true;
 	/* The logger prefix: "][rank-R/W]" (or with colour codes around it). */
 	const char *end = data + n;
 	for (const char *h = data; (h = memmem(h, (size_t)(end - h), "rank-", 5)); h += 5)

@@ -162,6 +162,17 @@ const char *train_number(const char *p, const char *end, double *out)
 	return decimal(p, end, 0, out);
 }
 
+bool train_has_mark(const char *data, size_t len, size_t limit, const char *const marks[],
+		    size_t n)
+{
+	if (len > limit)
+		len = limit;
+	for (size_t i = 0; i < n; i++)
+		if (memmem(data, len, marks[i], strlen(marks[i])))
+			return true;
+	return false;
+}
+
 /* ---- result helpers ---- */
 
 void train_result_init(struct assay_train_result *r, const char *format)

@@ -44,6 +44,11 @@ void train_note_nonfinite(struct assay_train_result *r, long long step, long lin
 void train_finish(struct assay_train_result *r, const struct assay_train_opts *o,
 		  long long log_world);
 
+/* Does one of the n marks occur in the first limit bytes of data? For the
+ * detect functions. */
+bool train_has_mark(const char *data, size_t len, size_t limit, const char *const marks[],
+		    size_t n);
+
 /* Parse with the default options and append the rows: the format-table
  * entry points of megatron.c, primus.c and megatron_golden.c. */
 assay_err train_table_parse(const char *format, const char *data, size_t len,
