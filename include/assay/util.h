@@ -70,8 +70,9 @@ char *strlist_join(const struct strlist *l, const char *sep);
  * returns NULL and fills e with ASSAY_USAGE naming the file. */
 char *assay_read_file(const char *path, size_t *len, struct assay_error *e);
 /* A whole file, mapped read-only when it is a regular file (no copy; the
- * bytes are not NUL-terminated then) and read otherwise (pipes,
- * /dev/stdin). Errors as assay_read_file(); release with assay_unmap_file(). */
+ * bytes are not NUL-terminated then, and the file must not shrink while
+ * mapped) and read otherwise (pipes, /dev/stdin). Errors as
+ * assay_read_file(); release with assay_unmap_file(). */
 struct assay_file_map {
 	const char *data; /* never NULL after success */
 	size_t len;

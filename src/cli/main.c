@@ -12,7 +12,8 @@ const struct cli_command cli_commands[] = {
 	 cmd_matrix_help},
 	{"gate", cmd_gate, "judge rows and training logs against thresholds and gate specs",
 	 cmd_gate_help},
-	{"parse", cmd_parse, "turn result files and training logs into measurement rows", cmd_parse_help},
+	{"parse", cmd_parse, "turn result files and training logs into measurement rows",
+	 cmd_parse_help},
 	{NULL, NULL, NULL, NULL},
 };
 
