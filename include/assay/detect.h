@@ -97,7 +97,7 @@ struct assay_gate_config {
 /* Both gates on, CI detection defaults, thresholds as documented. */
 void assay_gate_defaults(struct assay_gate_config *c);
 
-struct assay_verdict {
+struct assay_regression {
 	char series_key[65];
 	char gate[16];          /* "changepoint", "rolling-mean" or "ab" */
 	assay_err outcome;      /* ASSAY_OK or ASSAY_GATE_FAILED */
@@ -106,13 +106,13 @@ struct assay_verdict {
 	double change;          /* relative change of the new value (after/before - 1) */
 	char message[512];      /* one line for reports */
 };
-struct assay_verdicts {
-	struct assay_verdict *v;
+struct assay_regressions {
+	struct assay_regression *v;
 	size_t n, alloc;
 };
-void assay_verdicts_release(struct assay_verdicts *v);
+void assay_regressions_release(struct assay_regressions *v);
 /* ASSAY_GATE_FAILED when any verdict failed, else ASSAY_OK. */
-assay_err assay_verdicts_outcome(const struct assay_verdicts *v);
+assay_err assay_regressions_outcome(const struct assay_regressions *v);
 
 /* Gate each row of a new case (finished rows, not yet stored) against the
  * stored history of its series: history points in time order, leaving out
@@ -121,23 +121,23 @@ assay_err assay_verdicts_outcome(const struct assay_verdicts *v);
  * assay_store_case_finish() and store the worst outcome with the rows.
  * Store errors are returned (ASSAY_INFRA); gate results go in out. */
 assay_err assay_gate_history(struct assay_store *s, const struct assay_rows *rows,
-			     const struct assay_gate_config *c, struct assay_verdicts *out,
+			     const struct assay_gate_config *c, struct assay_regressions *out,
 			     struct assay_error *e);
 
 /* The same on plain values: history[0..n) oldest first, then the new value.
  * acked: an ack annotation covers this change. name labels the message. */
 void assay_gate_changepoint(const double *history, size_t n, double value,
 			    enum assay_direction dir, const struct assay_gate_config *c, bool acked,
-			    struct assay_verdict *out);
+			    struct assay_regression *out);
 void assay_gate_rolling_mean(const double *history, size_t n, double value,
 			     enum assay_direction dir, double threshold,
 			     const struct assay_gate_config *c, bool acked,
-			     struct assay_verdict *out);
+			     struct assay_regression *out);
 /* A/B in one run: fail when candidate/baseline - 1 (for lower-is-better,
  * baseline/candidate - 1) is below -threshold. The rows must share metric,
  * unit and direction (ASSAY_USAGE otherwise). */
 assay_err assay_gate_ab(const struct assay_row *baseline, const struct assay_row *candidate,
-			double threshold, bool acked, struct assay_verdict *out,
+			double threshold, bool acked, struct assay_regression *out,
 			struct assay_error *e);
 /* Whether a series is an inference one (rolling-mean threshold choice):
  * a field task, mode, phase or kind equal to inference or serving, or a

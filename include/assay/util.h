@@ -69,6 +69,18 @@ char *strlist_join(const struct strlist *l, const char *sep);
 /* Read a whole file (NUL-terminated; *len excludes the NUL). On failure
  * returns NULL and fills e with ASSAY_USAGE naming the file. */
 char *assay_read_file(const char *path, size_t *len, struct assay_error *e);
+/* A whole file, mapped read-only when it is a regular file (no copy; the
+ * bytes are not NUL-terminated then, and the file must not shrink while
+ * mapped) and read otherwise (pipes, /dev/stdin). Errors as
+ * assay_read_file(); release with assay_unmap_file(). */
+struct assay_file_map {
+	const char *data; /* never NULL after success */
+	size_t len;
+	void *base;       /* what to unmap or free */
+	bool mapped;
+};
+assay_err assay_map_file(const char *path, struct assay_file_map *m, struct assay_error *e);
+void assay_unmap_file(struct assay_file_map *m);
 /* Write data to path atomically (temporary file and rename); ASSAY_INFRA. */
 assay_err assay_write_file_atomic(const char *path, const void *data, size_t len,
 				  struct assay_error *e);

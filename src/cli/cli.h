@@ -36,5 +36,7 @@ CLI_DECLARE(matrix);
 CLI_DECLARE(store);
 CLI_DECLARE(detect);
 CLI_DECLARE(history);
+CLI_DECLARE(parse);
+CLI_DECLARE(gate);
 
 #endif

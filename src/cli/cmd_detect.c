@@ -303,7 +303,7 @@ static int gate_files(const char *gates, const struct assay_gate_config *base, s
 	if (rc == ASSAY_OK)
 		rc = store_cli_open(sc, false, &s);
 	json_t *arr = json_array();
-	struct assay_verdicts v = {0};
+	struct assay_regressions v = {0};
 	for (int i = 0; s && rc == ASSAY_OK && i < nfiles; i++) {
 		struct assay_error e;
 		size_t from = v.n;
@@ -314,7 +314,7 @@ static int gate_files(const char *gates, const struct assay_gate_config *base, s
 		/* Verdicts come in row order, one per enabled gate. */
 		size_t per = (size_t)c.changepoint + (size_t)c.rolling_mean;
 		for (size_t j = from; j < v.n; j++) {
-			const struct assay_verdict *vd = &v.v[j];
+			const struct assay_regression *vd = &v.v[j];
 			const struct assay_row *row = &pf[i].rows.v[(j - from) / per];
 			const char *status = vd->outcome == ASSAY_GATE_FAILED ? "FAIL"
 					     : vd->acked			  ? "ack"
@@ -343,10 +343,10 @@ static int gate_files(const char *gates, const struct assay_gate_config *base, s
 			printf("%s\n", t);
 			free(t);
 		}
-		rc = assay_verdicts_outcome(&v);
+		rc = assay_regressions_outcome(&v);
 	}
 	json_decref(arr);
-	assay_verdicts_release(&v);
+	assay_regressions_release(&v);
 	for (int i = 0; i < nfiles; i++)
 		assay_rows_release(&pf[i].rows);
 	free(pf);

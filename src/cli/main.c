@@ -8,12 +8,16 @@
 #include "cli.h"
 
 const struct cli_command cli_commands[] = {
-	{"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards",
-	 cmd_matrix_help},
 	{"detect", cmd_detect, "change points in stored series or a CSV; regression gates",
 	 cmd_detect_help},
+	{"gate", cmd_gate, "judge rows and training logs against thresholds and gate specs",
+	 cmd_gate_help},
 	{"history", cmd_history, "one stored series over time, with change points and annotations",
 	 cmd_history_help},
+	{"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards",
+	 cmd_matrix_help},
+	{"parse", cmd_parse, "turn result files and training logs into measurement rows",
+	 cmd_parse_help},
 	{"store", cmd_store, "the results store: ingest, export, series, runs, annotate, check",
 	 cmd_store_help},
 	{NULL, NULL, NULL, NULL},

@@ -214,7 +214,7 @@ static void test_gates(void **state)
 {
 	(void)state;
 	struct assay_gate_config c;
-	struct assay_verdict v;
+	struct assay_regression v;
 	struct assay_error e;
 	assay_gate_defaults(&c);
 	double h[] = {100, 101, 99, 100, 100, 100};
@@ -325,7 +325,7 @@ static void test_gate_history(void **state)
 	rows_of(&fresh, &next, 1, 40);
 	struct assay_gate_config c;
 	assay_gate_defaults(&c);
-	struct assay_verdicts v = {0};
+	struct assay_regressions v = {0};
 	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
 	assert_int_equal(v.n, 2);
 	assert_string_equal(v.v[0].gate, "changepoint");
@@ -333,8 +333,8 @@ static void test_gate_history(void **state)
 	assert_string_equal(v.v[0].series_key, fresh.v[0].series_key);
 	assert_string_equal(v.v[1].gate, "rolling-mean");
 	assert_int_equal(v.v[1].outcome, ASSAY_OK); /* the last 5 are already low */
-	assert_int_equal(assay_verdicts_outcome(&v), ASSAY_GATE_FAILED);
-	assay_verdicts_release(&v);
+	assert_int_equal(assay_regressions_outcome(&v), ASSAY_GATE_FAILED);
+	assay_regressions_release(&v);
 	/* Acknowledging the change (at its first revision) lets it pass. */
 	assert_int_equal(assay_store_annotate(s, rows.v[0].series_key, "r30", ASSAY_ANN_ACK,
 					      "new kernel", &e), ASSAY_OK);
@@ -342,28 +342,28 @@ static void test_gate_history(void **state)
 	assert_int_equal(v.v[0].outcome, ASSAY_OK);
 	assert_true(v.v[0].acked);
 	assert_non_null(strstr(v.v[0].message, "acknowledged"));
-	assay_verdicts_release(&v);
+	assay_regressions_release(&v);
 	/* Rolling mean: a new 3% drop fails, unless its revision is acked. */
 	fresh.v[0].value = 1425.0 * 0.97;
 	c.changepoint = false;
 	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
 	assert_int_equal(v.n, 1);
 	assert_int_equal(v.v[0].outcome, ASSAY_GATE_FAILED);
-	assay_verdicts_release(&v);
+	assay_regressions_release(&v);
 	assert_int_equal(assay_store_annotate(s, rows.v[0].series_key, "r40", ASSAY_ANN_ACK, NULL, &e),
 			 ASSAY_OK);
 	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
 	assert_int_equal(v.v[0].outcome, ASSAY_OK);
 	assert_true(v.v[0].acked);
-	assay_verdicts_release(&v);
+	assay_regressions_release(&v);
 	/* A series never stored: not enough history, passes. */
 	json_object_set_new(fresh.v[0].series, "precision", json_string("fp8"));
 	assert_int_equal(assay_row_finish(&fresh.v[0], &e), ASSAY_OK);
 	c.changepoint = true;
 	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
 	assert_true(v.v[0].insufficient && v.v[1].insufficient);
-	assert_int_equal(assay_verdicts_outcome(&v), ASSAY_OK);
-	assay_verdicts_release(&v);
+	assert_int_equal(assay_regressions_outcome(&v), ASSAY_OK);
+	assay_regressions_release(&v);
 	assay_rows_release(&rows);
 	assay_rows_release(&fresh);
 	assert_int_equal(assay_store_close(s, &e), ASSAY_OK);

@@ -23,13 +23,13 @@ void assay_gate_defaults(struct assay_gate_config *c)
 	c->rm_window = 5;
 }
 
-void assay_verdicts_release(struct assay_verdicts *v)
+void assay_regressions_release(struct assay_regressions *v)
 {
 	free(v->v);
 	memset(v, 0, sizeof(*v));
 }
 
-assay_err assay_verdicts_outcome(const struct assay_verdicts *v)
+assay_err assay_regressions_outcome(const struct assay_regressions *v)
 {
 	for (size_t i = 0; i < v->n; i++)
 		if (v->v[i].outcome == ASSAY_GATE_FAILED)
@@ -62,7 +62,7 @@ static double worse_is_negative(double value, double base, enum assay_direction 
 	return dir == ASSAY_DIR_LOWER ? base / value - 1.0 : value / base - 1.0;
 }
 
-static void verdict_init(struct assay_verdict *v, const char *gate)
+static void verdict_init(struct assay_regression *v, const char *gate)
 {
 	memset(v, 0, sizeof(*v));
 	snprintf(v->gate, sizeof(v->gate), "%s", gate);
@@ -72,7 +72,7 @@ static void verdict_init(struct assay_verdict *v, const char *gate)
 /* Detection over history plus the new value; false (message set) when there
  * is too little history or detection refused the data. */
 static bool run_cp(const double *history, size_t n, double value, const struct assay_gate_config *c,
-		   struct assay_changes *ch, struct assay_verdict *out)
+		   struct assay_changes *ch, struct assay_regression *out)
 {
 	if (n < 2) {
 		out->insufficient = true;
@@ -103,7 +103,7 @@ static const struct assay_change *newest_regression(const struct assay_changes *
 }
 
 static void cp_verdict(size_t n, const struct assay_changes *ch, enum assay_direction dir,
-		       const struct assay_gate_config *c, bool acked, struct assay_verdict *out)
+		       const struct assay_gate_config *c, bool acked, struct assay_regression *out)
 {
 	const struct assay_change *last = ch->n ? &ch->v[ch->n - 1] : NULL;
 	if (!last) {
@@ -135,7 +135,7 @@ static void cp_verdict(size_t n, const struct assay_changes *ch, enum assay_dire
 
 void assay_gate_changepoint(const double *history, size_t n, double value,
 			    enum assay_direction dir, const struct assay_gate_config *c, bool acked,
-			    struct assay_verdict *out)
+			    struct assay_regression *out)
 {
 	verdict_init(out, "changepoint");
 	struct assay_changes ch = {0};
@@ -147,7 +147,7 @@ void assay_gate_changepoint(const double *history, size_t n, double value,
 void assay_gate_rolling_mean(const double *history, size_t n, double value,
 			     enum assay_direction dir, double threshold,
 			     const struct assay_gate_config *c, bool acked,
-			     struct assay_verdict *out)
+			     struct assay_regression *out)
 {
 	verdict_init(out, "rolling-mean");
 	if (n < (size_t)c->rm_min_history) {
@@ -173,7 +173,7 @@ void assay_gate_rolling_mean(const double *history, size_t n, double value,
 }
 
 assay_err assay_gate_ab(const struct assay_row *baseline, const struct assay_row *candidate,
-			double threshold, bool acked, struct assay_verdict *out,
+			double threshold, bool acked, struct assay_regression *out,
 			struct assay_error *e)
 {
 	verdict_init(out, "ab");
@@ -241,7 +241,7 @@ static long acked_in(const struct assay_annotations *a, char **revs, size_t from
 }
 
 assay_err assay_gate_history(struct assay_store *s, const struct assay_rows *rows,
-			     const struct assay_gate_config *c, struct assay_verdicts *out,
+			     const struct assay_gate_config *c, struct assay_regressions *out,
 			     struct assay_error *e)
 {
 	assay_err rc = assay_detect_check(&c->detect, e);
@@ -261,7 +261,7 @@ assay_err assay_gate_history(struct assay_store *s, const struct assay_rows *row
 		}
 		if (c->changepoint) {
 			ALLOC_GROW(out->v, out->n + 1, out->alloc);
-			struct assay_verdict *v = &out->v[out->n++];
+			struct assay_regression *v = &out->v[out->n++];
 			struct assay_changes ch = {0};
 			verdict_init(v, "changepoint");
 			if (run_cp(vals, n, r->value, c, &ch, v)) {
@@ -275,7 +275,7 @@ assay_err assay_gate_history(struct assay_store *s, const struct assay_rows *row
 		}
 		if (c->rolling_mean) {
 			ALLOC_GROW(out->v, out->n + 1, out->alloc);
-			struct assay_verdict *v = &out->v[out->n++];
+			struct assay_regression *v = &out->v[out->n++];
 			double thr = assay_series_is_inference(r->series) ? c->rm_infer_threshold
 									  : c->rm_train_threshold;
 			/* An ack re-bases the mean at the acknowledged point. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "assay/parse.h"
+#include "assay/training.h"
 
 static bool detect_rows(const char *data, size_t len)
 {
@@ -30,6 +31,12 @@ const struct assay_format assay_formats[] = {
 	 assay_parse_rccl_ci, assay_detect_rccl_ci},
 	{"nccl-tests", "nccl-tests / rccl-tests -J JSON output", assay_parse_nccl_tests,
 	 assay_detect_nccl_tests},
+	{"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
+	 assay_parse_megatron_golden, assay_detect_megatron_golden},
+	{"primus", "Primus training log (logger prefix, ANSI colours, X/Y values)", assay_parse_primus,
+	 assay_detect_primus},
+	{"megatron", "Megatron-LM training log (training_log iteration lines)", assay_parse_megatron,
+	 assay_detect_megatron},
 	{NULL, NULL, NULL, NULL},
 };
 

@@ -3,8 +3,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +47,41 @@ char *assay_read_file(const char *path, size_t *len, struct assay_error *e)
 	close(fd);
 	sb.buf[sb.len] = '\0';
 	return sbuf_detach(&sb, len);
+}
+
+assay_err assay_map_file(const char *path, struct assay_file_map *m, struct assay_error *e)
+{
+	memset(m, 0, sizeof(*m));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size <= SIZE_MAX) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (p != MAP_FAILED) {
+			close(fd);
+			madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+			m->data = m->base = p;
+			m->len = (size_t)st.st_size;
+			m->mapped = true;
+			return ASSAY_OK;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	char *data = assay_read_file(path, &m->len, e);
+	if (!data)
+		return ASSAY_USAGE;
+	m->data = m->base = data;
+	return ASSAY_OK;
+}
+
+void assay_unmap_file(struct assay_file_map *m)
+{
+	if (m->mapped)
+		munmap(m->base, m->len);
+	else
+		free(m->base);
+	memset(m, 0, sizeof(*m));
 }
 
 assay_err assay_write_file_atomic(const char *path, const void *data, size_t len,

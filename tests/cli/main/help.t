@@ -7,9 +7,11 @@ usage: assay [--version] [--help] <command> [<args>]
 assay validates GPU clusters and keeps their performance honest.
 
 commands:
-  matrix     expand a sweep over a platform registry into cases and shards
   detect     change points in stored series or a CSV; regression gates
+  gate       judge rows and training logs against thresholds and gate specs
   history    one stored series over time, with change points and annotations
+  matrix     expand a sweep over a platform registry into cases and shards
+  parse      turn result files and training logs into measurement rows
   store      the results store: ingest, export, series, runs, annotate, check
 
 Run 'assay help <command>' for a command's options.

@@ -1,0 +1,196 @@
+/* Gates: thresholds on measurement rows, and the training-run gates (run
+ * health, loss curve, convergence, scaling efficiency, checkpoint-resume
+ * continuity) on parsed training results. Every gate appends verdicts
+ * (PASS, FAIL, RECORD, SKIPPED) that `assay gate`, reports and JUnit render.
+ * File formats and rules: docs/gate.md. */
+#ifndef ASSAY_GATE_H
+#define ASSAY_GATE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assay/cfg.h"
+#include "assay/error.h"
+#include "assay/measure.h"
+#include "assay/training.h"
+
+/* ---- verdicts ---- */
+
+enum assay_verdict_status {
+	ASSAY_VERDICT_PASS,
+	ASSAY_VERDICT_FAIL,
+	ASSAY_VERDICT_RECORD,  /* measured, not judged: no spec, info, or enforcement off */
+	ASSAY_VERDICT_SKIPPED, /* an optional metric that is missing */
+};
+#define ASSAY_VERDICT_COUNT 4
+
+struct assay_verdict {
+	enum assay_verdict_status status;
+	char *gate;    /* "threshold", "run", "loss-curve", "convergence", "scaling", "checkpoint" */
+	char *metric;  /* "tflops_per_gpu/steady_mean", "lm_loss/slope", ... */
+	double value;  /* NAN when there is none (a missing metric) */
+	char *unit;    /* "" when none */
+	char *spec;    /* what was required: ">= 480", "<= 0", "info"; "" when nothing */
+	char *message; /* why, in words */
+};
+
+struct assay_verdicts {
+	struct assay_verdict *v;
+	size_t n, alloc;
+};
+#define ASSAY_VERDICTS_INIT {NULL, 0, 0}
+
+/* "PASS", "FAIL", "RECORD", "SKIPPED". */
+const char *assay_verdict_status_name(enum assay_verdict_status s);
+void assay_verdicts_add(struct assay_verdicts *vs, enum assay_verdict_status status,
+			const char *gate, const char *metric, double value, const char *unit,
+			const char *spec, const char *fmt, ...) ASSAY_PRINTF(8, 9);
+void assay_verdicts_release(struct assay_verdicts *vs);
+/* ASSAY_GATE_FAILED when any verdict is FAIL, else ASSAY_OK. */
+assay_err assay_verdicts_outcome(const struct assay_verdicts *vs);
+/* counts[status] for every status. */
+void assay_verdicts_count(const struct assay_verdicts *vs, size_t counts[ASSAY_VERDICT_COUNT]);
+/* {"status", "gate", "metric", "value" (null when none), "unit", "spec", "message"} */
+json_t *assay_verdict_to_json(const struct assay_verdict *v);
+
+/* ---- thresholds (src/lib/gate/thresholds.c) ---- */
+
+enum assay_threshold_kind { ASSAY_TH_MIN, ASSAY_TH_MAX, ASSAY_TH_WITHIN, ASSAY_TH_INFO };
+
+struct assay_threshold {
+	char *metric;
+	char *statistic;  /* NULL: the metric's default statistic */
+	enum assay_threshold_kind kind;
+	double value;     /* unused for info */
+	double tolerance; /* relative to |value|; 0 when absent */
+	bool optional;
+	char path[256];   /* JSON path of the spec, for messages */
+};
+
+struct assay_threshold_cell {
+	char *key; /* "default" or the canonical combo key */
+	struct assay_threshold *v;
+	size_t n;
+};
+
+struct assay_thresholds {
+	char *file;
+	bool enforce;
+	struct assay_threshold_cell *cells;
+	size_t n_cells;
+};
+
+assay_err assay_thresholds_load(const char *file, struct assay_thresholds *t,
+				struct assay_error *e);
+assay_err assay_thresholds_parse(const json_t *doc, const char *file, struct assay_thresholds *t,
+				 struct assay_error *e);
+void assay_thresholds_release(struct assay_thresholds *t);
+
+/* A combo key "MBS=<m>,GBS=<g>,PRECISION=<p>" (any order, any case of the
+ * precision) in canonical form "MBS=4,GBS=128,PRECISION=FP8"; false when
+ * malformed (why in e, without file). */
+bool assay_combo_canonical(const char *text, char *out, size_t size, struct assay_error *e);
+/* The cell for a canonical combo key: its own, else "default", else NULL. */
+const struct assay_threshold_cell *assay_thresholds_cell(const struct assay_thresholds *t,
+							 const char *combo);
+/* With enforcement on, a combo without a cell (and no default cell) and a
+ * cell that no combo uses are config errors (ASSAY_USAGE naming the file and
+ * the cell's JSON path). combos are canonical keys. */
+assay_err assay_thresholds_check_combos(const struct assay_thresholds *t,
+					const char *const *combos, size_t n,
+					struct assay_error *e);
+/* The statistic a threshold on metric reads when it names none (training
+ * metrics: docs/gate.md); NULL for metrics it does not know. */
+const char *assay_threshold_default_statistic(const char *metric);
+/* Verdicts for rows under combo's cell: one per matching row, FAIL
+ * "missing" for a missing metric (SKIPPED when optional), RECORD for rows no
+ * threshold names. ASSAY_USAGE for a malformed combo, a combo without a cell
+ * while enforcing, or a threshold without a statistic that matches rows of
+ * several statistics. */
+assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *combo,
+				const struct assay_rows *rows, struct assay_verdicts *out,
+				struct assay_error *e);
+
+/* ---- training-run gates ---- */
+
+/* Run health (health.c): complete, no NaN/Inf, some metrics. */
+void assay_gate_run(const struct assay_train_result *r, struct assay_verdicts *out);
+
+/* Loss curve (loss_curve.c): least-squares slope of lm loss against step
+ * over the steps in milestones plus every sample_every-th step. */
+struct assay_loss_curve_spec {
+	double max_slope;
+	long long sample_every; /* default 1 */
+	long long *milestones;
+	size_t n_milestones;
+	bool enforce;           /* default true; false: record only */
+};
+int assay_loss_curve_spec_parse(struct assay_cfg *c, const json_t *v, const char *path,
+				struct assay_loss_curve_spec *s);
+void assay_loss_curve_spec_release(struct assay_loss_curve_spec *s);
+/* Least-squares slope of y over x; false when fewer than 2 distinct x. */
+bool assay_lsq_slope(const double *x, const double *y, size_t n, double *slope);
+void assay_gate_loss_curve(const struct assay_loss_curve_spec *s,
+			   const struct assay_train_result *r, struct assay_verdicts *out);
+
+/* Convergence (convergence.c): the final loss against target_value, and the
+ * first step (and time) at which the loss reached it. */
+enum assay_loss_source { ASSAY_LOSS_AUTO, ASSAY_LOSS_EVAL, ASSAY_LOSS_TRAIN };
+struct assay_convergence_spec {
+	double target_value;
+	enum assay_loss_source source; /* auto: eval loss when the log has one */
+	bool enforce;
+};
+int assay_convergence_spec_parse(struct assay_cfg *c, const json_t *v, const char *path,
+				 struct assay_convergence_spec *s);
+void assay_gate_convergence(const struct assay_convergence_spec *s,
+			    const struct assay_train_result *r, struct assay_verdicts *out);
+
+/* Scaling efficiency (scaling.c), from tokens per second, never TFLOP/s:
+ * (total / (nodes / baseline_nodes)) / baseline_tokens_per_s * 100. */
+struct assay_scaling_spec {
+	long long nodes, baseline_nodes;
+	long long gpus;                /* GPUs in the run; 0: the run's world size */
+	double baseline_tokens_per_s;  /* total over all GPUs; 0: record only */
+	double min_efficiency;         /* percent; NAN: record only */
+	bool enforce;
+};
+int assay_scaling_spec_parse(struct assay_cfg *c, const json_t *v, const char *path,
+			     struct assay_scaling_spec *s);
+/* Efficiency in percent; NAN when the baseline is 0. */
+double assay_scaling_efficiency(double total_tokens_per_s, long long nodes,
+				long long baseline_nodes, double baseline_tokens_per_s);
+void assay_gate_scaling(const struct assay_scaling_spec *s, const struct assay_train_result *r,
+			struct assay_verdicts *out);
+
+/* Checkpoint-resume continuity (checkpoint.c) between the run that saved and
+ * the run that resumed. */
+struct assay_checkpoint_spec {
+	double loss_rtol;          /* resume loss may exceed the saved step's by this, relative */
+	double overlap_rtol;       /* max relative difference on shared steps; NAN: record only */
+	long long last_checkpoint; /* -1: the save log's last saved checkpoint */
+	bool enforce;
+};
+int assay_checkpoint_spec_parse(struct assay_cfg *c, const json_t *v, const char *path,
+				struct assay_checkpoint_spec *s);
+void assay_gate_checkpoint(const struct assay_checkpoint_spec *s,
+			   const struct assay_train_result *save,
+			   const struct assay_train_result *resume, struct assay_verdicts *out);
+
+/* A gate spec file (spec.c): any of "loss_curve", "convergence", "scaling",
+ * "checkpoint", each as above. */
+struct assay_gate_spec {
+	char *file;
+	bool has_loss_curve, has_convergence, has_scaling, has_checkpoint;
+	struct assay_loss_curve_spec loss_curve;
+	struct assay_convergence_spec convergence;
+	struct assay_scaling_spec scaling;
+	struct assay_checkpoint_spec checkpoint;
+};
+assay_err assay_gate_spec_load(const char *file, struct assay_gate_spec *s, struct assay_error *e);
+assay_err assay_gate_spec_parse(const json_t *doc, const char *file, struct assay_gate_spec *s,
+				struct assay_error *e);
+void assay_gate_spec_release(struct assay_gate_spec *s);
+
+#endif

@@ -1,0 +1,281 @@
+/* assay gate: judge measurement rows against a thresholds file, and a
+ * training log against a gate spec (run health, loss curve, convergence,
+ * scaling, checkpoint resume); print the verdict table, exit 0 or 1. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/gate.h"
+#include "assay/json.h"
+#include "assay/parse.h"
+#include "assay/training.h"
+#include "cli.h"
+
+const char cmd_gate_help[] =
+	"usage: assay gate [--thresholds FILE [--combo KEY]] [--spec FILE] [--log FILE]\n"
+	"                  [--save-log FILE --resume-log FILE] [options] [RESULTS.ndjson...]\n"
+	"\n"
+	"Judge measurement rows (RESULTS files, and the rows of --log) against the\n"
+	"cell of KEY in a thresholds file, and a training log against the gates of a\n"
+	"spec file. Prints one verdict per line: PASS, FAIL, RECORD (measured, not\n"
+	"judged) or SKIPPED (optional and missing).\n"
+	"\n"
+	"options:\n"
+	"  --thresholds FILE   thresholds file (docs/gate.md)\n"
+	"  --combo KEY         the run's cell: MBS=<m>,GBS=<g>,PRECISION=<p> (default: \"default\")\n"
+	"  --spec FILE         gate spec: loss_curve, convergence, scaling, checkpoint\n"
+	"  --log FILE          training log: run health, its rows, and the spec's loss curve,\n"
+	"                      convergence and scaling gates\n"
+	"  --save-log FILE     the run that saved the checkpoint   (spec's checkpoint gate)\n"
+	"  --resume-log FILE   the run that resumed from it\n"
+	"  --format NAME       format of the logs: auto (default), megatron, primus, megatron-golden\n"
+	"  --warmup N | MIN,PCT%   --seq-len N   --world-size N   as for 'assay parse'\n"
+	"  --json              print verdicts as NDJSON instead of a table\n"
+	"\n"
+	"example:\n"
+	"  assay gate --thresholds thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 rows.ndjson\n"
+	"\n"
+	"Exit codes: 0 nothing failed, 1 a verdict failed (an incomplete run or NaN\n"
+	"in --log fails too), 2 bad arguments or invalid input. See docs/gate.md.\n";
+
+struct gate_args {
+	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *format;
+	bool json;
+	struct assay_train_opts topts;
+};
+
+static bool parse_count(const char *arg, long long *out)
+{
+	return assay_parse_long(arg, out) && *out > 0;
+}
+
+static assay_err load_log(const struct gate_args *a, const char *file,
+			  struct assay_train_result *r, struct assay_error *e)
+{
+	struct assay_file_map map;
+	if (assay_map_file(file, &map, e) != ASSAY_OK) {
+		memset(r, 0, sizeof(*r));
+		return ASSAY_USAGE;
+	}
+	assay_err rc = assay_train_parse(a->format, map.data, map.len, &a->topts, file, r, e);
+	assay_unmap_file(&map);
+	return rc;
+}
+
+static void value_text(const struct assay_verdict *v, char *buf, size_t n)
+{
+	if (isnan(v->value))
+		snprintf(buf, n, "-");
+	else if (v->unit[0])
+		snprintf(buf, n, "%.8g %s", v->value, v->unit);
+	else
+		snprintf(buf, n, "%.8g", v->value);
+}
+
+static void print_table(const struct assay_verdicts *vs)
+{
+	int wg = 4, wm = 6, wv = 5, ws = 4;
+	char val[96];
+	for (size_t i = 0; i < vs->n; i++) {
+		const struct assay_verdict *v = &vs->v[i];
+		value_text(v, val, sizeof(val));
+		int g = (int)strlen(v->gate), m = (int)strlen(v->metric), x = (int)strlen(val),
+		    s = (int)strlen(v->spec);
+		wg = g > wg ? g : wg;
+		wm = m > wm ? m : wm;
+		wv = x > wv ? x : wv;
+		ws = s > ws ? s : ws;
+	}
+	printf("%-7s  %-*s  %-*s  %-*s  %-*s  %s\n", "status", wg, "gate", wm, "metric", wv, "value",
+	       ws, "spec", "message");
+	for (size_t i = 0; i < vs->n; i++) {
+		const struct assay_verdict *v = &vs->v[i];
+		value_text(v, val, sizeof(val));
+		printf("%-7s  %-*s  %-*s  %-*s  %-*s  %s\n", assay_verdict_status_name(v->status), wg,
+		       v->gate, wm, v->metric, wv, val, ws, v->spec, v->message);
+	}
+	size_t c[ASSAY_VERDICT_COUNT];
+	assay_verdicts_count(vs, c);
+	printf("\n%zu verdicts: %zu pass, %zu fail, %zu record, %zu skipped\n", vs->n,
+	       c[ASSAY_VERDICT_PASS], c[ASSAY_VERDICT_FAIL], c[ASSAY_VERDICT_RECORD],
+	       c[ASSAY_VERDICT_SKIPPED]);
+}
+
+static void print_json(const struct assay_verdicts *vs)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < vs->n; i++) {
+		json_t *o = assay_verdict_to_json(&vs->v[i]);
+		assay_json_write(&sb, o, ASSAY_JSON_SORT);
+		sbuf_addch(&sb, '\n');
+		json_decref(o);
+	}
+	fwrite(sbuf_str(&sb), 1, sb.len, stdout);
+	sbuf_release(&sb);
+}
+
+/* Which inputs the spec's sections need; a usage message or NULL. */
+static const char *missing_input(const struct gate_args *a, const struct assay_gate_spec *s)
+{
+	if (!a->log && (s->has_loss_curve || s->has_convergence || s->has_scaling))
+		return "the spec's loss_curve, convergence and scaling gates need --log FILE";
+	if (s->has_checkpoint && (!a->save_log || !a->resume_log))
+		return "the spec's checkpoint gate needs --save-log FILE and --resume-log FILE";
+	if ((a->save_log || a->resume_log) && !s->has_checkpoint)
+		return "--save-log and --resume-log need a spec with a \"checkpoint\" gate";
+	return NULL;
+}
+
+static int run_gates(const struct gate_args *a, int nres, char **results)
+{
+	struct assay_thresholds th = {0};
+	struct assay_gate_spec spec = {0};
+	struct assay_train_result log = {0}, save = {0}, resume = {0};
+	bool have_log = false, have_pair = false;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
+	struct assay_error err;
+	int rc = ASSAY_OK;
+	if (a->thresholds && assay_thresholds_load(a->thresholds, &th, &err) != ASSAY_OK)
+		goto report;
+	if (a->spec) {
+		if (assay_gate_spec_load(a->spec, &spec, &err) != ASSAY_OK)
+			goto report;
+		const char *why = missing_input(a, &spec);
+		if (why) {
+			rc = cli_usage_error("gate", "%s", why);
+			goto out;
+		}
+	} else if (a->save_log || a->resume_log) {
+		rc = cli_usage_error("gate", "--save-log and --resume-log need --spec with a "
+					     "\"checkpoint\" gate");
+		goto out;
+	}
+	for (int i = 0; i < nres; i++) {
+		size_t len;
+		char *data = assay_read_file(results[i], &len, &err);
+		struct assay_parse_opts po = {.file = results[i]};
+		if (!data || assay_parse_rows(data, len, &po, &rows, &err) != ASSAY_OK) {
+			free(data);
+			goto report;
+		}
+		free(data);
+	}
+	if (a->log) {
+		if (load_log(a, a->log, &log, &err) != ASSAY_OK)
+			goto report;
+		have_log = true;
+		struct assay_parse_opts po = {.file = a->log};
+		if (assay_train_rows(&log, &po, &rows, &err) != ASSAY_OK)
+			goto report;
+		assay_gate_run(&log, &vs);
+	}
+	if (a->save_log) {
+		if (load_log(a, a->save_log, &save, &err) != ASSAY_OK)
+			goto report;
+		if (load_log(a, a->resume_log, &resume, &err) != ASSAY_OK) {
+			assay_train_result_release(&save);
+			goto report;
+		}
+		have_pair = true;
+	}
+	if (a->thresholds &&
+	    assay_gate_thresholds(&th, a->combo ? a->combo : "default", &rows, &vs, &err) != ASSAY_OK)
+		goto report;
+	if (spec.has_loss_curve)
+		assay_gate_loss_curve(&spec.loss_curve, &log, &vs);
+	if (spec.has_convergence)
+		assay_gate_convergence(&spec.convergence, &log, &vs);
+	if (spec.has_scaling)
+		assay_gate_scaling(&spec.scaling, &log, &vs);
+	if (spec.has_checkpoint)
+		assay_gate_checkpoint(&spec.checkpoint, &save, &resume, &vs);
+	if (a->json)
+		print_json(&vs);
+	else
+		print_table(&vs);
+	rc = assay_verdicts_outcome(&vs);
+	goto out;
+report:
+	rc = cli_report(&err);
+out:
+	if (have_log)
+		assay_train_result_release(&log);
+	if (have_pair) {
+		assay_train_result_release(&save);
+		assay_train_result_release(&resume);
+	}
+	assay_verdicts_release(&vs);
+	assay_rows_release(&rows);
+	assay_gate_spec_release(&spec);
+	assay_thresholds_release(&th);
+	return rc;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	enum { O_TH = 256, O_COMBO, O_SPEC, O_LOG, O_SAVE, O_RESUME, O_FORMAT, O_WARMUP, O_SEQ,
+	       O_WORLD, O_JSON };
+	static const struct option opts[] = {
+		{"thresholds", required_argument, NULL, O_TH},
+		{"combo", required_argument, NULL, O_COMBO},
+		{"spec", required_argument, NULL, O_SPEC},
+		{"log", required_argument, NULL, O_LOG},
+		{"save-log", required_argument, NULL, O_SAVE},
+		{"resume-log", required_argument, NULL, O_RESUME},
+		{"format", required_argument, NULL, O_FORMAT},
+		{"warmup", required_argument, NULL, O_WARMUP},
+		{"seq-len", required_argument, NULL, O_SEQ},
+		{"world-size", required_argument, NULL, O_WORLD},
+		{"json", no_argument, NULL, O_JSON},
+		{NULL, 0, NULL, 0},
+	};
+	struct gate_args a = {.format = "auto"};
+	assay_train_opts_init(&a.topts);
+	int opt;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		bool ok = true;
+		switch (opt) {
+		case O_TH: a.thresholds = optarg; break;
+		case O_COMBO: a.combo = optarg; break;
+		case O_SPEC: a.spec = optarg; break;
+		case O_LOG: a.log = optarg; break;
+		case O_SAVE: a.save_log = optarg; break;
+		case O_RESUME: a.resume_log = optarg; break;
+		case O_FORMAT: a.format = optarg; break;
+		case O_WARMUP: ok = assay_train_warmup_parse(optarg, &a.topts); break;
+		case O_SEQ: ok = parse_count(optarg, &a.topts.seq_len); break;
+		case O_WORLD: ok = parse_count(optarg, &a.topts.world_size); break;
+		case O_JSON: a.json = true; break;
+		default:
+			return cli_usage_error("gate", "unknown option or missing value: '%s'",
+					       argv[optind - 1]);
+		}
+		if (!ok)
+			return cli_usage_error("gate", "bad value for %s: '%s'", argv[optind - 2],
+					       optarg);
+	}
+	if (strcmp(a.format, "auto") && !assay_train_format_known(a.format))
+		return cli_usage_error("gate", "unknown training-log format '%s' (expected auto, "
+					       "megatron, primus or megatron-golden)",
+				       a.format);
+	if (a.combo && !a.thresholds)
+		return cli_usage_error("gate", "--combo needs --thresholds FILE");
+	if (a.combo) {
+		char canon[256];
+		struct assay_error err;
+		if (!assay_combo_canonical(a.combo, canon, sizeof(canon), &err))
+			return cli_usage_error("gate", "--combo: %s", err.message);
+	}
+	int nres = argc - optind;
+	if (nres && !a.thresholds)
+		return cli_usage_error("gate", "RESULTS files need --thresholds FILE");
+	if (a.thresholds && !nres && !a.log)
+		return cli_usage_error("gate", "--thresholds needs RESULTS.ndjson files or --log FILE");
+	if (!a.thresholds && !a.spec && !a.log)
+		return cli_usage_error("gate", "nothing to gate: give --thresholds, --spec or --log");
+	return run_gates(&a, nres, argv + optind);
+}

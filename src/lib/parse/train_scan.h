@@ -1,0 +1,62 @@
+/* Private to src/lib/parse: the single-pass scanner shared by the
+ * Megatron-LM and Primus parsers (train_scan.c), and the result helpers the
+ * golden-values parser shares with them. */
+#ifndef ASSAY_PARSE_TRAIN_SCAN_H
+#define ASSAY_PARSE_TRAIN_SCAN_H
+
+#include "assay/training.h"
+
+/* Which segment labels of the iteration line a dialect reads. */
+enum {
+	TRAIN_LABELS_MEGATRON = 1, /* Megatron-LM, plus the ROCm fork's "mem usages" */
+	TRAIN_LABELS_PRIMUS = 2,   /* Primus: compute per GPU, harmonic mean tokens, hip/rocm mem */
+};
+
+struct train_dialect {
+	const char *name;
+	unsigned labels;
+	/* Called with the text before "iteration" on an iteration line (the
+	 * logger prefix); returns the world size it names, 0 if none. May be NULL. */
+	long long (*prefix_world)(const char *p, size_t n);
+};
+
+extern const struct train_dialect train_megatron, train_primus;
+
+/* Scan a whole log into r (already initialized); returns the world size the
+ * log names (0 none). Then call train_finish(). */
+long long train_scan(const struct train_dialect *d, const char *data, size_t len,
+		     struct assay_train_result *r);
+
+/* A number at p: [+-]digits[.digits][e[+-]digits], or nan / inf / infinity
+ * (any case). Returns the end, or NULL when there is none. Never reads at or
+ * past end. */
+const char *train_number(const char *p, const char *end, double *out);
+
+void train_result_init(struct assay_train_result *r, const char *format);
+/* A fresh step: every optional field absent. */
+void train_step_init(struct assay_train_step *s);
+void train_push_step(struct assay_train_result *r, const struct assay_train_step *s);
+/* Record a NaN/Inf value (the first one is kept in detail). */
+void train_note_nonfinite(struct assay_train_result *r, long long step, long line,
+			  const char *label, size_t label_len, const char *text, size_t text_len);
+/* World size, derived tokens and the warm-up split; log_world is the world
+ * size the log named (0 none). */
+void train_finish(struct assay_train_result *r, const struct assay_train_opts *o,
+		  long long log_world);
+
+/* Does one of the n marks occur in the first limit bytes of data? For the
+ * detect functions. */
+bool train_has_mark(const char *data, size_t len, size_t limit, const char *const marks[],
+		    size_t n);
+
+/* Parse with the default options and append the rows: the format-table
+ * entry points of megatron.c, primus.c and megatron_golden.c. */
+assay_err train_table_parse(const char *format, const char *data, size_t len,
+			    const struct assay_parse_opts *o, struct assay_rows *out,
+			    struct assay_error *e);
+
+/* megatron_golden.c: fill r from a golden-values file. */
+assay_err train_golden(const char *data, size_t len, const char *file,
+		       struct assay_train_result *r, struct assay_error *e);
+
+#endif

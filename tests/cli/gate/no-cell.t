@@ -1,0 +1,6 @@
+# Enforcing, a run without a cell is a config error
+args: gate --thresholds tests/data/gate/thresholds-no-default.json --combo MBS=4,GBS=8,PRECISION=BF16 tests/data/gate/primus-complete.ndjson
+exit: 2
+--- stdout
+--- stderr
+tests/data/gate/thresholds-no-default.json: $.cells: no cell for combo "MBS=4,GBS=8,PRECISION=BF16" and no "default" cell

@@ -1,0 +1,6 @@
+# RESULTS files need a thresholds file
+args: gate tests/data/gate/primus-complete.ndjson
+exit: 2
+--- stdout
+--- stderr
+assay gate: RESULTS files need --thresholds FILE

@@ -1,0 +1,6 @@
+# A malformed golden-values file: file, JSON path, expectation; exit 2
+args: parse --format megatron-golden tests/cli/parse/inputs/bad-golden.json
+exit: 2
+--- stdout
+--- stderr
+tests/cli/parse/inputs/bad-golden.json: $["lm loss"].values.2: expected a number or "nan", got "n/a"

@@ -1,0 +1,6 @@
+# --steps needs a training format
+args: parse --steps --format rows tests/data/gate/primus-complete.ndjson
+exit: 2
+--- stdout
+--- stderr
+assay parse: --steps needs a training format (megatron, primus, megatron-golden or auto), not rows

@@ -1,0 +1,6 @@
+# An unknown format names the known ones
+args: parse --format csv tests/data/training/megatron-basic.log
+exit: 2
+--- stdout
+--- stderr
+assay parse: unknown format 'csv' (expected auto, rows, megatron-golden, primus, megatron)
