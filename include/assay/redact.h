@@ -1,0 +1,59 @@
+/* Secret redaction: the values of the environment variables a suite names
+ * in `secrets` are replaced by "***" in everything assay writes or prints
+ * (captured logs, command lines, store rows, summaries). Output that arrives
+ * in pieces is redacted as a stream, so a secret split across two reads is
+ * still caught and the raw bytes are never handed on. */
+#ifndef ASSAY_REDACT_H
+#define ASSAY_REDACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assay/util.h"
+
+#define ASSAY_REDACTED "***"
+
+struct assay_secret {
+	char *name;  /* the environment variable */
+	char *value; /* NULL when unset or empty: nothing to redact */
+	size_t len;
+};
+
+struct assay_redactor {
+	struct assay_secret *v; /* sorted longest value first */
+	size_t n, alloc;
+	unsigned char first[256]; /* 1 when some value starts with this byte */
+};
+#define ASSAY_REDACTOR_INIT {NULL, 0, 0, {0}}
+
+void assay_redactor_init(struct assay_redactor *r);
+void assay_redactor_release(struct assay_redactor *r);
+/* Add a secret; an empty or NULL value is remembered by name but redacts
+ * nothing. */
+void assay_redactor_add(struct assay_redactor *r, const char *name, const char *value);
+bool assay_redactor_empty(const struct assay_redactor *r);
+/* The name of the first secret whose value occurs in data, or NULL; *at gets
+ * the byte offset of the occurrence when at is not NULL. */
+const char *assay_redactor_find(const struct assay_redactor *r, const char *data, size_t len,
+				size_t *at);
+
+/* Append data to out with every secret replaced. r may be NULL. */
+void assay_redact_buf(const struct assay_redactor *r, const char *data, size_t len, struct sbuf *out);
+/* A new redacted copy of s. r may be NULL. */
+char *assay_redact_str(const struct assay_redactor *r, const char *s);
+
+/* Streaming redaction: bytes that might be the start of a secret are held
+ * back until the next feed (or the flush) decides. */
+struct assay_redact_stream {
+	const struct assay_redactor *r;
+	struct sbuf held;
+};
+void assay_redact_stream_init(struct assay_redact_stream *s, const struct assay_redactor *r);
+/* Append the redacted bytes that are safe to emit to out. */
+void assay_redact_stream_feed(struct assay_redact_stream *s, const char *data, size_t len,
+			      struct sbuf *out);
+/* End of stream: emit what was held back. */
+void assay_redact_stream_flush(struct assay_redact_stream *s, struct sbuf *out);
+void assay_redact_stream_release(struct assay_redact_stream *s);
+
+#endif
