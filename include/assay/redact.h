@@ -1,8 +1,10 @@
 /* Secret redaction: the values of the environment variables a suite names
  * in `secrets` are replaced by "***" in everything assay writes or prints
- * (captured logs, command lines, store rows, summaries). Output that arrives
- * in pieces is redacted as a stream, so a secret split across two reads is
- * still caught and the raw bytes are never handed on. */
+ * (captured logs, command lines, store rows, summaries, reports).
+ * Occurrences that overlap or touch become one "***", so no part of any
+ * secret survives. Output that arrives in pieces is redacted as a stream: a
+ * secret split across two reads is still caught and raw bytes are never
+ * handed on. */
 #ifndef ASSAY_REDACT_H
 #define ASSAY_REDACT_H
 
@@ -11,6 +13,7 @@
 
 #include "assay/util.h"
 
+/* What a secret is replaced with. */
 #define ASSAY_REDACTED "***"
 
 struct assay_secret {
@@ -19,8 +22,10 @@ struct assay_secret {
 	size_t len;
 };
 
+/* A set of named secrets (suites name them; the values come from the
+ * environment). */
 struct assay_redactor {
-	struct assay_secret *v; /* sorted longest value first */
+	struct assay_secret *v; /* longest value first */
 	size_t n, alloc;
 	unsigned char first[256]; /* 1 when some value starts with this byte */
 };
@@ -31,19 +36,32 @@ void assay_redactor_release(struct assay_redactor *r);
 /* Add a secret; an empty or NULL value is remembered by name but redacts
  * nothing. */
 void assay_redactor_add(struct assay_redactor *r, const char *name, const char *value);
+/* Add every string of values (named "secret"). */
+void assay_redactor_add_values(struct assay_redactor *r, const struct strlist *values);
 bool assay_redactor_empty(const struct assay_redactor *r);
 /* The name of the first secret whose value occurs in data, or NULL; *at gets
  * the byte offset of the occurrence when at is not NULL. */
 const char *assay_redactor_find(const struct assay_redactor *r, const char *data, size_t len,
 				size_t *at);
+/* Append data to out with every secret replaced; returns the number of
+ * "***" written. r may be NULL (plain copy). */
+size_t assay_redactor_append(const struct assay_redactor *r, const char *data, size_t len,
+			     struct sbuf *out);
+/* A new redacted copy of s (NULL gives NULL). r may be NULL. */
+char *assay_redactor_str(const struct assay_redactor *r, const char *s);
 
-/* Append data to out with every secret replaced. r may be NULL. */
-void assay_redact_buf(const struct assay_redactor *r, const char *data, size_t len, struct sbuf *out);
-/* A new redacted copy of s. r may be NULL. */
-char *assay_redact_str(const struct assay_redactor *r, const char *s);
+/* The same with the secret values as a plain list (may be NULL). */
+size_t assay_redact_append(struct sbuf *out, const char *text, size_t len,
+			   const struct strlist *secrets);
+/* Redact a whole buffer in place; returns the number of replacements. */
+size_t assay_redact_sbuf(struct sbuf *sb, const struct strlist *secrets);
+/* A new redacted copy of s (s may be NULL: returns NULL). */
+char *assay_redact_str(const char *s, const struct strlist *secrets);
+/* True when text contains any (non-empty) secret. */
+bool assay_redact_contains(const char *s, size_t len, const struct strlist *secrets);
 
-/* Streaming redaction: bytes that might be the start of a secret are held
- * back until the next feed (or the flush) decides. */
+/* Streaming redaction: bytes that might still turn out to be (part of) a
+ * secret are held back until the next feed or the flush decides. */
 struct assay_redact_stream {
 	const struct assay_redactor *r;
 	struct sbuf held;

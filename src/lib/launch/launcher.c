@@ -92,7 +92,7 @@ void assay_command_line(const struct strlist *env, const struct strlist *argv,
 		const struct strlist *l = pass ? argv : env;
 		for (size_t i = 0; l && i < l->n; i++) {
 			/* Redact before quoting: quoting could split a secret's bytes. */
-			char *v = assay_redact_str(r, l->v[i]);
+			char *v = assay_redactor_str(r, l->v[i]);
 			if (!first)
 				sbuf_addch(out, ' ');
 			first = false;

@@ -1,6 +1,6 @@
 /* Secret redaction (include/assay/redact.h): one scanner that replaces every
- * occurrence of a secret value by "***", used on whole buffers and on
- * streams whose pieces may split a secret. */
+ * span of overlapping or touching secret occurrences by "***", used on whole
+ * buffers and on streams whose pieces may split a secret. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +25,6 @@ void assay_redactor_add(struct assay_redactor *r, const char *name, const char *
 {
 	size_t n = value ? strlen(value) : 0;
 	ALLOC_GROW(r->v, r->n + 1, r->alloc);
-	/* Keep values longest first so the longest secret wins where two overlap. */
 	size_t at = r->n;
 	while (at > 0 && r->v[at - 1].len < n)
 		at--;
@@ -38,74 +37,107 @@ void assay_redactor_add(struct assay_redactor *r, const char *name, const char *
 		r->first[(unsigned char)value[0]] = 1;
 }
 
+void assay_redactor_add_values(struct assay_redactor *r, const struct strlist *values)
+{
+	for (size_t i = 0; values && i < values->n; i++)
+		assay_redactor_add(r, "secret", values->v[i]);
+}
+
 bool assay_redactor_empty(const struct assay_redactor *r)
 {
 	return !r || !r->n || !r->v[0].len;
 }
 
-/* At data[i]: the secret that matches there (NULL when none). *partial is
- * set when the rest of the buffer is a proper prefix of a secret, so more
- * input could still complete it. */
+/* At data[i]: the longest secret that matches there (NULL when none).
+ * *partial is set when the rest of the buffer is a proper prefix of some
+ * secret, so more input could still complete it. */
 static const struct assay_secret *match_at(const struct assay_redactor *r, const char *data,
 					   size_t len, size_t i, bool *partial)
 {
 	*partial = false;
 	size_t left = len - i;
+	const struct assay_secret *full = NULL;
 	for (size_t k = 0; k < r->n && r->v[k].len; k++) {
 		const struct assay_secret *s = &r->v[k];
 		if (s->len <= left) {
-			if (!memcmp(data + i, s->value, s->len))
-				return s;
+			if (!full && !memcmp(data + i, s->value, s->len))
+				full = s; /* longest first: the first full match is the longest */
 		} else if (!memcmp(data + i, s->value, left)) {
 			*partial = true;
-			return NULL;
 		}
 	}
-	return NULL;
+	return full;
 }
 
-/* Redact data into out. With stream set, stop at a possible unfinished
- * secret and return its offset (the bytes to hold back); else return len. */
+/* Redact data into out; *count gets the number of "***". With stream set,
+ * stop where the outcome still depends on bytes not seen yet (a possible
+ * secret start, or a span that a touching secret could extend) and return
+ * that offset: the caller holds the rest back. Otherwise return len. */
 static size_t redact(const struct assay_redactor *r, const char *data, size_t len, bool stream,
-		     struct sbuf *out)
+		     struct sbuf *out, size_t *count)
 {
+	*count = 0;
 	if (assay_redactor_empty(r)) {
 		sbuf_add(out, data, len);
 		return len;
 	}
-	size_t i = 0, run = 0;
-	while (i < len) {
-		if (!r->first[(unsigned char)data[i]]) {
-			i++;
-			continue;
-		}
-		bool partial;
-		const struct assay_secret *s = match_at(r, data, len, i, &partial);
-		if (s) {
+	size_t run = 0, span_start = 0, span_end = 0;
+	bool in_span = false;
+	for (size_t i = 0; i < len; i++) {
+		const struct assay_secret *s = NULL;
+		bool partial = false;
+		if (r->first[(unsigned char)data[i]])
+			s = match_at(r, data, len, i, &partial);
+		if (partial && stream) {
+			if (in_span)
+				return span_start;
 			sbuf_add(out, data + run, i - run);
+			return i;
+		}
+		if (in_span && i == span_end && !s) {
 			sbuf_adds(out, ASSAY_REDACTED);
-			i += s->len;
+			(*count)++;
+			in_span = false;
 			run = i;
-		} else if (partial && stream) {
-			break;
-		} else {
-			i++;
+		}
+		if (!s)
+			continue;
+		if (!in_span) {
+			sbuf_add(out, data + run, i - run);
+			in_span = true;
+			span_start = i;
+			span_end = i + s->len;
+		} else if (i + s->len > span_end) {
+			span_end = i + s->len; /* overlapping or touching: one span */
 		}
 	}
-	sbuf_add(out, data + run, i - run);
-	return i;
+	if (in_span) {
+		/* A span reaching the end could still grow by a touching secret. */
+		if (stream && span_end == len)
+			return span_start;
+		sbuf_adds(out, ASSAY_REDACTED);
+		(*count)++;
+		return len;
+	}
+	sbuf_add(out, data + run, len - run);
+	return len;
 }
 
-void assay_redact_buf(const struct assay_redactor *r, const char *data, size_t len, struct sbuf *out)
+size_t assay_redactor_append(const struct assay_redactor *r, const char *data, size_t len,
+			     struct sbuf *out)
 {
-	redact(r, data, len, false, out);
+	size_t count;
+	redact(r, data, len, false, out, &count);
+	return count;
 }
 
-char *assay_redact_str(const struct assay_redactor *r, const char *s)
+char *assay_redactor_str(const struct assay_redactor *r, const char *s)
 {
+	if (!s)
+		return NULL;
 	struct sbuf sb = SBUF_INIT;
 	sbuf_grow(&sb, strlen(s));
-	redact(r, s, strlen(s), false, &sb);
+	assay_redactor_append(r, s, strlen(s), &sb);
 	return sbuf_detach(&sb, NULL);
 }
 
@@ -128,6 +160,47 @@ const char *assay_redactor_find(const struct assay_redactor *r, const char *data
 	return NULL;
 }
 
+size_t assay_redact_append(struct sbuf *out, const char *text, size_t len,
+			   const struct strlist *secrets)
+{
+	struct assay_redactor r = ASSAY_REDACTOR_INIT;
+	assay_redactor_add_values(&r, secrets);
+	size_t n = assay_redactor_append(&r, text, len, out);
+	assay_redactor_release(&r);
+	return n;
+}
+
+size_t assay_redact_sbuf(struct sbuf *sb, const struct strlist *secrets)
+{
+	if (!assay_redact_contains(sb->buf, sb->len, secrets))
+		return 0;
+	struct sbuf out = SBUF_INIT;
+	size_t n = assay_redact_append(&out, sb->buf, sb->len, secrets);
+	sbuf_release(sb);
+	*sb = out;
+	return n;
+}
+
+char *assay_redact_str(const char *s, const struct strlist *secrets)
+{
+	if (!s)
+		return NULL;
+	struct sbuf sb = SBUF_INIT;
+	assay_redact_append(&sb, s, strlen(s), secrets);
+	return sbuf_detach(&sb, NULL);
+}
+
+bool assay_redact_contains(const char *s, size_t len, const struct strlist *secrets)
+{
+	if (!s || !secrets)
+		return false;
+	struct assay_redactor r = ASSAY_REDACTOR_INIT;
+	assay_redactor_add_values(&r, secrets);
+	bool yes = assay_redactor_find(&r, s, len, NULL) != NULL;
+	assay_redactor_release(&r);
+	return yes;
+}
+
 void assay_redact_stream_init(struct assay_redact_stream *s, const struct assay_redactor *r)
 {
 	s->r = r;
@@ -137,8 +210,9 @@ void assay_redact_stream_init(struct assay_redact_stream *s, const struct assay_
 void assay_redact_stream_feed(struct assay_redact_stream *s, const char *data, size_t len,
 			      struct sbuf *out)
 {
+	size_t count;
 	if (!s->held.len) {
-		size_t done = redact(s->r, data, len, true, out);
+		size_t done = redact(s->r, data, len, true, out, &count);
 		sbuf_add(&s->held, data + done, len - done);
 		return;
 	}
@@ -146,15 +220,16 @@ void assay_redact_stream_feed(struct assay_redact_stream *s, const char *data, s
 	sbuf_add(&work, s->held.buf, s->held.len);
 	sbuf_add(&work, data, len);
 	sbuf_reset(&s->held);
-	size_t done = redact(s->r, work.buf, work.len, true, out);
+	size_t done = redact(s->r, work.buf, work.len, true, out, &count);
 	sbuf_add(&s->held, work.buf + done, work.len - done);
 	sbuf_release(&work);
 }
 
 void assay_redact_stream_flush(struct assay_redact_stream *s, struct sbuf *out)
 {
+	size_t count;
 	if (s->held.len)
-		redact(s->r, s->held.buf, s->held.len, false, out);
+		redact(s->r, s->held.buf, s->held.len, false, out, &count);
 	sbuf_reset(&s->held);
 }
 
