@@ -78,6 +78,9 @@ assay_err assay_mkdirs(const char *path, struct assay_error *e);
 /* UTC time as RFC 3339 with seconds, e.g. 2026-11-30T19:15:02Z. */
 void assay_time_rfc3339(int64_t unix_seconds, char out[32]);
 void assay_now_rfc3339(char out[32]);
+/* Parse RFC 3339 (T or space, optional fraction, Z or +hh:mm; no zone means
+ * UTC) or a bare date YYYY-MM-DD into whole Unix seconds (fraction dropped). */
+bool assay_time_parse(const char *s, int64_t *unix_seconds);
 /* Monotonic clock in seconds. */
 double assay_monotonic(void);
 

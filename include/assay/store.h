@@ -1,0 +1,238 @@
+/* The results store: one SQLite database (WAL, foreign keys, busy timeout)
+ * holding runs, their cases, measurement rows, series and annotations. The
+ * schema is documented for sqlite3 users in docs/store.md. Every write is one
+ * transaction, so a process killed at any moment leaves a consistent store. */
+#ifndef ASSAY_STORE_H
+#define ASSAY_STORE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "assay/error.h"
+#include "assay/measure.h"
+
+/* The schema version this build writes (PRAGMA user_version). Older stores
+ * are migrated forward on open; a newer one is refused. */
+#define ASSAY_STORE_SCHEMA_VERSION 1
+/* Default path of the store used by the commands. */
+#define ASSAY_STORE_DEFAULT_PATH "assay.db"
+
+struct assay_store; /* opaque; one connection, not shared between threads */
+
+enum {
+	ASSAY_STORE_CREATE = 1,   /* create the file (and migrate) when missing */
+	ASSAY_STORE_READONLY = 2, /* no writes; the file must exist */
+};
+
+/* Open (and with ASSAY_STORE_CREATE create) the store at path, migrating it
+ * to ASSAY_STORE_SCHEMA_VERSION. Writers in other processes are waited for
+ * (busy timeout, ASSAY_STORE_BUSY_MS in the environment or 300000 ms).
+ * Errors: ASSAY_USAGE when the file is missing without CREATE or is not a
+ * store; ASSAY_INFRA for I/O, a newer schema or a lock held too long. */
+assay_err assay_store_open(const char *path, int flags, struct assay_store **out,
+			   struct assay_error *e);
+/* Finalize every statement and close; NULL is fine. ASSAY_INFRA when SQLite
+ * refuses (which would mean a statement was left unfinalized). */
+assay_err assay_store_close(struct assay_store *s, struct assay_error *e);
+int assay_store_schema_version(struct assay_store *s);
+/* Check the store: SQLite integrity, foreign keys, and that no row belongs
+ * to an unfinished case. ASSAY_INFRA naming the first problem. */
+assay_err assay_store_verify(struct assay_store *s, struct assay_error *e);
+const char *assay_store_path(const struct assay_store *s);
+
+/* ---- runs and cases: what the runner calls ---- */
+
+struct assay_run_info {
+	const char *run_id;         /* NULL: the store makes one (YYYYMMDDTHHMMSSZ-xxxxxx) */
+	const char *suite;          /* each field below may be NULL */
+	const char *revision;       /* source revision under test */
+	const char *config_sha256;  /* digest of the suite/sweep config */
+	const char *matrix_sha256;  /* assay_matrix.matrix_sha256 */
+	const char *catalog_sha256; /* assay_matrix.catalog_sha256 */
+	const char *host;
+	const char *launcher;       /* "local", "mpirun", "slurm", "ingest", ... */
+	const char *started;        /* RFC 3339; NULL: now */
+};
+
+/* Insert a run. run_id_out (when not NULL) receives the id. ASSAY_USAGE
+ * when a run with that id exists. */
+assay_err assay_store_run_begin(struct assay_store *s, const struct assay_run_info *info,
+				char run_id_out[64], struct assay_error *e);
+/* Record the end time (now) and the run's exit code. Ending again (after a
+ * resume) overwrites both. ASSAY_USAGE for an unknown run. */
+assay_err assay_store_run_end(struct assay_store *s, const char *run_id, assay_err exit_code,
+			      struct assay_error *e);
+/* Mark run_id as resumed (clears end and exit code, counts the resume).
+ * "last" means the most recently begun run. run_id_out gets the real id. */
+assay_err assay_store_run_resume(struct assay_store *s, const char *run_id, char run_id_out[64],
+				 struct assay_error *e);
+/* The most recently begun run; ASSAY_USAGE when the store has none. */
+assay_err assay_store_last_run(struct assay_store *s, char run_id_out[64], struct assay_error *e);
+
+struct assay_case_info {
+	const char *case_id;      /* required: the matrix case id */
+	const json_t *factors;    /* the case's factors (assay_case_to_json), may be NULL */
+	const char *artifact_dir; /* may be NULL */
+	const char *stdout_log;   /* may be NULL */
+	const char *stderr_log;   /* may be NULL */
+	const char *started;      /* RFC 3339; NULL: now */
+};
+
+/* Record that a case started (committed at once, outcome still NULL). A
+ * case that was begun but never finished (the run was killed) is begun
+ * again in place (its attempt count goes up). ASSAY_USAGE when the case has
+ * already finished in this run: a case is never stored twice (enforced by
+ * constraints and triggers, see docs/store.md). */
+assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
+				 const struct assay_case_info *info, struct assay_error *e);
+
+struct assay_case_result {
+	assay_err outcome;         /* ok, gate-failed, workload-failed, no-metrics, infrastructure, usage */
+	const char *reason;        /* one line, may be NULL */
+	const char *ended;         /* RFC 3339; NULL: now */
+	double duration_s;         /* wall time; < 0: computed from start and end */
+	const struct assay_rows *rows; /* the case's measurement rows, may be NULL */
+};
+
+/* Finish a begun case: its outcome, reason, end and every row, in ONE
+ * transaction (all or nothing). Rows must be finished (assay_row_finish) and
+ * their series must name cluster, scale and precision; their run_id and
+ * case_id are set to this case. ASSAY_USAGE for a case not begun or already
+ * finished, or a bad row (nothing is written). */
+assay_err assay_store_case_finish(struct assay_store *s, const char *run_id, const char *case_id,
+				  const struct assay_case_result *res, struct assay_error *e);
+
+struct assay_case_status {
+	char *case_id;
+	bool finished;
+	assay_err outcome; /* when finished */
+	int attempts;
+};
+struct assay_case_list {
+	struct assay_case_status *v;
+	size_t n, alloc;
+};
+/* The cases of run_id ("last" allowed), in the order they were begun.
+ * Finished ones have an outcome; for `assay run --resume`. */
+assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
+				struct assay_case_list *out, struct assay_error *e);
+bool assay_case_list_finished(const struct assay_case_list *l, const char *case_id);
+void assay_case_list_release(struct assay_case_list *l);
+
+/* ---- rows and series ---- */
+
+/* The identity fields every stored series must have (non-empty string or
+ * number). Scale is written "NxG" (nodes x GPUs per node). */
+extern const char *const assay_store_identity_fields[]; /* cluster, scale, precision, NULL */
+/* ASSAY_USAGE naming the missing field when r's series lacks one. */
+assay_err assay_store_check_identity(const struct assay_row *r, struct assay_error *e);
+
+struct assay_ingest_info {
+	const char *file;      /* shown in errors and kept in the ingests table */
+	const char *format;    /* format name */
+	const char *sha256;    /* of the file's bytes; a file already ingested is skipped */
+	const char *suite;     /* the run's suite, may be NULL */
+	bool force;            /* store it even when the same bytes were ingested before */
+};
+/* Store rows parsed from one file as a new run (launcher "ingest") in one
+ * transaction. *skipped is set when a file with the same sha256 was ingested
+ * before (nothing written). *run_id_out (when not NULL) gets the run id. */
+assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_ingest_info *info,
+				  const struct assay_rows *rows, bool *skipped, char run_id_out[64],
+				  struct assay_error *e);
+
+struct assay_series_info {
+	char *key;      /* series_key */
+	json_t *fields; /* the series object (owned) */
+	char *unit;
+	enum assay_direction direction;
+	long long count;
+	double last_value;
+	char *last_revision; /* may be NULL */
+	char *last_timestamp;
+};
+struct assay_series_list {
+	struct assay_series_info *v;
+	size_t n, alloc;
+};
+
+/* Which series a query covers: a key (or a unique key prefix of at least 8
+ * hex digits), and/or field=value matches on the series object; all must hold. */
+struct assay_series_filter {
+	struct strlist keys;   /* series keys or prefixes; empty: all */
+	struct strlist match;  /* "field=value" entries */
+	const char *since;     /* RFC 3339 timestamp (or a prefix: 2026-11-01); rows at or after */
+};
+void assay_series_filter_release(struct assay_series_filter *f);
+
+/* Series matching f (sorted by key), with counts and last value. */
+assay_err assay_store_series(struct assay_store *s, const struct assay_series_filter *f,
+			     struct assay_series_list *out, struct assay_error *e);
+void assay_series_list_release(struct assay_series_list *l);
+
+/* Call fn for every row matching f in storage order (series key, then
+ * timestamp, then insertion). The row is only valid during the call. A
+ * non-zero return from fn stops the walk and is returned as is. */
+typedef int (*assay_store_row_fn)(const struct assay_row *r, void *ctx);
+assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filter *f,
+			   assay_store_row_fn fn, void *ctx, struct assay_error *e);
+
+/* One series' points in time order (timestamp, then insertion). */
+struct assay_point {
+	char *revision; /* may be NULL */
+	char *timestamp;
+	char *run_id;
+	double value;
+};
+struct assay_points {
+	struct assay_point *v;
+	size_t n, alloc;
+};
+assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
+			     struct assay_points *out, struct assay_error *e);
+void assay_points_release(struct assay_points *p);
+
+/* Resolve a full key or unique prefix to the series key. ASSAY_USAGE when
+ * unknown or ambiguous. */
+assay_err assay_store_resolve_series(struct assay_store *s, const char *key_or_prefix,
+				     char key_out[65], struct assay_error *e);
+
+/* ---- annotations ---- */
+
+enum assay_annotation_kind {
+	ASSAY_ANN_ACK = 0,      /* a known change: gates no longer fail on it */
+	ASSAY_ANN_IGNORE = 1,   /* the point is left out of detection and gates */
+	ASSAY_ANN_EXPECTED = 2, /* a planned change, reported but not failed on */
+};
+const char *assay_annotation_kind_name(enum assay_annotation_kind k);
+int assay_annotation_kind_parse(const char *s); /* -1 when unknown */
+
+struct assay_annotation {
+	char *series_key;
+	char *revision;
+	enum assay_annotation_kind kind;
+	char *note;
+	char *created;
+};
+struct assay_annotations {
+	struct assay_annotation *v;
+	size_t n, alloc;
+};
+
+/* Add (or replace the note of) an annotation. ASSAY_USAGE for an unknown series. */
+assay_err assay_store_annotate(struct assay_store *s, const char *series_key, const char *revision,
+			       enum assay_annotation_kind kind, const char *note,
+			       struct assay_error *e);
+/* Remove one; *removed says whether it existed. */
+assay_err assay_store_unannotate(struct assay_store *s, const char *series_key,
+				 const char *revision, enum assay_annotation_kind kind,
+				 bool *removed, struct assay_error *e);
+/* Annotations of one series (series_key NULL: all), oldest first. */
+assay_err assay_store_annotations(struct assay_store *s, const char *series_key,
+				  struct assay_annotations *out, struct assay_error *e);
+bool assay_annotations_has(const struct assay_annotations *a, const char *revision,
+			   enum assay_annotation_kind kind);
+void assay_annotations_release(struct assay_annotations *a);
+
+#endif

@@ -1,0 +1,235 @@
+/* Opening and closing the store: connection settings (WAL, foreign keys,
+ * busy timeout), cached statements, transactions and SQLite error mapping. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store_int.h"
+
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_SERIES_FIND] = "SELECT id, unit, direction FROM series WHERE key = ?1",
+	[ST_SERIES_INSERT] =
+		"INSERT INTO series (key, fields, metric, statistic, cluster, scale, precision, "
+		"workload, unit, direction) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	[ST_MEASURE_INSERT] =
+		"INSERT INTO measurements (run, \"case\", series, run_id, case_id, value, samples, "
+		"revision, timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	[ST_RUN_FIND] = "SELECT id, run_id FROM runs WHERE run_id = ?1",
+};
+
+assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what)
+{
+	int code = sqlite3_extended_errcode(s->db);
+	assay_err rc = (code & 0xff) == SQLITE_CONSTRAINT ? ASSAY_USAGE : ASSAY_INFRA;
+	if ((code & 0xff) == SQLITE_NOTADB)
+		return assay_error_set(e, ASSAY_USAGE, "%s: not an SQLite database", s->path);
+	if ((code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED)
+		return assay_error_set(e, ASSAY_INFRA, "%s: %s: the store stayed locked by another "
+				       "writer beyond the busy timeout", s->path, what);
+	return assay_error_set(e, rc, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+sqlite3_stmt *store_prepare(struct assay_store *s, const char *sql, struct assay_error *e)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		store_sqlerr(s, e, "preparing a query");
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	return st;
+}
+
+sqlite3_stmt *store_stmt(struct assay_store *s, enum store_stmt_id id, struct assay_error *e)
+{
+	if (!s->stmt[id]) {
+		s->stmt[id] = store_prepare(s, stmt_sql[id], e);
+		return s->stmt[id];
+	}
+	sqlite3_reset(s->stmt[id]);
+	sqlite3_clear_bindings(s->stmt[id]);
+	return s->stmt[id];
+}
+
+assay_err store_exec(struct assay_store *s, const char *sql, struct assay_error *e)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return store_sqlerr(s, e, "writing");
+	return ASSAY_OK;
+}
+
+assay_err store_begin(struct assay_store *s, struct assay_error *e)
+{
+	if (s->readonly)
+		return assay_error_set(e, ASSAY_USAGE, "%s: the store is open read-only", s->path);
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return store_sqlerr(s, e, "starting a transaction");
+	return ASSAY_OK;
+}
+
+assay_err store_commit(struct assay_store *s, struct assay_error *e)
+{
+	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		assay_err rc = store_sqlerr(s, e, "committing");
+		store_rollback(s);
+		return rc;
+	}
+	return ASSAY_OK;
+}
+
+void store_rollback(struct assay_store *s)
+{
+	for (int i = 0; i < ST_COUNT; i++)
+		if (s->stmt[i])
+			sqlite3_reset(s->stmt[i]);
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	store_cache_clear(s);
+}
+
+void store_bind_text(sqlite3_stmt *st, int idx, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, idx, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, idx);
+}
+
+char *store_column_dup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static int busy_ms(void)
+{
+	const char *v = getenv("ASSAY_STORE_BUSY_MS");
+	long long ms;
+	if (v && assay_parse_long(v, &ms) && ms >= 0 && ms <= 86400000)
+		return (int)ms;
+	return 300000;
+}
+
+static void free_store(struct assay_store *s)
+{
+	store_cache_clear(s);
+	free(s->cache);
+	free(s->path);
+	free(s);
+}
+
+assay_err assay_store_open(const char *path, int flags, struct assay_store **out,
+			   struct assay_error *e)
+{
+	*out = NULL;
+	bool ro = flags & ASSAY_STORE_READONLY;
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT || ro || !(flags & ASSAY_STORE_CREATE))
+			return assay_error_set(e, ASSAY_USAGE, "%s: no such store (%s)", path,
+					       strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		return assay_error_set(e, ASSAY_USAGE, "%s: not a regular file", path);
+	}
+	struct assay_store *s = xcalloc(1, sizeof(*s));
+	s->path = xstrdup(path);
+	s->readonly = ro;
+	int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		assay_error_set(e, ASSAY_INFRA, "%s: cannot open the store: %s", path,
+				s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		sqlite3_close(s->db);
+		free_store(s);
+		return ASSAY_INFRA;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, busy_ms());
+	assay_err rc = store_exec(s, "PRAGMA foreign_keys = ON", e);
+	if (rc == ASSAY_OK && !ro) {
+		/* Durable against a killed process; a power cut may lose the last commits. */
+		rc = store_exec(s, "PRAGMA synchronous = NORMAL", e);
+	}
+	if (rc == ASSAY_OK)
+		rc = store_migrate(s, e);
+	if (rc != ASSAY_OK) {
+		assay_store_close(s, NULL);
+		return rc;
+	}
+	*out = s;
+	return ASSAY_OK;
+}
+
+assay_err assay_store_close(struct assay_store *s, struct assay_error *e)
+{
+	if (!s)
+		return ASSAY_OK;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(s->stmt[i]);
+	assay_err rc = ASSAY_OK;
+	if (sqlite3_close(s->db) != SQLITE_OK) {
+		rc = assay_error_set(e, ASSAY_INFRA, "%s: closing the store: %s", s->path,
+				     sqlite3_errmsg(s->db));
+		sqlite3_close_v2(s->db); /* release it once the stray statement goes */
+	}
+	free_store(s);
+	return rc;
+}
+
+const char *assay_store_path(const struct assay_store *s)
+{
+	return s->path;
+}
+
+int assay_store_schema_version(struct assay_store *s)
+{
+	sqlite3_stmt *st = store_prepare(s, "PRAGMA user_version", NULL);
+	int v = -1;
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+void store_cache_clear(struct assay_store *s)
+{
+	for (size_t i = 0; i < s->cache_cap; i++)
+		free(s->cache[i].unit);
+	if (s->cache)
+		memset(s->cache, 0, s->cache_cap * sizeof(*s->cache));
+	s->cache_n = 0;
+}
+
+assay_err assay_store_verify(struct assay_store *s, struct assay_error *e)
+{
+	static const struct {
+		const char *sql, *what;
+	} checks[] = {
+		{"PRAGMA integrity_check", NULL},
+		{"PRAGMA foreign_key_check", "a row refers to a missing parent"},
+		{"SELECT c.case_id FROM measurements m JOIN cases c ON c.id = m.\"case\" "
+		 "WHERE c.outcome IS NULL LIMIT 1",
+		 "rows stored for an unfinished case"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(checks); i++) {
+		sqlite3_stmt *st = store_prepare(s, checks[i].sql, e);
+		if (!st)
+			return ASSAY_INFRA;
+		int step = sqlite3_step(st);
+		assay_err rc = ASSAY_OK;
+		if (step == SQLITE_ROW) {
+			const char *t = (const char *)sqlite3_column_text(st, 0);
+			if (!checks[i].what && t && strcmp(t, "ok"))
+				rc = assay_error_set(e, ASSAY_INFRA, "%s: integrity check: %s", s->path, t);
+			else if (checks[i].what)
+				rc = assay_error_set(e, ASSAY_INFRA, "%s: %s (%s)", s->path,
+						     checks[i].what, t ? t : "");
+		} else if (step != SQLITE_DONE) {
+			rc = store_sqlerr(s, e, "checking the store");
+		}
+		sqlite3_finalize(st);
+		if (rc != ASSAY_OK)
+			return rc;
+	}
+	return ASSAY_OK;
+}

@@ -1,0 +1,360 @@
+/* Reading the store: series with counts and last values, a series' points
+ * in time order, and a walk over stored rows (for export and detection). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "store_int.h"
+
+void assay_series_filter_release(struct assay_series_filter *f)
+{
+	strlist_clear(&f->keys);
+	strlist_clear(&f->match);
+}
+
+static bool hex_prefix(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 8 || n > 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]) && !(s[i] >= 'a' && s[i] <= 'f'))
+			return false;
+	return true;
+}
+
+/* The value of series field k as text, for field=value matching. */
+static bool series_field_is(const json_t *fields, const char *k, size_t klen, const char *want)
+{
+	char key[256];
+	snprintf(key, sizeof(key), "%.*s", (int)klen, k);
+	const json_t *v = json_object_get(fields, key);
+	if (!v)
+		return false;
+	if (json_is_string(v))
+		return !strcmp(json_string_value(v), want);
+	if (json_is_number(v) || json_is_boolean(v)) {
+		char *t = assay_json_dumps(v, 0);
+		bool eq = !strcmp(t, want);
+		free(t);
+		return eq;
+	}
+	return false;
+}
+
+static assay_err check_filter(const struct assay_series_filter *f, char since[32],
+			      struct assay_error *e)
+{
+	for (size_t i = 0; i < f->keys.n; i++)
+		if (!hex_prefix(f->keys.v[i]))
+			return assay_error_set(e, ASSAY_USAGE,
+					       "series \"%s\": expected a series key or a prefix of "
+					       "at least 8 lower-case hex digits",
+					       f->keys.v[i]);
+	for (size_t i = 0; i < f->match.n; i++) {
+		const char *eq = strchr(f->match.v[i], '=');
+		if (!eq || eq == f->match.v[i])
+			return assay_error_set(e, ASSAY_USAGE, "match \"%s\": expected FIELD=VALUE",
+					       f->match.v[i]);
+	}
+	since[0] = '\0';
+	if (f->since) {
+		int64_t t;
+		if (!assay_time_parse(f->since, &t))
+			return assay_error_set(e, ASSAY_USAGE,
+					       "since \"%s\": expected a date (2026-11-01) or an RFC "
+					       "3339 time",
+					       f->since);
+		assay_time_rfc3339(t, since);
+	}
+	return ASSAY_OK;
+}
+
+static bool filter_accepts(const struct assay_series_filter *f, const char *key,
+			   const json_t *fields)
+{
+	if (f->keys.n) {
+		bool any = false;
+		for (size_t i = 0; i < f->keys.n && !any; i++)
+			any = assay_starts_with(key, f->keys.v[i]);
+		if (!any)
+			return false;
+	}
+	for (size_t i = 0; i < f->match.n; i++) {
+		const char *m = f->match.v[i], *eq = strchr(m, '=');
+		if (!series_field_is(fields, m, (size_t)(eq - m), eq + 1))
+			return false;
+	}
+	return true;
+}
+
+/* One matching series as read from the series table. */
+struct picked {
+	long long id;
+	char *key, *metric, *statistic, *unit;
+	enum assay_direction dir;
+	json_t *fields;
+};
+
+static void picked_release(struct picked *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(p[i].key);
+		free(p[i].metric);
+		free(p[i].statistic);
+		free(p[i].unit);
+		json_decref(p[i].fields);
+	}
+	free(p);
+}
+
+static assay_err pick_series(struct assay_store *s, const struct assay_series_filter *f,
+			     struct picked **out, size_t *n_out, struct assay_error *e)
+{
+	sqlite3_stmt *st = store_prepare(
+		s, "SELECT id, key, fields, metric, statistic, unit, direction FROM series ORDER BY key",
+		e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	struct picked *v = NULL;
+	size_t n = 0, alloc = 0;
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(st, 1);
+		const char *text = (const char *)sqlite3_column_text(st, 2);
+		json_t *fields = json_loads(text ? text : "{}", 0, NULL);
+		if (!fields)
+			fields = json_object();
+		if (!filter_accepts(f, key, fields)) {
+			json_decref(fields);
+			continue;
+		}
+		ALLOC_GROW(v, n + 1, alloc);
+		struct picked *p = &v[n++];
+		p->id = sqlite3_column_int64(st, 0);
+		p->key = xstrdup(key);
+		p->fields = fields;
+		p->metric = store_column_dup(st, 3);
+		p->statistic = store_column_dup(st, 4);
+		p->unit = store_column_dup(st, 5);
+		p->dir = (enum assay_direction)assay_direction_parse(
+			(const char *)sqlite3_column_text(st, 6));
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE) {
+		picked_release(v, n);
+		return store_sqlerr(s, e, "listing series");
+	}
+	*out = v;
+	*n_out = n;
+	return ASSAY_OK;
+}
+
+assay_err assay_store_series(struct assay_store *s, const struct assay_series_filter *f,
+			     struct assay_series_list *out, struct assay_error *e)
+{
+	char since[32];
+	struct picked *p = NULL;
+	size_t n = 0;
+	assay_err rc = check_filter(f, since, e);
+	if (rc != ASSAY_OK || (rc = pick_series(s, f, &p, &n, e)) != ASSAY_OK)
+		return rc;
+	sqlite3_stmt *cnt = store_prepare(
+		s, "SELECT count(*) FROM measurements WHERE series = ?1 AND timestamp >= ?2", e);
+	sqlite3_stmt *last = cnt ? store_prepare(s,
+						 "SELECT value, revision, timestamp FROM measurements "
+						 "WHERE series = ?1 AND timestamp >= ?2 ORDER BY "
+						 "timestamp DESC, id DESC LIMIT 1",
+						 e)
+				 : NULL;
+	if (!last) {
+		rc = e ? e->code : ASSAY_INFRA;
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_reset(cnt);
+		sqlite3_reset(last);
+		sqlite3_bind_int64(cnt, 1, p[i].id);
+		sqlite3_bind_text(cnt, 2, since, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(last, 1, p[i].id);
+		sqlite3_bind_text(last, 2, since, -1, SQLITE_STATIC);
+		if (sqlite3_step(cnt) != SQLITE_ROW) {
+			rc = store_sqlerr(s, e, "counting rows");
+			goto done;
+		}
+		long long count = sqlite3_column_int64(cnt, 0);
+		if (!count)
+			continue;
+		if (sqlite3_step(last) != SQLITE_ROW) {
+			rc = store_sqlerr(s, e, "reading the last row");
+			goto done;
+		}
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		struct assay_series_info *si = &out->v[out->n++];
+		si->key = xstrdup(p[i].key);
+		si->fields = json_incref(p[i].fields);
+		si->unit = xstrdup(p[i].unit);
+		si->direction = p[i].dir;
+		si->count = count;
+		si->last_value = sqlite3_column_double(last, 0);
+		si->last_revision = store_column_dup(last, 1);
+		si->last_timestamp = store_column_dup(last, 2);
+	}
+done:
+	sqlite3_finalize(cnt);
+	sqlite3_finalize(last);
+	picked_release(p, n);
+	return rc;
+}
+
+void assay_series_list_release(struct assay_series_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].key);
+		json_decref(l->v[i].fields);
+		free(l->v[i].unit);
+		free(l->v[i].last_revision);
+		free(l->v[i].last_timestamp);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static const char rows_sql[] =
+	"SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "
+	"coalesce(m.case_id, c.case_id) FROM measurements m JOIN runs r ON r.id = m.run "
+	"LEFT JOIN cases c ON c.id = m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 "
+	"ORDER BY m.timestamp, m.id";
+
+assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filter *f,
+			   assay_store_row_fn fn, void *ctx, struct assay_error *e)
+{
+	char since[32];
+	struct picked *p = NULL;
+	size_t n = 0;
+	assay_err rc = check_filter(f, since, e);
+	if (rc != ASSAY_OK || (rc = pick_series(s, f, &p, &n, e)) != ASSAY_OK)
+		return rc;
+	sqlite3_stmt *st = store_prepare(s, rows_sql, e);
+	if (!st) {
+		picked_release(p, n);
+		return e ? e->code : ASSAY_INFRA;
+	}
+	for (size_t i = 0; i < n && rc == ASSAY_OK; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, p[i].id);
+		sqlite3_bind_text(st, 2, since, -1, SQLITE_STATIC);
+		struct assay_row r;
+		assay_row_init(&r);
+		r.series = p[i].fields;
+		snprintf(r.series_key, sizeof(r.series_key), "%s", p[i].key);
+		r.metric = p[i].metric;
+		r.statistic = p[i].statistic;
+		r.unit = p[i].unit;
+		r.direction = p[i].dir;
+		int step;
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			r.value = sqlite3_column_double(st, 0);
+			r.samples = sqlite3_column_int64(st, 1);
+			r.revision = (char *)sqlite3_column_text(st, 2);
+			r.timestamp = (char *)sqlite3_column_text(st, 3);
+			r.run_id = (char *)sqlite3_column_text(st, 4);
+			r.case_id = (char *)sqlite3_column_text(st, 5);
+			int stop = fn(&r, ctx);
+			if (stop) {
+				rc = (assay_err)stop;
+				break;
+			}
+		}
+		if (rc == ASSAY_OK && step != SQLITE_DONE)
+			rc = store_sqlerr(s, e, "reading rows");
+	}
+	sqlite3_finalize(st);
+	picked_release(p, n);
+	return rc;
+}
+
+assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
+			     struct assay_points *out, struct assay_error *e)
+{
+	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, since};
+	char norm[32];
+	assay_err rc = check_filter(&f, norm, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	sqlite3_stmt *st = store_prepare(s, rows_sql, e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_stmt *id = store_prepare(s, "SELECT id FROM series WHERE key = ?1", e);
+	if (!id) {
+		sqlite3_finalize(st);
+		return e ? e->code : ASSAY_INFRA;
+	}
+	sqlite3_bind_text(id, 1, series_key, -1, SQLITE_STATIC);
+	int step = sqlite3_step(id);
+	if (step != SQLITE_ROW) {
+		rc = step == SQLITE_DONE
+			     ? assay_error_set(e, ASSAY_USAGE, "%s: no series %s", s->path, series_key)
+			     : store_sqlerr(s, e, "finding a series");
+		goto done;
+	}
+	sqlite3_bind_int64(st, 1, sqlite3_column_int64(id, 0));
+	sqlite3_bind_text(st, 2, norm, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		struct assay_point *pt = &out->v[out->n++];
+		pt->value = sqlite3_column_double(st, 0);
+		pt->revision = store_column_dup(st, 2);
+		pt->timestamp = store_column_dup(st, 3);
+		pt->run_id = store_column_dup(st, 4);
+	}
+	if (step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "reading points");
+done:
+	sqlite3_finalize(id);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void assay_points_release(struct assay_points *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].revision);
+		free(p->v[i].timestamp);
+		free(p->v[i].run_id);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+assay_err assay_store_resolve_series(struct assay_store *s, const char *key_or_prefix,
+				     char key_out[65], struct assay_error *e)
+{
+	if (!hex_prefix(key_or_prefix))
+		return assay_error_set(e, ASSAY_USAGE,
+				       "series \"%s\": expected a series key or a prefix of at least "
+				       "8 lower-case hex digits",
+				       key_or_prefix);
+	sqlite3_stmt *st = store_prepare(
+		s, "SELECT key FROM series WHERE key >= ?1 AND key < ?1 || 'g' ORDER BY key LIMIT 2",
+		e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_text(st, 1, key_or_prefix, -1, SQLITE_STATIC);
+	int found = 0, step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!found)
+			snprintf(key_out, 65, "%s", (const char *)sqlite3_column_text(st, 0));
+		found++;
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return store_sqlerr(s, e, "finding a series");
+	if (!found)
+		return assay_error_set(e, ASSAY_USAGE, "%s: no series %s", s->path, key_or_prefix);
+	if (found > 1)
+		return assay_error_set(e, ASSAY_USAGE, "%s: series prefix %s is ambiguous; give more "
+				       "digits", s->path, key_or_prefix);
+	return ASSAY_OK;
+}

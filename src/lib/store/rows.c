@@ -1,0 +1,307 @@
+/* Writing measurement rows: series identity checks, the series table (with a
+ * per-connection cache of key -> id), and ingest of a parsed file as one run
+ * in one transaction. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "store_int.h"
+
+const char *const assay_store_identity_fields[] = {"cluster", "scale", "precision", NULL};
+
+/* Text of an identity value: a non-empty string or a number. */
+static bool field_text(const json_t *v, char *buf, size_t size)
+{
+	if (json_is_string(v) && json_string_length(v) > 0) {
+		snprintf(buf, size, "%s", json_string_value(v));
+		return true;
+	}
+	if (json_is_integer(v)) {
+		snprintf(buf, size, "%lld", (long long)json_integer_value(v));
+		return true;
+	}
+	if (json_is_real(v)) {
+		char *t = assay_json_dumps(v, 0);
+		snprintf(buf, size, "%s", t);
+		free(t);
+		return true;
+	}
+	return false;
+}
+
+static bool scale_ok(const char *s)
+{
+	const char *p = s;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != 'x' || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return *p == '\0';
+}
+
+assay_err assay_store_check_identity(const struct assay_row *r, struct assay_error *e)
+{
+	char buf[256];
+	for (int i = 0; assay_store_identity_fields[i]; i++) {
+		const char *f = assay_store_identity_fields[i];
+		const json_t *v = r->series ? json_object_get(r->series, f) : NULL;
+		if (!v || !field_text(v, buf, sizeof(buf)))
+			return assay_error_set(e, ASSAY_USAGE,
+					       "%s/%s: series has no \"%s\" (cluster, scale and "
+					       "precision identify every stored series)",
+					       r->metric, r->statistic, f);
+		if (!strcmp(f, "scale") && !scale_ok(buf))
+			return assay_error_set(e, ASSAY_USAGE,
+					       "%s/%s: series scale \"%s\": expected NODESxGPUS, "
+					       "e.g. 2x8",
+					       r->metric, r->statistic, buf);
+	}
+	return ASSAY_OK;
+}
+
+static size_t key_hash(const char *key)
+{
+	size_t h = 0;
+	for (int i = 0; i < 16; i++)
+		h = h * 16 + (size_t)(isdigit((unsigned char)key[i]) ? key[i] - '0' : key[i] - 'a' + 10);
+	return h;
+}
+
+static struct series_slot *cache_find(struct assay_store *s, const char *key)
+{
+	if (!s->cache_cap)
+		return NULL;
+	for (size_t i = key_hash(key) & (s->cache_cap - 1);; i = (i + 1) & (s->cache_cap - 1)) {
+		if (!s->cache[i].key[0])
+			return NULL;
+		if (!strcmp(s->cache[i].key, key))
+			return &s->cache[i];
+	}
+}
+
+static void cache_put(struct assay_store *s, const char *key, long long id, const char *unit,
+		      enum assay_direction dir)
+{
+	if ((s->cache_n + 1) * 2 > s->cache_cap) {
+		struct series_slot *old = s->cache;
+		size_t old_cap = s->cache_cap;
+		s->cache_cap = old_cap ? old_cap * 2 : 256;
+		s->cache = xcalloc(s->cache_cap, sizeof(*s->cache));
+		s->cache_n = 0;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].key[0]) {
+				cache_put(s, old[i].key, old[i].id, old[i].unit, old[i].direction);
+				free(old[i].unit);
+			}
+		free(old);
+	}
+	size_t i = key_hash(key) & (s->cache_cap - 1);
+	while (s->cache[i].key[0])
+		i = (i + 1) & (s->cache_cap - 1);
+	snprintf(s->cache[i].key, sizeof(s->cache[i].key), "%s", key);
+	s->cache[i].id = id;
+	s->cache[i].unit = xstrdup(unit);
+	s->cache[i].direction = dir;
+	s->cache_n++;
+}
+
+static const char *opt_field(const json_t *series, const char *k, char *buf, size_t size)
+{
+	const json_t *v = json_object_get(series, k);
+	return v && field_text(v, buf, size) ? buf : NULL;
+}
+
+/* The series id of r, inserting the series when new. */
+static assay_err series_id(struct assay_store *s, const struct assay_row *r, long long *id,
+			   struct assay_error *e)
+{
+	struct series_slot *c = cache_find(s, r->series_key);
+	const char *unit;
+	enum assay_direction dir;
+	if (c) {
+		*id = c->id;
+		unit = c->unit;
+		dir = c->direction;
+		goto check;
+	}
+	sqlite3_stmt *st = store_stmt(s, ST_SERIES_FIND, e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_text(st, 1, r->series_key, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		cache_put(s, r->series_key, *id, (const char *)sqlite3_column_text(st, 1),
+			  (enum assay_direction)assay_direction_parse(
+				  (const char *)sqlite3_column_text(st, 2)));
+		sqlite3_reset(st);
+		c = cache_find(s, r->series_key);
+		unit = c->unit;
+		dir = c->direction;
+		goto check;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_sqlerr(s, e, "finding a series");
+	if (!(st = store_stmt(s, ST_SERIES_INSERT, e)))
+		return e ? e->code : ASSAY_INFRA;
+	char *fields = assay_json_canonical(r->series);
+	char cl[256], sc[256], pr[256], wl[256];
+	sqlite3_bind_text(st, 1, r->series_key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, fields, -1, free);
+	sqlite3_bind_text(st, 3, r->metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, r->statistic, -1, SQLITE_STATIC);
+	store_bind_text(st, 5, opt_field(r->series, "cluster", cl, sizeof(cl)));
+	store_bind_text(st, 6, opt_field(r->series, "scale", sc, sizeof(sc)));
+	store_bind_text(st, 7, opt_field(r->series, "precision", pr, sizeof(pr)));
+	store_bind_text(st, 8, opt_field(r->series, "workload", wl, sizeof(wl)));
+	sqlite3_bind_text(st, 9, r->unit, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, assay_direction_name(r->direction), -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_sqlerr(s, e, "adding a series");
+	*id = sqlite3_last_insert_rowid(s->db);
+	cache_put(s, r->series_key, *id, r->unit, r->direction);
+	return ASSAY_OK;
+check:
+	if (strcmp(unit, r->unit) || dir != r->direction)
+		return assay_error_set(e, ASSAY_USAGE,
+				       "%s/%s: series %.12s is stored in %s (%s is better), the row "
+				       "says %s (%s is better)",
+				       r->metric, r->statistic, r->series_key, unit,
+				       assay_direction_name(dir), r->unit,
+				       assay_direction_name(r->direction));
+	return ASSAY_OK;
+}
+
+assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long case_pk,
+			    const struct assay_rows *rows, bool keep_provenance,
+			    const char *default_time, struct assay_error *e)
+{
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct assay_row *r = &rows->v[i];
+		long long sid;
+		char ts[32];
+		int64_t t;
+		assay_err rc;
+		if (!r->series || strlen(r->series_key) != 64)
+			return assay_error_set(e, ASSAY_USAGE, "row %zu: not finished (no series key)",
+					       i + 1);
+		if ((rc = assay_store_check_identity(r, e)) != ASSAY_OK ||
+		    (rc = series_id(s, r, &sid, e)) != ASSAY_OK) {
+			assay_error_prefix(e, "row %zu", i + 1);
+			return rc;
+		}
+		if (r->timestamp) {
+			if (!assay_time_parse(r->timestamp, &t))
+				return assay_error_set(e, ASSAY_USAGE,
+						       "row %zu: timestamp \"%s\" is not an RFC 3339 "
+						       "time",
+						       i + 1, r->timestamp);
+			assay_time_rfc3339(t, ts);
+		} else {
+			snprintf(ts, sizeof(ts), "%s", default_time);
+		}
+		sqlite3_stmt *st = store_stmt(s, ST_MEASURE_INSERT, e);
+		if (!st)
+			return e ? e->code : ASSAY_INFRA;
+		sqlite3_bind_int64(st, 1, run_pk);
+		if (case_pk)
+			sqlite3_bind_int64(st, 2, case_pk);
+		sqlite3_bind_int64(st, 3, sid);
+		if (keep_provenance) {
+			store_bind_text(st, 4, r->run_id);
+			store_bind_text(st, 5, r->case_id);
+		}
+		sqlite3_bind_double(st, 6, r->value);
+		sqlite3_bind_int64(st, 7, r->samples);
+		store_bind_text(st, 8, r->revision);
+		sqlite3_bind_text(st, 9, ts, -1, SQLITE_TRANSIENT);
+		int step = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (step != SQLITE_DONE) {
+			rc = store_sqlerr(s, e, "storing a row");
+			assay_error_prefix(e, "row %zu", i + 1);
+			return rc;
+		}
+	}
+	return ASSAY_OK;
+}
+
+assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_ingest_info *info,
+				  const struct assay_rows *rows, bool *skipped, char run_id_out[64],
+				  struct assay_error *e)
+{
+	*skipped = false;
+	char run_id[64] = "";
+	struct assay_run_info ri = {.suite = info->suite, .launcher = "ingest"};
+	/* The run row and the rows commit together: begin the run inside our transaction. */
+	assay_err rc = store_begin(s, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	sqlite3_stmt *st = store_prepare(s, "SELECT r.run_id FROM ingests i JOIN runs r ON r.id = "
+					    "i.run WHERE i.sha256 = ?1", e);
+	if (!st) {
+		rc = e ? e->code : ASSAY_INFRA;
+		goto fail;
+	}
+	sqlite3_bind_text(st, 1, info->sha256, -1, SQLITE_STATIC);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW && !info->force) {
+		*skipped = true;
+		if (run_id_out)
+			snprintf(run_id_out, 64, "%s", (const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		rc = store_sqlerr(s, e, "looking up earlier ingests");
+		goto fail;
+	}
+	if (*skipped) {
+		store_rollback(s);
+		return ASSAY_OK;
+	}
+	char now[32];
+	assay_now_rfc3339(now);
+	rc = store_run_insert(s, &ri, run_id, e);
+	long long pk = 0;
+	if (rc == ASSAY_OK)
+		rc = store_run_pk(s, run_id, &pk, NULL, e);
+	if (rc == ASSAY_OK)
+		rc = store_insert_rows(s, pk, 0, rows, true, now, e);
+	if (rc != ASSAY_OK) {
+		if (info->file)
+			assay_error_prefix(e, "%s", info->file);
+		goto fail;
+	}
+	if (!(st = store_prepare(s, "INSERT INTO ingests (run, file, format, sha256, rows) VALUES "
+				    "(?1, ?2, ?3, ?4, ?5)", e))) {
+		rc = e ? e->code : ASSAY_INFRA;
+		goto fail;
+	}
+	sqlite3_bind_int64(st, 1, pk);
+	store_bind_text(st, 2, info->file ? info->file : "-");
+	store_bind_text(st, 3, info->format ? info->format : "rows");
+	store_bind_text(st, 4, info->sha256);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)rows->n);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE) {
+		rc = store_sqlerr(s, e, "recording the ingest");
+		goto fail;
+	}
+	if ((rc = store_commit(s, e)) != ASSAY_OK)
+		return rc;
+	if (run_id_out)
+		snprintf(run_id_out, 64, "%s", run_id);
+	return ASSAY_OK;
+fail:
+	store_rollback(s);
+	return rc;
+}

@@ -1,0 +1,369 @@
+/* Runs and cases: what the runner records. A case is begun (committed at
+ * once) and finished with its outcome and all its rows in one transaction;
+ * constraints and triggers make sure a case is never stored twice. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "assay/json.h"
+#include "store_int.h"
+
+static bool valid_run_id(const char *id)
+{
+	size_t n = strlen(id);
+	if (!n || n > 63 || !strcmp(id, "last"))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)id[i]) && !strchr("._:-", id[i]))
+			return false;
+	return true;
+}
+
+static void make_run_id(char out[64])
+{
+	unsigned char r[3] = {0};
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+		unsigned long long t = (unsigned long long)clock();
+		memcpy(r, &t, sizeof(r));
+	}
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	char ts[32];
+	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(out, 64, "%s-%02x%02x%02x", ts, r[0], r[1], r[2]);
+}
+
+/* Normalize an optional RFC 3339 time (NULL: now) into out. */
+static assay_err norm_time(const char *in, char out[32], const char *what, struct assay_error *e)
+{
+	int64_t t;
+	if (!in) {
+		assay_now_rfc3339(out);
+		return ASSAY_OK;
+	}
+	if (!assay_time_parse(in, &t))
+		return assay_error_set(e, ASSAY_USAGE, "%s \"%s\" is not an RFC 3339 time", what, in);
+	assay_time_rfc3339(t, out);
+	return ASSAY_OK;
+}
+
+assay_err store_run_pk(struct assay_store *s, const char *run_id, long long *pk, char *real_id,
+		       struct assay_error *e)
+{
+	bool last = !strcmp(run_id, "last");
+	sqlite3_stmt *st = last ? store_prepare(s, "SELECT id, run_id FROM runs ORDER BY id DESC "
+						   "LIMIT 1", e)
+				: store_stmt(s, ST_RUN_FIND, e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	if (!last)
+		sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	assay_err out = ASSAY_OK;
+	*pk = 0;
+	if (rc == SQLITE_ROW) {
+		*pk = sqlite3_column_int64(st, 0);
+		if (real_id)
+			snprintf(real_id, 64, "%s", (const char *)sqlite3_column_text(st, 1));
+	} else if (rc == SQLITE_DONE) {
+		out = last ? assay_error_set(e, ASSAY_USAGE, "%s: the store has no runs yet", s->path)
+			   : assay_error_set(e, ASSAY_USAGE, "%s: no run '%s'", s->path, run_id);
+	} else {
+		out = store_sqlerr(s, e, "finding a run");
+	}
+	if (last)
+		sqlite3_finalize(st);
+	else
+		sqlite3_reset(st);
+	return out;
+}
+
+/* Run one statement to completion inside an open transaction. */
+static assay_err step_done(struct assay_store *s, sqlite3_stmt *st, const char *what,
+			   struct assay_error *e)
+{
+	int rc = sqlite3_step(st);
+	assay_err out = rc == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, what);
+	sqlite3_finalize(st);
+	return out;
+}
+
+assay_err store_run_insert(struct assay_store *s, const struct assay_run_info *info,
+			   char id[64], struct assay_error *e)
+{
+	char started[32];
+	if (info->run_id) {
+		if (!valid_run_id(info->run_id))
+			return assay_error_set(e, ASSAY_USAGE,
+					       "run id '%s': expected 1 to 63 letters, digits or ._:- "
+					       "(and not 'last')", info->run_id);
+		snprintf(id, 64, "%s", info->run_id);
+	} else {
+		make_run_id(id);
+	}
+	assay_err rc = norm_time(info->started, started, "run start", e);
+	if (rc != ASSAY_OK)
+		return rc;
+	sqlite3_stmt *st = store_prepare(
+		s,
+		"INSERT INTO runs (run_id, suite, revision, config_sha256, matrix_sha256, "
+		"catalog_sha256, host, launcher, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+		e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	const char *v[] = {id, info->suite, info->revision, info->config_sha256, info->matrix_sha256,
+			   info->catalog_sha256, info->host, info->launcher, started};
+	for (int i = 0; i < 9; i++)
+		store_bind_text(st, i + 1, v[i]);
+	rc = step_done(s, st, "recording the run", e);
+	if (rc == ASSAY_USAGE)
+		assay_error_set(e, ASSAY_USAGE, "%s: run '%s' exists already", s->path, id);
+	return rc;
+}
+
+assay_err assay_store_run_begin(struct assay_store *s, const struct assay_run_info *info,
+				char run_id_out[64], struct assay_error *e)
+{
+	char id[64];
+	assay_err rc = store_begin(s, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	if ((rc = store_run_insert(s, info, id, e)) != ASSAY_OK) {
+		store_rollback(s);
+		return rc;
+	}
+	if ((rc = store_commit(s, e)) != ASSAY_OK)
+		return rc;
+	if (run_id_out)
+		snprintf(run_id_out, 64, "%s", id);
+	return ASSAY_OK;
+}
+
+static assay_err run_update(struct assay_store *s, const char *run_id, const char *sql,
+			    int exit_code, char run_id_out[64], struct assay_error *e)
+{
+	long long pk;
+	char real[64];
+	assay_err rc = store_begin(s, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	if ((rc = store_run_pk(s, run_id, &pk, real, e)) != ASSAY_OK)
+		goto fail;
+	char now[32];
+	assay_now_rfc3339(now);
+	sqlite3_stmt *st = store_prepare(s, sql, e);
+	if (!st) {
+		rc = e ? e->code : ASSAY_INFRA;
+		goto fail;
+	}
+	sqlite3_bind_int64(st, 1, pk);
+	if (sqlite3_bind_parameter_count(st) >= 2)
+		sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
+	if (sqlite3_bind_parameter_count(st) >= 3)
+		sqlite3_bind_int(st, 3, exit_code);
+	if ((rc = step_done(s, st, "updating the run", e)) != ASSAY_OK)
+		goto fail;
+	if ((rc = store_commit(s, e)) != ASSAY_OK)
+		return rc;
+	if (run_id_out)
+		snprintf(run_id_out, 64, "%s", real);
+	return ASSAY_OK;
+fail:
+	store_rollback(s);
+	return rc;
+}
+
+assay_err assay_store_run_end(struct assay_store *s, const char *run_id, assay_err exit_code,
+			      struct assay_error *e)
+{
+	if ((int)exit_code < 0 || (int)exit_code >= ASSAY_ERR_COUNT)
+		return assay_error_set(e, ASSAY_USAGE, "exit code %d is not an outcome",
+				       (int)exit_code);
+	return run_update(s, run_id, "UPDATE runs SET ended = ?2, exit_code = ?3 WHERE id = ?1",
+			  (int)exit_code, NULL, e);
+}
+
+assay_err assay_store_run_resume(struct assay_store *s, const char *run_id, char run_id_out[64],
+				 struct assay_error *e)
+{
+	return run_update(s, run_id,
+			  "UPDATE runs SET ended = NULL, exit_code = NULL, resumed = resumed + 1 "
+			  "WHERE id = ?1",
+			  0, run_id_out, e);
+}
+
+assay_err assay_store_last_run(struct assay_store *s, char run_id_out[64], struct assay_error *e)
+{
+	long long pk;
+	return store_run_pk(s, "last", &pk, run_id_out, e);
+}
+
+/* Look up case (run pk, case id): *pk 0 when absent; *finished. */
+static assay_err find_case(struct assay_store *s, long long run_pk, const char *case_id,
+			   long long *pk, bool *finished, struct assay_error *e)
+{
+	sqlite3_stmt *st =
+		store_prepare(s, "SELECT id, outcome IS NOT NULL FROM cases WHERE run = ?1 AND "
+				 "case_id = ?2", e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, run_pk);
+	sqlite3_bind_text(st, 2, case_id, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	*pk = 0;
+	*finished = false;
+	if (rc == SQLITE_ROW) {
+		*pk = sqlite3_column_int64(st, 0);
+		*finished = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_sqlerr(s, e, "finding a case");
+	return ASSAY_OK;
+}
+
+assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
+				 const struct assay_case_info *info, struct assay_error *e)
+{
+	if (!info->case_id || !*info->case_id)
+		return assay_error_set(e, ASSAY_USAGE, "a case needs a case id");
+	char started[32];
+	assay_err rc = norm_time(info->started, started, "case start", e);
+	if (rc != ASSAY_OK || (rc = store_begin(s, e)) != ASSAY_OK)
+		return rc;
+	long long run_pk, case_pk;
+	bool finished;
+	if ((rc = store_run_pk(s, run_id, &run_pk, NULL, e)) != ASSAY_OK ||
+	    (rc = find_case(s, run_pk, info->case_id, &case_pk, &finished, e)) != ASSAY_OK)
+		goto fail;
+	if (finished) {
+		rc = assay_error_set(e, ASSAY_USAGE, "%s: case '%s' has already finished in run '%s'",
+				     s->path, info->case_id, run_id);
+		goto fail;
+	}
+	char *factors = info->factors ? assay_json_canonical(info->factors) : NULL;
+	sqlite3_stmt *st = store_prepare(
+		s,
+		case_pk ? "UPDATE cases SET factors = ?3, started = ?4, artifact_dir = ?5, "
+			  "stdout_log = ?6, stderr_log = ?7, attempts = attempts + 1 WHERE id = ?8"
+			: "INSERT INTO cases (run, case_id, factors, started, artifact_dir, stdout_log, "
+			  "stderr_log) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		e);
+	if (!st) {
+		free(factors);
+		rc = e ? e->code : ASSAY_INFRA;
+		goto fail;
+	}
+	if (case_pk) {
+		sqlite3_bind_int64(st, 8, case_pk);
+	} else {
+		sqlite3_bind_int64(st, 1, run_pk);
+		sqlite3_bind_text(st, 2, info->case_id, -1, SQLITE_STATIC);
+	}
+	store_bind_text(st, 3, factors);
+	store_bind_text(st, 4, started);
+	store_bind_text(st, 5, info->artifact_dir);
+	store_bind_text(st, 6, info->stdout_log);
+	store_bind_text(st, 7, info->stderr_log);
+	free(factors);
+	if ((rc = step_done(s, st, "recording the case", e)) != ASSAY_OK)
+		goto fail;
+	return store_commit(s, e);
+fail:
+	store_rollback(s);
+	return rc;
+}
+
+assay_err assay_store_case_finish(struct assay_store *s, const char *run_id, const char *case_id,
+				  const struct assay_case_result *res, struct assay_error *e)
+{
+	if ((int)res->outcome < 0 || (int)res->outcome >= ASSAY_ERR_COUNT)
+		return assay_error_set(e, ASSAY_USAGE, "case '%s': outcome %d is not an outcome",
+				       case_id, (int)res->outcome);
+	char ended[32];
+	assay_err rc = norm_time(res->ended, ended, "case end", e);
+	if (rc != ASSAY_OK || (rc = store_begin(s, e)) != ASSAY_OK)
+		return rc;
+	long long run_pk, case_pk;
+	bool finished;
+	if ((rc = store_run_pk(s, run_id, &run_pk, NULL, e)) != ASSAY_OK ||
+	    (rc = find_case(s, run_pk, case_id, &case_pk, &finished, e)) != ASSAY_OK)
+		goto fail;
+	if (!case_pk || finished) {
+		rc = assay_error_set(e, ASSAY_USAGE, "%s: case '%s' %s in run '%s'", s->path, case_id,
+				     finished ? "has already finished" : "was not begun", run_id);
+		goto fail;
+	}
+	if (res->rows &&
+	    (rc = store_insert_rows(s, run_pk, case_pk, res->rows, false, ended, e)) != ASSAY_OK)
+		goto fail;
+	sqlite3_stmt *st = store_prepare(
+		s,
+		"UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, "
+		"duration_s = CASE WHEN ?5 >= 0 THEN ?5 ELSE "
+		" max(0, CAST(strftime('%s', ?4) AS INTEGER) - CAST(strftime('%s', started) AS INTEGER)) "
+		"END WHERE id = ?1",
+		e);
+	if (!st) {
+		rc = e ? e->code : ASSAY_INFRA;
+		goto fail;
+	}
+	sqlite3_bind_int64(st, 1, case_pk);
+	sqlite3_bind_text(st, 2, assay_strerror(res->outcome), -1, SQLITE_STATIC);
+	store_bind_text(st, 3, res->reason);
+	sqlite3_bind_text(st, 4, ended, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 5, res->duration_s);
+	if ((rc = step_done(s, st, "finishing the case", e)) != ASSAY_OK)
+		goto fail;
+	return store_commit(s, e);
+fail:
+	store_rollback(s);
+	return rc;
+}
+
+assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
+				struct assay_case_list *out, struct assay_error *e)
+{
+	long long pk;
+	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	sqlite3_stmt *st = store_prepare(
+		s, "SELECT case_id, outcome, attempts FROM cases WHERE run = ?1 ORDER BY id", e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, pk);
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		struct assay_case_status *c = &out->v[out->n++];
+		c->case_id = store_column_dup(st, 0);
+		const unsigned char *o = sqlite3_column_text(st, 1);
+		c->finished = o != NULL;
+		c->outcome = o ? (assay_err)assay_err_from_name((const char *)o) : ASSAY_OK;
+		c->attempts = sqlite3_column_int(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return store_sqlerr(s, e, "listing cases");
+	return ASSAY_OK;
+}
+
+bool assay_case_list_finished(const struct assay_case_list *l, const char *case_id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].finished && !strcmp(l->v[i].case_id, case_id))
+			return true;
+	return false;
+}
+
+void assay_case_list_release(struct assay_case_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].case_id);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,156 @@
+/* The store's schema and its forward migrations. PRAGMA user_version holds
+ * the version; migration N takes a store from version N-1 to N, inside one
+ * transaction. Never edit a released migration: add the next one. The
+ * schema is explained for sqlite3 users in docs/store.md. */
+#include <string.h>
+
+#include "store_int.h"
+
+/* 'assy': marks the file as an assay store (PRAGMA application_id). */
+#define STORE_APPLICATION_ID 0x61737379
+
+static const char *const migrations[] = {
+	/* 1: runs, cases, series, measurements, annotations, ingests. */
+	"CREATE TABLE runs ("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" run_id TEXT NOT NULL UNIQUE,"
+	" suite TEXT, revision TEXT,"
+	" config_sha256 TEXT, matrix_sha256 TEXT, catalog_sha256 TEXT,"
+	" host TEXT, launcher TEXT,"
+	" started TEXT NOT NULL, ended TEXT,"
+	" exit_code INTEGER CHECK (exit_code BETWEEN 0 AND 5),"
+	" resumed INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE cases ("
+	" id INTEGER PRIMARY KEY,"
+	" run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" case_id TEXT NOT NULL,"
+	" factors TEXT CHECK (factors IS NULL OR json_valid(factors)),"
+	" outcome TEXT CHECK (outcome IN ('ok','gate-failed','usage','workload-failed',"
+	"  'no-metrics','infrastructure')),"
+	" reason TEXT,"
+	" started TEXT NOT NULL, ended TEXT, duration_s REAL,"
+	" attempts INTEGER NOT NULL DEFAULT 1,"
+	" artifact_dir TEXT, stdout_log TEXT, stderr_log TEXT,"
+	" UNIQUE (run, case_id),"
+	" CHECK ((outcome IS NULL) = (ended IS NULL)));"
+	"CREATE TRIGGER cases_finish_once BEFORE UPDATE ON cases WHEN OLD.outcome IS NOT NULL"
+	" BEGIN SELECT RAISE(ABORT, 'case already finished'); END;"
+	"CREATE TABLE series ("
+	" id INTEGER PRIMARY KEY,"
+	" key TEXT NOT NULL UNIQUE CHECK (length(key) = 64),"
+	" fields TEXT NOT NULL CHECK (json_valid(fields)),"
+	" metric TEXT NOT NULL, statistic TEXT NOT NULL,"
+	" cluster TEXT NOT NULL, scale TEXT NOT NULL, precision TEXT NOT NULL,"
+	" workload TEXT,"
+	" unit TEXT NOT NULL,"
+	" direction TEXT NOT NULL CHECK (direction IN ('higher','lower')));"
+	"CREATE TABLE measurements ("
+	" id INTEGER PRIMARY KEY,"
+	" run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" \"case\" INTEGER REFERENCES cases(id) ON DELETE CASCADE,"
+	" series INTEGER NOT NULL REFERENCES series(id),"
+	" run_id TEXT, case_id TEXT,"
+	" value REAL NOT NULL,"
+	" samples INTEGER NOT NULL CHECK (samples >= 1),"
+	" revision TEXT,"
+	" timestamp TEXT NOT NULL);"
+	"CREATE INDEX measurements_by_series ON measurements (series, timestamp, id);"
+	"CREATE INDEX measurements_by_run ON measurements (run);"
+	"CREATE INDEX measurements_by_case ON measurements (\"case\") WHERE \"case\" IS NOT NULL;"
+	"CREATE TRIGGER measurements_open_case BEFORE INSERT ON measurements"
+	" WHEN NEW.\"case\" IS NOT NULL AND"
+	"  (SELECT outcome FROM cases WHERE id = NEW.\"case\") IS NOT NULL"
+	" BEGIN SELECT RAISE(ABORT, 'case already finished'); END;"
+	"CREATE TABLE annotations ("
+	" id INTEGER PRIMARY KEY,"
+	" series INTEGER NOT NULL REFERENCES series(id) ON DELETE CASCADE,"
+	" revision TEXT NOT NULL,"
+	" kind TEXT NOT NULL CHECK (kind IN ('ack','ignore','expected')),"
+	" note TEXT,"
+	" created TEXT NOT NULL,"
+	" UNIQUE (series, revision, kind));"
+	"CREATE TABLE ingests ("
+	" id INTEGER PRIMARY KEY,"
+	" run INTEGER NOT NULL UNIQUE REFERENCES runs(id) ON DELETE CASCADE,"
+	" file TEXT NOT NULL, format TEXT NOT NULL,"
+	" sha256 TEXT NOT NULL,"
+	" rows INTEGER NOT NULL);"
+	"CREATE INDEX ingests_by_sha256 ON ingests (sha256);",
+};
+
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == ASSAY_STORE_SCHEMA_VERSION,
+	       "one migration per schema version");
+
+static assay_err pragma_int(struct assay_store *s, const char *sql, int *out, struct assay_error *e)
+{
+	sqlite3_stmt *st = store_prepare(s, sql, e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return ASSAY_OK;
+	return store_sqlerr(s, e, "reading the schema version");
+}
+
+static assay_err check_identity(struct assay_store *s, int *version, struct assay_error *e)
+{
+	int app = 0, tables = 0;
+	assay_err rc = pragma_int(s, "PRAGMA application_id", &app, e);
+	if (rc == ASSAY_OK)
+		rc = pragma_int(s, "PRAGMA user_version", version, e);
+	if (rc == ASSAY_OK)
+		rc = pragma_int(s, "SELECT count(*) FROM sqlite_master", &tables, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	if ((app && app != STORE_APPLICATION_ID) || (!app && tables))
+		return assay_error_set(e, ASSAY_USAGE,
+				       "%s: an SQLite database, but not an assay store", s->path);
+	if (*version > ASSAY_STORE_SCHEMA_VERSION)
+		return assay_error_set(e, ASSAY_INFRA,
+				       "%s: store schema version %d is newer than this assay "
+				       "understands (%d); use a newer assay",
+				       s->path, *version, ASSAY_STORE_SCHEMA_VERSION);
+	return ASSAY_OK;
+}
+
+assay_err store_migrate(struct assay_store *s, struct assay_error *e)
+{
+	int version = 0;
+	assay_err rc = check_identity(s, &version, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	if (version == ASSAY_STORE_SCHEMA_VERSION)
+		return s->readonly ? ASSAY_OK : store_exec(s, "PRAGMA journal_mode = WAL", e);
+	if (s->readonly)
+		return assay_error_set(e, ASSAY_USAGE,
+				       "%s: store schema version %d needs migrating to %d; open it "
+				       "once without read-only access",
+				       s->path, version, ASSAY_STORE_SCHEMA_VERSION);
+	if ((rc = store_exec(s, "PRAGMA journal_mode = WAL", e)) != ASSAY_OK ||
+	    (rc = store_begin(s, e)) != ASSAY_OK)
+		return rc;
+	/* Another process may have migrated while this one waited for the lock. */
+	if ((rc = check_identity(s, &version, e)) != ASSAY_OK)
+		goto fail;
+	for (int v = version; v < ASSAY_STORE_SCHEMA_VERSION; v++) {
+		if (sqlite3_exec(s->db, migrations[v], NULL, NULL, NULL) != SQLITE_OK) {
+			char what[64];
+			snprintf(what, sizeof(what), "migrating to schema version %d", v + 1);
+			rc = store_sqlerr(s, e, what);
+			rc = rc == ASSAY_USAGE ? ASSAY_INFRA : rc;
+			goto fail;
+		}
+	}
+	char sql[128];
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+		 STORE_APPLICATION_ID, ASSAY_STORE_SCHEMA_VERSION);
+	if ((rc = store_exec(s, sql, e)) != ASSAY_OK)
+		goto fail;
+	return store_commit(s, e);
+fail:
+	store_rollback(s);
+	return rc;
+}

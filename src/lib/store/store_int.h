@@ -1,0 +1,73 @@
+/* Internals of the results store shared by the files of src/lib/store/: the
+ * connection struct, cached statements, transactions and error mapping. */
+#ifndef ASSAY_STORE_INT_H
+#define ASSAY_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "assay/store.h"
+
+/* Statements prepared once per connection and finalized at close. */
+enum store_stmt_id {
+	ST_SERIES_FIND,
+	ST_SERIES_INSERT,
+	ST_MEASURE_INSERT,
+	ST_RUN_FIND,
+	ST_COUNT
+};
+
+/* A small open-addressing map from series key to (id, unit, direction),
+ * valid for one transaction's worth of inserts (cleared on rollback). */
+struct series_slot {
+	char key[65];
+	long long id;
+	char *unit;
+	enum assay_direction direction;
+};
+
+struct assay_store {
+	sqlite3 *db;
+	char *path;
+	bool readonly;
+	sqlite3_stmt *stmt[ST_COUNT];
+	struct series_slot *cache;
+	size_t cache_n, cache_cap;
+};
+
+/* Fill e from the connection's last error: "PATH: what: sqlite message".
+ * Constraint violations are ASSAY_USAGE, everything else ASSAY_INFRA. */
+assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what);
+/* The cached statement id, prepared on first use and reset. NULL on error. */
+sqlite3_stmt *store_stmt(struct assay_store *s, enum store_stmt_id id, struct assay_error *e);
+/* Prepare a one-off statement (finalize it yourself). */
+sqlite3_stmt *store_prepare(struct assay_store *s, const char *sql, struct assay_error *e);
+/* Execute SQL without results. */
+assay_err store_exec(struct assay_store *s, const char *sql, struct assay_error *e);
+/* BEGIN IMMEDIATE (waits for other writers), COMMIT, ROLLBACK. */
+assay_err store_begin(struct assay_store *s, struct assay_error *e);
+assay_err store_commit(struct assay_store *s, struct assay_error *e);
+void store_rollback(struct assay_store *s);
+
+/* Bind text or NULL. */
+void store_bind_text(sqlite3_stmt *st, int idx, const char *v);
+/* Copy a text column (NULL stays NULL). */
+char *store_column_dup(sqlite3_stmt *st, int col);
+
+/* Apply the migrations up to ASSAY_STORE_SCHEMA_VERSION (schema.c). */
+assay_err store_migrate(struct assay_store *s, struct assay_error *e);
+
+/* The runs table id of run_id ("last": the newest); 0 and ASSAY_USAGE when unknown. */
+assay_err store_run_pk(struct assay_store *s, const char *run_id, long long *pk, char *real_id,
+		       struct assay_error *e);
+
+/* Insert a run inside an open transaction; id gets its id. */
+assay_err store_run_insert(struct assay_store *s, const struct assay_run_info *info,
+			   char id[64], struct assay_error *e);
+/* Insert finished rows under run pk (and case pk, 0 for none) inside an open
+ * transaction. keep_provenance stores each row's own run_id and case_id. */
+assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long case_pk,
+			    const struct assay_rows *rows, bool keep_provenance,
+			    const char *default_time, struct assay_error *e);
+void store_cache_clear(struct assay_store *s);
+
+#endif

@@ -1,0 +1,533 @@
+/* Unit tests for the results store: schema and migrations, runs and cases
+ * as the runner records them, the never-twice constraints, series identity,
+ * ingest, queries, annotations, two concurrent writer processes and a writer
+ * killed with SIGKILL at arbitrary moments. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "assay/json.h"
+#include "assay/store.h"
+
+static char dir[] = "/tmp/assay-test-store-XXXXXX";
+static char path[512];
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!dir[sizeof(dir) - 7] || !strcmp(dir + sizeof(dir) - 7, "XXXXXX"))
+		assert_non_null(mkdtemp(dir));
+	static int n;
+	snprintf(path, sizeof(path), "%s/s%d.db", dir, n++);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -f %s %s-wal %s-shm", path, path, path);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static struct assay_store *open_store(void)
+{
+	struct assay_store *s = NULL;
+	struct assay_error e;
+	assay_err rc = assay_store_open(path, ASSAY_STORE_CREATE, &s, &e);
+	if (rc != ASSAY_OK)
+		fail_msg("%s", e.message);
+	return s;
+}
+
+static void close_store(struct assay_store *s)
+{
+	struct assay_error e;
+	assert_int_equal(assay_store_close(s, &e), ASSAY_OK); /* every statement finalized */
+}
+
+static void add_row(struct assay_rows *rows, const char *precision, const char *metric, double v,
+		    const char *revision)
+{
+	struct assay_row *r = assay_rows_add(rows);
+	assay_row_set(r, json_pack("{s:s, s:s, s:s, s:s}", "workload", "llama", "cluster", "mi300x-a",
+				   "scale", "1x8", "precision", precision),
+		      metric, "mean", v, "tok/s", ASSAY_DIR_HIGHER);
+	if (revision)
+		r->revision = xstrdup(revision);
+	struct assay_error e;
+	assert_int_equal(assay_row_finish(r, &e), ASSAY_OK);
+}
+
+/* One value from SQL (the store is a plain SQLite file users may query). */
+static long long sql_int(const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	long long v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+/* Run SQL on a separate connection; returns the SQLite result code. */
+static int sql_exec(const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+
+static void test_open(void **state)
+{
+	(void)state;
+	struct assay_store *s = NULL;
+	struct assay_error e;
+	assert_int_equal(assay_store_open(path, 0, &s, &e), ASSAY_USAGE);
+	assert_true(strstr(e.message, "no such store") != NULL);
+	s = open_store();
+	assert_int_equal(assay_store_schema_version(s), ASSAY_STORE_SCHEMA_VERSION);
+	close_store(s);
+	assert_int_equal(sql_int("PRAGMA user_version"), ASSAY_STORE_SCHEMA_VERSION);
+	assert_int_equal(sql_int("PRAGMA application_id"), 0x61737379);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	/* Reopening read-only works and changes nothing. */
+	assert_int_equal(assay_store_open(path, ASSAY_STORE_READONLY, &s, &e), ASSAY_OK);
+	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
+	struct assay_run_info ri = {0};
+	assert_int_equal(assay_store_run_begin(s, &ri, NULL, &e), ASSAY_USAGE);
+	close_store(s);
+}
+
+static void test_refuses(void **state)
+{
+	(void)state;
+	struct assay_store *s = NULL;
+	struct assay_error e;
+	FILE *f = fopen(path, "w");
+	fputs("not a database at all, just some text that is long enough to be a header\n", f);
+	fclose(f);
+	assert_int_equal(assay_store_open(path, ASSAY_STORE_CREATE, &s, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "not an SQLite database"));
+	assert_null(s);
+	unlink(path);
+	assert_int_equal(sql_exec("CREATE TABLE other (x)"), SQLITE_OK);
+	assert_int_equal(assay_store_open(path, ASSAY_STORE_CREATE, &s, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "not an assay store"));
+	unlink(path);
+	/* A store written by a newer assay is refused, not damaged. */
+	close_store(open_store());
+	assert_int_equal(sql_exec("PRAGMA user_version = 99"), SQLITE_OK);
+	assert_int_equal(assay_store_open(path, ASSAY_STORE_CREATE, &s, &e), ASSAY_INFRA);
+	assert_non_null(strstr(e.message, "schema version 99 is newer"));
+}
+
+static void test_migrate_from_empty(void **state)
+{
+	(void)state;
+	/* An empty SQLite file (version 0) is migrated forward on open. */
+	assert_int_equal(sql_exec("PRAGMA user_version = 0"), SQLITE_OK);
+	struct assay_store *s = open_store();
+	assert_int_equal(assay_store_schema_version(s), ASSAY_STORE_SCHEMA_VERSION);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master WHERE name IN ('runs', 'cases', "
+				 "'series', 'measurements', 'annotations', 'ingests')"),
+			 6);
+}
+
+static void test_runs(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	char id[64], last[64];
+	assert_int_equal(assay_store_last_run(s, last, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "no runs yet"));
+	struct assay_run_info ri = {.run_id = "r1", .suite = "ep", .revision = "abc",
+				    .matrix_sha256 = "m", .catalog_sha256 = "c", .launcher = "local",
+				    .started = "2026-11-30T19:15:02+01:00"};
+	assert_int_equal(assay_store_run_begin(s, &ri, id, &e), ASSAY_OK);
+	assert_string_equal(id, "r1");
+	assert_int_equal(assay_store_run_begin(s, &ri, id, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "run 'r1' exists already"));
+	ri.run_id = "bad id";
+	assert_int_equal(assay_store_run_begin(s, &ri, id, &e), ASSAY_USAGE);
+	ri.run_id = NULL;
+	ri.started = NULL;
+	assert_int_equal(assay_store_run_begin(s, &ri, id, &e), ASSAY_OK);
+	assert_int_equal(strlen(id), 23); /* YYYYMMDDTHHMMSSZ-xxxxxx */
+	assert_int_equal(assay_store_last_run(s, last, &e), ASSAY_OK);
+	assert_string_equal(last, id);
+	assert_int_equal(assay_store_run_end(s, "r1", ASSAY_GATE_FAILED, &e), ASSAY_OK);
+	assert_int_equal(assay_store_run_end(s, "nope", ASSAY_OK, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "no run 'nope'"));
+	assert_int_equal(assay_store_run_resume(s, "last", last, &e), ASSAY_OK);
+	assert_string_equal(last, id);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT exit_code FROM runs WHERE run_id = 'r1'"), 1);
+	assert_int_equal(sql_int("SELECT started = '2026-11-30T18:15:02Z' FROM runs WHERE run_id = 'r1'"), 1);
+	assert_int_equal(sql_int("SELECT resumed FROM runs ORDER BY id DESC LIMIT 1"), 1);
+}
+
+static void test_cases(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_run_info ri = {.run_id = "r1"};
+	assert_int_equal(assay_store_run_begin(s, &ri, NULL, &e), ASSAY_OK);
+	json_t *factors = json_pack("{s:s, s:i}", "backend", "shm", "ep", 8);
+	struct assay_case_info ci = {.case_id = "c1", .factors = factors, .artifact_dir = "out/c1",
+				     .stdout_log = "out/c1/stdout.log", .started = "2026-01-01T00:00:00Z"};
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	ci.case_id = "c2";
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	add_row(&rows, "bf16", "tokens", 100, "abc");
+	add_row(&rows, "bf16", "tflops", 300, "abc");
+	struct assay_case_result res = {.outcome = ASSAY_OK, .ended = "2026-01-01T00:00:30Z",
+					.duration_s = -1, .rows = &rows};
+	assert_int_equal(assay_store_case_finish(s, "r1", "c1", &res, &e), ASSAY_OK);
+	/* Never twice: finishing again, or beginning a finished case, is refused. */
+	assert_int_equal(assay_store_case_finish(s, "r1", "c1", &res, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "case 'c1' has already finished in run 'r1'"));
+	ci.case_id = "c1";
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_case_finish(s, "r1", "c9", &res, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "case 'c9' was not begun"));
+	/* A bad row: nothing of the case is written, it stays unfinished. */
+	struct assay_rows bad = ASSAY_ROWS_INIT;
+	add_row(&bad, "bf16", "tokens", 1, NULL);
+	struct assay_row *r = assay_rows_add(&bad);
+	assay_row_set(r, json_pack("{s:s}", "workload", "x"), "tokens", "mean", 1, "tok/s",
+		      ASSAY_DIR_HIGHER);
+	assert_int_equal(assay_row_finish(r, &e), ASSAY_OK);
+	res.rows = &bad;
+	res.outcome = ASSAY_WORKLOAD_FAILED;
+	assert_int_equal(assay_store_case_finish(s, "r1", "c2", &res, &e), ASSAY_USAGE);
+	assert_string_equal(e.message, "row 2: tokens/mean: series has no \"cluster\" (cluster, scale "
+				       "and precision identify every stored series)");
+	/* A case begun again after a kill keeps one row and counts attempts. */
+	ci.case_id = "c2";
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	struct assay_case_list cl = {0};
+	assert_int_equal(assay_store_run_cases(s, "last", &cl, &e), ASSAY_OK);
+	assert_int_equal(cl.n, 2);
+	assert_true(assay_case_list_finished(&cl, "c1"));
+	assert_false(assay_case_list_finished(&cl, "c2"));
+	assert_int_equal(cl.v[1].attempts, 2);
+	assert_int_equal(cl.v[0].outcome, ASSAY_OK);
+	assay_case_list_release(&cl);
+	res.rows = NULL;
+	res.reason = "exit status 1";
+	assert_int_equal(assay_store_case_finish(s, "r1", "c2", &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
+	close_store(s);
+	assay_rows_release(&rows);
+	assay_rows_release(&bad);
+	json_decref(factors);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 2);
+	assert_int_equal(sql_int("SELECT duration_s FROM cases WHERE case_id = 'c1'"), 30);
+	assert_int_equal(sql_int("SELECT outcome = 'workload-failed' FROM cases WHERE case_id = 'c2'"), 1);
+	assert_int_equal(sql_int("SELECT json_extract(factors, '$.ep') FROM cases WHERE case_id = 'c1'"), 8);
+	/* The constraints hold for anyone writing SQL, not only for this API. */
+	assert_int_equal(sql_exec("INSERT INTO cases (run, case_id, started) VALUES (1, 'c1', 'x')") & 0xff,
+			 SQLITE_CONSTRAINT);
+	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'ok' WHERE case_id = 'c2'") & 0xff,
+			 SQLITE_CONSTRAINT);
+	assert_int_equal(sql_exec("INSERT INTO measurements (run, \"case\", series, value, samples, "
+				  "timestamp) VALUES (1, 1, 1, 5, 1, 'x')") & 0xff,
+			 SQLITE_CONSTRAINT);
+	assert_int_equal(sql_exec("INSERT INTO measurements (run, series, value, samples, timestamp) "
+				  "VALUES (1, 999, 5, 1, 'x')") & 0xff,
+			 SQLITE_CONSTRAINT);
+}
+
+static void test_series_identity(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	for (int i = 0; i < 5; i++) {
+		add_row(&rows, "bf16", "tokens", 100 + i, "r");
+		add_row(&rows, "fp8", "tokens", 200 + i, "r");
+	}
+	bool skipped;
+	char run[64];
+	struct assay_ingest_info ii = {.file = "h.ndjson", .format = "rows", .sha256 = "aa"};
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, run, &e), ASSAY_OK);
+	assert_false(skipped);
+	/* The same bytes again are skipped; forced, they are stored again. */
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
+	assert_true(skipped);
+	struct assay_series_filter f = {0};
+	struct assay_series_list l = {0};
+	assert_int_equal(assay_store_series(s, &f, &l, &e), ASSAY_OK);
+	assert_int_equal(l.n, 2); /* BF16 and FP8 never share a series */
+	for (size_t i = 0; i < l.n; i++) {
+		const char *p = json_string_value(json_object_get(l.v[i].fields, "precision"));
+		assert_int_equal(l.v[i].count, 5);
+		assert_true(l.v[i].last_value == (strcmp(p, "bf16") ? 204 : 104));
+		struct assay_points pts = {0};
+		assert_int_equal(assay_store_points(s, l.v[i].key, NULL, &pts, &e), ASSAY_OK);
+		assert_int_equal(pts.n, 5);
+		for (size_t j = 0; j < pts.n; j++)
+			assert_true(pts.v[j].value == (strcmp(p, "bf16") ? 200 : 100) + (double)j);
+		assay_points_release(&pts);
+	}
+	/* A row whose unit disagrees with its stored series is refused whole. */
+	struct assay_rows other = ASSAY_ROWS_INIT;
+	add_row(&other, "bf16", "tokens", 1, NULL);
+	free(other.v[0].unit);
+	other.v[0].unit = xstrdup("tok/ms");
+	ii.sha256 = "bb";
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &other, &skipped, NULL, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "is stored in tok/s (higher is better), the row says tok/ms"));
+	assert_non_null(strstr(e.message, "h.ndjson: row 1"));
+	/* Match filters and key prefixes. */
+	strlist_push(&f.match, "precision=fp8");
+	struct assay_series_list l2 = {0};
+	assert_int_equal(assay_store_series(s, &f, &l2, &e), ASSAY_OK);
+	assert_int_equal(l2.n, 1);
+	char key[65], prefix[9];
+	snprintf(prefix, sizeof(prefix), "%.8s", l2.v[0].key);
+	assert_int_equal(assay_store_resolve_series(s, prefix, key, &e), ASSAY_OK);
+	assert_string_equal(key, l2.v[0].key);
+	assert_int_equal(assay_store_resolve_series(s, "0123", key, &e), ASSAY_USAGE);
+	assay_series_list_release(&l2);
+	assay_series_list_release(&l);
+	assay_series_filter_release(&f);
+	close_store(s);
+	assay_rows_release(&rows);
+	assay_rows_release(&other);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE launcher = 'ingest'"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 10);
+}
+
+struct collect {
+	struct sbuf sb;
+	int n;
+};
+
+static int collect_row(const struct assay_row *r, void *ctx)
+{
+	struct collect *c = ctx;
+	sbuf_addf(&c->sb, "%s %s %g %s %s\n", r->metric, r->revision ? r->revision : "-", r->value,
+		  r->timestamp, r->run_id ? r->run_id : "-");
+	return ++c->n == 100 ? 42 : 0;
+}
+
+static void test_rows_walk(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	add_row(&rows, "bf16", "tokens", 1, "a");
+	add_row(&rows, "bf16", "tokens", 2, "b");
+	rows.v[0].timestamp = xstrdup("2026-02-01T00:00:00Z");
+	rows.v[1].timestamp = xstrdup("2026-01-01 00:00:00");
+	rows.v[1].run_id = xstrdup("ci-7");
+	bool skipped;
+	struct assay_ingest_info ii = {.file = "x", .format = "rows", .sha256 = "cc"};
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
+	struct collect c = {SBUF_INIT, 0};
+	struct assay_series_filter f = {0};
+	assert_int_equal(assay_store_rows(s, &f, collect_row, &c, &e), ASSAY_OK);
+	assert_non_null(strstr(sbuf_str(&c.sb), "tokens b 2 2026-01-01T00:00:00Z ci-7\ntokens a 1 "
+						"2026-02-01T00:00:00Z "));
+	sbuf_reset(&c.sb);
+	f.since = "2026-01-15";
+	assert_int_equal(assay_store_rows(s, &f, collect_row, &c, &e), ASSAY_OK);
+	assert_int_equal(c.n, 3);
+	f.since = "yesterday";
+	assert_int_equal(assay_store_rows(s, &f, collect_row, &c, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "since \"yesterday\": expected a date"));
+	/* A bad timestamp stops the whole file. */
+	free(rows.v[1].timestamp);
+	rows.v[1].timestamp = xstrdup("2026-13-01");
+	ii.sha256 = "dd";
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_USAGE);
+	assert_string_equal(e.message, "x: row 2: timestamp \"2026-13-01\" is not an RFC 3339 time");
+	sbuf_release(&c.sb);
+	assay_rows_release(&rows);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 2);
+}
+
+static void test_annotations(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	add_row(&rows, "bf16", "tokens", 1, "a");
+	bool skipped, removed;
+	struct assay_ingest_info ii = {.file = "x", .format = "rows", .sha256 = "ee"};
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
+	const char *key = rows.v[0].series_key;
+	assert_int_equal(assay_store_annotate(s, key, "a", ASSAY_ANN_ACK, "known", &e), ASSAY_OK);
+	assert_int_equal(assay_store_annotate(s, key, "a", ASSAY_ANN_ACK, "new note", &e), ASSAY_OK);
+	assert_int_equal(assay_store_annotate(s, key, "b", ASSAY_ANN_IGNORE, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_annotate(s, "0000000000000000000000000000000000000000000000000000000000000000", "a",
+					      ASSAY_ANN_ACK, NULL, &e), ASSAY_USAGE);
+	struct assay_annotations a = {0};
+	assert_int_equal(assay_store_annotations(s, key, &a, &e), ASSAY_OK);
+	assert_int_equal(a.n, 2);
+	assert_string_equal(a.v[0].note, "new note");
+	assert_true(assay_annotations_has(&a, "a", ASSAY_ANN_ACK));
+	assert_false(assay_annotations_has(&a, "a", ASSAY_ANN_IGNORE));
+	assay_annotations_release(&a);
+	assert_int_equal(assay_store_unannotate(s, key, "b", ASSAY_ANN_IGNORE, &removed, &e), ASSAY_OK);
+	assert_true(removed);
+	assert_int_equal(assay_store_unannotate(s, key, "b", ASSAY_ANN_IGNORE, &removed, &e), ASSAY_OK);
+	assert_false(removed);
+	assert_int_equal(assay_annotation_kind_parse("expected"), ASSAY_ANN_EXPECTED);
+	assert_int_equal(assay_annotation_kind_parse("nope"), -1);
+	assay_rows_release(&rows);
+	close_store(s);
+}
+
+/* A writer process: one run of n cases with k rows each. */
+static void writer(const char *run_id, int n, int k, int notify_fd)
+{
+	struct assay_store *s = NULL;
+	struct assay_error e;
+	if (assay_store_open(path, ASSAY_STORE_CREATE, &s, &e) != ASSAY_OK)
+		_exit(10);
+	struct assay_run_info ri = {.run_id = run_id};
+	if (assay_store_run_begin(s, &ri, NULL, &e) != ASSAY_OK)
+		_exit(11);
+	for (int i = 0; i < n; i++) {
+		char id[32];
+		snprintf(id, sizeof(id), "case-%d", i);
+		struct assay_case_info ci = {.case_id = id};
+		if (assay_store_case_begin(s, run_id, &ci, &e) != ASSAY_OK)
+			_exit(12);
+		struct assay_rows rows = ASSAY_ROWS_INIT;
+		for (int j = 0; j < k; j++)
+			add_row(&rows, j % 2 ? "fp8" : "bf16", "tokens", i * 1000 + j, run_id);
+		struct assay_case_result res = {.outcome = ASSAY_OK, .duration_s = 1, .rows = &rows};
+		if (assay_store_case_finish(s, run_id, id, &res, &e) != ASSAY_OK) {
+			fprintf(stderr, "%s\n", e.message);
+			_exit(13);
+		}
+		assay_rows_release(&rows);
+		if (notify_fd >= 0 && write(notify_fd, "x", 1) != 1)
+			_exit(14);
+	}
+	assay_store_run_end(s, run_id, ASSAY_OK, &e);
+	_exit(assay_store_close(s, &e) == ASSAY_OK ? 0 : 15);
+}
+
+static void test_two_writers(void **state)
+{
+	(void)state;
+	close_store(open_store());
+	pid_t a = fork();
+	if (a == 0)
+		writer("ra", 40, 25, -1);
+	pid_t b = fork();
+	if (b == 0)
+		writer("rb", 40, 25, -1);
+	int st;
+	assert_int_equal(waitpid(a, &st, 0), a);
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(waitpid(b, &st, 0), b);
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases WHERE outcome = 'ok'"), 80);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 2000);
+	assert_int_equal(sql_int("SELECT count(*) FROM series"), 2);
+}
+
+static void test_killed_writer(void **state)
+{
+	(void)state;
+	close_store(open_store());
+	srand(12345);
+	for (int trial = 0; trial < 12; trial++) {
+		int fds[2];
+		assert_int_equal(pipe(fds), 0);
+		char run[16];
+		snprintf(run, sizeof(run), "k%d", trial);
+		pid_t p = fork();
+		if (p == 0) {
+			close(fds[0]);
+			writer(run, 1000, 200, fds[1]);
+		}
+		close(fds[1]);
+		/* Wait for a few finished cases, then kill at an arbitrary moment. */
+		char buf[8];
+		int want = 1 + trial % 4;
+		for (int i = 0; i < want; i++)
+			assert_int_equal(read(fds[0], buf, 1), 1);
+		struct timespec ts = {0, (long)(rand() % 20000) * 1000};
+		nanosleep(&ts, NULL);
+		kill(p, SIGKILL);
+		int st;
+		assert_int_equal(waitpid(p, &st, 0), p);
+		assert_true(WIFSIGNALED(st));
+		close(fds[0]);
+		struct assay_store *s = open_store();
+		struct assay_error e;
+		if (assay_store_verify(s, &e) != ASSAY_OK)
+			fail_msg("%s", e.message);
+		close_store(s);
+		/* Every finished case has all its rows; unfinished ones have none. */
+		char sql[512];
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id = '%s' "
+			 "AND (SELECT count(*) FROM measurements m WHERE m.\"case\" = c.id) != "
+			 "CASE WHEN c.outcome IS NULL THEN 0 ELSE 200 END", run);
+		assert_int_equal(sql_int(sql), 0);
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id = '%s' "
+			 "AND c.outcome IS NOT NULL", run);
+		assert_true(sql_int(sql) >= want);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_from_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rows_walk, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_annotations, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_writer, setup, teardown),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rmdir(dir);
+	return rc;
+}
