@@ -33,5 +33,6 @@ void cli_split_list(struct strlist *l, const char *arg);
 	extern const char cmd_##name##_help[]
 
 CLI_DECLARE(matrix);
+CLI_DECLARE(run);
 
 #endif

@@ -10,6 +10,7 @@
 const struct cli_command cli_commands[] = {
 	{"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards",
 	 cmd_matrix_help},
+	{"run", cmd_run, "run a suite: launch, watch, parse and store every case", cmd_run_help},
 	{NULL, NULL, NULL, NULL},
 };
 
