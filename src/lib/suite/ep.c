@@ -193,7 +193,7 @@ assay_err suite_plan_ep(const struct assay_suite *s, const struct assay_suite_ca
 	char host[256], scale[64];
 	suite_short_hostname(host, sizeof(host));
 	snprintf(scale, sizeof(scale), "%lldx%lld", c->nodes, c->ranks_per_node);
-	p->context = json_pack("{s:s, s:s, s:s}", "suite", s->name, "cluster",
-			       s->cluster ? s->cluster : host, "scale", scale);
+	p->context = json_pack("{s:s, s:s, s:s, s:s}", "suite", s->name, "cluster",
+			       s->cluster ? s->cluster : host, "scale", scale, "sku", mc->sku);
 	return ASSAY_OK;
 }
