@@ -11,9 +11,9 @@ if [ -f "$store" ]; then
   echo
   echo "Next: the stored measurements, e.g. the roundtrip p50 of every point:"
   echo "  sqlite3 -header -column $store \"SELECT s.fields ->> '\$.backend' AS backend," \
-       "s.fields ->> '\$.phase' AS phase, s.fields ->> '\$.tokens' AS tokens, m.value AS p50_us" \
+       "s.fields ->> '\$.precision' AS precision, s.fields ->> '\$.phase' AS phase, s.fields ->> '\$.tokens' AS tokens, m.value AS p50_us" \
        "FROM measurements m JOIN series s ON s.id = m.series WHERE s.metric = 'latency_us'" \
        "AND s.statistic = 'p50' AND s.fields ->> '\$.component' = 'roundtrip'" \
-       "AND m.run = (SELECT max(id) FROM runs) ORDER BY 1, 2, 3\""
+       "AND m.run = (SELECT max(id) FROM runs) ORDER BY 1, 2, 3, 4\""
 fi
 exit $rc

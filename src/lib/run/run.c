@@ -215,7 +215,17 @@ static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t 
 		       struct assay_error *e)
 {
 	struct assay_run_result *res = rc->res;
-	assay_err err = assay_store_open(res->store, rc->o->resume ? 0 : ASSAY_STORE_CREATE, &rc->store, e);
+	assay_err err;
+	const char *slash = strrchr(res->store, '/');
+	if (!rc->o->resume && slash && slash != res->store) {
+		/* A new store may live in a folder that does not exist yet. */
+		char *dir = xstrndup(res->store, (size_t)(slash - res->store));
+		err = assay_mkdirs(dir, e);
+		free(dir);
+		if (err != ASSAY_OK)
+			return err;
+	}
+	err = assay_store_open(res->store, rc->o->resume ? 0 : ASSAY_STORE_CREATE, &rc->store, e);
 	if (err != ASSAY_OK)
 		return err;
 	if (!rc->o->resume) {
