@@ -154,6 +154,11 @@ static void dry_run(struct run_ctx *rc)
 					ops->describe(job, &text);
 					ops->release(job);
 				}
+				if (p.logs.n) {
+					char *files = strlist_join(&p.logs, ", ");
+					sbuf_addf(&text, "  watch: %s\n", files);
+					free(files);
+				}
 				if (p.results.n && strcmp(p.parser, "none")) {
 					char *files = strlist_join(&p.results, ", ");
 					sbuf_addf(&text, "  results: %s (parser %s)\n", files, p.parser);

@@ -9,6 +9,7 @@ assay validates GPU clusters and keeps their performance honest.
 
 commands:
   matrix     expand a sweep over a platform registry into cases and shards
+  run        run a suite: launch, watch, parse and store every case
 
 Run 'assay help <command>' for a command's options.
 Exit codes: 0 ok, 1 gate-failed, 2 usage, 3 workload-failed, 4 no-metrics,

@@ -9,6 +9,10 @@ cat >nometrics.json <<'JSON'
 {"kind": "command", "name": "nm", "cluster": "e2e", "combos": {"quiet": {}},
  "argv": ["sh", "-c", "echo training done"], "parser": "rows", "results": ["{CASE_DIR}/rows.ndjson"]}
 JSON
+# --dry-run starts and writes nothing.
+run_assay 0 run --dry-run --store s.db nometrics.json
+expect_grep '^  sh -c .echo training done.$' out.txt
+[ ! -e s.db ] && [ ! -e out ] || fail "--dry-run wrote files"
 run_assay 4 run --store s.db --quiet nometrics.json
 expect_eq "$(q s.db "SELECT outcome FROM cases")" "no-metrics" "outcome"
 expect_grep '^quiet +no-metrics .*rows.ndjson was not written' out.txt
