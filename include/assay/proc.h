@@ -35,6 +35,9 @@ struct assay_proc_set {
 size_t assay_proc_track(struct assay_proc_set *set, pid_t sid);
 /* Send sig to every member (after assay_proc_track); returns how many. */
 size_t assay_proc_signal(const struct assay_proc_set *set, int sig);
+/* Send sig to the members of set not in done yet, and add them to done:
+ * processes started after a first SIGTERM get theirs too. */
+size_t assay_proc_signal_new(const struct assay_proc_set *set, struct assay_proc_set *done, int sig);
 void assay_proc_set_release(struct assay_proc_set *set);
 
 #endif

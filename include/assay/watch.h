@@ -19,6 +19,10 @@ struct assay_builtin_signature {
 	const char *family;
 	const char *name;
 	const char *pattern;
+	/* Literals at least one of which occurs in every match (NULL-terminated):
+	 * one pass over the input finds the few lines worth running the
+	 * patterns on. */
+	const char *const *anchors;
 };
 /* The built-in signatures, terminated by a row with name NULL. */
 extern const struct assay_builtin_signature assay_builtin_signatures[];
@@ -29,6 +33,7 @@ struct assay_signature {
 	char *pattern;
 	bool benign;  /* a line that matches a benign pattern never fails a case */
 	void *code;   /* pcre2_code */
+	const char *const *anchors; /* built-ins: see above; NULL: scan with the pattern */
 };
 
 struct assay_sigset {
@@ -67,6 +72,13 @@ struct assay_scanner {
 	bool matched;
 	struct assay_match match;
 	unsigned long long bytes; /* scanned so far */
+	/* The anchor prefilter: bigram -> bucket of anchors starting with it. */
+	unsigned char *bigram;    /* 65536 entries, 0: no anchor starts so */
+	const char **anchors;     /* grouped by bucket */
+	size_t *bucket_start;     /* bucket b holds anchors [start[b], start[b+1]) */
+	size_t n_buckets;
+	size_t *unanchored;       /* indexes of error signatures without anchors */
+	size_t n_unanchored;
 };
 
 void assay_scanner_init(struct assay_scanner *s, const struct assay_sigset *set, const char *source);

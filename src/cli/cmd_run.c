@@ -135,8 +135,10 @@ static void print_summary(const struct assay_run_result *res)
 			snprintf(d, sizeof(d), "-");
 		else
 			fmt_duration(c->duration_s, d, sizeof(d));
-		printf("%-*s  %-15s %9s  %s%s\n", (int)w, c->case_id, assay_outcome_name(c->outcome), d,
-		       c->earlier ? "(earlier attempt) " : "", c->reason ? c->reason : "");
+		printf("%-*s  %-15s %9s", (int)w, c->case_id, assay_outcome_name(c->outcome), d);
+		if (c->earlier || c->reason)
+			printf("  %s%s", c->earlier ? "(earlier attempt) " : "", c->reason ? c->reason : "");
+		printf("\n");
 	}
 	printf("\n%zu cases:", res->n);
 	bool first = true;

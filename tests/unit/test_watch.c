@@ -91,7 +91,14 @@ static void test_builtins(void **state)
 			fail_msg("clean line \"%s\" matched %s", clean_lines[i], got);
 		assay_scanner_release(&s);
 	}
-	/* Every built-in has a sample. */
+	/* Every built-in has a sample, and anchors the prefilter can use. */
+	for (const struct assay_builtin_signature *b = assay_builtin_signatures; b->name; b++) {
+		assert_non_null(b->anchors);
+		assert_non_null(b->anchors[0]);
+		for (const char *const *a = b->anchors; *a; a++)
+			if (strlen(*a) < 2)
+				fail_msg("anchor \"%s\" of %s is shorter than two bytes", *a, b->name);
+	}
 	for (const struct assay_builtin_signature *b = assay_builtin_signatures; b->name; b++) {
 		bool found = false;
 		for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++)
@@ -179,6 +186,41 @@ static void test_benign_and_user(void **state)
 	assay_sigset_release(&set);
 }
 
+/* A line with an anchor but no match (NCCL INFO ... "NCCL error" absent)
+ * is passed over, and a suite pattern without anchors is still found after
+ * it, in a long block. */
+static void test_prefilter(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	struct assay_error e;
+	init_builtin(&set);
+	assert_int_equal(assay_sigset_add(&set, "loss-spike", "lm loss: [1-9][0-9]\\.", false, &e), ASSAY_OK);
+	struct sbuf text = SBUF_INIT;
+	for (int i = 0; i < 2000; i++)
+		sbuf_addf(&text, "iteration %d | lm loss: 2.3%02d | gpu reset counter 0 | page faults 0\n", i, i % 100);
+	sbuf_adds(&text, "iteration 2000 | lm loss: 42.0 |\n");
+	struct assay_scanner s;
+	assay_scanner_init(&s, &set, "log");
+	assert_true(assay_scanner_feed(&s, text.buf, text.len));
+	assert_string_equal(s.match.signature, "loss-spike");
+	assert_string_equal(s.match.line, "iteration 2000 | lm loss: 42.0 |");
+	assay_scanner_release(&s);
+	/* The same in a file-sized stream of pieces, with a built-in at the end. */
+	sbuf_reset(&text);
+	for (int i = 0; i < 5000; i++)
+		sbuf_addf(&text, "step %d ok, nccl INFO Using network IB, page size 4096\n", i);
+	sbuf_adds(&text, "[rank7]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp\n");
+	assay_scanner_init(&s, &set, "log");
+	for (size_t off = 0; off < text.len; off += 4093)
+		assay_scanner_feed(&s, text.buf + off, text.len - off < 4093 ? text.len - off : 4093);
+	assert_true(s.matched);
+	assert_string_equal(s.match.signature, "nccl-error");
+	assay_scanner_release(&s);
+	sbuf_release(&text);
+	assay_sigset_release(&set);
+}
+
 static void test_disable(void **state)
 {
 	(void)state;
@@ -248,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_split_reads),
 		cmocka_unit_test(test_unterminated_last_line),
 		cmocka_unit_test(test_benign_and_user),
+		cmocka_unit_test(test_prefilter),
 		cmocka_unit_test(test_disable),
 		cmocka_unit_test(test_tail),
 	};

@@ -44,7 +44,8 @@ struct local_job {
 	void *ctx;
 
 	pid_t pid; /* also the session id */
-	struct assay_proc_set procs; /* every process of the case seen so far */
+	struct assay_proc_set procs;  /* every process of the case seen so far */
+	struct assay_proc_set termed; /* those sent SIGTERM */
 	double tracked_at;
 	int pipe_fd[2], log_fd[2];
 	struct assay_redact_stream rs[2];
@@ -306,11 +307,14 @@ static assay_err drain(struct local_job *j, int i, struct assay_error *e)
 	return ASSAY_OK;
 }
 
+/* SIGTERM to every process of the case that has not had one yet (a process
+ * forked while the first ones were being signalled gets its own). */
 static void terminate(struct local_job *j)
 {
 	assay_proc_track(&j->procs, j->pid);
-	assay_proc_signal(&j->procs, SIGTERM);
-	j->term_at = assay_monotonic();
+	assay_proc_signal_new(&j->procs, &j->termed, SIGTERM);
+	if (!j->term_at)
+		j->term_at = assay_monotonic();
 }
 
 static void kill_now(struct local_job *j)
@@ -377,8 +381,8 @@ static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job
 		wait = fmin(wait, j->start + j->timeout_s - now);
 	if (j->term_at && !j->killed)
 		wait = fmin(wait, j->term_at + grace - now);
-	if (j->reaped)
-		wait = fmin(wait, 0.02); /* only leftovers and pipes remain: check often */
+	if (j->reaped || j->term_at)
+		wait = fmin(wait, 0.02); /* stopping, or only leftovers remain: check often */
 	if (wait < 0)
 		wait = 0;
 	struct pollfd pfd[2];
@@ -420,9 +424,9 @@ static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job
 	if (j->reaped) {
 		/* The command ended: anything left in its session is a leftover. */
 		size_t left = assay_proc_track(&j->procs, j->pid);
-		if (left && !j->term_at)
+		if (left && !j->killed)
 			terminate(j);
-		else if (left && !j->killed && now >= j->term_at + grace)
+		if (left && (j->killed || now >= j->term_at + grace))
 			kill_now(j);
 		if (!left) {
 			/* Nobody of the session can write any more: take what the pipes
@@ -448,8 +452,11 @@ static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job
 			j->done = true;
 			j->end_time = assay_monotonic();
 		}
-	} else if (j->term_at && !j->killed && now >= j->term_at + grace) {
-		kill_now(j);
+	} else if (j->term_at) {
+		if (!j->killed)
+			terminate(j);
+		if (j->killed || now >= j->term_at + grace)
+			kill_now(j);
 	}
 	fill_status(j, st);
 	return ASSAY_OK;
@@ -496,6 +503,7 @@ static void release(struct assay_job *job)
 			assay_redact_stream_release(&j->rs[i]);
 	}
 	assay_proc_set_release(&j->procs);
+	assay_proc_set_release(&j->termed);
 	free(j->case_id);
 	free(j->dir);
 	free(j->cwd);

@@ -187,6 +187,25 @@ size_t assay_proc_signal(const struct assay_proc_set *set, int sig)
 	return sent;
 }
 
+size_t assay_proc_signal_new(const struct assay_proc_set *set, struct assay_proc_set *done, int sig)
+{
+	struct assay_proc_set fresh = ASSAY_PROC_SET_INIT;
+	for (size_t i = 0; i < set->n; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < done->n && !seen; k++)
+			seen = done->v[k].pid == set->v[i].pid && done->v[k].start == set->v[i].start;
+		if (seen)
+			continue;
+		ALLOC_GROW(fresh.v, fresh.n + 1, fresh.alloc);
+		fresh.v[fresh.n++] = set->v[i];
+		ALLOC_GROW(done->v, done->n + 1, done->alloc);
+		done->v[done->n++] = set->v[i];
+	}
+	size_t sent = assay_proc_signal(&fresh, sig);
+	assay_proc_set_release(&fresh);
+	return sent;
+}
+
 void assay_proc_set_release(struct assay_proc_set *set)
 {
 	free(set->v);

@@ -8,47 +8,76 @@
 #include "assay/watch.h"
 
 /* Each pattern matches inside one line; lines end at \n or \r. Keep them
- * specific: a signature ends a case at once, so a false match costs a run. */
+ * specific: a signature ends a case at once, so a false match costs a run.
+ * Each lists anchors: literals one of which is in every match (the unit
+ * tests check every sample line through them). */
+#define A(...) ((const char *const[]){__VA_ARGS__, NULL})
 const struct assay_builtin_signature assay_builtin_signatures[] = {
 	{"nccl", "nccl-error",
 	 "\\b[NR]CCL error\\b|\\bnccl(InternalError|SystemError|UnhandledCudaError|InvalidUsage|"
-	 "InvalidArgument|RemoteError)\\b|DistBackendError|NCCL communicator was aborted"},
+	 "InvalidArgument|RemoteError)\\b|DistBackendError|NCCL communicator was aborted",
+	 A("NCCL error", "RCCL error", "ncclInternalError", "ncclSystemError",
+	   "ncclUnhandledCudaError", "ncclInvalidUsage", "ncclInvalidArgument", "ncclRemoteError",
+	   "DistBackendError", "NCCL communicator was aborted")},
 	{"nccl", "nccl-timeout",
 	 "Watchdog caught collective operation timeout|"
-	 "Some NCCL operations have failed or timed out|\\b[NR]CCL (watchdog )?timeout\\b"},
-	{"gpu", "gpu-lost",
-	 "GPU has fallen off the bus|\\bGPU is lost\\b|NVRM: Xid \\("},
+	 "Some NCCL operations have failed or timed out|\\b[NR]CCL (watchdog )?timeout\\b",
+	 A("Watchdog caught collective operation timeout", "Some NCCL operations have failed",
+	   "NCCL timeout", "RCCL timeout", "NCCL watchdog timeout", "RCCL watchdog timeout")},
+	{"gpu", "gpu-lost", "GPU has fallen off the bus|\\bGPU is lost\\b|NVRM: Xid \\(",
+	 A("GPU has fallen off the bus", "GPU is lost", "NVRM: Xid (")},
 	{"gpu", "gpu-hang",
-	 "(?i)\\bgpu hang\\b|HW Exception by GPU node|amdgpu: ring \\S+ timeout"},
-	{"gpu", "gpu-reset", "(?i)\\bgpu (reset|recovery) (begin|started|succeeded|failed)|"
-			     "\\bamdgpu\\b.*\\bGPU reset\\b"},
+	 "\\b(GPU|gpu) (Hang|hang|HANG)\\b|HW Exception by GPU node|amdgpu: ring \\S+ timeout",
+	 A("GPU Hang", "GPU hang", "GPU HANG", "gpu Hang", "gpu hang", "gpu HANG",
+	   "HW Exception by GPU node", "amdgpu: ring ")},
+	{"gpu", "gpu-reset",
+	 "\\b(GPU|gpu) (reset|recovery) (begin|started|succeeded|failed)\\b|"
+	 "\\bamdgpu\\b.*\\bGPU reset\\b",
+	 A("GPU reset", "gpu reset", "GPU recovery", "gpu recovery")},
 	{"gpu", "gpu-uncorrectable",
-	 "(?i)\\buncorrectable (ECC |memory )?error|CUDA_ERROR_ECC_UNCORRECTABLE"},
+	 "\\b[Uu]ncorrectable (ECC |memory )?error|UNCORRECTABLE ECC ERROR|"
+	 "CUDA_ERROR_ECC_UNCORRECTABLE",
+	 A("ncorrectable ", "UNCORRECTABLE")},
 	{"gpu", "gpu-page-fault",
-	 "Memory access fault by GPU|(?i:\\bgpu page fault\\b)|\\bamdgpu\\b.*\\bpage fault\\b|"
-	 "illegal memory access was encountered|hipErrorIllegalAddress|cudaErrorIllegalAddress"},
+	 "Memory access fault by GPU|\\b(GPU|gpu) page fault\\b|\\bamdgpu\\b.*\\bpage fault\\b|"
+	 "illegal memory access was encountered|hipErrorIllegalAddress|cudaErrorIllegalAddress",
+	 A("Memory access fault by GPU", "page fault", "illegal memory access was encountered",
+	   "ErrorIllegalAddress")},
 	{"oom", "cuda-oom",
-	 "CUDA out of memory|CUDA error: out of memory|\\bOutOfMemoryError\\b|cudaErrorMemoryAllocation"},
-	{"oom", "hip-oom", "HIP out of memory|HIP error: out of memory|hipErrorOutOfMemory"},
+	 "CUDA out of memory|CUDA error: out of memory|\\bOutOfMemoryError\\b|cudaErrorMemoryAllocation",
+	 A("CUDA out of memory", "CUDA error: out of memory", "OutOfMemoryError",
+	   "cudaErrorMemoryAllocation")},
+	{"oom", "hip-oom", "HIP out of memory|HIP error: out of memory|hipErrorOutOfMemory",
+	 A("HIP out of memory", "HIP error: out of memory", "hipErrorOutOfMemory")},
 	{"oom", "host-oom",
 	 "Out of memory: Kill(ed)? process|\\boom-kill(er)?\\b|\\bKilled process \\d+ \\(|"
-	 "std::bad_alloc|^\\s*MemoryError\\b"},
+	 "std::bad_alloc|^\\s*MemoryError\\b",
+	 A("Out of memory: Kill", "oom-kill", "Killed process ", "std::bad_alloc", "MemoryError")},
 	{"torch-elastic", "torch-elastic",
 	 "torch\\.distributed\\.elastic\\.[A-Za-z_.]*(Error|Exception)\\b|\\bChildFailedError\\b|"
-	 "\\bRendezvous(Timeout|Closed|Connection)?Error\\b"},
-	{"python", "python-traceback", "Traceback \\(most recent call last\\):"},
-	{"crash", "segfault", "Segmentation fault|\\bSIGSEGV\\b"},
+	 "\\bRendezvous(Timeout|Closed|Connection)?Error\\b",
+	 A("torch.distributed.elastic.", "ChildFailedError", "RendezvousError",
+	   "RendezvousTimeoutError", "RendezvousClosedError", "RendezvousConnectionError")},
+	{"python", "python-traceback", "Traceback \\(most recent call last\\):",
+	 A("Traceback (most recent call last):")},
+	{"crash", "segfault", "Segmentation fault|\\bSIGSEGV\\b", A("Segmentation fault", "SIGSEGV")},
 	{"crash", "abort",
 	 "Aborted \\(core dumped\\)|\\bSIGABRT\\b|terminate called after throwing|"
-	 "Fatal Python error|\\*\\*\\* Process received signal \\*\\*\\*|\\bBus error\\b|\\bSIGBUS\\b"},
+	 "Fatal Python error|\\*\\*\\* Process received signal \\*\\*\\*|\\bBus error\\b|\\bSIGBUS\\b",
+	 A("Aborted (core dumped)", "SIGABRT", "terminate called after throwing",
+	   "Fatal Python error", "*** Process received signal ***", "Bus error", "SIGBUS")},
 	{"mpi", "mpi-abort",
 	 "MPI_ABORT was invoked|\\bMPI_Abort\\(|MPI_ERRORS_ARE_FATAL|"
 	 "(mpirun|mpiexec|prterun) noticed that process rank \\d+|"
 	 "(mpirun|mpiexec|prterun) has exited due to process rank|"
 	 "ORTE has lost communication|"
-	 "(mpirun|mpiexec|prterun) detected that one or more processes exited with non-zero status"},
-	{NULL, NULL, NULL},
+	 "(mpirun|mpiexec|prterun) detected that one or more processes exited with non-zero status",
+	 A("MPI_ABORT was invoked", "MPI_Abort(", "MPI_ERRORS_ARE_FATAL",
+	   " noticed that process rank ", " has exited due to process rank",
+	   "ORTE has lost communication", " detected that one or more processes exited")},
+	{NULL, NULL, NULL, NULL},
 };
+#undef A
 
 static pcre2_code *compile(const char *pattern, struct assay_error *e)
 {
@@ -82,7 +111,7 @@ const struct assay_signature *assay_sigset_find(const struct assay_sigset *set, 
 }
 
 static assay_err add(struct assay_sigset *set, const char *family, const char *name,
-		     const char *pattern, bool benign, struct assay_error *e)
+		     const char *pattern, bool benign, const char *const *anchors, struct assay_error *e)
 {
 	const struct assay_signature *old = assay_sigset_find(set, name);
 	if (old)
@@ -98,6 +127,7 @@ static assay_err add(struct assay_sigset *set, const char *family, const char *n
 	s->pattern = xstrdup(pattern);
 	s->benign = benign;
 	s->code = re;
+	s->anchors = anchors;
 	return ASSAY_OK;
 }
 
@@ -106,7 +136,7 @@ void assay_sigset_add_builtins(struct assay_sigset *set)
 	for (const struct assay_builtin_signature *b = assay_builtin_signatures; b->name; b++) {
 		struct assay_error e;
 		/* The table is fixed and tested; a pattern that does not compile is a bug. */
-		if (add(set, b->family, b->name, b->pattern, false, &e) != ASSAY_OK)
+		if (add(set, b->family, b->name, b->pattern, false, b->anchors, &e) != ASSAY_OK)
 			abort();
 	}
 }
@@ -114,7 +144,7 @@ void assay_sigset_add_builtins(struct assay_sigset *set)
 assay_err assay_sigset_add(struct assay_sigset *set, const char *name, const char *pattern,
 			   bool benign, struct assay_error *e)
 {
-	return add(set, "user", name, pattern, benign, e);
+	return add(set, "user", name, pattern, benign, NULL, e);
 }
 
 static void signature_release(struct assay_signature *s)
