@@ -48,25 +48,28 @@ pattern='NCCL error|RCCL error|ncclSystemError|ncclInternalError|ncclUnhandledCu
 
 cat log.txt > /dev/null # warm the page cache
 best() { sort -n | head -1; }
+# elapsed START END: seconds between two `date +%s.%N` stamps.
+elapsed() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.4f\n", e - s }'; }
 for r in 1 2 3; do
   s=$(date +%s.%N)
   cat log.txt | tee base.log | grep -cE "$pattern" > /dev/null || true
   e=$(date +%s.%N)
-  echo "$e - $s" | bc
+  elapsed "$s" "$e"
 done | best > base.t
 for r in 1 2 3; do
   rm -rf out assay.db*
   s=$(date +%s.%N)
   "$assay" run --quiet suite.json > /dev/null 2>&1
   e=$(date +%s.%N)
-  echo "$e - $s" | bc
+  elapsed "$s" "$e"
 done | best > assay.t
 cmp -s log.txt out/*/cat/stdout.log || { echo "stdout.log differs from the workload's output" >&2; exit 1; }
 bt=$(cat base.t) at=$(cat assay.t)
 printf 'throughput (%d MiB log, best of 3)\n' "$((bytes >> 20))"
-printf '  baseline  tee | grep -E      %7.2f s  %7.0f MB/s\n' "$bt" "$(echo "$bytes / $bt / 1000000" | bc -l)"
-printf '  assay run capture+redact+scan %6.2f s  %7.0f MB/s\n' "$at" "$(echo "$bytes / $at / 1000000" | bc -l)"
-printf '  ratio assay/baseline time     %6.2f\n' "$(echo "$at / $bt" | bc -l)"
+awk -v b="$bytes" -v bt="$bt" -v at="$at" 'BEGIN {
+  printf "  baseline  tee | grep -E       %6.2f s  %7.0f MB/s\n", bt, b / bt / 1e6
+  printf "  assay run capture+redact+scan %6.2f s  %7.0f MB/s\n", at, b / at / 1e6
+  printf "  ratio assay/baseline time     %6.2f\n", at / bt }'
 
 cat > fail.json <<'JSON'
 {"kind": "command", "name": "bench-latency", "cluster": "bench", "combos": {"nccl": {}},
@@ -77,7 +80,7 @@ for r in 1 2 3 4 5; do
   rm -rf out assay.db*
   "$assay" run --quiet fail.json > /dev/null 2>&1 || true
   e=$(date +%s.%N)
-  echo "$e - $(cat t0)" | bc
+  elapsed "$(cat t0)" "$e"
 done | sort -n > lat.t
 printf 'signature latency (line printed -> case stopped, stored, assay exited; 5 runs)\n'
 printf '  median %.3f s  max %.3f s\n' "$(sed -n 3p lat.t)" "$(tail -1 lat.t)"
