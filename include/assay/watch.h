@@ -100,6 +100,9 @@ struct assay_tail {
 	ino_t ino;
 };
 void assay_tail_init(struct assay_tail *t, const char *path);
+/* Start at the file's current end (when it exists): what was there before,
+ * e.g. an earlier case's lines in a shared log, is not read. */
+void assay_tail_skip_existing(struct assay_tail *t);
 /* Append at most max new bytes to out; returns how many (0: nothing new),
  * or -1 with errno set when the file exists but cannot be read. */
 long long assay_tail_read(struct assay_tail *t, struct sbuf *out, size_t max);

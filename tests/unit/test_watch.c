@@ -278,6 +278,15 @@ static void test_tail(void **state)
 	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 11);
 	assert_string_equal(sbuf_str(&sb), "fresh file\n");
 	assay_tail_release(&t);
+	/* A tail that starts at the current end reads only what comes after. */
+	sbuf_reset(&sb);
+	assay_tail_init(&t, path);
+	assay_tail_skip_existing(&t);
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 0);
+	append(path, "next\n", O_APPEND);
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 5);
+	assert_string_equal(sbuf_str(&sb), "next\n");
+	assay_tail_release(&t);
 	sbuf_release(&sb);
 	unlink(path);
 	rmdir(dir);

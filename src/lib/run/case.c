@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,27 @@
 #include "run_int.h"
 
 #define TAIL_CHUNK (1u << 20)
+
+/* A results file as it was before the case started, to tell a file the
+ * case wrote from one an earlier case left behind. */
+struct before {
+	bool existed;
+	struct stat st;
+};
+
+static void snapshot(const struct assay_case_plan *p, struct before *b)
+{
+	for (size_t i = 0; i < p->results.n; i++)
+		b[i].existed = stat(p->results.v[i], &b[i].st) == 0;
+}
+
+static bool unchanged(const char *file, const struct before *b)
+{
+	struct stat st;
+	return b->existed && stat(file, &st) == 0 && st.st_dev == b->st.st_dev &&
+	       st.st_ino == b->st.st_ino && st.st_size == b->st.st_size &&
+	       st.st_mtim.tv_sec == b->st.st_mtim.tv_sec && st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec;
+}
 
 struct log_watch {
 	struct assay_tail tail;
@@ -131,6 +153,7 @@ static assay_err watch_init(struct watch *w, struct run_ctx *rc, const struct as
 	for (size_t i = 0; i < p->logs.n && err == ASSAY_OK; i++) {
 		struct log_watch *l = &w->logs[w->n_logs++];
 		assay_tail_init(&l->tail, p->logs.v[i]);
+		assay_tail_skip_existing(&l->tail); /* only this case's lines */
 		assay_scanner_init(&l->scan, &rc->suite.signatures, p->logs.v[i]);
 		assay_redact_stream_init(&l->rs, &rc->redact);
 		const char *base = strrchr(p->logs.v[i], '/');
@@ -199,8 +222,8 @@ static char *ep_unsupported_reason(const char *artifact)
 
 /* Parse the results into rows; decide passed or no-metrics. */
 static void parse_results(struct run_ctx *rc, const struct assay_suite_case *c,
-			  const struct assay_case_plan *p, struct assay_case_outcome *out,
-			  struct assay_rows *rows)
+			  const struct assay_case_plan *p, const struct before *before,
+			  struct assay_case_outcome *out, struct assay_rows *rows)
 {
 	if (!strcmp(p->parser, "none")) {
 		case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
@@ -212,6 +235,14 @@ static void parse_results(struct run_ctx *rc, const struct assay_suite_case *c,
 		const char *file = p->results.v[i];
 		struct assay_error pe;
 		size_t len;
+		if (unchanged(file, &before[i])) {
+			/* Never let an earlier case's results pass for this one's. */
+			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
+					 "results file %s was not written by this case (unchanged since it started)",
+					 file);
+			assay_rows_release(rows);
+			return;
+		}
 		char *raw = assay_read_file(file, &len, &pe);
 		if (!raw) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
@@ -275,8 +306,9 @@ static int store_outcome(enum assay_outcome o, assay_err *code)
 
 /* Turn the launcher's end and the watch into the case's outcome. */
 static void decide(struct run_ctx *rc, const struct assay_suite_case *c, const struct assay_case_plan *p,
-		   const struct watch *w, const struct assay_job_status *st,
-		   struct assay_case_outcome *out, struct assay_rows *rows)
+		   const struct before *before, const struct watch *w,
+		   const struct assay_job_status *st, struct assay_case_outcome *out,
+		   struct assay_rows *rows)
 {
 	if (w->match) {
 		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_SIGNATURE,
@@ -324,7 +356,7 @@ static void decide(struct run_ctx *rc, const struct assay_suite_case *c, const s
 					 st->detail);
 		return;
 	}
-	parse_results(rc, c, p, out, rows);
+	parse_results(rc, c, p, before, out, rows);
 }
 
 static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
@@ -376,6 +408,7 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	struct assay_job *job = NULL;
 	struct watch w;
 	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct before *before = NULL;
 	bool watching = false, interrupted = false;
 	assay_err err;
 	free(out->dir);
@@ -412,6 +445,8 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	err = assay_write_file_atomic(cmd_file, desc.buf, desc.len, e);
 	free(cmd_file);
 	sbuf_release(&desc);
+	before = xcalloc(p.results.n ? p.results.n : 1, sizeof(*before));
+	snapshot(&p, before);
 	if (err != ASSAY_OK || (err = ops->submit(job, e)) != ASSAY_OK)
 		goto out;
 	struct assay_job_status st;
@@ -426,7 +461,7 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 		rc->res->interrupted = true;
 		goto out;
 	}
-	decide(rc, c, &p, &w, &st, out, &rows);
+	decide(rc, c, &p, before, &w, &st, out, &rows);
 	assay_err code;
 	if (store_outcome(out->outcome, &code)) {
 		struct assay_case_result r = {code, out->reason, NULL, out->duration_s, &rows};
@@ -443,6 +478,7 @@ out:
 		watch_release(&w);
 	assay_rows_release(&rows);
 	assay_case_plan_release(&p);
+	free(before);
 	free(case_dir);
 	free(out_log);
 	free(err_log);

@@ -26,6 +26,17 @@ void assay_tail_release(struct assay_tail *t)
 	t->fd = -1;
 }
 
+static int ensure_open(struct assay_tail *t);
+
+void assay_tail_skip_existing(struct assay_tail *t)
+{
+	if (ensure_open(t) > 0) {
+		struct stat st;
+		if (fstat(t->fd, &st) == 0)
+			t->off = (unsigned long long)st.st_size;
+	}
+}
+
 /* Open the file if it is not open or was replaced. 0: nothing to read yet. */
 static int ensure_open(struct assay_tail *t)
 {

@@ -40,4 +40,20 @@ expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'bad'")" \
 expect_eq "$(q s.db "SELECT count(*) FROM measurements m JOIN runs r ON r.id = m.run WHERE r.run_id = '$run'")" 1 "rows stored"
 expect_eq "$(q s.db "SELECT exit_code FROM runs WHERE run_id = '$run'")" 3 "run exit code"
 expect_grep '^3 cases: 1 passed, 1 workload-failed, 1 no-metrics$' out.txt
+
+# Files outside the case folder left by an earlier case: an old results file
+# is no-metrics, never a pass, and an old error line in a watched log does
+# not fail the next case (only lines written during the case are read).
+echo "$row" > shared.ndjson
+echo 'NCCL error: from an earlier case' > node0.log
+cat >stale.json <<'JSON'
+{"kind": "command", "name": "stale", "cluster": "e2e", "combos": {"lazy": {}},
+ "argv": ["sh", "-c", "echo 'iteration 1 ok' >> node0.log"],
+ "parser": "rows", "results": ["shared.ndjson"], "logs": ["node0.log"]}
+JSON
+run_assay 4 run --store u.db --quiet stale.json
+expect_eq "$(q u.db "SELECT reason FROM cases")" \
+  "results file shared.ndjson was not written by this case (unchanged since it started)" "stale results"
+run=$(q u.db "SELECT run_id FROM runs")
+expect_eq "$(cat "out/$run/lazy/logs/1-node0.log")" "iteration 1 ok" "the watched log's copy"
 echo ok
