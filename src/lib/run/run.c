@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "assay/json.h"
+#include "assay/parse.h"
 #include "assay/proc.h"
 #include "run_int.h"
 
@@ -74,6 +75,34 @@ static char *find_assay_ep(const struct run_ctx *rc)
 		}
 	}
 	return xstrdup("assay-ep");
+}
+
+/* Before an EP run: the benchmark binary exists and this build reads its
+ * artifacts (otherwise every case would fail the same way). */
+static assay_err check_ep_tools(const struct run_ctx *rc, struct assay_error *e)
+{
+	bool found = false;
+	if (strchr(rc->assay_ep, '/')) {
+		found = access(rc->assay_ep, X_OK) == 0;
+	} else {
+		const char *path = getenv("PATH");
+		while (path && *path && !found) {
+			const char *colon = strchr(path, ':');
+			size_t n = colon ? (size_t)(colon - path) : strlen(path);
+			char *p = xasprintf("%.*s/%s", (int)n, path, rc->assay_ep);
+			found = access(p, X_OK) == 0;
+			free(p);
+			path += n + (colon ? 1 : 0);
+		}
+	}
+	if (!found)
+		return assay_error_set(e, ASSAY_INFRA,
+				       "assay-ep not found (%s): build it with `make build`, or pass "
+				       "--assay-ep FILE",
+				       rc->assay_ep);
+	if (!assay_format_find("assay-ep"))
+		return assay_error_set(e, ASSAY_INFRA, "this build of assay cannot read assay-ep artifacts");
+	return ASSAY_OK;
 }
 
 /* The revision under test: --revision, the suite's label, `git rev-parse
@@ -369,6 +398,8 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 		dry_run(&rc);
 		goto out;
 	}
+	if (rc.suite.kind == ASSAY_SUITE_EP && (err = check_ep_tools(&rc, e)) != ASSAY_OK)
+		goto out;
 	if ((err = begin(&rc, &done, &prev, e)) != ASSAY_OK)
 		goto out;
 	if ((err = assay_mkdirs(res->run_dir, e)) != ASSAY_OK)
