@@ -11,6 +11,7 @@
 #include "assay/json.h"
 #include "assay/launch.h"
 #include "assay/proc.h"
+#include "assay/slurm.h" /* assay_shell_quote */
 
 int assay_launch_local_parse(struct assay_cfg *c, const json_t *opts, const char *path,
 			     struct assay_launcher **out);
@@ -64,26 +65,6 @@ void assay_launcher_free(struct assay_launcher *l)
 		l->ops->free(l);
 }
 
-static void add_quoted(struct sbuf *out, const char *s)
-{
-	bool plain = *s != '\0';
-	for (const char *p = s; *p && plain; p++)
-		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-",
-			       *p) != NULL;
-	if (plain) {
-		sbuf_adds(out, s);
-		return;
-	}
-	sbuf_addch(out, '\'');
-	for (const char *p = s; *p; p++) {
-		if (*p == '\'')
-			sbuf_adds(out, "'\\''");
-		else
-			sbuf_addch(out, *p);
-	}
-	sbuf_addch(out, '\'');
-}
-
 void assay_command_line(const struct strlist *env, const struct strlist *argv,
 			const struct assay_redactor *r, struct sbuf *out)
 {
@@ -99,9 +80,9 @@ void assay_command_line(const struct strlist *env, const struct strlist *argv,
 			char *eq = pass ? NULL : strchr(v, '=');
 			if (eq) {
 				sbuf_add(out, v, (size_t)(eq - v) + 1);
-				add_quoted(out, eq + 1);
+				assay_shell_quote(out, eq + 1);
 			} else {
-				add_quoted(out, v);
+				assay_shell_quote(out, v);
 			}
 			free(v);
 		}

@@ -52,3 +52,13 @@ pid_gone() {
   state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1) || return 0
   [ -z "$state" ] || [ "$state" = Z ] || [ "$state" = X ]
 }
+
+# expect_all_gone PIDFILE N: the file names N pids and none of them is alive.
+expect_all_gone() {
+  local n=0 p
+  for p in $(cat "$1"); do
+    n=$((n + 1))
+    pid_gone "$p" || fail "process $p (from $1) is still alive"
+  done
+  expect_eq "$n" "$2" "pids recorded in $1"
+}

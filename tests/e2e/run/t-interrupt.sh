@@ -48,9 +48,7 @@ for sig in INT TERM; do
   rc=$?
   set -e
   expect_eq "$rc" 5 "exit code after SIG$sig"
-  for p in $(cat pids); do
-    pid_gone "$p" || fail "process $p survived SIG$sig of assay"
-  done
+  expect_all_gone pids "$want_pids"
   expect_grep '^interrupted: stopping long' err.txt
   expect_grep 'assay run --resume [^ ]+ suite.json' err.txt
   expect_grep '^long +skipped .*interrupted while running' out.txt

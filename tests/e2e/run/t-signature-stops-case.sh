@@ -20,9 +20,8 @@ expect_grep '^exit 3 \(workload-failed\)$' out.txt
 # The line is in the captured log, the sleep was cut short, nothing is left.
 expect_grep 'NCCL error' "out/$run/nccl/stderr.log"
 [ ! -e "out/$run/slept" ] || fail "the workload slept to the end: it was not stopped"
-for p in $(cat "out/$run/shell.pid" "out/$run/sleep.pid"); do
-  pid_gone "$p" || fail "process $p of the stopped case is still alive"
-done
+cat "out/$run/shell.pid" "out/$run/sleep.pid" > pids
+expect_all_gone pids 2
 # The summary document says the same.
 python3 - "out/$run/summary.json" <<'PY'
 import json, sys

@@ -24,12 +24,7 @@ run_assay 3 run --store s.db --quiet suite.json
 run=$(q s.db "SELECT run_id FROM runs")
 expect_eq "$(q s.db "SELECT outcome || ': ' || reason FROM cases")" "workload-failed: timeout after 2 s" "outcome"
 expect_grep '^spawned$' "out/$run/tree/stdout.log"
-n=0
-for p in $(cat "out/$run/tree.pids"); do
-  n=$((n + 1))
-  pid_gone "$p" || fail "process $p of the timed-out case survived"
-done
-expect_eq "$n" 4 "processes recorded"
+expect_all_gone "out/$run/tree.pids" 4
 
 # The same through mpirun: its ranks live in process groups of their own.
 if command -v mpirun >/dev/null; then
@@ -44,12 +39,7 @@ JSON
   run=$(q s.db "SELECT run_id FROM runs WHERE suite = 'mpi-timeout'")
   expect_eq "$(q s.db "SELECT c.outcome FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id = '$run'")" \
     "workload-failed" "mpi outcome"
-  n=0
-  for p in $(cat "out/$run/ranks.pids"); do
-    n=$((n + 1))
-    pid_gone "$p" || fail "rank process $p survived"
-  done
-  expect_eq "$n" 3 "ranks recorded"
+  expect_all_gone "out/$run/ranks.pids" 3
 else
   echo "mpirun not found: the mpirun half of this test was skipped"
 fi
