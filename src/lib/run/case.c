@@ -465,7 +465,20 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	assay_err code;
 	if (store_outcome(out->outcome, &code)) {
 		struct assay_case_result r = {code, out->reason, NULL, out->duration_s, &rows};
-		if ((err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r, e)) != ASSAY_OK)
+		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r, e);
+		if (err == ASSAY_USAGE && rows.n) {
+			/* The store refused a row (e.g. a unit that disagrees with the
+			 * stored series): the case produced no usable measurements. */
+			char buf[1200];
+			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
+					 "the store refused the measurements: %s",
+					 assay_error_format(e, buf, sizeof(buf)));
+			assay_rows_release(&rows);
+			struct assay_case_result r2 = {ASSAY_NO_METRICS, out->reason, NULL, out->duration_s,
+						       NULL};
+			err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r2, e);
+		}
+		if (err != ASSAY_OK)
 			goto out;
 		out->rows = rows.n;
 	}
