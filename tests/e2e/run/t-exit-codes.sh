@@ -41,6 +41,12 @@ expect_eq "$(q s.db "SELECT count(*) FROM measurements m JOIN runs r ON r.id = m
 expect_eq "$(q s.db "SELECT exit_code FROM runs WHERE run_id = '$run'")" 3 "run exit code"
 expect_grep '^3 cases: 1 passed, 1 workload-failed, 1 no-metrics$' out.txt
 
+# --fail-fast: after the first case that fails, the rest are skipped (and
+# stay unfinished in the store, so a resume would run them).
+run_assay 4 run --store f.db --quiet --fail-fast mixed.json
+expect_grep '^bad +skipped +- +not run: --fail-fast after empty$' out.txt
+expect_eq "$(q f.db "SELECT case_id FROM cases ORDER BY id" | tr "\n" " ")" "good empty " "cases begun"
+
 # Files outside the case folder left by an earlier case: an old results file
 # is no-metrics, never a pass, and an old error line in a watched log does
 # not fail the next case (only lines written during the case are read).
