@@ -261,6 +261,7 @@ static void test_ep_suite(void **state)
 	assert_string_equal(p.timing_file, "out/R1/x/timing.json");
 	assert_true(strlist_has(&p.argv, "--timing"));
 	assert_int_equal(json_integer_value(json_object_get(p.timing, "trials")), 3);
+	assert_null(json_object_get(p.timing, "profile")); /* assay-ep reads the six fields */
 	assay_case_plan_release(&p);
 	assay_suite_release(&s);
 }

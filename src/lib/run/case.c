@@ -48,30 +48,60 @@ struct log_watch {
 	int copy_fd; /* the redacted copy in <case>/logs/ */
 };
 
+struct stderr_lines {
+	struct sbuf pending, first, last;
+};
+
 struct watch {
 	struct run_ctx *rc;
 	struct assay_scanner out, err;
 	struct log_watch *logs;
 	size_t n_logs;
 	const struct assay_match *match; /* the first signature that matched */
-	struct sbuf err_tail;            /* the last line of stderr, for exit-code reasons */
+	struct stderr_lines errlines;    /* for exit-code reasons */
 };
 
-static void keep_last_line(struct sbuf *tail, const char *data, size_t len)
+/* A line worth quoting: not empty and not a banner of dashes or stars. */
+static bool meaningful(const char *p, size_t n)
 {
-	sbuf_add(tail, data, len);
-	/* Drop everything before the last non-empty line. */
-	size_t end = tail->len;
-	while (end > 0 && (tail->buf[end - 1] == '\n' || tail->buf[end - 1] == '\r'))
-		end--;
-	size_t start = end;
-	while (start > 0 && tail->buf[start - 1] != '\n' && tail->buf[start - 1] != '\r')
-		start--;
-	if (end - start > 300)
-		start = end - 300;
-	memmove(tail->buf, tail->buf + start, tail->len - start);
-	tail->len -= start;
-	tail->buf[tail->len] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if ((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'A' && p[i] <= 'Z') ||
+		    (p[i] >= 'a' && p[i] <= 'z'))
+			return true;
+	return false;
+}
+
+/* Keep stderr's first and last meaningful lines, for the reason of a
+ * non-zero exit: the first often says what went wrong (mpirun's banners
+ * come after the rank's own message), the last how it ended. */
+static void keep_lines(struct stderr_lines *l, const char *data, size_t len)
+{
+	sbuf_add(&l->pending, data, len);
+	size_t start = 0;
+	for (size_t i = 0; i < l->pending.len; i++) {
+		if (l->pending.buf[i] != '\n' && l->pending.buf[i] != '\r')
+			continue;
+		const char *line = l->pending.buf + start;
+		size_t n = i - start;
+		while (n && (*line == ' ' || *line == '\t'))
+			line++, n--;
+		if (n > 300)
+			n = 300;
+		if (meaningful(line, n)) {
+			if (!l->first.len)
+				sbuf_add(&l->first, line, n);
+			sbuf_reset(&l->last);
+			sbuf_add(&l->last, line, n);
+		}
+		start = i + 1;
+	}
+	if (start) {
+		memmove(l->pending.buf, l->pending.buf + start, l->pending.len - start);
+		l->pending.len -= start;
+		l->pending.buf[l->pending.len] = '\0';
+	}
+	if (l->pending.len > 4096)
+		sbuf_reset(&l->pending); /* a runaway line: not quotable anyway */
 }
 
 static void on_output(void *ctx, const char *stream, const char *data, size_t len)
@@ -80,7 +110,7 @@ static void on_output(void *ctx, const char *stream, const char *data, size_t le
 	bool is_out = !strcmp(stream, "stdout");
 	struct assay_scanner *s = is_out ? &w->out : &w->err;
 	if (!is_out)
-		keep_last_line(&w->err_tail, data, len);
+		keep_lines(&w->errlines, data, len);
 	if (assay_scanner_feed(s, data, len) && !w->match)
 		w->match = &s->match;
 }
@@ -181,7 +211,9 @@ static void watch_release(struct watch *w)
 			close(l->copy_fd);
 	}
 	free(w->logs);
-	sbuf_release(&w->err_tail);
+	sbuf_release(&w->errlines.pending);
+	sbuf_release(&w->errlines.first);
+	sbuf_release(&w->errlines.last);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -344,13 +376,13 @@ static void decide(struct run_ctx *rc, const struct assay_suite_case *c, const s
 		return;
 	}
 	if (st->exit_code != 0) {
-		const char *last = sbuf_str(&w->err_tail);
-		size_t n = strlen(last);
-		while (n && (last[n - 1] == '\n' || last[n - 1] == '\r'))
-			n--;
-		if (n)
+		const struct stderr_lines *l = &w->errlines;
+		if (l->first.len && strcmp(l->first.buf, l->last.buf))
 			case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_EXIT,
-					 "%s; stderr ends: %.*s", st->detail, (int)n, last);
+					 "%s; stderr: %s ... %s", st->detail, l->first.buf, l->last.buf);
+		else if (l->first.len)
+			case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_EXIT,
+					 "%s; stderr: %s", st->detail, l->first.buf);
 		else
 			case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_EXIT, "%s",
 					 st->detail);

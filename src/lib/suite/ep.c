@@ -175,6 +175,8 @@ assay_err suite_plan_ep(const struct assay_suite *s, const struct assay_suite_ca
 	if (!strcmp(t->profile, "custom")) {
 		p->timing_file = xasprintf("%s/timing.json", case_dir);
 		p->timing = assay_timing_to_json(t);
+		/* The six fields alone: a timing file names no profile. */
+		json_object_del(p->timing, "profile");
 		push_str(a, "--timing", p->timing_file);
 	} else {
 		push_str(a, "--profile", t->profile);

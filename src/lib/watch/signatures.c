@@ -70,11 +70,10 @@ const struct assay_builtin_signature assay_builtin_signatures[] = {
 	 "MPI_ABORT was invoked|\\bMPI_Abort\\(|MPI_ERRORS_ARE_FATAL|"
 	 "(mpirun|mpiexec|prterun) noticed that process rank \\d+|"
 	 "(mpirun|mpiexec|prterun) has exited due to process rank|"
-	 "ORTE has lost communication|"
-	 "(mpirun|mpiexec|prterun) detected that one or more processes exited with non-zero status",
+	 "ORTE has lost communication",
 	 A("MPI_ABORT was invoked", "MPI_Abort(", "MPI_ERRORS_ARE_FATAL",
 	   " noticed that process rank ", " has exited due to process rank",
-	   "ORTE has lost communication", " detected that one or more processes exited")},
+	   "ORTE has lost communication")},
 	{NULL, NULL, NULL, NULL},
 };
 #undef A

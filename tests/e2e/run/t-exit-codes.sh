@@ -36,7 +36,7 @@ run=$(q s.db "SELECT run_id FROM runs WHERE suite = 'mixed'")
 expect_eq "$(q s.db "SELECT case_id || ':' || outcome FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id = '$run' ORDER BY c.id" | tr '\n' ' ')" \
   "good:ok empty:no-metrics bad:workload-failed " "outcomes"
 expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'bad'")" \
-  "exit code 7; stderr ends: oom? no: disk full" "reason"
+  "exit code 7; stderr: oom? no: disk full" "reason"
 expect_eq "$(q s.db "SELECT count(*) FROM measurements m JOIN runs r ON r.id = m.run WHERE r.run_id = '$run'")" 1 "rows stored"
 expect_eq "$(q s.db "SELECT exit_code FROM runs WHERE run_id = '$run'")" 3 "run exit code"
 expect_grep '^3 cases: 1 passed, 1 workload-failed, 1 no-metrics$' out.txt

@@ -48,6 +48,18 @@ for delay in 0.05 0.3 0.55 0.8 1.1; do
   if [ ! -e "$db" ]; then
     continue # killed before the store existed: nothing to resume
   fi
+  expect_eq "$(q "$db" "PRAGMA integrity_check")" ok "integrity of $db"
+  if [ "$(q "$db" "SELECT count(*) FROM sqlite_master WHERE name = 'runs'")" = 0 ] ||
+     [ "$(q "$db" "SELECT count(*) FROM runs")" = 0 ]; then
+    # Killed while the store was being created, before the run was recorded:
+    # a valid store with nothing to resume, and a new run can use it.
+    run_assay 2 run --store "$db" --out "o$delay" --resume last --quiet suite.json
+    expect_grep 'the store has no runs yet' err.txt
+    run_assay 0 run --store "$db" --out "o$delay" --quiet suite.json
+    measurements "$db" > got.txt
+    diff want.txt got.txt >&2 || fail "a new run in a store created by a killed run stored different measurements"
+    continue
+  fi
   consistent "$db"
   echo "killed after ${delay}s: $(q "$db" "SELECT count(*) FROM cases WHERE outcome IS NOT NULL") cases finished, $(q "$db" "SELECT count(*) FROM cases WHERE outcome IS NULL") begun and unfinished"
   # Kill the first resume too, then resume to the end.

@@ -6,7 +6,7 @@
 cat >suite.json <<'JSON'
 {"kind": "command", "name": "sig", "cluster": "e2e",
  "combos": {"nccl": {}},
- "argv": ["sh", "-c", "echo $$ > {CASE_DIR}/../shell.pid; echo step 1; echo 'rank 3: NCCL error: unhandled system error' >&2; sleep 60 & echo $! > {CASE_DIR}/../sleep.pid; wait; touch {CASE_DIR}/../slept"],
+ "argv": ["sh", "-c", "echo $$ > {CASE_DIR}/../shell.pid; sleep 60 & echo $! > {CASE_DIR}/../sleep.pid; echo step 1; echo 'rank 3: NCCL error: unhandled system error' >&2; wait; touch {CASE_DIR}/../slept"],
  "parser": "none", "timeout_s": 120}
 JSON
 run_assay 3 run --store s.db --quiet suite.json
