@@ -1,9 +1,14 @@
-/* Secret redaction: every writer of user-visible text (reports, logs copied
- * into the output folder, messages) passes it through here, so that a secret
- * value given to a workload by environment is never written anywhere. */
+/* Secret redaction: the values of the environment variables a suite names
+ * in `secrets` are replaced by "***" in everything assay writes or prints
+ * (captured logs, command lines, store rows, summaries, reports).
+ * Occurrences that overlap or touch become one "***", so no part of any
+ * secret survives. Output that arrives in pieces is redacted as a stream: a
+ * secret split across two reads is still caught and raw bytes are never
+ * handed on. */
 #ifndef ASSAY_REDACT_H
 #define ASSAY_REDACT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "assay/util.h"
@@ -11,17 +16,62 @@
 /* What a secret is replaced with. */
 #define ASSAY_REDACTED "***"
 
-/* Append text[0..len) to out with every occurrence of every secret replaced
- * by ASSAY_REDACTED. Empty secrets are ignored. Overlapping or adjacent
- * occurrences become one "***", so no part of any secret survives. Returns
- * the number of replacements. secrets may be NULL (plain copy). */
+struct assay_secret {
+	char *name;  /* the environment variable */
+	char *value; /* NULL when unset or empty: nothing to redact */
+	size_t len;
+};
+
+/* A set of named secrets (suites name them; the values come from the
+ * environment). */
+struct assay_redactor {
+	struct assay_secret *v; /* longest value first */
+	size_t n, alloc;
+	unsigned char first[256]; /* 1 when some value starts with this byte */
+};
+#define ASSAY_REDACTOR_INIT {NULL, 0, 0, {0}}
+
+void assay_redactor_init(struct assay_redactor *r);
+void assay_redactor_release(struct assay_redactor *r);
+/* Add a secret; an empty or NULL value is remembered by name but redacts
+ * nothing. */
+void assay_redactor_add(struct assay_redactor *r, const char *name, const char *value);
+/* Add every string of values (named "secret"). */
+void assay_redactor_add_values(struct assay_redactor *r, const struct strlist *values);
+bool assay_redactor_empty(const struct assay_redactor *r);
+/* The name of the first secret whose value occurs in data, or NULL; *at gets
+ * the byte offset of the occurrence when at is not NULL. */
+const char *assay_redactor_find(const struct assay_redactor *r, const char *data, size_t len,
+				size_t *at);
+/* Append data to out with every secret replaced; returns the number of
+ * "***" written. r may be NULL (plain copy). */
+size_t assay_redactor_append(const struct assay_redactor *r, const char *data, size_t len,
+			     struct sbuf *out);
+/* A new redacted copy of s (NULL gives NULL). r may be NULL. */
+char *assay_redactor_str(const struct assay_redactor *r, const char *s);
+
+/* The same with the secret values as a plain list (may be NULL). */
 size_t assay_redact_append(struct sbuf *out, const char *text, size_t len,
 			   const struct strlist *secrets);
-/* The same on a whole buffer, in place. */
+/* Redact a whole buffer in place; returns the number of replacements. */
 size_t assay_redact_sbuf(struct sbuf *sb, const struct strlist *secrets);
 /* A new redacted copy of s (s may be NULL: returns NULL). */
 char *assay_redact_str(const char *s, const struct strlist *secrets);
-/* True when s contains any (non-empty) secret. */
+/* True when text contains any (non-empty) secret. */
 bool assay_redact_contains(const char *s, size_t len, const struct strlist *secrets);
+
+/* Streaming redaction: bytes that might still turn out to be (part of) a
+ * secret are held back until the next feed or the flush decides. */
+struct assay_redact_stream {
+	const struct assay_redactor *r;
+	struct sbuf held;
+};
+void assay_redact_stream_init(struct assay_redact_stream *s, const struct assay_redactor *r);
+/* Append the redacted bytes that are safe to emit to out. */
+void assay_redact_stream_feed(struct assay_redact_stream *s, const char *data, size_t len,
+			      struct sbuf *out);
+/* End of stream: emit what was held back. */
+void assay_redact_stream_flush(struct assay_redact_stream *s, struct sbuf *out);
+void assay_redact_stream_release(struct assay_redact_stream *s);
 
 #endif

@@ -38,5 +38,6 @@ CLI_DECLARE(detect);
 CLI_DECLARE(history);
 CLI_DECLARE(parse);
 CLI_DECLARE(gate);
+CLI_DECLARE(run);
 
 #endif

@@ -18,6 +18,7 @@ const struct cli_command cli_commands[] = {
 	 cmd_matrix_help},
 	{"parse", cmd_parse, "turn result files and training logs into measurement rows",
 	 cmd_parse_help},
+	{"run", cmd_run, "run a suite: launch, watch, parse and store every case", cmd_run_help},
 	{"store", cmd_store, "the results store: ingest, export, series, runs, annotate, check",
 	 cmd_store_help},
 	{NULL, NULL, NULL, NULL},

@@ -1,4 +1,6 @@
-/* Unit tests for secret redaction (src/lib/util/redact.c). */
+/* Unit tests for secret redaction (src/lib/util/redact.c): whole buffers,
+ * overlapping secrets, the plain-list interface, and streams split at every
+ * byte so a secret across two reads is still caught. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,144 @@
 
 #include "assay/redact.h"
 
+static void test_buffer(void **state)
+{
+	(void)state;
+	struct assay_redactor r = ASSAY_REDACTOR_INIT;
+	assay_redactor_add(&r, "TOKEN", "hunter2");
+	assay_redactor_add(&r, "KEY", "s3cr3t-k3y");
+	char *s = assay_redactor_str(&r, "a hunter2 b s3cr3t-k3y hunter2hunter2 hunter");
+	assert_string_equal(s, "a *** b *** *** hunter");
+	free(s);
+	assert_string_equal(assay_redactor_find(&r, "xx s3cr3t-k3y", 13, NULL), "KEY");
+	size_t at = 0;
+	assert_string_equal(assay_redactor_find(&r, "..hunter2", 9, &at), "TOKEN");
+	assert_int_equal(at, 2);
+	assert_null(assay_redactor_find(&r, "hunter", 6, NULL));
+	assay_redactor_release(&r);
+}
+
+static void test_overlap_longest_wins(void **state)
+{
+	(void)state;
+	struct assay_redactor r = ASSAY_REDACTOR_INIT;
+	assay_redactor_add(&r, "SHORT", "abc");
+	assay_redactor_add(&r, "LONG", "abcdef");
+	char *s = assay_redactor_str(&r, "abcdef abcxyz aabcdef");
+	assert_string_equal(s, "*** ***xyz a***");
+	free(s);
+	/* Overlapping or touching occurrences leave nothing of either. */
+	struct assay_redactor o = ASSAY_REDACTOR_INIT;
+	assay_redactor_add(&o, "A", "abab");
+	assay_redactor_add(&o, "B", "cdef");
+	s = assay_redactor_str(&o, "x ababab y abcdef z ababcdef");
+	assert_string_equal(s, "x *** y ab*** z ***");
+	assay_redactor_release(&o);
+	free(s);
+	assay_redactor_release(&r);
+}
+
+static void test_empty_value(void **state)
+{
+	(void)state;
+	struct assay_redactor r = ASSAY_REDACTOR_INIT;
+	assay_redactor_add(&r, "UNSET", NULL);
+	assay_redactor_add(&r, "EMPTY", "");
+	assert_true(assay_redactor_empty(&r));
+	char *s = assay_redactor_str(&r, "nothing to hide");
+	assert_string_equal(s, "nothing to hide");
+	free(s);
+	assay_redactor_release(&r);
+}
+
+/* Feed text in two pieces split at every offset, and in single bytes: the
+ * result must equal the whole-buffer redaction. */
+static void check_stream(const struct assay_redactor *r, const char *text)
+{
+	char *want = assay_redactor_str(r, text);
+	size_t n = strlen(text);
+	for (size_t cut = 0; cut <= n; cut++) {
+		struct assay_redact_stream st;
+		struct sbuf out = SBUF_INIT;
+		assay_redact_stream_init(&st, r);
+		assay_redact_stream_feed(&st, text, cut, &out);
+		assay_redact_stream_feed(&st, text + cut, n - cut, &out);
+		assay_redact_stream_flush(&st, &out);
+		assert_string_equal(sbuf_str(&out), want);
+		assay_redact_stream_release(&st);
+		sbuf_release(&out);
+	}
+	struct assay_redact_stream st;
+	struct sbuf out = SBUF_INIT;
+	assay_redact_stream_init(&st, r);
+	for (size_t i = 0; i < n; i++)
+		assay_redact_stream_feed(&st, text + i, 1, &out);
+	assay_redact_stream_flush(&st, &out);
+	assert_string_equal(sbuf_str(&out), want);
+	assay_redact_stream_release(&st);
+	sbuf_release(&out);
+	free(want);
+}
+
+static void test_stream_split(void **state)
+{
+	(void)state;
+	struct assay_redactor r = ASSAY_REDACTOR_INIT;
+	assay_redactor_add(&r, "A", "CANARY-0123456789");
+	assay_redactor_add(&r, "B", "CAN");
+	check_stream(&r, "line CANARY-0123456789 and CANARY-01 then CAN and CANCANARY-0123456789\n");
+	check_stream(&r, "CANARY-012345678CANARY-0123456789");
+	check_stream(&r, "CANCAN CANARY-0123456789CANARY-0123456789CAN.");
+	assay_redactor_release(&r);
+}
+
+/* A line that ends the stream so far must come out at once, line end and all,
+ * so the watcher sees it without waiting for more output. */
+static void test_stream_no_needless_holdback(void **state)
+{
+	(void)state;
+	struct assay_redactor r = ASSAY_REDACTOR_INIT;
+	assay_redactor_add(&r, "A", "CANARY-0123456789");
+	struct assay_redact_stream st;
+	struct sbuf out = SBUF_INIT;
+	assay_redact_stream_init(&st, &r);
+	assay_redact_stream_feed(&st, "NCCL error: x\n", 14, &out);
+	assert_string_equal(sbuf_str(&out), "NCCL error: x\n");
+	/* The start of the secret is held back until it is decided. */
+	assay_redact_stream_feed(&st, "tok CANARY-01", 13, &out);
+	assert_string_equal(sbuf_str(&out), "NCCL error: x\ntok ");
+	assay_redact_stream_feed(&st, "23456789\n", 9, &out);
+	assert_string_equal(sbuf_str(&out), "NCCL error: x\ntok ***\n");
+	assay_redact_stream_release(&st);
+	sbuf_release(&out);
+	assay_redactor_release(&r);
+}
+
+/* The plain-list interface used by writers that only hold values. */
+static void test_list_interface(void **state)
+{
+	(void)state;
+	struct strlist secrets = STRLIST_INIT;
+	strlist_push(&secrets, "abc");
+	strlist_push(&secrets, "cdef");
+	strlist_push(&secrets, "");
+	char *s = assay_redact_str("1 abcdef 2 abc 3", &secrets);
+	assert_string_equal(s, "1 *** 2 *** 3");
+	free(s);
+	assert_null(assay_redact_str(NULL, &secrets));
+	assert_true(assay_redact_contains("xxcdefxx", 8, &secrets));
+	assert_false(assay_redact_contains("xxcdexx", 7, &secrets));
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, "abc-abc");
+	assert_int_equal(assay_redact_sbuf(&sb, &secrets), 2);
+	assert_string_equal(sbuf_str(&sb), "***-***");
+	assert_int_equal(assay_redact_append(&sb, "plain", 5, NULL), 0);
+	assert_string_equal(sbuf_str(&sb), "***-***plain");
+	sbuf_release(&sb);
+	strlist_clear(&secrets);
+}
+
+/* The plain-list interface as the report writers use it. */
 static char *red(const char *text, const char *const *secrets, size_t n, size_t *count)
 {
 	struct strlist l = STRLIST_INIT;
@@ -91,6 +231,12 @@ static void test_helpers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buffer),
+		cmocka_unit_test(test_overlap_longest_wins),
+		cmocka_unit_test(test_empty_value),
+		cmocka_unit_test(test_stream_split),
+		cmocka_unit_test(test_stream_no_needless_holdback),
+		cmocka_unit_test(test_list_interface),
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_helpers),

@@ -12,6 +12,7 @@ commands:
   history    one stored series over time, with change points and annotations
   matrix     expand a sweep over a platform registry into cases and shards
   parse      turn result files and training logs into measurement rows
+  run        run a suite: launch, watch, parse and store every case
   store      the results store: ingest, export, series, runs, annotate, check
 
 Run 'assay help <command>' for a command's options.

@@ -1,0 +1,129 @@
+/* Launchers: how one case's command becomes running processes, and how
+ * assay follows, stops and collects them. Every launcher (local processes
+ * now, Slurm later) implements the same operations:
+ *
+ *   prepare  -> a job for one case, nothing started (validation, scripts)
+ *   describe -> what submit would run, secrets redacted (--dry-run)
+ *   submit   -> start it
+ *   poll     -> wait a little, deliver new output, report whether it ended
+ *   cancel   -> ask it to stop (signature match, interruption); keep polling
+ *   collect  -> after the end: bring the remaining output into the case folder
+ *
+ * The caller (src/lib/run) owns timeouts' meaning, signatures and outcomes;
+ * a launcher owns processes. Output reaches the caller already redacted. */
+#ifndef ASSAY_LAUNCH_H
+#define ASSAY_LAUNCH_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "assay/cfg.h"
+#include "assay/error.h"
+#include "assay/redact.h"
+#include "assay/util.h"
+
+/* Called with each piece of captured output, redacted, in arrival order.
+ * stream is "stdout" or "stderr". */
+typedef void (*assay_output_fn)(void *ctx, const char *stream, const char *data, size_t len);
+
+struct assay_launch_spec {
+	const char *case_id;
+	const char *dir;            /* the case folder (exists): stdout.log and stderr.log go here */
+	const struct strlist *argv; /* the command; argv[0] is looked up in PATH */
+	const struct strlist *env;  /* NAME=VALUE set on top of assay's own environment */
+	const char *cwd;            /* NULL: assay's working directory */
+	double timeout_s;           /* 0: no limit */
+	/* When mpi_ranks > 0, argv is the program of every rank and the launcher
+	 * starts mpi_ranks of them with its MPI starter (mpirun, srun). */
+	long long mpi_ranks;
+	long long nodes;            /* nodes the case spans (1 for local) */
+	const struct assay_redactor *redact; /* applied to all output and descriptions */
+	assay_output_fn on_output;
+	void *ctx;
+};
+
+enum assay_job_end {
+	ASSAY_JOB_RUNNING = 0,
+	ASSAY_JOB_EXITED,    /* exit_code is set */
+	ASSAY_JOB_SIGNALED,  /* the command died of signal `signal` */
+	ASSAY_JOB_TIMED_OUT, /* ran past timeout_s and was stopped */
+	ASSAY_JOB_CANCELLED, /* stopped by cancel() */
+	ASSAY_JOB_NOT_STARTED, /* the command could not be started (detail says why) */
+};
+
+struct assay_job_status {
+	enum assay_job_end end;
+	int exit_code;
+	int signal;
+	double elapsed_s;
+	char detail[512]; /* launcher words, e.g. "cannot execute 'x': No such file or directory" */
+};
+
+struct assay_launcher;
+struct assay_job;
+
+struct assay_launcher_ops {
+	const char *name;
+	assay_err (*prepare)(struct assay_launcher *l, const struct assay_launch_spec *s,
+			     struct assay_job **job, struct assay_error *e);
+	void (*describe)(const struct assay_job *j, struct sbuf *out);
+	assay_err (*submit)(struct assay_job *j, struct assay_error *e);
+	assay_err (*poll)(struct assay_job *j, double wait_s, struct assay_job_status *st,
+			  struct assay_error *e);
+	/* First call: polite stop (SIGTERM, scancel); a second call: stop now. */
+	void (*cancel)(struct assay_job *j);
+	assay_err (*collect)(struct assay_job *j, struct assay_error *e);
+	void (*release)(struct assay_job *j);
+	void (*free)(struct assay_launcher *l);
+};
+
+struct assay_launcher {
+	const struct assay_launcher_ops *ops;
+	void *priv;
+};
+
+/* The table of launcher types: a suite's `launcher` is a type name or an
+ * object {"type": NAME, ...options}. Each parses its own options. */
+struct assay_launcher_type {
+	const char *name;
+	const char *summary;
+	/* Validate options (object at path) and make a launcher; -1 on error. */
+	int (*parse)(struct assay_cfg *c, const json_t *opts, const char *path,
+		     struct assay_launcher **out);
+};
+extern const struct assay_launcher_type assay_launcher_types[];
+/* Parse a suite's launcher value (NULL means local with defaults). -1 on error. */
+int assay_launcher_parse(struct assay_cfg *c, const json_t *v, const char *path,
+			 struct assay_launcher **out);
+void assay_launcher_free(struct assay_launcher *l);
+
+/* The local launcher: each case is a new session (its own process group)
+ * with stdout and stderr captured through pipes into <dir>/stdout.log and
+ * <dir>/stderr.log, redacted on the way. Stopping sends SIGTERM to every
+ * process of the session, then SIGKILL after grace_s; a case's leftover
+ * processes are stopped the same way when its command ends. */
+struct assay_local_opts {
+	double grace_s;         /* default 5 */
+	struct strlist mpirun;  /* MPI starter argv; default "mpirun" */
+	struct strlist mpirun_args; /* extra arguments after -np N */
+	bool auto_flags;        /* add Open MPI's root and oversubscribe flags when needed (default on) */
+};
+struct assay_launcher *assay_launcher_local_new(const struct assay_local_opts *o);
+
+/* The MPI starter's command for n ranks of argv: starter -np n [flags] argv.
+ * With auto_flags and an Open MPI starter, adds --allow-run-as-root when
+ * running as root and --oversubscribe when n exceeds the cores this process
+ * may use. */
+void assay_mpi_command(const struct assay_local_opts *o, bool openmpi, long long n,
+		       const struct strlist *argv, struct strlist *out);
+/* Does `starter --version` say Open MPI? */
+bool assay_mpi_is_openmpi(const char *starter);
+/* Cores this process may run on (distinct physical cores of its CPU set). */
+long long assay_usable_cores(void);
+
+/* "NAME=value ... argv" with shell quoting and secrets redacted. */
+void assay_command_line(const struct strlist *env, const struct strlist *argv,
+			const struct assay_redactor *r, struct sbuf *out);
+
+#endif

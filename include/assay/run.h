@@ -1,0 +1,122 @@
+/* The pipeline: `assay run` drives one suite through launch, watch, parse,
+ * gate and store, records every case's outcome, and resumes a run that was
+ * interrupted or killed. The only module that knows all the stages. It never
+ * prints: progress goes to the caller's event callback. */
+#ifndef ASSAY_RUN_H
+#define ASSAY_RUN_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assay/error.h"
+#include "assay/util.h"
+
+/* Every case ends as exactly one of these. */
+enum assay_outcome {
+	ASSAY_OUTCOME_PASSED = 0,
+	ASSAY_OUTCOME_GATE_FAILED,
+	ASSAY_OUTCOME_WORKLOAD_FAILED, /* non-zero exit, signal, signature, timeout, not started */
+	ASSAY_OUTCOME_NO_METRICS,      /* exit 0, but the parser found no measurements */
+	ASSAY_OUTCOME_UNSUPPORTED,     /* the matrix or the benchmark says it cannot run here */
+	ASSAY_OUTCOME_SKIPPED,         /* not run: interrupted, or --fail-fast after a failure */
+};
+#define ASSAY_OUTCOME_COUNT 6
+/* "passed", "gate-failed", "workload-failed", "no-metrics", "unsupported", "skipped". */
+const char *assay_outcome_name(enum assay_outcome o);
+/* The exit code an outcome contributes: 0, 1, 3, 4, 0, 0. */
+assay_err assay_outcome_exit(enum assay_outcome o);
+
+/* Which kind of workload failure. */
+enum assay_failure {
+	ASSAY_FAILURE_NONE = 0,
+	ASSAY_FAILURE_EXIT,        /* exited with a non-zero code */
+	ASSAY_FAILURE_SIGNAL,      /* killed by a signal it did not get from assay */
+	ASSAY_FAILURE_SIGNATURE,   /* an error signature matched; stopped at once */
+	ASSAY_FAILURE_TIMEOUT,     /* ran past timeout_s; stopped */
+	ASSAY_FAILURE_NOT_STARTED, /* the command could not be started */
+};
+const char *assay_failure_name(enum assay_failure f); /* "exit-code", "signal", ... ("" for none) */
+
+struct assay_case_outcome {
+	char *case_id;
+	enum assay_outcome outcome;
+	enum assay_failure failure;
+	char *reason;     /* one line, redacted; NULL when passed */
+	char *signature;  /* the signature's name, when failure is a signature */
+	char *source;     /* where it matched: stdout, stderr or a log file */
+	char *line;       /* the matching line, redacted */
+	double duration_s;
+	size_t rows;      /* measurement rows stored */
+	bool earlier;     /* finished in an earlier attempt of this run (--resume) */
+	char *dir;        /* the case folder, or NULL when it never ran */
+};
+
+enum assay_run_event_kind {
+	ASSAY_EVENT_RUN_START,  /* run_id, total; resumed */
+	ASSAY_EVENT_CASE_START, /* index, case_id */
+	ASSAY_EVENT_CASE_END,   /* index, outcome */
+	ASSAY_EVENT_TICK,       /* about once a second while a case runs */
+	ASSAY_EVENT_INTERRUPT,  /* assay was asked to stop; the current case is being stopped */
+	ASSAY_EVENT_DRY_CASE,   /* --dry-run: index, case_id, text (what would run) */
+};
+
+struct assay_run_event {
+	enum assay_run_event_kind kind;
+	const char *run_id;
+	size_t index;      /* 1-based position of the case */
+	size_t total;      /* cases in the suite */
+	const char *case_id;
+	const struct assay_case_outcome *outcome;
+	double elapsed_s;  /* since the run (this attempt) started */
+	double case_s;     /* since the current case started */
+	double eta_s;      /* estimated seconds left, < 0 when unknown */
+	bool resumed;
+	const char *text;
+};
+
+typedef void (*assay_run_event_fn)(const struct assay_run_event *ev, void *ctx);
+
+struct assay_run_options {
+	const char *suite_file;
+	const char *store;     /* overrides the suite's store */
+	const char *output;    /* overrides the suite's output folder */
+	const char *revision;  /* overrides the suite's revision */
+	const char *resume;    /* a run id or "last": re-run only the cases that did not finish */
+	const char *assay_ep;  /* the assay-ep binary; default: the suite's, next to assay, PATH */
+	bool dry_run;          /* plan and describe every case; start and write nothing */
+	bool fail_fast;        /* after the first case that is not passed or unsupported, skip the rest */
+	/* Incremented by the caller's SIGINT/SIGTERM handler: once stops the
+	 * current case gracefully, twice kills it now. */
+	volatile sig_atomic_t *interrupted;
+	assay_run_event_fn on_event;
+	void *ctx;
+};
+
+struct assay_run_result {
+	char run_id[64];
+	char *suite;
+	char *revision;
+	char *run_dir;   /* <output>/<run_id> */
+	char *store;
+	assay_err exit_code;
+	bool interrupted;
+	struct assay_case_outcome *cases; /* every case of the suite, in order */
+	size_t n;
+	size_t counts[ASSAY_OUTCOME_COUNT];
+};
+
+/* Run (or with dry_run describe) a suite. Returns the run's exit code: the
+ * worst outcome (2 > 5 > 3 > 4 > 1 > 0). ASSAY_USAGE (nothing ran, nothing
+ * written) and ASSAY_INFRA come with e filled; res is filled as far as the
+ * run got. */
+assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *res,
+		    struct assay_error *e);
+void assay_run_result_release(struct assay_run_result *res);
+
+/* The run's summary document (schema assay.run/1), as written to
+ * <run_dir>/summary.json. */
+json_t *assay_run_summary_json(const struct assay_run_result *res);
+
+#endif

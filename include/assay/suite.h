@@ -1,0 +1,120 @@
+/* Suite files: one JSON file that says what `assay run` runs and how
+ * (docs/suite.md). Two kinds:
+ *   "ep"       a platform registry, a sweep and filters: the matrix; every
+ *              runnable case is `mpirun -np EP assay-ep run ...`, unsupported
+ *              cases are recorded, never run.
+ *   "command"  named combos of values, an ordered list of runs, and an argv
+ *              template with {NAME} placeholders filled from each combo.
+ * Common keys: launcher, store, output, signatures, secrets, env, timeout_s,
+ * revision, cluster. Loading is strict (unknown keys, wrong types, a
+ * placeholder with no value, a secret's value in the file: exit 2). */
+#ifndef ASSAY_SUITE_H
+#define ASSAY_SUITE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "assay/config.h"
+#include "assay/error.h"
+#include "assay/launch.h"
+#include "assay/matrix.h"
+#include "assay/redact.h"
+#include "assay/util.h"
+#include "assay/watch.h"
+
+enum assay_suite_kind { ASSAY_SUITE_EP = 0, ASSAY_SUITE_COMMAND = 1 };
+
+/* One case of a suite, before the run fills in its run id and folder. */
+struct assay_suite_case {
+	char *id;
+	bool runnable;
+	char *reason;       /* why not runnable (unsupported), else NULL */
+	json_t *factors;    /* what the case is: the matrix case, or the combo */
+	json_t *vars;       /* placeholder values: the combo (command), {} (ep) */
+	long long nodes;
+	long long ranks_per_node;
+	const struct assay_case *ep; /* the matrix case (ep kind), else NULL */
+};
+
+struct assay_suite {
+	char *file;
+	enum assay_suite_kind kind;
+	char *name;
+	char sha256[65];    /* canonical JSON of the suite and the configs it reads */
+
+	/* Common keys. */
+	struct assay_launcher *launcher;
+	char *launcher_name;
+	char *store;        /* default assay.db */
+	char *output;       /* default out */
+	char *cluster;      /* NULL: this host's name */
+	char *revision;     /* a label, or NULL */
+	char *revision_git; /* a source tree to ask `git rev-parse HEAD`, or NULL */
+	struct assay_sigset signatures;
+	struct strlist secrets;  /* variable names */
+	struct strlist env;      /* NAME=template */
+	double timeout_s;        /* 0: none */
+
+	/* kind "command" */
+	struct strlist argv;     /* templates */
+	char *cwd;               /* template or NULL */
+	char *parser;            /* a format name, "auto" or "none" */
+	struct strlist results;  /* templates of files the parser reads */
+	struct strlist logs;     /* templates of log files to watch */
+	json_t *context;         /* series fields (values may be templates) */
+	json_t *gates;           /* the gates block, validated by src/lib/gate */
+	long long nodes, gpus_per_node;
+
+	/* kind "ep" */
+	struct assay_registry registry;
+	struct assay_sweep sweep;
+	struct assay_matrix matrix;
+	char *assay_ep;          /* the assay-ep binary, or NULL: next to assay, then PATH */
+
+	struct assay_suite_case *cases; /* in run order */
+	size_t n_cases;
+};
+
+/* Load and validate a suite. ASSAY_USAGE with the file and JSON path. */
+assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay_error *e);
+void assay_suite_release(struct assay_suite *s);
+const struct assay_suite_case *assay_suite_find_case(const struct assay_suite *s, const char *id);
+
+/* The secrets named by the suite, with their values from the environment.
+ * ASSAY_USAGE when one is not set (unless allow_unset), or when a value
+ * occurs in the suite or a config file it reads (naming the secret and the
+ * JSON path where it occurs). */
+assay_err assay_suite_secrets(const struct assay_suite *s, bool allow_unset,
+			      struct assay_redactor *r, struct assay_error *e);
+
+/* Everything needed to start one case, with placeholders filled. */
+struct assay_case_plan {
+	struct strlist argv;    /* per-rank program when mpi_ranks > 0 */
+	struct strlist env;     /* NAME=VALUE */
+	char *cwd;              /* or NULL */
+	long long mpi_ranks;
+	struct strlist results; /* files to parse, in order */
+	struct strlist logs;    /* files to watch */
+	char *artifact;         /* ep: the case's artifact file */
+	char *timing_file;      /* ep: a timing profile to write first (custom profiles), or NULL */
+	json_t *timing;         /* its content */
+	json_t *context;        /* series fields for every row */
+	const char *parser;
+};
+/* Plan case c of run run_id whose folder is case_dir. builtins adds values
+ * for placeholders (RUN_ID, CASE_ID, CASE_DIR, OUT, NODE, HOST are set
+ * here). ASSAY_USAGE when something cannot be resolved. */
+assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite_case *c,
+			   const char *run_id, const char *case_dir, const char *assay_ep,
+			   struct assay_case_plan *p, struct assay_error *e);
+void assay_case_plan_release(struct assay_case_plan *p);
+
+/* Placeholders: "{NAME}" is replaced by vars[NAME] (a string, number or
+ * boolean); "{{" and "}}" are literal braces; a "{" that does not start a
+ * placeholder is kept. Returns 0, or -1 with *missing (caller frees) the
+ * first name without a value. */
+int assay_template_expand(const char *tmpl, const json_t *vars, struct sbuf *out, char **missing);
+/* The names of the placeholders a built-in provides at run time. */
+extern const char *const assay_template_builtins[];
+
+#endif

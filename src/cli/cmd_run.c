@@ -1,0 +1,246 @@
+/* assay run: run a suite (or --dry-run it, or --resume a run), show progress
+ * on stderr (a live line on a terminal, one line per event otherwise), and
+ * print the summary of every case and where the results are. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/json.h"
+#include "assay/run.h"
+#include "cli.h"
+
+const char cmd_run_help[] =
+	"usage: assay run [options] SUITE\n"
+	"\n"
+	"Run every case of SUITE (docs/suite.md): launch it, watch its output for\n"
+	"error signatures, parse its results into measurement rows, and store the\n"
+	"outcome and rows. Each case ends as passed, gate-failed, workload-failed,\n"
+	"no-metrics, unsupported or skipped; the summary lists them all.\n"
+	"\n"
+	"options:\n"
+	"  --dry-run          print what each case would run; start and write nothing\n"
+	"  --resume ID|last   continue run ID (or the last run): only the cases that\n"
+	"                     did not finish run again\n"
+	"  --store FILE       the results store (default: the suite's, else assay.db)\n"
+	"  --out DIR          the output folder (default: the suite's, else out)\n"
+	"  --revision REV     the revision under test (default: the suite's, else\n"
+	"                     `git rev-parse HEAD`)\n"
+	"  --assay-ep FILE    the assay-ep binary (default: next to assay, then PATH)\n"
+	"  --fail-fast        skip the remaining cases after the first that fails\n"
+	"  --quiet            no live progress line: one line per event on stderr\n"
+	"  --json             print the summary as JSON (schema assay.run/1)\n"
+	"\n"
+	"Interrupt (Ctrl-C, SIGTERM) stops the running case (SIGTERM, then SIGKILL)\n"
+	"and records the run; interrupt twice to kill the case at once.\n"
+	"\n"
+	"examples:\n"
+	"  assay run configs/quickstart.json\n"
+	"  assay run --dry-run configs/quickstart.json\n"
+	"  assay run --resume last configs/quickstart.json\n"
+	"\n"
+	"Exit codes: the worst case outcome, 2 > 5 > 3 > 4 > 1 > 0 (docs/exit-codes.md);\n"
+	"5 also when the run was interrupted.\n";
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted++;
+}
+
+struct progress {
+	bool live;      /* a terminal line rewritten in place */
+	bool line_open; /* the live line is showing */
+};
+
+static void fmt_duration(double s, char *buf, size_t size)
+{
+	if (s < 0)
+		snprintf(buf, size, "?");
+	else if (s < 60)
+		snprintf(buf, size, "%.1f s", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
+	else
+		snprintf(buf, size, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
+
+static void clear_live(struct progress *p)
+{
+	if (p->line_open) {
+		fputs("\r\033[K", stderr);
+		p->line_open = false;
+	}
+}
+
+static void on_event(const struct assay_run_event *ev, void *ctx)
+{
+	struct progress *p = ctx;
+	char el[32], eta[32], cs[32];
+	fmt_duration(ev->elapsed_s, el, sizeof(el));
+	fmt_duration(ev->eta_s, eta, sizeof(eta));
+	fmt_duration(ev->case_s, cs, sizeof(cs));
+	switch (ev->kind) {
+	case ASSAY_EVENT_RUN_START:
+		fprintf(stderr, "run %s: %zu cases%s\n", ev->run_id, ev->total,
+			ev->resumed ? " (resumed: finished cases are kept)" : "");
+		break;
+	case ASSAY_EVENT_CASE_START:
+	case ASSAY_EVENT_TICK:
+		if (p->live) {
+			fprintf(stderr, "\r\033[K[%zu/%zu] %s  %s  (run %s, ETA %s)", ev->index, ev->total,
+				ev->case_id, cs, el, eta);
+			p->line_open = true;
+		} else if (ev->kind == ASSAY_EVENT_CASE_START) {
+			fprintf(stderr, "[%zu/%zu] start %s\n", ev->index, ev->total, ev->case_id);
+		}
+		break;
+	case ASSAY_EVENT_CASE_END:
+		clear_live(p);
+		if (ev->outcome->earlier)
+			fprintf(stderr, "[%zu/%zu] %s %s (finished earlier)\n", ev->index, ev->total,
+				assay_outcome_name(ev->outcome->outcome), ev->case_id);
+		else
+			fprintf(stderr, "[%zu/%zu] %s %s (%s)%s%s\n", ev->index, ev->total,
+				assay_outcome_name(ev->outcome->outcome), ev->case_id, cs,
+				ev->outcome->reason ? ": " : "", ev->outcome->reason ? ev->outcome->reason : "");
+		break;
+	case ASSAY_EVENT_INTERRUPT:
+		clear_live(p);
+		fprintf(stderr, "interrupted: stopping %s (interrupt again to kill it now)\n", ev->case_id);
+		break;
+	case ASSAY_EVENT_DRY_CASE:
+		printf("[%zu/%zu] %s\n  %s", ev->index, ev->total, ev->case_id, ev->text);
+		break;
+	}
+	fflush(stderr);
+}
+
+static void print_summary(const struct assay_run_result *res)
+{
+	size_t w = 4;
+	for (size_t i = 0; i < res->n; i++)
+		if (strlen(res->cases[i].case_id) > w)
+			w = strlen(res->cases[i].case_id);
+	printf("\nrun %s  suite %s  revision %s\n\n", res->run_id, res->suite, res->revision);
+	printf("%-*s  %-15s %9s  %s\n", (int)w, "case", "outcome", "duration", "reason");
+	for (size_t i = 0; i < res->n; i++) {
+		const struct assay_case_outcome *c = &res->cases[i];
+		char d[32];
+		if (c->outcome == ASSAY_OUTCOME_UNSUPPORTED || (c->outcome == ASSAY_OUTCOME_SKIPPED && !c->dir))
+			snprintf(d, sizeof(d), "-");
+		else
+			fmt_duration(c->duration_s, d, sizeof(d));
+		printf("%-*s  %-15s %9s", (int)w, c->case_id, assay_outcome_name(c->outcome), d);
+		if (c->earlier || c->reason)
+			printf("  %s%s", c->earlier ? "(earlier attempt) " : "", c->reason ? c->reason : "");
+		printf("\n");
+	}
+	printf("\n%zu cases:", res->n);
+	bool first = true;
+	for (int o = 0; o < ASSAY_OUTCOME_COUNT; o++) {
+		if (!res->counts[o])
+			continue;
+		printf("%s %zu %s", first ? "" : ",", res->counts[o], assay_outcome_name((enum assay_outcome)o));
+		first = false;
+	}
+	printf("\nresults: %s/ (summary.json, a folder per case with its logs)\n", res->run_dir);
+	printf("store:   %s (run %s)\n", res->store, res->run_id);
+	printf("exit %d (%s)\n", (int)res->exit_code, assay_strerror(res->exit_code));
+}
+
+/* The hook for reports (HTML, JUnit, Markdown): they read the store and the
+ * run folder, so they are written here, after the run has ended. */
+static assay_err write_reports(const struct assay_run_result *res, struct assay_error *e)
+{
+	(void)res;
+	(void)e;
+	return ASSAY_OK;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	enum { O_DRY = 256, O_RESUME, O_STORE, O_OUT, O_REVISION, O_EP, O_FAILFAST, O_QUIET, O_JSON };
+	static const struct option opts[] = {
+		{"dry-run", no_argument, NULL, O_DRY},
+		{"resume", required_argument, NULL, O_RESUME},
+		{"store", required_argument, NULL, O_STORE},
+		{"out", required_argument, NULL, O_OUT},
+		{"revision", required_argument, NULL, O_REVISION},
+		{"assay-ep", required_argument, NULL, O_EP},
+		{"fail-fast", no_argument, NULL, O_FAILFAST},
+		{"quiet", no_argument, NULL, O_QUIET},
+		{"json", no_argument, NULL, O_JSON},
+		{NULL, 0, NULL, 0},
+	};
+	struct assay_run_options o = {0};
+	bool quiet = false, json = false;
+	int opt;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case O_DRY: o.dry_run = true; break;
+		case O_RESUME: o.resume = optarg; break;
+		case O_STORE: o.store = optarg; break;
+		case O_OUT: o.output = optarg; break;
+		case O_REVISION: o.revision = optarg; break;
+		case O_EP: o.assay_ep = optarg; break;
+		case O_FAILFAST: o.fail_fast = true; break;
+		case O_QUIET: quiet = true; break;
+		case O_JSON: json = true; break;
+		default:
+			return cli_usage_error("run", "unknown option or missing value: '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error("run", "expected one suite file, got %d", argc - optind);
+	if (o.dry_run && o.resume)
+		return cli_usage_error("run", "--dry-run and --resume cannot be combined");
+	o.suite_file = argv[optind];
+	struct progress prog = {isatty(2) && !quiet && !json, false};
+	o.on_event = on_event;
+	o.ctx = &prog;
+	o.interrupted = &interrupted;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: waits wake up and look */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	struct assay_run_result res;
+	struct assay_error e;
+	assay_error_clear(&e);
+	assay_err rc = assay_run(&o, &res, &e);
+	clear_live(&prog);
+	if (o.dry_run || rc == ASSAY_USAGE || !res.run_id[0]) {
+		if (rc != ASSAY_OK)
+			cli_report(&e);
+		assay_run_result_release(&res);
+		return rc;
+	}
+	struct assay_error re;
+	if (write_reports(&res, &re) != ASSAY_OK) {
+		cli_report(&re);
+		res.exit_code = assay_err_worst(res.exit_code, re.code);
+	}
+	if (json) {
+		json_t *doc = assay_run_summary_json(&res);
+		char *text = assay_json_dumps(doc, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
+		printf("%s\n", text);
+		free(text);
+		json_decref(doc);
+	} else {
+		print_summary(&res);
+	}
+	fflush(stdout);
+	if (e.message[0] && (rc == ASSAY_INFRA || res.interrupted))
+		cli_report(&e);
+	rc = res.exit_code;
+	assay_run_result_release(&res);
+	return rc;
+}

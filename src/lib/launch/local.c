@@ -1,0 +1,578 @@
+/* The local launcher: one case = one new session (so one process group and
+ * every rank mpirun starts, even in groups of their own), stdout/stderr
+ * captured through pipes, redacted, written to the case folder and handed to
+ * the watcher; timeout and cancel stop the whole session (SIGTERM, then
+ * SIGKILL after the grace period), and leftovers are stopped when the
+ * command ends. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assay/json.h"
+#include "assay/launch.h"
+#include "assay/proc.h"
+
+extern char **environ;
+
+int assay_launch_local_parse(struct assay_cfg *c, const json_t *opts, const char *path,
+			     struct assay_launcher **out);
+
+struct local_launcher {
+	struct assay_launcher base;
+	struct assay_local_opts o;
+	int openmpi; /* -1: not asked yet */
+};
+
+static const char *const stream_names[2] = {"stdout", "stderr"};
+
+struct local_job {
+	struct local_launcher *l;
+	char *case_id, *dir, *cwd;
+	struct strlist argv, env;
+	double timeout_s;
+	const struct assay_redactor *redact;
+	assay_output_fn on_output;
+	void *ctx;
+
+	pid_t pid; /* also the session id */
+	struct assay_proc_set procs;  /* every process of the case seen so far */
+	struct assay_proc_set termed; /* those sent SIGTERM */
+	double tracked_at;
+	int pipe_fd[2], log_fd[2];
+	struct assay_redact_stream rs[2];
+	double start, term_at, end_time;
+	bool started, killed, reaped, done;
+	int status;
+	enum assay_job_end forced;
+	char start_error[512];
+};
+
+/* struct assay_job is opaque to callers; ours is a local_job. */
+struct assay_job {
+	struct local_job j;
+};
+
+static struct local_job *J(const struct assay_job *job)
+{
+	return (struct local_job *)&job->j;
+}
+
+static assay_err prepare(struct assay_launcher *base, const struct assay_launch_spec *s,
+			 struct assay_job **out, struct assay_error *e)
+{
+	struct local_launcher *l = (struct local_launcher *)base;
+	if (!s->argv || !s->argv->n)
+		return assay_error_set(e, ASSAY_USAGE, "%s: empty command", s->case_id);
+	struct assay_job *job = xcalloc(1, sizeof(*job));
+	struct local_job *j = J(job);
+	j->l = l;
+	j->case_id = xstrdup(s->case_id);
+	j->dir = xstrdup(s->dir);
+	j->cwd = s->cwd ? xstrdup(s->cwd) : NULL;
+	j->timeout_s = s->timeout_s;
+	j->redact = s->redact;
+	j->on_output = s->on_output;
+	j->ctx = s->ctx;
+	j->pid = -1;
+	for (int i = 0; i < 2; i++)
+		j->pipe_fd[i] = j->log_fd[i] = -1;
+	if (s->mpi_ranks > 0) {
+		if (l->openmpi < 0) {
+			const char *starter = l->o.mpirun.n ? l->o.mpirun.v[0] : "mpirun";
+			l->openmpi = assay_mpi_is_openmpi(starter);
+		}
+		assay_mpi_command(&l->o, l->openmpi, s->mpi_ranks, s->argv, &j->argv);
+	} else {
+		for (size_t i = 0; i < s->argv->n; i++)
+			strlist_push(&j->argv, s->argv->v[i]);
+	}
+	for (size_t i = 0; s->env && i < s->env->n; i++)
+		strlist_push(&j->env, s->env->v[i]);
+	*out = job;
+	return ASSAY_OK;
+}
+
+static void describe(const struct assay_job *job, struct sbuf *out)
+{
+	const struct local_job *j = J(job);
+	if (j->cwd) {
+		sbuf_adds(out, "cd ");
+		struct strlist one = STRLIST_INIT;
+		strlist_push(&one, j->cwd);
+		assay_command_line(NULL, &one, j->redact, out);
+		strlist_clear(&one);
+		sbuf_adds(out, " && ");
+	}
+	assay_command_line(&j->env, &j->argv, j->redact, out);
+	sbuf_addch(out, '\n');
+	sbuf_addf(out, "  logs: %s/stdout.log, %s/stderr.log", j->dir, j->dir);
+	if (j->timeout_s > 0)
+		sbuf_addf(out, "; timeout %g s (then SIGTERM, SIGKILL after %g s)", j->timeout_s,
+			  j->l->o.grace_s);
+	sbuf_addch(out, '\n');
+}
+
+/* The child's environment: ours, with the spec's NAME=VALUE entries set. */
+static char **make_envp(const struct strlist *env)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **envp = xcalloc(n + env->n + 1, sizeof(*envp));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t nl = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+		bool overridden = false;
+		for (size_t m = 0; m < env->n && !overridden; m++)
+			overridden = !strncmp(env->v[m], environ[i], nl) && env->v[m][nl] == '=';
+		if (!overridden)
+			envp[k++] = environ[i];
+	}
+	for (size_t m = 0; m < env->n; m++)
+		envp[k++] = env->v[m];
+	envp[k] = NULL;
+	return envp;
+}
+
+static int open_log(const char *dir, const char *name, struct assay_error *e)
+{
+	char *path = xasprintf("%s/%s.log", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		assay_error_at(e, ASSAY_INFRA, path, NULL, 0, "cannot write: %s", strerror(errno));
+	free(path);
+	return fd;
+}
+
+/* In the child, after fork: become a session of our own, die with assay,
+ * and run the command. Only async-signal-safe calls until exec. */
+static void child(struct local_job *j, int out_w, int err_w, int errp, pid_t parent, char **envp)
+{
+	int err = 0;
+	if (setsid() < 0)
+		err = errno;
+	/* If assay dies (even by SIGKILL) the command gets SIGTERM, and mpirun
+	 * takes its ranks down with it. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(127);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	int null = open("/dev/null", O_RDONLY);
+	if (null >= 0 && null != 0) {
+		dup2(null, 0);
+		close(null);
+	}
+	dup2(out_w, 1);
+	dup2(err_w, 2);
+	if (!err && j->cwd && chdir(j->cwd) != 0)
+		err = errno;
+	if (!err) {
+		execvpe(j->argv.v[0], j->argv.v, envp);
+		err = errno;
+	}
+	ssize_t w = write(errp, &err, sizeof(err));
+	(void)w;
+	_exit(127);
+}
+
+static assay_err submit(struct assay_job *job, struct assay_error *e)
+{
+	struct local_job *j = J(job);
+	int outp[2] = {-1, -1}, errp_[2] = {-1, -1}, errp[2] = {-1, -1};
+	for (int i = 0; i < 2; i++) {
+		j->log_fd[i] = open_log(j->dir, stream_names[i], e);
+		if (j->log_fd[i] < 0)
+			return ASSAY_INFRA;
+	}
+	if (pipe2(outp, O_CLOEXEC) || pipe2(errp_, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		int err = errno;
+		for (int i = 0; i < 2; i++) {
+			if (outp[i] >= 0)
+				close(outp[i]);
+			if (errp_[i] >= 0)
+				close(errp_[i]);
+			if (errp[i] >= 0)
+				close(errp[i]);
+		}
+		return assay_error_set(e, ASSAY_INFRA, "pipe: %s", strerror(err));
+	}
+	/* The argv strlist must be NULL-terminated for exec. */
+	ALLOC_GROW(j->argv.v, j->argv.n + 1, j->argv.alloc);
+	j->argv.v[j->argv.n] = NULL;
+	char **envp = make_envp(&j->env);
+	pid_t parent = getpid();
+	j->start = assay_monotonic();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int err = errno;
+		free(envp);
+		for (int i = 0; i < 2; i++) {
+			close(outp[i]);
+			close(errp_[i]);
+			close(errp[i]);
+		}
+		return assay_error_set(e, ASSAY_INFRA, "fork: %s", strerror(err));
+	}
+	if (pid == 0)
+		child(j, outp[1], errp_[1], errp[1], parent, envp);
+	free(envp);
+	close(outp[1]);
+	close(errp_[1]);
+	close(errp[1]);
+	j->pid = pid;
+	j->started = true;
+	j->pipe_fd[0] = outp[0];
+	j->pipe_fd[1] = errp_[0];
+	for (int i = 0; i < 2; i++) {
+		fcntl(j->pipe_fd[i], F_SETFL, fcntl(j->pipe_fd[i], F_GETFL) | O_NONBLOCK);
+		assay_redact_stream_init(&j->rs[i], j->redact);
+	}
+	/* Blocks until exec succeeded (the pipe closes) or failed (errno). */
+	int child_err = 0;
+	ssize_t got;
+	do
+		got = read(errp[0], &child_err, sizeof(child_err));
+	while (got < 0 && errno == EINTR);
+	close(errp[0]);
+	if (got == (ssize_t)sizeof(child_err)) {
+		snprintf(j->start_error, sizeof(j->start_error), "cannot execute '%s'%s%s: %s",
+			 j->argv.v[0], j->cwd ? " in " : "", j->cwd ? j->cwd : "", strerror(child_err));
+		j->forced = ASSAY_JOB_NOT_STARTED;
+	}
+	return ASSAY_OK;
+}
+
+static assay_err deliver(struct local_job *j, int i, const char *data, size_t len, bool eof,
+			 struct assay_error *e)
+{
+	struct sbuf red = SBUF_INIT;
+	if (len)
+		assay_redact_stream_feed(&j->rs[i], data, len, &red);
+	if (eof)
+		assay_redact_stream_flush(&j->rs[i], &red);
+	size_t off = 0;
+	while (off < red.len) {
+		ssize_t n = write(j->log_fd[i], red.buf + off, red.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+			sbuf_release(&red);
+			return assay_error_at(e, ASSAY_INFRA, j->dir, NULL, 0, "cannot write %s.log: %s",
+					      stream_names[i], strerror(err));
+		}
+		off += (size_t)n;
+	}
+	if (red.len && j->on_output)
+		j->on_output(j->ctx, stream_names[i], red.buf, red.len);
+	sbuf_release(&red);
+	return ASSAY_OK;
+}
+
+/* Read what is available on pipe i (at most about 1 MiB per call so a chatty
+ * command cannot starve the timeout checks). */
+static assay_err drain(struct local_job *j, int i, struct assay_error *e)
+{
+	char buf[65536];
+	for (int rounds = 0; rounds < 16 && j->pipe_fd[i] >= 0; rounds++) {
+		ssize_t n = read(j->pipe_fd[i], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			close(j->pipe_fd[i]);
+			j->pipe_fd[i] = -1;
+			return deliver(j, i, NULL, 0, true, e);
+		}
+		assay_err rc = deliver(j, i, buf, (size_t)n, false, e);
+		if (rc != ASSAY_OK)
+			return rc;
+	}
+	return ASSAY_OK;
+}
+
+/* SIGTERM to every process of the case that has not had one yet (a process
+ * forked while the first ones were being signalled gets its own). */
+static void terminate(struct local_job *j)
+{
+	assay_proc_track(&j->procs, j->pid);
+	assay_proc_signal_new(&j->procs, &j->termed, SIGTERM);
+	if (!j->term_at)
+		j->term_at = assay_monotonic();
+}
+
+static void kill_now(struct local_job *j)
+{
+	assay_proc_track(&j->procs, j->pid);
+	assay_proc_signal(&j->procs, SIGKILL);
+	j->killed = true;
+}
+
+static void reap(struct local_job *j)
+{
+	if (j->reaped)
+		return;
+	pid_t r;
+	do
+		r = waitpid(j->pid, &j->status, WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == j->pid || (r < 0 && errno == ECHILD))
+		j->reaped = true;
+}
+
+static void fill_status(const struct local_job *j, struct assay_job_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	double now = j->done ? j->end_time : assay_monotonic();
+	st->elapsed_s = j->started ? now - j->start : 0;
+	if (!j->done) {
+		st->end = ASSAY_JOB_RUNNING;
+		return;
+	}
+	if (j->forced) {
+		st->end = j->forced;
+		if (j->forced == ASSAY_JOB_NOT_STARTED)
+			snprintf(st->detail, sizeof(st->detail), "%s", j->start_error);
+		else if (j->forced == ASSAY_JOB_TIMED_OUT)
+			snprintf(st->detail, sizeof(st->detail), "timeout after %g s", j->timeout_s);
+		else
+			snprintf(st->detail, sizeof(st->detail), "cancelled");
+	} else if (WIFEXITED(j->status)) {
+		st->end = ASSAY_JOB_EXITED;
+		st->exit_code = WEXITSTATUS(j->status);
+		snprintf(st->detail, sizeof(st->detail), "exit code %d", st->exit_code);
+	} else if (WIFSIGNALED(j->status)) {
+		st->end = ASSAY_JOB_SIGNALED;
+		st->signal = WTERMSIG(j->status);
+		snprintf(st->detail, sizeof(st->detail), "killed by signal %d (%s)", st->signal,
+			 sigabbrev_np(st->signal) ? sigabbrev_np(st->signal) : "?");
+	}
+}
+
+static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job_status *st,
+			  struct assay_error *e)
+{
+	struct local_job *j = J(job);
+	if (!j->started || j->done) {
+		fill_status(j, st);
+		return ASSAY_OK;
+	}
+	double grace = j->l->o.grace_s;
+	double now = assay_monotonic();
+	/* Sleep no longer than the next deadline. */
+	double wait = wait_s;
+	if (j->timeout_s > 0 && !j->term_at)
+		wait = fmin(wait, j->start + j->timeout_s - now);
+	if (j->term_at && !j->killed)
+		wait = fmin(wait, j->term_at + grace - now);
+	if (j->reaped || j->term_at)
+		wait = fmin(wait, 0.02); /* stopping, or only leftovers remain: check often */
+	if (wait < 0)
+		wait = 0;
+	struct pollfd pfd[2];
+	int np = 0;
+	for (int i = 0; i < 2; i++) {
+		if (j->pipe_fd[i] >= 0) {
+			pfd[np].fd = j->pipe_fd[i];
+			pfd[np].events = POLLIN;
+			pfd[np].revents = 0;
+			np++;
+		}
+	}
+	int ms = (int)ceil(wait * 1000);
+	if (np) {
+		if (poll(pfd, (nfds_t)np, ms) < 0 && errno != EINTR)
+			return assay_error_set(e, ASSAY_INFRA, "poll: %s", strerror(errno));
+	} else if (ms > 0) {
+		struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	for (int i = 0; i < 2; i++) {
+		assay_err rc = drain(j, i, e);
+		if (rc != ASSAY_OK)
+			return rc;
+	}
+	reap(j);
+	now = assay_monotonic();
+	if (!j->reaped && now - j->tracked_at >= 1.0) {
+		/* Keep the family current while its tree is intact, so a process that
+		 * leaves the session is still known as the case's. */
+		assay_proc_track(&j->procs, j->pid);
+		j->tracked_at = now;
+	}
+	if (j->timeout_s > 0 && !j->term_at && !j->reaped && now - j->start >= j->timeout_s) {
+		if (!j->forced)
+			j->forced = ASSAY_JOB_TIMED_OUT;
+		terminate(j);
+	}
+	if (j->reaped) {
+		/* The command ended: anything left in its session is a leftover. */
+		size_t left = assay_proc_track(&j->procs, j->pid);
+		if (left && !j->killed)
+			terminate(j);
+		if (left && (j->killed || now >= j->term_at + grace))
+			kill_now(j);
+		if (!left) {
+			/* Nobody of the session can write any more: take what the pipes
+			 * still hold, then close them (a process that left the session
+			 * could keep them open forever). */
+			for (int i = 0; i < 2; i++) {
+				while (j->pipe_fd[i] >= 0) {
+					assay_err rc = drain(j, i, e);
+					if (rc != ASSAY_OK)
+						return rc;
+					if (j->pipe_fd[i] < 0)
+						break;
+					struct pollfd p = {j->pipe_fd[i], POLLIN, 0};
+					if (poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)))
+						continue;
+					rc = deliver(j, i, NULL, 0, true, e);
+					close(j->pipe_fd[i]);
+					j->pipe_fd[i] = -1;
+					if (rc != ASSAY_OK)
+						return rc;
+				}
+			}
+			j->done = true;
+			j->end_time = assay_monotonic();
+		}
+	} else if (j->term_at) {
+		if (!j->killed)
+			terminate(j);
+		if (j->killed || now >= j->term_at + grace)
+			kill_now(j);
+	}
+	fill_status(j, st);
+	return ASSAY_OK;
+}
+
+static void cancel(struct assay_job *job)
+{
+	struct local_job *j = J(job);
+	if (!j->started || j->done)
+		return;
+	if (!j->term_at) {
+		if (!j->forced)
+			j->forced = ASSAY_JOB_CANCELLED;
+		terminate(j);
+	} else if (!j->killed) {
+		kill_now(j);
+	}
+}
+
+static assay_err collect(struct assay_job *job, struct assay_error *e)
+{
+	(void)job;
+	(void)e;
+	return ASSAY_OK; /* the logs are already in the case folder */
+}
+
+static void release(struct assay_job *job)
+{
+	if (!job)
+		return;
+	struct local_job *j = J(job);
+	if (j->started && !j->done) {
+		/* Error paths: never leave a process of the case behind. */
+		kill_now(j);
+		while (!j->reaped && waitpid(j->pid, &j->status, 0) < 0 && errno == EINTR)
+			;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (j->pipe_fd[i] >= 0)
+			close(j->pipe_fd[i]);
+		if (j->log_fd[i] >= 0)
+			close(j->log_fd[i]);
+		if (j->started)
+			assay_redact_stream_release(&j->rs[i]);
+	}
+	assay_proc_set_release(&j->procs);
+	assay_proc_set_release(&j->termed);
+	free(j->case_id);
+	free(j->dir);
+	free(j->cwd);
+	strlist_clear(&j->argv);
+	strlist_clear(&j->env);
+	free(job);
+}
+
+static void free_launcher(struct assay_launcher *base)
+{
+	struct local_launcher *l = (struct local_launcher *)base;
+	strlist_clear(&l->o.mpirun);
+	strlist_clear(&l->o.mpirun_args);
+	free(l);
+}
+
+static const struct assay_launcher_ops local_ops = {
+	"local", prepare, describe, submit, poll_job, cancel, collect, release, free_launcher,
+};
+
+struct assay_launcher *assay_launcher_local_new(const struct assay_local_opts *o)
+{
+	struct local_launcher *l = xcalloc(1, sizeof(*l));
+	l->base.ops = &local_ops;
+	l->base.priv = l;
+	l->openmpi = -1;
+	l->o.grace_s = o ? o->grace_s : 5;
+	l->o.auto_flags = o ? o->auto_flags : true;
+	for (size_t i = 0; o && i < o->mpirun.n; i++)
+		strlist_push(&l->o.mpirun, o->mpirun.v[i]);
+	for (size_t i = 0; o && i < o->mpirun_args.n; i++)
+		strlist_push(&l->o.mpirun_args, o->mpirun_args.v[i]);
+	return &l->base;
+}
+
+static const char *const local_keys[] = {"type", "grace_s", "mpirun", "mpirun_args",
+					 "mpirun_auto_flags", NULL};
+
+int assay_launch_local_parse(struct assay_cfg *c, const json_t *opts, const char *path,
+			     struct assay_launcher **out)
+{
+	struct assay_local_opts o = {5, STRLIST_INIT, STRLIST_INIT, true};
+	int rc = -1;
+	if (opts) {
+		if (assay_cfg_object(c, opts, path, local_keys) < 0 ||
+		    assay_cfg_number(c, opts, path, "grace_s", ASSAY_CFG_OPTIONAL, 0, 3600, &o.grace_s) < 0 ||
+		    assay_cfg_bool(c, opts, path, "mpirun_auto_flags", ASSAY_CFG_OPTIONAL, &o.auto_flags) < 0)
+			goto out;
+		json_t *m = json_object_get(opts, "mpirun");
+		char p[256];
+		assay_json_path_key(p, sizeof(p), path, "mpirun");
+		if (m && json_is_string(m) && json_string_length(m)) {
+			strlist_push(&o.mpirun, json_string_value(m));
+		} else if (m && assay_cfg_string_list(c, opts, path, "mpirun", ASSAY_CFG_REQUIRED, NULL,
+						      &o.mpirun) < 0) {
+			goto out;
+		}
+		json_t *a = json_object_get(opts, "mpirun_args");
+		if (a && json_is_array(a) && !json_array_size(a)) {
+			/* An empty list is fine: no extra arguments. */
+		} else if (a && assay_cfg_string_list(c, opts, path, "mpirun_args", ASSAY_CFG_REQUIRED,
+						      NULL, &o.mpirun_args) < 0) {
+			goto out;
+		}
+	}
+	*out = assay_launcher_local_new(&o);
+	rc = 0;
+out:
+	strlist_clear(&o.mpirun);
+	strlist_clear(&o.mpirun_args);
+	return rc;
+}

@@ -1,0 +1,117 @@
+/* Case outcomes: their names, the exit code each contributes to a run, and
+ * the run's summary document (schema assay.run/1, <run_dir>/summary.json). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "run_int.h"
+
+static const char *const outcome_names[ASSAY_OUTCOME_COUNT] = {
+	"passed", "gate-failed", "workload-failed", "no-metrics", "unsupported", "skipped",
+};
+
+const char *assay_outcome_name(enum assay_outcome o)
+{
+	return (unsigned)o < ASSAY_OUTCOME_COUNT ? outcome_names[o] : "unknown";
+}
+
+assay_err assay_outcome_exit(enum assay_outcome o)
+{
+	switch (o) {
+	case ASSAY_OUTCOME_GATE_FAILED: return ASSAY_GATE_FAILED;
+	case ASSAY_OUTCOME_WORKLOAD_FAILED: return ASSAY_WORKLOAD_FAILED;
+	case ASSAY_OUTCOME_NO_METRICS: return ASSAY_NO_METRICS;
+	default: return ASSAY_OK;
+	}
+}
+
+const char *assay_failure_name(enum assay_failure f)
+{
+	switch (f) {
+	case ASSAY_FAILURE_EXIT: return "exit-code";
+	case ASSAY_FAILURE_SIGNAL: return "signal";
+	case ASSAY_FAILURE_SIGNATURE: return "signature";
+	case ASSAY_FAILURE_TIMEOUT: return "timeout";
+	case ASSAY_FAILURE_NOT_STARTED: return "not-started";
+	default: return "";
+	}
+}
+
+void case_outcome_release(struct assay_case_outcome *o)
+{
+	free(o->case_id);
+	free(o->reason);
+	free(o->signature);
+	free(o->source);
+	free(o->line);
+	free(o->dir);
+	memset(o, 0, sizeof(*o));
+}
+
+void case_outcome_set(struct run_ctx *rc, struct assay_case_outcome *o, enum assay_outcome outcome,
+		      enum assay_failure failure, const char *fmt, ...)
+{
+	o->outcome = outcome;
+	o->failure = failure;
+	free(o->reason);
+	o->reason = NULL;
+	if (!fmt)
+		return;
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* One line: a reason quoting output must not break the summary table. */
+	for (char *p = buf; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	o->reason = assay_redactor_str(&rc->redact, buf);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+json_t *assay_run_summary_json(const struct assay_run_result *res)
+{
+	json_t *cases = json_array();
+	for (size_t i = 0; i < res->n; i++) {
+		const struct assay_case_outcome *c = &res->cases[i];
+		json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:f, s:I, s:b, s:o}", "case_id", c->case_id,
+				      "outcome", assay_outcome_name(c->outcome), "failure",
+				      c->failure ? json_string(assay_failure_name(c->failure)) : json_null(),
+				      "reason", str_or_null(c->reason), "duration_s", c->duration_s,
+				      "rows", (json_int_t)c->rows, "earlier_attempt", c->earlier, "dir",
+				      str_or_null(c->dir));
+		if (c->signature)
+			json_object_set_new(o, "signature",
+					    json_pack("{s:s, s:s, s:s}", "name", c->signature, "source",
+						      c->source ? c->source : "", "line",
+						      c->line ? c->line : ""));
+		json_array_append_new(cases, o);
+	}
+	json_t *counts = json_object();
+	for (int i = 0; i < ASSAY_OUTCOME_COUNT; i++)
+		json_object_set_new(counts, outcome_names[i], json_integer((json_int_t)res->counts[i]));
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:o}", "schema", "assay.run/1",
+			 "run_id", res->run_id, "suite", str_or_null(res->suite), "revision",
+			 str_or_null(res->revision), "store", str_or_null(res->store), "exit_code",
+			 (int)res->exit_code, "result", assay_strerror(res->exit_code), "interrupted",
+			 res->interrupted, "counts", counts, "cases", cases);
+}
+
+void assay_run_result_release(struct assay_run_result *res)
+{
+	for (size_t i = 0; i < res->n; i++)
+		case_outcome_release(&res->cases[i]);
+	free(res->cases);
+	free(res->suite);
+	free(res->revision);
+	free(res->run_dir);
+	free(res->store);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,437 @@
+/* `assay run` as a library call: load the suite, check its secrets, plan or
+ * describe every case, record the run, run the cases in order (skipping the
+ * ones a resumed run already finished), keep <run_dir>/summary.json current
+ * after every case, and end the run with the worst outcome's exit code. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/json.h"
+#include "assay/parse.h"
+#include "assay/proc.h"
+#include "run_int.h"
+
+bool run_interrupt_pending(struct run_ctx *rc)
+{
+	if (!rc->o->interrupted)
+		return false;
+	sig_atomic_t n = *rc->o->interrupted;
+	if (n == rc->interrupts_seen)
+		return false;
+	rc->interrupts_seen = n;
+	return true;
+}
+
+static bool stop_requested(const struct run_ctx *rc)
+{
+	return rc->o->interrupted && *rc->o->interrupted > 0;
+}
+
+void run_event(struct run_ctx *rc, enum assay_run_event_kind kind, size_t index,
+	       const char *case_id, const struct assay_case_outcome *outcome, double case_s,
+	       const char *text)
+{
+	if (!rc->o->on_event)
+		return;
+	struct assay_run_event ev = {0};
+	ev.kind = kind;
+	ev.run_id = rc->res->run_id;
+	ev.index = index;
+	ev.total = rc->suite.n_cases;
+	ev.case_id = case_id;
+	ev.outcome = outcome;
+	ev.elapsed_s = assay_monotonic() - rc->t0;
+	ev.case_s = case_s;
+	ev.resumed = rc->o->resume != NULL;
+	ev.text = text;
+	ev.eta_s = -1;
+	if (rc->timed_n) {
+		double eta = rc->timed_s / (double)rc->timed_n * (double)rc->left - case_s;
+		ev.eta_s = eta > 0 ? eta : 0;
+	}
+	rc->o->on_event(&ev, rc->o->ctx);
+}
+
+/* The assay-ep binary: as asked, else next to this program, else PATH. */
+static char *find_assay_ep(const struct run_ctx *rc)
+{
+	if (rc->o->assay_ep)
+		return xstrdup(rc->o->assay_ep);
+	if (rc->suite.assay_ep)
+		return xstrdup(rc->suite.assay_ep);
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			char *p = xasprintf("%s/assay-ep", self);
+			if (access(p, X_OK) == 0)
+				return p;
+			free(p);
+		}
+	}
+	return xstrdup("assay-ep");
+}
+
+/* Before an EP run: the benchmark binary exists and this build reads its
+ * artifacts (otherwise every case would fail the same way). */
+static assay_err check_ep_tools(const struct run_ctx *rc, struct assay_error *e)
+{
+	bool found = false;
+	if (strchr(rc->assay_ep, '/')) {
+		found = access(rc->assay_ep, X_OK) == 0;
+	} else {
+		const char *path = getenv("PATH");
+		while (path && *path && !found) {
+			const char *colon = strchr(path, ':');
+			size_t n = colon ? (size_t)(colon - path) : strlen(path);
+			char *p = xasprintf("%.*s/%s", (int)n, path, rc->assay_ep);
+			found = access(p, X_OK) == 0;
+			free(p);
+			path += n + (colon ? 1 : 0);
+		}
+	}
+	if (!found)
+		return assay_error_set(e, ASSAY_INFRA,
+				       "assay-ep not found (%s): build it with `make build`, or pass "
+				       "--assay-ep FILE",
+				       rc->assay_ep);
+	if (!assay_format_find("assay-ep"))
+		return assay_error_set(e, ASSAY_INFRA, "this build of assay cannot read assay-ep artifacts");
+	return ASSAY_OK;
+}
+
+/* The revision under test: --revision, the suite's label, `git rev-parse
+ * HEAD` of the suite's source tree, or of the working directory. */
+static assay_err find_revision(struct run_ctx *rc, struct assay_error *e)
+{
+	if (rc->o->revision) {
+		rc->res->revision = xstrdup(rc->o->revision);
+		return ASSAY_OK;
+	}
+	if (rc->suite.revision) {
+		rc->res->revision = xstrdup(rc->suite.revision);
+		return ASSAY_OK;
+	}
+	const char *dir = rc->suite.revision_git ? rc->suite.revision_git : ".";
+	const char *argv[] = {"git", "rev-parse", "HEAD", NULL};
+	struct sbuf out = SBUF_INIT;
+	int code;
+	struct assay_error ge;
+	assay_err err = assay_proc_capture(argv, dir, &out, &code, &ge);
+	size_t n = out.len;
+	while (n && (out.buf[n - 1] == '\n' || out.buf[n - 1] == '\r'))
+		n--;
+	if (err == ASSAY_OK && code == 0 && n) {
+		rc->res->revision = xstrndup(out.buf, n);
+	} else if (rc->suite.revision_git) {
+		sbuf_release(&out);
+		return assay_error_at(e, ASSAY_USAGE, rc->suite.file, "$.revision.git", 0,
+				      "cannot read the revision: `git rev-parse HEAD` failed in %s", dir);
+	} else {
+		rc->res->revision = xstrdup("unknown");
+	}
+	sbuf_release(&out);
+	return ASSAY_OK;
+}
+
+static void write_summary(struct run_ctx *rc)
+{
+	struct assay_run_result *res = rc->res;
+	memset(res->counts, 0, sizeof(res->counts));
+	for (size_t i = 0; i < res->n; i++)
+		res->counts[res->cases[i].outcome]++;
+	json_t *doc = assay_run_summary_json(res);
+	json_object_set_new(doc, "suite_sha256", json_string(rc->suite.sha256));
+	char *text = assay_json_dumps(doc, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
+	json_decref(doc);
+	char *path = xasprintf("%s/summary.json", res->run_dir);
+	struct assay_error ignore;
+	/* Best effort while running; the store is the record. */
+	assay_write_file_atomic(path, text, strlen(text), &ignore);
+	free(path);
+	free(text);
+}
+
+static void dry_run(struct run_ctx *rc)
+{
+	const struct assay_launcher_ops *ops = rc->suite.launcher->ops;
+	snprintf(rc->res->run_id, sizeof(rc->res->run_id), "RUN_ID");
+	for (size_t i = 0; i < rc->suite.n_cases; i++) {
+		const struct assay_suite_case *c = &rc->suite.cases[i];
+		struct sbuf text = SBUF_INIT;
+		if (!c->runnable) {
+			sbuf_addf(&text, "unsupported: %s\n", c->reason);
+		} else {
+			char *dir = xasprintf("%s/%s", rc->res->run_dir, c->id);
+			struct assay_case_plan p;
+			struct assay_error e;
+			struct assay_job *job = NULL;
+			if (assay_suite_plan(&rc->suite, c, rc->res->run_id, dir, rc->assay_ep, &p, &e) !=
+			    ASSAY_OK) {
+				char buf[1200];
+				sbuf_addf(&text, "cannot plan: %s\n", assay_error_format(&e, buf, sizeof(buf)));
+			} else {
+				struct assay_launch_spec spec = {c->id,       dir,     &p.argv,     &p.env,
+								 p.cwd,       rc->suite.timeout_s, p.mpi_ranks,
+								 c->nodes,    &rc->redact, NULL, NULL};
+				if (ops->prepare(rc->suite.launcher, &spec, &job, &e) == ASSAY_OK) {
+					ops->describe(job, &text);
+					ops->release(job);
+				}
+				if (p.logs.n) {
+					char *files = strlist_join(&p.logs, ", ");
+					sbuf_addf(&text, "  watch: %s\n", files);
+					free(files);
+				}
+				if (p.results.n && strcmp(p.parser, "none")) {
+					char *files = strlist_join(&p.results, ", ");
+					sbuf_addf(&text, "  results: %s (parser %s)\n", files, p.parser);
+					free(files);
+				}
+				assay_case_plan_release(&p);
+			}
+			free(dir);
+		}
+		run_event(rc, ASSAY_EVENT_DRY_CASE, i + 1, c->id, NULL, 0, sbuf_str(&text));
+		sbuf_release(&text);
+	}
+	rc->res->run_id[0] = '\0';
+}
+
+static const char *jstr(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+	return s ? s : "";
+}
+
+/* Outcome of a case that an earlier attempt finished, from the store, with
+ * the details the earlier summary.json kept. */
+static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *st,
+			    const json_t *prev, struct assay_case_outcome *out)
+{
+	enum assay_outcome o = st->outcome == ASSAY_GATE_FAILED	    ? ASSAY_OUTCOME_GATE_FAILED
+			       : st->outcome == ASSAY_WORKLOAD_FAILED ? ASSAY_OUTCOME_WORKLOAD_FAILED
+			       : st->outcome == ASSAY_NO_METRICS      ? ASSAY_OUTCOME_NO_METRICS
+								      : ASSAY_OUTCOME_PASSED;
+	case_outcome_set(rc, out, o, ASSAY_FAILURE_NONE, NULL);
+	out->earlier = true;
+	const json_t *cases = json_object_get(prev, "cases");
+	for (size_t i = 0; i < json_array_size(cases); i++) {
+		const json_t *c = json_array_get(cases, i);
+		if (strcmp(jstr(c, "case_id"), out->case_id))
+			continue;
+		const char *reason = json_string_value(json_object_get(c, "reason"));
+		const char *failure = json_string_value(json_object_get(c, "failure"));
+		for (int f = ASSAY_FAILURE_EXIT; failure && f <= ASSAY_FAILURE_NOT_STARTED; f++)
+			if (!strcmp(failure, assay_failure_name((enum assay_failure)f)))
+				out->failure = (enum assay_failure)f;
+		out->reason = reason ? xstrdup(reason) : NULL;
+		out->duration_s = json_number_value(json_object_get(c, "duration_s"));
+		out->rows = (size_t)json_integer_value(json_object_get(c, "rows"));
+		const json_t *sig = json_object_get(c, "signature");
+		if (sig) {
+			out->signature = xstrdup(jstr(sig, "name"));
+			out->source = xstrdup(jstr(sig, "source"));
+			out->line = xstrdup(jstr(sig, "line"));
+		}
+		const char *dir = json_string_value(json_object_get(c, "dir"));
+		out->dir = dir ? xstrdup(dir) : NULL;
+	}
+}
+
+/* Open the store and begin the run, or continue the run to resume. */
+static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t **prev,
+		       struct assay_error *e)
+{
+	struct assay_run_result *res = rc->res;
+	assay_err err;
+	const char *slash = strrchr(res->store, '/');
+	if (!rc->o->resume && slash && slash != res->store) {
+		/* A new store may live in a folder that does not exist yet. */
+		char *dir = xstrndup(res->store, (size_t)(slash - res->store));
+		err = assay_mkdirs(dir, e);
+		free(dir);
+		if (err != ASSAY_OK)
+			return err;
+	}
+	err = assay_store_open(res->store, rc->o->resume ? 0 : ASSAY_STORE_CREATE, &rc->store, e);
+	if (err != ASSAY_OK)
+		return err;
+	if (!rc->o->resume) {
+		char host[256];
+		if (gethostname(host, sizeof(host)) != 0)
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		bool ep = rc->suite.kind == ASSAY_SUITE_EP;
+		struct assay_run_info info = {NULL,
+					      rc->suite.name,
+					      res->revision,
+					      rc->suite.sha256,
+					      ep ? rc->suite.matrix.matrix_sha256 : NULL,
+					      ep ? rc->suite.matrix.catalog_sha256 : NULL,
+					      host,
+					      rc->suite.launcher_name,
+					      NULL};
+		err = assay_store_run_begin(rc->store, &info, res->run_id, e);
+		if (err == ASSAY_OK)
+			res->run_dir = xasprintf("%s/%s", rc->o->output ? rc->o->output : rc->suite.output,
+						 res->run_id);
+		return err;
+	}
+	/* Resume: the same suite, or the case ids would not mean the same. */
+	char id[64];
+	if (!strcmp(rc->o->resume, "last"))
+		err = assay_store_last_run(rc->store, id, e);
+	else
+		snprintf(id, sizeof(id), "%s", rc->o->resume);
+	if (err != ASSAY_OK)
+		return err;
+	res->run_dir = xasprintf("%s/%s", rc->o->output ? rc->o->output : rc->suite.output, id);
+	char *sum = xasprintf("%s/summary.json", res->run_dir);
+	struct assay_error ignore;
+	*prev = access(sum, F_OK) == 0 ? assay_json_load_file(sum, &ignore) : NULL;
+	free(sum);
+	const char *digest = json_string_value(json_object_get(*prev, "suite_sha256"));
+	if (digest && strcmp(digest, rc->suite.sha256))
+		return assay_error_at(e, ASSAY_USAGE, rc->suite.file, NULL, 0,
+				      "run %s was made from a different suite (or configs it reads); "
+				      "resume it with the same files",
+				      id);
+	if ((err = assay_store_run_resume(rc->store, id, res->run_id, e)) != ASSAY_OK)
+		return err;
+	return assay_store_run_cases(rc->store, res->run_id, done, e);
+}
+
+static const struct assay_case_status *find_status(const struct assay_case_list *l, const char *id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].case_id, id))
+			return &l->v[i];
+	return NULL;
+}
+
+static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *done, const json_t *prev,
+			   struct assay_error *e)
+{
+	struct assay_run_result *res = rc->res;
+	const char *failed = NULL;
+	assay_err infra = ASSAY_OK;
+	for (size_t i = 0; i < rc->suite.n_cases; i++) {
+		const struct assay_case_status *st = find_status(done, rc->suite.cases[i].id);
+		if (rc->suite.cases[i].runnable && !(st && st->finished))
+			rc->left++;
+	}
+	run_event(rc, ASSAY_EVENT_RUN_START, 0, NULL, NULL, 0, NULL);
+	for (size_t i = 0; i < rc->suite.n_cases; i++) {
+		const struct assay_suite_case *c = &rc->suite.cases[i];
+		struct assay_case_outcome *out = &res->cases[i];
+		const struct assay_case_status *st = find_status(done, c->id);
+		if (st && st->finished) {
+			earlier_outcome(rc, st, prev, out);
+		} else if (!c->runnable) {
+			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE, "%s",
+					 c->reason);
+		} else if (infra != ASSAY_OK) {
+			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
+					 "not run: the run stopped on an infrastructure error");
+		} else if (stop_requested(rc)) {
+			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
+					 "not run: assay was interrupted");
+			res->interrupted = true;
+		} else if (failed) {
+			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
+					 "not run: --fail-fast after %s", failed);
+		} else if (c->nodes > 1 && !strcmp(rc->suite.launcher_name, "local")) {
+			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE,
+					 "needs %lld nodes; the local launcher runs on this one", c->nodes);
+		} else {
+			infra = run_case(rc, i + 1, c, out, e);
+			if (infra != ASSAY_OK)
+				case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
+						 "not finished: %s", e->message);
+			rc->left--;
+			rc->timed_s += out->duration_s;
+			rc->timed_n++;
+			if (rc->o->fail_fast && !failed && out->outcome != ASSAY_OUTCOME_PASSED &&
+			    out->outcome != ASSAY_OUTCOME_UNSUPPORTED && out->outcome != ASSAY_OUTCOME_SKIPPED)
+				failed = c->id;
+		}
+		run_event(rc, ASSAY_EVENT_CASE_END, i + 1, c->id, out, out->duration_s, NULL);
+		write_summary(rc);
+	}
+	return infra;
+}
+
+assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *res,
+		    struct assay_error *e)
+{
+	memset(res, 0, sizeof(*res));
+	struct run_ctx rc = {0};
+	rc.o = o;
+	rc.res = res;
+	rc.t0 = assay_monotonic();
+	struct assay_case_list done = {0};
+	json_t *prev = NULL;
+	assay_err err = assay_suite_load(o->suite_file, &rc.suite, e);
+	if (err != ASSAY_OK)
+		return err;
+	if ((err = assay_suite_secrets(&rc.suite, o->dry_run, &rc.redact, e)) != ASSAY_OK ||
+	    (err = find_revision(&rc, e)) != ASSAY_OK)
+		goto out;
+	res->suite = xstrdup(rc.suite.name);
+	res->store = xstrdup(o->store ? o->store : rc.suite.store);
+	if (rc.suite.kind == ASSAY_SUITE_EP)
+		rc.assay_ep = find_assay_ep(&rc);
+	res->n = rc.suite.n_cases;
+	res->cases = xcalloc(res->n, sizeof(*res->cases));
+	for (size_t i = 0; i < res->n; i++) {
+		res->cases[i].case_id = xstrdup(rc.suite.cases[i].id);
+		res->cases[i].outcome = ASSAY_OUTCOME_SKIPPED;
+	}
+	if (o->dry_run) {
+		res->run_dir = xasprintf("%s/RUN_ID", o->output ? o->output : rc.suite.output);
+		dry_run(&rc);
+		goto out;
+	}
+	if (rc.suite.kind == ASSAY_SUITE_EP && (err = check_ep_tools(&rc, e)) != ASSAY_OK)
+		goto out;
+	if ((err = begin(&rc, &done, &prev, e)) != ASSAY_OK)
+		goto out;
+	if ((err = assay_mkdirs(res->run_dir, e)) != ASSAY_OK)
+		goto end;
+	err = run_cases(&rc, &done, prev, e);
+end:
+	for (size_t i = 0; i < res->n; i++)
+		res->exit_code = assay_err_worst(res->exit_code, assay_outcome_exit(res->cases[i].outcome));
+	if (err == ASSAY_OK && res->interrupted)
+		err = assay_error_set(e, ASSAY_INFRA,
+				      "interrupted; the unfinished cases run with: assay run --resume %s %s",
+				      res->run_id, o->suite_file);
+	res->exit_code = assay_err_worst(res->exit_code, err);
+	write_summary(&rc);
+	struct assay_error ee;
+	if (assay_store_run_end(rc.store, res->run_id, res->exit_code, &ee) != ASSAY_OK && err == ASSAY_OK) {
+		*e = ee;
+		res->exit_code = assay_err_worst(res->exit_code, ASSAY_INFRA);
+	}
+	err = res->exit_code;
+out:
+	if (rc.store) {
+		struct assay_error ce;
+		if (assay_store_close(rc.store, &ce) != ASSAY_OK && err == ASSAY_OK) {
+			*e = ce;
+			err = res->exit_code = ASSAY_INFRA;
+		}
+	}
+	assay_case_list_release(&done);
+	json_decref(prev);
+	free(rc.assay_ep);
+	assay_redactor_release(&rc.redact);
+	assay_suite_release(&rc.suite);
+	return err;
+}

@@ -1,0 +1,487 @@
+/* Suite loading: the keys every suite has (launcher, store, output,
+ * signatures, secrets, env, timeout, revision, cluster), dispatch to the
+ * kind ("ep" in ep.c, "command" in command.c), the check that no secret's
+ * value is written in a config file, and the release. Format: docs/suite.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/json.h"
+#include "assay/suite.h"
+#include "suite_int.h"
+
+#define COMMON_KEYS                                                                            \
+	"kind", "name", "description", "launcher", "store", "output", "cluster", "revision",  \
+		"signatures", "secrets", "env", "timeout_s"
+
+const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep", "filters",
+					   "assay_ep", NULL};
+const char *const assay_suite_command_keys[] = {
+	COMMON_KEYS, "combos", "runs",    "argv",  "cwd",   "parser",        "results",
+	"logs",      "context", "gates", "nodes", "gpus_per_node", NULL};
+
+static const char *const kinds[] = {"ep", "command", NULL};
+static const char *const signature_keys[] = {"errors", "benign", "disable", "builtin", NULL};
+static const char *const revision_keys[] = {"git", NULL};
+
+bool suite_valid_name(const char *s)
+{
+	if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_'))
+			return false;
+	return true;
+}
+
+static int parse_patterns(struct assay_cfg *c, const json_t *sig, const char *key, bool benign,
+			  struct assay_sigset *set)
+{
+	json_t *obj;
+	char path[256];
+	int rc = assay_cfg_member(c, sig, "$.signatures", key, ASSAY_CFG_OPTIONAL, JSON_OBJECT, &obj);
+	if (rc <= 0)
+		return rc;
+	assay_json_path_key(path, sizeof(path), "$.signatures", key);
+	const char *name;
+	json_t *v;
+	json_object_foreach(obj, name, v) {
+		char p[256];
+		assay_json_path_key(p, sizeof(p), path, name);
+		if (!*name)
+			return assay_cfg_fail(c, p, "a signature needs a name");
+		if (!json_is_string(v) || !json_string_length(v))
+			return assay_cfg_expected(c, p, "a PCRE2 pattern", v);
+		struct assay_error e2;
+		if (assay_sigset_add(set, name, json_string_value(v), benign, &e2) != ASSAY_OK)
+			return assay_cfg_fail(c, p, "%s", e2.message);
+	}
+	return 0;
+}
+
+static int parse_signatures(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	json_t *sig;
+	bool builtin = true;
+	int rc = assay_cfg_member(c, doc, "$", "signatures", ASSAY_CFG_OPTIONAL, JSON_OBJECT, &sig);
+	if (rc < 0)
+		return -1;
+	if (rc && (assay_cfg_object(c, sig, "$.signatures", signature_keys) < 0 ||
+		   assay_cfg_bool(c, sig, "$.signatures", "builtin", ASSAY_CFG_OPTIONAL, &builtin) < 0))
+		return -1;
+	if (builtin)
+		assay_sigset_add_builtins(&s->signatures);
+	if (!rc)
+		return 0;
+	json_t *dis = json_object_get(sig, "disable");
+	if (dis) {
+		struct strlist names = STRLIST_INIT;
+		if (assay_cfg_string_list(c, sig, "$.signatures", "disable", ASSAY_CFG_REQUIRED, NULL,
+					  &names) < 0)
+			return -1;
+		for (size_t i = 0; i < names.n; i++) {
+			if (assay_sigset_disable(&s->signatures, names.v[i]))
+				continue;
+			char p[256];
+			assay_json_path_index(p, sizeof(p), "$.signatures.disable", i);
+			assay_cfg_fail(c, p,
+				       "unknown signature or family \"%s\" (see docs/suite.md for the "
+				       "built-in signatures)",
+				       names.v[i]);
+			strlist_clear(&names);
+			return -1;
+		}
+		strlist_clear(&names);
+	}
+	if (parse_patterns(c, sig, "errors", false, &s->signatures) < 0 ||
+	    parse_patterns(c, sig, "benign", true, &s->signatures) < 0)
+		return -1;
+	return 0;
+}
+
+/* A template value: string, number or boolean, as text. */
+int suite_scalar_text(struct assay_cfg *c, const json_t *v, const char *path, struct sbuf *out)
+{
+	if (json_is_string(v))
+		sbuf_add(out, json_string_value(v), json_string_length(v));
+	else if (json_is_integer(v))
+		sbuf_addf(out, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		assay_json_write(out, v, 0);
+	else if (json_is_boolean(v))
+		sbuf_adds(out, json_is_true(v) ? "true" : "false");
+	else
+		return assay_cfg_expected(c, path, "a string, number or boolean", v);
+	return 0;
+}
+
+static int parse_env(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	json_t *env;
+	int rc = assay_cfg_member(c, doc, "$", "env", ASSAY_CFG_OPTIONAL, JSON_OBJECT, &env);
+	if (rc <= 0)
+		return rc;
+	const char *name;
+	json_t *v;
+	json_object_foreach(env, name, v) {
+		char p[256];
+		assay_json_path_key(p, sizeof(p), "$.env", name);
+		if (!suite_valid_name(name))
+			return assay_cfg_fail(c, p, "not a valid environment variable name");
+		struct sbuf sb = SBUF_INIT;
+		sbuf_addf(&sb, "%s=", name);
+		if (suite_scalar_text(c, v, p, &sb) < 0) {
+			sbuf_release(&sb);
+			return -1;
+		}
+		strlist_push(&s->env, sbuf_str(&sb));
+		sbuf_release(&sb);
+	}
+	return 0;
+}
+
+static int parse_secrets(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	json_t *sec = json_object_get(doc, "secrets");
+	if (!sec)
+		return 0;
+	if (!json_is_array(sec))
+		return assay_cfg_expected(c, "$.secrets", "an array of environment variable names", sec);
+	for (size_t i = 0; i < json_array_size(sec); i++) {
+		json_t *v = json_array_get(sec, i);
+		char p[256];
+		assay_json_path_index(p, sizeof(p), "$.secrets", i);
+		if (!json_is_string(v) || !suite_valid_name(json_string_value(v)))
+			return assay_cfg_expected(c, p, "an environment variable name", v);
+		if (strlist_has(&s->secrets, json_string_value(v)))
+			return assay_cfg_fail(c, p, "\"%s\" is listed twice", json_string_value(v));
+		strlist_push(&s->secrets, json_string_value(v));
+	}
+	/* A secret must never also be given a value in the file. */
+	for (size_t i = 0; i < s->secrets.n; i++) {
+		for (size_t k = 0; k < s->env.n; k++) {
+			size_t n = strlen(s->secrets.v[i]);
+			if (!strncmp(s->env.v[k], s->secrets.v[i], n) && s->env.v[k][n] == '=') {
+				char p[256];
+				assay_json_path_key(p, sizeof(p), "$.env", s->secrets.v[i]);
+				return assay_cfg_fail(c, p,
+						      "%s is a secret: it comes from assay's environment, "
+						      "never from the suite file",
+						      s->secrets.v[i]);
+			}
+		}
+	}
+	return 0;
+}
+
+static int parse_revision(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	json_t *rev = json_object_get(doc, "revision");
+	if (!rev)
+		return 0;
+	if (json_is_string(rev) && json_string_length(rev)) {
+		s->revision = xstrdup(json_string_value(rev));
+		return 0;
+	}
+	if (!json_is_object(rev))
+		return assay_cfg_expected(c, "$.revision", "a label or {\"git\": DIR}", rev);
+	const char *dir;
+	if (assay_cfg_object(c, rev, "$.revision", revision_keys) < 0 ||
+	    assay_cfg_string(c, rev, "$.revision", "git", ASSAY_CFG_REQUIRED, &dir) < 0)
+		return -1;
+	s->revision_git = xstrdup(dir);
+	return 0;
+}
+
+static int parse_common(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	const char *str;
+	int rc;
+	if ((rc = assay_cfg_string(c, doc, "$", "name", ASSAY_CFG_OPTIONAL, &str)) < 0)
+		return -1;
+	if (rc)
+		s->name = xstrdup(str);
+	if (assay_cfg_string(c, doc, "$", "description", ASSAY_CFG_OPTIONAL, &str) < 0)
+		return -1;
+	if (assay_launcher_parse(c, json_object_get(doc, "launcher"), "$.launcher", &s->launcher) < 0)
+		return -1;
+	s->launcher_name = xstrdup(s->launcher->ops->name);
+	if ((rc = assay_cfg_string(c, doc, "$", "store", ASSAY_CFG_OPTIONAL, &str)) < 0)
+		return -1;
+	s->store = xstrdup(rc ? str : "assay.db");
+	if ((rc = assay_cfg_string(c, doc, "$", "output", ASSAY_CFG_OPTIONAL, &str)) < 0)
+		return -1;
+	s->output = xstrdup(rc ? str : "out");
+	if ((rc = assay_cfg_string(c, doc, "$", "cluster", ASSAY_CFG_OPTIONAL, &str)) < 0)
+		return -1;
+	if (rc)
+		s->cluster = xstrdup(str);
+	if (assay_cfg_number(c, doc, "$", "timeout_s", ASSAY_CFG_OPTIONAL, 0.001, 1e7, &s->timeout_s) < 0)
+		return -1;
+	if (parse_revision(c, doc, s) < 0 || parse_signatures(c, doc, s) < 0 || parse_env(c, doc, s) < 0 ||
+	    parse_secrets(c, doc, s) < 0)
+		return -1;
+	return 0;
+}
+
+assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay_error *e)
+{
+	memset(s, 0, sizeof(*s));
+	s->file = xstrdup(file);
+	json_t *doc = assay_json_load_file(file, e);
+	if (!doc)
+		return ASSAY_USAGE;
+	struct assay_cfg c = {file, e};
+	const char *kind;
+	int rc = -1;
+	if (!json_is_object(doc)) {
+		assay_cfg_expected(&c, "$", "a suite object", doc);
+		goto out;
+	}
+	if (assay_cfg_enum(&c, doc, "$", "kind", ASSAY_CFG_REQUIRED, kinds, &kind) < 0)
+		goto out;
+	s->kind = !strcmp(kind, "ep") ? ASSAY_SUITE_EP : ASSAY_SUITE_COMMAND;
+	if (assay_cfg_object(&c, doc, "$",
+			     s->kind == ASSAY_SUITE_EP ? assay_suite_ep_keys : assay_suite_command_keys) < 0 ||
+	    parse_common(&c, doc, s) < 0)
+		goto out;
+	rc = s->kind == ASSAY_SUITE_EP ? suite_parse_ep(&c, doc, s) : suite_parse_command(&c, doc, s);
+	if (rc == 0) {
+		json_t *all = json_pack("{s:O}", "suite", doc);
+		if (s->kind == ASSAY_SUITE_EP)
+			json_object_set_new(all, "inputs",
+					    json_pack("{s:s, s:s}", "platforms", s->registry.sha256,
+						      "sweep", s->sweep.sha256));
+		assay_json_sha256(all, s->sha256);
+		json_decref(all);
+	}
+out:
+	json_decref(doc);
+	if (rc < 0) {
+		assay_suite_release(s);
+		return ASSAY_USAGE;
+	}
+	return ASSAY_OK;
+}
+
+void assay_suite_release(struct assay_suite *s)
+{
+	for (size_t i = 0; i < s->n_cases; i++) {
+		struct assay_suite_case *k = &s->cases[i];
+		free(k->id);
+		free(k->reason);
+		json_decref(k->factors);
+		json_decref(k->vars);
+	}
+	free(s->cases);
+	free(s->file);
+	free(s->name);
+	assay_launcher_free(s->launcher);
+	free(s->launcher_name);
+	free(s->store);
+	free(s->output);
+	free(s->cluster);
+	free(s->revision);
+	free(s->revision_git);
+	assay_sigset_release(&s->signatures);
+	strlist_clear(&s->secrets);
+	strlist_clear(&s->env);
+	strlist_clear(&s->argv);
+	free(s->cwd);
+	free(s->parser);
+	strlist_clear(&s->results);
+	strlist_clear(&s->logs);
+	json_decref(s->context);
+	json_decref(s->gates);
+	/* Each is zeroed when never loaded, and releases cleanly then. */
+	assay_registry_release(&s->registry);
+	assay_sweep_release(&s->sweep);
+	assay_matrix_release(&s->matrix);
+	free(s->assay_ep);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct assay_suite_case *assay_suite_find_case(const struct assay_suite *s, const char *id)
+{
+	for (size_t i = 0; i < s->n_cases; i++)
+		if (!strcmp(s->cases[i].id, id))
+			return &s->cases[i];
+	return NULL;
+}
+
+/* Where in doc (a string value or key) text occurs; path gets its JSON path. */
+static bool find_in_json(const json_t *v, const char *path, const char *needle, char *out,
+			 size_t size)
+{
+	if (json_is_string(v)) {
+		if (strstr(json_string_value(v), needle)) {
+			snprintf(out, size, "%s", path);
+			return true;
+		}
+		return false;
+	}
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *child;
+		json_object_foreach((json_t *)v, k, child) {
+			char p[256];
+			assay_json_path_key(p, sizeof(p), path, k);
+			if (strstr(k, needle)) {
+				snprintf(out, size, "%s", p);
+				return true;
+			}
+			if (find_in_json(child, p, needle, out, size))
+				return true;
+		}
+	}
+	if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			char p[256];
+			assay_json_path_index(p, sizeof(p), path, i);
+			if (find_in_json(json_array_get(v, i), p, needle, out, size))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Refuse when the value of a secret is written in file. */
+static assay_err scan_file(const char *file, const struct assay_redactor *r, struct assay_error *e)
+{
+	size_t len;
+	char *text = assay_read_file(file, &len, e);
+	if (!text)
+		return ASSAY_USAGE;
+	size_t at;
+	const char *name = assay_redactor_find(r, text, len, &at);
+	if (!name) {
+		free(text);
+		return ASSAY_OK;
+	}
+	const char *value = NULL;
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i].name, name))
+			value = r->v[i].value;
+	char path[256] = "";
+	struct assay_error ignore;
+	json_t *doc = assay_json_loadb(text, len, file, &ignore);
+	if (doc)
+		find_in_json(doc, "$", value, path, sizeof(path));
+	json_decref(doc);
+	long line = 1;
+	for (size_t i = 0; i < at; i++)
+		line += text[i] == '\n';
+	free(text);
+	return assay_error_at(e, ASSAY_USAGE, file, path[0] ? path : NULL, path[0] ? 0 : line,
+			      "holds the value of secret %s; secrets reach workloads only through "
+			      "assay's environment, remove it from the file",
+			      name);
+}
+
+assay_err assay_suite_secrets(const struct assay_suite *s, bool allow_unset,
+			      struct assay_redactor *r, struct assay_error *e)
+{
+	for (size_t i = 0; i < s->secrets.n; i++) {
+		const char *v = getenv(s->secrets.v[i]);
+		if ((!v || !*v) && !allow_unset) {
+			char p[256];
+			assay_json_path_index(p, sizeof(p), "$.secrets", i);
+			return assay_error_at(e, ASSAY_USAGE, s->file, p, 0,
+					      "secret %s is not set in the environment",
+					      s->secrets.v[i]);
+		}
+		assay_redactor_add(r, s->secrets.v[i], v);
+	}
+	if (assay_redactor_empty(r))
+		return ASSAY_OK;
+	if (scan_file(s->file, r, e) != ASSAY_OK)
+		return ASSAY_USAGE;
+	if (s->kind == ASSAY_SUITE_EP) {
+		if (scan_file(s->registry.file, r, e) != ASSAY_OK)
+			return ASSAY_USAGE;
+		if (strcmp(s->sweep.file, s->file) && scan_file(s->sweep.file, r, e) != ASSAY_OK)
+			return ASSAY_USAGE;
+	}
+	return ASSAY_OK;
+}
+
+void assay_case_plan_release(struct assay_case_plan *p)
+{
+	strlist_clear(&p->argv);
+	strlist_clear(&p->env);
+	free(p->cwd);
+	strlist_clear(&p->results);
+	strlist_clear(&p->logs);
+	free(p->artifact);
+	free(p->timing_file);
+	json_decref(p->timing);
+	json_decref(p->context);
+	memset(p, 0, sizeof(*p));
+}
+
+void suite_short_hostname(char *buf, size_t size)
+{
+	if (gethostname(buf, size) != 0 || !buf[0])
+		snprintf(buf, size, "localhost");
+	buf[size - 1] = '\0';
+	char *dot = strchr(buf, '.');
+	if (dot)
+		*dot = '\0';
+}
+
+json_t *suite_builtin_vars(const struct assay_suite *s, const struct assay_suite_case *c,
+			   const char *run_id, const char *case_dir)
+{
+	char host[256];
+	suite_short_hostname(host, sizeof(host));
+	json_t *vars = c->vars ? json_deep_copy(c->vars) : json_object();
+	json_object_set_new(vars, "RUN_ID", json_string(run_id));
+	json_object_set_new(vars, "CASE_ID", json_string(c->id));
+	json_object_set_new(vars, "CASE_DIR", json_string(case_dir));
+	json_object_set_new(vars, "OUT", json_string(s->output));
+	json_object_set_new(vars, "NODE", json_string("0"));
+	json_object_set_new(vars, "HOST", json_string(host));
+	return vars;
+}
+
+assay_err suite_expand(const char *tmpl, const json_t *vars, const char *file, const char *path,
+		       struct sbuf *out, struct assay_error *e)
+{
+	char *missing;
+	if (assay_template_expand(tmpl, vars, out, &missing) == 0)
+		return ASSAY_OK;
+	assay_error_at(e, ASSAY_USAGE, file, path, 0, "placeholder {%s} has no value", missing);
+	free(missing);
+	return ASSAY_USAGE;
+}
+
+assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite_case *c,
+			   const char *run_id, const char *case_dir, const char *assay_ep,
+			   struct assay_case_plan *p, struct assay_error *e)
+{
+	memset(p, 0, sizeof(*p));
+	json_t *vars = suite_builtin_vars(s, c, run_id, case_dir);
+	assay_err rc = ASSAY_OK;
+	for (size_t i = 0; i < s->env.n && rc == ASSAY_OK; i++) {
+		struct sbuf sb = SBUF_INIT;
+		char path[256];
+		const char *eq = strchr(s->env.v[i], '=');
+		char *name = xstrndup(s->env.v[i], (size_t)(eq - s->env.v[i]));
+		assay_json_path_key(path, sizeof(path), "$.env", name);
+		sbuf_addf(&sb, "%s=", name);
+		rc = suite_expand(eq + 1, vars, s->file, path, &sb, e);
+		if (rc == ASSAY_OK)
+			strlist_push(&p->env, sbuf_str(&sb));
+		sbuf_release(&sb);
+		free(name);
+	}
+	if (rc == ASSAY_OK)
+		rc = s->kind == ASSAY_SUITE_EP ? suite_plan_ep(s, c, vars, assay_ep, p, e)
+					       : suite_plan_command(s, c, vars, p, e);
+	json_decref(vars);
+	if (rc != ASSAY_OK)
+		assay_case_plan_release(p);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/* Shared by the suite loader's files: the kind parsers and planners, and
+ * small helpers for names, values and templates. Not a public header. */
+#ifndef ASSAY_SUITE_INT_H
+#define ASSAY_SUITE_INT_H
+
+#include "assay/cfg.h"
+#include "assay/suite.h"
+
+extern const char *const assay_suite_ep_keys[];
+extern const char *const assay_suite_command_keys[];
+
+int suite_parse_ep(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+assay_err suite_plan_ep(const struct assay_suite *s, const struct assay_suite_case *c,
+			const json_t *vars, const char *assay_ep, struct assay_case_plan *p,
+			struct assay_error *e);
+assay_err suite_plan_command(const struct assay_suite *s, const struct assay_suite_case *c,
+			     const json_t *vars, struct assay_case_plan *p, struct assay_error *e);
+
+/* [A-Za-z_][A-Za-z0-9_]*: environment variables and placeholders. */
+bool suite_valid_name(const char *s);
+/* Append a string, number or boolean as text; -1 (located error) otherwise. */
+int suite_scalar_text(struct assay_cfg *c, const json_t *v, const char *path, struct sbuf *out);
+void suite_short_hostname(char *buf, size_t size);
+/* The case's placeholder values plus the run's built-ins. */
+json_t *suite_builtin_vars(const struct assay_suite *s, const struct assay_suite_case *c,
+			   const char *run_id, const char *case_dir);
+/* Expand tmpl; a missing value is ASSAY_USAGE at file/path. */
+assay_err suite_expand(const char *tmpl, const json_t *vars, const char *file, const char *path,
+		       struct sbuf *out, struct assay_error *e);
+
+#endif

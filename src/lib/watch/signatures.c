@@ -1,0 +1,188 @@
+/* The built-in error signatures and signature sets: named PCRE2 patterns,
+ * compiled once with JIT, in the order they are checked. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/watch.h"
+
+/* Each pattern matches inside one line; lines end at \n or \r. Keep them
+ * specific: a signature ends a case at once, so a false match costs a run.
+ * Each lists anchors: literals one of which is in every match (the unit
+ * tests check every sample line through them). */
+#define A(...) ((const char *const[]){__VA_ARGS__, NULL})
+const struct assay_builtin_signature assay_builtin_signatures[] = {
+	{"nccl", "nccl-error",
+	 "\\b[NR]CCL error\\b|\\bnccl(InternalError|SystemError|UnhandledCudaError|InvalidUsage|"
+	 "InvalidArgument|RemoteError)\\b|DistBackendError|NCCL communicator was aborted",
+	 A("NCCL error", "RCCL error", "ncclInternalError", "ncclSystemError",
+	   "ncclUnhandledCudaError", "ncclInvalidUsage", "ncclInvalidArgument", "ncclRemoteError",
+	   "DistBackendError", "NCCL communicator was aborted")},
+	{"nccl", "nccl-timeout",
+	 "Watchdog caught collective operation timeout|"
+	 "Some NCCL operations have failed or timed out|\\b[NR]CCL (watchdog )?timeout\\b",
+	 A("Watchdog caught collective operation timeout", "Some NCCL operations have failed",
+	   "NCCL timeout", "RCCL timeout", "NCCL watchdog timeout", "RCCL watchdog timeout")},
+	{"gpu", "gpu-lost", "GPU has fallen off the bus|\\bGPU is lost\\b|NVRM: Xid \\(",
+	 A("GPU has fallen off the bus", "GPU is lost", "NVRM: Xid (")},
+	{"gpu", "gpu-hang",
+	 "\\b(GPU|gpu) (Hang|hang|HANG)\\b|HW Exception by GPU node|amdgpu: ring \\S+ timeout",
+	 A("GPU Hang", "GPU hang", "GPU HANG", "gpu Hang", "gpu hang", "gpu HANG",
+	   "HW Exception by GPU node", "amdgpu: ring ")},
+	{"gpu", "gpu-reset",
+	 "\\b(GPU|gpu) (reset|recovery) (begin|started|succeeded|failed)\\b|"
+	 "\\bamdgpu\\b.*\\bGPU reset\\b",
+	 A("GPU reset", "gpu reset", "GPU recovery", "gpu recovery")},
+	{"gpu", "gpu-uncorrectable",
+	 "\\b[Uu]ncorrectable (ECC |memory )?error|UNCORRECTABLE ECC ERROR|"
+	 "CUDA_ERROR_ECC_UNCORRECTABLE",
+	 A("ncorrectable ", "UNCORRECTABLE")},
+	{"gpu", "gpu-page-fault",
+	 "Memory access fault by GPU|\\b(GPU|gpu) page fault\\b|\\bamdgpu\\b.*\\bpage fault\\b|"
+	 "illegal memory access was encountered|hipErrorIllegalAddress|cudaErrorIllegalAddress",
+	 A("Memory access fault by GPU", "page fault", "illegal memory access was encountered",
+	   "ErrorIllegalAddress")},
+	{"oom", "cuda-oom",
+	 "CUDA out of memory|CUDA error: out of memory|\\bOutOfMemoryError\\b|cudaErrorMemoryAllocation",
+	 A("CUDA out of memory", "CUDA error: out of memory", "OutOfMemoryError",
+	   "cudaErrorMemoryAllocation")},
+	{"oom", "hip-oom", "HIP out of memory|HIP error: out of memory|hipErrorOutOfMemory",
+	 A("HIP out of memory", "HIP error: out of memory", "hipErrorOutOfMemory")},
+	{"oom", "host-oom",
+	 "Out of memory: Kill(ed)? process|\\boom-kill(er)?\\b|\\bKilled process \\d+ \\(|"
+	 "std::bad_alloc|^\\s*MemoryError\\b",
+	 A("Out of memory: Kill", "oom-kill", "Killed process ", "std::bad_alloc", "MemoryError")},
+	{"torch-elastic", "torch-elastic",
+	 "torch\\.distributed\\.elastic\\.[A-Za-z_.]*(Error|Exception)\\b|\\bChildFailedError\\b|"
+	 "\\bRendezvous(Timeout|Closed|Connection)?Error\\b",
+	 A("torch.distributed.elastic.", "ChildFailedError", "RendezvousError",
+	   "RendezvousTimeoutError", "RendezvousClosedError", "RendezvousConnectionError")},
+	{"python", "python-traceback", "Traceback \\(most recent call last\\):",
+	 A("Traceback (most recent call last):")},
+	{"crash", "segfault", "Segmentation fault|\\bSIGSEGV\\b", A("Segmentation fault", "SIGSEGV")},
+	{"crash", "abort",
+	 "Aborted \\(core dumped\\)|\\bSIGABRT\\b|terminate called after throwing|"
+	 "Fatal Python error|\\*\\*\\* Process received signal \\*\\*\\*|\\bBus error\\b|\\bSIGBUS\\b",
+	 A("Aborted (core dumped)", "SIGABRT", "terminate called after throwing",
+	   "Fatal Python error", "*** Process received signal ***", "Bus error", "SIGBUS")},
+	{"mpi", "mpi-abort",
+	 "MPI_ABORT was invoked|\\bMPI_Abort\\(|MPI_ERRORS_ARE_FATAL|"
+	 "(mpirun|mpiexec|prterun) noticed that process rank \\d+|"
+	 "(mpirun|mpiexec|prterun) has exited due to process rank|"
+	 "ORTE has lost communication",
+	 A("MPI_ABORT was invoked", "MPI_Abort(", "MPI_ERRORS_ARE_FATAL",
+	   " noticed that process rank ", " has exited due to process rank",
+	   "ORTE has lost communication")},
+	{NULL, NULL, NULL, NULL},
+};
+#undef A
+
+static pcre2_code *compile(const char *pattern, struct assay_error *e)
+{
+	pcre2_compile_context *cc = pcre2_compile_context_create(NULL);
+	if (!cc)
+		abort();
+	pcre2_set_newline(cc, PCRE2_NEWLINE_ANYCRLF);
+	int code;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_MULTILINE,
+				       &code, &off, cc);
+	pcre2_compile_context_free(cc);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(code, msg, sizeof(msg));
+		assay_error_set(e, ASSAY_USAGE, "invalid pattern at offset %zu: %s", (size_t)off,
+				(const char *)msg);
+		return NULL;
+	}
+	/* Without JIT support (some architectures) pcre2_match() interprets. */
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	return re;
+}
+
+const struct assay_signature *assay_sigset_find(const struct assay_sigset *set, const char *name)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i].name, name))
+			return &set->v[i];
+	return NULL;
+}
+
+static assay_err add(struct assay_sigset *set, const char *family, const char *name,
+		     const char *pattern, bool benign, const char *const *anchors, struct assay_error *e)
+{
+	const struct assay_signature *old = assay_sigset_find(set, name);
+	if (old)
+		return assay_error_set(e, ASSAY_USAGE, "signature \"%s\" is already defined%s", name,
+				       strcmp(old->family, "user") ? " (built in)" : "");
+	pcre2_code *re = compile(pattern, e);
+	if (!re)
+		return ASSAY_USAGE;
+	ALLOC_GROW(set->v, set->n + 1, set->alloc);
+	struct assay_signature *s = &set->v[set->n++];
+	s->name = xstrdup(name);
+	s->family = xstrdup(family);
+	s->pattern = xstrdup(pattern);
+	s->benign = benign;
+	s->code = re;
+	s->anchors = anchors;
+	return ASSAY_OK;
+}
+
+void assay_sigset_add_builtins(struct assay_sigset *set)
+{
+	for (const struct assay_builtin_signature *b = assay_builtin_signatures; b->name; b++) {
+		struct assay_error e;
+		/* The table is fixed and tested; a pattern that does not compile is a bug. */
+		if (add(set, b->family, b->name, b->pattern, false, b->anchors, &e) != ASSAY_OK)
+			abort();
+	}
+}
+
+assay_err assay_sigset_add(struct assay_sigset *set, const char *name, const char *pattern,
+			   bool benign, struct assay_error *e)
+{
+	return add(set, "user", name, pattern, benign, NULL, e);
+}
+
+static void signature_release(struct assay_signature *s)
+{
+	free(s->name);
+	free(s->family);
+	free(s->pattern);
+	pcre2_code_free(s->code);
+}
+
+size_t assay_sigset_disable(struct assay_sigset *set, const char *name)
+{
+	size_t kept = 0, removed = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		struct assay_signature *s = &set->v[i];
+		if (!s->benign && (!strcmp(s->name, name) || !strcmp(s->family, name))) {
+			signature_release(s);
+			removed++;
+		} else {
+			set->v[kept++] = *s;
+		}
+	}
+	set->n = kept;
+	return removed;
+}
+
+void assay_sigset_release(struct assay_sigset *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		signature_release(&set->v[i]);
+	free(set->v);
+	memset(set, 0, sizeof(*set));
+}
+
+void assay_match_release(struct assay_match *m)
+{
+	free(m->signature);
+	free(m->family);
+	free(m->source);
+	free(m->line);
+	memset(m, 0, sizeof(*m));
+}

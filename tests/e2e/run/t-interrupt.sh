@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Interrupting assay (SIGINT, then SIGTERM) stops the running case and every
+# process it started, including mpirun's ranks; the run is recorded with exit
+# 5, nothing of the interrupted case is stored, the cases after it are
+# skipped, and --resume runs exactly those cases.
+. "$(dirname "$0")/lib.sh" "$@"
+cat >work.sh <<'EOF2'
+#!/bin/sh
+# work.sh CASE_DIR NAME: the first attempt of "long" hangs (with a child and,
+# when mpirun exists, three ranks); later attempts and other cases are quick.
+W=$PWD
+echo "$2" >> "$W/attempts"
+if [ "$2" = long ] && [ ! -e "$W/hung" ]; then
+  touch "$W/hung"
+  sleep 1000 & echo $! >> "$W/pids"
+  if command -v mpirun >/dev/null; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      mpirun --oversubscribe -np 3 sh -c "echo \$\$ >> $W/pids; exec sleep 1000" &
+  fi
+  echo $$ >> "$W/pids"
+  echo hanging
+  wait
+fi
+printf '{"series":{"workload":"w"},"metric":"m","statistic":"mean","value":1,"unit":"s","direction":"lower"}\n' > "$1/rows.ndjson"
+EOF2
+cat >suite.json <<'JSON'
+{"kind": "command", "name": "intr", "cluster": "e2e",
+ "combos": {"first": {"N": "first"}, "long": {"N": "long"}, "last": {"N": "last"}},
+ "argv": ["sh", "work.sh", "{CASE_DIR}", "{N}"],
+ "parser": "rows", "results": ["{CASE_DIR}/rows.ndjson"],
+ "launcher": {"type": "local", "grace_s": 2}}
+JSON
+want_pids=2
+command -v mpirun >/dev/null && want_pids=5
+for sig in INT TERM; do
+  rm -rf out s.db* pids hung attempts
+  "$ASSAY" run --store s.db --quiet suite.json >out.txt 2>err.txt &
+  pid=$!
+  # Wait until the long case hangs with all its processes recorded.
+  for _ in $(seq 1 300); do
+    [ -e pids ] && [ "$(wc -l < pids)" -ge "$want_pids" ] && break
+    sleep 0.1
+  done
+  [ "$(wc -l < pids)" -ge "$want_pids" ] || fail "the workload did not start its processes"
+  kill -"$sig" "$pid"
+  set +e
+  wait "$pid"
+  rc=$?
+  set -e
+  expect_eq "$rc" 5 "exit code after SIG$sig"
+  expect_all_gone pids "$want_pids"
+  expect_grep '^interrupted: stopping long' err.txt
+  expect_grep 'assay run --resume [^ ]+ suite.json' err.txt
+  expect_grep '^long +skipped .*interrupted while running' out.txt
+  expect_grep '^last +skipped .*not run: assay was interrupted' out.txt
+  expect_eq "$(q s.db "SELECT exit_code FROM runs")" 5 "stored exit code"
+  expect_eq "$(q s.db "SELECT case_id || ':' || ifnull(outcome, 'unfinished') FROM cases ORDER BY id" | tr '\n' ' ')" \
+    "first:ok long:unfinished " "stored cases"
+  run_assay 0 run --store s.db --quiet --resume last suite.json
+  expect_eq "$(tr '\n' ' ' < attempts)" "first long long last " "attempts"
+  expect_eq "$(q s.db "SELECT count(*) FROM measurements")" 3 "rows"
+  expect_eq "$(q s.db "SELECT exit_code FROM runs")" 0 "exit code after resume"
+done
+echo ok

@@ -1,0 +1,316 @@
+/* Unit tests for suite files: both kinds, placeholders, strict errors with
+ * JSON paths, secrets in the file, signatures and the case plans. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "assay/json.h"
+#include "assay/parse.h"
+#include "assay/suite.h"
+
+static char dir[64];
+static char path[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/assay-test-suite-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/suite.json", dir);
+	return chdir(ASSAY_SOURCE_DIR);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	return rmdir(dir);
+}
+
+static void write_suite(const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Load text and expect an error; returns "path: message". */
+static const char *load_fails(const char *text)
+{
+	static char buf[2048];
+	struct assay_suite s;
+	struct assay_error e;
+	write_suite(text);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_USAGE);
+	assert_string_equal(e.file, path);
+	snprintf(buf, sizeof(buf), "%s: %s", e.path, e.message);
+	return buf;
+}
+
+static const char command_suite[] =
+	"{\"kind\": \"command\", \"name\": \"train\",\n"
+	" \"combos\": {\"bf16-mbs2\": {\"MBS\": 2, \"GBS\": 64, \"PRECISION\": \"BF16\"},\n"
+	"              \"fp8 mbs4\": {\"MBS\": 4, \"GBS\": 128, \"PRECISION\": \"FP8\", \"LR\": 0.5}},\n"
+	" \"runs\": [\"fp8 mbs4\", \"bf16-mbs2\"],\n"
+	" \"argv\": [\"train.sh\", \"--mbs={MBS}\", \"--gbs\", \"{GBS}\", \"{{literal}}\", \"{not a placeholder\", \"\"],\n"
+	" \"env\": {\"OUT_DIR\": \"{CASE_DIR}/x\", \"N\": 3},\n"
+	" \"cwd\": \"/tmp\",\n"
+	" \"parser\": \"rows\",\n"
+	" \"results\": [\"{CASE_DIR}/rows-{MBS}.ndjson\"],\n"
+	" \"logs\": [\"{OUT}/{RUN_ID}/node{NODE}.log\"],\n"
+	" \"context\": {\"workload\": \"llama\", \"mbs\": \"{MBS}\", \"tag\": \"m{MBS}\"},\n"
+	" \"cluster\": \"mi300x-a\", \"nodes\": 2, \"gpus_per_node\": 8, \"timeout_s\": 60,\n"
+	" \"secrets\": [\"ASSAY_TEST_TOKEN\"],\n"
+	" \"signatures\": {\"errors\": {\"loss-nan\": \"lm loss: nan\"}, \"benign\": {\"ok-warn\": \"NCCL error .*ignored\"},\n"
+	"                 \"disable\": [\"python\"]}}\n";
+
+static void test_command_suite(void **state)
+{
+	(void)state;
+	struct assay_suite s;
+	struct assay_error e;
+	write_suite(command_suite);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_int_equal(s.kind, ASSAY_SUITE_COMMAND);
+	assert_string_equal(s.name, "train");
+	assert_string_equal(s.store, "assay.db");
+	assert_string_equal(s.output, "out");
+	assert_string_equal(s.launcher_name, "local");
+	assert_true(s.timeout_s == 60);
+	assert_int_equal(s.n_cases, 2);
+	assert_string_equal(s.cases[0].id, "fp8-mbs4"); /* runs order, sanitized */
+	assert_string_equal(s.cases[1].id, "bf16-mbs2");
+	assert_int_equal(strlen(s.sha256), 64);
+	assert_non_null(assay_sigset_find(&s.signatures, "loss-nan"));
+	assert_non_null(assay_sigset_find(&s.signatures, "nccl-error"));
+	assert_null(assay_sigset_find(&s.signatures, "python-traceback"));
+
+	struct assay_case_plan p;
+	assert_int_equal(assay_suite_plan(&s, &s.cases[0], "R1", "out/R1/fp8-mbs4", "assay-ep", &p, &e),
+			 ASSAY_OK);
+	char *argv = strlist_join(&p.argv, "|");
+	assert_string_equal(argv, "train.sh|--mbs=4|--gbs|128|{literal}|{not a placeholder|");
+	free(argv);
+	assert_true(strlist_has(&p.env, "OUT_DIR=out/R1/fp8-mbs4/x"));
+	assert_true(strlist_has(&p.env, "N=3"));
+	assert_string_equal(p.cwd, "/tmp");
+	assert_string_equal(p.results.v[0], "out/R1/fp8-mbs4/rows-4.ndjson");
+	assert_string_equal(p.logs.v[0], "out/R1/node0.log");
+	assert_int_equal(p.mpi_ranks, 0);
+	assert_string_equal(p.parser, "rows");
+	char *ctx = assay_json_dumps(p.context, ASSAY_JSON_SORT);
+	assert_string_equal(ctx, "{\"cluster\":\"mi300x-a\",\"combo\":\"fp8 mbs4\",\"mbs\":4,\"precision\":\"fp8\","
+				 "\"scale\":\"2x8\",\"suite\":\"train\",\"tag\":\"m4\",\"workload\":\"llama\"}");
+	free(ctx);
+	assay_case_plan_release(&p);
+	assay_suite_release(&s);
+}
+
+static void test_command_errors(void **state)
+{
+	(void)state;
+	assert_string_equal(
+		load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"MBS\": 1}}, \"argv\": [\"x\", \"{GBS}\"], "
+			   "\"parser\": \"rows\"}"),
+		"$.argv[1]: placeholder {GBS} has no value in combo \"a\" ($.combos.a has: MBS)");
+	assert_string_equal(
+		load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+			   "\"env\": {\"V\": \"{X}\"}, \"parser\": \"rows\"}"),
+		"$.env.V: placeholder {X} has no value in combo \"a\" ($.combos.a has: nothing)");
+	assert_string_equal(
+		load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"runs\": [\"b\"], \"argv\": [\"x\"], "
+			   "\"parser\": \"rows\"}"),
+		"$.runs[0]: unknown combo \"b\" (combos: a)");
+	assert_string_equal(
+		load_fails("{\"kind\": \"command\", \"combos\": {\"A b\": {}, \"a-b\": {}}, \"argv\": [\"x\"], "
+			   "\"parser\": \"rows\"}"),
+		"$.combos.a-b: combo \"a-b\" gives case id \"a-b\", already used by \"A b\"");
+	/* The known formats are the table's (others add rows to it). */
+	struct sbuf want = SBUF_INIT;
+	sbuf_adds(&want, "$.parser: unknown format \"megatorn\" (known: ");
+	for (const struct assay_format *f = assay_formats; f->name; f++)
+		sbuf_addf(&want, "%s, ", f->name);
+	sbuf_adds(&want, "auto, none)");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"megatorn\"}"),
+			    sbuf_str(&want));
+	sbuf_release(&want);
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\", \"timeout\": 5}"),
+			    "$.timeout: unknown key (expected one of: kind, name, description, launcher, store, "
+			    "output, cluster, revision, signatures, secrets, env, timeout_s, combos, runs, "
+			    "argv, cwd, parser, results, logs, context, gates, nodes, gpus_per_node)");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"RUN_ID\": 1}}, "
+				       "\"argv\": [\"x\"], \"parser\": \"rows\"}"),
+			    "$.combos.a.RUN_ID: {RUN_ID} is set by assay itself");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"X\": [1]}}, "
+				       "\"argv\": [\"x\"], \"parser\": \"rows\"}"),
+			    "$.combos.a.X: expected a string, number or boolean, got [...]");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\", \"secrets\": [\"TOK\"], \"env\": {\"TOK\": \"v\"}}"),
+			    "$.env.TOK: TOK is a secret: it comes from assay's environment, never from the "
+			    "suite file");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\", \"signatures\": {\"errors\": {\"x\": \"(\"}}}"),
+			    "$.signatures.errors.x: invalid pattern at offset 1: missing closing parenthesis");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\", \"signatures\": {\"disable\": [\"nccl\", \"nope\"]}}"),
+			    "$.signatures.disable[1]: unknown signature or family \"nope\" (see docs/suite.md "
+			    "for the built-in signatures)");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\", \"launcher\": {\"type\": \"local\", \"grace\": 1}}"),
+			    "$.launcher.grace: unknown key (expected one of: type, grace_s, mpirun, mpirun_args, "
+			    "mpirun_auto_flags)");
+	assert_string_equal(load_fails("{\"kind\": \"batch\"}"),
+			    "$.kind: expected one of \"ep\", \"command\", got \"batch\"");
+}
+
+static void test_secrets(void **state)
+{
+	(void)state;
+	struct assay_suite s;
+	struct assay_error e;
+	struct assay_redactor r = ASSAY_REDACTOR_INIT;
+	write_suite(command_suite);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	unsetenv("ASSAY_TEST_TOKEN");
+	assert_int_equal(assay_suite_secrets(&s, false, &r, &e), ASSAY_USAGE);
+	assert_string_equal(e.path, "$.secrets[0]");
+	assert_string_equal(e.message, "secret ASSAY_TEST_TOKEN is not set in the environment");
+	assay_redactor_release(&r);
+	assert_int_equal(assay_suite_secrets(&s, true, &r, &e), ASSAY_OK); /* --dry-run */
+	assay_redactor_release(&r);
+	setenv("ASSAY_TEST_TOKEN", "tok-8c1d2e", 1);
+	assert_int_equal(assay_suite_secrets(&s, false, &r, &e), ASSAY_OK);
+	assert_false(assay_redactor_empty(&r));
+	assay_redactor_release(&r);
+	assay_suite_release(&s);
+
+	/* The value written into the file itself: refused, naming secret and key. */
+	setenv("ASSAY_TEST_TOKEN", "llama", 1);
+	write_suite(command_suite);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_int_equal(assay_suite_secrets(&s, false, &r, &e), ASSAY_USAGE);
+	assert_string_equal(e.file, path);
+	assert_string_equal(e.path, "$.context.workload");
+	assert_string_equal(e.message, "holds the value of secret ASSAY_TEST_TOKEN; secrets reach "
+				       "workloads only through assay's environment, remove it from the file");
+	assay_redactor_release(&r);
+	assay_suite_release(&s);
+	unsetenv("ASSAY_TEST_TOKEN");
+}
+
+static const char ep_suite[] =
+	"{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\",\n"
+	" \"sweep\": {\"suite\": \"qs\", \"routing\": \"uniform\", \"modes\": {\"normal\": [\"decode\"]},\n"
+	"           \"ep_degrees\": [2, 4], \"precisions\": [\"bf16\"], \"timing\": {\"profile\": \"quick\"%s},\n"
+	"           \"workload\": {\"name\": \"deepseek-v3\", \"hidden\": 7168, \"topk\": 8, \"experts\": 256,\n"
+	"                        \"seed\": 67, \"token_ladders\": {\"decode\": [1, 8]}}},\n"
+	" \"filters\": {\"sku\": [\"local-cpu\", \"h100\"], \"ep\": [2]}}\n";
+
+static void test_ep_suite(void **state)
+{
+	(void)state;
+	char text[2048];
+	snprintf(text, sizeof(text), ep_suite, "");
+	struct assay_suite s;
+	struct assay_error e;
+	write_suite(text);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_string_equal(s.name, "qs");
+	/* local-cpu runs mpi and shm at EP 2; h100 has no EP 2 for its backends. */
+	size_t runnable = 0;
+	for (size_t i = 0; i < s.n_cases; i++)
+		runnable += s.cases[i].runnable;
+	assert_int_equal(runnable, 2);
+	assert_int_equal(s.n_cases, 6);
+	const struct assay_suite_case *c =
+		assay_suite_find_case(&s, "local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16");
+	assert_non_null(c);
+	assert_int_equal(c->nodes, 1);
+	assert_int_equal(c->ranks_per_node, 2);
+	struct assay_case_plan p;
+	assert_int_equal(assay_suite_plan(&s, c, "R1", "out/R1/x", "/bin/assay-ep", &p, &e), ASSAY_OK);
+	char *argv = strlist_join(&p.argv, " ");
+	assert_string_equal(argv, "/bin/assay-ep run --backend shm --ep 2 --mode normal --phase decode "
+				  "--precision bf16 --tokens 1,8 --profile quick --hidden 7168 --experts 256 "
+				  "--topk 8 --seed 67 --scale-up-domain 2 --workload deepseek-v3 --out "
+				  "out/R1/x/result.json");
+	free(argv);
+	assert_int_equal(p.mpi_ranks, 2);
+	assert_string_equal(p.parser, "assay-ep");
+	assert_null(p.timing_file);
+	assay_case_plan_release(&p);
+	assay_suite_release(&s);
+
+	/* A custom timing profile travels as a file in the case folder. */
+	snprintf(text, sizeof(text), ep_suite, ", \"trials\": 3");
+	write_suite(text);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	c = assay_suite_find_case(&s, "local-cpu-mpi-deepseek-v3-normal-decode-ep2-uniform-bf16");
+	assert_int_equal(assay_suite_plan(&s, c, "R1", "out/R1/x", "assay-ep", &p, &e), ASSAY_OK);
+	assert_string_equal(p.timing_file, "out/R1/x/timing.json");
+	assert_true(strlist_has(&p.argv, "--timing"));
+	assert_int_equal(json_integer_value(json_object_get(p.timing, "trials")), 3);
+	assert_null(json_object_get(p.timing, "profile")); /* assay-ep reads the six fields */
+	assay_case_plan_release(&p);
+	assay_suite_release(&s);
+}
+
+static void test_ep_errors(void **state)
+{
+	(void)state;
+	char text[2048];
+	snprintf(text, sizeof(text), ep_suite, ", \"trials\": \"8\"");
+	assert_string_equal(load_fails(text), "$.sweep.timing.trials: expected a positive integer, got \"8\"");
+	assert_string_equal(
+		load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\", \"sweep\": "
+			   "\"configs/sweep-local.json\", \"filters\": {\"sku\": [\"h900\"]}}"),
+		"$.filters.sku: unknown value \"h900\" (known: b200, b300, gb200, gb300, h100, h200, "
+		"local-cpu, mi300x, mi325x, mi355x)");
+	assert_string_equal(load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\"}"),
+			    "$.sweep: missing (expected a sweep file or object)");
+	assert_string_equal(load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\", "
+				       "\"sweep\": \"configs/sweep-local.json\", \"combos\": {}}"),
+			    "$.combos: unknown key (expected one of: kind, name, description, launcher, "
+			    "store, output, cluster, revision, signatures, secrets, env, timeout_s, "
+			    "platforms, sweep, filters, assay_ep)");
+}
+
+static void test_template(void **state)
+{
+	(void)state;
+	json_t *vars = json_pack("{s:i, s:f, s:b, s:s}", "A", 3, "B", 0.25, "C", 1, "D", "x y");
+	struct sbuf sb = SBUF_INIT;
+	char *missing;
+	assert_int_equal(assay_template_expand("{A}-{B}-{C}-{D}-{{A}}-{ A}-{9}-{", vars, &sb, &missing), 0);
+	assert_string_equal(sbuf_str(&sb), "3-0.25-true-x y-{A}-{ A}-{9}-{");
+	sbuf_reset(&sb);
+	assert_int_equal(assay_template_expand("a{E}b", vars, &sb, &missing), -1);
+	assert_string_equal(missing, "E");
+	free(missing);
+	sbuf_release(&sb);
+	json_decref(vars);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_command_suite),
+		cmocka_unit_test(test_command_errors),
+		cmocka_unit_test(test_secrets),
+		cmocka_unit_test(test_ep_suite),
+		cmocka_unit_test(test_ep_errors),
+		cmocka_unit_test(test_template),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

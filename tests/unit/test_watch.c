@@ -1,0 +1,307 @@
+/* Unit tests for watching: every built-in signature on a real-looking line,
+ * lines that must not match, benign suppression, user patterns, lines split
+ * across reads, and following a growing file. */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "assay/watch.h"
+
+static const struct {
+	const char *line;
+	const char *signature;
+} samples[] = {
+	{"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error", "nccl-error"},
+	{"node3:1234:1299 [0] misc/socket.cc:49 NCCL WARN ncclSystemError: Call to connect returned Connection refused", "nccl-error"},
+	{"RuntimeError: RCCL error: remote process exited or there was a network error", "nccl-error"},
+	{"[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600002 milliseconds before timing out.", "nccl-timeout"},
+	{"Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels", "nccl-timeout"},
+	{"NVRM: Xid (PCI:0000:1b:00): 79, pid=1234, GPU has fallen off the bus.", "gpu-lost"},
+	{"HW Exception by GPU node-2 (Agent handle: 0x55d) reason :GPU Hang", "gpu-hang"},
+	{"amdgpu 0000:05:00.0: amdgpu: GPU reset begin!", "gpu-reset"},
+	{"RuntimeError: CUDA error: uncorrectable ECC error encountered", "gpu-uncorrectable"},
+	{"Memory access fault by GPU node-4 (Agent handle: 0x2) on address 0x7f. Reason: Page not present or supervisor privilege.", "gpu-page-fault"},
+	{"RuntimeError: CUDA error: an illegal memory access was encountered", "gpu-page-fault"},
+	{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "cuda-oom"},
+	{"RuntimeError: HIP out of memory. Tried to allocate 1.50 GiB", "hip-oom"},
+	{"[12345.678] Out of memory: Killed process 4321 (python3) total-vm:100kB", "host-oom"},
+	{"terminate called after throwing an instance of 'std::bad_alloc'", "host-oom"},
+	{"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "torch-elastic"},
+	{"torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError", "torch-elastic"},
+	{"Traceback (most recent call last):", "python-traceback"},
+	{"[node1:01234] *** Process received signal ***", "abort"},
+	{"bash: line 1:  4242 Segmentation fault      (core dumped) ./train", "segfault"},
+	{"Aborted (core dumped)", "abort"},
+	{"MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD", "mpi-abort"},
+	{"mpirun noticed that process rank 0 with PID 0 on node x exited on signal 9 (Killed).", "mpi-abort"},
+};
+
+static const char *const clean_lines[] = {
+	"node3:1234:1234 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0",
+	"NCCL_ASYNC_ERROR_HANDLING is deprecated, use TORCH_NCCL_ASYNC_ERROR_HANDLING",
+	" iteration      100/    1000 | consumed samples: 6400 | lm loss: 7.12E+00 | number of nan iterations: 0 |",
+	"OutOfMemoryErrorCount=0",
+	"the memory error rate is 0",
+	"Segmentation of experts: 256 over 8 ranks",
+	"torchrun finished successfully",
+	"gpu reset counter: 0",
+};
+
+static void init_builtin(struct assay_sigset *set)
+{
+	*set = (struct assay_sigset)ASSAY_SIGSET_INIT;
+	assay_sigset_add_builtins(set);
+}
+
+static const char *scan_line(const struct assay_sigset *set, const char *line, struct assay_scanner *s)
+{
+	assay_scanner_init(s, set, "stdout");
+	assay_scanner_feed(s, line, strlen(line));
+	assay_scanner_feed(s, "\n", 1);
+	return s->matched ? s->match.signature : NULL;
+}
+
+static void test_builtins(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	init_builtin(&set);
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		struct assay_scanner s;
+		const char *got = scan_line(&set, samples[i].line, &s);
+		if (!got || strcmp(got, samples[i].signature))
+			fail_msg("line %zu \"%s\": got %s, want %s", i, samples[i].line, got ? got : "(none)",
+				 samples[i].signature);
+		assert_string_equal(s.match.line, samples[i].line);
+		assert_string_equal(s.match.source, "stdout");
+		assay_scanner_release(&s);
+	}
+	for (size_t i = 0; i < sizeof(clean_lines) / sizeof(clean_lines[0]); i++) {
+		struct assay_scanner s;
+		const char *got = scan_line(&set, clean_lines[i], &s);
+		if (got)
+			fail_msg("clean line \"%s\" matched %s", clean_lines[i], got);
+		assay_scanner_release(&s);
+	}
+	/* Every built-in has a sample, and anchors the prefilter can use. */
+	for (const struct assay_builtin_signature *b = assay_builtin_signatures; b->name; b++) {
+		assert_non_null(b->anchors);
+		assert_non_null(b->anchors[0]);
+		for (const char *const *a = b->anchors; *a; a++)
+			if (strlen(*a) < 2)
+				fail_msg("anchor \"%s\" of %s is shorter than two bytes", *a, b->name);
+	}
+	for (const struct assay_builtin_signature *b = assay_builtin_signatures; b->name; b++) {
+		bool found = false;
+		for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++)
+			found |= !strcmp(samples[i].signature, b->name);
+		if (!found)
+			fail_msg("built-in signature %s has no sample line", b->name);
+	}
+	assay_sigset_release(&set);
+}
+
+/* A matching line split at every byte offset across two reads, after some
+ * clean lines, is found, and the recorded line is whole. */
+static void test_split_reads(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	init_builtin(&set);
+	const char *text = "step 1 ok\nstep 2 ok\r\nrank 1: NCCL error: unhandled system error\nafter\n";
+	size_t n = strlen(text);
+	for (size_t cut = 0; cut <= n; cut++) {
+		struct assay_scanner s;
+		assay_scanner_init(&s, &set, "stderr");
+		assay_scanner_feed(&s, text, cut);
+		assay_scanner_feed(&s, text + cut, n - cut);
+		assert_true(s.matched);
+		assert_string_equal(s.match.signature, "nccl-error");
+		assert_string_equal(s.match.line, "rank 1: NCCL error: unhandled system error");
+		assay_scanner_release(&s);
+	}
+	/* One byte at a time. */
+	struct assay_scanner s;
+	assay_scanner_init(&s, &set, "stderr");
+	for (size_t i = 0; i < n; i++)
+		assay_scanner_feed(&s, text + i, 1);
+	assert_true(s.matched);
+	assert_string_equal(s.match.line, "rank 1: NCCL error: unhandled system error");
+	assay_scanner_release(&s);
+	assay_sigset_release(&set);
+}
+
+static void test_unterminated_last_line(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	init_builtin(&set);
+	struct assay_scanner s;
+	assay_scanner_init(&s, &set, "stdout");
+	assert_false(assay_scanner_feed(&s, "ok\nSegmentation fault", 21));
+	assert_true(assay_scanner_finish(&s));
+	assert_string_equal(s.match.signature, "segfault");
+	assay_scanner_release(&s);
+	assay_sigset_release(&set);
+}
+
+static void test_benign_and_user(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	struct assay_error e;
+	init_builtin(&set);
+	assert_int_equal(assay_sigset_add(&set, "ib-fallback", "NCCL error.*falling back to socket", true, &e),
+			 ASSAY_OK);
+	assert_int_equal(assay_sigset_add(&set, "loss-nan", "lm loss: nan\\b", false, &e), ASSAY_OK);
+	struct assay_scanner s;
+	assay_scanner_init(&s, &set, "log");
+	const char *text = "NCCL error on ib0, falling back to socket\niteration 5 | lm loss: nan |\n";
+	assert_true(assay_scanner_feed(&s, text, strlen(text)));
+	assert_string_equal(s.match.signature, "loss-nan");
+	assert_string_equal(s.match.family, "user");
+	assert_string_equal(s.match.line, "iteration 5 | lm loss: nan |");
+	assay_scanner_release(&s);
+
+	/* The benign line alone ends nothing. */
+	assay_scanner_init(&s, &set, "log");
+	assert_false(assay_scanner_feed(&s, text, 42));
+	assert_false(assay_scanner_finish(&s));
+	assay_scanner_release(&s);
+
+	assert_int_equal(assay_sigset_add(&set, "bad", "a(b", false, &e), ASSAY_USAGE);
+	assert_string_equal(e.message, "invalid pattern at offset 3: missing closing parenthesis");
+	assert_int_equal(assay_sigset_add(&set, "nccl-error", "x", false, &e), ASSAY_USAGE);
+	assert_string_equal(e.message, "signature \"nccl-error\" is already defined (built in)");
+	assert_int_equal(assay_sigset_add(&set, "loss-nan", "x", false, &e), ASSAY_USAGE);
+	assert_string_equal(e.message, "signature \"loss-nan\" is already defined");
+	assay_sigset_release(&set);
+}
+
+/* A line with an anchor but no match (NCCL INFO ... "NCCL error" absent)
+ * is passed over, and a suite pattern without anchors is still found after
+ * it, in a long block. */
+static void test_prefilter(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	struct assay_error e;
+	init_builtin(&set);
+	assert_int_equal(assay_sigset_add(&set, "loss-spike", "lm loss: [1-9][0-9]\\.", false, &e), ASSAY_OK);
+	struct sbuf text = SBUF_INIT;
+	for (int i = 0; i < 2000; i++)
+		sbuf_addf(&text, "iteration %d | lm loss: 2.3%02d | gpu reset counter 0 | page faults 0\n", i, i % 100);
+	sbuf_adds(&text, "iteration 2000 | lm loss: 42.0 |\n");
+	struct assay_scanner s;
+	assay_scanner_init(&s, &set, "log");
+	assert_true(assay_scanner_feed(&s, text.buf, text.len));
+	assert_string_equal(s.match.signature, "loss-spike");
+	assert_string_equal(s.match.line, "iteration 2000 | lm loss: 42.0 |");
+	assay_scanner_release(&s);
+	/* The same in a file-sized stream of pieces, with a built-in at the end. */
+	sbuf_reset(&text);
+	for (int i = 0; i < 5000; i++)
+		sbuf_addf(&text, "step %d ok, nccl INFO Using network IB, page size 4096\n", i);
+	sbuf_adds(&text, "[rank7]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp\n");
+	assay_scanner_init(&s, &set, "log");
+	for (size_t off = 0; off < text.len; off += 4093)
+		assay_scanner_feed(&s, text.buf + off, text.len - off < 4093 ? text.len - off : 4093);
+	assert_true(s.matched);
+	assert_string_equal(s.match.signature, "nccl-error");
+	assay_scanner_release(&s);
+	sbuf_release(&text);
+	assay_sigset_release(&set);
+}
+
+static void test_disable(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	init_builtin(&set);
+	assert_int_equal(assay_sigset_disable(&set, "python-traceback"), 1);
+	assert_int_equal(assay_sigset_disable(&set, "gpu"), 5);
+	assert_int_equal(assay_sigset_disable(&set, "nope"), 0);
+	struct assay_scanner s;
+	assert_null(scan_line(&set, "Traceback (most recent call last):", &s));
+	assay_scanner_release(&s);
+	assert_null(scan_line(&set, "amdgpu 0000:05:00.0: amdgpu: GPU reset begin!", &s));
+	assay_scanner_release(&s);
+	assert_string_equal(scan_line(&set, "CUDA out of memory", &s), "cuda-oom");
+	assay_scanner_release(&s);
+	assay_sigset_release(&set);
+}
+
+static void append(const char *path, const char *text, int flags)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | flags, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static void test_tail(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/assay-test-tail-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[128], other[128];
+	snprintf(path, sizeof(path), "%s/log", dir);
+	snprintf(other, sizeof(other), "%s/new", dir);
+	struct assay_tail t;
+	struct sbuf sb = SBUF_INIT;
+	assay_tail_init(&t, path);
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 0); /* not there yet */
+	append(path, "one\ntw", O_APPEND);
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 6);
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 0);
+	append(path, "o\nthree\n", O_APPEND);
+	assert_int_equal(assay_tail_read(&t, &sb, 3), 3); /* at most max */
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 5);
+	assert_string_equal(sbuf_str(&sb), "one\ntwo\nthree\n");
+	/* Truncated: read again from the start. */
+	sbuf_reset(&sb);
+	append(path, "x\n", O_TRUNC);
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 2);
+	assert_string_equal(sbuf_str(&sb), "x\n");
+	/* Replaced by another file (log rotation): read the new one whole. */
+	sbuf_reset(&sb);
+	append(other, "fresh file\n", O_TRUNC);
+	assert_int_equal(rename(other, path), 0);
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 11);
+	assert_string_equal(sbuf_str(&sb), "fresh file\n");
+	assay_tail_release(&t);
+	/* A tail that starts at the current end reads only what comes after. */
+	sbuf_reset(&sb);
+	assay_tail_init(&t, path);
+	assay_tail_skip_existing(&t);
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 0);
+	append(path, "next\n", O_APPEND);
+	assert_int_equal(assay_tail_read(&t, &sb, 1 << 20), 5);
+	assert_string_equal(sbuf_str(&sb), "next\n");
+	assay_tail_release(&t);
+	sbuf_release(&sb);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtins),
+		cmocka_unit_test(test_split_reads),
+		cmocka_unit_test(test_unterminated_last_line),
+		cmocka_unit_test(test_benign_and_user),
+		cmocka_unit_test(test_prefilter),
+		cmocka_unit_test(test_disable),
+		cmocka_unit_test(test_tail),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
