@@ -8,6 +8,7 @@
 #include "cli.h"
 
 const struct cli_command cli_commands[] = {
+	{"lint", cmd_lint, "check madengine manifests, model cards and assay configs", cmd_lint_help},
 	{"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards",
 	 cmd_matrix_help},
 	{NULL, NULL, NULL, NULL},
