@@ -162,8 +162,7 @@ static void check_nodes(struct lint_ctx *c)
 		sbuf_addf(&msg, ", distributed.nnodes is %lld", nnodes);
 	if (listed > 0)
 		sbuf_addf(&msg, ", slurm.nodelist names %ld node%s", listed, listed == 1 ? "" : "s");
-	sbuf_adds(&msg, ": sbatch allocates slurm.nodes while the launcher waits for "
-			"distributed.nnodes; make them agree");
+	sbuf_adds(&msg, ": sbatch and the launcher disagree on the world size; make them agree");
 	lint_report(c, R_MISMATCH,
 		    bad_nnodes ? "$.deployment_config.distributed.nnodes"
 			       : "$.deployment_config.slurm.nodelist",
