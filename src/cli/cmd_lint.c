@@ -206,10 +206,14 @@ int cmd_lint(int argc, char **argv)
 		free(s);
 		json_decref(doc);
 	}
-	if (format == F_HUMAN && (errors || warnings || allowed))
-		fprintf(stderr, "assay lint: %zu error%s, %zu warning%s in %zu file%s%s\n", errors,
+	if (format == F_HUMAN && (errors || warnings || allowed)) {
+		fprintf(stderr, "assay lint: %zu error%s, %zu warning%s in %zu file%s", errors,
 			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", nres,
-			nres == 1 ? "" : "s", allowed ? " (more allowed by .assay-lint.json)" : "");
+			nres == 1 ? "" : "s");
+		if (allowed)
+			fprintf(stderr, "; %zu allowed by .assay-lint.json", allowed);
+		fputc('\n', stderr);
+	}
 	for (size_t i = 0; i < nres; i++)
 		assay_lint_result_release(&res[i]);
 	free(res);

@@ -39,8 +39,8 @@ static long range_count(const char *s, size_t n)
 		if (dash) {
 			char *end;
 			long a = strtol(s + i, &end, 10), b = strtol(dash + 1, NULL, 10);
-			if (end == dash && b >= a && b - a < COUNT_CAP)
-				cnt = b - a + 1;
+			if (end == dash && b >= a)
+				cnt = b - a < COUNT_CAP ? b - a + 1 : COUNT_CAP;
 		}
 		if (j > i)
 			total += cnt;
