@@ -57,14 +57,17 @@ void lint_path_push_index(struct sbuf *path, size_t i);
 const json_t *lint_get(const json_t *v, const char *chain);
 
 /* Every string in the document (values and object keys), depth first in
- * document order. */
+ * document order. The JSON path is built only when asked for. */
+struct lint_walk;
 struct lint_str {
-	const char *path;  /* of the value, or of the member for a key */
+	struct lint_walk *walk;
 	const char *key;   /* the member key the string sits under, NULL at the top */
 	const char *s;
 	size_t len;
 	bool is_key;       /* s is the object key itself */
 };
+/* The path of the value, or of the member for a key; valid until the visitor returns. */
+const char *lint_str_path(const struct lint_str *s);
 typedef void (*lint_str_fn)(struct lint_ctx *c, const struct lint_str *s, void *arg);
 void lint_walk_strings(struct lint_ctx *c, lint_str_fn fn, void *arg);
 

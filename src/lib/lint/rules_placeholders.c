@@ -87,13 +87,13 @@ static void placeholder_visit(struct lint_ctx *c, const struct lint_str *s, void
 		return;
 	const char *what = s->is_key ? "key" : "value";
 	if (!s->is_key && s->key && lint_key_is_secret(s->key)) {
-		lint_report(c, R_PLACEHOLDER, s->path,
+		lint_report(c, R_PLACEHOLDER, lint_str_path(s),
 			    "leftover placeholder in the %s (not shown: the key names a secret)", what);
 		return;
 	}
 	char *ph = xstrndup(s->s + start, end - start);
 	char b[96];
-	lint_report(c, R_PLACEHOLDER, s->path, "leftover placeholder %s in the %s",
+	lint_report(c, R_PLACEHOLDER, lint_str_path(s), "leftover placeholder %s in the %s",
 		    lint_brief(ph, b, sizeof(b)), what);
 	free(ph);
 }

@@ -170,7 +170,7 @@ static void visit(struct lint_ctx *c, const struct lint_str *s, void *arg)
 	if (lint_on(c, R_LITERAL) && !s->is_key && s->key && lint_key_is_secret(s->key) &&
 	    !reference_or_empty(s->s, s->len) && !lint_find_placeholder(s->s, s->len, &start, &end)) {
 		char b[96];
-		lint_report(c, R_LITERAL, s->path,
+		lint_report(c, R_LITERAL, lint_str_path(s),
 			    "%s holds a literal secret (not shown): pass it through the environment "
 			    "(e.g. MAD_SECRETS_* on the host), never in the file",
 			    lint_brief(s->key, b, sizeof(b)));
@@ -178,7 +178,7 @@ static void visit(struct lint_ctx *c, const struct lint_str *s, void *arg)
 	}
 	const char *kind = lint_find_token(s->s, s->len, &start, &end);
 	if (kind)
-		lint_report(c, R_PATTERN, s->path,
+		lint_report(c, R_PATTERN, lint_str_path(s),
 			    "this %s holds what looks like %s (not shown): pass secrets through the "
 			    "environment, never in the file", s->is_key ? "key" : "value", kind);
 }

@@ -11,6 +11,21 @@
 
 void lint_path_push_key(struct sbuf *path, const char *key)
 {
+	/* Plain keys ([A-Za-z0-9_-]+) as ".key", the rest as assay_json_path_key writes them. */
+	size_t n = 0;
+	for (const char *p = key; *p; p++, n++) {
+		char ch = *p;
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+		      ch == '_' || ch == '-')) {
+			n = 0;
+			break;
+		}
+	}
+	if (n) {
+		sbuf_addch(path, '.');
+		sbuf_add(path, key, n);
+		return;
+	}
 	char tmp[1024];
 	assay_json_path_key(tmp, sizeof(tmp), "", key);
 	sbuf_adds(path, tmp);
@@ -121,49 +136,73 @@ bool lint_int_value(const json_t *v, bool allow_string, long long *out)
 	return errno == 0;
 }
 
-struct walk {
+/* One step from the root to the string being visited. */
+struct step {
+	const char *key; /* NULL for an array element */
+	size_t index;
+};
+
+struct lint_walk {
 	struct lint_ctx *c;
 	lint_str_fn fn;
 	void *arg;
+	struct step *steps;
+	size_t depth, alloc;
 	struct sbuf path;
 };
 
-static void walk_value(struct walk *w, const json_t *v, const char *key)
+const char *lint_str_path(const struct lint_str *s)
+{
+	struct lint_walk *w = s->walk;
+	sbuf_reset(&w->path);
+	sbuf_addch(&w->path, '$');
+	for (size_t i = 0; i < w->depth; i++) {
+		if (w->steps[i].key)
+			lint_path_push_key(&w->path, w->steps[i].key);
+		else
+			lint_path_push_index(&w->path, w->steps[i].index);
+	}
+	return w->path.buf;
+}
+
+static void push(struct lint_walk *w, const char *key, size_t index)
+{
+	ALLOC_GROW(w->steps, w->depth + 1, w->alloc);
+	w->steps[w->depth].key = key;
+	w->steps[w->depth].index = index;
+	w->depth++;
+}
+
+static void walk_value(struct lint_walk *w, const json_t *v, const char *key)
 {
 	if (json_is_string(v)) {
-		struct lint_str s = {w->path.buf, key, json_string_value(v), json_string_length(v),
-				     false};
+		struct lint_str s = {w, key, json_string_value(v), json_string_length(v), false};
 		w->fn(w->c, &s, w->arg);
-		return;
-	}
-	size_t mark = w->path.len;
-	if (json_is_object(v)) {
+	} else if (json_is_object(v)) {
 		const char *k;
 		json_t *child;
 		json_object_foreach((json_t *)v, k, child) {
-			lint_path_push_key(&w->path, k);
-			struct lint_str s = {w->path.buf, k, k, strlen(k), true};
+			push(w, k, 0);
+			struct lint_str s = {w, k, k, strlen(k), true};
 			w->fn(w->c, &s, w->arg);
 			walk_value(w, child, k);
-			w->path.len = mark;
-			w->path.buf[mark] = '\0';
+			w->depth--;
 		}
 	} else if (json_is_array(v)) {
 		size_t i;
 		json_t *child;
 		json_array_foreach(v, i, child) {
-			lint_path_push_index(&w->path, i);
+			push(w, NULL, i);
 			walk_value(w, child, key);
-			w->path.len = mark;
-			w->path.buf[mark] = '\0';
+			w->depth--;
 		}
 	}
 }
 
 void lint_walk_strings(struct lint_ctx *c, lint_str_fn fn, void *arg)
 {
-	struct walk w = {c, fn, arg, SBUF_INIT};
-	sbuf_adds(&w.path, "$");
+	struct lint_walk w = {c, fn, arg, NULL, 0, 0, SBUF_INIT};
 	walk_value(&w, c->doc, NULL);
+	free(w.steps);
 	sbuf_release(&w.path);
 }
