@@ -8,6 +8,7 @@ usage: assay [--version] [--help] <command> [<args>]
 assay validates GPU clusters and keeps their performance honest.
 
 commands:
+  lint       check madengine manifests, model cards and assay configs
   matrix     expand a sweep over a platform registry into cases and shards
 
 Run 'assay help <command>' for a command's options.
