@@ -53,6 +53,18 @@ static size_t skip_value(const char *t, size_t n, size_t p)
 	return n;
 }
 
+/* From the start of a member's value or an element at *p, to the start of the
+ * next one; false at the end of the container. */
+static bool next_sibling(const char *t, size_t n, size_t *p)
+{
+	*p = skip_ws(t, n, skip_value(t, n, *p));
+	if (*p < n && t[*p] == ',') {
+		*p = skip_ws(t, n, *p + 1);
+		return true;
+	}
+	return false;
+}
+
 /* One step of a path: a key (decoded, owned) or an index. */
 struct step {
 	char *key;
@@ -137,27 +149,19 @@ size_t lint_locate(const char *text, size_t len, const char *path)
 					ok = true;
 					break;
 				}
-				p = skip_ws(text, len, skip_value(text, len, p));
-				if (p < len && text[p] == ',')
-					p = skip_ws(text, len, p + 1);
-				else
+				if (!next_sibling(text, len, &p))
 					break;
 			}
 		} else if (!st.key && text[p] == '[') {
 			p = skip_ws(text, len, p + 1);
-			size_t k = 0;
-			while (p < len && text[p] != ']') {
+			for (size_t k = 0; p < len && text[p] != ']'; k++) {
 				if (k == st.index) {
 					found = p;
 					ok = true;
 					break;
 				}
-				p = skip_ws(text, len, skip_value(text, len, p));
-				if (p < len && text[p] == ',')
-					p = skip_ws(text, len, p + 1);
-				else
+				if (!next_sibling(text, len, &p))
 					break;
-				k++;
 			}
 		}
 		free(st.key);

@@ -18,34 +18,33 @@ static const struct assay_lint_rule rules[] = {
 #define R_NO_MODEL (&rules[1])
 #define R_TAG (&rules[2])
 
-static void pair_keys(struct lint_ctx *c, const json_t *images, const json_t *models)
+/* Report each key of from (at from_path) that other lacks. */
+static void unpaired(struct lint_ctx *c, const struct assay_lint_rule *rule, const json_t *from,
+		     const json_t *other, const char *from_path, const char *what)
 {
 	const char *k;
 	json_t *v;
 	char b[96];
+	json_object_foreach((json_t *)from, k, v) {
+		if (json_is_object(other) && json_object_get(other, k))
+			continue;
+		char *p = lint_path_key(from_path, k);
+		lint_report(c, rule, p, "%s entry %s %s", from_path + 2, lint_brief(k, b, sizeof(b)),
+			    what);
+		free(p);
+	}
+}
+
+static void pair_keys(struct lint_ctx *c, const json_t *images, const json_t *models)
+{
 	/* Without model entries madengine discovers models itself: no pairing. */
 	if (!json_is_object(models) || !json_object_size(models))
 		return;
-	json_object_foreach((json_t *)models, k, v) {
-		if (json_is_object(images) && json_object_get(images, k))
-			continue;
-		char *p = lint_path_key("$.built_models", k);
-		lint_report(c, R_NO_IMAGE, p,
-			    "built_models entry %s names no image in built_images: madengine never "
-			    "runs it", lint_brief(k, b, sizeof(b)));
-		free(p);
-	}
-	if (!json_is_object(images))
-		return;
-	json_object_foreach((json_t *)images, k, v) {
-		if (json_object_get(models, k))
-			continue;
-		char *p = lint_path_key("$.built_images", k);
-		lint_report(c, R_NO_MODEL, p,
-			    "built_images entry %s has no built_models entry of the same key: "
-			    "madengine skips it", lint_brief(k, b, sizeof(b)));
-		free(p);
-	}
+	unpaired(c, R_NO_IMAGE, models, images, "$.built_models",
+		 "names no image in built_images: madengine never runs it");
+	if (json_is_object(images))
+		unpaired(c, R_NO_MODEL, images, models, "$.built_images",
+			 "has no built_models entry of the same key: madengine skips it");
 }
 
 /* The tag of an image reference: "" when it has none, NULL when it is

@@ -121,7 +121,9 @@ static void check(struct lint_ctx *c)
 		if (known)
 			continue;
 		char *p = lint_path_key("$", k);
-		lint_report(c, R_UNKNOWN, p, "madengine does not read a top-level \"%s\"", k);
+		char b[96];
+		lint_report(c, R_UNKNOWN, p, "madengine does not read a top-level %s",
+			    lint_brief(k, b, sizeof(b)));
 		free(p);
 	}
 }
