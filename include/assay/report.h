@@ -1,0 +1,223 @@
+/* The report model and its writers. The model holds everything report.html,
+ * junit.xml and summary.md show, as plain structs with owned strings; the
+ * reader of the store and the run's output folder fills it, and the writers
+ * (src/lib/report/) only read it. Every writer passes all text through
+ * secret redaction (include/assay/redact.h) with the model's secrets. */
+#ifndef ASSAY_REPORT_H
+#define ASSAY_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assay/error.h"
+#include "assay/util.h"
+
+/* A case's outcome. Names are stable ("passed", "gate-failed", ...). */
+enum assay_report_outcome {
+	ASSAY_REPORT_PASSED = 0,
+	ASSAY_REPORT_GATE_FAILED,
+	ASSAY_REPORT_WORKLOAD_FAILED,
+	ASSAY_REPORT_NO_METRICS,
+	ASSAY_REPORT_INFRA,       /* launcher, store or file system failed */
+	ASSAY_REPORT_UNSUPPORTED, /* the matrix or a backend cannot run this case */
+	ASSAY_REPORT_SKIPPED,     /* not run (filtered, resumed past, stopped early) */
+};
+#define ASSAY_REPORT_OUTCOME_COUNT 7
+
+const char *assay_report_outcome_name(enum assay_report_outcome o);
+/* Accepts the names above and the exit-code names of assay_strerror() ("ok"
+ * is passed, "infrastructure" is infra); -1 when unknown. */
+int assay_report_outcome_parse(const char *name);
+/* The exit code a case with this outcome contributes (unsupported and
+ * skipped contribute ASSAY_OK). */
+assay_err assay_report_outcome_exit(enum assay_report_outcome o);
+
+/* A gate's verdict. */
+enum assay_report_verdict {
+	ASSAY_VERDICT_PASS = 0,
+	ASSAY_VERDICT_FAIL,
+	ASSAY_VERDICT_RECORD,  /* value recorded, nothing to judge it against */
+	ASSAY_VERDICT_SKIPPED, /* gate not evaluated (no data, no history yet) */
+};
+#define ASSAY_VERDICT_COUNT 4
+/* "PASS", "FAIL", "RECORD", "SKIPPED". */
+const char *assay_report_verdict_name(enum assay_report_verdict v);
+int assay_report_verdict_parse(const char *name); /* -1 when unknown; case-insensitive */
+
+struct assay_report_kv {
+	char *key;
+	char *value;
+};
+
+/* A link to a file of the run's output folder. href is relative to the
+ * folder the report is written to; absolute URLs are shown as text only. */
+struct assay_report_link {
+	char *label; /* "stdout", "stderr", "artifact", ... */
+	char *href;
+};
+
+struct assay_report_case {
+	char *id;
+	struct assay_report_kv *factors; /* in display order */
+	size_t nfactors, factors_alloc;
+	enum assay_report_outcome outcome;
+	double duration_s; /* NAN when unknown */
+	/* Why it did not pass: the matched signature line, failed checks, gate
+	 * failures; may hold several lines. NULL or "" when none. */
+	char *reason;
+	struct assay_report_link *links;
+	size_t nlinks, links_alloc;
+};
+
+struct assay_report_gate {
+	char *case_id; /* NULL for a run-level gate */
+	char *name;    /* "threshold", "loss-slope", "regression", ... */
+	char *metric;  /* "roundtrip_us p99", "lm_loss", ... */
+	double value;  /* NAN when there is none */
+	char *unit;
+	char *spec;    /* the rule, e.g. "<= 120", "slope < 0" */
+	enum assay_report_verdict verdict;
+	char *message;
+};
+
+/* One point of an EP ladder. NAN marks a missing number. */
+struct assay_report_ep_point {
+	double tokens;         /* tokens per rank */
+	double p50_us, p99_us; /* latency */
+	double bw_gbps;        /* bandwidth per rank, GB/s (1e9) */
+	double max_rel_error;  /* combine oracle's max_relative_error */
+	bool valid;            /* every oracle check passed */
+};
+
+/* The ladder of one EP case: a phase (decode, prefill) of one component
+ * (roundtrip, dispatch, combine). */
+struct assay_report_ep {
+	char *case_id;
+	char *backend;
+	char *precision;
+	char *phase;
+	char *component; /* NULL when there is only one */
+	/* Charts are drawn per (phase, component, group), one line per backend
+	 * and precision: put the other factors here ("ep=8 · mi300x · normal");
+	 * NULL is one group. */
+	char *group;
+	struct assay_report_ep_point *points;
+	size_t npoints, points_alloc;
+};
+
+/* A (step, value) pair of a training curve; NAN values are gaps. */
+struct assay_report_xy {
+	double x, y;
+};
+
+/* One training combination (model x parallelism x precision x ...). The
+ * threshold table is the gates whose case_id is this case_id. */
+struct assay_report_train {
+	char *case_id;
+	char *label;
+	struct assay_report_xy *loss; /* lm loss per step */
+	size_t nloss, loss_alloc;
+	struct assay_report_xy *throughput; /* per step */
+	size_t nthroughput, throughput_alloc;
+	char *throughput_unit; /* "tokens/s/GPU" */
+	double warmup_steps;   /* steps <= this are warm-up; 0 when none */
+	bool has_fit;          /* loss ~ intercept + slope * step over [fit_from, fit_to] */
+	double slope, intercept, fit_from, fit_to;
+};
+
+struct assay_report_hpoint {
+	char *revision;
+	double value;
+};
+
+/* One history series the run touched. */
+struct assay_report_history {
+	char *label; /* e.g. "roundtrip_us p99 · mpi bf16 · ep=8 · T=128" */
+	char *unit;
+	bool lower_is_better;
+	struct assay_report_hpoint *points; /* oldest first */
+	size_t npoints, points_alloc;
+	size_t *change_points; /* indexes into points: first point of a new regime */
+	size_t nchange_points, change_points_alloc;
+	long new_point; /* index of this run's point; -1 when none */
+	enum assay_report_verdict verdict;
+	char *message;
+};
+
+struct assay_report {
+	/* The run header. */
+	char *suite;
+	char *run_id;
+	char *revision;
+	char *host;
+	char *launcher;
+	char *started; /* RFC 3339 UTC */
+	char *ended;
+	char *matrix_digest;  /* hex SHA-256 */
+	char *catalog_digest; /* hex SHA-256 */
+	assay_err exit_code;  /* the run's outcome */
+
+	struct assay_report_case *cases;
+	size_t ncases, cases_alloc;
+	struct assay_report_gate *gates;
+	size_t ngates, gates_alloc;
+	struct assay_report_ep *ep;
+	size_t nep, ep_alloc;
+	struct assay_report_train *train;
+	size_t ntrain, train_alloc;
+	struct assay_report_history *history;
+	size_t nhistory, history_alloc;
+
+	/* Values replaced by "***" in everything written. */
+	struct strlist secrets;
+};
+
+void assay_report_init(struct assay_report *r);
+void assay_report_release(struct assay_report *r);
+
+/* Replace *field with a copy of value (NULL allowed). */
+void assay_report_set(char **field, const char *value);
+
+/* Append a zeroed element (numbers NAN where NAN means "unknown") and return
+ * it; the pointer stays valid until the next add to the same array. */
+struct assay_report_case *assay_report_add_case(struct assay_report *r, const char *id,
+						enum assay_report_outcome outcome);
+void assay_report_case_factor(struct assay_report_case *c, const char *key, const char *value);
+void assay_report_case_link(struct assay_report_case *c, const char *label, const char *href);
+struct assay_report_gate *assay_report_add_gate(struct assay_report *r, const char *case_id,
+						const char *name, enum assay_report_verdict v);
+struct assay_report_ep *assay_report_add_ep(struct assay_report *r, const char *case_id,
+					    const char *backend, const char *precision,
+					    const char *phase);
+struct assay_report_ep_point *assay_report_ep_point(struct assay_report_ep *ep, double tokens);
+struct assay_report_train *assay_report_add_train(struct assay_report *r, const char *case_id,
+						  const char *label);
+void assay_report_train_loss(struct assay_report_train *t, double step, double loss);
+void assay_report_train_throughput(struct assay_report_train *t, double step, double value);
+struct assay_report_history *assay_report_add_history(struct assay_report *r, const char *label,
+						      const char *unit);
+void assay_report_history_point(struct assay_report_history *h, const char *revision,
+				double value);
+void assay_report_history_change(struct assay_report_history *h, size_t index);
+
+/* Number of cases per outcome. */
+void assay_report_count(const struct assay_report *r, size_t counts[ASSAY_REPORT_OUTCOME_COUNT]);
+
+/* The writers append to out. They do not fail: the model is trusted input
+ * (text is redacted, made valid UTF-8 and escaped; non-finite numbers are
+ * shown as "-"). */
+void assay_report_html(const struct assay_report *r, struct sbuf *out);
+void assay_report_junit(const struct assay_report *r, struct sbuf *out);
+void assay_report_markdown(const struct assay_report *r, struct sbuf *out);
+
+/* Write report.html, junit.xml and summary.md into dir (created when
+ * missing), each atomically. ASSAY_INFRA on a file system error. */
+assay_err assay_report_write(const struct assay_report *r, const char *dir,
+			     struct assay_error *e);
+
+/* A synthetic but realistic model with ncases cases (EP ladders, training
+ * combos, history series, every outcome), the same for the same arguments:
+ * for tests, bench/report-speed.sh and docs. */
+void assay_report_sample(struct assay_report *r, size_t ncases);
+
+#endif

@@ -1,0 +1,805 @@
+/* assay's SVG charts: line and scatter charts with "nice" 1-2-5 ticks, linear
+ * or log-10 axes, category x axes, legends, distinct colours and markers,
+ * shaded x ranges, vertical markers, a highlighted point and a fitted line.
+ * All text is escaped; the same chart always gives the same bytes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+/* Colour-blind-friendly enough and distinct on white. */
+static const char *const palette[] = {"#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626",
+				      "#0891b2", "#ca8a04", "#db2777", "#4b5563", "#65a30d"};
+#define GREY "#6b7280"
+#define INK "#1f2937"
+#define FIT "#e11d48"
+
+#define FONT_W 6.1 /* average glyph width at font-size 11, in px */
+
+struct axis {
+	double lo, hi; /* in data units */
+	bool log;
+	double a, b; /* pixel range */
+	double ticks[64];
+	size_t nticks;
+	double step; /* linear tick step (0 on log axes) */
+};
+
+/* Data value to pixel. */
+static double axis_px(const struct axis *ax, double v)
+{
+	double t, lo, hi;
+	if (ax->log) {
+		t = log10(v);
+		lo = log10(ax->lo);
+		hi = log10(ax->hi);
+	} else {
+		t = v;
+		lo = ax->lo;
+		hi = ax->hi;
+	}
+	if (!(hi > lo))
+		return (ax->a + ax->b) / 2;
+	return ax->a + (t - lo) / (hi - lo) * (ax->b - ax->a);
+}
+
+/* Append v rounded to 0.1 without printf (hot path: every coordinate). */
+static void coord(struct sbuf *o, double v)
+{
+	if (!isfinite(v) || fabs(v) > 1e9)
+		v = 0; /* never reached by a point on the chart; keeps the output sane */
+	long t = lround(v * 10);
+	char buf[32];
+	size_t n = 0;
+	bool neg = t < 0;
+	unsigned long u = neg ? (unsigned long)(-t) : (unsigned long)t;
+	unsigned long frac = u % 10, whole = u / 10;
+	char rev[24];
+	size_t r = 0;
+	do {
+		rev[r++] = (char)('0' + whole % 10);
+		whole /= 10;
+	} while (whole);
+	if (neg && (u != 0))
+		buf[n++] = '-';
+	while (r)
+		buf[n++] = rev[--r];
+	if (frac) {
+		buf[n++] = '.';
+		buf[n++] = (char)('0' + frac);
+	}
+	sbuf_add(o, buf, n);
+}
+
+static void text(struct sbuf *o, const char *s, const struct svg_chart *c)
+{
+	rep_text(o, REP_XML, s, 0, c->secrets);
+}
+
+/* Width of s in px, estimated from its characters (UTF-8 aware). */
+static double text_width(const char *s)
+{
+	size_t chars = 0;
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+		if ((*p & 0xC0) != 0x80)
+			chars++;
+	return (double)chars * FONT_W;
+}
+
+size_t svg_ticks_linear(double *lo, double *hi, int target, double *ticks, size_t max,
+			double *step)
+{
+	double l = *lo, h = *hi;
+	if (!isfinite(l) || !isfinite(h)) {
+		l = 0;
+		h = 1;
+	}
+	if (h < l) {
+		double t = l;
+		l = h;
+		h = t;
+	}
+	if (h == l) {
+		double d = l == 0 ? 1 : fabs(l) * 0.1;
+		l -= d;
+		h += d;
+	}
+	if (target < 2)
+		target = 2;
+	double raw = (h - l) / target;
+	double mag = pow(10, floor(log10(raw)));
+	double f = raw / mag;
+	double s = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+	double k0 = floor(l / s + 1e-9), k1 = ceil(h / s - 1e-9);
+	*lo = k0 * s;
+	*hi = k1 * s;
+	if (step)
+		*step = s;
+	size_t n = 0;
+	for (double k = k0; k <= k1 + 1e-9 && n < max; k++) {
+		double v = k * s;
+		if (fabs(v) < s * 1e-9)
+			v = 0;
+		ticks[n++] = v;
+	}
+	return n;
+}
+
+size_t svg_ticks_log(double *lo, double *hi, double *ticks, size_t max)
+{
+	double l = *lo > 0 && isfinite(*lo) ? *lo : 1;
+	double h = *hi > 0 && isfinite(*hi) ? *hi : l;
+	if (h < l) {
+		double t = l;
+		l = h;
+		h = t;
+	}
+	int a = (int)floor(log10(l) + 1e-9), b = (int)ceil(log10(h) - 1e-9);
+	if (b <= a)
+		b = a + 1;
+	*lo = pow(10, a);
+	*hi = pow(10, b);
+	int decades = b - a;
+	size_t n = 0;
+	if (decades <= 2) {
+		static const double mult[] = {1, 2, 5};
+		for (int k = a; k <= b; k++)
+			for (size_t m = 0; m < 3 && n < max; m++) {
+				if (k == b && m > 0)
+					break;
+				ticks[n++] = mult[m] * pow(10, k);
+			}
+	} else {
+		int every = decades <= 6 ? 1 : (decades + 5) / 6;
+		for (int k = a; k <= b && n < max; k += every)
+			ticks[n++] = pow(10, k);
+	}
+	return n;
+}
+
+static const char *fixed(char *buf, size_t size, double v, int dec)
+{
+	if (dec < 0)
+		dec = 0;
+	if (dec > 12)
+		dec = 12;
+	snprintf(buf, size, "%.*f", dec, v);
+	if (strchr(buf, '.')) {
+		size_t n = strlen(buf);
+		while (buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (buf[n - 1] == '.')
+			buf[--n] = '\0';
+	}
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, size, "0");
+	return buf;
+}
+
+const char *svg_tick_label(char *buf, size_t size, double v, double step, bool kilo)
+{
+	double a = fabs(v);
+	if (v == 0 || !isfinite(v)) {
+		snprintf(buf, size, isfinite(v) ? "0" : "-");
+		return buf;
+	}
+	if (!(step > 0))
+		step = pow(10, floor(log10(a) + 1e-9));
+	if (a >= 1e4 || (kilo && a >= 1e3)) {
+		double div = a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : 1e3;
+		const char *suffix = a >= 1e9 ? "G" : a >= 1e6 ? "M" : "k";
+		char num[48];
+		int dec = (int)-floor(log10(step / div) + 1e-9);
+		fixed(num, sizeof(num), v / div, dec);
+		snprintf(buf, size, "%s%s", num, suffix);
+		return buf;
+	}
+	if (a < 1e-3) {
+		/* Mantissa digits needed for this step at this magnitude. */
+		int mag = (int)floor(log10(a) + 1e-9);
+		int dec = mag - (int)floor(log10(step) + 1e-9);
+		if (dec < 0)
+			dec = 0;
+		char tmp[48];
+		snprintf(tmp, sizeof(tmp), "%.*e", dec, v);
+		char *e = strchr(tmp, 'e');
+		char mant[48];
+		snprintf(mant, sizeof(mant), "%.*s", (int)(e - tmp), tmp);
+		fixed(mant, sizeof(mant), atof(mant), dec);
+		snprintf(buf, size, "%se%d", mant, atoi(e + 1));
+		return buf;
+	}
+	return fixed(buf, size, v, (int)-floor(log10(step) + 1e-9));
+}
+
+/* Usable point i of series s on these axes? */
+static bool usable(const struct svg_chart *c, const struct svg_series *s, size_t i)
+{
+	double x = s->x[i], y = s->y[i];
+	/* Beyond 1e300 the axis arithmetic itself overflows. */
+	if (!isfinite(x) || !isfinite(y) || fabs(x) > 1e300 || fabs(y) > 1e300)
+		return false;
+	if ((c->x_log && x <= 0) || (c->y_log && y <= 0))
+		return false;
+	return true;
+}
+
+static void grow(double *lo, double *hi, double v)
+{
+	if (!isfinite(v))
+		return;
+	if (v < *lo)
+		*lo = v;
+	if (v > *hi)
+		*hi = v;
+}
+
+static const char *color_of(const struct svg_series *s, size_t index)
+{
+	if (s->color == SVG_COLOR_GREY)
+		return GREY;
+	size_t k = s->color >= 0 ? (size_t)s->color : index;
+	return palette[k % ARRAY_SIZE(palette)];
+}
+
+static int marker_of(const struct svg_series *s, size_t index)
+{
+	if (s->marker == SVG_MARK_AUTO)
+		return (int)(index % SVG_MARK_COUNT) + 1;
+	return s->marker;
+}
+
+/* The path data or element of a marker at (x, y). */
+static void marker(struct sbuf *o, int m, double x, double y, const char *title,
+		   const struct svg_chart *c)
+{
+	const char *end = title ? ">" : "/>";
+	switch (m) {
+	case SVG_MARK_CIRCLE:
+		sbuf_adds(o, "<circle cx=\"");
+		coord(o, x);
+		sbuf_adds(o, "\" cy=\"");
+		coord(o, y);
+		sbuf_addf(o, "\" r=\"3\"%s", end);
+		break;
+	case SVG_MARK_SQUARE:
+		sbuf_adds(o, "<path d=\"M");
+		coord(o, x - 2.8);
+		sbuf_addch(o, ' ');
+		coord(o, y - 2.8);
+		sbuf_addf(o, "h5.6v5.6h-5.6z\"%s", end);
+		break;
+	case SVG_MARK_TRIANGLE:
+		sbuf_adds(o, "<path d=\"M");
+		coord(o, x);
+		sbuf_addch(o, ' ');
+		coord(o, y - 3.8);
+		sbuf_addf(o, "l3.6 6.4h-7.2z\"%s", end);
+		break;
+	case SVG_MARK_DIAMOND:
+		sbuf_adds(o, "<path d=\"M");
+		coord(o, x);
+		sbuf_addch(o, ' ');
+		coord(o, y - 4);
+		sbuf_addf(o, "l4 4-4 4-4-4z\"%s", end);
+		break;
+	case SVG_MARK_TRIANGLE_DOWN:
+		sbuf_adds(o, "<path d=\"M");
+		coord(o, x);
+		sbuf_addch(o, ' ');
+		coord(o, y + 3.8);
+		sbuf_addf(o, "l3.6-6.4h-7.2z\"%s", end);
+		break;
+	case SVG_MARK_CROSS:
+		sbuf_adds(o, "<path fill=\"none\" stroke-width=\"1.6\" d=\"M");
+		coord(o, x - 3);
+		sbuf_addch(o, ' ');
+		coord(o, y - 3);
+		sbuf_addf(o, "l6 6m0-6l-6 6\"%s", end);
+		break;
+	default: return;
+	}
+	if (title) {
+		sbuf_adds(o, "<title>");
+		text(o, title, c);
+		sbuf_adds(o, "</title>");
+		sbuf_adds(o, m == SVG_MARK_CIRCLE ? "</circle>" : "</path>");
+	}
+}
+
+/* Add point i of s to the open polyline, opening one when needed. */
+static void line_point(struct sbuf *o, const struct svg_series *s, size_t i, const struct axis *xa,
+		       const struct axis *ya, const char *color, bool *open)
+{
+	if (!*open) {
+		sbuf_addf(o, "<polyline stroke=\"%s\"%s points=\"", color,
+			  s->dashed ? " stroke-dasharray=\"5 3\"" : "");
+		*open = true;
+	} else {
+		sbuf_addch(o, ' ');
+	}
+	coord(o, axis_px(xa, s->x[i]));
+	sbuf_addch(o, ',');
+	coord(o, axis_px(ya, s->y[i]));
+}
+
+/* One polyline per run of usable points. A dense series (more points than
+ * twice the plot's width in pixels) keeps only the first, lowest, highest
+ * and last point of every pixel column, which draws the same picture. */
+static void polyline(struct sbuf *o, const struct svg_chart *c, const struct svg_series *s,
+		     const struct axis *xa, const struct axis *ya, const char *color)
+{
+	bool dense = s->n > 2 * (size_t)fabs(xa->b - xa->a);
+	bool open = false, have = false;
+	long col = 0;
+	size_t first = 0, lo = 0, hi = 0, last = 0;
+	for (size_t i = 0; i <= s->n; i++) {
+		bool ok = i < s->n && usable(c, s, i);
+		long pcol = ok ? lround(floor(axis_px(xa, s->x[i]))) : 0;
+		if (have && (!ok || pcol != col)) {
+			size_t keep[4] = {first, lo < hi ? lo : hi, lo < hi ? hi : lo, last};
+			for (size_t k = 0; k < 4; k++)
+				if (k == 0 || keep[k] != keep[k - 1])
+					line_point(o, s, keep[k], xa, ya, color, &open);
+			have = false;
+		}
+		if (!ok) {
+			if (open)
+				sbuf_adds(o, "\"/>");
+			open = false;
+		} else if (!dense) {
+			line_point(o, s, i, xa, ya, color, &open);
+		} else if (!have) {
+			have = true;
+			col = pcol;
+			first = lo = hi = last = i;
+		} else {
+			if (s->y[i] < s->y[lo])
+				lo = i;
+			if (s->y[i] > s->y[hi])
+				hi = i;
+			last = i;
+		}
+	}
+}
+
+struct legend_item {
+	const char *label;
+	const char *color;
+	int marker;
+	bool dashed, line, ring, band;
+};
+
+static double legend_item_width(const struct legend_item *it)
+{
+	return 26 + text_width(it->label) + 14;
+}
+
+static void legend_swatch(struct sbuf *o, const struct legend_item *it, double x, double y,
+			  const struct svg_chart *c)
+{
+	if (it->band) {
+		sbuf_adds(o, "<rect fill=\"#fde68a\" fill-opacity=\"0.55\" x=\"");
+		coord(o, x + 2);
+		sbuf_adds(o, "\" y=\"");
+		coord(o, y - 5);
+		sbuf_adds(o, "\" width=\"16\" height=\"10\"/>");
+		return;
+	}
+	if (it->line) {
+		sbuf_addf(o, "<path stroke=\"%s\" stroke-width=\"1.75\"%s d=\"M", it->color,
+			  it->dashed ? " stroke-dasharray=\"5 3\"" : "");
+		coord(o, x);
+		sbuf_addch(o, ' ');
+		coord(o, y);
+		sbuf_adds(o, "h20\"/>");
+	}
+	if (it->ring) {
+		sbuf_adds(o, "<circle fill=\"none\" stroke=\"" INK "\" stroke-width=\"2\" cx=\"");
+		coord(o, x + 10);
+		sbuf_adds(o, "\" cy=\"");
+		coord(o, y);
+		sbuf_adds(o, "\" r=\"5\"/>");
+	}
+	if (it->marker > 0) {
+		sbuf_addf(o, "<g fill=\"%s\" stroke=\"%s\">", it->color, it->color);
+		marker(o, it->marker, x + 10, y, NULL, c);
+		sbuf_adds(o, "</g>");
+	}
+}
+
+/* Lay out and draw the legend from y0 down; returns the rows used. */
+static int legend(struct sbuf *o, const struct legend_item *items, size_t n, double x0,
+		  double width, double y0, bool draw, const struct svg_chart *c)
+{
+	int rows = n ? 1 : 0;
+	double x = x0;
+	for (size_t i = 0; i < n; i++) {
+		double w = legend_item_width(&items[i]);
+		if (x > x0 && x + w > x0 + width) {
+			rows++;
+			x = x0;
+		}
+		if (draw) {
+			double y = y0 + (rows - 1) * 16 + 8;
+			legend_swatch(o, &items[i], x, y, c);
+			sbuf_adds(o, "<text x=\"");
+			coord(o, x + 26);
+			sbuf_adds(o, "\" y=\"");
+			coord(o, y + 3.5);
+			sbuf_adds(o, "\">");
+			text(o, items[i].label, c);
+			sbuf_adds(o, "</text>");
+		}
+		x += w;
+	}
+	return rows;
+}
+
+static void axis_ticks(struct axis *ax, int target)
+{
+	if (ax->log) {
+		ax->nticks = svg_ticks_log(&ax->lo, &ax->hi, ax->ticks, ARRAY_SIZE(ax->ticks));
+		ax->step = 0;
+	} else {
+		ax->nticks = svg_ticks_linear(&ax->lo, &ax->hi, target, ax->ticks,
+					      ARRAY_SIZE(ax->ticks), &ax->step);
+	}
+}
+
+/* Light grid lines at 2..9 x 10^k between the labelled decades. */
+static void log_minor(struct sbuf *o, const struct axis *ax, bool vertical, double from,
+		      double to)
+{
+	int a = (int)floor(log10(ax->lo) + 1e-9), b = (int)ceil(log10(ax->hi) - 1e-9);
+	if (b - a > 4)
+		return;
+	sbuf_adds(o, "<path stroke=\"#f1f3f5\" d=\"");
+	for (int k = a; k < b; k++)
+		for (int m = 2; m <= 9; m++) {
+			double p = axis_px(ax, m * pow(10, k));
+			sbuf_addch(o, 'M');
+			if (vertical) {
+				coord(o, p);
+				sbuf_addch(o, ' ');
+				coord(o, from);
+				sbuf_addf(o, "V");
+				coord(o, to);
+			} else {
+				coord(o, from);
+				sbuf_addch(o, ' ');
+				coord(o, p);
+				sbuf_addf(o, "H");
+				coord(o, to);
+			}
+		}
+	sbuf_adds(o, "\"/>");
+}
+
+void svg_chart(struct sbuf *o, const struct svg_chart *c)
+{
+	double W = c->width > 0 ? c->width : 640, H = c->height > 0 ? c->height : 300;
+	double ml = 64, mr = 18, mt = c->title ? 32 : 12, mb = 46;
+	double pw = W - ml - mr, ph = H - mt - mb;
+	bool cat = c->ncategories > 0;
+
+	/* Data ranges. */
+	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+	size_t points = 0;
+	for (size_t k = 0; k < c->nseries; k++) {
+		const struct svg_series *s = &c->series[k];
+		for (size_t i = 0; i < s->n; i++)
+			if (usable(c, s, i)) {
+				grow(&xlo, &xhi, s->x[i]);
+				grow(&ylo, &yhi, s->y[i]);
+				points++;
+			}
+	}
+	if (c->highlight && isfinite(c->hx) && isfinite(c->hy)) {
+		grow(&xlo, &xhi, c->hx);
+		grow(&ylo, &yhi, c->hy);
+	}
+	if (c->fit && points) {
+		grow(&xlo, &xhi, c->fit_from);
+		grow(&xlo, &xhi, c->fit_to);
+		grow(&ylo, &yhi, c->fit_intercept + c->fit_slope * c->fit_from);
+		grow(&ylo, &yhi, c->fit_intercept + c->fit_slope * c->fit_to);
+	}
+	for (size_t k = 0; k < c->nbands && points; k++) {
+		grow(&xlo, &xhi, c->bands[k].from);
+		grow(&xlo, &xhi, c->bands[k].to);
+	}
+	if (!c->x_log)
+		for (size_t k = 0; k < c->nvlines && points; k++)
+			grow(&xlo, &xhi, c->vlines[k].x);
+	if (c->y_zero && !c->y_log && points && ylo > 0)
+		ylo = 0;
+
+	struct axis xa = {.lo = xlo, .hi = xhi, .log = c->x_log, .a = ml, .b = ml + pw};
+	struct axis ya = {.lo = ylo, .hi = yhi, .log = c->y_log, .a = mt + ph, .b = mt};
+	if (cat) {
+		xa.log = false;
+		xa.lo = -0.5;
+		xa.hi = (double)c->ncategories - 0.5;
+	} else if (points) {
+		axis_ticks(&xa, pw >= 450 ? 7 : 5);
+	}
+	if (points)
+		axis_ticks(&ya, ph >= 220 ? 6 : 4);
+
+	/* Legend entries. */
+	struct legend_item *items = xcalloc(c->nseries + 4, sizeof(*items));
+	size_t nitems = 0;
+	for (size_t k = 0; k < c->nseries; k++) {
+		const struct svg_series *s = &c->series[k];
+		if (!s->label)
+			continue;
+		items[nitems++] = (struct legend_item){s->label, color_of(s, k), marker_of(s, k),
+						       s->dashed, !s->no_line, false, false};
+	}
+	if (c->fit && c->fit_label)
+		items[nitems++] = (struct legend_item){c->fit_label, FIT, 0, true, true, false, false};
+	for (size_t k = 0; k < c->nbands; k++)
+		if (c->bands[k].label) {
+			items[nitems++] = (struct legend_item){c->bands[k].label, NULL, 0,
+							       false, false, false, true};
+			break;
+		}
+	if (c->nvlines && c->vline_legend)
+		items[nitems++] = (struct legend_item){c->vline_legend, "#7c3aed", 0, true, true,
+						       false, false};
+	if (c->highlight && c->highlight_label)
+		items[nitems++] = (struct legend_item){c->highlight_label, INK, 0, false, false, true,
+						       false};
+	int rows = legend(o, items, nitems, ml, pw, 0, false, c);
+	double total_h = H + (rows ? rows * 16 + 4 : 0);
+
+	sbuf_adds(o, "<svg class=\"chart\"");
+	if (c->standalone)
+		sbuf_adds(o, " xmlns=\"http://www.w3.org/2000/svg\"");
+	sbuf_adds(o, " viewBox=\"0 0 ");
+	coord(o, W);
+	sbuf_addch(o, ' ');
+	coord(o, total_h);
+	sbuf_adds(o, "\" width=\"");
+	coord(o, W);
+	sbuf_adds(o, "\" height=\"");
+	coord(o, total_h);
+	sbuf_adds(o, "\" role=\"img\" font-family=\"system-ui,-apple-system,'Segoe UI',Roboto,"
+		     "Helvetica,Arial,sans-serif\" font-size=\"11\" fill=\"" INK "\"");
+	if (c->title) {
+		sbuf_adds(o, " aria-label=\"");
+		text(o, c->title, c);
+		sbuf_adds(o, "\"><title>");
+		text(o, c->title, c);
+		sbuf_adds(o, "</title>");
+	} else {
+		sbuf_adds(o, ">");
+	}
+	if (c->title) {
+		sbuf_adds(o, "<text x=\"");
+		coord(o, ml);
+		sbuf_adds(o, "\" y=\"19\" font-size=\"12.5\" font-weight=\"600\">");
+		text(o, c->title, c);
+		sbuf_adds(o, "</text>");
+	}
+	sbuf_adds(o, "<rect x=\"");
+	coord(o, ml);
+	sbuf_adds(o, "\" y=\"");
+	coord(o, mt);
+	sbuf_adds(o, "\" width=\"");
+	coord(o, pw);
+	sbuf_adds(o, "\" height=\"");
+	coord(o, ph);
+	sbuf_adds(o, "\" fill=\"#fff\" stroke=\"#d1d5db\"/>");
+
+	if (!points) {
+		sbuf_adds(o, "<text x=\"");
+		coord(o, ml + pw / 2);
+		sbuf_adds(o, "\" y=\"");
+		coord(o, mt + ph / 2);
+		sbuf_adds(o, "\" text-anchor=\"middle\" fill=\"" GREY "\">no data</text>");
+	} else {
+		/* Shaded x ranges. */
+		for (size_t k = 0; k < c->nbands; k++) {
+			double x1 = axis_px(&xa, c->bands[k].from), x2 = axis_px(&xa, c->bands[k].to);
+			if (x1 < ml)
+				x1 = ml;
+			if (x2 > ml + pw)
+				x2 = ml + pw;
+			if (!(x2 > x1))
+				continue;
+			sbuf_adds(o, "<rect fill=\"#fde68a\" fill-opacity=\"0.45\" x=\"");
+			coord(o, x1);
+			sbuf_adds(o, "\" y=\"");
+			coord(o, mt + 0.5);
+			sbuf_adds(o, "\" width=\"");
+			coord(o, x2 - x1);
+			sbuf_adds(o, "\" height=\"");
+			coord(o, ph - 1);
+			sbuf_adds(o, "\"/>");
+		}
+		/* Grid. */
+		if (ya.log)
+			log_minor(o, &ya, false, ml, ml + pw);
+		if (xa.log)
+			log_minor(o, &xa, true, mt, mt + ph);
+		sbuf_adds(o, "<path stroke=\"#e5e7eb\" d=\"");
+		for (size_t i = 0; i < ya.nticks; i++) {
+			sbuf_addch(o, 'M');
+			coord(o, ml);
+			sbuf_addch(o, ' ');
+			coord(o, axis_px(&ya, ya.ticks[i]));
+			sbuf_addch(o, 'H');
+			coord(o, ml + pw);
+		}
+		for (size_t i = 0; !cat && i < xa.nticks; i++) {
+			sbuf_addch(o, 'M');
+			coord(o, axis_px(&xa, xa.ticks[i]));
+			sbuf_addch(o, ' ');
+			coord(o, mt);
+			sbuf_addch(o, 'V');
+			coord(o, mt + ph);
+		}
+		sbuf_adds(o, "\"/>");
+		/* Tick labels. */
+		char lab[64];
+		sbuf_adds(o, "<g fill=\"#4b5563\" text-anchor=\"end\">");
+		for (size_t i = 0; i < ya.nticks; i++) {
+			sbuf_adds(o, "<text x=\"");
+			coord(o, ml - 6);
+			sbuf_adds(o, "\" y=\"");
+			coord(o, axis_px(&ya, ya.ticks[i]) + 3.5);
+			sbuf_adds(o, "\">");
+			svg_tick_label(lab, sizeof(lab), ya.ticks[i], ya.step, ya.hi >= 1e4);
+			sbuf_adds(o, lab);
+			sbuf_adds(o, "</text>");
+		}
+		sbuf_adds(o, "</g><g fill=\"#4b5563\" text-anchor=\"middle\">");
+		if (cat) {
+			double widest = 0;
+			for (size_t i = 0; i < c->ncategories; i++) {
+				double w = text_width(c->x_categories[i] ? c->x_categories[i] : "");
+				if (w > 12 * FONT_W)
+					w = 12 * FONT_W;
+				if (w > widest)
+					widest = w;
+			}
+			size_t fit = (size_t)(pw / (widest + 14));
+			if (fit < 1)
+				fit = 1;
+			size_t every = (c->ncategories + fit - 1) / fit;
+			for (size_t i = 0; i < c->ncategories; i++) {
+				if ((c->ncategories - 1 - i) % every)
+					continue;
+				sbuf_adds(o, "<text x=\"");
+				coord(o, axis_px(&xa, (double)i));
+				sbuf_adds(o, "\" y=\"");
+				coord(o, mt + ph + 15);
+				sbuf_adds(o, "\">");
+				rep_text(o, REP_XML, c->x_categories[i], 11, c->secrets);
+				sbuf_adds(o, "</text>");
+			}
+		} else {
+			for (size_t i = 0; i < xa.nticks; i++) {
+				sbuf_adds(o, "<text x=\"");
+				coord(o, axis_px(&xa, xa.ticks[i]));
+				sbuf_adds(o, "\" y=\"");
+				coord(o, mt + ph + 15);
+				sbuf_adds(o, "\">");
+				svg_tick_label(lab, sizeof(lab), xa.ticks[i], xa.step, xa.hi >= 1e4);
+				sbuf_adds(o, lab);
+				sbuf_adds(o, "</text>");
+			}
+		}
+		sbuf_adds(o, "</g>");
+		/* Vertical markers. */
+		for (size_t k = 0; k < c->nvlines; k++) {
+			double v = c->vlines[k].x;
+			if (!isfinite(v) || (xa.log && v <= 0))
+				continue;
+			double px = axis_px(&xa, v);
+			if (px < ml || px > ml + pw)
+				continue;
+			sbuf_adds(o, "<path stroke=\"#7c3aed\" stroke-width=\"1.5\" "
+				     "stroke-dasharray=\"5 3\" d=\"M");
+			coord(o, px);
+			sbuf_addch(o, ' ');
+			coord(o, mt);
+			sbuf_addch(o, 'V');
+			coord(o, mt + ph);
+			if (c->vlines[k].label) {
+				sbuf_adds(o, "\"><title>");
+				text(o, c->vlines[k].label, c);
+				sbuf_adds(o, "</title></path>");
+			} else {
+				sbuf_adds(o, "\"/>");
+			}
+		}
+		/* Series: lines first, then markers on top. */
+		sbuf_adds(o, "<g fill=\"none\" stroke-width=\"1.75\" stroke-linejoin=\"round\">");
+		for (size_t k = 0; k < c->nseries; k++)
+			if (!c->series[k].no_line)
+				polyline(o, c, &c->series[k], &xa, &ya, color_of(&c->series[k], k));
+		sbuf_adds(o, "</g>");
+		struct sbuf title = SBUF_INIT;
+		for (size_t k = 0; k < c->nseries; k++) {
+			const struct svg_series *s = &c->series[k];
+			int m = marker_of(s, k);
+			if (m <= 0)
+				continue;
+			const char *col = color_of(s, k);
+			sbuf_addf(o, "<g fill=\"%s\" stroke=\"%s\">", col, col);
+			for (size_t i = 0; i < s->n; i++) {
+				if (!usable(c, s, i))
+					continue;
+				const char *t = NULL;
+				if (s->point_title) {
+					char xs[48], ys[48];
+					sbuf_reset(&title);
+					if (cat && s->x[i] >= 0 && s->x[i] < (double)c->ncategories) {
+						const char *name = c->x_categories[(size_t)s->x[i]];
+						sbuf_adds(&title, name ? name : "");
+					} else {
+						sbuf_adds(&title, rep_num(xs, sizeof(xs), s->x[i], 6));
+					}
+					sbuf_addf(&title, ": %s", rep_num(ys, sizeof(ys), s->y[i], 4));
+					if (s->label)
+						sbuf_addf(&title, " (%s)", s->label);
+					t = title.buf;
+				}
+				marker(o, m, axis_px(&xa, s->x[i]), axis_px(&ya, s->y[i]), t, c);
+			}
+			sbuf_adds(o, "</g>");
+		}
+		sbuf_release(&title);
+		/* Fitted line. */
+		if (c->fit) {
+			double fx1 = axis_px(&xa, c->fit_from), fx2 = axis_px(&xa, c->fit_to);
+			double fy1 = axis_px(&ya, c->fit_intercept + c->fit_slope * c->fit_from);
+			double fy2 = axis_px(&ya, c->fit_intercept + c->fit_slope * c->fit_to);
+			if (isfinite(fx1) && isfinite(fx2) && isfinite(fy1) && isfinite(fy2)) {
+				sbuf_adds(o, "<path stroke=\"" FIT "\" stroke-width=\"2\" "
+					     "stroke-dasharray=\"7 4\" d=\"M");
+				coord(o, fx1);
+				sbuf_addch(o, ' ');
+				coord(o, fy1);
+				sbuf_addch(o, 'L');
+				coord(o, fx2);
+				sbuf_addch(o, ' ');
+				coord(o, fy2);
+				sbuf_adds(o, "\"/>");
+			}
+		}
+		if (c->highlight && isfinite(c->hx) && isfinite(c->hy) &&
+		    !(xa.log && c->hx <= 0) && !(ya.log && c->hy <= 0)) {
+			sbuf_adds(o, "<circle fill=\"none\" stroke=\"" INK "\" stroke-width=\"2\" cx=\"");
+			coord(o, axis_px(&xa, c->hx));
+			sbuf_adds(o, "\" cy=\"");
+			coord(o, axis_px(&ya, c->hy));
+			sbuf_adds(o, "\" r=\"6.5\"/>");
+		}
+	}
+	/* Axis titles. */
+	if (c->x_title) {
+		sbuf_adds(o, "<text text-anchor=\"middle\" x=\"");
+		coord(o, ml + pw / 2);
+		sbuf_adds(o, "\" y=\"");
+		coord(o, mt + ph + 34);
+		sbuf_adds(o, "\">");
+		text(o, c->x_title, c);
+		sbuf_adds(o, "</text>");
+	}
+	if (c->y_title) {
+		sbuf_adds(o, "<text text-anchor=\"middle\" transform=\"rotate(-90)\" x=\"");
+		coord(o, -(mt + ph / 2));
+		sbuf_adds(o, "\" y=\"15\">");
+		text(o, c->y_title, c);
+		sbuf_adds(o, "</text>");
+	}
+	legend(o, items, nitems, ml, pw, H - 2, true, c);
+	free(items);
+	sbuf_adds(o, "</svg>");
+}
