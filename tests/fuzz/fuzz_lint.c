@@ -4,6 +4,7 @@
  * Build and run by hand from the repository root (seeds: the lint fixtures): */
 // clang -g -O1 -std=c17 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/lib
 //   tests/fuzz/fuzz_lint.c src/lib/lint/[a-z]*.c src/lib/config/[a-z]*.c src/lib/util/[a-z]*.c
+//   src/lib/launch/[a-z]*.c
 //   $(pkg-config --cflags --libs jansson) -lcrypto -lm -o build/fuzz_lint
 // mkdir -p build/fuzz-lint-corpus && build/fuzz_lint -dict=tests/fuzz/fuzz_lint.dict \
 //   -max_total_time=300 build/fuzz-lint-corpus tests/lint

@@ -1,16 +1,18 @@
 /* Job-shape rules for madengine manifests: node and GPU counts are integers
- * that agree (slurm.nodes, distributed.nnodes, the nodes slurm.nodelist
- * names), ranks fit the GPUs, and deployment timeouts are positive. */
+ * and a valid hostlist that agree (slurm.nodes, distributed.nnodes, the nodes
+ * slurm.nodelist names), ranks fit the GPUs, and deployment timeouts are
+ * positive. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "assay/json.h"
+#include "assay/slurm.h"
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
 	{"count-invalid", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
-	 "a node or GPU count that is not a positive integer"},
+	 "a node or GPU count that is not a positive integer, or a nodelist that is not a hostlist"},
 	{"node-count-mismatch", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
 	 "slurm.nodes, distributed.nnodes and the length of slurm.nodelist disagree"},
 	{"nproc-exceeds-gpus", "job", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
@@ -23,83 +25,29 @@ static const struct assay_lint_rule rules[] = {
 #define R_NPROC (&rules[2])
 #define R_TIMEOUT (&rules[3])
 
-#define COUNT_CAP 1000000L
-
-/* Hosts in one Slurm hostlist range body such as "01-04,07". */
-static long range_count(const char *s, size_t n)
+/* Nodes named by slurm.nodelist (a hostlist string, or an array of them):
+ * 0 when it is absent or empty (madengine then drops it), -1 with e filled
+ * when it is not a valid hostlist. */
+static long long nodelist_count(const json_t *v, struct assay_error *e)
 {
-	long total = 0;
-	size_t i = 0;
-	while (i < n) {
-		size_t j = i;
-		while (j < n && s[j] != ',')
-			j++;
-		const char *dash = memchr(s + i, '-', j - i);
-		long cnt = 1;
-		if (dash) {
-			char *end;
-			long a = strtol(s + i, &end, 10), b = strtol(dash + 1, NULL, 10);
-			if (end == dash && b >= a)
-				cnt = b - a < COUNT_CAP ? b - a + 1 : COUNT_CAP;
-		}
-		if (j > i)
-			total += cnt;
-		if (total > COUNT_CAP)
-			return COUNT_CAP;
-		i = j + 1;
-	}
-	return total ? total : 1;
-}
-
-/* Hosts named by a Slurm hostlist expression: "gpu[01-04,07],login1" is 5. */
-static long hostlist_count(const char *s)
-{
-	long total = 0, host = 1;
-	bool any = false;
-	for (const char *p = s;; p++) {
-		if (*p == '[') {
-			const char *close = strchr(p, ']');
-			if (!close)
-				close = p + strlen(p);
-			host *= range_count(p + 1, (size_t)(close - p - 1));
-			if (host > COUNT_CAP)
-				host = COUNT_CAP;
-			any = true;
-			p = *close ? close : close - 1;
-		} else if (*p == ',' || *p == '\0') {
-			if (any)
-				total += host;
-			if (total > COUNT_CAP)
-				total = COUNT_CAP;
-			host = 1;
-			any = false;
-			if (!*p)
-				break;
-		} else if (*p != ' ') {
-			any = true;
-		}
-	}
-	return total;
-}
-
-/* Nodes named by slurm.nodelist (a string or an array of strings); -1 when
- * it is absent or names none. */
-static long nodelist_count(const json_t *v)
-{
-	long n = 0;
 	if (json_is_string(v)) {
-		n = hostlist_count(json_string_value(v));
-	} else if (json_is_array(v)) {
-		size_t i;
-		json_t *e;
-		json_array_foreach(v, i, e) {
-			if (json_is_string(e))
-				n += hostlist_count(json_string_value(e));
-			if (n > COUNT_CAP)
-				n = COUNT_CAP;
+		const char *s = json_string_value(v);
+		if (!s[strspn(s, " \t,")])
+			return 0;
+		return assay_hostlist_count(s, e);
+	}
+	long long n = 0;
+	size_t i;
+	json_t *el;
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, el) {
+			long long k = nodelist_count(el, e);
+			if (k < 0)
+				return -1;
+			n += k;
 		}
 	}
-	return n > 0 ? n : -1;
+	return n;
 }
 
 bool lint_multinode(const json_t *doc)
@@ -108,7 +56,7 @@ bool lint_multinode(const json_t *doc)
 	const json_t *nn = lint_get(doc, "deployment_config.distributed.nnodes");
 	return (json_is_integer(n) && json_integer_value(n) > 1) ||
 	       (json_is_integer(nn) && json_integer_value(nn) > 1) ||
-	       nodelist_count(lint_get(doc, "deployment_config.slurm.nodelist")) > 1;
+	       nodelist_count(lint_get(doc, "deployment_config.slurm.nodelist"), NULL) > 1;
 }
 
 /* A positive integer count at chain.key: 0 when absent, -1 (reported) when
@@ -147,8 +95,12 @@ static void check_nodes(struct lint_ctx *c)
 			    "ranks share GPUs or fail to start", nproc, gpn);
 	if (!json_is_object(slurm) || has_nodes < 0 || has_nnodes < 0)
 		return;
-	const json_t *nl = json_object_get(slurm, "nodelist");
-	long listed = nodelist_count(nl);
+	struct assay_error e;
+	long long listed = nodelist_count(json_object_get(slurm, "nodelist"), &e);
+	if (listed < 0) {
+		lint_report(c, R_INVALID, "$.deployment_config.slurm.nodelist", "%s", e.message);
+		return;
+	}
 	bool bad_nnodes = has_nnodes == 1 && nnodes != nodes;
 	bool bad_list = listed > 0 && listed != nodes;
 	if (!bad_nnodes && !bad_list)
@@ -161,7 +113,7 @@ static void check_nodes(struct lint_ctx *c)
 	if (has_nnodes)
 		sbuf_addf(&msg, ", distributed.nnodes is %lld", nnodes);
 	if (listed > 0)
-		sbuf_addf(&msg, ", slurm.nodelist names %ld node%s", listed, listed == 1 ? "" : "s");
+		sbuf_addf(&msg, ", slurm.nodelist names %lld node%s", listed, listed == 1 ? "" : "s");
 	sbuf_adds(&msg, ": sbatch and the launcher disagree on the world size; make them agree");
 	lint_report(c, R_MISMATCH,
 		    bad_nnodes ? "$.deployment_config.distributed.nnodes"
