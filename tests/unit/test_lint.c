@@ -263,6 +263,24 @@ static void test_secrets_never_printed(void **state)
 	assay_lint_result_release(&r);
 }
 
+/* A config loader's message quotes a value cut at about 60 bytes: the part of
+ * a token before the cut is masked too. */
+static void test_secret_cut_in_loader_message(void **state)
+{
+	(void)state;
+	const char *text = "{\"suite\": \"s\", \"routing\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			   "aaaaaaaa " HF "\", \"workload\": {}}";
+	struct assay_lint_result r;
+	struct assay_error e;
+	assert_int_equal(lint_text(text, "sweep.json", ASSAY_LINT_AUTO, NULL, &r, &e), ASSAY_OK);
+	char *out = human(&r);
+	assert_non_null(strstr(out, "assay-config: expected \"uniform\", got \"aaaa"));
+	assert_non_null(strstr(out, " [redacted]...\""));
+	assert_null(strstr(out, "hf_"));
+	free(out);
+	assay_lint_result_release(&r);
+}
+
 static void test_key_is_secret(void **state)
 {
 	(void)state;
@@ -300,6 +318,10 @@ static void test_find_token(void **state)
 		{"AKIAabcdefghijklmnop", NULL, 0, 0},
 		{"xoxb-1234567890-abcdef", "a Slack token", 0, 22},
 		{"HF_HUB_ENABLE_HF_TRANSFER", NULL, 0, 0},
+		/* A value quoted in a message and cut short. */
+		{"got \"xxxx hf_AbCd...\"", "a Hugging Face token", 10, 17},
+		{"AKIAAB...", "an AWS access key id", 0, 6},
+		{"hf_...", NULL, 0, 0},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		size_t st = 0, en = 0;
@@ -481,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_allow),
 		cmocka_unit_test(test_secrets_never_printed),
+		cmocka_unit_test(test_secret_cut_in_loader_message),
 		cmocka_unit_test(test_key_is_secret),
 		cmocka_unit_test(test_find_token),
 		cmocka_unit_test(test_placeholder_and_ints),

@@ -128,8 +128,12 @@ const char *lint_find_token(const char *s, size_t len, size_t *start, size_t *en
 				continue;
 			size_t body = tokens[t].exact16 ? run_upper_digits(s, len, i + pl)
 							: run_of(s, len, i + pl, tokens[t].extra);
-			if (tokens[t].exact16 ? body != 16 || run_of(s, len, i + pl, NULL) != 16
-					      : body < tokens[t].min)
+			/* A message may quote a value cut short with "...": a token's
+			 * start before the cut counts too. */
+			bool cut = body && i + pl + body + 3 <= len &&
+				   !memcmp(s + i + pl + body, "...", 3);
+			if (!cut && (tokens[t].exact16 ? body != 16 || run_of(s, len, i + pl, NULL) != 16
+						       : body < tokens[t].min))
 				continue;
 			*start = i;
 			*end = i + pl + body;
