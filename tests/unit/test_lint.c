@@ -291,7 +291,8 @@ static void test_key_is_secret(void **state)
 	static const char *const no[] = {"MAX_TOKENS",    "TOKENIZERS_PARALLELISM", "HF_TOKEN_PATH",
 					 "SECRET_NAME",   "image_pull_secret_names", "NUM_TOKENS",
 					 "AWS_ACCESS_KEY_ID", "KEY",               "tokenizer",
-					 "",              "___",                   "MONKEY"};
+					 "",              "___",                   "MONKEY",
+					 "secrets"};
 	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
 		if (!lint_key_is_secret(yes[i]))
 			fail_msg("%s should be secret-named", yes[i]);

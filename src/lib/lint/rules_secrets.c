@@ -54,7 +54,9 @@ bool lint_key_is_secret(const char *key)
 		comp[nc] = s;
 		clen[nc++] = (size_t)(p - s);
 	}
-	if (!nc)
+	/* "secrets" alone names a list or block of secrets (their names, a
+	 * strategy), not a value. */
+	if (!nc || (nc == 1 && upper_equals(comp[0], clen[0], "SECRETS")))
 		return false;
 	const char *last = comp[nc - 1];
 	size_t ll = clen[nc - 1];
