@@ -32,6 +32,7 @@ void cli_split_list(struct strlist *l, const char *arg);
 	int cmd_##name(int argc, char **argv);                                         \
 	extern const char cmd_##name##_help[]
 
+CLI_DECLARE(lint);
 CLI_DECLARE(matrix);
 CLI_DECLARE(store);
 CLI_DECLARE(detect);

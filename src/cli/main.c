@@ -14,6 +14,7 @@ const struct cli_command cli_commands[] = {
 	 cmd_gate_help},
 	{"history", cmd_history, "one stored series over time, with change points and annotations",
 	 cmd_history_help},
+	{"lint", cmd_lint, "check madengine manifests, model cards and assay configs", cmd_lint_help},
 	{"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards",
 	 cmd_matrix_help},
 	{"parse", cmd_parse, "turn result files and training logs into measurement rows",

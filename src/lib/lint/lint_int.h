@@ -1,0 +1,106 @@
+/* Inside the linter: the family table entry each rules_<family>.c exports,
+ * the context a check runs in, and helpers shared by the families. */
+#ifndef ASSAY_LINT_INT_H
+#define ASSAY_LINT_INT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assay/lint.h"
+
+#define KIND(k) ASSAY_LINT_KIND_BIT(ASSAY_LINT_##k)
+#define KIND_ALL (KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP))
+
+struct lint_ctx {
+	const json_t *doc;
+	enum assay_lint_kind kind;
+	const char *file;
+	const struct assay_lint_options *opts;
+	struct assay_lint_result *res;
+};
+
+struct lint_family {
+	const char *name;
+	const struct assay_lint_rule *rules; /* rules[i].family == name */
+	size_t n_rules;
+	void (*check)(struct lint_ctx *c);
+};
+
+/* One per rules_<family>.c; the table of families is in lint.c. */
+extern const struct lint_family lint_family_placement;
+extern const struct lint_family lint_family_images;
+extern const struct lint_family lint_family_job;
+extern const struct lint_family lint_family_network;
+extern const struct lint_family lint_family_placeholders;
+extern const struct lint_family lint_family_secrets;
+extern const struct lint_family lint_family_cards;
+extern const struct lint_family lint_family_assay;
+
+/* Whether rule is enabled and applies to this file's kind. */
+bool lint_on(const struct lint_ctx *c, const struct assay_lint_rule *rule);
+/* Add a finding at path (printf-style message). Secrets in token formats
+ * are masked in the path and message whatever the caller passed. */
+void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const char *path,
+		 const char *fmt, ...) ASSAY_PRINTF(4, 5);
+
+/* JSON paths in the style of assay_json_path_key: "$.a", "$.a[\"b c\"]", "$.a[2]". */
+char *lint_path_key(const char *parent, const char *key);
+char *lint_path_index(const char *parent, size_t i);
+/* Append a key or index component to a path buffer. */
+void lint_path_push_key(struct sbuf *path, const char *key);
+void lint_path_push_index(struct sbuf *path, size_t i);
+
+/* Member lookup along a dotted chain of plain keys, e.g.
+ * lint_get(doc, "deployment_config.slurm"); NULL when any step is absent or
+ * not an object. */
+const json_t *lint_get(const json_t *v, const char *chain);
+
+/* Every string in the document (values and object keys), depth first in
+ * document order. The JSON path is built only when asked for. */
+struct lint_walk;
+struct lint_str {
+	struct lint_walk *walk;
+	const char *key;   /* the member key the string sits under, NULL at the top */
+	const char *s;
+	size_t len;
+	bool is_key;       /* s is the object key itself */
+};
+/* The path of the value, or of the member for a key; valid until the visitor returns. */
+const char *lint_str_path(const struct lint_str *s);
+typedef void (*lint_str_fn)(struct lint_ctx *c, const struct lint_str *s, void *arg);
+void lint_walk_strings(struct lint_ctx *c, lint_str_fn fn, void *arg);
+
+/* s quoted as JSON and cut to about 60 bytes, for messages. */
+const char *lint_brief(const char *s, char *buf, size_t size);
+
+/* Replace bytes that are not valid UTF-8 with '?' (messages and paths go
+ * into JSON documents); the _dup form returns a cleaned copy. */
+void lint_utf8_clean(struct sbuf *sb);
+char *lint_utf8_dup(const char *s);
+
+/* An integer value: a JSON integer, or (when allow_string) a string of
+ * decimal digits with an optional sign. */
+bool lint_int_value(const json_t *v, bool allow_string, long long *out);
+
+/* More than one node: slurm.nodes, distributed.nnodes or slurm.nodelist. */
+bool lint_multinode(const json_t *doc);
+
+/* Key names that hold secrets: *TOKEN, *SECRET*, *PASSWORD*, *API_KEY*,
+ * MAD_SECRETS_* (case-insensitive, see docs/lint.md). */
+bool lint_key_is_secret(const char *key);
+/* The first token-format secret in s[0, len): its kind ("a Hugging Face
+ * token") and [*start, *end), or NULL when there is none. */
+const char *lint_find_token(const char *s, size_t len, size_t *start, size_t *end);
+
+/* The first template placeholder in s[0, len) (<changeme>, {user-id}, TODO,
+ * FIXME, CHANGEME): [*start, *end). */
+bool lint_find_placeholder(const char *s, size_t len, size_t *start, size_t *end);
+
+/* Byte offset in text (valid JSON) of the member key or array element that
+ * path names; the deepest part of the path that exists when it does not. */
+size_t lint_locate(const char *text, size_t len, const char *path);
+/* 1-based line and column (in code points) of byte offset off. */
+void lint_line_col(const char *text, size_t len, size_t off, long *line, long *column);
+
+#endif

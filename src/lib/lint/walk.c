@@ -1,0 +1,208 @@
+/* Helpers the rule families share: JSON paths, member lookup along a chain
+ * of keys, a walk over every string of a document, and integer values that
+ * madengine accepts as numbers or numeric strings. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "lint_int.h"
+
+void lint_path_push_key(struct sbuf *path, const char *key)
+{
+	/* Plain keys ([A-Za-z0-9_-]+) as ".key", the rest as assay_json_path_key writes them. */
+	size_t n = 0;
+	for (const char *p = key; *p; p++, n++) {
+		char ch = *p;
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+		      ch == '_' || ch == '-')) {
+			n = 0;
+			break;
+		}
+	}
+	if (n) {
+		sbuf_addch(path, '.');
+		sbuf_add(path, key, n);
+		return;
+	}
+	char tmp[1024];
+	assay_json_path_key(tmp, sizeof(tmp), "", key);
+	sbuf_adds(path, tmp);
+}
+
+void lint_path_push_index(struct sbuf *path, size_t i)
+{
+	sbuf_addf(path, "[%zu]", i);
+}
+
+char *lint_path_key(const char *parent, const char *key)
+{
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, parent);
+	lint_path_push_key(&sb, key);
+	return sbuf_detach(&sb, NULL);
+}
+
+char *lint_path_index(const char *parent, size_t i)
+{
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, parent);
+	lint_path_push_index(&sb, i);
+	return sbuf_detach(&sb, NULL);
+}
+
+const json_t *lint_get(const json_t *v, const char *chain)
+{
+	const char *p = chain;
+	while (v && *p) {
+		if (!json_is_object(v))
+			return NULL;
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		v = json_object_getn(v, p, n);
+		p += n + (dot ? 1 : 0);
+	}
+	return v;
+}
+
+const char *lint_brief(const char *s, char *buf, size_t size)
+{
+	json_t *v = json_string(s);
+	if (!v) {
+		snprintf(buf, size, "(not UTF-8)");
+		return buf;
+	}
+	assay_json_brief(v, buf, size);
+	json_decref(v);
+	return buf;
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 when invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+	if (!len || len > n || s[0] > 0xf4)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return len;
+}
+
+void lint_utf8_clean(struct sbuf *sb)
+{
+	size_t i = 0;
+	while (i < sb->len) {
+		size_t k = utf8_seq((const unsigned char *)sb->buf + i, sb->len - i);
+		if (!k) {
+			sb->buf[i] = '?';
+			k = 1;
+		}
+		i += k;
+	}
+}
+
+char *lint_utf8_dup(const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, s);
+	lint_utf8_clean(&sb);
+	return sbuf_detach(&sb, NULL);
+}
+
+bool lint_int_value(const json_t *v, bool allow_string, long long *out)
+{
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return true;
+	}
+	if (!allow_string || !json_is_string(v))
+		return false;
+	const char *s = json_string_value(v);
+	const char *p = s + (*s == '-' || *s == '+');
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	errno = 0;
+	*out = strtoll(s, NULL, 10);
+	return errno == 0;
+}
+
+/* One step from the root to the string being visited. */
+struct step {
+	const char *key; /* NULL for an array element */
+	size_t index;
+};
+
+struct lint_walk {
+	struct lint_ctx *c;
+	lint_str_fn fn;
+	void *arg;
+	struct step *steps;
+	size_t depth, alloc;
+	struct sbuf path;
+};
+
+const char *lint_str_path(const struct lint_str *s)
+{
+	struct lint_walk *w = s->walk;
+	sbuf_reset(&w->path);
+	sbuf_addch(&w->path, '$');
+	for (size_t i = 0; i < w->depth; i++) {
+		if (w->steps[i].key)
+			lint_path_push_key(&w->path, w->steps[i].key);
+		else
+			lint_path_push_index(&w->path, w->steps[i].index);
+	}
+	return w->path.buf;
+}
+
+static void push(struct lint_walk *w, const char *key, size_t index)
+{
+	ALLOC_GROW(w->steps, w->depth + 1, w->alloc);
+	w->steps[w->depth].key = key;
+	w->steps[w->depth].index = index;
+	w->depth++;
+}
+
+static void walk_value(struct lint_walk *w, const json_t *v, const char *key)
+{
+	if (json_is_string(v)) {
+		struct lint_str s = {w, key, json_string_value(v), json_string_length(v), false};
+		w->fn(w->c, &s, w->arg);
+	} else if (json_is_object(v)) {
+		const char *k;
+		json_t *child;
+		json_object_foreach((json_t *)v, k, child) {
+			push(w, k, 0);
+			struct lint_str s = {w, k, k, strlen(k), true};
+			w->fn(w->c, &s, w->arg);
+			walk_value(w, child, k);
+			w->depth--;
+		}
+	} else if (json_is_array(v)) {
+		size_t i;
+		json_t *child;
+		json_array_foreach(v, i, child) {
+			push(w, NULL, i);
+			walk_value(w, child, key);
+			w->depth--;
+		}
+	}
+}
+
+void lint_walk_strings(struct lint_ctx *c, lint_str_fn fn, void *arg)
+{
+	struct lint_walk w = {c, fn, arg, NULL, 0, 0, SBUF_INIT};
+	walk_value(&w, c->doc, NULL);
+	free(w.steps);
+	sbuf_release(&w.path);
+}

@@ -1,0 +1,6 @@
+# an unknown --format: usage error
+args: lint --format xml tests/cli/lint/inputs/manifest.json
+exit: 2
+--- stdout
+--- stderr
+assay lint: --format: expected human, json, sarif or github, got "xml"

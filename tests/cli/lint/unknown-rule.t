@@ -1,0 +1,6 @@
+# an unknown rule id is a usage error
+args: lint --disable image_tag tests/cli/lint/inputs/manifest.json
+exit: 2
+--- stdout
+--- stderr
+assay lint: --disable: unknown rule "image_tag" (see 'assay lint --list-rules')
