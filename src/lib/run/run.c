@@ -384,6 +384,8 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 	    (err = find_revision(&rc, e)) != ASSAY_OK)
 		goto out;
 	res->suite = xstrdup(rc.suite.name);
+	for (size_t i = 0; i < rc.suite.secrets.n; i++)
+		strlist_push(&res->secrets, rc.suite.secrets.v[i]);
 	res->store = xstrdup(o->store ? o->store : rc.suite.store);
 	if (rc.suite.kind == ASSAY_SUITE_EP)
 		rc.assay_ep = find_assay_ep(&rc);
