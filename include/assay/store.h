@@ -310,7 +310,8 @@ struct assay_store_rowview {
 typedef int (*assay_store_rowview_fn)(const struct assay_store_rowview *r, void *ctx);
 /* Walk the rows stored by run_id (case by case in the order cases were
  * begun, each case's rows in insertion order). skip: a NULL-terminated list
- * of "METRIC" or "METRIC/STATISTIC" whose rows are left out (NULL: none);
+ * of "METRIC[/STATISTIC][@FIELD]": rows of that metric (and statistic) whose
+ * series object has a key FIELD (at any depth) are left out (NULL: none);
  * fields: a NULL-terminated list of series fields to extract (NULL: none).
  * A non-zero return from fn stops the walk and is returned. */
 assay_err assay_store_run_rows(struct assay_store *s, const char *run_id,

@@ -257,9 +257,10 @@ enum { F_COMPONENT, F_TOKENS };
 static const char *const row_fields[] = {"component", "tokens", NULL};
 /* What assay-ep rows the report leaves out: diagnostics of every point that
  * neither the EP charts nor the history follow (docs/report.md). */
-static const char *const ep_skip[] = {"cross_rank_min_us", "tokens_per_s",  "latency_us/p90",
-				      "latency_us/p95",    "latency_us/min", "latency_us/max",
-				      NULL};
+static const char *const ep_skip[] = {
+	"cross_rank_min_us@component", "tokens_per_s@component",   "latency_us/p90@component",
+	"latency_us/p95@component",    "latency_us/min@component", "latency_us/max@component",
+	NULL};
 static const char *const ep_metrics[] = {"latency_us", "gbps_per_rank", "max_relative_error",
 					 "oracle_pass"};
 
@@ -601,6 +602,9 @@ static assay_err load_history(struct loader *L, struct assay_error *e)
 		sbuf_release(&kv);
 		struct assay_report_history *h = assay_report_add_history(L->r, label.buf, s->unit);
 		h->lower_is_better = s->dir == ASSAY_DIR_LOWER;
+		sbuf_reset(&msg);
+		history_message(s, &rank[j].ch, &msg);
+		assay_report_set(&h->message, msg.buf);
 		/* The model takes the points as they are (no copies). */
 		h->points = s->pts;
 		h->npoints = h->points_alloc = s->n;
@@ -609,9 +613,6 @@ static assay_err load_history(struct loader *L, struct assay_error *e)
 			assay_report_history_change(h, rank[j].ch.v[k].index);
 		h->new_point = s->mine;
 		h->verdict = ASSAY_VERDICT_RECORD;
-		sbuf_reset(&msg);
-		history_message(s, &rank[j].ch, &msg);
-		assay_report_set(&h->message, msg.buf);
 	}
 	for (size_t i = 0; i < H.n; i++)
 		assay_changes_release(&rank[i].ch);
@@ -710,7 +711,8 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	L.ended = run.ended != NULL;
 
 	char *dir = find_run_dir(src, &sc);
-	if (dir && is_dir(dir)) {
+	bool lost = dir && !is_dir(dir); /* recorded, but not here */
+	if (dir && !lost) {
 		found->run_dir = dir;
 	} else if (src->run_dir || (dir && !src->out_dir)) {
 		rc = assay_error_set(e, ASSAY_USAGE,
@@ -757,7 +759,7 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 						"did not finish (unsupported, skipped) may be missing.");
 		}
 		free(sum);
-	} else if (sc.n) {
+	} else if (lost) {
 		strlist_push(&r->notes, "The run's output folder was not found: cases are shown as "
 					"the store recorded them, without links to their files.");
 	}

@@ -141,25 +141,32 @@ static sqlite3_stmt *rows_stmt(struct assay_store *s, bool by_run, const char *c
 		field_path(&sql, fields[i]);
 	sbuf_addf(&sql, " FROM measurements m JOIN series s ON s.id = m.series WHERE %s",
 		  by_run ? "m.run = ?1 AND m.\"case\" IS NULL" : "m.\"case\" = ?1");
+	/* "METRIC[/STATISTIC][@FIELD]": bound as ?n (metric), ?n+1 (statistic)
+	 * and ?n+2 (the key "FIELD": searched in the canonical JSON, which is
+	 * far cheaper than parsing it for every row). */
 	int arg = 2;
-	for (size_t i = 0; skip && skip[i]; i++) {
-		const char *slash = strchr(skip[i], '/');
-		if (slash)
-			sbuf_addf(&sql, " AND NOT (s.metric = ?%d AND s.statistic = ?%d)", arg, arg + 1);
-		else
-			sbuf_addf(&sql, " AND s.metric <> ?%d", arg);
-		arg += slash ? 2 : 1;
+	for (size_t i = 0; skip && skip[i]; i++, arg += 3) {
+		sbuf_addf(&sql, " AND NOT (s.metric = ?%d AND (?%d IS NULL OR s.statistic = ?%d) AND "
+				"(?%d IS NULL OR instr(s.fields, ?%d) > 0))",
+			  arg, arg + 1, arg + 1, arg + 2, arg + 2);
 	}
 	sbuf_adds(&sql, " ORDER BY m.id");
 	sqlite3_stmt *st = store_prepare(s, sql.buf, e);
 	sbuf_release(&sql);
 	arg = 2;
-	for (size_t i = 0; st && skip && skip[i]; i++) {
-		const char *slash = strchr(skip[i], '/');
-		sqlite3_bind_text(st, arg++, skip[i], slash ? (int)(slash - skip[i]) : -1,
-				  SQLITE_STATIC);
+	for (size_t i = 0; st && skip && skip[i]; i++, arg += 3) {
+		const char *m = skip[i], *at = strchr(m, '@'), *slash = strchr(m, '/');
+		size_t end = at ? (size_t)(at - m) : strlen(m);
+		if (slash && (size_t)(slash - m) > end)
+			slash = NULL;
+		sqlite3_bind_text(st, arg, m, slash ? (int)(slash - m) : (int)end, SQLITE_TRANSIENT);
 		if (slash)
-			sqlite3_bind_text(st, arg++, slash + 1, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, arg + 1, slash + 1, (int)(m + end - slash - 1),
+					  SQLITE_TRANSIENT);
+		if (at) {
+			char *key = xasprintf("\"%s\":", at + 1);
+			sqlite3_bind_text(st, arg + 2, key, -1, free);
+		}
 	}
 	return st;
 }
