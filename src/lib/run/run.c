@@ -110,7 +110,8 @@ static assay_err check_ep_tools(const struct run_ctx *rc, struct assay_error *e)
 static assay_err find_revision(struct run_ctx *rc, struct assay_error *e)
 {
 	if (rc->o->revision) {
-		rc->res->revision = xstrdup(rc->o->revision);
+		/* A label from the command line is written everywhere: redacted. */
+		rc->res->revision = assay_redactor_str(&rc->redact, rc->o->revision);
 		return ASSAY_OK;
 	}
 	if (rc->suite.revision) {
