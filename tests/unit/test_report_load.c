@@ -351,6 +351,8 @@ static void test_history(void **state)
 	assert_non_null(strstr(h->label, "component=roundtrip · ep=2 · phase=decode"));
 	assert_string_equal(h->unit, "us");
 	assert_true(h->lower_is_better);
+	assert_string_equal(h->message, "no regression gate ran on this series; no change point in 12 "
+					"points (this run +0.0% against the mean of the 11 before)");
 	assay_report_found_release(&f);
 	assay_report_release(&r);
 

@@ -471,10 +471,13 @@ static int on_history(const struct assay_store_history *h, void *ctx)
 }
 
 /* How interesting a series is: 0 this run starts a worse regime, 1 a
- * better one, 2 change points elsewhere, 3 nothing. */
+ * better one, 2 change points elsewhere, 3 nothing; within a rank, the
+ * biggest move of this run's point against the mean of the earlier ones
+ * first. */
 struct hrank {
 	size_t index;
 	int rank;
+	double move;
 	struct assay_changes ch;
 };
 
@@ -483,7 +486,25 @@ static int cmp_rank(const void *a, const void *b)
 	const struct hrank *x = a, *y = b;
 	if (x->rank != y->rank)
 		return x->rank - y->rank;
+	if (x->move != y->move)
+		return x->move < y->move ? 1 : -1;
 	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* |this run's value / the mean of the earlier points - 1|, 0 when unknown. */
+static double earlier_mean(const struct hseries *s)
+{
+	double sum = 0;
+	for (long k = 0; k < s->mine; k++)
+		sum += s->pts[k].value;
+	return s->mine >= 1 ? sum / (double)s->mine : NAN;
+}
+
+static double move_of(const struct hseries *s)
+{
+	double mean = earlier_mean(s);
+	double m = s->mine >= 1 ? fabs(s->pts[s->mine].value / mean - 1) : 0;
+	return mean != 0 && isfinite(m) ? m : 0;
 }
 
 static void history_message(const struct hseries *s, const struct assay_changes *ch,
@@ -492,6 +513,11 @@ static void history_message(const struct hseries *s, const struct assay_changes 
 	sbuf_adds(sb, "no regression gate ran on this series; ");
 	if (!ch->n) {
 		sbuf_addf(sb, "no change point in %zu point%s", s->n, s->n == 1 ? "" : "s");
+		double mean = earlier_mean(s);
+		if (s->mine >= 1 && mean != 0) {
+			sbuf_addf(sb, " (this run %+.1f%% against the mean of the %ld before)",
+				  (s->pts[s->mine].value / mean - 1) * 100, s->mine);
+		}
 	} else {
 		const struct assay_change *c = &ch->v[ch->n - 1];
 		bool worse = assay_change_is_regression(c, s->dir);
@@ -574,6 +600,7 @@ static assay_err load_history(struct loader *L, struct assay_error *e)
 		struct hseries *s = &H.v[i];
 		rank[i].index = i;
 		rank[i].rank = 3;
+		rank[i].move = move_of(s);
 		ALLOC_GROW(x, s->n + 1, xalloc);
 		for (size_t k = 0; k < s->n; k++)
 			x[k] = s->pts[k].value;
