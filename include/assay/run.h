@@ -11,22 +11,8 @@
 #include <stddef.h>
 
 #include "assay/error.h"
+#include "assay/outcome.h"
 #include "assay/util.h"
-
-/* Every case ends as exactly one of these. */
-enum assay_outcome {
-	ASSAY_OUTCOME_PASSED = 0,
-	ASSAY_OUTCOME_GATE_FAILED,
-	ASSAY_OUTCOME_WORKLOAD_FAILED, /* non-zero exit, signal, signature, timeout, not started */
-	ASSAY_OUTCOME_NO_METRICS,      /* exit 0, but the parser found no measurements */
-	ASSAY_OUTCOME_UNSUPPORTED,     /* the matrix or the benchmark says it cannot run here */
-	ASSAY_OUTCOME_SKIPPED,         /* not run: interrupted, or --fail-fast after a failure */
-};
-#define ASSAY_OUTCOME_COUNT 6
-/* "passed", "gate-failed", "workload-failed", "no-metrics", "unsupported", "skipped". */
-const char *assay_outcome_name(enum assay_outcome o);
-/* The exit code an outcome contributes: 0, 1, 3, 4, 0, 0. */
-assay_err assay_outcome_exit(enum assay_outcome o);
 
 /* Which kind of workload failure. */
 enum assay_failure {

@@ -323,19 +323,6 @@ static void parse_results(struct run_ctx *rc, const struct assay_suite_case *c,
 	case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
 }
 
-/* The store knows the outcomes that are exit codes; unsupported and skipped
- * cases are not finished there (see docs/suite.md, "Resume"). */
-static int store_outcome(enum assay_outcome o, assay_err *code)
-{
-	switch (o) {
-	case ASSAY_OUTCOME_PASSED: *code = ASSAY_OK; return 1;
-	case ASSAY_OUTCOME_GATE_FAILED: *code = ASSAY_GATE_FAILED; return 1;
-	case ASSAY_OUTCOME_WORKLOAD_FAILED: *code = ASSAY_WORKLOAD_FAILED; return 1;
-	case ASSAY_OUTCOME_NO_METRICS: *code = ASSAY_NO_METRICS; return 1;
-	default: return 0;
-	}
-}
-
 /* Turn the launcher's end and the watch into the case's outcome. */
 static void decide(struct run_ctx *rc, const struct assay_suite_case *c, const struct assay_case_plan *p,
 		   const struct before *before, const struct watch *w,
@@ -487,33 +474,30 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 		goto out;
 	out->duration_s = assay_monotonic() - t0;
 	if (interrupted && !w.match) {
-		/* Not finished: --resume runs it again. */
+		/* Skipped, stored without rows: --resume runs it again. */
 		case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
 				 "interrupted while running; resume to run it again");
 		rc->res->interrupted = true;
+	} else {
+		decide(rc, c, &p, before, &w, &st, out, &rows);
+	}
+	struct assay_case_result r = {out->outcome, out->reason, NULL, out->duration_s, &rows, NULL};
+	err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r, e);
+	if (err == ASSAY_USAGE && rows.n) {
+		/* The store refused a row (e.g. a unit that disagrees with the
+		 * stored series): the case produced no usable measurements. */
+		char buf[1200];
+		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
+				 "the store refused the measurements: %s",
+				 assay_error_format(e, buf, sizeof(buf)));
+		assay_rows_release(&rows);
+		struct assay_case_result r2 = {ASSAY_OUTCOME_NO_METRICS, out->reason, NULL,
+					       out->duration_s, NULL, NULL};
+		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r2, e);
+	}
+	if (err != ASSAY_OK)
 		goto out;
-	}
-	decide(rc, c, &p, before, &w, &st, out, &rows);
-	assay_err code;
-	if (store_outcome(out->outcome, &code)) {
-		struct assay_case_result r = {code, out->reason, NULL, out->duration_s, &rows};
-		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r, e);
-		if (err == ASSAY_USAGE && rows.n) {
-			/* The store refused a row (e.g. a unit that disagrees with the
-			 * stored series): the case produced no usable measurements. */
-			char buf[1200];
-			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-					 "the store refused the measurements: %s",
-					 assay_error_format(e, buf, sizeof(buf)));
-			assay_rows_release(&rows);
-			struct assay_case_result r2 = {ASSAY_NO_METRICS, out->reason, NULL, out->duration_s,
-						       NULL};
-			err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r2, e);
-		}
-		if (err != ASSAY_OK)
-			goto out;
-		out->rows = rows.n;
-	}
+	out->rows = rows.n;
 	if (interrupted)
 		rc->res->interrupted = true;
 out:

@@ -31,8 +31,12 @@ cat >suite.json <<'JSON'
 JSON
 run_assay 0 run --store s.db --assay-ep "$ASSAY_EP" --quiet suite.json
 expect_eq "$(q s.db "SELECT case_id || ':' || outcome FROM cases WHERE outcome IS NOT NULL ORDER BY case_id" | tr '\n' ' ')" \
-  "cpu-box-mpi-tiny-normal-decode-ep2-uniform-bf16:ok cpu-box-shm-tiny-normal-decode-ep2-uniform-bf16:ok " \
+  "cpu-box-deepep-v2-tiny-normal-decode-ep2-uniform-bf16:unsupported cpu-box-mpi-tiny-normal-decode-ep2-uniform-bf16:passed cpu-box-nccl-tiny-normal-decode-ep2-uniform-bf16:unsupported cpu-box-shm-tiny-normal-decode-ep2-uniform-bf16:passed " \
   "stored cases"
+# Unsupported cases are stored with their reason; the matrix's never started.
+expect_eq "$(q s.db "SELECT attempts || ' ' || reason FROM cases WHERE case_id LIKE '%deepep%'")" \
+  "0 backend-platform-unsupported" "matrix-unsupported case"
+expect_eq "$(q s.db "SELECT attempts FROM cases WHERE case_id LIKE '%nccl%'")" 1 "assay-ep-unsupported case"
 expect_grep '^cpu-box-deepep-v2-tiny-normal-decode-ep2-uniform-bf16 +unsupported +- +backend-platform-unsupported$' out.txt
 expect_grep '^cpu-box-nccl-tiny-normal-decode-ep2-uniform-bf16 +unsupported ' out.txt
 expect_grep '^4 cases: 2 passed, 2 unsupported$' out.txt
