@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "assay/error.h"
+#include "assay/gate.h"
 #include "assay/outcome.h"
 #include "assay/util.h"
 
@@ -22,8 +23,10 @@ enum assay_failure {
 	ASSAY_FAILURE_SIGNATURE,   /* an error signature matched; stopped at once */
 	ASSAY_FAILURE_TIMEOUT,     /* ran past timeout_s; stopped */
 	ASSAY_FAILURE_NOT_STARTED, /* the command could not be started */
+	ASSAY_FAILURE_TRAINING,    /* exit 0, but the training log is incomplete or has NaN/Inf */
 };
-const char *assay_failure_name(enum assay_failure f); /* "exit-code", "signal", ... ("" for none) */
+/* "exit-code", "signal", "signature", "timeout", "not-started", "training-log" ("" for none). */
+const char *assay_failure_name(enum assay_failure f);
 
 struct assay_case_outcome {
 	char *case_id;
@@ -37,6 +40,7 @@ struct assay_case_outcome {
 	size_t rows;      /* measurement rows stored */
 	bool earlier;     /* finished in an earlier attempt of this run (--resume) */
 	char *dir;        /* the case folder, or NULL when it never ran */
+	struct assay_verdicts verdicts; /* its gate verdicts, as stored */
 };
 
 enum assay_run_event_kind {

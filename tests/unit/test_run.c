@@ -85,8 +85,9 @@ static void test_summary(void **state)
 		"{\"cases\":[{\"case_id\":\"a\",\"dir\":\"out/R/a\",\"duration_s\":1.5,\"earlier_attempt\":false,"
 		"\"failure\":\"signature\",\"outcome\":\"workload-failed\",\"reason\":\"signature nccl-error in "
 		"stderr: NCCL error\",\"rows\":0,\"signature\":{\"line\":\"NCCL error\",\"name\":\"nccl-error\","
-		"\"source\":\"stderr\"}},{\"case_id\":\"b\",\"dir\":null,\"duration_s\":0.0,\"earlier_attempt\":false,"
-		"\"failure\":null,\"outcome\":\"unsupported\",\"reason\":\"backend-platform-unsupported\",\"rows\":0}],"
+		"\"source\":\"stderr\"},\"verdicts\":[]},{\"case_id\":\"b\",\"dir\":null,\"duration_s\":0.0,\"earlier_attempt\":false,"
+		"\"failure\":null,\"outcome\":\"unsupported\",\"reason\":\"backend-platform-unsupported\",\"rows\":0,"
+		"\"verdicts\":[]}],"
 		"\"counts\":{\"gate-failed\":0,\"infrastructure\":0,\"no-metrics\":0,\"passed\":0,\"skipped\":0,\"unsupported\":1,"
 		"\"workload-failed\":1},\"exit_code\":3,\"interrupted\":false,\"result\":\"workload-failed\","
 		"\"revision\":\"r1\",\"run_id\":\"R\",\"schema\":\"assay.run/1\",\"store\":\"assay.db\",\"suite\":\"s\"}");

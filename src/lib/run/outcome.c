@@ -16,6 +16,7 @@ const char *assay_failure_name(enum assay_failure f)
 	case ASSAY_FAILURE_SIGNATURE: return "signature";
 	case ASSAY_FAILURE_TIMEOUT: return "timeout";
 	case ASSAY_FAILURE_NOT_STARTED: return "not-started";
+	case ASSAY_FAILURE_TRAINING: return "training-log";
 	default: return "";
 	}
 }
@@ -28,6 +29,7 @@ void case_outcome_release(struct assay_case_outcome *o)
 	free(o->source);
 	free(o->line);
 	free(o->dir);
+	assay_verdicts_release(&o->verdicts);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -68,6 +70,10 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 				      "reason", str_or_null(c->reason), "duration_s", c->duration_s,
 				      "rows", (json_int_t)c->rows, "earlier_attempt", c->earlier, "dir",
 				      str_or_null(c->dir));
+		json_t *verdicts = json_array();
+		for (size_t k = 0; k < c->verdicts.n; k++)
+			json_array_append_new(verdicts, assay_verdict_to_json(&c->verdicts.v[k]));
+		json_object_set_new(o, "verdicts", verdicts);
 		if (c->signature)
 			json_object_set_new(o, "signature",
 					    json_pack("{s:s, s:s, s:s}", "name", c->signature, "source",

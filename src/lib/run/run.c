@@ -216,6 +216,8 @@ static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *
 {
 	case_outcome_set(rc, out, st->outcome, ASSAY_FAILURE_NONE, NULL);
 	out->earlier = true;
+	struct assay_error ignore; /* the verdicts as stored, for the summary */
+	assay_store_case_verdicts(rc->store, rc->res->run_id, out->case_id, &out->verdicts, &ignore);
 	const json_t *cases = json_object_get(prev, "cases");
 	for (size_t i = 0; i < json_array_size(cases); i++) {
 		const json_t *c = json_array_get(cases, i);
@@ -223,7 +225,7 @@ static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *
 			continue;
 		const char *reason = json_string_value(json_object_get(c, "reason"));
 		const char *failure = json_string_value(json_object_get(c, "failure"));
-		for (int f = ASSAY_FAILURE_EXIT; failure && f <= ASSAY_FAILURE_NOT_STARTED; f++)
+		for (int f = ASSAY_FAILURE_EXIT; failure && f <= ASSAY_FAILURE_TRAINING; f++)
 			if (!strcmp(failure, assay_failure_name((enum assay_failure)f)))
 				out->failure = (enum assay_failure)f;
 		out->reason = reason ? xstrdup(reason) : NULL;
@@ -448,6 +450,7 @@ out:
 			err = res->exit_code = ASSAY_INFRA;
 		}
 	}
+	run_train_release(&rc);
 	assay_case_list_release(&done);
 	json_decref(prev);
 	free(rc.assay_ep);
