@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "assay/detect.h"
+#include "assay/json.h"
 #include "run_int.h"
 
 static long case_index(const struct assay_suite *s, const char *id)
@@ -154,6 +155,46 @@ static struct assay_rows select_rows(const struct assay_rows *rows, const struct
 	return view;
 }
 
+/* Where a row sits among rows of the same metric and statistic: the series
+ * fields whose values differ between them ("component=dispatch tokens=4"
+ * for an EP case), "" when it is the only one. */
+static void point_label(const struct assay_rows *view, const struct assay_row *r, char *buf,
+			size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *k;
+	json_t *v;
+	json_object_foreach(r->series, k, v) {
+		bool varies = false;
+		for (size_t i = 0; i < view->n && !varies; i++) {
+			const struct assay_row *o = &view->v[i];
+			varies = o != r && !strcmp(o->metric, r->metric) &&
+				 !strcmp(o->statistic, r->statistic) &&
+				 !json_equal(v, json_object_get(o->series, k));
+		}
+		if (!varies)
+			continue;
+		char *text = json_is_string(v) ? xstrdup(json_string_value(v)) : assay_json_dumps(v, 0);
+		sbuf_addf(&sb, "%s%s=%s", sb.len ? " " : "", k, text);
+		free(text);
+	}
+	snprintf(buf, n, "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
+}
+
+/* Say which point a verdict is about, before its message. */
+static void label_verdict(struct assay_verdict *v, const struct assay_rows *view,
+			  const struct assay_row *r)
+{
+	char label[256];
+	point_label(view, r, label, sizeof(label));
+	if (!label[0])
+		return;
+	char *m = xasprintf("%s: %s", label, v->message);
+	free(v->message);
+	v->message = m;
+}
+
 static const struct assay_row *row_of(const struct assay_rows *rows, const char *key)
 {
 	for (size_t i = 0; i < rows->n; i++)
@@ -175,7 +216,7 @@ static assay_err gate_regression(struct run_ctx *rc, const struct assay_rows *ro
 		if (!r)
 			continue;
 		assay_regression_spec(regs.v[i].gate, &g->config, r, spec, sizeof(spec));
-		assay_regression_verdict(&regs.v[i], r, spec, g->enforce, out);
+		label_verdict(assay_regression_verdict(&regs.v[i], r, spec, g->enforce, out), &view, r);
 	}
 	assay_regressions_release(&regs);
 	free(view.v);
@@ -233,11 +274,13 @@ static assay_err gate_ab(struct run_ctx *rc, const struct assay_suite_case *c,
 				b = &base.v[k];
 		char metric[256];
 		snprintf(metric, sizeof(metric), "%s/%s", r->metric, r->statistic);
+		struct assay_verdict *v;
 		if (!b) {
-			assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "ab", metric, r->value, r->unit,
-					   spec, "no baseline row: case %s is %s", bc->id,
-					   assay_outcome_name(bo->outcome))
-				->series_key = xstrdup(r->series_key);
+			v = assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "ab", metric, r->value, r->unit,
+					       spec, "no baseline row: case %s is %s", bc->id,
+					       assay_outcome_name(bo->outcome));
+			v->series_key = xstrdup(r->series_key);
+			label_verdict(v, &view, r);
 			continue;
 		}
 		struct assay_annotations ann = {0};
@@ -246,15 +289,17 @@ static assay_err gate_ab(struct run_ctx *rc, const struct assay_suite_case *c,
 		bool acked = r->revision && (assay_annotations_has(&ann, r->revision, ASSAY_ANN_ACK) ||
 					     assay_annotations_has(&ann, r->revision, ASSAY_ANN_EXPECTED));
 		assay_annotations_release(&ann);
-		struct assay_regression v;
+		struct assay_regression ab;
 		struct assay_error ge;
-		if (assay_gate_ab(b, r, g->threshold, acked, &v, &ge) != ASSAY_OK)
-			assay_verdicts_add(out, g->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
-					   "ab", metric, r->value, r->unit, spec, "cannot compare: %s",
-					   ge.message)
-				->series_key = xstrdup(r->series_key);
-		else
-			assay_regression_verdict(&v, r, spec, g->enforce, out);
+		if (assay_gate_ab(b, r, g->threshold, acked, &ab, &ge) != ASSAY_OK) {
+			v = assay_verdicts_add(out, g->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
+					       "ab", metric, r->value, r->unit, spec, "cannot compare: %s",
+					       ge.message);
+			v->series_key = xstrdup(r->series_key);
+		} else {
+			v = assay_regression_verdict(&ab, r, spec, g->enforce, out);
+		}
+		label_verdict(v, &view, r);
 	}
 	free(view.v);
 	assay_rows_release(&base);
