@@ -237,7 +237,7 @@ static int parse_regression(struct assay_cfg *c, const json_t *v, struct assay_s
 				     &g->detect.max_pvalue) < 0 ||
 		    assay_cfg_number(c, cpo, cp, "min_magnitude", ASSAY_CFG_OPTIONAL, 0, INFINITY,
 				     &g->detect.min_magnitude) < 0 ||
-		    assay_cfg_int(c, cpo, cp, "min_segment", ASSAY_CFG_OPTIONAL, 1, 100000, &segment) < 0 ||
+		    assay_cfg_int(c, cpo, cp, "min_segment", ASSAY_CFG_OPTIONAL, 1, 1000, &segment) < 0 ||
 		    assay_cfg_number(c, cpo, cp, "threshold", ASSAY_CFG_OPTIONAL, 0, INFINITY,
 				     &g->cp_threshold) < 0))
 		return -1;
