@@ -230,6 +230,19 @@ static assay_err find_case(struct assay_store *s, long long run_pk, const char *
 	return ASSAY_OK;
 }
 
+/* Start a transaction and find the run and the case (*case_pk 0 when
+ * absent, *outcome -1 while unfinished); rolled back on error. */
+static assay_err begin_case(struct assay_store *s, const char *run_id, const char *case_id,
+			    long long *run_pk, long long *case_pk, int *outcome,
+			    struct assay_error *e)
+{
+	assay_err rc = store_begin(s, e);
+	if (rc == ASSAY_OK && ((rc = store_run_pk(s, run_id, run_pk, NULL, e)) != ASSAY_OK ||
+			       (rc = find_case(s, *run_pk, case_id, case_pk, outcome, e)) != ASSAY_OK))
+		store_rollback(s);
+	return rc;
+}
+
 static assay_err already_finished(struct assay_store *s, const char *run_id, const char *case_id,
 				  int outcome, struct assay_error *e)
 {
@@ -244,14 +257,12 @@ assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
 	if (!info->case_id || !*info->case_id)
 		return assay_error_set(e, ASSAY_USAGE, "a case needs a case id");
 	char started[32];
-	assay_err rc = norm_time(info->started, started, "case start", e);
-	if (rc != ASSAY_OK || (rc = store_begin(s, e)) != ASSAY_OK)
-		return rc;
 	long long run_pk, case_pk;
 	int outcome;
-	if ((rc = store_run_pk(s, run_id, &run_pk, NULL, e)) != ASSAY_OK ||
-	    (rc = find_case(s, run_pk, info->case_id, &case_pk, &outcome, e)) != ASSAY_OK)
-		goto fail;
+	assay_err rc = norm_time(info->started, started, "case start", e);
+	if (rc != ASSAY_OK ||
+	    (rc = begin_case(s, run_id, info->case_id, &run_pk, &case_pk, &outcome, e)) != ASSAY_OK)
+		return rc;
 	if (outcome >= 0 && assay_outcome_final((enum assay_outcome)outcome)) {
 		rc = already_finished(s, run_id, info->case_id, outcome, e);
 		goto fail;
@@ -337,14 +348,12 @@ assay_err assay_store_case_finish(struct assay_store *s, const char *run_id, con
 				  const struct assay_case_result *res, struct assay_error *e)
 {
 	char ended[32];
-	assay_err rc = check_result(case_id, res, ended, e);
-	if (rc != ASSAY_OK || (rc = store_begin(s, e)) != ASSAY_OK)
-		return rc;
 	long long run_pk, case_pk;
 	int outcome;
-	if ((rc = store_run_pk(s, run_id, &run_pk, NULL, e)) != ASSAY_OK ||
-	    (rc = find_case(s, run_pk, case_id, &case_pk, &outcome, e)) != ASSAY_OK)
-		goto fail;
+	assay_err rc = check_result(case_id, res, ended, e);
+	if (rc != ASSAY_OK ||
+	    (rc = begin_case(s, run_id, case_id, &run_pk, &case_pk, &outcome, e)) != ASSAY_OK)
+		return rc;
 	if (!case_pk || outcome >= 0) {
 		rc = case_pk ? already_finished(s, run_id, case_id, outcome, e)
 			     : assay_error_set(e, ASSAY_USAGE, "%s: case '%s' was not begun in run '%s'",
@@ -376,14 +385,12 @@ assay_err assay_store_case_record(struct assay_store *s, const char *run_id,
 				       "case '%s': only unsupported, skipped and infrastructure "
 				       "cases are recorded without running, not %s",
 				       info->case_id, assay_outcome_name(res->outcome));
-	assay_err rc = check_result(info->case_id, res, ended, e);
-	if (rc != ASSAY_OK || (rc = store_begin(s, e)) != ASSAY_OK)
-		return rc;
 	long long run_pk, case_pk;
 	int outcome;
-	if ((rc = store_run_pk(s, run_id, &run_pk, NULL, e)) != ASSAY_OK ||
-	    (rc = find_case(s, run_pk, info->case_id, &case_pk, &outcome, e)) != ASSAY_OK)
-		goto fail;
+	assay_err rc = check_result(info->case_id, res, ended, e);
+	if (rc != ASSAY_OK ||
+	    (rc = begin_case(s, run_id, info->case_id, &run_pk, &case_pk, &outcome, e)) != ASSAY_OK)
+		return rc;
 	if (outcome >= 0 && assay_outcome_final((enum assay_outcome)outcome)) {
 		rc = already_finished(s, run_id, info->case_id, outcome, e);
 		goto fail;
