@@ -325,9 +325,8 @@ int main(int argc, char **argv)
 				co->rows = rows.n;
 				co->dir = xstrdup(dir);
 			}
-			assay_err code = assay_outcome_exit(o);
-			worst = assay_err_worst(worst, code);
-			struct assay_case_result cr = {code, reason, NULL, duration, &rows};
+			worst = assay_err_worst(worst, assay_outcome_exit(o));
+			struct assay_case_result cr = {o, reason, NULL, duration, &rows, NULL};
 			if (assay_store_case_finish(s, run_id, c->id, &cr, &e))
 				return fail(c->id, &e);
 			assay_rows_release(&rows);

@@ -129,9 +129,10 @@ static void make_run(const char *rev, double v, int ep, bool folder, char id[64]
 		} else if (i == 1) {
 			plain_row(&rows, "tokens_per_s", v, rev);
 		}
-		struct assay_case_result res = {i == 2 ? ASSAY_WORKLOAD_FAILED : ASSAY_OK,
-						i == 2 ? "exit code 7; stderr: boom" : NULL, NULL,
-						i == 1 ? 600.5 : 2.0, &rows};
+		struct assay_case_result res = {
+			i == 2 ? ASSAY_OUTCOME_WORKLOAD_FAILED : ASSAY_OUTCOME_PASSED,
+			i == 2 ? "exit code 7; stderr: boom" : NULL, NULL, i == 1 ? 600.5 : 2.0, &rows,
+			NULL};
 		ok(assay_store_case_finish(s, id, ids[i], &res, &e), &e);
 		assay_rows_release(&rows);
 		json_decref(f);
@@ -408,7 +409,7 @@ static void test_groups(void **state)
 		ok(assay_store_case_begin(s, id, &ci, &e), &e);
 		struct assay_rows rows = ASSAY_ROWS_INIT;
 		ep_row(&rows, "shm", 2 + 2 * k, "roundtrip", 8, "latency_us", "p50", 5);
-		struct assay_case_result res = {ASSAY_OK, NULL, NULL, 1, &rows};
+		struct assay_case_result res = {ASSAY_OUTCOME_PASSED, NULL, NULL, 1, &rows, NULL};
 		ok(assay_store_case_finish(s, id, cid, &res, &e), &e);
 		assay_rows_release(&rows);
 	}
