@@ -5,17 +5,23 @@
  * points or prefill ladders of 4, Megatron training logs), stored through the
  * runner's store calls; and the last run's output folder as `assay run`
  * leaves it (summary.json, a folder per case with its logs and artifact).
- * Every outcome appears; earlier runs all pass. Prints the last run's id.
+ * Gates as `assay run` stores them: thresholds (a failed one makes a case
+ * gate-failed), the loss curve of every training case (its steps.ndjson
+ * too), and a regression verdict on the roundtrip p50 of every EP case's
+ * first point. Every outcome appears; earlier runs all pass. Prints the last
+ * run's id.
  *   report_store [--cases N] [--runs R] [--secret VALUE] STORE OUTDIR */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "assay/gate.h"
 #include "assay/json.h"
 #include "assay/parse.h"
 #include "assay/run.h"
 #include "assay/store.h"
+#include "assay/training.h"
 #include "assay/util.h"
 
 static uint64_t rng_state;
@@ -41,6 +47,7 @@ struct gen_case {
 	bool train;
 	size_t j; /* index among EP (or training) cases */
 	enum assay_outcome outcome;
+	bool slower; /* the last run's EP case is slower: a regression */
 };
 
 /* The last run's outcome of case i; earlier runs pass. Every outcome
@@ -155,6 +162,95 @@ static char *train_log(size_t j, int run, bool diverge, double slow)
 	return sbuf_detach(&sb, NULL);
 }
 
+/* The row of metric/statistic of component comp at the ladder's first
+ * point, or NULL. */
+static const struct assay_row *ep_row(const struct assay_rows *rows, const char *metric,
+				      const char *stat, const char *comp, bool last_point)
+{
+	const struct assay_row *found = NULL;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct assay_row *r = &rows->v[i];
+		const char *c = json_string_value(json_object_get(r->series, "component"));
+		if (!strcmp(r->metric, metric) && !strcmp(r->statistic, stat) && c &&
+		    !strcmp(c, comp)) {
+			found = r;
+			if (!last_point)
+				break;
+		}
+	}
+	return found;
+}
+
+/* An EP case's gates: a threshold on the roundtrip p99 of its last point,
+ * and a regression gate on the roundtrip p50 of its first. */
+static void ep_gates(const struct assay_rows *rows, bool fail, bool slower,
+		     struct assay_verdicts *out)
+{
+	const struct assay_row *p99 = ep_row(rows, "latency_us", "p99", "roundtrip", true);
+	const struct assay_row *p50 = ep_row(rows, "latency_us", "p50", "roundtrip", false);
+	if (p99) {
+		double limit = p99->value * (fail ? 0.8 : 1.25);
+		struct assay_verdict *v = assay_verdicts_add(
+			out, fail ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_PASS, "threshold",
+			"latency_us/p99", p99->value, "us", "<= limit", "%.1f %s %.1f", p99->value,
+			fail ? ">" : "<=", limit);
+		v->series_key = xstrdup(p99->series_key);
+	}
+	if (p50) {
+		struct assay_verdict *v = assay_verdicts_add(
+			out, slower ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_PASS, "rolling-mean",
+			"latency_us/p50", p50->value, "us", "worse by < 5% vs mean of last 5", "%s",
+			slower ? "30% worse than the mean of the last 5" : "within 5% of the mean");
+		v->series_key = xstrdup(p50->series_key);
+	}
+}
+
+/* A training case as the runner handles one: the log parsed, its steps
+ * into dir/steps.ndjson (when dir), rows, the loss-curve gate and a
+ * threshold on tflops_per_gpu (350). */
+static assay_err train_case(const char *log, const struct assay_parse_opts *po, const char *dir,
+			    struct assay_rows *rows, struct assay_verdicts *vs,
+			    struct assay_error *e)
+{
+	struct assay_train_opts to;
+	struct assay_train_result tr;
+	assay_train_opts_init(&to);
+	assay_err rc = assay_train_parse("megatron", log, strlen(log), &to, po->file, &tr, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	if (dir) {
+		struct sbuf sb = SBUF_INIT;
+		for (size_t i = 0; i < tr.n_steps; i++) {
+			json_t *o = assay_train_step_to_json(&tr.steps[i]);
+			assay_json_write(&sb, o, ASSAY_JSON_SORT);
+			sbuf_addch(&sb, '\n');
+			json_decref(o);
+		}
+		char *path = xasprintf("%s/steps.ndjson", dir);
+		rc = assay_write_file_atomic(path, sbuf_str(&sb), sb.len, e);
+		free(path);
+		sbuf_release(&sb);
+	}
+	if (rc == ASSAY_OK)
+		rc = assay_train_rows(&tr, po, rows, e);
+	if (rc == ASSAY_OK) {
+		struct assay_loss_curve_spec spec = {0, 1, NULL, 0, true};
+		assay_gate_loss_curve(&spec, &tr, vs);
+		for (size_t i = 0; i < rows->n; i++) {
+			const struct assay_row *r = &rows->v[i];
+			if (strcmp(r->metric, "tflops_per_gpu") || strcmp(r->statistic, "steady_mean"))
+				continue;
+			struct assay_verdict *v = assay_verdicts_add(
+				vs, r->value >= 350 ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
+				"threshold", "tflops_per_gpu/steady_mean", r->value, "TFLOP/s/GPU",
+				">= 350", "%g %s 350", r->value, r->value >= 350 ? ">=" : "<");
+			v->series_key = xstrdup(r->series_key);
+		}
+	}
+	assay_train_result_release(&tr);
+	return rc;
+}
+
 static int fail(const char *what, const struct assay_error *e)
 {
 	fprintf(stderr, "report_store: %s: %s\n", what, e->message);
@@ -207,6 +303,10 @@ int main(int argc, char **argv)
 		/* shm needs every rank on one node: ep16 spans two. */
 		if (!c->train && c->j % 3 == 1 && (c->j / 12) % 4 == 3)
 			c->outcome = ASSAY_OUTCOME_UNSUPPORTED;
+		/* A few regressions: 30% slower than before, caught by a gate. */
+		c->slower = !c->train && i % 50 == 17 && c->outcome == ASSAY_OUTCOME_PASSED;
+		if (c->slower)
+			c->outcome = ASSAY_OUTCOME_GATE_FAILED;
 	}
 
 	struct assay_store *s;
@@ -250,29 +350,36 @@ int main(int argc, char **argv)
 				co->outcome = o;
 			}
 			if (o == ASSAY_OUTCOME_SKIPPED || (o == ASSAY_OUTCOME_UNSUPPORTED && !c->train)) {
+				const char *why = o == ASSAY_OUTCOME_SKIPPED
+							  ? "not run: --fail-fast after an earlier failure"
+							  : "backend-platform-unsupported: shm needs all ranks "
+							    "on one node (ep 16 spans 2 nodes)";
+				struct assay_case_info ci = {c->id, NULL, NULL, NULL, NULL, started};
+				struct assay_case_result cr = {o, why, NULL, -1, NULL, NULL};
+				if (assay_store_case_record(s, run_id, &ci, &cr, &e))
+					return fail(c->id, &e);
 				if (co)
-					co->reason = xstrdup(
-						o == ASSAY_OUTCOME_SKIPPED
-							? "not run: --fail-fast after an earlier failure"
-							: "backend-platform-unsupported: shm needs all ranks on "
-							  "one node (ep 16 spans 2 nodes)");
+					co->reason = xstrdup(why);
 				continue;
 			}
 			char *dir = xasprintf("%s/%s", run_dir, c->id);
 			char *out_log = xasprintf("%s/stdout.log", dir);
 			char *err_log = xasprintf("%s/stderr.log", dir);
 			json_t *factors = NULL;
-			double slow = last && i % 50 == 17 ? 1.3 : 1.0; /* a few regressions */
-			char *input = c->train ? train_log(c->j, run, o == ASSAY_OUTCOME_GATE_FAILED, slow)
-					       : ep_artifact(c->j, run, slow, &factors);
+			bool gate_failed = o == ASSAY_OUTCOME_GATE_FAILED;
+			bool slower = last && c->slower;
+			/* A failed training case is slow and diverges. */
+			char *input = c->train ? train_log(c->j, run, gate_failed, gate_failed ? 1.5 : 1)
+					       : ep_artifact(c->j, run, slower ? 1.3 : 1, &factors);
 			if (c->train)
 				factors = json_pack("{s:s, s:s, s:i, s:s}", "workload", "megatron",
 						    "model", "llama3-8b", "tp", 1 << (c->j % 3),
 						    "precision", "bf16");
 			struct assay_case_info ci = {c->id, factors, dir, out_log, err_log, started};
-			if (assay_store_case_begin(s, run_id, &ci, &e))
+			if (assay_store_case_begin(s, run_id, &ci, &e) || (last && assay_mkdirs(dir, &e)))
 				return fail(c->id, &e);
 			struct assay_rows rows = ASSAY_ROWS_INIT;
+			struct assay_verdicts verdicts = ASSAY_VERDICTS_INIT;
 			const char *reason = NULL;
 			double duration = c->train ? 600 + 300 * noise() : 20 + 40 * noise();
 			char *why = NULL;
@@ -294,20 +401,19 @@ int main(int argc, char **argv)
 				if (c->train)
 					json_object_set_new(ctx, "precision", json_string("bf16"));
 				struct assay_parse_opts po = {c->id, ctx, run_id, c->id, rev, started};
-				const struct assay_format *f =
-					assay_format_find(c->train ? "megatron" : "assay-ep");
-				if (f->parse(input, strlen(input), &po, &rows, &e))
+				if (c->train) {
+					if (train_case(input, &po, last ? dir : NULL, &rows, &verdicts, &e))
+						return fail(c->id, &e);
+				} else if (assay_parse_ep_case(input, strlen(input), &po, &rows, &e)) {
 					return fail(c->id, &e);
+				} else {
+					ep_gates(&rows, gate_failed && !slower, slower, &verdicts);
+				}
 				json_decref(ctx);
 				if (o == ASSAY_OUTCOME_GATE_FAILED)
-					reason = c->train ? "gate loss-curve failed: lm_loss slope "
-							    "0.0213 per step > 0 over the last 30 steps"
-							  : "gate threshold failed: latency_us p99 above "
-							    "the limit";
+					reason = "gates: 1 FAIL, 1 PASS";
 			}
 			if (last) {
-				if (assay_mkdirs(dir, &e))
-					return fail(dir, &e);
 				char *text = c->train ? xstrdup(input) : xstrdup("");
 				if (assay_write_file_atomic(out_log, text, strlen(text), &e) ||
 				    assay_write_file_atomic(err_log, reason ? reason : "",
@@ -321,15 +427,18 @@ int main(int argc, char **argv)
 					free(art);
 				}
 				co->reason = reason ? xstrdup(reason) : NULL;
+				for (size_t k = 0; k < verdicts.n; k++)
+					assay_verdicts_push_copy(&co->verdicts, &verdicts.v[k]);
 				co->duration_s = duration;
 				co->rows = rows.n;
 				co->dir = xstrdup(dir);
 			}
 			worst = assay_err_worst(worst, assay_outcome_exit(o));
-			struct assay_case_result cr = {o, reason, NULL, duration, &rows, NULL};
+			struct assay_case_result cr = {o, reason, NULL, duration, &rows, &verdicts};
 			if (assay_store_case_finish(s, run_id, c->id, &cr, &e))
 				return fail(c->id, &e);
 			assay_rows_release(&rows);
+			assay_verdicts_release(&verdicts);
 			json_decref(factors);
 			free(input);
 			free(why);

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "assay/gate.h"
 #include "assay/json.h"
 #include "assay/report.h"
 #include "assay/run.h"
@@ -346,10 +347,10 @@ static void test_history(void **state)
 	assert_int_equal(h->change_points[0], 9);
 	assert_non_null(strstr(h->message, "1 change point; the latest at r09: -29.9%"));
 	assert_non_null(strstr(h->message, "(worse)"));
-	/* Labels name what tells the series apart. */
-	h = find_history2(&r, "latency_us p99 · ", "tokens=4");
+	/* Labels name what differs between the series that have a field: here
+	 * the component, the scale and the tokens (ep and phase are the same). */
+	h = find_history(&r, "latency_us p99 · component=roundtrip · scale=1x2 · tokens=4");
 	assert_non_null(h);
-	assert_non_null(strstr(h->label, "component=roundtrip · ep=2 · phase=decode"));
 	assert_string_equal(h->unit, "us");
 	assert_true(h->lower_is_better);
 	assert_string_equal(h->message, "no regression gate ran on this series; no change point in 12 "
@@ -461,6 +462,109 @@ static void test_unended(void **state)
 	assay_report_release(&r);
 }
 
+/* A training case with its gates: verdicts become the gates table (a failed
+ * one also a line of the case's reason), a regression gate's verdict the
+ * history's, and steps.ndjson the training charts with the loss-curve
+ * gate's line. */
+static void test_gates_and_training(void **state)
+{
+	(void)state;
+	struct assay_store *s;
+	struct assay_error e;
+	char id[64];
+	char key[65];
+	for (int run = 0; run < 2; run++) {
+		ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
+		struct assay_run_info info = {NULL, "train", run ? "r2" : "r1", NULL, NULL, NULL,
+					      "h", "local", NULL};
+		ok(assay_store_run_begin(s, &info, id, &e), &e);
+		char *dir = xasprintf("%s/%s/combo-a", out, id);
+		ok(assay_mkdirs(dir, &e), &e);
+		json_t *f = json_pack("{s:s, s:{s:i, s:s}}", "combo", "combo-a", "values", "MBS", 2,
+				      "PRECISION", "BF16");
+		struct assay_case_info ci = {"combo-a", f, dir, NULL, NULL, NULL};
+		ok(assay_store_case_begin(s, id, &ci, &e), &e);
+		struct assay_rows rows = ASSAY_ROWS_INIT;
+		plain_row(&rows, "tflops_per_gpu", run ? 300 : 500, run ? "r2" : "r1");
+		snprintf(key, sizeof(key), "%s", rows.v[0].series_key);
+		struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
+		struct assay_verdict *v = assay_verdicts_add(&vs, ASSAY_VERDICT_FAIL, "threshold",
+							     "tflops_per_gpu/mean", run ? 300 : 500,
+							     "TFLOP/s/GPU", ">= 400", "%s",
+							     run ? "300 < 400" : "500 >= 400");
+		if (!run)
+			v->status = ASSAY_VERDICT_PASS;
+		v->series_key = xstrdup(key);
+		v = assay_verdicts_add(&vs, run ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_SKIPPED,
+				       "rolling-mean", "tflops_per_gpu/mean", run ? 300 : 500,
+				       "TFLOP/s/GPU", "worse by < 2%", "%s",
+				       run ? "-40% against the mean of 1" : "not enough history");
+		v->series_key = xstrdup(key);
+		assay_verdicts_add(&vs, ASSAY_VERDICT_PASS, "loss-curve", "lm_loss/slope", -0.5,
+				   "nats/step", "<= 0", "slope -0.5 <= 0 over 3 samples (steps 2..4)");
+		assay_verdicts_add(&vs, ASSAY_VERDICT_RECORD, "convergence", "steps_to_target", 3,
+				   "step", "", "first reached 9 at step 3");
+		struct assay_case_result res = {run ? ASSAY_OUTCOME_GATE_FAILED : ASSAY_OUTCOME_PASSED,
+						run ? "gates: 2 FAIL" : NULL, NULL, 5, &rows, &vs};
+		ok(assay_store_case_finish(s, id, "combo-a", &res, &e), &e);
+		ok(assay_store_run_end(s, id, run ? ASSAY_GATE_FAILED : ASSAY_OK, &e), &e);
+		ok(assay_store_close(s, &e), &e);
+		char *steps = xasprintf("%s/steps.ndjson", dir);
+		write_text(steps, "{\"lm_loss\":11,\"step\":1,\"tokens_per_gpu\":100,\"warmup\":true}\n"
+				  "{\"lm_loss\":10.5,\"step\":2,\"tokens_per_gpu\":7000,\"warmup\":false}\n"
+				  "{\"lm_loss\":\"nan\",\"step\":3,\"tokens_per_gpu\":7100,\"warmup\":false}\n"
+				  "{\"lm_loss\":9.5,\"step\":4,\"warmup\":false}\n");
+		free(steps);
+		assay_rows_release(&rows);
+		assay_verdicts_release(&vs);
+		json_decref(f);
+		free(dir);
+	}
+	struct assay_report r;
+	struct assay_report_found found;
+	ok(load(id, NULL, &r, &found, &e), &e);
+	/* Factors: the combo's values are the factors. */
+	assert_string_equal(factor(&r.cases[0], "MBS"), "2");
+	assert_string_equal(factor(&r.cases[0], "combo"), "combo-a");
+	assert_null(factor(&r.cases[0], "values"));
+	/* The verdicts, in the order the gates gave them. */
+	assert_int_equal(r.ngates, 4);
+	assert_string_equal(r.gates[0].case_id, "combo-a");
+	assert_string_equal(r.gates[0].name, "threshold");
+	assert_string_equal(r.gates[0].metric, "tflops_per_gpu/mean");
+	assert_int_equal(r.gates[0].verdict, ASSAY_VERDICT_FAIL);
+	assert_true(r.gates[0].value == 300);
+	assert_string_equal(r.gates[0].unit, "TFLOP/s/GPU");
+	assert_string_equal(r.gates[0].spec, ">= 400");
+	assert_int_equal(r.gates[3].verdict, ASSAY_VERDICT_RECORD);
+	assert_null(r.gates[3].spec);
+	/* Each failed gate is a line of the case's reason. */
+	assert_string_equal(r.cases[0].reason,
+			    "gates: 2 FAIL\nFAIL threshold tflops_per_gpu/mean: 300 < 400\n"
+			    "FAIL rolling-mean tflops_per_gpu/mean: -40% against the mean of 1");
+	/* The regression gate's verdict is the history's, and it comes first. */
+	const struct assay_report_history *h = &r.history[0];
+	assert_int_equal(h->verdict, ASSAY_VERDICT_FAIL);
+	assert_int_equal(h->npoints, 2);
+	assert_non_null(strstr(h->message, "rolling-mean FAIL: -40% against the mean of 1; detector: "));
+	/* Training: loss with a gap, throughput, warm-up, the gate's line. */
+	assert_int_equal(r.ntrain, 1);
+	const struct assay_report_train *t = &r.train[0];
+	assert_string_equal(t->case_id, "combo-a");
+	assert_int_equal(t->nloss, 4);
+	assert_true(isnan(t->loss[2].y));
+	assert_int_equal(t->nthroughput, 3);
+	assert_string_equal(t->throughput_unit, "tokens/s/GPU");
+	assert_true(t->warmup_steps == 1);
+	assert_true(t->has_fit);
+	assert_true(t->slope == -0.5);
+	assert_true(t->fit_from == 2 && t->fit_to == 4);
+	/* Through the mean of y - slope * x over steps 2 and 4 (3 is a gap). */
+	assert_true(fabs(t->intercept - (11.5 + 11.5) / 2) < 1e-12);
+	assay_report_found_release(&found);
+	assay_report_release(&r);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -499,6 +603,7 @@ int main(void)
 		cmocka_unit_test_setup(test_history, setup),
 		cmocka_unit_test_setup(test_groups, setup),
 		cmocka_unit_test_setup(test_unended, setup),
+		cmocka_unit_test_setup(test_gates_and_training, setup),
 		cmocka_unit_test_setup(test_errors, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown_all);

@@ -15,6 +15,7 @@
 #define TRAIN_CHARTS 24     /* combos drawn */
 #define HISTORY_CHARTS 48   /* series drawn, failed ones first */
 #define HISTORY_TABLE 500   /* further series listed in a table */
+#define GATES_OPEN 12       /* the gates table starts folded beyond this, unless one failed */
 #define EP_TABLE_OPEN 40    /* the per-ladder table starts open up to this many rows */
 #define REASON_LINE 160     /* bytes of a reason shown in the table */
 #define REASON_BUDGET 1500000 /* bytes for all reasons' <details> together */
@@ -465,13 +466,27 @@ static void gates(struct html *h)
 		fail += r->gates[i].verdict == ASSAY_VERDICT_FAIL;
 	sbuf_addf(h->o, "<section id=\"gates\"><h2>Gates <small>%zu, %zu failed</small></h2>",
 		  r->ngates, fail);
+	/* A long table with nothing failed starts folded. */
+	size_t counts[ASSAY_VERDICT_COUNT] = {0};
+	for (size_t i = 0; i < r->ngates; i++)
+		if ((unsigned)r->gates[i].verdict < ASSAY_VERDICT_COUNT)
+			counts[r->gates[i].verdict]++;
+	sbuf_addf(h->o, "<details%s><summary>", fail || r->ngates <= GATES_OPEN ? " open" : "");
+	bool first = true;
+	for (int v = 0; v < ASSAY_VERDICT_COUNT; v++)
+		if (counts[v]) {
+			sbuf_addf(h->o, "%s%zu %s", first ? "" : " · ", counts[v],
+				  assay_report_verdict_name((enum assay_report_verdict)v));
+			first = false;
+		}
+	sbuf_adds(h->o, "</summary>");
 	gate_table_head(h, true);
 	/* Failed gates first, then the rest, each in model order. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < r->ngates; i++)
 			if ((r->gates[i].verdict == ASSAY_VERDICT_FAIL) == (pass == 0))
 				gate_row(h, &r->gates[i], true);
-	sbuf_adds(h->o, "</tbody></table></div></section>");
+	sbuf_adds(h->o, "</tbody></table></div></details></section>");
 }
 
 /* ---- EP ---- */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -107,20 +108,37 @@ static void factor_value(const json_t *v, struct sbuf *sb)
 	}
 }
 
+/* The case's factors for display: the id (the case's own) and nulls left
+ * out; an object's members become "key.member" factors, except for a
+ * command suite's combo "values", whose members are the factors. */
 static void add_factors(struct assay_report_case *c, const json_t *factors)
 {
-	const char *k;
-	const json_t *v;
-	struct sbuf sb = SBUF_INIT;
+	const char *k, *k2;
+	const json_t *v, *v2;
+	struct sbuf sb = SBUF_INIT, name = SBUF_INIT;
 	json_object_foreach((json_t *)factors, k, v)
 	{
-		/* The id is the case's own; nulls say nothing. */
 		if (!strcmp(k, "id") || json_is_null(v))
 			continue;
-		factor_value(v, &sb);
-		assay_report_case_factor(c, k, sbuf_str(&sb));
+		if (!json_is_object(v)) {
+			factor_value(v, &sb);
+			assay_report_case_factor(c, k, sbuf_str(&sb));
+			continue;
+		}
+		json_object_foreach((json_t *)v, k2, v2)
+		{
+			if (json_is_null(v2))
+				continue;
+			sbuf_reset(&name);
+			if (strcmp(k, "values"))
+				sbuf_addf(&name, "%s.", k);
+			sbuf_adds(&name, k2);
+			factor_value(v2, &sb);
+			assay_report_case_factor(c, name.buf, sbuf_str(&sb));
+		}
 	}
 	sbuf_release(&sb);
+	sbuf_release(&name);
 }
 
 static void link_if(struct assay_report_case *c, const char *out_abs, const char *label,
@@ -168,6 +186,13 @@ static enum assay_report_outcome outcome_of(const char *name)
 	return o < 0 ? ASSAY_REPORT_INFRA : (enum assay_report_outcome)o;
 }
 
+/* A regression gate's verdict on one series. */
+struct hgate {
+	char *key, *gate, *message;
+	enum assay_report_verdict verdict;
+	bool acked;
+};
+
 struct loader {
 	struct assay_report *r;
 	struct assay_store *s;
@@ -184,6 +209,11 @@ struct loader {
 
 	/* Series the history follows, in the order the run stored them. */
 	struct strlist keys;
+
+	/* Verdicts of the regression gates, by series, for the history. */
+	struct hgate *hgates;
+	size_t nhgates, hgates_alloc;
+	long last_case; /* the case the previous verdict belonged to */
 };
 
 static void load_cases(struct loader *L, const struct assay_store_cases *sc)
@@ -249,6 +279,198 @@ static void load_cases(struct loader *L, const struct assay_store_cases *sc)
 		}
 	}
 	free(used);
+}
+
+/* ---- gate verdicts ---- */
+
+static bool regression_gate(const char *gate)
+{
+	return !strcmp(gate, "changepoint") || !strcmp(gate, "rolling-mean");
+}
+
+static int on_verdict(const char *case_id, const struct assay_verdict *v, void *ctx)
+{
+	struct loader *L = ctx;
+	struct assay_report *r = L->r;
+	enum assay_report_verdict status = v->status;
+	struct assay_report_gate *g = assay_report_add_gate(r, case_id, v->gate, status);
+	assay_report_set(&g->metric, v->metric);
+	g->value = v->value;
+	assay_report_set(&g->unit, v->unit && *v->unit ? v->unit : NULL);
+	assay_report_set(&g->spec, v->spec && *v->spec ? v->spec : NULL);
+	struct sbuf msg = SBUF_INIT;
+	sbuf_addf(&msg, "%s%s", v->message ? v->message : "",
+		  v->acked ? " (let through by an ack annotation)" : "");
+	assay_report_set(&g->message, msg.buf);
+	/* A regression gate's verdict belongs to its series' history too. */
+	if (v->series_key && regression_gate(v->gate)) {
+		ALLOC_GROW(L->hgates, L->nhgates + 1, L->hgates_alloc);
+		L->hgates[L->nhgates++] = (struct hgate){xstrdup(v->series_key), xstrdup(v->gate),
+							 xstrdup(sbuf_str(&msg)), status, v->acked};
+		strlist_push(&L->keys, v->series_key);
+	}
+	/* A failed gate says why in its case's reason, one line each. */
+	if (status == ASSAY_VERDICT_FAIL && case_id) {
+		if (L->last_case < 0 || strcmp(r->cases[L->last_case].id, case_id)) {
+			L->last_case = -1;
+			for (size_t i = 0; i < r->ncases && L->last_case < 0; i++)
+				if (!strcmp(r->cases[i].id, case_id))
+					L->last_case = (long)i;
+		}
+		if (L->last_case >= 0) {
+			struct assay_report_case *c = &r->cases[L->last_case];
+			struct sbuf why = SBUF_INIT;
+			if (c->reason && *c->reason)
+				sbuf_addf(&why, "%s\n", c->reason);
+			sbuf_addf(&why, "FAIL %s %s: %s", v->gate, v->metric ? v->metric : "",
+				  sbuf_str(&msg));
+			assay_report_set(&c->reason, why.buf);
+			sbuf_release(&why);
+		}
+	}
+	sbuf_release(&msg);
+	return 0;
+}
+
+/* ---- training: <case>/steps.ndjson ---- */
+
+/* A number of a step record ("nan" and "inf" strings are gaps). */
+static double step_num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The loss-curve gate's line: its slope, through the case's loss points of
+ * the steps it fitted ("... (steps A..B)" in its message). */
+static void train_fit(const struct assay_report *r, struct assay_report_train *t)
+{
+	const struct assay_report_gate *lc = NULL;
+	for (size_t i = 0; i < r->ngates; i++) {
+		const struct assay_report_gate *g = &r->gates[i];
+		if (g->case_id && !strcmp(g->case_id, t->case_id) && !strcmp(g->name, "loss-curve") &&
+		    isfinite(g->value))
+			lc = g;
+	}
+	if (!lc || !t->nloss)
+		return;
+	double from = -INFINITY, to = INFINITY;
+	const char *steps = lc->message ? strstr(lc->message, "(steps ") : NULL;
+	if (!steps || sscanf(steps, "(steps %lf%*[.]%lf", &from, &to) != 2)
+		from = -INFINITY, to = INFINITY;
+	double sum = 0, lo = INFINITY, hi = -INFINITY;
+	size_t n = 0;
+	for (size_t i = 0; i < t->nloss; i++) {
+		const struct assay_report_xy *p = &t->loss[i];
+		if (!isfinite(p->y) || p->x < from || p->x > to)
+			continue;
+		sum += p->y - lc->value * p->x;
+		lo = fmin(lo, p->x);
+		hi = fmax(hi, p->x);
+		n++;
+	}
+	if (!n)
+		return;
+	t->has_fit = true;
+	t->slope = lc->value;
+	t->intercept = sum / (double)n;
+	t->fit_from = lo;
+	t->fit_to = hi;
+}
+
+/* Per training case (one with a steps.ndjson): loss and throughput per
+ * step, the warm-up, and the loss-curve gate's line. */
+static void load_training(struct loader *L, const struct assay_store_cases *sc)
+{
+	struct assay_report *r = L->r;
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct assay_report_case *c = &r->cases[i];
+		const char *dir = NULL;
+		for (size_t k = 0; k < sc->n && !dir; k++)
+			if (!strcmp(sc->v[k].case_id, c->id))
+				dir = sc->v[k].artifact_dir;
+		if (!dir)
+			continue;
+		char *path = xasprintf("%s/steps.ndjson", dir);
+		struct assay_error e;
+		size_t len;
+		char *text = is_file(path) ? assay_read_file(path, &len, &e) : NULL;
+		if (!text) {
+			free(path);
+			continue;
+		}
+		struct assay_report_train *t = assay_report_add_train(r, c->id, c->id);
+		size_t pos = 0;
+		long line = 0;
+		json_t *o;
+		int got;
+		const char *tput = NULL;
+		while ((got = assay_ndjson_next(text, len, &pos, &line, path, &o, &e)) == 1) {
+			double step = step_num(o, "step");
+			if (!tput)
+				tput = json_object_get(o, "tokens_per_gpu")	  ? "tokens_per_gpu"
+				       : json_object_get(o, "tflops_per_gpu") ? "tflops_per_gpu"
+									  : NULL;
+			if (isfinite(step)) {
+				if (json_object_get(o, "lm_loss"))
+					assay_report_train_loss(t, step, step_num(o, "lm_loss"));
+				if (tput && json_object_get(o, tput))
+					assay_report_train_throughput(t, step, step_num(o, tput));
+				if (json_is_true(json_object_get(o, "warmup")) && step > t->warmup_steps)
+					t->warmup_steps = step;
+			}
+			json_decref(o);
+		}
+		if (got < 0)
+			strlist_push(&r->notes, e.message); /* what was read is drawn */
+		assay_report_set(&t->throughput_unit, !tput			    ? NULL
+						      : !strcmp(tput, "tokens_per_gpu") ? "tokens/s/GPU"
+											: "TFLOP/s/GPU");
+		train_fit(r, t);
+		free(text);
+		free(path);
+	}
+	/* Labels: what tells the combinations apart (short factor values). */
+	struct strlist vary = STRLIST_INIT;
+	for (size_t i = 0; i < r->ntrain; i++)
+		for (size_t j = 0; j < r->ncases; j++) {
+			const struct assay_report_case *c = &r->cases[j];
+			if (strcmp(c->id, r->train[i].case_id))
+				continue;
+			for (size_t k = 0; k < c->nfactors; k++) {
+				const struct assay_report_kv *f = &c->factors[k];
+				bool differs = false;
+				for (size_t m = 0; m < r->ntrain && !differs; m++) {
+					const struct assay_report_case *o = NULL;
+					for (size_t q = 0; q < r->ncases && !o; q++)
+						if (!strcmp(r->cases[q].id, r->train[m].case_id))
+							o = &r->cases[q];
+					bool same = false;
+					for (size_t q = 0; o && q < o->nfactors && !same; q++)
+						same = !strcmp(o->factors[q].key, f->key) &&
+						       !strcmp(o->factors[q].value, f->value);
+					differs = !same;
+				}
+				if (differs && strlen(f->value) <= 32 && !strlist_has(&vary, f->key))
+					strlist_push(&vary, f->key);
+			}
+		}
+	struct sbuf label = SBUF_INIT;
+	for (size_t i = 0; i < r->ntrain && vary.n; i++) {
+		const struct assay_report_case *c = NULL;
+		for (size_t j = 0; j < r->ncases && !c; j++)
+			if (!strcmp(r->cases[j].id, r->train[i].case_id))
+				c = &r->cases[j];
+		sbuf_reset(&label);
+		for (size_t k = 0; c && k < c->nfactors; k++)
+			if (strlist_has(&vary, c->factors[k].key) && strlen(c->factors[k].value) <= 32)
+				sbuf_addf(&label, "%s%s=%s", label.len ? " · " : "", c->factors[k].key,
+					  c->factors[k].value);
+		if (label.len)
+			assay_report_set(&r->train[i].label, label.buf);
+	}
+	sbuf_release(&label);
+	strlist_clear(&vary);
 }
 
 /* ---- EP ladders and the followed series ---- */
@@ -349,34 +571,27 @@ static int on_row(const struct assay_store_rowview *row, void *ctx)
 	return 0;
 }
 
-/* Keys of the objects v[0..n) whose values are not the same in all (a key
- * some lack varies), in one pass against the first object. */
+/* Keys of the objects v[0..n) whose values differ between the objects
+ * that have them (one pass: the first value seen of each key is kept). A
+ * key only some objects have does not vary by that alone: series of
+ * different kinds (EP, training) differ in their metric already. */
 static void varying_keys(json_t *const *v, size_t n, const char *const *skip, size_t nskip,
 			 struct strlist *out)
 {
-	if (!n)
-		return;
-	const char *k;
-	json_t *val;
-	json_t *same = json_deep_copy(v[0]); /* keys not known to vary, with v[0]'s values */
-	for (size_t i = 1; i < n; i++) {
+	json_t *first = json_object();
+	for (size_t i = 0; i < n; i++) {
+		const char *k;
+		json_t *val;
 		json_object_foreach(v[i], k, val)
 		{
-			if (!json_object_get(same, k) && !in(k, skip, nskip) && !strlist_has(out, k))
-				strlist_push(out, k); /* not in v[0], or varied already */
-		}
-		void *tmp;
-		json_object_foreach_safe(same, tmp, k, val)
-		{
-			const json_t *o = json_object_get(v[i], k);
-			if (!o || !json_equal(o, val)) {
-				if (!in(k, skip, nskip) && !strlist_has(out, k))
-					strlist_push(out, k);
-				json_object_del(same, k);
-			}
+			const json_t *seen = json_object_get(first, k);
+			if (!seen)
+				json_object_set(first, k, val);
+			else if (!json_equal(seen, val) && !in(k, skip, nskip) && !strlist_has(out, k))
+				strlist_push(out, k);
 		}
 	}
-	json_decref(same);
+	json_decref(first);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -508,9 +723,9 @@ static double move_of(const struct hseries *s)
 }
 
 static void history_message(const struct hseries *s, const struct assay_changes *ch,
-			    struct sbuf *sb)
+			    bool gated, struct sbuf *sb)
 {
-	sbuf_adds(sb, "no regression gate ran on this series; ");
+	sbuf_adds(sb, gated ? "detector: " : "no regression gate ran on this series; ");
 	if (!ch->n) {
 		sbuf_addf(sb, "no change point in %zu point%s", s->n, s->n == 1 ? "" : "s");
 		double mean = earlier_mean(s);
@@ -569,8 +784,46 @@ static void dedupe(struct strlist *keys)
 	free(idx);
 }
 
+static int cmp_hgate(const void *a, const void *b)
+{
+	return strcmp(((const struct hgate *)a)->key, ((const struct hgate *)b)->key);
+}
+
+/* The regression gates' verdict on series key: FAIL if any failed, else
+ * PASS if any passed, else SKIPPED, with their messages; false when no
+ * gate judged it. L->hgates is sorted by key. */
+static bool gate_verdict(const struct loader *L, const char *key, enum assay_report_verdict *v,
+			 struct sbuf *msg)
+{
+	size_t lo = 0, hi = L->nhgates;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(L->hgates[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	bool any = false, fail = false, pass = false, skipped = false;
+	for (size_t i = lo; i < L->nhgates && !strcmp(L->hgates[i].key, key); i++) {
+		const struct hgate *g = &L->hgates[i];
+		sbuf_addf(msg, "%s%s %s: %s", any ? "; " : "", g->gate,
+			  assay_report_verdict_name(g->verdict), g->message);
+		any = true;
+		fail |= g->verdict == ASSAY_VERDICT_FAIL;
+		pass |= g->verdict == ASSAY_VERDICT_PASS;
+		skipped |= g->verdict == ASSAY_VERDICT_SKIPPED;
+	}
+	*v = fail ? ASSAY_VERDICT_FAIL
+	     : pass ? ASSAY_VERDICT_PASS
+	     : skipped ? ASSAY_VERDICT_SKIPPED
+		     : ASSAY_VERDICT_RECORD;
+	return any;
+}
+
 static assay_err load_history(struct loader *L, struct assay_error *e)
 {
+	if (L->nhgates)
+		qsort(L->hgates, L->nhgates, sizeof(*L->hgates), cmp_hgate);
 	struct assay_annotations ann = {0};
 	struct hctx H = {NULL, 0, 0, &ann};
 	dedupe(&L->keys);
@@ -613,6 +866,11 @@ static assay_err load_history(struct loader *L, struct assay_error *e)
 					       ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
 					       : 2;
 		}
+		struct sbuf ignore = SBUF_INIT;
+		enum assay_report_verdict v;
+		if (gate_verdict(L, s->key, &v, &ignore) && v == ASSAY_VERDICT_FAIL)
+			rank[i].rank = -1; /* a failed regression gate comes first */
+		sbuf_release(&ignore);
 	}
 	free(x);
 	qsort(rank, H.n, sizeof(*rank), cmp_rank);
@@ -630,8 +888,13 @@ static assay_err load_history(struct loader *L, struct assay_error *e)
 		struct assay_report_history *h = assay_report_add_history(L->r, label.buf, s->unit);
 		h->lower_is_better = s->dir == ASSAY_DIR_LOWER;
 		sbuf_reset(&msg);
-		history_message(s, &rank[j].ch, &msg);
+		enum assay_report_verdict verdict = ASSAY_VERDICT_RECORD;
+		bool gated = gate_verdict(L, s->key, &verdict, &msg);
+		if (gated)
+			sbuf_adds(&msg, "; ");
+		history_message(s, &rank[j].ch, gated, &msg);
 		assay_report_set(&h->message, msg.buf);
+		h->verdict = verdict;
 		/* The model takes the points as they are (no copies). */
 		h->points = s->pts;
 		h->npoints = h->points_alloc = s->n;
@@ -639,7 +902,6 @@ static assay_err load_history(struct loader *L, struct assay_error *e)
 		for (size_t k = 0; k < rank[j].ch.n; k++)
 			assay_report_history_change(h, rank[j].ch.v[k].index);
 		h->new_point = s->mine;
-		h->verdict = ASSAY_VERDICT_RECORD;
 	}
 	for (size_t i = 0; i < H.n; i++)
 		assay_changes_release(&rank[i].ch);
@@ -723,6 +985,7 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	struct loader L = {0};
 	L.r = r;
 	L.last_ladder = -1;
+	L.last_case = -1;
 	struct assay_store_run run = {0};
 	struct assay_store_cases sc = {0};
 	assay_err rc;
@@ -793,12 +1056,20 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	header(&L, &run);
 	secrets(&L, found);
 	load_cases(&L, &sc);
-	if ((rc = assay_store_run_rows(L.s, run.run_id, ep_skip, row_fields, on_row, &L, e)) !=
-	    ASSAY_OK)
+	if ((rc = assay_store_verdicts(L.s, run.run_id, NULL, on_verdict, &L, e)) != ASSAY_OK ||
+	    (rc = assay_store_run_rows(L.s, run.run_id, ep_skip, row_fields, on_row, &L, e)) !=
+		    ASSAY_OK)
 		goto out;
 	ep_groups(&L);
+	load_training(&L, &sc);
 	rc = load_history(&L, e);
 out:
+	for (size_t i = 0; i < L.nhgates; i++) {
+		free(L.hgates[i].key);
+		free(L.hgates[i].gate);
+		free(L.hgates[i].message);
+	}
+	free(L.hgates);
 	for (size_t i = 0; i < L.nladders; i++)
 		json_decref(L.ladder_ids[i]);
 	free(L.ladder_ids);
