@@ -259,6 +259,22 @@ static void points_clear(struct assay_points *p)
 	p->n = 0;
 }
 
+/* The statements of the history walk. */
+enum { H_SERIES, H_MINE, H_UPTO, H_NEWEST, H_COUNT };
+static const char *const history_sql[H_COUNT] = {
+	"SELECT id, fields, unit, direction FROM series WHERE key = ?1",
+	/* The run's last point of the series: the index walked from the newest. */
+	"SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
+	"ORDER BY timestamp DESC, id DESC LIMIT 1",
+	/* The newest ?3 points up to it (the index walked backwards: the cost
+	 * does not grow with the depth of the store). */
+	"SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 AND "
+	"(timestamp < ?4 OR (timestamp = ?4 AND id <= ?5)) ORDER BY timestamp DESC, id DESC "
+	"LIMIT ?3",
+	"SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 "
+	"ORDER BY timestamp DESC, id DESC LIMIT ?3",
+};
+
 assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 				  const struct strlist *keys, size_t max_points,
 				  assay_store_history_fn fn, void *ctx, struct assay_error *e)
@@ -267,19 +283,14 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *ser = store_prepare(s, "SELECT id, fields, unit, direction FROM series WHERE "
-					     "key = ?1",
-					  e);
-	sqlite3_stmt *pts = ser ? store_prepare(s,
-						"SELECT m.value, m.revision, m.timestamp, "
-						"m.run = ?2 FROM measurements m WHERE "
-						"m.series = ?1 ORDER BY m.timestamp, m.id",
-						e)
-				: NULL;
-	if (!pts) {
-		sqlite3_finalize(ser);
-		return e ? e->code : ASSAY_INFRA;
-	}
+	sqlite3_stmt *st[H_COUNT] = {NULL};
+	for (int i = 0; i < H_COUNT; i++)
+		if (!(st[i] = store_prepare(s, history_sql[i], e))) {
+			for (int k = 0; k < i; k++)
+				sqlite3_finalize(st[k]);
+			return e ? e->code : ASSAY_INFRA;
+		}
+	sqlite3_stmt *ser = st[H_SERIES], *mine_st = st[H_MINE];
 	struct assay_points p = {0};
 	for (size_t k = 0; k < keys->n && rc == ASSAY_OK; k++) {
 		sqlite3_reset(ser);
@@ -291,9 +302,26 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 			rc = store_sqlerr(s, e, "finding a series");
 			break;
 		}
+		long long sid = sqlite3_column_int64(ser, 0);
+		sqlite3_reset(mine_st);
+		sqlite3_bind_int64(mine_st, 1, sid);
+		sqlite3_bind_int64(mine_st, 2, pk);
+		step = sqlite3_step(mine_st);
+		if (step != SQLITE_ROW && step != SQLITE_DONE) {
+			rc = store_sqlerr(s, e, "reading a series' points");
+			break;
+		}
+		/* As the run saw it: up to its own point (or, without one, the
+		 * newest), at most max_points. */
+		sqlite3_stmt *pts = step == SQLITE_ROW ? st[H_UPTO] : st[H_NEWEST];
 		sqlite3_reset(pts);
-		sqlite3_bind_int64(pts, 1, sqlite3_column_int64(ser, 0));
+		sqlite3_bind_int64(pts, 1, sid);
 		sqlite3_bind_int64(pts, 2, pk);
+		sqlite3_bind_int64(pts, 3, max_points ? (sqlite3_int64)max_points : -1);
+		if (step == SQLITE_ROW) {
+			sqlite3_bind_value(pts, 4, sqlite3_column_value(mine_st, 0));
+			sqlite3_bind_int64(pts, 5, sqlite3_column_int64(mine_st, 1));
+		}
 		long mine = -1;
 		while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
 			ALLOC_GROW(p.v, p.n + 1, p.alloc);
@@ -302,25 +330,27 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 			pt->revision = store_column_dup(pts, 1);
 			pt->timestamp = store_column_dup(pts, 2);
 			pt->run_id = NULL;
-			if (sqlite3_column_int(pts, 3))
+			if (mine < 0 && sqlite3_column_int(pts, 3))
 				mine = (long)p.n - 1;
 		}
 		if (step != SQLITE_DONE) {
 			rc = store_sqlerr(s, e, "reading a series' points");
 			break;
 		}
-		/* As the run saw it: nothing after its own point, at most max_points. */
-		size_t end = mine >= 0 ? (size_t)mine + 1 : p.n;
-		size_t start = max_points && end > max_points ? end - max_points : 0;
-		struct assay_points view = {p.v + start, end - start, 0};
+		/* Newest first from SQLite: oldest first for the caller. */
+		for (size_t i = 0, j = p.n ? p.n - 1 : 0; i < j; i++, j--) {
+			struct assay_point t = p.v[i];
+			p.v[i] = p.v[j];
+			p.v[j] = t;
+		}
 		struct assay_store_history h = {
 			keys->v[k],
 			(const char *)sqlite3_column_text(ser, 1),
 			(const char *)sqlite3_column_text(ser, 2),
 			(enum assay_direction)assay_direction_parse(
 				(const char *)sqlite3_column_text(ser, 3)),
-			&view,
-			mine >= 0 ? mine - (long)start : -1,
+			&p,
+			mine >= 0 ? (long)p.n - 1 - mine : -1,
 		};
 		int stop = fn(&h, ctx);
 		points_clear(&p);
@@ -328,7 +358,7 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 			rc = (assay_err)stop;
 	}
 	assay_points_release(&p);
-	sqlite3_finalize(ser);
-	sqlite3_finalize(pts);
+	for (int i = 0; i < H_COUNT; i++)
+		sqlite3_finalize(st[i]);
 	return rc;
 }
