@@ -220,7 +220,7 @@ assay_err assay_report_write(const struct assay_report *r, const char *dir,
  * for tests, bench/report-speed.sh and docs. */
 void assay_report_sample(struct assay_report *r, size_t ncases);
 
-/* ---- filling the model from a run (src/lib/report/load.c) ---- */
+/* ---- filling the model from a run (src/lib/report/load*.c) ---- */
 
 struct assay_report_source {
 	const char *store;   /* the store file; opened read-only */

@@ -170,6 +170,17 @@ static void make_run(const char *rev, double v, int ep, bool folder, char id[64]
 	free(run_dir);
 }
 
+/* Open the store and begin a run of suite; its id in id. */
+static struct assay_store *new_run(const char *suite, const char *rev, char id[64])
+{
+	struct assay_store *s;
+	struct assay_error e;
+	ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
+	struct assay_run_info info = {NULL, suite, rev, NULL, NULL, NULL, "h", "local", NULL};
+	ok(assay_store_run_begin(s, &info, id, &e), &e);
+	return s;
+}
+
 static assay_err load(const char *run, const char *out_dir, struct assay_report *r,
 		      struct assay_report_found *f, struct assay_error *e)
 {
@@ -397,12 +408,9 @@ static void test_groups(void **state)
 	(void)state;
 	/* Two EP cases of one run that differ in their EP degree: each ladder is
 	 * grouped by what differs besides backend, precision and phase. */
-	struct assay_store *s;
 	struct assay_error e;
 	char id[64];
-	ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
-	struct assay_run_info info = {NULL, "g", "r1", NULL, NULL, NULL, "h", "local", NULL};
-	ok(assay_store_run_begin(s, &info, id, &e), &e);
+	struct assay_store *s = new_run("g", "r1", id);
 	for (int k = 0; k < 2; k++) {
 		char cid[8];
 		snprintf(cid, sizeof(cid), "c%d", k);
@@ -434,12 +442,9 @@ static void test_groups(void **state)
 static void test_unended(void **state)
 {
 	(void)state;
-	struct assay_store *s;
 	struct assay_error e;
 	char id[64];
-	ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
-	struct assay_run_info info = {NULL, "killed", "r1", NULL, NULL, NULL, "h", "local", NULL};
-	ok(assay_store_run_begin(s, &info, id, &e), &e);
+	struct assay_store *s = new_run("killed", "r1", id);
 	struct assay_case_info ci = {"c1", NULL, NULL, NULL, NULL, NULL};
 	ok(assay_store_case_begin(s, id, &ci, &e), &e);
 	ok(assay_store_close(s, &e), &e);
@@ -474,10 +479,7 @@ static void test_gates_and_training(void **state)
 	char id[64];
 	char key[65];
 	for (int run = 0; run < 2; run++) {
-		ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
-		struct assay_run_info info = {NULL, "train", run ? "r2" : "r1", NULL, NULL, NULL,
-					      "h", "local", NULL};
-		ok(assay_store_run_begin(s, &info, id, &e), &e);
+		s = new_run("train", run ? "r2" : "r1", id);
 		char *dir = xasprintf("%s/%s/combo-a", out, id);
 		ok(assay_mkdirs(dir, &e), &e);
 		json_t *f = json_pack("{s:s, s:{s:i, s:s}}", "combo", "combo-a", "values", "MBS", 2,

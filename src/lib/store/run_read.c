@@ -24,23 +24,35 @@ void assay_store_run_release(struct assay_store_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* sql prepared with ?1 bound to the key of run run_id ("last" allowed);
+ * NULL with *rc and e set on failure. */
+static sqlite3_stmt *run_stmt(struct assay_store *s, const char *run_id, const char *sql,
+			      assay_err *rc, struct assay_error *e)
+{
+	long long pk;
+	if ((*rc = store_run_pk(s, run_id, &pk, NULL, e)) != ASSAY_OK)
+		return NULL;
+	sqlite3_stmt *st = store_prepare(s, sql, e);
+	if (!st)
+		*rc = e ? e->code : ASSAY_INFRA;
+	else
+		sqlite3_bind_int64(st, 1, pk);
+	return st;
+}
+
 assay_err assay_store_run_get(struct assay_store *s, const char *run_id, struct assay_store_run *out,
 			      struct assay_error *e)
 {
 	memset(out, 0, sizeof(*out));
-	long long pk;
-	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
-	if (rc != ASSAY_OK)
-		return rc;
-	sqlite3_stmt *st = store_prepare(
-		s,
+	assay_err rc;
+	sqlite3_stmt *st = run_stmt(
+		s, run_id,
 		"SELECT run_id, suite, revision, config_sha256, matrix_sha256, catalog_sha256, host, "
 		"launcher, started, ended, coalesce(exit_code, -1), resumed, "
 		"(SELECT count(*) FROM cases c WHERE c.run = r.id) FROM runs r WHERE id = ?1",
-		e);
+		&rc, e);
 	if (!st)
-		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, pk);
+		return rc;
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		rc = store_sqlerr(s, e, "reading a run");
 	} else {
@@ -79,19 +91,15 @@ void assay_store_cases_release(struct assay_store_cases *l)
 assay_err assay_store_case_details(struct assay_store *s, const char *run_id,
 				   struct assay_store_cases *out, struct assay_error *e)
 {
-	long long pk;
-	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
-	if (rc != ASSAY_OK)
-		return rc;
-	sqlite3_stmt *st = store_prepare(
-		s,
+	assay_err rc;
+	sqlite3_stmt *st = run_stmt(
+		s, run_id,
 		"SELECT case_id, factors, outcome, reason, started, ended, duration_s, attempts, "
 		"coalesce(rows, -1), artifact_dir, stdout_log, stderr_log FROM cases WHERE run = ?1 "
 		"ORDER BY id",
-		e);
+		&rc, e);
 	if (!st)
-		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, pk);
+		return rc;
 	int step;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
