@@ -1,6 +1,7 @@
 /* Running inside an existing Slurm allocation (salloc, or assay started from
  * a batch script): detection from the environment, and whether a case's
  * nodes fit so that it can run as an srun step in place. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,32 @@ static bool digits(const char *s, size_t max)
 		if (s[i] < '0' || s[i] > '9')
 			return false;
 	return true;
+}
+
+/* The smallest CPU count of SLURM_JOB_CPUS_PER_NODE ("72(x2),36"); -1 when
+ * absent or not understood. */
+static long long cpus_min(const char *s)
+{
+	long long min = -1;
+	while (s && *s) {
+		char *end;
+		errno = 0;
+		long long n = strtoll(s, &end, 10);
+		if (end == s || errno || n < 0)
+			return -1;
+		if (*end == '(') {
+			end = strchr(end, ')');
+			if (!end)
+				return -1;
+			end++;
+		}
+		if (*end && *end != ',')
+			return -1;
+		if (min < 0 || n < min)
+			min = n;
+		s = *end ? end + 1 : end;
+	}
+	return min;
 }
 
 void assay_slurm_alloc_release(struct assay_slurm_alloc *a)
@@ -74,6 +101,7 @@ assay_err assay_slurm_alloc_detect(char *const envp[], struct assay_slurm_alloc 
 	}
 	a->nodelist = xstrdup(list);
 	a->nodes = (long long)a->hosts.n;
+	a->cpus_per_node = cpus_min(env_get(envp, "SLURM_JOB_CPUS_PER_NODE"));
 	const char *num = env_either(envp, "SLURM_JOB_NUM_NODES", "SLURM_NNODES", &which);
 	if (num) {
 		long long n;

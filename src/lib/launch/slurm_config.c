@@ -13,7 +13,8 @@ static const char *const option_keys[] = {
 	"type",        "partition",       "account",     "qos",          "reservation",
 	"time",        "exclusive",       "nodelist",    "exclude",      "constraint",
 	"gpu_gres",    "gpus_per_node",   "mpi",         "mpi_launcher", "srun_args",
-	"sbatch_args", "poll_interval_s", "master_port", "job_per",      NULL};
+	"sbatch_args", "poll_interval_s", "master_port", "job_per",      "ntasks_per_node",
+	NULL};
 
 /* sbatch options that have their own key, or that assay sets itself. */
 static const struct {
@@ -214,6 +215,8 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 			  &o->gpus_per_node) < 0 ||
 	    assay_cfg_int(c, v, path, "master_port", ASSAY_CFG_OPTIONAL, 1, 65535,
 			  &o->master_port) < 0 ||
+	    assay_cfg_int(c, v, path, "ntasks_per_node", ASSAY_CFG_OPTIONAL, 1, 4096,
+			  &o->ntasks_per_node) < 0 ||
 	    assay_cfg_number(c, v, path, "poll_interval_s", ASSAY_CFG_OPTIONAL, 0.1, 3600,
 			     &o->poll_interval_s) < 0)
 		return -1;
@@ -244,6 +247,39 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 	if (rc == 1)
 		o->job_per = !strcmp(s, "case") ? ASSAY_SLURM_PER_CASE : ASSAY_SLURM_PER_SHARD;
 	return 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void copy_list(struct strlist *to, const struct strlist *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		strlist_push(to, from->v[i]);
+}
+
+void assay_slurm_options_copy(struct assay_slurm_options *to, const struct assay_slurm_options *from)
+{
+	assay_slurm_options_init(to);
+	char **dst[] = {&to->partition, &to->account,  &to->qos,	&to->reservation,
+			&to->time,	&to->nodelist, &to->exclude, &to->constraint, &to->mpi};
+	const char *src[] = {from->partition, from->account,  from->qos,	from->reservation,
+			     from->time,      from->nodelist, from->exclude, from->constraint,
+			     from->mpi};
+	for (size_t i = 0; i < ARRAY_SIZE(dst); i++)
+		*dst[i] = dup_or_null(src[i]);
+	to->exclusive = from->exclusive;
+	to->gpu_gres = from->gpu_gres;
+	to->gpus_per_node = from->gpus_per_node;
+	to->ntasks_per_node = from->ntasks_per_node;
+	to->poll_interval_s = from->poll_interval_s;
+	to->master_port = from->master_port;
+	to->job_per = from->job_per;
+	copy_list(&to->mpi_launcher, &from->mpi_launcher);
+	copy_list(&to->srun_args, &from->srun_args);
+	copy_list(&to->sbatch_args, &from->sbatch_args);
 }
 
 static void op_string(const json_t *op, const char *key, char **field)
