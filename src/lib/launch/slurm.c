@@ -394,14 +394,15 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	return ASSAY_OK;
 }
 
+/* What the case runs: the srun line in place; else the job script (when the
+ * case starts a job) and the step handed over. The runner indents the first
+ * line; the others that are not file contents start with two spaces. */
 static void describe(const struct assay_job *j, struct sbuf *out)
 {
 	struct sbuf d = SBUF_INIT;
 	if (j->mode == IN_PLACE) {
 		struct strlist argv = STRLIST_INIT, env = STRLIST_INIT;
 		struct assay_error e;
-		sbuf_addf(&d, "in Slurm allocation %s: an srun step on %s, no new job\n",
-			  j->l->alloc.job_id, j->hosts.n ? j->hosts.v[0] : "?");
 		if (in_place_command(j, &argv, &env, &e) == ASSAY_OK) {
 			if (j->cwd)
 				sbuf_addf(&d, "cd %s && ", j->cwd);
@@ -410,22 +411,28 @@ static void describe(const struct assay_job *j, struct sbuf *out)
 		}
 		strlist_clear(&argv);
 		strlist_clear(&env);
+		char *hosts = strlist_join(&j->hosts, ",");
+		sbuf_addf(&d, "  a step of Slurm allocation %s on %s (in place: no new job)\n",
+			  j->l->alloc.job_id, hosts);
+		free(hosts);
 	} else {
-		if (j->why[0])
-			sbuf_addf(&d, "not in place (%s): a new job\n", j->why);
 		if (j->mode == PER_CASE || j->first_in_group)
-			sbuf_addf(&d, "sbatch --parsable %s/%s.sh\n--- %s/%s.sh\n%s---\n", j->slurm_dir,
-				  j->name, j->slurm_dir, j->name, j->script);
+			sbuf_addf(&d, "sbatch --parsable %s/%s.sh\n", j->slurm_dir, j->name);
+		else
+			sbuf_addf(&d, "a step of job %s (one job per shard)\n", j->name);
+		if (j->why[0])
+			sbuf_addf(&d, "  a new job, not in place: %s\n", j->why);
+		if (j->mode == PER_CASE || j->first_in_group)
+			sbuf_addf(&d, "  --- %s/%s.sh\n%s  ---\n", j->slurm_dir, j->name, j->script);
 		if (j->mode == PER_SHARD)
-			sbuf_addf(&d,
-				  "handed over to job %s (one job per shard) as a step, "
-				  "%s/%s.d/step-N.sh:\n%s---\n",
-				  j->name, j->slurm_dir, j->name, j->step_text);
+			sbuf_addf(&d, "  --- handed over as %s/%s.d/step-N.sh\n%s  ---\n", j->slurm_dir,
+				  j->name, j->step_text);
 	}
 	sbuf_addf(&d, "  logs: %s/nodes/ (per node), %s/stdout.log, %s/stderr.log", j->case_dir,
 		  j->case_dir, j->case_dir);
 	if (j->timeout_s > 0)
-		sbuf_addf(&d, "; timeout %g s (then scancel)", j->timeout_s);
+		sbuf_addf(&d, "; timeout %g s (then %s)", j->timeout_s,
+			  j->mode == IN_PLACE ? "SIGTERM to srun" : "scancel");
 	sbuf_addch(&d, '\n');
 	char *red = assay_redactor_str(j->redact, sbuf_str(&d));
 	sbuf_adds(out, red);

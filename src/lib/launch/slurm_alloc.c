@@ -78,14 +78,15 @@ assay_err assay_slurm_alloc_detect(char *const envp[], struct assay_slurm_alloc 
 	memset(a, 0, sizeof(*a));
 	const char *which;
 	const char *id = env_either(envp, "SLURM_JOB_ID", "SLURM_JOBID", &which);
-	if (!id)
+	if (!id || !*id)
 		return ASSAY_OK;
 	if (!digits(id, sizeof(a->job_id) - 1))
 		return assay_error_set(e, ASSAY_USAGE, "%s=\"%.40s\": expected a job id (digits)",
 				       which, id);
 	a->inside = true;
 	snprintf(a->job_id, sizeof(a->job_id), "%s", id);
-	a->in_step = env_get(envp, "SLURM_STEP_ID") != NULL;
+	const char *step = env_get(envp, "SLURM_STEP_ID");
+	a->in_step = step && *step;
 
 	const char *list = env_either(envp, "SLURM_JOB_NODELIST", "SLURM_NODELIST", &which);
 	if (!list || !*list) {

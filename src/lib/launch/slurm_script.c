@@ -535,6 +535,9 @@ assay_err assay_slurm_step_text(const struct assay_slurm_job *j, const struct as
 {
 	if (check_head(j, e) != ASSAY_OK || check_step(j, s, index, e) != ASSAY_OK)
 		return ASSAY_USAGE;
-	emit_step(j, s, index, total, out);
+	struct sbuf sb = SBUF_INIT;
+	emit_step(j, s, index, total, &sb);
+	sbuf_adds(out, sbuf_str(&sb) + 1); /* without the blank line that separates steps */
+	sbuf_release(&sb);
 	return ASSAY_OK;
 }
