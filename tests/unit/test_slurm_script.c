@@ -481,6 +481,20 @@ static void test_script_spool(void **state)
 	snprintf(path, sizeof(path), "%s/step-3.done", spool);
 	assert_int_equal(access(path, F_OK), 0);
 
+	/* Without "end" and without a new step, the job ends after idle_s. */
+	snprintf(path, sizeof(path), "%s/end", spool);
+	unlink(path);
+	j.idle_s = 1;
+	sbuf_reset(&sb);
+	assert_int_equal(assay_slurm_script(&j, &sb, &e), ASSAY_OK);
+	sbuf_reset(&script);
+	sbuf_adds(&script, prelude);
+	sbuf_adds(&script, sbuf_str(&sb));
+	assert_int_equal(assay_write_file_atomic(wrap, script.buf, script.len, &e), ASSAY_OK);
+	res = run_bash(cmd, tmpdir);
+	assert_string_equal(res, "assay: no step handed over for 1 s; ending the job\nexit=0\n");
+	free(res);
+
 	/* Steps and a spool at once are refused. */
 	j.steps = steps;
 	j.n_steps = 1;

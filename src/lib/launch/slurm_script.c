@@ -408,7 +408,7 @@ static void driver(const struct assay_slurm_job *j, struct sbuf *sb)
 	assay_shell_quote(sb, j->spool);
 	sbuf_addf(sb,
 		  "\nn=1\n"
-		  "idle=0\n"
+		  "last=$SECONDS\n"
 		  "while :; do\n"
 		  "\tls \"$spool\" >/dev/null 2>&1 # a fresh look on a network file system\n"
 		  "\tif [ -e \"$spool/step-$n.done\" ]; then\n"
@@ -417,15 +417,14 @@ static void driver(const struct assay_slurm_job *j, struct sbuf *sb)
 		  "\t\t. \"$spool/step-$n.sh\"\n"
 		  "\t\t: >\"$spool/step-$n.done\"\n"
 		  "\t\tn=$((n + 1))\n"
-		  "\t\tidle=0\n"
+		  "\t\tlast=$SECONDS\n"
 		  "\telif [ -e \"$spool/end\" ]; then\n"
 		  "\t\tbreak\n"
-		  "\telif [ \"$idle\" -ge %lld ]; then\n"
+		  "\telif [ $((SECONDS - last)) -ge %lld ]; then\n"
 		  "\t\techo \"assay: no step handed over for %lld s; ending the job\" >&2\n"
 		  "\t\tbreak\n"
 		  "\telse\n"
-		  "\t\tsleep 1\n"
-		  "\t\tidle=$((idle + 1))\n"
+		  "\t\tsleep 0.2\n"
 		  "\tfi\n"
 		  "done\n",
 		  idle, idle);
