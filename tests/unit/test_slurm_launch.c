@@ -113,6 +113,9 @@ static void job_state(const char *st, const char *reason, const char *exit_code,
 	put(fake, "scontrol", rec);
 }
 
+static const char *const per_case =
+	"{\"type\": \"slurm\", \"job_per\": \"case\", \"poll_interval_s\": 0.1}";
+
 struct run {
 	struct assay_launcher *l;
 	struct assay_job *job;
@@ -167,6 +170,17 @@ static assay_err follow(struct run *r, struct assay_job_status *st, struct assay
 	return ASSAY_INFRA;
 }
 
+/* A job that Slurm runs, seen running once. */
+static void start_running(struct run *r, double timeout_s)
+{
+	struct assay_job_status st;
+	struct assay_error e;
+	start(r, per_case, timeout_s);
+	job_state("RUNNING", "None", "0:0", 1, NULL);
+	assert_int_equal(r->l->ops->poll(r->job, 0.15, &st, &e), ASSAY_OK);
+	assert_int_equal(st.end, ASSAY_JOB_RUNNING);
+}
+
 static void finish_run(struct run *r)
 {
 	struct assay_error e;
@@ -177,9 +191,6 @@ static void finish_run(struct run *r)
 	assay_redactor_release(&r->red);
 	sbuf_release(&r->out);
 }
-
-static const char *const per_case =
-	"{\"type\": \"slurm\", \"job_per\": \"case\", \"poll_interval_s\": 0.1}";
 
 static void test_states(void **state)
 {
@@ -232,9 +243,7 @@ static void test_preempted_requeued(void **state)
 	struct run r;
 	struct assay_job_status st;
 	struct assay_error e;
-	start(&r, per_case, 0);
-	job_state("RUNNING", "None", "0:0", 1, NULL);
-	assert_int_equal(r.l->ops->poll(r.job, 0.15, &st, &e), ASSAY_OK);
+	start_running(&r, 0);
 	put(raw, "exit", "143\n"); /* the killed attempt's status */
 	job_state("PREEMPTED", "None", "0:15", 1, NULL);
 	assert_int_equal(r.l->ops->poll(r.job, 0.15, &st, &e), ASSAY_OK);
@@ -268,9 +277,7 @@ static void test_gone_and_sbatch_errors(void **state)
 	struct run r;
 	struct assay_job_status st;
 	struct assay_error e;
-	start(&r, per_case, 0);
-	job_state("RUNNING", "None", "0:0", 1, NULL);
-	assert_int_equal(r.l->ops->poll(r.job, 0.15, &st, &e), ASSAY_OK);
+	start_running(&r, 0);
 	put(fake, "gone", "");
 	assert_int_equal(follow(&r, &st, &e), ASSAY_INFRA);
 	assert_string_equal(e.message, "job 42: the job is no longer known to Slurm and assay did "
@@ -307,9 +314,7 @@ static void test_cancel_and_timeout(void **state)
 	struct run r;
 	struct assay_job_status st;
 	struct assay_error e;
-	start(&r, per_case, 0);
-	job_state("RUNNING", "None", "0:0", 1, NULL);
-	assert_int_equal(r.l->ops->poll(r.job, 0.15, &st, &e), ASSAY_OK);
+	start_running(&r, 0);
 	r.l->ops->cancel(r.job);
 	r.l->ops->cancel(r.job);
 	char *calls = slurp(fake, "calls");
@@ -324,8 +329,7 @@ static void test_cancel_and_timeout(void **state)
 	assert_string_equal(st.detail, "job 42: CANCELLED by assay: stopped by assay run");
 	finish_run(&r);
 
-	start(&r, per_case, 0.2);
-	job_state("RUNNING", "None", "0:0", 1, NULL);
+	start_running(&r, 0.2);
 	for (int i = 0; i < 100; i++) {
 		assert_int_equal(r.l->ops->poll(r.job, 0.02, &st, &e), ASSAY_OK);
 		calls = slurp(fake, "calls");
@@ -353,8 +357,7 @@ static void test_node_logs(void **state)
 	struct run r;
 	struct assay_job_status st;
 	struct assay_error e;
-	start(&r, per_case, 0);
-	job_state("RUNNING", "None", "0:0", 1, NULL);
+	start_running(&r, 0);
 	char n1[500], n2[500];
 	snprintf(n1, sizeof(n1), "%s/assay-r1-c1-42-n1.out", raw);
 	snprintf(n2, sizeof(n2), "%s/assay-r1-c1-42-n2.out", raw);

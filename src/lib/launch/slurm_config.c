@@ -249,37 +249,20 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 	return 0;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
-static void copy_list(struct strlist *to, const struct strlist *from)
-{
-	for (size_t i = 0; i < from->n; i++)
-		strlist_push(to, from->v[i]);
-}
-
 void assay_slurm_options_copy(struct assay_slurm_options *to, const struct assay_slurm_options *from)
 {
-	assay_slurm_options_init(to);
-	char **dst[] = {&to->partition, &to->account,  &to->qos,	&to->reservation,
-			&to->time,	&to->nodelist, &to->exclude, &to->constraint, &to->mpi};
-	const char *src[] = {from->partition, from->account,  from->qos,	from->reservation,
-			     from->time,      from->nodelist, from->exclude, from->constraint,
-			     from->mpi};
-	for (size_t i = 0; i < ARRAY_SIZE(dst); i++)
-		*dst[i] = dup_or_null(src[i]);
-	to->exclusive = from->exclusive;
-	to->gpu_gres = from->gpu_gres;
-	to->gpus_per_node = from->gpus_per_node;
-	to->ntasks_per_node = from->ntasks_per_node;
-	to->poll_interval_s = from->poll_interval_s;
-	to->master_port = from->master_port;
-	to->job_per = from->job_per;
-	copy_list(&to->mpi_launcher, &from->mpi_launcher);
-	copy_list(&to->srun_args, &from->srun_args);
-	copy_list(&to->sbatch_args, &from->sbatch_args);
+	*to = *from; /* the numbers; then the strings and lists of its own */
+	char **strings[] = {&to->partition, &to->account,  &to->qos,	    &to->reservation, &to->time,
+			    &to->nodelist,  &to->exclude,  &to->constraint, &to->mpi};
+	for (size_t i = 0; i < ARRAY_SIZE(strings); i++)
+		*strings[i] = *strings[i] ? xstrdup(*strings[i]) : NULL;
+	struct strlist *lists[] = {&to->mpi_launcher, &to->srun_args, &to->sbatch_args};
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+		struct strlist src = *lists[i];
+		*lists[i] = (struct strlist)STRLIST_INIT;
+		for (size_t k = 0; k < src.n; k++)
+			strlist_push(lists[i], src.v[k]);
+	}
 }
 
 static void op_string(const json_t *op, const char *key, char **field)
