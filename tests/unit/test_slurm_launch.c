@@ -1,10 +1,8 @@
 /* Unit tests for the Slurm launcher against fake sbatch, squeue, scontrol and
- * scancel programs (shell scripts on PATH that answer from files): every
- * final Slurm state becomes the right job end, preemption with requeue is
- * followed, a job Slurm forgot is an infrastructure error, cancel marks the
- * job record first, the case's own timeout cancels the job, sbatch failures
- * are reported; and the per-node log collector (whole lines, redaction,
- * copies named by node, the raw folder removed). */
+ * scancel scripts on PATH: every final state becomes the right job end,
+ * preemption with requeue is followed, a forgotten job is an infrastructure
+ * error, cancel and the case's timeout mark the job record before scancel,
+ * sbatch failures are reported, per-node logs are collected and redacted. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
