@@ -239,7 +239,7 @@ void assay_suite_place(const struct assay_suite *s, const struct assay_suite_cas
 		spec->gpus_per_node = c->ep->gpus_per_node;
 	} else {
 		spec->group = s->name;
-		spec->gpus_per_node = s->gpus_per_node;
+		spec->gpus_per_node = c->ranks_per_node; /* the combo's gpus_per_node */
 	}
 }
 

@@ -26,7 +26,7 @@ suite '"local"' >local.json
 run_assay 0 run --store s.db --assay-ep "$ASSAY_EP" --quiet suite.json
 run=$(q s.db "SELECT run_id FROM runs")
 expect_eq "$(q s.db "SELECT case_id || ':' || outcome FROM cases ORDER BY case_id" | tr '\n' ' ')" \
-  "local-cpu-mpi-tiny-normal-decode-ep2-uniform-bf16:ok local-cpu-mpi-tiny-normal-prefill-ep2-uniform-bf16:ok local-cpu-shm-tiny-normal-decode-ep2-uniform-bf16:ok local-cpu-shm-tiny-normal-prefill-ep2-uniform-bf16:ok " \
+  "local-cpu-mpi-tiny-normal-decode-ep2-uniform-bf16:passed local-cpu-mpi-tiny-normal-prefill-ep2-uniform-bf16:passed local-cpu-shm-tiny-normal-decode-ep2-uniform-bf16:passed local-cpu-shm-tiny-normal-prefill-ep2-uniform-bf16:passed " \
   "stored outcomes"
 [ "$(q s.db "SELECT count(*) FROM measurements")" -gt 0 ] || fail "no measurements stored"
 expect_grep '^4 cases: 4 passed$' out.txt

@@ -26,7 +26,7 @@ expect_eq "$(echo "$new" | wc -l)" 1 "jobs Slurm got during the run"
 expect_eq "$(job_field "$new" %j)" assay-e2e-alloc "the only new job"
 run=$(q s.db "SELECT run_id FROM runs")
 c=local-cpu-shm-tiny-normal-decode-ep2-uniform-bf16
-expect_eq "$(q s.db "SELECT outcome FROM cases")" ok "stored outcome"
+expect_eq "$(q s.db "SELECT outcome FROM cases")" passed "stored outcome"
 expect_grep "^  a step of Slurm allocation $new on $(hostname -s) \(in place: no new job\)\$" "out/$run/$c/command.txt"
 expect_grep ' srun --nodes=1 --ntasks-per-node=2 --nodelist=' "out/$run/$c/command.txt"
 expect_grep '^assay-ep shm: ep 2, normal decode' "out/$run/$c/nodes/$(hostname -s).out"

@@ -17,7 +17,7 @@ JSON
 run_assay 3 run --store s.db --quiet suite.json
 run=$(q s.db "SELECT run_id FROM runs")
 expect_eq "$(q s.db "SELECT case_id || ':' || outcome FROM cases ORDER BY case_id" | tr '\n' ' ')" \
-  "nccl:workload-failed ok:ok " "stored outcomes"
+  "nccl:workload-failed ok:passed " "stored outcomes"
 expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'nccl'")" \
   "signature nccl-error in stderr: rank 0: NCCL error: unhandled system error" "stored reason"
 python3 - "out/$run/summary.json" <<'PY'
