@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "assay/json.h"
+#include "assay/redact.h"
 #include "lint_int.h"
 
 static const struct lint_family *const families[] = {
@@ -146,22 +147,6 @@ bool lint_on(const struct lint_ctx *c, const struct assay_lint_rule *rule)
 	       (rule->kinds & ASSAY_LINT_KIND_BIT(c->kind));
 }
 
-/* Replace every token-format secret in sb with a marker. */
-static void redact(struct sbuf *sb)
-{
-	size_t from = 0, start, end;
-	while (from < sb->len && lint_find_token(sb->buf + from, sb->len - from, &start, &end)) {
-		struct sbuf out = SBUF_INIT;
-		sbuf_add(&out, sb->buf, from + start);
-		sbuf_adds(&out, "[redacted]");
-		size_t next = out.len;
-		sbuf_add(&out, sb->buf + from + end, sb->len - from - end);
-		sbuf_release(sb);
-		*sb = out;
-		from = next;
-	}
-}
-
 void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const char *path,
 		 const char *fmt, ...)
 {
@@ -181,8 +166,8 @@ void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const c
 		if (msg.buf[i] == '\n' || msg.buf[i] == '\r')
 			msg.buf[i] = ' ';
 	sbuf_adds(&p, path);
-	redact(&msg);
-	redact(&p);
+	assay_token_mask(&msg);
+	assay_token_mask(&p);
 	lint_utf8_clean(&msg);
 	lint_utf8_clean(&p);
 	struct assay_lint_result *r = c->res;
