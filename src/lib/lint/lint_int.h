@@ -10,12 +10,13 @@
 #include "assay/lint.h"
 
 #define KIND(k) ASSAY_LINT_KIND_BIT(ASSAY_LINT_##k)
-#define KIND_ALL (KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP))
+#define KIND_ALL (KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP) | KIND(SUITE))
 
 struct lint_ctx {
 	const json_t *doc;
 	enum assay_lint_kind kind;
 	const char *file;
+	bool on_disk; /* file is the path of text on disk (assay_lint_file) */
 	const struct assay_lint_options *opts;
 	struct assay_lint_result *res;
 };
@@ -35,6 +36,7 @@ extern const struct lint_family lint_family_network;
 extern const struct lint_family lint_family_placeholders;
 extern const struct lint_family lint_family_secrets;
 extern const struct lint_family lint_family_cards;
+extern const struct lint_family lint_family_suite;
 extern const struct lint_family lint_family_assay;
 
 /* Whether rule is enabled and applies to this file's kind. */
