@@ -15,5 +15,8 @@ if [ -f "$store" ]; then
        "FROM measurements m JOIN series s ON s.id = m.series WHERE s.metric = 'latency_us'" \
        "AND s.statistic = 'p50' AND s.fields ->> '\$.component' = 'roundtrip'" \
        "AND m.run = (SELECT max(id) FROM runs) ORDER BY 1, 2, 3, 4\""
+  echo "and shm against mpi at each point (the ab gate, recorded: docs/suite.md, \"Gates\"):"
+  echo "  sqlite3 -header -column $store \"SELECT c.case_id, v.message FROM verdicts v" \
+       "JOIN cases c ON c.id = v.\\\"case\\\" WHERE v.gate = 'ab' AND c.run = (SELECT max(id) FROM runs)\""
 fi
 exit $rc

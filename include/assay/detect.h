@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "assay/error.h"
+#include "assay/gate.h"
 #include "assay/measure.h"
 #include "assay/store.h"
 
@@ -139,6 +140,19 @@ void assay_gate_rolling_mean(const double *history, size_t n, double value,
 assay_err assay_gate_ab(const struct assay_row *baseline, const struct assay_row *candidate,
 			double threshold, bool acked, struct assay_regression *out,
 			struct assay_error *e);
+/* The regression gates' results as verdicts (include/assay/gate.h), the
+ * one list reports and the store read: g on row becomes FAIL for a
+ * regression, PASS otherwise (acked when an ack or expected annotation let a
+ * regression through), SKIPPED when the history is too short to judge;
+ * with enforce false, FAIL and PASS become RECORD. metric is
+ * "metric/statistic", value and unit the row's, message g's. */
+struct assay_verdict *assay_regression_verdict(const struct assay_regression *g,
+					       const struct assay_row *row, const char *spec,
+					       bool enforce, struct assay_verdicts *out);
+/* What a history gate requires of row, for the verdict's spec:
+ * "no regression step (p < 0.0001)", "worse by < 2% vs mean of last 5". */
+void assay_regression_spec(const char *gate, const struct assay_gate_config *c,
+			   const struct assay_row *row, char *buf, size_t size);
 /* Whether a series is an inference one (rolling-mean threshold choice):
  * a field task, mode, phase or kind equal to inference or serving, or a
  * workload name containing "infer" or "serv". */

@@ -33,6 +33,8 @@ struct assay_verdict {
 	char *unit;    /* "" when none */
 	char *spec;    /* what was required: ">= 480", "<= 0", "info"; "" when nothing */
 	char *message; /* why, in words */
+	char *series_key; /* the series judged (hex key of a row), NULL when none */
+	bool acked;       /* a regression let through by an ack (or expected) annotation */
 };
 
 struct assay_verdicts {
@@ -43,15 +45,22 @@ struct assay_verdicts {
 
 /* "PASS", "FAIL", "RECORD", "SKIPPED". */
 const char *assay_verdict_status_name(enum assay_verdict_status s);
-void assay_verdicts_add(struct assay_verdicts *vs, enum assay_verdict_status status,
-			const char *gate, const char *metric, double value, const char *unit,
-			const char *spec, const char *fmt, ...) ASSAY_PRINTF(8, 9);
+/* The status of a name above (case-insensitive); -1 when unknown. */
+int assay_verdict_status_parse(const char *name);
+/* Append a verdict (series_key NULL, acked false) and return it. */
+struct assay_verdict *assay_verdicts_add(struct assay_verdicts *vs,
+					 enum assay_verdict_status status, const char *gate,
+					 const char *metric, double value, const char *unit,
+					 const char *spec, const char *fmt, ...) ASSAY_PRINTF(8, 9);
+/* Append a copy of v. */
+void assay_verdicts_push_copy(struct assay_verdicts *vs, const struct assay_verdict *v);
 void assay_verdicts_release(struct assay_verdicts *vs);
 /* ASSAY_GATE_FAILED when any verdict is FAIL, else ASSAY_OK. */
 assay_err assay_verdicts_outcome(const struct assay_verdicts *vs);
 /* counts[status] for every status. */
 void assay_verdicts_count(const struct assay_verdicts *vs, size_t counts[ASSAY_VERDICT_COUNT]);
-/* {"status", "gate", "metric", "value" (null when none), "unit", "spec", "message"} */
+/* {"status", "gate", "metric", "value" (null when none), "unit", "spec", "message"},
+ * plus "series_key" when there is one and "acked": true when acked. */
 json_t *assay_verdict_to_json(const struct assay_verdict *v);
 
 /* ---- thresholds (src/lib/gate/thresholds.c) ---- */

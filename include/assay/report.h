@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "assay/error.h"
+#include "assay/gate.h"
 #include "assay/util.h"
 
 /* A case's outcome. Names are stable ("passed", "gate-failed", ...). */
@@ -32,14 +33,10 @@ int assay_report_outcome_parse(const char *name);
  * skipped contribute ASSAY_OK). */
 assay_err assay_report_outcome_exit(enum assay_report_outcome o);
 
-/* A gate's verdict. */
-enum assay_report_verdict {
-	ASSAY_VERDICT_PASS = 0,
-	ASSAY_VERDICT_FAIL,
-	ASSAY_VERDICT_RECORD,  /* value recorded, nothing to judge it against */
-	ASSAY_VERDICT_SKIPPED, /* gate not evaluated (no data, no history yet) */
-};
-#define ASSAY_VERDICT_COUNT 4
+/* A gate's verdict: the one verdict type of include/assay/gate.h
+ * (ASSAY_VERDICT_PASS, _FAIL, _RECORD, _SKIPPED), which the gates produce
+ * and the store keeps. */
+#define assay_report_verdict assay_verdict_status
 /* "PASS", "FAIL", "RECORD", "SKIPPED". */
 const char *assay_report_verdict_name(enum assay_report_verdict v);
 int assay_report_verdict_parse(const char *name); /* -1 when unknown; case-insensitive */

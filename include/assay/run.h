@@ -11,22 +11,9 @@
 #include <stddef.h>
 
 #include "assay/error.h"
+#include "assay/gate.h"
+#include "assay/outcome.h"
 #include "assay/util.h"
-
-/* Every case ends as exactly one of these. */
-enum assay_outcome {
-	ASSAY_OUTCOME_PASSED = 0,
-	ASSAY_OUTCOME_GATE_FAILED,
-	ASSAY_OUTCOME_WORKLOAD_FAILED, /* non-zero exit, signal, signature, timeout, not started */
-	ASSAY_OUTCOME_NO_METRICS,      /* exit 0, but the parser found no measurements */
-	ASSAY_OUTCOME_UNSUPPORTED,     /* the matrix or the benchmark says it cannot run here */
-	ASSAY_OUTCOME_SKIPPED,         /* not run: interrupted, or --fail-fast after a failure */
-};
-#define ASSAY_OUTCOME_COUNT 6
-/* "passed", "gate-failed", "workload-failed", "no-metrics", "unsupported", "skipped". */
-const char *assay_outcome_name(enum assay_outcome o);
-/* The exit code an outcome contributes: 0, 1, 3, 4, 0, 0. */
-assay_err assay_outcome_exit(enum assay_outcome o);
 
 /* Which kind of workload failure. */
 enum assay_failure {
@@ -36,8 +23,10 @@ enum assay_failure {
 	ASSAY_FAILURE_SIGNATURE,   /* an error signature matched; stopped at once */
 	ASSAY_FAILURE_TIMEOUT,     /* ran past timeout_s; stopped */
 	ASSAY_FAILURE_NOT_STARTED, /* the command could not be started */
+	ASSAY_FAILURE_TRAINING,    /* exit 0, but the training log is incomplete or has NaN/Inf */
 };
-const char *assay_failure_name(enum assay_failure f); /* "exit-code", "signal", ... ("" for none) */
+/* "exit-code", "signal", "signature", "timeout", "not-started", "training-log" ("" for none). */
+const char *assay_failure_name(enum assay_failure f);
 
 struct assay_case_outcome {
 	char *case_id;
@@ -51,6 +40,7 @@ struct assay_case_outcome {
 	size_t rows;      /* measurement rows stored */
 	bool earlier;     /* finished in an earlier attempt of this run (--resume) */
 	char *dir;        /* the case folder, or NULL when it never ran */
+	struct assay_verdicts verdicts; /* its gate verdicts, as stored */
 };
 
 enum assay_run_event_kind {

@@ -11,10 +11,14 @@
 
 #include "assay/error.h"
 #include "assay/measure.h"
+#include "assay/outcome.h"
+
+struct assay_verdict;  /* include/assay/gate.h */
+struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
  * are migrated forward on open; a newer one is refused. */
-#define ASSAY_STORE_SCHEMA_VERSION 1
+#define ASSAY_STORE_SCHEMA_VERSION 2
 /* Default path of the store used by the commands. */
 #define ASSAY_STORE_DEFAULT_PATH "assay.db"
 
@@ -88,45 +92,78 @@ struct assay_case_info {
 };
 
 /* Record that a case started (committed at once, outcome still NULL). A
- * case that was begun but never finished (the run was killed) is begun
- * again in place (its attempt count goes up). ASSAY_USAGE when the case has
- * already finished in this run: a case is never stored twice (enforced by
+ * case that was begun but never finished (the run was killed), or that
+ * finished as skipped or infrastructure (it may run again), is begun again
+ * in place: its outcome is cleared and its attempt count goes up.
+ * ASSAY_USAGE when the case has already finished in this run with a final
+ * outcome (assay_outcome_final): a case is never stored twice (enforced by
  * constraints and triggers, see docs/store.md). */
 assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
 				 const struct assay_case_info *info, struct assay_error *e);
 
 struct assay_case_result {
-	assay_err outcome;         /* ok, gate-failed, workload-failed, no-metrics, infrastructure, usage */
+	enum assay_outcome outcome;
 	const char *reason;        /* one line, may be NULL */
 	const char *ended;         /* RFC 3339; NULL: now */
 	double duration_s;         /* wall time; < 0: computed from start and end */
-	const struct assay_rows *rows; /* the case's measurement rows, may be NULL */
+	const struct assay_rows *rows;         /* the case's measurement rows, may be NULL */
+	const struct assay_verdicts *verdicts; /* its gate verdicts (include/assay/gate.h), may be NULL */
 };
 
-/* Finish a begun case: its outcome, reason, end and every row, in ONE
- * transaction (all or nothing). Rows must be finished (assay_row_finish) and
- * their series must name cluster, scale and precision; their run_id and
- * case_id are set to this case. ASSAY_USAGE for a case not begun or already
- * finished, or a bad row (nothing is written). */
+/* Finish a begun case: its outcome, reason, end, every row and every
+ * verdict, in ONE transaction (all or nothing). Rows must be finished
+ * (assay_row_finish) and their series must name cluster, scale and
+ * precision; their run_id and case_id are set to this case. A skipped or
+ * infrastructure case stores no rows or verdicts. ASSAY_USAGE for a case not
+ * begun or already finished, or a bad row (nothing is written). */
 assay_err assay_store_case_finish(struct assay_store *s, const char *run_id, const char *case_id,
+				  const struct assay_case_result *res, struct assay_error *e);
+
+/* Record a case that did not run (or stopped before it could finish): its
+ * outcome (unsupported, skipped or infrastructure) and reason, no rows, in
+ * one transaction. The case may be new (it is added with 0 attempts), begun
+ * and unfinished, or skipped or infrastructure before; ASSAY_USAGE when it
+ * finished with a final outcome, or for another outcome. */
+assay_err assay_store_case_record(struct assay_store *s, const char *run_id,
+				  const struct assay_case_info *info,
 				  const struct assay_case_result *res, struct assay_error *e);
 
 struct assay_case_status {
 	char *case_id;
-	bool finished;
-	assay_err outcome; /* when finished */
+	bool finished;             /* it has an outcome */
+	enum assay_outcome outcome; /* when finished */
 	int attempts;
 };
 struct assay_case_list {
 	struct assay_case_status *v;
 	size_t n, alloc;
 };
-/* The cases of run_id ("last" allowed), in the order they were begun.
- * Finished ones have an outcome; for `assay run --resume`. */
+/* The cases of run_id ("last" allowed), in the order they were begun, with
+ * their outcomes; for `assay run --resume`. */
 assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
 				struct assay_case_list *out, struct assay_error *e);
+/* Whether case_id finished with a final outcome: a resume keeps it. */
 bool assay_case_list_finished(const struct assay_case_list *l, const char *case_id);
 void assay_case_list_release(struct assay_case_list *l);
+
+/* ---- verdicts (docs/store.md, table verdicts) ---- */
+
+/* Call fn for every stored verdict of run_id ("last" allowed), of one case
+ * (case_id) or of all (NULL), in case order then the order the gates gave
+ * them. The verdict is only valid during the call; a non-zero return from
+ * fn stops the walk and is returned as is. ASSAY_USAGE for an unknown run. */
+typedef int (*assay_store_verdict_fn)(const char *case_id, const struct assay_verdict *v,
+				      void *ctx);
+assay_err assay_store_verdicts(struct assay_store *s, const char *run_id, const char *case_id,
+			       assay_store_verdict_fn fn, void *ctx, struct assay_error *e);
+/* The verdicts of one case, appended to out (copies). */
+assay_err assay_store_case_verdicts(struct assay_store *s, const char *run_id,
+				    const char *case_id, struct assay_verdicts *out,
+				    struct assay_error *e);
+/* The measurement rows stored with one case, appended to out (copies, in
+ * storage order). */
+assay_err assay_store_case_rows(struct assay_store *s, const char *run_id, const char *case_id,
+				struct assay_rows *out, struct assay_error *e);
 
 struct assay_run_summary {
 	char *run_id, *suite, *revision, *launcher, *started, *ended;

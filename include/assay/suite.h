@@ -6,8 +6,9 @@
  *   "command"  named combos of values, an ordered list of runs, and an argv
  *              template with {NAME} placeholders filled from each combo.
  * Common keys: launcher, store, output, signatures, secrets, env, timeout_s,
- * revision, cluster. Loading is strict (unknown keys, wrong types, a
- * placeholder with no value, a secret's value in the file: exit 2). */
+ * revision, cluster, gates. Loading is strict (unknown keys, wrong types, a
+ * placeholder with no value, a secret's value in the file, a gate that
+ * cannot apply: exit 2). */
 #ifndef ASSAY_SUITE_H
 #define ASSAY_SUITE_H
 
@@ -15,10 +16,13 @@
 #include <stdbool.h>
 
 #include "assay/config.h"
+#include "assay/detect.h"
 #include "assay/error.h"
+#include "assay/gate.h"
 #include "assay/launch.h"
 #include "assay/matrix.h"
 #include "assay/redact.h"
+#include "assay/training.h"
 #include "assay/util.h"
 #include "assay/watch.h"
 
@@ -32,9 +36,50 @@ struct assay_suite_case {
 	json_t *factors;    /* what the case is: the matrix case, or the combo */
 	json_t *vars;       /* placeholder values: the combo (command), {} (ep) */
 	long long nodes;
-	long long ranks_per_node;
+	long long ranks_per_node;     /* GPUs per node (command), ranks per node (ep) */
 	const struct assay_case *ep; /* the matrix case (ep kind), else NULL */
+	char *cell;                   /* the thresholds cell: a canonical combo key or "default" */
+	struct assay_train_opts train; /* training parsers: seq_len, world size, warm-up */
+	long ab_baseline;             /* ep ab gate: index of this candidate's baseline case, else -1 */
 };
+
+/* The gates block (docs/suite.md, "Gates"), checked when the suite loads. */
+struct assay_suite_scaling {
+	char *baseline;         /* case id of the baseline combo */
+	struct strlist cases;   /* case ids it judges */
+	double min_efficiency;  /* percent; NAN: record only */
+	bool enforce;
+};
+struct assay_suite_checkpoint {
+	char *save, *resume;    /* case ids */
+	struct assay_checkpoint_spec spec;
+};
+struct assay_suite_regression {
+	struct assay_gate_config config; /* changepoint, rolling-mean, thresholds */
+	struct strlist metrics;          /* "metric" or "metric/statistic"; empty: every row */
+	bool enforce;
+};
+struct assay_suite_ab {
+	char *baseline, *candidate;      /* backends */
+	double threshold;                /* fail when the candidate is worse by more */
+	struct strlist metrics;          /* as for regression */
+	bool enforce;
+};
+struct assay_suite_gates {
+	bool thresholds_on, loss_curve_on, convergence_on, scaling_on, checkpoint_on;
+	bool regression_on, ab_on;
+	struct assay_thresholds thresholds;
+	char thresholds_sha256[65];
+	struct assay_loss_curve_spec loss_curve;
+	struct assay_convergence_spec convergence;
+	struct assay_suite_scaling scaling;
+	struct assay_suite_checkpoint checkpoint;
+	struct assay_suite_regression regression;
+	struct assay_suite_ab ab;
+};
+/* Whether a row's "metric/statistic" is selected by a metrics list (empty:
+ * every row; an entry is a metric, or metric/statistic). */
+bool assay_suite_metric_selected(const struct strlist *metrics, const struct assay_row *r);
 
 struct assay_suite {
 	char *file;
@@ -62,14 +107,17 @@ struct assay_suite {
 	struct strlist results;  /* templates of files the parser reads */
 	struct strlist logs;     /* templates of log files to watch */
 	json_t *context;         /* series fields (values may be templates) */
-	json_t *gates;           /* the gates block, validated by src/lib/gate */
-	long long nodes, gpus_per_node;
+	bool results_given;      /* results named in the suite (else the default) */
+	bool training;           /* parser megatron, primus, megatron-golden or auto */
+	bool gpus_given;         /* gpus_per_node named in the suite */
 
 	/* kind "ep" */
 	struct assay_registry registry;
 	struct assay_sweep sweep;
 	struct assay_matrix matrix;
 	char *assay_ep;          /* the assay-ep binary, or NULL: next to assay, then PATH */
+
+	struct assay_suite_gates gates;
 
 	struct assay_suite_case *cases; /* in run order */
 	size_t n_cases;

@@ -25,6 +25,7 @@ static void test_names_and_exits(void **state)
 		{ASSAY_OUTCOME_GATE_FAILED, "gate-failed", ASSAY_GATE_FAILED},
 		{ASSAY_OUTCOME_WORKLOAD_FAILED, "workload-failed", ASSAY_WORKLOAD_FAILED},
 		{ASSAY_OUTCOME_NO_METRICS, "no-metrics", ASSAY_NO_METRICS},
+		{ASSAY_OUTCOME_INFRA, "infrastructure", ASSAY_INFRA},
 		{ASSAY_OUTCOME_UNSUPPORTED, "unsupported", ASSAY_OK},
 		{ASSAY_OUTCOME_SKIPPED, "skipped", ASSAY_OK},
 	};
@@ -32,7 +33,12 @@ static void test_names_and_exits(void **state)
 	for (size_t i = 0; i < ASSAY_OUTCOME_COUNT; i++) {
 		assert_string_equal(assay_outcome_name(want[i].o), want[i].name);
 		assert_int_equal(assay_outcome_exit(want[i].o), want[i].exit);
+		assert_int_equal(assay_outcome_parse(want[i].name), (int)want[i].o);
+		/* A resume runs skipped and infrastructure cases again, keeps the rest. */
+		assert_int_equal(assay_outcome_final(want[i].o),
+				 want[i].o != ASSAY_OUTCOME_SKIPPED && want[i].o != ASSAY_OUTCOME_INFRA);
 	}
+	assert_int_equal(assay_outcome_parse("ok"), -1);
 	assert_string_equal(assay_outcome_name((enum assay_outcome)99), "unknown");
 	assert_string_equal(assay_failure_name(ASSAY_FAILURE_SIGNATURE), "signature");
 	assert_string_equal(assay_failure_name(ASSAY_FAILURE_TIMEOUT), "timeout");
@@ -79,9 +85,10 @@ static void test_summary(void **state)
 		"{\"cases\":[{\"case_id\":\"a\",\"dir\":\"out/R/a\",\"duration_s\":1.5,\"earlier_attempt\":false,"
 		"\"failure\":\"signature\",\"outcome\":\"workload-failed\",\"reason\":\"signature nccl-error in "
 		"stderr: NCCL error\",\"rows\":0,\"signature\":{\"line\":\"NCCL error\",\"name\":\"nccl-error\","
-		"\"source\":\"stderr\"}},{\"case_id\":\"b\",\"dir\":null,\"duration_s\":0.0,\"earlier_attempt\":false,"
-		"\"failure\":null,\"outcome\":\"unsupported\",\"reason\":\"backend-platform-unsupported\",\"rows\":0}],"
-		"\"counts\":{\"gate-failed\":0,\"no-metrics\":0,\"passed\":0,\"skipped\":0,\"unsupported\":1,"
+		"\"source\":\"stderr\"},\"verdicts\":[]},{\"case_id\":\"b\",\"dir\":null,\"duration_s\":0.0,\"earlier_attempt\":false,"
+		"\"failure\":null,\"outcome\":\"unsupported\",\"reason\":\"backend-platform-unsupported\",\"rows\":0,"
+		"\"verdicts\":[]}],"
+		"\"counts\":{\"gate-failed\":0,\"infrastructure\":0,\"no-metrics\":0,\"passed\":0,\"skipped\":0,\"unsupported\":1,"
 		"\"workload-failed\":1},\"exit_code\":3,\"interrupted\":false,\"result\":\"workload-failed\","
 		"\"revision\":\"r1\",\"run_id\":\"R\",\"schema\":\"assay.run/1\",\"store\":\"assay.db\",\"suite\":\"s\"}");
 	free(text);

@@ -2,6 +2,7 @@
  * as the runner records them, the never-twice constraints, series identity,
  * ingest, queries, annotations, two concurrent writer processes and a writer
  * killed with SIGKILL at arbitrary moments. */
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "assay/gate.h"
 #include "assay/json.h"
 #include "assay/store.h"
 
@@ -159,8 +161,95 @@ static void test_migrate_from_empty(void **state)
 	assert_int_equal(assay_store_schema_version(s), ASSAY_STORE_SCHEMA_VERSION);
 	close_store(s);
 	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master WHERE name IN ('runs', 'cases', "
-				 "'series', 'measurements', 'annotations', 'ingests')"),
-			 6);
+				 "'series', 'measurements', 'annotations', 'ingests', 'verdicts')"),
+			 7);
+}
+
+/* Text of one value from SQL (NULL as "NULL"), into a static buffer. */
+static const char *sql_text(const char *sql)
+{
+	static char buf[512];
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	const unsigned char *t = sqlite3_column_text(st, 0);
+	snprintf(buf, sizeof(buf), "%s", t ? (const char *)t : "NULL");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return buf;
+}
+
+static void test_migrate_from_v1(void **state)
+{
+	(void)state;
+	/* A version 1 store (tests/data/store/v1.sql) is migrated forward on open
+	 * and keeps every run, case, row, annotation and ingest. */
+	size_t len;
+	struct assay_error e;
+	char *sql = assay_read_file(ASSAY_SOURCE_DIR "/tests/data/store/v1.sql", &len, &e);
+	assert_non_null(sql);
+	sqlite3 *db; /* foreign keys off, as the sqlite3 shell loads a dump */
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	free(sql);
+	assert_int_equal(rc, SQLITE_OK);
+	assert_int_equal(sql_int("PRAGMA user_version"), 1);
+	struct assay_store *s = open_store();
+	assert_int_equal(assay_store_schema_version(s), 2);
+	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
+	/* Outcomes are the runner's names now: ok -> passed, usage -> infrastructure. */
+	struct assay_case_list cl = {0};
+	assert_int_equal(assay_store_run_cases(s, "r1", &cl, &e), ASSAY_OK);
+	assert_int_equal(cl.n, 4);
+	assert_int_equal(cl.v[0].outcome, ASSAY_OUTCOME_PASSED);
+	assert_int_equal(cl.v[1].outcome, ASSAY_OUTCOME_WORKLOAD_FAILED);
+	assert_false(cl.v[2].finished);
+	assert_int_equal(cl.v[3].outcome, ASSAY_OUTCOME_INFRA);
+	assert_true(assay_case_list_finished(&cl, "fp8-mbs4"));
+	assert_false(assay_case_list_finished(&cl, "bf16-mbs4"));
+	assert_false(assay_case_list_finished(&cl, "odd")); /* infrastructure runs again */
+	assay_case_list_release(&cl);
+	/* The rows still belong to their case, and the case's rows read back. */
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	assert_int_equal(assay_store_case_rows(s, "r1", "fp8-mbs4", &rows, &e), ASSAY_OK);
+	assert_int_equal(rows.n, 2);
+	assert_string_equal(rows.v[0].metric, "tokens_per_gpu");
+	assert_true(rows.v[0].value == 7100.5);
+	assert_string_equal(rows.v[1].run_id, "r1");
+	assay_rows_release(&rows);
+	/* The resumed run finishes the unfinished case once; the finished one stays. */
+	struct assay_case_info ci = {.case_id = "bf16-mbs4"};
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	struct assay_case_result res = {.outcome = ASSAY_OUTCOME_PASSED, .duration_s = 1};
+	assert_int_equal(assay_store_case_finish(s, "r1", "bf16-mbs4", &res, &e), ASSAY_OK);
+	ci.case_id = "fp8-mbs4";
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_USAGE);
+	close_store(s);
+	assert_string_equal(sql_text("SELECT group_concat(case_id || ':' || outcome || ':' || attempts, ' ') "
+				     "FROM (SELECT * FROM cases ORDER BY id)"),
+			    "fp8-mbs4:passed:1 bf16-mbs2:workload-failed:1 bf16-mbs4:passed:3 "
+			    "odd:infrastructure:1");
+	assert_string_equal(sql_text("SELECT reason FROM cases WHERE case_id = 'bf16-mbs2'"), "exit code 7");
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 3);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements m JOIN cases c ON c.id = m.\"case\" "
+				 "WHERE c.case_id = 'fp8-mbs4'"),
+			 2);
+	assert_int_equal(sql_int("SELECT count(*) FROM annotations"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM ingests"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs"), 2);
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	/* The rebuilt table keeps its guards: cascades, never twice, row checks. */
+	assert_int_equal(sql_exec("UPDATE cases SET reason = 'x' WHERE case_id = 'fp8-mbs4'") & 0xff,
+			 SQLITE_CONSTRAINT);
+	assert_int_equal(sql_exec("INSERT INTO measurements (run, \"case\", series, value, samples, "
+				  "timestamp) VALUES (1, 1, 1, 5, 1, 'x')") & 0xff,
+			 SQLITE_CONSTRAINT);
+	assert_int_equal(sql_exec("DELETE FROM runs WHERE run_id = 'r1'"), SQLITE_OK);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 0);
 }
 
 static void test_runs(void **state)
@@ -213,12 +302,12 @@ static void test_cases(void **state)
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	add_row(&rows, "bf16", "tokens", 100, "abc");
 	add_row(&rows, "bf16", "tflops", 300, "abc");
-	struct assay_case_result res = {.outcome = ASSAY_OK, .ended = "2026-01-01T00:00:30Z",
+	struct assay_case_result res = {.outcome = ASSAY_OUTCOME_PASSED, .ended = "2026-01-01T00:00:30Z",
 					.duration_s = -1, .rows = &rows};
 	assert_int_equal(assay_store_case_finish(s, "r1", "c1", &res, &e), ASSAY_OK);
 	/* Never twice: finishing again, or beginning a finished case, is refused. */
 	assert_int_equal(assay_store_case_finish(s, "r1", "c1", &res, &e), ASSAY_USAGE);
-	assert_non_null(strstr(e.message, "case 'c1' has already finished in run 'r1'"));
+	assert_non_null(strstr(e.message, "case 'c1' has already finished in run 'r1' (passed)"));
 	ci.case_id = "c1";
 	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_USAGE);
 	assert_int_equal(assay_store_case_finish(s, "r1", "c9", &res, &e), ASSAY_USAGE);
@@ -231,7 +320,7 @@ static void test_cases(void **state)
 		      ASSAY_DIR_HIGHER);
 	assert_int_equal(assay_row_finish(r, &e), ASSAY_OK);
 	res.rows = &bad;
-	res.outcome = ASSAY_WORKLOAD_FAILED;
+	res.outcome = ASSAY_OUTCOME_WORKLOAD_FAILED;
 	assert_int_equal(assay_store_case_finish(s, "r1", "c2", &res, &e), ASSAY_USAGE);
 	assert_string_equal(e.message, "row 2: tokens/mean: series has no \"cluster\" (cluster, scale "
 				       "and precision identify every stored series)");
@@ -244,7 +333,7 @@ static void test_cases(void **state)
 	assert_true(assay_case_list_finished(&cl, "c1"));
 	assert_false(assay_case_list_finished(&cl, "c2"));
 	assert_int_equal(cl.v[1].attempts, 2);
-	assert_int_equal(cl.v[0].outcome, ASSAY_OK);
+	assert_int_equal(cl.v[0].outcome, ASSAY_OUTCOME_PASSED);
 	assay_case_list_release(&cl);
 	res.rows = NULL;
 	res.reason = "exit status 1";
@@ -262,14 +351,158 @@ static void test_cases(void **state)
 	/* The constraints hold for anyone writing SQL, not only for this API. */
 	assert_int_equal(sql_exec("INSERT INTO cases (run, case_id, started) VALUES (1, 'c1', 'x')") & 0xff,
 			 SQLITE_CONSTRAINT);
-	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'ok' WHERE case_id = 'c2'") & 0xff,
+	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'passed' WHERE case_id = 'c2'") & 0xff,
 			 SQLITE_CONSTRAINT);
+	assert_int_equal(sql_int("SELECT outcome = 'passed' FROM cases WHERE case_id = 'c1'"), 1);
 	assert_int_equal(sql_exec("INSERT INTO measurements (run, \"case\", series, value, samples, "
 				  "timestamp) VALUES (1, 1, 1, 5, 1, 'x')") & 0xff,
 			 SQLITE_CONSTRAINT);
 	assert_int_equal(sql_exec("INSERT INTO measurements (run, series, value, samples, timestamp) "
 				  "VALUES (1, 999, 5, 1, 'x')") & 0xff,
 			 SQLITE_CONSTRAINT);
+}
+
+static void test_not_run_and_reopen(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_run_info ri = {.run_id = "r1"};
+	assert_int_equal(assay_store_run_begin(s, &ri, NULL, &e), ASSAY_OK);
+	/* Unsupported and skipped cases are recorded without running: 0 attempts. */
+	struct assay_case_info ci = {.case_id = "nccl"};
+	struct assay_case_result res = {.outcome = ASSAY_OUTCOME_UNSUPPORTED,
+					.reason = "the nccl backend needs a GPU", .duration_s = -1};
+	assert_int_equal(assay_store_case_record(s, "r1", &ci, &res, &e), ASSAY_OK);
+	ci.case_id = "later";
+	res.outcome = ASSAY_OUTCOME_SKIPPED;
+	res.reason = "not run: --fail-fast after nccl";
+	assert_int_equal(assay_store_case_record(s, "r1", &ci, &res, &e), ASSAY_OK);
+	/* Only those three outcomes; a final case is not recorded again. */
+	res.outcome = ASSAY_OUTCOME_PASSED;
+	assert_int_equal(assay_store_case_record(s, "r1", &ci, &res, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "only unsupported, skipped and infrastructure"));
+	res.outcome = ASSAY_OUTCOME_UNSUPPORTED;
+	ci.case_id = "nccl";
+	assert_int_equal(assay_store_case_record(s, "r1", &ci, &res, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "has already finished in run 'r1' (unsupported)"));
+	/* A skipped case stores no rows: it runs again on --resume. */
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	add_row(&rows, "bf16", "tokens", 100, "abc");
+	ci.case_id = "running";
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	res.outcome = ASSAY_OUTCOME_SKIPPED;
+	res.reason = "interrupted while running";
+	res.rows = &rows;
+	assert_int_equal(assay_store_case_finish(s, "r1", "running", &res, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "a skipped case stores no rows or verdicts"));
+	res.rows = NULL;
+	assert_int_equal(assay_store_case_finish(s, "r1", "running", &res, &e), ASSAY_OK);
+	struct assay_case_list cl = {0};
+	assert_int_equal(assay_store_run_cases(s, "r1", &cl, &e), ASSAY_OK);
+	assert_int_equal(cl.n, 3);
+	assert_true(assay_case_list_finished(&cl, "nccl"));
+	assert_false(assay_case_list_finished(&cl, "later"));
+	assert_false(assay_case_list_finished(&cl, "running"));
+	assert_true(cl.v[1].finished);
+	assert_int_equal(cl.v[1].outcome, ASSAY_OUTCOME_SKIPPED);
+	assay_case_list_release(&cl);
+	/* The resume: both skipped cases begin again and finish once, with rows. */
+	const char *again[] = {"later", "running"};
+	for (int i = 0; i < 2; i++) {
+		ci.case_id = again[i];
+		assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+		struct assay_case_result ok = {.outcome = ASSAY_OUTCOME_PASSED, .duration_s = 2,
+					       .rows = &rows};
+		assert_int_equal(assay_store_case_finish(s, "r1", again[i], &ok, &e), ASSAY_OK);
+		assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_USAGE);
+	}
+	/* An infrastructure failure of a begun case is recorded and may run again. */
+	ci.case_id = "disk";
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	res.outcome = ASSAY_OUTCOME_INFRA;
+	res.reason = "cannot write out/disk: No space left on device";
+	assert_int_equal(assay_store_case_record(s, "r1", &ci, &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
+	close_store(s);
+	assay_rows_release(&rows);
+	assert_string_equal(sql_text("SELECT group_concat(case_id || ':' || outcome || ':' || attempts || "
+				     "':' || coalesce(duration_s, '-'), ' ') FROM (SELECT * FROM cases "
+				     "ORDER BY id)"),
+			    "nccl:unsupported:0:- later:passed:1:2.0 running:passed:2:2.0 "
+			    "disk:infrastructure:1:0.0");
+	assert_string_equal(sql_text("SELECT reason FROM cases WHERE case_id = 'nccl'"),
+			    "the nccl backend needs a GPU");
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 2);
+	/* Reopening a case that stored rows is refused whoever writes the SQL. */
+	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'skipped' WHERE case_id = 'disk'"),
+			 SQLITE_OK);
+	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'skipped', rows = 1 WHERE case_id = 'later'") &
+				 0xff,
+			 SQLITE_CONSTRAINT);
+}
+
+static void test_verdicts(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_run_info ri = {.run_id = "r1"};
+	assert_int_equal(assay_store_run_begin(s, &ri, NULL, &e), ASSAY_OK);
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	add_row(&rows, "bf16", "tokens", 100, "abc");
+	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
+	struct assay_verdict *v = assay_verdicts_add(&vs, ASSAY_VERDICT_FAIL, "threshold",
+						     "tokens/mean", 100, "tok/s", ">= 120", "100 < 120");
+	v->series_key = xstrdup(rows.v[0].series_key);
+	assay_verdicts_add(&vs, ASSAY_VERDICT_SKIPPED, "rolling-mean", "tokens/mean", NAN, "", "",
+			   "not enough history");
+	v = assay_verdicts_add(&vs, ASSAY_VERDICT_PASS, "changepoint", "tokens/mean", 100, "tok/s",
+			       "p < 0.0001", "regression -20%%, acknowledged");
+	v->acked = true;
+	struct assay_case_info ci = {.case_id = "c1"};
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	/* Verdicts and rows commit with the outcome, or nothing does. */
+	struct assay_verdicts bad = ASSAY_VERDICTS_INIT;
+	assay_verdicts_add(&bad, ASSAY_VERDICT_PASS, "x", "y", 1, "", "", "ok")->series_key =
+		xstrdup("short");
+	struct assay_case_result res = {.outcome = ASSAY_OUTCOME_GATE_FAILED, .reason = "gate",
+					.duration_s = 1, .rows = &rows, .verdicts = &bad};
+	assert_int_equal(assay_store_case_finish(s, "r1", "c1", &res, &e), ASSAY_USAGE);
+	assert_string_equal(e.message, "verdict 1: a series key is 64 hex digits");
+	res.verdicts = &vs;
+	assert_int_equal(assay_store_case_finish(s, "r1", "c1", &res, &e), ASSAY_OK);
+	struct assay_verdicts back = ASSAY_VERDICTS_INIT;
+	assert_int_equal(assay_store_case_verdicts(s, "last", "c1", &back, &e), ASSAY_OK);
+	assert_int_equal(back.n, 3);
+	assert_int_equal(back.v[0].status, ASSAY_VERDICT_FAIL);
+	assert_string_equal(back.v[0].gate, "threshold");
+	assert_string_equal(back.v[0].spec, ">= 120");
+	assert_string_equal(back.v[0].series_key, rows.v[0].series_key);
+	assert_true(back.v[0].value == 100);
+	assert_true(isnan(back.v[1].value));
+	assert_null(back.v[1].series_key);
+	assert_int_equal(back.v[1].status, ASSAY_VERDICT_SKIPPED);
+	assert_true(back.v[2].acked);
+	assert_false(back.v[0].acked);
+	assert_string_equal(back.v[2].message, "regression -20%, acknowledged");
+	assert_int_equal(assay_store_case_verdicts(s, "r1", "nope", &back, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "no case 'nope' in run 'r1'"));
+	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM verdicts"), 3);
+	assert_string_equal(sql_text("SELECT group_concat(status, ' ') FROM (SELECT status FROM verdicts "
+				     "ORDER BY seq)"),
+			    "FAIL SKIPPED PASS");
+	assert_int_equal(sql_exec("INSERT INTO verdicts (\"case\", seq, gate, metric, status) VALUES "
+				  "(1, 9, 'g', 'm', 'PASS')") & 0xff,
+			 SQLITE_CONSTRAINT); /* the case has finished */
+	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'skipped'") & 0xff, SQLITE_CONSTRAINT);
+	assay_verdicts_release(&vs);
+	assay_verdicts_release(&bad);
+	assay_verdicts_release(&back);
+	assay_rows_release(&rows);
 }
 
 static void test_series_identity(void **state)
@@ -490,7 +723,8 @@ static void writer(const char *run_id, int n, int k, int notify_fd)
 		struct assay_rows rows = ASSAY_ROWS_INIT;
 		for (int j = 0; j < k; j++)
 			add_row(&rows, j % 2 ? "fp8" : "bf16", "tokens", i * 1000 + j, run_id);
-		struct assay_case_result res = {.outcome = ASSAY_OK, .duration_s = 1, .rows = &rows};
+		struct assay_case_result res = {.outcome = ASSAY_OUTCOME_PASSED, .duration_s = 1,
+						.rows = &rows};
 		if (assay_store_case_finish(s, run_id, id, &res, &e) != ASSAY_OK) {
 			fprintf(stderr, "%s\n", e.message);
 			_exit(13);
@@ -518,7 +752,7 @@ static void test_two_writers(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 	assert_int_equal(waitpid(b, &st, 0), b);
 	assert_int_equal(WEXITSTATUS(st), 0);
-	assert_int_equal(sql_int("SELECT count(*) FROM cases WHERE outcome = 'ok'"), 80);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases WHERE outcome = 'passed'"), 80);
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 2000);
 	assert_int_equal(sql_int("SELECT count(*) FROM series"), 2);
 }
@@ -576,6 +810,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_from_v1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_run_and_reopen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verdicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),

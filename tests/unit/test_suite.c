@@ -28,19 +28,27 @@ static int setup(void **state)
 	return chdir(ASSAY_SOURCE_DIR);
 }
 
+static char thresholds[160];
+
 static int teardown(void **state)
 {
 	(void)state;
 	unlink(path);
+	unlink(thresholds);
 	return rmdir(dir);
+}
+
+static void write_file(const char *file, const char *text)
+{
+	FILE *f = fopen(file, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
 }
 
 static void write_suite(const char *text)
 {
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	write_file(path, text);
 }
 
 /* Load text and expect an error; returns "path: message". */
@@ -147,8 +155,8 @@ static void test_command_errors(void **state)
 	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
 				       "\"parser\": \"rows\", \"timeout\": 5}"),
 			    "$.timeout: unknown key (expected one of: kind, name, description, launcher, store, "
-			    "output, cluster, revision, signatures, secrets, env, timeout_s, combos, runs, "
-			    "argv, cwd, parser, results, logs, context, gates, nodes, gpus_per_node)");
+			    "output, cluster, revision, signatures, secrets, env, timeout_s, gates, combos, "
+			    "runs, argv, cwd, parser, results, logs, context, nodes, gpus_per_node, training)");
 	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"RUN_ID\": 1}}, "
 				       "\"argv\": [\"x\"], \"parser\": \"rows\"}"),
 			    "$.combos.a.RUN_ID: {RUN_ID} is set by assay itself");
@@ -282,8 +290,219 @@ static void test_ep_errors(void **state)
 	assert_string_equal(load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\", "
 				       "\"sweep\": \"configs/sweep-local.json\", \"combos\": {}}"),
 			    "$.combos: unknown key (expected one of: kind, name, description, launcher, "
-			    "store, output, cluster, revision, signatures, secrets, env, timeout_s, "
+			    "store, output, cluster, revision, signatures, secrets, env, timeout_s, gates, "
 			    "platforms, sweep, filters, assay_ep)");
+}
+
+/* A training suite with every gate: %s is the thresholds file, %s more keys. */
+static const char gated_suite[] =
+	"{\"kind\": \"command\", \"name\": \"t\",\n"
+	" \"combos\": {\"n1\": {\"MBS\": 1, \"GBS\": 8, \"PRECISION\": \"bf16\", \"NODES\": 1, \"SEQ\": 4096},\n"
+	"              \"n2\": {\"MBS\": 1, \"GBS\": 16, \"PRECISION\": \"BF16\", \"NODES\": \"2\", \"SEQ\": 4096},\n"
+	"              \"save\": {\"NODES\": 1, \"SEQ\": 2048}, \"resume\": {\"NODES\": 1, \"SEQ\": 2048}},\n"
+	" \"argv\": [\"replay\"], \"parser\": \"megatron\", \"nodes\": \"{NODES}\", \"gpus_per_node\": 8,\n"
+	" \"training\": {\"seq_len\": \"{SEQ}\", \"warmup\": \"3,20%%\"},\n"
+	" \"gates\": {\"thresholds\": \"%s\", \"loss_curve\": {\"max_slope\": 0},\n"
+	"   \"convergence\": {\"target_value\": 9.5},\n"
+	"   \"scaling\": {\"baseline\": \"n1\", \"combos\": [\"n2\"], \"min_efficiency\": 90},\n"
+	"   \"checkpoint\": {\"save\": \"save\", \"resume\": \"resume\", \"loss_rtol\": 0.01},\n"
+	"   \"regression\": {\"changepoint\": {\"window\": 20, \"threshold\": 0.05}, \"rolling_mean\": "
+	"{\"min_history\": 1}, \"metrics\": [\"tflops_per_gpu/steady_mean\", \"tokens_per_gpu\"]}%s}}\n";
+
+static const char gated_thresholds[] =
+	"{\"cells\": {\"default\": {\"lm_loss\": {\"kind\": \"max\", \"value\": 10}},\n"
+	"            \"MBS=1,GBS=8,PRECISION=BF16\": {\"tflops_per_gpu\": {\"kind\": \"min\", \"value\": 400}},\n"
+	"            \"MBS=1,GBS=16,PRECISION=BF16\": {\"tflops_per_gpu\": {\"kind\": \"min\", \"value\": 400}}}}\n";
+
+static const char *gated_fails(const char *th, const char *more)
+{
+	static char text[4096];
+	write_file(thresholds, th);
+	snprintf(text, sizeof(text), gated_suite, thresholds, more);
+	return load_fails(text);
+}
+
+static void test_gates(void **state)
+{
+	(void)state;
+	char text[4096];
+	struct assay_suite s;
+	struct assay_error e;
+	snprintf(thresholds, sizeof(thresholds), "%s/thresholds.json", dir);
+	write_file(thresholds, gated_thresholds);
+	snprintf(text, sizeof(text), gated_suite, thresholds, "");
+	write_suite(text);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	const struct assay_suite_gates *g = &s.gates;
+	assert_true(g->thresholds_on && g->loss_curve_on && g->convergence_on && g->scaling_on &&
+		    g->checkpoint_on && g->regression_on);
+	assert_false(g->ab_on);
+	/* Each case's cell, scale, and training settings from its combo. */
+	assert_string_equal(s.cases[0].cell, "MBS=1,GBS=8,PRECISION=BF16");
+	assert_string_equal(s.cases[1].cell, "MBS=1,GBS=16,PRECISION=BF16");
+	assert_string_equal(s.cases[2].cell, "default");
+	assert_int_equal(s.cases[0].nodes, 1);
+	assert_int_equal(s.cases[1].nodes, 2);
+	assert_int_equal(s.cases[1].ranks_per_node, 8);
+	assert_int_equal(s.cases[1].train.world_size, 16);
+	assert_int_equal(s.cases[1].train.seq_len, 4096);
+	assert_int_equal(s.cases[2].train.seq_len, 2048);
+	assert_int_equal(s.cases[0].train.warmup_min, 3);
+	assert_true(s.cases[0].train.warmup_percent == 20);
+	assert_string_equal(g->scaling.baseline, "n1");
+	assert_int_equal(g->scaling.cases.n, 1);
+	assert_true(g->scaling.min_efficiency == 90);
+	assert_string_equal(g->checkpoint.save, "save");
+	assert_string_equal(g->checkpoint.resume, "resume");
+	assert_true(g->checkpoint.spec.loss_rtol == 0.01);
+	assert_int_equal(g->regression.config.detect.window, 20);
+	assert_true(g->regression.config.cp_threshold == 0.05);
+	assert_int_equal(g->regression.config.rm_min_history, 1);
+	assert_true(g->regression.config.rolling_mean && g->regression.config.changepoint);
+	struct assay_row r = {0};
+	r.metric = "tokens_per_gpu";
+	r.statistic = "running_avg";
+	assert_true(assay_suite_metric_selected(&g->regression.metrics, &r));
+	r.metric = "tflops_per_gpu";
+	assert_false(assay_suite_metric_selected(&g->regression.metrics, &r));
+	r.statistic = "steady_mean";
+	assert_true(assay_suite_metric_selected(&g->regression.metrics, &r));
+	struct assay_case_plan p;
+	assert_int_equal(assay_suite_plan(&s, &s.cases[1], "R", "out/R/n2", NULL, &p, &e), ASSAY_OK);
+	assert_string_equal(json_string_value(json_object_get(p.context, "scale")), "2x8");
+	assay_case_plan_release(&p);
+	/* The thresholds file is part of the suite's digest: a resume needs the same. */
+	char sha[65];
+	snprintf(sha, sizeof(sha), "%s", s.sha256);
+	assay_suite_release(&s);
+	write_file(thresholds, "{\"enforce\": false, \"cells\": {\"default\": {}}}");
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_string_not_equal(sha, s.sha256);
+	assay_suite_release(&s);
+
+	/* Errors: every one names the file and the JSON path, before anything runs. */
+	assert_string_equal(gated_fails(gated_thresholds, ", \"ab\": {}"),
+			    "$.gates.ab: compares two backends of an EP suite at each point; a command "
+			    "suite has none");
+	assert_string_equal(gated_fails(gated_thresholds, ", \"extra\": 1"),
+			    "$.gates.extra: unknown key (expected one of: thresholds, loss_curve, "
+			    "convergence, scaling, checkpoint, regression, ab)");
+	write_file(thresholds, gated_thresholds);
+	snprintf(text, sizeof(text), gated_suite, thresholds, "");
+	char *at = strstr(text, "\"baseline\": \"n1\", \"combos\": [\"n2\"]");
+	memcpy(at, "\"baseline\": \"n2\", \"combos\": [\"n1\"]", 34);
+	assert_string_equal(load_fails(text),
+			    "$.gates.scaling.combos[0]: the baseline combo must run before \"n1\" (order "
+			    "$.runs so that it comes first)");
+	snprintf(text, sizeof(text), gated_suite, thresholds, "");
+	char *ck = strstr(text, "\"loss_rtol\"");
+	memcpy(ck, "\"loss_rtox\"", 11);
+	assert_string_equal(load_fails(text),
+			    "$.gates.checkpoint.loss_rtox: unknown key (expected one of: save, resume, "
+			    "loss_rtol, overlap_rtol, last_checkpoint, enforce)");
+	snprintf(text, sizeof(text), gated_suite, thresholds, "");
+	char *sv = strstr(text, "{\"save\": \"save\", \"resume\": \"resume\"");
+	memcpy(sv, "{\"save\": \"resu\", \"resume\": \"resume\"", 35);
+	assert_string_equal(load_fails(text), "$.gates.checkpoint.save: combo \"resu\" is not one of the runs");
+	snprintf(text, sizeof(text), gated_suite, thresholds, "");
+	char *win = strstr(text, "\"window\": 20");
+	memcpy(win, "\"window\":  1", 12);
+	assert_string_equal(load_fails(text), "$.gates.regression.changepoint.window: expected an "
+					      "integer from 2 to 100000, got 1");
+	snprintf(text, sizeof(text), gated_suite, thresholds, "");
+	char *sq = strstr(text, "\"SEQ\": 2048}, \"resume\"");
+	memcpy(sq, "\"SEQ\": \"x\" }, \"resume\"", 22);
+	assert_string_equal(load_fails(text),
+			    "$.training.seq_len: {SEQ} of combo \"save\" must be an integer from 1 to "
+			    "1099511627776");
+
+	/* The thresholds file's own errors name it; so do its cells against the combos. */
+	struct assay_suite s2;
+	write_file(thresholds, "{\"cells\": {\"MBS=1,GBS=8,PRECISION=BF16\": {}}}");
+	snprintf(text, sizeof(text), gated_suite, thresholds, "");
+	write_suite(text);
+	assert_int_equal(assay_suite_load(path, &s2, &e), ASSAY_USAGE);
+	assert_string_equal(e.file, thresholds);
+	assert_string_equal(e.message, "no cell for combo \"MBS=1,GBS=16,PRECISION=BF16\" and no "
+				       "\"default\" cell");
+	write_file(thresholds, "{\"cells\": {\"default\": {}, \"MBS=9,GBS=8,PRECISION=BF16\": {}}}");
+	assert_int_equal(assay_suite_load(path, &s2, &e), ASSAY_USAGE);
+	assert_string_equal(e.path, "$.cells[\"MBS=9,GBS=8,PRECISION=BF16\"]");
+	assert_string_equal(e.message, "orphan cell: no run uses this combo");
+
+	/* Training gates need a training parser; thresholds need whole cells. */
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\", \"gates\": {\"loss_curve\": {\"max_slope\": 0}}}"),
+			    "$.gates.loss_curve: judges a training log: it needs parser megatron, primus, "
+			    "megatron-golden or auto, not \"rows\"");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\", \"training\": {\"seq_len\": 8}}"),
+			    "$.training: applies to training logs: parser megatron, primus, "
+			    "megatron-golden or auto, not \"rows\"");
+	write_file(thresholds, "{\"cells\": {\"default\": {}}}");
+	snprintf(text, sizeof(text),
+		 "{\"kind\": \"command\", \"combos\": {\"a\": {\"MBS\": 2}}, \"argv\": [\"x\"], "
+		 "\"parser\": \"rows\", \"gates\": {\"thresholds\": \"%s\"}}",
+		 thresholds);
+	assert_string_equal(load_fails(text), "$.combos.a: a thresholds cell needs MBS, GBS and "
+					      "PRECISION (or none of them, for the \"default\" cell); "
+					      "this combo has MBS=2");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\", \"nodes\": \"{NODES}\"}"),
+			    "$.nodes: placeholder {NODES} has no value in combo \"a\"");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\", \"gates\": {\"regression\": {\"changepoint\": "
+				       "false, \"rolling_mean\": false}}}"),
+			    "$.gates.regression: both changepoint and rolling_mean are off; remove the "
+			    "block instead");
+}
+
+static void test_ep_gates(void **state)
+{
+	(void)state;
+	char text[4096];
+	struct assay_suite s;
+	struct assay_error e;
+	/* Baseline shm, candidate mpi: the matrix lists mpi first, so each mpi
+	 * case moves to run right after its shm baseline. */
+	snprintf(text, sizeof(text), ep_suite, "");
+	text[strlen(text) - 2] = '\0';
+	strcat(text, ", \"gates\": {\"ab\": {\"baseline\": \"shm\", \"candidate\": \"mpi\", "
+		     "\"threshold\": 0.5, \"metrics\": [\"latency_us/p50\"]}, \"regression\": {}}}\n");
+	write_suite(text);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_true(s.gates.ab_on && s.gates.regression_on);
+	struct sbuf order = SBUF_INIT;
+	for (size_t i = 0; i < s.n_cases; i++) {
+		const char *b = json_string_value(json_object_get(s.cases[i].factors, "backend"));
+		if (strcmp(json_string_value(json_object_get(s.cases[i].factors, "sku")), "local-cpu"))
+			continue;
+		sbuf_addf(&order, "%s%s", order.len ? " " : "", b);
+		if (!strcmp(b, "mpi")) {
+			assert_true(s.cases[i].ab_baseline >= 0 && (size_t)s.cases[i].ab_baseline < i);
+			const struct assay_suite_case *base = &s.cases[s.cases[i].ab_baseline];
+			assert_string_equal(json_string_value(json_object_get(base->factors, "backend")),
+					    "shm");
+			assert_int_equal(json_integer_value(json_object_get(base->factors, "ep")),
+					 json_integer_value(json_object_get(s.cases[i].factors, "ep")));
+		} else {
+			assert_int_equal(s.cases[i].ab_baseline, -1);
+		}
+	}
+	assert_string_equal(sbuf_str(&order), "shm mpi");
+	sbuf_release(&order);
+	assay_suite_release(&s);
+	snprintf(text, sizeof(text), ep_suite, "");
+	text[strlen(text) - 2] = '\0';
+	strcat(text, ", \"gates\": {\"ab\": {\"baseline\": \"nccl2\", \"candidate\": \"mpi\", "
+		     "\"threshold\": 0.5}}}\n");
+	assert_string_equal(load_fails(text), "$.gates.ab.baseline: no case of the matrix has backend "
+					      "\"nccl2\"");
+	snprintf(text, sizeof(text), ep_suite, "");
+	text[strlen(text) - 2] = '\0';
+	strcat(text, ", \"gates\": {\"thresholds\": \"x.json\"}}\n");
+	assert_string_equal(load_fails(text), "$.gates.thresholds: applies to command suites (EP "
+					      "suites take regression and ab)");
 }
 
 static void test_template(void **state)
@@ -310,6 +529,8 @@ int main(void)
 		cmocka_unit_test(test_secrets),
 		cmocka_unit_test(test_ep_suite),
 		cmocka_unit_test(test_ep_errors),
+		cmocka_unit_test(test_gates),
+		cmocka_unit_test(test_ep_gates),
 		cmocka_unit_test(test_template),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -308,3 +308,50 @@ assay_err assay_gate_history(struct assay_store *s, const struct assay_rows *row
 	}
 	return ASSAY_OK;
 }
+
+struct assay_verdict *assay_regression_verdict(const struct assay_regression *g,
+					       const struct assay_row *row, const char *spec,
+					       bool enforce, struct assay_verdicts *out)
+{
+	enum assay_verdict_status st;
+	if (g->insufficient)
+		st = ASSAY_VERDICT_SKIPPED;
+	else if (!enforce)
+		st = ASSAY_VERDICT_RECORD;
+	else
+		st = g->outcome == ASSAY_GATE_FAILED ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_PASS;
+	char metric[256];
+	snprintf(metric, sizeof(metric), "%s/%s", row->metric, row->statistic);
+	struct assay_verdict *v =
+		assay_verdicts_add(out, st, g->gate, metric, row->value, row->unit, spec, "%s%s",
+				   !enforce && !g->insufficient
+					   ? (g->outcome == ASSAY_GATE_FAILED ? "not enforced: would fail: "
+									      : "not enforced: ")
+					   : "",
+				   g->message);
+	v->series_key = xstrdup(row->series_key[0] ? row->series_key : g->series_key);
+	if (strlen(v->series_key) != 64) {
+		free(v->series_key);
+		v->series_key = NULL;
+	}
+	v->acked = g->acked;
+	return v;
+}
+
+void assay_regression_spec(const char *gate, const struct assay_gate_config *c,
+			   const struct assay_row *row, char *buf, size_t size)
+{
+	if (!strcmp(gate, "changepoint")) {
+		if (c->cp_threshold > 0)
+			snprintf(buf, size, "no regression step >= %g%% (p < %g)", c->cp_threshold * 100,
+				 c->detect.max_pvalue);
+		else
+			snprintf(buf, size, "no regression step (p < %g)", c->detect.max_pvalue);
+	} else if (!strcmp(gate, "rolling-mean")) {
+		double thr = assay_series_is_inference(row->series) ? c->rm_infer_threshold
+								    : c->rm_train_threshold;
+		snprintf(buf, size, "worse by < %g%% vs mean of last %d", thr * 100, c->rm_window);
+	} else {
+		snprintf(buf, size, "%s", gate);
+	}
+}

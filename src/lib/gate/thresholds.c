@@ -340,6 +340,13 @@ static int pick_statistic(const struct assay_thresholds *t, const struct assay_t
 	return 0;
 }
 
+/* A verdict on one row names the row's series. */
+static void set_series(struct assay_verdict *v, const struct assay_row *r)
+{
+	if (r->series_key[0])
+		v->series_key = xstrdup(r->series_key);
+}
+
 static void judge_threshold(const struct assay_thresholds *t, const struct assay_threshold *th,
 			    const char *stat, const struct assay_rows *rows, bool *used,
 			    struct assay_verdicts *out)
@@ -354,16 +361,18 @@ static void judge_threshold(const struct assay_thresholds *t, const struct assay
 		found++;
 		label(name, sizeof(name), r->metric, r->statistic);
 		bool pass = judge(th, r->value, spec, sizeof(spec), why, sizeof(why));
+		struct assay_verdict *v;
 		if (th->kind == ASSAY_TH_INFO)
-			assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, r->value,
-					   r->unit, spec, "info: recorded");
+			v = assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, r->value,
+					       r->unit, spec, "info: recorded");
 		else if (!t->enforce)
-			assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, r->value,
-					   r->unit, spec, "not enforced: would %s (%s)",
-					   pass ? "pass" : "fail", why);
+			v = assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, r->value,
+					       r->unit, spec, "not enforced: would %s (%s)",
+					       pass ? "pass" : "fail", why);
 		else
-			assay_verdicts_add(out, pass ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
-					   "threshold", name, r->value, r->unit, spec, "%s", why);
+			v = assay_verdicts_add(out, pass ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
+					       "threshold", name, r->value, r->unit, spec, "%s", why);
+		set_series(v, r);
 	}
 	if (found)
 		return;
@@ -410,8 +419,11 @@ assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *co
 		char name[256];
 		const struct assay_row *r = &rows->v[i];
 		label(name, sizeof(name), r->metric, r->statistic);
-		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, r->value, r->unit,
-				   "", cell ? "no threshold" : "no cell for this combo (not enforced)");
+		set_series(assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, r->value,
+					      r->unit, "",
+					      cell ? "no threshold"
+						   : "no cell for this combo (not enforced)"),
+			   r);
 	}
 	free(used);
 	free(stats);

@@ -1,8 +1,8 @@
 /* One case through the pipeline: plan it, record its start, launch it, watch
  * its output and log files for error signatures (a match stops it at once),
- * enforce nothing the launcher does not, then turn the end into exactly one
- * outcome, parse its results into rows and store outcome and rows in one
- * transaction. */
+ * then turn the end into exactly one outcome, parse its results into rows
+ * (a training log also into <case>/steps.ndjson), gate them, and store
+ * outcome, rows and verdicts in one transaction. */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -15,6 +15,7 @@
 #include "assay/json.h"
 #include "assay/launch.h"
 #include "assay/parse.h"
+#include "assay/training.h"
 #include "assay/watch.h"
 #include "run_int.h"
 
@@ -168,6 +169,13 @@ static assay_err tail_logs(struct watch *w, bool final, struct assay_error *e)
 	return rc;
 }
 
+/* Where the redacted copy of watched log i goes: <case>/logs/<i+1>-<name>. */
+static char *log_copy(const char *case_dir, size_t i, const char *log)
+{
+	const char *base = strrchr(log, '/');
+	return xasprintf("%s/logs/%zu-%s", case_dir, i + 1, base ? base + 1 : log);
+}
+
 static assay_err watch_init(struct watch *w, struct run_ctx *rc, const struct assay_case_plan *p,
 			    const char *case_dir, struct assay_error *e)
 {
@@ -186,8 +194,7 @@ static assay_err watch_init(struct watch *w, struct run_ctx *rc, const struct as
 		assay_tail_skip_existing(&l->tail); /* only this case's lines */
 		assay_scanner_init(&l->scan, &rc->suite.signatures, p->logs.v[i]);
 		assay_redact_stream_init(&l->rs, &rc->redact);
-		const char *base = strrchr(p->logs.v[i], '/');
-		char *copy = xasprintf("%s/%zu-%s", dir, i + 1, base ? base + 1 : p->logs.v[i]);
+		char *copy = log_copy(case_dir, i, p->logs.v[i]);
 		l->copy_fd = open(copy, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (l->copy_fd < 0)
 			err = assay_error_at(e, ASSAY_INFRA, copy, NULL, 0, "cannot write: %s",
@@ -252,95 +259,280 @@ static char *ep_unsupported_reason(const char *artifact)
 	return out ? out : xstrdup("assay-ep reported the case unsupported (exit 4)");
 }
 
-/* Parse the results into rows; decide passed or no-metrics. */
-static void parse_results(struct run_ctx *rc, const struct assay_suite_case *c,
-			  const struct assay_case_plan *p, const struct before *before,
-			  struct assay_case_outcome *out, struct assay_rows *rows)
+/* The files a case's results are read from: the suite's results, or for a
+ * training log watched per node without results, the copies of the logs
+ * (true: assay wrote them, so they are this case's). */
+static bool results_files(const struct run_ctx *rc, const struct assay_case_plan *p,
+			  const char *case_dir, struct strlist *out)
 {
-	if (!strcmp(p->parser, "none")) {
-		case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
-		return;
+	if (rc->suite.training && !rc->suite.results_given && p->logs.n) {
+		for (size_t i = 0; i < p->logs.n; i++) {
+			char *copy = log_copy(case_dir, i, p->logs.v[i]);
+			strlist_push(out, copy);
+			free(copy);
+		}
+		return true;
 	}
-	char now[32];
-	assay_now_rfc3339(now);
-	for (size_t i = 0; i < p->results.n; i++) {
-		const char *file = p->results.v[i];
+	for (size_t i = 0; i < p->results.n; i++)
+		strlist_push(out, p->results.v[i]);
+	return false;
+}
+
+/* Read every results file, redacted (results written by the workload may
+ * hold a secret: nothing of them reaches rows or the store unredacted).
+ * before (may be NULL) tells a file this case wrote from one left behind.
+ * false with why set when a file was not written or cannot be read. */
+static bool read_results(struct run_ctx *rc, const struct strlist *files, const struct before *before,
+			 struct sbuf *data, char *why, size_t n)
+{
+	for (size_t i = 0; i < files->n; i++) {
+		const char *file = files->v[i];
 		struct assay_error pe;
 		size_t len;
-		if (unchanged(file, &before[i])) {
+		if (before && unchanged(file, &before[i])) {
 			/* Never let an earlier case's results pass for this one's. */
-			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-					 "results file %s was not written by this case (unchanged since it started)",
-					 file);
-			assay_rows_release(rows);
-			return;
+			snprintf(why, n, "results file %s was not written by this case (unchanged since it started)",
+				 file);
+			return false;
 		}
 		char *raw = assay_read_file(file, &len, &pe);
 		if (!raw) {
-			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-					 "results file %s was not written", file);
-			assay_rows_release(rows);
-			return;
+			snprintf(why, n, "results file %s was not written", file);
+			return false;
 		}
-		/* Results written by the workload may hold a secret: redact before
-		 * anything of them reaches rows or the store. */
-		struct sbuf data = SBUF_INIT;
-		assay_redactor_append(&rc->redact, raw, len, &data);
+		assay_redactor_append(&rc->redact, raw, len, &data[i]);
 		free(raw);
+	}
+	return true;
+}
+
+/* The results as one training log: the files in order, each ending a line.
+ * first[i] (when not NULL) gets the joined log's line where file i starts. */
+static void join_logs(const struct sbuf *data, size_t n, struct sbuf *out, long *first)
+{
+	long line = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (first)
+			first[i] = line;
+		sbuf_add(out, data[i].buf ? data[i].buf : "", data[i].len);
+		if (data[i].len && data[i].buf[data[i].len - 1] != '\n')
+			sbuf_addch(out, '\n');
+		for (size_t k = 0; k < data[i].len; k++)
+			line += data[i].buf[k] == '\n';
+		if (data[i].len && data[i].buf[data[i].len - 1] != '\n')
+			line++;
+	}
+}
+
+/* <case>/steps.ndjson: the per-step records, as `assay parse --steps`
+ * prints them (file and line of each step's own file). */
+static assay_err write_steps(const struct assay_train_result *r, const struct strlist *files,
+			     const long *first, const char *case_dir, struct assay_error *e)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < r->n_steps; i++) {
+		json_t *o = assay_train_step_to_json(&r->steps[i]);
+		size_t f = 0;
+		while (r->steps[i].line > 0 && f + 1 < files->n && first[f + 1] <= r->steps[i].line)
+			f++;
+		if (files->n) {
+			json_object_set_new(o, "file", json_string(files->v[f]));
+			if (r->steps[i].line > 0)
+				json_object_set_new(o, "line",
+						    json_integer(r->steps[i].line - first[f] + 1));
+		}
+		assay_json_write(&sb, o, ASSAY_JSON_SORT);
+		sbuf_addch(&sb, '\n');
+		json_decref(o);
+	}
+	char *path = xasprintf("%s/steps.ndjson", case_dir);
+	assay_err rc = assay_write_file_atomic(path, sb.buf ? sb.buf : "", sb.len, e);
+	free(path);
+	sbuf_release(&sb);
+	return rc;
+}
+
+assay_err run_read_training(struct run_ctx *rc, const struct assay_suite_case *c,
+			    const char *case_dir, struct assay_train_result *r, char *why, size_t n)
+{
+	struct assay_case_plan p;
+	struct assay_error e;
+	memset(r, 0, sizeof(*r));
+	if (assay_suite_plan(&rc->suite, c, rc->res->run_id, case_dir, rc->assay_ep, &p, &e) != ASSAY_OK) {
+		snprintf(why, n, "%s", e.message);
+		return ASSAY_USAGE;
+	}
+	struct strlist files = STRLIST_INIT;
+	results_files(rc, &p, case_dir, &files);
+	struct sbuf *data = xcalloc(files.n + 1, sizeof(*data)), all = SBUF_INIT;
+	assay_err err = ASSAY_USAGE;
+	if (read_results(rc, &files, NULL, data, why, n)) {
+		join_logs(data, files.n, &all, NULL);
+		err = assay_train_parse(p.parser, all.buf ? all.buf : "", all.len, &c->train,
+					files.n ? files.v[0] : "-", r, &e);
+		if (err != ASSAY_OK)
+			snprintf(why, n, "%s", e.message);
+	}
+	sbuf_release(&all);
+	for (size_t i = 0; i < files.n; i++)
+		sbuf_release(&data[i]);
+	free(data);
+	strlist_clear(&files);
+	assay_case_plan_release(&p);
+	return err;
+}
+
+/* What parsing a case's results gave. */
+struct parsed {
+	struct assay_rows rows;
+	struct assay_train_result train;
+	bool have_train; /* a training log was parsed (train is set) */
+};
+
+/* A training log: per-step records into <case>/steps.ndjson, rows, and the
+ * outcome (docs/suite.md, "Training logs"): incomplete or NaN/Inf is
+ * workload-failed, no iteration line no-metrics. workload_failed: the
+ * workload failed already; keep the steps and the run-health story only. */
+static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_case *c,
+				const struct assay_case_plan *p, const char *format,
+				const struct strlist *files, const struct sbuf *data,
+				const char *case_dir, bool workload_failed,
+				struct assay_case_outcome *out, struct parsed *pr, struct assay_error *e)
+{
+	struct assay_error pe;
+	const char *file = files->n ? files->v[0] : "-";
+	long *first = xcalloc(files->n + 1, sizeof(*first));
+	struct sbuf joined = SBUF_INIT, *log = &joined;
+	join_logs(data, files->n, &joined, first);
+	assay_err prc = assay_train_parse(format, log->buf ? log->buf : "", log->len, &c->train,
+					  file, &pr->train, &pe);
+	sbuf_release(&joined);
+	if (prc != ASSAY_OK) {
+		free(first);
+		assay_train_result_release(&pr->train);
+		if (!workload_failed) {
+			char buf[1200];
+			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
+					 "%s results unreadable: %s", format,
+					 assay_error_format(&pe, buf, sizeof(buf)));
+		}
+		return ASSAY_OK;
+	}
+	pr->have_train = true;
+	assay_err err = write_steps(&pr->train, files, first, case_dir, e);
+	free(first);
+	if (err != ASSAY_OK || workload_failed)
+		return err;
+	char now[32];
+	assay_now_rfc3339(now);
+	struct assay_parse_opts o = {file, p->context, rc->res->run_id, c->id, rc->res->revision, now};
+	if (assay_train_rows(&pr->train, &o, &pr->rows, &pe) != ASSAY_OK) {
+		char buf[1200];
+		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE, "%s",
+				 assay_error_format(&pe, buf, sizeof(buf)));
+		assay_rows_release(&pr->rows);
+		return ASSAY_OK;
+	}
+	char why[512];
+	assay_train_outcome_text(&pr->train, why, sizeof(why));
+	switch (assay_train_outcome(&pr->train)) {
+	case ASSAY_WORKLOAD_FAILED:
+		/* Never a pass, never folded into no-metrics: the rows stay. */
+		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_TRAINING,
+				 "training log: %s", why);
+		break;
+	case ASSAY_NO_METRICS:
+		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
+				 "exit code 0 but %s in %s (parser %s)", why, file, format);
+		break;
+	default:
+		case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
+	}
+	return ASSAY_OK;
+}
+
+/* Parse the results into rows (and a training result); decide passed or
+ * no-metrics, or for a training log workload-failed. With workload_failed
+ * set only a training log's steps are kept (the outcome stands). */
+static assay_err parse_results(struct run_ctx *rc, const struct assay_suite_case *c,
+			       const struct assay_case_plan *p, const struct before *before,
+			       const char *case_dir, bool workload_failed,
+			       struct assay_case_outcome *out, struct parsed *pr, struct assay_error *e)
+{
+	if (!strcmp(p->parser, "none")) {
+		if (!workload_failed)
+			case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
+		return ASSAY_OK;
+	}
+	if (workload_failed && !rc->suite.training)
+		return ASSAY_OK;
+	struct strlist files = STRLIST_INIT;
+	if (results_files(rc, p, case_dir, &files))
+		before = NULL;
+	struct sbuf *data = xcalloc(files.n + 1, sizeof(*data));
+	char why[1200];
+	assay_err err = ASSAY_OK;
+	if (!read_results(rc, &files, before, data, why, sizeof(why))) {
+		if (!workload_failed)
+			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE, "%s", why);
+		goto done;
+	}
+	const char *train = assay_train_format_known(p->parser) ? p->parser : NULL;
+	if (!train && !strcmp(p->parser, "auto") && files.n)
+		train = assay_train_detect(data[0].buf ? data[0].buf : "", data[0].len);
+	if (train) {
+		err = parse_training(rc, c, p, train, &files, data, case_dir, workload_failed, out, pr, e);
+		goto done;
+	}
+	if (workload_failed)
+		goto done;
+	char now[32];
+	assay_now_rfc3339(now);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *file = files.v[i];
+		struct assay_error pe;
 		const struct assay_format *f = strcmp(p->parser, "auto")
 						       ? assay_format_find(p->parser)
-						       : assay_format_detect(data.buf ? data.buf : "", data.len);
+						       : assay_format_detect(data[i].buf ? data[i].buf : "", data[i].len);
 		if (!f) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
 					 strcmp(p->parser, "auto") ? "no parser for format %s in this build"
 								   : "cannot tell the format of %s",
 					 strcmp(p->parser, "auto") ? p->parser : file);
-			sbuf_release(&data);
-			assay_rows_release(rows);
-			return;
+			assay_rows_release(&pr->rows);
+			goto done;
 		}
 		struct assay_parse_opts o = {file, p->context, rc->res->run_id, c->id, rc->res->revision,
 					     now};
-		assay_err prc = f->parse(data.buf ? data.buf : "", data.len, &o, rows, &pe);
-		sbuf_release(&data);
-		if (prc != ASSAY_OK) {
+		if (f->parse(data[i].buf ? data[i].buf : "", data[i].len, &o, &pr->rows, &pe) != ASSAY_OK) {
 			char buf[1200];
 			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
 					 "%s results unreadable: %s", f->name,
 					 assay_error_format(&pe, buf, sizeof(buf)));
-			assay_rows_release(rows);
-			return;
+			assay_rows_release(&pr->rows);
+			goto done;
 		}
 	}
-	if (!rows->n) {
-		char *files = strlist_join(&p->results, ", ");
+	if (!pr->rows.n) {
+		char *names = strlist_join(&files, ", ");
 		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-				 "exit code 0 but no measurements in %s (parser %s)", files, p->parser);
-		free(files);
-		return;
+				 "exit code 0 but no measurements in %s (parser %s)", names, p->parser);
+		free(names);
+		goto done;
 	}
-	/* Gates (src/lib/gate) decide gate-failed here once suites can name them. */
 	case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
-}
-
-/* The store knows the outcomes that are exit codes; unsupported and skipped
- * cases are not finished there (see docs/suite.md, "Resume"). */
-static int store_outcome(enum assay_outcome o, assay_err *code)
-{
-	switch (o) {
-	case ASSAY_OUTCOME_PASSED: *code = ASSAY_OK; return 1;
-	case ASSAY_OUTCOME_GATE_FAILED: *code = ASSAY_GATE_FAILED; return 1;
-	case ASSAY_OUTCOME_WORKLOAD_FAILED: *code = ASSAY_WORKLOAD_FAILED; return 1;
-	case ASSAY_OUTCOME_NO_METRICS: *code = ASSAY_NO_METRICS; return 1;
-	default: return 0;
-	}
+done:
+	for (size_t i = 0; i < files.n; i++)
+		sbuf_release(&data[i]);
+	free(data);
+	strlist_clear(&files);
+	return err;
 }
 
 /* Turn the launcher's end and the watch into the case's outcome. */
-static void decide(struct run_ctx *rc, const struct assay_suite_case *c, const struct assay_case_plan *p,
-		   const struct before *before, const struct watch *w,
-		   const struct assay_job_status *st, struct assay_case_outcome *out,
-		   struct assay_rows *rows)
+static void decide_end(struct run_ctx *rc, const struct assay_suite_case *c,
+		       const struct assay_case_plan *p, const struct watch *w,
+		       const struct assay_job_status *st, struct assay_case_outcome *out)
 {
 	if (w->match) {
 		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_SIGNATURE,
@@ -388,7 +580,33 @@ static void decide(struct run_ctx *rc, const struct assay_suite_case *c, const s
 					 st->detail);
 		return;
 	}
-	parse_results(rc, c, p, before, out, rows);
+	/* Exit 0: the results decide (parse_results). */
+	case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
+}
+
+/* Gates and the reason that sums them up: a case that produced results is
+ * gated (FAIL: gate-failed); a training run that failed keeps its
+ * run-health verdicts, which say why. */
+static assay_err judge(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
+		       struct parsed *pr, struct assay_case_outcome *out, struct assay_error *e)
+{
+	if (out->outcome == ASSAY_OUTCOME_PASSED && (pr->rows.n || pr->have_train)) {
+		assay_err err = run_gates(rc, index, c, &pr->rows, pr->have_train ? &pr->train : NULL,
+					  &out->verdicts, e);
+		if (err != ASSAY_OK)
+			return err;
+		if (assay_verdicts_outcome(&out->verdicts) == ASSAY_GATE_FAILED)
+			out->outcome = ASSAY_OUTCOME_GATE_FAILED;
+		if (out->verdicts.n) {
+			struct sbuf sb = SBUF_INIT;
+			run_verdict_digest(&out->verdicts, &sb);
+			case_outcome_set(rc, out, out->outcome, ASSAY_FAILURE_NONE, "%s", sbuf_str(&sb));
+			sbuf_release(&sb);
+		}
+	} else if (pr->have_train && out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED) {
+		assay_gate_run(&pr->train, &out->verdicts);
+	}
+	return ASSAY_OK;
 }
 
 static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
@@ -439,7 +657,6 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	struct assay_case_plan p = {0};
 	struct assay_job *job = NULL;
 	struct watch w;
-	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct before *before = NULL;
 	bool watching = false, interrupted = false;
 	assay_err err;
@@ -486,34 +703,44 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	    (err = ops->collect(job, e)) != ASSAY_OK)
 		goto out;
 	out->duration_s = assay_monotonic() - t0;
+	struct parsed pr = {ASSAY_ROWS_INIT, {0}, false};
 	if (interrupted && !w.match) {
-		/* Not finished: --resume runs it again. */
+		/* Skipped, stored without rows: --resume runs it again. */
 		case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
 				 "interrupted while running; resume to run it again");
 		rc->res->interrupted = true;
-		goto out;
+	} else {
+		decide_end(rc, c, &p, &w, &st, out);
+		if (out->outcome == ASSAY_OUTCOME_PASSED || out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED)
+			err = parse_results(rc, c, &p, before, case_dir,
+					    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED, out, &pr, e);
+		if (err == ASSAY_OK)
+			err = judge(rc, index - 1, c, &pr, out, e);
 	}
-	decide(rc, c, &p, before, &w, &st, out, &rows);
-	assay_err code;
-	if (store_outcome(out->outcome, &code)) {
-		struct assay_case_result r = {code, out->reason, NULL, out->duration_s, &rows};
+	if (err == ASSAY_OK) {
+		struct assay_case_result r = {out->outcome,    out->reason, NULL,
+					      out->duration_s, &pr.rows,    &out->verdicts};
 		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r, e);
-		if (err == ASSAY_USAGE && rows.n) {
-			/* The store refused a row (e.g. a unit that disagrees with the
-			 * stored series): the case produced no usable measurements. */
-			char buf[1200];
-			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-					 "the store refused the measurements: %s",
-					 assay_error_format(e, buf, sizeof(buf)));
-			assay_rows_release(&rows);
-			struct assay_case_result r2 = {ASSAY_NO_METRICS, out->reason, NULL, out->duration_s,
-						       NULL};
-			err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r2, e);
-		}
-		if (err != ASSAY_OK)
-			goto out;
-		out->rows = rows.n;
 	}
+	if (err == ASSAY_USAGE && pr.rows.n) {
+		/* The store refused a row (e.g. a unit that disagrees with the
+		 * stored series): the case produced no usable measurements. */
+		char buf[1200];
+		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
+				 "the store refused the measurements: %s",
+				 assay_error_format(e, buf, sizeof(buf)));
+		assay_rows_release(&pr.rows);
+		assay_verdicts_release(&out->verdicts);
+		struct assay_case_result r2 = {ASSAY_OUTCOME_NO_METRICS, out->reason, NULL,
+					       out->duration_s, NULL, NULL};
+		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r2, e);
+	}
+	out->rows = err == ASSAY_OK ? pr.rows.n : 0;
+	if (pr.have_train)
+		run_keep_train(rc, index - 1, &pr.train);
+	assay_rows_release(&pr.rows);
+	if (err != ASSAY_OK)
+		goto out;
 	if (interrupted)
 		rc->res->interrupted = true;
 out:
@@ -521,7 +748,6 @@ out:
 		ops->release(job);
 	if (watching)
 		watch_release(&w);
-	assay_rows_release(&rows);
 	assay_case_plan_release(&p);
 	free(before);
 	free(case_dir);

@@ -1,5 +1,5 @@
-/* Case outcomes: their names, the exit code each contributes to a run, and
- * the run's summary document (schema assay.run/1, <run_dir>/summary.json). */
+/* The cases of a run: failure names, outcome reasons, and the run's summary
+ * document (schema assay.run/1, <run_dir>/summary.json). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,25 +7,6 @@
 
 #include "assay/json.h"
 #include "run_int.h"
-
-static const char *const outcome_names[ASSAY_OUTCOME_COUNT] = {
-	"passed", "gate-failed", "workload-failed", "no-metrics", "unsupported", "skipped",
-};
-
-const char *assay_outcome_name(enum assay_outcome o)
-{
-	return (unsigned)o < ASSAY_OUTCOME_COUNT ? outcome_names[o] : "unknown";
-}
-
-assay_err assay_outcome_exit(enum assay_outcome o)
-{
-	switch (o) {
-	case ASSAY_OUTCOME_GATE_FAILED: return ASSAY_GATE_FAILED;
-	case ASSAY_OUTCOME_WORKLOAD_FAILED: return ASSAY_WORKLOAD_FAILED;
-	case ASSAY_OUTCOME_NO_METRICS: return ASSAY_NO_METRICS;
-	default: return ASSAY_OK;
-	}
-}
 
 const char *assay_failure_name(enum assay_failure f)
 {
@@ -35,6 +16,7 @@ const char *assay_failure_name(enum assay_failure f)
 	case ASSAY_FAILURE_SIGNATURE: return "signature";
 	case ASSAY_FAILURE_TIMEOUT: return "timeout";
 	case ASSAY_FAILURE_NOT_STARTED: return "not-started";
+	case ASSAY_FAILURE_TRAINING: return "training-log";
 	default: return "";
 	}
 }
@@ -47,6 +29,7 @@ void case_outcome_release(struct assay_case_outcome *o)
 	free(o->source);
 	free(o->line);
 	free(o->dir);
+	assay_verdicts_release(&o->verdicts);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -87,6 +70,10 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 				      "reason", str_or_null(c->reason), "duration_s", c->duration_s,
 				      "rows", (json_int_t)c->rows, "earlier_attempt", c->earlier, "dir",
 				      str_or_null(c->dir));
+		json_t *verdicts = json_array();
+		for (size_t k = 0; k < c->verdicts.n; k++)
+			json_array_append_new(verdicts, assay_verdict_to_json(&c->verdicts.v[k]));
+		json_object_set_new(o, "verdicts", verdicts);
 		if (c->signature)
 			json_object_set_new(o, "signature",
 					    json_pack("{s:s, s:s, s:s}", "name", c->signature, "source",
@@ -96,7 +83,7 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 	}
 	json_t *counts = json_object();
 	for (int i = 0; i < ASSAY_OUTCOME_COUNT; i++)
-		json_object_set_new(counts, outcome_names[i], json_integer((json_int_t)res->counts[i]));
+		json_object_set_new(counts, assay_outcome_name((enum assay_outcome)i), json_integer((json_int_t)res->counts[i]));
 	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:o}", "schema", "assay.run/1",
 			 "run_id", res->run_id, "suite", str_or_null(res->suite), "revision",
 			 str_or_null(res->revision), "store", str_or_null(res->store), "exit_code",

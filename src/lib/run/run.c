@@ -214,12 +214,10 @@ static const char *jstr(const json_t *obj, const char *key)
 static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *st,
 			    const json_t *prev, struct assay_case_outcome *out)
 {
-	enum assay_outcome o = st->outcome == ASSAY_GATE_FAILED	    ? ASSAY_OUTCOME_GATE_FAILED
-			       : st->outcome == ASSAY_WORKLOAD_FAILED ? ASSAY_OUTCOME_WORKLOAD_FAILED
-			       : st->outcome == ASSAY_NO_METRICS      ? ASSAY_OUTCOME_NO_METRICS
-								      : ASSAY_OUTCOME_PASSED;
-	case_outcome_set(rc, out, o, ASSAY_FAILURE_NONE, NULL);
+	case_outcome_set(rc, out, st->outcome, ASSAY_FAILURE_NONE, NULL);
 	out->earlier = true;
+	struct assay_error ignore; /* the verdicts as stored, for the summary */
+	assay_store_case_verdicts(rc->store, rc->res->run_id, out->case_id, &out->verdicts, &ignore);
 	const json_t *cases = json_object_get(prev, "cases");
 	for (size_t i = 0; i < json_array_size(cases); i++) {
 		const json_t *c = json_array_get(cases, i);
@@ -227,7 +225,7 @@ static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *
 			continue;
 		const char *reason = json_string_value(json_object_get(c, "reason"));
 		const char *failure = json_string_value(json_object_get(c, "failure"));
-		for (int f = ASSAY_FAILURE_EXIT; failure && f <= ASSAY_FAILURE_NOT_STARTED; f++)
+		for (int f = ASSAY_FAILURE_EXIT; failure && f <= ASSAY_FAILURE_TRAINING; f++)
 			if (!strcmp(failure, assay_failure_name((enum assay_failure)f)))
 				out->failure = (enum assay_failure)f;
 		out->reason = reason ? xstrdup(reason) : NULL;
@@ -242,6 +240,16 @@ static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *
 		const char *dir = json_string_value(json_object_get(c, "dir"));
 		out->dir = dir ? xstrdup(dir) : NULL;
 	}
+}
+
+/* Record a case that does not run in this attempt (unsupported, skipped,
+ * or stopped by an infrastructure error) with its reason. */
+static assay_err record_not_run(struct run_ctx *rc, const struct assay_suite_case *c,
+				const struct assay_case_outcome *out, struct assay_error *e)
+{
+	struct assay_case_info info = {c->id, c->factors, out->dir, NULL, NULL, NULL};
+	struct assay_case_result r = {out->outcome, out->reason, NULL, -1, NULL, NULL};
+	return assay_store_case_record(rc->store, rc->res->run_id, &info, &r, e);
 }
 
 /* Open the store and begin the run, or continue the run to resume. */
@@ -321,18 +329,18 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 	struct assay_run_result *res = rc->res;
 	const char *failed = NULL;
 	assay_err infra = ASSAY_OK;
-	for (size_t i = 0; i < rc->suite.n_cases; i++) {
-		const struct assay_case_status *st = find_status(done, rc->suite.cases[i].id);
-		if (rc->suite.cases[i].runnable && !(st && st->finished))
+	for (size_t i = 0; i < rc->suite.n_cases; i++)
+		if (rc->suite.cases[i].runnable && !assay_case_list_finished(done, rc->suite.cases[i].id))
 			rc->left++;
-	}
 	run_event(rc, ASSAY_EVENT_RUN_START, 0, NULL, NULL, 0, NULL);
 	for (size_t i = 0; i < rc->suite.n_cases; i++) {
 		const struct assay_suite_case *c = &rc->suite.cases[i];
 		struct assay_case_outcome *out = &res->cases[i];
 		const struct assay_case_status *st = find_status(done, c->id);
-		if (st && st->finished) {
+		bool record = true;
+		if (st && assay_case_list_finished(done, c->id)) {
 			earlier_outcome(rc, st, prev, out);
+			record = false;
 		} else if (!c->runnable) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE, "%s",
 					 c->reason);
@@ -350,16 +358,30 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE,
 					 "needs %lld nodes; the local launcher runs on this one", c->nodes);
 		} else {
+			record = false;
 			infra = run_case(rc, i + 1, c, out, e);
-			if (infra != ASSAY_OK)
-				case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
-						 "not finished: %s", e->message);
+			if (infra != ASSAY_OK) {
+				/* Stored as infrastructure when the store still works: a
+				 * resume runs it again. */
+				struct assay_error ignore;
+				case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_NONE, "%s",
+						 e->message);
+				record_not_run(rc, c, out, &ignore);
+			}
 			rc->left--;
 			rc->timed_s += out->duration_s;
 			rc->timed_n++;
 			if (rc->o->fail_fast && !failed && out->outcome != ASSAY_OUTCOME_PASSED &&
 			    out->outcome != ASSAY_OUTCOME_UNSUPPORTED && out->outcome != ASSAY_OUTCOME_SKIPPED)
 				failed = c->id;
+		}
+		if (record) {
+			struct assay_error re;
+			assay_err err = record_not_run(rc, c, out, &re);
+			if (err != ASSAY_OK && infra == ASSAY_OK) {
+				infra = err;
+				*e = re;
+			}
 		}
 		run_event(rc, ASSAY_EVENT_CASE_END, i + 1, c->id, out, out->duration_s, NULL);
 		write_summary(rc);
@@ -428,6 +450,7 @@ out:
 			err = res->exit_code = ASSAY_INFRA;
 		}
 	}
+	run_train_release(&rc);
 	assay_case_list_release(&done);
 	json_decref(prev);
 	free(rc.assay_ep);

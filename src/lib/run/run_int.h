@@ -7,6 +7,7 @@
 #include "assay/run.h"
 #include "assay/store.h"
 #include "assay/suite.h"
+#include "assay/training.h"
 
 struct run_ctx {
 	const struct assay_run_options *o;
@@ -20,6 +21,9 @@ struct run_ctx {
 	double timed_s;  /* wall time of the cases run in this attempt */
 	size_t timed_n;
 	size_t left;     /* runnable cases still to run in this attempt */
+	/* Training results later gates read (scaling baseline, checkpoint save),
+	 * by case index; NULL when not needed or not kept yet. */
+	struct assay_train_result **train;
 };
 
 /* Run one case to its outcome (store begin and finish included). ASSAY_INFRA
@@ -32,6 +36,28 @@ void run_event(struct run_ctx *rc, enum assay_run_event_kind kind, size_t index,
 	       const char *text);
 /* Has the caller asked us to stop (again) since we last looked? */
 bool run_interrupt_pending(struct run_ctx *rc);
+
+/* Gate case c (index: 0-based) whose results gave rows and, for a training
+ * log, train (else NULL): run health, thresholds, loss curve, convergence,
+ * scaling, checkpoint, regression against the store's history, ab against
+ * the baseline case (gates.c). Appends to out; ASSAY_INFRA when the store
+ * fails. */
+assay_err run_gates(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
+		    const struct assay_rows *rows, const struct assay_train_result *train,
+		    struct assay_verdicts *out, struct assay_error *e);
+/* The verdicts in brief, for the case's reason: failures named, the rest
+ * counted ("gates: 1 FAIL (threshold tflops_per_gpu/steady_mean 460 < 480),
+ * 12 PASS, 7 RECORD"). */
+void run_verdict_digest(const struct assay_verdicts *vs, struct sbuf *out);
+/* Keep case index's training result when a later gate reads it (taken
+ * over: r is emptied either way). */
+void run_keep_train(struct run_ctx *rc, size_t index, struct assay_train_result *r);
+/* Parse case c's results (in case_dir) as one training log, as the case
+ * did: for gates that read a case an earlier attempt finished. */
+assay_err run_read_training(struct run_ctx *rc, const struct assay_suite_case *c,
+			    const char *case_dir, struct assay_train_result *r, char *why,
+			    size_t n);
+void run_train_release(struct run_ctx *rc);
 
 void case_outcome_release(struct assay_case_outcome *o);
 /* Set outcome, failure and a printf-style reason (redacted). */

@@ -241,6 +241,13 @@ assay_err assay_store_verify(struct assay_store *s, struct assay_error *e)
 		{"SELECT c.case_id FROM measurements m JOIN cases c ON c.id = m.\"case\" "
 		 "WHERE c.outcome IS NULL LIMIT 1",
 		 "rows stored for an unfinished case"},
+		{"SELECT c.case_id FROM verdicts v JOIN cases c ON c.id = v.\"case\" "
+		 "WHERE c.outcome IS NULL LIMIT 1",
+		 "verdicts stored for an unfinished case"},
+		{"SELECT c.case_id FROM cases c WHERE c.outcome IN ('skipped', 'infrastructure') AND "
+		 "(EXISTS (SELECT 1 FROM measurements m WHERE m.\"case\" = c.id) OR "
+		 "EXISTS (SELECT 1 FROM verdicts v WHERE v.\"case\" = c.id)) LIMIT 1",
+		 "rows or verdicts stored for a case that runs again (skipped or infrastructure)"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(checks); i++) {
 		sqlite3_stmt *st = store_prepare(s, checks[i].sql, e);

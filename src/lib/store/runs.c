@@ -1,12 +1,14 @@
 /* Runs and cases: what the runner records. A case is begun (committed at
- * once) and finished with its outcome and all its rows in one transaction;
- * constraints and triggers make sure a case is never stored twice. */
+ * once) and finished with its outcome, all its rows and verdicts in one
+ * transaction; constraints and triggers make sure a case is never stored
+ * twice. Skipped and infrastructure cases may be begun again (--resume). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
 
+#include "assay/gate.h"
 #include "assay/json.h"
 #include "store_int.h"
 
@@ -201,28 +203,52 @@ assay_err assay_store_last_run(struct assay_store *s, char run_id_out[64], struc
 	return store_run_pk(s, "last", &pk, run_id_out, e);
 }
 
-/* Look up case (run pk, case id): *pk 0 when absent; *finished. */
+/* Look up case (run pk, case id): *pk 0 when absent; *outcome -1 while
+ * unfinished, else its outcome. */
 static assay_err find_case(struct assay_store *s, long long run_pk, const char *case_id,
-			   long long *pk, bool *finished, struct assay_error *e)
+			   long long *pk, int *outcome, struct assay_error *e)
 {
 	sqlite3_stmt *st =
-		store_prepare(s, "SELECT id, outcome IS NOT NULL FROM cases WHERE run = ?1 AND "
-				 "case_id = ?2", e);
+		store_prepare(s, "SELECT id, outcome FROM cases WHERE run = ?1 AND case_id = ?2", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, run_pk);
 	sqlite3_bind_text(st, 2, case_id, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
 	*pk = 0;
-	*finished = false;
+	*outcome = -1;
 	if (rc == SQLITE_ROW) {
 		*pk = sqlite3_column_int64(st, 0);
-		*finished = sqlite3_column_int(st, 1);
+		const unsigned char *o = sqlite3_column_text(st, 1);
+		*outcome = o ? assay_outcome_parse((const char *)o) : -1;
+		if (o && *outcome < 0)
+			*outcome = ASSAY_OUTCOME_INFRA; /* not written by this assay: run it again */
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_sqlerr(s, e, "finding a case");
 	return ASSAY_OK;
+}
+
+/* Start a transaction and find the run and the case (*case_pk 0 when
+ * absent, *outcome -1 while unfinished); rolled back on error. */
+static assay_err begin_case(struct assay_store *s, const char *run_id, const char *case_id,
+			    long long *run_pk, long long *case_pk, int *outcome,
+			    struct assay_error *e)
+{
+	assay_err rc = store_begin(s, e);
+	if (rc == ASSAY_OK && ((rc = store_run_pk(s, run_id, run_pk, NULL, e)) != ASSAY_OK ||
+			       (rc = find_case(s, *run_pk, case_id, case_pk, outcome, e)) != ASSAY_OK))
+		store_rollback(s);
+	return rc;
+}
+
+static assay_err already_finished(struct assay_store *s, const char *run_id, const char *case_id,
+				  int outcome, struct assay_error *e)
+{
+	return assay_error_set(e, ASSAY_USAGE, "%s: case '%s' has already finished in run '%s' (%s)",
+			       s->path, case_id, run_id,
+			       assay_outcome_name((enum assay_outcome)outcome));
 }
 
 assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
@@ -231,24 +257,23 @@ assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
 	if (!info->case_id || !*info->case_id)
 		return assay_error_set(e, ASSAY_USAGE, "a case needs a case id");
 	char started[32];
-	assay_err rc = norm_time(info->started, started, "case start", e);
-	if (rc != ASSAY_OK || (rc = store_begin(s, e)) != ASSAY_OK)
-		return rc;
 	long long run_pk, case_pk;
-	bool finished;
-	if ((rc = store_run_pk(s, run_id, &run_pk, NULL, e)) != ASSAY_OK ||
-	    (rc = find_case(s, run_pk, info->case_id, &case_pk, &finished, e)) != ASSAY_OK)
-		goto fail;
-	if (finished) {
-		rc = assay_error_set(e, ASSAY_USAGE, "%s: case '%s' has already finished in run '%s'",
-				     s->path, info->case_id, run_id);
+	int outcome;
+	assay_err rc = norm_time(info->started, started, "case start", e);
+	if (rc != ASSAY_OK ||
+	    (rc = begin_case(s, run_id, info->case_id, &run_pk, &case_pk, &outcome, e)) != ASSAY_OK)
+		return rc;
+	if (outcome >= 0 && assay_outcome_final((enum assay_outcome)outcome)) {
+		rc = already_finished(s, run_id, info->case_id, outcome, e);
 		goto fail;
 	}
 	char *factors = info->factors ? assay_json_canonical(info->factors) : NULL;
+	/* Begun again: a killed attempt, or a skipped or infrastructure case. */
 	sqlite3_stmt *st = store_prepare(
 		s,
 		case_pk ? "UPDATE cases SET factors = ?3, started = ?4, artifact_dir = ?5, "
-			  "stdout_log = ?6, stderr_log = ?7, attempts = attempts + 1 WHERE id = ?8"
+			  "stdout_log = ?6, stderr_log = ?7, attempts = attempts + 1, outcome = NULL, "
+			  "reason = NULL, ended = NULL, duration_s = NULL, rows = NULL WHERE id = ?8"
 			: "INSERT INTO cases (run, case_id, factors, started, artifact_dir, stdout_log, "
 			  "stderr_log) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 		e);
@@ -277,47 +302,121 @@ fail:
 	return rc;
 }
 
+static bool reruns(enum assay_outcome o)
+{
+	return o == ASSAY_OUTCOME_SKIPPED || o == ASSAY_OUTCOME_INFRA;
+}
+
+static assay_err check_result(const char *case_id, const struct assay_case_result *res,
+			      char ended[32], struct assay_error *e)
+{
+	if ((unsigned)res->outcome >= ASSAY_OUTCOME_COUNT)
+		return assay_error_set(e, ASSAY_USAGE, "case '%s': outcome %d is not an outcome",
+				       case_id, (int)res->outcome);
+	if (reruns(res->outcome) && ((res->rows && res->rows->n) || (res->verdicts && res->verdicts->n)))
+		return assay_error_set(e, ASSAY_USAGE,
+				       "case '%s': a %s case stores no rows or verdicts (it runs "
+				       "again on --resume)",
+				       case_id, assay_outcome_name(res->outcome));
+	return norm_time(res->ended, ended, "case end", e);
+}
+
+/* Set the outcome of case pk (in an open transaction). */
+static assay_err set_outcome(struct assay_store *s, long long case_pk,
+			     const struct assay_case_result *res, const char *ended,
+			     struct assay_error *e)
+{
+	sqlite3_stmt *st = store_prepare(
+		s,
+		"UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, rows = ?6, "
+		"duration_s = CASE WHEN ?5 >= 0 THEN ?5 WHEN attempts = 0 THEN NULL ELSE "
+		" max(0, CAST(strftime('%s', ?4) AS INTEGER) - CAST(strftime('%s', started) AS INTEGER)) "
+		"END WHERE id = ?1",
+		e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, case_pk);
+	sqlite3_bind_text(st, 2, assay_outcome_name(res->outcome), -1, SQLITE_STATIC);
+	store_bind_text(st, 3, res->reason);
+	sqlite3_bind_text(st, 4, ended, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 5, res->duration_s);
+	sqlite3_bind_int64(st, 6, res->rows ? (sqlite3_int64)res->rows->n : 0);
+	return step_done(s, st, "finishing the case", e);
+}
+
 assay_err assay_store_case_finish(struct assay_store *s, const char *run_id, const char *case_id,
 				  const struct assay_case_result *res, struct assay_error *e)
 {
-	if ((int)res->outcome < 0 || (int)res->outcome >= ASSAY_ERR_COUNT)
-		return assay_error_set(e, ASSAY_USAGE, "case '%s': outcome %d is not an outcome",
-				       case_id, (int)res->outcome);
 	char ended[32];
-	assay_err rc = norm_time(res->ended, ended, "case end", e);
-	if (rc != ASSAY_OK || (rc = store_begin(s, e)) != ASSAY_OK)
-		return rc;
 	long long run_pk, case_pk;
-	bool finished;
-	if ((rc = store_run_pk(s, run_id, &run_pk, NULL, e)) != ASSAY_OK ||
-	    (rc = find_case(s, run_pk, case_id, &case_pk, &finished, e)) != ASSAY_OK)
-		goto fail;
-	if (!case_pk || finished) {
-		rc = assay_error_set(e, ASSAY_USAGE, "%s: case '%s' %s in run '%s'", s->path, case_id,
-				     finished ? "has already finished" : "was not begun", run_id);
+	int outcome;
+	assay_err rc = check_result(case_id, res, ended, e);
+	if (rc != ASSAY_OK ||
+	    (rc = begin_case(s, run_id, case_id, &run_pk, &case_pk, &outcome, e)) != ASSAY_OK)
+		return rc;
+	if (!case_pk || outcome >= 0) {
+		rc = case_pk ? already_finished(s, run_id, case_id, outcome, e)
+			     : assay_error_set(e, ASSAY_USAGE, "%s: case '%s' was not begun in run '%s'",
+					       s->path, case_id, run_id);
 		goto fail;
 	}
 	if (res->rows &&
 	    (rc = store_insert_rows(s, run_pk, case_pk, res->rows, false, ended, e)) != ASSAY_OK)
 		goto fail;
-	sqlite3_stmt *st = store_prepare(
-		s,
-		"UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, rows = ?6, "
-		"duration_s = CASE WHEN ?5 >= 0 THEN ?5 ELSE "
-		" max(0, CAST(strftime('%s', ?4) AS INTEGER) - CAST(strftime('%s', started) AS INTEGER)) "
-		"END WHERE id = ?1",
-		e);
-	if (!st) {
-		rc = e ? e->code : ASSAY_INFRA;
+	if (res->verdicts && (rc = store_insert_verdicts(s, case_pk, res->verdicts, e)) != ASSAY_OK)
+		goto fail;
+	if ((rc = set_outcome(s, case_pk, res, ended, e)) != ASSAY_OK)
+		goto fail;
+	return store_commit(s, e);
+fail:
+	store_rollback(s);
+	return rc;
+}
+
+assay_err assay_store_case_record(struct assay_store *s, const char *run_id,
+				  const struct assay_case_info *info,
+				  const struct assay_case_result *res, struct assay_error *e)
+{
+	char ended[32];
+	if (!info->case_id || !*info->case_id)
+		return assay_error_set(e, ASSAY_USAGE, "a case needs a case id");
+	if (!reruns(res->outcome) && res->outcome != ASSAY_OUTCOME_UNSUPPORTED)
+		return assay_error_set(e, ASSAY_USAGE,
+				       "case '%s': only unsupported, skipped and infrastructure "
+				       "cases are recorded without running, not %s",
+				       info->case_id, assay_outcome_name(res->outcome));
+	long long run_pk, case_pk;
+	int outcome;
+	assay_err rc = check_result(info->case_id, res, ended, e);
+	if (rc != ASSAY_OK ||
+	    (rc = begin_case(s, run_id, info->case_id, &run_pk, &case_pk, &outcome, e)) != ASSAY_OK)
+		return rc;
+	if (outcome >= 0 && assay_outcome_final((enum assay_outcome)outcome)) {
+		rc = already_finished(s, run_id, info->case_id, outcome, e);
 		goto fail;
 	}
-	sqlite3_bind_int64(st, 1, case_pk);
-	sqlite3_bind_text(st, 2, assay_strerror(res->outcome), -1, SQLITE_STATIC);
-	store_bind_text(st, 3, res->reason);
-	sqlite3_bind_text(st, 4, ended, -1, SQLITE_STATIC);
-	sqlite3_bind_double(st, 5, res->duration_s);
-	sqlite3_bind_int64(st, 6, res->rows ? (sqlite3_int64)res->rows->n : 0);
-	if ((rc = step_done(s, st, "finishing the case", e)) != ASSAY_OK)
+	if (!case_pk) {
+		char *factors = info->factors ? assay_json_canonical(info->factors) : NULL;
+		sqlite3_stmt *st = store_prepare(s,
+						 "INSERT INTO cases (run, case_id, factors, started, "
+						 "artifact_dir, attempts) VALUES (?1, ?2, ?3, ?4, ?5, 0)",
+						 e);
+		if (!st) {
+			free(factors);
+			rc = e ? e->code : ASSAY_INFRA;
+			goto fail;
+		}
+		sqlite3_bind_int64(st, 1, run_pk);
+		sqlite3_bind_text(st, 2, info->case_id, -1, SQLITE_STATIC);
+		store_bind_text(st, 3, factors);
+		sqlite3_bind_text(st, 4, ended, -1, SQLITE_STATIC);
+		store_bind_text(st, 5, info->artifact_dir);
+		free(factors);
+		if ((rc = step_done(s, st, "recording the case", e)) != ASSAY_OK)
+			goto fail;
+		case_pk = sqlite3_last_insert_rowid(s->db);
+	}
+	if ((rc = set_outcome(s, case_pk, res, ended, e)) != ASSAY_OK)
 		goto fail;
 	return store_commit(s, e);
 fail:
@@ -343,8 +442,11 @@ assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
 		struct assay_case_status *c = &out->v[out->n++];
 		c->case_id = store_column_dup(st, 0);
 		const unsigned char *o = sqlite3_column_text(st, 1);
+		int outcome = o ? assay_outcome_parse((const char *)o) : -1;
 		c->finished = o != NULL;
-		c->outcome = o ? (assay_err)assay_err_from_name((const char *)o) : ASSAY_OK;
+		/* An outcome this assay does not know runs again, like infrastructure. */
+		c->outcome = o ? (outcome < 0 ? ASSAY_OUTCOME_INFRA : (enum assay_outcome)outcome)
+			       : ASSAY_OUTCOME_PASSED;
 		c->attempts = sqlite3_column_int(st, 2);
 	}
 	sqlite3_finalize(st);
@@ -356,7 +458,8 @@ assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
 bool assay_case_list_finished(const struct assay_case_list *l, const char *case_id)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].finished && !strcmp(l->v[i].case_id, case_id))
+		if (l->v[i].finished && assay_outcome_final(l->v[i].outcome) &&
+		    !strcmp(l->v[i].case_id, case_id))
 			return true;
 	return false;
 }

@@ -76,6 +76,61 @@ static const char *const migrations[] = {
 	" sha256 TEXT NOT NULL,"
 	" rows INTEGER NOT NULL);"
 	"CREATE INDEX ingests_by_sha256 ON ingests (sha256);",
+
+	/* 2: cases.outcome holds the runner's outcome names (passed, ...,
+	 * unsupported, skipped) instead of exit-code names; skipped and
+	 * infrastructure cases may run again (a resume reopens them); verdicts.
+	 * Runs with foreign keys off (store_migrate), as SQLite's recipe for
+	 * changing a table asks; the foreign key check runs before commit. */
+	"CREATE TABLE cases_v2 ("
+	" id INTEGER PRIMARY KEY,"
+	" run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" case_id TEXT NOT NULL,"
+	" factors TEXT CHECK (factors IS NULL OR json_valid(factors)),"
+	" outcome TEXT CHECK (outcome IN ('passed','gate-failed','workload-failed','no-metrics',"
+	"  'infrastructure','unsupported','skipped')),"
+	" reason TEXT,"
+	" started TEXT NOT NULL, ended TEXT, duration_s REAL,"
+	" attempts INTEGER NOT NULL DEFAULT 1 CHECK (attempts >= 0),"
+	" rows INTEGER,"
+	" artifact_dir TEXT, stdout_log TEXT, stderr_log TEXT,"
+	" UNIQUE (run, case_id),"
+	" CHECK ((outcome IS NULL) = (ended IS NULL)));"
+	"INSERT INTO cases_v2 SELECT id, run, case_id, factors,"
+	" CASE outcome WHEN 'ok' THEN 'passed' WHEN 'usage' THEN 'infrastructure' ELSE outcome END,"
+	" reason, started, ended, duration_s, attempts, rows, artifact_dir, stdout_log, stderr_log"
+	" FROM cases;"
+	"DROP TRIGGER measurements_open_case;"
+	"DROP TABLE cases;"
+	"ALTER TABLE cases_v2 RENAME TO cases;"
+	"CREATE TRIGGER cases_finish_once BEFORE UPDATE ON cases"
+	" WHEN OLD.outcome IS NOT NULL AND OLD.outcome NOT IN ('skipped','infrastructure')"
+	" BEGIN SELECT RAISE(ABORT, 'case already finished'); END;"
+	"CREATE TABLE verdicts ("
+	" id INTEGER PRIMARY KEY,"
+	" \"case\" INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL CHECK (seq >= 1),"
+	" gate TEXT NOT NULL, metric TEXT NOT NULL,"
+	" series_key TEXT CHECK (series_key IS NULL OR length(series_key) = 64),"
+	" status TEXT NOT NULL CHECK (status IN ('PASS','FAIL','RECORD','SKIPPED')),"
+	" value REAL,"
+	" unit TEXT NOT NULL DEFAULT '', spec TEXT NOT NULL DEFAULT '',"
+	" message TEXT NOT NULL DEFAULT '',"
+	" acked INTEGER NOT NULL DEFAULT 0 CHECK (acked IN (0, 1)),"
+	" UNIQUE (\"case\", seq));"
+	"CREATE INDEX verdicts_by_series ON verdicts (series_key) WHERE series_key IS NOT NULL;"
+	"CREATE TRIGGER measurements_open_case BEFORE INSERT ON measurements"
+	" WHEN NEW.\"case\" IS NOT NULL AND"
+	"  (SELECT outcome FROM cases WHERE id = NEW.\"case\") IS NOT NULL"
+	" BEGIN SELECT RAISE(ABORT, 'case already finished'); END;"
+	"CREATE TRIGGER verdicts_open_case BEFORE INSERT ON verdicts"
+	" WHEN (SELECT outcome FROM cases WHERE id = NEW.\"case\") IS NOT NULL"
+	" BEGIN SELECT RAISE(ABORT, 'case already finished'); END;"
+	"CREATE TRIGGER cases_reopen_empty BEFORE UPDATE OF outcome ON cases"
+	" WHEN OLD.outcome IS NOT NULL AND NEW.outcome IS NULL AND"
+	"  (EXISTS (SELECT 1 FROM measurements WHERE \"case\" = OLD.id) OR"
+	"   EXISTS (SELECT 1 FROM verdicts WHERE \"case\" = OLD.id))"
+	" BEGIN SELECT RAISE(ABORT, 'a case that stored rows or verdicts cannot run again'); END;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == ASSAY_STORE_SCHEMA_VERSION,
@@ -129,9 +184,12 @@ assay_err store_migrate(struct assay_store *s, struct assay_error *e)
 				       "%s: store schema version %d needs migrating to %d; open it "
 				       "once without read-only access",
 				       s->path, version, ASSAY_STORE_SCHEMA_VERSION);
-	if ((rc = store_exec(s, "PRAGMA journal_mode = WAL", e)) != ASSAY_OK ||
+	/* Foreign keys off while tables are rebuilt (dropping the old cases
+	 * table must not cascade to its rows); checked before the commit. */
+	if ((rc = store_exec(s, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = OFF", e)) !=
+		    ASSAY_OK ||
 	    (rc = store_begin(s, e)) != ASSAY_OK)
-		return rc;
+		goto fk_on;
 	/* Another process may have migrated while this one waited for the lock. */
 	if ((rc = check_identity(s, &version, e)) != ASSAY_OK)
 		goto fail;
@@ -144,13 +202,29 @@ assay_err store_migrate(struct assay_store *s, struct assay_error *e)
 			goto fail;
 		}
 	}
+	int dangling = 0;
+	if ((rc = pragma_int(s, "SELECT count(*) FROM pragma_foreign_key_check", &dangling, e)) !=
+	    ASSAY_OK)
+		goto fail;
+	if (dangling) {
+		rc = assay_error_set(e, ASSAY_INFRA,
+				     "%s: migrating to schema version %d: %d rows refer to missing "
+				     "parents; the store is left as it was",
+				     s->path, ASSAY_STORE_SCHEMA_VERSION, dangling);
+		goto fail;
+	}
 	char sql[128];
 	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 		 STORE_APPLICATION_ID, ASSAY_STORE_SCHEMA_VERSION);
 	if ((rc = store_exec(s, sql, e)) != ASSAY_OK)
 		goto fail;
-	return store_commit(s, e);
+	rc = store_commit(s, e);
+	goto fk_on;
 fail:
 	store_rollback(s);
+fk_on:
+	if (store_exec(s, "PRAGMA foreign_keys = ON", rc == ASSAY_OK ? e : NULL) != ASSAY_OK &&
+	    rc == ASSAY_OK)
+		rc = ASSAY_INFRA;
 	return rc;
 }

@@ -70,5 +70,11 @@ assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long c
 			    const struct assay_rows *rows, bool keep_provenance,
 			    const char *default_time, struct assay_error *e);
 void store_cache_clear(struct assay_store *s);
+/* Insert a case's verdicts (verdicts.c) inside an open transaction. */
+assay_err store_insert_verdicts(struct assay_store *s, long long case_pk,
+				const struct assay_verdicts *vs, struct assay_error *e);
+/* The cases table id of (run_id, case_id); ASSAY_USAGE when unknown. */
+assay_err store_case_pk(struct assay_store *s, const char *run_id, const char *case_id,
+			long long *pk, struct assay_error *e);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "assay/json.h"
 #include "assay/parse.h"
+#include "assay/training.h"
 #include "suite_int.h"
 
 static int string_list(struct assay_cfg *c, const json_t *doc, const char *key, bool required,
@@ -147,6 +148,87 @@ static int parse_parser(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		return -1;
 	}
 	s->parser = xstrdup(parser);
+	s->training = !strcmp(parser, "auto") || assay_train_format_known(parser);
+	return 0;
+}
+
+/* An integer setting of a case: a number, or exactly "{NAME}" filled from
+ * the combo (a number, or a string of digits). dflt when absent. */
+static int combo_int(struct assay_cfg *c, const json_t *obj, const char *parent, const char *key,
+		     const json_t *combo, const char *combo_name, long long min, long long max,
+		     long long dflt, long long *out)
+{
+	char path[256], range[64];
+	const json_t *v = json_object_get(obj, key);
+	assay_json_path_key(path, sizeof(path), parent, key);
+	assay_cfg_int_range_words(min, max, range, sizeof(range));
+	*out = dflt;
+	if (!v)
+		return 0;
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		if (*out < min || *out > max)
+			return assay_cfg_expected(c, path, range, v);
+		return 0;
+	}
+	const char *t = json_string_value(v);
+	size_t n = t ? strlen(t) : 0;
+	char *name = n > 2 && t[0] == '{' && t[n - 1] == '}' ? xstrndup(t + 1, n - 2) : NULL;
+	if (!name || !suite_valid_name(name)) {
+		free(name);
+		char what[128];
+		snprintf(what, sizeof(what), "%s or \"{NAME}\"", range);
+		return assay_cfg_expected(c, path, what, v);
+	}
+	const json_t *cv = json_object_get(combo, name);
+	long long x = 0;
+	bool ok = cv && ((json_is_integer(cv) && (x = json_integer_value(cv), true)) ||
+			 (json_is_string(cv) && assay_parse_long(json_string_value(cv), &x)));
+	int rc = 0;
+	if (!cv)
+		rc = assay_cfg_fail(c, path, "placeholder {%s} has no value in combo \"%s\"", name,
+				    combo_name);
+	else if (!ok || x < min || x > max)
+		rc = assay_cfg_fail(c, path, "{%s} of combo \"%s\" must be %s", name, combo_name,
+				    range);
+	free(name);
+	*out = x;
+	return rc;
+}
+
+/* The training settings of a case (docs/suite.md, "Training logs"). */
+static int parse_training(struct assay_cfg *c, const json_t *doc, const struct assay_suite *s,
+			  const json_t *combo, const char *combo_name, struct assay_suite_case *k)
+{
+	static const char *const keys[] = {"seq_len", "world_size", "warmup", NULL};
+	const json_t *t = json_object_get(doc, "training");
+	assay_train_opts_init(&k->train);
+	long long dflt_world = s->gpus_given ? k->nodes * k->ranks_per_node : 0;
+	k->train.world_size = dflt_world;
+	if (!t)
+		return 0;
+	if (!s->training)
+		return assay_cfg_fail(c, "$.training",
+				      "applies to training logs: parser megatron, primus, "
+				      "megatron-golden or auto, not \"%s\"",
+				      s->parser);
+	if (assay_cfg_object(c, t, "$.training", keys) < 0 ||
+	    combo_int(c, t, "$.training", "seq_len", combo, combo_name, 1, 1LL << 40, 0,
+		      &k->train.seq_len) < 0 ||
+	    combo_int(c, t, "$.training", "world_size", combo, combo_name, 1, 1LL << 30, dflt_world,
+		      &k->train.world_size) < 0)
+		return -1;
+	const json_t *w = json_object_get(t, "warmup");
+	if (!w)
+		return 0;
+	char text[64] = "";
+	if (json_is_integer(w) && json_integer_value(w) >= 0)
+		snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(w));
+	else if (json_is_string(w))
+		snprintf(text, sizeof(text), "%s", json_string_value(w));
+	if (!text[0] || !assay_train_warmup_parse(text, &k->train))
+		return assay_cfg_expected(c, "$.training.warmup",
+					  "a number of steps, or \"MIN,PCT%\" (e.g. \"2,10%\")", w);
 	return 0;
 }
 
@@ -170,33 +252,24 @@ static int parse_context(struct assay_cfg *c, const json_t *doc, struct assay_su
 
 int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
 {
-	json_t *combos, *gates;
+	json_t *combos;
 	const char *cwd;
 	int rc;
 	if (parse_combos(c, doc, &combos) < 0 || string_list(c, doc, "argv", true, &s->argv) < 0 ||
 	    string_list(c, doc, "results", false, &s->results) < 0 ||
 	    string_list(c, doc, "logs", false, &s->logs) < 0 || parse_parser(c, doc, s) < 0 ||
-	    parse_context(c, doc, s) < 0 ||
-	    assay_cfg_int(c, doc, "$", "nodes", ASSAY_CFG_OPTIONAL, 1, 1 << 20, &s->nodes) < 0 ||
-	    assay_cfg_int(c, doc, "$", "gpus_per_node", ASSAY_CFG_OPTIONAL, 1, 4096,
-			  &s->gpus_per_node) < 0)
+	    parse_context(c, doc, s) < 0)
 		return -1;
-	if (!s->nodes)
-		s->nodes = 1;
-	if (!s->gpus_per_node)
-		s->gpus_per_node = 1;
-	if (!json_object_get(doc, "results"))
+	s->results_given = json_object_get(doc, "results") != NULL;
+	s->gpus_given = json_object_get(doc, "gpus_per_node") != NULL;
+	/* A training log watched per node is parsed from the copies assay keeps
+	 * of what the case added (docs/suite.md); otherwise the captured stdout. */
+	if (!s->results_given && !(s->training && s->logs.n))
 		strlist_push(&s->results, "{CASE_DIR}/stdout.log");
 	if ((rc = assay_cfg_string(c, doc, "$", "cwd", ASSAY_CFG_OPTIONAL, &cwd)) < 0)
 		return -1;
 	if (rc)
 		s->cwd = xstrdup(cwd);
-	if ((rc = assay_cfg_member(c, doc, "$", "gates", ASSAY_CFG_OPTIONAL, JSON_OBJECT, &gates)) < 0)
-		return -1;
-	/* Until src/lib/gate is wired in, a suite with gates is refused rather
-	 * than run ungated: a gate that is silently skipped would pass. */
-	if (rc)
-		return assay_cfg_fail(c, "$.gates", "gates are not applied by assay run in this build");
 	if (!s->name) {
 		const char *base = strrchr(s->file, '/');
 		base = base ? base + 1 : s->file;
@@ -256,8 +329,11 @@ int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		k->runnable = true;
 		k->vars = json_deep_copy(combo);
 		k->factors = json_pack("{s:s, s:O}", "combo", runs.v[i], "values", combo);
-		k->nodes = s->nodes;
-		k->ranks_per_node = s->gpus_per_node;
+		if ((rc = combo_int(c, doc, "$", "nodes", combo, runs.v[i], 1, 1 << 20, 1, &k->nodes)) < 0 ||
+		    (rc = combo_int(c, doc, "$", "gpus_per_node", combo, runs.v[i], 1, 4096, 1,
+				    &k->ranks_per_node)) < 0 ||
+		    (rc = parse_training(c, doc, s, combo, runs.v[i], k)) < 0)
+			break;
 	}
 	strlist_clear(&runs);
 	return rc;
@@ -320,7 +396,7 @@ assay_err suite_plan_command(const struct assay_suite *s, const struct assay_sui
 	}
 	char host[256], scale[64];
 	suite_short_hostname(host, sizeof(host));
-	snprintf(scale, sizeof(scale), "%lldx%lld", s->nodes, s->gpus_per_node);
+	snprintf(scale, sizeof(scale), "%lldx%lld", c->nodes, c->ranks_per_node);
 	p->context = json_pack("{s:s, s:s, s:s, s:s}", "suite", s->name, "cluster",
 			       s->cluster ? s->cluster : host, "scale", scale, "combo",
 			       json_string_value(json_object_get(c->factors, "combo")));

@@ -13,13 +13,13 @@
 
 #define COMMON_KEYS                                                                            \
 	"kind", "name", "description", "launcher", "store", "output", "cluster", "revision",  \
-		"signatures", "secrets", "env", "timeout_s"
+		"signatures", "secrets", "env", "timeout_s", "gates"
 
 const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep", "filters",
 					   "assay_ep", NULL};
 const char *const assay_suite_command_keys[] = {
-	COMMON_KEYS, "combos", "runs",    "argv",  "cwd",   "parser",        "results",
-	"logs",      "context", "gates", "nodes", "gpus_per_node", NULL};
+	COMMON_KEYS, "combos", "runs",  "argv",  "cwd",           "parser", "results",
+	"logs",      "context", "nodes", "gpus_per_node", "training", NULL};
 
 static const char *const kinds[] = {"ep", "command", NULL};
 static const char *const signature_keys[] = {"errors", "benign", "disable", "builtin", NULL};
@@ -248,12 +248,16 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 	    parse_common(&c, doc, s) < 0)
 		goto out;
 	rc = s->kind == ASSAY_SUITE_EP ? suite_parse_ep(&c, doc, s) : suite_parse_command(&c, doc, s);
+	if (rc == 0)
+		rc = suite_parse_gates(&c, doc, s);
 	if (rc == 0) {
 		json_t *all = json_pack("{s:O}", "suite", doc);
 		if (s->kind == ASSAY_SUITE_EP)
 			json_object_set_new(all, "inputs",
 					    json_pack("{s:s, s:s}", "platforms", s->registry.sha256,
 						      "sweep", s->sweep.sha256));
+		if (s->gates.thresholds_on)
+			json_object_set_new(all, "thresholds", json_string(s->gates.thresholds_sha256));
 		assay_json_sha256(all, s->sha256);
 		json_decref(all);
 	}
@@ -274,6 +278,7 @@ void assay_suite_release(struct assay_suite *s)
 		free(k->reason);
 		json_decref(k->factors);
 		json_decref(k->vars);
+		free(k->cell);
 	}
 	free(s->cases);
 	free(s->file);
@@ -294,7 +299,7 @@ void assay_suite_release(struct assay_suite *s)
 	strlist_clear(&s->results);
 	strlist_clear(&s->logs);
 	json_decref(s->context);
-	json_decref(s->gates);
+	suite_gates_release(&s->gates);
 	/* Each is zeroed when never loaded, and releases cleanly then. */
 	assay_registry_release(&s->registry);
 	assay_sweep_release(&s->sweep);
@@ -404,6 +409,8 @@ assay_err assay_suite_secrets(const struct assay_suite *s, bool allow_unset,
 		if (strcmp(s->sweep.file, s->file) && scan_file(s->sweep.file, r, e) != ASSAY_OK)
 			return ASSAY_USAGE;
 	}
+	if (s->gates.thresholds_on && scan_file(s->gates.thresholds.file, r, e) != ASSAY_OK)
+		return ASSAY_USAGE;
 	return ASSAY_OK;
 }
 

@@ -11,6 +11,9 @@ extern const char *const assay_suite_command_keys[];
 
 int suite_parse_ep(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
 int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+/* The gates block (gates.c), once the cases are known. */
+int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+void suite_gates_release(struct assay_suite_gates *g);
 assay_err suite_plan_ep(const struct assay_suite *s, const struct assay_suite_case *c,
 			const json_t *vars, const char *assay_ep, struct assay_case_plan *p,
 			struct assay_error *e);

@@ -62,3 +62,15 @@ expect_all_gone() {
   done
   expect_eq "$n" "$2" "pids recorded in $1"
 }
+
+# megatron_log STEPS TFLOPS [LAST_STEP]: a Megatron-LM log of STEPS iteration
+# lines (ELAPSED ms each, default 1000; TFLOPS TFLOP/s/GPU; global batch 64;
+# lm loss falling from 10 by 0.1) that completes (iteration N/N) unless
+# LAST_STEP stops it earlier.
+megatron_log() {
+  local n=$1 tflops=$2 last=${3:-$1} i
+  for i in $(seq 1 "$last"); do
+    printf ' iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (ms): %s | throughput per GPU (TFLOP/s/GPU): %s | learning rate: 1.000000E-04 | global batch size:    64 | lm loss: %s | loss scale: 1.0 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
+      "$i" "$n" $((i * 64)) "${ELAPSED:-1000.0}" "$tflops" "$(awk -v i="$i" 'BEGIN { printf "%.6E", 10 - 0.1 * i }')"
+  done
+}

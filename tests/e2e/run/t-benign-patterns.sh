@@ -22,7 +22,7 @@ cat >suite.json <<'JSON'
 JSON
 run_assay 3 run --store s.db --quiet suite.json
 expect_eq "$(q s.db "SELECT case_id || ':' || outcome FROM cases ORDER BY id" | tr '\n' ' ')" \
-  "only-benign:ok user-error:workload-failed real-error:workload-failed " "outcomes"
+  "only-benign:passed user-error:workload-failed real-error:workload-failed " "outcomes"
 expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'user-error'")" \
   "signature loss-nan in stdout: iteration 5 | lm loss: nan |" "user signature"
 expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'real-error'")" \

@@ -34,18 +34,25 @@ JSON
 run_assay 3 run --store s.db --quiet mixed.json
 run=$(q s.db "SELECT run_id FROM runs WHERE suite = 'mixed'")
 expect_eq "$(q s.db "SELECT case_id || ':' || outcome FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id = '$run' ORDER BY c.id" | tr '\n' ' ')" \
-  "good:ok empty:no-metrics bad:workload-failed " "outcomes"
+  "good:passed empty:no-metrics bad:workload-failed " "outcomes"
 expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'bad'")" \
   "exit code 7; stderr: oom? no: disk full" "reason"
 expect_eq "$(q s.db "SELECT count(*) FROM measurements m JOIN runs r ON r.id = m.run WHERE r.run_id = '$run'")" 1 "rows stored"
 expect_eq "$(q s.db "SELECT exit_code FROM runs WHERE run_id = '$run'")" 3 "run exit code"
 expect_grep '^3 cases: 1 passed, 1 workload-failed, 1 no-metrics$' out.txt
 
-# --fail-fast: after the first case that fails, the rest are skipped (and
-# stay unfinished in the store, so a resume would run them).
+# --fail-fast: after the first case that fails, the rest are skipped (stored
+# as skipped, never started, and a resume runs them).
 run_assay 4 run --store f.db --quiet --fail-fast mixed.json
 expect_grep '^bad +skipped +- +not run: --fail-fast after empty$' out.txt
-expect_eq "$(q f.db "SELECT case_id FROM cases ORDER BY id" | tr "\n" " ")" "good empty " "cases begun"
+expect_eq "$(q f.db "SELECT case_id || ':' || outcome || ':' || attempts FROM cases ORDER BY id" | tr "\n" " ")" \
+  "good:passed:1 empty:no-metrics:1 bad:skipped:0 " "cases stored"
+expect_eq "$(q f.db "SELECT reason FROM cases WHERE case_id = 'bad'")" "not run: --fail-fast after empty" "skip reason"
+run_assay 3 run --store f.db --quiet --resume last mixed.json
+expect_grep '^bad +workload-failed ' out.txt
+expect_eq "$(q f.db "SELECT case_id || ':' || outcome || ':' || attempts FROM cases ORDER BY id" | tr "\n" " ")" \
+  "good:passed:1 empty:no-metrics:1 bad:workload-failed:1 " "cases after resume"
+expect_eq "$(q f.db "SELECT count(*) FROM measurements")" 1 "rows after resume (stored once)"
 
 # Files outside the case folder left by an earlier case: an old results file
 # is no-metrics, never a pass, and an old error line in a watched log does

@@ -74,7 +74,7 @@ for delay in 0.05 0.3 0.55 0.8 1.1; do
   measurements "$db" > got.txt
   diff want.txt got.txt >&2 || fail "resumed run (kill after ${delay}s) stored different measurements"
   expect_eq "$(q "$db" "SELECT count(*) FROM runs")" 1 "runs after resume"
-  expect_eq "$(q "$db" "SELECT count(*) FROM cases WHERE outcome = 'ok'")" 8 "finished cases"
+  expect_eq "$(q "$db" "SELECT count(*) FROM cases WHERE outcome = 'passed'")" 8 "finished cases"
   expect_eq "$(q "$db" "SELECT exit_code FROM runs")" 0 "run exit code"
   expect_grep '^8 cases: 8 passed$' out.txt
 done

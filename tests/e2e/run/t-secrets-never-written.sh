@@ -32,7 +32,7 @@ run_assay 3 run --store s.db --out out suite.json
 # The workload did get the real value (by its hash, which says nothing).
 want=$(printf '%s' "$ASSAY_E2E_CANARY" | sha256sum | cut -d' ' -f1)
 expect_eq "$(cat work/ok.sha)" "$want" "the secret the workload saw"
-expect_eq "$(q s.db "SELECT outcome FROM cases WHERE case_id = 'ok'")" ok "outcome with secret"
+expect_eq "$(q s.db "SELECT outcome FROM cases WHERE case_id = 'ok'")" passed "outcome with secret"
 # Redacted, yet everything else is there.
 run=$(q s.db "SELECT run_id FROM runs")
 expect_grep '^token is \*\*\*$' "out/$run/ok/stdout.log"
