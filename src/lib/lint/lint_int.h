@@ -37,6 +37,7 @@ extern const struct lint_family lint_family_placeholders;
 extern const struct lint_family lint_family_secrets;
 extern const struct lint_family lint_family_cards;
 extern const struct lint_family lint_family_suite;
+extern const struct lint_family lint_family_gates;
 extern const struct lint_family lint_family_assay;
 
 /* Whether rule is enabled and applies to this file's kind. */
