@@ -38,7 +38,9 @@ int assay_err_from_name(const char *name);
 
 void assay_error_clear(struct assay_error *e);
 /* Fill e (which may be NULL) and return code. The location setters copy their
- * arguments; pass NULL or 0 to leave a field empty. */
+ * arguments; pass NULL or 0 to leave a field empty. Text shaped like a known
+ * credential (assay_token_find, include/assay/redact.h) in the message or
+ * the JSON path is replaced by "[redacted]". */
 #if defined(__GNUC__)
 #define ASSAY_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else

@@ -45,7 +45,8 @@ char *assay_json_canonical(const json_t *v);
 void assay_json_sha256(const json_t *v, char out[65]);
 
 /* A short rendering of v for messages ("8" quoted, {...} elided), at most
- * about 60 bytes. */
+ * about 60 bytes; text shaped like a credential (assay_token_find) is
+ * "[redacted]". */
 const char *assay_json_brief(const json_t *v, char *buf, size_t size);
 /* Describe a JSON type in words: "a string", "an integer", ... */
 const char *assay_json_type_name(const json_t *v);

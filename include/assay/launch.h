@@ -1,6 +1,6 @@
 /* Launchers: how one case's command becomes running processes, and how
- * assay follows, stops and collects them. Every launcher (local processes
- * now, Slurm later) implements the same operations:
+ * assay follows, stops and collects them. Every launcher (local processes,
+ * Slurm jobs) implements the same operations:
  *
  *   prepare  -> a job for one case, nothing started (validation, scripts)
  *   describe -> what submit would run, secrets redacted (--dry-run)
@@ -41,6 +41,14 @@ struct assay_launch_spec {
 	const struct assay_redactor *redact; /* applied to all output and descriptions */
 	assay_output_fn on_output;
 	void *ctx;
+	/* Placement, for launchers that allocate nodes (Slurm); filled by
+	 * assay_suite_place() (include/assay/suite.h), zero otherwise. */
+	const char *group;        /* cases of one group (an EP shard, a command suite)
+				   * that run one after another may share an allocation */
+	long long ranks_per_node; /* tasks per node the case asks for */
+	long long gpus_per_node;  /* GPUs per node it uses */
+	const struct assay_platform *platform; /* its platform (EP suites), else NULL */
+	const char *registry_file;             /* where the platform was read from */
 };
 
 enum assay_job_end {
@@ -62,6 +70,7 @@ struct assay_job_status {
 
 struct assay_launcher;
 struct assay_job;
+struct assay_platform; /* include/assay/config.h */
 
 struct assay_launcher_ops {
 	const char *name;
@@ -76,11 +85,19 @@ struct assay_launcher_ops {
 	assay_err (*collect)(struct assay_job *j, struct assay_error *e);
 	void (*release)(struct assay_job *j);
 	void (*free)(struct assay_launcher *l);
+	/* Optional: check one case's placement when the suite is loaded, before
+	 * anything runs (argv is NULL then). ASSAY_USAGE with a message that
+	 * names the file. */
+	assay_err (*check)(struct assay_launcher *l, const struct assay_launch_spec *s,
+			   struct assay_error *e);
 };
 
 struct assay_launcher {
 	const struct assay_launcher_ops *ops;
 	void *priv;
+	/* The cases of a group share an allocation: the suite runs each
+	 * group's cases one after another. */
+	bool groups;
 };
 
 /* The table of launcher types: a suite's `launcher` is a type name or an

@@ -24,6 +24,7 @@ enum assay_lint_kind {
 	ASSAY_LINT_MODELS,    /* madengine models.json: an array of model cards */
 	ASSAY_LINT_PLATFORMS, /* assay platform registry */
 	ASSAY_LINT_SWEEP,     /* assay sweep */
+	ASSAY_LINT_SUITE,     /* assay suite ("kind": "ep" or "command", docs/suite.md) */
 	ASSAY_LINT_KIND_COUNT
 };
 #define ASSAY_LINT_KIND_BIT(k) (1u << (k))
@@ -45,7 +46,8 @@ const struct assay_lint_rule *assay_lint_rule_at(size_t i);
 int assay_lint_rule_index(const char *id);
 
 const char *assay_lint_kind_name(enum assay_lint_kind k);
-/* Parse a kind name ("manifest", "models", "platforms", "sweep"); -1 when unknown. */
+/* Parse a kind name ("manifest", "models", "platforms", "sweep", "suite"); -1
+ * when unknown. */
 int assay_lint_kind_from_name(const char *name);
 const char *assay_lint_severity_name(enum assay_lint_severity s);
 /* The kind of a loaded document, or ASSAY_LINT_AUTO when it cannot tell. */
@@ -115,7 +117,8 @@ struct assay_lint_result {
 assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
 			    const struct assay_lint_options *o, const struct assay_lint_allow *allow,
 			    struct assay_lint_result *r, struct assay_error *e);
-/* The same for a file on disk. */
+/* The same for a file on disk; only then is a suite loaded as `assay run`
+ * loads it (rule assay-config), since that reads the files it names. */
 assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
 			  const struct assay_lint_allow *allow, struct assay_lint_result *r,
 			  struct assay_error *e);

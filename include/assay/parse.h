@@ -34,6 +34,11 @@ struct assay_format {
 	const char *summary;
 	assay_parse_fn parse;
 	assay_detect_fn detect;
+	/* What its rows can hold, "metric/statistic" pairs, NULL-terminated,
+	 * declared by the parser's own file (assay lint checks gates against
+	 * them; tests/unit/test_parse.c checks them against fixtures both
+	 * ways). NULL when the data names its metrics (rows, madengine). */
+	const char *const *metrics;
 };
 
 /* The table, terminated by a row with name NULL. */
@@ -41,11 +46,19 @@ extern const struct assay_format assay_formats[];
 const struct assay_format *assay_format_find(const char *name);
 /* The first format whose detect() accepts data, or NULL. */
 const struct assay_format *assay_format_detect(const char *data, size_t len);
+/* Whether f's rows can hold metric (and statistic, when not NULL): 1 yes,
+ * 0 never, -1 cannot tell (f->metrics is NULL: the data names its metrics). */
+int assay_format_produces(const struct assay_format *f, const char *metric, const char *statistic);
 
 /* Apply o's context fields, run/case ids, revision and timestamp to rows
  * [from, rows->n) and finish them (series keys). For parsers. */
 assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct assay_parse_opts *o,
 			    struct assay_error *e);
+
+/* The metrics of each format with a fixed set ("metric/statistic"). */
+extern const char *const assay_ep_case_metrics[];
+extern const char *const assay_rccl_ci_metrics[];
+extern const char *const assay_nccl_tests_metrics[];
 
 /* Format "rows": NDJSON measurement rows (docs/rows.md). */
 assay_err assay_parse_rows(const char *data, size_t len, const struct assay_parse_opts *o,

@@ -16,6 +16,9 @@
  * started (*exit_code 127). */
 assay_err assay_proc_capture(const char *const argv[], const char *cwd, struct sbuf *out,
 			     int *exit_code, struct assay_error *e);
+/* The same with stderr appended to err (NULL: discarded). */
+assay_err assay_proc_output(const char *const argv[], const char *cwd, struct sbuf *out,
+			    struct sbuf *err, int *exit_code, struct assay_error *e);
 
 /* The processes of one case: its session, plus every process seen in it or
  * descended from one (which catches a child that started a session of its

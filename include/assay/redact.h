@@ -74,4 +74,22 @@ void assay_redact_stream_feed(struct assay_redact_stream *s, const char *data, s
 void assay_redact_stream_flush(struct assay_redact_stream *s, struct sbuf *out);
 void assay_redact_stream_release(struct assay_redact_stream *s);
 
+/* Token formats (src/lib/util/tokens.c): text shaped like a known credential,
+ * whatever the environment holds: Hugging Face hf_ + 30 letters/digits,
+ * GitHub ghp_/gho_/ghu_/ghs_/ghr_ + 36 and github_pat_ + 22, AWS key ids
+ * AKIA/ASIA + 16 upper-case letters/digits, Slack xoxb-/xoxp-/xoxa-/xoxr-/
+ * xoxs- + 10. Error messages (include/assay/error.h), value briefs
+ * (assay_json_brief) and lint findings mask them, so a token pasted into the
+ * wrong field is never printed. */
+#define ASSAY_TOKEN_MASK "[redacted]"
+/* The first token in s[0, len): its kind ("a Hugging Face token") and
+ * [*start, *end), or NULL. The start of a token cut short by "..." (a value
+ * shortened for a message) counts as one. */
+const char *assay_token_find(const char *s, size_t len, size_t *start, size_t *end);
+/* Replace every token in sb by ASSAY_TOKEN_MASK; returns how many. */
+size_t assay_token_mask(struct sbuf *sb);
+/* The same in a NUL-terminated string in a buffer of size bytes (the result
+ * is cut to fit). */
+size_t assay_token_mask_str(char *buf, size_t size);
+
 #endif

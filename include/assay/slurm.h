@@ -37,10 +37,13 @@ struct assay_slurm_options {
 	double poll_interval_s;      /* 0 unset: ASSAY_SLURM_DEFAULT_POLL_S */
 	long long master_port;       /* 0 unset: network.master_port, then 29500 */
 	enum assay_slurm_job_per job_per;
+	long long ntasks_per_node;   /* command workloads; 0 unset: 1 (torchrun-style) */
 };
 
 void assay_slurm_options_init(struct assay_slurm_options *o);
 void assay_slurm_options_release(struct assay_slurm_options *o);
+/* A deep copy of from into to (to is initialized first). */
+void assay_slurm_options_copy(struct assay_slurm_options *to, const struct assay_slurm_options *from);
 /* Read the launcher object v (at JSON path `path` of c->file). Unknown keys,
  * wrong types, a "type" other than "slurm", a bad time string or hostlist are
  * errors (-1, ASSAY_USAGE in c->err); 0 on success. */
@@ -107,6 +110,7 @@ struct assay_slurm_step {
 	const char *status_file; /* the step's exit status is written here; NULL: not */
 	const struct assay_slurm_env *env; /* step-only variables */
 	size_t n_env;
+	const char *cwd;         /* srun --chdir (absolute); NULL: the job's directory */
 };
 
 struct assay_slurm_job {
@@ -125,7 +129,16 @@ struct assay_slurm_job {
 	bool master_addr;      /* export MASTER_ADDR/MASTER_PORT (command workloads) */
 	const struct assay_slurm_step *steps;
 	size_t n_steps;
+	/* Spool mode (one job for a shard whose cases assay hands over one at a
+	 * time): instead of steps, the script runs SPOOL/step-N.sh (N = 1, 2, ...,
+	 * each the text of assay_slurm_step_text) as the files appear, marks each
+	 * SPOOL/step-N.done when it has run, and ends at SPOOL/end, or after
+	 * idle_s seconds without a new step (0: ASSAY_SLURM_DEFAULT_IDLE_S). */
+	const char *spool;
+	long long idle_s;
 };
+
+#define ASSAY_SLURM_DEFAULT_IDLE_S 600
 
 /* Whether s can be an #SBATCH value: no control character, '"' or '\'. */
 bool assay_slurm_sbatch_safe(const char *s);
@@ -136,6 +149,10 @@ void assay_shell_quote(struct sbuf *sb, const char *s);
  * variable name, a secret also given a value); nothing is appended then. */
 assay_err assay_slurm_script(const struct assay_slurm_job *j, struct sbuf *out,
 			     struct assay_error *e);
+/* The text of step `index` (0-based; of `total`, 0 when not known) as the
+ * script runs it: for a spool-mode job's SPOOL/step-N.sh. The same checks. */
+assay_err assay_slurm_step_text(const struct assay_slurm_job *j, const struct assay_slurm_step *s,
+				size_t index, size_t total, struct sbuf *out, struct assay_error *e);
 /* The srun (or mpi_launcher) command line of one step, as argv (no shell),
  * for running inside an existing allocation; nodelist (may be NULL) pins
  * the step to those hosts. */
@@ -232,6 +249,7 @@ struct assay_slurm_alloc {
 	long long nodes;      /* hosts in the allocation */
 	char *nodelist;       /* SLURM_JOB_NODELIST (or SLURM_NODELIST) */
 	struct strlist hosts; /* expanded, in Slurm's order */
+	long long cpus_per_node; /* the fewest CPUs of any of its nodes (SLURM_JOB_CPUS_PER_NODE); -1 unknown */
 };
 
 /* Read SLURM_JOB_ID, SLURM_JOB_NUM_NODES (or SLURM_NNODES), SLURM_JOB_NODELIST

@@ -157,6 +157,12 @@ assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite
 			   struct assay_case_plan *p, struct assay_error *e);
 void assay_case_plan_release(struct assay_case_plan *p);
 
+/* The placement fields of a launch spec for case c: its group (the EP
+ * shard, or the suite for a command suite), nodes, ranks and GPUs per node,
+ * and its platform. */
+void assay_suite_place(const struct assay_suite *s, const struct assay_suite_case *c,
+		       struct assay_launch_spec *spec);
+
 /* Placeholders: "{NAME}" is replaced by vars[NAME] (a string, number or
  * boolean); "{{" and "}}" are literal braces; a "{" that does not start a
  * placeholder is kept. Returns 0, or -1 with *missing (caller frees) the

@@ -183,6 +183,10 @@ assay_err assay_parse_primus(const char *data, size_t len, const struct assay_pa
 assay_err assay_parse_megatron_golden(const char *data, size_t len,
 				      const struct assay_parse_opts *o, struct assay_rows *out,
 				      struct assay_error *e);
+/* Their metrics ("metric/statistic", the format table's metrics). */
+extern const char *const assay_megatron_metrics[];
+extern const char *const assay_primus_metrics[];
+extern const char *const assay_megatron_golden_metrics[];
 bool assay_detect_megatron(const char *data, size_t len);
 bool assay_detect_primus(const char *data, size_t len);
 bool assay_detect_megatron_golden(const char *data, size_t len);

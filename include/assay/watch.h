@@ -106,6 +106,9 @@ void assay_tail_skip_existing(struct assay_tail *t);
 /* Append at most max new bytes to out; returns how many (0: nothing new),
  * or -1 with errno set when the file exists but cannot be read. */
 long long assay_tail_read(struct assay_tail *t, struct sbuf *out, size_t max);
+/* Open the file again, keeping the offset when it is the same file: on a
+ * network file system a fresh open sees what other hosts wrote last. */
+void assay_tail_refresh(struct assay_tail *t);
 void assay_tail_release(struct assay_tail *t);
 
 #endif

@@ -20,14 +20,15 @@ const char cmd_lint_help[] =
 	"       assay lint --list-rules\n"
 	"\n"
 	"Check madengine build manifests (build_manifest.json), madengine model cards\n"
-	"(models.json) and assay's platform registries and sweeps, statically. Each\n"
-	"finding names the file, the JSON path, its severity and rule:\n"
+	"(models.json) and assay's platform registries, sweeps and suites, statically.\n"
+	"Each finding names the file, the JSON path, its severity and rule:\n"
 	"  build_manifest.json:$.slurm: error: misplaced-key: madengine ignores ...\n"
 	"\n"
 	"options:\n"
 	"  --format FORMAT   human (default), json, sarif (SARIF 2.1.0) or github\n"
 	"                    (workflow annotations)\n"
-	"  --kind KIND       manifest, models, platforms or sweep (default: from the content)\n"
+	"  --kind KIND       manifest, models, platforms, sweep or suite (default: from\n"
+	"                    the content)\n"
 	"  --disable RULE    turn a rule off (repeatable, comma-separated, or \"all\")\n"
 	"  --enable RULE     turn a rule on, e.g. one that is off by default\n"
 	"  --jobs N          lint N files at a time (default: the number of CPUs)\n"
@@ -45,10 +46,10 @@ const char cmd_lint_help[] =
 static void list_rules(void)
 {
 	size_t n = assay_lint_rule_count();
-	printf("%-24s %-8s %-8s %-13s %s\n", "rule", "severity", "default", "family", "summary");
+	printf("%-26s %-8s %-8s %-13s %s\n", "rule", "severity", "default", "family", "summary");
 	for (size_t i = 0; i < n; i++) {
 		const struct assay_lint_rule *r = assay_lint_rule_at(i);
-		printf("%-24s %-8s %-8s %-13s %s\n", r->id, assay_lint_severity_name(r->severity),
+		printf("%-26s %-8s %-8s %-13s %s\n", r->id, assay_lint_severity_name(r->severity),
 		       r->default_on ? "on" : "off", r->family, r->summary);
 	}
 }
@@ -202,8 +203,8 @@ int cmd_lint(int argc, char **argv)
 			int k = assay_lint_kind_from_name(optarg);
 			if (k <= ASSAY_LINT_AUTO)
 				return cli_usage_error("lint",
-						       "--kind: expected manifest, models, platforms "
-						       "or sweep, got \"%s\"", optarg);
+						       "--kind: expected manifest, models, platforms, "
+						       "sweep or suite, got \"%s\"", optarg);
 			o.kind = (enum assay_lint_kind)k;
 			break;
 		}

@@ -14,12 +14,12 @@
 
 #include "assay/json.h"
 #include "assay/lint.h"
-#include "lint/lint_int.h"
+#include "assay/redact.h"
 
 static void no_secret(const char *s)
 {
 	size_t start, end;
-	if (s && lint_find_token(s, strlen(s), &start, &end))
+	if (s && assay_token_find(s, strlen(s), &start, &end))
 		abort();
 }
 

@@ -1,5 +1,6 @@
-/* Unit tests for the error core: names, precedence, formatting, and the
- * agreement of the enum, assay_strerror() and docs/exit-codes.md. */
+/* Unit tests for the error core: names, precedence, formatting, token-shaped
+ * text masked in messages and paths, and the agreement of the enum,
+ * assay_strerror() and docs/exit-codes.md. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -60,6 +61,23 @@ static void test_format(void **state)
 	assert_int_equal(assay_error_set(NULL, ASSAY_NO_METRICS, "x"), ASSAY_NO_METRICS);
 }
 
+/* A token pasted into the wrong place never reaches a message or a path. */
+static void test_tokens_masked(void **state)
+{
+	(void)state;
+	struct assay_error e;
+	char buf[512];
+	assay_error_at(&e, ASSAY_USAGE, "s.json", "$.env.ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", 0,
+		       "unknown combo \"%s\"", "hf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789");
+	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
+			    "s.json: $.env.[redacted]: unknown combo \"[redacted]\"");
+	assay_error_set(&e, ASSAY_USAGE, "key AKIAABCDEFGHIJKLMNOP");
+	assert_string_equal(e.message, "key [redacted]");
+	assay_error_set(&e, ASSAY_USAGE, "bad value");
+	assay_error_prefix(&e, "xoxb-%s", "1234567890-abcdef");
+	assert_string_equal(e.message, "[redacted]: bad value");
+}
+
 /* docs/exit-codes.md's table lists exactly the enum, with the same names. */
 static void test_doc_agrees(void **state)
 {
@@ -93,6 +111,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_tokens_masked),
 		cmocka_unit_test(test_doc_agrees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

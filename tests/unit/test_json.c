@@ -1,5 +1,5 @@
 /* Unit tests for the JSON helpers: located load errors, the serializer,
- * canonical digests and path strings. */
+ * canonical digests, path strings and value briefs (tokens masked). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,6 +117,26 @@ static void test_paths(void **state)
 	json_decref(s);
 }
 
+/* A brief never quotes a token, neither whole nor the part before its cut. */
+static void test_brief_masks_tokens(void **state)
+{
+	(void)state;
+	char brief[80];
+	json_t *v = json_string("hf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789");
+	assert_string_equal(assay_json_brief(v, brief, sizeof(brief)), "\"[redacted]\"");
+	json_decref(v);
+	/* The token straddles the 56-byte cut. */
+	v = json_string("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa "
+			"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB and more text after it");
+	assay_json_brief(v, brief, sizeof(brief));
+	assert_null(strstr(brief, "ghp_"));
+	assert_string_equal(brief, "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa [red...\"");
+	json_decref(v);
+	v = json_pack("[s]", "AKIAABCDEFGHIJKLMNOP");
+	assert_string_equal(assay_json_brief(v, brief, sizeof(brief)), "[...]");
+	json_decref(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +146,7 @@ int main(void)
 		cmocka_unit_test(test_serializer),
 		cmocka_unit_test(test_canonical_digest),
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_brief_masks_tokens),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

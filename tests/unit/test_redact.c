@@ -1,6 +1,7 @@
 /* Unit tests for secret redaction (src/lib/util/redact.c): whole buffers,
  * overlapping secrets, the plain-list interface, and streams split at every
- * byte so a secret across two reads is still caught. */
+ * byte so a secret across two reads is still caught; token formats
+ * (src/lib/util/tokens.c): what counts as a token and how it is masked. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -228,6 +229,69 @@ static void test_helpers(void **state)
 	strlist_clear(&l);
 }
 
+#define HF "hf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789"
+#define GHP "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+#define AWS "AKIAABCDEFGHIJKLMNOP"
+
+static void test_token_find(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *s;
+		const char *kind; /* NULL: none */
+		size_t start, end;
+	} cases[] = {
+		{"x " HF " y", "a Hugging Face token", 2, 2 + strlen(HF)},
+		{"hf_short", NULL, 0, 0},
+		{"xhf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789", NULL, 0, 0},
+		{"user:" GHP "@h", "a GitHub token", 5, 5 + strlen(GHP)},
+		{"github_pat_11ABCDEFG0123456789_abcdefghijkl", "a GitHub fine-grained token", 0, 43},
+		{AWS, "an AWS access key id", 0, 20},
+		{AWS "Q", NULL, 0, 0},
+		{"AKIAabcdefghijklmnop", NULL, 0, 0},
+		{"xoxb-1234567890-abcdef", "a Slack token", 0, 22},
+		{"HF_HUB_ENABLE_HF_TRANSFER", NULL, 0, 0},
+		/* A value quoted in a message and cut short. */
+		{"got \"xxxx hf_AbCd...\"", "a Hugging Face token", 10, 17},
+		{"AKIAAB...", "an AWS access key id", 0, 6},
+		{"hf_...", NULL, 0, 0},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t st = 0, en = 0;
+		const char *k = assay_token_find(cases[i].s, strlen(cases[i].s), &st, &en);
+		if (!cases[i].kind) {
+			if (k)
+				fail_msg("%s: found %s", cases[i].s, k);
+			continue;
+		}
+		if (!k || strcmp(k, cases[i].kind) || st != cases[i].start || en != cases[i].end)
+			fail_msg("%s: got %s [%zu, %zu)", cases[i].s, k ? k : "none", st, en);
+	}
+}
+
+static void test_token_mask(void **state)
+{
+	(void)state;
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, "a=" HF ",b=" GHP GHP " c=" AWS "; hf_short");
+	/* Two GitHub tokens back to back: the mask takes the whole word. */
+	assert_int_equal(assay_token_mask(&sb), 3);
+	assert_string_equal(sb.buf, "a=[redacted],b=[redacted] c=[redacted]; hf_short");
+	sbuf_release(&sb);
+
+	char buf[64] = "x " HF " y";
+	assert_int_equal(assay_token_mask_str(buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "x [redacted] y");
+	/* Nothing to mask: the buffer is left alone. */
+	char plain[16] = "plain text";
+	assert_int_equal(assay_token_mask_str(plain, sizeof(plain)), 0);
+	assert_string_equal(plain, "plain text");
+	/* A mask longer than what it replaces (a token cut short) is cut to fit. */
+	char small[10] = "AKIAAB...";
+	assert_int_equal(assay_token_mask_str(small, sizeof(small)), 1);
+	assert_string_equal(small, "[redacted");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +304,8 @@ int main(void)
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_helpers),
+		cmocka_unit_test(test_token_find),
+		cmocka_unit_test(test_token_mask),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,7 +54,7 @@ static void test_options_ok(void **state)
 		    "\"pmi2\", \"mpi_launcher\": [\"mpirun\", \"-x\", \"A\", \"-x\", "
 		    "\"B\"], \"srun_args\": [\"--cpu-bind=none\"], \"sbatch_args\": "
 		    "[\"--mem=0\", \"--signal=B:USR1@60\"], \"poll_interval_s\": 2.5, "
-		    "\"master_port\": 30000, \"job_per\": \"case\"}",
+		    "\"master_port\": 30000, \"job_per\": \"case\", \"ntasks_per_node\": 4}",
 		    &o),
 	    "ok");
 	assert_string_equal(o.partition, "gpu");
@@ -68,7 +68,20 @@ static void test_options_ok(void **state)
 	assert_true(o.poll_interval_s == 2.5);
 	assert_int_equal(o.master_port, 30000);
 	assert_int_equal(o.job_per, ASSAY_SLURM_PER_CASE);
+	assert_int_equal(o.ntasks_per_node, 4);
+	/* A copy is deep and equal. */
+	struct assay_slurm_options c;
+	assay_slurm_options_copy(&c, &o);
 	assay_slurm_options_release(&o);
+	assert_string_equal(c.partition, "gpu");
+	assert_string_equal(c.nodelist, "gpu[001-002]");
+	assert_string_equal(c.mpi, "pmi2");
+	assert_string_equal(c.mpi_launcher.v[4], "B");
+	assert_string_equal(c.sbatch_args.v[1], "--signal=B:USR1@60");
+	assert_int_equal(c.exclusive, 1);
+	assert_int_equal(c.ntasks_per_node, 4);
+	assert_int_equal(c.job_per, ASSAY_SLURM_PER_CASE);
+	assay_slurm_options_release(&c);
 
 	/* Nothing set: every field says so; the registry fills the gaps. */
 	assert_string_equal(options("{}", &o), "ok");
@@ -104,7 +117,7 @@ static void test_options_errors(void **state)
 			    "suite.json: $.launcher.partiton: unknown key (expected one of: type, "
 			    "partition, account, qos, reservation, time, exclusive, nodelist, "
 			    "exclude, constraint, gpu_gres, gpus_per_node, mpi, mpi_launcher, "
-			    "srun_args, sbatch_args, poll_interval_s, master_port, job_per)");
+			    "srun_args, sbatch_args, poll_interval_s, master_port, job_per, ntasks_per_node)");
 	assert_string_equal(
 	    bad("{\"time\": \"1h\"}"),
 	    "suite.json: $.launcher.time: expected a Slurm time limit (\"M\", "
@@ -331,9 +344,11 @@ static void test_alloc(void **state)
 	assay_slurm_alloc_release(&a);
 
 	char *salloc[] = {"SLURM_JOB_ID=4242", "SLURM_JOB_NUM_NODES=4",
-			  "SLURM_JOB_NODELIST=gpu[001-003,009]", "SLURM_NNODES=4", NULL};
+			  "SLURM_JOB_NODELIST=gpu[001-003,009]", "SLURM_NNODES=4",
+			  "SLURM_JOB_CPUS_PER_NODE=96(x3),48", NULL};
 	assert_int_equal(assay_slurm_alloc_detect(salloc, &a, &e), ASSAY_OK);
 	assert_true(a.inside);
+	assert_int_equal(a.cpus_per_node, 48);
 	assert_false(a.in_step);
 	assert_string_equal(a.job_id, "4242");
 	assert_int_equal(a.nodes, 4);
@@ -368,9 +383,16 @@ static void test_alloc(void **state)
 			NULL};
 	assert_int_equal(assay_slurm_alloc_detect(step, &a, &e), ASSAY_OK);
 	assert_true(a.in_step);
+	assert_int_equal(a.cpus_per_node, -1);
 	assert_false(assay_slurm_alloc_fits(&a, 1, NULL, NULL, NULL, why, sizeof(why)));
 	assert_string_equal(why, "assay runs inside a job step of job 7 (under srun); steps "
 				 "cannot be started from a step");
+	assay_slurm_alloc_release(&a);
+
+	char *odd_cpus[] = {"SLURM_JOB_ID=8", "SLURM_JOB_NODELIST=vm", "SLURM_JOB_CPUS_PER_NODE=2(x",
+			    NULL};
+	assert_int_equal(assay_slurm_alloc_detect(odd_cpus, &a, &e), ASSAY_OK);
+	assert_int_equal(a.cpus_per_node, -1);
 	assay_slurm_alloc_release(&a);
 
 	char *bad_id[] = {"SLURM_JOB_ID=12x", NULL};

@@ -1,7 +1,8 @@
 /* Unit tests for the Slurm batch-script and srun generator: exact script text
  * for a multi-node GPU job, shell quoting of hostile strings (checked by
- * running bash on the output), a generated script run against fake srun and
- * scontrol programs, secrets never written, and every refusal. */
+ * running bash on the output), generated scripts (inline steps and spool
+ * mode) run against fake srun and scontrol programs, secrets never written,
+ * and every refusal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,10 +175,10 @@ static void test_script_gpu_example(void **state)
 	json_t *net = json_loads(net_text, 0, NULL);
 	const struct assay_slurm_env env[] = {{"ASSAY_RUN_ID", "r1"}, {"NCCL_DEBUG", "WARN"}};
 	const struct assay_slurm_step steps[] = {
-	    {CASE_DECODE, ep_decode, ARRAY_SIZE(ep_decode), true, "/runs/r1/" CASE_DECODE,
-	     "/runs/r1/" CASE_DECODE "/slurm-exit", NULL, 0},
-	    {CASE_PREFILL, ep_prefill, ARRAY_SIZE(ep_prefill), true, "/runs/r1/" CASE_PREFILL,
-	     "/runs/r1/" CASE_PREFILL "/slurm-exit", NULL, 0},
+	    {CASE_DECODE, ep_decode, ARRAY_SIZE(ep_decode), true, "/runs/r1/slurm/" CASE_DECODE,
+	     "/runs/r1/slurm/" CASE_DECODE "/exit", NULL, 0, NULL},
+	    {CASE_PREFILL, ep_prefill, ARRAY_SIZE(ep_prefill), true, "/runs/r1/slurm/" CASE_PREFILL,
+	     "/runs/r1/slurm/" CASE_PREFILL "/exit", NULL, 0, NULL},
 	};
 	struct assay_slurm_job j = {
 	    .name = "assay-r1-h100-nccl-bf16-n2",
@@ -201,8 +202,8 @@ static void test_script_gpu_example(void **state)
 	char *joined = strlist_join(&argv, " ");
 	assert_string_equal(joined, "srun --nodes=2 --ntasks-per-node=8 --gpus-per-node=8 "
 				    "--nodelist=gpu[001-002] --kill-on-bad-exit=1 --mpi=pmix "
-				    "--output=/runs/r1/" CASE_DECODE "/%x-%j-%N.out "
-				    "--error=/runs/r1/" CASE_DECODE "/%x-%j-%N.err --cpu-bind=none "
+				    "--output=/runs/r1/slurm/" CASE_DECODE "/%x-%j-%N.out "
+				    "--error=/runs/r1/slurm/" CASE_DECODE "/%x-%j-%N.err --cpu-bind=none "
 				    "/opt/assay/bin/assay-ep run --case /runs/r1/cases/" CASE_DECODE
 				    ".json "
 				    "--out /runs/r1/" CASE_DECODE "/result.json");
@@ -225,8 +226,8 @@ static void test_script_gpu_example(void **state)
 	assert_non_null(strstr(sbuf_str(&sb),
 			       "\nmpirun --bind-to none \\\n    /opt/assay/bin/assay-ep run --case "
 			       "/runs/r1/cases/" CASE_DECODE ".json --out /runs/r1/" CASE_DECODE
-			       "/result.json >/runs/r1/" CASE_DECODE
-			       "/launcher.out 2>/runs/r1/" CASE_DECODE "/launcher.err\n"));
+			       "/result.json >/runs/r1/slurm/" CASE_DECODE
+			       "/launcher.out 2>/runs/r1/slurm/" CASE_DECODE "/launcher.err\n"));
 
 	sbuf_release(&sb);
 	json_decref(net);
@@ -243,10 +244,10 @@ static void test_script_command_example(void **state)
 					      train_argv,
 					      ARRAY_SIZE(train_argv),
 					      false,
-					      "/runs/r1/llama-8b-smoke",
-					      "/runs/r1/llama-8b-smoke/slurm-exit",
+					      "/runs/r1/slurm/llama-8b-smoke",
+					      "/runs/r1/slurm/llama-8b-smoke/exit",
 					      NULL,
-					      0};
+					      0, NULL};
 	json_t *net = json_pack("{s:s}", "socket_ifname", "bond0");
 	struct assay_slurm_job j = {
 	    .name = "assay-r1-llama-8b-smoke",
@@ -304,6 +305,7 @@ static void test_script_runs_with_hostile_values(void **state)
 	snprintf(logs, sizeof(logs), "%s/logs with space", tmpdir);
 	snprintf(status, sizeof(status), "%s/it's status", tmpdir);
 	write_fakes(bin);
+	mkdir(logs, 0755);
 
 	const char *args[1 + ARRAY_SIZE(hostile)];
 	args[0] = "/bin/true";
@@ -314,7 +316,7 @@ static void test_script_runs_with_hostile_values(void **state)
 	const struct assay_slurm_env step_env[] = {{"STEP_VAR", "a'b c"}};
 	const char *const secrets[] = {"SECRET_TOKEN"};
 	const struct assay_slurm_step step = {
-	    "case \n with newline", args, ARRAY_SIZE(args), false, logs, status, step_env, 1};
+	    "case \n with newline", args, ARRAY_SIZE(args), false, logs, status, step_env, 1, NULL};
 	const json_t *net = json_pack("{s:s}", "socket_ifname", "eth 1");
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
@@ -404,6 +406,108 @@ static void test_script_runs_with_hostile_values(void **state)
 	assay_slurm_options_release(&o);
 }
 
+/* Spool mode (one job per shard): the script runs the steps handed over as
+ * SPOOL/step-N.sh in order, marks each done, skips those already done (a
+ * requeued job), stops at SPOOL/end, and exits with the first failure. */
+static void test_script_spool(void **state)
+{
+	(void)state;
+	char bin[300], out[300], spool[300], logs[300], st1[340], st2[340], st3[340], path[400];
+	snprintf(bin, sizeof(bin), "%s/bin", tmpdir);
+	snprintf(out, sizeof(out), "%s/spool-srun.out", tmpdir);
+	snprintf(spool, sizeof(spool), "%s/job.d", tmpdir);
+	snprintf(logs, sizeof(logs), "%s/steps", tmpdir);
+	snprintf(st1, sizeof(st1), "%s/exit1", logs);
+	snprintf(st2, sizeof(st2), "%s/exit2", logs);
+	snprintf(st3, sizeof(st3), "%s/exit3", logs);
+	write_fakes(bin);
+	mkdir(spool, 0755);
+	mkdir(logs, 0755);
+	const char *one[] = {"/bin/echo", "one"}, *two[] = {"/bin/echo", "two"},
+		   *three[] = {"/bin/echo", "three"};
+	const struct assay_slurm_env env2[] = {{"STEP_VAR", "second"}};
+	const struct assay_slurm_step steps[] = {
+	    {"first", one, 2, false, logs, st1, NULL, 0, NULL},
+	    {"second", two, 2, true, logs, st2, env2, 1, "/work dir"},
+	    {"third", three, 2, false, logs, st3, NULL, 0, NULL},
+	};
+	struct assay_slurm_options o;
+	assay_slurm_options_init(&o);
+	struct assay_slurm_job j = {.name = "shard",
+				    .shape = {1, 2, 0},
+				    .o = &o,
+				    .log_dir = tmpdir,
+				    .spool = spool,
+				    .idle_s = 5};
+	struct sbuf sb = SBUF_INIT, text = SBUF_INIT;
+	struct assay_error e;
+	assert_int_equal(assay_slurm_script(&j, &sb, &e), ASSAY_OK);
+	assert_null(strstr(sbuf_str(&sb), "srun"));
+	assert_non_null(strstr(sbuf_str(&sb), "no step handed over for 5 s"));
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		sbuf_reset(&text);
+		assert_int_equal(assay_slurm_step_text(&j, &steps[i], i, 0, &text, &e), ASSAY_OK);
+		snprintf(path, sizeof(path), "%s/step-%zu.sh", spool, i + 1);
+		assert_int_equal(assay_write_file_atomic(path, text.buf, text.len, &e), ASSAY_OK);
+	}
+	assert_non_null(strstr(sbuf_str(&text), "# step 3: third\n"));
+	/* Step 1 ran before a requeue; the job ends at "end". */
+	snprintf(path, sizeof(path), "%s/step-1.done", spool);
+	assert_int_equal(assay_write_file_atomic(path, "", 0, &e), ASSAY_OK);
+	snprintf(path, sizeof(path), "%s/end", spool);
+	assert_int_equal(assay_write_file_atomic(path, "", 0, &e), ASSAY_OK);
+	char prelude[1024], wrap[512], cmd[700];
+	snprintf(prelude, sizeof(prelude),
+		 "export PATH='%s':\"$PATH\" FAKE_OUT='%s' FAKE_RC=5\n", bin, out);
+	struct sbuf script = SBUF_INIT;
+	sbuf_adds(&script, prelude);
+	sbuf_adds(&script, sbuf_str(&sb));
+	snprintf(wrap, sizeof(wrap), "%s/spool.sh", tmpdir);
+	assert_int_equal(assay_write_file_atomic(wrap, script.buf, script.len, &e), ASSAY_OK);
+	snprintf(cmd, sizeof(cmd), "bash '%s'; echo \"exit=$?\"", wrap);
+	char *res = run_bash(cmd, tmpdir);
+	assert_string_equal(res, "exit=5\n");
+	free(res);
+	char *got = slurp(out);
+	assert_null(strstr(got, "arg<one>"));
+	assert_non_null(strstr(got, "arg<--chdir=/work dir>\narg<--kill-on-bad-exit=1>\narg<--mpi=pmix>"));
+	assert_non_null(strstr(got, "arg<two>\nenv<>\nenv<second>"));
+	assert_non_null(strstr(got, "arg<three>"));
+	free(got);
+	assert_int_equal(access(st1, F_OK), -1);
+	got = slurp(st2);
+	assert_string_equal(got, "5\n");
+	free(got);
+	snprintf(path, sizeof(path), "%s/step-3.done", spool);
+	assert_int_equal(access(path, F_OK), 0);
+
+	/* Without "end" and without a new step, the job ends after idle_s. */
+	snprintf(path, sizeof(path), "%s/end", spool);
+	unlink(path);
+	j.idle_s = 1;
+	sbuf_reset(&sb);
+	assert_int_equal(assay_slurm_script(&j, &sb, &e), ASSAY_OK);
+	sbuf_reset(&script);
+	sbuf_adds(&script, prelude);
+	sbuf_adds(&script, sbuf_str(&sb));
+	assert_int_equal(assay_write_file_atomic(wrap, script.buf, script.len, &e), ASSAY_OK);
+	res = run_bash(cmd, tmpdir);
+	assert_string_equal(res, "assay: no step handed over for 1 s; ending the job\nexit=0\n");
+	free(res);
+
+	/* Steps and a spool at once are refused. */
+	j.steps = steps;
+	j.n_steps = 1;
+	sbuf_reset(&sb);
+	assert_int_equal(assay_slurm_script(&j, &sb, &e), ASSAY_USAGE);
+	assert_string_equal(e.message, "job shard: steps are either in the script or handed over "
+				       "through the spool folder, not both");
+	sbuf_release(&sb);
+	sbuf_release(&text);
+	sbuf_release(&script);
+	assay_slurm_options_release(&o);
+}
+
 static const char *refuse(struct assay_slurm_job *j)
 {
 	static char msg[1100];
@@ -421,7 +525,7 @@ static void test_script_refusals(void **state)
 {
 	(void)state;
 	const char *argv[] = {"true"};
-	struct assay_slurm_step step = {"c", argv, 1, false, NULL, NULL, NULL, 0};
+	struct assay_slurm_step step = {"c", argv, 1, false, NULL, NULL, NULL, 0, NULL};
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
 	struct assay_slurm_job base = {.name = "j",
@@ -478,11 +582,11 @@ static void test_script_refusals(void **state)
 	j.n_steps = 0;
 	assert_string_equal(refuse(&j), "job j has no steps");
 	const char *empty[] = {""};
-	struct assay_slurm_step s2 = {"c", empty, 1, false, NULL, NULL, NULL, 0};
+	struct assay_slurm_step s2 = {"c", empty, 1, false, NULL, NULL, NULL, 0, NULL};
 	j = base;
 	j.steps = &s2;
 	assert_string_equal(refuse(&j), "job j, step 1: no program");
-	struct assay_slurm_step s3 = {"c", argv, 1, false, NULL, "rel/status", NULL, 0};
+	struct assay_slurm_step s3 = {"c", argv, 1, false, NULL, "rel/status", NULL, 0, NULL};
 	j.steps = &s3;
 	assert_string_equal(refuse(&j), "status file \"rel/status\": expected an absolute path");
 	j = base;
@@ -524,6 +628,7 @@ int main(void)
 	    cmocka_unit_test(test_script_gpu_example),
 	    cmocka_unit_test(test_script_command_example),
 	    cmocka_unit_test(test_script_runs_with_hostile_values),
+	    cmocka_unit_test(test_script_spool),
 	    cmocka_unit_test(test_script_refusals),
 	    cmocka_unit_test(test_network_env),
 	};

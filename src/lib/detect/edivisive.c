@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "assay/detect.h"
+#include "assay/stats.h"
 
 void assay_detect_defaults(struct assay_detect_opts *o)
 {
@@ -150,58 +151,6 @@ static double lag1(const double *x1, size_t n1, double m1, const double *x2, siz
 	return r > 0.95 ? 0.95 : r;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The k-th smallest of v[0..n) (v is reordered): Hoare's selection. */
-static double select_kth(double *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-	while (lo < hi) {
-		double pivot = v[lo + (hi - lo) / 2];
-		size_t i = lo, j = hi;
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j) {
-				double t = v[i];
-				v[i] = v[j];
-				v[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return v[k];
-	}
-	return v[k];
-}
-
-/* Median of v[0..n), n >= 1 (v is reordered). */
-static double median_sel(double *v, size_t n)
-{
-	double hi = select_kth(v, n, n / 2);
-	if (n % 2)
-		return hi;
-	/* The lower middle is the largest of the lower half. */
-	double lo = v[0];
-	for (size_t i = 1; i < n / 2; i++)
-		if (v[i] > lo)
-			lo = v[i];
-	return 0.5 * (lo + hi);
-}
-
 /* Copy x[0..n) into out without the points further than 3.5 robust standard
  * deviations (1.4826 MAD) from the median; returns how many were kept. */
 static size_t trim(const double *x, size_t n, double *out, double *scratch)
@@ -211,10 +160,10 @@ static size_t trim(const double *x, size_t n, double *out, double *scratch)
 		return n;
 	}
 	memcpy(scratch, x, n * sizeof(*x));
-	double med = median_sel(scratch, n);
+	double med = assay_median(scratch, n);
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = fabs(x[i] - med);
-	double mad = median_sel(scratch, n);
+	double mad = assay_median(scratch, n);
 	double lim = 3.5 * 1.4826 * mad;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
@@ -549,12 +498,6 @@ static void merge(const double *x, size_t n, const struct assay_detect_opts *o, 
 	}
 }
 
-static double median_of(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Assay flavour: move each change point to the split between its
  * neighbours where the level difference is most significant, measured on a
  * de-spiked copy of the series (a point further than 4 robust sd from the
@@ -569,13 +512,13 @@ static void refine(const double *x, size_t n, struct cplist *l, int min_segment)
 	double *pre = xmalloc((n + 1) * sizeof(*pre));
 	for (size_t i = 1; i < n; i++)
 		tmp[i - 1] = fabs(x[i] - x[i - 1]);
-	double sd = 1.4826 * median_of(tmp, n - 1) / sqrt(2.0);
+	double sd = 1.4826 * assay_median(tmp, n - 1) / sqrt(2.0);
 	for (size_t i = 0; i < n; i++) {
 		y[i] = x[i];
 		if (i == 0 || i + 1 == n || sd == 0)
 			continue;
 		double m[3] = {x[i - 1], x[i], x[i + 1]};
-		double med = median_of(m, 3);
+		double med = assay_median(m, 3);
 		if (fabs(x[i] - med) > 4.0 * sd)
 			y[i] = med;
 	}

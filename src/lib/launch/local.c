@@ -521,7 +521,7 @@ static void free_launcher(struct assay_launcher *base)
 }
 
 static const struct assay_launcher_ops local_ops = {
-	"local", prepare, describe, submit, poll_job, cancel, collect, release, free_launcher,
+	"local", prepare, describe, submit, poll_job, cancel, collect, release, free_launcher, NULL,
 };
 
 struct assay_launcher *assay_launcher_local_new(const struct assay_local_opts *o)

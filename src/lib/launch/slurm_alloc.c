@@ -1,6 +1,7 @@
 /* Running inside an existing Slurm allocation (salloc, or assay started from
  * a batch script): detection from the environment, and whether a case's
  * nodes fit so that it can run as an srun step in place. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,32 @@ static bool digits(const char *s, size_t max)
 	return true;
 }
 
+/* The smallest CPU count of SLURM_JOB_CPUS_PER_NODE ("72(x2),36"); -1 when
+ * absent or not understood. */
+static long long cpus_min(const char *s)
+{
+	long long min = -1;
+	while (s && *s) {
+		char *end;
+		errno = 0;
+		long long n = strtoll(s, &end, 10);
+		if (end == s || errno || n < 0)
+			return -1;
+		if (*end == '(') {
+			end = strchr(end, ')');
+			if (!end)
+				return -1;
+			end++;
+		}
+		if (*end && *end != ',')
+			return -1;
+		if (min < 0 || n < min)
+			min = n;
+		s = *end ? end + 1 : end;
+	}
+	return min;
+}
+
 void assay_slurm_alloc_release(struct assay_slurm_alloc *a)
 {
 	free(a->nodelist);
@@ -51,14 +78,15 @@ assay_err assay_slurm_alloc_detect(char *const envp[], struct assay_slurm_alloc 
 	memset(a, 0, sizeof(*a));
 	const char *which;
 	const char *id = env_either(envp, "SLURM_JOB_ID", "SLURM_JOBID", &which);
-	if (!id)
+	if (!id || !*id)
 		return ASSAY_OK;
 	if (!digits(id, sizeof(a->job_id) - 1))
 		return assay_error_set(e, ASSAY_USAGE, "%s=\"%.40s\": expected a job id (digits)",
 				       which, id);
 	a->inside = true;
 	snprintf(a->job_id, sizeof(a->job_id), "%s", id);
-	a->in_step = env_get(envp, "SLURM_STEP_ID") != NULL;
+	const char *step = env_get(envp, "SLURM_STEP_ID");
+	a->in_step = step && *step;
 
 	const char *list = env_either(envp, "SLURM_JOB_NODELIST", "SLURM_NODELIST", &which);
 	if (!list || !*list) {
@@ -74,6 +102,7 @@ assay_err assay_slurm_alloc_detect(char *const envp[], struct assay_slurm_alloc 
 	}
 	a->nodelist = xstrdup(list);
 	a->nodes = (long long)a->hosts.n;
+	a->cpus_per_node = cpus_min(env_get(envp, "SLURM_JOB_CPUS_PER_NODE"));
 	const char *num = env_either(envp, "SLURM_JOB_NUM_NODES", "SLURM_NNODES", &which);
 	if (num) {
 		long long n;

@@ -13,7 +13,8 @@ static const char *const option_keys[] = {
 	"type",        "partition",       "account",     "qos",          "reservation",
 	"time",        "exclusive",       "nodelist",    "exclude",      "constraint",
 	"gpu_gres",    "gpus_per_node",   "mpi",         "mpi_launcher", "srun_args",
-	"sbatch_args", "poll_interval_s", "master_port", "job_per",      NULL};
+	"sbatch_args", "poll_interval_s", "master_port", "job_per",      "ntasks_per_node",
+	NULL};
 
 /* sbatch options that have their own key, or that assay sets itself. */
 static const struct {
@@ -214,6 +215,8 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 			  &o->gpus_per_node) < 0 ||
 	    assay_cfg_int(c, v, path, "master_port", ASSAY_CFG_OPTIONAL, 1, 65535,
 			  &o->master_port) < 0 ||
+	    assay_cfg_int(c, v, path, "ntasks_per_node", ASSAY_CFG_OPTIONAL, 1, 4096,
+			  &o->ntasks_per_node) < 0 ||
 	    assay_cfg_number(c, v, path, "poll_interval_s", ASSAY_CFG_OPTIONAL, 0.1, 3600,
 			     &o->poll_interval_s) < 0)
 		return -1;
@@ -244,6 +247,22 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 	if (rc == 1)
 		o->job_per = !strcmp(s, "case") ? ASSAY_SLURM_PER_CASE : ASSAY_SLURM_PER_SHARD;
 	return 0;
+}
+
+void assay_slurm_options_copy(struct assay_slurm_options *to, const struct assay_slurm_options *from)
+{
+	*to = *from; /* the numbers; then the strings and lists of its own */
+	char **strings[] = {&to->partition, &to->account,  &to->qos,	    &to->reservation, &to->time,
+			    &to->nodelist,  &to->exclude,  &to->constraint, &to->mpi};
+	for (size_t i = 0; i < ARRAY_SIZE(strings); i++)
+		*strings[i] = *strings[i] ? xstrdup(*strings[i]) : NULL;
+	struct strlist *lists[] = {&to->mpi_launcher, &to->srun_args, &to->sbatch_args};
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+		struct strlist src = *lists[i];
+		*lists[i] = (struct strlist)STRLIST_INIT;
+		for (size_t k = 0; k < src.n; k++)
+			strlist_push(lists[i], src.v[k]);
+	}
 }
 
 static void op_string(const json_t *op, const char *key, char **field)

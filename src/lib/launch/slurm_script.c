@@ -180,7 +180,35 @@ static assay_err check_env(const struct assay_slurm_job *j, const struct assay_s
 	return ASSAY_OK;
 }
 
-static assay_err check_job(const struct assay_slurm_job *j, struct assay_error *e)
+static assay_err check_step(const struct assay_slurm_job *j, const struct assay_slurm_step *s,
+			   size_t i, struct assay_error *e)
+{
+	if (!s->argc || !s->argv[0] || !*s->argv[0])
+		return assay_error_set(e, ASSAY_USAGE, "job %s, step %zu: no program", j->name, i + 1);
+	for (size_t k = 1; k < s->argc; k++)
+		if (!s->argv[k])
+			return assay_error_set(e, ASSAY_USAGE, "job %s, step %zu: argument %zu is missing",
+					       j->name, i + 1, k);
+	if (s->log_dir && check_log_dir("step log directory", s->log_dir, e) != ASSAY_OK)
+		return ASSAY_USAGE;
+	if (s->status_file && s->status_file[0] != '/')
+		return assay_error_set(e, ASSAY_USAGE, "status file \"%.80s\": expected an absolute path",
+				       s->status_file);
+	if (s->cwd && (s->cwd[0] != '/' || has_control(s->cwd)))
+		return assay_error_set(e, ASSAY_USAGE,
+				       "step working directory \"%.80s\": expected an absolute path "
+				       "without control characters",
+				       s->cwd);
+	if (s->cwd && s->mpi && j->o && j->o->mpi_launcher.n)
+		return assay_error_set(e, ASSAY_USAGE,
+				       "job %s, step %zu: a working directory cannot be given to an "
+				       "mpi_launcher step (it runs in the job's directory)",
+				       j->name, i + 1);
+	return check_env(j, s->env, s->n_env, e);
+}
+
+/* The job's own settings (name, shape, logs, secrets, exports). */
+static assay_err check_head(const struct assay_slurm_job *j, struct assay_error *e)
 {
 	if (!j->name || !*j->name || strchr(j->name, '/'))
 		return assay_error_set(e, ASSAY_USAGE,
@@ -193,6 +221,8 @@ static assay_err check_job(const struct assay_slurm_job *j, struct assay_error *
 		    j->name, j->shape.nodes, j->shape.ntasks_per_node);
 	if (check_log_dir("log directory", j->log_dir, e) != ASSAY_OK)
 		return ASSAY_USAGE;
+	if (j->spool && check_log_dir("spool directory", j->spool, e) != ASSAY_OK)
+		return ASSAY_USAGE;
 	for (size_t i = 0; i < j->n_secrets; i++)
 		if (!env_name_ok(j->secrets[i]))
 			return assay_error_set(
@@ -200,29 +230,23 @@ static assay_err check_job(const struct assay_slurm_job *j, struct assay_error *
 			    "secret name \"%.60s\": expected letters, digits and "
 			    "'_', not starting with a digit",
 			    j->secrets[i] ? j->secrets[i] : "");
-	if (check_env(j, j->env, j->n_env, e) != ASSAY_OK)
+	return check_env(j, j->env, j->n_env, e);
+}
+
+static assay_err check_job(const struct assay_slurm_job *j, struct assay_error *e)
+{
+	if (check_head(j, e) != ASSAY_OK)
 		return ASSAY_USAGE;
-	if (!j->n_steps)
+	if (!j->n_steps && !j->spool)
 		return assay_error_set(e, ASSAY_USAGE, "job %s has no steps", j->name);
-	for (size_t i = 0; i < j->n_steps; i++) {
-		const struct assay_slurm_step *s = &j->steps[i];
-		if (!s->argc || !s->argv[0] || !*s->argv[0])
-			return assay_error_set(e, ASSAY_USAGE, "job %s, step %zu: no program",
-					       j->name, i + 1);
-		for (size_t k = 1; k < s->argc; k++)
-			if (!s->argv[k])
-				return assay_error_set(e, ASSAY_USAGE,
-						       "job %s, step %zu: argument %zu is missing",
-						       j->name, i + 1, k);
-		if (s->log_dir && check_log_dir("step log directory", s->log_dir, e) != ASSAY_OK)
+	if (j->n_steps && j->spool)
+		return assay_error_set(e, ASSAY_USAGE,
+				       "job %s: steps are either in the script or handed over "
+				       "through the spool folder, not both",
+				       j->name);
+	for (size_t i = 0; i < j->n_steps; i++)
+		if (check_step(j, &j->steps[i], i, e) != ASSAY_OK)
 			return ASSAY_USAGE;
-		if (s->status_file && s->status_file[0] != '/')
-			return assay_error_set(e, ASSAY_USAGE,
-					       "status file \"%.80s\": expected an absolute path",
-					       s->status_file);
-		if (check_env(j, s->env, s->n_env, e) != ASSAY_OK)
-			return ASSAY_USAGE;
-	}
 	return ASSAY_OK;
 }
 
@@ -259,6 +283,11 @@ static void step_words(const struct assay_slurm_job *j, const struct assay_slurm
 		sbuf_addf(&sb, "--nodelist=%s", nodelist);
 		strlist_push(w, sbuf_str(&sb));
 	}
+	if (s->cwd) {
+		sbuf_reset(&sb);
+		sbuf_addf(&sb, "--chdir=%s", s->cwd);
+		strlist_push(w, sbuf_str(&sb));
+	}
 	strlist_push(w, "--kill-on-bad-exit=1");
 	if (s->mpi) {
 		sbuf_reset(&sb);
@@ -281,7 +310,7 @@ static void step_words(const struct assay_slurm_job *j, const struct assay_slurm
 assay_err assay_slurm_step_argv(const struct assay_slurm_job *j, const struct assay_slurm_step *s,
 				const char *nodelist, struct strlist *argv, struct assay_error *e)
 {
-	if (check_job(j, e) != ASSAY_OK)
+	if (check_head(j, e) != ASSAY_OK || check_step(j, s, 0, e) != ASSAY_OK)
 		return ASSAY_USAGE;
 	if (nodelist && (has_control(nodelist) || !*nodelist))
 		return assay_error_set(e, ASSAY_USAGE, "step nodelist \"%.60s\": not a hostlist",
@@ -304,6 +333,101 @@ static void comment_text(struct sbuf *sb, const char *s)
 {
 	for (; s && *s; s++)
 		sbuf_addch(sb, ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s);
+}
+
+/* One step: its variables, the launcher with its options (srun's own
+ * messages go to LOG_DIR/srun.err), the program, and its exit status. */
+static void emit_step(const struct assay_slurm_job *j, const struct assay_slurm_step *s, size_t i,
+		      size_t total, struct sbuf *sb)
+{
+	struct strlist words = STRLIST_INIT;
+	const char *dir = s->log_dir ? s->log_dir : j->log_dir;
+	struct sbuf p = SBUF_INIT;
+	if (total)
+		sbuf_addf(sb, "\n# step %zu/%zu", i + 1, total);
+	else
+		sbuf_addf(sb, "\n# step %zu", i + 1);
+	if (s->label) {
+		sbuf_adds(sb, ": ");
+		comment_text(sb, s->label);
+	}
+	sbuf_addch(sb, '\n');
+	for (size_t k = 0; k < s->n_env; k++) {
+		sbuf_addf(sb, "%s=", s->env[k].name);
+		assay_shell_quote(sb, s->env[k].value);
+		sbuf_addch(sb, ' ');
+	}
+	/* The launcher and its options, then the program on its own line. */
+	step_words(j, s, NULL, &words);
+	for (size_t k = 0; k < words.n; k++) {
+		if (k && (assay_starts_with(words.v[k], "--output=") ||
+			  assay_starts_with(words.v[k], "--error=")))
+			sbuf_adds(sb, " \\\n    ");
+		else if (k)
+			sbuf_addch(sb, ' ');
+		assay_shell_quote(sb, words.v[k]);
+	}
+	sbuf_adds(sb, " \\\n   ");
+	for (size_t k = 0; k < s->argc; k++) {
+		sbuf_addch(sb, ' ');
+		assay_shell_quote(sb, s->argv[k]);
+	}
+	if (use_mpi_launcher(j, s)) {
+		add_path(&p, dir, "launcher.out");
+		sbuf_adds(sb, " >");
+		assay_shell_quote(sb, sbuf_str(&p));
+		sbuf_reset(&p);
+		add_path(&p, dir, "launcher.err");
+	} else {
+		add_path(&p, dir, "srun.err");
+	}
+	sbuf_adds(sb, " 2>");
+	assay_shell_quote(sb, sbuf_str(&p));
+	sbuf_adds(sb, "\nrc=$?\n");
+	if (s->status_file) {
+		sbuf_adds(sb, "printf '%s\\n' \"$rc\" >");
+		assay_shell_quote(sb, s->status_file);
+		sbuf_addch(sb, '\n');
+	}
+	sbuf_adds(sb, "[ \"$status\" -ne 0 ] || status=$rc\n");
+	sbuf_release(&p);
+	strlist_clear(&words);
+}
+
+/* Spool mode: the job runs the steps assay hands over, one file each. */
+static void driver(const struct assay_slurm_job *j, struct sbuf *sb)
+{
+	long long idle = j->idle_s > 0 ? j->idle_s : ASSAY_SLURM_DEFAULT_IDLE_S;
+	sbuf_addf(sb,
+		  "\n# The cases run as steps when assay hands them over: it writes step-N.sh\n"
+		  "# into the spool folder as the run reaches each case, and \"end\" when the\n"
+		  "# shard is done. A finished step is never run again (after a requeue).\n"
+		  "# With no new step for %lld s (assay has gone), the job ends.\n"
+		  "spool=",
+		  idle);
+	assay_shell_quote(sb, j->spool);
+	sbuf_addf(sb,
+		  "\nn=1\n"
+		  "last=$SECONDS\n"
+		  "while :; do\n"
+		  "\tls \"$spool\" >/dev/null 2>&1 # a fresh look on a network file system\n"
+		  "\tif [ -e \"$spool/step-$n.done\" ]; then\n"
+		  "\t\tn=$((n + 1))\n"
+		  "\telif [ -e \"$spool/step-$n.sh\" ]; then\n"
+		  "\t\t. \"$spool/step-$n.sh\"\n"
+		  "\t\t: >\"$spool/step-$n.done\"\n"
+		  "\t\tn=$((n + 1))\n"
+		  "\t\tlast=$SECONDS\n"
+		  "\telif [ -e \"$spool/end\" ]; then\n"
+		  "\t\tbreak\n"
+		  "\telif [ $((SECONDS - last)) -ge %lld ]; then\n"
+		  "\t\techo \"assay: no step handed over for %lld s; ending the job\" >&2\n"
+		  "\t\tbreak\n"
+		  "\telse\n"
+		  "\t\tsleep 0.2\n"
+		  "\tfi\n"
+		  "done\n",
+		  idle, idle);
 }
 
 static assay_err placement(const struct assay_slurm_job *j, struct sbuf *sb, struct assay_error *e)
@@ -354,7 +478,7 @@ assay_err assay_slurm_script(const struct assay_slurm_job *j, struct sbuf *out,
 			     struct assay_error *e)
 {
 	struct sbuf sb = SBUF_INIT;
-	struct strlist words = STRLIST_INIT, net = STRLIST_INIT;
+	struct strlist net = STRLIST_INIT;
 	if (check_job(j, e) != ASSAY_OK)
 		return ASSAY_USAGE;
 	sbuf_adds(&sb, "#!/bin/bash\n");
@@ -394,59 +518,25 @@ assay_err assay_slurm_script(const struct assay_slurm_job *j, struct sbuf *out,
 			  assay_slurm_master_port(j->o, j->network));
 	}
 	sbuf_adds(&sb, "\nstatus=0\n");
-	for (size_t i = 0; i < j->n_steps; i++) {
-		const struct assay_slurm_step *s = &j->steps[i];
-		sbuf_addf(&sb, "\n# step %zu/%zu", i + 1, j->n_steps);
-		if (s->label) {
-			sbuf_adds(&sb, ": ");
-			comment_text(&sb, s->label);
-		}
-		sbuf_addch(&sb, '\n');
-		for (size_t k = 0; k < s->n_env; k++) {
-			sbuf_addf(&sb, "%s=", s->env[k].name);
-			assay_shell_quote(&sb, s->env[k].value);
-			sbuf_addch(&sb, ' ');
-		}
-		/* The launcher and its options, then the program on its own line. */
-		strlist_clear(&words);
-		step_words(j, s, NULL, &words);
-		for (size_t k = 0; k < words.n; k++) {
-			if (k && (assay_starts_with(words.v[k], "--output=") ||
-				  assay_starts_with(words.v[k], "--error=")))
-				sbuf_adds(&sb, " \\\n    ");
-			else if (k)
-				sbuf_addch(&sb, ' ');
-			assay_shell_quote(&sb, words.v[k]);
-		}
-		sbuf_adds(&sb, " \\\n   ");
-		for (size_t k = 0; k < s->argc; k++) {
-			sbuf_addch(&sb, ' ');
-			assay_shell_quote(&sb, s->argv[k]);
-		}
-		if (use_mpi_launcher(j, s)) {
-			const char *dir = s->log_dir ? s->log_dir : j->log_dir;
-			struct sbuf p = SBUF_INIT;
-			add_path(&p, dir, "launcher.out");
-			sbuf_adds(&sb, " >");
-			assay_shell_quote(&sb, sbuf_str(&p));
-			sbuf_reset(&p);
-			add_path(&p, dir, "launcher.err");
-			sbuf_adds(&sb, " 2>");
-			assay_shell_quote(&sb, sbuf_str(&p));
-			sbuf_release(&p);
-		}
-		sbuf_adds(&sb, "\nrc=$?\n");
-		if (s->status_file) {
-			sbuf_adds(&sb, "printf '%s\\n' \"$rc\" >");
-			assay_shell_quote(&sb, s->status_file);
-			sbuf_addch(&sb, '\n');
-		}
-		sbuf_adds(&sb, "[ \"$status\" -ne 0 ] || status=$rc\n");
-	}
+	if (j->spool)
+		driver(j, &sb);
+	for (size_t i = 0; i < j->n_steps; i++)
+		emit_step(j, &j->steps[i], i, j->n_steps, &sb);
 	sbuf_adds(&sb, "exit \"$status\"\n");
 	sbuf_add(out, sb.buf, sb.len);
 	sbuf_release(&sb);
-	strlist_clear(&words);
 	strlist_clear(&net);
+	return ASSAY_OK;
+}
+
+assay_err assay_slurm_step_text(const struct assay_slurm_job *j, const struct assay_slurm_step *s,
+				size_t index, size_t total, struct sbuf *out, struct assay_error *e)
+{
+	if (check_head(j, e) != ASSAY_OK || check_step(j, s, index, e) != ASSAY_OK)
+		return ASSAY_USAGE;
+	struct sbuf sb = SBUF_INIT;
+	emit_step(j, s, index, total, &sb);
+	sbuf_adds(out, sbuf_str(&sb) + 1); /* without the blank line that separates steps */
+	sbuf_release(&sb);
 	return ASSAY_OK;
 }

@@ -7,12 +7,14 @@
 #include <string.h>
 
 #include "assay/json.h"
+#include "assay/redact.h"
 #include "lint_int.h"
 
 static const struct lint_family *const families[] = {
 	&lint_family_placement,    &lint_family_images,  &lint_family_job,
 	&lint_family_network,      &lint_family_cards,   &lint_family_placeholders,
-	&lint_family_secrets,      &lint_family_assay,
+	&lint_family_secrets,      &lint_family_suite,   &lint_family_gates,
+	&lint_family_assay,
 };
 
 size_t assay_lint_rule_count(void)
@@ -60,6 +62,7 @@ static const char *const kind_names[ASSAY_LINT_KIND_COUNT] = {
 	[ASSAY_LINT_MODELS] = "models",
 	[ASSAY_LINT_PLATFORMS] = "platforms",
 	[ASSAY_LINT_SWEEP] = "sweep",
+	[ASSAY_LINT_SUITE] = "suite",
 };
 
 const char *assay_lint_kind_name(enum assay_lint_kind k)
@@ -104,6 +107,11 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc)
 	if (json_object_get(doc, "built_images") || json_object_get(doc, "built_models") ||
 	    json_object_get(doc, "deployment_config"))
 		return ASSAY_LINT_MANIFEST;
+	/* A suite first: an ep suite's platforms is a path, not a registry. */
+	const json_t *kind = json_object_get(doc, "kind");
+	if (json_is_string(kind) &&
+	    (!strcmp(json_string_value(kind), "ep") || !strcmp(json_string_value(kind), "command")))
+		return ASSAY_LINT_SUITE;
 	if (json_object_get(doc, "platforms"))
 		return ASSAY_LINT_PLATFORMS;
 	if (json_object_get(doc, "suite") &&
@@ -146,22 +154,6 @@ bool lint_on(const struct lint_ctx *c, const struct assay_lint_rule *rule)
 	       (rule->kinds & ASSAY_LINT_KIND_BIT(c->kind));
 }
 
-/* Replace every token-format secret in sb with a marker. */
-static void redact(struct sbuf *sb)
-{
-	size_t from = 0, start, end;
-	while (from < sb->len && lint_find_token(sb->buf + from, sb->len - from, &start, &end)) {
-		struct sbuf out = SBUF_INIT;
-		sbuf_add(&out, sb->buf, from + start);
-		sbuf_adds(&out, "[redacted]");
-		size_t next = out.len;
-		sbuf_add(&out, sb->buf + from + end, sb->len - from - end);
-		sbuf_release(sb);
-		*sb = out;
-		from = next;
-	}
-}
-
 void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const char *path,
 		 const char *fmt, ...)
 {
@@ -181,8 +173,8 @@ void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const c
 		if (msg.buf[i] == '\n' || msg.buf[i] == '\r')
 			msg.buf[i] = ' ';
 	sbuf_adds(&p, path);
-	redact(&msg);
-	redact(&p);
+	assay_token_mask(&msg);
+	assay_token_mask(&p);
 	lint_utf8_clean(&msg);
 	lint_utf8_clean(&p);
 	struct assay_lint_result *r = c->res;
@@ -214,9 +206,9 @@ static void finding_release(struct assay_lint_finding *f)
 	free(f->message);
 }
 
-assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
-			    const struct assay_lint_options *o, const struct assay_lint_allow *allow,
-			    struct assay_lint_result *r, struct assay_error *e)
+static assay_err lint_text(const char *text, size_t len, const char *file, bool on_disk,
+			   const struct assay_lint_options *o, const struct assay_lint_allow *allow,
+			   struct assay_lint_result *r, struct assay_error *e)
 {
 	memset(r, 0, sizeof(*r));
 	r->file = xstrdup(file);
@@ -232,10 +224,11 @@ assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
 				      "cannot tell what kind of file this is: a madengine manifest "
 				      "has built_images or built_models, a models.json is an array of "
 				      "model cards, a platform registry has platforms, a sweep has "
-				      "suite and workload (or pass --kind)");
+				      "suite and workload, a suite has \"kind\": \"ep\" or "
+				      "\"command\" (or pass --kind)");
 	}
 	r->kind = kind;
-	struct lint_ctx c = {doc, kind, file, o, r};
+	struct lint_ctx c = {doc, kind, file, on_disk, o, r};
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
 		families[i]->check(&c);
 	json_decref(doc);
@@ -264,6 +257,13 @@ assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
 	return ASSAY_OK;
 }
 
+assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
+			    const struct assay_lint_options *o, const struct assay_lint_allow *allow,
+			    struct assay_lint_result *r, struct assay_error *e)
+{
+	return lint_text(text, len, file, false, o, allow, r, e);
+}
+
 assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
 			  const struct assay_lint_allow *allow, struct assay_lint_result *r,
 			  struct assay_error *e)
@@ -275,7 +275,7 @@ assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
 		r->file = xstrdup(file);
 		return ASSAY_USAGE;
 	}
-	assay_err rc = assay_lint_buffer(text, len, file, o, allow, r, e);
+	assay_err rc = lint_text(text, len, file, true, o, allow, r, e);
 	free(text);
 	return rc;
 }

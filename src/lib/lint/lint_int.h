@@ -10,12 +10,13 @@
 #include "assay/lint.h"
 
 #define KIND(k) ASSAY_LINT_KIND_BIT(ASSAY_LINT_##k)
-#define KIND_ALL (KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP))
+#define KIND_ALL (KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP) | KIND(SUITE))
 
 struct lint_ctx {
 	const json_t *doc;
 	enum assay_lint_kind kind;
 	const char *file;
+	bool on_disk; /* file is the path of text on disk (assay_lint_file) */
 	const struct assay_lint_options *opts;
 	struct assay_lint_result *res;
 };
@@ -35,12 +36,15 @@ extern const struct lint_family lint_family_network;
 extern const struct lint_family lint_family_placeholders;
 extern const struct lint_family lint_family_secrets;
 extern const struct lint_family lint_family_cards;
+extern const struct lint_family lint_family_suite;
+extern const struct lint_family lint_family_gates;
 extern const struct lint_family lint_family_assay;
 
 /* Whether rule is enabled and applies to this file's kind. */
 bool lint_on(const struct lint_ctx *c, const struct assay_lint_rule *rule);
 /* Add a finding at path (printf-style message). Secrets in token formats
- * are masked in the path and message whatever the caller passed. */
+ * are masked in the path and message whatever the caller passed
+ * (assay_token_mask). */
 void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const char *path,
 		 const char *fmt, ...) ASSAY_PRINTF(4, 5);
 
@@ -89,9 +93,6 @@ bool lint_multinode(const json_t *doc);
 /* Key names that hold secrets: *TOKEN, *SECRET*, *PASSWORD*, *API_KEY*,
  * MAD_SECRETS_* (case-insensitive, see docs/lint.md). */
 bool lint_key_is_secret(const char *key);
-/* The first token-format secret in s[0, len): its kind ("a Hugging Face
- * token") and [*start, *end), or NULL when there is none. */
-const char *lint_find_token(const char *s, size_t len, size_t *start, size_t *end);
 
 /* The first template placeholder in s[0, len) (<changeme>, {user-id}, TODO,
  * FIXME, CHANGEME): [*start, *end). */

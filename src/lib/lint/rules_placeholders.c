@@ -1,6 +1,7 @@
 /* Placeholder rules: template text left in a file (<changeme>, {user-id},
- * TODO, FIXME), and shell variables written where nothing expands them
- * (docker_env_vars, docker_mounts, image names, #SBATCH options). */
+ * TODO, FIXME; a suite's {NAME} templates are not), and shell variables
+ * written where nothing expands them (docker_env_vars, docker_mounts, image
+ * names, #SBATCH options). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,12 +80,31 @@ bool lint_find_placeholder(const char *s, size_t len, size_t *start, size_t *end
 	return false;
 }
 
+/* In a suite, {NAME} (a valid placeholder name) is a template that assay run
+ * fills (docs/suite.md), not leftover text; {user-id} is not a name. */
+static bool suite_template(const struct lint_ctx *c, const char *s, size_t start, size_t end)
+{
+	if (c->kind != ASSAY_LINT_SUITE || s[start] != '{')
+		return false;
+	for (size_t i = start + 1; i + 1 < end; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
 static void placeholder_visit(struct lint_ctx *c, const struct lint_str *s, void *arg)
 {
 	(void)arg;
-	size_t start, end;
-	if (!lint_find_placeholder(s->s, s->len, &start, &end))
-		return;
+	size_t from = 0, start, end;
+	for (;;) {
+		if (!lint_find_placeholder(s->s + from, s->len - from, &start, &end))
+			return;
+		start += from;
+		end += from;
+		if (!suite_template(c, s->s, start, end))
+			break;
+		from = end;
+	}
 	const char *what = s->is_key ? "key" : "value";
 	if (!s->is_key && s->key && lint_key_is_secret(s->key)) {
 		lint_report(c, R_PLACEHOLDER, lint_str_path(s),

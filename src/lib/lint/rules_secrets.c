@@ -1,10 +1,11 @@
 /* Secret rules: literal values under secret-named keys, and values anywhere
  * (build args, commands, args) that look like a known token format. The
  * finding never quotes the secret; the driver masks token formats in every
- * message and path through lint_find_token. */
+ * message and path (assay_token_mask, include/assay/redact.h). */
 #include <ctype.h>
 #include <string.h>
 
+#include "assay/redact.h"
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
@@ -77,74 +78,6 @@ bool lint_key_is_secret(const char *key)
 	return ll >= 5 && upper_equals(last + ll - 5, 5, "TOKEN");
 }
 
-static size_t run_of(const char *s, size_t len, size_t i, const char *extra)
-{
-	size_t j = i;
-	while (j < len && (isalnum((unsigned char)s[j]) || (extra && s[j] && strchr(extra, s[j]))))
-		j++;
-	return j - i;
-}
-
-static size_t run_upper_digits(const char *s, size_t len, size_t i)
-{
-	size_t j = i;
-	while (j < len && (isupper((unsigned char)s[j]) || isdigit((unsigned char)s[j])))
-		j++;
-	return j - i;
-}
-
-static const struct {
-	const char *prefix;
-	const char *extra; /* characters besides letters and digits in the body */
-	size_t min;        /* body length at least */
-	bool exact16;      /* AWS key ids: exactly 16 upper-case letters or digits */
-	const char *kind;
-} tokens[] = {
-	{"github_pat_", "_", 22, false, "a GitHub fine-grained token"},
-	{"hf_", NULL, 30, false, "a Hugging Face token"},
-	{"ghp_", NULL, 36, false, "a GitHub token"},
-	{"gho_", NULL, 36, false, "a GitHub token"},
-	{"ghu_", NULL, 36, false, "a GitHub token"},
-	{"ghs_", NULL, 36, false, "a GitHub token"},
-	{"ghr_", NULL, 36, false, "a GitHub token"},
-	{"AKIA", NULL, 16, true, "an AWS access key id"},
-	{"ASIA", NULL, 16, true, "an AWS access key id"},
-	{"xoxb-", "-", 10, false, "a Slack token"},
-	{"xoxp-", "-", 10, false, "a Slack token"},
-	{"xoxa-", "-", 10, false, "a Slack token"},
-	{"xoxr-", "-", 10, false, "a Slack token"},
-	{"xoxs-", "-", 10, false, "a Slack token"},
-};
-
-const char *lint_find_token(const char *s, size_t len, size_t *start, size_t *end)
-{
-	for (size_t i = 0; i < len; i++) {
-		char ch = s[i];
-		if (ch != 'g' && ch != 'h' && ch != 'A' && ch != 'x')
-			continue;
-		if (i > 0 && isalnum((unsigned char)s[i - 1]))
-			continue;
-		for (size_t t = 0; t < ARRAY_SIZE(tokens); t++) {
-			size_t pl = strlen(tokens[t].prefix);
-			if (i + pl > len || memcmp(s + i, tokens[t].prefix, pl))
-				continue;
-			size_t body = tokens[t].exact16 ? run_upper_digits(s, len, i + pl)
-							: run_of(s, len, i + pl, tokens[t].extra);
-			/* A message may quote a value cut short with "...": a token's
-			 * start before the cut counts too. */
-			bool cut = body && i + pl + body + 3 <= len &&
-				   !memcmp(s + i + pl + body, "...", 3);
-			if (!cut && (tokens[t].exact16 ? body != 16 || run_of(s, len, i + pl, NULL) != 16
-						       : body < tokens[t].min))
-				continue;
-			*start = i;
-			*end = i + pl + body;
-			return tokens[t].kind;
-		}
-	}
-	return NULL;
-}
-
 /* A value that stands for a secret instead of holding one (placeholders are
  * the placeholder rule's). */
 static bool reference_or_empty(const char *s, size_t len)
@@ -182,7 +115,7 @@ static void visit(struct lint_ctx *c, const struct lint_str *s, void *arg)
 			    lint_brief(s->key, b, sizeof(b)));
 		return;
 	}
-	const char *kind = lint_find_token(s->s, s->len, &start, &end);
+	const char *kind = assay_token_find(s->s, s->len, &start, &end);
 	if (kind)
 		lint_report(c, R_PATTERN, lint_str_path(s),
 			    "this %s holds what looks like %s (not shown): pass secrets through the "

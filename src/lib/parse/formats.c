@@ -1,5 +1,6 @@
 /* The table of input formats and the helpers every parser shares. A new
- * format is one parser file and one row here. */
+ * format is one parser file and one row here (with the metrics its file
+ * declares, or NULL when its data names them). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,26 +19,26 @@ static bool detect_rows(const char *data, size_t len)
 
 const struct assay_format assay_formats[] = {
 	{"rows", "NDJSON measurement rows (assay parse / assay store export output)", assay_parse_rows,
-	 detect_rows},
+	 detect_rows, NULL},
 	{"assay-ep", "assay-ep case artifacts (schema assay.ep.case/1, docs/ep.md)", assay_parse_ep_case,
-	 assay_detect_ep_case},
+	 assay_detect_ep_case, assay_ep_case_metrics},
 	{"madengine-csv", "madengine perf.csv (29 fixed columns, extra multiple_results columns)",
-	 assay_parse_madengine_csv, assay_detect_madengine_csv},
+	 assay_parse_madengine_csv, assay_detect_madengine_csv, NULL},
 	{"madengine-super", "madengine perf_entry_super.json (with configs and multi_results)",
-	 assay_parse_madengine_super, assay_detect_madengine_super},
+	 assay_parse_madengine_super, assay_detect_madengine_super, NULL},
 	{"multiple-results", "a madengine multiple_results CSV (model, performance, metric, ...)",
-	 assay_parse_multiple_results, assay_detect_multiple_results},
+	 assay_parse_multiple_results, assay_detect_multiple_results, NULL},
 	{"rccl-ci", "RCCL CI perf history JSONL (run_id, timestamp, commit, workload, ...)",
-	 assay_parse_rccl_ci, assay_detect_rccl_ci},
+	 assay_parse_rccl_ci, assay_detect_rccl_ci, assay_rccl_ci_metrics},
 	{"nccl-tests", "nccl-tests / rccl-tests -J JSON output", assay_parse_nccl_tests,
-	 assay_detect_nccl_tests},
+	 assay_detect_nccl_tests, assay_nccl_tests_metrics},
 	{"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
-	 assay_parse_megatron_golden, assay_detect_megatron_golden},
+	 assay_parse_megatron_golden, assay_detect_megatron_golden, assay_megatron_golden_metrics},
 	{"primus", "Primus training log (logger prefix, ANSI colours, X/Y values)", assay_parse_primus,
-	 assay_detect_primus},
+	 assay_detect_primus, assay_primus_metrics},
 	{"megatron", "Megatron-LM training log (training_log iteration lines)", assay_parse_megatron,
-	 assay_detect_megatron},
-	{NULL, NULL, NULL, NULL},
+	 assay_detect_megatron, assay_megatron_metrics},
+	{NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct assay_format *assay_format_find(const char *name)
@@ -54,6 +55,18 @@ const struct assay_format *assay_format_detect(const char *data, size_t len)
 		if (f->detect && f->detect(data, len))
 			return f;
 	return NULL;
+}
+
+int assay_format_produces(const struct assay_format *f, const char *metric, const char *statistic)
+{
+	if (!f->metrics)
+		return -1;
+	size_t n = strlen(metric);
+	for (const char *const *m = f->metrics; *m; m++)
+		if (!strncmp(*m, metric, n) && (*m)[n] == '/' &&
+		    (!statistic || !strcmp(*m + n + 1, statistic)))
+			return 1;
+	return 0;
 }
 
 assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct assay_parse_opts *o,

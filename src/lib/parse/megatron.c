@@ -6,6 +6,8 @@
 
 const struct train_dialect train_megatron = {"megatron", TRAIN_LABELS_MEGATRON, NULL};
 
+const char *const assay_megatron_metrics[] = {TRAIN_LOG_METRICS, NULL};
+
 bool assay_detect_megatron(const char *data, size_t len)
 {
 	static const char *const marks[] = {

@@ -11,6 +11,10 @@
 #include "assay/json.h"
 #include "peer.h"
 
+const char *const assay_nccl_tests_metrics[] = {"time_us/mean", "cpu_time_us/mean", "algbw/mean",
+						"busbw/mean",   "wrong/count",      "busbw/average",
+						NULL};
+
 /* A number, or nccl-tests' "nan" for an unmeasured one: 1 number, 0 nan/null, -1 bad. */
 static int num(struct assay_cfg *c, const json_t *o, const char *path, const char *k, double *out)
 {

@@ -121,11 +121,12 @@ assay_err csv_header_read(struct csv_reader *r, struct csv_header *h, const char
 	for (size_t i = 0; i < r->fields.n; i++) {
 		char *name = strip(r->fields.v[i]);
 		if (!*name || strlist_has(&h->names, name)) {
-			assay_error_at(e, ASSAY_USAGE, r->file, NULL, r->line, "header column %zu: %s",
-				       i + 1, *name ? "duplicate name" : "empty name");
 			if (*name)
-				snprintf(e->message + strlen(e->message),
-					 sizeof(e->message) - strlen(e->message), " \"%s\"", name);
+				assay_error_at(e, ASSAY_USAGE, r->file, NULL, r->line,
+					       "header column %zu: duplicate name \"%s\"", i + 1, name);
+			else
+				assay_error_at(e, ASSAY_USAGE, r->file, NULL, r->line,
+					       "header column %zu: empty name", i + 1);
 			free(name);
 			csv_header_release(h);
 			return ASSAY_USAGE;

@@ -37,6 +37,10 @@ static long long primus_world(const char *p, size_t n)
 const struct train_dialect train_primus = {"primus", TRAIN_LABELS_MEGATRON | TRAIN_LABELS_PRIMUS,
 					   primus_world};
 
+const char *const assay_primus_metrics[] = {TRAIN_LOG_METRICS, "mem_used_gb/max",
+					    "rocm_mem_usage_ratio/max", "rocm_mem_used_gb/max",
+					    NULL};
+
 bool assay_detect_primus(const char *data, size_t len)
 {
 	static const char *const marks[] = {

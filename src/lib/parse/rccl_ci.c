@@ -20,6 +20,9 @@ static const struct {
 	{"metric_value", "value"},
 };
 
+const char *const assay_rccl_ci_metrics[] = {"tflops_per_gpu/value", "tokens_per_sec_per_gpu/value",
+					     "metric_value/value", NULL};
+
 static bool passed(const char *status)
 {
 	static const char *const ok[] = {"pass", "passed", "success", "succeeded", "ok", "completed"};

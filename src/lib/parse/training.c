@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assay/stats.h"
 #include "train_scan.h"
 
 const char *const assay_train_formats[] = {"megatron", "primus", "megatron-golden", NULL};
@@ -169,42 +170,6 @@ size_t assay_train_steady_count(const struct assay_train_result *r)
 	return r->n_steps - r->warmup;
 }
 
-static void swap(double *a, double *b)
-{
-	double t = *a;
-	*a = *b;
-	*b = t;
-}
-
-/* The k-th smallest of v[0..n) (quickselect; v is reordered so that every
- * element before index k is <= v[k]). */
-static double select_kth(double *v, size_t n, size_t k)
-{
-	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
-	while (lo < hi) {
-		double pivot = v[lo + (hi - lo) / 2];
-		ptrdiff_t i = lo, j = hi;
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j) {
-				swap(&v[i], &v[j]);
-				i++;
-				j--;
-			}
-		}
-		if (kk <= j)
-			hi = j;
-		else if (kk >= i)
-			lo = i;
-		else
-			break; /* between j and i: equal to the pivot */
-	}
-	return v[k];
-}
-
 size_t assay_train_steady(const struct assay_train_result *r, enum assay_train_metric m,
 			  double *mean, double *median)
 {
@@ -220,16 +185,7 @@ size_t assay_train_steady(const struct assay_train_result *r, enum assay_train_m
 	}
 	if (n) {
 		*mean = (double)(sum / (long double)n);
-		double hi = select_kth(v, n, n / 2);
-		if (n % 2 == 0) {
-			double lo = v[0];
-			for (size_t i = 1; i < n / 2; i++)
-				if (v[i] > lo)
-					lo = v[i];
-			*median = (lo + hi) / 2;
-		} else {
-			*median = hi;
-		}
+		*median = assay_median(v, n);
 	}
 	free(v);
 	return n;

@@ -684,8 +684,9 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	watching = true;
 	struct assay_launch_spec spec = {
 		c->id,     case_dir,          &p.argv,   &p.env,     p.cwd, rc->suite.timeout_s,
-		p.mpi_ranks, c->nodes, &rc->redact, on_output, &w,
+		p.mpi_ranks, c->nodes, &rc->redact, on_output, &w, NULL, 0, 0, NULL, NULL,
 	};
+	assay_suite_place(&rc->suite, c, &spec);
 	if ((err = ops->prepare(rc->suite.launcher, &spec, &job, e)) != ASSAY_OK)
 		goto out;
 	struct sbuf desc = SBUF_INIT;

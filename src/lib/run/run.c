@@ -179,10 +179,14 @@ static void dry_run(struct run_ctx *rc)
 			} else {
 				struct assay_launch_spec spec = {c->id,       dir,     &p.argv,     &p.env,
 								 p.cwd,       rc->suite.timeout_s, p.mpi_ranks,
-								 c->nodes,    &rc->redact, NULL, NULL};
+								 c->nodes,    &rc->redact, NULL, NULL, NULL, 0, 0, NULL, NULL};
+				assay_suite_place(&rc->suite, c, &spec);
 				if (ops->prepare(rc->suite.launcher, &spec, &job, &e) == ASSAY_OK) {
 					ops->describe(job, &text);
 					ops->release(job);
+				} else {
+					char buf[1200];
+					sbuf_addf(&text, "cannot prepare: %s\n", assay_error_format(&e, buf, sizeof(buf)));
 				}
 				if (p.logs.n) {
 					char *files = strlist_join(&p.logs, ", ");

@@ -1,7 +1,8 @@
 /* Suite loading: the keys every suite has (launcher, store, output,
  * signatures, secrets, env, timeout, revision, cluster), dispatch to the
- * kind ("ep" in ep.c, "command" in command.c), the check that no secret's
- * value is written in a config file, and the release. Format: docs/suite.md. */
+ * kind ("ep" in ep.c, "command" in command.c), the launcher's placement
+ * checks, the check that no secret's value is written in a config file, and
+ * the release. Format: docs/suite.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,70 @@ static int parse_common(struct assay_cfg *c, const json_t *doc, struct assay_sui
 	return 0;
 }
 
+void assay_suite_place(const struct assay_suite *s, const struct assay_suite_case *c,
+		       struct assay_launch_spec *spec)
+{
+	spec->nodes = c->nodes;
+	spec->ranks_per_node = c->ranks_per_node;
+	if (c->ep) {
+		spec->group = c->ep->shard;
+		spec->platform = assay_registry_find(&s->registry, c->ep->sku);
+		spec->registry_file = s->registry.file;
+		spec->gpus_per_node = c->ep->gpus_per_node;
+	} else {
+		spec->group = s->name;
+		spec->gpus_per_node = c->ranks_per_node; /* the combo's gpus_per_node */
+	}
+}
+
+/* With a launcher that shares an allocation within a group, each group's
+ * cases run one after another, from where its first case is. */
+static void group_cases(struct assay_suite *s)
+{
+	struct assay_suite_case *v = xcalloc(s->n_cases ? s->n_cases : 1, sizeof(*v));
+	bool *taken = xcalloc(s->n_cases ? s->n_cases : 1, sizeof(*taken));
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_cases; i++) {
+		if (taken[i])
+			continue;
+		const struct assay_suite_case *c = &s->cases[i];
+		const char *g = c->runnable && c->ep ? c->ep->shard : NULL;
+		for (size_t k = i; k < s->n_cases; k++) {
+			const struct assay_suite_case *o = &s->cases[k];
+			if (k == i || (g && !taken[k] && o->runnable && o->ep && o->ep->shard &&
+				       !strcmp(o->ep->shard, g))) {
+				v[n++] = *o;
+				taken[k] = true;
+			}
+		}
+	}
+	free(s->cases);
+	free(taken);
+	s->cases = v;
+}
+
+/* Before anything runs, the launcher checks where every runnable case would
+ * run (e.g. Slurm node counts against the registry). */
+static int check_placement(struct assay_suite *s, struct assay_error *e)
+{
+	const struct assay_launcher_ops *ops = s->launcher->ops;
+	if (s->launcher->groups)
+		group_cases(s);
+	for (size_t i = 0; ops->check && i < s->n_cases; i++) {
+		const struct assay_suite_case *c = &s->cases[i];
+		if (!c->runnable)
+			continue;
+		struct assay_launch_spec spec = {0};
+		spec.case_id = c->id;
+		spec.mpi_ranks = c->ep ? c->ep->ep : 0;
+		spec.timeout_s = s->timeout_s;
+		assay_suite_place(s, c, &spec);
+		if (ops->check(s->launcher, &spec, e) != ASSAY_OK)
+			return -1;
+	}
+	return 0;
+}
+
 assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay_error *e)
 {
 	memset(s, 0, sizeof(*s));
@@ -250,6 +315,8 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 	rc = s->kind == ASSAY_SUITE_EP ? suite_parse_ep(&c, doc, s) : suite_parse_command(&c, doc, s);
 	if (rc == 0)
 		rc = suite_parse_gates(&c, doc, s);
+	if (rc == 0)
+		rc = check_placement(s, e);
 	if (rc == 0) {
 		json_t *all = json_pack("{s:O}", "suite", doc);
 		if (s->kind == ASSAY_SUITE_EP)

@@ -1,10 +1,11 @@
 /* The error core: names and precedence of the outcome codes, and filling and
- * rendering struct assay_error. */
+ * rendering struct assay_error (token-shaped text masked in every message). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "assay/error.h"
+#include "assay/redact.h"
 
 static const struct {
 	const char *name;
@@ -72,6 +73,7 @@ assay_err assay_error_set(struct assay_error *e, assay_err code, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(e->message, sizeof(e->message), fmt, ap);
 	va_end(ap);
+	assay_token_mask_str(e->message, sizeof(e->message));
 	return code;
 }
 
@@ -89,6 +91,8 @@ assay_err assay_error_at(struct assay_error *e, assay_err code, const char *file
 	va_start(ap, fmt);
 	vsnprintf(e->message, sizeof(e->message), fmt, ap);
 	va_end(ap);
+	assay_token_mask_str(e->path, sizeof(e->path));
+	assay_token_mask_str(e->message, sizeof(e->message));
 	return code;
 }
 
@@ -103,6 +107,7 @@ void assay_error_prefix(struct assay_error *e, const char *fmt, ...)
 	va_end(ap);
 	memcpy(old, e->message, sizeof(old));
 	snprintf(e->message, sizeof(e->message), "%s: %s", pre, old);
+	assay_token_mask_str(e->message, sizeof(e->message));
 }
 
 const char *assay_error_format(const struct assay_error *e, char *buf, size_t size)

@@ -8,6 +8,7 @@
 #include <openssl/evp.h>
 
 #include "assay/json.h"
+#include "assay/redact.h"
 
 void assay_json_path_at(const char *text, size_t len, size_t off, char *out, size_t size)
 {
@@ -341,13 +342,15 @@ const char *assay_json_brief(const json_t *v, char *buf, size_t size)
 		snprintf(buf, size, json_array_size(v) ? "[...]" : "[]");
 		return buf;
 	}
-	char *s = assay_json_dumps(v, 0);
-	size_t n = strlen(s);
-	if (n > 60)
-		snprintf(buf, size, "%.56s...%s", s, json_is_string(v) ? "\"" : "");
+	/* Tokens are masked before the cut, so no part of one survives it. */
+	struct sbuf sb = SBUF_INIT;
+	assay_json_write(&sb, v, 0);
+	assay_token_mask(&sb);
+	if (sb.len > 60)
+		snprintf(buf, size, "%.56s...%s", sb.buf, json_is_string(v) ? "\"" : "");
 	else
-		snprintf(buf, size, "%s", s);
-	free(s);
+		snprintf(buf, size, "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
 	return buf;
 }
 

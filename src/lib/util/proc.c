@@ -1,8 +1,9 @@
-/* Helper processes and sessions: capture a short command's output, and list
- * or signal every live process of a session from /proc. */
+/* Helper processes and sessions: capture a short command's output (and its
+ * stderr), and list or signal every live process of a session from /proc. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,26 +12,71 @@
 
 #include "assay/proc.h"
 
-assay_err assay_proc_capture(const char *const argv[], const char *cwd, struct sbuf *out,
-			     int *exit_code, struct assay_error *e)
+/* Read both pipes until both are closed (either may be -1). */
+static void read_both(int out_fd, int err_fd, struct sbuf *out, struct sbuf *err)
 {
-	int fds[2], errp[2];
+	int fds[2] = {out_fd, err_fd};
+	struct sbuf *dst[2] = {out, err};
+	char buf[4096];
+	while (fds[0] >= 0 || fds[1] >= 0) {
+		struct pollfd p[2];
+		nfds_t n = 0;
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0)
+				p[n++] = (struct pollfd){fds[i], POLLIN, 0};
+		if (poll(p, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (nfds_t k = 0; k < n; k++) {
+			if (!p[k].revents)
+				continue;
+			int i = p[k].fd == fds[0] ? 0 : 1;
+			ssize_t got = read(fds[i], buf, sizeof(buf));
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				close(fds[i]);
+				fds[i] = -1;
+			} else if (dst[i]) {
+				sbuf_add(dst[i], buf, (size_t)got);
+			}
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+assay_err assay_proc_output(const char *const argv[], const char *cwd, struct sbuf *out,
+			    struct sbuf *err, int *exit_code, struct assay_error *e)
+{
+	int fds[2] = {-1, -1}, efds[2] = {-1, -1}, errp[2] = {-1, -1};
 	*exit_code = 127;
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return assay_error_set(e, ASSAY_INFRA, "pipe: %s", strerror(errno));
-	if (pipe2(errp, O_CLOEXEC) != 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return assay_error_set(e, ASSAY_INFRA, "pipe: %s", strerror(errno));
+	if (pipe2(fds, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
+	    (err && pipe2(efds, O_CLOEXEC) != 0)) {
+		int saved = errno;
+		for (int i = 0; i < 2; i++) {
+			if (fds[i] >= 0)
+				close(fds[i]);
+			if (errp[i] >= 0)
+				close(errp[i]);
+		}
+		return assay_error_set(e, ASSAY_INFRA, "pipe: %s", strerror(saved));
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		int err = errno;
+		int saved = errno;
 		close(fds[0]);
 		close(fds[1]);
 		close(errp[0]);
 		close(errp[1]);
-		return assay_error_set(e, ASSAY_INFRA, "fork: %s", strerror(err));
+		if (err) {
+			close(efds[0]);
+			close(efds[1]);
+		}
+		return assay_error_set(e, ASSAY_INFRA, "fork: %s", strerror(saved));
 	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
@@ -39,35 +85,30 @@ assay_err assay_proc_capture(const char *const argv[], const char *cwd, struct s
 			dup2(null, 2);
 		}
 		dup2(fds[1], 1);
-		int err = 0;
+		if (err)
+			dup2(efds[1], 2);
+		int cerr = 0;
 		if (cwd && chdir(cwd) != 0)
-			err = errno;
-		if (!err) {
+			cerr = errno;
+		if (!cerr) {
 			execvp(argv[0], (char *const *)argv);
-			err = errno;
+			cerr = errno;
 		}
-		if (write(errp[1], &err, sizeof(err)) < 0)
+		if (write(errp[1], &cerr, sizeof(cerr)) < 0)
 			_exit(127);
 		_exit(127);
 	}
 	close(fds[1]);
 	close(errp[1]);
+	if (err)
+		close(efds[1]);
 	int child_err = 0;
 	ssize_t got;
 	do
 		got = read(errp[0], &child_err, sizeof(child_err));
 	while (got < 0 && errno == EINTR);
 	close(errp[0]);
-	char buf[4096];
-	for (;;) {
-		ssize_t n = read(fds[0], buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		sbuf_add(out, buf, (size_t)n);
-	}
-	close(fds[0]);
+	read_both(fds[0], efds[0], out, err);
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -76,6 +117,12 @@ assay_err assay_proc_capture(const char *const argv[], const char *cwd, struct s
 				       cwd ? " in " : "", cwd ? cwd : "", strerror(child_err));
 	*exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	return ASSAY_OK;
+}
+
+assay_err assay_proc_capture(const char *const argv[], const char *cwd, struct sbuf *out,
+			     int *exit_code, struct assay_error *e)
+{
+	return assay_proc_output(argv, cwd, out, NULL, exit_code, e);
 }
 
 struct proc_entry {

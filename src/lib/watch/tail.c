@@ -60,6 +60,19 @@ static int ensure_open(struct assay_tail *t)
 	return 1;
 }
 
+void assay_tail_refresh(struct assay_tail *t)
+{
+	if (t->fd < 0)
+		return;
+	unsigned long long off = t->off;
+	dev_t dev = t->dev;
+	ino_t ino = t->ino;
+	close(t->fd);
+	t->fd = -1;
+	if (ensure_open(t) > 0 && t->dev == dev && t->ino == ino)
+		t->off = off;
+}
+
 long long assay_tail_read(struct assay_tail *t, struct sbuf *out, size_t max)
 {
 	int rc = ensure_open(t);

@@ -6,4 +6,5 @@ exit: 0
 ^misplaced-key +error +on +placement +a key madengine ignores
 ^unknown-key +warning +off +placement
 ^secret-pattern +error +on +secrets
+^suite-unfilled-placeholder +error +on +suite +a \{NAME\}
 --- stderr

@@ -8,7 +8,7 @@ exit: 0
   "inputs": {
     "platforms": {
       "file": "configs/platforms.json",
-      "sha256": "2746c1d6ea13fb8e1b91472a17152075945702f18bdcfebcdeab8dbf494aad21"
+      "sha256": "6c8f59cab7619ba2dc4d587072c70aac8a0274644fccf478195ebd1855a2b553"
     },
     "sweep": {
       "file": "configs/sweep-local.json",

@@ -33,10 +33,10 @@ status=0
 
 # step 1/1: llama-8b-smoke
 srun --nodes=2 --ntasks-per-node=1 --gpus-per-node=8 --kill-on-bad-exit=1 \
-    --output=/runs/r1/llama-8b-smoke/%x-%j-%N.out \
-    --error=/runs/r1/llama-8b-smoke/%x-%j-%N.err --cpu-bind=none \
-    bash -c 'exec torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-id=$SLURM_JOB_ID --rdzv-endpoint=$MASTER_ADDR:$MASTER_PORT pretrain.py --config configs/llama-8b.yaml'
+    --output=/runs/r1/slurm/llama-8b-smoke/%x-%j-%N.out \
+    --error=/runs/r1/slurm/llama-8b-smoke/%x-%j-%N.err --cpu-bind=none \
+    bash -c 'exec torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-id=$SLURM_JOB_ID --rdzv-endpoint=$MASTER_ADDR:$MASTER_PORT pretrain.py --config configs/llama-8b.yaml' 2>/runs/r1/slurm/llama-8b-smoke/srun.err
 rc=$?
-printf '%s\n' "$rc" >/runs/r1/llama-8b-smoke/slurm-exit
+printf '%s\n' "$rc" >/runs/r1/slurm/llama-8b-smoke/exit
 [ "$status" -ne 0 ] || status=$rc
 exit "$status"

@@ -28,19 +28,19 @@ status=0
 
 # step 1/2: h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16
 srun --nodes=2 --ntasks-per-node=8 --gpus-per-node=8 --kill-on-bad-exit=1 --mpi=pmix \
-    --output=/runs/r1/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16/%x-%j-%N.out \
-    --error=/runs/r1/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16/%x-%j-%N.err --cpu-bind=none \
-    /opt/assay/bin/assay-ep run --case /runs/r1/cases/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16.json --out /runs/r1/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16/result.json
+    --output=/runs/r1/slurm/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16/%x-%j-%N.out \
+    --error=/runs/r1/slurm/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16/%x-%j-%N.err --cpu-bind=none \
+    /opt/assay/bin/assay-ep run --case /runs/r1/cases/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16.json --out /runs/r1/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16/result.json 2>/runs/r1/slurm/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16/srun.err
 rc=$?
-printf '%s\n' "$rc" >/runs/r1/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16/slurm-exit
+printf '%s\n' "$rc" >/runs/r1/slurm/h100-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16/exit
 [ "$status" -ne 0 ] || status=$rc
 
 # step 2/2: h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16
 srun --nodes=2 --ntasks-per-node=8 --gpus-per-node=8 --kill-on-bad-exit=1 --mpi=pmix \
-    --output=/runs/r1/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16/%x-%j-%N.out \
-    --error=/runs/r1/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16/%x-%j-%N.err --cpu-bind=none \
-    /opt/assay/bin/assay-ep run --case /runs/r1/cases/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16.json --out /runs/r1/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16/result.json
+    --output=/runs/r1/slurm/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16/%x-%j-%N.out \
+    --error=/runs/r1/slurm/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16/%x-%j-%N.err --cpu-bind=none \
+    /opt/assay/bin/assay-ep run --case /runs/r1/cases/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16.json --out /runs/r1/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16/result.json 2>/runs/r1/slurm/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16/srun.err
 rc=$?
-printf '%s\n' "$rc" >/runs/r1/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16/slurm-exit
+printf '%s\n' "$rc" >/runs/r1/slurm/h100-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16/exit
 [ "$status" -ne 0 ] || status=$rc
 exit "$status"

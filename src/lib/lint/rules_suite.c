@@ -1,0 +1,215 @@
+/* Suite rules (docs/suite.md): runs that name no combo, and {NAME}
+ * placeholders in a suite's templates (argv, env, cwd, results, logs,
+ * context) that a run's combo and assay's built-ins leave without a value.
+ * Every one is reported, where the suite loader stops at the first. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/suite.h"
+#include "lint_int.h"
+
+static const struct assay_lint_rule rules[] = {
+	{"suite-unknown-run", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
+	 "an entry of a suite's runs that names no combo"},
+	{"suite-unfilled-placeholder", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
+	 "a {NAME} in a suite's argv, env, cwd, results, logs or context that a run leaves unfilled"},
+};
+#define R_RUN (&rules[0])
+#define R_PLACEHOLDER (&rules[1])
+
+static bool is_kind(const json_t *doc, const char *kind)
+{
+	const json_t *k = json_object_get(doc, "kind");
+	return json_is_string(k) && !strcmp(json_string_value(k), kind);
+}
+
+/* "a, b, c" into sb; at most 8 names, then "and N more". */
+static void add_names(struct sbuf *sb, const char *const *names, size_t n, bool quote)
+{
+	for (size_t i = 0; i < n && i < 8; i++)
+		sbuf_addf(sb, quote ? "%s\"%s\"" : "%s%s", i ? ", " : "", names[i]);
+	if (n > 8)
+		sbuf_addf(sb, " and %zu more", n - 8);
+}
+
+static void check_runs(struct lint_ctx *c, const json_t *combos)
+{
+	const json_t *runs = json_object_get(c->doc, "runs");
+	if (!json_is_array(runs) || !json_is_object(combos))
+		return;
+	struct strlist known = STRLIST_INIT;
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)combos, k, v)
+		strlist_push(&known, k);
+	size_t i;
+	json_array_foreach(runs, i, v) {
+		if (!json_is_string(v) || json_object_get(combos, json_string_value(v)))
+			continue;
+		struct sbuf names = SBUF_INIT;
+		add_names(&names, (const char *const *)known.v, known.n, false);
+		char *p = lint_path_index("$.runs", i);
+		lint_report(c, R_RUN, p, "unknown combo \"%s\" (combos: %s)", json_string_value(v),
+			    known.n ? sbuf_str(&names) : "none");
+		free(p);
+		sbuf_release(&names);
+	}
+	strlist_clear(&known);
+}
+
+/* The combos that run, in order: those runs names (skipping unknown ones),
+ * or every combo when there is no runs array. */
+static void running_combos(const json_t *doc, const json_t *combos, struct strlist *out)
+{
+	const json_t *runs = json_object_get(doc, "runs");
+	const char *k;
+	json_t *v;
+	if (!json_is_array(runs)) {
+		json_object_foreach((json_t *)combos, k, v)
+			strlist_push(out, k);
+		return;
+	}
+	size_t i;
+	json_array_foreach(runs, i, v)
+		if (json_is_string(v) && json_object_get(combos, json_string_value(v)) &&
+		    !strlist_has(out, json_string_value(v)))
+			strlist_push(out, json_string_value(v));
+}
+
+/* The distinct placeholders of tmpl in order; assay_template_expand decides
+ * what is one ({{ and }} are literal, a { that starts no name is kept). */
+static void template_names(const char *tmpl, struct strlist *out)
+{
+	json_t *seen = json_object();
+	struct sbuf sb = SBUF_INIT;
+	char *missing;
+	while (assay_template_expand(tmpl, seen, &sb, &missing) < 0) {
+		strlist_push(out, missing);
+		json_object_set_new(seen, missing, json_true());
+		free(missing);
+		sbuf_reset(&sb);
+	}
+	sbuf_release(&sb);
+	json_decref(seen);
+}
+
+static bool builtin(const char *name)
+{
+	for (size_t i = 0; assay_template_builtins[i]; i++)
+		if (!strcmp(assay_template_builtins[i], name))
+			return true;
+	return false;
+}
+
+struct unfilled {
+	const json_t *combos;       /* NULL: an ep suite (built-ins only) */
+	const struct strlist *runs; /* the combos that run */
+};
+
+/* Report each placeholder of the template at path that a run leaves unfilled. */
+static void check_template(struct lint_ctx *c, const struct unfilled *u, const char *path,
+			   const json_t *tmpl)
+{
+	if (!json_is_string(tmpl))
+		return;
+	struct strlist names = STRLIST_INIT;
+	template_names(json_string_value(tmpl), &names);
+	struct sbuf builtins = SBUF_INIT;
+	size_t nb = 0;
+	while (assay_template_builtins[nb])
+		nb++;
+	add_names(&builtins, assay_template_builtins, nb, false);
+	for (size_t i = 0; i < names.n; i++) {
+		const char *name = names.v[i];
+		if (builtin(name))
+			continue;
+		if (!u->combos) {
+			lint_report(c, R_PLACEHOLDER, path,
+				    "placeholder {%s} has no value: an ep suite has no combos, only "
+				    "assay's own placeholders (%s)",
+				    name, sbuf_str(&builtins));
+			continue;
+		}
+		struct strlist lacking = STRLIST_INIT;
+		for (size_t r = 0; r < u->runs->n; r++)
+			if (!json_object_get(json_object_get(u->combos, u->runs->v[r]), name))
+				strlist_push(&lacking, u->runs->v[r]);
+		struct sbuf list = SBUF_INIT;
+		if (lacking.n && lacking.n == u->runs->n) {
+			add_names(&list, (const char *const *)lacking.v, lacking.n, false);
+			lint_report(c, R_PLACEHOLDER, path,
+				    "placeholder {%s} has no value: no combo that runs sets it "
+				    "(combos: %s), and it is not one of assay's own (%s)",
+				    name, sbuf_str(&list), sbuf_str(&builtins));
+		} else if (lacking.n) {
+			add_names(&list, (const char *const *)lacking.v, lacking.n, true);
+			lint_report(c, R_PLACEHOLDER, path, "placeholder {%s} has no value in combo%s %s",
+				    name, lacking.n > 1 ? "s" : "", sbuf_str(&list));
+		}
+		sbuf_release(&list);
+		strlist_clear(&lacking);
+	}
+	sbuf_release(&builtins);
+	strlist_clear(&names);
+}
+
+/* Every template of the suite: arrays of strings, objects of strings, cwd. */
+static void check_placeholders(struct lint_ctx *c, const struct unfilled *u)
+{
+	static const char *const lists[] = {"argv", "results", "logs"};
+	static const char *const objects[] = {"env", "context"};
+	bool command = u->combos != NULL;
+	for (size_t l = 0; command && l < ARRAY_SIZE(lists); l++) {
+		const json_t *a = json_object_get(c->doc, lists[l]);
+		if (!json_is_array(a))
+			continue;
+		char *base = lint_path_key("$", lists[l]);
+		size_t i;
+		json_t *v;
+		json_array_foreach(a, i, v) {
+			char *p = lint_path_index(base, i);
+			check_template(c, u, p, v);
+			free(p);
+		}
+		free(base);
+	}
+	for (size_t o = 0; o < ARRAY_SIZE(objects); o++) {
+		const json_t *obj = json_object_get(c->doc, objects[o]);
+		if (!json_is_object(obj) || (!command && strcmp(objects[o], "env")))
+			continue;
+		char *base = lint_path_key("$", objects[o]);
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)obj, k, v) {
+			char *p = lint_path_key(base, k);
+			check_template(c, u, p, v);
+			free(p);
+		}
+		free(base);
+	}
+	if (command)
+		check_template(c, u, "$.cwd", json_object_get(c->doc, "cwd"));
+}
+
+static void check(struct lint_ctx *c)
+{
+	if (c->kind != ASSAY_LINT_SUITE || !json_is_object(c->doc))
+		return;
+	const json_t *combos = json_object_get(c->doc, "combos");
+	if (is_kind(c->doc, "command") && lint_on(c, R_RUN))
+		check_runs(c, combos);
+	if (!lint_on(c, R_PLACEHOLDER))
+		return;
+	if (is_kind(c->doc, "ep")) {
+		struct unfilled u = {NULL, NULL};
+		check_placeholders(c, &u);
+	} else if (is_kind(c->doc, "command") && json_is_object(combos)) {
+		struct strlist runs = STRLIST_INIT;
+		running_combos(c->doc, combos, &runs);
+		struct unfilled u = {combos, &runs};
+		check_placeholders(c, &u);
+		strlist_clear(&runs);
+	}
+}
+
+const struct lint_family lint_family_suite = {"suite", rules, ARRAY_SIZE(rules), check};
