@@ -36,6 +36,9 @@ enum {
  * double; non-finite reals are written as null. */
 void assay_json_write(struct sbuf *sb, const json_t *v, int flags);
 char *assay_json_dumps(const json_t *v, int flags);
+/* Append v for people: a string's text as is, any other value as compact
+ * JSON with sorted keys (labels, factors). */
+void assay_json_text(struct sbuf *sb, const json_t *v);
 /* Canonical JSON: sorted keys, no spaces, UTF-8 as is. Caller frees. */
 char *assay_json_canonical(const json_t *v);
 /* Hex SHA-256 of the canonical JSON of v. */

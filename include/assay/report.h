@@ -167,6 +167,9 @@ struct assay_report {
 
 	/* Values replaced by "***" in everything written. */
 	struct strlist secrets;
+	/* Lines shown under the header: what the report could not read or the
+	 * reader should know (a run that has not ended, a missing run folder). */
+	struct strlist notes;
 };
 
 void assay_report_init(struct assay_report *r);
@@ -216,5 +219,36 @@ assay_err assay_report_write(const struct assay_report *r, const char *dir,
  * combos, history series, every outcome), the same for the same arguments:
  * for tests, bench/report-speed.sh and docs. */
 void assay_report_sample(struct assay_report *r, size_t ncases);
+
+/* ---- filling the model from a run (src/lib/report/load*.c) ---- */
+
+struct assay_report_source {
+	const char *store;   /* the store file; opened read-only */
+	const char *run;     /* a run id or "last" */
+	const char *run_dir; /* the run's output folder; NULL: where the store says its cases ran */
+	const char *out_dir; /* where the files will be written (links are relative to it);
+			      * NULL: the run folder */
+};
+
+/* What the loader found out besides the model. */
+struct assay_report_found {
+	char *run_id;  /* the run's id ("last" resolved) */
+	char *run_dir; /* the run folder read, NULL when there is none */
+	char *out_dir; /* where to write the files */
+	struct strlist unset_secrets; /* secret names of the run not set in this environment */
+};
+void assay_report_found_release(struct assay_report_found *f);
+
+/* Fill r (initialized, empty) from the store and the run's output folder
+ * only: the run header, every case (outcome, factors, duration, reason,
+ * links to its files), EP ladders of the cases' rows, and the history of
+ * every series the run touched (see docs/report.md for what is followed),
+ * with change points at the CI detection defaults. The secrets are the
+ * values, from the environment, of the names the run recorded in its
+ * summary.json. ASSAY_USAGE for an unknown run or store, a missing run
+ * folder (unless out_dir is given: then the report says so), or a
+ * summary.json of another run; ASSAY_INFRA when the store fails. */
+assay_err assay_report_load(const struct assay_report_source *src, struct assay_report *r,
+			    struct assay_report_found *found, struct assay_error *e);
 
 #endif

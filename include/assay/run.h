@@ -95,6 +95,8 @@ struct assay_run_result {
 	struct assay_case_outcome *cases; /* every case of the suite, in order */
 	size_t n;
 	size_t counts[ASSAY_OUTCOME_COUNT];
+	/* The names of the suite's secrets (never their values), for reports. */
+	struct strlist secrets;
 };
 
 /* Run (or with dry_run describe) a suite. Returns the run's exit code: the

@@ -294,4 +294,82 @@ bool assay_annotations_has(const struct assay_annotations *a, const char *revisi
 			   enum assay_annotation_kind kind);
 void assay_annotations_release(struct assay_annotations *a);
 
+/* ---- one run read back (src/lib/store/run_read.c): what reports read ---- */
+
+struct assay_store_run {
+	char *run_id, *suite, *revision;
+	char *config_sha256, *matrix_sha256, *catalog_sha256;
+	char *host, *launcher;
+	char *started, *ended; /* ended: NULL while running or after a kill */
+	int exit_code;         /* -1 while running or after a kill */
+	int resumed;
+	long long ncases;      /* cases recorded (begun) */
+};
+/* The run run_id ("last": the newest). ASSAY_USAGE when unknown. */
+assay_err assay_store_run_get(struct assay_store *s, const char *run_id, struct assay_store_run *out,
+			      struct assay_error *e);
+void assay_store_run_release(struct assay_store_run *r);
+
+struct assay_store_case {
+	char *case_id;
+	json_t *factors;   /* owned; NULL when none */
+	char *outcome;     /* "ok", "gate-failed", ... as stored; NULL: begun, never finished */
+	char *reason;
+	char *started, *ended;
+	double duration_s; /* NAN when unknown */
+	int attempts;
+	long long rows;    /* -1 when not finished */
+	char *artifact_dir, *stdout_log, *stderr_log;
+};
+struct assay_store_cases {
+	struct assay_store_case *v;
+	size_t n, alloc;
+};
+/* Every recorded case of run_id with everything the store keeps about it,
+ * in the order the cases were begun. */
+assay_err assay_store_case_details(struct assay_store *s, const char *run_id,
+				   struct assay_store_cases *out, struct assay_error *e);
+void assay_store_cases_release(struct assay_store_cases *l);
+
+/* One stored row of a run, as the walk below hands it over (valid during
+ * the call only). */
+struct assay_store_rowview {
+	const char *case_id;     /* NULL for a row without a case (ingested) */
+	const char *series_key;
+	const char *fields_json; /* the series object as stored (canonical JSON) */
+	const char *metric, *statistic, *unit;
+	enum assay_direction direction;
+	double value;
+	/* field[i]: series field fields[i] as text (numbers as written), NULL
+	 * when the series has no such field. */
+	const char *const *field;
+};
+typedef int (*assay_store_rowview_fn)(const struct assay_store_rowview *r, void *ctx);
+/* Walk the rows stored by run_id (case by case in the order cases were
+ * begun, each case's rows in insertion order). skip: a NULL-terminated list
+ * of "METRIC[/STATISTIC][@FIELD]": rows of that metric (and statistic) whose
+ * series object has a key FIELD (at any depth) are left out (NULL: none);
+ * fields: a NULL-terminated list of series fields to extract (NULL: none).
+ * A non-zero return from fn stops the walk and is returned. */
+assay_err assay_store_run_rows(struct assay_store *s, const char *run_id,
+			       const char *const *skip, const char *const *fields,
+			       assay_store_rowview_fn fn, void *ctx, struct assay_error *e);
+
+/* One series' history as run_id saw it: its points in time order up to and
+ * including the last point run_id stored (the newest max_points of them;
+ * their run_id is not filled in). */
+struct assay_store_history {
+	const char *series_key;
+	const char *fields_json;
+	const char *unit;
+	enum assay_direction direction;
+	const struct assay_points *points;
+	long this_run; /* index of run_id's (last) point, -1 when it has none */
+};
+typedef int (*assay_store_history_fn)(const struct assay_store_history *h, void *ctx);
+/* Call fn once per key of keys (in that order; unknown keys are skipped). */
+assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
+				  const struct strlist *keys, size_t max_points,
+				  assay_store_history_fn fn, void *ctx, struct assay_error *e);
+
 #endif

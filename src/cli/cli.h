@@ -40,5 +40,6 @@ CLI_DECLARE(history);
 CLI_DECLARE(parse);
 CLI_DECLARE(gate);
 CLI_DECLARE(run);
+CLI_DECLARE(report);
 
 #endif

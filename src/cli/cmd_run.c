@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "assay/json.h"
+#include "assay/report.h"
 #include "assay/run.h"
 #include "cli.h"
 
@@ -34,6 +35,8 @@ const char cmd_run_help[] =
 	"  --fail-fast        skip the remaining cases after the first that fails\n"
 	"  --quiet            no live progress line: one line per event on stderr\n"
 	"  --json             print the summary as JSON (schema assay.run/1)\n"
+	"  --no-report        do not write report.html, junit.xml and summary.md into\n"
+	"                     the run folder at the end (`assay report` writes them later)\n"
 	"\n"
 	"Interrupt (Ctrl-C, SIGTERM) stops the running case (SIGTERM, then SIGKILL;\n"
 	"scancel under the Slurm launcher, docs/slurm.md) and records the run;\n"
@@ -46,7 +49,8 @@ const char cmd_run_help[] =
 	"  assay run --resume last configs/quickstart.json\n"
 	"\n"
 	"Exit codes: the worst case outcome, 2 > 5 > 3 > 4 > 1 > 0 (docs/exit-codes.md);\n"
-	"5 also when the run was interrupted.\n";
+	"5 also when the run was interrupted, or when every case passed but the report\n"
+	"could not be written (a report failure never hides a failed case's code).\n";
 
 static volatile sig_atomic_t interrupted;
 
@@ -124,7 +128,7 @@ static void on_event(const struct assay_run_event *ev, void *ctx)
 	fflush(stderr);
 }
 
-static void print_summary(const struct assay_run_result *res)
+static void print_summary(const struct assay_run_result *res, const char *report)
 {
 	size_t w = 4;
 	for (size_t i = 0; i < res->n; i++)
@@ -154,21 +158,41 @@ static void print_summary(const struct assay_run_result *res)
 	}
 	printf("\nresults: %s/ (summary.json, a folder per case with its logs)\n", res->run_dir);
 	printf("store:   %s (run %s)\n", res->store, res->run_id);
+	if (report)
+		printf("report:  %s/report.html (and junit.xml, summary.md)\n", report);
 	printf("exit %d (%s)\n", (int)res->exit_code, assay_strerror(res->exit_code));
 }
 
-/* The hook for reports (HTML, JUnit, Markdown): they read the store and the
- * run folder, so they are written here, after the run has ended. */
+/* The reports (HTML, JUnit, Markdown) read the store and the run folder,
+ * so they are written here, after the run has ended, into the run folder. */
 static assay_err write_reports(const struct assay_run_result *res, struct assay_error *e)
 {
-	(void)res;
-	(void)e;
-	return ASSAY_OK;
+	struct assay_report r;
+	struct assay_report_found found;
+	struct assay_report_source src = {res->store, res->run_id, res->run_dir, NULL};
+	assay_report_init(&r);
+	assay_err rc = assay_report_load(&src, &r, &found, e);
+	if (rc == ASSAY_OK)
+		rc = assay_report_write(&r, res->run_dir, e);
+	assay_report_found_release(&found);
+	assay_report_release(&r);
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	enum { O_DRY = 256, O_RESUME, O_STORE, O_OUT, O_REVISION, O_EP, O_FAILFAST, O_QUIET, O_JSON };
+	enum {
+		O_DRY = 256,
+		O_RESUME,
+		O_STORE,
+		O_OUT,
+		O_REVISION,
+		O_EP,
+		O_FAILFAST,
+		O_QUIET,
+		O_JSON,
+		O_NO_REPORT
+	};
 	static const struct option opts[] = {
 		{"dry-run", no_argument, NULL, O_DRY},
 		{"resume", required_argument, NULL, O_RESUME},
@@ -179,10 +203,11 @@ int cmd_run(int argc, char **argv)
 		{"fail-fast", no_argument, NULL, O_FAILFAST},
 		{"quiet", no_argument, NULL, O_QUIET},
 		{"json", no_argument, NULL, O_JSON},
+		{"no-report", no_argument, NULL, O_NO_REPORT},
 		{NULL, 0, NULL, 0},
 	};
 	struct assay_run_options o = {0};
-	bool quiet = false, json = false;
+	bool quiet = false, json = false, report = true;
 	int opt;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -196,6 +221,7 @@ int cmd_run(int argc, char **argv)
 		case O_FAILFAST: o.fail_fast = true; break;
 		case O_QUIET: quiet = true; break;
 		case O_JSON: json = true; break;
+		case O_NO_REPORT: report = false; break;
 		default:
 			return cli_usage_error("run", "unknown option or missing value: '%s'", argv[optind - 1]);
 		}
@@ -227,10 +253,19 @@ int cmd_run(int argc, char **argv)
 		assay_run_result_release(&res);
 		return rc;
 	}
+	/* A report that cannot be written is an infrastructure error, but the
+	 * run's own outcome comes first: it turns a passed run into 5 and
+	 * leaves any other exit code as the cases made it. */
 	struct assay_error re;
-	if (write_reports(&res, &re) != ASSAY_OK) {
-		cli_report(&re);
-		res.exit_code = assay_err_worst(res.exit_code, re.code);
+	bool reported = false;
+	if (report) {
+		reported = write_reports(&res, &re) == ASSAY_OK;
+		if (!reported) {
+			fprintf(stderr, "assay run: the report was not written: ");
+			cli_report(&re);
+			if (res.exit_code == ASSAY_OK)
+				res.exit_code = ASSAY_INFRA;
+		}
 	}
 	if (json) {
 		json_t *doc = assay_run_summary_json(&res);
@@ -239,7 +274,7 @@ int cmd_run(int argc, char **argv)
 		free(text);
 		json_decref(doc);
 	} else {
-		print_summary(&res);
+		print_summary(&res, reported ? res.run_dir : NULL);
 	}
 	fflush(stdout);
 	if (e.message[0] && (rc == ASSAY_INFRA || res.interrupted))

@@ -19,6 +19,8 @@ const struct cli_command cli_commands[] = {
 	 cmd_matrix_help},
 	{"parse", cmd_parse, "turn result files and training logs into measurement rows",
 	 cmd_parse_help},
+	{"report", cmd_report, "write report.html, junit.xml and summary.md for a stored run",
+	 cmd_report_help},
 	{"run", cmd_run, "run a suite: launch, watch, parse and store every case", cmd_run_help},
 	{"store", cmd_store, "the results store: ingest, export, series, runs, annotate, check",
 	 cmd_store_help},

@@ -81,17 +81,6 @@ int store_cli_close(struct assay_store *s, int rc)
 	return rc;
 }
 
-static void add_value(struct sbuf *sb, const json_t *v)
-{
-	if (json_is_string(v)) {
-		sbuf_adds(sb, json_string_value(v));
-	} else {
-		char *t = assay_json_dumps(v, ASSAY_JSON_SORT);
-		sbuf_adds(sb, t);
-		free(t);
-	}
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -103,17 +92,17 @@ void store_cli_series_label(const json_t *fields, struct sbuf *sb)
 					    "precision"};
 	const json_t *w = json_object_get(fields, "workload");
 	if (w) {
-		add_value(sb, w);
+		assay_json_text(sb, w);
 		sbuf_addch(sb, ' ');
 	}
-	add_value(sb, json_object_get(fields, "metric"));
+	assay_json_text(sb, json_object_get(fields, "metric"));
 	sbuf_addch(sb, '/');
-	add_value(sb, json_object_get(fields, "statistic"));
+	assay_json_text(sb, json_object_get(fields, "statistic"));
 	for (size_t i = 3; i < ARRAY_SIZE(first); i++) {
 		const json_t *v = json_object_get(fields, first[i]);
 		if (v) {
 			sbuf_addf(sb, " %s=", first[i]);
-			add_value(sb, v);
+			assay_json_text(sb, v);
 		}
 	}
 	const char **keys = xcalloc(json_object_size(fields) + 1, sizeof(*keys));
@@ -130,7 +119,7 @@ void store_cli_series_label(const json_t *fields, struct sbuf *sb)
 	qsort(keys, n, sizeof(*keys), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		sbuf_addf(sb, " %s=", keys[i]);
-		add_value(sb, json_object_get(fields, keys[i]));
+		assay_json_text(sb, json_object_get(fields, keys[i]));
 	}
 	free(keys);
 }

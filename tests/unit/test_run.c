@@ -78,6 +78,8 @@ static void test_summary(void **state)
 	res.n = 2;
 	res.counts[ASSAY_OUTCOME_WORKLOAD_FAILED] = 1;
 	res.counts[ASSAY_OUTCOME_UNSUPPORTED] = 1;
+	/* Secret names (never values) go in, for reports. */
+	strlist_push(&res.secrets, "HF_TOKEN");
 	json_t *doc = assay_run_summary_json(&res);
 	char *text = assay_json_dumps(doc, ASSAY_JSON_SORT);
 	assert_string_equal(
@@ -90,9 +92,11 @@ static void test_summary(void **state)
 		"\"verdicts\":[]}],"
 		"\"counts\":{\"gate-failed\":0,\"infrastructure\":0,\"no-metrics\":0,\"passed\":0,\"skipped\":0,\"unsupported\":1,"
 		"\"workload-failed\":1},\"exit_code\":3,\"interrupted\":false,\"result\":\"workload-failed\","
-		"\"revision\":\"r1\",\"run_id\":\"R\",\"schema\":\"assay.run/1\",\"store\":\"assay.db\",\"suite\":\"s\"}");
+		"\"revision\":\"r1\",\"run_id\":\"R\",\"schema\":\"assay.run/1\",\"secrets\":[\"HF_TOKEN\"],"
+		"\"store\":\"assay.db\",\"suite\":\"s\"}");
 	free(text);
 	json_decref(doc);
+	strlist_clear(&res.secrets);
 }
 
 int main(void)

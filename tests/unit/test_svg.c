@@ -84,6 +84,15 @@ static void test_log_ticks(void **state)
 	n = svg_ticks_log(&lo, &hi, t, 64);
 	assert_int_equal(n, 7);
 	assert_true(fabs(t[1] - 0.1) < 1e-12);
+
+	/* One value (a ladder of one point) sits inside, not on an edge. */
+	lo = hi = 1024;
+	n = svg_ticks_log(&lo, &hi, t, 64);
+	assert_true(lo == 100 && hi == 10000);
+	lo = hi = 8;
+	n = svg_ticks_log(&lo, &hi, t, 64);
+	assert_true(lo == 1 && hi == 100);
+	assert_true(t[0] == 1 && t[n - 1] == 100);
 }
 
 static void test_labels(void **state)

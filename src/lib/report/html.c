@@ -14,6 +14,8 @@
 #define EP_CHART_SERIES 10  /* ladders per chart */
 #define TRAIN_CHARTS 24     /* combos drawn */
 #define HISTORY_CHARTS 48   /* series drawn, failed ones first */
+#define HISTORY_TABLE 500   /* further series listed in a table */
+#define GATES_OPEN 12       /* the gates table starts folded beyond this, unless one failed */
 #define EP_TABLE_OPEN 40    /* the per-ladder table starts open up to this many rows */
 #define REASON_LINE 160     /* bytes of a reason shown in the table */
 #define REASON_BUDGET 1500000 /* bytes for all reasons' <details> together */
@@ -69,6 +71,8 @@ static const char *const css =
 	"dd{margin:0;color:#f1f5f9;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
 	".counts{margin-top:12px;display:flex;flex-wrap:wrap;gap:6px;align-items:center}"
 	".counts .total{color:#e2e8f0;margin-right:6px}"
+	".hnote{margin:10px 0 0;color:#fde68a}"
+	"p.factors{line-height:1.6}"
 	"nav{background:#fff;border-bottom:1px solid var(--line);padding:8px 32px;"
 	"position:sticky;top:0;z-index:2}"
 	"nav a{margin-right:18px;font-weight:500}"
@@ -93,7 +97,7 @@ static const char *const css =
 	".f{display:inline-block;margin:0 8px 0 0;color:#374151;white-space:nowrap}"
 	".f i{font-style:normal;color:var(--mute)}"
 	"td.reason{min-width:240px;max-width:520px;overflow-wrap:anywhere}"
-	"td.files a{margin-right:8px;white-space:nowrap}"
+	"td.files{min-width:150px}td.files a{margin-right:4px;white-space:nowrap}"
 	"td.msg{min-width:240px}"
 	"details summary{cursor:pointer}"
 	"details pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f8fafc;"
@@ -284,7 +288,13 @@ static void header(struct html *h)
 				"<span class=\"b %s\">%zu FAIL</span>",
 			  r->ngates, r->ngates == 1 ? "" : "s", gate_fail ? "v-FAIL" : "v-PASS",
 			  gate_fail);
-	sbuf_adds(h->o, "</div></header>");
+	sbuf_adds(h->o, "</div>");
+	for (size_t i = 0; i < r->notes.n; i++) {
+		sbuf_adds(h->o, "<p class=\"hnote\">");
+		esc(h, r->notes.v[i]);
+		sbuf_adds(h->o, "</p>");
+	}
+	sbuf_adds(h->o, "</header>");
 }
 
 static void reason(struct html *h, const char *s)
@@ -309,6 +319,31 @@ static void reason(struct html *h, const char *s)
 	sbuf_adds(h->o, "</td>");
 }
 
+/* Whether case c's factor k is one every case has with the same value. */
+static bool common_factor(const struct assay_report *r, const struct assay_report_kv *f)
+{
+	if (r->ncases < 2)
+		return false;
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct assay_report_case *c = &r->cases[i];
+		bool has = false;
+		for (size_t k = 0; k < c->nfactors && !has; k++)
+			has = !strcmp(c->factors[k].key, f->key) && !strcmp(c->factors[k].value, f->value);
+		if (!has)
+			return false;
+	}
+	return true;
+}
+
+static void factor(struct html *h, const struct assay_report_kv *f)
+{
+	sbuf_adds(h->o, "<span class=\"f\"><i>");
+	esc(h, f->key);
+	sbuf_adds(h->o, "</i> ");
+	esc(h, f->value);
+	sbuf_adds(h->o, "</span>");
+}
+
 static void cases(struct html *h)
 {
 	const struct assay_report *r = h->r;
@@ -317,6 +352,18 @@ static void cases(struct html *h)
 		sbuf_adds(h->o, "<p class=\"note\">This run has no cases.</p></section>");
 		return;
 	}
+	/* Factors every case shares are said once, above the table. */
+	struct strlist common = STRLIST_INIT;
+	const struct assay_report_case *c0 = &r->cases[0];
+	for (size_t k = 0; k < c0->nfactors; k++)
+		if (common_factor(r, &c0->factors[k])) {
+			if (!common.n)
+				sbuf_adds(h->o, "<p class=\"note factors\">Every case: ");
+			factor(h, &c0->factors[k]);
+			strlist_push(&common, c0->factors[k].key);
+		}
+	if (common.n)
+		sbuf_adds(h->o, "</p>");
 	sbuf_adds(h->o, "<div class=\"tools\" id=\"tools\" hidden><input id=\"filter\" "
 			"type=\"search\" placeholder=\"Filter cases\" aria-label=\"Filter cases\">"
 			"<select id=\"outcome\" aria-label=\"Outcome\"><option value=\"\">"
@@ -336,13 +383,9 @@ static void cases(struct html *h)
 			  assay_report_outcome_name(c->outcome));
 		esc(h, c->id);
 		sbuf_adds(h->o, "</code></td><td class=\"factors\">");
-		for (size_t k = 0; k < c->nfactors; k++) {
-			sbuf_adds(h->o, "<span class=\"f\"><i>");
-			esc(h, c->factors[k].key);
-			sbuf_adds(h->o, "</i> ");
-			esc(h, c->factors[k].value);
-			sbuf_adds(h->o, "</span>");
-		}
+		for (size_t k = 0; k < c->nfactors; k++)
+			if (!strlist_has(&common, c->factors[k].key))
+				factor(h, &c->factors[k]);
 		sbuf_adds(h->o, "</td><td>");
 		badge_outcome(h, c->outcome);
 		sbuf_adds(h->o, "</td><td class=\"num\"");
@@ -359,7 +402,7 @@ static void cases(struct html *h)
 				rep_href(h->o, l->href, h->secrets);
 				sbuf_adds(h->o, "\">");
 				esc(h, l->label);
-				sbuf_adds(h->o, "</a>");
+				sbuf_adds(h->o, "</a> ");
 			} else {
 				/* Not a relative path: shown, never followed. */
 				sbuf_adds(h->o, "<span title=\"");
@@ -372,6 +415,7 @@ static void cases(struct html *h)
 		sbuf_adds(h->o, "</td></tr>");
 	}
 	sbuf_adds(h->o, "</tbody></table></div></section>");
+	strlist_clear(&common);
 }
 
 static void gate_row(struct html *h, const struct assay_report_gate *g, bool with_case)
@@ -422,13 +466,27 @@ static void gates(struct html *h)
 		fail += r->gates[i].verdict == ASSAY_VERDICT_FAIL;
 	sbuf_addf(h->o, "<section id=\"gates\"><h2>Gates <small>%zu, %zu failed</small></h2>",
 		  r->ngates, fail);
+	/* A long table with nothing failed starts folded. */
+	size_t counts[ASSAY_VERDICT_COUNT] = {0};
+	for (size_t i = 0; i < r->ngates; i++)
+		if ((unsigned)r->gates[i].verdict < ASSAY_VERDICT_COUNT)
+			counts[r->gates[i].verdict]++;
+	sbuf_addf(h->o, "<details%s><summary>", fail || r->ngates <= GATES_OPEN ? " open" : "");
+	bool first = true;
+	for (int v = 0; v < ASSAY_VERDICT_COUNT; v++)
+		if (counts[v]) {
+			sbuf_addf(h->o, "%s%zu %s", first ? "" : " · ", counts[v],
+				  assay_report_verdict_name((enum assay_report_verdict)v));
+			first = false;
+		}
+	sbuf_adds(h->o, "</summary>");
 	gate_table_head(h, true);
 	/* Failed gates first, then the rest, each in model order. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < r->ngates; i++)
 			if ((r->gates[i].verdict == ASSAY_VERDICT_FAIL) == (pass == 0))
 				gate_row(h, &r->gates[i], true);
-	sbuf_adds(h->o, "</tbody></table></div></section>");
+	sbuf_adds(h->o, "</tbody></table></div></details></section>");
 }
 
 /* ---- EP ---- */
@@ -906,15 +964,18 @@ static void history_section(struct html *h)
 			}
 	sbuf_adds(h->o, "</div>");
 	if (drawn < r->nhistory) {
-		sbuf_addf(h->o, "<p class=\"note\">%zu more series are not drawn:</p>"
+		size_t listed = r->nhistory - drawn < HISTORY_TABLE ? r->nhistory - drawn
+								    : HISTORY_TABLE;
+		sbuf_addf(h->o, "<p class=\"note\">%zu more series are not drawn%s:</p>"
 				"<div class=\"scroll\"><table class=\"sortable\"><thead><tr>"
 				"<th>Series</th><th class=\"num\">Points</th><th>Verdict</th>"
 				"<th>Message</th></tr></thead><tbody>",
-			  r->nhistory - drawn);
+			  r->nhistory - drawn,
+			  listed < r->nhistory - drawn ? "; the first of them are listed" : "");
 		/* The ones the loops above did not reach, in the same order. */
 		size_t seen = 0;
 		for (int pass = 0; pass < 2; pass++)
-			for (size_t i = 0; i < r->nhistory; i++) {
+			for (size_t i = 0; i < r->nhistory && seen < drawn + listed; i++) {
 				const struct assay_report_history *s = &r->history[i];
 				if ((s->verdict == ASSAY_VERDICT_FAIL) != (pass == 0))
 					continue;
@@ -929,6 +990,14 @@ static void history_section(struct html *h)
 				sbuf_adds(h->o, "</td></tr>");
 			}
 		sbuf_adds(h->o, "</tbody></table></div>");
+		if (drawn + listed < r->nhistory) {
+			/* Failed series come first: only an excess of them is left out. */
+			size_t shown = drawn + listed, left_fail = fail > shown ? fail - shown : 0;
+			sbuf_addf(h->o, "<p class=\"note\">%zu more series are left out of this page "
+					"(%zu of them with a failed gate); <code>assay history</code> "
+					"shows any series from the store.</p>",
+				  r->nhistory - shown, left_fail);
+		}
 	}
 	sbuf_adds(h->o, "</section>");
 }

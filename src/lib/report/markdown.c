@@ -62,6 +62,11 @@ void assay_report_markdown(const struct assay_report *r, struct sbuf *out)
 	sbuf_addf(&o, ": **%s** (exit %d)\n\n",
 		  r->exit_code == ASSAY_OK ? "passed" : assay_strerror(r->exit_code),
 		  (int)r->exit_code);
+	for (size_t i = 0; i < r->notes.n; i++) {
+		sbuf_adds(&o, "> ");
+		rep_text(&o, REP_MD, r->notes.v[i], 0, &r->secrets);
+		sbuf_adds(&o, "\n\n");
+	}
 
 	sbuf_adds(&o, "| outcome | cases |\n|---|---:|\n");
 	for (int i = 0; i < ASSAY_REPORT_OUTCOME_COUNT; i++)

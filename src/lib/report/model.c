@@ -141,6 +141,7 @@ void assay_report_release(struct assay_report *r)
 	}
 	free(r->history);
 	strlist_clear(&r->secrets);
+	strlist_clear(&r->notes);
 	assay_report_init(r);
 }
 

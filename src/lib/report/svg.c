@@ -137,6 +137,11 @@ size_t svg_ticks_log(double *lo, double *hi, double *ticks, size_t max)
 		h = t;
 	}
 	int a = (int)floor(log10(l) + 1e-9), b = (int)ceil(log10(h) - 1e-9);
+	if (l == h) {
+		/* One value: a decade either side, so it does not sit on an edge. */
+		a = (int)floor(log10(l) - 0.5 + 1e-9);
+		b = (int)ceil(log10(l) + 0.5 - 1e-9);
+	}
 	if (b <= a)
 		b = a + 1;
 	*lo = pow(10, a);

@@ -83,12 +83,17 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 	}
 	json_t *counts = json_object();
 	for (int i = 0; i < ASSAY_OUTCOME_COUNT; i++)
-		json_object_set_new(counts, assay_outcome_name((enum assay_outcome)i), json_integer((json_int_t)res->counts[i]));
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:o}", "schema", "assay.run/1",
-			 "run_id", res->run_id, "suite", str_or_null(res->suite), "revision",
-			 str_or_null(res->revision), "store", str_or_null(res->store), "exit_code",
-			 (int)res->exit_code, "result", assay_strerror(res->exit_code), "interrupted",
-			 res->interrupted, "counts", counts, "cases", cases);
+		json_object_set_new(counts, assay_outcome_name((enum assay_outcome)i),
+				    json_integer((json_int_t)res->counts[i]));
+	json_t *secrets = json_array();
+	for (size_t i = 0; i < res->secrets.n; i++)
+		json_array_append_new(secrets, json_string(res->secrets.v[i]));
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:o, s:o}", "schema",
+			 "assay.run/1", "run_id", res->run_id, "suite", str_or_null(res->suite),
+			 "revision", str_or_null(res->revision), "store", str_or_null(res->store),
+			 "exit_code", (int)res->exit_code, "result", assay_strerror(res->exit_code),
+			 "interrupted", res->interrupted, "counts", counts, "cases", cases, "secrets",
+			 secrets);
 }
 
 void assay_run_result_release(struct assay_run_result *res)
@@ -100,5 +105,6 @@ void assay_run_result_release(struct assay_run_result *res)
 	free(res->revision);
 	free(res->run_dir);
 	free(res->store);
+	strlist_clear(&res->secrets);
 	memset(res, 0, sizeof(*res));
 }

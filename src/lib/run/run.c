@@ -110,7 +110,8 @@ static assay_err check_ep_tools(const struct run_ctx *rc, struct assay_error *e)
 static assay_err find_revision(struct run_ctx *rc, struct assay_error *e)
 {
 	if (rc->o->revision) {
-		rc->res->revision = xstrdup(rc->o->revision);
+		/* A label from the command line is written everywhere: redacted. */
+		rc->res->revision = assay_redactor_str(&rc->redact, rc->o->revision);
 		return ASSAY_OK;
 	}
 	if (rc->suite.revision) {
@@ -410,6 +411,8 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 	    (err = find_revision(&rc, e)) != ASSAY_OK)
 		goto out;
 	res->suite = xstrdup(rc.suite.name);
+	for (size_t i = 0; i < rc.suite.secrets.n; i++)
+		strlist_push(&res->secrets, rc.suite.secrets.v[i]);
 	res->store = xstrdup(o->store ? o->store : rc.suite.store);
 	if (rc.suite.kind == ASSAY_SUITE_EP)
 		rc.assay_ep = find_assay_ep(&rc);

@@ -294,6 +294,14 @@ char *assay_json_dumps(const json_t *v, int flags)
 	return sbuf_detach(&sb, NULL);
 }
 
+void assay_json_text(struct sbuf *sb, const json_t *v)
+{
+	if (json_is_string(v))
+		sbuf_adds(sb, json_string_value(v));
+	else
+		assay_json_write(sb, v, ASSAY_JSON_SORT);
+}
+
 char *assay_json_canonical(const json_t *v)
 {
 	return assay_json_dumps(v, ASSAY_JSON_SORT);

@@ -1,0 +1,84 @@
+/* assay report: write report.html, junit.xml and summary.md for a stored run
+ * from the store and the run's output folder only (docs/report.md). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/report.h"
+#include "assay/store.h"
+#include "cli.h"
+
+const char cmd_report_help[] =
+	"usage: assay report [--store PATH] [--out DIR] [RUN_ID|last]\n"
+	"\n"
+	"Write the report of a stored run (default: the last one): report.html (one\n"
+	"self-contained page with charts), junit.xml (one test per case and per gate)\n"
+	"and summary.md (a Markdown table for CI job pages). It reads only the store\n"
+	"and the run's output folder; the values of the secrets the run named are\n"
+	"taken from this environment and redacted. `assay run` writes the same three\n"
+	"files into the run folder at the end of every run.\n"
+	"\n"
+	"options:\n"
+	"  --store PATH   the results store (default: assay.db)\n"
+	"  --out DIR      write the files into DIR (default: the run's output folder);\n"
+	"                 links to the cases' logs are relative to DIR\n"
+	"\n"
+	"examples:\n"
+	"  assay report --store out/quickstart/assay.db\n"
+	"  assay report --store out/quickstart/assay.db --out /tmp/report 20261130T221402Z-132cf0\n"
+	"\n"
+	"Exit codes: 0 written, 2 bad arguments, unknown store or run, or a missing run\n"
+	"folder, 5 the store or file system failed. The run's own outcome is in the\n"
+	"report, not in this exit code.\n";
+
+int cmd_report(int argc, char **argv)
+{
+	enum { O_STORE = 256, O_OUT };
+	static const struct option opts[] = {
+		{"store", required_argument, NULL, O_STORE},
+		{"out", required_argument, NULL, O_OUT},
+		{NULL, 0, NULL, 0},
+	};
+	struct assay_report_source src = {ASSAY_STORE_DEFAULT_PATH, "last", NULL, NULL};
+	int opt;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case O_STORE: src.store = optarg; break;
+		case O_OUT: src.out_dir = optarg; break;
+		default:
+			return cli_usage_error("report", "unknown option or missing value: '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 1)
+		return cli_usage_error("report", "expected at most one run id, got %d", argc - optind);
+	if (optind < argc)
+		src.run = argv[optind];
+
+	struct assay_report r;
+	struct assay_report_found found;
+	struct assay_error e;
+	assay_report_init(&r);
+	assay_err rc = assay_report_load(&src, &r, &found, &e);
+	if (rc == ASSAY_OK)
+		rc = assay_report_write(&r, found.out_dir, &e);
+	if (rc != ASSAY_OK) {
+		cli_report(&e);
+	} else {
+		for (size_t i = 0; i < found.unset_secrets.n; i++)
+			fprintf(stderr,
+				"assay report: secret %s is not set here: the report relies on the "
+				"redaction done when the run ran\n",
+				found.unset_secrets.v[i]);
+		const char *d = found.out_dir;
+		printf("report of run %s (suite %s, exit %d %s): %zu cases\n  %s/report.html\n"
+		       "  %s/junit.xml\n  %s/summary.md\n",
+		       found.run_id, r.suite ? r.suite : "-", (int)r.exit_code,
+		       assay_strerror(r.exit_code), r.ncases, d, d, d);
+	}
+	assay_report_found_release(&found);
+	assay_report_release(&r);
+	return rc;
+}

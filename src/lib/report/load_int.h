@@ -1,0 +1,59 @@
+/* Shared by the files that fill the report model from a run
+ * (load.c, load_series.c, load_train.c): the loader's state. Not a public
+ * header. */
+#ifndef ASSAY_REPORT_LOAD_INT_H
+#define ASSAY_REPORT_LOAD_INT_H
+
+#include <jansson.h>
+
+#include "assay/report.h"
+#include "assay/store.h"
+
+/* A regression gate's verdict on one series. */
+struct hgate {
+	char *key, *gate, *message;
+	enum assay_report_verdict verdict;
+	bool acked;
+};
+
+struct loader {
+	struct assay_report *r;
+	struct assay_store *s;
+	const char *run_id;
+	char *run_dir, *out_abs;
+	json_t *summary;
+	bool ended;
+
+	/* EP ladders: one per case (or per backend/precision/phase for rows
+	 * without a case), with the identity fields of its points. */
+	json_t **ladder_ids;
+	size_t nladders, ladder_alloc;
+	long last_ladder;
+
+	/* Series the history follows, in the order the run stored them. */
+	struct strlist keys;
+
+	/* Verdicts of the regression gates, by series, for the history. */
+	struct hgate *hgates;
+	size_t nhgates, hgates_alloc;
+	long last_case; /* the case the previous verdict belonged to */
+};
+
+/* load.c */
+bool load_is_file(const char *path);
+const char *load_jstr(const json_t *o, const char *key);
+/* v as text into sb (reset first). */
+void load_factor_value(const json_t *v, struct sbuf *sb);
+
+/* load_series.c: the row walk (EP ladders, the followed series), then the
+ * EP groups and the history. */
+extern const char *const load_row_fields[]; /* the fields on_row reads */
+extern const char *const load_ep_skip[];    /* assay-ep rows nothing reads */
+int load_on_row(const struct assay_store_rowview *row, void *ctx);
+void load_ep_groups(struct loader *L);
+assay_err load_history(struct loader *L, struct assay_error *e);
+
+/* load_train.c: a training chart per case with a steps.ndjson. */
+void load_training(struct loader *L, const struct assay_store_cases *sc);
+
+#endif

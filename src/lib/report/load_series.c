@@ -1,0 +1,466 @@
+/* The report's view of the run's rows: one EP ladder per case (the
+ * roundtrip latency p50 and p99, bandwidth and the oracle per point), the
+ * series the history follows, and their history as the run saw it with
+ * change points at the CI detection defaults and the regression gates'
+ * verdicts (docs/report.md, "What the report reads"). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/detect.h"
+#include "assay/json.h"
+#include "report/load_int.h"
+
+/* Points of a series shown and searched for change points: the newest ones. */
+#define HISTORY_POINTS 100
+
+enum { F_COMPONENT, F_TOKENS };
+const char *const load_row_fields[] = {"component", "tokens", NULL};
+/* What assay-ep rows the report leaves out: diagnostics of every point that
+ * neither the EP charts nor the history follow (docs/report.md). */
+const char *const load_ep_skip[] = {
+	"cross_rank_min_us@component", "tokens_per_s@component",   "latency_us/p90@component",
+	"latency_us/p95@component",    "latency_us/min@component", "latency_us/max@component",
+	NULL};
+static const char *const ep_metrics[] = {"latency_us", "gbps_per_rank", "max_relative_error",
+					 "oracle_pass"};
+
+static bool in(const char *s, const char *const *list, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
+/* The ladder of this row (made when new): one per case, or for rows
+ * without a case (an ingested artifact) one per backend, precision and
+ * phase. */
+static struct assay_report_ep *ladder(struct loader *L, const struct assay_store_rowview *row)
+{
+	struct assay_report *r = L->r;
+	if (L->last_ladder >= 0 && row->case_id && !strcmp(r->ep[L->last_ladder].case_id, row->case_id))
+		return &r->ep[L->last_ladder];
+	json_t *id = json_loads(row->fields_json ? row->fields_json : "{}", 0, NULL);
+	if (!id)
+		id = json_object();
+	const char *b = load_jstr(id, "backend"), *p = load_jstr(id, "precision"), *ph = load_jstr(id, "phase");
+	char key[256];
+	snprintf(key, sizeof(key), "%s %s %s", b ? b : "", p ? p : "", ph ? ph : "");
+	const char *want = row->case_id ? row->case_id : key;
+	for (size_t i = 0; i < r->nep; i++)
+		if (!strcmp(r->ep[i].case_id, want)) {
+			L->last_ladder = (long)i;
+			json_decref(id);
+			return &r->ep[i];
+		}
+	struct assay_report_ep *ep = assay_report_add_ep(r, want, b, p, ph);
+	assay_report_set(&ep->component, "roundtrip");
+	/* What identifies the ladder beyond its points: grouping later. */
+	static const char *const point_level[] = {"metric", "statistic", "tokens", "component",
+						  "verdict", "backend", "precision", "phase"};
+	for (size_t i = 0; i < ARRAY_SIZE(point_level); i++)
+		json_object_del(id, point_level[i]);
+	ALLOC_GROW(L->ladder_ids, L->nladders + 1, L->ladder_alloc);
+	L->ladder_ids[L->nladders++] = id;
+	L->last_ladder = (long)r->nep - 1;
+	return ep;
+}
+
+static struct assay_report_ep_point *ladder_point(struct assay_report_ep *ep, double tokens)
+{
+	for (size_t i = 0; i < ep->npoints; i++)
+		if (ep->points[i].tokens == tokens)
+			return &ep->points[i];
+	return assay_report_ep_point(ep, tokens);
+}
+
+int load_on_row(const struct assay_store_rowview *row, void *ctx)
+{
+	struct loader *L = ctx;
+	const char *comp = row->field[F_COMPONENT];
+	const char *m = row->metric, *st = row->statistic;
+	if (!comp || !in(m, ep_metrics, ARRAY_SIZE(ep_metrics))) {
+		strlist_push(&L->keys, row->series_key); /* not EP: followed in full */
+		return 0;
+	}
+	bool rt = !strcmp(comp, "roundtrip"), oracle = !strcmp(comp, "oracle");
+	bool p50 = !strcmp(st, "p50"), p99 = !strcmp(st, "p99");
+	bool lat = rt && !strcmp(m, "latency_us") && (p50 || p99);
+	bool bw = rt && !strcmp(m, "gbps_per_rank") && p50;
+	bool err = oracle && !strcmp(m, "max_relative_error");
+	bool pass = oracle && !strcmp(m, "oracle_pass");
+	if (lat || bw || err)
+		strlist_push(&L->keys, row->series_key);
+	double tokens;
+	if (!(lat || bw || err || pass) || !row->field[F_TOKENS] ||
+	    !assay_parse_double(row->field[F_TOKENS], &tokens))
+		return 0;
+	struct assay_report_ep_point *p = ladder_point(ladder(L, row), tokens);
+	if (lat && p50)
+		p->p50_us = row->value;
+	else if (lat)
+		p->p99_us = row->value;
+	else if (bw)
+		p->bw_gbps = row->value;
+	else if (err)
+		p->max_rel_error = row->value;
+	else
+		p->valid = row->value == 1;
+	return 0;
+}
+
+/* Keys of the objects v[0..n) whose values differ between the objects
+ * that have them (one pass: the first value seen of each key is kept). A
+ * key only some objects have does not vary by that alone: series of
+ * different kinds (EP, training) differ in their metric already. */
+static void varying_keys(json_t *const *v, size_t n, const char *const *skip, size_t nskip,
+			 struct strlist *out)
+{
+	json_t *first = json_object();
+	for (size_t i = 0; i < n; i++) {
+		const char *k;
+		json_t *val;
+		json_object_foreach(v[i], k, val)
+		{
+			const json_t *seen = json_object_get(first, k);
+			if (!seen)
+				json_object_set(first, k, val);
+			else if (!json_equal(seen, val) && !in(k, skip, nskip) && !strlist_has(out, k))
+				strlist_push(out, k);
+		}
+	}
+	json_decref(first);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "k=v · k=v" for the keys of obj in keys (sorted). */
+static void key_values(const json_t *obj, const struct strlist *keys, struct sbuf *sb)
+{
+	struct sbuf v = SBUF_INIT;
+	for (size_t i = 0; i < keys->n; i++) {
+		const json_t *val = json_object_get(obj, keys->v[i]);
+		if (!val)
+			continue;
+		load_factor_value(val, &v);
+		sbuf_addf(sb, "%s%s=%s", sb->len ? " · " : "", keys->v[i], v.buf);
+	}
+	sbuf_release(&v);
+}
+
+void load_ep_groups(struct loader *L)
+{
+	struct strlist vary = STRLIST_INIT;
+	varying_keys(L->ladder_ids, L->nladders, NULL, 0, &vary);
+	if (vary.n)
+		qsort(vary.v, vary.n, sizeof(char *), cmp_str);
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < L->nladders && vary.n; i++) {
+		sbuf_reset(&sb);
+		key_values(L->ladder_ids[i], &vary, &sb);
+		assay_report_set(&L->r->ep[i].group, sb.len ? sb.buf : NULL);
+	}
+	sbuf_release(&sb);
+	strlist_clear(&vary);
+}
+
+/* ---- history ---- */
+
+struct hseries {
+	char *key, *unit;
+	json_t *fields;
+	enum assay_direction dir;
+	struct assay_report_hpoint *pts; /* revision owned */
+	size_t n;
+	long mine;       /* this run's point, -1 when ignored */
+	size_t ignored;  /* points left out (annotated ignore) */
+};
+
+struct hctx {
+	struct hseries *v;
+	size_t n, alloc;
+	const struct assay_annotations *ann;
+};
+
+static bool ignored(const struct assay_annotations *a, const char *key, const char *rev)
+{
+	for (size_t i = 0; rev && i < a->n; i++)
+		if (a->v[i].kind == ASSAY_ANN_IGNORE && !strcmp(a->v[i].series_key, key) &&
+		    !strcmp(a->v[i].revision, rev))
+			return true;
+	return false;
+}
+
+static int on_history(const struct assay_store_history *h, void *ctx)
+{
+	struct hctx *H = ctx;
+	ALLOC_GROW(H->v, H->n + 1, H->alloc);
+	struct hseries *s = &H->v[H->n++];
+	memset(s, 0, sizeof(*s));
+	s->key = xstrdup(h->series_key);
+	s->unit = xstrdup(h->unit ? h->unit : "");
+	s->fields = json_loads(h->fields_json ? h->fields_json : "{}", 0, NULL);
+	if (!s->fields)
+		s->fields = json_object();
+	s->dir = h->direction;
+	s->pts = xcalloc(h->points->n + 1, sizeof(*s->pts));
+	s->mine = -1;
+	for (size_t i = 0; i < h->points->n; i++) {
+		const struct assay_point *p = &h->points->v[i];
+		if (H->ann->n && ignored(H->ann, h->series_key, p->revision)) {
+			s->ignored++;
+			continue;
+		}
+		if ((long)i == h->this_run)
+			s->mine = (long)s->n;
+		s->pts[s->n].revision = xstrdup(p->revision ? p->revision : "-");
+		s->pts[s->n].value = p->value;
+		s->n++;
+	}
+	return 0;
+}
+
+/* How interesting a series is: 0 this run starts a worse regime, 1 a
+ * better one, 2 change points elsewhere, 3 nothing; within a rank, the
+ * biggest move of this run's point against the mean of the earlier ones
+ * first. */
+struct hrank {
+	size_t index;
+	int rank;
+	double move;
+	struct assay_changes ch;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct hrank *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	if (x->move != y->move)
+		return x->move < y->move ? 1 : -1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* |this run's value / the mean of the earlier points - 1|, 0 when unknown. */
+static double earlier_mean(const struct hseries *s)
+{
+	double sum = 0;
+	for (long k = 0; k < s->mine; k++)
+		sum += s->pts[k].value;
+	return s->mine >= 1 ? sum / (double)s->mine : NAN;
+}
+
+static double move_of(const struct hseries *s)
+{
+	double mean = earlier_mean(s);
+	double m = s->mine >= 1 ? fabs(s->pts[s->mine].value / mean - 1) : 0;
+	return mean != 0 && isfinite(m) ? m : 0;
+}
+
+static void history_message(const struct hseries *s, const struct assay_changes *ch,
+			    bool gated, struct sbuf *sb)
+{
+	sbuf_adds(sb, gated ? "detector: " : "no regression gate ran on this series; ");
+	if (!ch->n) {
+		sbuf_addf(sb, "no change point in %zu point%s", s->n, s->n == 1 ? "" : "s");
+		double mean = earlier_mean(s);
+		if (s->mine >= 1 && mean != 0) {
+			sbuf_addf(sb, " (this run %+.1f%% against the mean of the %ld before)",
+				  (s->pts[s->mine].value / mean - 1) * 100, s->mine);
+		}
+	} else {
+		const struct assay_change *c = &ch->v[ch->n - 1];
+		bool worse = assay_change_is_regression(c, s->dir);
+		if (s->mine >= 0 && c->index == (size_t)s->mine)
+			sbuf_addf(sb, "this run starts a new regime: %+.1f%% against the previous "
+				      "mean (%s, p=%.2g)",
+				  c->rel_change * 100, worse ? "worse" : "better", c->pvalue);
+		else
+			sbuf_addf(sb, "%zu change point%s; the latest at %s: %+.1f%% (%s)", ch->n,
+				  ch->n == 1 ? "" : "s", s->pts[c->index].revision,
+				  c->rel_change * 100, worse ? "worse" : "better");
+	}
+	if (s->ignored)
+		sbuf_addf(sb, "; %zu point%s annotated ignore left out", s->ignored,
+			  s->ignored == 1 ? "" : "s");
+}
+
+/* Keep the first occurrence of every key. */
+static void dedupe(struct strlist *keys)
+{
+	size_t n = keys->n;
+	size_t *idx = xcalloc(n + 1, sizeof(size_t));
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	/* Sort indexes by key (stable by index), then mark repeats. */
+	for (size_t gap = n / 2; gap > 0; gap /= 2)
+		for (size_t i = gap; i < n; i++)
+			for (size_t j = i; j >= gap; j -= gap) {
+				int c = strcmp(keys->v[idx[j - gap]], keys->v[idx[j]]);
+				if (c < 0 || (c == 0 && idx[j - gap] < idx[j]))
+					break;
+				size_t t = idx[j];
+				idx[j] = idx[j - gap];
+				idx[j - gap] = t;
+			}
+	bool *drop = xcalloc(n + 1, sizeof(bool));
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(keys->v[idx[i - 1]], keys->v[idx[i]]))
+			drop[idx[i]] = true;
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (drop[i])
+			free(keys->v[i]);
+		else
+			keys->v[w++] = keys->v[i];
+	}
+	keys->n = w;
+	free(drop);
+	free(idx);
+}
+
+static int cmp_hgate(const void *a, const void *b)
+{
+	return strcmp(((const struct hgate *)a)->key, ((const struct hgate *)b)->key);
+}
+
+/* The regression gates' verdict on series key: FAIL if any failed, else
+ * PASS if any passed, else SKIPPED, with their messages; false when no
+ * gate judged it. L->hgates is sorted by key. */
+static bool gate_verdict(const struct loader *L, const char *key, enum assay_report_verdict *v,
+			 struct sbuf *msg)
+{
+	size_t lo = 0, hi = L->nhgates;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(L->hgates[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	bool any = false, fail = false, pass = false, skipped = false;
+	for (size_t i = lo; i < L->nhgates && !strcmp(L->hgates[i].key, key); i++) {
+		const struct hgate *g = &L->hgates[i];
+		sbuf_addf(msg, "%s%s %s: %s", any ? "; " : "", g->gate,
+			  assay_report_verdict_name(g->verdict), g->message);
+		any = true;
+		fail |= g->verdict == ASSAY_VERDICT_FAIL;
+		pass |= g->verdict == ASSAY_VERDICT_PASS;
+		skipped |= g->verdict == ASSAY_VERDICT_SKIPPED;
+	}
+	*v = fail ? ASSAY_VERDICT_FAIL
+	     : pass ? ASSAY_VERDICT_PASS
+	     : skipped ? ASSAY_VERDICT_SKIPPED
+		     : ASSAY_VERDICT_RECORD;
+	return any;
+}
+
+assay_err load_history(struct loader *L, struct assay_error *e)
+{
+	if (L->nhgates)
+		qsort(L->hgates, L->nhgates, sizeof(*L->hgates), cmp_hgate);
+	struct assay_annotations ann = {0};
+	struct hctx H = {NULL, 0, 0, &ann};
+	dedupe(&L->keys);
+	assay_err rc = assay_store_annotations(L->s, NULL, &ann, e);
+	if (rc == ASSAY_OK)
+		rc = assay_store_run_history(L->s, L->run_id, &L->keys, HISTORY_POINTS, on_history, &H,
+					     e);
+	if (rc != ASSAY_OK)
+		goto out;
+	/* Labels name the fields that tell the followed series apart. */
+	json_t **fields = xcalloc(H.n + 1, sizeof(json_t *));
+	for (size_t i = 0; i < H.n; i++)
+		fields[i] = H.v[i].fields;
+	static const char *const label_skip[] = {"metric", "statistic"};
+	struct strlist vary = STRLIST_INIT;
+	varying_keys(fields, H.n, label_skip, ARRAY_SIZE(label_skip), &vary);
+	if (vary.n)
+		qsort(vary.v, vary.n, sizeof(char *), cmp_str);
+	free(fields);
+
+	struct assay_detect_opts opts;
+	assay_detect_defaults(&opts);
+	struct hrank *rank = xcalloc(H.n + 1, sizeof(*rank));
+	double *x = NULL;
+	size_t xalloc = 0;
+	for (size_t i = 0; i < H.n; i++) {
+		struct hseries *s = &H.v[i];
+		rank[i].index = i;
+		rank[i].rank = 3;
+		rank[i].move = move_of(s);
+		ALLOC_GROW(x, s->n + 1, xalloc);
+		for (size_t k = 0; k < s->n; k++)
+			x[k] = s->pts[k].value;
+		struct assay_error de;
+		if (assay_detect(x, s->n, &opts, &rank[i].ch, &de) != ASSAY_OK)
+			rank[i].ch.n = 0; /* stored values are finite; nothing to find */
+		if (rank[i].ch.n) {
+			const struct assay_change *c = &rank[i].ch.v[rank[i].ch.n - 1];
+			rank[i].rank = s->mine >= 0 && c->index == (size_t)s->mine
+					       ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
+					       : 2;
+		}
+		struct sbuf ignore = SBUF_INIT;
+		enum assay_report_verdict v;
+		if (gate_verdict(L, s->key, &v, &ignore) && v == ASSAY_VERDICT_FAIL)
+			rank[i].rank = -1; /* a failed regression gate comes first */
+		sbuf_release(&ignore);
+	}
+	free(x);
+	qsort(rank, H.n, sizeof(*rank), cmp_rank);
+	struct sbuf label = SBUF_INIT, msg = SBUF_INIT;
+	for (size_t j = 0; j < H.n; j++) {
+		struct hseries *s = &H.v[rank[j].index];
+		sbuf_reset(&label);
+		sbuf_addf(&label, "%s %s", load_jstr(s->fields, "metric") ? load_jstr(s->fields, "metric") : "?",
+			  load_jstr(s->fields, "statistic") ? load_jstr(s->fields, "statistic") : "");
+		struct sbuf kv = SBUF_INIT;
+		key_values(s->fields, &vary, &kv);
+		if (kv.len)
+			sbuf_addf(&label, " · %s", kv.buf);
+		sbuf_release(&kv);
+		struct assay_report_history *h = assay_report_add_history(L->r, label.buf, s->unit);
+		h->lower_is_better = s->dir == ASSAY_DIR_LOWER;
+		sbuf_reset(&msg);
+		enum assay_report_verdict verdict = ASSAY_VERDICT_RECORD;
+		bool gated = gate_verdict(L, s->key, &verdict, &msg);
+		if (gated)
+			sbuf_adds(&msg, "; ");
+		history_message(s, &rank[j].ch, gated, &msg);
+		assay_report_set(&h->message, msg.buf);
+		h->verdict = verdict;
+		/* The model takes the points as they are (no copies). */
+		h->points = s->pts;
+		h->npoints = h->points_alloc = s->n;
+		s->pts = NULL;
+		for (size_t k = 0; k < rank[j].ch.n; k++)
+			assay_report_history_change(h, rank[j].ch.v[k].index);
+		h->new_point = s->mine;
+	}
+	for (size_t i = 0; i < H.n; i++)
+		assay_changes_release(&rank[i].ch);
+	free(rank);
+	sbuf_release(&label);
+	sbuf_release(&msg);
+	strlist_clear(&vary);
+out:
+	for (size_t i = 0; i < H.n; i++) {
+		struct hseries *s = &H.v[i];
+		free(s->key);
+		free(s->unit);
+		json_decref(s->fields);
+		for (size_t k = 0; s->pts && k < s->n; k++)
+			free(s->pts[k].revision);
+		free(s->pts);
+	}
+	free(H.v);
+	assay_annotations_release(&ann);
+	return rc;
+}
+

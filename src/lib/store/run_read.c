@@ -1,0 +1,372 @@
+/* Reading one run back, for reports: the run's header, every case with what
+ * the store keeps about it, a walk over the run's rows with chosen series
+ * fields extracted by SQLite (no JSON parsing per row), and the history of
+ * chosen series as the run saw it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "store_int.h"
+
+void assay_store_run_release(struct assay_store_run *r)
+{
+	free(r->run_id);
+	free(r->suite);
+	free(r->revision);
+	free(r->config_sha256);
+	free(r->matrix_sha256);
+	free(r->catalog_sha256);
+	free(r->host);
+	free(r->launcher);
+	free(r->started);
+	free(r->ended);
+	memset(r, 0, sizeof(*r));
+}
+
+/* sql prepared with ?1 bound to the key of run run_id ("last" allowed);
+ * NULL with *rc and e set on failure. */
+static sqlite3_stmt *run_stmt(struct assay_store *s, const char *run_id, const char *sql,
+			      assay_err *rc, struct assay_error *e)
+{
+	long long pk;
+	if ((*rc = store_run_pk(s, run_id, &pk, NULL, e)) != ASSAY_OK)
+		return NULL;
+	sqlite3_stmt *st = store_prepare(s, sql, e);
+	if (!st)
+		*rc = e ? e->code : ASSAY_INFRA;
+	else
+		sqlite3_bind_int64(st, 1, pk);
+	return st;
+}
+
+assay_err assay_store_run_get(struct assay_store *s, const char *run_id, struct assay_store_run *out,
+			      struct assay_error *e)
+{
+	memset(out, 0, sizeof(*out));
+	assay_err rc;
+	sqlite3_stmt *st = run_stmt(
+		s, run_id,
+		"SELECT run_id, suite, revision, config_sha256, matrix_sha256, catalog_sha256, host, "
+		"launcher, started, ended, coalesce(exit_code, -1), resumed, "
+		"(SELECT count(*) FROM cases c WHERE c.run = r.id) FROM runs r WHERE id = ?1",
+		&rc, e);
+	if (!st)
+		return rc;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		rc = store_sqlerr(s, e, "reading a run");
+	} else {
+		char **cols[] = {&out->run_id,	 &out->suite,	 &out->revision,
+				 &out->config_sha256, &out->matrix_sha256, &out->catalog_sha256,
+				 &out->host,	 &out->launcher, &out->started,
+				 &out->ended};
+		for (int i = 0; i < (int)ARRAY_SIZE(cols); i++)
+			*cols[i] = store_column_dup(st, i);
+		out->exit_code = sqlite3_column_int(st, 10);
+		out->resumed = sqlite3_column_int(st, 11);
+		out->ncases = sqlite3_column_int64(st, 12);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void assay_store_cases_release(struct assay_store_cases *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct assay_store_case *c = &l->v[i];
+		free(c->case_id);
+		json_decref(c->factors);
+		free(c->outcome);
+		free(c->reason);
+		free(c->started);
+		free(c->ended);
+		free(c->artifact_dir);
+		free(c->stdout_log);
+		free(c->stderr_log);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+assay_err assay_store_case_details(struct assay_store *s, const char *run_id,
+				   struct assay_store_cases *out, struct assay_error *e)
+{
+	assay_err rc;
+	sqlite3_stmt *st = run_stmt(
+		s, run_id,
+		"SELECT case_id, factors, outcome, reason, started, ended, duration_s, attempts, "
+		"coalesce(rows, -1), artifact_dir, stdout_log, stderr_log FROM cases WHERE run = ?1 "
+		"ORDER BY id",
+		&rc, e);
+	if (!st)
+		return rc;
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		struct assay_store_case *c = &out->v[out->n++];
+		memset(c, 0, sizeof(*c));
+		c->case_id = store_column_dup(st, 0);
+		const char *f = (const char *)sqlite3_column_text(st, 1);
+		c->factors = f ? json_loads(f, 0, NULL) : NULL;
+		c->outcome = store_column_dup(st, 2);
+		c->reason = store_column_dup(st, 3);
+		c->started = store_column_dup(st, 4);
+		c->ended = store_column_dup(st, 5);
+		c->duration_s = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN
+									  : sqlite3_column_double(st, 6);
+		c->attempts = sqlite3_column_int(st, 7);
+		c->rows = sqlite3_column_int64(st, 8);
+		c->artifact_dir = store_column_dup(st, 9);
+		c->stdout_log = store_column_dup(st, 10);
+		c->stderr_log = store_column_dup(st, 11);
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading cases");
+}
+
+/* json_extract's path for a field name, quoted so that any key works. */
+static void field_path(struct sbuf *sql, const char *name)
+{
+	sbuf_adds(sql, ", json_extract(s.fields, '$.\"");
+	for (const char *p = name; *p; p++) {
+		if (*p == '\'')
+			sbuf_adds(sql, "''");
+		else if (*p != '"') /* a key with a quote cannot be asked for */
+			sbuf_addch(sql, *p);
+	}
+	sbuf_adds(sql, "\"')");
+}
+
+/* The statement reading rows of one case (?1) or, with by_run, of a run
+ * (?1) whose rows have no case, leaving out the rows skip names. */
+static sqlite3_stmt *rows_stmt(struct assay_store *s, bool by_run, const char *const *skip,
+			       const char *const *fields, struct assay_error *e)
+{
+	struct sbuf sql = SBUF_INIT;
+	sbuf_adds(&sql, "SELECT s.key, s.fields, s.metric, s.statistic, s.unit, s.direction, "
+			"m.value");
+	for (size_t i = 0; fields && fields[i]; i++)
+		field_path(&sql, fields[i]);
+	sbuf_addf(&sql, " FROM measurements m JOIN series s ON s.id = m.series WHERE %s",
+		  by_run ? "m.run = ?1 AND m.\"case\" IS NULL" : "m.\"case\" = ?1");
+	/* "METRIC[/STATISTIC][@FIELD]": bound as ?n (metric), ?n+1 (statistic)
+	 * and ?n+2 (the key "FIELD": searched in the canonical JSON, which is
+	 * far cheaper than parsing it for every row). */
+	int arg = 2;
+	for (size_t i = 0; skip && skip[i]; i++, arg += 3) {
+		sbuf_addf(&sql, " AND NOT (s.metric = ?%d AND (?%d IS NULL OR s.statistic = ?%d) AND "
+				"(?%d IS NULL OR instr(s.fields, ?%d) > 0))",
+			  arg, arg + 1, arg + 1, arg + 2, arg + 2);
+	}
+	sbuf_adds(&sql, " ORDER BY m.id");
+	sqlite3_stmt *st = store_prepare(s, sql.buf, e);
+	sbuf_release(&sql);
+	arg = 2;
+	for (size_t i = 0; st && skip && skip[i]; i++, arg += 3) {
+		const char *m = skip[i], *at = strchr(m, '@'), *slash = strchr(m, '/');
+		size_t end = at ? (size_t)(at - m) : strlen(m);
+		if (slash && (size_t)(slash - m) > end)
+			slash = NULL;
+		sqlite3_bind_text(st, arg, m, slash ? (int)(slash - m) : (int)end, SQLITE_TRANSIENT);
+		if (slash)
+			sqlite3_bind_text(st, arg + 1, slash + 1, (int)(m + end - slash - 1),
+					  SQLITE_TRANSIENT);
+		if (at) {
+			char *key = xasprintf("\"%s\":", at + 1);
+			sqlite3_bind_text(st, arg + 2, key, -1, free);
+		}
+	}
+	return st;
+}
+
+/* Hand every row of st (bound and ready) to fn. */
+static assay_err walk_rows(struct assay_store *s, sqlite3_stmt *st, const char *case_id, size_t nf,
+			   const char **vals, assay_store_rowview_fn fn, void *ctx,
+			   struct assay_error *e)
+{
+	struct assay_store_rowview r;
+	int step;
+	r.case_id = case_id;
+	r.field = vals;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		r.series_key = (const char *)sqlite3_column_text(st, 0);
+		r.fields_json = (const char *)sqlite3_column_text(st, 1);
+		r.metric = (const char *)sqlite3_column_text(st, 2);
+		r.statistic = (const char *)sqlite3_column_text(st, 3);
+		r.unit = (const char *)sqlite3_column_text(st, 4);
+		r.direction = (enum assay_direction)assay_direction_parse(
+			(const char *)sqlite3_column_text(st, 5));
+		r.value = sqlite3_column_double(st, 6);
+		for (size_t i = 0; i < nf; i++)
+			vals[i] = (const char *)sqlite3_column_text(st, 7 + (int)i);
+		int stop = fn(&r, ctx);
+		if (stop)
+			return (assay_err)stop;
+	}
+	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading a run's rows");
+}
+
+assay_err assay_store_run_rows(struct assay_store *s, const char *run_id,
+			       const char *const *skip, const char *const *fields,
+			       assay_store_rowview_fn fn, void *ctx, struct assay_error *e)
+{
+	long long pk;
+	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	size_t nf = 0;
+	while (fields && fields[nf])
+		nf++;
+	sqlite3_stmt *cases = store_prepare(s, "SELECT id, case_id FROM cases WHERE run = ?1 "
+					       "ORDER BY id",
+					    e);
+	sqlite3_stmt *st = cases ? rows_stmt(s, false, skip, fields, e) : NULL;
+	if (!st) {
+		sqlite3_finalize(cases);
+		return e ? e->code : ASSAY_INFRA;
+	}
+	const char **vals = xcalloc(nf + 1, sizeof(*vals));
+	sqlite3_bind_int64(cases, 1, pk);
+	bool any = false;
+	int step = SQLITE_DONE;
+	while (rc == ASSAY_OK && (step = sqlite3_step(cases)) == SQLITE_ROW) {
+		any = true;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, sqlite3_column_int64(cases, 0));
+		rc = walk_rows(s, st, (const char *)sqlite3_column_text(cases, 1), nf, vals, fn, ctx,
+			       e);
+	}
+	if (rc == ASSAY_OK && step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "reading a run's cases");
+	sqlite3_finalize(st);
+	st = NULL;
+	/* An ingested run has rows but no cases. */
+	if (rc == ASSAY_OK && !any) {
+		st = rows_stmt(s, true, skip, fields, e);
+		if (!st)
+			rc = e ? e->code : ASSAY_INFRA;
+		else {
+			sqlite3_bind_int64(st, 1, pk);
+			rc = walk_rows(s, st, NULL, nf, vals, fn, ctx, e);
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(cases);
+	free(vals);
+	return rc;
+}
+
+/* Empty p for reuse (its array stays). */
+static void points_clear(struct assay_points *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].revision);
+		free(p->v[i].timestamp);
+		free(p->v[i].run_id);
+	}
+	p->n = 0;
+}
+
+/* The statements of the history walk. */
+enum { H_SERIES, H_MINE, H_UPTO, H_NEWEST, H_COUNT };
+static const char *const history_sql[H_COUNT] = {
+	"SELECT id, fields, unit, direction FROM series WHERE key = ?1",
+	/* The run's last point of the series: the index walked from the newest. */
+	"SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
+	"ORDER BY timestamp DESC, id DESC LIMIT 1",
+	/* The newest ?3 points up to it (the index walked backwards: the cost
+	 * does not grow with the depth of the store). */
+	"SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 AND "
+	"(timestamp < ?4 OR (timestamp = ?4 AND id <= ?5)) ORDER BY timestamp DESC, id DESC "
+	"LIMIT ?3",
+	"SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 "
+	"ORDER BY timestamp DESC, id DESC LIMIT ?3",
+};
+
+assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
+				  const struct strlist *keys, size_t max_points,
+				  assay_store_history_fn fn, void *ctx, struct assay_error *e)
+{
+	long long pk;
+	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	sqlite3_stmt *st[H_COUNT] = {NULL};
+	for (int i = 0; i < H_COUNT; i++)
+		if (!(st[i] = store_prepare(s, history_sql[i], e))) {
+			for (int k = 0; k < i; k++)
+				sqlite3_finalize(st[k]);
+			return e ? e->code : ASSAY_INFRA;
+		}
+	sqlite3_stmt *ser = st[H_SERIES], *mine_st = st[H_MINE];
+	struct assay_points p = {0};
+	for (size_t k = 0; k < keys->n && rc == ASSAY_OK; k++) {
+		sqlite3_reset(ser);
+		sqlite3_bind_text(ser, 1, keys->v[k], -1, SQLITE_STATIC);
+		int step = sqlite3_step(ser);
+		if (step == SQLITE_DONE)
+			continue;
+		if (step != SQLITE_ROW) {
+			rc = store_sqlerr(s, e, "finding a series");
+			break;
+		}
+		long long sid = sqlite3_column_int64(ser, 0);
+		sqlite3_reset(mine_st);
+		sqlite3_bind_int64(mine_st, 1, sid);
+		sqlite3_bind_int64(mine_st, 2, pk);
+		step = sqlite3_step(mine_st);
+		if (step != SQLITE_ROW && step != SQLITE_DONE) {
+			rc = store_sqlerr(s, e, "reading a series' points");
+			break;
+		}
+		/* As the run saw it: up to its own point (or, without one, the
+		 * newest), at most max_points. */
+		sqlite3_stmt *pts = step == SQLITE_ROW ? st[H_UPTO] : st[H_NEWEST];
+		sqlite3_reset(pts);
+		sqlite3_bind_int64(pts, 1, sid);
+		sqlite3_bind_int64(pts, 2, pk);
+		sqlite3_bind_int64(pts, 3, max_points ? (sqlite3_int64)max_points : -1);
+		if (step == SQLITE_ROW) {
+			sqlite3_bind_value(pts, 4, sqlite3_column_value(mine_st, 0));
+			sqlite3_bind_int64(pts, 5, sqlite3_column_int64(mine_st, 1));
+		}
+		long mine = -1;
+		while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
+			ALLOC_GROW(p.v, p.n + 1, p.alloc);
+			struct assay_point *pt = &p.v[p.n++];
+			pt->value = sqlite3_column_double(pts, 0);
+			pt->revision = store_column_dup(pts, 1);
+			pt->timestamp = store_column_dup(pts, 2);
+			pt->run_id = NULL;
+			if (mine < 0 && sqlite3_column_int(pts, 3))
+				mine = (long)p.n - 1;
+		}
+		if (step != SQLITE_DONE) {
+			rc = store_sqlerr(s, e, "reading a series' points");
+			break;
+		}
+		/* Newest first from SQLite: oldest first for the caller. */
+		for (size_t i = 0, j = p.n ? p.n - 1 : 0; i < j; i++, j--) {
+			struct assay_point t = p.v[i];
+			p.v[i] = p.v[j];
+			p.v[j] = t;
+		}
+		struct assay_store_history h = {
+			keys->v[k],
+			(const char *)sqlite3_column_text(ser, 1),
+			(const char *)sqlite3_column_text(ser, 2),
+			(enum assay_direction)assay_direction_parse(
+				(const char *)sqlite3_column_text(ser, 3)),
+			&p,
+			mine >= 0 ? (long)p.n - 1 - mine : -1,
+		};
+		int stop = fn(&h, ctx);
+		points_clear(&p);
+		if (stop)
+			rc = (assay_err)stop;
+	}
+	assay_points_release(&p);
+	for (int i = 0; i < H_COUNT; i++)
+		sqlite3_finalize(st[i]);
+	return rc;
+}

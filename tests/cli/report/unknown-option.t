@@ -1,0 +1,6 @@
+# unknown options are refused
+args: report --html-only
+exit: 2
+--- stdout
+--- stderr
+assay report: unknown option or missing value: '--html-only'
