@@ -41,6 +41,9 @@ const char cmd_store_help[] =
 	"      is left out of detection; expected: a planned change, reported only\n"
 	"  check\n"
 	"      verify the database (integrity, foreign keys, no rows of unfinished cases)\n"
+	"  migrate\n"
+	"      bring a store written by an older assay to this schema version (reading\n"
+	"      commands read version 2 as it is; writing commands migrate on open)\n"
 	"\n"
 	"filters: --series KEY[,KEY] (a key or a prefix of 8+ hex digits),\n"
 	"         --match FIELD=VALUE (repeatable), --since DATE (rows at or after)\n"
@@ -489,6 +492,28 @@ static int store_check(int argc, char **argv, struct store_cli *sc)
 	return store_cli_close(s, rc);
 }
 
+/* ---- migrate ---- */
+
+static int store_migrate_cmd(int argc, char **argv, struct store_cli *sc)
+{
+	static const struct option opts[] = {STORE_CLI_OPTIONS, {NULL, 0, NULL, 0}};
+	int opt;
+	getopt_reset();
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1)
+		if (opt != SO_STORE || !store_cli_option(sc, opt, optarg))
+			return unknown_option("migrate", argv);
+	if (optind != argc)
+		return cli_usage_error("store", "migrate: unexpected argument '%s'", argv[optind]);
+	/* A writable open migrates; the store must exist. */
+	struct assay_store *s;
+	struct assay_error e;
+	const char *path = sc->path ? sc->path : ASSAY_STORE_DEFAULT_PATH;
+	if (assay_store_open(path, 0, &s, &e) != ASSAY_OK)
+		return cli_report(&e);
+	printf("%s: schema version %d\n", assay_store_path(s), assay_store_schema_version(s));
+	return store_cli_close(s, ASSAY_OK);
+}
+
 int cmd_store(int argc, char **argv)
 {
 	static const struct {
@@ -497,10 +522,11 @@ int cmd_store(int argc, char **argv)
 	} subs[] = {
 		{"ingest", store_ingest}, {"export", store_export},     {"series", store_series},
 		{"runs", store_runs},     {"annotate", store_annotate}, {"check", store_check},
+		{"migrate", store_migrate_cmd},
 	};
 	if (argc < 2)
 		return cli_usage_error("store", "expected a subcommand: ingest, export, series, runs, "
-						"annotate or check");
+						"annotate, check or migrate");
 	for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
 		if (!strcmp(argv[1], subs[i].name)) {
 			struct store_cli sc = {0};
@@ -509,5 +535,5 @@ int cmd_store(int argc, char **argv)
 			return rc;
 		}
 	return cli_usage_error("store", "unknown subcommand '%s' (ingest, export, series, runs, "
-					"annotate, check)", argv[1]);
+					"annotate, check, migrate)", argv[1]);
 }

@@ -197,8 +197,16 @@ static void test_migrate_from_v1(void **state)
 	free(sql);
 	assert_int_equal(rc, SQLITE_OK);
 	assert_int_equal(sql_int("PRAGMA user_version"), 1);
-	struct assay_store *s = open_store();
-	assert_int_equal(assay_store_schema_version(s), 2);
+	/* Read-only, a version 1 store is refused: its outcomes need rewriting. */
+	struct assay_store *s = NULL;
+	assert_int_equal(assay_store_open(path, ASSAY_STORE_READONLY, &s, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "store schema version 1 needs migrating to 3"));
+	s = open_store();
+	assert_int_equal(assay_store_schema_version(s), ASSAY_STORE_SCHEMA_VERSION);
+	/* Version 3: the series index covers what reading a series needs. */
+	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master WHERE name = "
+				 "'measurements_by_series' AND sql LIKE '%run, value, revision)'"),
+			 1);
 	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
 	/* Outcomes are the runner's names now: ok -> passed, usage -> infrastructure. */
 	struct assay_case_list cl = {0};
@@ -250,6 +258,34 @@ static void test_migrate_from_v1(void **state)
 	assert_int_equal(sql_exec("DELETE FROM runs WHERE run_id = 'r1'"), SQLITE_OK);
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 1);
 	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 0);
+}
+
+static void test_readonly_v2(void **state)
+{
+	(void)state;
+	/* A version 2 store differs only in the series index: read-only, it is
+	 * read as it is (nothing written); the next writable open migrates it. */
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_run_info ri = {.run_id = "r2"};
+	assert_int_equal(assay_store_run_begin(s, &ri, NULL, &e), ASSAY_OK);
+	close_store(s);
+	assert_int_equal(sql_exec("DROP INDEX measurements_by_series; CREATE INDEX "
+				  "measurements_by_series ON measurements (series, timestamp, id); "
+				  "PRAGMA user_version = 2"),
+			 SQLITE_OK);
+	assert_int_equal(assay_store_open(path, ASSAY_STORE_READONLY, &s, &e), ASSAY_OK);
+	assert_int_equal(assay_store_schema_version(s), 2);
+	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
+	close_store(s);
+	assert_int_equal(sql_int("PRAGMA user_version"), 2);
+	s = open_store();
+	assert_int_equal(assay_store_schema_version(s), ASSAY_STORE_SCHEMA_VERSION);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master WHERE name = "
+				 "'measurements_by_series' AND sql LIKE '%run, value, revision)'"),
+			 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE run_id = 'r2'"), 1);
 }
 
 static void test_runs(void **state)
@@ -811,6 +847,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_readonly_v2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_run_and_reopen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),

@@ -133,7 +133,7 @@ size_t lint_locate(const char *text, size_t len, const char *path)
 	if (path[0] != '$')
 		return found;
 	size_t i = 1;
-	struct step st;
+	struct step st = {0};
 	while (p < len && next_step(path, &i, &st)) {
 		bool ok = false;
 		if (st.key && text[p] == '{') {

@@ -4,9 +4,11 @@
  * change points at the CI detection defaults and the regression gates'
  * verdicts (docs/report.md, "What the report reads"). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/detect.h"
 #include "assay/json.h"
@@ -360,6 +362,69 @@ static bool gate_verdict(const struct loader *L, const char *key, enum assay_rep
 	return any;
 }
 
+/* Detection and ranking of series [from, to): one share of rank_all. */
+struct rank_job {
+	const struct loader *L;
+	const struct hctx *H;
+	struct hrank *rank;
+	size_t from, to;
+};
+
+static void *rank_share(void *arg)
+{
+	const struct rank_job *j = arg;
+	struct assay_detect_opts opts;
+	assay_detect_defaults(&opts);
+	double *x = NULL;
+	size_t xalloc = 0;
+	for (size_t i = j->from; i < j->to; i++) {
+		const struct hseries *s = &j->H->v[i];
+		struct hrank *r = &j->rank[i];
+		r->index = i;
+		r->rank = 3;
+		r->move = move_of(s);
+		ALLOC_GROW(x, s->n + 1, xalloc);
+		for (size_t k = 0; k < s->n; k++)
+			x[k] = s->pts[k].value;
+		struct assay_error de;
+		if (assay_detect(x, s->n, &opts, &r->ch, &de) != ASSAY_OK)
+			r->ch.n = 0; /* stored values are finite; nothing to find */
+		if (r->ch.n) {
+			const struct assay_change *c = &r->ch.v[r->ch.n - 1];
+			r->rank = s->mine >= 0 && c->index == (size_t)s->mine
+					  ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
+					  : 2;
+		}
+		struct sbuf ignore = SBUF_INIT;
+		enum assay_report_verdict v;
+		if (gate_verdict(j->L, s->key, &v, &ignore) && v == ASSAY_VERDICT_FAIL)
+			r->rank = -1; /* a failed regression gate comes first */
+		sbuf_release(&ignore);
+	}
+	free(x);
+	return NULL;
+}
+
+/* Change points and rank of every followed series. Deep histories of big
+ * runs make this a third of the report's time, so it is shared with a
+ * second thread when there is more than one CPU (each series is
+ * independent; the result does not depend on the split). */
+static void rank_all(const struct loader *L, const struct hctx *H, struct hrank *rank)
+{
+	struct rank_job jobs[2] = {{L, H, rank, 0, H->n}, {L, H, rank, H->n, H->n}};
+	pthread_t t;
+	bool two = H->n >= 512 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	if (two) {
+		jobs[0].to = jobs[1].from = H->n / 2;
+		two = pthread_create(&t, NULL, rank_share, &jobs[1]) == 0;
+		if (!two)
+			jobs[0].to = H->n; /* no thread: all here */
+	}
+	rank_share(&jobs[0]);
+	if (two)
+		pthread_join(t, NULL);
+}
+
 assay_err load_history(struct loader *L, struct assay_error *e)
 {
 	if (L->nhgates)
@@ -384,35 +449,8 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 		qsort(vary.v, vary.n, sizeof(char *), cmp_str);
 	free(fields);
 
-	struct assay_detect_opts opts;
-	assay_detect_defaults(&opts);
 	struct hrank *rank = xcalloc(H.n + 1, sizeof(*rank));
-	double *x = NULL;
-	size_t xalloc = 0;
-	for (size_t i = 0; i < H.n; i++) {
-		struct hseries *s = &H.v[i];
-		rank[i].index = i;
-		rank[i].rank = 3;
-		rank[i].move = move_of(s);
-		ALLOC_GROW(x, s->n + 1, xalloc);
-		for (size_t k = 0; k < s->n; k++)
-			x[k] = s->pts[k].value;
-		struct assay_error de;
-		if (assay_detect(x, s->n, &opts, &rank[i].ch, &de) != ASSAY_OK)
-			rank[i].ch.n = 0; /* stored values are finite; nothing to find */
-		if (rank[i].ch.n) {
-			const struct assay_change *c = &rank[i].ch.v[rank[i].ch.n - 1];
-			rank[i].rank = s->mine >= 0 && c->index == (size_t)s->mine
-					       ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
-					       : 2;
-		}
-		struct sbuf ignore = SBUF_INIT;
-		enum assay_report_verdict v;
-		if (gate_verdict(L, s->key, &v, &ignore) && v == ASSAY_VERDICT_FAIL)
-			rank[i].rank = -1; /* a failed regression gate comes first */
-		sbuf_release(&ignore);
-	}
-	free(x);
+	rank_all(L, &H, rank);
 	qsort(rank, H.n, sizeof(*rank), cmp_rank);
 	struct sbuf label = SBUF_INIT, msg = SBUF_INIT;
 	for (size_t j = 0; j < H.n; j++) {

@@ -3,4 +3,4 @@ args: store frobnicate
 exit: 2
 --- stdout
 --- stderr
-assay store: unknown subcommand 'frobnicate' (ingest, export, series, runs, annotate, check)
+assay store: unknown subcommand 'frobnicate' (ingest, export, series, runs, annotate, check, migrate)
