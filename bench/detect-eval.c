@@ -53,8 +53,8 @@ struct noise_cfg {
 	double cv;
 };
 static const struct noise_cfg noises[] = {
-	{"gauss 0.5%", GAUSS, 0.005}, {"gauss 2%", GAUSS, 0.02}, {"gauss 5%", GAUSS, 0.05},
-	{"t3 2%", HEAVY, 0.02},       {"ar1 2%", AR1, 0.02},
+    {"gauss 0.5%", GAUSS, 0.005}, {"gauss 2%", GAUSS, 0.02}, {"gauss 5%", GAUSS, 0.05},
+    {"t3 2%", HEAVY, 0.02},       {"ar1 2%", AR1, 0.02},
 };
 static const int lengths[] = {50, 200, 1000};
 
@@ -76,7 +76,7 @@ static void fill_noise(double *e, int n, enum noise kind)
 
 struct truth {
 	int steps[8], nsteps;
-	double sigmas[8]; /* step size in noise standard deviations */
+	double sigmas[8];  /* step size in noise standard deviations */
 	int spike, revert; /* -1 when none */
 };
 
@@ -130,7 +130,8 @@ static void make_series(double *x, int n, const struct noise_cfg *nc, bool with_
 				int p = 8 + (int)(next_u64() % (uint64_t)(n - 16));
 				bool ok = true;
 				for (int s = 0; s < t->nsteps; s++)
-					ok &= abs(p - t->steps[s]) >= 8 && abs(p + 3 - t->steps[s]) >= 8;
+					ok &= abs(p - t->steps[s]) >= 8 &&
+					      abs(p + 3 - t->steps[s]) >= 8;
 				if (trap == 1)
 					ok &= abs(p - t->spike) >= 8;
 				if (!ok)
@@ -171,7 +172,7 @@ static void score_series(const struct assay_changes *ch, const struct truth *t, 
 		for (size_t j = 0; j < m; j++)
 			if (!used[j] && near((int)ch->v[j].index, t->steps[k], 5) &&
 			    (best < 0 || abs((int)ch->v[j].index - t->steps[k]) <
-						 abs((int)ch->v[best].index - t->steps[k])))
+					     abs((int)ch->v[best].index - t->steps[k])))
 				best = (long)j;
 		if (best >= 0) {
 			used[best] = true;
@@ -193,14 +194,16 @@ static void score_series(const struct assay_changes *ch, const struct truth *t, 
 		s->spikes++;
 		bool hit = false;
 		for (size_t j = 0; j < m; j++)
-			hit |= near((int)ch->v[j].index, t->spike, 1) || near((int)ch->v[j].index, t->spike + 1, 1);
+			hit |= near((int)ch->v[j].index, t->spike, 1) ||
+			       near((int)ch->v[j].index, t->spike + 1, 1);
 		s->spikes_hit += hit;
 	}
 	if (t->revert >= 0) {
 		s->reverts++;
 		bool hit = false;
 		for (size_t j = 0; j < m; j++)
-			hit |= near((int)ch->v[j].index, t->revert, 1) || near((int)ch->v[j].index, t->revert + 3, 1);
+			hit |= near((int)ch->v[j].index, t->revert, 1) ||
+			       near((int)ch->v[j].index, t->revert + 3, 1);
 		s->reverts_hit += hit;
 	}
 }
@@ -210,13 +213,13 @@ struct method {
 	struct assay_detect_opts o;
 };
 
-static void run_method(const struct method *me, int reps, struct score *total, struct score *noise200)
+static void run_method(const struct method *me, int reps, struct score *total,
+		       struct score *noise200)
 {
 	printf("\n== %s (window %d, max p-value %g, min magnitude %g%s)\n", me->name, me->o.window,
-	       me->o.max_pvalue, me->o.min_magnitude,
-	       me->o.otava_compat ? "" : ", min segment 5");
-	printf("%-5s %-11s %9s %7s %6s %11s %12s %11s %8s %8s\n", "n", "noise", "precision", "recall",
-	       "F1", "recall>=2sd", "FP/1000 pts", "noise w/ FP", "spikes", "reverts");
+	       me->o.max_pvalue, me->o.min_magnitude, me->o.otava_compat ? "" : ", min segment 5");
+	printf("%-5s %-11s %9s %7s %6s %11s %12s %11s %8s %8s\n", "n", "noise", "precision",
+	       "recall", "F1", "recall>=2sd", "FP/1000 pts", "noise w/ FP", "spikes", "reverts");
 	uint64_t seed = rng_state;
 	for (size_t li = 0; li < sizeof(lengths) / sizeof(lengths[0]); li++) {
 		int n = lengths[li];
@@ -232,7 +235,8 @@ static void run_method(const struct method *me, int reps, struct score *total, s
 					struct assay_changes ch = {0};
 					struct assay_error e;
 					make_series(x, n, &noises[ni], with, &t);
-					if (assay_detect(x, (size_t)n, &me->o, &ch, &e) != ASSAY_OK) {
+					if (assay_detect(x, (size_t)n, &me->o, &ch, &e) !=
+					    ASSAY_OK) {
 						fprintf(stderr, "detect: %s\n", e.message);
 						exit(1);
 					}
@@ -251,12 +255,13 @@ static void run_method(const struct method *me, int reps, struct score *total, s
 			double prec = s.tp + s.fp ? (double)s.tp / (double)(s.tp + s.fp) : 1.0;
 			double rec = s.tp + s.fn ? (double)s.tp / (double)(s.tp + s.fn) : 1.0;
 			double f1 = prec + rec > 0 ? 2 * prec * rec / (prec + rec) : 0;
-			printf("%-5d %-11s %9.3f %7.3f %6.3f %11.3f %12.2f %10.1f%% %4ld/%-4ld %4ld/%-4ld\n", n,
-			       noises[ni].name, prec, rec, f1,
+			printf("%-5d %-11s %9.3f %7.3f %6.3f %11.3f %12.2f %10.1f%% %4ld/%-4ld "
+			       "%4ld/%-4ld\n",
+			       n, noises[ni].name, prec, rec, f1,
 			       s.big_steps ? (double)s.big_found / (double)s.big_steps : 1.0,
 			       1000.0 * (double)s.noise_fp / (double)s.noise_points,
-			       100.0 * (double)s.noise_series_fp / (double)s.noise_series, s.spikes_hit,
-			       s.spikes, s.reverts_hit, s.reverts);
+			       100.0 * (double)s.noise_series_fp / (double)s.noise_series,
+			       s.spikes_hit, s.spikes, s.reverts_hit, s.reverts);
 			long *dst = (long *)total, *src = (long *)&s;
 			for (size_t k = 0; k < sizeof(s) / sizeof(long); k++)
 				dst[k] += src[k];
@@ -281,7 +286,8 @@ static void delays(const struct method *me, int reps)
 		for (int rep = 0; rep < reps; rep++) {
 			double x[200];
 			for (int i = 0; i < 200; i++)
-				x[i] = 1000.0 * (1.0 + 0.02 * gauss() - (i >= 150 ? 0.02 * sizes[si] : 0));
+				x[i] = 1000.0 *
+				       (1.0 + 0.02 * gauss() - (i >= 150 ? 0.02 * sizes[si] : 0));
 			d[rep] = -1;
 			for (int len = 151; len <= 200 && d[rep] < 0; len++) {
 				struct assay_changes ch = {0};
@@ -307,11 +313,14 @@ static void delays(const struct method *me, int reps)
 					d[b] = tmp;
 				}
 		if (found)
-			printf("  %g sigma: median %d, p90 %d points; not found within 50: %d of %d\n",
-			       sizes[si], d[found / 2], d[(found * 9) / 10 < found ? (found * 9) / 10 : found - 1],
-			       missed, reps);
+			printf(
+			    "  %g sigma: median %d, p90 %d points; not found within 50: %d of %d\n",
+			    sizes[si], d[found / 2],
+			    d[(found * 9) / 10 < found ? (found * 9) / 10 : found - 1], missed,
+			    reps);
 		else
-			printf("  %g sigma: never found within 50 points (%d series)\n", sizes[si], reps);
+			printf("  %g sigma: never found within 50 points (%d series)\n", sizes[si],
+			       reps);
 		free(d);
 	}
 }
@@ -328,7 +337,8 @@ int main(int argc, char **argv)
 	methods[2].name = "baseline: Otava's algorithm at its defaults";
 	assay_detect_otava_defaults(&methods[2].o);
 	struct score total[3] = {{0}}, noise200[3] = {{0}};
-	printf("detect-eval: %d series per (n, noise) and kind (1/3 for n=1000), seed fixed\n", reps);
+	printf("detect-eval: %d series per (n, noise) and kind (1/3 for n=1000), seed fixed\n",
+	       reps);
 	for (int m = 0; m < 3; m++) {
 		run_method(&methods[m], reps, &total[m], &noise200[m]);
 		delays(&methods[m], reps / 2 > 10 ? reps / 2 : 10);
@@ -338,19 +348,22 @@ int main(int argc, char **argv)
 		struct score *s = &total[m];
 		double prec = (double)s->tp / (double)(s->tp + s->fp);
 		double rec = (double)s->tp / (double)(s->tp + s->fn);
-		printf("%-50s P %.3f  R %.3f  F1 %.3f  recall>=2sd %.3f  noise-200 w/ FP %.1f%%  spikes "
+		printf("%-50s P %.3f  R %.3f  F1 %.3f  recall>=2sd %.3f  noise-200 w/ FP %.1f%%  "
+		       "spikes "
 		       "%ld/%ld  reverts %ld/%ld\n",
 		       methods[m].name, prec, rec, 2 * prec * rec / (prec + rec),
 		       (double)s->big_found / (double)s->big_steps,
-		       100.0 * (double)noise200[m].noise_series_fp / (double)noise200[m].noise_series,
+		       100.0 * (double)noise200[m].noise_series_fp /
+			   (double)noise200[m].noise_series,
 		       s->spikes_hit, s->spikes, s->reverts_hit, s->reverts);
 	}
 	struct score *a = &total[0];
 	double big = (double)a->big_found / (double)a->big_steps;
 	double fp200 = (double)noise200[0].noise_series_fp / (double)noise200[0].noise_series;
-	printf("targets: recall>=2sd >= 0.98: %s (%.3f); 200-point Gaussian noise series with a false "
-	       "change point <= 2%%: %s (%.1f%%); spikes never flagged: %s (%ld)\n",
-	       big >= 0.98 ? "met" : "MISSED", big, fp200 <= 0.02 ? "met" : "MISSED", 100 * fp200,
-	       a->spikes_hit == 0 ? "met" : "MISSED", a->spikes_hit);
+	printf(
+	    "targets: recall>=2sd >= 0.98: %s (%.3f); 200-point Gaussian noise series with a false "
+	    "change point <= 2%%: %s (%.1f%%); spikes never flagged: %s (%ld)\n",
+	    big >= 0.98 ? "met" : "MISSED", big, fp200 <= 0.02 ? "met" : "MISSED", 100 * fp200,
+	    a->spikes_hit == 0 ? "met" : "MISSED", a->spikes_hit);
 	return 0;
 }

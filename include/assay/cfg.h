@@ -25,7 +25,8 @@ int assay_cfg_fail(struct assay_cfg *c, const char *path, const char *fmt, ...) 
 int assay_cfg_expected(struct assay_cfg *c, const char *path, const char *what, const json_t *v);
 
 /* v must be an object whose keys are all in the NULL-terminated list. */
-int assay_cfg_object(struct assay_cfg *c, const json_t *v, const char *path, const char *const keys[]);
+int assay_cfg_object(struct assay_cfg *c, const json_t *v, const char *path,
+		     const char *const keys[]);
 
 /* Members of object obj (at path). */
 int assay_cfg_int(struct assay_cfg *c, const json_t *obj, const char *path, const char *key,
@@ -49,8 +50,8 @@ int assay_cfg_int_list(struct assay_cfg *c, const json_t *obj, const char *path,
 		       int flags, long long min, long long max, long long **out, size_t *n);
 /* A non-empty array of distinct non-empty strings, each (when values is
  * not NULL) from the allowed list; appended to out. */
-int assay_cfg_string_list(struct assay_cfg *c, const json_t *obj, const char *path,
-			  const char *key, int flags, const char *const values[], struct strlist *out);
+int assay_cfg_string_list(struct assay_cfg *c, const json_t *obj, const char *path, const char *key,
+			  int flags, const char *const values[], struct strlist *out);
 
 /* Words for an integer range: "a positive integer", "an integer from 1 to 8". */
 void assay_cfg_int_range_words(long long min, long long max, char *buf, size_t size);

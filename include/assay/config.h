@@ -31,7 +31,8 @@ struct assay_timing {
 int assay_timing_profile(const char *name, struct assay_timing *t);
 /* Parse {"profile": ..., "trials": ...}: a profile with overrides, or all six
  * fields. -1 on error. */
-int assay_timing_parse(struct assay_cfg *c, const json_t *v, const char *path, struct assay_timing *t);
+int assay_timing_parse(struct assay_cfg *c, const json_t *v, const char *path,
+		       struct assay_timing *t);
 assay_err assay_timing_load_file(const char *file, struct assay_timing *t, struct assay_error *e);
 json_t *assay_timing_to_json(const struct assay_timing *t);
 
@@ -51,9 +52,9 @@ struct assay_platform {
 	struct assay_backend_eps *backends; /* sorted by name */
 	size_t n_backends;
 	struct strlist ll_backends;
-	json_t *fabric;   /* {nic, switch} */
-	json_t *network;  /* allowlisted fields, or NULL */
-	json_t *op;       /* "operator" block, allowlisted fields, or NULL */
+	json_t *fabric;  /* {nic, switch} */
+	json_t *network; /* allowlisted fields, or NULL */
+	json_t *op;      /* "operator" block, allowlisted fields, or NULL */
 };
 
 struct assay_registry {

@@ -55,13 +55,13 @@ void assay_detect_otava_defaults(struct assay_detect_opts *o);
 assay_err assay_detect_check(const struct assay_detect_opts *o, struct assay_error *e);
 
 struct assay_change {
-	size_t index;            /* first point of the new regime */
+	size_t index;             /* first point of the new regime */
 	size_t n_before, n_after; /* points in the segments either side */
 	double mean_before, mean_after;
 	double std_before, std_after; /* population (compat) or sample (assay) */
 	double pvalue;
-	double rel_change;       /* mean_after / mean_before - 1 (0 when mean_before is 0) */
-	double magnitude;        /* max(|after/before - 1|, |before/after - 1|) */
+	double rel_change; /* mean_after / mean_before - 1 (0 when mean_before is 0) */
+	double magnitude;  /* max(|after/before - 1|, |before/after - 1|) */
 };
 struct assay_changes {
 	struct assay_change *v;
@@ -86,26 +86,26 @@ bool assay_change_is_regression(const struct assay_change *c, enum assay_directi
 /* ---- regression gates ---- */
 
 struct assay_gate_config {
-	bool changepoint;           /* run the changepoint gate */
-	bool rolling_mean;          /* run the rolling-mean gate */
+	bool changepoint;  /* run the changepoint gate */
+	bool rolling_mean; /* run the rolling-mean gate */
 	struct assay_detect_opts detect;
-	double cp_threshold;        /* changepoint: fail only at |change| >= this (default 0) */
-	double rm_train_threshold;  /* rolling-mean: 0.02 (fail beyond -2%) */
-	double rm_infer_threshold;  /* rolling-mean: 0.05 for inference series */
-	int rm_min_history;         /* rolling-mean: earlier points needed (3) */
-	int rm_window;              /* rolling-mean: mean of the last N earlier points (5) */
+	double cp_threshold;       /* changepoint: fail only at |change| >= this (default 0) */
+	double rm_train_threshold; /* rolling-mean: 0.02 (fail beyond -2%) */
+	double rm_infer_threshold; /* rolling-mean: 0.05 for inference series */
+	int rm_min_history;        /* rolling-mean: earlier points needed (3) */
+	int rm_window;             /* rolling-mean: mean of the last N earlier points (5) */
 };
 /* Both gates on, CI detection defaults, thresholds as documented. */
 void assay_gate_defaults(struct assay_gate_config *c);
 
 struct assay_regression {
 	char series_key[65];
-	char gate[16];          /* "changepoint", "rolling-mean" or "ab" */
-	assay_err outcome;      /* ASSAY_OK or ASSAY_GATE_FAILED */
-	bool acked;             /* a regression let through by an ack annotation */
-	bool insufficient;      /* not enough history to judge: passes */
-	double change;          /* relative change of the new value (after/before - 1) */
-	char message[512];      /* one line for reports */
+	char gate[16];     /* "changepoint", "rolling-mean" or "ab" */
+	assay_err outcome; /* ASSAY_OK or ASSAY_GATE_FAILED */
+	bool acked;        /* a regression let through by an ack annotation */
+	bool insufficient; /* not enough history to judge: passes */
+	double change;     /* relative change of the new value (after/before - 1) */
+	char message[512]; /* one line for reports */
 };
 struct assay_regressions {
 	struct assay_regression *v;
@@ -127,8 +127,8 @@ assay_err assay_gate_history(struct assay_store *s, const struct assay_rows *row
 
 /* The same on plain values: history[0..n) oldest first, then the new value.
  * acked: an ack annotation covers this change. name labels the message. */
-void assay_gate_changepoint(const double *history, size_t n, double value,
-			    enum assay_direction dir, const struct assay_gate_config *c, bool acked,
+void assay_gate_changepoint(const double *history, size_t n, double value, enum assay_direction dir,
+			    const struct assay_gate_config *c, bool acked,
 			    struct assay_regression *out);
 void assay_gate_rolling_mean(const double *history, size_t n, double value,
 			     enum assay_direction dir, double threshold,

@@ -13,20 +13,20 @@
 
 #include "assay/error.h"
 
-#define ASSAY_EP_GATE 0.03125   /* 8 * 2^-8: combine relative-error bound */
-#define ASSAY_EP_FLOOR 0.02     /* denominator floor of the relative error */
-#define ASSAY_EP_ID_COLUMNS 32  /* columns carrying the source token id */
-#define ASSAY_EP_BLOCK 128      /* FP8 scale block, in columns */
-#define ASSAY_EP_FP8_MAX 448.0f /* largest finite e4m3 value */
+#define ASSAY_EP_GATE       0.03125 /* 8 * 2^-8: combine relative-error bound */
+#define ASSAY_EP_FLOOR      0.02    /* denominator floor of the relative error */
+#define ASSAY_EP_ID_COLUMNS 32      /* columns carrying the source token id */
+#define ASSAY_EP_BLOCK      128     /* FP8 scale block, in columns */
+#define ASSAY_EP_FP8_MAX    448.0f  /* largest finite e4m3 value */
 
 enum assay_ep_precision { ASSAY_EP_BF16 = 0, ASSAY_EP_FP8 = 1 };
 
 struct assay_ep_problem {
-	int64_t ep;              /* ranks */
-	int64_t tokens;          /* tokens per rank */
-	int64_t hidden;          /* columns, >= 32 */
-	int64_t experts;         /* routed experts, a multiple of ep */
-	int64_t topk;            /* experts per token, 1..experts */
+	int64_t ep;      /* ranks */
+	int64_t tokens;  /* tokens per rank */
+	int64_t hidden;  /* columns, >= 32 */
+	int64_t experts; /* routed experts, a multiple of ep */
+	int64_t topk;    /* experts per token, 1..experts */
 	uint64_t seed;
 	int64_t scale_up_domain; /* ranks per domain (>= 1); ep means one domain */
 	enum assay_ep_precision precision;
@@ -66,10 +66,10 @@ void assay_ep_routing_release(struct assay_ep_routing *r);
 int assay_ep_token_dests(const struct assay_ep_problem *p, const int32_t *experts, int32_t *dests);
 
 struct assay_ep_route_stats {
-	int64_t routed_copies;        /* distinct (token, destination rank) pairs */
-	double fanout_mean;           /* destination ranks per token */
+	int64_t routed_copies; /* distinct (token, destination rank) pairs */
+	double fanout_mean;    /* destination ranks per token */
 	int64_t fanout_min, fanout_max;
-	int64_t *recv_copies;         /* [ep]: rows each rank receives (owned) */
+	int64_t *recv_copies; /* [ep]: rows each rank receives (owned) */
 };
 void assay_ep_route_stats(const struct assay_ep_problem *p, const struct assay_ep_routing *r,
 			  struct assay_ep_route_stats *s);
@@ -85,7 +85,7 @@ int64_t assay_ep_decode_source(const float *row);
 /* ---- codecs ---- */
 uint16_t assay_bf16_from_float(float f); /* round to nearest even; NaN stays NaN */
 float assay_bf16_to_float(uint16_t h);
-uint8_t assay_fp8_from_float(float f);   /* OCP e4m3: RNE, saturating at +-448, NaN 0x7f */
+uint8_t assay_fp8_from_float(float f); /* OCP e4m3: RNE, saturating at +-448, NaN 0x7f */
 float assay_fp8_to_float(uint8_t q);
 static inline int64_t assay_ep_blocks(int64_t hidden)
 {
@@ -117,8 +117,7 @@ struct assay_ep_coeffs {
 struct assay_ep_coeffs assay_ep_expert_coeffs(const struct assay_ep_problem *p,
 					      const int32_t *experts, const float *weights,
 					      int64_t rank);
-void assay_ep_transform_row(const float *x, int64_t hidden, struct assay_ep_coeffs k,
-			    uint16_t *y);
+void assay_ep_transform_row(const float *x, int64_t hidden, struct assay_ep_coeffs k, uint16_t *y);
 /* The expected combine output (float32) of global token t. scratch holds
  * 3 * hidden floats and hidden uint16. */
 void assay_ep_combine_expect(const struct assay_ep_problem *p, const struct assay_ep_routing *r,

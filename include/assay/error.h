@@ -20,10 +20,10 @@ typedef enum assay_err {
 
 struct assay_error {
 	assay_err code;
-	char file[512];    /* input file, "" when none */
-	char path[256];    /* JSON path such as $.timing.trials, "" when none */
-	long line;         /* 1-based line in file, 0 when unknown */
-	long column;       /* 1-based column, 0 when unknown */
+	char file[512]; /* input file, "" when none */
+	char path[256]; /* JSON path such as $.timing.trials, "" when none */
+	long line;      /* 1-based line in file, 0 when unknown */
+	long column;    /* 1-based column, 0 when unknown */
 	char message[1024];
 };
 
@@ -47,10 +47,9 @@ void assay_error_clear(struct assay_error *e);
 #define ASSAY_PRINTF(a, b)
 #endif
 assay_err assay_error_set(struct assay_error *e, assay_err code, const char *fmt, ...)
-	ASSAY_PRINTF(3, 4);
+    ASSAY_PRINTF(3, 4);
 assay_err assay_error_at(struct assay_error *e, assay_err code, const char *file,
-			 const char *json_path, long line, const char *fmt, ...)
-	ASSAY_PRINTF(6, 7);
+			 const char *json_path, long line, const char *fmt, ...) ASSAY_PRINTF(6, 7);
 /* Prefix the message with more context: "ctx: old message". */
 void assay_error_prefix(struct assay_error *e, const char *fmt, ...) ASSAY_PRINTF(2, 3);
 /* Render as "file:line:col: $.path: message", leaving out empty parts. */

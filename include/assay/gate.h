@@ -27,12 +27,12 @@ enum assay_verdict_status {
 
 struct assay_verdict {
 	enum assay_verdict_status status;
-	char *gate;    /* "threshold", "run", "loss-curve", "convergence", "scaling", "checkpoint" */
-	char *metric;  /* "tflops_per_gpu/steady_mean", "lm_loss/slope", ... */
-	double value;  /* NAN when there is none (a missing metric) */
-	char *unit;    /* "" when none */
-	char *spec;    /* what was required: ">= 480", "<= 0", "info"; "" when nothing */
-	char *message; /* why, in words */
+	char *gate;   /* "threshold", "run", "loss-curve", "convergence", "scaling", "checkpoint" */
+	char *metric; /* "tflops_per_gpu/steady_mean", "lm_loss/slope", ... */
+	double value; /* NAN when there is none (a missing metric) */
+	char *unit;   /* "" when none */
+	char *spec;   /* what was required: ">= 480", "<= 0", "info"; "" when nothing */
+	char *message;    /* why, in words */
 	char *series_key; /* the series judged (hex key of a row), NULL when none */
 	bool acked;       /* a regression let through by an ack (or expected) annotation */
 };
@@ -41,7 +41,10 @@ struct assay_verdicts {
 	struct assay_verdict *v;
 	size_t n, alloc;
 };
-#define ASSAY_VERDICTS_INIT {NULL, 0, 0}
+#define ASSAY_VERDICTS_INIT                                                                        \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 /* "PASS", "FAIL", "RECORD", "SKIPPED". */
 const char *assay_verdict_status_name(enum assay_verdict_status s);
@@ -69,12 +72,12 @@ enum assay_threshold_kind { ASSAY_TH_MIN, ASSAY_TH_MAX, ASSAY_TH_WITHIN, ASSAY_T
 
 struct assay_threshold {
 	char *metric;
-	char *statistic;  /* NULL: the metric's default statistic */
+	char *statistic; /* NULL: the metric's default statistic */
 	enum assay_threshold_kind kind;
 	double value;     /* unused for info */
 	double tolerance; /* relative to |value|; 0 when absent */
 	bool optional;
-	char path[256];   /* JSON path of the spec, for messages */
+	char path[256]; /* JSON path of the spec, for messages */
 };
 
 struct assay_threshold_cell {
@@ -106,9 +109,8 @@ const struct assay_threshold_cell *assay_thresholds_cell(const struct assay_thre
 /* With enforcement on, a combo without a cell (and no default cell) and a
  * cell that no combo uses are config errors (ASSAY_USAGE naming the file and
  * the cell's JSON path). combos are canonical keys. */
-assay_err assay_thresholds_check_combos(const struct assay_thresholds *t,
-					const char *const *combos, size_t n,
-					struct assay_error *e);
+assay_err assay_thresholds_check_combos(const struct assay_thresholds *t, const char *const *combos,
+					size_t n, struct assay_error *e);
 /* The statistic a threshold on metric reads when it names none (training
  * metrics: docs/gate.md); NULL for metrics it does not know. */
 const char *assay_threshold_default_statistic(const char *metric);
@@ -133,7 +135,7 @@ struct assay_loss_curve_spec {
 	long long sample_every; /* default 1 */
 	long long *milestones;
 	size_t n_milestones;
-	bool enforce;           /* default true; false: record only */
+	bool enforce; /* default true; false: record only */
 };
 int assay_loss_curve_spec_parse(struct assay_cfg *c, const json_t *v, const char *path,
 				struct assay_loss_curve_spec *s);
@@ -160,9 +162,9 @@ void assay_gate_convergence(const struct assay_convergence_spec *s,
  * (total / (nodes / baseline_nodes)) / baseline_tokens_per_s * 100. */
 struct assay_scaling_spec {
 	long long nodes, baseline_nodes;
-	long long gpus;                /* GPUs in the run; 0: the run's world size */
-	double baseline_tokens_per_s;  /* total over all GPUs; 0: record only */
-	double min_efficiency;         /* percent; NAN: record only */
+	long long gpus;               /* GPUs in the run; 0: the run's world size */
+	double baseline_tokens_per_s; /* total over all GPUs; 0: record only */
+	double min_efficiency;        /* percent; NAN: record only */
 	bool enforce;
 };
 int assay_scaling_spec_parse(struct assay_cfg *c, const json_t *v, const char *path,

@@ -29,7 +29,7 @@ typedef void (*assay_output_fn)(void *ctx, const char *stream, const char *data,
 
 struct assay_launch_spec {
 	const char *case_id;
-	const char *dir;            /* the case folder (exists): stdout.log and stderr.log go here */
+	const char *dir; /* the case folder (exists): stdout.log and stderr.log go here */
 	const struct strlist *argv; /* the command; argv[0] is looked up in PATH */
 	const struct strlist *env;  /* NAME=VALUE set on top of assay's own environment */
 	const char *cwd;            /* NULL: assay's working directory */
@@ -37,26 +37,26 @@ struct assay_launch_spec {
 	/* When mpi_ranks > 0, argv is the program of every rank and the launcher
 	 * starts mpi_ranks of them with its MPI starter (mpirun, srun). */
 	long long mpi_ranks;
-	long long nodes;            /* nodes the case spans (1 for local) */
+	long long nodes;                     /* nodes the case spans (1 for local) */
 	const struct assay_redactor *redact; /* applied to all output and descriptions */
 	assay_output_fn on_output;
 	void *ctx;
 	/* Placement, for launchers that allocate nodes (Slurm); filled by
 	 * assay_suite_place() (include/assay/suite.h), zero otherwise. */
-	const char *group;        /* cases of one group (an EP shard, a command suite)
-				   * that run one after another may share an allocation */
-	long long ranks_per_node; /* tasks per node the case asks for */
-	long long gpus_per_node;  /* GPUs per node it uses */
+	const char *group;                     /* cases of one group (an EP shard, a command suite)
+						* that run one after another may share an allocation */
+	long long ranks_per_node;              /* tasks per node the case asks for */
+	long long gpus_per_node;               /* GPUs per node it uses */
 	const struct assay_platform *platform; /* its platform (EP suites), else NULL */
 	const char *registry_file;             /* where the platform was read from */
 };
 
 enum assay_job_end {
 	ASSAY_JOB_RUNNING = 0,
-	ASSAY_JOB_EXITED,    /* exit_code is set */
-	ASSAY_JOB_SIGNALED,  /* the command died of signal `signal` */
-	ASSAY_JOB_TIMED_OUT, /* ran past timeout_s and was stopped */
-	ASSAY_JOB_CANCELLED, /* stopped by cancel() */
+	ASSAY_JOB_EXITED,      /* exit_code is set */
+	ASSAY_JOB_SIGNALED,    /* the command died of signal `signal` */
+	ASSAY_JOB_TIMED_OUT,   /* ran past timeout_s and was stopped */
+	ASSAY_JOB_CANCELLED,   /* stopped by cancel() */
 	ASSAY_JOB_NOT_STARTED, /* the command could not be started (detail says why) */
 };
 
@@ -121,10 +121,10 @@ void assay_launcher_free(struct assay_launcher *l);
  * process of the session, then SIGKILL after grace_s; a case's leftover
  * processes are stopped the same way when its command ends. */
 struct assay_local_opts {
-	double grace_s;         /* default 5 */
-	struct strlist mpirun;  /* MPI starter argv; default "mpirun" */
+	double grace_s;             /* default 5 */
+	struct strlist mpirun;      /* MPI starter argv; default "mpirun" */
 	struct strlist mpirun_args; /* extra arguments after -np N */
-	bool auto_flags;        /* add Open MPI's root and oversubscribe flags when needed (default on) */
+	bool auto_flags; /* add Open MPI's root and oversubscribe flags when needed (default on) */
 };
 struct assay_launcher *assay_launcher_local_new(const struct assay_local_opts *o);
 

@@ -30,8 +30,8 @@ enum assay_lint_kind {
 #define ASSAY_LINT_KIND_BIT(k) (1u << (k))
 
 struct assay_lint_rule {
-	const char *id;      /* stable, e.g. "misplaced-key" */
-	const char *family;  /* the rules_<family>.c it lives in */
+	const char *id;     /* stable, e.g. "misplaced-key" */
+	const char *family; /* the rules_<family>.c it lives in */
 	enum assay_lint_severity severity;
 	bool default_on;     /* off-by-default rules need --enable */
 	unsigned kinds;      /* ASSAY_LINT_KIND_BIT()s it applies to */
@@ -56,8 +56,8 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc);
 #define ASSAY_LINT_MAX_RULES 64
 
 struct assay_lint_options {
-	enum assay_lint_kind kind;       /* ASSAY_LINT_AUTO to detect */
-	bool on[ASSAY_LINT_MAX_RULES];   /* by rule index */
+	enum assay_lint_kind kind;     /* ASSAY_LINT_AUTO to detect */
+	bool on[ASSAY_LINT_MAX_RULES]; /* by rule index */
 };
 /* Kind AUTO and every rule at its default. */
 void assay_lint_options_init(struct assay_lint_options *o);
@@ -115,8 +115,9 @@ struct assay_lint_result {
  * when it is not JSON, or when the kind is AUTO and cannot be told; then r
  * holds no findings. allow may be NULL. Findings are in r either way. */
 assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
-			    const struct assay_lint_options *o, const struct assay_lint_allow *allow,
-			    struct assay_lint_result *r, struct assay_error *e);
+			    const struct assay_lint_options *o,
+			    const struct assay_lint_allow *allow, struct assay_lint_result *r,
+			    struct assay_error *e);
 /* The same for a file on disk; only then is a suite loaded as `assay run`
  * loads it (rule assay-config), since that reads the files it names. */
 assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,

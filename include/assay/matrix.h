@@ -15,13 +15,13 @@ struct assay_case {
 	char *id;
 	char *sku, *backend, *workload, *mode, *phase, *routing, *precision;
 	long long ep, nodes, gpus_per_node, scale_up_domain;
-	const char *scope;     /* "scale-up" or "scale-out" */
-	const char *topology;  /* "single-node", "multi-node-scale-up", "multi-node-scale-out" */
-	char *transport;       /* the platform's scale-up or scale-out transport */
+	const char *scope;    /* "scale-up" or "scale-out" */
+	const char *topology; /* "single-node", "multi-node-scale-up", "multi-node-scale-out" */
+	char *transport;      /* the platform's scale-up or scale-out transport */
 	bool runnable;
-	const char *reason;    /* NULL when runnable */
-	char *shard;           /* NULL when unsupported */
-	long long *tokens; /* the phase's ladder (owned) */
+	const char *reason; /* NULL when runnable */
+	char *shard;        /* NULL when unsupported */
+	long long *tokens;  /* the phase's ladder (owned) */
 	size_t n_tokens;
 	long long hidden, experts, topk, seed;
 };

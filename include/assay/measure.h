@@ -19,9 +19,9 @@ enum assay_direction {
 };
 
 struct assay_row {
-	char *run_id;     /* may be NULL until stored */
-	char *case_id;    /* may be NULL */
-	json_t *series;   /* owned object; includes metric and statistic */
+	char *run_id;   /* may be NULL until stored */
+	char *case_id;  /* may be NULL */
+	json_t *series; /* owned object; includes metric and statistic */
 	char series_key[65];
 	char *metric;
 	char *statistic;
@@ -29,8 +29,8 @@ struct assay_row {
 	char *unit;
 	enum assay_direction direction;
 	int64_t samples;
-	char *revision;   /* may be NULL */
-	char *timestamp;  /* RFC 3339 UTC, may be NULL */
+	char *revision;  /* may be NULL */
+	char *timestamp; /* RFC 3339 UTC, may be NULL */
 };
 
 struct assay_rows {
@@ -38,7 +38,10 @@ struct assay_rows {
 	size_t n;
 	size_t alloc;
 };
-#define ASSAY_ROWS_INIT {NULL, 0, 0}
+#define ASSAY_ROWS_INIT                                                                            \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 const char *assay_direction_name(enum assay_direction d);
 int assay_direction_parse(const char *s); /* -1 when unknown */

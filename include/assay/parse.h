@@ -13,9 +13,10 @@
 #include "assay/measure.h"
 
 struct assay_parse_opts {
-	const char *file;      /* name used in errors (file:line: message) */
-	const json_t *context; /* series fields every row gets (suite, cluster, scale, ...); may be NULL */
-	const char *run_id;    /* stamped on rows when not NULL */
+	const char *file; /* name used in errors (file:line: message) */
+	const json_t
+	    *context; /* series fields every row gets (suite, cluster, scale, ...); may be NULL */
+	const char *run_id; /* stamped on rows when not NULL */
 	const char *case_id;
 	const char *revision;
 	const char *timestamp; /* RFC 3339; rows without one get this */

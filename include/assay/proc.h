@@ -32,7 +32,10 @@ struct assay_proc_set {
 	struct assay_proc_id *v;
 	size_t n, alloc;
 };
-#define ASSAY_PROC_SET_INIT {NULL, 0, 0}
+#define ASSAY_PROC_SET_INIT                                                                        \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 /* Re-read /proc: keep the live members, add every live process in session
  * sid or whose parent is a member. Returns how many members are alive. */
 size_t assay_proc_track(struct assay_proc_set *set, pid_t sid);
@@ -40,7 +43,8 @@ size_t assay_proc_track(struct assay_proc_set *set, pid_t sid);
 size_t assay_proc_signal(const struct assay_proc_set *set, int sig);
 /* Send sig to the members of set not in done yet, and add them to done:
  * processes started after a first SIGTERM get theirs too. */
-size_t assay_proc_signal_new(const struct assay_proc_set *set, struct assay_proc_set *done, int sig);
+size_t assay_proc_signal_new(const struct assay_proc_set *set, struct assay_proc_set *done,
+			     int sig);
 void assay_proc_set_release(struct assay_proc_set *set);
 
 #endif

@@ -29,7 +29,13 @@ struct assay_redactor {
 	size_t n, alloc;
 	unsigned char first[256]; /* 1 when some value starts with this byte */
 };
-#define ASSAY_REDACTOR_INIT {NULL, 0, 0, {0}}
+#define ASSAY_REDACTOR_INIT                                                                        \
+	{                                                                                          \
+		NULL, 0, 0,                                                                        \
+		{                                                                                  \
+			0                                                                          \
+		}                                                                                  \
+	}
 
 void assay_redactor_init(struct assay_redactor *r);
 void assay_redactor_release(struct assay_redactor *r);

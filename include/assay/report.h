@@ -72,7 +72,7 @@ struct assay_report_gate {
 	char *metric;  /* "roundtrip_us p99", "lm_loss", ... */
 	double value;  /* NAN when there is none */
 	char *unit;
-	char *spec;    /* the rule, e.g. "<= 120", "slope < 0" */
+	char *spec; /* the rule, e.g. "<= 120", "slope < 0" */
 	enum assay_report_verdict verdict;
 	char *message;
 };
@@ -196,8 +196,7 @@ void assay_report_train_loss(struct assay_report_train *t, double step, double l
 void assay_report_train_throughput(struct assay_report_train *t, double step, double value);
 struct assay_report_history *assay_report_add_history(struct assay_report *r, const char *label,
 						      const char *unit);
-void assay_report_history_point(struct assay_report_history *h, const char *revision,
-				double value);
+void assay_report_history_point(struct assay_report_history *h, const char *revision, double value);
 void assay_report_history_change(struct assay_report_history *h, size_t index);
 
 /* Number of cases per outcome. */
@@ -212,8 +211,7 @@ void assay_report_markdown(const struct assay_report *r, struct sbuf *out);
 
 /* Write report.html, junit.xml and summary.md into dir (created when
  * missing), each atomically. ASSAY_INFRA on a file system error. */
-assay_err assay_report_write(const struct assay_report *r, const char *dir,
-			     struct assay_error *e);
+assay_err assay_report_write(const struct assay_report *r, const char *dir, struct assay_error *e);
 
 /* A synthetic but realistic model with ncases cases (EP ladders, training
  * combos, history series, every outcome), the same for the same arguments:
@@ -232,9 +230,9 @@ struct assay_report_source {
 
 /* What the loader found out besides the model. */
 struct assay_report_found {
-	char *run_id;  /* the run's id ("last" resolved) */
-	char *run_dir; /* the run folder read, NULL when there is none */
-	char *out_dir; /* where to write the files */
+	char *run_id;                 /* the run's id ("last" resolved) */
+	char *run_dir;                /* the run folder read, NULL when there is none */
+	char *out_dir;                /* where to write the files */
 	struct strlist unset_secrets; /* secret names of the run not set in this environment */
 };
 void assay_report_found_release(struct assay_report_found *f);

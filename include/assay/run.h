@@ -32,14 +32,14 @@ struct assay_case_outcome {
 	char *case_id;
 	enum assay_outcome outcome;
 	enum assay_failure failure;
-	char *reason;     /* one line, redacted; NULL when passed */
-	char *signature;  /* the signature's name, when failure is a signature */
-	char *source;     /* where it matched: stdout, stderr or a log file */
-	char *line;       /* the matching line, redacted */
+	char *reason;    /* one line, redacted; NULL when passed */
+	char *signature; /* the signature's name, when failure is a signature */
+	char *source;    /* where it matched: stdout, stderr or a log file */
+	char *line;      /* the matching line, redacted */
 	double duration_s;
-	size_t rows;      /* measurement rows stored */
-	bool earlier;     /* finished in an earlier attempt of this run (--resume) */
-	char *dir;        /* the case folder, or NULL when it never ran */
+	size_t rows;                    /* measurement rows stored */
+	bool earlier;                   /* finished in an earlier attempt of this run (--resume) */
+	char *dir;                      /* the case folder, or NULL when it never ran */
 	struct assay_verdicts verdicts; /* its gate verdicts, as stored */
 };
 
@@ -55,13 +55,13 @@ enum assay_run_event_kind {
 struct assay_run_event {
 	enum assay_run_event_kind kind;
 	const char *run_id;
-	size_t index;      /* 1-based position of the case */
-	size_t total;      /* cases in the suite */
+	size_t index; /* 1-based position of the case */
+	size_t total; /* cases in the suite */
 	const char *case_id;
 	const struct assay_case_outcome *outcome;
-	double elapsed_s;  /* since the run (this attempt) started */
-	double case_s;     /* since the current case started */
-	double eta_s;      /* estimated seconds left, < 0 when unknown */
+	double elapsed_s; /* since the run (this attempt) started */
+	double case_s;    /* since the current case started */
+	double eta_s;     /* estimated seconds left, < 0 when unknown */
 	bool resumed;
 	const char *text;
 };
@@ -70,13 +70,13 @@ typedef void (*assay_run_event_fn)(const struct assay_run_event *ev, void *ctx);
 
 struct assay_run_options {
 	const char *suite_file;
-	const char *store;     /* overrides the suite's store */
-	const char *output;    /* overrides the suite's output folder */
-	const char *revision;  /* overrides the suite's revision */
-	const char *resume;    /* a run id or "last": re-run only the cases that did not finish */
-	const char *assay_ep;  /* the assay-ep binary; default: the suite's, next to assay, PATH */
-	bool dry_run;          /* plan and describe every case; start and write nothing */
-	bool fail_fast;        /* after the first case that is not passed or unsupported, skip the rest */
+	const char *store;    /* overrides the suite's store */
+	const char *output;   /* overrides the suite's output folder */
+	const char *revision; /* overrides the suite's revision */
+	const char *resume;   /* a run id or "last": re-run only the cases that did not finish */
+	const char *assay_ep; /* the assay-ep binary; default: the suite's, next to assay, PATH */
+	bool dry_run;         /* plan and describe every case; start and write nothing */
+	bool fail_fast; /* after the first case that is not passed or unsupported, skip the rest */
 	/* Incremented by the caller's SIGINT/SIGTERM handler: once stops the
 	 * current case gracefully, twice kills it now. */
 	volatile sig_atomic_t *interrupted;
@@ -88,7 +88,7 @@ struct assay_run_result {
 	char run_id[64];
 	char *suite;
 	char *revision;
-	char *run_dir;   /* <output>/<run_id> */
+	char *run_dir; /* <output>/<run_id> */
 	char *store;
 	assay_err exit_code;
 	bool interrupted;

@@ -37,13 +37,14 @@ struct assay_slurm_options {
 	double poll_interval_s;      /* 0 unset: ASSAY_SLURM_DEFAULT_POLL_S */
 	long long master_port;       /* 0 unset: network.master_port, then 29500 */
 	enum assay_slurm_job_per job_per;
-	long long ntasks_per_node;   /* command workloads; 0 unset: 1 (torchrun-style) */
+	long long ntasks_per_node; /* command workloads; 0 unset: 1 (torchrun-style) */
 };
 
 void assay_slurm_options_init(struct assay_slurm_options *o);
 void assay_slurm_options_release(struct assay_slurm_options *o);
 /* A deep copy of from into to (to is initialized first). */
-void assay_slurm_options_copy(struct assay_slurm_options *to, const struct assay_slurm_options *from);
+void assay_slurm_options_copy(struct assay_slurm_options *to,
+			      const struct assay_slurm_options *from);
 /* Read the launcher object v (at JSON path `path` of c->file). Unknown keys,
  * wrong types, a "type" other than "slurm", a bad time string or hostlist are
  * errors (-1, ASSAY_USAGE in c->err); 0 on success. */
@@ -110,7 +111,7 @@ struct assay_slurm_step {
 	const char *status_file; /* the step's exit status is written here; NULL: not */
 	const struct assay_slurm_env *env; /* step-only variables */
 	size_t n_env;
-	const char *cwd;         /* srun --chdir (absolute); NULL: the job's directory */
+	const char *cwd; /* srun --chdir (absolute); NULL: the job's directory */
 };
 
 struct assay_slurm_job {
@@ -152,7 +153,8 @@ assay_err assay_slurm_script(const struct assay_slurm_job *j, struct sbuf *out,
 /* The text of step `index` (0-based; of `total`, 0 when not known) as the
  * script runs it: for a spool-mode job's SPOOL/step-N.sh. The same checks. */
 assay_err assay_slurm_step_text(const struct assay_slurm_job *j, const struct assay_slurm_step *s,
-				size_t index, size_t total, struct sbuf *out, struct assay_error *e);
+				size_t index, size_t total, struct sbuf *out,
+				struct assay_error *e);
 /* The srun (or mpi_launcher) command line of one step, as argv (no shell),
  * for running inside an existing allocation; nodelist (may be NULL) pins
  * the step to those hosts. */
@@ -245,11 +247,12 @@ bool assay_slurm_state_class(const char *state, enum assay_slurm_phase *phase, a
 struct assay_slurm_alloc {
 	bool inside; /* SLURM_JOB_ID is set */
 	char job_id[32];
-	bool in_step;         /* SLURM_STEP_ID is set: assay itself runs in a step */
-	long long nodes;      /* hosts in the allocation */
-	char *nodelist;       /* SLURM_JOB_NODELIST (or SLURM_NODELIST) */
-	struct strlist hosts; /* expanded, in Slurm's order */
-	long long cpus_per_node; /* the fewest CPUs of any of its nodes (SLURM_JOB_CPUS_PER_NODE); -1 unknown */
+	bool in_step;            /* SLURM_STEP_ID is set: assay itself runs in a step */
+	long long nodes;         /* hosts in the allocation */
+	char *nodelist;          /* SLURM_JOB_NODELIST (or SLURM_NODELIST) */
+	struct strlist hosts;    /* expanded, in Slurm's order */
+	long long cpus_per_node; /* the fewest CPUs of any of its nodes (SLURM_JOB_CPUS_PER_NODE);
+				    -1 unknown */
 };
 
 /* Read SLURM_JOB_ID, SLURM_JOB_NUM_NODES (or SLURM_NNODES), SLURM_JOB_NODELIST

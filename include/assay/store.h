@@ -13,7 +13,7 @@
 #include "assay/measure.h"
 #include "assay/outcome.h"
 
-struct assay_verdict;  /* include/assay/gate.h */
+struct assay_verdict; /* include/assay/gate.h */
 struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
@@ -63,8 +63,8 @@ struct assay_run_info {
 	const char *matrix_sha256;  /* assay_matrix.matrix_sha256 */
 	const char *catalog_sha256; /* assay_matrix.catalog_sha256 */
 	const char *host;
-	const char *launcher;       /* "local", "mpirun", "slurm", "ingest", ... */
-	const char *started;        /* RFC 3339; NULL: now */
+	const char *launcher; /* "local", "mpirun", "slurm", "ingest", ... */
+	const char *started;  /* RFC 3339; NULL: now */
 };
 
 /* Insert a run. run_id_out (when not NULL) receives the id. ASSAY_USAGE
@@ -103,11 +103,12 @@ assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
 
 struct assay_case_result {
 	enum assay_outcome outcome;
-	const char *reason;        /* one line, may be NULL */
-	const char *ended;         /* RFC 3339; NULL: now */
-	double duration_s;         /* wall time; < 0: computed from start and end */
-	const struct assay_rows *rows;         /* the case's measurement rows, may be NULL */
-	const struct assay_verdicts *verdicts; /* its gate verdicts (include/assay/gate.h), may be NULL */
+	const char *reason;            /* one line, may be NULL */
+	const char *ended;             /* RFC 3339; NULL: now */
+	double duration_s;             /* wall time; < 0: computed from start and end */
+	const struct assay_rows *rows; /* the case's measurement rows, may be NULL */
+	const struct assay_verdicts
+	    *verdicts; /* its gate verdicts (include/assay/gate.h), may be NULL */
 };
 
 /* Finish a begun case: its outcome, reason, end, every row and every
@@ -130,7 +131,7 @@ assay_err assay_store_case_record(struct assay_store *s, const char *run_id,
 
 struct assay_case_status {
 	char *case_id;
-	bool finished;             /* it has an outcome */
+	bool finished;              /* it has an outcome */
 	enum assay_outcome outcome; /* when finished */
 	int attempts;
 };
@@ -157,9 +158,8 @@ typedef int (*assay_store_verdict_fn)(const char *case_id, const struct assay_ve
 assay_err assay_store_verdicts(struct assay_store *s, const char *run_id, const char *case_id,
 			       assay_store_verdict_fn fn, void *ctx, struct assay_error *e);
 /* The verdicts of one case, appended to out (copies). */
-assay_err assay_store_case_verdicts(struct assay_store *s, const char *run_id,
-				    const char *case_id, struct assay_verdicts *out,
-				    struct assay_error *e);
+assay_err assay_store_case_verdicts(struct assay_store *s, const char *run_id, const char *case_id,
+				    struct assay_verdicts *out, struct assay_error *e);
 /* The measurement rows stored with one case, appended to out (copies, in
  * storage order). */
 assay_err assay_store_case_rows(struct assay_store *s, const char *run_id, const char *case_id,
@@ -188,11 +188,11 @@ extern const char *const assay_store_identity_fields[]; /* cluster, scale, preci
 assay_err assay_store_check_identity(const struct assay_row *r, struct assay_error *e);
 
 struct assay_ingest_info {
-	const char *file;      /* shown in errors and kept in the ingests table */
-	const char *format;    /* format name */
-	const char *sha256;    /* of the file's bytes; a file already ingested is skipped */
-	const char *suite;     /* the run's suite, may be NULL */
-	bool force;            /* store it even when the same bytes were ingested before */
+	const char *file;   /* shown in errors and kept in the ingests table */
+	const char *format; /* format name */
+	const char *sha256; /* of the file's bytes; a file already ingested is skipped */
+	const char *suite;  /* the run's suite, may be NULL */
+	bool force;         /* store it even when the same bytes were ingested before */
 };
 /* Store rows parsed from one file as a new run (launcher "ingest") in one
  * transaction. *skipped is set when a file with the same sha256 was ingested
@@ -219,9 +219,9 @@ struct assay_series_list {
 /* Which series a query covers: a key (or a unique key prefix of at least 8
  * hex digits), and/or field=value matches on the series object; all must hold. */
 struct assay_series_filter {
-	struct strlist keys;   /* series keys or prefixes; empty: all */
-	struct strlist match;  /* "field=value" entries */
-	const char *since;     /* RFC 3339 timestamp (or a prefix: 2026-11-01); rows at or after */
+	struct strlist keys;  /* series keys or prefixes; empty: all */
+	struct strlist match; /* "field=value" entries */
+	const char *since;    /* RFC 3339 timestamp (or a prefix: 2026-11-01); rows at or after */
 };
 void assay_series_filter_release(struct assay_series_filter *f);
 
@@ -303,22 +303,22 @@ struct assay_store_run {
 	char *started, *ended; /* ended: NULL while running or after a kill */
 	int exit_code;         /* -1 while running or after a kill */
 	int resumed;
-	long long ncases;      /* cases recorded (begun) */
+	long long ncases; /* cases recorded (begun) */
 };
 /* The run run_id ("last": the newest). ASSAY_USAGE when unknown. */
-assay_err assay_store_run_get(struct assay_store *s, const char *run_id, struct assay_store_run *out,
-			      struct assay_error *e);
+assay_err assay_store_run_get(struct assay_store *s, const char *run_id,
+			      struct assay_store_run *out, struct assay_error *e);
 void assay_store_run_release(struct assay_store_run *r);
 
 struct assay_store_case {
 	char *case_id;
-	json_t *factors;   /* owned; NULL when none */
-	char *outcome;     /* "ok", "gate-failed", ... as stored; NULL: begun, never finished */
+	json_t *factors; /* owned; NULL when none */
+	char *outcome;   /* "ok", "gate-failed", ... as stored; NULL: begun, never finished */
 	char *reason;
 	char *started, *ended;
 	double duration_s; /* NAN when unknown */
 	int attempts;
-	long long rows;    /* -1 when not finished */
+	long long rows; /* -1 when not finished */
 	char *artifact_dir, *stdout_log, *stderr_log;
 };
 struct assay_store_cases {
@@ -334,7 +334,7 @@ void assay_store_cases_release(struct assay_store_cases *l);
 /* One stored row of a run, as the walk below hands it over (valid during
  * the call only). */
 struct assay_store_rowview {
-	const char *case_id;     /* NULL for a row without a case (ingested) */
+	const char *case_id; /* NULL for a row without a case (ingested) */
 	const char *series_key;
 	const char *fields_json; /* the series object as stored (canonical JSON) */
 	const char *metric, *statistic, *unit;
@@ -351,9 +351,9 @@ typedef int (*assay_store_rowview_fn)(const struct assay_store_rowview *r, void 
  * series object has a key FIELD (at any depth) are left out (NULL: none);
  * fields: a NULL-terminated list of series fields to extract (NULL: none).
  * A non-zero return from fn stops the walk and is returned. */
-assay_err assay_store_run_rows(struct assay_store *s, const char *run_id,
-			       const char *const *skip, const char *const *fields,
-			       assay_store_rowview_fn fn, void *ctx, struct assay_error *e);
+assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const char *const *skip,
+			       const char *const *fields, assay_store_rowview_fn fn, void *ctx,
+			       struct assay_error *e);
 
 /* One series' history as run_id saw it: its points in time order up to and
  * including the last point run_id stored (the newest max_points of them;

@@ -32,26 +32,26 @@ enum assay_suite_kind { ASSAY_SUITE_EP = 0, ASSAY_SUITE_COMMAND = 1 };
 struct assay_suite_case {
 	char *id;
 	bool runnable;
-	char *reason;       /* why not runnable (unsupported), else NULL */
-	json_t *factors;    /* what the case is: the matrix case, or the combo */
-	json_t *vars;       /* placeholder values: the combo (command), {} (ep) */
+	char *reason;    /* why not runnable (unsupported), else NULL */
+	json_t *factors; /* what the case is: the matrix case, or the combo */
+	json_t *vars;    /* placeholder values: the combo (command), {} (ep) */
 	long long nodes;
-	long long ranks_per_node;     /* GPUs per node (command), ranks per node (ep) */
-	const struct assay_case *ep; /* the matrix case (ep kind), else NULL */
-	char *cell;                   /* the thresholds cell: a canonical combo key or "default" */
+	long long ranks_per_node;      /* GPUs per node (command), ranks per node (ep) */
+	const struct assay_case *ep;   /* the matrix case (ep kind), else NULL */
+	char *cell;                    /* the thresholds cell: a canonical combo key or "default" */
 	struct assay_train_opts train; /* training parsers: seq_len, world size, warm-up */
-	long ab_baseline;             /* ep ab gate: index of this candidate's baseline case, else -1 */
+	long ab_baseline; /* ep ab gate: index of this candidate's baseline case, else -1 */
 };
 
 /* The gates block (docs/suite.md, "Gates"), checked when the suite loads. */
 struct assay_suite_scaling {
-	char *baseline;         /* case id of the baseline combo */
-	struct strlist cases;   /* case ids it judges */
-	double min_efficiency;  /* percent; NAN: record only */
+	char *baseline;        /* case id of the baseline combo */
+	struct strlist cases;  /* case ids it judges */
+	double min_efficiency; /* percent; NAN: record only */
 	bool enforce;
 };
 struct assay_suite_checkpoint {
-	char *save, *resume;    /* case ids */
+	char *save, *resume; /* case ids */
 	struct assay_checkpoint_spec spec;
 };
 struct assay_suite_regression {
@@ -60,9 +60,9 @@ struct assay_suite_regression {
 	bool enforce;
 };
 struct assay_suite_ab {
-	char *baseline, *candidate;      /* backends */
-	double threshold;                /* fail when the candidate is worse by more */
-	struct strlist metrics;          /* as for regression */
+	char *baseline, *candidate; /* backends */
+	double threshold;           /* fail when the candidate is worse by more */
+	struct strlist metrics;     /* as for regression */
 	bool enforce;
 };
 struct assay_suite_gates {
@@ -85,7 +85,7 @@ struct assay_suite {
 	char *file;
 	enum assay_suite_kind kind;
 	char *name;
-	char sha256[65];    /* canonical JSON of the suite and the configs it reads */
+	char sha256[65]; /* canonical JSON of the suite and the configs it reads */
 
 	/* Common keys. */
 	struct assay_launcher *launcher;
@@ -96,26 +96,26 @@ struct assay_suite {
 	char *revision;     /* a label, or NULL */
 	char *revision_git; /* a source tree to ask `git rev-parse HEAD`, or NULL */
 	struct assay_sigset signatures;
-	struct strlist secrets;  /* variable names */
-	struct strlist env;      /* NAME=template */
-	double timeout_s;        /* 0: none */
+	struct strlist secrets; /* variable names */
+	struct strlist env;     /* NAME=template */
+	double timeout_s;       /* 0: none */
 
 	/* kind "command" */
-	struct strlist argv;     /* templates */
-	char *cwd;               /* template or NULL */
-	char *parser;            /* a format name, "auto" or "none" */
-	struct strlist results;  /* templates of files the parser reads */
-	struct strlist logs;     /* templates of log files to watch */
-	json_t *context;         /* series fields (values may be templates) */
-	bool results_given;      /* results named in the suite (else the default) */
-	bool training;           /* parser megatron, primus, megatron-golden or auto */
-	bool gpus_given;         /* gpus_per_node named in the suite */
+	struct strlist argv;    /* templates */
+	char *cwd;              /* template or NULL */
+	char *parser;           /* a format name, "auto" or "none" */
+	struct strlist results; /* templates of files the parser reads */
+	struct strlist logs;    /* templates of log files to watch */
+	json_t *context;        /* series fields (values may be templates) */
+	bool results_given;     /* results named in the suite (else the default) */
+	bool training;          /* parser megatron, primus, megatron-golden or auto */
+	bool gpus_given;        /* gpus_per_node named in the suite */
 
 	/* kind "ep" */
 	struct assay_registry registry;
 	struct assay_sweep sweep;
 	struct assay_matrix matrix;
-	char *assay_ep;          /* the assay-ep binary, or NULL: next to assay, then PATH */
+	char *assay_ep; /* the assay-ep binary, or NULL: next to assay, then PATH */
 
 	struct assay_suite_gates gates;
 
@@ -137,9 +137,9 @@ assay_err assay_suite_secrets(const struct assay_suite *s, bool allow_unset,
 
 /* Everything needed to start one case, with placeholders filled. */
 struct assay_case_plan {
-	struct strlist argv;    /* per-rank program when mpi_ranks > 0 */
-	struct strlist env;     /* NAME=VALUE */
-	char *cwd;              /* or NULL */
+	struct strlist argv; /* per-rank program when mpi_ranks > 0 */
+	struct strlist env;  /* NAME=VALUE */
+	char *cwd;           /* or NULL */
 	long long mpi_ranks;
 	struct strlist results; /* files to parse, in order */
 	struct strlist logs;    /* files to watch */

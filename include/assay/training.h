@@ -18,17 +18,17 @@
  * its bit (1u << id) is set in has (instantaneous) or has_avg (the running
  * average the log prints after a slash or as "(avg Y)"). */
 enum assay_train_metric {
-	ASSAY_TM_ELAPSED_MS,   /* elapsed time per iteration (ms) */
-	ASSAY_TM_TFLOPS,       /* throughput (or compute) per GPU, TFLOP/s/GPU */
-	ASSAY_TM_TOKENS,       /* tokens/s/GPU (logged, or derived: docs/training.md) */
-	ASSAY_TM_LM_LOSS,      /* lm loss */
-	ASSAY_TM_GRAD_NORM,    /* grad norm */
-	ASSAY_TM_LR,           /* learning rate */
-	ASSAY_TM_LOSS_SCALE,   /* loss scale */
-	ASSAY_TM_MEM_RATIO,    /* HIP memory usage ratio (0..1), or ROCm Megatron "mem usages" */
-	ASSAY_TM_MEM_GB,       /* HIP memory in use, GB */
-	ASSAY_TM_ROCM_RATIO,   /* ROCm memory usage ratio (0..1) */
-	ASSAY_TM_ROCM_GB,      /* ROCm memory in use, GB */
+	ASSAY_TM_ELAPSED_MS, /* elapsed time per iteration (ms) */
+	ASSAY_TM_TFLOPS,     /* throughput (or compute) per GPU, TFLOP/s/GPU */
+	ASSAY_TM_TOKENS,     /* tokens/s/GPU (logged, or derived: docs/training.md) */
+	ASSAY_TM_LM_LOSS,    /* lm loss */
+	ASSAY_TM_GRAD_NORM,  /* grad norm */
+	ASSAY_TM_LR,         /* learning rate */
+	ASSAY_TM_LOSS_SCALE, /* loss scale */
+	ASSAY_TM_MEM_RATIO,  /* HIP memory usage ratio (0..1), or ROCm Megatron "mem usages" */
+	ASSAY_TM_MEM_GB,     /* HIP memory in use, GB */
+	ASSAY_TM_ROCM_RATIO, /* ROCm memory usage ratio (0..1) */
+	ASSAY_TM_ROCM_GB,    /* ROCm memory in use, GB */
 	ASSAY_TM_COUNT
 };
 /* Metrics with a running average slot (avg[]). */
@@ -45,9 +45,9 @@ struct assay_train_step {
 	double v[ASSAY_TM_COUNT];
 	double avg[ASSAY_TM_AVG_COUNT];
 	uint32_t has, has_avg;
-	uint32_t derived; /* metrics computed rather than read (tokens) */
+	uint32_t derived;   /* metrics computed rather than read (tokens) */
 	uint32_t nonfinite; /* metrics whose value is NaN or Inf */
-	bool warmup;      /* excluded from the steady state */
+	bool warmup;        /* excluded from the steady state */
 };
 
 enum assay_ckpt_op { ASSAY_CKPT_SAVE, ASSAY_CKPT_LOAD };
@@ -72,11 +72,11 @@ struct assay_train_eval {
 
 /* Parse options; assay_train_opts_init() sets the defaults. */
 struct assay_train_opts {
-	long long warmup_steps;  /* >= 0: exactly this many; < 0: the rule below */
-	long long warmup_min;    /* rule: max(warmup_min, ceil(warmup_percent% of steps)) */
-	double warmup_percent;   /* default 10 */
-	long long seq_len;       /* for derived tokens/s/GPU; 0 unknown */
-	long long world_size;    /* GPUs in the run; 0: from the log (Primus rank-R/W) */
+	long long warmup_steps; /* >= 0: exactly this many; < 0: the rule below */
+	long long warmup_min;   /* rule: max(warmup_min, ceil(warmup_percent% of steps)) */
+	double warmup_percent;  /* default 10 */
+	long long seq_len;      /* for derived tokens/s/GPU; 0 unknown */
+	long long world_size;   /* GPUs in the run; 0: from the log (Primus rank-R/W) */
 };
 void assay_train_opts_init(struct assay_train_opts *o);
 /* The warm-up setting as text: "N" (exactly N steps) or "MIN,PCT%" (the rule;
@@ -84,11 +84,11 @@ void assay_train_opts_init(struct assay_train_opts *o);
 bool assay_train_warmup_parse(const char *text, struct assay_train_opts *o);
 
 struct assay_train_result {
-	const char *format;      /* "megatron", "primus" or "megatron-golden" */
+	const char *format;             /* "megatron", "primus" or "megatron-golden" */
 	struct assay_train_step *steps; /* unique steps in log order */
 	size_t n_steps, alloc_steps;
-	size_t duplicates;       /* repeated steps ignored (the first copy counts) */
-	size_t warmup;           /* leading steps excluded from the steady state */
+	size_t duplicates; /* repeated steps ignored (the first copy counts) */
+	size_t warmup;     /* leading steps excluded from the steady state */
 
 	/* Completion: "iteration N/N" seen, the torchrun marker seen. */
 	bool complete_iteration, complete_marker;
@@ -101,8 +101,8 @@ struct assay_train_result {
 	char nonfinite_label[64];
 	char nonfinite_text[32];
 
-	long long world_size;    /* from opts or the log; 0 unknown */
-	bool tokens_derived;     /* tokens/s/GPU computed from gbs, seq_len, elapsed */
+	long long world_size; /* from opts or the log; 0 unknown */
+	bool tokens_derived;  /* tokens/s/GPU computed from gbs, seq_len, elapsed */
 
 	/* "[Rank R] (after N iterations) memory (MB)" lines: maxima, NAN when none. */
 	size_t n_mem_lines;

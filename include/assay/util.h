@@ -20,15 +20,15 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) ASSAY_PRINTF(1, 2);
 
 /* Grow array p (of *alloc elements) so that it holds at least nr elements. */
-#define ALLOC_GROW(p, nr, alloc)                                                       \
-	do {                                                                           \
-		if ((nr) > (alloc)) {                                                  \
-			size_t grow_ = (alloc) < 16 ? 16 : (alloc) * 2;                \
-			if (grow_ < (nr))                                              \
-				grow_ = (nr);                                          \
-			(p) = xrealloc((p), grow_ * sizeof(*(p)));                     \
-			(alloc) = grow_;                                               \
-		}                                                                      \
+#define ALLOC_GROW(p, nr, alloc)                                                                   \
+	do {                                                                                       \
+		if ((nr) > (alloc)) {                                                              \
+			size_t grow_ = (alloc) < 16 ? 16 : (alloc)*2;                              \
+			if (grow_ < (nr))                                                          \
+				grow_ = (nr);                                                      \
+			(p) = xrealloc((p), grow_ * sizeof(*(p)));                                 \
+			(alloc) = grow_;                                                           \
+		}                                                                                  \
 	} while (0)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -39,7 +39,10 @@ struct sbuf {
 	size_t len;
 	size_t alloc;
 };
-#define SBUF_INIT {NULL, 0, 0}
+#define SBUF_INIT                                                                                  \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 void sbuf_init(struct sbuf *sb);
 void sbuf_release(struct sbuf *sb);
 void sbuf_reset(struct sbuf *sb);
@@ -59,7 +62,10 @@ struct strlist {
 	size_t n;
 	size_t alloc;
 };
-#define STRLIST_INIT {NULL, 0, 0}
+#define STRLIST_INIT                                                                               \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 void strlist_push(struct strlist *l, const char *s);
 bool strlist_has(const struct strlist *l, const char *s);
 void strlist_clear(struct strlist *l);
@@ -76,7 +82,7 @@ char *assay_read_file(const char *path, size_t *len, struct assay_error *e);
 struct assay_file_map {
 	const char *data; /* never NULL after success */
 	size_t len;
-	void *base;       /* what to unmap or free */
+	void *base; /* what to unmap or free */
 	bool mapped;
 };
 assay_err assay_map_file(const char *path, struct assay_file_map *m, struct assay_error *e);

@@ -31,8 +31,8 @@ struct assay_signature {
 	char *name;
 	char *family; /* built-in family, "user" for suite patterns */
 	char *pattern;
-	bool benign;  /* a line that matches a benign pattern never fails a case */
-	void *code;   /* pcre2_code */
+	bool benign;                /* a line that matches a benign pattern never fails a case */
+	void *code;                 /* pcre2_code */
 	const char *const *anchors; /* built-ins: see above; NULL: scan with the pattern */
 };
 
@@ -40,7 +40,10 @@ struct assay_sigset {
 	struct assay_signature *v;
 	size_t n, alloc;
 };
-#define ASSAY_SIGSET_INIT {NULL, 0, 0}
+#define ASSAY_SIGSET_INIT                                                                          \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 /* Compile every built-in signature into set. */
 void assay_sigset_add_builtins(struct assay_sigset *set);
@@ -73,15 +76,16 @@ struct assay_scanner {
 	struct assay_match match;
 	unsigned long long bytes; /* scanned so far */
 	/* The anchor prefilter: bigram -> bucket of anchors starting with it. */
-	unsigned char *bigram;    /* 65536 entries, 0: no anchor starts so */
-	const char **anchors;     /* grouped by bucket */
-	size_t *bucket_start;     /* bucket b holds anchors [start[b], start[b+1]) */
+	unsigned char *bigram; /* 65536 entries, 0: no anchor starts so */
+	const char **anchors;  /* grouped by bucket */
+	size_t *bucket_start;  /* bucket b holds anchors [start[b], start[b+1]) */
 	size_t n_buckets;
-	size_t *unanchored;       /* indexes of error signatures without anchors */
+	size_t *unanchored; /* indexes of error signatures without anchors */
 	size_t n_unanchored;
 };
 
-void assay_scanner_init(struct assay_scanner *s, const struct assay_sigset *set, const char *source);
+void assay_scanner_init(struct assay_scanner *s, const struct assay_sigset *set,
+			const char *source);
 /* Feed the next bytes. Returns true once a signature has matched (s->match);
  * after that further input is ignored. Lines end at \n or \r. */
 bool assay_scanner_feed(struct assay_scanner *s, const char *data, size_t len);

@@ -48,8 +48,8 @@ static double tokens_per_s(const struct ep_point *pt, double us)
 
 static json_t *stats_json(const struct assay_ep_stats *s)
 {
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "p50", s->p50, "p90", s->p90, "p95", s->p95,
-			 "p99", s->p99, "min", s->min, "max", s->max);
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "p50", s->p50, "p90", s->p90, "p95",
+			 s->p95, "p99", s->p99, "min", s->min, "max", s->max);
 }
 
 static json_t *real_or_null(double v)
@@ -97,12 +97,12 @@ static json_t *point_json(struct ep_run *run, struct ep_point *pt)
 		struct assay_ep_stats mx, mn;
 		if (!comp_stats(pt, c, 0, &mx) || !comp_stats(pt, c, 1, &mn))
 			continue;
-		json_object_set_new(comps, ep_component_names[c],
-				    json_pack("{s:I, s:o, s:o, s:f, s:f, s:f}", "samples",
-					      (json_int_t)mx.n, "latency_us", stats_json(&mx),
-					      "cross_rank_min_us", stats_json(&mn), "bytes",
-					      comp_bytes(pt, c), "gbps_per_rank", gbps(pt, c, mx.p50),
-					      "tokens_per_s", tokens_per_s(pt, mx.p50)));
+		json_object_set_new(
+		    comps, ep_component_names[c],
+		    json_pack("{s:I, s:o, s:o, s:f, s:f, s:f}", "samples", (json_int_t)mx.n,
+			      "latency_us", stats_json(&mx), "cross_rank_min_us", stats_json(&mn),
+			      "bytes", comp_bytes(pt, c), "gbps_per_rank", gbps(pt, c, mx.p50),
+			      "tokens_per_s", tokens_per_s(pt, mx.p50)));
 	}
 	bool timed = json_object_size(comps) > 0;
 	json_t *reasons = json_array();
@@ -110,22 +110,24 @@ static json_t *point_json(struct ep_run *run, struct ep_point *pt)
 		for (int c = 0; c < ASSAY_EP_CHECK_COUNT && pt->checked[pass]; c++)
 			if (pt->verdict[pass].failures[c])
 				json_array_append_new(
-					reasons, json_sprintf("%s timing: %s failed (%lld)",
-							      pass ? "after" : "before",
-							      assay_ep_check_name((enum assay_ep_check)c),
-							      (long long)pt->verdict[pass].failures[c]));
+				    reasons,
+				    json_sprintf("%s timing: %s failed (%lld)",
+						 pass ? "after" : "before",
+						 assay_ep_check_name((enum assay_ep_check)c),
+						 (long long)pt->verdict[pass].failures[c]));
 	return json_pack(
-		"{s:I, s:I, s:s, s:o, s:b, s:{s:I, s:f, s:I, s:I, s:o}, s:{s:f, s:f, s:f},"
-		" s:{s:f, s:o, s:o, s:o}, s:o}",
-		"tokens", (json_int_t)pt->p.tokens, "global_tokens", (json_int_t)(pt->p.tokens * pt->p.ep),
-		"verdict", pt->valid ? "valid" : "invalid", "reasons", reasons, "timed", timed,
-		"routing", "routed_copies", (json_int_t)pt->rs.routed_copies, "fanout_mean",
-		pt->rs.fanout_mean, "fanout_min", (json_int_t)pt->rs.fanout_min, "fanout_max",
-		(json_int_t)pt->rs.fanout_max, "recv_copies", recv, "bytes", "dispatch",
-		comp_bytes(pt, EP_DISPATCH), "combine", comp_bytes(pt, EP_COMBINE), "roundtrip",
-		comp_bytes(pt, EP_ROUNDTRIP), "correctness", "gate", ASSAY_EP_GATE,
-		"max_relative_error", real_or_null(point_error(pt)), "before", verdict_json(pt, 0),
-		"after", verdict_json(pt, 1), "components", timed ? comps : (json_decref(comps), json_null()));
+	    "{s:I, s:I, s:s, s:o, s:b, s:{s:I, s:f, s:I, s:I, s:o}, s:{s:f, s:f, s:f},"
+	    " s:{s:f, s:o, s:o, s:o}, s:o}",
+	    "tokens", (json_int_t)pt->p.tokens, "global_tokens",
+	    (json_int_t)(pt->p.tokens * pt->p.ep), "verdict", pt->valid ? "valid" : "invalid",
+	    "reasons", reasons, "timed", timed, "routing", "routed_copies",
+	    (json_int_t)pt->rs.routed_copies, "fanout_mean", pt->rs.fanout_mean, "fanout_min",
+	    (json_int_t)pt->rs.fanout_min, "fanout_max", (json_int_t)pt->rs.fanout_max,
+	    "recv_copies", recv, "bytes", "dispatch", comp_bytes(pt, EP_DISPATCH), "combine",
+	    comp_bytes(pt, EP_COMBINE), "roundtrip", comp_bytes(pt, EP_ROUNDTRIP), "correctness",
+	    "gate", ASSAY_EP_GATE, "max_relative_error", real_or_null(point_error(pt)), "before",
+	    verdict_json(pt, 0), "after", verdict_json(pt, 1), "components",
+	    timed ? comps : (json_decref(comps), json_null()));
 }
 
 assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struct strlist *reasons,
@@ -149,20 +151,20 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 		*nl = '\0';
 	json_t *timing = assay_timing_to_json(&run->timing);
 	json_t *doc = json_pack(
-		"{s:s, s:s, s:o, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:f, s:{s:s, s:s, s:i},"
-		" s:{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:o, s:s, s:s},"
-		" s:o, s:o}",
-		"schema", "assay.ep.case/1", "outcome", outcome, "reasons", why, "exit_code", exit_code,
-		"tool", "name", "assay-ep", "version", assay_version_string, "revision", assay_git_revision,
-		"started_at", run->started_at, "finished_at", run->finished_at, "wall_seconds",
-		run->finished - run->started, "host", "hostname", host, "mpi", mpi, "ranks", run->size,
-		"case", "workload", run->workload, "backend", run->backend_name, "mode", run->mode, "phase",
-		run->phase, "precision", p->precision == ASSAY_EP_FP8 ? "fp8" : "bf16", "ep",
-		(json_int_t)p->ep, "hidden", (json_int_t)p->hidden, "experts", (json_int_t)p->experts,
-		"topk", (json_int_t)p->topk, "seed", (json_int_t)p->seed, "routing", "uniform",
-		"scale_up_domain", (json_int_t)p->scale_up_domain, "tokens", ladder, "copy",
-		ep_copy_names[run->copy], "inject", ep_inject_names[run->inject], "timing", timing,
-		"points", points);
+	    "{s:s, s:s, s:o, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:f, s:{s:s, s:s, s:i},"
+	    " s:{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:o, s:s, s:s},"
+	    " s:o, s:o}",
+	    "schema", "assay.ep.case/1", "outcome", outcome, "reasons", why, "exit_code", exit_code,
+	    "tool", "name", "assay-ep", "version", assay_version_string, "revision",
+	    assay_git_revision, "started_at", run->started_at, "finished_at", run->finished_at,
+	    "wall_seconds", run->finished - run->started, "host", "hostname", host, "mpi", mpi,
+	    "ranks", run->size, "case", "workload", run->workload, "backend", run->backend_name,
+	    "mode", run->mode, "phase", run->phase, "precision",
+	    p->precision == ASSAY_EP_FP8 ? "fp8" : "bf16", "ep", (json_int_t)p->ep, "hidden",
+	    (json_int_t)p->hidden, "experts", (json_int_t)p->experts, "topk", (json_int_t)p->topk,
+	    "seed", (json_int_t)p->seed, "routing", "uniform", "scale_up_domain",
+	    (json_int_t)p->scale_up_domain, "tokens", ladder, "copy", ep_copy_names[run->copy],
+	    "inject", ep_inject_names[run->inject], "timing", timing, "points", points);
 	if (!doc)
 		return assay_error_set(e, ASSAY_INFRA, "cannot build the artifact JSON");
 	char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
@@ -197,14 +199,15 @@ void ep_print_table(struct ep_run *run)
 				continue;
 			any = true;
 			printf("%7lld  %-11s %10.1f %10.1f %10.1f %10.1f %10.2f %12.0f  %s\n",
-			       (long long)pt->p.tokens, ep_component_names[c], mx.p50, mx.p99, mx.min,
-			       mn.p50, gbps(pt, c, mx.p50), tokens_per_s(pt, mx.p50),
+			       (long long)pt->p.tokens, ep_component_names[c], mx.p50, mx.p99,
+			       mx.min, mn.p50, gbps(pt, c, mx.p50), tokens_per_s(pt, mx.p50),
 			       pt->valid ? "valid" : "INVALID");
 		}
 		if (!any)
-			printf("%7lld  %-11s %10s %10s %10s %10s %10s %12s  %s\n", (long long)pt->p.tokens,
-			       "-", "-", "-", "-", "-", "-", "-", pt->valid ? "valid" : "INVALID (not timed)");
-		printf("%7s  max_relative_error %s%.3g (gate %.5f)\n", "", isnan(err) ? "not finite " : "",
-		       isnan(err) ? 0.0 : err, ASSAY_EP_GATE);
+			printf("%7lld  %-11s %10s %10s %10s %10s %10s %12s  %s\n",
+			       (long long)pt->p.tokens, "-", "-", "-", "-", "-", "-", "-",
+			       pt->valid ? "valid" : "INVALID (not timed)");
+		printf("%7s  max_relative_error %s%.3g (gate %.5f)\n", "",
+		       isnan(err) ? "not finite " : "", isnan(err) ? 0.0 : err, ASSAY_EP_GATE);
 	}
 }

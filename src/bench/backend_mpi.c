@@ -49,14 +49,15 @@ static void mpi_point_init(struct ep_run *run, struct ep_point *pt)
 static void mpi_dispatch(struct ep_run *run, struct ep_point *pt)
 {
 	struct mpi_point *m = pt->be;
-	MPI_CHECK(MPI_Alltoall(pt->send_counts, 1, MPI_INT, pt->recv_counts, 1, MPI_INT, run->comm));
+	MPI_CHECK(
+	    MPI_Alltoall(pt->send_counts, 1, MPI_INT, pt->recv_counts, 1, MPI_INT, run->comm));
 	for (int d = 1; d < run->size; d++) {
 		m->sdispl[d] = m->sdispl[d - 1] + pt->send_counts[d - 1];
 		m->rdispl[d] = m->rdispl[d - 1] + pt->recv_counts[d - 1];
 	}
 	ep_pack(pt, m->sdispl, m->pack);
-	MPI_CHECK(MPI_Alltoallv(m->pack, pt->send_counts, m->sdispl, m->rec, m->recv, pt->recv_counts,
-				m->rdispl, m->rec, run->comm));
+	MPI_CHECK(MPI_Alltoallv(m->pack, pt->send_counts, m->sdispl, m->rec, m->recv,
+				pt->recv_counts, m->rdispl, m->rec, run->comm));
 }
 
 static void mpi_combine(struct ep_run *run, struct ep_point *pt)
@@ -111,15 +112,15 @@ static void mpi_teardown(struct ep_run *run)
 }
 
 const struct ep_backend ep_backend_mpi = {
-	.name = "mpi",
-	.setup = mpi_setup,
-	.point_init = mpi_point_init,
-	.dispatch = mpi_dispatch,
-	.combine = mpi_combine,
-	.received = mpi_received,
-	.staged = mpi_staged,
-	.commit = mpi_nop,
-	.output = mpi_nop,
-	.point_release = mpi_point_release,
-	.teardown = mpi_teardown,
+    .name = "mpi",
+    .setup = mpi_setup,
+    .point_init = mpi_point_init,
+    .dispatch = mpi_dispatch,
+    .combine = mpi_combine,
+    .received = mpi_received,
+    .staged = mpi_staged,
+    .commit = mpi_nop,
+    .output = mpi_nop,
+    .point_release = mpi_point_release,
+    .teardown = mpi_teardown,
 };

@@ -13,17 +13,17 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
-#define CUDA_CHECK(call)                                                                       \
-	do {                                                                                   \
-		cudaError_t c_ = (call);                                                       \
-		if (c_ != cudaSuccess)                                                         \
-			ep_die(ASSAY_INFRA, "%s failed: %s", #call, cudaGetErrorString(c_));   \
+#define CUDA_CHECK(call)                                                                           \
+	do {                                                                                       \
+		cudaError_t c_ = (call);                                                           \
+		if (c_ != cudaSuccess)                                                             \
+			ep_die(ASSAY_INFRA, "%s failed: %s", #call, cudaGetErrorString(c_));       \
 	} while (0)
-#define NCCL_CHECK(call)                                                                       \
-	do {                                                                                   \
-		ncclResult_t n_ = (call);                                                      \
-		if (n_ != ncclSuccess)                                                         \
-			ep_die(ASSAY_INFRA, "%s failed: %s", #call, ncclGetErrorString(n_));   \
+#define NCCL_CHECK(call)                                                                           \
+	do {                                                                                       \
+		ncclResult_t n_ = (call);                                                          \
+		if (n_ != ncclSuccess)                                                             \
+			ep_die(ASSAY_INFRA, "%s failed: %s", #call, ncclGetErrorString(n_));       \
 	} while (0)
 
 struct nccl_state {
@@ -105,19 +105,20 @@ static void nccl_dispatch(struct ep_run *run, struct ep_point *pt)
 	struct nccl_state *st = run->be_state;
 	struct nccl_point *g = pt->be;
 	size_t stride = pt->l.stride;
-	MPI_CHECK(MPI_Alltoall(pt->send_counts, 1, MPI_INT, pt->recv_counts, 1, MPI_INT, run->comm));
+	MPI_CHECK(
+	    MPI_Alltoall(pt->send_counts, 1, MPI_INT, pt->recv_counts, 1, MPI_INT, run->comm));
 	for (int d = 1; d < run->size; d++)
 		g->rdispl[d] = g->rdispl[d - 1] + pt->recv_counts[d - 1];
 	NCCL_CHECK(ncclGroupStart());
 	for (int d = 0; d < run->size; d++) {
 		if (pt->send_counts[d])
 			NCCL_CHECK(ncclSend(g->d_pack + (size_t)g->sdispl[d] * stride,
-					    (size_t)pt->send_counts[d] * stride, ncclUint8, d, st->comm,
-					    st->stream));
+					    (size_t)pt->send_counts[d] * stride, ncclUint8, d,
+					    st->comm, st->stream));
 		if (pt->recv_counts[d])
 			NCCL_CHECK(ncclRecv(g->d_recv + (size_t)g->rdispl[d] * stride,
-					    (size_t)pt->recv_counts[d] * stride, ncclUint8, d, st->comm,
-					    st->stream));
+					    (size_t)pt->recv_counts[d] * stride, ncclUint8, d,
+					    st->comm, st->stream));
 	}
 	NCCL_CHECK(ncclGroupEnd());
 	CUDA_CHECK(cudaStreamSynchronize(st->stream));
@@ -132,12 +133,12 @@ static void nccl_combine(struct ep_run *run, struct ep_point *pt)
 	for (int d = 0; d < run->size; d++) {
 		if (pt->recv_counts[d])
 			NCCL_CHECK(ncclSend(g->d_y + (size_t)g->rdispl[d] * row,
-					    (size_t)pt->recv_counts[d] * row, ncclBfloat16, d, st->comm,
-					    st->stream));
+					    (size_t)pt->recv_counts[d] * row, ncclBfloat16, d,
+					    st->comm, st->stream));
 		if (pt->send_counts[d])
 			NCCL_CHECK(ncclRecv(g->d_back + (size_t)g->sdispl[d] * row,
-					    (size_t)pt->send_counts[d] * row, ncclBfloat16, d, st->comm,
-					    st->stream));
+					    (size_t)pt->send_counts[d] * row, ncclBfloat16, d,
+					    st->comm, st->stream));
 	}
 	NCCL_CHECK(ncclGroupEnd());
 	/* The reduction runs on the host (no device kernels in assay). */
@@ -153,7 +154,8 @@ static unsigned char *nccl_received(struct ep_run *run, struct ep_point *pt)
 {
 	(void)run;
 	struct nccl_point *g = pt->be;
-	CUDA_CHECK(cudaMemcpy(g->h_recv, g->d_recv, (size_t)(pt->nrecv ? pt->nrecv : 1) * pt->l.stride,
+	CUDA_CHECK(cudaMemcpy(g->h_recv, g->d_recv,
+			      (size_t)(pt->nrecv ? pt->nrecv : 1) * pt->l.stride,
 			      cudaMemcpyDeviceToHost));
 	return g->h_recv;
 }
@@ -168,7 +170,8 @@ static void nccl_commit(struct ep_run *run, struct ep_point *pt)
 {
 	(void)run;
 	struct nccl_point *g = pt->be;
-	CUDA_CHECK(cudaMemcpy(g->d_y, g->h_y, (size_t)(pt->nrecv ? pt->nrecv : 1) * (size_t)pt->p.hidden * 2,
+	CUDA_CHECK(cudaMemcpy(g->d_y, g->h_y,
+			      (size_t)(pt->nrecv ? pt->nrecv : 1) * (size_t)pt->p.hidden * 2,
 			      cudaMemcpyHostToDevice));
 }
 
@@ -209,17 +212,17 @@ static void nccl_teardown(struct ep_run *run)
 }
 
 const struct ep_backend ep_backend_nccl = {
-	.name = "nccl",
-	.setup = nccl_setup,
-	.point_init = nccl_point_init,
-	.dispatch = nccl_dispatch,
-	.combine = nccl_combine,
-	.received = nccl_received,
-	.staged = nccl_staged,
-	.commit = nccl_commit,
-	.output = nccl_output,
-	.point_release = nccl_point_release,
-	.teardown = nccl_teardown,
+    .name = "nccl",
+    .setup = nccl_setup,
+    .point_init = nccl_point_init,
+    .dispatch = nccl_dispatch,
+    .combine = nccl_combine,
+    .received = nccl_received,
+    .staged = nccl_staged,
+    .commit = nccl_commit,
+    .output = nccl_output,
+    .point_release = nccl_point_release,
+    .teardown = nccl_teardown,
 };
 
 #else /* !ASSAY_HAVE_NCCL */
@@ -227,7 +230,8 @@ const struct ep_backend ep_backend_nccl = {
 static assay_err nccl_unbuilt(struct ep_run *run, char *reason, size_t size)
 {
 	(void)run;
-	snprintf(reason, size, "assay-ep was built without CUDA and NCCL (none found at configure time)");
+	snprintf(reason, size,
+		 "assay-ep was built without CUDA and NCCL (none found at configure time)");
 	return ASSAY_NO_METRICS;
 }
 

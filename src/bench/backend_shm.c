@@ -35,7 +35,8 @@ static assay_err shm_setup(struct ep_run *run, char *reason, size_t size)
 	MPI_CHECK(MPI_Allreduce(&all, &ok, 1, MPI_INT, MPI_LAND, run->comm));
 	if (!ok) {
 		snprintf(reason, size,
-			 "shm needs all %d ranks on one node (MPI_COMM_TYPE_SHARED), but rank %d shares a node with %d",
+			 "shm needs all %d ranks on one node (MPI_COMM_TYPE_SHARED), but rank %d "
+			 "shares a node with %d",
 			 run->size, run->rank, n);
 		return ASSAY_NO_METRICS;
 	}
@@ -51,8 +52,8 @@ static void shm_point_init(struct ep_run *run, struct ep_point *pt)
 	MPI_CHECK(MPI_Info_create(&info));
 	MPI_CHECK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
 	unsigned char *base = NULL;
-	MPI_CHECK(MPI_Win_allocate_shared((MPI_Aint)(recv_bytes + y_bytes + 4096), 1, info, run->comm,
-					  &base, &s->win));
+	MPI_CHECK(MPI_Win_allocate_shared((MPI_Aint)(recv_bytes + y_bytes + 4096), 1, info,
+					  run->comm, &base, &s->win));
 	MPI_CHECK(MPI_Info_free(&info));
 	memset(base, 0, recv_bytes + y_bytes);
 	s->recv = xcalloc((size_t)run->size, sizeof(*s->recv));
@@ -91,8 +92,8 @@ static void shm_dispatch(struct ep_run *run, struct ep_point *pt)
 		const unsigned char *rec = pt->send + (size_t)i * stride;
 		for (int j = 0; j < pt->ndests[i]; j++) {
 			int d = pt->dests[i * K + j];
-			ep_copy(s->recv[d] + (size_t)(s->offset[d] + pt->slot[i * K + j]) * stride, rec,
-				stride, run->copy);
+			ep_copy(s->recv[d] + (size_t)(s->offset[d] + pt->slot[i * K + j]) * stride,
+				rec, stride, run->copy);
 		}
 	}
 	if (run->copy == EP_COPY_NT)
@@ -152,15 +153,15 @@ static void shm_teardown(struct ep_run *run)
 }
 
 const struct ep_backend ep_backend_shm = {
-	.name = "shm",
-	.setup = shm_setup,
-	.point_init = shm_point_init,
-	.dispatch = shm_dispatch,
-	.combine = shm_combine,
-	.received = shm_received,
-	.staged = shm_staged,
-	.commit = shm_nop,
-	.output = shm_nop,
-	.point_release = shm_point_release,
-	.teardown = shm_teardown,
+    .name = "shm",
+    .setup = shm_setup,
+    .point_init = shm_point_init,
+    .dispatch = shm_dispatch,
+    .combine = shm_combine,
+    .received = shm_received,
+    .staged = shm_staged,
+    .commit = shm_nop,
+    .output = shm_nop,
+    .point_release = shm_point_release,
+    .teardown = shm_teardown,
 };

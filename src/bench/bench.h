@@ -14,11 +14,11 @@
 
 /* Check an MPI call; on failure name the rank and call and abort the job
  * with exit code 5 (ASSAY_INFRA). */
-#define MPI_CHECK(call)                                                                        \
-	do {                                                                                   \
-		int mpi_rc_ = (call);                                                          \
-		if (mpi_rc_ != MPI_SUCCESS)                                                    \
-			ep_mpi_fail(#call, mpi_rc_, __FILE__, __LINE__);                       \
+#define MPI_CHECK(call)                                                                            \
+	do {                                                                                       \
+		int mpi_rc_ = (call);                                                              \
+		if (mpi_rc_ != MPI_SUCCESS)                                                        \
+			ep_mpi_fail(#call, mpi_rc_, __FILE__, __LINE__);                           \
 	} while (0)
 _Noreturn void ep_mpi_fail(const char *call, int rc, const char *file, int line);
 /* Print "assay-ep: rank R: message" to stderr and abort the job with code. */
@@ -53,16 +53,16 @@ struct ep_point {
 	struct assay_ep_routing r;
 	struct assay_ep_route_stats rs;
 	/* input: this rank's token records and where each goes */
-	unsigned char *send;  /* [tokens][stride] */
-	int32_t *dests;       /* [tokens][topk]: destination ranks, ascending */
-	int32_t *ndests;      /* [tokens] */
-	int64_t *slot;        /* [tokens][topk]: index in the block sent to dests[j] */
-	int *send_counts;     /* [ep] records sent to each rank */
-	int64_t nrecv;        /* records this rank receives (from the routing) */
-	int *recv_counts;     /* [ep], filled by dispatch */
-	float *out;           /* [tokens][hidden]: combine output (host) */
-	void *be;             /* backend state */
-	bool valid;           /* oracle passed so far */
+	unsigned char *send; /* [tokens][stride] */
+	int32_t *dests;      /* [tokens][topk]: destination ranks, ascending */
+	int32_t *ndests;     /* [tokens] */
+	int64_t *slot;       /* [tokens][topk]: index in the block sent to dests[j] */
+	int *send_counts;    /* [ep] records sent to each rank */
+	int64_t nrecv;       /* records this rank receives (from the routing) */
+	int *recv_counts;    /* [ep], filled by dispatch */
+	float *out;          /* [tokens][hidden]: combine output (host) */
+	void *be;            /* backend state */
+	bool valid;          /* oracle passed so far */
 	struct assay_ep_verdict verdict[2]; /* before and after timing, reduced */
 	bool checked[2];
 	double *samples[EP_COMPONENTS][2]; /* [MAX, MIN] reduced per sample (rank 0) */

@@ -10,17 +10,17 @@
 #include "bench.h"
 
 const char ep_probe_help[] =
-	"usage: mpirun -np EP assay-ep probe [--bytes N] [--reps N] [--out FILE]\n"
-	"\n"
-	"Every rank copies N bytes (default 67108864) from private memory into the\n"
-	"next rank's MPI-3 shared window, all ranks at once, --reps times (default\n"
-	"10) with memcpy and with non-temporal stores. Per repetition the slowest\n"
-	"rank's time counts; the median is printed in GB/s per rank (1e9 bytes),\n"
-	"the unit of assay-ep run's gbps_per_rank. copy_gbps_per_rank is the better\n"
-	"of the two. --out writes the same as JSON (schema assay.ep.probe/1).\n"
-	"\n"
-	"example:\n"
-	"  mpirun -np 2 assay-ep probe\n";
+    "usage: mpirun -np EP assay-ep probe [--bytes N] [--reps N] [--out FILE]\n"
+    "\n"
+    "Every rank copies N bytes (default 67108864) from private memory into the\n"
+    "next rank's MPI-3 shared window, all ranks at once, --reps times (default\n"
+    "10) with memcpy and with non-temporal stores. Per repetition the slowest\n"
+    "rank's time counts; the median is printed in GB/s per rank (1e9 bytes),\n"
+    "the unit of assay-ep run's gbps_per_rank. copy_gbps_per_rank is the better\n"
+    "of the two. --out writes the same as JSON (schema assay.ep.probe/1).\n"
+    "\n"
+    "example:\n"
+    "  mpirun -np 2 assay-ep probe\n";
 
 int ep_cmd_probe(int argc, char **argv)
 {
@@ -40,8 +40,8 @@ int ep_cmd_probe(int argc, char **argv)
 				return ep_usage_done(ep_usage("probe", "--out needs a value"));
 			out = v;
 		} else {
-			return ep_usage_done(
-				ep_usage("probe", "unknown option '%s' (see assay-ep probe --help)", a));
+			return ep_usage_done(ep_usage(
+			    "probe", "unknown option '%s' (see assay-ep probe --help)", a));
 		}
 		i++;
 	}
@@ -102,27 +102,30 @@ int ep_cmd_probe(int argc, char **argv)
 	MPI_CHECK(MPI_Win_sync(win));
 	MPI_CHECK(MPI_Barrier(comm));
 	MPI_CHECK(MPI_Win_sync(win));
-	int from = (rank + size - 1) % size, bad = base[n - 1] != (unsigned char)(from + 1), anybad = 0;
+	int from = (rank + size - 1) % size, bad = base[n - 1] != (unsigned char)(from + 1),
+	    anybad = 0;
 	MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, comm));
 	int code = anybad ? ASSAY_WORKLOAD_FAILED : ASSAY_OK;
 	if (rank == 0) {
-		printf("assay-ep probe: %d ranks, %lld bytes per rank, %lld repetitions\n", size, bytes, reps);
+		printf("assay-ep probe: %d ranks, %lld bytes per rank, %lld repetitions\n", size,
+		       bytes, reps);
 		printf("copy memcpy   %8.2f GB/s per rank\n", gb[0]);
 		printf("copy nt       %8.2f GB/s per rank\n", gb[1]);
 		printf("copy_gbps_per_rank %.2f (%s)\n", gb[best], ep_copy_names[best]);
 		if (anybad)
 			fprintf(stderr, "assay-ep probe: copied data did not arrive\n");
 		if (out) {
-			json_t *doc = json_pack("{s:s, s:i, s:I, s:I, s:f, s:f, s:f, s:s}", "schema",
-						"assay.ep.probe/1", "ranks", size, "bytes", (json_int_t)bytes,
-						"reps", (json_int_t)reps, "memcpy_gbps_per_rank", gb[0],
-						"nt_gbps_per_rank", gb[1], "copy_gbps_per_rank", gb[best],
-						"copy", ep_copy_names[best]);
+			json_t *doc = json_pack(
+			    "{s:s, s:i, s:I, s:I, s:f, s:f, s:f, s:s}", "schema",
+			    "assay.ep.probe/1", "ranks", size, "bytes", (json_int_t)bytes, "reps",
+			    (json_int_t)reps, "memcpy_gbps_per_rank", gb[0], "nt_gbps_per_rank",
+			    gb[1], "copy_gbps_per_rank", gb[best], "copy", ep_copy_names[best]);
 			char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
 			struct assay_error e;
 			if (assay_write_file_atomic(out, text, strlen(text), &e) != ASSAY_OK) {
 				char buf[2048];
-				fprintf(stderr, "assay-ep: %s\n", assay_error_format(&e, buf, sizeof(buf)));
+				fprintf(stderr, "assay-ep: %s\n",
+					assay_error_format(&e, buf, sizeof(buf)));
 				code = ASSAY_INFRA;
 			}
 			free(text);

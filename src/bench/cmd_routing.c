@@ -8,15 +8,15 @@
 #include "bench.h"
 
 const char ep_routing_help[] =
-	"usage: assay-ep routing --tokens-per-rank T --ep E [--experts X] [--topk K] [--seed S]\n"
-	"\n"
-	"Prints the global routing (tokens 0 .. T*E-1) as NDJSON, one line per token:\n"
-	"  {\"token\":0,\"experts\":[237,238,...],\"weights\":[0.0805...,...]}\n"
-	"Weights are the stored float32 values with 9 significant digits. Defaults:\n"
-	"experts 256, topk 8, seed 67 (the deepseek-v3 reference workload).\n"
-	"\n"
-	"example:\n"
-	"  assay-ep routing --tokens-per-rank 2 --ep 2\n";
+    "usage: assay-ep routing --tokens-per-rank T --ep E [--experts X] [--topk K] [--seed S]\n"
+    "\n"
+    "Prints the global routing (tokens 0 .. T*E-1) as NDJSON, one line per token:\n"
+    "  {\"token\":0,\"experts\":[237,238,...],\"weights\":[0.0805...,...]}\n"
+    "Weights are the stored float32 values with 9 significant digits. Defaults:\n"
+    "experts 256, topk 8, seed 67 (the deepseek-v3 reference workload).\n"
+    "\n"
+    "example:\n"
+    "  assay-ep routing --tokens-per-rank 2 --ep 2\n";
 
 int ep_cmd_routing(int argc, char **argv)
 {
@@ -35,7 +35,8 @@ int ep_cmd_routing(int argc, char **argv)
 		else if (!strcmp(a, "--seed"))
 			dst = &seed, min = 0, max = (long long)(~0ull >> 1);
 		else
-			return ep_usage("routing", "unknown option '%s' (see assay-ep routing --help)", a);
+			return ep_usage("routing",
+					"unknown option '%s' (see assay-ep routing --help)", a);
 		if (!ep_parse_int("routing", a, v, min, max, dst))
 			return ASSAY_USAGE;
 		i++;
@@ -44,8 +45,13 @@ int ep_cmd_routing(int argc, char **argv)
 		return ep_usage("routing", "--tokens-per-rank is required");
 	if (!ep)
 		return ep_usage("routing", "--ep is required");
-	struct assay_ep_problem p = {.ep = ep, .tokens = T, .hidden = 32, .experts = experts,
-				     .topk = topk, .seed = (uint64_t)seed, .scale_up_domain = ep};
+	struct assay_ep_problem p = {.ep = ep,
+				     .tokens = T,
+				     .hidden = 32,
+				     .experts = experts,
+				     .topk = topk,
+				     .seed = (uint64_t)seed,
+				     .scale_up_domain = ep};
 	struct assay_error e;
 	if (assay_ep_problem_check(&p, &e) != ASSAY_OK)
 		return ep_usage("routing", "%s", e.message);

@@ -11,40 +11,40 @@
 #include "bench.h"
 
 const char ep_run_help[] =
-	"usage: mpirun -np EP assay-ep run --backend mpi|shm|nccl --ep EP --phase decode|prefill\n"
-	"           --precision bf16|fp8 --tokens LADDER [options]\n"
-	"\n"
-	"Runs one case: every token count of LADDER (tokens per rank, comma-separated)\n"
-	"is staged, checked by the oracle, timed per the timing contract, and checked\n"
-	"again (docs/ep.md). Rank 0 prints a table and writes the artifact.\n"
-	"\n"
-	"  --backend B            mpi, shm or nccl (required)\n"
-	"  --ep E                 EP ranks; must equal the number of MPI ranks (required)\n"
-	"  --phase P              decode or prefill, a label of the ladder (required)\n"
-	"  --precision P          bf16 or fp8: the dispatch payload (required)\n"
-	"  --tokens LADDER        tokens per rank, e.g. 1,8,64,128 or 1024,2048 (required)\n"
-	"  --mode M               normal (default; low-latency is reported unsupported)\n"
-	"  --profile NAME         timing profile: quick (default) or reference\n"
-	"  --timing FILE          timing profile from a JSON file (docs/config.md)\n"
-	"  --hidden N             columns per token (default 7168, at least 32)\n"
-	"  --experts N            routed experts (default 256, a multiple of EP)\n"
-	"  --topk N               experts per token (default 8)\n"
-	"  --seed N               routing and activation seed (default 67)\n"
-	"  --scale-up-domain N    ranks per scale-up domain (default EP: one domain)\n"
-	"  --workload NAME        workload label (default deepseek-v3 for the reference\n"
-	"                         sizes, custom otherwise)\n"
-	"  --copy memcpy|nt       shm copy routine (default nt: non-temporal stores)\n"
-	"  --inject FAULT         corrupt one value on the last rank before the first\n"
-	"                         oracle pass: combine-bitflip, dispatch-drop, wrong-expert,\n"
-	"                         payload-bitflip, weight-bitflip, id-erase, routing-skew\n"
-	"  --out FILE             write the artifact (schema assay.ep.case/1) to FILE\n"
-	"\n"
-	"exit: 0 every point valid, 2 bad arguments, 3 a point invalid, 4 unsupported\n"
-	"(the artifact says why), 5 MPI/CUDA setup failure.\n"
-	"\n"
-	"example:\n"
-	"  mpirun -np 2 assay-ep run --backend shm --ep 2 --phase decode --precision bf16 \\\n"
-	"      --tokens 1,8,64,128 --hidden 7168 --out shm-decode.json\n";
+    "usage: mpirun -np EP assay-ep run --backend mpi|shm|nccl --ep EP --phase decode|prefill\n"
+    "           --precision bf16|fp8 --tokens LADDER [options]\n"
+    "\n"
+    "Runs one case: every token count of LADDER (tokens per rank, comma-separated)\n"
+    "is staged, checked by the oracle, timed per the timing contract, and checked\n"
+    "again (docs/ep.md). Rank 0 prints a table and writes the artifact.\n"
+    "\n"
+    "  --backend B            mpi, shm or nccl (required)\n"
+    "  --ep E                 EP ranks; must equal the number of MPI ranks (required)\n"
+    "  --phase P              decode or prefill, a label of the ladder (required)\n"
+    "  --precision P          bf16 or fp8: the dispatch payload (required)\n"
+    "  --tokens LADDER        tokens per rank, e.g. 1,8,64,128 or 1024,2048 (required)\n"
+    "  --mode M               normal (default; low-latency is reported unsupported)\n"
+    "  --profile NAME         timing profile: quick (default) or reference\n"
+    "  --timing FILE          timing profile from a JSON file (docs/config.md)\n"
+    "  --hidden N             columns per token (default 7168, at least 32)\n"
+    "  --experts N            routed experts (default 256, a multiple of EP)\n"
+    "  --topk N               experts per token (default 8)\n"
+    "  --seed N               routing and activation seed (default 67)\n"
+    "  --scale-up-domain N    ranks per scale-up domain (default EP: one domain)\n"
+    "  --workload NAME        workload label (default deepseek-v3 for the reference\n"
+    "                         sizes, custom otherwise)\n"
+    "  --copy memcpy|nt       shm copy routine (default nt: non-temporal stores)\n"
+    "  --inject FAULT         corrupt one value on the last rank before the first\n"
+    "                         oracle pass: combine-bitflip, dispatch-drop, wrong-expert,\n"
+    "                         payload-bitflip, weight-bitflip, id-erase, routing-skew\n"
+    "  --out FILE             write the artifact (schema assay.ep.case/1) to FILE\n"
+    "\n"
+    "exit: 0 every point valid, 2 bad arguments, 3 a point invalid, 4 unsupported\n"
+    "(the artifact says why), 5 MPI/CUDA setup failure.\n"
+    "\n"
+    "example:\n"
+    "  mpirun -np 2 assay-ep run --backend shm --ep 2 --phase decode --precision bf16 \\\n"
+    "      --tokens 1,8,64,128 --hidden 7168 --out shm-decode.json\n";
 
 static int lookup(const char *const *names, const char *s)
 {
@@ -71,7 +71,10 @@ static int parse_ladder(const char *s, struct ep_run *run)
 	for (size_t i = 0; i < parts.n && !rc; i++) {
 		long long v;
 		if (!assay_parse_long(parts.v[i], &v) || v < 1 || v > (1ll << 31)) {
-			rc = ep_usage("run", "--tokens: expected positive integers separated by commas, got '%s'", s);
+			rc = ep_usage(
+			    "run",
+			    "--tokens: expected positive integers separated by commas, got '%s'",
+			    s);
 			break;
 		}
 		for (size_t j = 0; j < i; j++)
@@ -80,7 +83,8 @@ static int parse_ladder(const char *s, struct ep_run *run)
 		run->ladder[i] = v;
 	}
 	if (!parts.n && !rc)
-		rc = ep_usage("run", "--tokens: expected positive integers separated by commas, got '%s'", s);
+		rc = ep_usage(
+		    "run", "--tokens: expected positive integers separated by commas, got '%s'", s);
 	run->npoints = parts.n;
 	strlist_clear(&parts);
 	return rc;
@@ -141,9 +145,13 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 			bool copy = !strcmp(a, "--copy");
 			int k = lookup(copy ? ep_copy_names : ep_inject_names + 1, v);
 			if (k < 0)
-				return ep_usage("run", copy ? "--copy: expected memcpy or nt, got '%s'"
-							    : "--inject: expected combine-bitflip, dispatch-drop, wrong-expert, payload-bitflip, weight-bitflip, id-erase or routing-skew, got '%s'",
-						v);
+				return ep_usage(
+				    "run",
+				    copy ? "--copy: expected memcpy or nt, got '%s'"
+					 : "--inject: expected combine-bitflip, dispatch-drop, "
+					   "wrong-expert, payload-bitflip, weight-bitflip, "
+					   "id-erase or routing-skew, got '%s'",
+				    v);
 			if (copy)
 				run->copy = (enum ep_copy_kind)k, run->copy_set = true;
 			else
@@ -157,19 +165,23 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 		*sdst = v;
 		i++;
 	}
-	static const char *const required[] = {"--backend", "--ep", "--phase", "--precision", "--tokens"};
+	static const char *const required[] = {"--backend", "--ep", "--phase", "--precision",
+					       "--tokens"};
 	const void *have[] = {run->backend_name, ep ? "" : NULL, run->phase, precision, tokens};
 	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
 		if (!have[i])
-			return ep_usage("run", "%s is required (see assay-ep run --help)", required[i]);
+			return ep_usage("run", "%s is required (see assay-ep run --help)",
+					required[i]);
 	if (lookup(ep_backend_names, run->backend_name) < 0)
-		return ep_usage("run", "--backend: expected mpi, shm or nccl, got '%s'", run->backend_name);
+		return ep_usage("run", "--backend: expected mpi, shm or nccl, got '%s'",
+				run->backend_name);
 	static const char *const phases[] = {"decode", "prefill", NULL};
 	if (lookup(phases, run->phase) < 0)
 		return ep_usage("run", "--phase: expected decode or prefill, got '%s'", run->phase);
 	static const char *const modes[] = {"normal", "low-latency", NULL};
 	if (lookup(modes, run->mode) < 0)
-		return ep_usage("run", "--mode: expected normal or low-latency, got '%s'", run->mode);
+		return ep_usage("run", "--mode: expected normal or low-latency, got '%s'",
+				run->mode);
 	static const char *const precs[] = {"bf16", "fp8", NULL};
 	int prec = lookup(precs, precision);
 	if (prec < 0)
@@ -206,14 +218,16 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 			return ep_usage("run", "%s", e.message);
 	}
 	if (!run->workload)
-		run->workload = hidden == 7168 && experts == 256 && topk == 8 && seed == 67 ? "deepseek-v3"
-											   : "custom";
+		run->workload = hidden == 7168 && experts == 256 && topk == 8 && seed == 67
+				    ? "deepseek-v3"
+				    : "custom";
 	if (run->out_file) {
 		char *dir = xstrdup(run->out_file), *slash = strrchr(dir, '/');
 		if (slash)
 			*slash = '\0';
 		if (access(slash ? (*dir ? dir : "/") : ".", W_OK) != 0) {
-			rc = ep_usage("run", "--out: cannot write to directory of '%s'", run->out_file);
+			rc = ep_usage("run", "--out: cannot write to directory of '%s'",
+				      run->out_file);
 		}
 		free(dir);
 	}
@@ -234,7 +248,8 @@ static int finish(struct ep_run *run, const char *outcome, struct strlist *reaso
 			struct assay_error e;
 			if (ep_write_artifact(run, outcome, reasons, code, &e) != ASSAY_OK) {
 				char buf[2048];
-				fprintf(stderr, "assay-ep: %s\n", assay_error_format(&e, buf, sizeof(buf)));
+				fprintf(stderr, "assay-ep: %s\n",
+					assay_error_format(&e, buf, sizeof(buf)));
 				code = ASSAY_INFRA;
 			}
 		}
@@ -271,7 +286,8 @@ int ep_cmd_run(int argc, char **argv)
 	struct strlist reasons = STRLIST_INIT;
 	int code = ASSAY_OK;
 	if (run.size != run.base.ep) {
-		ep_usage("run", "--ep %lld but %d MPI ranks: run it as mpirun -np %lld assay-ep run ...",
+		ep_usage("run",
+			 "--ep %lld but %d MPI ranks: run it as mpirun -np %lld assay-ep run ...",
 			 (long long)run.base.ep, run.size, (long long)run.base.ep);
 		code = ASSAY_USAGE;
 		goto out;
@@ -312,10 +328,11 @@ int ep_cmd_run(int argc, char **argv)
 		for (int pass = 0; pass < 2; pass++)
 			for (int c = 0; c < ASSAY_EP_CHECK_COUNT && pt->checked[pass]; c++)
 				if (pt->verdict[pass].failures[c]) {
-					char *m = xasprintf("tokens %lld: %s timing: %s failed (%lld)",
-							    (long long)pt->p.tokens, pass ? "after" : "before",
-							    assay_ep_check_name((enum assay_ep_check)c),
-							    (long long)pt->verdict[pass].failures[c]);
+					char *m = xasprintf(
+					    "tokens %lld: %s timing: %s failed (%lld)",
+					    (long long)pt->p.tokens, pass ? "after" : "before",
+					    assay_ep_check_name((enum assay_ep_check)c),
+					    (long long)pt->verdict[pass].failures[c]);
 					strlist_push(&reasons, m);
 					free(m);
 				}

@@ -11,9 +11,9 @@
 #include "bench.h"
 
 const char *const ep_copy_names[] = {"memcpy", "nt", NULL};
-const char *const ep_inject_names[] = {"none",		 "combine-bitflip", "dispatch-drop",
-				       "wrong-expert",	 "payload-bitflip", "weight-bitflip",
-				       "id-erase",	 "routing-skew",    NULL};
+const char *const ep_inject_names[] = {"none",         "combine-bitflip", "dispatch-drop",
+				       "wrong-expert", "payload-bitflip", "weight-bitflip",
+				       "id-erase",     "routing-skew",    NULL};
 const char *const ep_component_names[EP_COMPONENTS] = {"dispatch", "combine", "roundtrip",
 						       "pair_period"};
 const char *const ep_backend_names[] = {"mpi", "shm", "nccl", NULL};
@@ -79,7 +79,8 @@ void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 	pt->recv_counts = xcalloc((size_t)run->size, sizeof(int));
 	for (int64_t i = 0; i < T; i++) {
 		uint64_t t = (uint64_t)(run->rank * T + i);
-		assay_ep_record_fill(&pt->p, &pt->l, &pt->r, t, pt->send + (size_t)i * pt->l.stride);
+		assay_ep_record_fill(&pt->p, &pt->l, &pt->r, t,
+				     pt->send + (size_t)i * pt->l.stride);
 		pt->ndests[i] = assay_ep_token_dests(&pt->p, pt->r.experts + t * (uint64_t)K,
 						     pt->dests + i * K);
 		for (int j = 0; j < pt->ndests[i]; j++) {
@@ -98,7 +99,8 @@ void ep_pack(const struct ep_point *pt, const int *displ, unsigned char *dst)
 	int64_t K = pt->p.topk;
 	for (int64_t i = 0; i < pt->p.tokens; i++)
 		for (int j = 0; j < pt->ndests[i]; j++)
-			memcpy(dst + (size_t)(displ[pt->dests[i * K + j]] + pt->slot[i * K + j]) * stride,
+			memcpy(dst + (size_t)(displ[pt->dests[i * K + j]] + pt->slot[i * K + j]) *
+					 stride,
 			       pt->send + (size_t)i * stride, stride);
 }
 

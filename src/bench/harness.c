@@ -40,17 +40,12 @@ static int64_t inject_dispatch(struct ep_run *run, struct ep_point *pt, unsigned
 		return n;
 	unsigned char *rec = recs + (size_t)(n - 1) * pt->l.stride;
 	switch (run->inject) {
-	case EP_INJECT_DISPATCH_DROP:
-		return n - 1;
+	case EP_INJECT_DISPATCH_DROP: return n - 1;
 	case EP_INJECT_PAYLOAD_BITFLIP:
 		rec[pt->l.payload + (size_t)(pt->p.hidden - 1) * (pt->p.precision ? 1 : 2)] ^= 0x01;
 		break;
-	case EP_INJECT_ID_ERASE:
-		memset(rec + pt->l.payload, 0, pt->p.precision ? 1 : 2);
-		break;
-	case EP_INJECT_WEIGHT_BITFLIP:
-		rec[pt->l.weights] ^= 0x01;
-		break;
+	case EP_INJECT_ID_ERASE: memset(rec + pt->l.payload, 0, pt->p.precision ? 1 : 2); break;
+	case EP_INJECT_WEIGHT_BITFLIP: rec[pt->l.weights] ^= 0x01; break;
 	case EP_INJECT_WRONG_EXPERT: {
 		/* Replace a local expert id with another local expert. */
 		int64_t per = pt->p.experts / pt->p.ep;
@@ -65,8 +60,7 @@ static int64_t inject_dispatch(struct ep_run *run, struct ep_point *pt, unsigned
 		}
 		break;
 	}
-	default:
-		break;
+	default: break;
 	}
 	return n;
 }
@@ -121,8 +115,8 @@ void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass)
 
 	/* Reduce: failures summed, the error maxed (NaN travels as a flag). */
 	struct assay_ep_verdict *out = &pt->verdict[pass];
-	MPI_CHECK(MPI_Allreduce(v.failures, out->failures, ASSAY_EP_CHECK_COUNT, MPI_INT64_T, MPI_SUM,
-				run->comm));
+	MPI_CHECK(MPI_Allreduce(v.failures, out->failures, ASSAY_EP_CHECK_COUNT, MPI_INT64_T,
+				MPI_SUM, run->comm));
 	int nan = isnan(v.max_relative_error), any_nan = 0;
 	double err = nan ? 0 : v.max_relative_error;
 	MPI_CHECK(MPI_Allreduce(&nan, &any_nan, 1, MPI_INT, MPI_LOR, run->comm));
@@ -188,7 +182,8 @@ void ep_time(struct ep_run *run)
 		for (int c = 0; c < 3; c++) {
 			double *src = local[valid[i] * 3 + (size_t)c];
 			for (int m = 0; m < 2; m++) {
-				pt->samples[c][m] = run->rank == 0 ? xmalloc(nsamp * sizeof(double)) : NULL;
+				pt->samples[c][m] =
+				    run->rank == 0 ? xmalloc(nsamp * sizeof(double)) : NULL;
 				MPI_CHECK(MPI_Reduce(src, pt->samples[c][m], (int)nsamp, MPI_DOUBLE,
 						     m == 0 ? MPI_MAX : MPI_MIN, 0, run->comm));
 			}
@@ -200,8 +195,9 @@ void ep_time(struct ep_run *run)
 	size_t keep = (size_t)(tm->chain_pairs - tm->chain_drop);
 	size_t nchain = (size_t)tm->chain_trials * keep;
 	double *mine = xmalloc((nchain ? nchain : 1) * sizeof(double));
-	double *all = run->rank == 0 ? xmalloc((nchain ? nchain : 1) * (size_t)run->size * sizeof(double))
-				     : NULL;
+	double *all = run->rank == 0
+			  ? xmalloc((nchain ? nchain : 1) * (size_t)run->size * sizeof(double))
+			  : NULL;
 	double *ranks = xmalloc((size_t)run->size * sizeof(double));
 	for (size_t i = 0; i < nvalid; i++) {
 		struct ep_point *pt = &run->points[valid[i]];
@@ -226,7 +222,8 @@ void ep_time(struct ep_run *run)
 				for (int r = 0; r < run->size; r++)
 					ranks[r] = all[(size_t)r * nchain + s];
 				assay_ep_sort(ranks, (size_t)run->size);
-				pt->samples[EP_PAIR][0][s] = ranks[assay_ep_rank_index((size_t)run->size, 50)];
+				pt->samples[EP_PAIR][0][s] =
+				    ranks[assay_ep_rank_index((size_t)run->size, 50)];
 				pt->samples[EP_PAIR][1][s] = ranks[0];
 			}
 		}

@@ -15,29 +15,31 @@ static const struct {
 	const char *help;
 	const char *summary;
 } commands[] = {
-	{"run", ep_cmd_run, ep_run_help, "run one case (a ladder) under mpirun -np EP, with the oracle"},
-	{"routing", ep_cmd_routing, ep_routing_help, "print the global routing as NDJSON"},
-	{"probe", ep_cmd_probe, ep_probe_help, "measure this node's copy bandwidth per rank"},
+    {"run", ep_cmd_run, ep_run_help,
+     "run one case (a ladder) under mpirun -np EP, with the oracle"},
+    {"routing", ep_cmd_routing, ep_routing_help, "print the global routing as NDJSON"},
+    {"probe", ep_cmd_probe, ep_probe_help, "measure this node's copy bandwidth per rank"},
 };
 
 static const char main_help[] =
-	"usage: assay-ep <command> [options]\n"
-	"\n"
-	"The expert-parallel (MoE) dispatch/combine benchmark with a correctness\n"
-	"oracle (docs/ep.md). Run cases under mpirun, one rank per EP rank:\n"
-	"  mpirun -np 2 assay-ep run --backend shm --ep 2 --phase prefill \\\n"
-	"      --precision bf16 --tokens 1024,2048 --profile quick --out case.json\n"
-	"\n"
-	"commands:\n";
+    "usage: assay-ep <command> [options]\n"
+    "\n"
+    "The expert-parallel (MoE) dispatch/combine benchmark with a correctness\n"
+    "oracle (docs/ep.md). Run cases under mpirun, one rank per EP rank:\n"
+    "  mpirun -np 2 assay-ep run --backend shm --ep 2 --phase prefill \\\n"
+    "      --precision bf16 --tokens 1024,2048 --profile quick --out case.json\n"
+    "\n"
+    "commands:\n";
 
 static void print_main_help(FILE *f)
 {
 	fputs(main_help, f);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'assay-ep help COMMAND' or 'assay-ep COMMAND --help' shows a command's options.\n"
-		   "exit codes: 0 all points valid, 2 bad arguments, 3 a point invalid,\n"
-		   "4 unsupported (nothing measured), 5 MPI/CUDA setup failure.\n");
+	fprintf(
+	    f, "\n'assay-ep help COMMAND' or 'assay-ep COMMAND --help' shows a command's options.\n"
+	       "exit codes: 0 all points valid, 2 bad arguments, 3 a point invalid,\n"
+	       "4 unsupported (nothing measured), 5 MPI/CUDA setup failure.\n");
 }
 
 int main(int argc, char **argv)
@@ -74,7 +76,8 @@ int main(int argc, char **argv)
 		}
 		return commands[i].fn(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "assay-ep: unknown command '%s' (run, routing, probe; see assay-ep --help)\n", cmd);
+	fprintf(stderr,
+		"assay-ep: unknown command '%s' (run, routing, probe; see assay-ep --help)\n", cmd);
 	return ASSAY_USAGE;
 }
 
@@ -156,7 +159,8 @@ bool ep_parse_int(const char *cmd, const char *flag, const char *s, long long mi
 		return false;
 	}
 	if (!assay_parse_long(s, out) || *out < min || *out > max) {
-		ep_usage(cmd, "%s: expected an integer from %lld to %lld, got '%s'", flag, min, max, s);
+		ep_usage(cmd, "%s: expected an integer from %lld to %lld, got '%s'", flag, min, max,
+			 s);
 		return false;
 	}
 	return true;

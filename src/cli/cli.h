@@ -28,8 +28,8 @@ int cli_report(const struct assay_error *e);
 void cli_split_list(struct strlist *l, const char *arg);
 
 /* Declarations of each command's entry point and help text. */
-#define CLI_DECLARE(name)                                                              \
-	int cmd_##name(int argc, char **argv);                                         \
+#define CLI_DECLARE(name)                                                                          \
+	int cmd_##name(int argc, char **argv);                                                     \
 	extern const char cmd_##name##_help[]
 
 CLI_DECLARE(lint);

@@ -14,49 +14,60 @@
 #include "store_cli.h"
 
 const char cmd_detect_help[] =
-	"usage: assay detect [--store PATH] [filters] [detection] [--format table|json|csv]\n"
-	"       assay detect --input FILE.csv [--direction higher|lower] [detection] [--format F]\n"
-	"       assay detect --gate changepoint,rolling-mean [--store PATH] [gates] [input] FILE...\n"
-	"\n"
-	"Find change points (E-divisive means, Otava flavour) in every stored series that\n"
-	"the filters select, or in one series read from a CSV with the header\n"
-	"revision,value or revision,timestamp,value. Each change is reported with the\n"
-	"revision that starts the new regime and the last of the old, mean, stddev and n\n"
-	"either side, percent change, p-value, and whether it is a regression for the\n"
-	"metric's direction. Points whose revision is annotated `ignore` are left out.\n"
-	"\n"
-	"With --gate, gate the rows of result FILEs (any ingest format) against the stored\n"
-	"history of their series instead, as `assay run` does for a new case: changepoint\n"
-	"fails while the newest regime is a regression started by a change point;\n"
-	"rolling-mean fails beyond -2% (training) or -5% (inference) of the mean of the\n"
-	"last 5 earlier points (at least 3 needed). An `ack` annotation lets a known\n"
-	"change pass (assay store annotate). Nothing is written.\n"
-	"\n"
-	"filters: --series KEY[,KEY]  --match FIELD=VALUE  --since DATE\n"
-	"detection (defaults for CI use):\n"
-	"  --window N           window length (50)\n"
-	"  --max-pvalue P       significance (1e-4)\n"
-	"  --min-magnitude M    smallest relative change kept, e.g. 0.02 (0)\n"
-	"  --min-segment N      shortest run of points between changes kept (5)\n"
-	"  --otava-compat       Apache Otava's exact algorithm; defaults become its own\n"
-	"                       (window 50, max p-value 0.001, min magnitude 0)\n"
-	"  --fail-on-regression exit 1 when an unacknowledged regression is reported\n"
-	"gates: --threshold F (changepoint: smallest |change| that fails, 0),\n"
-	"       --train-threshold F (0.02), --infer-threshold F (0.05)\n"
-	"input (gate files): --input-format F --cluster NAME --scale NxG --precision P\n"
-	"       --set FIELD=VALUE --revision R (as for assay store ingest)\n"
-	"\n"
-	"examples:\n"
-	"  assay detect --match workload=llama3-70b-pretrain\n"
-	"  assay detect --input tigerbeetle.csv --otava-compat --window 30 --max-pvalue 0.01\n"
-	"  assay detect --gate rolling-mean --cluster mi300x-a new/perf.csv\n"
-	"\n"
-	"Exit codes: 0 reported, 1 a gate failed (or a regression with --fail-on-regression),\n"
-	"2 bad arguments or input, 5 the store failed. See docs/detect.md.\n";
+    "usage: assay detect [--store PATH] [filters] [detection] [--format table|json|csv]\n"
+    "       assay detect --input FILE.csv [--direction higher|lower] [detection] [--format F]\n"
+    "       assay detect --gate changepoint,rolling-mean [--store PATH] [gates] [input] FILE...\n"
+    "\n"
+    "Find change points (E-divisive means, Otava flavour) in every stored series that\n"
+    "the filters select, or in one series read from a CSV with the header\n"
+    "revision,value or revision,timestamp,value. Each change is reported with the\n"
+    "revision that starts the new regime and the last of the old, mean, stddev and n\n"
+    "either side, percent change, p-value, and whether it is a regression for the\n"
+    "metric's direction. Points whose revision is annotated `ignore` are left out.\n"
+    "\n"
+    "With --gate, gate the rows of result FILEs (any ingest format) against the stored\n"
+    "history of their series instead, as `assay run` does for a new case: changepoint\n"
+    "fails while the newest regime is a regression started by a change point;\n"
+    "rolling-mean fails beyond -2% (training) or -5% (inference) of the mean of the\n"
+    "last 5 earlier points (at least 3 needed). An `ack` annotation lets a known\n"
+    "change pass (assay store annotate). Nothing is written.\n"
+    "\n"
+    "filters: --series KEY[,KEY]  --match FIELD=VALUE  --since DATE\n"
+    "detection (defaults for CI use):\n"
+    "  --window N           window length (50)\n"
+    "  --max-pvalue P       significance (1e-4)\n"
+    "  --min-magnitude M    smallest relative change kept, e.g. 0.02 (0)\n"
+    "  --min-segment N      shortest run of points between changes kept (5)\n"
+    "  --otava-compat       Apache Otava's exact algorithm; defaults become its own\n"
+    "                       (window 50, max p-value 0.001, min magnitude 0)\n"
+    "  --fail-on-regression exit 1 when an unacknowledged regression is reported\n"
+    "gates: --threshold F (changepoint: smallest |change| that fails, 0),\n"
+    "       --train-threshold F (0.02), --infer-threshold F (0.05)\n"
+    "input (gate files): --input-format F --cluster NAME --scale NxG --precision P\n"
+    "       --set FIELD=VALUE --revision R (as for assay store ingest)\n"
+    "\n"
+    "examples:\n"
+    "  assay detect --match workload=llama3-70b-pretrain\n"
+    "  assay detect --input tigerbeetle.csv --otava-compat --window 30 --max-pvalue 0.01\n"
+    "  assay detect --gate rolling-mean --cluster mi300x-a new/perf.csv\n"
+    "\n"
+    "Exit codes: 0 reported, 1 a gate failed (or a regression with --fail-on-regression),\n"
+    "2 bad arguments or input, 5 the store failed. See docs/detect.md.\n";
 
 enum {
-	D_INPUT = PO_NEXT, D_DIRECTION, D_WINDOW, D_PVALUE, D_MAGNITUDE, D_SEGMENT, D_COMPAT, D_FORMAT,
-	D_FAIL, D_GATE, D_THRESHOLD, D_TRAIN, D_INFER,
+	D_INPUT = PO_NEXT,
+	D_DIRECTION,
+	D_WINDOW,
+	D_PVALUE,
+	D_MAGNITUDE,
+	D_SEGMENT,
+	D_COMPAT,
+	D_FORMAT,
+	D_FAIL,
+	D_GATE,
+	D_THRESHOLD,
+	D_TRAIN,
+	D_INFER,
 };
 
 /* One reported change with what the output needs. */
@@ -110,28 +121,31 @@ static void print_report(struct printer *p, const struct report *r)
 	}
 	if (!strcmp(p->format, "json")) {
 		json_t *o = json_pack(
-			"{s:s, s:O?, s:I, s:s?, s:s?, s:s?, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:f, s:s, "
-			"s:s?, s:s, s:s?}",
-			"series_key", r->key, "series", r->fields, "index", (json_int_t)r->c.index,
-			"revision", r->revision, "previous_revision", r->previous, "timestamp",
-			r->timestamp, "mean_before", r->c.mean_before, "mean_after", r->c.mean_after,
-			"stddev_before", r->c.std_before, "stddev_after", r->c.std_after, "n_before",
-			(json_int_t)r->c.n_before, "n_after", (json_int_t)r->c.n_after, "change_percent",
-			r->c.rel_change * 100, "pvalue", r->c.pvalue, "kind", kind(r), "annotation",
-			r->annotation, "direction", assay_direction_name(r->dir), "unit", r->unit);
+		    "{s:s, s:O?, s:I, s:s?, s:s?, s:s?, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:f, "
+		    "s:s, "
+		    "s:s?, s:s, s:s?}",
+		    "series_key", r->key, "series", r->fields, "index", (json_int_t)r->c.index,
+		    "revision", r->revision, "previous_revision", r->previous, "timestamp",
+		    r->timestamp, "mean_before", r->c.mean_before, "mean_after", r->c.mean_after,
+		    "stddev_before", r->c.std_before, "stddev_after", r->c.std_after, "n_before",
+		    (json_int_t)r->c.n_before, "n_after", (json_int_t)r->c.n_after,
+		    "change_percent", r->c.rel_change * 100, "pvalue", r->c.pvalue, "kind", kind(r),
+		    "annotation", r->annotation, "direction", assay_direction_name(r->dir), "unit",
+		    r->unit);
 		json_array_append_new(p->json, o);
 		return;
 	}
 	if (!strcmp(p->format, "csv")) {
-		double nums[] = {r->c.mean_before, r->c.std_before, r->c.mean_after, r->c.std_after,
-				 r->c.rel_change * 100, r->c.pvalue};
+		double nums[] = {r->c.mean_before, r->c.std_before,       r->c.mean_after,
+				 r->c.std_after,   r->c.rel_change * 100, r->c.pvalue};
 		char num[6][40];
 		for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
 			shortest(nums[i], num[i], sizeof(num[i]));
 		if (!p->header)
-			printf("series_key,index,revision,previous_revision,timestamp,mean_before,"
-			       "stddev_before,n_before,mean_after,stddev_after,n_after,change_percent,"
-			       "pvalue,kind,annotation,direction,unit,series\n");
+			printf(
+			    "series_key,index,revision,previous_revision,timestamp,mean_before,"
+			    "stddev_before,n_before,mean_after,stddev_after,n_after,change_percent,"
+			    "pvalue,kind,annotation,direction,unit,series\n");
 		p->header = true;
 		store_cli_csv(stdout, r->key);
 		printf(",%zu,", r->c.index);
@@ -152,9 +166,9 @@ static void print_report(struct printer *p, const struct report *r)
 		return;
 	}
 	if (!p->header)
-		printf("%-12s %5s %-10s %-10s %-24s %-24s %9s %8s  %s\n", "series", "point", "revision",
-		       "previous", "before: mean sd n", "after: mean sd n", "change", "p-value",
-		       "kind");
+		printf("%-12s %5s %-10s %-10s %-24s %-24s %9s %8s  %s\n", "series", "point",
+		       "revision", "previous", "before: mean sd n", "after: mean sd n", "change",
+		       "p-value", "kind");
 	p->header = true;
 	char before[64], after[64], k[64];
 	snprintf(before, sizeof(before), "%.6g %.3g %zu", r->c.mean_before, r->c.std_before,
@@ -164,9 +178,9 @@ static void print_report(struct printer *p, const struct report *r)
 	snprintf(k, sizeof(k), "%s%s%s%s", kind(r), r->annotation ? " (" : "",
 		 r->annotation ? r->annotation : "", r->annotation ? ")" : "");
 	printf("%-12.12s %5zu %-10.10s %-10.10s %-24s %-24s %+8.2f%% %8.2g  %s%s%s\n",
-	       r->fields ? r->key : "-",
-	       r->c.index, r->revision ? r->revision : "-", r->previous ? r->previous : "-", before,
-	       after, r->c.rel_change * 100, r->c.pvalue, k, label[0] ? "  " : "", label);
+	       r->fields ? r->key : "-", r->c.index, r->revision ? r->revision : "-",
+	       r->previous ? r->previous : "-", before, after, r->c.rel_change * 100, r->c.pvalue,
+	       k, label[0] ? "  " : "", label);
 }
 
 static int finish_print(struct printer *p, bool fail_on_regression)
@@ -185,7 +199,8 @@ static int finish_print(struct printer *p, bool fail_on_regression)
 /* Detect on one series' points and print its changes. */
 static int detect_points(struct printer *p, const struct assay_detect_opts *o,
 			 const struct assay_points *pts, const char *key, const json_t *fields,
-			 const char *unit, enum assay_direction dir, const struct assay_annotations *ann)
+			 const char *unit, enum assay_direction dir,
+			 const struct assay_annotations *ann)
 {
 	double *x = xmalloc((pts->n + 1) * sizeof(*x));
 	size_t *idx = xmalloc((pts->n + 1) * sizeof(*idx));
@@ -209,8 +224,8 @@ static int detect_points(struct printer *p, const struct assay_detect_opts *o,
 	for (size_t i = 0; rc == ASSAY_OK && i < ch.n; i++) {
 		const struct assay_point *now = &pts->v[idx[ch.v[i].index]];
 		const struct assay_point *before = &pts->v[idx[ch.v[i].index - 1]];
-		struct report r = {key, fields, unit, dir, ch.v[i], now->revision, before->revision,
-				   now->timestamp, NULL};
+		struct report r = {key,           fields,           unit,           dir, ch.v[i],
+				   now->revision, before->revision, now->timestamp, NULL};
 		r.c.index = idx[ch.v[i].index]; /* position in the stored series */
 		if (ann && now->revision) {
 			if (assay_annotations_has(ann, now->revision, ASSAY_ANN_ACK))
@@ -281,8 +296,9 @@ static int gate_files(const char *gates, const struct assay_gate_config *base, s
 		} else if (!strcmp(names.v[i], "rolling-mean")) {
 			c.rolling_mean = true;
 		} else {
-			int rc = cli_usage_error("detect", "--gate '%s': expected changepoint or "
-							    "rolling-mean (ab is a library gate)",
+			int rc = cli_usage_error("detect",
+						 "--gate '%s': expected changepoint or "
+						 "rolling-mean (ab is a library gate)",
 						 names.v[i]);
 			strlist_clear(&names);
 			return rc;
@@ -317,17 +333,17 @@ static int gate_files(const char *gates, const struct assay_gate_config *base, s
 			const struct assay_regression *vd = &v.v[j];
 			const struct assay_row *row = &pf[i].rows.v[(j - from) / per];
 			const char *status = vd->outcome == ASSAY_GATE_FAILED ? "FAIL"
-					     : vd->acked			  ? "ack"
-					     : vd->insufficient		  ? "skip"
-									  : "pass";
+					     : vd->acked                      ? "ack"
+					     : vd->insufficient               ? "skip"
+									      : "pass";
 			if (!strcmp(format, "json")) {
 				json_array_append_new(
-					arr, json_pack("{s:s, s:s, s:O, s:s, s:s, s:f, s:s, s:b, s:b}",
-						       "file", pf[i].path, "series_key", vd->series_key,
-						       "series", row->series, "gate", vd->gate, "outcome",
-						       assay_strerror(vd->outcome), "change", vd->change,
-						       "message", vd->message, "acked", vd->acked,
-						       "insufficient", vd->insufficient));
+				    arr, json_pack("{s:s, s:s, s:O, s:s, s:s, s:f, s:s, s:b, s:b}",
+						   "file", pf[i].path, "series_key", vd->series_key,
+						   "series", row->series, "gate", vd->gate,
+						   "outcome", assay_strerror(vd->outcome), "change",
+						   vd->change, "message", vd->message, "acked",
+						   vd->acked, "insufficient", vd->insufficient));
 				continue;
 			}
 			struct sbuf sb = SBUF_INIT;
@@ -361,23 +377,23 @@ static bool parse_num(const char *s, double lo, double hi, double *out)
 int cmd_detect(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		STORE_CLI_OPTIONS,
-		PARSE_CLI_OPTIONS,
-		{"input-format", required_argument, NULL, PO_FORMAT},
-		{"input", required_argument, NULL, D_INPUT},
-		{"direction", required_argument, NULL, D_DIRECTION},
-		{"window", required_argument, NULL, D_WINDOW},
-		{"max-pvalue", required_argument, NULL, D_PVALUE},
-		{"min-magnitude", required_argument, NULL, D_MAGNITUDE},
-		{"min-segment", required_argument, NULL, D_SEGMENT},
-		{"otava-compat", no_argument, NULL, D_COMPAT},
-		{"format", required_argument, NULL, D_FORMAT},
-		{"fail-on-regression", no_argument, NULL, D_FAIL},
-		{"gate", required_argument, NULL, D_GATE},
-		{"threshold", required_argument, NULL, D_THRESHOLD},
-		{"train-threshold", required_argument, NULL, D_TRAIN},
-		{"infer-threshold", required_argument, NULL, D_INFER},
-		{NULL, 0, NULL, 0},
+	    STORE_CLI_OPTIONS,
+	    PARSE_CLI_OPTIONS,
+	    {"input-format", required_argument, NULL, PO_FORMAT},
+	    {"input", required_argument, NULL, D_INPUT},
+	    {"direction", required_argument, NULL, D_DIRECTION},
+	    {"window", required_argument, NULL, D_WINDOW},
+	    {"max-pvalue", required_argument, NULL, D_PVALUE},
+	    {"min-magnitude", required_argument, NULL, D_MAGNITUDE},
+	    {"min-segment", required_argument, NULL, D_SEGMENT},
+	    {"otava-compat", no_argument, NULL, D_COMPAT},
+	    {"format", required_argument, NULL, D_FORMAT},
+	    {"fail-on-regression", no_argument, NULL, D_FAIL},
+	    {"gate", required_argument, NULL, D_GATE},
+	    {"threshold", required_argument, NULL, D_THRESHOLD},
+	    {"train-threshold", required_argument, NULL, D_TRAIN},
+	    {"infer-threshold", required_argument, NULL, D_INFER},
+	    {NULL, 0, NULL, 0},
 	};
 	struct store_cli sc = {0};
 	struct parse_cli pc;
@@ -406,30 +422,38 @@ int cmd_detect(int argc, char **argv)
 		case D_INPUT: input = optarg; break;
 		case D_DIRECTION:
 			if (assay_direction_parse(optarg) < 0)
-				rc = cli_usage_error("detect", "--direction '%s': expected higher or lower",
-						     optarg);
+				rc = cli_usage_error(
+				    "detect", "--direction '%s': expected higher or lower", optarg);
 			else
 				dir = (enum assay_direction)assay_direction_parse(optarg);
 			break;
 		case D_WINDOW:
 			if (!parse_num(optarg, 2, 1000, &window) || window != floor(window))
-				rc = cli_usage_error("detect", "--window '%s': expected an integer from 2 "
-								"to 1000", optarg);
+				rc = cli_usage_error("detect",
+						     "--window '%s': expected an integer from 2 "
+						     "to 1000",
+						     optarg);
 			break;
 		case D_PVALUE:
 			if (!parse_num(optarg, 1e-300, 1, &pvalue))
-				rc = cli_usage_error("detect", "--max-pvalue '%s': expected a number in "
-								"(0, 1]", optarg);
+				rc = cli_usage_error("detect",
+						     "--max-pvalue '%s': expected a number in "
+						     "(0, 1]",
+						     optarg);
 			break;
 		case D_MAGNITUDE:
 			if (!parse_num(optarg, 0, 1e300, &magnitude))
-				rc = cli_usage_error("detect", "--min-magnitude '%s': expected a number "
-								">= 0 (0.02 is 2%%)", optarg);
+				rc = cli_usage_error("detect",
+						     "--min-magnitude '%s': expected a number "
+						     ">= 0 (0.02 is 2%%)",
+						     optarg);
 			break;
 		case D_SEGMENT:
 			if (!parse_num(optarg, 1, 1000, &segment) || segment != floor(segment))
-				rc = cli_usage_error("detect", "--min-segment '%s': expected an integer "
-								"from 1 to 1000", optarg);
+				rc = cli_usage_error("detect",
+						     "--min-segment '%s': expected an integer "
+						     "from 1 to 1000",
+						     optarg);
 			break;
 		case D_COMPAT: compat = true; break;
 		case D_FORMAT: format = optarg; break;
@@ -440,8 +464,9 @@ int cmd_detect(int argc, char **argv)
 		case D_INFER: {
 			double v;
 			if (!parse_num(optarg, 0, 1e300, &v)) {
-				rc = cli_usage_error("detect", "--%s '%s': expected a fraction >= 0 "
-								"(0.02 is 2%%)",
+				rc = cli_usage_error("detect",
+						     "--%s '%s': expected a fraction >= 0 "
+						     "(0.02 is 2%%)",
 						     opt == D_THRESHOLD ? "threshold"
 						     : opt == D_TRAIN   ? "train-threshold"
 									: "infer-threshold",
@@ -465,11 +490,13 @@ int cmd_detect(int argc, char **argv)
 	if (rc == ASSAY_OK && input && gates)
 		rc = cli_usage_error("detect", "--input and --gate cannot be combined");
 	if (rc == ASSAY_OK && input && (sc.filter.keys.n || sc.filter.match.n || sc.filter.since))
-		rc = cli_usage_error("detect", "--input reads one series: --series, --match and --since "
-						"do not apply");
+		rc = cli_usage_error("detect",
+				     "--input reads one series: --series, --match and --since "
+				     "do not apply");
 	if (rc == ASSAY_OK && !gates && parse_opts)
-		rc = cli_usage_error("detect", "--input-format, --cluster, --scale, --precision, --set, "
-						"--revision and --*-is-better apply to --gate files");
+		rc = cli_usage_error("detect",
+				     "--input-format, --cluster, --scale, --precision, --set, "
+				     "--revision and --*-is-better apply to --gate files");
 	if (rc == ASSAY_OK && !gates && optind != argc)
 		rc = cli_usage_error("detect", "unexpected argument '%s' (files are for --gate)",
 				     argv[optind]);

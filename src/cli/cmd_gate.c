@@ -14,31 +14,31 @@
 #include "cli.h"
 
 const char cmd_gate_help[] =
-	"usage: assay gate [--thresholds FILE [--combo KEY]] [--spec FILE] [--log FILE]\n"
-	"                  [--save-log FILE --resume-log FILE] [options] [RESULTS.ndjson...]\n"
-	"\n"
-	"Judge measurement rows (RESULTS files, and the rows of --log) against the\n"
-	"cell of KEY in a thresholds file, and a training log against the gates of a\n"
-	"spec file. Prints one verdict per line: PASS, FAIL, RECORD (measured, not\n"
-	"judged) or SKIPPED (optional and missing).\n"
-	"\n"
-	"options:\n"
-	"  --thresholds FILE   thresholds file (docs/gate.md)\n"
-	"  --combo KEY         the run's cell: MBS=<m>,GBS=<g>,PRECISION=<p> (default: \"default\")\n"
-	"  --spec FILE         gate spec: loss_curve, convergence, scaling, checkpoint\n"
-	"  --log FILE          training log: run health, its rows, and the spec's loss curve,\n"
-	"                      convergence and scaling gates\n"
-	"  --save-log FILE     the run that saved the checkpoint   (spec's checkpoint gate)\n"
-	"  --resume-log FILE   the run that resumed from it\n"
-	"  --format NAME       format of the logs: auto (default), megatron, primus, megatron-golden\n"
-	"  --warmup N | MIN,PCT%   --seq-len N   --world-size N   as for 'assay parse'\n"
-	"  --json              print verdicts as NDJSON instead of a table\n"
-	"\n"
-	"example:\n"
-	"  assay gate --thresholds thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 rows.ndjson\n"
-	"\n"
-	"Exit codes: 0 nothing failed, 1 a verdict failed (an incomplete run or NaN\n"
-	"in --log fails too), 2 bad arguments or invalid input. See docs/gate.md.\n";
+    "usage: assay gate [--thresholds FILE [--combo KEY]] [--spec FILE] [--log FILE]\n"
+    "                  [--save-log FILE --resume-log FILE] [options] [RESULTS.ndjson...]\n"
+    "\n"
+    "Judge measurement rows (RESULTS files, and the rows of --log) against the\n"
+    "cell of KEY in a thresholds file, and a training log against the gates of a\n"
+    "spec file. Prints one verdict per line: PASS, FAIL, RECORD (measured, not\n"
+    "judged) or SKIPPED (optional and missing).\n"
+    "\n"
+    "options:\n"
+    "  --thresholds FILE   thresholds file (docs/gate.md)\n"
+    "  --combo KEY         the run's cell: MBS=<m>,GBS=<g>,PRECISION=<p> (default: \"default\")\n"
+    "  --spec FILE         gate spec: loss_curve, convergence, scaling, checkpoint\n"
+    "  --log FILE          training log: run health, its rows, and the spec's loss curve,\n"
+    "                      convergence and scaling gates\n"
+    "  --save-log FILE     the run that saved the checkpoint   (spec's checkpoint gate)\n"
+    "  --resume-log FILE   the run that resumed from it\n"
+    "  --format NAME       format of the logs: auto (default), megatron, primus, megatron-golden\n"
+    "  --warmup N | MIN,PCT%   --seq-len N   --world-size N   as for 'assay parse'\n"
+    "  --json              print verdicts as NDJSON instead of a table\n"
+    "\n"
+    "example:\n"
+    "  assay gate --thresholds thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 rows.ndjson\n"
+    "\n"
+    "Exit codes: 0 nothing failed, 1 a verdict failed (an incomplete run or NaN\n"
+    "in --log fails too), 2 bad arguments or invalid input. See docs/gate.md.\n";
 
 struct gate_args {
 	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *format;
@@ -51,8 +51,8 @@ static bool parse_count(const char *arg, long long *out)
 	return assay_parse_long(arg, out) && *out > 0;
 }
 
-static assay_err load_log(const struct gate_args *a, const char *file,
-			  struct assay_train_result *r, struct assay_error *e)
+static assay_err load_log(const struct gate_args *a, const char *file, struct assay_train_result *r,
+			  struct assay_error *e)
 {
 	struct assay_file_map map;
 	if (assay_map_file(file, &map, e) != ASSAY_OK) {
@@ -88,13 +88,13 @@ static void print_table(const struct assay_verdicts *vs)
 		wv = x > wv ? x : wv;
 		ws = s > ws ? s : ws;
 	}
-	printf("%-7s  %-*s  %-*s  %-*s  %-*s  %s\n", "status", wg, "gate", wm, "metric", wv, "value",
-	       ws, "spec", "message");
+	printf("%-7s  %-*s  %-*s  %-*s  %-*s  %s\n", "status", wg, "gate", wm, "metric", wv,
+	       "value", ws, "spec", "message");
 	for (size_t i = 0; i < vs->n; i++) {
 		const struct assay_verdict *v = &vs->v[i];
 		value_text(v, val, sizeof(val));
-		printf("%-7s  %-*s  %-*s  %-*s  %-*s  %s\n", assay_verdict_status_name(v->status), wg,
-		       v->gate, wm, v->metric, wv, val, ws, v->spec, v->message);
+		printf("%-7s  %-*s  %-*s  %-*s  %-*s  %s\n", assay_verdict_status_name(v->status),
+		       wg, v->gate, wm, v->metric, wv, val, ws, v->spec, v->message);
 	}
 	size_t c[ASSAY_VERDICT_COUNT];
 	assay_verdicts_count(vs, c);
@@ -181,8 +181,8 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 		}
 		have_pair = true;
 	}
-	if (a->thresholds &&
-	    assay_gate_thresholds(&th, a->combo ? a->combo : "default", &rows, &vs, &err) != ASSAY_OK)
+	if (a->thresholds && assay_gate_thresholds(&th, a->combo ? a->combo : "default", &rows, &vs,
+						   &err) != ASSAY_OK)
 		goto report;
 	if (spec.has_loss_curve)
 		assay_gate_loss_curve(&spec.loss_curve, &log, &vs);
@@ -216,21 +216,32 @@ out:
 
 int cmd_gate(int argc, char **argv)
 {
-	enum { O_TH = 256, O_COMBO, O_SPEC, O_LOG, O_SAVE, O_RESUME, O_FORMAT, O_WARMUP, O_SEQ,
-	       O_WORLD, O_JSON };
+	enum {
+		O_TH = 256,
+		O_COMBO,
+		O_SPEC,
+		O_LOG,
+		O_SAVE,
+		O_RESUME,
+		O_FORMAT,
+		O_WARMUP,
+		O_SEQ,
+		O_WORLD,
+		O_JSON
+	};
 	static const struct option opts[] = {
-		{"thresholds", required_argument, NULL, O_TH},
-		{"combo", required_argument, NULL, O_COMBO},
-		{"spec", required_argument, NULL, O_SPEC},
-		{"log", required_argument, NULL, O_LOG},
-		{"save-log", required_argument, NULL, O_SAVE},
-		{"resume-log", required_argument, NULL, O_RESUME},
-		{"format", required_argument, NULL, O_FORMAT},
-		{"warmup", required_argument, NULL, O_WARMUP},
-		{"seq-len", required_argument, NULL, O_SEQ},
-		{"world-size", required_argument, NULL, O_WORLD},
-		{"json", no_argument, NULL, O_JSON},
-		{NULL, 0, NULL, 0},
+	    {"thresholds", required_argument, NULL, O_TH},
+	    {"combo", required_argument, NULL, O_COMBO},
+	    {"spec", required_argument, NULL, O_SPEC},
+	    {"log", required_argument, NULL, O_LOG},
+	    {"save-log", required_argument, NULL, O_SAVE},
+	    {"resume-log", required_argument, NULL, O_RESUME},
+	    {"format", required_argument, NULL, O_FORMAT},
+	    {"warmup", required_argument, NULL, O_WARMUP},
+	    {"seq-len", required_argument, NULL, O_SEQ},
+	    {"world-size", required_argument, NULL, O_WORLD},
+	    {"json", no_argument, NULL, O_JSON},
+	    {NULL, 0, NULL, 0},
 	};
 	struct gate_args a = {.format = "auto"};
 	assay_train_opts_init(&a.topts);
@@ -259,8 +270,9 @@ int cmd_gate(int argc, char **argv)
 					       optarg);
 	}
 	if (strcmp(a.format, "auto") && !assay_train_format_known(a.format))
-		return cli_usage_error("gate", "unknown training-log format '%s' (expected auto, "
-					       "megatron, primus or megatron-golden)",
+		return cli_usage_error("gate",
+				       "unknown training-log format '%s' (expected auto, "
+				       "megatron, primus or megatron-golden)",
 				       a.format);
 	if (a.combo && !a.thresholds)
 		return cli_usage_error("gate", "--combo needs --thresholds FILE");
@@ -274,8 +286,10 @@ int cmd_gate(int argc, char **argv)
 	if (nres && !a.thresholds)
 		return cli_usage_error("gate", "RESULTS files need --thresholds FILE");
 	if (a.thresholds && !nres && !a.log)
-		return cli_usage_error("gate", "--thresholds needs RESULTS.ndjson files or --log FILE");
+		return cli_usage_error("gate",
+				       "--thresholds needs RESULTS.ndjson files or --log FILE");
 	if (!a.thresholds && !a.spec && !a.log)
-		return cli_usage_error("gate", "nothing to gate: give --thresholds, --spec or --log");
+		return cli_usage_error("gate",
+				       "nothing to gate: give --thresholds, --spec or --log");
 	return run_gates(&a, nres, argv + optind);
 }

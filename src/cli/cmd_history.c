@@ -11,25 +11,25 @@
 #include "store_cli.h"
 
 const char cmd_history_help[] =
-	"usage: assay history [--store PATH] [--since DATE] [--format table|json|csv] SERIES\n"
-	"       assay history [--store PATH] --match FIELD=VALUE... [--format F]\n"
-	"\n"
-	"Print one series point by point in time order: timestamp, revision, value, run,\n"
-	"and notes: where a change point starts a new regime (detection at the CI\n"
-	"defaults, as `assay detect` reports it) and the series' annotations. SERIES is a\n"
-	"series key or a prefix of 8+ hex digits (see `assay store series`); --match\n"
-	"filters must select exactly one series.\n"
-	"\n"
-	"options:\n"
-	"  --since DATE      only points at or after DATE (2026-11-01 or an RFC 3339 time)\n"
-	"  --format F        table (default), json or csv\n"
-	"  --no-detect       leave out change points\n"
-	"\n"
-	"example:\n"
-	"  assay history --match workload=llama3-70b-pretrain --match precision=fp8 \\\n"
-	"      --match metric=tokens_per_sec_per_gpu\n"
-	"\n"
-	"Exit codes: 0 printed, 2 bad arguments or no such series, 5 the store failed.\n";
+    "usage: assay history [--store PATH] [--since DATE] [--format table|json|csv] SERIES\n"
+    "       assay history [--store PATH] --match FIELD=VALUE... [--format F]\n"
+    "\n"
+    "Print one series point by point in time order: timestamp, revision, value, run,\n"
+    "and notes: where a change point starts a new regime (detection at the CI\n"
+    "defaults, as `assay detect` reports it) and the series' annotations. SERIES is a\n"
+    "series key or a prefix of 8+ hex digits (see `assay store series`); --match\n"
+    "filters must select exactly one series.\n"
+    "\n"
+    "options:\n"
+    "  --since DATE      only points at or after DATE (2026-11-01 or an RFC 3339 time)\n"
+    "  --format F        table (default), json or csv\n"
+    "  --no-detect       leave out change points\n"
+    "\n"
+    "example:\n"
+    "  assay history --match workload=llama3-70b-pretrain --match precision=fp8 \\\n"
+    "      --match metric=tokens_per_sec_per_gpu\n"
+    "\n"
+    "Exit codes: 0 printed, 2 bad arguments or no such series, 5 the store failed.\n";
 
 enum { H_FORMAT = SO_NEXT, H_NO_DETECT };
 
@@ -58,10 +58,10 @@ static void notes(const struct assay_point *pt, size_t i, const struct assay_cha
 int cmd_history(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		STORE_CLI_OPTIONS,
-		{"format", required_argument, NULL, H_FORMAT},
-		{"no-detect", no_argument, NULL, H_NO_DETECT},
-		{NULL, 0, NULL, 0},
+	    STORE_CLI_OPTIONS,
+	    {"format", required_argument, NULL, H_FORMAT},
+	    {"no-detect", no_argument, NULL, H_NO_DETECT},
+	    {NULL, 0, NULL, 0},
 	};
 	struct store_cli sc = {0};
 	const char *format = "table";
@@ -85,8 +85,9 @@ int cmd_history(int argc, char **argv)
 	if (rc == ASSAY_OK && optind < argc - 1)
 		rc = cli_usage_error("history", "expected one series, got %d", argc - optind);
 	if (rc == ASSAY_OK && optind == argc && !sc.filter.match.n)
-		rc = cli_usage_error("history", "expected a series key (see 'assay store series') or "
-						 "--match filters");
+		rc = cli_usage_error("history",
+				     "expected a series key (see 'assay store series') or "
+				     "--match filters");
 	if (rc == ASSAY_OK && optind < argc)
 		strlist_push(&sc.filter.keys, argv[optind]);
 	struct assay_store *s = NULL;
@@ -114,7 +115,8 @@ int cmd_history(int argc, char **argv)
 	double *x = xmalloc((pts.n + 1) * sizeof(*x));
 	size_t *idx = xmalloc((pts.n + 1) * sizeof(*idx)), n = 0;
 	for (size_t i = 0; i < pts.n; i++) {
-		if (pts.v[i].revision && assay_annotations_has(&ann, pts.v[i].revision, ASSAY_ANN_IGNORE))
+		if (pts.v[i].revision &&
+		    assay_annotations_has(&ann, pts.v[i].revision, ASSAY_ANN_IGNORE))
 			continue;
 		idx[n] = i;
 		x[n++] = pts.v[i].value;
@@ -128,10 +130,10 @@ int cmd_history(int argc, char **argv)
 	store_cli_series_label(si->fields, &label);
 	json_t *arr = json_array();
 	if (rc == ASSAY_OK && !strcmp(format, "table")) {
-		printf("series %s\n  %s\n  %zu points, %s, %s is better\n\n", si->key, sbuf_str(&label),
-		       pts.n, si->unit, assay_direction_name(si->direction));
-		printf("%5s  %-20s  %-12s  %14s  %-24s  %s\n", "point", "timestamp", "revision", "value",
-		       "run", "notes");
+		printf("series %s\n  %s\n  %zu points, %s, %s is better\n\n", si->key,
+		       sbuf_str(&label), pts.n, si->unit, assay_direction_name(si->direction));
+		printf("%5s  %-20s  %-12s  %14s  %-24s  %s\n", "point", "timestamp", "revision",
+		       "value", "run", "notes");
 	} else if (rc == ASSAY_OK && !strcmp(format, "csv")) {
 		printf("index,timestamp,revision,value,run_id,notes\n");
 	}
@@ -142,11 +144,11 @@ int cmd_history(int argc, char **argv)
 		char *value = assay_json_dumps(v, 0);
 		json_decref(v);
 		if (!strcmp(format, "json")) {
-			json_array_append_new(arr, json_pack("{s:I, s:s?, s:s?, s:f, s:s?, s:s?}", "index",
-							     (json_int_t)i, "timestamp", pt->timestamp,
-							     "revision", pt->revision, "value", pt->value,
-							     "run_id", pt->run_id, "notes",
-							     note.len ? note.buf : NULL));
+			json_array_append_new(
+			    arr, json_pack("{s:I, s:s?, s:s?, s:f, s:s?, s:s?}", "index",
+					   (json_int_t)i, "timestamp", pt->timestamp, "revision",
+					   pt->revision, "value", pt->value, "run_id", pt->run_id,
+					   "notes", note.len ? note.buf : NULL));
 		} else if (!strcmp(format, "csv")) {
 			printf("%zu,%s,", i, pt->timestamp ? pt->timestamp : "");
 			store_cli_csv(stdout, pt->revision);
@@ -157,14 +159,15 @@ int cmd_history(int argc, char **argv)
 			putchar('\n');
 		} else {
 			printf("%5zu  %-20s  %-12.12s  %14s  %-24.24s  %s\n", i,
-			       pt->timestamp ? pt->timestamp : "-", pt->revision ? pt->revision : "-",
-			       value, pt->run_id ? pt->run_id : "-", sbuf_str(&note));
+			       pt->timestamp ? pt->timestamp : "-",
+			       pt->revision ? pt->revision : "-", value,
+			       pt->run_id ? pt->run_id : "-", sbuf_str(&note));
 		}
 		free(value);
 	}
 	if (rc == ASSAY_OK && !strcmp(format, "json")) {
-		json_t *doc = json_pack("{s:s, s:O, s:s, s:s, s:o}", "series_key", si->key, "series",
-					si->fields, "unit", si->unit, "direction",
+		json_t *doc = json_pack("{s:s, s:O, s:s, s:s, s:o}", "series_key", si->key,
+					"series", si->fields, "unit", si->unit, "direction",
 					assay_direction_name(si->direction), "points", arr);
 		arr = NULL;
 		char *t = assay_json_dumps(doc, ASSAY_JSON_PRETTY);

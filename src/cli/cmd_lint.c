@@ -15,33 +15,33 @@
 #include "cli.h"
 
 const char cmd_lint_help[] =
-	"usage: assay lint [--format FORMAT] [--kind KIND] [--disable RULE] [--enable RULE]\n"
-	"                  FILE...\n"
-	"       assay lint --list-rules\n"
-	"\n"
-	"Check madengine build manifests (build_manifest.json), madengine model cards\n"
-	"(models.json) and assay's platform registries, sweeps and suites, statically.\n"
-	"Each finding names the file, the JSON path, its severity and rule:\n"
-	"  build_manifest.json:$.slurm: error: misplaced-key: madengine ignores ...\n"
-	"\n"
-	"options:\n"
-	"  --format FORMAT   human (default), json, sarif (SARIF 2.1.0) or github\n"
-	"                    (workflow annotations)\n"
-	"  --kind KIND       manifest, models, platforms, sweep or suite (default: from\n"
-	"                    the content)\n"
-	"  --disable RULE    turn a rule off (repeatable, comma-separated, or \"all\")\n"
-	"  --enable RULE     turn a rule on, e.g. one that is off by default\n"
-	"  --jobs N          lint N files at a time (default: the number of CPUs)\n"
-	"  --list-rules      print every rule: id, severity, default, summary\n"
-	"\n"
-	"A .assay-lint.json beside the files allows findings per file:\n"
-	"  {\"allow\": {\"build_manifest.json\": [\"image-tag\", \"placeholder $.context\"]}}\n"
-	"\n"
-	"example:\n"
-	"  assay lint --format github build_manifest.json models.json\n"
-	"\n"
-	"Exit codes: 0 no errors (warnings allowed), 1 an error-level finding, 2 bad\n"
-	"arguments, unreadable or non-JSON input. Rules: docs/lint.md.\n";
+    "usage: assay lint [--format FORMAT] [--kind KIND] [--disable RULE] [--enable RULE]\n"
+    "                  FILE...\n"
+    "       assay lint --list-rules\n"
+    "\n"
+    "Check madengine build manifests (build_manifest.json), madengine model cards\n"
+    "(models.json) and assay's platform registries, sweeps and suites, statically.\n"
+    "Each finding names the file, the JSON path, its severity and rule:\n"
+    "  build_manifest.json:$.slurm: error: misplaced-key: madengine ignores ...\n"
+    "\n"
+    "options:\n"
+    "  --format FORMAT   human (default), json, sarif (SARIF 2.1.0) or github\n"
+    "                    (workflow annotations)\n"
+    "  --kind KIND       manifest, models, platforms, sweep or suite (default: from\n"
+    "                    the content)\n"
+    "  --disable RULE    turn a rule off (repeatable, comma-separated, or \"all\")\n"
+    "  --enable RULE     turn a rule on, e.g. one that is off by default\n"
+    "  --jobs N          lint N files at a time (default: the number of CPUs)\n"
+    "  --list-rules      print every rule: id, severity, default, summary\n"
+    "\n"
+    "A .assay-lint.json beside the files allows findings per file:\n"
+    "  {\"allow\": {\"build_manifest.json\": [\"image-tag\", \"placeholder $.context\"]}}\n"
+    "\n"
+    "example:\n"
+    "  assay lint --format github build_manifest.json models.json\n"
+    "\n"
+    "Exit codes: 0 no errors (warnings allowed), 1 an error-level finding, 2 bad\n"
+    "arguments, unreadable or non-JSON input. Rules: docs/lint.md.\n";
 
 static void list_rules(void)
 {
@@ -135,8 +135,7 @@ static void *worker(void *arg)
 }
 
 /* Lint every job with up to nthreads threads (the library keeps no shared state). */
-static void run_jobs(struct job *jobs, size_t n, const struct assay_lint_options *o,
-		     long nthreads)
+static void run_jobs(struct job *jobs, size_t n, const struct assay_lint_options *o, long nthreads)
 {
 	struct pool p = {jobs, n, 0, o, PTHREAD_MUTEX_INITIALIZER};
 	if (nthreads > (long)n)
@@ -160,7 +159,8 @@ static int set_rules(struct assay_lint_options *o, const char *arg, bool on)
 	for (size_t i = 0; i < ids.n && rc == ASSAY_OK; i++) {
 		struct assay_error e;
 		if (assay_lint_options_set(o, ids.v[i], on, &e) != ASSAY_OK)
-			rc = cli_usage_error("lint", "--%s: %s", on ? "enable" : "disable", e.message);
+			rc = cli_usage_error("lint", "--%s: %s", on ? "enable" : "disable",
+					     e.message);
 	}
 	strlist_clear(&ids);
 	return rc;
@@ -170,13 +170,13 @@ int cmd_lint(int argc, char **argv)
 {
 	enum { O_FORMAT = 256, O_KIND, O_DISABLE, O_ENABLE, O_JOBS, O_LIST };
 	static const struct option opts[] = {
-		{"format", required_argument, NULL, O_FORMAT},
-		{"kind", required_argument, NULL, O_KIND},
-		{"disable", required_argument, NULL, O_DISABLE},
-		{"enable", required_argument, NULL, O_ENABLE},
-		{"jobs", required_argument, NULL, O_JOBS},
-		{"list-rules", no_argument, NULL, O_LIST},
-		{NULL, 0, NULL, 0},
+	    {"format", required_argument, NULL, O_FORMAT},
+	    {"kind", required_argument, NULL, O_KIND},
+	    {"disable", required_argument, NULL, O_DISABLE},
+	    {"enable", required_argument, NULL, O_ENABLE},
+	    {"jobs", required_argument, NULL, O_JOBS},
+	    {"list-rules", no_argument, NULL, O_LIST},
+	    {NULL, 0, NULL, 0},
 	};
 	static const char *const format_names[] = {"human", "json", "sarif", "github"};
 	struct assay_lint_options o;
@@ -195,16 +195,19 @@ int cmd_lint(int argc, char **argv)
 			if (i == ARRAY_SIZE(format_names))
 				return cli_usage_error("lint",
 						       "--format: expected human, json, sarif or "
-						       "github, got \"%s\"", optarg);
+						       "github, got \"%s\"",
+						       optarg);
 			format = (enum format)i;
 			break;
 		}
 		case O_KIND: {
 			int k = assay_lint_kind_from_name(optarg);
 			if (k <= ASSAY_LINT_AUTO)
-				return cli_usage_error("lint",
-						       "--kind: expected manifest, models, platforms, "
-						       "sweep or suite, got \"%s\"", optarg);
+				return cli_usage_error(
+				    "lint",
+				    "--kind: expected manifest, models, platforms, "
+				    "sweep or suite, got \"%s\"",
+				    optarg);
 			o.kind = (enum assay_lint_kind)k;
 			break;
 		}
@@ -216,8 +219,8 @@ int cmd_lint(int argc, char **argv)
 		case O_JOBS: {
 			long long v;
 			if (!assay_parse_long(optarg, &v) || v < 1 || v > 256)
-				return cli_usage_error("lint", "--jobs: expected 1 to 256, got \"%s\"",
-						       optarg);
+				return cli_usage_error(
+				    "lint", "--jobs: expected 1 to 256, got \"%s\"", optarg);
 			nthreads = (long)v;
 			break;
 		}
@@ -273,8 +276,8 @@ int cmd_lint(int argc, char **argv)
 	free(jobs);
 	if (format == F_JSON || format == F_SARIF) {
 		json_t *doc = format == F_JSON
-				      ? assay_lint_to_json(res, nres)
-				      : assay_lint_to_sarif(res, nres, assay_version_string);
+				  ? assay_lint_to_json(res, nres)
+				  : assay_lint_to_sarif(res, nres, assay_version_string);
 		char *s = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
 		printf("%s\n", s);
 		free(s);

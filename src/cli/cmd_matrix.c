@@ -10,32 +10,33 @@
 #include "cli.h"
 
 const char cmd_matrix_help[] =
-	"usage: assay matrix --platforms FILE [filters] [--json | --list | --shard ID] SWEEP\n"
-	"\n"
-	"Expand SWEEP (a sweep config) over a platform registry into cases: one per\n"
-	"SKU x backend x EP x mode x phase x precision, runnable or unsupported with\n"
-	"a reason, grouped into shards. Prints the counts and the two digests.\n"
-	"\n"
-	"options:\n"
-	"  --platforms FILE   the platform registry (e.g. configs/platforms.json)\n"
-	"  --json             print the whole matrix document (schema assay.matrix/1)\n"
-	"  --list             print one line per case\n"
-	"  --shard ID         print only the cases of shard ID\n"
-	"filters (comma-separated or repeated; they only remove cases):\n"
-	"  --sku LIST  --backend LIST  --ep LIST  --precision LIST  --mode LIST  --phase LIST\n"
-	"\n"
-	"example:\n"
-	"  assay matrix --platforms configs/platforms.json --sku h100 configs/sweep-ep.json\n"
-	"\n"
-	"Exit codes: 0 printed, 2 bad arguments or invalid config. See docs/matrix.md.\n";
+    "usage: assay matrix --platforms FILE [filters] [--json | --list | --shard ID] SWEEP\n"
+    "\n"
+    "Expand SWEEP (a sweep config) over a platform registry into cases: one per\n"
+    "SKU x backend x EP x mode x phase x precision, runnable or unsupported with\n"
+    "a reason, grouped into shards. Prints the counts and the two digests.\n"
+    "\n"
+    "options:\n"
+    "  --platforms FILE   the platform registry (e.g. configs/platforms.json)\n"
+    "  --json             print the whole matrix document (schema assay.matrix/1)\n"
+    "  --list             print one line per case\n"
+    "  --shard ID         print only the cases of shard ID\n"
+    "filters (comma-separated or repeated; they only remove cases):\n"
+    "  --sku LIST  --backend LIST  --ep LIST  --precision LIST  --mode LIST  --phase LIST\n"
+    "\n"
+    "example:\n"
+    "  assay matrix --platforms configs/platforms.json --sku h100 configs/sweep-ep.json\n"
+    "\n"
+    "Exit codes: 0 printed, 2 bad arguments or invalid config. See docs/matrix.md.\n";
 
 static void print_summary(const struct assay_matrix *m, const struct assay_registry *reg,
 			  const struct assay_sweep *sw)
 {
-	printf("suite %s: workload %s (hidden %lld, experts %lld, top-%lld, seed %lld), routing %s, "
-	       "timing %s\n",
-	       sw->suite, sw->workload.name, sw->workload.hidden, sw->workload.experts,
-	       sw->workload.topk, sw->workload.seed, sw->routing, sw->timing.profile);
+	printf(
+	    "suite %s: workload %s (hidden %lld, experts %lld, top-%lld, seed %lld), routing %s, "
+	    "timing %s\n",
+	    sw->suite, sw->workload.name, sw->workload.hidden, sw->workload.experts,
+	    sw->workload.topk, sw->workload.seed, sw->routing, sw->timing.profile);
 	printf("\n%-10s %9s %12s %7s %14s\n", "sku", "runnable", "unsupported", "shards",
 	       "ladder points");
 	for (size_t i = 0; i < reg->n; i++) {
@@ -74,8 +75,8 @@ static void print_case(const struct assay_case *c)
 
 static void print_cases(const struct assay_matrix *m, const char *only_shard)
 {
-	printf("%-64s %-11s %5s %5s  %-9s %-20s %s\n", "case", "disposition", "ep", "nodes", "scope",
-	       "topology", only_shard ? "shard" : "shard or reason");
+	printf("%-64s %-11s %5s %5s  %-9s %-20s %s\n", "case", "disposition", "ep", "nodes",
+	       "scope", "topology", only_shard ? "shard" : "shard or reason");
 	for (size_t i = 0; i < m->n; i++) {
 		const struct assay_case *c = &m->cases[i];
 		if (only_shard && (!c->shard || strcmp(c->shard, only_shard)))
@@ -86,20 +87,30 @@ static void print_cases(const struct assay_matrix *m, const char *only_shard)
 
 int cmd_matrix(int argc, char **argv)
 {
-	enum { O_PLATFORMS = 256, O_JSON, O_LIST, O_SHARD, O_SKU, O_BACKEND, O_EP, O_PRECISION,
-	       O_MODE, O_PHASE };
+	enum {
+		O_PLATFORMS = 256,
+		O_JSON,
+		O_LIST,
+		O_SHARD,
+		O_SKU,
+		O_BACKEND,
+		O_EP,
+		O_PRECISION,
+		O_MODE,
+		O_PHASE
+	};
 	static const struct option opts[] = {
-		{"platforms", required_argument, NULL, O_PLATFORMS},
-		{"json", no_argument, NULL, O_JSON},
-		{"list", no_argument, NULL, O_LIST},
-		{"shard", required_argument, NULL, O_SHARD},
-		{"sku", required_argument, NULL, O_SKU},
-		{"backend", required_argument, NULL, O_BACKEND},
-		{"ep", required_argument, NULL, O_EP},
-		{"precision", required_argument, NULL, O_PRECISION},
-		{"mode", required_argument, NULL, O_MODE},
-		{"phase", required_argument, NULL, O_PHASE},
-		{NULL, 0, NULL, 0},
+	    {"platforms", required_argument, NULL, O_PLATFORMS},
+	    {"json", no_argument, NULL, O_JSON},
+	    {"list", no_argument, NULL, O_LIST},
+	    {"shard", required_argument, NULL, O_SHARD},
+	    {"sku", required_argument, NULL, O_SKU},
+	    {"backend", required_argument, NULL, O_BACKEND},
+	    {"ep", required_argument, NULL, O_EP},
+	    {"precision", required_argument, NULL, O_PRECISION},
+	    {"mode", required_argument, NULL, O_MODE},
+	    {"phase", required_argument, NULL, O_PHASE},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *platforms = NULL, *shard = NULL;
 	bool json = false, list = false;

@@ -12,30 +12,30 @@
 #include "cli.h"
 
 const char cmd_parse_help[] =
-	"usage: assay parse [--format NAME] [--steps] [options] FILE...\n"
-	"\n"
-	"Parse each FILE (\"-\" for standard input) and print measurement rows as\n"
-	"NDJSON, one object per line (docs/rows.md). Training logs give steady-state\n"
-	"mean and median, the last running average, final loss, peak memory,\n"
-	"checkpoint durations (docs/training.md).\n"
-	"\n"
-	"options:\n"
-	"  --format NAME       auto (default), megatron, primus, megatron-golden, rows\n"
-	"  --steps             print a training log's per-step records instead of rows\n"
-	"  --warmup N          exclude exactly N leading steps from the steady state\n"
-	"  --warmup MIN,PCT%   or the rule max(MIN, PCT% of the steps) (default 2,10%)\n"
-	"  --seq-len N         sequence length, to derive tokens/s/GPU when the log lacks it\n"
-	"  --world-size N      GPUs in the run (default: from a Primus rank-R/W prefix)\n"
-	"  --series KEY=VALUE  add a series field to every row (repeatable)\n"
-	"  --revision REV      stamp rows with a source revision\n"
-	"  --run-id ID         stamp rows with a run id\n"
-	"\n"
-	"example:\n"
-	"  assay parse --format primus --series workload=deepseek-v4 train.log\n"
-	"\n"
-	"Exit codes: 0 complete run with metrics, 2 bad arguments or unreadable input\n"
-	"(nothing printed), 3 a training run that is incomplete or logged NaN/Inf\n"
-	"(rows are still printed), 4 no metrics. See docs/parse.md.\n";
+    "usage: assay parse [--format NAME] [--steps] [options] FILE...\n"
+    "\n"
+    "Parse each FILE (\"-\" for standard input) and print measurement rows as\n"
+    "NDJSON, one object per line (docs/rows.md). Training logs give steady-state\n"
+    "mean and median, the last running average, final loss, peak memory,\n"
+    "checkpoint durations (docs/training.md).\n"
+    "\n"
+    "options:\n"
+    "  --format NAME       auto (default), megatron, primus, megatron-golden, rows\n"
+    "  --steps             print a training log's per-step records instead of rows\n"
+    "  --warmup N          exclude exactly N leading steps from the steady state\n"
+    "  --warmup MIN,PCT%   or the rule max(MIN, PCT% of the steps) (default 2,10%)\n"
+    "  --seq-len N         sequence length, to derive tokens/s/GPU when the log lacks it\n"
+    "  --world-size N      GPUs in the run (default: from a Primus rank-R/W prefix)\n"
+    "  --series KEY=VALUE  add a series field to every row (repeatable)\n"
+    "  --revision REV      stamp rows with a source revision\n"
+    "  --run-id ID         stamp rows with a run id\n"
+    "\n"
+    "example:\n"
+    "  assay parse --format primus --series workload=deepseek-v4 train.log\n"
+    "\n"
+    "Exit codes: 0 complete run with metrics, 2 bad arguments or unreadable input\n"
+    "(nothing printed), 3 a training run that is incomplete or logged NaN/Inf\n"
+    "(rows are still printed), 4 no metrics. See docs/parse.md.\n";
 
 struct parse_args {
 	const char *format;
@@ -134,15 +134,15 @@ int cmd_parse(int argc, char **argv)
 {
 	enum { O_FORMAT = 256, O_STEPS, O_WARMUP, O_SEQ, O_WORLD, O_SERIES, O_REV, O_RUN };
 	static const struct option opts[] = {
-		{"format", required_argument, NULL, O_FORMAT},
-		{"steps", no_argument, NULL, O_STEPS},
-		{"warmup", required_argument, NULL, O_WARMUP},
-		{"seq-len", required_argument, NULL, O_SEQ},
-		{"world-size", required_argument, NULL, O_WORLD},
-		{"series", required_argument, NULL, O_SERIES},
-		{"revision", required_argument, NULL, O_REV},
-		{"run-id", required_argument, NULL, O_RUN},
-		{NULL, 0, NULL, 0},
+	    {"format", required_argument, NULL, O_FORMAT},
+	    {"steps", no_argument, NULL, O_STEPS},
+	    {"warmup", required_argument, NULL, O_WARMUP},
+	    {"seq-len", required_argument, NULL, O_SEQ},
+	    {"world-size", required_argument, NULL, O_WORLD},
+	    {"series", required_argument, NULL, O_SERIES},
+	    {"revision", required_argument, NULL, O_REV},
+	    {"run-id", required_argument, NULL, O_RUN},
+	    {NULL, 0, NULL, 0},
 	};
 	struct parse_args a = {.format = "auto"};
 	assay_train_opts_init(&a.topts);
@@ -156,9 +156,12 @@ int cmd_parse(int argc, char **argv)
 		case O_FORMAT: a.format = optarg; break;
 		case O_STEPS: a.steps = true; break;
 		case O_WARMUP: ok = assay_train_warmup_parse(optarg, &a.topts); break;
-		case O_SEQ: ok = assay_parse_long(optarg, &a.topts.seq_len) && a.topts.seq_len > 0; break;
+		case O_SEQ:
+			ok = assay_parse_long(optarg, &a.topts.seq_len) && a.topts.seq_len > 0;
+			break;
 		case O_WORLD:
-			ok = assay_parse_long(optarg, &a.topts.world_size) && a.topts.world_size > 0;
+			ok =
+			    assay_parse_long(optarg, &a.topts.world_size) && a.topts.world_size > 0;
 			break;
 		case O_SERIES: ok = add_series(ctx, optarg); break;
 		case O_REV: a.popts.revision = optarg; break;
@@ -186,8 +189,9 @@ int cmd_parse(int argc, char **argv)
 	}
 	if (a.steps && strcmp(a.format, "auto") && !assay_train_format_known(a.format)) {
 		json_decref(ctx);
-		return cli_usage_error("parse", "--steps needs a training format (megatron, primus, "
-						"megatron-golden or auto), not %s",
+		return cli_usage_error("parse",
+				       "--steps needs a training format (megatron, primus, "
+				       "megatron-golden or auto), not %s",
 				       a.format);
 	}
 	if (optind >= argc) {

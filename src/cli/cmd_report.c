@@ -10,35 +10,35 @@
 #include "cli.h"
 
 const char cmd_report_help[] =
-	"usage: assay report [--store PATH] [--out DIR] [RUN_ID|last]\n"
-	"\n"
-	"Write the report of a stored run (default: the last one): report.html (one\n"
-	"self-contained page with charts), junit.xml (one test per case and per gate)\n"
-	"and summary.md (a Markdown table for CI job pages). It reads only the store\n"
-	"and the run's output folder; the values of the secrets the run named are\n"
-	"taken from this environment and redacted. `assay run` writes the same three\n"
-	"files into the run folder at the end of every run.\n"
-	"\n"
-	"options:\n"
-	"  --store PATH   the results store (default: assay.db)\n"
-	"  --out DIR      write the files into DIR (default: the run's output folder);\n"
-	"                 links to the cases' logs are relative to DIR\n"
-	"\n"
-	"examples:\n"
-	"  assay report --store out/quickstart/assay.db\n"
-	"  assay report --store out/quickstart/assay.db --out /tmp/report 20261130T221402Z-132cf0\n"
-	"\n"
-	"Exit codes: 0 written, 2 bad arguments, unknown store or run, or a missing run\n"
-	"folder, 5 the store or file system failed. The run's own outcome is in the\n"
-	"report, not in this exit code.\n";
+    "usage: assay report [--store PATH] [--out DIR] [RUN_ID|last]\n"
+    "\n"
+    "Write the report of a stored run (default: the last one): report.html (one\n"
+    "self-contained page with charts), junit.xml (one test per case and per gate)\n"
+    "and summary.md (a Markdown table for CI job pages). It reads only the store\n"
+    "and the run's output folder; the values of the secrets the run named are\n"
+    "taken from this environment and redacted. `assay run` writes the same three\n"
+    "files into the run folder at the end of every run.\n"
+    "\n"
+    "options:\n"
+    "  --store PATH   the results store (default: assay.db)\n"
+    "  --out DIR      write the files into DIR (default: the run's output folder);\n"
+    "                 links to the cases' logs are relative to DIR\n"
+    "\n"
+    "examples:\n"
+    "  assay report --store out/quickstart/assay.db\n"
+    "  assay report --store out/quickstart/assay.db --out /tmp/report 20261130T221402Z-132cf0\n"
+    "\n"
+    "Exit codes: 0 written, 2 bad arguments, unknown store or run, or a missing run\n"
+    "folder, 5 the store or file system failed. The run's own outcome is in the\n"
+    "report, not in this exit code.\n";
 
 int cmd_report(int argc, char **argv)
 {
 	enum { O_STORE = 256, O_OUT };
 	static const struct option opts[] = {
-		{"store", required_argument, NULL, O_STORE},
-		{"out", required_argument, NULL, O_OUT},
-		{NULL, 0, NULL, 0},
+	    {"store", required_argument, NULL, O_STORE},
+	    {"out", required_argument, NULL, O_OUT},
+	    {NULL, 0, NULL, 0},
 	};
 	struct assay_report_source src = {ASSAY_STORE_DEFAULT_PATH, "last", NULL, NULL};
 	int opt;
@@ -53,7 +53,8 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1)
-		return cli_usage_error("report", "expected at most one run id, got %d", argc - optind);
+		return cli_usage_error("report", "expected at most one run id, got %d",
+				       argc - optind);
 	if (optind < argc)
 		src.run = argv[optind];
 

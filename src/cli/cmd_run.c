@@ -14,43 +14,43 @@
 #include "cli.h"
 
 const char cmd_run_help[] =
-	"usage: assay run [options] SUITE\n"
-	"\n"
-	"Run every case of SUITE (docs/suite.md): launch it, watch its output for\n"
-	"error signatures, parse its results into measurement rows, and store the\n"
-	"outcome and rows. Each case ends as passed, gate-failed, workload-failed,\n"
-	"no-metrics, infrastructure, unsupported or skipped; the summary lists them\n"
-	"all.\n"
-	"\n"
-	"options:\n"
-	"  --dry-run          print what each case would run (Slurm: the job scripts);\n"
-	"                     start and write nothing\n"
-	"  --resume ID|last   continue run ID (or the last run): only the cases that\n"
-	"                     did not finish run again\n"
-	"  --store FILE       the results store (default: the suite's, else assay.db)\n"
-	"  --out DIR          the output folder (default: the suite's, else out)\n"
-	"  --revision REV     the revision under test (default: the suite's, else\n"
-	"                     `git rev-parse HEAD`)\n"
-	"  --assay-ep FILE    the assay-ep binary (default: next to assay, then PATH)\n"
-	"  --fail-fast        skip the remaining cases after the first that fails\n"
-	"  --quiet            no live progress line: one line per event on stderr\n"
-	"  --json             print the summary as JSON (schema assay.run/1)\n"
-	"  --no-report        do not write report.html, junit.xml and summary.md into\n"
-	"                     the run folder at the end (`assay report` writes them later)\n"
-	"\n"
-	"Interrupt (Ctrl-C, SIGTERM) stops the running case (SIGTERM, then SIGKILL;\n"
-	"scancel under the Slurm launcher, docs/slurm.md) and records the run;\n"
-	"interrupt twice to kill the case at once.\n"
-	"\n"
-	"examples:\n"
-	"  assay run configs/quickstart.json\n"
-	"  assay run --dry-run configs/quickstart.json\n"
-	"  assay run --dry-run configs/examples/slurm-h100.json   # Slurm job scripts\n"
-	"  assay run --resume last configs/quickstart.json\n"
-	"\n"
-	"Exit codes: the worst case outcome, 2 > 5 > 3 > 4 > 1 > 0 (docs/exit-codes.md);\n"
-	"5 also when the run was interrupted, or when every case passed but the report\n"
-	"could not be written (a report failure never hides a failed case's code).\n";
+    "usage: assay run [options] SUITE\n"
+    "\n"
+    "Run every case of SUITE (docs/suite.md): launch it, watch its output for\n"
+    "error signatures, parse its results into measurement rows, and store the\n"
+    "outcome and rows. Each case ends as passed, gate-failed, workload-failed,\n"
+    "no-metrics, infrastructure, unsupported or skipped; the summary lists them\n"
+    "all.\n"
+    "\n"
+    "options:\n"
+    "  --dry-run          print what each case would run (Slurm: the job scripts);\n"
+    "                     start and write nothing\n"
+    "  --resume ID|last   continue run ID (or the last run): only the cases that\n"
+    "                     did not finish run again\n"
+    "  --store FILE       the results store (default: the suite's, else assay.db)\n"
+    "  --out DIR          the output folder (default: the suite's, else out)\n"
+    "  --revision REV     the revision under test (default: the suite's, else\n"
+    "                     `git rev-parse HEAD`)\n"
+    "  --assay-ep FILE    the assay-ep binary (default: next to assay, then PATH)\n"
+    "  --fail-fast        skip the remaining cases after the first that fails\n"
+    "  --quiet            no live progress line: one line per event on stderr\n"
+    "  --json             print the summary as JSON (schema assay.run/1)\n"
+    "  --no-report        do not write report.html, junit.xml and summary.md into\n"
+    "                     the run folder at the end (`assay report` writes them later)\n"
+    "\n"
+    "Interrupt (Ctrl-C, SIGTERM) stops the running case (SIGTERM, then SIGKILL;\n"
+    "scancel under the Slurm launcher, docs/slurm.md) and records the run;\n"
+    "interrupt twice to kill the case at once.\n"
+    "\n"
+    "examples:\n"
+    "  assay run configs/quickstart.json\n"
+    "  assay run --dry-run configs/quickstart.json\n"
+    "  assay run --dry-run configs/examples/slurm-h100.json   # Slurm job scripts\n"
+    "  assay run --resume last configs/quickstart.json\n"
+    "\n"
+    "Exit codes: the worst case outcome, 2 > 5 > 3 > 4 > 1 > 0 (docs/exit-codes.md);\n"
+    "5 also when the run was interrupted, or when every case passed but the report\n"
+    "could not be written (a report failure never hides a failed case's code).\n";
 
 static volatile sig_atomic_t interrupted;
 
@@ -100,8 +100,8 @@ static void on_event(const struct assay_run_event *ev, void *ctx)
 	case ASSAY_EVENT_CASE_START:
 	case ASSAY_EVENT_TICK:
 		if (p->live) {
-			fprintf(stderr, "\r\033[K[%zu/%zu] %s  %s  (run %s, ETA %s)", ev->index, ev->total,
-				ev->case_id, cs, el, eta);
+			fprintf(stderr, "\r\033[K[%zu/%zu] %s  %s  (run %s, ETA %s)", ev->index,
+				ev->total, ev->case_id, cs, el, eta);
 			p->line_open = true;
 		} else if (ev->kind == ASSAY_EVENT_CASE_START) {
 			fprintf(stderr, "[%zu/%zu] start %s\n", ev->index, ev->total, ev->case_id);
@@ -110,16 +110,18 @@ static void on_event(const struct assay_run_event *ev, void *ctx)
 	case ASSAY_EVENT_CASE_END:
 		clear_live(p);
 		if (ev->outcome->earlier)
-			fprintf(stderr, "[%zu/%zu] %s %s (finished earlier)\n", ev->index, ev->total,
-				assay_outcome_name(ev->outcome->outcome), ev->case_id);
+			fprintf(stderr, "[%zu/%zu] %s %s (finished earlier)\n", ev->index,
+				ev->total, assay_outcome_name(ev->outcome->outcome), ev->case_id);
 		else
 			fprintf(stderr, "[%zu/%zu] %s %s (%s)%s%s\n", ev->index, ev->total,
 				assay_outcome_name(ev->outcome->outcome), ev->case_id, cs,
-				ev->outcome->reason ? ": " : "", ev->outcome->reason ? ev->outcome->reason : "");
+				ev->outcome->reason ? ": " : "",
+				ev->outcome->reason ? ev->outcome->reason : "");
 		break;
 	case ASSAY_EVENT_INTERRUPT:
 		clear_live(p);
-		fprintf(stderr, "interrupted: stopping %s (interrupt again to kill it now)\n", ev->case_id);
+		fprintf(stderr, "interrupted: stopping %s (interrupt again to kill it now)\n",
+			ev->case_id);
 		break;
 	case ASSAY_EVENT_DRY_CASE:
 		printf("[%zu/%zu] %s\n  %s", ev->index, ev->total, ev->case_id, ev->text);
@@ -139,13 +141,15 @@ static void print_summary(const struct assay_run_result *res, const char *report
 	for (size_t i = 0; i < res->n; i++) {
 		const struct assay_case_outcome *c = &res->cases[i];
 		char d[32];
-		if (c->outcome == ASSAY_OUTCOME_UNSUPPORTED || (c->outcome == ASSAY_OUTCOME_SKIPPED && !c->dir))
+		if (c->outcome == ASSAY_OUTCOME_UNSUPPORTED ||
+		    (c->outcome == ASSAY_OUTCOME_SKIPPED && !c->dir))
 			snprintf(d, sizeof(d), "-");
 		else
 			fmt_duration(c->duration_s, d, sizeof(d));
 		printf("%-*s  %-15s %9s", (int)w, c->case_id, assay_outcome_name(c->outcome), d);
 		if (c->earlier || c->reason)
-			printf("  %s%s", c->earlier ? "(earlier attempt) " : "", c->reason ? c->reason : "");
+			printf("  %s%s", c->earlier ? "(earlier attempt) " : "",
+			       c->reason ? c->reason : "");
 		printf("\n");
 	}
 	printf("\n%zu cases:", res->n);
@@ -153,7 +157,8 @@ static void print_summary(const struct assay_run_result *res, const char *report
 	for (int o = 0; o < ASSAY_OUTCOME_COUNT; o++) {
 		if (!res->counts[o])
 			continue;
-		printf("%s %zu %s", first ? "" : ",", res->counts[o], assay_outcome_name((enum assay_outcome)o));
+		printf("%s %zu %s", first ? "" : ",", res->counts[o],
+		       assay_outcome_name((enum assay_outcome)o));
 		first = false;
 	}
 	printf("\nresults: %s/ (summary.json, a folder per case with its logs)\n", res->run_dir);
@@ -194,17 +199,17 @@ int cmd_run(int argc, char **argv)
 		O_NO_REPORT
 	};
 	static const struct option opts[] = {
-		{"dry-run", no_argument, NULL, O_DRY},
-		{"resume", required_argument, NULL, O_RESUME},
-		{"store", required_argument, NULL, O_STORE},
-		{"out", required_argument, NULL, O_OUT},
-		{"revision", required_argument, NULL, O_REVISION},
-		{"assay-ep", required_argument, NULL, O_EP},
-		{"fail-fast", no_argument, NULL, O_FAILFAST},
-		{"quiet", no_argument, NULL, O_QUIET},
-		{"json", no_argument, NULL, O_JSON},
-		{"no-report", no_argument, NULL, O_NO_REPORT},
-		{NULL, 0, NULL, 0},
+	    {"dry-run", no_argument, NULL, O_DRY},
+	    {"resume", required_argument, NULL, O_RESUME},
+	    {"store", required_argument, NULL, O_STORE},
+	    {"out", required_argument, NULL, O_OUT},
+	    {"revision", required_argument, NULL, O_REVISION},
+	    {"assay-ep", required_argument, NULL, O_EP},
+	    {"fail-fast", no_argument, NULL, O_FAILFAST},
+	    {"quiet", no_argument, NULL, O_QUIET},
+	    {"json", no_argument, NULL, O_JSON},
+	    {"no-report", no_argument, NULL, O_NO_REPORT},
+	    {NULL, 0, NULL, 0},
 	};
 	struct assay_run_options o = {0};
 	bool quiet = false, json = false, report = true;
@@ -223,7 +228,8 @@ int cmd_run(int argc, char **argv)
 		case O_JSON: json = true; break;
 		case O_NO_REPORT: report = false; break;
 		default:
-			return cli_usage_error("run", "unknown option or missing value: '%s'", argv[optind - 1]);
+			return cli_usage_error("run", "unknown option or missing value: '%s'",
+					       argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)

@@ -14,50 +14,58 @@
 #include "store_cli.h"
 
 const char cmd_store_help[] =
-	"usage: assay store <subcommand> [--store PATH] [options]\n"
-	"\n"
-	"The results store: one SQLite file (default ./assay.db) holding runs, cases,\n"
-	"measurement rows, series and annotations (docs/store.md).\n"
-	"\n"
-	"subcommands:\n"
-	"  ingest [--format F] [identity] [--revision R] [--suite S] [--force] FILE...\n"
-	"      read result files into the store, one transaction (and one run) per file.\n"
-	"      Formats: rows, madengine-csv, madengine-super, multiple-results, rccl-ci,\n"
-	"      nccl-tests (docs/ingest.md); without --format the content decides.\n"
-	"      identity: --cluster NAME --scale NODESxGPUS --precision P --set FIELD=VALUE\n"
-	"      fill series fields the data lacks (every series needs cluster, scale and\n"
-	"      precision). --lower-is-better / --higher-is-better METRIC override the\n"
-	"      direction guessed from a metric's name.\n"
-	"  export [--format ndjson|csv] [filters] [-o FILE]\n"
-	"      print stored rows (ndjson reads back with ingest --format rows)\n"
-	"  series [filters] [--format table|json]\n"
-	"      list series with their row count and last value\n"
-	"  runs [--limit N]\n"
-	"      list runs, newest first\n"
-	"  annotate [filters] --revision R --kind ack|ignore|expected [--note TEXT]\n"
-	"  annotate [filters] --revision R --kind K --remove\n"
-	"  annotate --list [filters]\n"
-	"      ack: a known change no longer fails regression gates; ignore: the point\n"
-	"      is left out of detection; expected: a planned change, reported only\n"
-	"  check\n"
-	"      verify the database (integrity, foreign keys, no rows of unfinished cases)\n"
-	"  migrate\n"
-	"      bring a store written by an older assay to this schema version (reading\n"
-	"      commands read version 2 as it is; writing commands migrate on open)\n"
-	"\n"
-	"filters: --series KEY[,KEY] (a key or a prefix of 8+ hex digits),\n"
-	"         --match FIELD=VALUE (repeatable), --since DATE (rows at or after)\n"
-	"\n"
-	"examples:\n"
-	"  assay store ingest --cluster mi300x-a perf.csv\n"
-	"  assay store series --match precision=fp8\n"
-	"  assay store annotate --series 3fa9c2d1 --revision 77aa01c --kind ack --note 'new kernel'\n"
-	"\n"
-	"Exit codes: 0 done, 2 bad arguments or input (nothing written), 4 a file held no\n"
-	"measurements, 5 the store failed. See docs/store.md.\n";
+    "usage: assay store <subcommand> [--store PATH] [options]\n"
+    "\n"
+    "The results store: one SQLite file (default ./assay.db) holding runs, cases,\n"
+    "measurement rows, series and annotations (docs/store.md).\n"
+    "\n"
+    "subcommands:\n"
+    "  ingest [--format F] [identity] [--revision R] [--suite S] [--force] FILE...\n"
+    "      read result files into the store, one transaction (and one run) per file.\n"
+    "      Formats: rows, madengine-csv, madengine-super, multiple-results, rccl-ci,\n"
+    "      nccl-tests (docs/ingest.md); without --format the content decides.\n"
+    "      identity: --cluster NAME --scale NODESxGPUS --precision P --set FIELD=VALUE\n"
+    "      fill series fields the data lacks (every series needs cluster, scale and\n"
+    "      precision). --lower-is-better / --higher-is-better METRIC override the\n"
+    "      direction guessed from a metric's name.\n"
+    "  export [--format ndjson|csv] [filters] [-o FILE]\n"
+    "      print stored rows (ndjson reads back with ingest --format rows)\n"
+    "  series [filters] [--format table|json]\n"
+    "      list series with their row count and last value\n"
+    "  runs [--limit N]\n"
+    "      list runs, newest first\n"
+    "  annotate [filters] --revision R --kind ack|ignore|expected [--note TEXT]\n"
+    "  annotate [filters] --revision R --kind K --remove\n"
+    "  annotate --list [filters]\n"
+    "      ack: a known change no longer fails regression gates; ignore: the point\n"
+    "      is left out of detection; expected: a planned change, reported only\n"
+    "  check\n"
+    "      verify the database (integrity, foreign keys, no rows of unfinished cases)\n"
+    "  migrate\n"
+    "      bring a store written by an older assay to this schema version (reading\n"
+    "      commands read version 2 as it is; writing commands migrate on open)\n"
+    "\n"
+    "filters: --series KEY[,KEY] (a key or a prefix of 8+ hex digits),\n"
+    "         --match FIELD=VALUE (repeatable), --since DATE (rows at or after)\n"
+    "\n"
+    "examples:\n"
+    "  assay store ingest --cluster mi300x-a perf.csv\n"
+    "  assay store series --match precision=fp8\n"
+    "  assay store annotate --series 3fa9c2d1 --revision 77aa01c --kind ack --note 'new kernel'\n"
+    "\n"
+    "Exit codes: 0 done, 2 bad arguments or input (nothing written), 4 a file held no\n"
+    "measurements, 5 the store failed. See docs/store.md.\n";
 
 enum {
-	O_FORMAT = PO_NEXT, O_REVISION, O_SUITE, O_FORCE, O_OUTPUT, O_LIMIT, O_KIND, O_NOTE, O_REMOVE,
+	O_FORMAT = PO_NEXT,
+	O_REVISION,
+	O_SUITE,
+	O_FORCE,
+	O_OUTPUT,
+	O_LIMIT,
+	O_KIND,
+	O_NOTE,
+	O_REMOVE,
 	O_LIST,
 };
 
@@ -81,8 +89,11 @@ static int ingest_file(struct assay_store *s, const struct parsed_file *pf, cons
 		       bool force, struct sbuf *report, bool *no_rows)
 {
 	struct assay_error e;
-	struct assay_ingest_info ii = {.file = pf->path, .format = pf->format->name,
-				       .sha256 = pf->sha256, .suite = suite, .force = force};
+	struct assay_ingest_info ii = {.file = pf->path,
+				       .format = pf->format->name,
+				       .sha256 = pf->sha256,
+				       .suite = suite,
+				       .force = force};
 	char run[64];
 	bool skipped;
 	if (!pf->rows.n) {
@@ -93,23 +104,24 @@ static int ingest_file(struct assay_store *s, const struct parsed_file *pf, cons
 	if (assay_store_ingest_rows(s, &ii, &pf->rows, &skipped, run, &e) != ASSAY_OK)
 		return cli_report(&e);
 	if (skipped)
-		sbuf_addf(report, "%s: already ingested as run %s, skipped (--force stores it again)\n",
+		sbuf_addf(report,
+			  "%s: already ingested as run %s, skipped (--force stores it again)\n",
 			  pf->path, run);
 	else
-		sbuf_addf(report, "%s: %s, %zu rows, run %s\n", pf->path, pf->format->name, pf->rows.n,
-			  run);
+		sbuf_addf(report, "%s: %s, %zu rows, run %s\n", pf->path, pf->format->name,
+			  pf->rows.n, run);
 	return ASSAY_OK;
 }
 
 static int store_ingest(int argc, char **argv, struct store_cli *sc)
 {
 	static const struct option opts[] = {
-		STORE_CLI_OPTIONS,
-		PARSE_CLI_OPTIONS,
-		{"format", required_argument, NULL, PO_FORMAT},
-		{"suite", required_argument, NULL, O_SUITE},
-		{"force", no_argument, NULL, O_FORCE},
-		{NULL, 0, NULL, 0},
+	    STORE_CLI_OPTIONS,
+	    PARSE_CLI_OPTIONS,
+	    {"format", required_argument, NULL, PO_FORMAT},
+	    {"suite", required_argument, NULL, O_SUITE},
+	    {"force", no_argument, NULL, O_FORCE},
+	    {NULL, 0, NULL, 0},
 	};
 	struct parse_cli pc;
 	const char *suite = NULL;
@@ -144,8 +156,8 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 	struct assay_error e;
 	struct sbuf report = SBUF_INIT;
 	bool no_rows = false;
-	struct parse_pool *pool = rc == ASSAY_OK ? parse_pool_start("store", &pc, nfiles, argv + optind)
-						 : NULL;
+	struct parse_pool *pool =
+	    rc == ASSAY_OK ? parse_pool_start("store", &pc, nfiles, argv + optind) : NULL;
 	for (int i = 0; rc == ASSAY_OK && i < nfiles; i++) {
 		struct parsed_file *pf;
 		rc = parse_pool_get(pool, i, &pf);
@@ -221,10 +233,10 @@ static int export_row(const struct assay_row *r, void *ctx)
 static int store_export(int argc, char **argv, struct store_cli *sc)
 {
 	static const struct option opts[] = {
-		STORE_CLI_OPTIONS,
-		{"format", required_argument, NULL, O_FORMAT},
-		{"output", required_argument, NULL, O_OUTPUT},
-		{NULL, 0, NULL, 0},
+	    STORE_CLI_OPTIONS,
+	    {"format", required_argument, NULL, O_FORMAT},
+	    {"output", required_argument, NULL, O_OUTPUT},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *format = "ndjson", *output = NULL;
 	int opt;
@@ -275,9 +287,9 @@ static int store_export(int argc, char **argv, struct store_cli *sc)
 static int store_series(int argc, char **argv, struct store_cli *sc)
 {
 	static const struct option opts[] = {
-		STORE_CLI_OPTIONS,
-		{"format", required_argument, NULL, O_FORMAT},
-		{NULL, 0, NULL, 0},
+	    STORE_CLI_OPTIONS,
+	    {"format", required_argument, NULL, O_FORMAT},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *format = "table";
 	int opt;
@@ -305,12 +317,13 @@ static int store_series(int argc, char **argv, struct store_cli *sc)
 		for (size_t i = 0; i < l.n; i++) {
 			const struct assay_series_info *si = &l.v[i];
 			json_array_append_new(
-				arr, json_pack("{s:s, s:O, s:s, s:s, s:I, s:f, s:s?, s:s?}", "series_key",
-					       si->key, "series", si->fields, "unit", si->unit,
-					       "direction", assay_direction_name(si->direction), "count",
-					       (json_int_t)si->count, "last_value", si->last_value,
-					       "last_revision", si->last_revision, "last_timestamp",
-					       si->last_timestamp));
+			    arr,
+			    json_pack("{s:s, s:O, s:s, s:s, s:I, s:f, s:s?, s:s?}", "series_key",
+				      si->key, "series", si->fields, "unit", si->unit, "direction",
+				      assay_direction_name(si->direction), "count",
+				      (json_int_t)si->count, "last_value", si->last_value,
+				      "last_revision", si->last_revision, "last_timestamp",
+				      si->last_timestamp));
 		}
 		char *t = assay_json_dumps(arr, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
 		printf("%s\n", t);
@@ -325,8 +338,8 @@ static int store_series(int argc, char **argv, struct store_cli *sc)
 			sbuf_reset(&sb);
 			store_cli_series_label(si->fields, &sb);
 			printf("%-12.12s %6lld %12.6g %-12s %-12.12s %s\n", si->key, si->count,
-			       si->last_value, si->unit, si->last_revision ? si->last_revision : "-",
-			       sbuf_str(&sb));
+			       si->last_value, si->unit,
+			       si->last_revision ? si->last_revision : "-", sbuf_str(&sb));
 		}
 		sbuf_release(&sb);
 	}
@@ -339,9 +352,9 @@ static int store_series(int argc, char **argv, struct store_cli *sc)
 static int store_runs(int argc, char **argv, struct store_cli *sc)
 {
 	static const struct option opts[] = {
-		STORE_CLI_OPTIONS,
-		{"limit", required_argument, NULL, O_LIMIT},
-		{NULL, 0, NULL, 0},
+	    STORE_CLI_OPTIONS,
+	    {"limit", required_argument, NULL, O_LIMIT},
+	    {NULL, 0, NULL, 0},
 	};
 	long long limit = 20;
 	int opt;
@@ -351,8 +364,10 @@ static int store_runs(int argc, char **argv, struct store_cli *sc)
 			sc->path = optarg;
 		} else if (opt == O_LIMIT) {
 			if (!assay_parse_long(optarg, &limit) || limit < 0)
-				return cli_usage_error("store", "runs: --limit '%s': expected a count "
-							       "(0 for all)", optarg);
+				return cli_usage_error("store",
+						       "runs: --limit '%s': expected a count "
+						       "(0 for all)",
+						       optarg);
 		} else {
 			return unknown_option("runs", argv);
 		}
@@ -375,7 +390,8 @@ static int store_runs(int argc, char **argv, struct store_cli *sc)
 			char cases[32];
 			snprintf(cases, sizeof(cases), "%lld/%lld", r->finished, r->cases);
 			printf("%-24s %-12s %-8s %-20s %-16s %11s %8lld\n", r->run_id,
-			       r->suite ? r->suite : "-", r->launcher ? r->launcher : "-", r->started,
+			       r->suite ? r->suite : "-", r->launcher ? r->launcher : "-",
+			       r->started,
 			       r->exit_code < 0 ? (r->ended ? "-" : "not ended")
 						: assay_strerror((assay_err)r->exit_code),
 			       cases, r->rows);
@@ -390,13 +406,13 @@ static int store_runs(int argc, char **argv, struct store_cli *sc)
 static int store_annotate(int argc, char **argv, struct store_cli *sc)
 {
 	static const struct option opts[] = {
-		STORE_CLI_OPTIONS,
-		{"revision", required_argument, NULL, O_REVISION},
-		{"kind", required_argument, NULL, O_KIND},
-		{"note", required_argument, NULL, O_NOTE},
-		{"remove", no_argument, NULL, O_REMOVE},
-		{"list", no_argument, NULL, O_LIST},
-		{NULL, 0, NULL, 0},
+	    STORE_CLI_OPTIONS,
+	    {"revision", required_argument, NULL, O_REVISION},
+	    {"kind", required_argument, NULL, O_KIND},
+	    {"note", required_argument, NULL, O_NOTE},
+	    {"remove", no_argument, NULL, O_REMOVE},
+	    {"list", no_argument, NULL, O_LIST},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *revision = NULL, *kind_name = NULL, *note = NULL;
 	bool remove = false, list = false;
@@ -419,13 +435,17 @@ static int store_annotate(int argc, char **argv, struct store_cli *sc)
 	int kind = -1;
 	if (!list) {
 		if (!sc->filter.keys.n && !sc->filter.match.n)
-			return cli_usage_error("store", "annotate: say which series with --series or "
-							"--match");
+			return cli_usage_error("store",
+					       "annotate: say which series with --series or "
+					       "--match");
 		if (!revision || !kind_name)
-			return cli_usage_error("store", "annotate: --revision and --kind are required");
+			return cli_usage_error("store",
+					       "annotate: --revision and --kind are required");
 		if ((kind = assay_annotation_kind_parse(kind_name)) < 0)
-			return cli_usage_error("store", "annotate: --kind '%s': expected ack, ignore or "
-							"expected", kind_name);
+			return cli_usage_error("store",
+					       "annotate: --kind '%s': expected ack, ignore or "
+					       "expected",
+					       kind_name);
 	}
 	struct assay_store *s;
 	struct assay_series_list l = {0};
@@ -450,7 +470,8 @@ static int store_annotate(int argc, char **argv, struct store_cli *sc)
 			assay_annotations_release(&a);
 		} else if (remove) {
 			bool removed;
-			if (assay_store_unannotate(s, key, revision, kind, &removed, &e) != ASSAY_OK)
+			if (assay_store_unannotate(s, key, revision, kind, &removed, &e) !=
+			    ASSAY_OK)
 				rc = cli_report(&e);
 			else
 				printf("%.12s %s %s: %s\n", key, revision, kind_name,
@@ -520,13 +541,14 @@ int cmd_store(int argc, char **argv)
 		const char *name;
 		int (*run)(int, char **, struct store_cli *);
 	} subs[] = {
-		{"ingest", store_ingest}, {"export", store_export},     {"series", store_series},
-		{"runs", store_runs},     {"annotate", store_annotate}, {"check", store_check},
-		{"migrate", store_migrate_cmd},
+	    {"ingest", store_ingest},       {"export", store_export},     {"series", store_series},
+	    {"runs", store_runs},           {"annotate", store_annotate}, {"check", store_check},
+	    {"migrate", store_migrate_cmd},
 	};
 	if (argc < 2)
-		return cli_usage_error("store", "expected a subcommand: ingest, export, series, runs, "
-						"annotate, check or migrate");
+		return cli_usage_error("store",
+				       "expected a subcommand: ingest, export, series, runs, "
+				       "annotate, check or migrate");
 	for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
 		if (!strcmp(argv[1], subs[i].name)) {
 			struct store_cli sc = {0};
@@ -534,6 +556,8 @@ int cmd_store(int argc, char **argv)
 			store_cli_release(&sc);
 			return rc;
 		}
-	return cli_usage_error("store", "unknown subcommand '%s' (ingest, export, series, runs, "
-					"annotate, check, migrate)", argv[1]);
+	return cli_usage_error("store",
+			       "unknown subcommand '%s' (ingest, export, series, runs, "
+			       "annotate, check, migrate)",
+			       argv[1]);
 }

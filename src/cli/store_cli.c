@@ -52,7 +52,8 @@ int store_cli_open_series(const struct store_cli *c, bool writable, struct assay
 	return rc;
 }
 
-int store_cli_format(const char *cmd, const char *sub, const char *format, const char *const allowed[])
+int store_cli_format(const char *cmd, const char *sub, const char *format,
+		     const char *const allowed[])
 {
 	struct sbuf words = SBUF_INIT;
 	size_t n = 0;
@@ -65,8 +66,8 @@ int store_cli_format(const char *cmd, const char *sub, const char *format, const
 		}
 		sbuf_addf(&words, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", allowed[i]);
 	}
-	int rc = cli_usage_error(cmd, "%s%s--format '%s': expected %s", sub ? sub : "", sub ? ": " : "",
-				 format, sbuf_str(&words));
+	int rc = cli_usage_error(cmd, "%s%s--format '%s': expected %s", sub ? sub : "",
+				 sub ? ": " : "", format, sbuf_str(&words));
 	sbuf_release(&words);
 	return rc;
 }
@@ -88,8 +89,8 @@ static int cmp_str(const void *a, const void *b)
 
 void store_cli_series_label(const json_t *fields, struct sbuf *sb)
 {
-	static const char *const first[] = {"workload", "metric", "statistic", "cluster", "scale",
-					    "precision"};
+	static const char *const first[] = {"workload", "metric", "statistic",
+					    "cluster",  "scale",  "precision"};
 	const json_t *w = json_object_get(fields, "workload");
 	if (w) {
 		assay_json_text(sb, w);
@@ -109,7 +110,8 @@ void store_cli_series_label(const json_t *fields, struct sbuf *sb)
 	size_t n = 0;
 	const char *k;
 	const json_t *v;
-	json_object_foreach((json_t *)fields, k, v) {
+	json_object_foreach((json_t *)fields, k, v)
+	{
 		bool known = false;
 		for (size_t i = 0; i < ARRAY_SIZE(first); i++)
 			known |= !strcmp(k, first[i]);
@@ -175,7 +177,8 @@ int parse_cli_option(const char *cmd, struct parse_cli *p, int opt, const char *
 		char tail;
 		if (sscanf(arg, "%ux%u%c", &nodes, &gpus, &tail) != 2 || !nodes || !gpus ||
 		    !isdigit((unsigned char)arg[0]))
-			return cli_usage_error(cmd, "--scale '%s': expected NODESxGPUS such as 2x8", arg);
+			return cli_usage_error(cmd, "--scale '%s': expected NODESxGPUS such as 2x8",
+					       arg);
 		return set_context(cmd, p->context, "scale", arg);
 	}
 	case PO_PRECISION: {
@@ -223,8 +226,8 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 				  pf->path);
 		return ASSAY_USAGE;
 	}
-	struct assay_parse_opts po = {.file = pf->path, .context = p->context,
-				      .revision = p->revision};
+	struct assay_parse_opts po = {
+	    .file = pf->path, .context = p->context, .revision = p->revision};
 	assay_err rc = pf->format->parse(data, len, &po, &pf->rows, &e);
 	free(data);
 	if (rc != ASSAY_OK) {
@@ -238,9 +241,11 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 		if (strlist_has(&p->higher, r->metric))
 			r->direction = ASSAY_DIR_HIGHER;
 		if (assay_store_check_identity(r, &e) != ASSAY_OK) {
-			sbuf_addf(err, "%s: row %zu: %s; give it with --cluster, --scale, --precision or "
-				       "--set FIELD=VALUE",
-				  pf->path, i + 1, e.message);
+			sbuf_addf(
+			    err,
+			    "%s: row %zu: %s; give it with --cluster, --scale, --precision or "
+			    "--set FIELD=VALUE",
+			    pf->path, i + 1, e.message);
 			return ASSAY_USAGE;
 		}
 	}
@@ -305,7 +310,8 @@ static void *pool_worker(void *arg)
 	int me = pool->started++;
 	for (;;) {
 		pool_free_released(pool, me);
-		while (!pool->stop && pool->next < pool->n && pool->next - pool->taken >= pool->ahead) {
+		while (!pool->stop && pool->next < pool->n &&
+		       pool->next - pool->taken >= pool->ahead) {
 			pthread_cond_wait(&pool->cond, &pool->lock);
 			pool_free_released(pool, me);
 		}

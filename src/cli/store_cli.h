@@ -18,11 +18,13 @@ enum {
 	SO_SINCE,        /* --since DATE */
 	SO_NEXT,
 };
-#define STORE_CLI_OPTIONS                                                              \
-	{"store", required_argument, NULL, SO_STORE},                                  \
-	{"series", required_argument, NULL, SO_SERIES},                                \
-	{"match", required_argument, NULL, SO_MATCH},                                  \
-	{"since", required_argument, NULL, SO_SINCE}
+#define STORE_CLI_OPTIONS                                                                          \
+	{"store", required_argument, NULL, SO_STORE},                                              \
+	    {"series", required_argument, NULL, SO_SERIES},                                        \
+	    {"match", required_argument, NULL, SO_MATCH},                                          \
+	{                                                                                          \
+		"since", required_argument, NULL, SO_SINCE                                         \
+	}
 
 struct store_cli {
 	const char *path; /* --store, default ASSAY_STORE_DEFAULT_PATH */
@@ -33,18 +35,27 @@ struct store_cli {
  * detection), identity fields for the series (--cluster, --scale,
  * --precision, --set FIELD=VALUE), --revision, and direction overrides. */
 enum {
-	PO_FORMAT = SO_NEXT, PO_CLUSTER, PO_SCALE, PO_PRECISION, PO_SET, PO_REVISION, PO_LOWER,
-	PO_HIGHER, PO_NEXT,
+	PO_FORMAT = SO_NEXT,
+	PO_CLUSTER,
+	PO_SCALE,
+	PO_PRECISION,
+	PO_SET,
+	PO_REVISION,
+	PO_LOWER,
+	PO_HIGHER,
+	PO_NEXT,
 };
 /* The input format option is named by each command (PO_FORMAT). */
-#define PARSE_CLI_OPTIONS                                                              \
-	{"cluster", required_argument, NULL, PO_CLUSTER},                              \
-	{"scale", required_argument, NULL, PO_SCALE},                                  \
-	{"precision", required_argument, NULL, PO_PRECISION},                          \
-	{"set", required_argument, NULL, PO_SET},                                      \
-	{"revision", required_argument, NULL, PO_REVISION},                            \
-	{"lower-is-better", required_argument, NULL, PO_LOWER},                        \
-	{"higher-is-better", required_argument, NULL, PO_HIGHER}
+#define PARSE_CLI_OPTIONS                                                                          \
+	{"cluster", required_argument, NULL, PO_CLUSTER},                                          \
+	    {"scale", required_argument, NULL, PO_SCALE},                                          \
+	    {"precision", required_argument, NULL, PO_PRECISION},                                  \
+	    {"set", required_argument, NULL, PO_SET},                                              \
+	    {"revision", required_argument, NULL, PO_REVISION},                                    \
+	    {"lower-is-better", required_argument, NULL, PO_LOWER},                                \
+	{                                                                                          \
+		"higher-is-better", required_argument, NULL, PO_HIGHER                             \
+	}
 
 struct parse_cli {
 	const char *format, *revision;
@@ -75,7 +86,8 @@ int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_fil
  * cheaper than freeing across threads). parse_pool_stop joins the threads
  * and frees everything. */
 struct parse_pool;
-struct parse_pool *parse_pool_start(const char *cmd, const struct parse_cli *p, int n, char **paths);
+struct parse_pool *parse_pool_start(const char *cmd, const struct parse_cli *p, int n,
+				    char **paths);
 int parse_pool_get(struct parse_pool *pool, int i, struct parsed_file **pf);
 void parse_pool_release(struct parse_pool *pool, int i);
 void parse_pool_stop(struct parse_pool *pool);
@@ -92,7 +104,8 @@ int store_cli_open_series(const struct store_cli *c, bool writable, struct assay
 			  struct assay_series_list *l);
 /* An output --format from a NULL-terminated list; otherwise prints
  * "assay CMD: [SUB: ]--format 'X': expected a, b or c" and returns ASSAY_USAGE. */
-int store_cli_format(const char *cmd, const char *sub, const char *format, const char *const allowed[]);
+int store_cli_format(const char *cmd, const char *sub, const char *format,
+		     const char *const allowed[]);
 /* Close, printing a failure. Returns rc, or the close failure when rc is ok. */
 int store_cli_close(struct assay_store *s, int rc);
 /* "llama3-70b tokens_per_sec_per_gpu/value cluster=a scale=2x8 precision=bf16 ...":

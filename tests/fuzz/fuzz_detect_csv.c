@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct assay_changes ch = {0};
 		if (assay_detect(x, pts.n, &o, &ch, &e) == ASSAY_OK)
 			for (size_t i = 0; i < ch.n; i++)
-				if (ch.v[i].index == 0 || ch.v[i].index >= pts.n || !(ch.v[i].pvalue >= 0))
+				if (ch.v[i].index == 0 || ch.v[i].index >= pts.n ||
+				    !(ch.v[i].pvalue >= 0))
 					abort();
 		assay_changes_release(&ch);
 	}

@@ -26,8 +26,8 @@ static void fuzz_ingest(const char *format, const uint8_t *data, size_t size)
 	const struct assay_format *f = assay_format_find(format);
 	if (!f)
 		abort();
-	json_t *ctx = json_pack("{s:s, s:s, s:s}", "cluster", "fuzz", "scale", "1x8", "precision",
-				"bf16");
+	json_t *ctx =
+	    json_pack("{s:s, s:s, s:s}", "cluster", "fuzz", "scale", "1x8", "precision", "bf16");
 	struct assay_parse_opts o = {.file = "fuzz.in", .context = ctx, .revision = "r1"};
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_error e;
@@ -41,7 +41,8 @@ static void fuzz_ingest(const char *format, const uint8_t *data, size_t size)
 		struct sbuf sb = SBUF_INIT;
 		struct assay_rows back = ASSAY_ROWS_INIT;
 		assay_rows_ndjson(&rows, &sb);
-		if (assay_rows_parse_ndjson(sb.buf ? sb.buf : "", sb.len, "rt", &back, &e) != ASSAY_OK ||
+		if (assay_rows_parse_ndjson(sb.buf ? sb.buf : "", sb.len, "rt", &back, &e) !=
+			ASSAY_OK ||
 		    back.n != rows.n)
 			abort();
 		for (size_t i = 0; i < rows.n; i++)

@@ -27,7 +27,8 @@ static inline void fuzz_training(const char *format, const uint8_t *data, size_t
 		assay_train_outcome_text(&r, text, sizeof(text));
 		for (size_t i = 0; i < r.n_steps; i++)
 			json_decref(assay_train_step_to_json(&r.steps[i]));
-		struct assay_loss_curve_spec lc = {.max_slope = 0, .sample_every = 2, .enforce = true};
+		struct assay_loss_curve_spec lc = {
+		    .max_slope = 0, .sample_every = 2, .enforce = true};
 		struct assay_convergence_spec cv = {.target_value = 5, .enforce = true};
 		assay_gate_run(&r, &vs);
 		assay_gate_loss_curve(&lc, &r, &vs);

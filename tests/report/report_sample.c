@@ -72,7 +72,8 @@ int main(int argc, char **argv)
 		double b = assay_monotonic();
 		total += b - a;
 		if (timing)
-			printf("%-11s %8zu bytes  %8.1f ms\n", files[i].name, sb.len, (b - a) * 1e3);
+			printf("%-11s %8zu bytes  %8.1f ms\n", files[i].name, sb.len,
+			       (b - a) * 1e3);
 		free(path);
 		sbuf_release(&sb);
 	}

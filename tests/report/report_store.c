@@ -99,24 +99,24 @@ static char *ep_artifact(size_t j, int run, double slow, json_t **factors)
 		double lat = (base[b] + per_token[b] * t * scale) * (1 + 0.04 * noise()) * slow;
 		double bytes = t * eps[e] * 6 * 7168 * (p ? 1.03 : 2.0);
 		json_t *comps = json_object();
-		static const char *const names[] = {"dispatch", "combine", "roundtrip", "pair_period"};
+		static const char *const names[] = {"dispatch", "combine", "roundtrip",
+						    "pair_period"};
 		static const double share[] = {0.45, 0.55, 1.0, 0.97};
 		for (size_t c = 0; c < ARRAY_SIZE(names); c++) {
 			double l = lat * share[c];
-			json_object_set_new(
-				comps, names[c],
-				json_pack("{s:i, s:o, s:o, s:f, s:f, s:f}", "samples", 2048, "latency_us",
-					  stats(l), "cross_rank_min_us", stats(l * 0.9), "bytes",
-					  bytes * share[c], "gbps_per_rank",
-					  bytes * share[c] / eps[e] / (l * 1e-6) / 1e9, "tokens_per_s",
-					  t * eps[e] / (l * 1e-6)));
+			json_object_set_new(comps, names[c],
+					    json_pack("{s:i, s:o, s:o, s:f, s:f, s:f}", "samples",
+						      2048, "latency_us", stats(l),
+						      "cross_rank_min_us", stats(l * 0.9), "bytes",
+						      bytes * share[c], "gbps_per_rank",
+						      bytes * share[c] / eps[e] / (l * 1e-6) / 1e9,
+						      "tokens_per_s", t * eps[e] / (l * 1e-6)));
 		}
 		json_array_append_new(
-			points, json_pack("{s:I, s:s, s:{s:f, s:f}, s:o}", "tokens", (json_int_t)t,
-					  "verdict",
-					  "valid", "correctness", "gate", 0.03125,
-					  "max_relative_error", (p ? 0.011 : 0.0021) * (1 + noise()),
-					  "components", comps));
+		    points,
+		    json_pack("{s:I, s:s, s:{s:f, s:f}, s:o}", "tokens", (json_int_t)t, "verdict",
+			      "valid", "correctness", "gate", 0.03125, "max_relative_error",
+			      (p ? 0.011 : 0.0021) * (1 + noise()), "components", comps));
 		json_array_append_new(ladder, json_integer((json_int_t)t));
 	}
 	char finished[32];
@@ -142,22 +142,24 @@ static char *train_log(size_t j, int run, bool diverge, double slow)
 	struct sbuf sb = SBUF_INIT;
 	int tp = 1 << (j % 3);
 	double tflops = 480.0 / slow;
-	sbuf_addf(&sb, "using world size: 8, data-parallel size: %d, tensor-model-parallel size: "
-		       "%d, pipeline-model-parallel size: 1\n",
+	sbuf_addf(&sb,
+		  "using world size: 8, data-parallel size: %d, tensor-model-parallel size: "
+		  "%d, pipeline-model-parallel size: 1\n",
 		  8 / tp, tp);
 	for (int s = 1; s <= 100; s++) {
 		double loss = 2.1 + 9.8 * exp(-(double)s / 38.0) + 0.12 * (noise() - 0.5);
 		if (diverge && s > 70)
 			loss += 0.04 * (s - 70);
 		double ms = s <= 2 ? 2400.0 : 540.0 * slow * (1 + 0.03 * noise());
-		sbuf_addf(&sb,
-			  "[2026-11-%02d 10:%02d:%02d] iteration %8d/     100 | consumed samples: "
-			  "%12d | elapsed time per iteration (ms): %.1f | throughput per GPU "
-			  "(TFLOP/s/GPU): %.1f | learning rate: 1.000000E-04 | global batch size:    "
-			  "64 | lm loss: %.6E | loss scale: 1.0 | grad norm: 2.500 | number of skipped "
-			  "iterations:   0 | number of nan iterations:   0 |\n",
-			  1 + run % 28, s / 60, s % 60, s, s * 64, ms,
-			  s <= 2 ? tflops * 0.2 : tflops * (0.97 + 0.05 * noise()), loss);
+		sbuf_addf(
+		    &sb,
+		    "[2026-11-%02d 10:%02d:%02d] iteration %8d/     100 | consumed samples: "
+		    "%12d | elapsed time per iteration (ms): %.1f | throughput per GPU "
+		    "(TFLOP/s/GPU): %.1f | learning rate: 1.000000E-04 | global batch size:    "
+		    "64 | lm loss: %.6E | loss scale: 1.0 | grad norm: 2.500 | number of skipped "
+		    "iterations:   0 | number of nan iterations:   0 |\n",
+		    1 + run % 28, s / 60, s % 60, s, s * 64, ms,
+		    s <= 2 ? tflops * 0.2 : tflops * (0.97 + 0.05 * noise()), loss);
 	}
 	return sbuf_detach(&sb, NULL);
 }
@@ -190,17 +192,17 @@ static void ep_gates(const struct assay_rows *rows, bool fail, bool slower,
 	const struct assay_row *p50 = ep_row(rows, "latency_us", "p50", "roundtrip", false);
 	if (p99) {
 		double limit = p99->value * (fail ? 0.8 : 1.25);
-		struct assay_verdict *v = assay_verdicts_add(
-			out, fail ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_PASS, "threshold",
-			"latency_us/p99", p99->value, "us", "<= limit", "%.1f %s %.1f", p99->value,
-			fail ? ">" : "<=", limit);
+		struct assay_verdict *v =
+		    assay_verdicts_add(out, fail ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_PASS,
+				       "threshold", "latency_us/p99", p99->value, "us", "<= limit",
+				       "%.1f %s %.1f", p99->value, fail ? ">" : "<=", limit);
 		v->series_key = xstrdup(p99->series_key);
 	}
 	if (p50) {
 		struct assay_verdict *v = assay_verdicts_add(
-			out, slower ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_PASS, "rolling-mean",
-			"latency_us/p50", p50->value, "us", "worse by < 5% vs mean of last 5", "%s",
-			slower ? "30% worse than the mean of the last 5" : "within 5% of the mean");
+		    out, slower ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_PASS, "rolling-mean",
+		    "latency_us/p50", p50->value, "us", "worse by < 5% vs mean of last 5", "%s",
+		    slower ? "30% worse than the mean of the last 5" : "within 5% of the mean");
 		v->series_key = xstrdup(p50->series_key);
 	}
 }
@@ -238,12 +240,13 @@ static assay_err train_case(const char *log, const struct assay_parse_opts *po, 
 		assay_gate_loss_curve(&spec, &tr, vs);
 		for (size_t i = 0; i < rows->n; i++) {
 			const struct assay_row *r = &rows->v[i];
-			if (strcmp(r->metric, "tflops_per_gpu") || strcmp(r->statistic, "steady_mean"))
+			if (strcmp(r->metric, "tflops_per_gpu") ||
+			    strcmp(r->statistic, "steady_mean"))
 				continue;
 			struct assay_verdict *v = assay_verdicts_add(
-				vs, r->value >= 350 ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
-				"threshold", "tflops_per_gpu/steady_mean", r->value, "TFLOP/s/GPU",
-				">= 350", "%g %s 350", r->value, r->value >= 350 ? ">=" : "<");
+			    vs, r->value >= 350 ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
+			    "threshold", "tflops_per_gpu/steady_mean", r->value, "TFLOP/s/GPU",
+			    ">= 350", "%g %s 350", r->value, r->value >= 350 ? ">=" : "<");
 			v->series_key = xstrdup(r->series_key);
 		}
 	}
@@ -322,8 +325,8 @@ int main(int argc, char **argv)
 		char rev[16], started[32], run_id[64];
 		snprintf(rev, sizeof(rev), "r%02d", run);
 		assay_time_rfc3339(1795000000 + (int64_t)run * 86400, started);
-		struct assay_run_info info = {NULL, "synthetic", rev, NULL, matrix, digest,
-					      "gpu-node-01", "local", started};
+		struct assay_run_info info = {NULL,   "synthetic",   rev,     NULL,   matrix,
+					      digest, "gpu-node-01", "local", started};
 		rng_state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)run;
 		if (assay_store_run_begin(s, &info, run_id, &e))
 			return fail("run", &e);
@@ -349,12 +352,15 @@ int main(int argc, char **argv)
 				co->case_id = xstrdup(c->id);
 				co->outcome = o;
 			}
-			if (o == ASSAY_OUTCOME_SKIPPED || (o == ASSAY_OUTCOME_UNSUPPORTED && !c->train)) {
-				const char *why = o == ASSAY_OUTCOME_SKIPPED
-							  ? "not run: --fail-fast after an earlier failure"
-							  : "backend-platform-unsupported: shm needs all ranks "
-							    "on one node (ep 16 spans 2 nodes)";
-				struct assay_case_info ci = {c->id, NULL, NULL, NULL, NULL, started};
+			if (o == ASSAY_OUTCOME_SKIPPED ||
+			    (o == ASSAY_OUTCOME_UNSUPPORTED && !c->train)) {
+				const char *why =
+				    o == ASSAY_OUTCOME_SKIPPED
+					? "not run: --fail-fast after an earlier failure"
+					: "backend-platform-unsupported: shm needs all ranks "
+					  "on one node (ep 16 spans 2 nodes)";
+				struct assay_case_info ci = {c->id, NULL, NULL,
+							     NULL,  NULL, started};
 				struct assay_case_result cr = {o, why, NULL, -1, NULL, NULL};
 				if (assay_store_case_record(s, run_id, &ci, &cr, &e))
 					return fail(c->id, &e);
@@ -369,14 +375,17 @@ int main(int argc, char **argv)
 			bool gate_failed = o == ASSAY_OUTCOME_GATE_FAILED;
 			bool slower = last && c->slower;
 			/* A failed training case is slow and diverges. */
-			char *input = c->train ? train_log(c->j, run, gate_failed, gate_failed ? 1.5 : 1)
-					       : ep_artifact(c->j, run, slower ? 1.3 : 1, &factors);
+			char *input = c->train
+					  ? train_log(c->j, run, gate_failed, gate_failed ? 1.5 : 1)
+					  : ep_artifact(c->j, run, slower ? 1.3 : 1, &factors);
 			if (c->train)
 				factors = json_pack("{s:s, s:s, s:i, s:s}", "workload", "megatron",
 						    "model", "llama3-8b", "tp", 1 << (c->j % 3),
 						    "precision", "bf16");
-			struct assay_case_info ci = {c->id, factors, dir, out_log, err_log, started};
-			if (assay_store_case_begin(s, run_id, &ci, &e) || (last && assay_mkdirs(dir, &e)))
+			struct assay_case_info ci = {c->id,   factors, dir,
+						     out_log, err_log, started};
+			if (assay_store_case_begin(s, run_id, &ci, &e) ||
+			    (last && assay_mkdirs(dir, &e)))
 				return fail(c->id, &e);
 			struct assay_rows rows = ASSAY_ROWS_INIT;
 			struct assay_verdicts verdicts = ASSAY_VERDICTS_INIT;
@@ -395,16 +404,19 @@ int main(int argc, char **argv)
 				reason = "exit code 0 but no measurements in result.json (parser "
 					 "assay-ep)";
 			} else {
-				json_t *ctx = json_pack("{s:s, s:s, s:s, s:s}", "suite", "synthetic",
-							"cluster", "lab", "scale", "1x8", "sku",
-							c->train ? "mi355x" : c->sku);
+				json_t *ctx = json_pack("{s:s, s:s, s:s, s:s}", "suite",
+							"synthetic", "cluster", "lab", "scale",
+							"1x8", "sku", c->train ? "mi355x" : c->sku);
 				if (c->train)
 					json_object_set_new(ctx, "precision", json_string("bf16"));
-				struct assay_parse_opts po = {c->id, ctx, run_id, c->id, rev, started};
+				struct assay_parse_opts po = {c->id, ctx, run_id,
+							      c->id, rev, started};
 				if (c->train) {
-					if (train_case(input, &po, last ? dir : NULL, &rows, &verdicts, &e))
+					if (train_case(input, &po, last ? dir : NULL, &rows,
+						       &verdicts, &e))
 						return fail(c->id, &e);
-				} else if (assay_parse_ep_case(input, strlen(input), &po, &rows, &e)) {
+				} else if (assay_parse_ep_case(input, strlen(input), &po, &rows,
+							       &e)) {
 					return fail(c->id, &e);
 				} else {
 					ep_gates(&rows, gate_failed && !slower, slower, &verdicts);

@@ -53,8 +53,8 @@ static inline bool have_xmllint(void)
 static inline int xmllint(const char *text, const char *schema)
 {
 	char *path = temp_file(text, ".xml");
-	char *cmd = schema ? xasprintf("xmllint --noout --schema '%s/%s' '%s' 2>&1", ASSAY_SOURCE_DIR,
-				       schema, path)
+	char *cmd = schema ? xasprintf("xmllint --noout --schema '%s/%s' '%s' 2>&1",
+				       ASSAY_SOURCE_DIR, schema, path)
 			   : xasprintf("xmllint --noout '%s' 2>&1", path);
 	FILE *p = popen(cmd, "r");
 	if (!p)
@@ -77,7 +77,7 @@ static inline int xmllint(const char *text, const char *schema)
 #endif
 
 /* Canary secrets: a plain token and one that changes under escaping. */
-#define CANARY "c4n4ryT0ken9"
+#define CANARY     "c4n4ryT0ken9"
 #define CANARY_ODD "p&<w>|d_\"1'"
 
 /* The sample model with the canaries planted in every kind of text field. */
@@ -97,8 +97,8 @@ static inline void canary_model(struct assay_report *r, size_t ncases)
 	c = &r->cases[1];
 	assay_report_set(&c->reason, CANARY_ODD);
 	c->outcome = ASSAY_REPORT_NO_METRICS;
-	struct assay_report_gate *g = assay_report_add_gate(r, r->cases[2].id, "threshold",
-							    ASSAY_VERDICT_FAIL);
+	struct assay_report_gate *g =
+	    assay_report_add_gate(r, r->cases[2].id, "threshold", ASSAY_VERDICT_FAIL);
 	assay_report_set(&g->metric, "m " CANARY);
 	assay_report_set(&g->message, "msg " CANARY_ODD);
 	assay_report_set(&g->spec, "<= " CANARY);
@@ -118,12 +118,12 @@ static inline void canary_model(struct assay_report *r, size_t ncases)
 static inline bool canaries_gone(const char *out)
 {
 	static const char *const forms[] = {
-		CANARY,
-		CANARY_ODD,
-		"p&amp;&lt;w&gt;|d_&quot;1&#39;", /* XML-escaped */
-		"p&amp;&lt;w&gt;\\|d\\_\"1'",      /* Markdown cell */
-		"c4n4ry",                           /* any piece of the token */
-		"&lt;w&gt;",
+	    CANARY,
+	    CANARY_ODD,
+	    "p&amp;&lt;w&gt;|d_&quot;1&#39;", /* XML-escaped */
+	    "p&amp;&lt;w&gt;\\|d\\_\"1'",     /* Markdown cell */
+	    "c4n4ry",                         /* any piece of the token */
+	    "&lt;w&gt;",
 	};
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
 		if (strstr(out, forms[i])) {

@@ -73,8 +73,8 @@ static void test_tigerbeetle(void **state)
 	snprintf(path, sizeof(path), "%s/changepoint/tigerbeetle.json",
 		 dir ? dir : ASSAY_SOURCE_DIR "/../shared/conformance");
 	if (access(path, R_OK) != 0) {
-		print_message("SKIP: %s is absent; the otava-compat conformance rows were not run\n",
-			      path);
+		print_message(
+		    "SKIP: %s is absent; the otava-compat conformance rows were not run\n", path);
 		skip();
 	}
 	struct assay_error e;
@@ -89,7 +89,8 @@ static void test_tigerbeetle(void **state)
 		x[i] = json_number_value(json_array_get(series, i));
 	json_t *row, *rows = json_object_get(doc, "expected");
 	assert_true(json_array_size(rows) >= 10);
-	json_array_foreach(rows, i, row) {
+	json_array_foreach(rows, i, row)
+	{
 		struct assay_detect_opts o;
 		assay_detect_otava_defaults(&o);
 		o.window = (int)json_integer_value(json_object_get(row, "window_len"));
@@ -104,9 +105,10 @@ static void test_tigerbeetle(void **state)
 		size_t k;
 		json_t *v;
 		json_array_foreach(want, k, v)
-			sbuf_addf(&exp, " %lld", (long long)json_integer_value(v));
+		    sbuf_addf(&exp, " %lld", (long long)json_integer_value(v));
 		if (strcmp(sbuf_str(&got), sbuf_str(&exp)))
-			fail_msg("row %zu (window %d, max_pvalue %g, min_magnitude %g):\n got:%s\nwant:%s",
+			fail_msg("row %zu (window %d, max_pvalue %g, min_magnitude %g):\n "
+				 "got:%s\nwant:%s",
 				 i, o.window, o.max_pvalue, o.min_magnitude, sbuf_str(&got),
 				 sbuf_str(&exp));
 		sbuf_release(&got);
@@ -221,7 +223,8 @@ static void test_gates(void **state)
 	/* Rolling mean: the last 5 earlier points average 100. */
 	assay_gate_rolling_mean(h, 6, 97.9, ASSAY_DIR_HIGHER, 0.02, &c, false, &v);
 	assert_int_equal(v.outcome, ASSAY_GATE_FAILED);
-	assert_string_equal(v.message, "97.9 vs mean 100 of the last 5: -2.10% (regression beyond -2%)");
+	assert_string_equal(v.message,
+			    "97.9 vs mean 100 of the last 5: -2.10% (regression beyond -2%)");
 	assay_gate_rolling_mean(h, 6, 98.1, ASSAY_DIR_HIGHER, 0.02, &c, false, &v);
 	assert_int_equal(v.outcome, ASSAY_OK);
 	assay_gate_rolling_mean(h, 6, 97.9, ASSAY_DIR_HIGHER, 0.05, &c, false, &v);
@@ -257,10 +260,10 @@ static void test_gates(void **state)
 	struct assay_row a, b;
 	assay_row_init(&a);
 	assay_row_init(&b);
-	assay_row_set(&a, json_pack("{s:s}", "variant", "baseline"), "tokens", "mean", 1000, "tok/s",
-		      ASSAY_DIR_HIGHER);
-	assay_row_set(&b, json_pack("{s:s}", "variant", "candidate"), "tokens", "mean", 940, "tok/s",
-		      ASSAY_DIR_HIGHER);
+	assay_row_set(&a, json_pack("{s:s}", "variant", "baseline"), "tokens", "mean", 1000,
+		      "tok/s", ASSAY_DIR_HIGHER);
+	assay_row_set(&b, json_pack("{s:s}", "variant", "candidate"), "tokens", "mean", 940,
+		      "tok/s", ASSAY_DIR_HIGHER);
 	assert_int_equal(assay_row_finish(&a, &e), ASSAY_OK);
 	assert_int_equal(assay_row_finish(&b, &e), ASSAY_OK);
 	assert_int_equal(assay_gate_ab(&a, &b, 0.05, false, &v, &e), ASSAY_OK);
@@ -287,9 +290,11 @@ static void rows_of(struct assay_rows *rows, const double *v, size_t n, size_t f
 {
 	for (size_t i = 0; i < n; i++) {
 		struct assay_row *r = assay_rows_add(rows);
-		assay_row_set(r, json_pack("{s:s, s:s, s:s, s:s}", "workload", "llama", "cluster", "c",
-					   "scale", "2x8", "precision", "bf16"),
-			      "tokens_per_sec_per_gpu", "value", v[i], "tokens/s/GPU", ASSAY_DIR_HIGHER);
+		assay_row_set(r,
+			      json_pack("{s:s, s:s, s:s, s:s}", "workload", "llama", "cluster", "c",
+					"scale", "2x8", "precision", "bf16"),
+			      "tokens_per_sec_per_gpu", "value", v[i], "tokens/s/GPU",
+			      ASSAY_DIR_HIGHER);
 		char rev[16], ts[32];
 		snprintf(rev, sizeof(rev), "r%zu", first_rev + i);
 		assay_time_rfc3339(1790000000 + 3600 * (int64_t)(first_rev + i), ts);
@@ -336,8 +341,9 @@ static void test_gate_history(void **state)
 	assert_int_equal(assay_regressions_outcome(&v), ASSAY_GATE_FAILED);
 	assay_regressions_release(&v);
 	/* Acknowledging the change (at its first revision) lets it pass. */
-	assert_int_equal(assay_store_annotate(s, rows.v[0].series_key, "r30", ASSAY_ANN_ACK,
-					      "new kernel", &e), ASSAY_OK);
+	assert_int_equal(
+	    assay_store_annotate(s, rows.v[0].series_key, "r30", ASSAY_ANN_ACK, "new kernel", &e),
+	    ASSAY_OK);
 	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
 	assert_int_equal(v.v[0].outcome, ASSAY_OK);
 	assert_true(v.v[0].acked);
@@ -350,8 +356,9 @@ static void test_gate_history(void **state)
 	assert_int_equal(v.n, 1);
 	assert_int_equal(v.v[0].outcome, ASSAY_GATE_FAILED);
 	assay_regressions_release(&v);
-	assert_int_equal(assay_store_annotate(s, rows.v[0].series_key, "r40", ASSAY_ANN_ACK, NULL, &e),
-			 ASSAY_OK);
+	assert_int_equal(
+	    assay_store_annotate(s, rows.v[0].series_key, "r40", ASSAY_ANN_ACK, NULL, &e),
+	    ASSAY_OK);
 	assert_int_equal(assay_gate_history(s, &fresh, &c, &v, &e), ASSAY_OK);
 	assert_int_equal(v.v[0].outcome, ASSAY_OK);
 	assert_true(v.v[0].acked);
@@ -375,9 +382,9 @@ static void test_gate_history(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_student_t), cmocka_unit_test(test_tigerbeetle),
-		cmocka_unit_test(test_synthetic), cmocka_unit_test(test_gates),
-		cmocka_unit_test(test_gate_history),
+	    cmocka_unit_test(test_student_t),    cmocka_unit_test(test_tigerbeetle),
+	    cmocka_unit_test(test_synthetic),    cmocka_unit_test(test_gates),
+	    cmocka_unit_test(test_gate_history),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

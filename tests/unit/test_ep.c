@@ -59,11 +59,11 @@ static void test_counter(void **state)
 	json_t *v;
 	json_array_foreach(json_object_get(kat, "counter"), i, v)
 	{
-		uint64_t got = assay_ep_counter(
-			u64(json_array_get(v, 0)), u64(json_array_get(v, 1)),
-			(uint64_t)json_integer_value(json_array_get(v, 2)),
-			(uint64_t)json_integer_value(json_array_get(v, 3)),
-			(uint64_t)json_integer_value(json_array_get(v, 4)));
+		uint64_t got =
+		    assay_ep_counter(u64(json_array_get(v, 0)), u64(json_array_get(v, 1)),
+				     (uint64_t)json_integer_value(json_array_get(v, 2)),
+				     (uint64_t)json_integer_value(json_array_get(v, 3)),
+				     (uint64_t)json_integer_value(json_array_get(v, 4)));
 		assert_true(got == u64(json_array_get(v, 5)));
 	}
 	assert_true(i >= 6);
@@ -82,11 +82,14 @@ static void test_routing(void **state)
 		p.topk = json_integer_value(json_object_get(v, "topk"));
 		int32_t ex[16];
 		float w[16];
-		assay_ep_route_token(&p, (uint64_t)json_integer_value(json_object_get(v, "token")), ex, w);
+		assay_ep_route_token(&p, (uint64_t)json_integer_value(json_object_get(v, "token")),
+				     ex, w);
 		for (int64_t k = 0; k < p.topk; k++) {
-			assert_int_equal(ex[k], json_integer_value(json_array_get(json_object_get(v, "ids"), (size_t)k)));
-			assert_int_equal(fbits(w[k]), json_integer_value(json_array_get(
-							      json_object_get(v, "weight_bits"), (size_t)k)));
+			assert_int_equal(ex[k], json_integer_value(json_array_get(
+						    json_object_get(v, "ids"), (size_t)k)));
+			assert_int_equal(fbits(w[k]),
+					 json_integer_value(json_array_get(
+					     json_object_get(v, "weight_bits"), (size_t)k)));
 		}
 	}
 	assert_true(i >= 10);
@@ -134,7 +137,8 @@ static void test_bf16(void **state)
 	json_array_foreach(json_object_get(kat, "bf16"), i, v)
 	{
 		float f = bitsf((uint32_t)json_integer_value(json_array_get(v, 0)));
-		assert_int_equal(assay_bf16_from_float(f), json_integer_value(json_array_get(v, 1)));
+		assert_int_equal(assay_bf16_from_float(f),
+				 json_integer_value(json_array_get(v, 1)));
 	}
 	assert_true(isnan(assay_bf16_to_float(assay_bf16_from_float(NAN))));
 	assert_int_equal(assay_bf16_from_float(-0.0f), 0x8000);
@@ -184,10 +188,12 @@ static void test_fp8_rows(void **state)
 			row[c] = (uint16_t)json_integer_value(json_array_get(in, c));
 		assay_fp8_quantize_row(row, (int64_t)n, q, scales);
 		for (size_t c = 0; c < n; c++)
-			assert_int_equal(q[c], json_integer_value(json_array_get(json_object_get(v, "codes"), c)));
+			assert_int_equal(q[c], json_integer_value(
+						   json_array_get(json_object_get(v, "codes"), c)));
 		for (int64_t b = 0; b < assay_ep_blocks((int64_t)n); b++)
-			assert_int_equal(fbits(scales[b]), json_integer_value(json_array_get(
-								   json_object_get(v, "scale_bits"), (size_t)b)));
+			assert_int_equal(fbits(scales[b]),
+					 json_integer_value(json_array_get(
+					     json_object_get(v, "scale_bits"), (size_t)b)));
 		free(row);
 		free(q);
 	}
@@ -209,7 +215,8 @@ static void test_combine_expect(void **state)
 		p.topk = json_integer_value(json_object_get(v, "topk"));
 		p.hidden = json_integer_value(json_object_get(v, "hidden"));
 		p.scale_up_domain = json_integer_value(json_object_get(v, "scale_up_domain"));
-		p.precision = json_is_true(json_object_get(v, "fp8")) ? ASSAY_EP_FP8 : ASSAY_EP_BF16;
+		p.precision =
+		    json_is_true(json_object_get(v, "fp8")) ? ASSAY_EP_FP8 : ASSAY_EP_BF16;
 		two_domains += assay_ep_domains(&p) == 2;
 		fp8 += p.precision == ASSAY_EP_FP8;
 		struct assay_error e;
@@ -218,11 +225,13 @@ static void test_combine_expect(void **state)
 		assay_ep_routing_build(&p, &r);
 		float *out = malloc((size_t)p.hidden * 4), *scratch = malloc((size_t)p.hidden * 12);
 		uint16_t *y = malloc((size_t)p.hidden * 2);
-		assay_ep_combine_expect(&p, &r, (uint64_t)json_integer_value(json_object_get(v, "token")),
+		assay_ep_combine_expect(&p, &r,
+					(uint64_t)json_integer_value(json_object_get(v, "token")),
 					out, scratch, y);
 		json_t *want = json_object_get(v, "out_bits");
 		for (int64_t c = 0; c < p.hidden; c++)
-			assert_int_equal(fbits(out[c]), json_integer_value(json_array_get(want, (size_t)c)));
+			assert_int_equal(fbits(out[c]),
+					 json_integer_value(json_array_get(want, (size_t)c)));
 		free(out);
 		free(scratch);
 		free(y);
@@ -243,8 +252,14 @@ struct fixture {
 
 static void fixture_init(struct fixture *f, enum assay_ep_precision prec, int64_t rank)
 {
-	struct assay_ep_problem p = {.ep = 4, .tokens = 6, .hidden = 160, .experts = 16, .topk = 4,
-				     .seed = 67, .scale_up_domain = 4, .precision = prec};
+	struct assay_ep_problem p = {.ep = 4,
+				     .tokens = 6,
+				     .hidden = 160,
+				     .experts = 16,
+				     .topk = 4,
+				     .seed = 67,
+				     .scale_up_domain = 4,
+				     .precision = prec};
 	f->p = p;
 	assay_ep_layout_init(&f->p, &f->l);
 	assert_int_equal(f->l.stride % 64, 0);
@@ -290,7 +305,8 @@ static void test_check_dispatch(void **state)
 		/* dropped record: the source set (and the counts) */
 		memset(&v, 0, sizeof(v));
 		assay_ep_check_dispatch(&f.p, &f.l, &f.r, 1, f.recs, f.n - 1, &v);
-		assert_true(v.failures[ASSAY_EP_CHECK_SOURCES] == 1 && v.failures[ASSAY_EP_CHECK_COUNTS] > 0);
+		assert_true(v.failures[ASSAY_EP_CHECK_SOURCES] == 1 &&
+			    v.failures[ASSAY_EP_CHECK_COUNTS] > 0);
 
 		unsigned char *last = f.recs + (size_t)(f.n - 1) * f.l.stride;
 		unsigned char save[1024];
@@ -351,8 +367,8 @@ static void test_check_combine(void **state)
 		float *out = calloc((size_t)(f.p.tokens * H), 4), *scratch = malloc((size_t)H * 12);
 		uint16_t *y = malloc((size_t)H * 2);
 		for (int64_t i = 0; i < f.p.tokens; i++)
-			assay_ep_combine_expect(&f.p, &f.r, (uint64_t)(2 * f.p.tokens + i), out + i * H,
-						scratch, y);
+			assay_ep_combine_expect(&f.p, &f.r, (uint64_t)(2 * f.p.tokens + i),
+						out + i * H, scratch, y);
 		struct assay_ep_verdict v = {{0}, 0};
 		assay_ep_check_combine(&f.p, &f.r, 2, out, &v);
 		assert_int_equal(failures(&v, ASSAY_EP_CHECK_COUNT), 0);
@@ -425,8 +441,13 @@ static void test_problem_and_stats(void **state)
 {
 	(void)state;
 	struct assay_error e;
-	struct assay_ep_problem p = {.ep = 3, .tokens = 2, .hidden = 64, .experts = 256, .topk = 8,
-				     .seed = 67, .scale_up_domain = 3};
+	struct assay_ep_problem p = {.ep = 3,
+				     .tokens = 2,
+				     .hidden = 64,
+				     .experts = 256,
+				     .topk = 8,
+				     .seed = 67,
+				     .scale_up_domain = 3};
 	assert_int_equal(assay_ep_problem_check(&p, &e), ASSAY_USAGE);
 	assert_string_equal(e.message, "experts (256) must be a multiple of ep (3)");
 	p.ep = 2;
@@ -464,12 +485,19 @@ static void test_problem_and_stats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counter),	      cmocka_unit_test(test_routing),
-		cmocka_unit_test(test_activation),    cmocka_unit_test(test_source_ids),
-		cmocka_unit_test(test_bf16),	      cmocka_unit_test(test_fp8),
-		cmocka_unit_test(test_fp8_rows),      cmocka_unit_test(test_combine_expect),
-		cmocka_unit_test(test_check_dispatch), cmocka_unit_test(test_check_combine),
-		cmocka_unit_test(test_stats),	      cmocka_unit_test(test_rotation),	      cmocka_unit_test(test_problem_and_stats),
+	    cmocka_unit_test(test_counter),
+	    cmocka_unit_test(test_routing),
+	    cmocka_unit_test(test_activation),
+	    cmocka_unit_test(test_source_ids),
+	    cmocka_unit_test(test_bf16),
+	    cmocka_unit_test(test_fp8),
+	    cmocka_unit_test(test_fp8_rows),
+	    cmocka_unit_test(test_combine_expect),
+	    cmocka_unit_test(test_check_dispatch),
+	    cmocka_unit_test(test_check_combine),
+	    cmocka_unit_test(test_stats),
+	    cmocka_unit_test(test_rotation),
+	    cmocka_unit_test(test_problem_and_stats),
 	};
 	return cmocka_run_group_tests(tests, load_kat, free_kat);
 }

@@ -32,7 +32,8 @@ static const struct assay_row *find(const struct assay_rows *rows, long long tok
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct assay_row *r = &rows->v[i];
 		if (json_integer_value(json_object_get(r->series, "tokens")) == tokens &&
-		    !strcmp(json_string_value(json_object_get(r->series, "component")), component) &&
+		    !strcmp(json_string_value(json_object_get(r->series, "component")),
+			    component) &&
 		    !strcmp(r->metric, metric) && !strcmp(r->statistic, stat))
 			return r;
 	}
@@ -50,11 +51,13 @@ static void test_valid(void **state)
 	assert_ptr_equal(assay_format_find("assay-ep"), f);
 
 	json_t *ctx = json_pack("{s:s}", "suite", "local-ep");
-	struct assay_parse_opts o = {.file = "case.json", .context = ctx, .run_id = "r1", .case_id = "c1"};
+	struct assay_parse_opts o = {
+	    .file = "case.json", .context = ctx, .run_id = "r1", .case_id = "c1"};
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_error e;
 	assert_int_equal(f->parse(text, len, &o, &rows, &e), ASSAY_OK);
-	/* 2 points x (4 components x (6 latency + 6 cross-rank-min + GB/s + tokens/s) + 2 oracle) */
+	/* 2 points x (4 components x (6 latency + 6 cross-rank-min + GB/s + tokens/s) + 2 oracle)
+	 */
 	assert_int_equal(rows.n, 2 * (4 * 14 + 2));
 
 	const struct assay_row *r = find(&rows, 4, "roundtrip", "latency_us", "p50");
@@ -66,10 +69,11 @@ static void test_valid(void **state)
 	assert_string_equal(r->run_id, "r1");
 	assert_string_equal(r->case_id, "c1");
 	assert_non_null(r->timestamp);
-	static const char *const fields[] = {"workload", "backend", "ep", "phase", "mode", "precision",
-					     "tokens", "hidden", "topk", "experts", "routing",
-					     "scale_up_domain", "seed", "profile", "component", "verdict",
-					     "metric", "statistic", "suite"};
+	static const char *const fields[] = {
+	    "workload",  "backend",         "ep",        "phase",   "mode",
+	    "precision", "tokens",          "hidden",    "topk",    "experts",
+	    "routing",   "scale_up_domain", "seed",      "profile", "component",
+	    "verdict",   "metric",          "statistic", "suite"};
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		assert_non_null(json_object_get(r->series, fields[i]));
 	assert_int_equal(json_object_size(r->series), ARRAY_SIZE(fields));
@@ -151,26 +155,30 @@ static const char *parse_error(const char *text)
 static void test_errors(void **state)
 {
 	(void)state;
-	assert_string_equal(parse_error("[1]"), "a.json: $: expected an assay.ep.case/1 object, got [...]");
-	assert_string_equal(parse_error("{\"schema\": \"assay.ep.case/2\"}"),
-			    "a.json: $.schema: expected \"assay.ep.case/1\", got \"assay.ep.case/2\"");
+	assert_string_equal(parse_error("[1]"),
+			    "a.json: $: expected an assay.ep.case/1 object, got [...]");
+	assert_string_equal(
+	    parse_error("{\"schema\": \"assay.ep.case/2\"}"),
+	    "a.json: $.schema: expected \"assay.ep.case/1\", got \"assay.ep.case/2\"");
 	size_t len;
 	char *text = load("ep-case-valid.json", &len);
 	struct assay_error e;
 	json_t *doc = assay_json_loadb(text, len, "v", &e);
 	json_t *lat = json_object_get(
-		json_object_get(json_object_get(json_array_get(json_object_get(doc, "points"), 1),
-						"components"),
-				"combine"),
-		"latency_us");
+	    json_object_get(
+		json_object_get(json_array_get(json_object_get(doc, "points"), 1), "components"),
+		"combine"),
+	    "latency_us");
 	json_object_set_new(lat, "p99", json_string("fast"));
 	char *mod = json_dumps(doc, 0);
 	assert_string_equal(parse_error(mod),
-			    "a.json: $.points[1].components.combine.latency_us.p99: expected a number >= 0, got \"fast\"");
+			    "a.json: $.points[1].components.combine.latency_us.p99: expected a "
+			    "number >= 0, got \"fast\"");
 	free(mod);
 	json_object_del(json_object_get(doc, "case"), "hidden");
 	mod = json_dumps(doc, 0);
-	assert_string_equal(parse_error(mod), "a.json: $.case.hidden: missing (expected a non-negative integer)");
+	assert_string_equal(parse_error(mod),
+			    "a.json: $.case.hidden: missing (expected a non-negative integer)");
 	free(mod);
 	json_decref(doc);
 	free(text);
@@ -227,11 +235,9 @@ static void test_mutations(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_valid),
-		cmocka_unit_test(test_invalid_and_unsupported),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_prefixes),
-		cmocka_unit_test(test_mutations),
+	    cmocka_unit_test(test_valid),     cmocka_unit_test(test_invalid_and_unsupported),
+	    cmocka_unit_test(test_errors),    cmocka_unit_test(test_prefixes),
+	    cmocka_unit_test(test_mutations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

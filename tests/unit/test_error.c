@@ -32,8 +32,9 @@ static void test_precedence(void **state)
 {
 	(void)state;
 	/* 2 > 5 > 3 > 4 > 1 > 0 */
-	const assay_err order[] = {ASSAY_OK, ASSAY_GATE_FAILED, ASSAY_NO_METRICS,
-				   ASSAY_WORKLOAD_FAILED, ASSAY_INFRA, ASSAY_USAGE};
+	const assay_err order[] = {ASSAY_OK,         ASSAY_GATE_FAILED,
+				   ASSAY_NO_METRICS, ASSAY_WORKLOAD_FAILED,
+				   ASSAY_INFRA,      ASSAY_USAGE};
 	for (size_t i = 0; i < 6; i++)
 		for (size_t j = 0; j < 6; j++) {
 			assay_err want = order[i > j ? i : j];
@@ -48,8 +49,9 @@ static void test_format(void **state)
 	char buf[256];
 	assay_error_at(&e, ASSAY_USAGE, "configs/sweep.json", "$.timing.trials", 0,
 		       "expected a positive integer, got \"%s\"", "8");
-	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
-			    "configs/sweep.json: $.timing.trials: expected a positive integer, got \"8\"");
+	assert_string_equal(
+	    assay_error_format(&e, buf, sizeof(buf)),
+	    "configs/sweep.json: $.timing.trials: expected a positive integer, got \"8\"");
 	assay_error_at(&e, ASSAY_USAGE, "a.log", NULL, 12, "bad line");
 	e.column = 3;
 	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)), "a.log:12:3: bad line");
@@ -67,7 +69,8 @@ static void test_tokens_masked(void **state)
 	(void)state;
 	struct assay_error e;
 	char buf[512];
-	assay_error_at(&e, ASSAY_USAGE, "s.json", "$.env.ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", 0,
+	assay_error_at(&e, ASSAY_USAGE, "s.json",
+		       "$.env.ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", 0,
 		       "unknown combo \"%s\"", "hf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789");
 	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
 			    "s.json: $.env.[redacted]: unknown combo \"[redacted]\"");
@@ -108,11 +111,9 @@ static void test_doc_agrees(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_precedence),
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_tokens_masked),
-		cmocka_unit_test(test_doc_agrees),
+	    cmocka_unit_test(test_names),      cmocka_unit_test(test_precedence),
+	    cmocka_unit_test(test_format),     cmocka_unit_test(test_tokens_masked),
+	    cmocka_unit_test(test_doc_agrees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,7 @@
 
 #define DATA ASSAY_SOURCE_DIR "/tests/data/"
 
-#define assert_near(a, b) \
+#define assert_near(a, b)                                                                          \
 	assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (fabs((double)(b)) + 1))
 
 static void parse_log(const char *path, const struct assay_train_opts *o,
@@ -72,8 +72,10 @@ static void test_verdicts(void **state)
 	(void)state;
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
 	assert_int_equal(assay_verdicts_outcome(&vs), ASSAY_OK);
-	assay_verdicts_add(&vs, ASSAY_VERDICT_PASS, "threshold", "a/b", 1.5, "ms", ">= 1", "ok %d", 1);
-	assay_verdicts_add(&vs, ASSAY_VERDICT_RECORD, "threshold", "c/d", NAN, NULL, NULL, "missing");
+	assay_verdicts_add(&vs, ASSAY_VERDICT_PASS, "threshold", "a/b", 1.5, "ms", ">= 1", "ok %d",
+			   1);
+	assay_verdicts_add(&vs, ASSAY_VERDICT_RECORD, "threshold", "c/d", NAN, NULL, NULL,
+			   "missing");
 	assay_verdicts_add(&vs, ASSAY_VERDICT_SKIPPED, "threshold", "e/f", NAN, "", "", "x");
 	assert_int_equal(assay_verdicts_outcome(&vs), ASSAY_OK);
 	assay_verdicts_add(&vs, ASSAY_VERDICT_FAIL, "run", "finite", 2, "values", "", "nan");
@@ -105,14 +107,19 @@ static void test_combo_keys(void **state)
 	assert_string_equal(out, "MBS=4,GBS=128,PRECISION=FP8");
 	assert_true(assay_combo_canonical("MBS=1,GBS=8,PRECISION=BF16", out, sizeof(out), &e));
 	assert_string_equal(out, "MBS=1,GBS=8,PRECISION=BF16");
-	static const char *const bad[] = {"MBS=1,GBS=8", "MBS=1,GBS=8,PRECISION=BF16,TP=2",
-					  "MBS=0,GBS=8,PRECISION=BF16", "MBS=1,MBS=2,PRECISION=x",
-					  "MBS=1,GBS=8,PRECISION=bf 16", "default", ""};
+	static const char *const bad[] = {"MBS=1,GBS=8",
+					  "MBS=1,GBS=8,PRECISION=BF16,TP=2",
+					  "MBS=0,GBS=8,PRECISION=BF16",
+					  "MBS=1,MBS=2,PRECISION=x",
+					  "MBS=1,GBS=8,PRECISION=bf 16",
+					  "default",
+					  ""};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_false(assay_combo_canonical(bad[i], out, sizeof(out), &e));
 	assert_false(assay_combo_canonical("MBS=1,GBS=x,PRECISION=BF16", out, sizeof(out), &e));
-	assert_string_equal(e.message, "expected MBS=<m>,GBS=<g>,PRECISION=<p>, got "
-				       "\"MBS=1,GBS=x,PRECISION=BF16\" (GBS must be a positive integer)");
+	assert_string_equal(e.message,
+			    "expected MBS=<m>,GBS=<g>,PRECISION=<p>, got "
+			    "\"MBS=1,GBS=x,PRECISION=BF16\" (GBS must be a positive integer)");
 }
 
 static void test_thresholds_errors(void **state)
@@ -121,42 +128,44 @@ static void test_thresholds_errors(void **state)
 	static const struct {
 		const char *json, *path, *message;
 	} cases[] = {
-		{"[]", "$", "expected an object, got []"},
-		{"{}", "$.cells", "missing (expected an object)"},
-		{"{\"cells\": {}}", "$.cells", "expected at least one cell"},
-		{"{\"enforce\": 1, \"cells\": {}}", "$.enforce", "expected true or false, got 1"},
-		{"{\"cells\": {}, \"mode\": 1}", "$.mode",
-		 "unknown key (expected one of: description, enforce, cells)"},
-		{"{\"cells\": {\"default\": []}}", "$.cells.default",
-		 "expected an object of metric thresholds, got []"},
-		{"{\"cells\": {\"default\": {\"m\": {\"kind\": \"above\", \"value\": 1}}}}",
-		 "$.cells.default.m.kind",
-		 "expected one of \"min\", \"max\", \"within\", \"info\", got \"above\""},
-		{"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\"}}}}", "$.cells.default.m.value",
-		 "missing (expected a number)"},
-		{"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\", \"value\": \"5\"}}}}",
-		 "$.cells.default.m.value", "expected a number, got \"5\""},
-		{"{\"cells\": {\"default\": {\"m\": {\"kind\": \"within\", \"value\": 5}}}}",
-		 "$.cells.default.m.tolerance", "missing (expected a number >= 0)"},
-		{"{\"cells\": {\"default\": {\"m\": {\"kind\": \"max\", \"value\": 5, \"tolerance\": -1}}}}",
-		 "$.cells.default.m.tolerance", "expected a number >= 0, got -1"},
-		{"{\"cells\": {\"default\": {\"m\": {\"kind\": \"info\", \"value\": 5}}}}",
-		 "$.cells.default.m.value", "kind \"info\" takes no value or tolerance"},
-		{"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\", \"value\": 5, \"optional\": "
-		 "\"yes\"}}}}",
-		 "$.cells.default.m.optional", "expected true or false, got \"yes\""},
-		{"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\", \"value\": 5, \"statistic\": "
-		 "\"\"}}}}",
-		 "$.cells.default.m.statistic", "expected a non-empty string, got \"\""},
-		{"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\", \"value\": 5, \"tol\": 1}}}}",
-		 "$.cells.default.m.tol",
-		 "unknown key (expected one of: kind, value, tolerance, optional, statistic)"},
-		{"{\"cells\": {\"MBS=1,GBS=8\": {}}}", "$.cells[\"MBS=1,GBS=8\"]",
-		 "expected \"default\" or a combo key: expected MBS=<m>,GBS=<g>,PRECISION=<p>, got "
-		 "\"MBS=1,GBS=8\""},
-		{"{\"cells\": {\"MBS=1,GBS=8,PRECISION=BF16\": {}, \"mbs=1,gbs=8,precision=bf16\": {}}}",
-		 "$.cells[\"mbs=1,gbs=8,precision=bf16\"]",
-		 "duplicate cell: the same combo as $.cells[\"MBS=1,GBS=8,PRECISION=BF16\"]"},
+	    {"[]", "$", "expected an object, got []"},
+	    {"{}", "$.cells", "missing (expected an object)"},
+	    {"{\"cells\": {}}", "$.cells", "expected at least one cell"},
+	    {"{\"enforce\": 1, \"cells\": {}}", "$.enforce", "expected true or false, got 1"},
+	    {"{\"cells\": {}, \"mode\": 1}", "$.mode",
+	     "unknown key (expected one of: description, enforce, cells)"},
+	    {"{\"cells\": {\"default\": []}}", "$.cells.default",
+	     "expected an object of metric thresholds, got []"},
+	    {"{\"cells\": {\"default\": {\"m\": {\"kind\": \"above\", \"value\": 1}}}}",
+	     "$.cells.default.m.kind",
+	     "expected one of \"min\", \"max\", \"within\", \"info\", got \"above\""},
+	    {"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\"}}}}", "$.cells.default.m.value",
+	     "missing (expected a number)"},
+	    {"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\", \"value\": \"5\"}}}}",
+	     "$.cells.default.m.value", "expected a number, got \"5\""},
+	    {"{\"cells\": {\"default\": {\"m\": {\"kind\": \"within\", \"value\": 5}}}}",
+	     "$.cells.default.m.tolerance", "missing (expected a number >= 0)"},
+	    {"{\"cells\": {\"default\": {\"m\": {\"kind\": \"max\", \"value\": 5, \"tolerance\": "
+	     "-1}}}}",
+	     "$.cells.default.m.tolerance", "expected a number >= 0, got -1"},
+	    {"{\"cells\": {\"default\": {\"m\": {\"kind\": \"info\", \"value\": 5}}}}",
+	     "$.cells.default.m.value", "kind \"info\" takes no value or tolerance"},
+	    {"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\", \"value\": 5, \"optional\": "
+	     "\"yes\"}}}}",
+	     "$.cells.default.m.optional", "expected true or false, got \"yes\""},
+	    {"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\", \"value\": 5, \"statistic\": "
+	     "\"\"}}}}",
+	     "$.cells.default.m.statistic", "expected a non-empty string, got \"\""},
+	    {"{\"cells\": {\"default\": {\"m\": {\"kind\": \"min\", \"value\": 5, \"tol\": 1}}}}",
+	     "$.cells.default.m.tol",
+	     "unknown key (expected one of: kind, value, tolerance, optional, statistic)"},
+	    {"{\"cells\": {\"MBS=1,GBS=8\": {}}}", "$.cells[\"MBS=1,GBS=8\"]",
+	     "expected \"default\" or a combo key: expected MBS=<m>,GBS=<g>,PRECISION=<p>, got "
+	     "\"MBS=1,GBS=8\""},
+	    {"{\"cells\": {\"MBS=1,GBS=8,PRECISION=BF16\": {}, \"mbs=1,gbs=8,precision=bf16\": "
+	     "{}}}",
+	     "$.cells[\"mbs=1,gbs=8,precision=bf16\"]",
+	     "duplicate cell: the same combo as $.cells[\"MBS=1,GBS=8,PRECISION=BF16\"]"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct assay_error e;
@@ -172,7 +181,8 @@ static void test_thresholds_errors(void **state)
 	/* Duplicate JSON keys are the loader's: the file and the path. */
 	struct assay_error e;
 	struct assay_thresholds t;
-	assert_int_equal(assay_thresholds_load(DATA "gate/duplicate-key.json", &t, &e), ASSAY_USAGE);
+	assert_int_equal(assay_thresholds_load(DATA "gate/duplicate-key.json", &t, &e),
+			 ASSAY_USAGE);
 	assert_string_equal(e.path, "$.cells.default.tflops_per_gpu.value");
 }
 
@@ -192,8 +202,10 @@ static void test_thresholds_default_cell(void **state)
 			 ASSAY_OK);
 	expect(&vs, "tflops_per_gpu/steady_mean", ASSAY_VERDICT_PASS, "508.75 >= 500");
 	expect(&vs, "elapsed_ms_per_iter/steady_mean", ASSAY_VERDICT_PASS, "585 <= 588");
-	assert_string_equal(find(&vs, "elapsed_ms_per_iter/steady_mean")->spec, "<= 588 (560 + 5%)");
-	expect(&vs, "tokens_per_gpu/steady_mean", ASSAY_VERDICT_PASS, "7150 is within [6958, 7242]");
+	assert_string_equal(find(&vs, "elapsed_ms_per_iter/steady_mean")->spec,
+			    "<= 588 (560 + 5%)");
+	expect(&vs, "tokens_per_gpu/steady_mean", ASSAY_VERDICT_PASS,
+	       "7150 is within [6958, 7242]");
 	expect(&vs, "mem_usage_ratio/max", ASSAY_VERDICT_RECORD, "info: recorded");
 	expect(&vs, "eval_lm_loss/last", ASSAY_VERDICT_SKIPPED, "missing (optional)");
 	expect(&vs, "lm_loss/last", ASSAY_VERDICT_RECORD, "no threshold");
@@ -220,14 +232,16 @@ static void test_thresholds_combo_cell(void **state)
 	expect(&vs, "tokens_per_gpu/running_avg", ASSAY_VERDICT_PASS, "7139.3 >= 7000");
 	expect(&vs, "lm_loss/last", ASSAY_VERDICT_FAIL, "10.1 > 10");
 	/* A missing metric is a FAIL that says so, not a crash. */
-	expect(&vs, "checkpoint_save_ms/max", ASSAY_VERDICT_FAIL, "missing: no row has this metric");
+	expect(&vs, "checkpoint_save_ms/max", ASSAY_VERDICT_FAIL,
+	       "missing: no row has this metric");
 	assert_true(isnan(find(&vs, "checkpoint_save_ms/max")->value));
 	assert_int_equal(assay_verdicts_outcome(&vs), ASSAY_GATE_FAILED);
 	assay_verdicts_release(&vs);
 	assay_thresholds_release(&t);
 
 	/* Enforcement off: the same judgements, recorded. */
-	assert_int_equal(assay_thresholds_load(DATA "gate/thresholds-record.json", &t, &e), ASSAY_OK);
+	assert_int_equal(assay_thresholds_load(DATA "gate/thresholds-record.json", &t, &e),
+			 ASSAY_OK);
 	assert_false(t.enforce);
 	assert_int_equal(assay_gate_thresholds(&t, "MBS=1,GBS=8,PRECISION=BF16", &rows, &vs, &e),
 			 ASSAY_OK);
@@ -306,8 +320,9 @@ static void test_thresholds_statistic(void **state)
 	/* An unknown metric with rows of two statistics: say which one. */
 	assert_int_equal(assay_gate_thresholds(&t, NULL, &rows, &vs, &e), ASSAY_USAGE);
 	assert_string_equal(e.path, "$.cells.default.roundtrip_us");
-	assert_string_equal(e.message, "the rows of roundtrip_us have several statistics (p50, p99, "
-				       "...): add \"statistic\"");
+	assert_string_equal(e.message,
+			    "the rows of roundtrip_us have several statistics (p50, p99, "
+			    "...): add \"statistic\"");
 	/* With one statistic left, it is the one. */
 	assay_row_release(&rows.v[1]);
 	rows.n = 1;
@@ -425,11 +440,12 @@ static void test_convergence(void **state)
 	(void)state;
 	struct assay_train_result r;
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
-	struct assay_convergence_spec s = {.target_value = 9.0, .source = ASSAY_LOSS_TRAIN,
-					   .enforce = true};
+	struct assay_convergence_spec s = {
+	    .target_value = 9.0, .source = ASSAY_LOSS_TRAIN, .enforce = true};
 	parse_log(DATA "training/megatron-basic.log", NULL, &r);
 	assay_gate_convergence(&s, &r, &vs);
-	expect(&vs, "lm_loss/final", ASSAY_VERDICT_PASS, "final loss 8.6 at step 10 reached target 9");
+	expect(&vs, "lm_loss/final", ASSAY_VERDICT_PASS,
+	       "final loss 8.6 at step 10 reached target 9");
 	expect(&vs, "steps_to_target", ASSAY_VERDICT_RECORD, "first reached 9 at step 8");
 	/* 9000 + 3000 + 1010 + 1000 + 990 + 1000 + 1020 + 1000 ms */
 	assert_near(find(&vs, "time_to_target")->value, 18.02);
@@ -451,7 +467,8 @@ static void test_convergence(void **state)
 	/* Reached only by the end-of-training evaluation: at the last step. */
 	s.target_value = 8.695;
 	assay_gate_convergence(&s, &r, &vs);
-	expect(&vs, "eval_lm_loss/final", ASSAY_VERDICT_PASS, "final loss 8.69 reached target 8.695");
+	expect(&vs, "eval_lm_loss/final", ASSAY_VERDICT_PASS,
+	       "final loss 8.69 reached target 8.695");
 	expect(&vs, "steps_to_target", ASSAY_VERDICT_RECORD, "first reached 8.695 at step 10");
 	assay_verdicts_release(&vs);
 	assay_train_result_release(&r);
@@ -479,8 +496,10 @@ static void test_scaling(void **state)
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
 	parse_log(DATA "training/primus-complete.log", NULL, &r);
 	/* 7150 tokens/s/GPU x 8 GPUs (rank-7/8) = 57200 tokens/s on 2 nodes. */
-	struct assay_scaling_spec s = {.nodes = 2, .baseline_nodes = 1,
-				       .baseline_tokens_per_s = 30000, .min_efficiency = 90,
+	struct assay_scaling_spec s = {.nodes = 2,
+				       .baseline_nodes = 1,
+				       .baseline_tokens_per_s = 30000,
+				       .min_efficiency = 90,
 				       .enforce = true};
 	assay_gate_scaling(&s, &r, &vs);
 	assert_near(find(&vs, "total_tokens_per_s")->value, 57200);
@@ -517,8 +536,8 @@ static void test_checkpoint_fixtures(void **state)
 	(void)state;
 	struct assay_train_result save, resume, bad;
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
-	struct assay_checkpoint_spec s = {.loss_rtol = 0.01, .overlap_rtol = NAN,
-					  .last_checkpoint = -1, .enforce = true};
+	struct assay_checkpoint_spec s = {
+	    .loss_rtol = 0.01, .overlap_rtol = NAN, .last_checkpoint = -1, .enforce = true};
 	parse_log(DATA "training/megatron-save.log", NULL, &save);
 	parse_log(DATA "training/megatron-resume.log", NULL, &resume);
 	parse_log(DATA "training/megatron-resume-bad.log", NULL, &bad);
@@ -576,12 +595,13 @@ static void test_checkpoint_golden_pair(void **state)
 	}
 	struct assay_train_result save, resume;
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
-	struct assay_checkpoint_spec s = {.loss_rtol = 0.01, .overlap_rtol = 2e-5,
-					  .last_checkpoint = 50, .enforce = true};
+	struct assay_checkpoint_spec s = {
+	    .loss_rtol = 0.01, .overlap_rtol = 2e-5, .last_checkpoint = 50, .enforce = true};
 	parse_log(p1, NULL, &save);
 	parse_log(p2, NULL, &resume);
 	assay_gate_checkpoint(&s, &save, &resume, &vs);
-	expect(&vs, "resume_first_step", ASSAY_VERDICT_PASS, "resumed at step 51; last checkpoint 50");
+	expect(&vs, "resume_first_step", ASSAY_VERDICT_PASS,
+	       "resumed at step 51; last checkpoint 50");
 	expect(&vs, "resume_loss_rdiff", ASSAY_VERDICT_PASS,
 	       "loss 10.1994 at step 51 after 10.2109 at step 50: -0.00112 relative");
 	expect(&vs, "overlap_loss_rdiff", ASSAY_VERDICT_PASS,
@@ -602,7 +622,8 @@ static void test_checkpoint_golden_pair(void **state)
 	memmove(resume.steps, resume.steps + 1, (resume.n_steps - 1) * sizeof(*resume.steps));
 	resume.n_steps--;
 	assay_gate_checkpoint(&s, &save, &resume, &vs);
-	expect(&vs, "resume_first_step", ASSAY_VERDICT_FAIL, "resumed at step 52; last checkpoint 50");
+	expect(&vs, "resume_first_step", ASSAY_VERDICT_FAIL,
+	       "resumed at step 52; last checkpoint 50");
 	assay_verdicts_release(&vs);
 	assay_train_result_release(&save);
 	assay_train_result_release(&resume);
@@ -632,21 +653,21 @@ static void test_spec_files(void **state)
 	static const struct {
 		const char *json, *path, *message;
 	} cases[] = {
-		{"{\"loss_curve\": {\"max_slope\": \"0\"}}", "$.loss_curve.max_slope",
-		 "expected a number, got \"0\""},
-		{"{\"loss_curve\": {\"max_slope\": 0, \"milestones\": [5, 5]}}",
-		 "$.loss_curve.milestones[1]", "duplicate value 5"},
-		{"{\"convergence\": {\"target_value\": 2, \"source\": \"test\"}}",
-		 "$.convergence.source", "expected one of \"auto\", \"eval\", \"train\", got \"test\""},
-		{"{\"scaling\": {\"nodes\": 0, \"baseline_nodes\": 1, \"baseline_tokens_per_s\": 1}}",
-		 "$.scaling.nodes", "expected a positive integer, got 0"},
-		{"{\"scaling\": {\"nodes\": 2, \"baseline_nodes\": 1}}", "$.scaling.baseline_tokens_per_s",
-		 "missing (expected a number >= 0)"},
-		{"{\"checkpoint\": {\"loss_rtol\": 0.01, \"every\": 5}}", "$.checkpoint.every",
-		 "unknown key (expected one of: loss_rtol, overlap_rtol, last_checkpoint, enforce)"},
-		{"{\"thresholds\": {}}", "$.thresholds",
-		 "unknown key (expected one of: description, loss_curve, convergence, scaling, "
-		 "checkpoint)"},
+	    {"{\"loss_curve\": {\"max_slope\": \"0\"}}", "$.loss_curve.max_slope",
+	     "expected a number, got \"0\""},
+	    {"{\"loss_curve\": {\"max_slope\": 0, \"milestones\": [5, 5]}}",
+	     "$.loss_curve.milestones[1]", "duplicate value 5"},
+	    {"{\"convergence\": {\"target_value\": 2, \"source\": \"test\"}}",
+	     "$.convergence.source", "expected one of \"auto\", \"eval\", \"train\", got \"test\""},
+	    {"{\"scaling\": {\"nodes\": 0, \"baseline_nodes\": 1, \"baseline_tokens_per_s\": 1}}",
+	     "$.scaling.nodes", "expected a positive integer, got 0"},
+	    {"{\"scaling\": {\"nodes\": 2, \"baseline_nodes\": 1}}",
+	     "$.scaling.baseline_tokens_per_s", "missing (expected a number >= 0)"},
+	    {"{\"checkpoint\": {\"loss_rtol\": 0.01, \"every\": 5}}", "$.checkpoint.every",
+	     "unknown key (expected one of: loss_rtol, overlap_rtol, last_checkpoint, enforce)"},
+	    {"{\"thresholds\": {}}", "$.thresholds",
+	     "unknown key (expected one of: description, loss_curve, convergence, scaling, "
+	     "checkpoint)"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		json_t *doc = assay_json_loadb(cases[i].json, strlen(cases[i].json), "s.json", &e);
@@ -662,20 +683,20 @@ static void test_spec_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_combo_keys),
-		cmocka_unit_test(test_thresholds_errors),
-		cmocka_unit_test(test_thresholds_default_cell),
-		cmocka_unit_test(test_thresholds_combo_cell),
-		cmocka_unit_test(test_thresholds_cells_and_combos),
-		cmocka_unit_test(test_thresholds_statistic),
-		cmocka_unit_test(test_run_health),
-		cmocka_unit_test(test_loss_curve),
-		cmocka_unit_test(test_convergence),
-		cmocka_unit_test(test_scaling),
-		cmocka_unit_test(test_checkpoint_fixtures),
-		cmocka_unit_test(test_checkpoint_golden_pair),
-		cmocka_unit_test(test_spec_files),
+	    cmocka_unit_test(test_verdicts),
+	    cmocka_unit_test(test_combo_keys),
+	    cmocka_unit_test(test_thresholds_errors),
+	    cmocka_unit_test(test_thresholds_default_cell),
+	    cmocka_unit_test(test_thresholds_combo_cell),
+	    cmocka_unit_test(test_thresholds_cells_and_combos),
+	    cmocka_unit_test(test_thresholds_statistic),
+	    cmocka_unit_test(test_run_health),
+	    cmocka_unit_test(test_loss_curve),
+	    cmocka_unit_test(test_convergence),
+	    cmocka_unit_test(test_scaling),
+	    cmocka_unit_test(test_checkpoint_fixtures),
+	    cmocka_unit_test(test_checkpoint_golden_pair),
+	    cmocka_unit_test(test_spec_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

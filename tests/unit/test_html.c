@@ -23,8 +23,8 @@ static void test_self_contained(void **state)
 	char *out = html(&r);
 	/* Nothing is fetched from anywhere: no URLs, no src attributes, no
 	 * stylesheet links or imports, and a policy that forbids it anyway. */
-	const char *banned[] = {"http://", "https://", "src=", "<link", "@import", "url(",
-				"<iframe", "<object", "<embed", "<img"};
+	const char *banned[] = {"http://", "https://", "src=",    "<link",  "@import",
+				"url(",    "<iframe",  "<object", "<embed", "<img"};
 	for (size_t i = 0; i < ARRAY_SIZE(banned); i++) {
 		if (strstr(out, banned[i]))
 			fail_msg("report.html contains %s", banned[i]);
@@ -34,17 +34,27 @@ static void test_self_contained(void **state)
 	assert_true(assay_ends_with(out, "</html>\n"));
 	/* Every case appears, as a row of the case table. */
 	for (size_t i = 0; i < r.ncases; i++) {
-		char *row = xasprintf("<tr id=\"c%zu\" data-o=\"%s\"><td class=\"id\"><code>%s</code>",
-				      i, assay_report_outcome_name(r.cases[i].outcome), r.cases[i].id);
+		char *row =
+		    xasprintf("<tr id=\"c%zu\" data-o=\"%s\"><td class=\"id\"><code>%s</code>", i,
+			      assay_report_outcome_name(r.cases[i].outcome), r.cases[i].id);
 		if (!strstr(out, row))
 			fail_msg("case %s is missing", r.cases[i].id);
 		free(row);
 	}
 	/* The sections and the script's sentinel. */
-	const char *want[] = {"id=\"cases\"", "id=\"gates\"", "id=\"ep\"", "id=\"training\"",
-			      "id=\"history\"", "data-assay-js", "max_relative_error",
-			      "lm loss per step", "throughput per step", "change point", "this run",
-			      "tokens per rank (log)", "warm-up"};
+	const char *want[] = {"id=\"cases\"",
+			      "id=\"gates\"",
+			      "id=\"ep\"",
+			      "id=\"training\"",
+			      "id=\"history\"",
+			      "data-assay-js",
+			      "max_relative_error",
+			      "lm loss per step",
+			      "throughput per step",
+			      "change point",
+			      "this run",
+			      "tokens per rank (log)",
+			      "warm-up"};
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		if (!strstr(out, want[i]))
 			fail_msg("report.html lacks %s", want[i]);
@@ -60,7 +70,7 @@ static void test_escaping_and_links(void **state)
 	assay_report_init(&r);
 	assay_report_set(&r.suite, "<script>alert(1)</script>");
 	struct assay_report_case *c =
-		assay_report_add_case(&r, "<img src=x onerror=alert(1)>", ASSAY_REPORT_PASSED);
+	    assay_report_add_case(&r, "<img src=x onerror=alert(1)>", ASSAY_REPORT_PASSED);
 	assay_report_case_link(c, "evil", "https://example.com/x");
 	assay_report_case_link(c, "js", "javascript:alert(1)");
 	assay_report_case_link(c, "abs", "/etc/passwd");
@@ -130,10 +140,10 @@ static void test_large(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_self_contained),
-		cmocka_unit_test(test_escaping_and_links),
-		cmocka_unit_test(test_empty_and_deterministic),
-		cmocka_unit_test(test_large),
+	    cmocka_unit_test(test_self_contained),
+	    cmocka_unit_test(test_escaping_and_links),
+	    cmocka_unit_test(test_empty_and_deterministic),
+	    cmocka_unit_test(test_large),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

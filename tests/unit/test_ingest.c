@@ -56,8 +56,8 @@ static const struct assay_row *find(const struct assay_rows *rows, const char *m
 {
 	for (size_t i = 0; i < rows->n; i++) {
 		const char *p = field(&rows->v[i], "precision");
-		if (!strcmp(rows->v[i].metric, metric) && (!precision || (p && !strcmp(p, precision))) &&
-		    nth-- == 0)
+		if (!strcmp(rows->v[i].metric, metric) &&
+		    (!precision || (p && !strcmp(p, precision))) && nth-- == 0)
 			return &rows->v[i];
 	}
 	fail_msg("no row %s/%s", metric, precision ? precision : "-");
@@ -82,9 +82,9 @@ static void test_perf_csv(void **state)
 	assert_string_equal(field(r, "workload"), "pyt_llama3_8b_train");
 	assert_string_equal(field(r, "precision"), "bf16");
 	assert_string_equal(field(r, "scale"), "1x8");
-	assert_string_equal(field(r, "cluster"), "mi300x-a"); /* from the context */
+	assert_string_equal(field(r, "cluster"), "mi300x-a");             /* from the context */
 	assert_string_equal(field(r, "args"), "--seq-len 4096, --mbs 2"); /* quoted comma */
-	assert_null(json_object_get(r->series, "tags"));        /* labels are not identity */
+	assert_null(json_object_get(r->series, "tags")); /* labels are not identity */
 	assert_null(json_object_get(r->series, "machine_name"));
 	r = find(&rows, "latency_p99_ms", NULL, 0);
 	assert_true(r->value == 212.5);
@@ -104,8 +104,9 @@ static void test_perf_csv_bad(void **state)
 	struct assay_error e;
 	char buf[1024];
 	assert_int_equal(parse("madengine-csv", FIX "perf-bad.csv", &rows, &e, NULL), ASSAY_USAGE);
-	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
-			    FIX "perf-bad.csv:3: column \"performance\": expected a number, got \"fast\"");
+	assert_string_equal(
+	    assay_error_format(&e, buf, sizeof(buf)),
+	    FIX "perf-bad.csv:3: column \"performance\": expected a number, got \"fast\"");
 	assert_int_equal(rows.n, 0); /* nothing of the file */
 }
 
@@ -115,7 +116,8 @@ static void test_multiple_results(void **state)
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_error e;
 	char buf[1024];
-	assert_int_equal(parse("multiple-results", FIX "multiple_results.csv", &rows, &e, NULL), ASSAY_OK);
+	assert_int_equal(parse("multiple-results", FIX "multiple_results.csv", &rows, &e, NULL),
+			 ASSAY_OK);
 	assert_int_equal(rows.n, 4);
 	const struct assay_row *bf = find(&rows, "tokens/s", "bf16", 0);
 	const struct assay_row *fp = find(&rows, "tokens/s", "fp8", 0);
@@ -127,8 +129,8 @@ static void test_multiple_results(void **state)
 	assay_rows_release(&rows);
 	assert_int_equal(parse("multiple-results", FIX "multiple_results-bad.csv", &rows, &e, NULL),
 			 ASSAY_USAGE);
-	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
-			    FIX "multiple_results-bad.csv:3: 4 fields, but the header has 5 columns");
+	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)), FIX
+			    "multiple_results-bad.csv:3: 4 fields, but the header has 5 columns");
 	assert_int_equal(rows.n, 0);
 }
 
@@ -138,7 +140,8 @@ static void test_madengine_super(void **state)
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_error e;
 	char buf[1024];
-	assert_int_equal(parse("madengine-super", FIX "perf_entry_super.json", &rows, &e, NULL), ASSAY_OK);
+	assert_int_equal(parse("madengine-super", FIX "perf_entry_super.json", &rows, &e, NULL),
+			 ASSAY_OK);
 	assert_int_equal(rows.n, 2); /* performance and ttft_p50_ms; the FAILURE entry is skipped */
 	const struct assay_row *r = find(&rows, "tokens/s", "fp8", 0);
 	assert_true(r->value == 1830.5);
@@ -150,8 +153,9 @@ static void test_madengine_super(void **state)
 	assay_rows_release(&rows);
 	assert_int_equal(parse("madengine-super", FIX "perf_entry_super-bad.json", &rows, &e, NULL),
 			 ASSAY_USAGE);
-	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
-			    FIX "perf_entry_super-bad.json: $[1].performance: expected a number, got [...]");
+	assert_string_equal(
+	    assay_error_format(&e, buf, sizeof(buf)),
+	    FIX "perf_entry_super-bad.json: $[1].performance: expected a number, got [...]");
 	assert_int_equal(rows.n, 0);
 }
 
@@ -162,7 +166,8 @@ static void test_rccl_ci(void **state)
 	struct assay_error e;
 	char buf[1024];
 	assert_int_equal(parse("rccl-ci", FIX "rccl_ci.jsonl", &rows, &e, NULL), ASSAY_OK);
-	/* 3 BF16 lines x 3 metrics, 1 FP8 line x 3 + 1 FP8 line with metric_value only; the failed line skipped. */
+	/* 3 BF16 lines x 3 metrics, 1 FP8 line x 3 + 1 FP8 line with metric_value only; the failed
+	 * line skipped. */
 	assert_int_equal(rows.n, 13);
 	const struct assay_row *b0 = find(&rows, "metric_value", "bf16", 0);
 	const struct assay_row *b2 = find(&rows, "metric_value", "bf16", 2);
@@ -176,8 +181,9 @@ static void test_rccl_ci(void **state)
 	assert_string_equal(find(&rows, "tokens_per_sec_per_gpu", "bf16", 0)->unit, "tokens/s/GPU");
 	assay_rows_release(&rows);
 	assert_int_equal(parse("rccl-ci", FIX "rccl_ci-bad.jsonl", &rows, &e, NULL), ASSAY_USAGE);
-	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
-			    FIX "rccl_ci-bad.jsonl:3: $.scale: expected NODESxGPUS such as 2x8, got \"eight\"");
+	assert_string_equal(
+	    assay_error_format(&e, buf, sizeof(buf)),
+	    FIX "rccl_ci-bad.jsonl:3: $.scale: expected NODESxGPUS such as 2x8, got \"eight\"");
 	assert_int_equal(rows.n, 0);
 }
 
@@ -207,9 +213,11 @@ static void test_nccl_tests(void **state)
 	assert_string_equal(avg->statistic, "average");
 	assert_true(avg->value == 42.826667);
 	assay_rows_release(&rows);
-	assert_int_equal(parse("nccl-tests", FIX "nccl_tests-bad.json", &rows, &e, NULL), ASSAY_USAGE);
+	assert_int_equal(parse("nccl-tests", FIX "nccl_tests-bad.json", &rows, &e, NULL),
+			 ASSAY_USAGE);
 	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
-			    FIX "nccl_tests-bad.json: $.results[0].out_of_place.alg_bw: expected a number, got \"fast\"");
+			    FIX "nccl_tests-bad.json: $.results[0].out_of_place.alg_bw: expected a "
+				"number, got \"fast\"");
 	assert_int_equal(rows.n, 0);
 }
 
@@ -239,18 +247,21 @@ static void test_csv_corners(void **state)
 	static const struct {
 		const char *text, *want;
 	} bad[] = {
-		{"model,performance,metric\nm,\"1.5,tokens/s\n", "x.csv:2: unterminated quoted field"},
-		{"model,performance,metric\nm,\"1.5\"x,tokens/s\n", "x.csv:2: text after a closing quote"},
-		{"model,performance\nm,1\n", "x.csv:1: header has no \"metric\" column"},
-		{"model,performance,metric,model\n", "x.csv:1: header column 4: duplicate name \"model\""},
-		{"", "x.csv:1: empty file: expected a CSV header"},
-		{"model,performance,metric\n,1,tokens/s\n",
-		 "x.csv:2: column \"model\": expected a model name, got an empty value"},
-		{"model,performance,metric,scale\nm,1,tokens/s,eight\n",
-		 "x.csv:2: column \"scale\": expected NODESxGPUS such as 2x8, got \"eight\""},
+	    {"model,performance,metric\nm,\"1.5,tokens/s\n", "x.csv:2: unterminated quoted field"},
+	    {"model,performance,metric\nm,\"1.5\"x,tokens/s\n",
+	     "x.csv:2: text after a closing quote"},
+	    {"model,performance\nm,1\n", "x.csv:1: header has no \"metric\" column"},
+	    {"model,performance,metric,model\n",
+	     "x.csv:1: header column 4: duplicate name \"model\""},
+	    {"", "x.csv:1: empty file: expected a CSV header"},
+	    {"model,performance,metric\n,1,tokens/s\n",
+	     "x.csv:2: column \"model\": expected a model name, got an empty value"},
+	    {"model,performance,metric,scale\nm,1,tokens/s,eight\n",
+	     "x.csv:2: column \"scale\": expected NODESxGPUS such as 2x8, got \"eight\""},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(parse_text("multiple-results", bad[i].text, &rows, &e), ASSAY_USAGE);
+		assert_int_equal(parse_text("multiple-results", bad[i].text, &rows, &e),
+				 ASSAY_USAGE);
 		assert_string_equal(assay_error_format(&e, buf, sizeof(buf)), bad[i].want);
 		assert_int_equal(rows.n, 0);
 	}
@@ -265,15 +276,18 @@ static void test_rccl_lines(void **state)
 	static const struct {
 		const char *text, *want;
 	} bad[] = {
-		{"{\"workload\": \"w\", \"metric_value\": 1}\n{\"workload\": \"w\", \"metric_value\": \"1\"}\n",
-		 "x.csv:2: $.metric_value: expected a number, got \"1\""},
-		{"{\"workload\": \"w\", \"status\": \"pass\"}\n",
-		 "x.csv:1: $: a passing run with none of tflops_per_gpu, tokens_per_sec_per_gpu, metric_value"},
-		{"{\"workload\": \"w\", \"metric_value\": 1, \"timestamp\": \"yesterday\"}\n",
-		 "x.csv:1: $.timestamp: expected an RFC 3339 time or Unix seconds, got \"yesterday\""},
-		{"{\"metric_value\": 1}\n", "x.csv:1: $.workload: missing (expected a non-empty string)"},
-		{"[1]\n", "x.csv:1: $: expected an object, got [...]"},
-		{"{\"workload\": \n", "x.csv:1:13: invalid JSON: unexpected token near end of file"},
+	    {"{\"workload\": \"w\", \"metric_value\": 1}\n{\"workload\": \"w\", \"metric_value\": "
+	     "\"1\"}\n",
+	     "x.csv:2: $.metric_value: expected a number, got \"1\""},
+	    {"{\"workload\": \"w\", \"status\": \"pass\"}\n",
+	     "x.csv:1: $: a passing run with none of tflops_per_gpu, tokens_per_sec_per_gpu, "
+	     "metric_value"},
+	    {"{\"workload\": \"w\", \"metric_value\": 1, \"timestamp\": \"yesterday\"}\n",
+	     "x.csv:1: $.timestamp: expected an RFC 3339 time or Unix seconds, got \"yesterday\""},
+	    {"{\"metric_value\": 1}\n",
+	     "x.csv:1: $.workload: missing (expected a non-empty string)"},
+	    {"[1]\n", "x.csv:1: $: expected an object, got [...]"},
+	    {"{\"workload\": \n", "x.csv:1:13: invalid JSON: unexpected token near end of file"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(parse_text("rccl-ci", bad[i].text, &rows, &e), ASSAY_USAGE);
@@ -285,10 +299,10 @@ static void test_rccl_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_perf_csv),        cmocka_unit_test(test_perf_csv_bad),
-		cmocka_unit_test(test_multiple_results), cmocka_unit_test(test_madengine_super),
-		cmocka_unit_test(test_rccl_ci),         cmocka_unit_test(test_nccl_tests),
-		cmocka_unit_test(test_csv_corners),     cmocka_unit_test(test_rccl_lines),
+	    cmocka_unit_test(test_perf_csv),         cmocka_unit_test(test_perf_csv_bad),
+	    cmocka_unit_test(test_multiple_results), cmocka_unit_test(test_madengine_super),
+	    cmocka_unit_test(test_rccl_ci),          cmocka_unit_test(test_nccl_tests),
+	    cmocka_unit_test(test_csv_corners),      cmocka_unit_test(test_rccl_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

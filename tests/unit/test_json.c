@@ -31,7 +31,8 @@ static void test_duplicate_keys(void **state)
 			    "in.json:1:33: $.timing.trials: duplicate key \"trials\"");
 	assert_string_equal(load_error("{\"a\": [1, {\"b\": 1,\n \"b\": 2}]}"),
 			    "in.json:2:4: $.a[1].b: duplicate key \"b\"");
-	assert_string_equal(load_error("{\"x\": 1, \"x\": 1}"), "in.json:1:12: $.x: duplicate key \"x\"");
+	assert_string_equal(load_error("{\"x\": 1, \"x\": 1}"),
+			    "in.json:1:12: $.x: duplicate key \"x\"");
 }
 
 static void test_syntax_errors(void **state)
@@ -39,7 +40,8 @@ static void test_syntax_errors(void **state)
 	(void)state;
 	assert_string_equal(load_error("{\"a\": [1,2,}"),
 			    "in.json:1:12: invalid JSON: unexpected token near '}'");
-	assert_string_equal(load_error(""), "in.json:1:1: invalid JSON: '[' or '{' expected near end of file");
+	assert_string_equal(load_error(""),
+			    "in.json:1:1: invalid JSON: '[' or '{' expected near end of file");
 	assert_string_equal(load_error("{\"a\":1}\n{"),
 			    "in.json:2:1: invalid JSON: end of file expected near '{'");
 }
@@ -61,8 +63,9 @@ static void test_serializer(void **state)
 			      "c", 1e300, "d", (json_int_t)-7, "e", "q\"\\\n\x01é", "f", 1, 2, "g",
 			      "h", 1.0 / 3.0);
 	char *s = assay_json_dumps(v, ASSAY_JSON_SORT);
-	assert_string_equal(s, "{\"a\":3.0,\"b\":0.1,\"c\":1e+300,\"d\":-7,\"e\":\"q\\\"\\\\\\n\\u0001é\","
-			       "\"f\":[1,2],\"g\":{},\"h\":0.3333333333333333}");
+	assert_string_equal(
+	    s, "{\"a\":3.0,\"b\":0.1,\"c\":1e+300,\"d\":-7,\"e\":\"q\\\"\\\\\\n\\u0001é\","
+	       "\"f\":[1,2],\"g\":{},\"h\":0.3333333333333333}");
 	free(s);
 	s = assay_json_dumps(v, 0); /* insertion order */
 	assert_true(!strncmp(s, "{\"b\":0.1,\"a\":3.0", 16));
@@ -70,7 +73,8 @@ static void test_serializer(void **state)
 	json_decref(v);
 	v = json_pack("{s:[i,i], s:[{s:i}]}", "x", 1, 2, "y", "z", 3);
 	s = assay_json_dumps(v, ASSAY_JSON_PRETTY | ASSAY_JSON_SORT);
-	assert_string_equal(s, "{\n  \"x\": [1, 2],\n  \"y\": [\n    {\n      \"z\": 3\n    }\n  ]\n}");
+	assert_string_equal(
+	    s, "{\n  \"x\": [1, 2],\n  \"y\": [\n    {\n      \"z\": 3\n    }\n  ]\n}");
 	free(s);
 	json_decref(v);
 }
@@ -130,7 +134,8 @@ static void test_brief_masks_tokens(void **state)
 			"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB and more text after it");
 	assay_json_brief(v, brief, sizeof(brief));
 	assert_null(strstr(brief, "ghp_"));
-	assert_string_equal(brief, "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa [red...\"");
+	assert_string_equal(brief,
+			    "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa [red...\"");
 	json_decref(v);
 	v = json_pack("[s]", "AKIAABCDEFGHIJKLMNOP");
 	assert_string_equal(assay_json_brief(v, brief, sizeof(brief)), "[...]");
@@ -140,13 +145,10 @@ static void test_brief_masks_tokens(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_duplicate_keys),
-		cmocka_unit_test(test_syntax_errors),
-		cmocka_unit_test(test_missing_file),
-		cmocka_unit_test(test_serializer),
-		cmocka_unit_test(test_canonical_digest),
-		cmocka_unit_test(test_paths),
-		cmocka_unit_test(test_brief_masks_tokens),
+	    cmocka_unit_test(test_duplicate_keys),     cmocka_unit_test(test_syntax_errors),
+	    cmocka_unit_test(test_missing_file),       cmocka_unit_test(test_serializer),
+	    cmocka_unit_test(test_canonical_digest),   cmocka_unit_test(test_paths),
+	    cmocka_unit_test(test_brief_masks_tokens),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,7 +17,8 @@ static char *junit(const struct assay_report *r)
 static void validate(const char *xml)
 {
 	if (!have_xmllint()) {
-		print_message("xmllint not installed (scripts/deps.sh check): schema check skipped\n");
+		print_message(
+		    "xmllint not installed (scripts/deps.sh check): schema check skipped\n");
 		return;
 	}
 	assert_int_equal(xmllint(xml, "tests/report/junit.xsd"), 0);
@@ -43,7 +44,8 @@ static void test_mapping(void **state)
 			assay_report_set(&c->reason, "first line\nsecond line");
 	}
 	for (int v = 0; v < ASSAY_VERDICT_COUNT; v++) {
-		struct assay_report_gate *g = assay_report_add_gate(&r, "case-passed", "threshold", v);
+		struct assay_report_gate *g =
+		    assay_report_add_gate(&r, "case-passed", "threshold", v);
 		assay_report_set(&g->metric, assay_report_verdict_name(v));
 		g->value = 12.5;
 		assay_report_set(&g->unit, "us");
@@ -91,7 +93,8 @@ static void test_sample_valid(void **state)
 	struct assay_report r;
 	canary_model(&r, 200);
 	/* Text XML cannot carry: control characters, broken UTF-8, ANSI. */
-	assay_report_set(&r.cases[3].reason, "\x1b[31mred\x1b[0m \x01\x02 \xc3\x28 \xed\xa0\x80 ok");
+	assay_report_set(&r.cases[3].reason,
+			 "\x1b[31mred\x1b[0m \x01\x02 \xc3\x28 \xed\xa0\x80 ok");
 	r.cases[3].outcome = ASSAY_REPORT_WORKLOAD_FAILED;
 	char *out = junit(&r);
 	assert_true(canaries_gone(out));
@@ -125,8 +128,8 @@ static void test_sample_valid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mapping),
-		cmocka_unit_test(test_sample_valid),
+	    cmocka_unit_test(test_mapping),
+	    cmocka_unit_test(test_sample_valid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,8 +135,8 @@ static void test_capture_and_exit(void **state)
 {
 	(void)state;
 	struct seen seen = {SBUF_INIT, SBUF_INIT};
-	struct assay_job_status st = run_sh("echo hello; echo oops >&2; printf 'no newline'; exit 3", 0, 1,
-					    NULL, &seen, false);
+	struct assay_job_status st = run_sh(
+	    "echo hello; echo oops >&2; printf 'no newline'; exit 3", 0, 1, NULL, &seen, false);
 	assert_int_equal(st.end, ASSAY_JOB_EXITED);
 	assert_int_equal(st.exit_code, 3);
 	assert_string_equal(st.detail, "exit code 3");
@@ -167,10 +167,10 @@ static void test_redacted_capture(void **state)
 	struct seen seen = {SBUF_INIT, SBUF_INIT};
 	/* The secret reaches the command through its environment, and is
 	 * printed split over two writes. */
-	struct assay_job_status st = run_sh(
-		"printf 'token=%s\\n' \"$ASSAY_TEST_CANARY\"; printf 'canary-5f'; sleep 0.2; "
-		"printf '2e9d1c\\n' >&1; echo \"$ASSAY_TEST_CANARY\" >&2",
-		0, 1, &r, &seen, false);
+	struct assay_job_status st =
+	    run_sh("printf 'token=%s\\n' \"$ASSAY_TEST_CANARY\"; printf 'canary-5f'; sleep 0.2; "
+		   "printf '2e9d1c\\n' >&1; echo \"$ASSAY_TEST_CANARY\" >&2",
+		   0, 1, &r, &seen, false);
 	assert_int_equal(st.end, ASSAY_JOB_EXITED);
 	char *out = slurp("stdout.log"), *err = slurp("stderr.log");
 	assert_string_equal(out, "token=***\n***\n");
@@ -223,7 +223,8 @@ static void test_cancel_and_leftovers(void **state)
 	/* The command succeeds but leaves processes behind: they are stopped and
 	 * the case keeps its exit code. */
 	snprintf(script, sizeof(script),
-		 "sleep 100 & echo $! > %s/pids; (trap '' TERM; sleep 100) & echo $! >> %s/pids; echo ok",
+		 "sleep 100 & echo $! > %s/pids; (trap '' TERM; sleep 100) & echo $! >> %s/pids; "
+		 "echo ok",
 		 dir, dir);
 	st = run_sh(script, 0, 0.3, NULL, &seen, false);
 	assert_int_equal(st.end, ASSAY_JOB_EXITED);
@@ -252,8 +253,8 @@ static void test_not_started(void **state)
 		assert_int_equal(l->ops->poll(job, 0.05, &st, &e), ASSAY_OK);
 	while (st.end == ASSAY_JOB_RUNNING);
 	assert_int_equal(st.end, ASSAY_JOB_NOT_STARTED);
-	assert_string_equal(st.detail,
-			    "cannot execute '/nonexistent/assay-test-cmd': No such file or directory");
+	assert_string_equal(
+	    st.detail, "cannot execute '/nonexistent/assay-test-cmd': No such file or directory");
 	l->ops->release(job);
 	assay_launcher_free(l);
 	strlist_clear(&argv);
@@ -274,7 +275,8 @@ static void test_mpi_command_and_describe(void **state)
 		assert_string_equal(line, "mpirun -np 100000 --allow-run-as-root --oversubscribe "
 					  "--bind-to none assay-ep run");
 	else
-		assert_string_equal(line, "mpirun -np 100000 --oversubscribe --bind-to none assay-ep run");
+		assert_string_equal(
+		    line, "mpirun -np 100000 --oversubscribe --bind-to none assay-ep run");
 	free(line);
 	strlist_clear(&cmd);
 	/* Not Open MPI, or flags turned off: exactly what was configured. */
@@ -321,7 +323,8 @@ static void test_launcher_parse(void **state)
 	assert_string_equal(e.path, "$.launcher");
 	assert_string_equal(e.message, "unknown launcher \"pbs\" (known: local, slurm)");
 	json_decref(v);
-	v = json_pack("{s:s, s:f, s:[s,s]}", "type", "local", "grace_s", 2.5, "mpirun", "mpiexec", "-v");
+	v = json_pack("{s:s, s:f, s:[s,s]}", "type", "local", "grace_s", 2.5, "mpirun", "mpiexec",
+		      "-v");
 	assert_int_equal(assay_launcher_parse(&c, v, "$.launcher", &l), 0);
 	assay_launcher_free(l);
 	json_decref(v);
@@ -338,13 +341,13 @@ static void test_launcher_parse(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_capture_and_exit),
-		cmocka_unit_test(test_redacted_capture),
-		cmocka_unit_test(test_timeout_stops_everything),
-		cmocka_unit_test(test_cancel_and_leftovers),
-		cmocka_unit_test(test_not_started),
-		cmocka_unit_test(test_mpi_command_and_describe),
-		cmocka_unit_test(test_launcher_parse),
+	    cmocka_unit_test(test_capture_and_exit),
+	    cmocka_unit_test(test_redacted_capture),
+	    cmocka_unit_test(test_timeout_stops_everything),
+	    cmocka_unit_test(test_cancel_and_leftovers),
+	    cmocka_unit_test(test_not_started),
+	    cmocka_unit_test(test_mpi_command_and_describe),
+	    cmocka_unit_test(test_launcher_parse),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -80,21 +80,22 @@ static void test_detect(void **state)
 		const char *text;
 		enum assay_lint_kind kind;
 	} cases[] = {
-		{"{\"built_images\": {}}", ASSAY_LINT_MANIFEST},
-		{"{\"deployment_config\": {}}", ASSAY_LINT_MANIFEST},
-		{"[{\"name\": \"x\", \"scripts\": \"s\"}]", ASSAY_LINT_MODELS},
-		{"{\"name\": \"x\", \"dockerfile\": \"d\"}", ASSAY_LINT_MODELS},
-		{"{\"platforms\": {}}", ASSAY_LINT_PLATFORMS},
-		/* An ep suite names its registry by path: a suite, not a registry. */
-		{"{\"kind\": \"ep\", \"platforms\": \"p.json\", \"sweep\": \"s.json\"}", ASSAY_LINT_SUITE},
-		{"{\"kind\": \"command\", \"argv\": [\"x\"]}", ASSAY_LINT_SUITE},
-		{"{\"kind\": \"Deployment\", \"platforms\": {}}", ASSAY_LINT_PLATFORMS},
-		{"{\"kind\": \"ep\", \"built_images\": {}}", ASSAY_LINT_MANIFEST},
-		{"{\"suite\": \"s\", \"workload\": {}}", ASSAY_LINT_SWEEP},
-		{"{\"suite\": \"s\"}", ASSAY_LINT_AUTO},
-		{"[]", ASSAY_LINT_AUTO},
-		{"[1]", ASSAY_LINT_AUTO},
-		{"\"x\"", ASSAY_LINT_AUTO},
+	    {"{\"built_images\": {}}", ASSAY_LINT_MANIFEST},
+	    {"{\"deployment_config\": {}}", ASSAY_LINT_MANIFEST},
+	    {"[{\"name\": \"x\", \"scripts\": \"s\"}]", ASSAY_LINT_MODELS},
+	    {"{\"name\": \"x\", \"dockerfile\": \"d\"}", ASSAY_LINT_MODELS},
+	    {"{\"platforms\": {}}", ASSAY_LINT_PLATFORMS},
+	    /* An ep suite names its registry by path: a suite, not a registry. */
+	    {"{\"kind\": \"ep\", \"platforms\": \"p.json\", \"sweep\": \"s.json\"}",
+	     ASSAY_LINT_SUITE},
+	    {"{\"kind\": \"command\", \"argv\": [\"x\"]}", ASSAY_LINT_SUITE},
+	    {"{\"kind\": \"Deployment\", \"platforms\": {}}", ASSAY_LINT_PLATFORMS},
+	    {"{\"kind\": \"ep\", \"built_images\": {}}", ASSAY_LINT_MANIFEST},
+	    {"{\"suite\": \"s\", \"workload\": {}}", ASSAY_LINT_SWEEP},
+	    {"{\"suite\": \"s\"}", ASSAY_LINT_AUTO},
+	    {"[]", ASSAY_LINT_AUTO},
+	    {"[1]", ASSAY_LINT_AUTO},
+	    {"\"x\"", ASSAY_LINT_AUTO},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		json_error_t je;
@@ -116,9 +117,9 @@ static void test_bad_input(void **state)
 	struct assay_lint_result r;
 	struct assay_error e;
 	char buf[2048];
-	assert_int_equal(lint_text("{\n  \"a\": 1,\n  \"a\": 2\n}", "m.json", ASSAY_LINT_AUTO, NULL,
-				   &r, &e),
-			 ASSAY_USAGE);
+	assert_int_equal(
+	    lint_text("{\n  \"a\": 1,\n  \"a\": 2\n}", "m.json", ASSAY_LINT_AUTO, NULL, &r, &e),
+	    ASSAY_USAGE);
 	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
 			    "m.json:3:5: $.a: duplicate key \"a\"");
 	assert_int_equal(r.n, 0);
@@ -158,21 +159,22 @@ static void lint_on_disk(const char *text, const struct assay_lint_options *o,
 static void test_suite(void **state)
 {
 	(void)state;
-	const char *text = "{\"kind\": \"command\", \"combos\": {\"a\": {\"X\": 1}},"
-			   " \"runs\": [\"a\", \"b\"], \"argv\": [\"echo\", \"{X}\", \"{Y}\", \"{user-id}\"],"
-			   " \"parser\": \"none\", \"timeout_s\": \"9\"}";
+	const char *text =
+	    "{\"kind\": \"command\", \"combos\": {\"a\": {\"X\": 1}},"
+	    " \"runs\": [\"a\", \"b\"], \"argv\": [\"echo\", \"{X}\", \"{Y}\", \"{user-id}\"],"
+	    " \"parser\": \"none\", \"timeout_s\": \"9\"}";
 	struct assay_lint_result r;
 	struct assay_error e;
 	assert_int_equal(lint_text(text, "s.json", ASSAY_LINT_AUTO, NULL, &r, &e), ASSAY_OK);
 	assert_int_equal(r.kind, ASSAY_LINT_SUITE);
 	char *out = human(&r);
-	assert_string_equal(out,
-			    "s.json:$.runs[1]: error: suite-unknown-run: unknown combo \"b\" (combos: a)\n"
-			    "s.json:$.argv[2]: error: suite-unfilled-placeholder: placeholder {Y} has "
-			    "no value: no combo that runs sets it (combos: a), and it is not one of "
-			    "assay's own (RUN_ID, CASE_ID, CASE_DIR, OUT, NODE, HOST)\n"
-			    "s.json:$.argv[3]: error: placeholder: leftover placeholder \"{user-id}\" in "
-			    "the value\n");
+	assert_string_equal(
+	    out, "s.json:$.runs[1]: error: suite-unknown-run: unknown combo \"b\" (combos: a)\n"
+		 "s.json:$.argv[2]: error: suite-unfilled-placeholder: placeholder {Y} has "
+		 "no value: no combo that runs sets it (combos: a), and it is not one of "
+		 "assay's own (RUN_ID, CASE_ID, CASE_DIR, OUT, NODE, HOST)\n"
+		 "s.json:$.argv[3]: error: placeholder: leftover placeholder \"{user-id}\" in "
+		 "the value\n");
 	free(out);
 	assay_lint_result_release(&r);
 
@@ -246,10 +248,11 @@ static const char *allow_error(const char *text)
 	return assay_error_format(&e, buf, sizeof(buf));
 }
 
-#define TWO_TRAPS                                                                              \
+#define TWO_TRAPS                                                                                  \
 	"{\"deployment_config\": {\"slurm\": {\"account\": \"<changeme>\", \"qos\": \"TODO\"}},"   \
-	" \"built_images\": {\"i\": {\"docker_image\": \"rocm/x:latest\"}},"                      \
-	" \"built_models\": {\"i\": {\"name\": \"m\", \"dockerfile\": \"d\", \"scripts\": \"s\"}}}"
+	" \"built_images\": {\"i\": {\"docker_image\": \"rocm/x:latest\"}},"                       \
+	" \"built_models\": {\"i\": {\"name\": \"m\", \"dockerfile\": \"d\", \"scripts\": "        \
+	"\"s\"}}}"
 
 static void test_allow(void **state)
 {
@@ -257,12 +260,14 @@ static void test_allow(void **state)
 	assert_string_equal(allow_error("{\"allow\": {\"*.json\": [\"image-tag\"]}}"), "ok");
 	assert_string_equal(allow_error("{\"allow\": {}, \"deny\": 1}"),
 			    "d/.assay-lint.json: $.deny: unknown key (expected one of: allow)");
-	assert_string_equal(allow_error("{\"allow\": {\"m.json\": \"image-tag\"}}"),
-			    "d/.assay-lint.json: $.allow[\"m.json\"]: expected an array of rule ids, "
-			    "got \"image-tag\"");
-	assert_string_equal(allow_error("{\"allow\": {\"m.json\": [\"image-tags\"]}}"),
-			    "d/.assay-lint.json: $.allow[\"m.json\"][0]: unknown rule \"image-tags\" "
-			    "(see 'assay lint --list-rules')");
+	assert_string_equal(
+	    allow_error("{\"allow\": {\"m.json\": \"image-tag\"}}"),
+	    "d/.assay-lint.json: $.allow[\"m.json\"]: expected an array of rule ids, "
+	    "got \"image-tag\"");
+	assert_string_equal(
+	    allow_error("{\"allow\": {\"m.json\": [\"image-tags\"]}}"),
+	    "d/.assay-lint.json: $.allow[\"m.json\"][0]: unknown rule \"image-tags\" "
+	    "(see 'assay lint --list-rules')");
 	assert_string_equal(allow_error("{\"allow\": {\"m.json\": [\"placeholder deployment\"]}}"),
 			    "d/.assay-lint.json: $.allow[\"m.json\"][0]: expected a JSON path "
 			    "starting with $ after the rule id, got \"deployment\"");
@@ -277,11 +282,14 @@ static void test_allow(void **state)
 	assert_int_equal(assay_lint_allow_parse(doc, "x", &a, &e), ASSAY_OK);
 	json_decref(doc);
 	struct assay_lint_result r;
-	assert_int_equal(lint_text(TWO_TRAPS, "dir/m1.json", ASSAY_LINT_AUTO, &a, &r, &e), ASSAY_OK);
+	assert_int_equal(lint_text(TWO_TRAPS, "dir/m1.json", ASSAY_LINT_AUTO, &a, &r, &e),
+			 ASSAY_OK);
 	char *out = human(&r);
-	/* image-tag and the qos placeholder are allowed; "acc" is not a path prefix of "account". */
-	assert_string_equal(out, "dir/m1.json:$.deployment_config.slurm.account: error: placeholder: "
-				 "leftover placeholder \"<changeme>\" in the value\n");
+	/* image-tag and the qos placeholder are allowed; "acc" is not a path prefix of "account".
+	 */
+	assert_string_equal(out,
+			    "dir/m1.json:$.deployment_config.slurm.account: error: placeholder: "
+			    "leftover placeholder \"<changeme>\" in the value\n");
 	assert_int_equal(r.allowed, 2);
 	assert_int_equal(r.errors, 1);
 	free(out);
@@ -294,7 +302,7 @@ static void test_allow(void **state)
 	assay_lint_allow_release(&a);
 }
 
-#define HF "hf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789"
+#define HF  "hf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789"
 #define GHP "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
 #define AWS "AKIAABCDEFGHIJKLMNOP"
 
@@ -356,14 +364,22 @@ static void test_secret_cut_in_loader_message(void **state)
 static void test_key_is_secret(void **state)
 {
 	(void)state;
-	static const char *const yes[] = {"HF_TOKEN",         "MAD_SECRETS_HFTOKEN", "GITHUB_TOKEN",
-					  "hfToken",          "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD",
-					  "password",         "WANDB_API_KEY",       "openai-api-key",
-					  "apikey",           "SSH_PRIVATE_KEY",     "MAD_SECRETS_X"};
-	static const char *const no[] = {"MAX_TOKENS",    "TOKENIZERS_PARALLELISM", "HF_TOKEN_PATH",
-					 "SECRET_NAME",   "image_pull_secret_names", "NUM_TOKENS",
-					 "AWS_ACCESS_KEY_ID", "KEY",               "tokenizer",
-					 "",              "___",                   "MONKEY",
+	static const char *const yes[] = {"HF_TOKEN", "MAD_SECRETS_HFTOKEN",   "GITHUB_TOKEN",
+					  "hfToken",  "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD",
+					  "password", "WANDB_API_KEY",         "openai-api-key",
+					  "apikey",   "SSH_PRIVATE_KEY",       "MAD_SECRETS_X"};
+	static const char *const no[] = {"MAX_TOKENS",
+					 "TOKENIZERS_PARALLELISM",
+					 "HF_TOKEN_PATH",
+					 "SECRET_NAME",
+					 "image_pull_secret_names",
+					 "NUM_TOKENS",
+					 "AWS_ACCESS_KEY_ID",
+					 "KEY",
+					 "tokenizer",
+					 "",
+					 "___",
+					 "MONKEY",
 					 "secrets"};
 	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
 		if (!lint_key_is_secret(yes[i]))
@@ -376,10 +392,11 @@ static void test_key_is_secret(void **state)
 static void test_placeholder_and_ints(void **state)
 {
 	(void)state;
-	static const char *const yes[] = {"<changeme>", "/a/<USER>/b", "{user-id}", "x TODO y",
-					  "FIXME",      "ChangeMe",    "<FILL_ROOT see x.md>"};
-	static const char *const no[] = {"${HOME}", "{{ jinja }}", "TODOS", "todo", "a < b > c",
-					 "{1,2}",   "<>",         "%j.out", ""};
+	static const char *const yes[] = {
+	    "<changeme>", "/a/<USER>/b", "{user-id}",           "x TODO y",
+	    "FIXME",      "ChangeMe",    "<FILL_ROOT see x.md>"};
+	static const char *const no[] = {"${HOME}", "{{ jinja }}", "TODOS",  "todo", "a < b > c",
+					 "{1,2}",   "<>",          "%j.out", ""};
 	size_t s, e;
 	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
 		if (!lint_find_placeholder(yes[i], strlen(yes[i]), &s, &e))
@@ -407,16 +424,16 @@ static void test_hostlist(void **state)
 		const char *nodelist;
 		const char *want; /* "" when the count is 4 and agrees, or the list is empty */
 	} cases[] = {
-		{"\"n[1-3,5]\"", ""},
-		{"\"a,b, c,d\"", ""},
-		{"\"r[1-2]-n[1-2]\"", ""},
-		{"[\"n1\", \"n[2-4]\"]", ""},
-		{"\"n[1-3]\"", "names 3 nodes"},
-		{"\"n[01-05]\"", "names 5 nodes"},
-		{"\"n[9-1]\"", "count-invalid: hostlist \"n[9-1]\": reversed range"},
-		{"\"n[1-1000000000]\"", "count-invalid: hostlist \"n[1-1000000000]\": more than"},
-		{"\"n[\"", "count-invalid: hostlist \"n[\": unmatched '['"},
-		{"\" , \"", ""},
+	    {"\"n[1-3,5]\"", ""},
+	    {"\"a,b, c,d\"", ""},
+	    {"\"r[1-2]-n[1-2]\"", ""},
+	    {"[\"n1\", \"n[2-4]\"]", ""},
+	    {"\"n[1-3]\"", "names 3 nodes"},
+	    {"\"n[01-05]\"", "names 5 nodes"},
+	    {"\"n[9-1]\"", "count-invalid: hostlist \"n[9-1]\": reversed range"},
+	    {"\"n[1-1000000000]\"", "count-invalid: hostlist \"n[1-1000000000]\": more than"},
+	    {"\"n[\"", "count-invalid: hostlist \"n[\": unmatched '['"},
+	    {"\" , \"", ""},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *text = xasprintf("{\"deployment_config\": {\"slurm\": {\"nodes\": 4, "
@@ -424,7 +441,8 @@ static void test_hostlist(void **state)
 				       cases[i].nodelist);
 		struct assay_lint_result r;
 		struct assay_error e;
-		assert_int_equal(lint_text(text, "m.json", ASSAY_LINT_AUTO, NULL, &r, &e), ASSAY_OK);
+		assert_int_equal(lint_text(text, "m.json", ASSAY_LINT_AUTO, NULL, &r, &e),
+				 ASSAY_OK);
 		char *out = human(&r);
 		if (!*cases[i].want ? *out != '\0' : !strstr(out, cases[i].want))
 			fail_msg("%s: got \"%s\"", cases[i].nodelist, out);
@@ -442,8 +460,8 @@ static void test_sarif(void **state)
 	struct assay_error e;
 	assert_int_equal(lint_text(TWO_TRAPS, "dir/a b,c.json", ASSAY_LINT_AUTO, NULL, &r[0], &e),
 			 ASSAY_OK);
-	assert_int_equal(lint_text("[{\"name\": \"x\", \"scripts\": \"s\"}]", "models.json", ASSAY_LINT_AUTO, NULL, &r[1],
-				   &e),
+	assert_int_equal(lint_text("[{\"name\": \"x\", \"scripts\": \"s\"}]", "models.json",
+				   ASSAY_LINT_AUTO, NULL, &r[1], &e),
 			 ASSAY_OK);
 	json_t *log = assay_lint_to_sarif(r, 2, "1.2.3");
 	assert_string_equal(json_string_value(json_object_get(log, "version")), "2.1.0");
@@ -460,21 +478,22 @@ static void test_sarif(void **state)
 	assert_int_equal(json_array_size(results), r[0].n + r[1].n);
 	size_t i;
 	json_t *res;
-	json_array_foreach(results, i, res) {
+	json_array_foreach(results, i, res)
+	{
 		const char *id = json_string_value(json_object_get(res, "ruleId"));
 		json_int_t idx = json_integer_value(json_object_get(res, "ruleIndex"));
 		assert_non_null(id);
-		assert_string_equal(json_string_value(
-					    json_object_get(json_array_get(rules, (size_t)idx), "id")),
-				    id);
+		assert_string_equal(
+		    json_string_value(json_object_get(json_array_get(rules, (size_t)idx), "id")),
+		    id);
 		const char *level = json_string_value(json_object_get(res, "level"));
 		assert_true(!strcmp(level, "error") || !strcmp(level, "warning"));
 		assert_true(strlen(json_string_value(
-				    json_object_get(json_object_get(res, "message"), "text"))) > 0);
+				json_object_get(json_object_get(res, "message"), "text"))) > 0);
 		json_t *pl = json_object_get(json_array_get(json_object_get(res, "locations"), 0),
 					     "physicalLocation");
-		const char *uri =
-			json_string_value(json_object_get(json_object_get(pl, "artifactLocation"), "uri"));
+		const char *uri = json_string_value(
+		    json_object_get(json_object_get(pl, "artifactLocation"), "uri"));
 		assert_true(!strcmp(uri, "dir/a%20b,c.json") || !strcmp(uri, "models.json"));
 		json_t *region = json_object_get(pl, "region");
 		assert_true(json_integer_value(json_object_get(region, "startLine")) >= 1);
@@ -517,8 +536,8 @@ static void test_messages_are_utf8(void **state)
 	struct sbuf v = SBUF_INIT;
 	for (int i = 0; i < 40; i++)
 		sbuf_adds(&v, "é");
-	char *text = xasprintf("{\"built_images\": {\"i\": {\"docker_image\": \"%s:latest\"}}}",
-			       v.buf);
+	char *text =
+	    xasprintf("{\"built_images\": {\"i\": {\"docker_image\": \"%s:latest\"}}}", v.buf);
 	struct assay_lint_result r;
 	struct assay_error e;
 	assert_int_equal(lint_text(text, "m.json", ASSAY_LINT_AUTO, NULL, &r, &e), ASSAY_OK);
@@ -534,20 +553,20 @@ static void test_messages_are_utf8(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_locate),
-		cmocka_unit_test(test_detect),
-		cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_suite),
-		cmocka_unit_test(test_options),
-		cmocka_unit_test(test_allow),
-		cmocka_unit_test(test_secrets_never_printed),
-		cmocka_unit_test(test_secret_cut_in_loader_message),
-		cmocka_unit_test(test_key_is_secret),
-		cmocka_unit_test(test_placeholder_and_ints),
-		cmocka_unit_test(test_hostlist),
-		cmocka_unit_test(test_sarif),
-		cmocka_unit_test(test_github),
-		cmocka_unit_test(test_messages_are_utf8),
+	    cmocka_unit_test(test_locate),
+	    cmocka_unit_test(test_detect),
+	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_suite),
+	    cmocka_unit_test(test_options),
+	    cmocka_unit_test(test_allow),
+	    cmocka_unit_test(test_secrets_never_printed),
+	    cmocka_unit_test(test_secret_cut_in_loader_message),
+	    cmocka_unit_test(test_key_is_secret),
+	    cmocka_unit_test(test_placeholder_and_ints),
+	    cmocka_unit_test(test_hostlist),
+	    cmocka_unit_test(test_sarif),
+	    cmocka_unit_test(test_github),
+	    cmocka_unit_test(test_messages_are_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

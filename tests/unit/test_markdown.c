@@ -28,8 +28,8 @@ static void test_small(void **state)
 	assay_report_add_case(&r, "c", ASSAY_REPORT_UNSUPPORTED);
 	struct assay_report_case *c = assay_report_add_case(&r, "d_1", ASSAY_REPORT_GATE_FAILED);
 	assay_report_set(&c->reason, "p99 | too high *now*\nsecond line");
-	struct assay_report_gate *g = assay_report_add_gate(&r, "d_1", "threshold",
-							    ASSAY_VERDICT_FAIL);
+	struct assay_report_gate *g =
+	    assay_report_add_gate(&r, "d_1", "threshold", ASSAY_VERDICT_FAIL);
 	assay_report_set(&g->metric, "roundtrip_us p99");
 	g->value = 130;
 	assay_report_set(&g->unit, "us");
@@ -42,18 +42,18 @@ static void test_small(void **state)
 	assay_report_set(&h->message, "+25% against the regime mean");
 	char *out = md(&r);
 	const char *want =
-		"### assay: quickstart run r7: **gate-failed** (exit 1)\n\n"
-		"| outcome | cases |\n|---|---:|\n| passed | 2 |\n| gate-failed | 1 |\n"
-		"| unsupported | 1 |\n| **total** | **4** |\n\n"
-		"Gates: 1 evaluated, 1 failed. History: 1 series, 1 regression.\n\n"
-		"#### Cases that did not pass\n\n| case | outcome | reason |\n|---|---|---|\n"
-		"| d\\_1 | gate-failed | p99 \\| too high \\*now\\* |\n\n"
-		"#### Failed gates\n\n| case | gate | metric | value | expected | message |\n"
-		"|---|---|---|---:|---|---|\n"
-		"| d\\_1 | threshold | roundtrip\\_us p99 | 130 us | &lt;= 120 | - |\n\n"
-		"#### Regressions\n\n| series | this run | message |\n|---|---:|---|\n"
-		"| lat p99 | 125 us | +25% against the regime mean |\n\n"
-		"revision abc123. Full report with charts: `report.html`; JUnit: `junit.xml`.\n";
+	    "### assay: quickstart run r7: **gate-failed** (exit 1)\n\n"
+	    "| outcome | cases |\n|---|---:|\n| passed | 2 |\n| gate-failed | 1 |\n"
+	    "| unsupported | 1 |\n| **total** | **4** |\n\n"
+	    "Gates: 1 evaluated, 1 failed. History: 1 series, 1 regression.\n\n"
+	    "#### Cases that did not pass\n\n| case | outcome | reason |\n|---|---|---|\n"
+	    "| d\\_1 | gate-failed | p99 \\| too high \\*now\\* |\n\n"
+	    "#### Failed gates\n\n| case | gate | metric | value | expected | message |\n"
+	    "|---|---|---|---:|---|---|\n"
+	    "| d\\_1 | threshold | roundtrip\\_us p99 | 130 us | &lt;= 120 | - |\n\n"
+	    "#### Regressions\n\n| series | this run | message |\n|---|---:|---|\n"
+	    "| lat p99 | 125 us | +25% against the regime mean |\n\n"
+	    "revision abc123. Full report with charts: `report.html`; JUnit: `junit.xml`.\n";
 	assert_string_equal(out, want);
 	free(out);
 	assay_report_release(&r);
@@ -84,8 +84,8 @@ static void test_caps_and_redaction(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_small),
-		cmocka_unit_test(test_caps_and_redaction),
+	    cmocka_unit_test(test_small),
+	    cmocka_unit_test(test_caps_and_redaction),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,37 +13,40 @@
 #include "assay/matrix.h"
 
 static const char *REG =
-	"{\"platforms\": {"
-	" \"h\": {\"arch\": \"hopper\", \"gpus_per_node\": 8, \"scale_up_domain\": 8,"
-	"  \"scale_up_transport\": \"nvlink\", \"scale_out_transport\": \"ib\","
-	"  \"backends\": {\"nccl\": [8, 16], \"deepep-v2\": [8]}, \"ll_backends\": [\"deepep-v2\"],"
-	"  \"fabric\": {\"nic\": \"cx7\", \"switch\": \"q2\"}},"
-	" \"g\": {\"arch\": \"blackwell\", \"gpus_per_node\": 4, \"scale_up_domain\": 72,"
-	"  \"scale_up_transport\": \"nvl72\", \"scale_out_transport\": \"ib\","
-	"  \"backends\": {\"nccl\": [8, 16]}, \"fabric\": {\"nic\": \"cx7\", \"switch\": \"q2\"}}}}";
+    "{\"platforms\": {"
+    " \"h\": {\"arch\": \"hopper\", \"gpus_per_node\": 8, \"scale_up_domain\": 8,"
+    "  \"scale_up_transport\": \"nvlink\", \"scale_out_transport\": \"ib\","
+    "  \"backends\": {\"nccl\": [8, 16], \"deepep-v2\": [8]}, \"ll_backends\": [\"deepep-v2\"],"
+    "  \"fabric\": {\"nic\": \"cx7\", \"switch\": \"q2\"}},"
+    " \"g\": {\"arch\": \"blackwell\", \"gpus_per_node\": 4, \"scale_up_domain\": 72,"
+    "  \"scale_up_transport\": \"nvl72\", \"scale_out_transport\": \"ib\","
+    "  \"backends\": {\"nccl\": [8, 16]}, \"fabric\": {\"nic\": \"cx7\", \"switch\": \"q2\"}}}}";
 
 /* The same registry with keys reordered and other whitespace. */
 static const char *REG_REORDERED =
-	"{\"platforms\":{\"g\":{\"fabric\":{\"switch\":\"q2\",\"nic\":\"cx7\"},"
-	"\"backends\":{\"nccl\":[8,16]},\"scale_out_transport\":\"ib\",\"scale_up_transport\":\"nvl72\","
-	"\"scale_up_domain\":72,\"gpus_per_node\":4,\"arch\":\"blackwell\"},"
-	"\"h\":{\"ll_backends\":[\"deepep-v2\"],\"backends\":{\"deepep-v2\":[8],\"nccl\":[8,16]},"
-	"\"fabric\":{\"nic\":\"cx7\",\"switch\":\"q2\"},\"scale_out_transport\":\"ib\","
-	"\"scale_up_transport\":\"nvlink\",\"scale_up_domain\":8,\"gpus_per_node\":8,\"arch\":\"hopper\"}}}";
+    "{\"platforms\":{\"g\":{\"fabric\":{\"switch\":\"q2\",\"nic\":\"cx7\"},"
+    "\"backends\":{\"nccl\":[8,16]},\"scale_out_transport\":\"ib\",\"scale_up_transport\":"
+    "\"nvl72\","
+    "\"scale_up_domain\":72,\"gpus_per_node\":4,\"arch\":\"blackwell\"},"
+    "\"h\":{\"ll_backends\":[\"deepep-v2\"],\"backends\":{\"deepep-v2\":[8],\"nccl\":[8,16]},"
+    "\"fabric\":{\"nic\":\"cx7\",\"switch\":\"q2\"},\"scale_out_transport\":\"ib\","
+    "\"scale_up_transport\":\"nvlink\",\"scale_up_domain\":8,\"gpus_per_node\":8,\"arch\":"
+    "\"hopper\"}}}";
 
 static const char *SWEEP =
-	"{\"suite\": \"t\", \"routing\": \"uniform\","
-	" \"modes\": {\"normal\": [\"decode\", \"prefill\"], \"low-latency\": [\"decode\"]},"
-	" \"ep_degrees\": [8, 16], \"precisions\": [\"bf16\", \"fp8\"], \"timing\": {\"profile\": \"quick\"},"
-	" \"workload\": {\"name\": \"DeepSeek V3\", \"hidden\": 7168, \"topk\": 8, \"experts\": 256,"
-	" \"seed\": 67, \"token_ladders\": {\"decode\": [1, 2, 4], \"prefill\": [1024]}}}";
+    "{\"suite\": \"t\", \"routing\": \"uniform\","
+    " \"modes\": {\"normal\": [\"decode\", \"prefill\"], \"low-latency\": [\"decode\"]},"
+    " \"ep_degrees\": [8, 16], \"precisions\": [\"bf16\", \"fp8\"], \"timing\": {\"profile\": "
+    "\"quick\"},"
+    " \"workload\": {\"name\": \"DeepSeek V3\", \"hidden\": 7168, \"topk\": 8, \"experts\": 256,"
+    " \"seed\": 67, \"token_ladders\": {\"decode\": [1, 2, 4], \"prefill\": [1024]}}}";
 
 static const char *SWEEP_REORDERED =
-	"{\"workload\":{\"token_ladders\":{\"prefill\":[1024],\"decode\":[1,2,4]},\"seed\":67,"
-	"\"experts\":256,\"topk\":8,\"hidden\":7168,\"name\":\"DeepSeek V3\"},"
-	"\"timing\":{\"profile\":\"quick\"},\"precisions\":[\"bf16\",\"fp8\"],\"ep_degrees\":[8,16],"
-	"\"modes\":{\"low-latency\":[\"decode\"],\"normal\":[\"decode\",\"prefill\"]},"
-	"\"routing\":\"uniform\",\"suite\":\"t\"}";
+    "{\"workload\":{\"token_ladders\":{\"prefill\":[1024],\"decode\":[1,2,4]},\"seed\":67,"
+    "\"experts\":256,\"topk\":8,\"hidden\":7168,\"name\":\"DeepSeek V3\"},"
+    "\"timing\":{\"profile\":\"quick\"},\"precisions\":[\"bf16\",\"fp8\"],\"ep_degrees\":[8,16],"
+    "\"modes\":{\"low-latency\":[\"decode\"],\"normal\":[\"decode\",\"prefill\"]},"
+    "\"routing\":\"uniform\",\"suite\":\"t\"}";
 
 static void load(const char *reg_text, const char *sweep_text, struct assay_registry *reg,
 		 struct assay_sweep *sw)
@@ -84,15 +87,18 @@ static void test_expansion(void **state)
 	assert_int_equal(m.unsupported, 6);
 	assert_int_equal(m.runnable, 22);
 	const struct assay_case *c =
-		assay_matrix_case(&m, "h-deepep-v2-deepseek-v3-normal-decode-ep16-uniform-fp8");
+	    assay_matrix_case(&m, "h-deepep-v2-deepseek-v3-normal-decode-ep16-uniform-fp8");
 	assert_non_null(c);
 	assert_false(c->runnable);
 	assert_string_equal(c->reason, "backend-platform-unsupported");
 	assert_null(c->shard);
 	/* Low-latency cases only for ll_backends. */
-	assert_non_null(assay_matrix_case(&m, "h-deepep-v2-deepseek-v3-low-latency-decode-ep8-uniform-bf16"));
-	assert_null(assay_matrix_case(&m, "h-nccl-deepseek-v3-low-latency-decode-ep8-uniform-bf16"));
-	assert_null(assay_matrix_case(&m, "g-nccl-deepseek-v3-low-latency-decode-ep8-uniform-bf16"));
+	assert_non_null(
+	    assay_matrix_case(&m, "h-deepep-v2-deepseek-v3-low-latency-decode-ep8-uniform-bf16"));
+	assert_null(
+	    assay_matrix_case(&m, "h-nccl-deepseek-v3-low-latency-decode-ep8-uniform-bf16"));
+	assert_null(
+	    assay_matrix_case(&m, "g-nccl-deepseek-v3-low-latency-decode-ep8-uniform-bf16"));
 	/* Scope, nodes and topology. */
 	c = assay_matrix_case(&m, "h-nccl-deepseek-v3-normal-prefill-ep16-uniform-bf16");
 	assert_non_null(c);
@@ -149,7 +155,9 @@ static void test_digest_stability(void **state)
 	/* Supporting one more EP changes both. */
 	struct assay_registry reg;
 	json_t *j = json_loads(REG, 0, NULL);
-	json_t *eps = json_object_get(json_object_get(json_object_get(json_object_get(j, "platforms"), "h"), "backends"), "deepep-v2");
+	json_t *eps = json_object_get(
+	    json_object_get(json_object_get(json_object_get(j, "platforms"), "h"), "backends"),
+	    "deepep-v2");
 	json_array_append_new(eps, json_integer(16));
 	assert_int_equal(assay_registry_parse(j, "p.json", &reg, &e), ASSAY_OK);
 	json_decref(j);
@@ -228,7 +236,8 @@ static void test_unknown_filter_values(void **state)
 	assay_filters_release(&f);
 	strlist_push(&f.backend, "mori");
 	assert_int_equal(build(REG, SWEEP, &f, &m, &e), ASSAY_USAGE);
-	assert_string_equal(e.message, "--backend: unknown value \"mori\" (known: deepep-v2, nccl)");
+	assert_string_equal(e.message,
+			    "--backend: unknown value \"mori\" (known: deepep-v2, nccl)");
 	assay_filters_release(&f);
 	strlist_push(&f.precision, "fp16");
 	assert_int_equal(build(REG, SWEEP, &f, &m, &e), ASSAY_USAGE);
@@ -252,30 +261,31 @@ static void test_ids(void **state)
 	free(s);
 	/* Two SKUs whose names sanitize to the same id: an error, not a silent merge. */
 	const char *dup =
-		"{\"platforms\": {"
-		" \"h-1\": {\"arch\": \"x\", \"gpus_per_node\": 8, \"scale_up_domain\": 8,"
-		"  \"scale_up_transport\": \"a\", \"scale_out_transport\": \"b\","
-		"  \"backends\": {\"nccl\": [8]}, \"fabric\": {\"nic\": \"n\", \"switch\": \"s\"}},"
-		" \"H_1\": {\"arch\": \"x\", \"gpus_per_node\": 8, \"scale_up_domain\": 8,"
-		"  \"scale_up_transport\": \"a\", \"scale_out_transport\": \"b\","
-		"  \"backends\": {\"nccl\": [8]}, \"fabric\": {\"nic\": \"n\", \"switch\": \"s\"}}}}";
+	    "{\"platforms\": {"
+	    " \"h-1\": {\"arch\": \"x\", \"gpus_per_node\": 8, \"scale_up_domain\": 8,"
+	    "  \"scale_up_transport\": \"a\", \"scale_out_transport\": \"b\","
+	    "  \"backends\": {\"nccl\": [8]}, \"fabric\": {\"nic\": \"n\", \"switch\": \"s\"}},"
+	    " \"H_1\": {\"arch\": \"x\", \"gpus_per_node\": 8, \"scale_up_domain\": 8,"
+	    "  \"scale_up_transport\": \"a\", \"scale_out_transport\": \"b\","
+	    "  \"backends\": {\"nccl\": [8]}, \"fabric\": {\"nic\": \"n\", \"switch\": \"s\"}}}}";
 	struct assay_matrix m;
 	struct assay_error e;
 	assert_int_equal(build(dup, SWEEP, NULL, &m, &e), ASSAY_USAGE);
-	assert_string_equal(e.message,
-			    "two cases share the id \"h-1-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16\" "
-			    "(ids are lower-cased with other characters replaced by '-'; rename a SKU, "
-			    "workload or phase)");
+	assert_string_equal(
+	    e.message,
+	    "two cases share the id \"h-1-nccl-deepseek-v3-normal-decode-ep16-uniform-bf16\" "
+	    "(ids are lower-cased with other characters replaced by '-'; rename a SKU, "
+	    "workload or phase)");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_expansion),
-		cmocka_unit_test(test_digest_stability),
-		cmocka_unit_test(test_filters_only_remove),
-		cmocka_unit_test(test_unknown_filter_values),
-		cmocka_unit_test(test_ids),
+	    cmocka_unit_test(test_expansion),
+	    cmocka_unit_test(test_digest_stability),
+	    cmocka_unit_test(test_filters_only_remove),
+	    cmocka_unit_test(test_unknown_filter_values),
+	    cmocka_unit_test(test_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

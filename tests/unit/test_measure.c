@@ -15,8 +15,10 @@
 static void make(struct assay_row *r, const char *precision, double v)
 {
 	assay_row_init(r);
-	assay_row_set(r, json_pack("{s:s, s:s, s:s}", "workload", "w", "precision", precision, "scale", "1x8"),
-		      "roundtrip_us", "p99", v, "us", ASSAY_DIR_LOWER);
+	assay_row_set(
+	    r,
+	    json_pack("{s:s, s:s, s:s}", "workload", "w", "precision", precision, "scale", "1x8"),
+	    "roundtrip_us", "p99", v, "us", ASSAY_DIR_LOWER);
 }
 
 static void test_series_key(void **state)
@@ -30,12 +32,12 @@ static void test_series_key(void **state)
 	assert_int_equal(assay_row_finish(&a, &e), ASSAY_OK);
 	assert_int_equal(assay_row_finish(&b, &e), ASSAY_OK);
 	assert_int_equal(assay_row_finish(&c, &e), ASSAY_OK);
-	assert_string_equal(a.series_key, b.series_key);   /* value is not identity */
+	assert_string_equal(a.series_key, b.series_key);     /* value is not identity */
 	assert_string_not_equal(a.series_key, c.series_key); /* precision is */
 	/* The key is the SHA-256 of the canonical series, which names metric and statistic. */
 	char want[65];
-	json_t *s = json_pack("{s:s, s:s, s:s, s:s, s:s}", "workload", "w", "precision", "bf16", "scale",
-			      "1x8", "metric", "roundtrip_us", "statistic", "p99");
+	json_t *s = json_pack("{s:s, s:s, s:s, s:s, s:s}", "workload", "w", "precision", "bf16",
+			      "scale", "1x8", "metric", "roundtrip_us", "statistic", "p99");
 	assay_json_sha256(s, want);
 	json_decref(s);
 	assert_string_equal(a.series_key, want);
@@ -76,7 +78,8 @@ static void test_ndjson_roundtrip(void **state)
 	}
 	struct sbuf sb = SBUF_INIT;
 	assay_rows_ndjson(&rows, &sb);
-	assert_int_equal(assay_rows_parse_ndjson(sb.buf, sb.len, "rows.ndjson", &back, &e), ASSAY_OK);
+	assert_int_equal(assay_rows_parse_ndjson(sb.buf, sb.len, "rows.ndjson", &back, &e),
+			 ASSAY_OK);
 	assert_int_equal(back.n, 3);
 	for (size_t i = 0; i < 3; i++) {
 		assert_string_equal(back.v[i].series_key, rows.v[i].series_key);
@@ -96,26 +99,33 @@ static void test_ndjson_errors(void **state)
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_error e;
 	char buf[512];
-	const char *good = "{\"series\":{\"a\":\"b\"},\"metric\":\"m\",\"statistic\":\"mean\",\"value\":1,"
-			   "\"unit\":\"us\",\"direction\":\"lower\"}\n";
+	const char *good =
+	    "{\"series\":{\"a\":\"b\"},\"metric\":\"m\",\"statistic\":\"mean\",\"value\":1,"
+	    "\"unit\":\"us\",\"direction\":\"lower\"}\n";
 	char *text = xasprintf("%s\n%s{\"series\":{},\"metric\":\"m\"}\n", good, good);
-	assert_int_equal(assay_rows_parse_ndjson(text, strlen(text), "r.ndjson", &rows, &e), ASSAY_USAGE);
+	assert_int_equal(assay_rows_parse_ndjson(text, strlen(text), "r.ndjson", &rows, &e),
+			 ASSAY_USAGE);
 	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
 			    "r.ndjson:4: $.statistic: missing (expected a non-empty string)");
 	assert_int_equal(rows.n, 0); /* all or nothing */
 	free(text);
 	text = xasprintf("%s{\"series\":{}, \"metric\":\"m\", \"statistic\":\"s\", \"value\":1, "
-			 "\"unit\":\"u\", \"direction\":\"up\"}", good);
-	assert_int_equal(assay_rows_parse_ndjson(text, strlen(text), "r.ndjson", &rows, &e), ASSAY_USAGE);
-	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
-			    "r.ndjson:2: $.direction: expected one of \"higher\", \"lower\", got \"up\"");
+			 "\"unit\":\"u\", \"direction\":\"up\"}",
+			 good);
+	assert_int_equal(assay_rows_parse_ndjson(text, strlen(text), "r.ndjson", &rows, &e),
+			 ASSAY_USAGE);
+	assert_string_equal(
+	    assay_error_format(&e, buf, sizeof(buf)),
+	    "r.ndjson:2: $.direction: expected one of \"higher\", \"lower\", got \"up\"");
 	free(text);
 	text = xasprintf("%s{not json", good);
-	assert_int_equal(assay_rows_parse_ndjson(text, strlen(text), "r.ndjson", &rows, &e), ASSAY_USAGE);
+	assert_int_equal(assay_rows_parse_ndjson(text, strlen(text), "r.ndjson", &rows, &e),
+			 ASSAY_USAGE);
 	assert_string_equal(assay_error_format(&e, buf, sizeof(buf)),
 			    "r.ndjson:2:4: invalid JSON: string or '}' expected near 'not'");
 	free(text);
-	assert_int_equal(assay_rows_parse_ndjson(good, strlen(good), "r.ndjson", &rows, &e), ASSAY_OK);
+	assert_int_equal(assay_rows_parse_ndjson(good, strlen(good), "r.ndjson", &rows, &e),
+			 ASSAY_OK);
 	assert_int_equal(rows.n, 1);
 	assay_rows_release(&rows);
 }
@@ -123,10 +133,10 @@ static void test_ndjson_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_series_key),
-		cmocka_unit_test(test_validation),
-		cmocka_unit_test(test_ndjson_roundtrip),
-		cmocka_unit_test(test_ndjson_errors),
+	    cmocka_unit_test(test_series_key),
+	    cmocka_unit_test(test_validation),
+	    cmocka_unit_test(test_ndjson_roundtrip),
+	    cmocka_unit_test(test_ndjson_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

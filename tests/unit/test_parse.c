@@ -24,27 +24,27 @@ static const struct {
 	const char *const files[6];
 	const char *const conformance[3]; /* training-logs/... */
 } fixtures[] = {
-	{"assay-ep", {"tests/unit/data/ep-case-valid.json"}, {NULL}},
-	{"rccl-ci",
-	 {"tests/fixtures/ingest/rccl_ci.jsonl", "tests/fixtures/ingest/rccl_ci-history.jsonl",
-	  "tests/fixtures/ingest/rccl_ci-new.jsonl"},
-	 {NULL}},
-	{"nccl-tests",
-	 {"tests/fixtures/ingest/nccl_tests.json", "tests/data/metrics/nccl_tests-cpu.json"},
-	 {NULL}},
-	{"megatron-golden",
-	 {"tests/data/metrics/megatron-golden.json"},
-	 {"megatron_golden_gpt3_resume_run1_dgx_h100.json",
-	  "megatron_golden_gpt3_resume_run2_dgx_h100.json"}},
-	{"primus",
-	 {"tests/data/training/primus-complete.log", "tests/data/training/primus-marker-only.log",
-	  "tests/data/metrics/primus-extras.log"},
-	 {"primus_megatron_smoke_tail_mi355x.log", "primus_safe_lens_iteration_lines.log"}},
-	{"megatron",
-	 {"tests/data/training/megatron-basic.log", "tests/data/training/megatron-rocm.log",
-	  "tests/data/training/megatron-save.log", "tests/data/training/megatron-resume.log",
-	  "tests/data/metrics/megatron-averages.log"},
-	 {NULL}},
+    {"assay-ep", {"tests/unit/data/ep-case-valid.json"}, {NULL}},
+    {"rccl-ci",
+     {"tests/fixtures/ingest/rccl_ci.jsonl", "tests/fixtures/ingest/rccl_ci-history.jsonl",
+      "tests/fixtures/ingest/rccl_ci-new.jsonl"},
+     {NULL}},
+    {"nccl-tests",
+     {"tests/fixtures/ingest/nccl_tests.json", "tests/data/metrics/nccl_tests-cpu.json"},
+     {NULL}},
+    {"megatron-golden",
+     {"tests/data/metrics/megatron-golden.json"},
+     {"megatron_golden_gpt3_resume_run1_dgx_h100.json",
+      "megatron_golden_gpt3_resume_run2_dgx_h100.json"}},
+    {"primus",
+     {"tests/data/training/primus-complete.log", "tests/data/training/primus-marker-only.log",
+      "tests/data/metrics/primus-extras.log"},
+     {"primus_megatron_smoke_tail_mi355x.log", "primus_safe_lens_iteration_lines.log"}},
+    {"megatron",
+     {"tests/data/training/megatron-basic.log", "tests/data/training/megatron-rocm.log",
+      "tests/data/training/megatron-save.log", "tests/data/training/megatron-resume.log",
+      "tests/data/metrics/megatron-averages.log"},
+     {NULL}},
 };
 
 /* Formats whose data names its metrics: no list to declare. */
@@ -94,9 +94,10 @@ static void test_declared_metrics_are_produced(void **state)
 	for (const struct assay_format *f = assay_formats; f->name; f++) {
 		if (!f->metrics) {
 			if (!in_list(open_formats, f->name))
-				fail_msg("format %s declares no metrics: declare them in its parser "
-					 "file, or list it here as one whose data names them",
-					 f->name);
+				fail_msg(
+				    "format %s declares no metrics: declare them in its parser "
+				    "file, or list it here as one whose data names them",
+				    f->name);
 			continue;
 		}
 		/* Well-formed and unique: "metric/statistic", once each. */
@@ -117,17 +118,19 @@ static void test_declared_metrics_are_produced(void **state)
 		struct strlist seen = STRLIST_INIT;
 		for (size_t i = 0; i < ARRAY_SIZE(fixtures[x].files) && fixtures[x].files[i]; i++) {
 			char path[1024];
-			snprintf(path, sizeof(path), "%s/%s", ASSAY_SOURCE_DIR, fixtures[x].files[i]);
+			snprintf(path, sizeof(path), "%s/%s", ASSAY_SOURCE_DIR,
+				 fixtures[x].files[i]);
 			collect(f, path, &seen);
 		}
 		/* Every declared metric comes out of the project's own fixtures. */
 		for (const char *const *m = f->metrics; *m; m++)
 			if (!strlist_has(&seen, *m))
-				fail_msg("format %s declares %s, but none of its fixtures produces it",
-					 f->name, *m);
+				fail_msg(
+				    "format %s declares %s, but none of its fixtures produces it",
+				    f->name, *m);
 		/* Real files may not hold anything undeclared either. */
-		for (size_t i = 0; i < ARRAY_SIZE(fixtures[x].conformance) && fixtures[x].conformance[i];
-		     i++) {
+		for (size_t i = 0;
+		     i < ARRAY_SIZE(fixtures[x].conformance) && fixtures[x].conformance[i]; i++) {
 			char path[1024];
 			if (conformance_file("training-logs", fixtures[x].conformance[i], path,
 					     sizeof(path)))
@@ -149,15 +152,16 @@ static void test_format_produces(void **state)
 	/* A prefix of a declared metric is not that metric. */
 	assert_int_equal(assay_format_produces(m, "tflops_per", NULL), 0);
 	assert_int_equal(assay_format_produces(m, "mem_used_gb", NULL), 0);
-	assert_int_equal(assay_format_produces(assay_format_find("primus"), "mem_used_gb", "max"), 1);
+	assert_int_equal(assay_format_produces(assay_format_find("primus"), "mem_used_gb", "max"),
+			 1);
 	assert_int_equal(assay_format_produces(assay_format_find("rows"), "anything", NULL), -1);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_declared_metrics_are_produced),
-		cmocka_unit_test(test_format_produces),
+	    cmocka_unit_test(test_declared_metrics_are_produced),
+	    cmocka_unit_test(test_format_produces),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

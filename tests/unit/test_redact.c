@@ -98,7 +98,8 @@ static void test_stream_split(void **state)
 	struct assay_redactor r = ASSAY_REDACTOR_INIT;
 	assay_redactor_add(&r, "A", "CANARY-0123456789");
 	assay_redactor_add(&r, "B", "CAN");
-	check_stream(&r, "line CANARY-0123456789 and CANARY-01 then CAN and CANCANARY-0123456789\n");
+	check_stream(&r,
+		     "line CANARY-0123456789 and CANARY-01 then CAN and CANCANARY-0123456789\n");
 	check_stream(&r, "CANARY-012345678CANARY-0123456789");
 	check_stream(&r, "CANCAN CANARY-0123456789CANARY-0123456789CAN.");
 	assay_redactor_release(&r);
@@ -229,7 +230,7 @@ static void test_helpers(void **state)
 	strlist_clear(&l);
 }
 
-#define HF "hf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789"
+#define HF  "hf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789"
 #define GHP "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
 #define AWS "AKIAABCDEFGHIJKLMNOP"
 
@@ -241,20 +242,20 @@ static void test_token_find(void **state)
 		const char *kind; /* NULL: none */
 		size_t start, end;
 	} cases[] = {
-		{"x " HF " y", "a Hugging Face token", 2, 2 + strlen(HF)},
-		{"hf_short", NULL, 0, 0},
-		{"xhf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789", NULL, 0, 0},
-		{"user:" GHP "@h", "a GitHub token", 5, 5 + strlen(GHP)},
-		{"github_pat_11ABCDEFG0123456789_abcdefghijkl", "a GitHub fine-grained token", 0, 43},
-		{AWS, "an AWS access key id", 0, 20},
-		{AWS "Q", NULL, 0, 0},
-		{"AKIAabcdefghijklmnop", NULL, 0, 0},
-		{"xoxb-1234567890-abcdef", "a Slack token", 0, 22},
-		{"HF_HUB_ENABLE_HF_TRANSFER", NULL, 0, 0},
-		/* A value quoted in a message and cut short. */
-		{"got \"xxxx hf_AbCd...\"", "a Hugging Face token", 10, 17},
-		{"AKIAAB...", "an AWS access key id", 0, 6},
-		{"hf_...", NULL, 0, 0},
+	    {"x " HF " y", "a Hugging Face token", 2, 2 + strlen(HF)},
+	    {"hf_short", NULL, 0, 0},
+	    {"xhf_QwErTyUiOpAsDfGhJkLzXcVbNm0123456789", NULL, 0, 0},
+	    {"user:" GHP "@h", "a GitHub token", 5, 5 + strlen(GHP)},
+	    {"github_pat_11ABCDEFG0123456789_abcdefghijkl", "a GitHub fine-grained token", 0, 43},
+	    {AWS, "an AWS access key id", 0, 20},
+	    {AWS "Q", NULL, 0, 0},
+	    {"AKIAabcdefghijklmnop", NULL, 0, 0},
+	    {"xoxb-1234567890-abcdef", "a Slack token", 0, 22},
+	    {"HF_HUB_ENABLE_HF_TRANSFER", NULL, 0, 0},
+	    /* A value quoted in a message and cut short. */
+	    {"got \"xxxx hf_AbCd...\"", "a Hugging Face token", 10, 17},
+	    {"AKIAAB...", "an AWS access key id", 0, 6},
+	    {"hf_...", NULL, 0, 0},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		size_t st = 0, en = 0;
@@ -295,17 +296,17 @@ static void test_token_mask(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_buffer),
-		cmocka_unit_test(test_overlap_longest_wins),
-		cmocka_unit_test(test_empty_value),
-		cmocka_unit_test(test_stream_split),
-		cmocka_unit_test(test_stream_no_needless_holdback),
-		cmocka_unit_test(test_list_interface),
-		cmocka_unit_test(test_basic),
-		cmocka_unit_test(test_overlap),
-		cmocka_unit_test(test_helpers),
-		cmocka_unit_test(test_token_find),
-		cmocka_unit_test(test_token_mask),
+	    cmocka_unit_test(test_buffer),
+	    cmocka_unit_test(test_overlap_longest_wins),
+	    cmocka_unit_test(test_empty_value),
+	    cmocka_unit_test(test_stream_split),
+	    cmocka_unit_test(test_stream_no_needless_holdback),
+	    cmocka_unit_test(test_list_interface),
+	    cmocka_unit_test(test_basic),
+	    cmocka_unit_test(test_overlap),
+	    cmocka_unit_test(test_helpers),
+	    cmocka_unit_test(test_token_find),
+	    cmocka_unit_test(test_token_mask),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,9 +124,9 @@ static void test_write(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_build_and_count),
-		cmocka_unit_test(test_write),
+	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_build_and_count),
+	    cmocka_unit_test(test_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

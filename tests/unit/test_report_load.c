@@ -56,12 +56,15 @@ static void ep_row(struct assay_rows *rows, const char *backend, int ep, const c
 {
 	struct assay_row *r = assay_rows_add(rows);
 	assay_row_init(r);
-	json_t *s = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:I, s:s}", "cluster", "lab",
-			      "scale", "1x2", "precision", "bf16", "backend", backend, "phase",
-			      "decode", "ep", ep, "component", component, "tokens",
-			      (json_int_t)tokens, "verdict", "valid");
+	json_t *s =
+	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:I, s:s}", "cluster", "lab", "scale",
+		      "1x2", "precision", "bf16", "backend", backend, "phase", "decode", "ep", ep,
+		      "component", component, "tokens", (json_int_t)tokens, "verdict", "valid");
 	bool bw = !strcmp(metric, "gbps_per_rank"), pass = !strcmp(metric, "oracle_pass");
-	const char *unit = bw ? "GB/s" : pass ? "bool" : !strcmp(metric, "max_relative_error") ? "ratio" : "us";
+	const char *unit = bw                                      ? "GB/s"
+			   : pass                                  ? "bool"
+			   : !strcmp(metric, "max_relative_error") ? "ratio"
+								   : "us";
 	assay_row_set(r, s, metric, stat, v, unit, bw || pass ? ASSAY_DIR_HIGHER : ASSAY_DIR_LOWER);
 	struct assay_error e;
 	ok(assay_row_finish(r, &e), &e);
@@ -72,8 +75,9 @@ static void plain_row(struct assay_rows *rows, const char *metric, double v, con
 {
 	struct assay_row *r = assay_rows_add(rows);
 	assay_row_init(r);
-	assay_row_set(r, json_pack("{s:s, s:s, s:s, s:s}", "cluster", "lab", "scale", "1x8",
-				   "precision", "bf16", "workload", "train"),
+	assay_row_set(r,
+		      json_pack("{s:s, s:s, s:s, s:s}", "cluster", "lab", "scale", "1x8",
+				"precision", "bf16", "workload", "train"),
 		      metric, "mean", v, "tokens/s", ASSAY_DIR_HIGHER);
 	r->revision = xstrdup(rev);
 	struct assay_error e;
@@ -94,8 +98,8 @@ static void make_run(const char *rev, double v, int ep, bool folder, char id[64]
 	struct assay_store *s;
 	struct assay_error e;
 	ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
-	struct assay_run_info info = {NULL, "suite-x", rev, NULL, "m0123456789abcdef0123", "c0ff",
-				      "node-1", "local", NULL};
+	struct assay_run_info info = {NULL,   "suite-x", rev,     NULL, "m0123456789abcdef0123",
+				      "c0ff", "node-1",  "local", NULL};
 	ok(assay_store_run_begin(s, &info, id, &e), &e);
 	char *run_dir = xasprintf("%s/%s", out, id);
 	static const char *const ids[] = {"ep-mpi", "train", "bad"};
@@ -119,21 +123,28 @@ static void make_run(const char *rev, double v, int ep, bool folder, char id[64]
 		struct assay_rows rows = ASSAY_ROWS_INIT;
 		if (i == 0) {
 			for (long long t = 1; t <= 4; t *= 2) {
-				ep_row(&rows, "mpi", ep, "roundtrip", t, "latency_us", "p50", 10 * t);
-				ep_row(&rows, "mpi", ep, "roundtrip", t, "latency_us", "p99", 12 * t);
+				ep_row(&rows, "mpi", ep, "roundtrip", t, "latency_us", "p50",
+				       10 * t);
+				ep_row(&rows, "mpi", ep, "roundtrip", t, "latency_us", "p99",
+				       12 * t);
 				ep_row(&rows, "mpi", ep, "roundtrip", t, "gbps_per_rank", "p50", 3);
 				ep_row(&rows, "mpi", ep, "dispatch", t, "latency_us", "p50", 4 * t);
-				ep_row(&rows, "mpi", ep, "roundtrip", t, "cross_rank_min_us", "p50", 9);
-				ep_row(&rows, "mpi", ep, "oracle", t, "max_relative_error", "max", 0.01);
+				ep_row(&rows, "mpi", ep, "roundtrip", t, "cross_rank_min_us", "p50",
+				       9);
+				ep_row(&rows, "mpi", ep, "oracle", t, "max_relative_error", "max",
+				       0.01);
 				ep_row(&rows, "mpi", ep, "oracle", t, "oracle_pass", "all", t != 4);
 			}
 		} else if (i == 1) {
 			plain_row(&rows, "tokens_per_s", v, rev);
 		}
-		struct assay_case_result res = {
-			i == 2 ? ASSAY_OUTCOME_WORKLOAD_FAILED : ASSAY_OUTCOME_PASSED,
-			i == 2 ? "exit code 7; stderr: boom" : NULL, NULL, i == 1 ? 600.5 : 2.0, &rows,
-			NULL};
+		struct assay_case_result res = {i == 2 ? ASSAY_OUTCOME_WORKLOAD_FAILED
+						       : ASSAY_OUTCOME_PASSED,
+						i == 2 ? "exit code 7; stderr: boom" : NULL,
+						NULL,
+						i == 1 ? 600.5 : 2.0,
+						&rows,
+						NULL};
 		ok(assay_store_case_finish(s, id, ids[i], &res, &e), &e);
 		assay_rows_release(&rows);
 		json_decref(f);
@@ -364,8 +375,9 @@ static void test_history(void **state)
 	assert_non_null(h);
 	assert_string_equal(h->unit, "us");
 	assert_true(h->lower_is_better);
-	assert_string_equal(h->message, "no regression gate ran on this series; no change point in 12 "
-					"points (this run +0.0% against the mean of the 11 before)");
+	assert_string_equal(h->message,
+			    "no regression gate ran on this series; no change point in 12 "
+			    "points (this run +0.0% against the mean of the 11 before)");
 	assay_report_found_release(&f);
 	assay_report_release(&r);
 
@@ -490,10 +502,9 @@ static void test_gates_and_training(void **state)
 		plain_row(&rows, "tflops_per_gpu", run ? 300 : 500, run ? "r2" : "r1");
 		snprintf(key, sizeof(key), "%s", rows.v[0].series_key);
 		struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
-		struct assay_verdict *v = assay_verdicts_add(&vs, ASSAY_VERDICT_FAIL, "threshold",
-							     "tflops_per_gpu/mean", run ? 300 : 500,
-							     "TFLOP/s/GPU", ">= 400", "%s",
-							     run ? "300 < 400" : "500 >= 400");
+		struct assay_verdict *v = assay_verdicts_add(
+		    &vs, ASSAY_VERDICT_FAIL, "threshold", "tflops_per_gpu/mean", run ? 300 : 500,
+		    "TFLOP/s/GPU", ">= 400", "%s", run ? "300 < 400" : "500 >= 400");
 		if (!run)
 			v->status = ASSAY_VERDICT_PASS;
 		v->series_key = xstrdup(key);
@@ -503,19 +514,27 @@ static void test_gates_and_training(void **state)
 				       run ? "-40% against the mean of 1" : "not enough history");
 		v->series_key = xstrdup(key);
 		assay_verdicts_add(&vs, ASSAY_VERDICT_PASS, "loss-curve", "lm_loss/slope", -0.5,
-				   "nats/step", "<= 0", "slope -0.5 <= 0 over 3 samples (steps 2..4)");
+				   "nats/step", "<= 0",
+				   "slope -0.5 <= 0 over 3 samples (steps 2..4)");
 		assay_verdicts_add(&vs, ASSAY_VERDICT_RECORD, "convergence", "steps_to_target", 3,
 				   "step", "", "first reached 9 at step 3");
-		struct assay_case_result res = {run ? ASSAY_OUTCOME_GATE_FAILED : ASSAY_OUTCOME_PASSED,
-						run ? "gates: 2 FAIL" : NULL, NULL, 5, &rows, &vs};
+		struct assay_case_result res = {run ? ASSAY_OUTCOME_GATE_FAILED
+						    : ASSAY_OUTCOME_PASSED,
+						run ? "gates: 2 FAIL" : NULL,
+						NULL,
+						5,
+						&rows,
+						&vs};
 		ok(assay_store_case_finish(s, id, "combo-a", &res, &e), &e);
 		ok(assay_store_run_end(s, id, run ? ASSAY_GATE_FAILED : ASSAY_OK, &e), &e);
 		ok(assay_store_close(s, &e), &e);
 		char *steps = xasprintf("%s/steps.ndjson", dir);
-		write_text(steps, "{\"lm_loss\":11,\"step\":1,\"tokens_per_gpu\":100,\"warmup\":true}\n"
-				  "{\"lm_loss\":10.5,\"step\":2,\"tokens_per_gpu\":7000,\"warmup\":false}\n"
-				  "{\"lm_loss\":\"nan\",\"step\":3,\"tokens_per_gpu\":7100,\"warmup\":false}\n"
-				  "{\"lm_loss\":9.5,\"step\":4,\"warmup\":false}\n");
+		write_text(
+		    steps,
+		    "{\"lm_loss\":11,\"step\":1,\"tokens_per_gpu\":100,\"warmup\":true}\n"
+		    "{\"lm_loss\":10.5,\"step\":2,\"tokens_per_gpu\":7000,\"warmup\":false}\n"
+		    "{\"lm_loss\":\"nan\",\"step\":3,\"tokens_per_gpu\":7100,\"warmup\":false}\n"
+		    "{\"lm_loss\":9.5,\"step\":4,\"warmup\":false}\n");
 		free(steps);
 		assay_rows_release(&rows);
 		assay_verdicts_release(&vs);
@@ -548,7 +567,8 @@ static void test_gates_and_training(void **state)
 	const struct assay_report_history *h = &r.history[0];
 	assert_int_equal(h->verdict, ASSAY_VERDICT_FAIL);
 	assert_int_equal(h->npoints, 2);
-	assert_non_null(strstr(h->message, "rolling-mean FAIL: -40% against the mean of 1; detector: "));
+	assert_non_null(
+	    strstr(h->message, "rolling-mean FAIL: -40% against the mean of 1; detector: "));
 	/* Training: loss with a gap, throughput, warm-up, the gate's line. */
 	assert_int_equal(r.ntrain, 1);
 	const struct assay_report_train *t = &r.train[0];
@@ -600,13 +620,13 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_cases_and_header, setup),
-		cmocka_unit_test_setup(test_ep_ladders, setup),
-		cmocka_unit_test_setup(test_history, setup),
-		cmocka_unit_test_setup(test_groups, setup),
-		cmocka_unit_test_setup(test_unended, setup),
-		cmocka_unit_test_setup(test_gates_and_training, setup),
-		cmocka_unit_test_setup(test_errors, setup),
+	    cmocka_unit_test_setup(test_cases_and_header, setup),
+	    cmocka_unit_test_setup(test_ep_ladders, setup),
+	    cmocka_unit_test_setup(test_history, setup),
+	    cmocka_unit_test_setup(test_groups, setup),
+	    cmocka_unit_test_setup(test_unended, setup),
+	    cmocka_unit_test_setup(test_gates_and_training, setup),
+	    cmocka_unit_test_setup(test_errors, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown_all);
 }

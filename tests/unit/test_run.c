@@ -21,13 +21,13 @@ static void test_names_and_exits(void **state)
 		const char *name;
 		assay_err exit;
 	} want[] = {
-		{ASSAY_OUTCOME_PASSED, "passed", ASSAY_OK},
-		{ASSAY_OUTCOME_GATE_FAILED, "gate-failed", ASSAY_GATE_FAILED},
-		{ASSAY_OUTCOME_WORKLOAD_FAILED, "workload-failed", ASSAY_WORKLOAD_FAILED},
-		{ASSAY_OUTCOME_NO_METRICS, "no-metrics", ASSAY_NO_METRICS},
-		{ASSAY_OUTCOME_INFRA, "infrastructure", ASSAY_INFRA},
-		{ASSAY_OUTCOME_UNSUPPORTED, "unsupported", ASSAY_OK},
-		{ASSAY_OUTCOME_SKIPPED, "skipped", ASSAY_OK},
+	    {ASSAY_OUTCOME_PASSED, "passed", ASSAY_OK},
+	    {ASSAY_OUTCOME_GATE_FAILED, "gate-failed", ASSAY_GATE_FAILED},
+	    {ASSAY_OUTCOME_WORKLOAD_FAILED, "workload-failed", ASSAY_WORKLOAD_FAILED},
+	    {ASSAY_OUTCOME_NO_METRICS, "no-metrics", ASSAY_NO_METRICS},
+	    {ASSAY_OUTCOME_INFRA, "infrastructure", ASSAY_INFRA},
+	    {ASSAY_OUTCOME_UNSUPPORTED, "unsupported", ASSAY_OK},
+	    {ASSAY_OUTCOME_SKIPPED, "skipped", ASSAY_OK},
 	};
 	assert_int_equal(sizeof(want) / sizeof(want[0]), ASSAY_OUTCOME_COUNT);
 	for (size_t i = 0; i < ASSAY_OUTCOME_COUNT; i++) {
@@ -36,7 +36,8 @@ static void test_names_and_exits(void **state)
 		assert_int_equal(assay_outcome_parse(want[i].name), (int)want[i].o);
 		/* A resume runs skipped and infrastructure cases again, keeps the rest. */
 		assert_int_equal(assay_outcome_final(want[i].o),
-				 want[i].o != ASSAY_OUTCOME_SKIPPED && want[i].o != ASSAY_OUTCOME_INFRA);
+				 want[i].o != ASSAY_OUTCOME_SKIPPED &&
+				     want[i].o != ASSAY_OUTCOME_INFRA);
 	}
 	assert_int_equal(assay_outcome_parse("ok"), -1);
 	assert_string_equal(assay_outcome_name((enum assay_outcome)99), "unknown");
@@ -82,18 +83,24 @@ static void test_summary(void **state)
 	strlist_push(&res.secrets, "HF_TOKEN");
 	json_t *doc = assay_run_summary_json(&res);
 	char *text = assay_json_dumps(doc, ASSAY_JSON_SORT);
-	assert_string_equal(
-		text,
-		"{\"cases\":[{\"case_id\":\"a\",\"dir\":\"out/R/a\",\"duration_s\":1.5,\"earlier_attempt\":false,"
-		"\"failure\":\"signature\",\"outcome\":\"workload-failed\",\"reason\":\"signature nccl-error in "
-		"stderr: NCCL error\",\"rows\":0,\"signature\":{\"line\":\"NCCL error\",\"name\":\"nccl-error\","
-		"\"source\":\"stderr\"},\"verdicts\":[]},{\"case_id\":\"b\",\"dir\":null,\"duration_s\":0.0,\"earlier_attempt\":false,"
-		"\"failure\":null,\"outcome\":\"unsupported\",\"reason\":\"backend-platform-unsupported\",\"rows\":0,"
-		"\"verdicts\":[]}],"
-		"\"counts\":{\"gate-failed\":0,\"infrastructure\":0,\"no-metrics\":0,\"passed\":0,\"skipped\":0,\"unsupported\":1,"
-		"\"workload-failed\":1},\"exit_code\":3,\"interrupted\":false,\"result\":\"workload-failed\","
-		"\"revision\":\"r1\",\"run_id\":\"R\",\"schema\":\"assay.run/1\",\"secrets\":[\"HF_TOKEN\"],"
-		"\"store\":\"assay.db\",\"suite\":\"s\"}");
+	assert_string_equal(text, "{\"cases\":[{\"case_id\":\"a\",\"dir\":\"out/R/"
+				  "a\",\"duration_s\":1.5,\"earlier_attempt\":false,"
+				  "\"failure\":\"signature\",\"outcome\":\"workload-failed\","
+				  "\"reason\":\"signature nccl-error in "
+				  "stderr: NCCL error\",\"rows\":0,\"signature\":{\"line\":\"NCCL "
+				  "error\",\"name\":\"nccl-error\","
+				  "\"source\":\"stderr\"},\"verdicts\":[]},{\"case_id\":\"b\","
+				  "\"dir\":null,\"duration_s\":0.0,\"earlier_attempt\":false,"
+				  "\"failure\":null,\"outcome\":\"unsupported\",\"reason\":"
+				  "\"backend-platform-unsupported\",\"rows\":0,"
+				  "\"verdicts\":[]}],"
+				  "\"counts\":{\"gate-failed\":0,\"infrastructure\":0,\"no-"
+				  "metrics\":0,\"passed\":0,\"skipped\":0,\"unsupported\":1,"
+				  "\"workload-failed\":1},\"exit_code\":3,\"interrupted\":false,"
+				  "\"result\":\"workload-failed\","
+				  "\"revision\":\"r1\",\"run_id\":\"R\",\"schema\":\"assay.run/"
+				  "1\",\"secrets\":[\"HF_TOKEN\"],"
+				  "\"store\":\"assay.db\",\"suite\":\"s\"}");
 	free(text);
 	json_decref(doc);
 	strlist_clear(&res.secrets);
@@ -102,8 +109,8 @@ static void test_summary(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names_and_exits),
-		cmocka_unit_test(test_summary),
+	    cmocka_unit_test(test_names_and_exits),
+	    cmocka_unit_test(test_summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,11 +113,12 @@ static void test_options_errors(void **state)
 	(void)state;
 	assert_string_equal(bad("{\"type\": \"local\"}"),
 			    "suite.json: $.launcher.type: expected \"slurm\", got \"local\"");
-	assert_string_equal(bad("{\"partiton\": \"gpu\"}"),
-			    "suite.json: $.launcher.partiton: unknown key (expected one of: type, "
-			    "partition, account, qos, reservation, time, exclusive, nodelist, "
-			    "exclude, constraint, gpu_gres, gpus_per_node, mpi, mpi_launcher, "
-			    "srun_args, sbatch_args, poll_interval_s, master_port, job_per, ntasks_per_node)");
+	assert_string_equal(
+	    bad("{\"partiton\": \"gpu\"}"),
+	    "suite.json: $.launcher.partiton: unknown key (expected one of: type, "
+	    "partition, account, qos, reservation, time, exclusive, nodelist, "
+	    "exclude, constraint, gpu_gres, gpus_per_node, mpi, mpi_launcher, "
+	    "srun_args, sbatch_args, poll_interval_s, master_port, job_per, ntasks_per_node)");
 	assert_string_equal(
 	    bad("{\"time\": \"1h\"}"),
 	    "suite.json: $.launcher.time: expected a Slurm time limit (\"M\", "
@@ -343,9 +344,12 @@ static void test_alloc(void **state)
 	assert_string_equal(why, "not inside a Slurm allocation (SLURM_JOB_ID is not set)");
 	assay_slurm_alloc_release(&a);
 
-	char *salloc[] = {"SLURM_JOB_ID=4242", "SLURM_JOB_NUM_NODES=4",
-			  "SLURM_JOB_NODELIST=gpu[001-003,009]", "SLURM_NNODES=4",
-			  "SLURM_JOB_CPUS_PER_NODE=96(x3),48", NULL};
+	char *salloc[] = {"SLURM_JOB_ID=4242",
+			  "SLURM_JOB_NUM_NODES=4",
+			  "SLURM_JOB_NODELIST=gpu[001-003,009]",
+			  "SLURM_NNODES=4",
+			  "SLURM_JOB_CPUS_PER_NODE=96(x3),48",
+			  NULL};
 	assert_int_equal(assay_slurm_alloc_detect(salloc, &a, &e), ASSAY_OK);
 	assert_true(a.inside);
 	assert_int_equal(a.cpus_per_node, 48);
@@ -389,8 +393,8 @@ static void test_alloc(void **state)
 				 "cannot be started from a step");
 	assay_slurm_alloc_release(&a);
 
-	char *odd_cpus[] = {"SLURM_JOB_ID=8", "SLURM_JOB_NODELIST=vm", "SLURM_JOB_CPUS_PER_NODE=2(x",
-			    NULL};
+	char *odd_cpus[] = {"SLURM_JOB_ID=8", "SLURM_JOB_NODELIST=vm",
+			    "SLURM_JOB_CPUS_PER_NODE=2(x", NULL};
 	assert_int_equal(assay_slurm_alloc_detect(odd_cpus, &a, &e), ASSAY_OK);
 	assert_int_equal(a.cpus_per_node, -1);
 	assay_slurm_alloc_release(&a);

@@ -112,7 +112,7 @@ static void job_state(const char *st, const char *reason, const char *exit_code,
 }
 
 static const char *const per_case =
-	"{\"type\": \"slurm\", \"job_per\": \"case\", \"poll_interval_s\": 0.1}";
+    "{\"type\": \"slurm\", \"job_per\": \"case\", \"poll_interval_s\": 0.1}";
 
 struct run {
 	struct assay_launcher *l;
@@ -149,9 +149,9 @@ static void start(struct run *r, const char *opts, double timeout_s)
 	strlist_push(&r->argv, "true");
 	assay_redactor_init(&r->red);
 	assay_redactor_add(&r->red, "TOKEN", "hunter2-secret");
-	struct assay_launch_spec spec = {"c1",	      casedir,	   &r->argv, &r->env, NULL, timeout_s,
-					 0,	      1,	   &r->red,  on_output, r,  "c1",
-					 1,	      0,	   NULL,     NULL};
+	struct assay_launch_spec spec = {"c1", casedir, &r->argv, &r->env,   NULL, timeout_s,
+					 0,    1,       &r->red,  on_output, r,    "c1",
+					 1,    0,       NULL,     NULL};
 	assert_int_equal(r->l->ops->prepare(r->l, &spec, &r->job, &e), ASSAY_OK);
 	assert_int_equal(r->l->ops->submit(r->job, &e), ASSAY_OK);
 }
@@ -199,22 +199,23 @@ static void test_states(void **state)
 		int code;
 		const char *detail;
 	} cases[] = {
-		{"COMPLETED", "None", "0:0", "0\n", ASSAY_JOB_EXITED, 0, "exit code 0 (job 42 COMPLETED)"},
-		{"FAILED", "NonZeroExitCode", "3:0", "3\n", ASSAY_JOB_EXITED, 3,
-		 "exit code 3 (job 42 FAILED)"},
-		{"FAILED", "NonZeroExitCode", "97:0", NULL, ASSAY_JOB_EXITED, 97,
-		 "job 42: FAILED (NonZeroExitCode): the job failed, exit code 97"},
-		{"NODE_FAIL", "None", "0:0", NULL, ASSAY_JOB_SIGNALED, 0,
-		 "job 42: NODE_FAIL: a node of the job failed"},
-		{"OUT_OF_MEMORY", "OutOfMemory", "0:0", NULL, ASSAY_JOB_SIGNALED, 0,
-		 "job 42: OUT_OF_MEMORY (OutOfMemory): the job exceeded its memory limit"},
-		{"BOOT_FAIL", "None", "0:0", NULL, ASSAY_JOB_NOT_STARTED, 0,
-		 "job 42: BOOT_FAIL: Slurm could not boot the job's nodes"},
-		{"TIMEOUT", "TimeLimit", "0:15", NULL, ASSAY_JOB_TIMED_OUT, 0,
-		 "job 42: TIMEOUT: time limit 00:01:00 reached"},
-		{"CANCELLED", "None", "0:15", NULL, ASSAY_JOB_CANCELLED, 0,
-		 "job 42: CANCELLED by someone else (not assay: a user, an administrator or Slurm "
-		 "itself)"},
+	    {"COMPLETED", "None", "0:0", "0\n", ASSAY_JOB_EXITED, 0,
+	     "exit code 0 (job 42 COMPLETED)"},
+	    {"FAILED", "NonZeroExitCode", "3:0", "3\n", ASSAY_JOB_EXITED, 3,
+	     "exit code 3 (job 42 FAILED)"},
+	    {"FAILED", "NonZeroExitCode", "97:0", NULL, ASSAY_JOB_EXITED, 97,
+	     "job 42: FAILED (NonZeroExitCode): the job failed, exit code 97"},
+	    {"NODE_FAIL", "None", "0:0", NULL, ASSAY_JOB_SIGNALED, 0,
+	     "job 42: NODE_FAIL: a node of the job failed"},
+	    {"OUT_OF_MEMORY", "OutOfMemory", "0:0", NULL, ASSAY_JOB_SIGNALED, 0,
+	     "job 42: OUT_OF_MEMORY (OutOfMemory): the job exceeded its memory limit"},
+	    {"BOOT_FAIL", "None", "0:0", NULL, ASSAY_JOB_NOT_STARTED, 0,
+	     "job 42: BOOT_FAIL: Slurm could not boot the job's nodes"},
+	    {"TIMEOUT", "TimeLimit", "0:15", NULL, ASSAY_JOB_TIMED_OUT, 0,
+	     "job 42: TIMEOUT: time limit 00:01:00 reached"},
+	    {"CANCELLED", "None", "0:15", NULL, ASSAY_JOB_CANCELLED, 0,
+	     "job 42: CANCELLED by someone else (not assay: a user, an administrator or Slurm "
+	     "itself)"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct run r;
@@ -290,8 +291,8 @@ static void test_gone_and_sbatch_errors(void **state)
 	json_decref(v);
 	put(fake, "sbatch-error", "sbatch: error: Batch job submission failed: Invalid account\n");
 	strlist_push(&r.argv, "true");
-	struct assay_launch_spec spec = {"c1", casedir, &r.argv, NULL, NULL, 0, 0, 1, NULL, NULL,
-					 NULL, NULL,	1,	0,	 NULL, NULL};
+	struct assay_launch_spec spec = {"c1", casedir, &r.argv, NULL, NULL, 0, 0,    1,
+					 NULL, NULL,    NULL,    NULL, 1,    0, NULL, NULL};
 	assert_int_equal(r.l->ops->prepare(r.l, &spec, &r.job, &e), ASSAY_OK);
 	assert_int_equal(r.l->ops->submit(r.job, &e), ASSAY_INFRA);
 	assert_non_null(strstr(e.message, "failed (exit 1): sbatch: error: Batch job submission "

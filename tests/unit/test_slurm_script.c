@@ -19,16 +19,16 @@
 #include "assay/slurm.h"
 
 static const char *const hostile[] = {
-	"it's",        "$(touch /tmp/assay-pwned)",
-	"`id`",        "a\nb",
-	"back\\slash", "--x=$HOME",
-	"~",           "*",
-	"!!",          "a b\tc",
-	"'",           "\"",
-	"caf\xc3\xa9", ";rm -rf /",
-	"X=1",         "%j%N",
-	"-n",          "${IFS}",
-	"\\'\\",
+    "it's",        "$(touch /tmp/assay-pwned)",
+    "`id`",        "a\nb",
+    "back\\slash", "--x=$HOME",
+    "~",           "*",
+    "!!",          "a b\tc",
+    "'",           "\"",
+    "caf\xc3\xa9", ";rm -rf /",
+    "X=1",         "%j%N",
+    "-n",          "${IFS}",
+    "\\'\\",
 };
 
 static char *slurp(const char *path)
@@ -133,10 +133,10 @@ static const char *const ep_prefill[] = {"/opt/assay/bin/assay-ep",
 /* argv words are never expanded by the shell; a command that needs the job's
  * variables says so with bash -c, as here. */
 static const char *const train_argv[] = {
-	"bash", "-c",
-	"exec torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d "
-	"--rdzv-id=$SLURM_JOB_ID --rdzv-endpoint=$MASTER_ADDR:$MASTER_PORT "
-	"pretrain.py --config configs/llama-8b.yaml"};
+    "bash", "-c",
+    "exec torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d "
+    "--rdzv-id=$SLURM_JOB_ID --rdzv-endpoint=$MASTER_ADDR:$MASTER_PORT "
+    "pretrain.py --config configs/llama-8b.yaml"};
 
 static void gpu_options(struct assay_slurm_options *o)
 {
@@ -200,13 +200,13 @@ static void test_script_gpu_example(void **state)
 	struct strlist argv = STRLIST_INIT;
 	assert_int_equal(assay_slurm_step_argv(&j, &steps[0], "gpu[001-002]", &argv, &e), ASSAY_OK);
 	char *joined = strlist_join(&argv, " ");
-	assert_string_equal(joined, "srun --nodes=2 --ntasks-per-node=8 --gpus-per-node=8 "
-				    "--nodelist=gpu[001-002] --kill-on-bad-exit=1 --mpi=pmix "
-				    "--output=/runs/r1/slurm/" CASE_DECODE "/%x-%j-%N.out "
-				    "--error=/runs/r1/slurm/" CASE_DECODE "/%x-%j-%N.err --cpu-bind=none "
-				    "/opt/assay/bin/assay-ep run --case /runs/r1/cases/" CASE_DECODE
-				    ".json "
-				    "--out /runs/r1/" CASE_DECODE "/result.json");
+	assert_string_equal(
+	    joined, "srun --nodes=2 --ntasks-per-node=8 --gpus-per-node=8 "
+		    "--nodelist=gpu[001-002] --kill-on-bad-exit=1 --mpi=pmix "
+		    "--output=/runs/r1/slurm/" CASE_DECODE "/%x-%j-%N.out "
+		    "--error=/runs/r1/slurm/" CASE_DECODE "/%x-%j-%N.err --cpu-bind=none "
+		    "/opt/assay/bin/assay-ep run --case /runs/r1/cases/" CASE_DECODE ".json "
+		    "--out /runs/r1/" CASE_DECODE "/result.json");
 	free(joined);
 	strlist_clear(&argv);
 
@@ -247,7 +247,8 @@ static void test_script_command_example(void **state)
 					      "/runs/r1/slurm/llama-8b-smoke",
 					      "/runs/r1/slurm/llama-8b-smoke/exit",
 					      NULL,
-					      0, NULL};
+					      0,
+					      NULL};
 	json_t *net = json_pack("{s:s}", "socket_ifname", "bond0");
 	struct assay_slurm_job j = {
 	    .name = "assay-r1-llama-8b-smoke",
@@ -457,8 +458,8 @@ static void test_script_spool(void **state)
 	snprintf(path, sizeof(path), "%s/end", spool);
 	assert_int_equal(assay_write_file_atomic(path, "", 0, &e), ASSAY_OK);
 	char prelude[1024], wrap[512], cmd[700];
-	snprintf(prelude, sizeof(prelude),
-		 "export PATH='%s':\"$PATH\" FAKE_OUT='%s' FAKE_RC=5\n", bin, out);
+	snprintf(prelude, sizeof(prelude), "export PATH='%s':\"$PATH\" FAKE_OUT='%s' FAKE_RC=5\n",
+		 bin, out);
 	struct sbuf script = SBUF_INIT;
 	sbuf_adds(&script, prelude);
 	sbuf_adds(&script, sbuf_str(&sb));
@@ -470,7 +471,8 @@ static void test_script_spool(void **state)
 	free(res);
 	char *got = slurp(out);
 	assert_null(strstr(got, "arg<one>"));
-	assert_non_null(strstr(got, "arg<--chdir=/work dir>\narg<--kill-on-bad-exit=1>\narg<--mpi=pmix>"));
+	assert_non_null(
+	    strstr(got, "arg<--chdir=/work dir>\narg<--kill-on-bad-exit=1>\narg<--mpi=pmix>"));
 	assert_non_null(strstr(got, "arg<two>\nenv<>\nenv<second>"));
 	assert_non_null(strstr(got, "arg<three>"));
 	free(got);

@@ -67,8 +67,9 @@ static void add_row(struct assay_rows *rows, const char *precision, const char *
 		    const char *revision)
 {
 	struct assay_row *r = assay_rows_add(rows);
-	assay_row_set(r, json_pack("{s:s, s:s, s:s, s:s}", "workload", "llama", "cluster", "mi300x-a",
-				   "scale", "1x8", "precision", precision),
+	assay_row_set(r,
+		      json_pack("{s:s, s:s, s:s, s:s}", "workload", "llama", "cluster", "mi300x-a",
+				"scale", "1x8", "precision", precision),
 		      metric, "mean", v, "tok/s", ASSAY_DIR_HIGHER);
 	if (revision)
 		r->revision = xstrdup(revision);
@@ -160,9 +161,10 @@ static void test_migrate_from_empty(void **state)
 	struct assay_store *s = open_store();
 	assert_int_equal(assay_store_schema_version(s), ASSAY_STORE_SCHEMA_VERSION);
 	close_store(s);
-	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master WHERE name IN ('runs', 'cases', "
-				 "'series', 'measurements', 'annotations', 'ingests', 'verdicts')"),
-			 7);
+	assert_int_equal(
+	    sql_int("SELECT count(*) FROM sqlite_master WHERE name IN ('runs', 'cases', "
+		    "'series', 'measurements', 'annotations', 'ingests', 'verdicts')"),
+	    7);
 }
 
 /* Text of one value from SQL (NULL as "NULL"), into a static buffer. */
@@ -236,25 +238,31 @@ static void test_migrate_from_v1(void **state)
 	ci.case_id = "fp8-mbs4";
 	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_USAGE);
 	close_store(s);
-	assert_string_equal(sql_text("SELECT group_concat(case_id || ':' || outcome || ':' || attempts, ' ') "
-				     "FROM (SELECT * FROM cases ORDER BY id)"),
-			    "fp8-mbs4:passed:1 bf16-mbs2:workload-failed:1 bf16-mbs4:passed:3 "
-			    "odd:infrastructure:1");
-	assert_string_equal(sql_text("SELECT reason FROM cases WHERE case_id = 'bf16-mbs2'"), "exit code 7");
+	assert_string_equal(
+	    sql_text("SELECT group_concat(case_id || ':' || outcome || ':' || attempts, ' ') "
+		     "FROM (SELECT * FROM cases ORDER BY id)"),
+	    "fp8-mbs4:passed:1 bf16-mbs2:workload-failed:1 bf16-mbs4:passed:3 "
+	    "odd:infrastructure:1");
+	assert_string_equal(sql_text("SELECT reason FROM cases WHERE case_id = 'bf16-mbs2'"),
+			    "exit code 7");
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 3);
-	assert_int_equal(sql_int("SELECT count(*) FROM measurements m JOIN cases c ON c.id = m.\"case\" "
-				 "WHERE c.case_id = 'fp8-mbs4'"),
-			 2);
+	assert_int_equal(
+	    sql_int("SELECT count(*) FROM measurements m JOIN cases c ON c.id = m.\"case\" "
+		    "WHERE c.case_id = 'fp8-mbs4'"),
+	    2);
 	assert_int_equal(sql_int("SELECT count(*) FROM annotations"), 1);
 	assert_int_equal(sql_int("SELECT count(*) FROM ingests"), 1);
 	assert_int_equal(sql_int("SELECT count(*) FROM runs"), 2);
 	assert_int_equal(sql_int("SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	/* The rebuilt table keeps its guards: cascades, never twice, row checks. */
-	assert_int_equal(sql_exec("UPDATE cases SET reason = 'x' WHERE case_id = 'fp8-mbs4'") & 0xff,
+	assert_int_equal(sql_exec("UPDATE cases SET reason = 'x' WHERE case_id = 'fp8-mbs4'") &
+			     0xff,
 			 SQLITE_CONSTRAINT);
-	assert_int_equal(sql_exec("INSERT INTO measurements (run, \"case\", series, value, samples, "
-				  "timestamp) VALUES (1, 1, 1, 5, 1, 'x')") & 0xff,
-			 SQLITE_CONSTRAINT);
+	assert_int_equal(
+	    sql_exec("INSERT INTO measurements (run, \"case\", series, value, samples, "
+		     "timestamp) VALUES (1, 1, 1, 5, 1, 'x')") &
+		0xff,
+	    SQLITE_CONSTRAINT);
 	assert_int_equal(sql_exec("DELETE FROM runs WHERE run_id = 'r1'"), SQLITE_OK);
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 1);
 	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 0);
@@ -296,8 +304,12 @@ static void test_runs(void **state)
 	char id[64], last[64];
 	assert_int_equal(assay_store_last_run(s, last, &e), ASSAY_USAGE);
 	assert_non_null(strstr(e.message, "no runs yet"));
-	struct assay_run_info ri = {.run_id = "r1", .suite = "ep", .revision = "abc",
-				    .matrix_sha256 = "m", .catalog_sha256 = "c", .launcher = "local",
+	struct assay_run_info ri = {.run_id = "r1",
+				    .suite = "ep",
+				    .revision = "abc",
+				    .matrix_sha256 = "m",
+				    .catalog_sha256 = "c",
+				    .launcher = "local",
 				    .started = "2026-11-30T19:15:02+01:00"};
 	assert_int_equal(assay_store_run_begin(s, &ri, id, &e), ASSAY_OK);
 	assert_string_equal(id, "r1");
@@ -318,7 +330,8 @@ static void test_runs(void **state)
 	assert_string_equal(last, id);
 	close_store(s);
 	assert_int_equal(sql_int("SELECT exit_code FROM runs WHERE run_id = 'r1'"), 1);
-	assert_int_equal(sql_int("SELECT started = '2026-11-30T18:15:02Z' FROM runs WHERE run_id = 'r1'"), 1);
+	assert_int_equal(
+	    sql_int("SELECT started = '2026-11-30T18:15:02Z' FROM runs WHERE run_id = 'r1'"), 1);
 	assert_int_equal(sql_int("SELECT resumed FROM runs ORDER BY id DESC LIMIT 1"), 1);
 }
 
@@ -330,16 +343,21 @@ static void test_cases(void **state)
 	struct assay_run_info ri = {.run_id = "r1"};
 	assert_int_equal(assay_store_run_begin(s, &ri, NULL, &e), ASSAY_OK);
 	json_t *factors = json_pack("{s:s, s:i}", "backend", "shm", "ep", 8);
-	struct assay_case_info ci = {.case_id = "c1", .factors = factors, .artifact_dir = "out/c1",
-				     .stdout_log = "out/c1/stdout.log", .started = "2026-01-01T00:00:00Z"};
+	struct assay_case_info ci = {.case_id = "c1",
+				     .factors = factors,
+				     .artifact_dir = "out/c1",
+				     .stdout_log = "out/c1/stdout.log",
+				     .started = "2026-01-01T00:00:00Z"};
 	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
 	ci.case_id = "c2";
 	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	add_row(&rows, "bf16", "tokens", 100, "abc");
 	add_row(&rows, "bf16", "tflops", 300, "abc");
-	struct assay_case_result res = {.outcome = ASSAY_OUTCOME_PASSED, .ended = "2026-01-01T00:00:30Z",
-					.duration_s = -1, .rows = &rows};
+	struct assay_case_result res = {.outcome = ASSAY_OUTCOME_PASSED,
+					.ended = "2026-01-01T00:00:30Z",
+					.duration_s = -1,
+					.rows = &rows};
 	assert_int_equal(assay_store_case_finish(s, "r1", "c1", &res, &e), ASSAY_OK);
 	/* Never twice: finishing again, or beginning a finished case, is refused. */
 	assert_int_equal(assay_store_case_finish(s, "r1", "c1", &res, &e), ASSAY_USAGE);
@@ -358,8 +376,9 @@ static void test_cases(void **state)
 	res.rows = &bad;
 	res.outcome = ASSAY_OUTCOME_WORKLOAD_FAILED;
 	assert_int_equal(assay_store_case_finish(s, "r1", "c2", &res, &e), ASSAY_USAGE);
-	assert_string_equal(e.message, "row 2: tokens/mean: series has no \"cluster\" (cluster, scale "
-				       "and precision identify every stored series)");
+	assert_string_equal(e.message,
+			    "row 2: tokens/mean: series has no \"cluster\" (cluster, scale "
+			    "and precision identify every stored series)");
 	/* A case begun again after a kill keeps one row and counts attempts. */
 	ci.case_id = "c2";
 	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
@@ -382,20 +401,28 @@ static void test_cases(void **state)
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 2);
 	assert_int_equal(sql_int("SELECT rows FROM cases WHERE case_id = 'c1'"), 2);
 	assert_int_equal(sql_int("SELECT duration_s FROM cases WHERE case_id = 'c1'"), 30);
-	assert_int_equal(sql_int("SELECT outcome = 'workload-failed' FROM cases WHERE case_id = 'c2'"), 1);
-	assert_int_equal(sql_int("SELECT json_extract(factors, '$.ep') FROM cases WHERE case_id = 'c1'"), 8);
+	assert_int_equal(
+	    sql_int("SELECT outcome = 'workload-failed' FROM cases WHERE case_id = 'c2'"), 1);
+	assert_int_equal(
+	    sql_int("SELECT json_extract(factors, '$.ep') FROM cases WHERE case_id = 'c1'"), 8);
 	/* The constraints hold for anyone writing SQL, not only for this API. */
-	assert_int_equal(sql_exec("INSERT INTO cases (run, case_id, started) VALUES (1, 'c1', 'x')") & 0xff,
-			 SQLITE_CONSTRAINT);
-	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'passed' WHERE case_id = 'c2'") & 0xff,
+	assert_int_equal(
+	    sql_exec("INSERT INTO cases (run, case_id, started) VALUES (1, 'c1', 'x')") & 0xff,
+	    SQLITE_CONSTRAINT);
+	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'passed' WHERE case_id = 'c2'") &
+			     0xff,
 			 SQLITE_CONSTRAINT);
 	assert_int_equal(sql_int("SELECT outcome = 'passed' FROM cases WHERE case_id = 'c1'"), 1);
-	assert_int_equal(sql_exec("INSERT INTO measurements (run, \"case\", series, value, samples, "
-				  "timestamp) VALUES (1, 1, 1, 5, 1, 'x')") & 0xff,
-			 SQLITE_CONSTRAINT);
-	assert_int_equal(sql_exec("INSERT INTO measurements (run, series, value, samples, timestamp) "
-				  "VALUES (1, 999, 5, 1, 'x')") & 0xff,
-			 SQLITE_CONSTRAINT);
+	assert_int_equal(
+	    sql_exec("INSERT INTO measurements (run, \"case\", series, value, samples, "
+		     "timestamp) VALUES (1, 1, 1, 5, 1, 'x')") &
+		0xff,
+	    SQLITE_CONSTRAINT);
+	assert_int_equal(
+	    sql_exec("INSERT INTO measurements (run, series, value, samples, timestamp) "
+		     "VALUES (1, 999, 5, 1, 'x')") &
+		0xff,
+	    SQLITE_CONSTRAINT);
 }
 
 static void test_not_run_and_reopen(void **state)
@@ -408,7 +435,8 @@ static void test_not_run_and_reopen(void **state)
 	/* Unsupported and skipped cases are recorded without running: 0 attempts. */
 	struct assay_case_info ci = {.case_id = "nccl"};
 	struct assay_case_result res = {.outcome = ASSAY_OUTCOME_UNSUPPORTED,
-					.reason = "the nccl backend needs a GPU", .duration_s = -1};
+					.reason = "the nccl backend needs a GPU",
+					.duration_s = -1};
 	assert_int_equal(assay_store_case_record(s, "r1", &ci, &res, &e), ASSAY_OK);
 	ci.case_id = "later";
 	res.outcome = ASSAY_OUTCOME_SKIPPED;
@@ -449,8 +477,8 @@ static void test_not_run_and_reopen(void **state)
 	for (int i = 0; i < 2; i++) {
 		ci.case_id = again[i];
 		assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
-		struct assay_case_result ok = {.outcome = ASSAY_OUTCOME_PASSED, .duration_s = 2,
-					       .rows = &rows};
+		struct assay_case_result ok = {
+		    .outcome = ASSAY_OUTCOME_PASSED, .duration_s = 2, .rows = &rows};
 		assert_int_equal(assay_store_case_finish(s, "r1", again[i], &ok, &e), ASSAY_OK);
 		assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_USAGE);
 	}
@@ -463,20 +491,22 @@ static void test_not_run_and_reopen(void **state)
 	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
 	close_store(s);
 	assay_rows_release(&rows);
-	assert_string_equal(sql_text("SELECT group_concat(case_id || ':' || outcome || ':' || attempts || "
-				     "':' || coalesce(duration_s, '-'), ' ') FROM (SELECT * FROM cases "
-				     "ORDER BY id)"),
-			    "nccl:unsupported:0:- later:passed:1:2.0 running:passed:2:2.0 "
-			    "disk:infrastructure:1:0.0");
+	assert_string_equal(
+	    sql_text("SELECT group_concat(case_id || ':' || outcome || ':' || attempts || "
+		     "':' || coalesce(duration_s, '-'), ' ') FROM (SELECT * FROM cases "
+		     "ORDER BY id)"),
+	    "nccl:unsupported:0:- later:passed:1:2.0 running:passed:2:2.0 "
+	    "disk:infrastructure:1:0.0");
 	assert_string_equal(sql_text("SELECT reason FROM cases WHERE case_id = 'nccl'"),
 			    "the nccl backend needs a GPU");
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 2);
 	/* Reopening a case that stored rows is refused whoever writes the SQL. */
 	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'skipped' WHERE case_id = 'disk'"),
 			 SQLITE_OK);
-	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'skipped', rows = 1 WHERE case_id = 'later'") &
-				 0xff,
-			 SQLITE_CONSTRAINT);
+	assert_int_equal(
+	    sql_exec("UPDATE cases SET outcome = 'skipped', rows = 1 WHERE case_id = 'later'") &
+		0xff,
+	    SQLITE_CONSTRAINT);
 }
 
 static void test_verdicts(void **state)
@@ -489,8 +519,9 @@ static void test_verdicts(void **state)
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	add_row(&rows, "bf16", "tokens", 100, "abc");
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
-	struct assay_verdict *v = assay_verdicts_add(&vs, ASSAY_VERDICT_FAIL, "threshold",
-						     "tokens/mean", 100, "tok/s", ">= 120", "100 < 120");
+	struct assay_verdict *v =
+	    assay_verdicts_add(&vs, ASSAY_VERDICT_FAIL, "threshold", "tokens/mean", 100, "tok/s",
+			       ">= 120", "100 < 120");
 	v->series_key = xstrdup(rows.v[0].series_key);
 	assay_verdicts_add(&vs, ASSAY_VERDICT_SKIPPED, "rolling-mean", "tokens/mean", NAN, "", "",
 			   "not enough history");
@@ -502,9 +533,12 @@ static void test_verdicts(void **state)
 	/* Verdicts and rows commit with the outcome, or nothing does. */
 	struct assay_verdicts bad = ASSAY_VERDICTS_INIT;
 	assay_verdicts_add(&bad, ASSAY_VERDICT_PASS, "x", "y", 1, "", "", "ok")->series_key =
-		xstrdup("short");
-	struct assay_case_result res = {.outcome = ASSAY_OUTCOME_GATE_FAILED, .reason = "gate",
-					.duration_s = 1, .rows = &rows, .verdicts = &bad};
+	    xstrdup("short");
+	struct assay_case_result res = {.outcome = ASSAY_OUTCOME_GATE_FAILED,
+					.reason = "gate",
+					.duration_s = 1,
+					.rows = &rows,
+					.verdicts = &bad};
 	assert_int_equal(assay_store_case_finish(s, "r1", "c1", &res, &e), ASSAY_USAGE);
 	assert_string_equal(e.message, "verdict 1: a series key is 64 hex digits");
 	res.verdicts = &vs;
@@ -528,13 +562,17 @@ static void test_verdicts(void **state)
 	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
 	close_store(s);
 	assert_int_equal(sql_int("SELECT count(*) FROM verdicts"), 3);
-	assert_string_equal(sql_text("SELECT group_concat(status, ' ') FROM (SELECT status FROM verdicts "
-				     "ORDER BY seq)"),
-			    "FAIL SKIPPED PASS");
-	assert_int_equal(sql_exec("INSERT INTO verdicts (\"case\", seq, gate, metric, status) VALUES "
-				  "(1, 9, 'g', 'm', 'PASS')") & 0xff,
-			 SQLITE_CONSTRAINT); /* the case has finished */
-	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'skipped'") & 0xff, SQLITE_CONSTRAINT);
+	assert_string_equal(
+	    sql_text("SELECT group_concat(status, ' ') FROM (SELECT status FROM verdicts "
+		     "ORDER BY seq)"),
+	    "FAIL SKIPPED PASS");
+	assert_int_equal(
+	    sql_exec("INSERT INTO verdicts (\"case\", seq, gate, metric, status) VALUES "
+		     "(1, 9, 'g', 'm', 'PASS')") &
+		0xff,
+	    SQLITE_CONSTRAINT); /* the case has finished */
+	assert_int_equal(sql_exec("UPDATE cases SET outcome = 'skipped'") & 0xff,
+			 SQLITE_CONSTRAINT);
 	assay_verdicts_release(&vs);
 	assay_verdicts_release(&bad);
 	assay_verdicts_release(&back);
@@ -581,7 +619,8 @@ static void test_series_identity(void **state)
 	other.v[0].unit = xstrdup("tok/ms");
 	ii.sha256 = "bb";
 	assert_int_equal(assay_store_ingest_rows(s, &ii, &other, &skipped, NULL, &e), ASSAY_USAGE);
-	assert_non_null(strstr(e.message, "is stored in tok/s (higher is better), the row says tok/ms"));
+	assert_non_null(
+	    strstr(e.message, "is stored in tok/s (higher is better), the row says tok/ms"));
 	assert_non_null(strstr(e.message, "h.ndjson: row 1"));
 	/* Match filters and key prefixes. */
 	strlist_push(&f.match, "precision=fp8");
@@ -647,7 +686,8 @@ static void test_rows_walk(void **state)
 	rows.v[1].timestamp = xstrdup("2026-13-01");
 	ii.sha256 = "dd";
 	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_USAGE);
-	assert_string_equal(e.message, "x: row 2: timestamp \"2026-13-01\" is not an RFC 3339 time");
+	assert_string_equal(e.message,
+			    "x: row 2: timestamp \"2026-13-01\" is not an RFC 3339 time");
 	sbuf_release(&c.sb);
 	assay_rows_release(&rows);
 	close_store(s);
@@ -666,10 +706,13 @@ static void test_annotations(void **state)
 	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
 	const char *key = rows.v[0].series_key;
 	assert_int_equal(assay_store_annotate(s, key, "a", ASSAY_ANN_ACK, "known", &e), ASSAY_OK);
-	assert_int_equal(assay_store_annotate(s, key, "a", ASSAY_ANN_ACK, "new note", &e), ASSAY_OK);
+	assert_int_equal(assay_store_annotate(s, key, "a", ASSAY_ANN_ACK, "new note", &e),
+			 ASSAY_OK);
 	assert_int_equal(assay_store_annotate(s, key, "b", ASSAY_ANN_IGNORE, NULL, &e), ASSAY_OK);
-	assert_int_equal(assay_store_annotate(s, "0000000000000000000000000000000000000000000000000000000000000000", "a",
-					      ASSAY_ANN_ACK, NULL, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_annotate(
+			     s, "0000000000000000000000000000000000000000000000000000000000000000",
+			     "a", ASSAY_ANN_ACK, NULL, &e),
+			 ASSAY_USAGE);
 	struct assay_annotations a = {0};
 	assert_int_equal(assay_store_annotations(s, key, &a, &e), ASSAY_OK);
 	assert_int_equal(a.n, 2);
@@ -677,9 +720,11 @@ static void test_annotations(void **state)
 	assert_true(assay_annotations_has(&a, "a", ASSAY_ANN_ACK));
 	assert_false(assay_annotations_has(&a, "a", ASSAY_ANN_IGNORE));
 	assay_annotations_release(&a);
-	assert_int_equal(assay_store_unannotate(s, key, "b", ASSAY_ANN_IGNORE, &removed, &e), ASSAY_OK);
+	assert_int_equal(assay_store_unannotate(s, key, "b", ASSAY_ANN_IGNORE, &removed, &e),
+			 ASSAY_OK);
 	assert_true(removed);
-	assert_int_equal(assay_store_unannotate(s, key, "b", ASSAY_ANN_IGNORE, &removed, &e), ASSAY_OK);
+	assert_int_equal(assay_store_unannotate(s, key, "b", ASSAY_ANN_IGNORE, &removed, &e),
+			 ASSAY_OK);
 	assert_false(removed);
 	assert_int_equal(assay_annotation_kind_parse("expected"), ASSAY_ANN_EXPECTED);
 	assert_int_equal(assay_annotation_kind_parse("nope"), -1);
@@ -759,8 +804,8 @@ static void writer(const char *run_id, int n, int k, int notify_fd)
 		struct assay_rows rows = ASSAY_ROWS_INIT;
 		for (int j = 0; j < k; j++)
 			add_row(&rows, j % 2 ? "fp8" : "bf16", "tokens", i * 1000 + j, run_id);
-		struct assay_case_result res = {.outcome = ASSAY_OUTCOME_PASSED, .duration_s = 1,
-						.rows = &rows};
+		struct assay_case_result res = {
+		    .outcome = ASSAY_OUTCOME_PASSED, .duration_s = 1, .rows = &rows};
 		if (assay_store_case_finish(s, run_id, id, &res, &e) != ASSAY_OK) {
 			fprintf(stderr, "%s\n", e.message);
 			_exit(13);
@@ -829,13 +874,17 @@ static void test_killed_writer(void **state)
 		/* Every finished case has all its rows; unfinished ones have none. */
 		char sql[512];
 		snprintf(sql, sizeof(sql),
-			 "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id = '%s' "
+			 "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id "
+			 "= '%s' "
 			 "AND (SELECT count(*) FROM measurements m WHERE m.\"case\" = c.id) != "
-			 "CASE WHEN c.outcome IS NULL THEN 0 ELSE 200 END", run);
+			 "CASE WHEN c.outcome IS NULL THEN 0 ELSE 200 END",
+			 run);
 		assert_int_equal(sql_int(sql), 0);
 		snprintf(sql, sizeof(sql),
-			 "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id = '%s' "
-			 "AND c.outcome IS NOT NULL", run);
+			 "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id "
+			 "= '%s' "
+			 "AND c.outcome IS NOT NULL",
+			 run);
 		assert_true(sql_int(sql) >= want);
 	}
 }
@@ -843,21 +892,21 @@ static void test_killed_writer(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_open, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrate_from_empty, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrate_from_v1, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_readonly_v2, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_not_run_and_reopen, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_verdicts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cases, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rows_walk, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_annotations, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_batch, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_killed_writer, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_open, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_migrate_from_empty, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_migrate_from_v1, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_readonly_v2, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_not_run_and_reopen, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_verdicts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cases, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rows_walk, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_annotations, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_batch, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_killed_writer, setup, teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	rmdir(dir);

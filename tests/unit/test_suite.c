@@ -65,21 +65,24 @@ static const char *load_fails(const char *text)
 }
 
 static const char command_suite[] =
-	"{\"kind\": \"command\", \"name\": \"train\",\n"
-	" \"combos\": {\"bf16-mbs2\": {\"MBS\": 2, \"GBS\": 64, \"PRECISION\": \"BF16\"},\n"
-	"              \"fp8 mbs4\": {\"MBS\": 4, \"GBS\": 128, \"PRECISION\": \"FP8\", \"LR\": 0.5}},\n"
-	" \"runs\": [\"fp8 mbs4\", \"bf16-mbs2\"],\n"
-	" \"argv\": [\"train.sh\", \"--mbs={MBS}\", \"--gbs\", \"{GBS}\", \"{{literal}}\", \"{not a placeholder\", \"\"],\n"
-	" \"env\": {\"OUT_DIR\": \"{CASE_DIR}/x\", \"N\": 3},\n"
-	" \"cwd\": \"/tmp\",\n"
-	" \"parser\": \"rows\",\n"
-	" \"results\": [\"{CASE_DIR}/rows-{MBS}.ndjson\"],\n"
-	" \"logs\": [\"{OUT}/{RUN_ID}/node{NODE}.log\"],\n"
-	" \"context\": {\"workload\": \"llama\", \"mbs\": \"{MBS}\", \"tag\": \"m{MBS}\"},\n"
-	" \"cluster\": \"mi300x-a\", \"nodes\": 2, \"gpus_per_node\": 8, \"timeout_s\": 60,\n"
-	" \"secrets\": [\"ASSAY_TEST_TOKEN\"],\n"
-	" \"signatures\": {\"errors\": {\"loss-nan\": \"lm loss: nan\"}, \"benign\": {\"ok-warn\": \"NCCL error .*ignored\"},\n"
-	"                 \"disable\": [\"python\"]}}\n";
+    "{\"kind\": \"command\", \"name\": \"train\",\n"
+    " \"combos\": {\"bf16-mbs2\": {\"MBS\": 2, \"GBS\": 64, \"PRECISION\": \"BF16\"},\n"
+    "              \"fp8 mbs4\": {\"MBS\": 4, \"GBS\": 128, \"PRECISION\": \"FP8\", \"LR\": "
+    "0.5}},\n"
+    " \"runs\": [\"fp8 mbs4\", \"bf16-mbs2\"],\n"
+    " \"argv\": [\"train.sh\", \"--mbs={MBS}\", \"--gbs\", \"{GBS}\", \"{{literal}}\", \"{not a "
+    "placeholder\", \"\"],\n"
+    " \"env\": {\"OUT_DIR\": \"{CASE_DIR}/x\", \"N\": 3},\n"
+    " \"cwd\": \"/tmp\",\n"
+    " \"parser\": \"rows\",\n"
+    " \"results\": [\"{CASE_DIR}/rows-{MBS}.ndjson\"],\n"
+    " \"logs\": [\"{OUT}/{RUN_ID}/node{NODE}.log\"],\n"
+    " \"context\": {\"workload\": \"llama\", \"mbs\": \"{MBS}\", \"tag\": \"m{MBS}\"},\n"
+    " \"cluster\": \"mi300x-a\", \"nodes\": 2, \"gpus_per_node\": 8, \"timeout_s\": 60,\n"
+    " \"secrets\": [\"ASSAY_TEST_TOKEN\"],\n"
+    " \"signatures\": {\"errors\": {\"loss-nan\": \"lm loss: nan\"}, \"benign\": {\"ok-warn\": "
+    "\"NCCL error .*ignored\"},\n"
+    "                 \"disable\": [\"python\"]}}\n";
 
 static void test_command_suite(void **state)
 {
@@ -103,8 +106,9 @@ static void test_command_suite(void **state)
 	assert_null(assay_sigset_find(&s.signatures, "python-traceback"));
 
 	struct assay_case_plan p;
-	assert_int_equal(assay_suite_plan(&s, &s.cases[0], "R1", "out/R1/fp8-mbs4", "assay-ep", &p, &e),
-			 ASSAY_OK);
+	assert_int_equal(
+	    assay_suite_plan(&s, &s.cases[0], "R1", "out/R1/fp8-mbs4", "assay-ep", &p, &e),
+	    ASSAY_OK);
 	char *argv = strlist_join(&p.argv, "|");
 	assert_string_equal(argv, "train.sh|--mbs=4|--gbs|128|{literal}|{not a placeholder|");
 	free(argv);
@@ -116,8 +120,9 @@ static void test_command_suite(void **state)
 	assert_int_equal(p.mpi_ranks, 0);
 	assert_string_equal(p.parser, "rows");
 	char *ctx = assay_json_dumps(p.context, ASSAY_JSON_SORT);
-	assert_string_equal(ctx, "{\"cluster\":\"mi300x-a\",\"combo\":\"fp8 mbs4\",\"mbs\":4,\"precision\":\"fp8\","
-				 "\"scale\":\"2x8\",\"suite\":\"train\",\"tag\":\"m4\",\"workload\":\"llama\"}");
+	assert_string_equal(
+	    ctx, "{\"cluster\":\"mi300x-a\",\"combo\":\"fp8 mbs4\",\"mbs\":4,\"precision\":\"fp8\","
+		 "\"scale\":\"2x8\",\"suite\":\"train\",\"tag\":\"m4\",\"workload\":\"llama\"}");
 	free(ctx);
 	assay_case_plan_release(&p);
 	assay_suite_release(&s);
@@ -127,57 +132,67 @@ static void test_command_errors(void **state)
 {
 	(void)state;
 	assert_string_equal(
-		load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"MBS\": 1}}, \"argv\": [\"x\", \"{GBS}\"], "
-			   "\"parser\": \"rows\"}"),
-		"$.argv[1]: placeholder {GBS} has no value in combo \"a\" ($.combos.a has: MBS)");
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"MBS\": 1}}, \"argv\": "
+		       "[\"x\", \"{GBS}\"], "
+		       "\"parser\": \"rows\"}"),
+	    "$.argv[1]: placeholder {GBS} has no value in combo \"a\" ($.combos.a has: MBS)");
 	assert_string_equal(
-		load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-			   "\"env\": {\"V\": \"{X}\"}, \"parser\": \"rows\"}"),
-		"$.env.V: placeholder {X} has no value in combo \"a\" ($.combos.a has: nothing)");
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"env\": {\"V\": \"{X}\"}, \"parser\": \"rows\"}"),
+	    "$.env.V: placeholder {X} has no value in combo \"a\" ($.combos.a has: nothing)");
+	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"runs\": "
+				       "[\"b\"], \"argv\": [\"x\"], "
+				       "\"parser\": \"rows\"}"),
+			    "$.runs[0]: unknown combo \"b\" (combos: a)");
 	assert_string_equal(
-		load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"runs\": [\"b\"], \"argv\": [\"x\"], "
-			   "\"parser\": \"rows\"}"),
-		"$.runs[0]: unknown combo \"b\" (combos: a)");
-	assert_string_equal(
-		load_fails("{\"kind\": \"command\", \"combos\": {\"A b\": {}, \"a-b\": {}}, \"argv\": [\"x\"], "
-			   "\"parser\": \"rows\"}"),
-		"$.combos.a-b: combo \"a-b\" gives case id \"a-b\", already used by \"A b\"");
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"A b\": {}, \"a-b\": {}}, \"argv\": "
+		       "[\"x\"], "
+		       "\"parser\": \"rows\"}"),
+	    "$.combos.a-b: combo \"a-b\" gives case id \"a-b\", already used by \"A b\"");
 	/* The known formats are the table's (others add rows to it). */
 	struct sbuf want = SBUF_INIT;
 	sbuf_adds(&want, "$.parser: unknown format \"megatorn\" (known: ");
 	for (const struct assay_format *f = assay_formats; f->name; f++)
 		sbuf_addf(&want, "%s, ", f->name);
 	sbuf_adds(&want, "auto, none)");
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"megatorn\"}"),
-			    sbuf_str(&want));
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"parser\": \"megatorn\"}"),
+	    sbuf_str(&want));
 	sbuf_release(&want);
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"rows\", \"timeout\": 5}"),
-			    "$.timeout: unknown key (expected one of: kind, name, description, launcher, store, "
-			    "output, cluster, revision, signatures, secrets, env, timeout_s, gates, combos, "
-			    "runs, argv, cwd, parser, results, logs, context, nodes, gpus_per_node, training)");
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"RUN_ID\": 1}}, "
-				       "\"argv\": [\"x\"], \"parser\": \"rows\"}"),
-			    "$.combos.a.RUN_ID: {RUN_ID} is set by assay itself");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"parser\": \"rows\", \"timeout\": 5}"),
+	    "$.timeout: unknown key (expected one of: kind, name, description, launcher, store, "
+	    "output, cluster, revision, signatures, secrets, env, timeout_s, gates, combos, "
+	    "runs, argv, cwd, parser, results, logs, context, nodes, gpus_per_node, training)");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"RUN_ID\": 1}}, "
+		       "\"argv\": [\"x\"], \"parser\": \"rows\"}"),
+	    "$.combos.a.RUN_ID: {RUN_ID} is set by assay itself");
 	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"X\": [1]}}, "
 				       "\"argv\": [\"x\"], \"parser\": \"rows\"}"),
 			    "$.combos.a.X: expected a string, number or boolean, got [...]");
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"rows\", \"secrets\": [\"TOK\"], \"env\": {\"TOK\": \"v\"}}"),
-			    "$.env.TOK: TOK is a secret: it comes from assay's environment, never from the "
-			    "suite file");
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"rows\", \"signatures\": {\"errors\": {\"x\": \"(\"}}}"),
-			    "$.signatures.errors.x: invalid pattern at offset 1: missing closing parenthesis");
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"rows\", \"signatures\": {\"disable\": [\"nccl\", \"nope\"]}}"),
-			    "$.signatures.disable[1]: unknown signature or family \"nope\" (see docs/suite.md "
-			    "for the built-in signatures)");
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"rows\", \"launcher\": {\"type\": \"local\", \"grace\": 1}}"),
-			    "$.launcher.grace: unknown key (expected one of: type, grace_s, mpirun, mpirun_args, "
-			    "mpirun_auto_flags)");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"parser\": \"rows\", \"secrets\": [\"TOK\"], \"env\": {\"TOK\": \"v\"}}"),
+	    "$.env.TOK: TOK is a secret: it comes from assay's environment, never from the "
+	    "suite file");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"parser\": \"rows\", \"signatures\": {\"errors\": {\"x\": \"(\"}}}"),
+	    "$.signatures.errors.x: invalid pattern at offset 1: missing closing parenthesis");
+	assert_string_equal(
+	    load_fails(
+		"{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		"\"parser\": \"rows\", \"signatures\": {\"disable\": [\"nccl\", \"nope\"]}}"),
+	    "$.signatures.disable[1]: unknown signature or family \"nope\" (see docs/suite.md "
+	    "for the built-in signatures)");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"parser\": \"rows\", \"launcher\": {\"type\": \"local\", \"grace\": 1}}"),
+	    "$.launcher.grace: unknown key (expected one of: type, grace_s, mpirun, mpirun_args, "
+	    "mpirun_auto_flags)");
 	assert_string_equal(load_fails("{\"kind\": \"batch\"}"),
 			    "$.kind: expected one of \"ep\", \"command\", got \"batch\"");
 }
@@ -210,20 +225,24 @@ static void test_secrets(void **state)
 	assert_int_equal(assay_suite_secrets(&s, false, &r, &e), ASSAY_USAGE);
 	assert_string_equal(e.file, path);
 	assert_string_equal(e.path, "$.context.workload");
-	assert_string_equal(e.message, "holds the value of secret ASSAY_TEST_TOKEN; secrets reach "
-				       "workloads only through assay's environment, remove it from the file");
+	assert_string_equal(e.message,
+			    "holds the value of secret ASSAY_TEST_TOKEN; secrets reach "
+			    "workloads only through assay's environment, remove it from the file");
 	assay_redactor_release(&r);
 	assay_suite_release(&s);
 	unsetenv("ASSAY_TEST_TOKEN");
 }
 
 static const char ep_suite[] =
-	"{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\",\n"
-	" \"sweep\": {\"suite\": \"qs\", \"routing\": \"uniform\", \"modes\": {\"normal\": [\"decode\"]},\n"
-	"           \"ep_degrees\": [2, 4], \"precisions\": [\"bf16\"], \"timing\": {\"profile\": \"quick\"%s},\n"
-	"           \"workload\": {\"name\": \"deepseek-v3\", \"hidden\": 7168, \"topk\": 8, \"experts\": 256,\n"
-	"                        \"seed\": 67, \"token_ladders\": {\"decode\": [1, 8]}}},\n"
-	" \"filters\": {\"sku\": [\"local-cpu\", \"h100\"], \"ep\": [2]}}\n";
+    "{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\",\n"
+    " \"sweep\": {\"suite\": \"qs\", \"routing\": \"uniform\", \"modes\": {\"normal\": "
+    "[\"decode\"]},\n"
+    "           \"ep_degrees\": [2, 4], \"precisions\": [\"bf16\"], \"timing\": {\"profile\": "
+    "\"quick\"%s},\n"
+    "           \"workload\": {\"name\": \"deepseek-v3\", \"hidden\": 7168, \"topk\": 8, "
+    "\"experts\": 256,\n"
+    "                        \"seed\": 67, \"token_ladders\": {\"decode\": [1, 8]}}},\n"
+    " \"filters\": {\"sku\": [\"local-cpu\", \"h100\"], \"ep\": [2]}}\n";
 
 static void test_ep_suite(void **state)
 {
@@ -242,17 +261,19 @@ static void test_ep_suite(void **state)
 	assert_int_equal(runnable, 2);
 	assert_int_equal(s.n_cases, 6);
 	const struct assay_suite_case *c =
-		assay_suite_find_case(&s, "local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16");
+	    assay_suite_find_case(&s, "local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16");
 	assert_non_null(c);
 	assert_int_equal(c->nodes, 1);
 	assert_int_equal(c->ranks_per_node, 2);
 	struct assay_case_plan p;
-	assert_int_equal(assay_suite_plan(&s, c, "R1", "out/R1/x", "/bin/assay-ep", &p, &e), ASSAY_OK);
+	assert_int_equal(assay_suite_plan(&s, c, "R1", "out/R1/x", "/bin/assay-ep", &p, &e),
+			 ASSAY_OK);
 	char *argv = strlist_join(&p.argv, " ");
-	assert_string_equal(argv, "/bin/assay-ep run --backend shm --ep 2 --mode normal --phase decode "
-				  "--precision bf16 --tokens 1,8 --profile quick --hidden 7168 --experts 256 "
-				  "--topk 8 --seed 67 --scale-up-domain 2 --workload deepseek-v3 --out "
-				  "out/R1/x/result.json");
+	assert_string_equal(
+	    argv, "/bin/assay-ep run --backend shm --ep 2 --mode normal --phase decode "
+		  "--precision bf16 --tokens 1,8 --profile quick --hidden 7168 --experts 256 "
+		  "--topk 8 --seed 67 --scale-up-domain 2 --workload deepseek-v3 --out "
+		  "out/R1/x/result.json");
 	free(argv);
 	assert_int_equal(p.mpi_ranks, 2);
 	assert_string_equal(p.parser, "assay-ep");
@@ -279,40 +300,50 @@ static void test_ep_errors(void **state)
 	(void)state;
 	char text[2048];
 	snprintf(text, sizeof(text), ep_suite, ", \"trials\": \"8\"");
-	assert_string_equal(load_fails(text), "$.sweep.timing.trials: expected a positive integer, got \"8\"");
+	assert_string_equal(load_fails(text),
+			    "$.sweep.timing.trials: expected a positive integer, got \"8\"");
 	assert_string_equal(
-		load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\", \"sweep\": "
-			   "\"configs/sweep-local.json\", \"filters\": {\"sku\": [\"h900\"]}}"),
-		"$.filters.sku: unknown value \"h900\" (known: b200, b300, gb200, gb300, h100, h200, "
-		"local-cpu, mi300x, mi325x, mi355x)");
-	assert_string_equal(load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\"}"),
-			    "$.sweep: missing (expected a sweep file or object)");
-	assert_string_equal(load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\", "
-				       "\"sweep\": \"configs/sweep-local.json\", \"combos\": {}}"),
-			    "$.combos: unknown key (expected one of: kind, name, description, launcher, "
-			    "store, output, cluster, revision, signatures, secrets, env, timeout_s, gates, "
-			    "platforms, sweep, filters, assay_ep)");
+	    load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\", \"sweep\": "
+		       "\"configs/sweep-local.json\", \"filters\": {\"sku\": [\"h900\"]}}"),
+	    "$.filters.sku: unknown value \"h900\" (known: b200, b300, gb200, gb300, h100, h200, "
+	    "local-cpu, mi300x, mi325x, mi355x)");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\"}"),
+	    "$.sweep: missing (expected a sweep file or object)");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"ep\", \"platforms\": \"configs/platforms.json\", "
+		       "\"sweep\": \"configs/sweep-local.json\", \"combos\": {}}"),
+	    "$.combos: unknown key (expected one of: kind, name, description, launcher, "
+	    "store, output, cluster, revision, signatures, secrets, env, timeout_s, gates, "
+	    "platforms, sweep, filters, assay_ep)");
 }
 
 /* A training suite with every gate: %s is the thresholds file, %s more keys. */
 static const char gated_suite[] =
-	"{\"kind\": \"command\", \"name\": \"t\",\n"
-	" \"combos\": {\"n1\": {\"MBS\": 1, \"GBS\": 8, \"PRECISION\": \"bf16\", \"NODES\": 1, \"SEQ\": 4096},\n"
-	"              \"n2\": {\"MBS\": 1, \"GBS\": 16, \"PRECISION\": \"BF16\", \"NODES\": \"2\", \"SEQ\": 4096},\n"
-	"              \"save\": {\"NODES\": 1, \"SEQ\": 2048}, \"resume\": {\"NODES\": 1, \"SEQ\": 2048}},\n"
-	" \"argv\": [\"replay\"], \"parser\": \"megatron\", \"nodes\": \"{NODES}\", \"gpus_per_node\": 8,\n"
-	" \"training\": {\"seq_len\": \"{SEQ}\", \"warmup\": \"3,20%%\"},\n"
-	" \"gates\": {\"thresholds\": \"%s\", \"loss_curve\": {\"max_slope\": 0},\n"
-	"   \"convergence\": {\"target_value\": 9.5},\n"
-	"   \"scaling\": {\"baseline\": \"n1\", \"combos\": [\"n2\"], \"min_efficiency\": 90},\n"
-	"   \"checkpoint\": {\"save\": \"save\", \"resume\": \"resume\", \"loss_rtol\": 0.01},\n"
-	"   \"regression\": {\"changepoint\": {\"window\": 20, \"threshold\": 0.05}, \"rolling_mean\": "
-	"{\"min_history\": 1}, \"metrics\": [\"tflops_per_gpu/steady_mean\", \"tokens_per_gpu\"]}%s}}\n";
+    "{\"kind\": \"command\", \"name\": \"t\",\n"
+    " \"combos\": {\"n1\": {\"MBS\": 1, \"GBS\": 8, \"PRECISION\": \"bf16\", \"NODES\": 1, "
+    "\"SEQ\": 4096},\n"
+    "              \"n2\": {\"MBS\": 1, \"GBS\": 16, \"PRECISION\": \"BF16\", \"NODES\": \"2\", "
+    "\"SEQ\": 4096},\n"
+    "              \"save\": {\"NODES\": 1, \"SEQ\": 2048}, \"resume\": {\"NODES\": 1, \"SEQ\": "
+    "2048}},\n"
+    " \"argv\": [\"replay\"], \"parser\": \"megatron\", \"nodes\": \"{NODES}\", \"gpus_per_node\": "
+    "8,\n"
+    " \"training\": {\"seq_len\": \"{SEQ}\", \"warmup\": \"3,20%%\"},\n"
+    " \"gates\": {\"thresholds\": \"%s\", \"loss_curve\": {\"max_slope\": 0},\n"
+    "   \"convergence\": {\"target_value\": 9.5},\n"
+    "   \"scaling\": {\"baseline\": \"n1\", \"combos\": [\"n2\"], \"min_efficiency\": 90},\n"
+    "   \"checkpoint\": {\"save\": \"save\", \"resume\": \"resume\", \"loss_rtol\": 0.01},\n"
+    "   \"regression\": {\"changepoint\": {\"window\": 20, \"threshold\": 0.05}, \"rolling_mean\": "
+    "{\"min_history\": 1}, \"metrics\": [\"tflops_per_gpu/steady_mean\", "
+    "\"tokens_per_gpu\"]}%s}}\n";
 
 static const char gated_thresholds[] =
-	"{\"cells\": {\"default\": {\"lm_loss\": {\"kind\": \"max\", \"value\": 10}},\n"
-	"            \"MBS=1,GBS=8,PRECISION=BF16\": {\"tflops_per_gpu\": {\"kind\": \"min\", \"value\": 400}},\n"
-	"            \"MBS=1,GBS=16,PRECISION=BF16\": {\"tflops_per_gpu\": {\"kind\": \"min\", \"value\": 400}}}}\n";
+    "{\"cells\": {\"default\": {\"lm_loss\": {\"kind\": \"max\", \"value\": 10}},\n"
+    "            \"MBS=1,GBS=8,PRECISION=BF16\": {\"tflops_per_gpu\": {\"kind\": \"min\", "
+    "\"value\": 400}},\n"
+    "            \"MBS=1,GBS=16,PRECISION=BF16\": {\"tflops_per_gpu\": {\"kind\": \"min\", "
+    "\"value\": 400}}}}\n";
 
 static const char *gated_fails(const char *th, const char *more)
 {
@@ -368,7 +399,8 @@ static void test_gates(void **state)
 	r.statistic = "steady_mean";
 	assert_true(assay_suite_metric_selected(&g->regression.metrics, &r));
 	struct assay_case_plan p;
-	assert_int_equal(assay_suite_plan(&s, &s.cases[1], "R", "out/R/n2", NULL, &p, &e), ASSAY_OK);
+	assert_int_equal(assay_suite_plan(&s, &s.cases[1], "R", "out/R/n2", NULL, &p, &e),
+			 ASSAY_OK);
 	assert_string_equal(json_string_value(json_object_get(p.context, "scale")), "2x8");
 	assay_case_plan_release(&p);
 	/* The thresholds file is part of the suite's digest: a resume needs the same. */
@@ -381,9 +413,10 @@ static void test_gates(void **state)
 	assay_suite_release(&s);
 
 	/* Errors: every one names the file and the JSON path, before anything runs. */
-	assert_string_equal(gated_fails(gated_thresholds, ", \"ab\": {}"),
-			    "$.gates.ab: compares two backends of an EP suite at each point; a command "
-			    "suite has none");
+	assert_string_equal(
+	    gated_fails(gated_thresholds, ", \"ab\": {}"),
+	    "$.gates.ab: compares two backends of an EP suite at each point; a command "
+	    "suite has none");
 	assert_string_equal(gated_fails(gated_thresholds, ", \"extra\": 1"),
 			    "$.gates.extra: unknown key (expected one of: thresholds, loss_curve, "
 			    "convergence, scaling, checkpoint, regression, ab)");
@@ -391,19 +424,22 @@ static void test_gates(void **state)
 	snprintf(text, sizeof(text), gated_suite, thresholds, "");
 	char *at = strstr(text, "\"baseline\": \"n1\", \"combos\": [\"n2\"]");
 	memcpy(at, "\"baseline\": \"n2\", \"combos\": [\"n1\"]", 34);
-	assert_string_equal(load_fails(text),
-			    "$.gates.scaling.combos[0]: the baseline combo must run before \"n1\" (order "
-			    "$.runs so that it comes first)");
+	assert_string_equal(
+	    load_fails(text),
+	    "$.gates.scaling.combos[0]: the baseline combo must run before \"n1\" (order "
+	    "$.runs so that it comes first)");
 	snprintf(text, sizeof(text), gated_suite, thresholds, "");
 	char *ck = strstr(text, "\"loss_rtol\"");
 	memcpy(ck, "\"loss_rtox\"", 11);
-	assert_string_equal(load_fails(text),
-			    "$.gates.checkpoint.loss_rtox: unknown key (expected one of: save, resume, "
-			    "loss_rtol, overlap_rtol, last_checkpoint, enforce)");
+	assert_string_equal(
+	    load_fails(text),
+	    "$.gates.checkpoint.loss_rtox: unknown key (expected one of: save, resume, "
+	    "loss_rtol, overlap_rtol, last_checkpoint, enforce)");
 	snprintf(text, sizeof(text), gated_suite, thresholds, "");
 	char *sv = strstr(text, "{\"save\": \"save\", \"resume\": \"resume\"");
 	memcpy(sv, "{\"save\": \"resu\", \"resume\": \"resume\"", 35);
-	assert_string_equal(load_fails(text), "$.gates.checkpoint.save: combo \"resu\" is not one of the runs");
+	assert_string_equal(load_fails(text),
+			    "$.gates.checkpoint.save: combo \"resu\" is not one of the runs");
 	snprintf(text, sizeof(text), gated_suite, thresholds, "");
 	char *win = strstr(text, "\"window\": 20");
 	memcpy(win, "\"window\":  1", 12);
@@ -412,9 +448,10 @@ static void test_gates(void **state)
 	snprintf(text, sizeof(text), gated_suite, thresholds, "");
 	char *sq = strstr(text, "\"SEQ\": 2048}, \"resume\"");
 	memcpy(sq, "\"SEQ\": \"x\" }, \"resume\"", 22);
-	assert_string_equal(load_fails(text),
-			    "$.training.seq_len: {SEQ} of combo \"save\" must be an integer from 1 to "
-			    "1099511627776");
+	assert_string_equal(
+	    load_fails(text),
+	    "$.training.seq_len: {SEQ} of combo \"save\" must be an integer from 1 to "
+	    "1099511627776");
 
 	/* The thresholds file's own errors name it; so do its cells against the combos. */
 	struct assay_suite s2;
@@ -425,36 +462,42 @@ static void test_gates(void **state)
 	assert_string_equal(e.file, thresholds);
 	assert_string_equal(e.message, "no cell for combo \"MBS=1,GBS=16,PRECISION=BF16\" and no "
 				       "\"default\" cell");
-	write_file(thresholds, "{\"cells\": {\"default\": {}, \"MBS=9,GBS=8,PRECISION=BF16\": {}}}");
+	write_file(thresholds,
+		   "{\"cells\": {\"default\": {}, \"MBS=9,GBS=8,PRECISION=BF16\": {}}}");
 	assert_int_equal(assay_suite_load(path, &s2, &e), ASSAY_USAGE);
 	assert_string_equal(e.path, "$.cells[\"MBS=9,GBS=8,PRECISION=BF16\"]");
 	assert_string_equal(e.message, "orphan cell: no run uses this combo");
 
 	/* Training gates need a training parser; thresholds need whole cells. */
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"rows\", \"gates\": {\"loss_curve\": {\"max_slope\": 0}}}"),
-			    "$.gates.loss_curve: judges a training log: it needs parser megatron, primus, "
-			    "megatron-golden or auto, not \"rows\"");
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"rows\", \"training\": {\"seq_len\": 8}}"),
-			    "$.training: applies to training logs: parser megatron, primus, "
-			    "megatron-golden or auto, not \"rows\"");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"parser\": \"rows\", \"gates\": {\"loss_curve\": {\"max_slope\": 0}}}"),
+	    "$.gates.loss_curve: judges a training log: it needs parser megatron, primus, "
+	    "megatron-golden or auto, not \"rows\"");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"parser\": \"rows\", \"training\": {\"seq_len\": 8}}"),
+	    "$.training: applies to training logs: parser megatron, primus, "
+	    "megatron-golden or auto, not \"rows\"");
 	write_file(thresholds, "{\"cells\": {\"default\": {}}}");
 	snprintf(text, sizeof(text),
 		 "{\"kind\": \"command\", \"combos\": {\"a\": {\"MBS\": 2}}, \"argv\": [\"x\"], "
 		 "\"parser\": \"rows\", \"gates\": {\"thresholds\": \"%s\"}}",
 		 thresholds);
-	assert_string_equal(load_fails(text), "$.combos.a: a thresholds cell needs MBS, GBS and "
-					      "PRECISION (or none of them, for the \"default\" cell); "
-					      "this combo has MBS=2");
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"rows\", \"nodes\": \"{NODES}\"}"),
-			    "$.nodes: placeholder {NODES} has no value in combo \"a\"");
-	assert_string_equal(load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
-				       "\"parser\": \"rows\", \"gates\": {\"regression\": {\"changepoint\": "
-				       "false, \"rolling_mean\": false}}}"),
-			    "$.gates.regression: both changepoint and rolling_mean are off; remove the "
-			    "block instead");
+	assert_string_equal(load_fails(text),
+			    "$.combos.a: a thresholds cell needs MBS, GBS and "
+			    "PRECISION (or none of them, for the \"default\" cell); "
+			    "this combo has MBS=2");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"parser\": \"rows\", \"nodes\": \"{NODES}\"}"),
+	    "$.nodes: placeholder {NODES} has no value in combo \"a\"");
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+		       "\"parser\": \"rows\", \"gates\": {\"regression\": {\"changepoint\": "
+		       "false, \"rolling_mean\": false}}}"),
+	    "$.gates.regression: both changepoint and rolling_mean are off; remove the "
+	    "block instead");
 }
 
 static void test_ep_gates(void **state)
@@ -467,24 +510,28 @@ static void test_ep_gates(void **state)
 	 * case moves to run right after its shm baseline. */
 	snprintf(text, sizeof(text), ep_suite, "");
 	text[strlen(text) - 2] = '\0';
-	strcat(text, ", \"gates\": {\"ab\": {\"baseline\": \"shm\", \"candidate\": \"mpi\", "
-		     "\"threshold\": 0.5, \"metrics\": [\"latency_us/p50\"]}, \"regression\": {}}}\n");
+	strcat(text,
+	       ", \"gates\": {\"ab\": {\"baseline\": \"shm\", \"candidate\": \"mpi\", "
+	       "\"threshold\": 0.5, \"metrics\": [\"latency_us/p50\"]}, \"regression\": {}}}\n");
 	write_suite(text);
 	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
 	assert_true(s.gates.ab_on && s.gates.regression_on);
 	struct sbuf order = SBUF_INIT;
 	for (size_t i = 0; i < s.n_cases; i++) {
 		const char *b = json_string_value(json_object_get(s.cases[i].factors, "backend"));
-		if (strcmp(json_string_value(json_object_get(s.cases[i].factors, "sku")), "local-cpu"))
+		if (strcmp(json_string_value(json_object_get(s.cases[i].factors, "sku")),
+			   "local-cpu"))
 			continue;
 		sbuf_addf(&order, "%s%s", order.len ? " " : "", b);
 		if (!strcmp(b, "mpi")) {
-			assert_true(s.cases[i].ab_baseline >= 0 && (size_t)s.cases[i].ab_baseline < i);
+			assert_true(s.cases[i].ab_baseline >= 0 &&
+				    (size_t)s.cases[i].ab_baseline < i);
 			const struct assay_suite_case *base = &s.cases[s.cases[i].ab_baseline];
-			assert_string_equal(json_string_value(json_object_get(base->factors, "backend")),
-					    "shm");
-			assert_int_equal(json_integer_value(json_object_get(base->factors, "ep")),
-					 json_integer_value(json_object_get(s.cases[i].factors, "ep")));
+			assert_string_equal(
+			    json_string_value(json_object_get(base->factors, "backend")), "shm");
+			assert_int_equal(
+			    json_integer_value(json_object_get(base->factors, "ep")),
+			    json_integer_value(json_object_get(s.cases[i].factors, "ep")));
 		} else {
 			assert_int_equal(s.cases[i].ab_baseline, -1);
 		}
@@ -496,8 +543,9 @@ static void test_ep_gates(void **state)
 	text[strlen(text) - 2] = '\0';
 	strcat(text, ", \"gates\": {\"ab\": {\"baseline\": \"nccl2\", \"candidate\": \"mpi\", "
 		     "\"threshold\": 0.5}}}\n");
-	assert_string_equal(load_fails(text), "$.gates.ab.baseline: no case of the matrix has backend "
-					      "\"nccl2\"");
+	assert_string_equal(load_fails(text),
+			    "$.gates.ab.baseline: no case of the matrix has backend "
+			    "\"nccl2\"");
 	snprintf(text, sizeof(text), ep_suite, "");
 	text[strlen(text) - 2] = '\0';
 	strcat(text, ", \"gates\": {\"thresholds\": \"x.json\"}}\n");
@@ -511,7 +559,8 @@ static void test_template(void **state)
 	json_t *vars = json_pack("{s:i, s:f, s:b, s:s}", "A", 3, "B", 0.25, "C", 1, "D", "x y");
 	struct sbuf sb = SBUF_INIT;
 	char *missing;
-	assert_int_equal(assay_template_expand("{A}-{B}-{C}-{D}-{{A}}-{ A}-{9}-{", vars, &sb, &missing), 0);
+	assert_int_equal(
+	    assay_template_expand("{A}-{B}-{C}-{D}-{{A}}-{ A}-{9}-{", vars, &sb, &missing), 0);
 	assert_string_equal(sbuf_str(&sb), "3-0.25-true-x y-{A}-{ A}-{9}-{");
 	sbuf_reset(&sb);
 	assert_int_equal(assay_template_expand("a{E}b", vars, &sb, &missing), -1);
@@ -524,14 +573,10 @@ static void test_template(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_command_suite),
-		cmocka_unit_test(test_command_errors),
-		cmocka_unit_test(test_secrets),
-		cmocka_unit_test(test_ep_suite),
-		cmocka_unit_test(test_ep_errors),
-		cmocka_unit_test(test_gates),
-		cmocka_unit_test(test_ep_gates),
-		cmocka_unit_test(test_template),
+	    cmocka_unit_test(test_command_suite), cmocka_unit_test(test_command_errors),
+	    cmocka_unit_test(test_secrets),       cmocka_unit_test(test_ep_suite),
+	    cmocka_unit_test(test_ep_errors),     cmocka_unit_test(test_gates),
+	    cmocka_unit_test(test_ep_gates),      cmocka_unit_test(test_template),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

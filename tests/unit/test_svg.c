@@ -136,8 +136,8 @@ static void test_log_placement(void **state)
 	 * written as nan or inf. */
 	double y2[] = {0, -1, 50};
 	struct svg_series s2 = {"s", x, y2, 3, 0, SVG_MARK_CIRCLE, false, false, true};
-	c = (struct svg_chart){.x_log = true, .y_log = true, .series = &s2, .nseries = 1,
-			       .standalone = true};
+	c = (struct svg_chart){
+	    .x_log = true, .y_log = true, .series = &s2, .nseries = 1, .standalone = true};
 	out = render(&c);
 	assert_int_equal(count_of(out, "</circle>"), 1); /* data markers have a <title> */
 	assert_null(strstr(out, "nan"));
@@ -149,9 +149,17 @@ static void test_log_placement(void **state)
 	/* Numbers no axis can hold, and a fit that cannot be drawn on log axes. */
 	double x3[] = {NAN, 1e308, 2, 3}, y3[] = {1, 1, INFINITY, 4};
 	struct svg_series s3 = {"s", x3, y3, 4, 0, SVG_MARK_CIRCLE, false, false, true};
-	c = (struct svg_chart){.x_log = true, .y_log = true, .series = &s3, .nseries = 1,
-			       .fit = true, .fit_slope = -5, .fit_intercept = 1, .fit_from = 1,
-			       .fit_to = 3, .fit_label = "fit", .standalone = true};
+	c = (struct svg_chart){.x_log = true,
+			       .y_log = true,
+			       .series = &s3,
+			       .nseries = 1,
+			       .fit = true,
+			       .fit_slope = -5,
+			       .fit_intercept = 1,
+			       .fit_from = 1,
+			       .fit_to = 3,
+			       .fit_label = "fit",
+			       .standalone = true};
 	out = render(&c);
 	assert_int_equal(count_of(out, "</circle>"), 1);
 	assert_null(strstr(out, "nan"));
@@ -168,14 +176,22 @@ static void test_escaping(void **state)
 	struct strlist secrets = STRLIST_INIT;
 	strlist_push(&secrets, "s3cr3t");
 	double x[] = {1, 2}, y[] = {3, 4};
-	struct svg_series s = {"<b>\"q\" & 's' s3cr3t", x, y, 2, 0, SVG_MARK_AUTO, false, false,
-			       true};
+	struct svg_series s = {"<b>\"q\" & 's' s3cr3t", x,     y,     2,   0,
+			       SVG_MARK_AUTO,           false, false, true};
 	const char *cats[] = {"r<1>", "r&2"};
 	struct svg_vline v = {0.5, "change </title><script>"};
-	struct svg_chart c = {.title = "<script>alert(1)</script>", .x_title = "x & y",
-			      .y_title = "lat\x1b[31m (\xff)", .series = &s, .nseries = 1,
-			      .x_categories = cats, .ncategories = 2, .vlines = &v, .nvlines = 1,
-			      .vline_legend = "change", .standalone = true, .secrets = &secrets};
+	struct svg_chart c = {.title = "<script>alert(1)</script>",
+			      .x_title = "x & y",
+			      .y_title = "lat\x1b[31m (\xff)",
+			      .series = &s,
+			      .nseries = 1,
+			      .x_categories = cats,
+			      .ncategories = 2,
+			      .vlines = &v,
+			      .nvlines = 1,
+			      .vline_legend = "change",
+			      .standalone = true,
+			      .secrets = &secrets};
 	char *out = render(&c);
 	assert_null(strstr(out, "<script"));
 	assert_null(strstr(out, "<b>"));
@@ -195,24 +211,36 @@ static void test_features(void **state)
 	(void)state;
 	double x[] = {1, 2, 3, 4, 5, 6}, y[] = {10, 8, 6.5, 6, 5.5, 5.2};
 	struct svg_series s[] = {
-		{"loss", x, y, 6, SVG_COLOR_AUTO, SVG_MARK_AUTO, false, false, true},
-		{"other", x, y, 6, SVG_COLOR_AUTO, SVG_MARK_AUTO, true, false, false},
+	    {"loss", x, y, 6, SVG_COLOR_AUTO, SVG_MARK_AUTO, false, false, true},
+	    {"other", x, y, 6, SVG_COLOR_AUTO, SVG_MARK_AUTO, true, false, false},
 	};
 	struct svg_band band = {0.5, 2.5, "warm-up"};
-	struct svg_chart c = {.title = "t", .x_title = "step", .y_title = "loss", .series = s,
-			      .nseries = 2, .bands = &band, .nbands = 1, .fit = true,
-			      .fit_slope = -1, .fit_intercept = 11, .fit_from = 3, .fit_to = 6,
-			      .fit_label = "fit", .highlight = true, .hx = 6, .hy = 5.2,
+	struct svg_chart c = {.title = "t",
+			      .x_title = "step",
+			      .y_title = "loss",
+			      .series = s,
+			      .nseries = 2,
+			      .bands = &band,
+			      .nbands = 1,
+			      .fit = true,
+			      .fit_slope = -1,
+			      .fit_intercept = 11,
+			      .fit_from = 3,
+			      .fit_to = 6,
+			      .fit_label = "fit",
+			      .highlight = true,
+			      .hx = 6,
+			      .hy = 5.2,
 			      .highlight_label = "this run"};
 	char *a = render(&c), *b = render(&c);
 	assert_string_equal(a, b); /* deterministic */
 	/* Two series: distinct colours and markers, the second dashed. */
 	assert_non_null(strstr(a, "stroke=\"#2563eb\""));
 	assert_non_null(strstr(a, "stroke=\"#ea580c\" stroke-dasharray"));
-	assert_int_equal(count_of(a, "<circle cx"), 6 + 1); /* circles + legend swatch */
+	assert_int_equal(count_of(a, "<circle cx"), 6 + 1);     /* circles + legend swatch */
 	assert_int_equal(count_of(a, "h5.6v5.6h-5.6z"), 6 + 1); /* squares + legend swatch */
-	assert_non_null(strstr(a, "fill=\"#fde68a\""));        /* the band */
-	assert_non_null(strstr(a, "r=\"6.5\""));               /* the highlighted point */
+	assert_non_null(strstr(a, "fill=\"#fde68a\""));         /* the band */
+	assert_non_null(strstr(a, "r=\"6.5\""));                /* the highlighted point */
 	assert_non_null(strstr(a, ">fit</text>"));
 	assert_non_null(strstr(a, ">this run</text>"));
 	assert_non_null(strstr(a, ">warm-up</text>"));
@@ -249,10 +277,10 @@ static void test_dense(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_linear_ticks), cmocka_unit_test(test_log_ticks),
-		cmocka_unit_test(test_labels),       cmocka_unit_test(test_log_placement),
-		cmocka_unit_test(test_escaping),     cmocka_unit_test(test_features),
-		cmocka_unit_test(test_dense),
+	    cmocka_unit_test(test_linear_ticks), cmocka_unit_test(test_log_ticks),
+	    cmocka_unit_test(test_labels),       cmocka_unit_test(test_log_placement),
+	    cmocka_unit_test(test_escaping),     cmocka_unit_test(test_features),
+	    cmocka_unit_test(test_dense),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,7 +63,7 @@ static bool has(const struct assay_train_result *r, size_t i, enum assay_train_m
 	return r->steps[i].has & (1u << m);
 }
 
-#define assert_near(a, b) \
+#define assert_near(a, b)                                                                          \
 	assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (fabs((double)(b)) + 1))
 
 /* ---- numbers ---- */
@@ -76,12 +76,16 @@ static void test_numbers(void **state)
 		double want;
 		size_t used;
 	} cases[] = {
-		{"1.189968E+01", 11.89968, 12}, {"9.045085E-06", 9.045085e-06, 12},
-		{"658.3 |", 658.3, 5},          {"-2.5e3x", -2500, 6},
-		{"0.5462", 0.5462, 6},          {"12525.2/", 12525.2, 7},
-		{"4.092303E-03", 0.004092303, 12}, {"7", 7, 1},
-		{"1e", 1, 1}, /* an exponent without digits is not part of the number */
-		{"123456789012345678901234", 123456789012345678901234.0, 24},
+	    {"1.189968E+01", 11.89968, 12},
+	    {"9.045085E-06", 9.045085e-06, 12},
+	    {"658.3 |", 658.3, 5},
+	    {"-2.5e3x", -2500, 6},
+	    {"0.5462", 0.5462, 6},
+	    {"12525.2/", 12525.2, 7},
+	    {"4.092303E-03", 0.004092303, 12},
+	    {"7", 7, 1},
+	    {"1e", 1, 1}, /* an exponent without digits is not part of the number */
+	    {"123456789012345678901234", 123456789012345678901234.0, 24},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		double x;
@@ -194,7 +198,7 @@ static void test_megatron_rocm_and_summary(void **state)
 	assert_near(v(&r, 2, ASSAY_TM_MEM_RATIO), 0.6123);
 	assert_false(has(&r, 0, ASSAY_TM_TFLOPS)); /* the warm-up line has no throughput */
 	assert_int_equal(r.summary_has, (1u << ASSAY_TM_ELAPSED_MS) | (1u << ASSAY_TM_TFLOPS) |
-						(1u << ASSAY_TM_TOKENS) | (1u << ASSAY_TM_MEM_RATIO));
+					    (1u << ASSAY_TM_TOKENS) | (1u << ASSAY_TM_MEM_RATIO));
 	assert_near(r.summary[ASSAY_TM_TFLOPS], 403.2);
 	assert_near(r.summary[ASSAY_TM_ELAPSED_MS], 812.5);
 	assert_near(r.summary[ASSAY_TM_TOKENS], 20165.0);
@@ -297,10 +301,11 @@ static void test_checkpoint_lines(void **state)
 	assay_train_result_release(&r);
 
 	/* The max-only timer form, and the report flattened onto one line. */
-	parse_text("megatron", "  successfully saved checkpoint from iteration      50 to /c [ t "
-			       "1/1, p 1/1 ] (min, max) time across ranks (ms): save-checkpoint "
-			       "...........: (24895.07, 24895.13)\n"
-			       "max time across ranks (ms):\n    load-checkpoint ........: 812.25\n",
+	parse_text("megatron",
+		   "  successfully saved checkpoint from iteration      50 to /c [ t "
+		   "1/1, p 1/1 ] (min, max) time across ranks (ms): save-checkpoint "
+		   "...........: (24895.07, 24895.13)\n"
+		   "max time across ranks (ms):\n    load-checkpoint ........: 812.25\n",
 		   &r);
 	assert_int_equal(r.n_ckpts, 2);
 	assert_int_equal(r.ckpts[0].iteration, 50);
@@ -447,24 +452,24 @@ static void test_rows(void **state)
 		double value;
 		int64_t samples;
 	} want[] = {
-		{"elapsed_ms_per_iter", "steady_mean", "ms", ASSAY_DIR_LOWER, 585.0, 4},
-		{"elapsed_ms_per_iter", "steady_median", "ms", ASSAY_DIR_LOWER, 585.0, 4},
-		{"elapsed_ms_per_iter", "running_avg", "ms", ASSAY_DIR_LOWER, 585.2, 1},
-		{"tflops_per_gpu", "steady_mean", "TFLOP/s/GPU", ASSAY_DIR_HIGHER, 508.75, 4},
-		{"tflops_per_gpu", "steady_median", "TFLOP/s/GPU", ASSAY_DIR_HIGHER, 507.5, 4},
-		{"tflops_per_gpu", "running_avg", "TFLOP/s/GPU", ASSAY_DIR_HIGHER, 509.0, 1},
-		{"tokens_per_gpu", "steady_mean", "tokens/s/GPU", ASSAY_DIR_HIGHER, 7150.0, 4},
-		{"tokens_per_gpu", "steady_median", "tokens/s/GPU", ASSAY_DIR_HIGHER, 7150.0, 4},
-		{"tokens_per_gpu", "running_avg", "tokens/s/GPU", ASSAY_DIR_HIGHER, 7139.3, 1},
-		{"lm_loss", "last", "nats", ASSAY_DIR_LOWER, 10.1, 1},
-		{"mem_usage_ratio", "max", "ratio", ASSAY_DIR_LOWER, 0.5933, 6},
-		{"mem_used_gb", "max", "GB", ASSAY_DIR_LOWER, 170.86, 6},
-		{"rocm_mem_usage_ratio", "max", "ratio", ASSAY_DIR_LOWER, 0.598, 6},
-		{"rocm_mem_used_gb", "max", "GB", ASSAY_DIR_LOWER, 172.22, 6},
-		{"mem_max_allocated_mb", "max", "MB", ASSAY_DIR_LOWER, 121964.93, 2},
-		{"mem_max_reserved_mb", "max", "MB", ASSAY_DIR_LOWER, 159578.0, 2},
-		{"skipped_iterations", "total", "iterations", ASSAY_DIR_LOWER, 0, 6},
-		{"nan_iterations", "total", "iterations", ASSAY_DIR_LOWER, 0, 6},
+	    {"elapsed_ms_per_iter", "steady_mean", "ms", ASSAY_DIR_LOWER, 585.0, 4},
+	    {"elapsed_ms_per_iter", "steady_median", "ms", ASSAY_DIR_LOWER, 585.0, 4},
+	    {"elapsed_ms_per_iter", "running_avg", "ms", ASSAY_DIR_LOWER, 585.2, 1},
+	    {"tflops_per_gpu", "steady_mean", "TFLOP/s/GPU", ASSAY_DIR_HIGHER, 508.75, 4},
+	    {"tflops_per_gpu", "steady_median", "TFLOP/s/GPU", ASSAY_DIR_HIGHER, 507.5, 4},
+	    {"tflops_per_gpu", "running_avg", "TFLOP/s/GPU", ASSAY_DIR_HIGHER, 509.0, 1},
+	    {"tokens_per_gpu", "steady_mean", "tokens/s/GPU", ASSAY_DIR_HIGHER, 7150.0, 4},
+	    {"tokens_per_gpu", "steady_median", "tokens/s/GPU", ASSAY_DIR_HIGHER, 7150.0, 4},
+	    {"tokens_per_gpu", "running_avg", "tokens/s/GPU", ASSAY_DIR_HIGHER, 7139.3, 1},
+	    {"lm_loss", "last", "nats", ASSAY_DIR_LOWER, 10.1, 1},
+	    {"mem_usage_ratio", "max", "ratio", ASSAY_DIR_LOWER, 0.5933, 6},
+	    {"mem_used_gb", "max", "GB", ASSAY_DIR_LOWER, 170.86, 6},
+	    {"rocm_mem_usage_ratio", "max", "ratio", ASSAY_DIR_LOWER, 0.598, 6},
+	    {"rocm_mem_used_gb", "max", "GB", ASSAY_DIR_LOWER, 172.22, 6},
+	    {"mem_max_allocated_mb", "max", "MB", ASSAY_DIR_LOWER, 121964.93, 2},
+	    {"mem_max_reserved_mb", "max", "MB", ASSAY_DIR_LOWER, 159578.0, 2},
+	    {"skipped_iterations", "total", "iterations", ASSAY_DIR_LOWER, 0, 6},
+	    {"nan_iterations", "total", "iterations", ASSAY_DIR_LOWER, 0, 6},
 	};
 	assert_int_equal(rows.n, sizeof(want) / sizeof(want[0]));
 	for (size_t i = 0; i < rows.n; i++) {
@@ -475,7 +480,8 @@ static void test_rows(void **state)
 		assert_int_equal(row->direction, want[i].dir);
 		assert_near(row->value, want[i].value);
 		assert_int_equal(row->samples, want[i].samples);
-		assert_string_equal(json_string_value(json_object_get(row->series, "workload")), "w");
+		assert_string_equal(json_string_value(json_object_get(row->series, "workload")),
+				    "w");
 		assert_string_equal(row->revision, "abc");
 		assert_int_equal(strlen(row->series_key), 64);
 	}
@@ -492,10 +498,10 @@ static void test_step_json(void **state)
 	json_t *o = assay_train_step_to_json(&r.steps[3]);
 	char *s = assay_json_dumps(o, ASSAY_JSON_SORT);
 	assert_string_equal(
-		s, "{\"consumed_samples\":256,\"elapsed_ms_per_iter\":1000.0,\"global_batch_size\":64,"
-		   "\"grad_norm\":\"nan\",\"learning_rate\":0.0001,\"line\":4,\"lm_loss\":\"nan\","
-		   "\"loss_scale\":1.0,\"nan_iterations\":0,\"skipped_iterations\":0,\"step\":4,"
-		   "\"tflops_per_gpu\":350.0,\"total\":6,\"warmup\":false}");
+	    s, "{\"consumed_samples\":256,\"elapsed_ms_per_iter\":1000.0,\"global_batch_size\":64,"
+	       "\"grad_norm\":\"nan\",\"learning_rate\":0.0001,\"line\":4,\"lm_loss\":\"nan\","
+	       "\"loss_scale\":1.0,\"nan_iterations\":0,\"skipped_iterations\":0,\"step\":4,"
+	       "\"tflops_per_gpu\":350.0,\"total\":6,\"warmup\":false}");
 	free(s);
 	json_decref(o);
 	assay_train_result_release(&r);
@@ -507,9 +513,9 @@ static void test_detect(void **state)
 	static const struct {
 		const char *file, *format;
 	} cases[] = {
-		{"megatron-basic.log", "megatron"},   {"megatron-rocm.log", "megatron"},
-		{"megatron-save.log", "megatron"},    {"primus-complete.log", "primus"},
-		{"primus-marker-only.log", "primus"}, {"primus-no-steps.log", "primus"},
+	    {"megatron-basic.log", "megatron"},   {"megatron-rocm.log", "megatron"},
+	    {"megatron-save.log", "megatron"},    {"primus-complete.log", "primus"},
+	    {"primus-marker-only.log", "primus"}, {"primus-no-steps.log", "primus"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[512];
@@ -524,7 +530,8 @@ static void test_detect(void **state)
 	assert_null(assay_train_detect("hello\n", 6));
 	struct assay_train_result r;
 	struct assay_error e;
-	assert_int_equal(assay_train_parse("auto", "hello\n", 6, NULL, "f.txt", &r, &e), ASSAY_USAGE);
+	assert_int_equal(assay_train_parse("auto", "hello\n", 6, NULL, "f.txt", &r, &e),
+			 ASSAY_USAGE);
 	assert_string_equal(e.file, "f.txt");
 	assert_string_equal(e.message, "cannot tell the format: not a Megatron-LM or Primus log, "
 				       "nor a golden-values file (use --format)");
@@ -539,14 +546,14 @@ static void test_golden_errors(void **state)
 	static const struct {
 		const char *text, *path, *message;
 	} cases[] = {
-		{"[1]", "$", "expected an object of golden metrics, got [...]"},
-		{"{\"lm loss\": {\"values\": {\"x\": 1}}}", "$[\"lm loss\"].values.x",
-		 "expected a step number as the key, got \"x\""},
-		{"{\"lm loss\": {\"values\": {\"1\": \"inf\"}}}", "$[\"lm loss\"].values.1",
-		 "expected a number or \"nan\", got \"inf\""},
-		{"{\"lm loss\": {\"start\": 1, \"values\": {}}}", "$[\"lm loss\"].start",
-		 "unknown key (expected one of: start_step, end_step, step_interval, values)"},
-		{"{\"lm loss\": {}}", "$[\"lm loss\"].values", "missing (expected an object)"},
+	    {"[1]", "$", "expected an object of golden metrics, got [...]"},
+	    {"{\"lm loss\": {\"values\": {\"x\": 1}}}", "$[\"lm loss\"].values.x",
+	     "expected a step number as the key, got \"x\""},
+	    {"{\"lm loss\": {\"values\": {\"1\": \"inf\"}}}", "$[\"lm loss\"].values.1",
+	     "expected a number or \"nan\", got \"inf\""},
+	    {"{\"lm loss\": {\"start\": 1, \"values\": {}}}", "$[\"lm loss\"].start",
+	     "unknown key (expected one of: start_step, end_step, step_interval, values)"},
+	    {"{\"lm loss\": {}}", "$[\"lm loss\"].values", "missing (expected an object)"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct assay_train_result r;
@@ -624,10 +631,10 @@ static void test_conformance_safe_lens(void **state)
 	}
 	/* step, total, elapsed X/Y, TFLOP X/Y, tokens X/Y, lm loss, hip ratio */
 	static const double want[4][11] = {
-		{424, 40000, 16601.3, 17219.3, 11.9, 11.5, 246.7, 238.1, 4.447942, 0.9898},
-		{12125, 36000, 2701.3, 2712.7, 210.5, 217.3, 12130.4, 12525.5, 2.352391, 0.8881},
-		{4273, 5000, 13107.0, 13341.7, 579.1, 569.3, 10000.2, 9831.0, 0.004092303, 0.6009},
-		{126, 5000, 13372.8, 13364.7, 567.6, 568.0, 9801.4, 9807.3, 0.006548988, 0.6009},
+	    {424, 40000, 16601.3, 17219.3, 11.9, 11.5, 246.7, 238.1, 4.447942, 0.9898},
+	    {12125, 36000, 2701.3, 2712.7, 210.5, 217.3, 12130.4, 12525.5, 2.352391, 0.8881},
+	    {4273, 5000, 13107.0, 13341.7, 579.1, 569.3, 10000.2, 9831.0, 0.004092303, 0.6009},
+	    {126, 5000, 13372.8, 13364.7, 567.6, 568.0, 9801.4, 9807.3, 0.006548988, 0.6009},
 	};
 	struct assay_train_result r;
 	parse_file("primus", path, NULL, &r);
@@ -676,14 +683,16 @@ static void test_conformance_cvs(void **state)
 	struct assay_train_opts o;
 	assay_train_opts_init(&o);
 	/* The memory-dump line yields no step. */
-	assert_int_equal(assay_train_parse("primus", lines[0], lens[0], &o, path, &r, &e), ASSAY_OK);
+	assert_int_equal(assay_train_parse("primus", lines[0], lens[0], &o, path, &r, &e),
+			 ASSAY_OK);
 	assert_int_equal(r.n_steps, 0);
 	assert_int_equal(r.n_mem_lines, 1);
 	assay_train_result_release(&r);
 	/* The ROCm Megatron line; tokens/GPU derivable as 16*8192*1000/(658.3*8). */
 	o.seq_len = 8192;
 	o.world_size = 8;
-	assert_int_equal(assay_train_parse("megatron", lines[1], lens[1], &o, path, &r, &e), ASSAY_OK);
+	assert_int_equal(assay_train_parse("megatron", lines[1], lens[1], &o, path, &r, &e),
+			 ASSAY_OK);
 	assert_int_equal(r.n_steps, 1);
 	assert_int_equal(r.steps[0].step, 2);
 	assert_true(v(&r, 0, ASSAY_TM_TFLOPS) == 1441.4);
@@ -694,7 +703,8 @@ static void test_conformance_cvs(void **state)
 	assay_train_result_release(&r);
 	assay_train_opts_init(&o);
 	/* The Primus warm-up line: no tokens. */
-	assert_int_equal(assay_train_parse("primus", lines[2], lens[2], &o, path, &r, &e), ASSAY_OK);
+	assert_int_equal(assay_train_parse("primus", lines[2], lens[2], &o, path, &r, &e),
+			 ASSAY_OK);
 	assert_true(v(&r, 0, ASSAY_TM_TFLOPS) == 103.7);
 	assert_false(has(&r, 0, ASSAY_TM_TOKENS));
 	assay_train_result_release(&r);
@@ -735,7 +745,7 @@ static void test_conformance_golden(void **state)
 	assert_true(v(&a, 49, ASSAY_TM_LM_LOSS) == 10.21087);
 	assert_true(v(&b, 0, ASSAY_TM_LM_LOSS) == 10.19942);
 	assert_true(v(&a, 1, ASSAY_TM_ELAPSED_MS) == 3751.43); /* iteration-time s -> ms */
-	assert_false(has(&a, 0, ASSAY_TM_ELAPSED_MS));        /* iteration-time starts at 2 */
+	assert_false(has(&a, 0, ASSAY_TM_ELAPSED_MS));         /* iteration-time starts at 2 */
 	assert_near(a.mem_max_allocated_mb, 2691792384.0 / 1048576.0);
 	assert_int_equal(assay_train_outcome(&a), ASSAY_OK);
 	/* Over steps 51-100 the runs differ by about 1.5e-5 relative at most. */
@@ -754,24 +764,24 @@ static void test_conformance_golden(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_megatron_basic),
-		cmocka_unit_test(test_megatron_derived_tokens),
-		cmocka_unit_test(test_megatron_rocm_and_summary),
-		cmocka_unit_test(test_megatron_skipped),
-		cmocka_unit_test(test_incomplete_and_nan),
-		cmocka_unit_test(test_checkpoint_lines),
-		cmocka_unit_test(test_primus_complete),
-		cmocka_unit_test(test_primus_marker_and_no_steps),
-		cmocka_unit_test(test_warmup_rule),
-		cmocka_unit_test(test_rows),
-		cmocka_unit_test(test_step_json),
-		cmocka_unit_test(test_detect),
-		cmocka_unit_test(test_golden_errors),
-		cmocka_unit_test(test_conformance_smoke_tail),
-		cmocka_unit_test(test_conformance_safe_lens),
-		cmocka_unit_test(test_conformance_cvs),
-		cmocka_unit_test(test_conformance_golden),
+	    cmocka_unit_test(test_numbers),
+	    cmocka_unit_test(test_megatron_basic),
+	    cmocka_unit_test(test_megatron_derived_tokens),
+	    cmocka_unit_test(test_megatron_rocm_and_summary),
+	    cmocka_unit_test(test_megatron_skipped),
+	    cmocka_unit_test(test_incomplete_and_nan),
+	    cmocka_unit_test(test_checkpoint_lines),
+	    cmocka_unit_test(test_primus_complete),
+	    cmocka_unit_test(test_primus_marker_and_no_steps),
+	    cmocka_unit_test(test_warmup_rule),
+	    cmocka_unit_test(test_rows),
+	    cmocka_unit_test(test_step_json),
+	    cmocka_unit_test(test_detect),
+	    cmocka_unit_test(test_golden_errors),
+	    cmocka_unit_test(test_conformance_smoke_tail),
+	    cmocka_unit_test(test_conformance_safe_lens),
+	    cmocka_unit_test(test_conformance_cvs),
+	    cmocka_unit_test(test_conformance_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

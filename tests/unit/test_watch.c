@@ -19,40 +19,52 @@ static const struct {
 	const char *line;
 	const char *signature;
 } samples[] = {
-	{"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error", "nccl-error"},
-	{"node3:1234:1299 [0] misc/socket.cc:49 NCCL WARN ncclSystemError: Call to connect returned Connection refused", "nccl-error"},
-	{"RuntimeError: RCCL error: remote process exited or there was a network error", "nccl-error"},
-	{"[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600002 milliseconds before timing out.", "nccl-timeout"},
-	{"Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels", "nccl-timeout"},
-	{"NVRM: Xid (PCI:0000:1b:00): 79, pid=1234, GPU has fallen off the bus.", "gpu-lost"},
-	{"HW Exception by GPU node-2 (Agent handle: 0x55d) reason :GPU Hang", "gpu-hang"},
-	{"amdgpu 0000:05:00.0: amdgpu: GPU reset begin!", "gpu-reset"},
-	{"RuntimeError: CUDA error: uncorrectable ECC error encountered", "gpu-uncorrectable"},
-	{"Memory access fault by GPU node-4 (Agent handle: 0x2) on address 0x7f. Reason: Page not present or supervisor privilege.", "gpu-page-fault"},
-	{"RuntimeError: CUDA error: an illegal memory access was encountered", "gpu-page-fault"},
-	{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "cuda-oom"},
-	{"RuntimeError: HIP out of memory. Tried to allocate 1.50 GiB", "hip-oom"},
-	{"[12345.678] Out of memory: Killed process 4321 (python3) total-vm:100kB", "host-oom"},
-	{"terminate called after throwing an instance of 'std::bad_alloc'", "host-oom"},
-	{"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "torch-elastic"},
-	{"torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError", "torch-elastic"},
-	{"Traceback (most recent call last):", "python-traceback"},
-	{"[node1:01234] *** Process received signal ***", "abort"},
-	{"bash: line 1:  4242 Segmentation fault      (core dumped) ./train", "segfault"},
-	{"Aborted (core dumped)", "abort"},
-	{"MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD", "mpi-abort"},
-	{"mpirun noticed that process rank 0 with PID 0 on node x exited on signal 9 (Killed).", "mpi-abort"},
+    {"torch.distributed.DistBackendError: NCCL error in: "
+     "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error",
+     "nccl-error"},
+    {"node3:1234:1299 [0] misc/socket.cc:49 NCCL WARN ncclSystemError: Call to connect returned "
+     "Connection refused",
+     "nccl-error"},
+    {"RuntimeError: RCCL error: remote process exited or there was a network error", "nccl-error"},
+    {"[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, "
+     "Timeout(ms)=600000) ran for 600002 milliseconds before timing out.",
+     "nccl-timeout"},
+    {"Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA "
+     "kernels",
+     "nccl-timeout"},
+    {"NVRM: Xid (PCI:0000:1b:00): 79, pid=1234, GPU has fallen off the bus.", "gpu-lost"},
+    {"HW Exception by GPU node-2 (Agent handle: 0x55d) reason :GPU Hang", "gpu-hang"},
+    {"amdgpu 0000:05:00.0: amdgpu: GPU reset begin!", "gpu-reset"},
+    {"RuntimeError: CUDA error: uncorrectable ECC error encountered", "gpu-uncorrectable"},
+    {"Memory access fault by GPU node-4 (Agent handle: 0x2) on address 0x7f. Reason: Page not "
+     "present or supervisor privilege.",
+     "gpu-page-fault"},
+    {"RuntimeError: CUDA error: an illegal memory access was encountered", "gpu-page-fault"},
+    {"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "cuda-oom"},
+    {"RuntimeError: HIP out of memory. Tried to allocate 1.50 GiB", "hip-oom"},
+    {"[12345.678] Out of memory: Killed process 4321 (python3) total-vm:100kB", "host-oom"},
+    {"terminate called after throwing an instance of 'std::bad_alloc'", "host-oom"},
+    {"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "torch-elastic"},
+    {"torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError", "torch-elastic"},
+    {"Traceback (most recent call last):", "python-traceback"},
+    {"[node1:01234] *** Process received signal ***", "abort"},
+    {"bash: line 1:  4242 Segmentation fault      (core dumped) ./train", "segfault"},
+    {"Aborted (core dumped)", "abort"},
+    {"MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD", "mpi-abort"},
+    {"mpirun noticed that process rank 0 with PID 0 on node x exited on signal 9 (Killed).",
+     "mpi-abort"},
 };
 
 static const char *const clean_lines[] = {
-	"node3:1234:1234 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0",
-	"NCCL_ASYNC_ERROR_HANDLING is deprecated, use TORCH_NCCL_ASYNC_ERROR_HANDLING",
-	" iteration      100/    1000 | consumed samples: 6400 | lm loss: 7.12E+00 | number of nan iterations: 0 |",
-	"OutOfMemoryErrorCount=0",
-	"the memory error rate is 0",
-	"Segmentation of experts: 256 over 8 ranks",
-	"torchrun finished successfully",
-	"gpu reset counter: 0",
+    "node3:1234:1234 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0",
+    "NCCL_ASYNC_ERROR_HANDLING is deprecated, use TORCH_NCCL_ASYNC_ERROR_HANDLING",
+    " iteration      100/    1000 | consumed samples: 6400 | lm loss: 7.12E+00 | number of nan "
+    "iterations: 0 |",
+    "OutOfMemoryErrorCount=0",
+    "the memory error rate is 0",
+    "Segmentation of experts: 256 over 8 ranks",
+    "torchrun finished successfully",
+    "gpu reset counter: 0",
 };
 
 static void init_builtin(struct assay_sigset *set)
@@ -61,7 +73,8 @@ static void init_builtin(struct assay_sigset *set)
 	assay_sigset_add_builtins(set);
 }
 
-static const char *scan_line(const struct assay_sigset *set, const char *line, struct assay_scanner *s)
+static const char *scan_line(const struct assay_sigset *set, const char *line,
+			     struct assay_scanner *s)
 {
 	assay_scanner_init(s, set, "stdout");
 	assay_scanner_feed(s, line, strlen(line));
@@ -78,8 +91,8 @@ static void test_builtins(void **state)
 		struct assay_scanner s;
 		const char *got = scan_line(&set, samples[i].line, &s);
 		if (!got || strcmp(got, samples[i].signature))
-			fail_msg("line %zu \"%s\": got %s, want %s", i, samples[i].line, got ? got : "(none)",
-				 samples[i].signature);
+			fail_msg("line %zu \"%s\": got %s, want %s", i, samples[i].line,
+				 got ? got : "(none)", samples[i].signature);
 		assert_string_equal(s.match.line, samples[i].line);
 		assert_string_equal(s.match.source, "stdout");
 		assay_scanner_release(&s);
@@ -97,7 +110,8 @@ static void test_builtins(void **state)
 		assert_non_null(b->anchors[0]);
 		for (const char *const *a = b->anchors; *a; a++)
 			if (strlen(*a) < 2)
-				fail_msg("anchor \"%s\" of %s is shorter than two bytes", *a, b->name);
+				fail_msg("anchor \"%s\" of %s is shorter than two bytes", *a,
+					 b->name);
 	}
 	for (const struct assay_builtin_signature *b = assay_builtin_signatures; b->name; b++) {
 		bool found = false;
@@ -116,7 +130,8 @@ static void test_split_reads(void **state)
 	(void)state;
 	struct assay_sigset set;
 	init_builtin(&set);
-	const char *text = "step 1 ok\nstep 2 ok\r\nrank 1: NCCL error: unhandled system error\nafter\n";
+	const char *text =
+	    "step 1 ok\nstep 2 ok\r\nrank 1: NCCL error: unhandled system error\nafter\n";
 	size_t n = strlen(text);
 	for (size_t cut = 0; cut <= n; cut++) {
 		struct assay_scanner s;
@@ -159,12 +174,15 @@ static void test_benign_and_user(void **state)
 	struct assay_sigset set;
 	struct assay_error e;
 	init_builtin(&set);
-	assert_int_equal(assay_sigset_add(&set, "ib-fallback", "NCCL error.*falling back to socket", true, &e),
+	assert_int_equal(
+	    assay_sigset_add(&set, "ib-fallback", "NCCL error.*falling back to socket", true, &e),
+	    ASSAY_OK);
+	assert_int_equal(assay_sigset_add(&set, "loss-nan", "lm loss: nan\\b", false, &e),
 			 ASSAY_OK);
-	assert_int_equal(assay_sigset_add(&set, "loss-nan", "lm loss: nan\\b", false, &e), ASSAY_OK);
 	struct assay_scanner s;
 	assay_scanner_init(&s, &set, "log");
-	const char *text = "NCCL error on ib0, falling back to socket\niteration 5 | lm loss: nan |\n";
+	const char *text =
+	    "NCCL error on ib0, falling back to socket\niteration 5 | lm loss: nan |\n";
 	assert_true(assay_scanner_feed(&s, text, strlen(text)));
 	assert_string_equal(s.match.signature, "loss-nan");
 	assert_string_equal(s.match.family, "user");
@@ -195,10 +213,13 @@ static void test_prefilter(void **state)
 	struct assay_sigset set;
 	struct assay_error e;
 	init_builtin(&set);
-	assert_int_equal(assay_sigset_add(&set, "loss-spike", "lm loss: [1-9][0-9]\\.", false, &e), ASSAY_OK);
+	assert_int_equal(assay_sigset_add(&set, "loss-spike", "lm loss: [1-9][0-9]\\.", false, &e),
+			 ASSAY_OK);
 	struct sbuf text = SBUF_INIT;
 	for (int i = 0; i < 2000; i++)
-		sbuf_addf(&text, "iteration %d | lm loss: 2.3%02d | gpu reset counter 0 | page faults 0\n", i, i % 100);
+		sbuf_addf(&text,
+			  "iteration %d | lm loss: 2.3%02d | gpu reset counter 0 | page faults 0\n",
+			  i, i % 100);
 	sbuf_adds(&text, "iteration 2000 | lm loss: 42.0 |\n");
 	struct assay_scanner s;
 	assay_scanner_init(&s, &set, "log");
@@ -210,10 +231,13 @@ static void test_prefilter(void **state)
 	sbuf_reset(&text);
 	for (int i = 0; i < 5000; i++)
 		sbuf_addf(&text, "step %d ok, nccl INFO Using network IB, page size 4096\n", i);
-	sbuf_adds(&text, "[rank7]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp\n");
+	sbuf_adds(
+	    &text,
+	    "[rank7]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp\n");
 	assay_scanner_init(&s, &set, "log");
 	for (size_t off = 0; off < text.len; off += 4093)
-		assay_scanner_feed(&s, text.buf + off, text.len - off < 4093 ? text.len - off : 4093);
+		assay_scanner_feed(&s, text.buf + off,
+				   text.len - off < 4093 ? text.len - off : 4093);
 	assert_true(s.matched);
 	assert_string_equal(s.match.signature, "nccl-error");
 	assay_scanner_release(&s);
@@ -295,13 +319,13 @@ static void test_tail(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_builtins),
-		cmocka_unit_test(test_split_reads),
-		cmocka_unit_test(test_unterminated_last_line),
-		cmocka_unit_test(test_benign_and_user),
-		cmocka_unit_test(test_prefilter),
-		cmocka_unit_test(test_disable),
-		cmocka_unit_test(test_tail),
+	    cmocka_unit_test(test_builtins),
+	    cmocka_unit_test(test_split_reads),
+	    cmocka_unit_test(test_unterminated_last_line),
+	    cmocka_unit_test(test_benign_and_user),
+	    cmocka_unit_test(test_prefilter),
+	    cmocka_unit_test(test_disable),
+	    cmocka_unit_test(test_tail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,13 +28,15 @@ int assay_cfg_expected(struct assay_cfg *c, const char *path, const char *what, 
 			      assay_json_brief(v, brief, sizeof(brief)));
 }
 
-int assay_cfg_object(struct assay_cfg *c, const json_t *v, const char *path, const char *const keys[])
+int assay_cfg_object(struct assay_cfg *c, const json_t *v, const char *path,
+		     const char *const keys[])
 {
 	if (!json_is_object(v))
 		return assay_cfg_expected(c, path, "an object", v);
 	const char *k;
 	json_t *child;
-	json_object_foreach((json_t *)v, k, child) {
+	json_object_foreach((json_t *)v, k, child)
+	{
 		bool ok = false;
 		for (size_t i = 0; keys && keys[i]; i++)
 			if (!strcmp(keys[i], k))
@@ -229,7 +231,8 @@ int assay_cfg_int_list(struct assay_cfg *c, const json_t *obj, const char *path,
 	char kp[256], what[128];
 	json_t *v;
 	assay_cfg_int_range_words(min, max, what, sizeof(what));
-	int rc = lookup(c, obj, path, key, flags, "a non-empty array of integers", kp, sizeof(kp), &v);
+	int rc =
+	    lookup(c, obj, path, key, flags, "a non-empty array of integers", kp, sizeof(kp), &v);
 	if (rc <= 0)
 		return rc;
 	if (!json_is_array(v) || !json_array_size(v))
@@ -255,12 +258,13 @@ int assay_cfg_int_list(struct assay_cfg *c, const json_t *obj, const char *path,
 	return 1;
 }
 
-int assay_cfg_string_list(struct assay_cfg *c, const json_t *obj, const char *path,
-			  const char *key, int flags, const char *const values[], struct strlist *out)
+int assay_cfg_string_list(struct assay_cfg *c, const json_t *obj, const char *path, const char *key,
+			  int flags, const char *const values[], struct strlist *out)
 {
 	char kp[256];
 	json_t *v;
-	int rc = lookup(c, obj, path, key, flags, "a non-empty array of strings", kp, sizeof(kp), &v);
+	int rc =
+	    lookup(c, obj, path, key, flags, "a non-empty array of strings", kp, sizeof(kp), &v);
 	if (rc <= 0)
 		return rc;
 	if (!json_is_array(v) || !json_array_size(v))

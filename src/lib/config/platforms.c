@@ -12,27 +12,36 @@ const char *const assay_known_backends[] = {"deepep-v2", "mori", "uccl-ep", "ncc
 					    "nccl",      "mpi",  "shm",     NULL};
 const char *const assay_known_precisions[] = {"bf16", "fp8", NULL};
 
-static const char *const platform_keys[] = {
-	"arch", "gpus_per_node", "scale_up_domain", "scale_up_transport", "scale_out_transport",
-	"backends", "ll_backends", "fabric", "network", "operator", NULL};
+static const char *const platform_keys[] = {"arch",
+					    "gpus_per_node",
+					    "scale_up_domain",
+					    "scale_up_transport",
+					    "scale_out_transport",
+					    "backends",
+					    "ll_backends",
+					    "fabric",
+					    "network",
+					    "operator",
+					    NULL};
 static const char *const fabric_keys[] = {"nic", "switch", NULL};
 
 /* Allowlisted fields of the network and operator blocks, with their types. */
 struct field {
 	const char *key;
-	json_type type; /* JSON_STRING, JSON_INTEGER, JSON_TRUE (boolean), JSON_ARRAY (of strings) */
+	json_type
+	    type; /* JSON_STRING, JSON_INTEGER, JSON_TRUE (boolean), JSON_ARRAY (of strings) */
 };
 static const struct field network_fields[] = {
-	{"socket_ifname", JSON_STRING},   {"rdma_devices", JSON_ARRAY},
-	{"ib_gid_index", JSON_INTEGER},   {"ib_traffic_class", JSON_INTEGER},
-	{"ib_service_level", JSON_INTEGER}, {"net_plugin", JSON_STRING},
-	{"master_port", JSON_INTEGER},
+    {"socket_ifname", JSON_STRING},     {"rdma_devices", JSON_ARRAY},
+    {"ib_gid_index", JSON_INTEGER},     {"ib_traffic_class", JSON_INTEGER},
+    {"ib_service_level", JSON_INTEGER}, {"net_plugin", JSON_STRING},
+    {"master_port", JSON_INTEGER},
 };
 static const struct field operator_fields[] = {
-	{"partition", JSON_STRING}, {"account", JSON_STRING},  {"qos", JSON_STRING},
-	{"reservation", JSON_STRING}, {"nodelist", JSON_STRING}, {"exclude", JSON_STRING},
-	{"constraint", JSON_STRING}, {"time", JSON_STRING},     {"exclusive", JSON_TRUE},
-	{"gpu_gres", JSON_TRUE},
+    {"partition", JSON_STRING},   {"account", JSON_STRING},  {"qos", JSON_STRING},
+    {"reservation", JSON_STRING}, {"nodelist", JSON_STRING}, {"exclude", JSON_STRING},
+    {"constraint", JSON_STRING},  {"time", JSON_STRING},     {"exclusive", JSON_TRUE},
+    {"gpu_gres", JSON_TRUE},
 };
 
 static int check_fields(struct assay_cfg *c, const json_t *v, const char *path,
@@ -48,8 +57,8 @@ static int check_fields(struct assay_cfg *c, const json_t *v, const char *path,
 		json_t *m;
 		if (fields[i].type == JSON_ARRAY) {
 			struct strlist l = STRLIST_INIT;
-			int rc = assay_cfg_string_list(c, v, path, fields[i].key, ASSAY_CFG_OPTIONAL,
-						       NULL, &l);
+			int rc = assay_cfg_string_list(c, v, path, fields[i].key,
+						       ASSAY_CFG_OPTIONAL, NULL, &l);
 			strlist_clear(&l);
 			if (rc < 0)
 				return -1;
@@ -59,7 +68,8 @@ static int check_fields(struct assay_cfg *c, const json_t *v, const char *path,
 				return -1;
 		} else if (fields[i].type == JSON_INTEGER) {
 			long long x;
-			if (assay_cfg_int(c, v, path, fields[i].key, ASSAY_CFG_OPTIONAL, 0, 65535, &x) < 0)
+			if (assay_cfg_int(c, v, path, fields[i].key, ASSAY_CFG_OPTIONAL, 0, 65535,
+					  &x) < 0)
 				return -1;
 		} else if (assay_cfg_member(c, v, path, fields[i].key, ASSAY_CFG_OPTIONAL,
 					    fields[i].type, &m) < 0) {
@@ -77,7 +87,8 @@ static int cmp_backend(const void *a, const void *b)
 
 static int cmp_platform(const void *a, const void *b)
 {
-	return strcmp(((const struct assay_platform *)a)->sku, ((const struct assay_platform *)b)->sku);
+	return strcmp(((const struct assay_platform *)a)->sku,
+		      ((const struct assay_platform *)b)->sku);
 }
 
 static bool known(const char *const list[], const char *s)
@@ -96,14 +107,16 @@ static int parse_backends(struct assay_cfg *c, const json_t *v, const char *path
 	p->backends = xcalloc(json_object_size(v), sizeof(*p->backends));
 	const char *name;
 	json_t *eps;
-	json_object_foreach((json_t *)v, name, eps) {
+	json_object_foreach((json_t *)v, name, eps)
+	{
 		char kp[256];
 		assay_json_path_key(kp, sizeof(kp), path, name);
 		if (!known(assay_known_backends, name)) {
 			struct sbuf sb = SBUF_INIT;
 			for (size_t i = 0; assay_known_backends[i]; i++)
 				sbuf_addf(&sb, "%s%s", i ? ", " : "", assay_known_backends[i]);
-			assay_cfg_fail(c, kp, "unknown backend (expected one of: %s)", sbuf_str(&sb));
+			assay_cfg_fail(c, kp, "unknown backend (expected one of: %s)",
+				       sbuf_str(&sb));
 			sbuf_release(&sb);
 			return -1;
 		}
@@ -127,7 +140,8 @@ static int parse_platform(struct assay_cfg *c, const json_t *v, const char *path
 	if (assay_cfg_string(c, v, path, "arch", ASSAY_CFG_REQUIRED, &s) < 0)
 		return -1;
 	p->arch = xstrdup(s);
-	if (assay_cfg_int(c, v, path, "gpus_per_node", ASSAY_CFG_REQUIRED, 1, 4096, &p->gpus_per_node) < 0 ||
+	if (assay_cfg_int(c, v, path, "gpus_per_node", ASSAY_CFG_REQUIRED, 1, 4096,
+			  &p->gpus_per_node) < 0 ||
 	    assay_cfg_int(c, v, path, "scale_up_domain", ASSAY_CFG_REQUIRED, 1, 1 << 20,
 			  &p->scale_up_domain) < 0)
 		return -1;
@@ -196,7 +210,8 @@ assay_err assay_registry_parse(const json_t *doc, const char *file, struct assay
 	memset(reg, 0, sizeof(*reg));
 	reg->file = xstrdup(file);
 	if (assay_cfg_object(&c, doc, "$", top_keys) < 0 ||
-	    assay_cfg_member(&c, doc, "$", "platforms", ASSAY_CFG_REQUIRED, JSON_OBJECT, &plats) < 0)
+	    assay_cfg_member(&c, doc, "$", "platforms", ASSAY_CFG_REQUIRED, JSON_OBJECT, &plats) <
+		0)
 		goto fail;
 	if (!json_object_size(plats)) {
 		assay_cfg_fail(&c, "$.platforms", "expected at least one platform");
@@ -205,7 +220,8 @@ assay_err assay_registry_parse(const json_t *doc, const char *file, struct assay
 	reg->v = xcalloc(json_object_size(plats), sizeof(*reg->v));
 	const char *sku;
 	json_t *pv;
-	json_object_foreach(plats, sku, pv) {
+	json_object_foreach(plats, sku, pv)
+	{
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$.platforms", sku);
 		struct assay_platform *p = &reg->v[reg->n++];

@@ -8,10 +8,10 @@
 #include "assay/config.h"
 #include "assay/json.h"
 
-static const char *const sweep_keys[] = {"suite", "routing", "modes", "ep_degrees",
-					 "precisions", "timing", "workload", NULL};
-static const char *const workload_keys[] = {"name", "hidden", "topk", "experts", "seed",
-					    "token_ladders", NULL};
+static const char *const sweep_keys[] = {"suite",      "routing", "modes",    "ep_degrees",
+					 "precisions", "timing",  "workload", NULL};
+static const char *const workload_keys[] = {"name", "hidden",        "topk", "experts",
+					    "seed", "token_ladders", NULL};
 static const char *const mode_names[] = {"normal", "low-latency", NULL};
 static const char *const routings[] = {"uniform", NULL};
 
@@ -39,7 +39,8 @@ static int parse_workload(struct assay_cfg *c, const json_t *w, struct assay_swe
 	s->workload.ladders = xcalloc(json_object_size(ladders), sizeof(*s->workload.ladders));
 	const char *phase;
 	json_t *v;
-	json_object_foreach(ladders, phase, v) {
+	json_object_foreach(ladders, phase, v)
+	{
 		(void)v;
 		struct assay_ladder *l = &s->workload.ladders[s->workload.n_ladders++];
 		l->phase = xstrdup(phase);
@@ -112,17 +113,20 @@ assay_err assay_sweep_parse(const json_t *doc, const char *file, struct assay_sw
 		char ip[64];
 		assay_json_path_index(ip, sizeof(ip), "$.ep_degrees", i);
 		if (s->workload.experts % s->ep_degrees[i]) {
-			assay_cfg_fail(&c, ip, "expected a divisor of workload.experts (%lld), got %lld",
+			assay_cfg_fail(&c, ip,
+				       "expected a divisor of workload.experts (%lld), got %lld",
 				       s->workload.experts, s->ep_degrees[i]);
 			goto fail;
 		}
 		for (size_t j = 0; j < s->workload.n_ladders; j++) {
 			const struct assay_ladder *l = &s->workload.ladders[j];
 			for (size_t k = 0; k < l->n; k++)
-				if ((unsigned long long)l->tokens[k] * (unsigned long long)s->ep_degrees[i] >
+				if ((unsigned long long)l->tokens[k] *
+					(unsigned long long)s->ep_degrees[i] >
 				    0xffffffffULL) {
 					assay_cfg_fail(&c, ip,
-						       "%lld ranks x %lld tokens per rank exceeds 2^32 global tokens",
+						       "%lld ranks x %lld tokens per rank exceeds "
+						       "2^32 global tokens",
 						       s->ep_degrees[i], l->tokens[k]);
 					goto fail;
 				}

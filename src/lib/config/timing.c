@@ -8,8 +8,8 @@
 #include "assay/json.h"
 
 static const struct assay_timing profiles[] = {
-	{"reference", 256, 8, 32, 4, 128, 16},
-	{"quick", 16, 8, 4, 2, 32, 4},
+    {"reference", 256, 8, 32, 4, 128, 16},
+    {"quick", 16, 8, 4, 2, 32, 4},
 };
 
 int assay_timing_profile(const char *name, struct assay_timing *t)
@@ -22,11 +22,12 @@ int assay_timing_profile(const char *name, struct assay_timing *t)
 	return -1;
 }
 
-int assay_timing_parse(struct assay_cfg *c, const json_t *v, const char *path, struct assay_timing *t)
+int assay_timing_parse(struct assay_cfg *c, const json_t *v, const char *path,
+		       struct assay_timing *t)
 {
-	static const char *const keys[] = {"profile", "trials", "iters_per_trial",
-					   "warmups_per_trial", "chain_trials", "chain_pairs",
-					   "chain_drop", NULL};
+	static const char *const keys[] = {
+	    "profile",      "trials",      "iters_per_trial", "warmups_per_trial",
+	    "chain_trials", "chain_pairs", "chain_drop",      NULL};
 	static const char *const names[] = {"quick", "reference", NULL};
 	if (assay_cfg_object(c, v, path, keys) < 0)
 		return -1;
@@ -47,12 +48,12 @@ int assay_timing_parse(struct assay_cfg *c, const json_t *v, const char *path, s
 		long long min;
 		long long *out;
 	} f[] = {
-		{"trials", 1, &t->trials},
-		{"iters_per_trial", 1, &t->iters_per_trial},
-		{"warmups_per_trial", 0, &t->warmups_per_trial},
-		{"chain_trials", 1, &t->chain_trials},
-		{"chain_pairs", 1, &t->chain_pairs},
-		{"chain_drop", 0, &t->chain_drop},
+	    {"trials", 1, &t->trials},
+	    {"iters_per_trial", 1, &t->iters_per_trial},
+	    {"warmups_per_trial", 0, &t->warmups_per_trial},
+	    {"chain_trials", 1, &t->chain_trials},
+	    {"chain_pairs", 1, &t->chain_pairs},
+	    {"chain_drop", 0, &t->chain_drop},
 	};
 	bool overridden = false;
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {

@@ -32,17 +32,18 @@ void assay_detect_otava_defaults(struct assay_detect_opts *o)
 assay_err assay_detect_check(const struct assay_detect_opts *o, struct assay_error *e)
 {
 	if (o->window < 2 || o->window > 1000)
-		return assay_error_set(e, ASSAY_USAGE, "window %d: expected an integer from 2 to 1000",
-				       o->window);
+		return assay_error_set(e, ASSAY_USAGE,
+				       "window %d: expected an integer from 2 to 1000", o->window);
 	if (!(o->max_pvalue > 0 && o->max_pvalue <= 1))
-		return assay_error_set(e, ASSAY_USAGE, "max p-value %g: expected a number in (0, 1]",
-				       o->max_pvalue);
+		return assay_error_set(
+		    e, ASSAY_USAGE, "max p-value %g: expected a number in (0, 1]", o->max_pvalue);
 	if (!(o->min_magnitude >= 0 && isfinite(o->min_magnitude)))
 		return assay_error_set(e, ASSAY_USAGE, "min magnitude %g: expected a number >= 0",
 				       o->min_magnitude);
 	if (o->min_segment < 1 || o->min_segment > 1000)
 		return assay_error_set(e, ASSAY_USAGE,
-				       "min segment %d: expected an integer from 1 to 1000", o->min_segment);
+				       "min segment %d: expected an integer from 1 to 1000",
+				       o->min_segment);
 	return ASSAY_OK;
 }
 
@@ -300,7 +301,7 @@ static double best_split(const double *z, size_t s, size_t stop, struct qscratch
 		for (size_t r = s; r < k; r++)
 			row[r - s + 1] = row[r - s] + fabs(z[r] - z[k]);
 	}
-#define P(k, r) q->p[((k) - s) * len + ((r) - s)]
+#define P(k, r) q->p[((k)-s) * len + ((r)-s)]
 	double best = -INFINITY, sxx = 0.0;
 	size_t best_tau = s + 1;
 	for (size_t tau = s + 1; tau < stop; tau++) {
@@ -320,11 +321,12 @@ static double best_split(const double *z, size_t s, size_t stop, struct qscratch
 				syy += P(k, k) - P(k, tau);
 			double a = 2.0 / (double)(kappa - s) * sxy;
 			double b = nm1 > 0 ? (double)(2 * (kappa - tau)) /
-						     (double)((kappa - s) * (tau - s - 1)) * sxx
+						 (double)((kappa - s) * (tau - s - 1)) * sxx
 					   : 0.0;
-			double c = kappa - tau - 1 > 0 ? (double)(2 * (tau - s)) /
-								 (double)((kappa - s) * (kappa - tau - 1)) * syy
-						       : 0.0;
+			double c = kappa - tau - 1 > 0
+				       ? (double)(2 * (tau - s)) /
+					     (double)((kappa - s) * (kappa - tau - 1)) * syy
+				       : 0.0;
 			double qv = a - b - c;
 			if (qv > best) {
 				best = qv;
@@ -341,8 +343,8 @@ static double best_split(const double *z, size_t s, size_t stop, struct qscratch
  * accepted while the best candidate passes p <= max_p. Otava stops at the
  * first candidate that fails; the assay flavour skips up to 6 of them (a
  * spike or a short excursion often has the largest Q) before it stops. */
-static void window_detect(const double *z, size_t m, double max_p, bool compat,
-			  struct qscratch *q, struct cplist *found)
+static void window_detect(const double *z, size_t m, double max_p, bool compat, struct qscratch *q,
+			  struct cplist *found)
 {
 	size_t skip[6], nskip = 0;
 	/* The best split of an interval depends only on the interval (and the
@@ -527,7 +529,8 @@ static void refine(const double *x, size_t n, struct cplist *l, int min_segment)
 		pre[i + 1] = pre[i] + y[i];
 	for (size_t k = 0; k < l->n; k++) {
 		size_t a = k ? l->v[k - 1].index : 0, c = k + 1 < l->n ? l->v[k + 1].index : n;
-		size_t lo = a + (size_t)min_segment, hi = c - (k + 1 < l->n ? (size_t)min_segment : 1);
+		size_t lo = a + (size_t)min_segment,
+		       hi = c - (k + 1 < l->n ? (size_t)min_segment : 1);
 		if (lo < a + 1)
 			lo = a + 1;
 		if (c < (size_t)min_segment || hi > c - 1 || lo > hi)
@@ -558,7 +561,8 @@ assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts
 		return rc;
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(x[i]))
-			return assay_error_set(e, ASSAY_USAGE, "point %zu: value is not finite", i + 1);
+			return assay_error_set(e, ASSAY_USAGE, "point %zu: value is not finite",
+					       i + 1);
 	/* Otava's relaxed first pass. */
 	double p = o->max_pvalue;
 	double first = p < 0.05 ? p * 10 : (p < 0.5 ? p * 2 : p);

@@ -76,7 +76,8 @@ static bool run_cp(const double *history, size_t n, double value, const struct a
 {
 	if (n < 2) {
 		out->insufficient = true;
-		snprintf(out->message, sizeof(out->message), "not enough history (needs 2 earlier points)");
+		snprintf(out->message, sizeof(out->message),
+			 "not enough history (needs 2 earlier points)");
 		return false;
 	}
 	double *x = xmalloc((n + 1) * sizeof(*x));
@@ -107,25 +108,28 @@ static void cp_verdict(size_t n, const struct assay_changes *ch, enum assay_dire
 {
 	const struct assay_change *last = ch->n ? &ch->v[ch->n - 1] : NULL;
 	if (!last) {
-		snprintf(out->message, sizeof(out->message), "no change point in %zu points", n + 1);
+		snprintf(out->message, sizeof(out->message), "no change point in %zu points",
+			 n + 1);
 		return;
 	}
 	out->change = last->rel_change;
 	if (!newest_regression(ch, dir, c)) {
 		snprintf(out->message, sizeof(out->message), "newest regime %+.2f%% (%s)",
 			 last->rel_change * 100,
-			 assay_change_is_regression(last, dir) ? "below the threshold" : "not a regression");
+			 assay_change_is_regression(last, dir) ? "below the threshold"
+							       : "not a regression");
 		return;
 	}
 	size_t back = n - last->index; /* 0: the change is at the new point */
 	out->acked = acked;
 	out->outcome = acked ? ASSAY_OK : ASSAY_GATE_FAILED;
-	int len = snprintf(out->message, sizeof(out->message),
-			   "regression %+.2f%% (mean %.6g -> %.6g, p=%.2g) ", last->rel_change * 100,
-			   last->mean_before, last->mean_after, last->pvalue);
+	int len = snprintf(
+	    out->message, sizeof(out->message), "regression %+.2f%% (mean %.6g -> %.6g, p=%.2g) ",
+	    last->rel_change * 100, last->mean_before, last->mean_after, last->pvalue);
 	if (back)
-		len += snprintf(out->message + len, sizeof(out->message) - (size_t)len,
-				"started %zu point%s before the new one", back, back == 1 ? "" : "s");
+		len +=
+		    snprintf(out->message + len, sizeof(out->message) - (size_t)len,
+			     "started %zu point%s before the new one", back, back == 1 ? "" : "s");
 	else
 		len += snprintf(out->message + len, sizeof(out->message) - (size_t)len,
 				"at the new point");
@@ -133,8 +137,8 @@ static void cp_verdict(size_t n, const struct assay_changes *ch, enum assay_dire
 		snprintf(out->message + len, sizeof(out->message) - (size_t)len, ", acknowledged");
 }
 
-void assay_gate_changepoint(const double *history, size_t n, double value,
-			    enum assay_direction dir, const struct assay_gate_config *c, bool acked,
+void assay_gate_changepoint(const double *history, size_t n, double value, enum assay_direction dir,
+			    const struct assay_gate_config *c, bool acked,
 			    struct assay_regression *out)
 {
 	verdict_init(out, "changepoint");
@@ -177,14 +181,16 @@ assay_err assay_gate_ab(const struct assay_row *baseline, const struct assay_row
 			struct assay_error *e)
 {
 	verdict_init(out, "ab");
-	if (strcmp(baseline->metric, candidate->metric) || strcmp(baseline->unit, candidate->unit) ||
-	    baseline->direction != candidate->direction)
-		return assay_error_set(e, ASSAY_USAGE,
-				       "ab gate: baseline %s (%s) and candidate %s (%s) are not the "
-				       "same measurement",
-				       baseline->metric, baseline->unit, candidate->metric, candidate->unit);
+	if (strcmp(baseline->metric, candidate->metric) ||
+	    strcmp(baseline->unit, candidate->unit) || baseline->direction != candidate->direction)
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "ab gate: baseline %s (%s) and candidate %s (%s) are not the "
+		    "same measurement",
+		    baseline->metric, baseline->unit, candidate->metric, candidate->unit);
 	if (!(threshold >= 0))
-		return assay_error_set(e, ASSAY_USAGE, "ab gate: threshold %g: expected >= 0", threshold);
+		return assay_error_set(e, ASSAY_USAGE, "ab gate: threshold %g: expected >= 0",
+				       threshold);
 	snprintf(out->series_key, sizeof(out->series_key), "%s", candidate->series_key);
 	double change = worse_is_negative(candidate->value, baseline->value, candidate->direction);
 	out->change = baseline->value == 0 ? 0.0 : candidate->value / baseline->value - 1.0;
@@ -192,8 +198,8 @@ assay_err assay_gate_ab(const struct assay_row *baseline, const struct assay_row
 	out->acked = fail && acked;
 	out->outcome = fail && !acked ? ASSAY_GATE_FAILED : ASSAY_OK;
 	snprintf(out->message, sizeof(out->message),
-		 "candidate %.6g vs baseline %.6g %s: %+.2f%% (%s beyond -%.3g%%)%s", candidate->value,
-		 baseline->value, candidate->unit, change * 100,
+		 "candidate %.6g vs baseline %.6g %s: %+.2f%% (%s beyond -%.3g%%)%s",
+		 candidate->value, baseline->value, candidate->unit, change * 100,
 		 fail ? "regression" : "not a regression", threshold * 100,
 		 out->acked ? ", acknowledged" : "");
 	return ASSAY_OK;
@@ -215,7 +221,8 @@ static assay_err history(struct assay_store *s, const char *key, const struct as
 	*vals = xmalloc((pts.n + 1) * sizeof(**vals));
 	*revs = xcalloc(pts.n + 1, sizeof(**revs));
 	for (size_t i = 0; i < pts.n; i++) {
-		if (pts.v[i].revision && assay_annotations_has(a, pts.v[i].revision, ASSAY_ANN_IGNORE))
+		if (pts.v[i].revision &&
+		    assay_annotations_has(a, pts.v[i].revision, ASSAY_ANN_IGNORE))
 			continue;
 		(*vals)[*n] = pts.v[i].value;
 		(*revs)[*n] = pts.v[i].revision ? xstrdup(pts.v[i].revision) : NULL;
@@ -265,9 +272,12 @@ assay_err assay_gate_history(struct assay_store *s, const struct assay_rows *row
 			struct assay_changes ch = {0};
 			verdict_init(v, "changepoint");
 			if (run_cp(vals, n, r->value, c, &ch, v)) {
-				/* An ack anywhere in the newest regime (or on the new revision) covers it. */
-				const struct assay_change *reg = newest_regression(&ch, r->direction, c);
-				bool acked = reg && acked_in(&ann, revs, reg->index, n, r->revision) >= 0;
+				/* An ack anywhere in the newest regime (or on the new revision)
+				 * covers it. */
+				const struct assay_change *reg =
+				    newest_regression(&ch, r->direction, c);
+				bool acked =
+				    reg && acked_in(&ann, revs, reg->index, n, r->revision) >= 0;
 				cp_verdict(n, &ch, r->direction, c, acked, v);
 			}
 			assay_changes_release(&ch);
@@ -282,21 +292,23 @@ assay_err assay_gate_history(struct assay_store *s, const struct assay_rows *row
 			size_t k = n < (size_t)c->rm_window ? n : (size_t)c->rm_window;
 			long at = acked_in(&ann, revs, n - k, n, r->revision);
 			if (at == (long)n) {
-				assay_gate_rolling_mean(vals, n, r->value, r->direction, thr, c, true, v);
+				assay_gate_rolling_mean(vals, n, r->value, r->direction, thr, c,
+							true, v);
 				v->outcome = ASSAY_OK;
 				v->acked = true;
-				snprintf(v->message, sizeof(v->message), "%.6g at an acknowledged revision",
-					 r->value);
+				snprintf(v->message, sizeof(v->message),
+					 "%.6g at an acknowledged revision", r->value);
 			} else if (at >= 0) {
 				struct assay_gate_config rc2 = *c;
 				rc2.rm_min_history = 1;
-				assay_gate_rolling_mean(vals + at, n - (size_t)at, r->value, r->direction, thr,
-							&rc2, false, v);
+				assay_gate_rolling_mean(vals + at, n - (size_t)at, r->value,
+							r->direction, thr, &rc2, false, v);
 				size_t len = strlen(v->message);
 				snprintf(v->message + len, sizeof(v->message) - len,
 					 " (re-based at acknowledged %s)", revs[at]);
 			} else {
-				assay_gate_rolling_mean(vals, n, r->value, r->direction, thr, c, false, v);
+				assay_gate_rolling_mean(vals, n, r->value, r->direction, thr, c,
+							false, v);
 			}
 			snprintf(v->series_key, sizeof(v->series_key), "%s", r->series_key);
 		}
@@ -323,12 +335,12 @@ struct assay_verdict *assay_regression_verdict(const struct assay_regression *g,
 	char metric[256];
 	snprintf(metric, sizeof(metric), "%s/%s", row->metric, row->statistic);
 	struct assay_verdict *v =
-		assay_verdicts_add(out, st, g->gate, metric, row->value, row->unit, spec, "%s%s",
-				   !enforce && !g->insufficient
-					   ? (g->outcome == ASSAY_GATE_FAILED ? "not enforced: would fail: "
-									      : "not enforced: ")
-					   : "",
-				   g->message);
+	    assay_verdicts_add(out, st, g->gate, metric, row->value, row->unit, spec, "%s%s",
+			       !enforce && !g->insufficient
+				   ? (g->outcome == ASSAY_GATE_FAILED ? "not enforced: would fail: "
+								      : "not enforced: ")
+				   : "",
+			       g->message);
 	v->series_key = xstrdup(row->series_key[0] ? row->series_key : g->series_key);
 	if (strlen(v->series_key) != 64) {
 		free(v->series_key);
@@ -343,8 +355,8 @@ void assay_regression_spec(const char *gate, const struct assay_gate_config *c,
 {
 	if (!strcmp(gate, "changepoint")) {
 		if (c->cp_threshold > 0)
-			snprintf(buf, size, "no regression step >= %g%% (p < %g)", c->cp_threshold * 100,
-				 c->detect.max_pvalue);
+			snprintf(buf, size, "no regression step >= %g%% (p < %g)",
+				 c->cp_threshold * 100, c->detect.max_pvalue);
 		else
 			snprintf(buf, size, "no regression step (p < %g)", c->detect.max_pvalue);
 	} else if (!strcmp(gate, "rolling-mean")) {

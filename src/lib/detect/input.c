@@ -21,8 +21,9 @@ assay_err assay_detect_read_csv(const char *data, size_t len, const char *file,
 	bool with_ts = h.names.n == 3 && !strcmp(h.names.v[1], "timestamp");
 	if (!((h.names.n == 2 || with_ts) && !strcmp(h.names.v[0], "revision") &&
 	      !strcmp(h.names.v[h.names.n - 1], "value"))) {
-		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, r.line,
-				    "expected the header revision,value or revision,timestamp,value");
+		rc = assay_error_at(
+		    e, ASSAY_USAGE, file, NULL, r.line,
+		    "expected the header revision,value or revision,timestamp,value");
 		goto done;
 	}
 	int step;
@@ -58,7 +59,8 @@ assay_err assay_detect_read_csv(const char *data, size_t len, const char *file,
 	if (step < 0)
 		rc = ASSAY_USAGE;
 	else if (!tmp.n)
-		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, r.line, "no points after the header");
+		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, r.line,
+				    "no points after the header");
 done:
 	csv_header_release(&h);
 	csv_release(&r);

@@ -35,7 +35,8 @@ static double beta_cf(double a, double b, double x)
 		/* Even step: d_{2m} = m (b - m) x / ((a + 2m - 1)(a + 2m)). */
 		f *= lentz(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)), &c, &d);
 		/* Odd step: d_{2m+1} = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)). */
-		double delta = lentz(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)), &c, &d);
+		double delta =
+		    lentz(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)), &c, &d);
 		f *= delta;
 		if (fabs(delta - 1.0) < 1e-16)
 			break;

@@ -13,8 +13,8 @@ void assay_ep_layout_init(const struct assay_ep_problem *p, struct assay_ep_layo
 	size_t vbytes = p->precision == ASSAY_EP_FP8 ? 1 : 2;
 	l->payload = 0;
 	l->scales = (size_t)p->hidden * vbytes;
-	l->experts = l->scales +
-		     (p->precision == ASSAY_EP_FP8 ? (size_t)assay_ep_blocks(p->hidden) * 4 : 0);
+	l->experts =
+	    l->scales + (p->precision == ASSAY_EP_FP8 ? (size_t)assay_ep_blocks(p->hidden) * 4 : 0);
 	l->weights = l->experts + (size_t)p->topk * 4;
 	l->stride = (l->weights + (size_t)p->topk * 4 + 63) & ~(size_t)63;
 }
@@ -28,7 +28,8 @@ void assay_ep_record_fill(const struct assay_ep_problem *p, const struct assay_e
 	if (p->precision == ASSAY_EP_FP8) {
 		float *scales = xmalloc((size_t)assay_ep_blocks(p->hidden) * sizeof(*scales));
 		assay_fp8_quantize_row(row, p->hidden, rec + l->payload, scales);
-		memcpy(rec + l->scales, scales, (size_t)assay_ep_blocks(p->hidden) * sizeof(*scales));
+		memcpy(rec + l->scales, scales,
+		       (size_t)assay_ep_blocks(p->hidden) * sizeof(*scales));
 		free(scales);
 	} else {
 		memcpy(rec + l->payload, row, (size_t)p->hidden * sizeof(*row));
@@ -56,9 +57,18 @@ void assay_ep_record_values(const struct assay_ep_problem *p, const struct assay
 	}
 }
 
-static float coeff_scale(int64_t e) { return (float)((e * 17 + 5) % 31 + 1) / 32.0f; }
-static float coeff_a(int64_t e) { return (float)((e * 29 + 7) % 37 - 18) / 64.0f; }
-static float coeff_b(int64_t e) { return (float)((e * 43 + 11) % 41 - 20) / 128.0f; }
+static float coeff_scale(int64_t e)
+{
+	return (float)((e * 17 + 5) % 31 + 1) / 32.0f;
+}
+static float coeff_a(int64_t e)
+{
+	return (float)((e * 29 + 7) % 37 - 18) / 64.0f;
+}
+static float coeff_b(int64_t e)
+{
+	return (float)((e * 43 + 11) % 41 - 20) / 128.0f;
+}
 
 struct assay_ep_coeffs assay_ep_expert_coeffs(const struct assay_ep_problem *p,
 					      const int32_t *experts, const float *weights,
@@ -111,12 +121,14 @@ void assay_ep_combine_expect(const struct assay_ep_problem *p, const struct assa
 		int64_t d = dests[i] / p->scale_up_domain;
 		memset(dom, 0, (size_t)p->hidden * sizeof(*dom));
 		for (; i < n && dests[i] / p->scale_up_domain == d; i++) {
-			assay_ep_transform_row(x, p->hidden, assay_ep_expert_coeffs(p, ex, w, dests[i]), y);
+			assay_ep_transform_row(x, p->hidden,
+					       assay_ep_expert_coeffs(p, ex, w, dests[i]), y);
 			for (int64_t c = 0; c < p->hidden; c++)
 				dom[c] += assay_bf16_to_float(y[c]);
 		}
 		for (int64_t c = 0; c < p->hidden; c++)
-			out[c] += cast ? assay_bf16_to_float(assay_bf16_from_float(dom[c])) : dom[c];
+			out[c] +=
+			    cast ? assay_bf16_to_float(assay_bf16_from_float(dom[c])) : dom[c];
 	}
 	free(dests);
 }
@@ -138,14 +150,14 @@ double assay_ep_relative_error(const float *out, const float *expected, int64_t 
 const char *assay_ep_check_name(enum assay_ep_check c)
 {
 	static const char *const names[ASSAY_EP_CHECK_COUNT] = {
-		[ASSAY_EP_CHECK_ROUTING] = "routing_identical",
-		[ASSAY_EP_CHECK_PROVENANCE] = "provenance",
-		[ASSAY_EP_CHECK_SOURCES] = "source_set",
-		[ASSAY_EP_CHECK_PAYLOAD] = "payload",
-		[ASSAY_EP_CHECK_EXPERTS] = "expert_ids",
-		[ASSAY_EP_CHECK_WEIGHTS] = "weights",
-		[ASSAY_EP_CHECK_COUNTS] = "expert_counts",
-		[ASSAY_EP_CHECK_COMBINE] = "combine_gate",
+	    [ASSAY_EP_CHECK_ROUTING] = "routing_identical",
+	    [ASSAY_EP_CHECK_PROVENANCE] = "provenance",
+	    [ASSAY_EP_CHECK_SOURCES] = "source_set",
+	    [ASSAY_EP_CHECK_PAYLOAD] = "payload",
+	    [ASSAY_EP_CHECK_EXPERTS] = "expert_ids",
+	    [ASSAY_EP_CHECK_WEIGHTS] = "weights",
+	    [ASSAY_EP_CHECK_COUNTS] = "expert_counts",
+	    [ASSAY_EP_CHECK_COMBINE] = "combine_gate",
 	};
 	return (unsigned)c < ASSAY_EP_CHECK_COUNT ? names[c] : "unknown";
 }

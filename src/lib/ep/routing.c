@@ -11,20 +11,21 @@
 assay_err assay_ep_problem_check(const struct assay_ep_problem *p, struct assay_error *e)
 {
 	if (p->ep < 1)
-		return assay_error_set(e, ASSAY_USAGE, "ep must be at least 1, got %" PRId64, p->ep);
+		return assay_error_set(e, ASSAY_USAGE, "ep must be at least 1, got %" PRId64,
+				       p->ep);
 	if (p->tokens < 1)
 		return assay_error_set(e, ASSAY_USAGE, "tokens must be at least 1, got %" PRId64,
 				       p->tokens);
 	if (p->hidden < ASSAY_EP_ID_COLUMNS || p->hidden > (1 << 20))
-		return assay_error_set(e, ASSAY_USAGE,
-				       "hidden must be from 32 to 1048576, got %" PRId64, p->hidden);
+		return assay_error_set(
+		    e, ASSAY_USAGE, "hidden must be from 32 to 1048576, got %" PRId64, p->hidden);
 	if (p->experts < 1 || p->experts > (1 << 20))
-		return assay_error_set(e, ASSAY_USAGE,
-				       "experts must be from 1 to 1048576, got %" PRId64, p->experts);
+		return assay_error_set(
+		    e, ASSAY_USAGE, "experts must be from 1 to 1048576, got %" PRId64, p->experts);
 	if (p->experts % p->ep)
-		return assay_error_set(e, ASSAY_USAGE,
-				       "experts (%" PRId64 ") must be a multiple of ep (%" PRId64 ")",
-				       p->experts, p->ep);
+		return assay_error_set(
+		    e, ASSAY_USAGE, "experts (%" PRId64 ") must be a multiple of ep (%" PRId64 ")",
+		    p->experts, p->ep);
 	if (p->topk < 1 || p->topk > p->experts)
 		return assay_error_set(e, ASSAY_USAGE,
 				       "topk must be from 1 to experts (%" PRId64 "), got %" PRId64,
@@ -34,16 +35,17 @@ assay_err assay_ep_problem_check(const struct assay_ep_problem *p, struct assay_
 				       "scale-up domain must be at least 1, got %" PRId64,
 				       p->scale_up_domain);
 	if ((uint64_t)p->tokens * (uint64_t)p->ep > UINT32_MAX)
-		return assay_error_set(e, ASSAY_USAGE,
-				       "tokens * ep must stay below 2^32 (the source id is 32 bits)");
+		return assay_error_set(
+		    e, ASSAY_USAGE, "tokens * ep must stay below 2^32 (the source id is 32 bits)");
 	return ASSAY_OK;
 }
 
 uint64_t assay_ep_counter(uint64_t seed, uint64_t token, uint64_t slot, uint64_t attempt,
 			  uint64_t stream)
 {
-	uint64_t v = seed ^ (token + 1) * 0xD2B74407B1CE6E93ull ^ (slot + 1) * 0xCA5A826395121157ull ^
-		     (attempt + 1) * 0x9E3779B185EBCA87ull ^ (stream + 1) * 0xA24BAED4963EE407ull;
+	uint64_t v = seed ^ (token + 1) * 0xD2B74407B1CE6E93ull ^
+		     (slot + 1) * 0xCA5A826395121157ull ^ (attempt + 1) * 0x9E3779B185EBCA87ull ^
+		     (stream + 1) * 0xA24BAED4963EE407ull;
 	v += 0x9E3779B97F4A7C15ull;
 	v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9ull;
 	v = (v ^ (v >> 27)) * 0x94D049BB133111EBull;
@@ -56,8 +58,9 @@ void assay_ep_route_token(const struct assay_ep_problem *p, uint64_t token, int3
 	double sum = 0;
 	for (int64_t k = 0; k < p->topk; k++) {
 		for (uint64_t attempt = 0;; attempt++) {
-			int32_t e = (int32_t)(assay_ep_counter(p->seed, token, (uint64_t)k, attempt, 0) %
-					      (uint64_t)p->experts);
+			int32_t e =
+			    (int32_t)(assay_ep_counter(p->seed, token, (uint64_t)k, attempt, 0) %
+				      (uint64_t)p->experts);
 			int64_t j = 0;
 			while (j < k && experts[j] != e)
 				j++;
@@ -69,7 +72,8 @@ void assay_ep_route_token(const struct assay_ep_problem *p, uint64_t token, int3
 		sum += (double)(1 + assay_ep_counter(p->seed, token, (uint64_t)k, 0, 1) % 65535);
 	}
 	for (int64_t k = 0; k < p->topk; k++) {
-		double w = (double)(1 + assay_ep_counter(p->seed, token, (uint64_t)k, 0, 1) % 65535);
+		double w =
+		    (double)(1 + assay_ep_counter(p->seed, token, (uint64_t)k, 0, 1) % 65535);
 		weights[k] = (float)(w / sum);
 	}
 }
@@ -144,7 +148,8 @@ float assay_ep_activation(uint64_t seed, uint64_t token, int64_t column)
 		return (token >> column) & 1 ? 1.0f : -1.0f;
 	/* ((t*131 + c*17 + seed*19) mod 257 - 128) / 64 with wrapping u64 terms
 	 * reduced mod 257 first, so the result does not depend on overflow. */
-	uint64_t m = ((token % 257) * 131 + ((uint64_t)column % 257) * 17 + (seed % 257) * 19) % 257;
+	uint64_t m =
+	    ((token % 257) * 131 + ((uint64_t)column % 257) * 17 + (seed % 257) * 19) % 257;
 	return (float)((int)m - 128) / 64.0f;
 }
 
@@ -156,7 +161,9 @@ void assay_ep_activation_row(const struct assay_ep_problem *p, uint64_t token, u
 	if (c >= p->hidden)
 		return;
 	/* The same values as assay_ep_activation(), the residue stepped by 17. */
-	unsigned m = (unsigned)(((token % 257) * 131 + ((uint64_t)c % 257) * 17 + (p->seed % 257) * 19) % 257);
+	unsigned m =
+	    (unsigned)(((token % 257) * 131 + ((uint64_t)c % 257) * 17 + (p->seed % 257) * 19) %
+		       257);
 	for (; c < p->hidden; c++) {
 		bf16[c] = assay_bf16_from_float((float)((int)m - 128) / 64.0f);
 		m += 17;

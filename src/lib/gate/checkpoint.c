@@ -65,11 +65,12 @@ static void judge(struct assay_verdicts *out, const struct assay_checkpoint_spec
 		  const char *why)
 {
 	if (s->enforce)
-		assay_verdicts_add(out, pass ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL, "checkpoint",
-				   metric, value, unit, spec, "%s", why);
+		assay_verdicts_add(out, pass ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
+				   "checkpoint", metric, value, unit, spec, "%s", why);
 	else
-		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "checkpoint", metric, value, unit, spec,
-				   "not enforced: would %s (%s)", pass ? "pass" : "fail", why);
+		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "checkpoint", metric, value, unit,
+				   spec, "not enforced: would %s (%s)", pass ? "pass" : "fail",
+				   why);
 }
 
 /* Largest relative loss difference on steps after the checkpoint that both
@@ -105,12 +106,14 @@ void assay_gate_checkpoint(const struct assay_checkpoint_spec *s,
 			   const struct assay_train_result *resume, struct assay_verdicts *out)
 {
 	enum assay_verdict_status fail = s->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD;
-	long long ckpt = s->last_checkpoint >= 0 ? s->last_checkpoint : assay_train_last_saved(save);
+	long long ckpt =
+	    s->last_checkpoint >= 0 ? s->last_checkpoint : assay_train_last_saved(save);
 	char spec[96], why[256];
 	if (ckpt < 0) {
-		assay_verdicts_add(out, fail, "checkpoint", "resume_first_step", NAN, "step", "",
-				   "missing: the saving run logged no saved checkpoint and the spec "
-				   "gives no last_checkpoint");
+		assay_verdicts_add(
+		    out, fail, "checkpoint", "resume_first_step", NAN, "step", "",
+		    "missing: the saving run logged no saved checkpoint and the spec "
+		    "gives no last_checkpoint");
 		return;
 	}
 	if (!resume->n_steps) {
@@ -124,16 +127,17 @@ void assay_gate_checkpoint(const struct assay_checkpoint_spec *s,
 	long long expect = (ckpt / every + 1) * every;
 	const struct assay_train_step *first = &resume->steps[0];
 	snprintf(spec, sizeof(spec), "== %lld", expect);
-	snprintf(why, sizeof(why), "resumed at step %lld; last checkpoint %lld%s", first->step, ckpt,
-		 every > 1 ? " (logged every few steps)" : "");
+	snprintf(why, sizeof(why), "resumed at step %lld; last checkpoint %lld%s", first->step,
+		 ckpt, every > 1 ? " (logged every few steps)" : "");
 	judge(out, s, first->step == expect, "resume_first_step", (double)first->step, "step", spec,
 	      why);
 	long long loaded = assay_train_loaded(resume);
 	if (loaded >= 0) {
 		snprintf(spec, sizeof(spec), "== %lld", ckpt);
-		snprintf(why, sizeof(why), "the resumed run loaded the checkpoint of iteration %lld",
-			 loaded);
-		judge(out, s, loaded == ckpt, "loaded_iteration", (double)loaded, "step", spec, why);
+		snprintf(why, sizeof(why),
+			 "the resumed run loaded the checkpoint of iteration %lld", loaded);
+		judge(out, s, loaded == ckpt, "loaded_iteration", (double)loaded, "step", spec,
+		      why);
 	}
 	/* The saved step's loss: at the checkpoint, or the last logged step before it. */
 	double saved = NAN, resumed;
@@ -153,35 +157,37 @@ void assay_gate_checkpoint(const struct assay_checkpoint_spec *s,
 						: "on the resumed run's first step");
 	} else {
 		double rd = (resumed - saved) / (saved != 0 ? fabs(saved) : 1.0);
-		snprintf(why, sizeof(why), "loss %g at step %lld after %g at step %lld: %+.3g relative",
-			 resumed, first->step, saved, saved_step, rd);
+		snprintf(why, sizeof(why),
+			 "loss %g at step %lld after %g at step %lld: %+.3g relative", resumed,
+			 first->step, saved, saved_step, rd);
 		judge(out, s, rd <= s->loss_rtol, "resume_loss_rdiff", rd, "ratio", spec, why);
 	}
 	double rdiff;
 	long long worst = -1;
 	size_t shared = overlap(save, resume, ckpt, &rdiff, &worst);
 	if (shared) {
-		snprintf(why, sizeof(why), "%zu shared steps after the checkpoint; largest at step %lld",
-			 shared, worst);
+		snprintf(why, sizeof(why),
+			 "%zu shared steps after the checkpoint; largest at step %lld", shared,
+			 worst);
 		if (isnan(s->overlap_rtol)) {
-			assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "checkpoint", "overlap_loss_rdiff",
-					   rdiff, "ratio", "", "%s", why);
+			assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "checkpoint",
+					   "overlap_loss_rdiff", rdiff, "ratio", "", "%s", why);
 		} else {
 			snprintf(spec, sizeof(spec), "<= %g", s->overlap_rtol);
-			judge(out, s, rdiff <= s->overlap_rtol, "overlap_loss_rdiff", rdiff, "ratio",
-			      spec, why);
+			judge(out, s, rdiff <= s->overlap_rtol, "overlap_loss_rdiff", rdiff,
+			      "ratio", spec, why);
 		}
 	} else if (!isnan(s->overlap_rtol)) {
 		snprintf(spec, sizeof(spec), "<= %g", s->overlap_rtol);
-		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "checkpoint", "overlap_loss_rdiff", NAN,
-				   "ratio", spec, "no step after the checkpoint in both runs");
+		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "checkpoint", "overlap_loss_rdiff",
+				   NAN, "ratio", spec, "no step after the checkpoint in both runs");
 	}
 	double ms = last_ms(save, ASSAY_CKPT_SAVE);
 	if (!isnan(ms))
-		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "checkpoint", "checkpoint_save_ms", ms,
-				   "ms", "", "save-checkpoint timer of the saving run");
+		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "checkpoint", "checkpoint_save_ms",
+				   ms, "ms", "", "save-checkpoint timer of the saving run");
 	ms = last_ms(resume, ASSAY_CKPT_LOAD);
 	if (!isnan(ms))
-		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "checkpoint", "checkpoint_load_ms", ms,
-				   "ms", "", "load-checkpoint timer of the resumed run");
+		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "checkpoint", "checkpoint_load_ms",
+				   ms, "ms", "", "load-checkpoint timer of the resumed run");
 }

@@ -57,8 +57,8 @@ static double seconds_to(const struct assay_train_result *r, size_t upto)
 void assay_gate_convergence(const struct assay_convergence_spec *s,
 			    const struct assay_train_result *r, struct assay_verdicts *out)
 {
-	bool eval = s->source == ASSAY_LOSS_EVAL ||
-		    (s->source == ASSAY_LOSS_AUTO && r->n_evals > 0);
+	bool eval =
+	    s->source == ASSAY_LOSS_EVAL || (s->source == ASSAY_LOSS_AUTO && r->n_evals > 0);
 	const char *metric = eval ? "eval_lm_loss/final" : "lm_loss/final";
 	char spec[64];
 	snprintf(spec, sizeof(spec), "<= %g", s->target_value);
@@ -77,7 +77,8 @@ void assay_gate_convergence(const struct assay_convergence_spec *s,
 	enum assay_verdict_status fail = s->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD;
 	if (isnan(final)) {
 		assay_verdicts_add(out, fail, "convergence", metric, NAN, "nats", spec,
-				   "missing: no finite %s loss in the log", eval ? "evaluation" : "lm");
+				   "missing: no finite %s loss in the log",
+				   eval ? "evaluation" : "lm");
 	} else {
 		bool pass = final <= s->target_value;
 		char at[48] = "";
@@ -90,8 +91,8 @@ void assay_gate_convergence(const struct assay_convergence_spec *s,
 					   pass ? "reached" : "missed", s->target_value);
 		else
 			assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "convergence", metric, final,
-					   "nats", spec, "not enforced: final loss %g%s would %s", final,
-					   at, pass ? "pass" : "fail");
+					   "nats", spec, "not enforced: final loss %g%s would %s",
+					   final, at, pass ? "pass" : "fail");
 	}
 	/* First step at or below the target, from the same source. */
 	long long step = -1;
@@ -112,7 +113,8 @@ void assay_gate_convergence(const struct assay_convergence_spec *s,
 	} else {
 		for (size_t i = 0; i < r->n_steps && step < 0; i++) {
 			const struct assay_train_step *st = &r->steps[i];
-			if ((st->has & (1u << ASSAY_TM_LM_LOSS)) && isfinite(st->v[ASSAY_TM_LM_LOSS]) &&
+			if ((st->has & (1u << ASSAY_TM_LM_LOSS)) &&
+			    isfinite(st->v[ASSAY_TM_LM_LOSS]) &&
 			    st->v[ASSAY_TM_LM_LOSS] <= s->target_value) {
 				step = st->step;
 				idx = i;

@@ -19,10 +19,11 @@ void assay_gate_run(const struct assay_train_result *r, struct assay_verdicts *o
 	if (assay_train_incomplete(r)) {
 		/* Only the completion part: NaN/Inf has its own verdict below. */
 		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "run", "completion", last, "step", spec,
-				   "%s", r->n_steps ? "incomplete run: no final \"iteration N/N\" line "
-						      "and no torchrun marker"
-						    : "incomplete run: no iteration line and no "
-						      "completion marker");
+				   "%s",
+				   r->n_steps ? "incomplete run: no final \"iteration N/N\" line "
+						"and no torchrun marker"
+					      : "incomplete run: no iteration line and no "
+						"completion marker");
 	} else {
 		assay_verdicts_add(out, ASSAY_VERDICT_PASS, "run", "completion", last, "step", spec,
 				   "completed (%s)", completion_how(r));
@@ -30,14 +31,14 @@ void assay_gate_run(const struct assay_train_result *r, struct assay_verdicts *o
 	if (r->n_nonfinite) {
 		char where[96] = "";
 		if (r->nonfinite_step >= 0 && r->nonfinite_line > 0)
-			snprintf(where, sizeof(where), " at step %lld (line %ld)", r->nonfinite_step,
-				 r->nonfinite_line);
+			snprintf(where, sizeof(where), " at step %lld (line %ld)",
+				 r->nonfinite_step, r->nonfinite_line);
 		else if (r->nonfinite_line > 0)
 			snprintf(where, sizeof(where), " (line %ld)", r->nonfinite_line);
-		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "run", "finite", (double)r->n_nonfinite,
-				   "values", "no NaN or Inf", "%s is %s%s; %zu NaN/Inf value%s in all",
-				   r->nonfinite_label, r->nonfinite_text, where, r->n_nonfinite,
-				   r->n_nonfinite > 1 ? "s" : "");
+		assay_verdicts_add(
+		    out, ASSAY_VERDICT_FAIL, "run", "finite", (double)r->n_nonfinite, "values",
+		    "no NaN or Inf", "%s is %s%s; %zu NaN/Inf value%s in all", r->nonfinite_label,
+		    r->nonfinite_text, where, r->n_nonfinite, r->n_nonfinite > 1 ? "s" : "");
 	} else {
 		assay_verdicts_add(out, ASSAY_VERDICT_PASS, "run", "finite", 0, "values",
 				   "no NaN or Inf", "every value is finite");

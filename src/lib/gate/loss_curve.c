@@ -88,8 +88,8 @@ void assay_gate_loss_curve(const struct assay_loss_curve_spec *s,
 	if (!assay_lsq_slope(x, y, n, &slope)) {
 		assay_verdicts_add(out, s->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
 				   "loss-curve", "lm_loss/slope", NAN, "nats/step", spec,
-				   "missing: %zu sampled step%s with a finite lm loss, 2 needed%s", n,
-				   n == 1 ? "" : "s", s->enforce ? "" : " (not enforced)");
+				   "missing: %zu sampled step%s with a finite lm loss, 2 needed%s",
+				   n, n == 1 ? "" : "s", s->enforce ? "" : " (not enforced)");
 	} else {
 		bool pass = slope <= s->max_slope;
 		char why[160];

@@ -11,8 +11,9 @@
 int assay_scaling_spec_parse(struct assay_cfg *c, const json_t *v, const char *path,
 			     struct assay_scaling_spec *s)
 {
-	static const char *const keys[] = {"nodes", "baseline_nodes", "gpus", "baseline_tokens_per_s",
-					   "min_efficiency", "enforce", NULL};
+	static const char *const keys[] = {
+	    "nodes",          "baseline_nodes", "gpus", "baseline_tokens_per_s",
+	    "min_efficiency", "enforce",        NULL};
 	memset(s, 0, sizeof(*s));
 	s->min_efficiency = NAN;
 	s->enforce = true;
@@ -51,24 +52,25 @@ void assay_gate_scaling(const struct assay_scaling_spec *s, const struct assay_t
 		snprintf(spec, sizeof(spec), ">= %g%%", s->min_efficiency);
 	if (!n || gpus <= 0) {
 		assay_verdicts_add(out, fail, "scaling", "scaling_efficiency", NAN, "%", spec,
-				   "missing: %s", !n ? "no steady-state tokens/s/GPU (give --seq-len "
-						       "to derive them)"
-						     : "the number of GPUs (set \"gpus\" or --world-size)");
+				   "missing: %s",
+				   !n ? "no steady-state tokens/s/GPU (give --seq-len "
+					"to derive them)"
+				      : "the number of GPUs (set \"gpus\" or --world-size)");
 		return;
 	}
 	double total = per_gpu * (double)gpus;
 	assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "scaling", "total_tokens_per_s", total,
 			   "tokens/s", "", "%g tokens/s/GPU x %lld GPUs", per_gpu, gpus);
-	double eff = assay_scaling_efficiency(total, s->nodes, s->baseline_nodes,
-					      s->baseline_tokens_per_s);
+	double eff =
+	    assay_scaling_efficiency(total, s->nodes, s->baseline_nodes, s->baseline_tokens_per_s);
 	if (isnan(eff)) {
 		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "scaling", "scaling_efficiency", NAN,
 				   "%", spec, "record only: the baseline is 0 tokens/s");
 		return;
 	}
 	char why[200];
-	snprintf(why, sizeof(why), "%.4g%% = %g tokens/s / (%lld / %lld nodes) / %g tokens/s",
-		 eff, total, s->nodes, s->baseline_nodes, s->baseline_tokens_per_s);
+	snprintf(why, sizeof(why), "%.4g%% = %g tokens/s / (%lld / %lld nodes) / %g tokens/s", eff,
+		 total, s->nodes, s->baseline_nodes, s->baseline_tokens_per_s);
 	if (isnan(s->min_efficiency))
 		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "scaling", "scaling_efficiency", eff,
 				   "%", spec, "%s", why);
@@ -77,6 +79,7 @@ void assay_gate_scaling(const struct assay_scaling_spec *s, const struct assay_t
 				   "%", spec, "not enforced: would %s (%s)",
 				   eff >= s->min_efficiency ? "pass" : "fail", why);
 	else
-		assay_verdicts_add(out, eff >= s->min_efficiency ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
-				   "scaling", "scaling_efficiency", eff, "%", spec, "%s", why);
+		assay_verdicts_add(
+		    out, eff >= s->min_efficiency ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
+		    "scaling", "scaling_efficiency", eff, "%", spec, "%s", why);
 }

@@ -10,8 +10,8 @@
 assay_err assay_gate_spec_parse(const json_t *doc, const char *file, struct assay_gate_spec *s,
 				struct assay_error *e)
 {
-	static const char *const keys[] = {"description", "loss_curve", "convergence", "scaling",
-					   "checkpoint", NULL};
+	static const char *const keys[] = {"description", "loss_curve", "convergence",
+					   "scaling",     "checkpoint", NULL};
 	struct assay_cfg c = {file, e};
 	const char *desc;
 	json_t *v;

@@ -17,8 +17,8 @@
 static bool combo_fail(struct assay_error *e, const char *text, const char *why)
 {
 	if (e)
-		assay_error_set(e, ASSAY_USAGE, "expected MBS=<m>,GBS=<g>,PRECISION=<p>, got \"%s\"%s",
-				text, why);
+		assay_error_set(e, ASSAY_USAGE,
+				"expected MBS=<m>,GBS=<g>,PRECISION=<p>, got \"%s\"%s", text, why);
 	return false;
 }
 
@@ -28,7 +28,8 @@ bool assay_combo_canonical(const char *text, char *out, size_t size, struct assa
 	char *vals[3] = {NULL, NULL, NULL};
 	char *copy = xstrdup(text), *save = NULL;
 	bool ok = true;
-	for (char *part = strtok_r(copy, ",", &save); part && ok; part = strtok_r(NULL, ",", &save)) {
+	for (char *part = strtok_r(copy, ",", &save); part && ok;
+	     part = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(part, '=');
 		int k = -1;
 		if (eq) {
@@ -74,8 +75,8 @@ static const char *const kinds[] = {"min", "max", "within", "info", NULL};
 static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, const char *metric,
 		      struct assay_threshold *th)
 {
-	static const char *const keys[] = {"kind", "value", "tolerance", "optional", "statistic",
-					   NULL};
+	static const char *const keys[] = {"kind",     "value",     "tolerance",
+					   "optional", "statistic", NULL};
 	const char *kind, *stat = NULL;
 	memset(th, 0, sizeof(*th));
 	snprintf(th->path, sizeof(th->path), "%s", path);
@@ -92,12 +93,12 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, co
 				    json_object_get(v, "value") ? "value" : "tolerance");
 		return assay_cfg_fail(c, kp, "kind \"info\" takes no value or tolerance");
 	}
-	if (!info && assay_cfg_number(c, v, path, "value", ASSAY_CFG_REQUIRED, -INFINITY,
-				      INFINITY, &th->value) < 0)
+	if (!info && assay_cfg_number(c, v, path, "value", ASSAY_CFG_REQUIRED, -INFINITY, INFINITY,
+				      &th->value) < 0)
 		return -1;
 	int need_tol = th->kind == ASSAY_TH_WITHIN ? ASSAY_CFG_REQUIRED : ASSAY_CFG_OPTIONAL;
-	if (!info && assay_cfg_number(c, v, path, "tolerance", need_tol, 0, INFINITY,
-				      &th->tolerance) < 0)
+	if (!info &&
+	    assay_cfg_number(c, v, path, "tolerance", need_tol, 0, INFINITY, &th->tolerance) < 0)
 		return -1;
 	if (assay_cfg_bool(c, v, path, "optional", ASSAY_CFG_OPTIONAL, &th->optional) < 0 ||
 	    assay_cfg_string(c, v, path, "statistic", ASSAY_CFG_OPTIONAL, &stat) < 0)
@@ -115,7 +116,8 @@ static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path,
 	cell->v = xcalloc(json_object_size(v) + 1, sizeof(*cell->v));
 	const char *metric;
 	json_t *spec;
-	json_object_foreach((json_t *)v, metric, spec) {
+	json_object_foreach((json_t *)v, metric, spec)
+	{
 		char mp[256];
 		assay_json_path_key(mp, sizeof(mp), path, metric);
 		if (!*metric)
@@ -149,21 +151,25 @@ assay_err assay_thresholds_parse(const json_t *doc, const char *file, struct ass
 	t->cells = xcalloc(json_object_size(cells), sizeof(*t->cells));
 	const char *key;
 	json_t *v;
-	json_object_foreach(cells, key, v) {
+	json_object_foreach(cells, key, v)
+	{
 		char cp[256], canon[256];
 		struct assay_error why;
 		assay_json_path_key(cp, sizeof(cp), "$.cells", key);
 		if (!strcmp(key, "default")) {
 			snprintf(canon, sizeof(canon), "default");
 		} else if (!assay_combo_canonical(key, canon, sizeof(canon), &why)) {
-			assay_cfg_fail(&c, cp, "expected \"default\" or a combo key: %s", why.message);
+			assay_cfg_fail(&c, cp, "expected \"default\" or a combo key: %s",
+				       why.message);
 			goto fail;
 		}
 		for (size_t i = 0; i < t->n_cells; i++)
 			if (!strcmp(t->cells[i].key, canon)) {
 				char other[256];
-				assay_json_path_key(other, sizeof(other), "$.cells", t->cells[i].key);
-				assay_cfg_fail(&c, cp, "duplicate cell: the same combo as %s", other);
+				assay_json_path_key(other, sizeof(other), "$.cells",
+						    t->cells[i].key);
+				assay_cfg_fail(&c, cp, "duplicate cell: the same combo as %s",
+					       other);
 				goto fail;
 			}
 		struct assay_threshold_cell *cell = &t->cells[t->n_cells++];
@@ -177,8 +183,7 @@ fail:
 	return ASSAY_USAGE;
 }
 
-assay_err assay_thresholds_load(const char *file, struct assay_thresholds *t,
-				struct assay_error *e)
+assay_err assay_thresholds_load(const char *file, struct assay_thresholds *t, struct assay_error *e)
 {
 	json_t *doc = assay_json_load_file(file, e);
 	if (!doc) {
@@ -224,9 +229,8 @@ const struct assay_threshold_cell *assay_thresholds_cell(const struct assay_thre
 	return cell ? cell : find_cell(t, "default");
 }
 
-assay_err assay_thresholds_check_combos(const struct assay_thresholds *t,
-					const char *const *combos, size_t n,
-					struct assay_error *e)
+assay_err assay_thresholds_check_combos(const struct assay_thresholds *t, const char *const *combos,
+					size_t n, struct assay_error *e)
 {
 	if (!t->enforce)
 		return ASSAY_OK;
@@ -258,14 +262,21 @@ const char *assay_threshold_default_statistic(const char *metric)
 	static const struct {
 		const char *metric, *statistic;
 	} table[] = {
-		{"elapsed_ms_per_iter", "steady_mean"},  {"tflops_per_gpu", "steady_mean"},
-		{"tokens_per_gpu", "steady_mean"},       {"lm_loss", "last"},
-		{"eval_lm_loss", "last"},                {"mem_usage_ratio", "max"},
-		{"mem_used_gb", "max"},                  {"rocm_mem_usage_ratio", "max"},
-		{"rocm_mem_used_gb", "max"},             {"mem_max_allocated_mb", "max"},
-		{"mem_max_reserved_mb", "max"},          {"checkpoint_save_ms", "max"},
-		{"checkpoint_load_ms", "max"},           {"skipped_iterations", "total"},
-		{"nan_iterations", "total"},
+	    {"elapsed_ms_per_iter", "steady_mean"},
+	    {"tflops_per_gpu", "steady_mean"},
+	    {"tokens_per_gpu", "steady_mean"},
+	    {"lm_loss", "last"},
+	    {"eval_lm_loss", "last"},
+	    {"mem_usage_ratio", "max"},
+	    {"mem_used_gb", "max"},
+	    {"rocm_mem_usage_ratio", "max"},
+	    {"rocm_mem_used_gb", "max"},
+	    {"mem_max_allocated_mb", "max"},
+	    {"mem_max_reserved_mb", "max"},
+	    {"checkpoint_save_ms", "max"},
+	    {"checkpoint_load_ms", "max"},
+	    {"skipped_iterations", "total"},
+	    {"nan_iterations", "total"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if (!strcmp(table[i].metric, metric))
@@ -363,15 +374,16 @@ static void judge_threshold(const struct assay_thresholds *t, const struct assay
 		bool pass = judge(th, r->value, spec, sizeof(spec), why, sizeof(why));
 		struct assay_verdict *v;
 		if (th->kind == ASSAY_TH_INFO)
-			v = assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, r->value,
-					       r->unit, spec, "info: recorded");
+			v = assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name,
+					       r->value, r->unit, spec, "info: recorded");
 		else if (!t->enforce)
-			v = assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, r->value,
-					       r->unit, spec, "not enforced: would %s (%s)",
-					       pass ? "pass" : "fail", why);
+			v = assay_verdicts_add(
+			    out, ASSAY_VERDICT_RECORD, "threshold", name, r->value, r->unit, spec,
+			    "not enforced: would %s (%s)", pass ? "pass" : "fail", why);
 		else
 			v = assay_verdicts_add(out, pass ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
-					       "threshold", name, r->value, r->unit, spec, "%s", why);
+					       "threshold", name, r->value, r->unit, spec, "%s",
+					       why);
 		set_series(v, r);
 	}
 	if (found)
@@ -419,10 +431,9 @@ assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *co
 		char name[256];
 		const struct assay_row *r = &rows->v[i];
 		label(name, sizeof(name), r->metric, r->statistic);
-		set_series(assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, r->value,
-					      r->unit, "",
-					      cell ? "no threshold"
-						   : "no cell for this combo (not enforced)"),
+		set_series(assay_verdicts_add(
+			       out, ASSAY_VERDICT_RECORD, "threshold", name, r->value, r->unit, "",
+			       cell ? "no threshold" : "no cell for this combo (not enforced)"),
 			   r);
 	}
 	free(used);

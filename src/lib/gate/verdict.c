@@ -9,8 +9,7 @@
 
 #include "assay/gate.h"
 
-static const char *const status_names[ASSAY_VERDICT_COUNT] = {"PASS", "FAIL", "RECORD",
-							      "SKIPPED"};
+static const char *const status_names[ASSAY_VERDICT_COUNT] = {"PASS", "FAIL", "RECORD", "SKIPPED"};
 
 const char *assay_verdict_status_name(enum assay_verdict_status s)
 {
@@ -90,10 +89,11 @@ void assay_verdicts_count(const struct assay_verdicts *vs, size_t counts[ASSAY_V
 
 json_t *assay_verdict_to_json(const struct assay_verdict *v)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:s}", "status",
-			      assay_verdict_status_name(v->status), "gate", v->gate, "metric",
-			      v->metric, "value", isfinite(v->value) ? json_real(v->value) : json_null(),
-			      "unit", v->unit, "spec", v->spec, "message", v->message);
+	json_t *o =
+	    json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:s}", "status",
+		      assay_verdict_status_name(v->status), "gate", v->gate, "metric", v->metric,
+		      "value", isfinite(v->value) ? json_real(v->value) : json_null(), "unit",
+		      v->unit, "spec", v->spec, "message", v->message);
 	if (v->series_key)
 		json_object_set_new(o, "series_key", json_string(v->series_key));
 	if (v->acked)

@@ -19,11 +19,11 @@ int assay_launch_slurm_parse(struct assay_cfg *c, const json_t *opts, const char
 			     struct assay_launcher **out);
 
 const struct assay_launcher_type assay_launcher_types[] = {
-	{"local", "processes on this machine, one session per case; MPI cases through mpirun",
-	 assay_launch_local_parse},
-	{"slurm", "Slurm jobs (sbatch, one per shard or case), or srun steps inside an allocation",
-	 assay_launch_slurm_parse},
-	{NULL, NULL, NULL},
+    {"local", "processes on this machine, one session per case; MPI cases through mpirun",
+     assay_launch_local_parse},
+    {"slurm", "Slurm jobs (sbatch, one per shard or case), or srun steps inside an allocation",
+     assay_launch_slurm_parse},
+    {NULL, NULL, NULL},
 };
 
 int assay_launcher_parse(struct assay_cfg *c, const json_t *v, const char *path,
@@ -116,8 +116,8 @@ long long assay_usable_cores(void)
 				core = cpu;
 			fclose(f);
 		}
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
-			 cpu);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
 		f = fopen(path, "r");
 		if (f) {
 			if (fscanf(f, "%lld", &pkg) != 1)

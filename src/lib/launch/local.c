@@ -43,7 +43,7 @@ struct local_job {
 	assay_output_fn on_output;
 	void *ctx;
 
-	pid_t pid; /* also the session id */
+	pid_t pid;                    /* also the session id */
 	struct assay_proc_set procs;  /* every process of the case seen so far */
 	struct assay_proc_set termed; /* those sent SIGTERM */
 	double tracked_at;
@@ -251,7 +251,8 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 	close(errp[0]);
 	if (got == (ssize_t)sizeof(child_err)) {
 		snprintf(j->start_error, sizeof(j->start_error), "cannot execute '%s'%s%s: %s",
-			 j->argv.v[0], j->cwd ? " in " : "", j->cwd ? j->cwd : "", strerror(child_err));
+			 j->argv.v[0], j->cwd ? " in " : "", j->cwd ? j->cwd : "",
+			 strerror(child_err));
 		j->forced = ASSAY_JOB_NOT_STARTED;
 	}
 	return ASSAY_OK;
@@ -273,8 +274,9 @@ static assay_err deliver(struct local_job *j, int i, const char *data, size_t le
 		if (n < 0) {
 			int err = errno;
 			sbuf_release(&red);
-			return assay_error_at(e, ASSAY_INFRA, j->dir, NULL, 0, "cannot write %s.log: %s",
-					      stream_names[i], strerror(err));
+			return assay_error_at(e, ASSAY_INFRA, j->dir, NULL, 0,
+					      "cannot write %s.log: %s", stream_names[i],
+					      strerror(err));
 		}
 		off += (size_t)n;
 	}
@@ -350,7 +352,8 @@ static void fill_status(const struct local_job *j, struct assay_job_status *st)
 		if (j->forced == ASSAY_JOB_NOT_STARTED)
 			snprintf(st->detail, sizeof(st->detail), "%s", j->start_error);
 		else if (j->forced == ASSAY_JOB_TIMED_OUT)
-			snprintf(st->detail, sizeof(st->detail), "timeout after %g s", j->timeout_s);
+			snprintf(st->detail, sizeof(st->detail), "timeout after %g s",
+				 j->timeout_s);
 		else
 			snprintf(st->detail, sizeof(st->detail), "cancelled");
 	} else if (WIFEXITED(j->status)) {
@@ -521,7 +524,7 @@ static void free_launcher(struct assay_launcher *base)
 }
 
 static const struct assay_launcher_ops local_ops = {
-	"local", prepare, describe, submit, poll_job, cancel, collect, release, free_launcher, NULL,
+    "local", prepare, describe, submit, poll_job, cancel, collect, release, free_launcher, NULL,
 };
 
 struct assay_launcher *assay_launcher_local_new(const struct assay_local_opts *o)
@@ -539,8 +542,8 @@ struct assay_launcher *assay_launcher_local_new(const struct assay_local_opts *o
 	return &l->base;
 }
 
-static const char *const local_keys[] = {"type", "grace_s", "mpirun", "mpirun_args",
-					 "mpirun_auto_flags", NULL};
+static const char *const local_keys[] = {"type",        "grace_s",           "mpirun",
+					 "mpirun_args", "mpirun_auto_flags", NULL};
 
 int assay_launch_local_parse(struct assay_cfg *c, const json_t *opts, const char *path,
 			     struct assay_launcher **out)
@@ -549,23 +552,26 @@ int assay_launch_local_parse(struct assay_cfg *c, const json_t *opts, const char
 	int rc = -1;
 	if (opts) {
 		if (assay_cfg_object(c, opts, path, local_keys) < 0 ||
-		    assay_cfg_number(c, opts, path, "grace_s", ASSAY_CFG_OPTIONAL, 0, 3600, &o.grace_s) < 0 ||
-		    assay_cfg_bool(c, opts, path, "mpirun_auto_flags", ASSAY_CFG_OPTIONAL, &o.auto_flags) < 0)
+		    assay_cfg_number(c, opts, path, "grace_s", ASSAY_CFG_OPTIONAL, 0, 3600,
+				     &o.grace_s) < 0 ||
+		    assay_cfg_bool(c, opts, path, "mpirun_auto_flags", ASSAY_CFG_OPTIONAL,
+				   &o.auto_flags) < 0)
 			goto out;
 		json_t *m = json_object_get(opts, "mpirun");
 		char p[256];
 		assay_json_path_key(p, sizeof(p), path, "mpirun");
 		if (m && json_is_string(m) && json_string_length(m)) {
 			strlist_push(&o.mpirun, json_string_value(m));
-		} else if (m && assay_cfg_string_list(c, opts, path, "mpirun", ASSAY_CFG_REQUIRED, NULL,
-						      &o.mpirun) < 0) {
+		} else if (m && assay_cfg_string_list(c, opts, path, "mpirun", ASSAY_CFG_REQUIRED,
+						      NULL, &o.mpirun) < 0) {
 			goto out;
 		}
 		json_t *a = json_object_get(opts, "mpirun_args");
 		if (a && json_is_array(a) && !json_array_size(a)) {
 			/* An empty list is fine: no extra arguments. */
-		} else if (a && assay_cfg_string_list(c, opts, path, "mpirun_args", ASSAY_CFG_REQUIRED,
-						      NULL, &o.mpirun_args) < 0) {
+		} else if (a &&
+			   assay_cfg_string_list(c, opts, path, "mpirun_args", ASSAY_CFG_REQUIRED,
+						 NULL, &o.mpirun_args) < 0) {
 			goto out;
 		}
 	}

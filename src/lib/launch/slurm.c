@@ -146,11 +146,12 @@ static assay_err place(const struct slurm_launcher *l, const struct assay_launch
 					 shape, e) != ASSAY_OK)
 			return ASSAY_USAGE;
 		if (s->nodes && shape->nodes != s->nodes)
-			return assay_error_set(e, ASSAY_USAGE,
-					       "%s: case %s: EP %lld needs %lld node(s) of platform %s, "
-					       "but the matrix planned %lld",
-					       l->where, s->case_id, s->mpi_ranks, shape->nodes,
-					       s->platform->sku, s->nodes);
+			return assay_error_set(
+			    e, ASSAY_USAGE,
+			    "%s: case %s: EP %lld needs %lld node(s) of platform %s, "
+			    "but the matrix planned %lld",
+			    l->where, s->case_id, s->mpi_ranks, shape->nodes, s->platform->sku,
+			    s->nodes);
 		return ASSAY_OK;
 	}
 	long long nodes = s->nodes > 0 ? s->nodes : 1;
@@ -191,14 +192,15 @@ struct parts {
 	struct assay_slurm_job job;
 };
 
-static void parts_init(struct parts *p, const struct assay_job *j, const char *name, bool spool_mode,
-		       const char *spool)
+static void parts_init(struct parts *p, const struct assay_job *j, const char *name,
+		       bool spool_mode, const char *spool)
 {
 	memset(p, 0, sizeof(*p));
 	p->env = xcalloc(j->env.n + 1, sizeof(*p->env));
 	for (size_t i = 0; i < j->env.n; i++) {
 		char *eq = strchr(j->env.v[i], '=');
-		p->env[i].name = xstrndup(j->env.v[i], eq ? (size_t)(eq - j->env.v[i]) : strlen(j->env.v[i]));
+		p->env[i].name =
+		    xstrndup(j->env.v[i], eq ? (size_t)(eq - j->env.v[i]) : strlen(j->env.v[i]));
 		p->env[i].value = eq ? eq + 1 : NULL;
 	}
 	p->argv = xcalloc(j->argv.n + 1, sizeof(*p->argv));
@@ -207,8 +209,8 @@ static void parts_init(struct parts *p, const struct assay_job *j, const char *n
 	p->secrets = xcalloc(j->secrets.n + 1, sizeof(*p->secrets));
 	for (size_t i = 0; i < j->secrets.n; i++)
 		p->secrets[i] = j->secrets.v[i];
-	p->step = (struct assay_slurm_step){j->case_id, p->argv,	    j->argv.n, j->mpi, j->raw,
-					    j->status_file, p->env, j->env.n, j->cwd};
+	p->step = (struct assay_slurm_step){j->case_id,     p->argv, j->argv.n, j->mpi, j->raw,
+					    j->status_file, p->env,  j->env.n,  j->cwd};
 	p->job = (struct assay_slurm_job){.name = name,
 					  .shape = j->shape,
 					  .o = &j->o,
@@ -301,7 +303,8 @@ static void choose_mode(struct slurm_launcher *l, struct assay_job *j)
 			snprintf(l->alloc_error, sizeof(l->alloc_error), "%s", ae.message);
 	}
 	if (l->alloc_error[0]) {
-		snprintf(j->why, sizeof(j->why), "the allocation cannot be used: %s", l->alloc_error);
+		snprintf(j->why, sizeof(j->why), "the allocation cannot be used: %s",
+			 l->alloc_error);
 		return;
 	}
 	if (!l->alloc.inside)
@@ -423,10 +426,11 @@ static void describe(const struct assay_job *j, struct sbuf *out)
 		if (j->why[0])
 			sbuf_addf(&d, "  a new job, not in place: %s\n", j->why);
 		if (j->mode == PER_CASE || j->first_in_group)
-			sbuf_addf(&d, "  --- %s/%s.sh\n%s  ---\n", j->slurm_dir, j->name, j->script);
+			sbuf_addf(&d, "  --- %s/%s.sh\n%s  ---\n", j->slurm_dir, j->name,
+				  j->script);
 		if (j->mode == PER_SHARD)
-			sbuf_addf(&d, "  --- handed over as %s/%s.d/step-N.sh\n%s  ---\n", j->slurm_dir,
-				  j->name, j->step_text);
+			sbuf_addf(&d, "  --- handed over as %s/%s.d/step-N.sh\n%s  ---\n",
+				  j->slurm_dir, j->name, j->step_text);
 	}
 	sbuf_addf(&d, "  logs: %s/nodes/ (per node), %s/stdout.log, %s/stderr.log", j->case_dir,
 		  j->case_dir, j->case_dir);
@@ -555,8 +559,8 @@ static void details(struct batch *b)
  * preemption). A job Slurm no longer knows is `gone`. */
 static assay_err look(struct batch *b, double interval, struct assay_error *e)
 {
-	const char *argv[] = {"squeue", "-h", "-t", "all", "-j", b->id, "-o", ASSAY_SLURM_SQUEUE_FORMAT,
-			      NULL};
+	const char *argv[] = {
+	    "squeue", "-h", "-t", "all", "-j", b->id, "-o", ASSAY_SLURM_SQUEUE_FORMAT, NULL};
 	struct sbuf out = SBUF_INIT;
 	int code;
 	char why[512];
@@ -571,8 +575,9 @@ static assay_err look(struct batch *b, double interval, struct assay_error *e)
 			/* Unknown at once, or squeue not answering: retry for a while. */
 			if (now - b->answered_at < SQUEUE_GRACE_S)
 				return ASSAY_OK;
-			return assay_error_set(e, ASSAY_INFRA, "squeue -j %s: no answer for %.0f s: %s",
-					       b->id, now - b->answered_at, why);
+			return assay_error_set(e, ASSAY_INFRA,
+					       "squeue -j %s: no answer for %.0f s: %s", b->id,
+					       now - b->answered_at, why);
 		}
 		b->gone = b->final = true;
 		return ASSAY_OK;
@@ -631,9 +636,8 @@ static void in_place_output(void *ctx, const char *stream, const char *data, siz
 {
 	struct assay_job *j = ctx;
 	bool err = !strcmp(stream, "stderr");
-	if (!j->push_failed &&
-	    node_logs_push(&j->logs, err ? "srun.err" : "srun.out", err, data, len, &j->push_error) !=
-		ASSAY_OK)
+	if (!j->push_failed && node_logs_push(&j->logs, err ? "srun.err" : "srun.out", err, data,
+					      len, &j->push_error) != ASSAY_OK)
 		j->push_failed = true;
 }
 
@@ -642,10 +646,14 @@ static assay_err submit_in_place(struct assay_job *j, struct assay_error *e)
 	struct strlist argv = STRLIST_INIT, env = STRLIST_INIT;
 	assay_err rc = in_place_command(j, &argv, &env, e);
 	if (rc == ASSAY_OK) {
-		struct assay_launch_spec spec = {j->case_id, j->raw,	&argv,	     &env,
-						 j->cwd,     j->timeout_s, 0,	     j->shape.nodes,
-						 j->redact,  in_place_output, j,    NULL,
-						 0,	     0,	       NULL,	     NULL};
+		struct assay_launch_spec spec = {j->case_id, j->raw,
+						 &argv,      &env,
+						 j->cwd,     j->timeout_s,
+						 0,          j->shape.nodes,
+						 j->redact,  in_place_output,
+						 j,          NULL,
+						 0,          0,
+						 NULL,       NULL};
 		const struct assay_launcher_ops *ops = j->l->local->ops;
 		rc = ops->prepare(j->l->local, &spec, &j->inner, e);
 		if (rc == ASSAY_OK)
@@ -786,8 +794,8 @@ static assay_err finish_from_state(struct assay_job *j, struct assay_error *e)
 	int code = read_status(j);
 	if (b->gone) {
 		if (code >= 0) {
-			finish(j, ASSAY_JOB_EXITED, code, 0, "exit code %d (job %s: no longer known to Slurm)",
-			       code, b->id);
+			finish(j, ASSAY_JOB_EXITED, code, 0,
+			       "exit code %d (job %s: no longer known to Slurm)", code, b->id);
 			return ASSAY_OK;
 		}
 		struct assay_slurm_outcome oc;
@@ -812,14 +820,16 @@ static assay_err finish_from_state(struct assay_job *j, struct assay_error *e)
 		finish(j, ASSAY_JOB_SIGNALED, 0, b->info.exit_signal > 0 ? b->info.exit_signal : 0,
 		       "job %s: %s", b->id, oc.message);
 	else if (code > 0)
-		finish(j, ASSAY_JOB_EXITED, code, 0, "exit code %d (job %s %s)", code, b->id, state);
+		finish(j, ASSAY_JOB_EXITED, code, 0, "exit code %d (job %s %s)", code, b->id,
+		       state);
 	else if (code == 0)
 		finish(j, ASSAY_JOB_EXITED, 0, 0, "exit code 0 (job %s %s)", b->id, state);
 	else if (j->mode == PER_SHARD)
-		finish(j, ASSAY_JOB_NOT_STARTED, 0, 0, "job %s ended before the case's step ran: %s",
-		       b->id, oc.message);
+		finish(j, ASSAY_JOB_NOT_STARTED, 0, 0,
+		       "job %s ended before the case's step ran: %s", b->id, oc.message);
 	else if (b->info.exit_signal > 0)
-		finish(j, ASSAY_JOB_SIGNALED, 0, b->info.exit_signal, "job %s: %s", b->id, oc.message);
+		finish(j, ASSAY_JOB_SIGNALED, 0, b->info.exit_signal, "job %s: %s", b->id,
+		       oc.message);
 	else if (b->info.exit_code > 0)
 		finish(j, ASSAY_JOB_EXITED, b->info.exit_code, 0, "job %s: %s", b->id, oc.message);
 	else
@@ -895,11 +905,13 @@ static assay_err poll_batch(struct assay_job *j, double wait_s, struct assay_job
 		if (node_logs_poll(&j->logs, true, e) != ASSAY_OK)
 			return ASSAY_INFRA;
 		if (shard_step_done) {
-			b->phase = ASSAY_SLURM_RUNNING; /* it ran a step, so it is no longer pending */
+			b->phase =
+			    ASSAY_SLURM_RUNNING; /* it ran a step, so it is no longer pending */
 			int code = read_status(j);
 			if (code < 0)
 				finish(j, ASSAY_JOB_EXITED, 255, 0,
-				       "the step ended but wrote no exit status (%s)", j->status_file);
+				       "the step ended but wrote no exit status (%s)",
+				       j->status_file);
 			else
 				finish(j, ASSAY_JOB_EXITED, code, 0, "exit code %d", code);
 		} else if (finish_from_state(j, e) != ASSAY_OK) {
@@ -994,7 +1006,7 @@ static void free_launcher(struct assay_launcher *base)
 }
 
 static const struct assay_launcher_ops slurm_ops = {
-	"slurm", prepare, describe, submit, poll_job, cancel, collect, release, free_launcher, check,
+    "slurm", prepare, describe, submit, poll_job, cancel, collect, release, free_launcher, check,
 };
 
 int assay_launch_slurm_parse(struct assay_cfg *c, const json_t *opts, const char *path,

@@ -10,38 +10,37 @@
 #include "assay/slurm.h"
 
 static const char *const option_keys[] = {
-	"type",        "partition",       "account",     "qos",          "reservation",
-	"time",        "exclusive",       "nodelist",    "exclude",      "constraint",
-	"gpu_gres",    "gpus_per_node",   "mpi",         "mpi_launcher", "srun_args",
-	"sbatch_args", "poll_interval_s", "master_port", "job_per",      "ntasks_per_node",
-	NULL};
+    "type",      "partition",       "account",   "qos",         "reservation",     "time",
+    "exclusive", "nodelist",        "exclude",   "constraint",  "gpu_gres",        "gpus_per_node",
+    "mpi",       "mpi_launcher",    "srun_args", "sbatch_args", "poll_interval_s", "master_port",
+    "job_per",   "ntasks_per_node", NULL};
 
 /* sbatch options that have their own key, or that assay sets itself. */
 static const struct {
 	const char *opt, *key;
 } reserved[] = {
-	{"--partition", "partition"},
-	{"--account", "account"},
-	{"--qos", "qos"},
-	{"--reservation", "reservation"},
-	{"--time", "time"},
-	{"--exclusive", "exclusive"},
-	{"--nodelist", "nodelist"},
-	{"--exclude", "exclude"},
-	{"--constraint", "constraint"},
-	{"--gpus-per-node", NULL},
-	{"--gpus", NULL},
-	{"--job-name", NULL},
-	{"--nodes", NULL},
-	{"--ntasks", NULL},
-	{"--ntasks-per-node", NULL},
-	{"--output", NULL},
-	{"--error", NULL},
-	{"--export", NULL},
-	{"--chdir", NULL},
-	{"--parsable", NULL},
-	{"--wrap", NULL},
-	{"--array", NULL},
+    {"--partition", "partition"},
+    {"--account", "account"},
+    {"--qos", "qos"},
+    {"--reservation", "reservation"},
+    {"--time", "time"},
+    {"--exclusive", "exclusive"},
+    {"--nodelist", "nodelist"},
+    {"--exclude", "exclude"},
+    {"--constraint", "constraint"},
+    {"--gpus-per-node", NULL},
+    {"--gpus", NULL},
+    {"--job-name", NULL},
+    {"--nodes", NULL},
+    {"--ntasks", NULL},
+    {"--ntasks-per-node", NULL},
+    {"--output", NULL},
+    {"--error", NULL},
+    {"--export", NULL},
+    {"--chdir", NULL},
+    {"--parsable", NULL},
+    {"--wrap", NULL},
+    {"--array", NULL},
 };
 
 void assay_slurm_options_init(struct assay_slurm_options *o)
@@ -110,7 +109,8 @@ static int get_argv(struct assay_cfg *c, const json_t *v, const char *path, cons
 		return assay_cfg_expected(c, kp, "a non-empty array of strings", a);
 	size_t i;
 	json_t *s;
-	json_array_foreach(a, i, s) {
+	json_array_foreach(a, i, s)
+	{
 		assay_json_path_index(ip, sizeof(ip), kp, i);
 		char why[160];
 		if (!json_is_string(s) || !json_string_length(s))
@@ -249,11 +249,13 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 	return 0;
 }
 
-void assay_slurm_options_copy(struct assay_slurm_options *to, const struct assay_slurm_options *from)
+void assay_slurm_options_copy(struct assay_slurm_options *to,
+			      const struct assay_slurm_options *from)
 {
 	*to = *from; /* the numbers; then the strings and lists of its own */
-	char **strings[] = {&to->partition, &to->account,  &to->qos,	    &to->reservation, &to->time,
-			    &to->nodelist,  &to->exclude,  &to->constraint, &to->mpi};
+	char **strings[] = {&to->partition,   &to->account,    &to->qos,
+			    &to->reservation, &to->time,       &to->nodelist,
+			    &to->exclude,     &to->constraint, &to->mpi};
 	for (size_t i = 0; i < ARRAY_SIZE(strings); i++)
 		*strings[i] = *strings[i] ? xstrdup(*strings[i]) : NULL;
 	struct strlist *lists[] = {&to->mpi_launcher, &to->srun_args, &to->sbatch_args};

@@ -13,12 +13,12 @@
  * job's batch output (shared by the cases of a shard), or output pushed by
  * the launcher itself (srun's own messages when it runs in place). */
 struct log_source {
-	char *name;                 /* also the name of its copy */
-	int stream;                 /* 0 stdout, 1 stderr */
-	struct assay_tail tail;     /* a file of the raw folder (path NULL otherwise) */
-	struct assay_tail *shared;  /* the batch output, owned by the job */
+	char *name;                /* also the name of its copy */
+	int stream;                /* 0 stdout, 1 stderr */
+	struct assay_tail tail;    /* a file of the raw folder (path NULL otherwise) */
+	struct assay_tail *shared; /* the batch output, owned by the job */
 	struct assay_redact_stream rs;
-	struct sbuf pending;        /* redacted bytes after the last line end */
+	struct sbuf pending; /* redacted bytes after the last line end */
 	int copy_fd;
 };
 

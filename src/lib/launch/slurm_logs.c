@@ -12,7 +12,7 @@
 
 #include "slurm_int.h"
 
-#define READ_CHUNK (1u << 20)
+#define READ_CHUNK  (1u << 20)
 #define MAX_SOURCES 8192
 
 static const char *const merged_names[2] = {"stdout.log", "stderr.log"};
@@ -129,7 +129,8 @@ void node_logs_add_shared(struct node_logs *n, struct assay_tail *t, const char 
 static assay_err deliver(struct node_logs *n, struct log_source *s, const char *data, size_t len,
 			 bool final, struct assay_error *e)
 {
-	if (len && (copy_fd(n, s, e) < 0 || write_all(s->copy_fd, data, len, n->copies, e) != ASSAY_OK))
+	if (len &&
+	    (copy_fd(n, s, e) < 0 || write_all(s->copy_fd, data, len, n->copies, e) != ASSAY_OK))
 		return ASSAY_INFRA;
 	sbuf_add(&s->pending, data, len);
 	size_t upto = s->pending.len;
@@ -186,7 +187,9 @@ static assay_err scan(struct node_logs *n, struct assay_error *e)
 	assay_err rc = ASSAY_OK;
 	while (rc == ASSAY_OK && (de = readdir(d))) {
 		const char *name = de->d_name;
-		int stream = assay_ends_with(name, ".err") ? 1 : assay_ends_with(name, ".out") ? 0 : -1;
+		int stream = assay_ends_with(name, ".err")   ? 1
+			     : assay_ends_with(name, ".out") ? 0
+							     : -1;
 		if (stream < 0 || name[0] == '.' || find_source(n, name))
 			continue;
 		struct log_source *s = add_source(n, name, stream, e);

@@ -138,7 +138,8 @@ void assay_slurm_network_env(const json_t *network, struct strlist *out)
 		} else if (json_is_array(v) && json_array_size(v)) {
 			size_t k;
 			const json_t *d;
-			json_array_foreach(v, k, d) {
+			json_array_foreach(v, k, d)
+			{
 				if (json_is_string(d))
 					sbuf_addf(&sb, "%s%s", k ? "," : "", json_string_value(d));
 			}
@@ -181,29 +182,34 @@ static assay_err check_env(const struct assay_slurm_job *j, const struct assay_s
 }
 
 static assay_err check_step(const struct assay_slurm_job *j, const struct assay_slurm_step *s,
-			   size_t i, struct assay_error *e)
+			    size_t i, struct assay_error *e)
 {
 	if (!s->argc || !s->argv[0] || !*s->argv[0])
-		return assay_error_set(e, ASSAY_USAGE, "job %s, step %zu: no program", j->name, i + 1);
+		return assay_error_set(e, ASSAY_USAGE, "job %s, step %zu: no program", j->name,
+				       i + 1);
 	for (size_t k = 1; k < s->argc; k++)
 		if (!s->argv[k])
-			return assay_error_set(e, ASSAY_USAGE, "job %s, step %zu: argument %zu is missing",
-					       j->name, i + 1, k);
+			return assay_error_set(e, ASSAY_USAGE,
+					       "job %s, step %zu: argument %zu is missing", j->name,
+					       i + 1, k);
 	if (s->log_dir && check_log_dir("step log directory", s->log_dir, e) != ASSAY_OK)
 		return ASSAY_USAGE;
 	if (s->status_file && s->status_file[0] != '/')
-		return assay_error_set(e, ASSAY_USAGE, "status file \"%.80s\": expected an absolute path",
+		return assay_error_set(e, ASSAY_USAGE,
+				       "status file \"%.80s\": expected an absolute path",
 				       s->status_file);
 	if (s->cwd && (s->cwd[0] != '/' || has_control(s->cwd)))
-		return assay_error_set(e, ASSAY_USAGE,
-				       "step working directory \"%.80s\": expected an absolute path "
-				       "without control characters",
-				       s->cwd);
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "step working directory \"%.80s\": expected an absolute path "
+		    "without control characters",
+		    s->cwd);
 	if (s->cwd && s->mpi && j->o && j->o->mpi_launcher.n)
-		return assay_error_set(e, ASSAY_USAGE,
-				       "job %s, step %zu: a working directory cannot be given to an "
-				       "mpi_launcher step (it runs in the job's directory)",
-				       j->name, i + 1);
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "job %s, step %zu: a working directory cannot be given to an "
+		    "mpi_launcher step (it runs in the job's directory)",
+		    j->name, i + 1);
 	return check_env(j, s->env, s->n_env, e);
 }
 

@@ -14,7 +14,8 @@ static int parse_entry(struct assay_cfg *c, const char *pattern, const json_t *v
 		       struct assay_lint_allow *a)
 {
 	if (!json_is_string(v) || !json_string_length(v))
-		return assay_cfg_expected(c, path, "a rule id, optionally followed by a JSON path", v);
+		return assay_cfg_expected(c, path, "a rule id, optionally followed by a JSON path",
+					  v);
 	const char *s = json_string_value(v);
 	const char *sp = strchr(s, ' ');
 	char *id = sp ? xstrndup(s, (size_t)(sp - s)) : xstrdup(s);
@@ -25,9 +26,11 @@ static int parse_entry(struct assay_cfg *c, const char *pattern, const json_t *v
 			jpath++;
 		if (*jpath != '$') {
 			free(id);
-			return assay_cfg_fail(c, path,
-					      "expected a JSON path starting with $ after the rule id, "
-					      "got \"%s\"", jpath);
+			return assay_cfg_fail(
+			    c, path,
+			    "expected a JSON path starting with $ after the rule id, "
+			    "got \"%s\"",
+			    jpath);
 		}
 	}
 	int rule = assay_lint_rule_index(id);
@@ -58,7 +61,8 @@ assay_err assay_lint_allow_parse(const json_t *doc, const char *file, struct ass
 		goto fail;
 	const char *pattern;
 	json_t *list;
-	json_object_foreach(allow, pattern, list) {
+	json_object_foreach(allow, pattern, list)
+	{
 		char lp[512];
 		assay_json_path_key(lp, sizeof(lp), "$.allow", pattern);
 		if (!json_is_array(list)) {
@@ -67,7 +71,8 @@ assay_err assay_lint_allow_parse(const json_t *doc, const char *file, struct ass
 		}
 		size_t i;
 		json_t *v;
-		json_array_foreach(list, i, v) {
+		json_array_foreach(list, i, v)
+		{
 			char ip[600];
 			assay_json_path_index(ip, sizeof(ip), lp, i);
 			if (parse_entry(&c, pattern, v, ip, a) < 0)

@@ -24,12 +24,8 @@ static void gh_escape(struct sbuf *out, const char *s, bool property)
 		case '%': sbuf_adds(out, "%25"); break;
 		case '\r': sbuf_adds(out, "%0D"); break;
 		case '\n': sbuf_adds(out, "%0A"); break;
-		case ':':
-			sbuf_adds(out, property ? "%3A" : ":");
-			break;
-		case ',':
-			sbuf_adds(out, property ? "%2C" : ",");
-			break;
+		case ':': sbuf_adds(out, property ? "%3A" : ":"); break;
+		case ',': sbuf_adds(out, property ? "%2C" : ","); break;
 		default: sbuf_addch(out, *s); break;
 		}
 	}
@@ -60,11 +56,11 @@ json_t *assay_lint_to_json(const struct assay_lint_result *r, size_t n)
 		for (size_t j = 0; j < r[i].n; j++) {
 			const struct assay_lint_finding *f = &r[i].v[j];
 			json_array_append_new(
-				findings,
-				json_pack("{s:s, s:s, s:s, s:I, s:I, s:s}", "rule", f->rule->id,
-					  "severity", assay_lint_severity_name(f->rule->severity),
-					  "path", f->path, "line", (json_int_t)f->line, "column",
-					  (json_int_t)f->column, "message", f->message));
+			    findings,
+			    json_pack("{s:s, s:s, s:s, s:I, s:I, s:s}", "rule", f->rule->id,
+				      "severity", assay_lint_severity_name(f->rule->severity),
+				      "path", f->path, "line", (json_int_t)f->line, "column",
+				      (json_int_t)f->column, "message", f->message));
 		}
 		char *file = lint_utf8_dup(r[i].file);
 		json_array_append_new(files,
@@ -88,8 +84,8 @@ static char *path_uri(const char *file)
 	if (assay_starts_with(file, "./"))
 		file += 2;
 	for (const unsigned char *p = (const unsigned char *)file; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~/!$&'()*+,;=@", *p))
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~/!$&'()*+,;=@", *p))
 			sbuf_addch(&sb, (char)*p);
 		else
 			sbuf_addf(&sb, "%%%02X", *p);
@@ -108,12 +104,12 @@ json_t *assay_lint_to_sarif(const struct assay_lint_result *r, size_t n, const c
 	size_t nr = assay_lint_rule_count();
 	for (size_t i = 0; i < nr; i++) {
 		const struct assay_lint_rule *rule = assay_lint_rule_at(i);
-		json_array_append_new(
-			rules, json_pack("{s:s, s:{s:s}, s:{s:s, s:b}, s:{s:s}}", "id", rule->id,
-					 "shortDescription", "text", rule->summary,
-					 "defaultConfiguration", "level", sarif_level(rule->severity),
-					 "enabled", rule->default_on, "properties", "family",
-					 rule->family));
+		json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s, s:b}, s:{s:s}}",
+						       "id", rule->id, "shortDescription", "text",
+						       rule->summary, "defaultConfiguration",
+						       "level", sarif_level(rule->severity),
+						       "enabled", rule->default_on, "properties",
+						       "family", rule->family));
 	}
 	json_t *driver = json_pack("{s:s, s:o}", "name", "assay", "rules", rules);
 	if (tool_version)
@@ -126,22 +122,23 @@ json_t *assay_lint_to_sarif(const struct assay_lint_result *r, size_t n, const c
 			struct sbuf text = SBUF_INIT;
 			sbuf_addf(&text, "%s: %s", f->path, f->message);
 			json_array_append_new(
-				results,
-				json_pack("{s:s, s:I, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:I, s:I}}, "
-					  "s:[{s:s}]}]}",
-					  "ruleId", f->rule->id, "ruleIndex",
-					  (json_int_t)assay_lint_rule_index(f->rule->id), "level",
-					  sarif_level(f->rule->severity), "message", "text", text.buf,
-					  "locations", "physicalLocation", "artifactLocation", "uri", uri,
-					  "region", "startLine", (json_int_t)f->line, "startColumn",
-					  (json_int_t)f->column, "logicalLocations",
-					  "fullyQualifiedName", f->path));
+			    results,
+			    json_pack("{s:s, s:I, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:I, s:I}}, "
+				      "s:[{s:s}]}]}",
+				      "ruleId", f->rule->id, "ruleIndex",
+				      (json_int_t)assay_lint_rule_index(f->rule->id), "level",
+				      sarif_level(f->rule->severity), "message", "text", text.buf,
+				      "locations", "physicalLocation", "artifactLocation", "uri",
+				      uri, "region", "startLine", (json_int_t)f->line,
+				      "startColumn", (json_int_t)f->column, "logicalLocations",
+				      "fullyQualifiedName", f->path));
 			sbuf_release(&text);
 		}
 		free(uri);
 	}
 	json_t *run = json_pack("{s:{s:o}, s:s, s:o}", "tool", "driver", driver, "columnKind",
 				"unicodeCodePoints", "results", results);
-	return json_pack("{s:s, s:s, s:[o]}", "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
-			 "version", "2.1.0", "runs", run);
+	return json_pack("{s:s, s:s, s:[o]}", "$schema",
+			 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
+			 "runs", run);
 }

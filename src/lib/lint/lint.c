@@ -11,10 +11,9 @@
 #include "lint_int.h"
 
 static const struct lint_family *const families[] = {
-	&lint_family_placement,    &lint_family_images,  &lint_family_job,
-	&lint_family_network,      &lint_family_cards,   &lint_family_placeholders,
-	&lint_family_secrets,      &lint_family_suite,   &lint_family_gates,
-	&lint_family_assay,
+    &lint_family_placement, &lint_family_images,       &lint_family_job,     &lint_family_network,
+    &lint_family_cards,     &lint_family_placeholders, &lint_family_secrets, &lint_family_suite,
+    &lint_family_gates,     &lint_family_assay,
 };
 
 size_t assay_lint_rule_count(void)
@@ -57,12 +56,9 @@ static int rule_index_of(const struct assay_lint_rule *rule)
 }
 
 static const char *const kind_names[ASSAY_LINT_KIND_COUNT] = {
-	[ASSAY_LINT_AUTO] = "auto",
-	[ASSAY_LINT_MANIFEST] = "manifest",
-	[ASSAY_LINT_MODELS] = "models",
-	[ASSAY_LINT_PLATFORMS] = "platforms",
-	[ASSAY_LINT_SWEEP] = "sweep",
-	[ASSAY_LINT_SUITE] = "suite",
+    [ASSAY_LINT_AUTO] = "auto",     [ASSAY_LINT_MANIFEST] = "manifest",
+    [ASSAY_LINT_MODELS] = "models", [ASSAY_LINT_PLATFORMS] = "platforms",
+    [ASSAY_LINT_SWEEP] = "sweep",   [ASSAY_LINT_SUITE] = "suite",
 };
 
 const char *assay_lint_kind_name(enum assay_lint_kind k)
@@ -95,7 +91,8 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc)
 	if (json_is_array(doc)) {
 		size_t i, cards = 0;
 		json_t *v;
-		json_array_foreach(doc, i, v) {
+		json_array_foreach(doc, i, v)
+		{
 			if (!json_is_object(v))
 				return ASSAY_LINT_AUTO;
 			cards += looks_like_card(v);
@@ -220,12 +217,13 @@ static assay_err lint_text(const char *text, size_t len, const char *file, bool 
 		kind = assay_lint_detect(doc);
 	if (kind == ASSAY_LINT_AUTO || kind >= ASSAY_LINT_KIND_COUNT) {
 		json_decref(doc);
-		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
-				      "cannot tell what kind of file this is: a madengine manifest "
-				      "has built_images or built_models, a models.json is an array of "
-				      "model cards, a platform registry has platforms, a sweep has "
-				      "suite and workload, a suite has \"kind\": \"ep\" or "
-				      "\"command\" (or pass --kind)");
+		return assay_error_at(
+		    e, ASSAY_USAGE, file, NULL, 0,
+		    "cannot tell what kind of file this is: a madengine manifest "
+		    "has built_images or built_models, a models.json is an array of "
+		    "model cards, a platform registry has platforms, a sweep has "
+		    "suite and workload, a suite has \"kind\": \"ep\" or "
+		    "\"command\" (or pass --kind)");
 	}
 	r->kind = kind;
 	struct lint_ctx c = {doc, kind, file, on_disk, o, r};
@@ -258,8 +256,9 @@ static assay_err lint_text(const char *text, size_t len, const char *file, bool 
 }
 
 assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
-			    const struct assay_lint_options *o, const struct assay_lint_allow *allow,
-			    struct assay_lint_result *r, struct assay_error *e)
+			    const struct assay_lint_options *o,
+			    const struct assay_lint_allow *allow, struct assay_lint_result *r,
+			    struct assay_error *e)
 {
 	return lint_text(text, len, file, false, o, allow, r, e);
 }

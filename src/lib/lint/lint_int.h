@@ -9,7 +9,7 @@
 
 #include "assay/lint.h"
 
-#define KIND(k) ASSAY_LINT_KIND_BIT(ASSAY_LINT_##k)
+#define KIND(k)  ASSAY_LINT_KIND_BIT(ASSAY_LINT_##k)
 #define KIND_ALL (KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP) | KIND(SUITE))
 
 struct lint_ctx {
@@ -65,10 +65,10 @@ const json_t *lint_get(const json_t *v, const char *chain);
 struct lint_walk;
 struct lint_str {
 	struct lint_walk *walk;
-	const char *key;   /* the member key the string sits under, NULL at the top */
+	const char *key; /* the member key the string sits under, NULL at the top */
 	const char *s;
 	size_t len;
-	bool is_key;       /* s is the object key itself */
+	bool is_key; /* s is the object key itself */
 };
 /* The path of the value, or of the member for a key; valid until the visitor returns. */
 const char *lint_str_path(const struct lint_str *s);

@@ -8,8 +8,8 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-	{"assay-config", "assay", ASSAY_LINT_ERROR, true, KIND(PLATFORMS) | KIND(SWEEP) | KIND(SUITE),
-	 "a platform registry, sweep or suite that assay's loader rejects"},
+    {"assay-config", "assay", ASSAY_LINT_ERROR, true, KIND(PLATFORMS) | KIND(SWEEP) | KIND(SUITE),
+     "a platform registry, sweep or suite that assay's loader rejects"},
 };
 #define R_CONFIG (&rules[0])
 

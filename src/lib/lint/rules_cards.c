@@ -11,29 +11,29 @@
 #define CARDS (KIND(MANIFEST) | KIND(MODELS))
 
 static const struct assay_lint_rule rules[] = {
-	{"card-required", "cards", ASSAY_LINT_ERROR, true, CARDS,
-	 "a model card without a name, dockerfile or scripts"},
-	{"card-n-gpus", "cards", ASSAY_LINT_ERROR, true, CARDS,
-	 "n_gpus that is not a count (a number or a string of one; -1 for all GPUs)"},
-	{"card-tags", "cards", ASSAY_LINT_ERROR, true, CARDS, "tags that are not a list of strings"},
-	{"card-multiple-results", "cards", ASSAY_LINT_ERROR, true, CARDS,
-	 "multiple_results that is not a .csv file name"},
-	{"card-timeout", "cards", ASSAY_LINT_ERROR, true, CARDS, "a timeout that is not a number"},
-	{"card-nnodes", "cards", ASSAY_LINT_ERROR, true, CARDS,
-	 "a card's distributed.nnodes differs from its slurm.nodes"},
-	{"card-model-repo", "cards", ASSAY_LINT_WARNING, true, CARDS,
-	 "args passing --model_repo a card name other than the card's own"},
-	{"card-duplicate-name", "cards", ASSAY_LINT_ERROR, true, KIND(MODELS),
-	 "two model cards with the same name"},
+    {"card-required", "cards", ASSAY_LINT_ERROR, true, CARDS,
+     "a model card without a name, dockerfile or scripts"},
+    {"card-n-gpus", "cards", ASSAY_LINT_ERROR, true, CARDS,
+     "n_gpus that is not a count (a number or a string of one; -1 for all GPUs)"},
+    {"card-tags", "cards", ASSAY_LINT_ERROR, true, CARDS, "tags that are not a list of strings"},
+    {"card-multiple-results", "cards", ASSAY_LINT_ERROR, true, CARDS,
+     "multiple_results that is not a .csv file name"},
+    {"card-timeout", "cards", ASSAY_LINT_ERROR, true, CARDS, "a timeout that is not a number"},
+    {"card-nnodes", "cards", ASSAY_LINT_ERROR, true, CARDS,
+     "a card's distributed.nnodes differs from its slurm.nodes"},
+    {"card-model-repo", "cards", ASSAY_LINT_WARNING, true, CARDS,
+     "args passing --model_repo a card name other than the card's own"},
+    {"card-duplicate-name", "cards", ASSAY_LINT_ERROR, true, KIND(MODELS),
+     "two model cards with the same name"},
 };
-#define R_REQUIRED (&rules[0])
-#define R_NGPUS (&rules[1])
-#define R_TAGS (&rules[2])
-#define R_RESULTS (&rules[3])
-#define R_TIMEOUT (&rules[4])
-#define R_NNODES (&rules[5])
+#define R_REQUIRED   (&rules[0])
+#define R_NGPUS      (&rules[1])
+#define R_TAGS       (&rules[2])
+#define R_RESULTS    (&rules[3])
+#define R_TIMEOUT    (&rules[4])
+#define R_NNODES     (&rules[5])
 #define R_MODEL_REPO (&rules[6])
-#define R_DUPLICATE (&rules[7])
+#define R_DUPLICATE  (&rules[7])
 
 static bool nonempty_string(const json_t *v)
 {
@@ -48,9 +48,11 @@ static void check_required(struct lint_ctx *c, const json_t *card, const char *p
 		char *p = lint_path_key(path, fields[i]);
 		char b[96];
 		if (!v) {
-			lint_report(c, R_REQUIRED, p,
-				    "model card has no \"%s\" (madengine needs name, dockerfile and "
-				    "scripts)", fields[i]);
+			lint_report(
+			    c, R_REQUIRED, p,
+			    "model card has no \"%s\" (madengine needs name, dockerfile and "
+			    "scripts)",
+			    fields[i]);
 		} else if (!nonempty_string(v)) {
 			/* A dockerfile may also be a list of paths. */
 			bool list = false;
@@ -62,8 +64,9 @@ static void check_required(struct lint_ctx *c, const json_t *card, const char *p
 				json_array_foreach(v, k, e) list = list && nonempty_string(e);
 			}
 			if (!list)
-				lint_report(c, R_REQUIRED, p, "%s must be a non-empty string, got %s",
-					    fields[i], assay_json_brief(v, b, sizeof(b)));
+				lint_report(c, R_REQUIRED, p,
+					    "%s must be a non-empty string, got %s", fields[i],
+					    assay_json_brief(v, b, sizeof(b)));
 		}
 		free(p);
 	}
@@ -77,13 +80,16 @@ static void check_types(struct lint_ctx *c, const json_t *card, const char *path
 	if (v) {
 		char *p = lint_path_key(path, "n_gpus");
 		if (!lint_int_value(v, true, &n))
-			lint_report(c, R_NGPUS, p,
-				    "n_gpus must be a number or a string of one (\"8\", \"-1\" for all "
-				    "GPUs), got %s", assay_json_brief(v, b, sizeof(b)));
+			lint_report(
+			    c, R_NGPUS, p,
+			    "n_gpus must be a number or a string of one (\"8\", \"-1\" for all "
+			    "GPUs), got %s",
+			    assay_json_brief(v, b, sizeof(b)));
 		else if (n == 0 || n < -1)
 			lint_report(c, R_NGPUS, p,
 				    "n_gpus %lld is not a GPU count: give 1 or more, or -1 for all "
-				    "GPUs", n);
+				    "GPUs",
+				    n);
 		free(p);
 	}
 	v = json_object_get(card, "tags");
@@ -102,10 +108,10 @@ static void check_types(struct lint_ctx *c, const json_t *card, const char *path
 	}
 	v = json_object_get(card, "multiple_results");
 	if (v && !json_is_null(v) &&
-	    !(json_is_string(v) && (!json_string_length(v) ||
-				    (json_string_length(v) > 4 &&
-				     !strcasecmp(json_string_value(v) + json_string_length(v) - 4,
-						 ".csv"))))) {
+	    !(json_is_string(v) &&
+	      (!json_string_length(v) ||
+	       (json_string_length(v) > 4 &&
+		!strcasecmp(json_string_value(v) + json_string_length(v) - 4, ".csv"))))) {
 		char *p = lint_path_key(path, "multiple_results");
 		lint_report(c, R_RESULTS, p,
 			    "multiple_results must name the .csv file the run writes, got %s",
@@ -115,9 +121,10 @@ static void check_types(struct lint_ctx *c, const json_t *card, const char *path
 	v = json_object_get(card, "timeout");
 	if (v && !json_is_null(v) && !json_is_number(v)) {
 		char *p = lint_path_key(path, "timeout");
-		lint_report(c, R_TIMEOUT, p,
-			    "timeout must be a number of seconds (-1 for the run's default), got %s",
-			    assay_json_brief(v, b, sizeof(b)));
+		lint_report(
+		    c, R_TIMEOUT, p,
+		    "timeout must be a number of seconds (-1 for the run's default), got %s",
+		    assay_json_brief(v, b, sizeof(b)));
 		free(p);
 	}
 }
@@ -132,7 +139,8 @@ static void check_nnodes(struct lint_ctx *c, const json_t *card, const char *pat
 	char *p = xasprintf("%s.distributed.nnodes", path);
 	lint_report(c, R_NNODES, p,
 		    "distributed.nnodes is %lld but slurm.nodes is %lld: the launcher and sbatch "
-		    "disagree on the number of nodes", a, b);
+		    "disagree on the number of nodes",
+		    a, b);
 	free(p);
 }
 
@@ -168,7 +176,8 @@ static void check_model_repo(struct lint_ctx *c, const json_t *card, const char 
 		char b1[96], b2[96];
 		lint_report(c, R_MODEL_REPO, p,
 			    "args pass --model_repo %s, not this card's name %s: the run looks up "
-			    "the other model's configuration", lint_brief(repo, b1, sizeof(b1)),
+			    "the other model's configuration",
+			    lint_brief(repo, b1, sizeof(b1)),
 			    lint_brief(json_string_value(name), b2, sizeof(b2)));
 		free(p);
 	}
@@ -229,7 +238,8 @@ static void check(struct lint_ctx *c)
 		if (json_is_array(c->doc)) {
 			size_t i;
 			json_t *card;
-			json_array_foreach(c->doc, i, card) {
+			json_array_foreach(c->doc, i, card)
+			{
 				char *p = lint_path_index("$", i);
 				check_card(c, card, p);
 				free(p);
@@ -244,7 +254,8 @@ static void check(struct lint_ctx *c)
 			return;
 		const char *k;
 		json_t *card;
-		json_object_foreach((json_t *)models, k, card) {
+		json_object_foreach((json_t *)models, k, card)
+		{
 			char *p = lint_path_key("$.built_models", k);
 			check_card(c, card, p);
 			free(p);

@@ -11,8 +11,8 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-	{"gate-metric-not-produced", "gates", ASSAY_LINT_ERROR, true, KIND(SUITE),
-	 "a suite gate naming a metric or statistic its parser never produces"},
+    {"gate-metric-not-produced", "gates", ASSAY_LINT_ERROR, true, KIND(SUITE),
+     "a suite gate naming a metric or statistic its parser never produces"},
 };
 #define R_METRIC (&rules[0])
 
@@ -28,8 +28,8 @@ static bool suite_source(const json_t *doc, struct source *src)
 {
 	const json_t *kind = json_object_get(doc, "kind");
 	const char *parser = json_is_string(kind) && !strcmp(json_string_value(kind), "ep")
-				     ? "assay-ep"
-				     : json_string_value(json_object_get(doc, "parser"));
+				 ? "assay-ep"
+				 : json_string_value(json_object_get(doc, "parser"));
 	memset(src, 0, sizeof(*src));
 	if (!parser)
 		return false;
@@ -49,8 +49,9 @@ static void add_declared(struct sbuf *sb, const struct assay_format *f, const ch
 	size_t n = metric ? strlen(metric) : 0;
 	for (const char *const *m = f->metrics; *m; m++) {
 		const char *slash = strchr(*m, '/');
-		char *part = metric ? (!strncmp(*m, metric, n) && (*m)[n] == '/' ? xstrdup(slash + 1) : NULL)
-				    : xstrndup(*m, (size_t)(slash - *m));
+		char *part =
+		    metric ? (!strncmp(*m, metric, n) && (*m)[n] == '/' ? xstrdup(slash + 1) : NULL)
+			   : xstrndup(*m, (size_t)(slash - *m));
 		if (part && !strlist_has(&seen, part)) {
 			sbuf_addf(sb, "%s%s", seen.n ? ", " : "", part);
 			strlist_push(&seen, part);
@@ -76,26 +77,29 @@ static void check_metric(struct lint_ctx *c, const struct source *src, const cha
 	}
 	const struct assay_format *f = src->format;
 	struct sbuf list = SBUF_INIT;
-	const char *dflt = threshold && !statistic ? assay_threshold_default_statistic(metric) : NULL;
+	const char *dflt =
+	    threshold && !statistic ? assay_threshold_default_statistic(metric) : NULL;
 	const char *stat = statistic ? statistic : dflt;
 	if (!assay_format_produces(f, metric, NULL)) {
 		add_declared(&list, f, NULL);
-		lint_report(c, R_METRIC, path, "%sthe %s parser never produces %s (its metrics: %s)",
-			    where, f->name, metric, sbuf_str(&list));
+		lint_report(c, R_METRIC, path,
+			    "%sthe %s parser never produces %s (its metrics: %s)", where, f->name,
+			    metric, sbuf_str(&list));
 	} else if (stat && !assay_format_produces(f, metric, stat)) {
 		add_declared(&list, f, metric);
-		lint_report(c, R_METRIC, path, "%sthe %s parser produces %s as %s, never %s%s", where,
-			    f->name, metric, sbuf_str(&list), stat,
+		lint_report(c, R_METRIC, path, "%sthe %s parser produces %s as %s, never %s%s",
+			    where, f->name, metric, sbuf_str(&list), stat,
 			    dflt ? " (the default statistic of this metric): name one with "
 				   "\"statistic\""
 				 : "");
 	} else if (threshold && !stat) {
 		add_declared(&list, f, metric);
 		if (strchr(sbuf_str(&list), ','))
-			lint_report(c, R_METRIC, path,
-				    "%sthe %s parser produces %s as %s: name one with \"statistic\" "
-				    "(rows of several stop the gate, exit 2)",
-				    where, f->name, metric, sbuf_str(&list));
+			lint_report(
+			    c, R_METRIC, path,
+			    "%sthe %s parser produces %s as %s: name one with \"statistic\" "
+			    "(rows of several stop the gate, exit 2)",
+			    where, f->name, metric, sbuf_str(&list));
 	}
 	sbuf_release(&list);
 }
@@ -111,7 +115,8 @@ static void check_list(struct lint_ctx *c, const struct source *src, const json_
 	char *base = lint_path_key(g, "metrics");
 	size_t i;
 	json_t *v;
-	json_array_foreach(list, i, v) {
+	json_array_foreach(list, i, v)
+	{
 		if (!json_is_string(v) || !json_string_length(v))
 			continue;
 		const char *entry = json_string_value(v), *slash = strchr(entry, '/');

@@ -7,16 +7,16 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-	{"model-without-image", "images", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
-	 "a built_models entry whose key names no built_images entry: it never runs"},
-	{"image-without-model", "images", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
-	 "a built_images entry without a built_models entry of the same key: it is skipped"},
-	{"image-tag", "images", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
-	 "an image reference without a tag or with the moving \"latest\" tag"},
+    {"model-without-image", "images", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+     "a built_models entry whose key names no built_images entry: it never runs"},
+    {"image-without-model", "images", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+     "a built_images entry without a built_models entry of the same key: it is skipped"},
+    {"image-tag", "images", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
+     "an image reference without a tag or with the moving \"latest\" tag"},
 };
 #define R_NO_IMAGE (&rules[0])
 #define R_NO_MODEL (&rules[1])
-#define R_TAG (&rules[2])
+#define R_TAG      (&rules[2])
 
 /* Report each key of from (at from_path) that other lacks. */
 static void unpaired(struct lint_ctx *c, const struct assay_lint_rule *rule, const json_t *from,
@@ -25,12 +25,13 @@ static void unpaired(struct lint_ctx *c, const struct assay_lint_rule *rule, con
 	const char *k;
 	json_t *v;
 	char b[96];
-	json_object_foreach((json_t *)from, k, v) {
+	json_object_foreach((json_t *)from, k, v)
+	{
 		if (json_is_object(other) && json_object_get(other, k))
 			continue;
 		char *p = lint_path_key(from_path, k);
-		lint_report(c, rule, p, "%s entry %s %s", from_path + 2, lint_brief(k, b, sizeof(b)),
-			    what);
+		lint_report(c, rule, p, "%s entry %s %s", from_path + 2,
+			    lint_brief(k, b, sizeof(b)), what);
 		free(p);
 	}
 }
@@ -77,9 +78,11 @@ static void check_ref(struct lint_ctx *c, const json_t *entry, const char *entry
 	char *p = lint_path_key(entry_path, field);
 	char b[96];
 	if (!*tag)
-		lint_report(c, R_TAG, p,
-			    "%s %s has no tag: docker resolves it to \"latest\", which moves; pin a "
-			    "version tag or a digest", field, lint_brief(ref, b, sizeof(b)));
+		lint_report(
+		    c, R_TAG, p,
+		    "%s %s has no tag: docker resolves it to \"latest\", which moves; pin a "
+		    "version tag or a digest",
+		    field, lint_brief(ref, b, sizeof(b)));
 	else
 		lint_report(c, R_TAG, p,
 			    "%s %s uses the moving \"latest\" tag; pin a version tag or a digest",
@@ -98,7 +101,8 @@ static void check(struct lint_ctx *c)
 		return;
 	const char *k;
 	json_t *entry;
-	json_object_foreach((json_t *)images, k, entry) {
+	json_object_foreach((json_t *)images, k, entry)
+	{
 		if (!json_is_object(entry))
 			continue;
 		char *ep = lint_path_key("$.built_images", k);

@@ -11,19 +11,19 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-	{"count-invalid", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
-	 "a node or GPU count that is not a positive integer, or a nodelist that is not a hostlist"},
-	{"node-count-mismatch", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
-	 "slurm.nodes, distributed.nnodes and the length of slurm.nodelist disagree"},
-	{"nproc-exceeds-gpus", "job", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
-	 "distributed.nproc_per_node is larger than slurm.gpus_per_node"},
-	{"timeout-literal", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
-	 "a deployment timeout of 0 or less, which is rendered into the job as it stands"},
+    {"count-invalid", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+     "a node or GPU count that is not a positive integer, or a nodelist that is not a hostlist"},
+    {"node-count-mismatch", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+     "slurm.nodes, distributed.nnodes and the length of slurm.nodelist disagree"},
+    {"nproc-exceeds-gpus", "job", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
+     "distributed.nproc_per_node is larger than slurm.gpus_per_node"},
+    {"timeout-literal", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+     "a deployment timeout of 0 or less, which is rendered into the job as it stands"},
 };
-#define R_INVALID (&rules[0])
+#define R_INVALID  (&rules[0])
 #define R_MISMATCH (&rules[1])
-#define R_NPROC (&rules[2])
-#define R_TIMEOUT (&rules[3])
+#define R_NPROC    (&rules[2])
+#define R_TIMEOUT  (&rules[3])
 
 /* Nodes named by slurm.nodelist (a hostlist string, or an array of them):
  * 0 when it is absent or empty (madengine then drops it), -1 with e filled
@@ -40,7 +40,8 @@ static long long nodelist_count(const json_t *v, struct assay_error *e)
 	size_t i;
 	json_t *el;
 	if (json_is_array(v)) {
-		json_array_foreach(v, i, el) {
+		json_array_foreach(v, i, el)
+		{
 			long long k = nodelist_count(el, e);
 			if (k < 0)
 				return -1;
@@ -90,9 +91,11 @@ static void check_nodes(struct lint_ctx *c)
 	int has_gpn = count(c, "deployment_config.slurm", "gpus_per_node", &gpn);
 	int has_nproc = count(c, "deployment_config.distributed", "nproc_per_node", &nproc);
 	if (has_gpn == 1 && has_nproc == 1 && nproc > gpn)
-		lint_report(c, R_NPROC, "$.deployment_config.distributed.nproc_per_node",
-			    "distributed.nproc_per_node %lld is more than slurm.gpus_per_node %lld: "
-			    "ranks share GPUs or fail to start", nproc, gpn);
+		lint_report(
+		    c, R_NPROC, "$.deployment_config.distributed.nproc_per_node",
+		    "distributed.nproc_per_node %lld is more than slurm.gpus_per_node %lld: "
+		    "ranks share GPUs or fail to start",
+		    nproc, gpn);
 	if (!json_is_object(slurm) || has_nodes < 0 || has_nnodes < 0)
 		return;
 	struct assay_error e;
@@ -113,7 +116,8 @@ static void check_nodes(struct lint_ctx *c)
 	if (has_nnodes)
 		sbuf_addf(&msg, ", distributed.nnodes is %lld", nnodes);
 	if (listed > 0)
-		sbuf_addf(&msg, ", slurm.nodelist names %lld node%s", listed, listed == 1 ? "" : "s");
+		sbuf_addf(&msg, ", slurm.nodelist names %lld node%s", listed,
+			  listed == 1 ? "" : "s");
 	sbuf_adds(&msg, ": sbatch and the launcher disagree on the world size; make them agree");
 	lint_report(c, R_MISMATCH,
 		    bad_nnodes ? "$.deployment_config.distributed.nnodes"
@@ -125,7 +129,8 @@ static void check_nodes(struct lint_ctx *c)
 static void check_timeouts(struct lint_ctx *c)
 {
 	static const char *const blocks[] = {"deployment_config", "deployment_config.slurm",
-					     "deployment_config.k8s", "deployment_config.kubernetes"};
+					     "deployment_config.k8s",
+					     "deployment_config.kubernetes"};
 	for (size_t i = 0; i < ARRAY_SIZE(blocks); i++) {
 		const json_t *b = lint_get(c->doc, blocks[i]);
 		const json_t *v = json_is_object(b) ? json_object_get(b, "timeout") : NULL;
@@ -143,7 +148,8 @@ static void check_timeouts(struct lint_ctx *c)
 		char *s = assay_json_dumps(v, 0);
 		lint_report(c, R_TIMEOUT, p,
 			    "timeout %s is rendered into the job as it stands (it does not mean "
-			    "\"no limit\" there); give a positive number of seconds", s);
+			    "\"no limit\" there); give a positive number of seconds",
+			    s);
 		free(s);
 		free(p);
 	}

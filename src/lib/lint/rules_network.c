@@ -8,25 +8,25 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-	{"no-network-interface", "network", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
-	 "a multi-node Slurm job without slurm.network_interface: NCCL/GLOO pick an interface "
-	 "by auto-detection"},
-	{"tcp-fallback", "network", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
-	 "NCCL_IB_DISABLE=1 or a socket-only NCCL_NET on a multi-node job"},
-	{"socket-ifname-conflict", "network", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
-	 "NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME or slurm.network_interface set to different "
-	 "values"},
+    {"no-network-interface", "network", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
+     "a multi-node Slurm job without slurm.network_interface: NCCL/GLOO pick an interface "
+     "by auto-detection"},
+    {"tcp-fallback", "network", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+     "NCCL_IB_DISABLE=1 or a socket-only NCCL_NET on a multi-node job"},
+    {"socket-ifname-conflict", "network", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+     "NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME or slurm.network_interface set to different "
+     "values"},
 };
 #define R_NO_IFACE (&rules[0])
-#define R_TCP (&rules[1])
-#define R_IFNAME (&rules[2])
+#define R_TCP      (&rules[1])
+#define R_IFNAME   (&rules[2])
 
 /* The environment blocks of a manifest, job side first. */
 static const struct {
 	const char *chain, *path;
 } env_blocks[] = {
-	{"deployment_config.env_vars", "$.deployment_config.env_vars"},
-	{"context.docker_env_vars", "$.context.docker_env_vars"},
+    {"deployment_config.env_vars", "$.deployment_config.env_vars"},
+    {"context.docker_env_vars", "$.context.docker_env_vars"},
 };
 
 static bool truthy(const json_t *v)
@@ -68,17 +68,19 @@ static void check_tcp(struct lint_ctx *c)
 		const json_t *ib = json_object_get(env, "NCCL_IB_DISABLE");
 		if (truthy(ib)) {
 			char *p = lint_path_key(env_blocks[b].path, "NCCL_IB_DISABLE");
-			lint_report(c, R_TCP, p,
-				    "NCCL_IB_DISABLE turns InfiniBand/RoCE off on a multi-node job: "
-				    "NCCL falls back to TCP sockets without a word");
+			lint_report(
+			    c, R_TCP, p,
+			    "NCCL_IB_DISABLE turns InfiniBand/RoCE off on a multi-node job: "
+			    "NCCL falls back to TCP sockets without a word");
 			free(p);
 		}
 		const json_t *net = json_object_get(env, "NCCL_NET");
 		if (json_is_string(net) && !strcasecmp(json_string_value(net), "Socket")) {
 			char *p = lint_path_key(env_blocks[b].path, "NCCL_NET");
-			lint_report(c, R_TCP, p,
-				    "NCCL_NET=Socket on a multi-node job: NCCL runs over TCP sockets, "
-				    "not InfiniBand/RoCE");
+			lint_report(
+			    c, R_TCP, p,
+			    "NCCL_NET=Socket on a multi-node job: NCCL runs over TCP sockets, "
+			    "not InfiniBand/RoCE");
 			free(p);
 		}
 	}
@@ -95,7 +97,8 @@ static void add_ifname(struct ifname *v, size_t *n, size_t block, char *path, co
 		       const json_t *val)
 {
 	/* Only literal values can be compared; references are another rule's matter. */
-	if (!json_is_string(val) || !json_string_length(val) || strchr(json_string_value(val), '$')) {
+	if (!json_is_string(val) || !json_string_length(val) ||
+	    strchr(json_string_value(val), '$')) {
 		free(path);
 		return;
 	}
@@ -110,10 +113,10 @@ static void check_ifnames(struct lint_ctx *c)
 {
 	static const char *const names[] = {"NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"};
 	static const char *const where[2][2] = {
-		{"deployment_config.env_vars.NCCL_SOCKET_IFNAME",
-		 "deployment_config.env_vars.GLOO_SOCKET_IFNAME"},
-		{"context.docker_env_vars.NCCL_SOCKET_IFNAME",
-		 "context.docker_env_vars.GLOO_SOCKET_IFNAME"},
+	    {"deployment_config.env_vars.NCCL_SOCKET_IFNAME",
+	     "deployment_config.env_vars.GLOO_SOCKET_IFNAME"},
+	    {"context.docker_env_vars.NCCL_SOCKET_IFNAME",
+	     "context.docker_env_vars.GLOO_SOCKET_IFNAME"},
 	};
 	struct ifname v[5];
 	size_t n = 0;
@@ -137,7 +140,8 @@ static void check_ifnames(struct lint_ctx *c)
 		const char *name = strrchr(v[i].where, '.') + 1;
 		lint_report(c, R_IFNAME, v[i].path,
 			    "%s %s contradicts %s from %s: NCCL/GLOO bootstrap and data traffic "
-			    "pick different interfaces", name, lint_brief(v[i].value, b1, sizeof(b1)),
+			    "pick different interfaces",
+			    name, lint_brief(v[i].value, b1, sizeof(b1)),
 			    lint_brief(v[0].value, b2, sizeof(b2)), v[0].where);
 	}
 	for (size_t i = 0; i < n; i++)

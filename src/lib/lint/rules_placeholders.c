@@ -10,13 +10,13 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-	{"placeholder", "placeholders", ASSAY_LINT_ERROR, true, KIND_ALL,
-	 "a leftover template placeholder: <changeme>, {user-id}, TODO, FIXME, CHANGEME"},
-	{"unexpanded-variable", "placeholders", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
-	 "${VAR} or $VAR in a value that nothing expands"},
+    {"placeholder", "placeholders", ASSAY_LINT_ERROR, true, KIND_ALL,
+     "a leftover template placeholder: <changeme>, {user-id}, TODO, FIXME, CHANGEME"},
+    {"unexpanded-variable", "placeholders", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+     "${VAR} or $VAR in a value that nothing expands"},
 };
 #define R_PLACEHOLDER (&rules[0])
-#define R_VARIABLE (&rules[1])
+#define R_VARIABLE    (&rules[1])
 
 static bool word_char(char ch)
 {
@@ -38,10 +38,11 @@ bool lint_find_placeholder(const char *s, size_t len, size_t *start, size_t *end
 	static const char *const any_case_words[] = {"changeme", "change_me", "change-me"};
 	for (size_t i = 0; i < len; i++) {
 		char ch = s[i];
-		if (ch == '<' && i + 1 < len && (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_')) {
+		if (ch == '<' && i + 1 < len &&
+		    (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_')) {
 			size_t j = i + 1;
-			while (j < len && j - i <= 80 && s[j] != '>' && s[j] != '<' && s[j] != '\n' &&
-			       s[j] != '"')
+			while (j < len && j - i <= 80 && s[j] != '>' && s[j] != '<' &&
+			       s[j] != '\n' && s[j] != '"')
 				j++;
 			if (j < len && s[j] == '>') {
 				*start = i;
@@ -52,7 +53,8 @@ bool lint_find_placeholder(const char *s, size_t len, size_t *start, size_t *end
 			   (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_') &&
 			   (i == 0 || (s[i - 1] != '$' && s[i - 1] != '{'))) {
 			size_t j = i + 1;
-			while (j < len && (isalnum((unsigned char)s[j]) || s[j] == '_' || s[j] == '-'))
+			while (j < len &&
+			       (isalnum((unsigned char)s[j]) || s[j] == '_' || s[j] == '-'))
 				j++;
 			if (j < len && s[j] == '}' && (j + 1 >= len || s[j + 1] != '}')) {
 				*start = i;
@@ -108,7 +110,8 @@ static void placeholder_visit(struct lint_ctx *c, const struct lint_str *s, void
 	const char *what = s->is_key ? "key" : "value";
 	if (!s->is_key && s->key && lint_key_is_secret(s->key)) {
 		lint_report(c, R_PLACEHOLDER, lint_str_path(s),
-			    "leftover placeholder in the %s (not shown: the key names a secret)", what);
+			    "leftover placeholder in the %s (not shown: the key names a secret)",
+			    what);
 		return;
 	}
 	char *ph = xstrndup(s->s + start, end - start);
@@ -155,8 +158,7 @@ static bool variable_in(struct lint_ctx *c, const char *path, const char *key, c
 	size_t start, end;
 	if (!find_variable(json_string_value(v), json_string_length(v), &start, &end))
 		return false;
-	if (key && lint_key_is_secret(key) &&
-	    !(start == 0 && end == json_string_length(v))) {
+	if (key && lint_key_is_secret(key) && !(start == 0 && end == json_string_length(v))) {
 		lint_report(c, R_VARIABLE, path, "a shell variable in this value %s", why);
 		return true;
 	}
@@ -173,25 +175,28 @@ static void check_variables(struct lint_ctx *c)
 	json_t *v;
 	const json_t *env = lint_get(c->doc, "context.docker_env_vars");
 	if (json_is_object(env)) {
-		json_object_foreach((json_t *)env, k, v) {
+		json_object_foreach((json_t *)env, k, v)
+		{
 			char *p = lint_path_key("$.context.docker_env_vars", k);
 			variable_in(c, p, k, v,
 				    assay_starts_with(k, "MAD_SECRETS")
-					    ? "reaches the container as literal text; madengine "
-					      "forwards MAD_SECRETS_* from the host environment by "
-					      "itself, so delete this entry"
-					    : "reaches the container as literal text: madengine passes "
-					      "docker_env_vars to docker run single-quoted");
+					? "reaches the container as literal text; madengine "
+					  "forwards MAD_SECRETS_* from the host environment by "
+					  "itself, so delete this entry"
+					: "reaches the container as literal text: madengine passes "
+					  "docker_env_vars to docker run single-quoted");
 			free(p);
 		}
 	}
 	const json_t *mounts = lint_get(c->doc, "context.docker_mounts");
 	if (json_is_object(mounts)) {
-		json_object_foreach((json_t *)mounts, k, v) {
+		json_object_foreach((json_t *)mounts, k, v)
+		{
 			char *p = lint_path_key("$.context.docker_mounts", k);
 			json_t *kv = json_string(k);
-			const char *why = "is not expanded in docker_mounts: docker gets the literal "
-					  "path";
+			const char *why =
+			    "is not expanded in docker_mounts: docker gets the literal "
+			    "path";
 			if (!variable_in(c, p, NULL, kv, why))
 				variable_in(c, p, NULL, v, why);
 			json_decref(kv);
@@ -200,7 +205,8 @@ static void check_variables(struct lint_ctx *c)
 	}
 	const json_t *images = lint_get(c->doc, "built_images");
 	if (json_is_object(images)) {
-		json_object_foreach((json_t *)images, k, v) {
+		json_object_foreach((json_t *)images, k, v)
+		{
 			if (!json_is_object(v))
 				continue;
 			char *ep = lint_path_key("$.built_images", k);
@@ -214,9 +220,9 @@ static void check_variables(struct lint_ctx *c)
 			free(ep);
 		}
 	}
-	static const char *const sbatch[] = {"partition", "account",    "qos",  "reservation",
-					     "nodelist",  "exclude",    "constraint", "time",
-					     "output_dir"};
+	static const char *const sbatch[] = {"partition",   "account",  "qos",
+					     "reservation", "nodelist", "exclude",
+					     "constraint",  "time",     "output_dir"};
 	const json_t *slurm = lint_get(c->doc, "deployment_config.slurm");
 	if (json_is_object(slurm)) {
 		for (size_t i = 0; i < ARRAY_SIZE(sbatch); i++) {

@@ -9,17 +9,17 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-	{"secret-literal", "secrets", ASSAY_LINT_ERROR, true, KIND_ALL,
-	 "a literal value under a secret-named key (*TOKEN, *SECRET*, *PASSWORD*, *API_KEY*)"},
-	{"secret-pattern", "secrets", ASSAY_LINT_ERROR, true, KIND_ALL,
-	 "a value that looks like a known token format (hf_, ghp_, github_pat_, AKIA, xoxb-)"},
+    {"secret-literal", "secrets", ASSAY_LINT_ERROR, true, KIND_ALL,
+     "a literal value under a secret-named key (*TOKEN, *SECRET*, *PASSWORD*, *API_KEY*)"},
+    {"secret-pattern", "secrets", ASSAY_LINT_ERROR, true, KIND_ALL,
+     "a value that looks like a known token format (hf_, ghp_, github_pat_, AKIA, xoxb-)"},
 };
 #define R_LITERAL (&rules[0])
 #define R_PATTERN (&rules[1])
 
 /* The last components of names that point at a secret rather than hold it. */
-static const char *const pointer_words[] = {"PATH", "FILE", "DIR", "NAME", "NAMES", "ENV",
-					    "ID", "REF", NULL};
+static const char *const pointer_words[] = {"PATH", "FILE", "DIR", "NAME", "NAMES",
+					    "ENV",  "ID",   "REF", NULL};
 
 static bool upper_contains(const char *s, size_t n, const char *w)
 {
@@ -71,7 +71,8 @@ bool lint_key_is_secret(const char *key)
 		    upper_contains(comp[i], clen[i], "APIKEY"))
 			return true;
 		if (i + 1 < nc && upper_equals(comp[i + 1], clen[i + 1], "KEY") &&
-		    (upper_equals(comp[i], clen[i], "API") || upper_equals(comp[i], clen[i], "PRIVATE")))
+		    (upper_equals(comp[i], clen[i], "API") ||
+		     upper_equals(comp[i], clen[i], "PRIVATE")))
 			return true;
 	}
 	/* *TOKEN as the last word: HF_TOKEN, MAD_SECRETS_HFTOKEN; not MAX_TOKENS. */
@@ -107,19 +108,23 @@ static void visit(struct lint_ctx *c, const struct lint_str *s, void *arg)
 	(void)arg;
 	size_t start, end;
 	if (lint_on(c, R_LITERAL) && !s->is_key && s->key && lint_key_is_secret(s->key) &&
-	    !reference_or_empty(s->s, s->len) && !lint_find_placeholder(s->s, s->len, &start, &end)) {
+	    !reference_or_empty(s->s, s->len) &&
+	    !lint_find_placeholder(s->s, s->len, &start, &end)) {
 		char b[96];
-		lint_report(c, R_LITERAL, lint_str_path(s),
-			    "%s holds a literal secret (not shown): pass it through the environment "
-			    "(e.g. MAD_SECRETS_* on the host), never in the file",
-			    lint_brief(s->key, b, sizeof(b)));
+		lint_report(
+		    c, R_LITERAL, lint_str_path(s),
+		    "%s holds a literal secret (not shown): pass it through the environment "
+		    "(e.g. MAD_SECRETS_* on the host), never in the file",
+		    lint_brief(s->key, b, sizeof(b)));
 		return;
 	}
 	const char *kind = assay_token_find(s->s, s->len, &start, &end);
 	if (kind)
-		lint_report(c, R_PATTERN, lint_str_path(s),
-			    "this %s holds what looks like %s (not shown): pass secrets through the "
-			    "environment, never in the file", s->is_key ? "key" : "value", kind);
+		lint_report(
+		    c, R_PATTERN, lint_str_path(s),
+		    "this %s holds what looks like %s (not shown): pass secrets through the "
+		    "environment, never in the file",
+		    s->is_key ? "key" : "value", kind);
 }
 
 static void check(struct lint_ctx *c)

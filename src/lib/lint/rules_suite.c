@@ -9,12 +9,12 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-	{"suite-unknown-run", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
-	 "an entry of a suite's runs that names no combo"},
-	{"suite-unfilled-placeholder", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
-	 "a {NAME} in a suite's argv, env, cwd, results, logs or context that a run leaves unfilled"},
+    {"suite-unknown-run", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
+     "an entry of a suite's runs that names no combo"},
+    {"suite-unfilled-placeholder", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
+     "a {NAME} in a suite's argv, env, cwd, results, logs or context that a run leaves unfilled"},
 };
-#define R_RUN (&rules[0])
+#define R_RUN         (&rules[0])
 #define R_PLACEHOLDER (&rules[1])
 
 static bool is_kind(const json_t *doc, const char *kind)
@@ -40,10 +40,10 @@ static void check_runs(struct lint_ctx *c, const json_t *combos)
 	struct strlist known = STRLIST_INIT;
 	const char *k;
 	json_t *v;
-	json_object_foreach((json_t *)combos, k, v)
-		strlist_push(&known, k);
+	json_object_foreach((json_t *)combos, k, v) strlist_push(&known, k);
 	size_t i;
-	json_array_foreach(runs, i, v) {
+	json_array_foreach(runs, i, v)
+	{
 		if (!json_is_string(v) || json_object_get(combos, json_string_value(v)))
 			continue;
 		struct sbuf names = SBUF_INIT;
@@ -65,15 +65,14 @@ static void running_combos(const json_t *doc, const json_t *combos, struct strli
 	const char *k;
 	json_t *v;
 	if (!json_is_array(runs)) {
-		json_object_foreach((json_t *)combos, k, v)
-			strlist_push(out, k);
+		json_object_foreach((json_t *)combos, k, v) strlist_push(out, k);
 		return;
 	}
 	size_t i;
-	json_array_foreach(runs, i, v)
-		if (json_is_string(v) && json_object_get(combos, json_string_value(v)) &&
-		    !strlist_has(out, json_string_value(v)))
-			strlist_push(out, json_string_value(v));
+	json_array_foreach(runs, i, v) if (json_is_string(v) &&
+					   json_object_get(combos, json_string_value(v)) &&
+					   !strlist_has(out, json_string_value(v)))
+	    strlist_push(out, json_string_value(v));
 }
 
 /* The distinct placeholders of tmpl in order; assay_template_expand decides
@@ -124,10 +123,11 @@ static void check_template(struct lint_ctx *c, const struct unfilled *u, const c
 		if (builtin(name))
 			continue;
 		if (!u->combos) {
-			lint_report(c, R_PLACEHOLDER, path,
-				    "placeholder {%s} has no value: an ep suite has no combos, only "
-				    "assay's own placeholders (%s)",
-				    name, sbuf_str(&builtins));
+			lint_report(
+			    c, R_PLACEHOLDER, path,
+			    "placeholder {%s} has no value: an ep suite has no combos, only "
+			    "assay's own placeholders (%s)",
+			    name, sbuf_str(&builtins));
 			continue;
 		}
 		struct strlist lacking = STRLIST_INIT;
@@ -143,8 +143,9 @@ static void check_template(struct lint_ctx *c, const struct unfilled *u, const c
 				    name, sbuf_str(&list), sbuf_str(&builtins));
 		} else if (lacking.n) {
 			add_names(&list, (const char *const *)lacking.v, lacking.n, true);
-			lint_report(c, R_PLACEHOLDER, path, "placeholder {%s} has no value in combo%s %s",
-				    name, lacking.n > 1 ? "s" : "", sbuf_str(&list));
+			lint_report(c, R_PLACEHOLDER, path,
+				    "placeholder {%s} has no value in combo%s %s", name,
+				    lacking.n > 1 ? "s" : "", sbuf_str(&list));
 		}
 		sbuf_release(&list);
 		strlist_clear(&lacking);
@@ -166,7 +167,8 @@ static void check_placeholders(struct lint_ctx *c, const struct unfilled *u)
 		char *base = lint_path_key("$", lists[l]);
 		size_t i;
 		json_t *v;
-		json_array_foreach(a, i, v) {
+		json_array_foreach(a, i, v)
+		{
 			char *p = lint_path_index(base, i);
 			check_template(c, u, p, v);
 			free(p);
@@ -180,7 +182,8 @@ static void check_placeholders(struct lint_ctx *c, const struct unfilled *u)
 		char *base = lint_path_key("$", objects[o]);
 		const char *k;
 		json_t *v;
-		json_object_foreach((json_t *)obj, k, v) {
+		json_object_foreach((json_t *)obj, k, v)
+		{
 			char *p = lint_path_key(base, k);
 			check_template(c, u, p, v);
 			free(p);

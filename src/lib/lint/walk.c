@@ -15,8 +15,8 @@ void lint_path_push_key(struct sbuf *path, const char *key)
 	size_t n = 0;
 	for (const char *p = key; *p; p++, n++) {
 		char ch = *p;
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-		      ch == '_' || ch == '-')) {
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) {
 			n = 0;
 			break;
 		}
@@ -83,7 +83,10 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
 {
 	if (s[0] < 0x80)
 		return 1;
-	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4  ? 4
+		     : s[0] >= 0xe0                ? 3
+		     : s[0] >= 0xc2 && s[0] < 0xe0 ? 2
+						   : 0;
 	if (!len || len > n || s[0] > 0xf4)
 		return 0;
 	for (size_t i = 1; i < len; i++)
@@ -181,7 +184,8 @@ static void walk_value(struct lint_walk *w, const json_t *v, const char *key)
 	} else if (json_is_object(v)) {
 		const char *k;
 		json_t *child;
-		json_object_foreach((json_t *)v, k, child) {
+		json_object_foreach((json_t *)v, k, child)
+		{
 			push(w, k, 0);
 			struct lint_str s = {w, k, k, strlen(k), true};
 			w->fn(w->c, &s, w->arg);
@@ -191,7 +195,8 @@ static void walk_value(struct lint_walk *w, const json_t *v, const char *key)
 	} else if (json_is_array(v)) {
 		size_t i;
 		json_t *child;
-		json_array_foreach(v, i, child) {
+		json_array_foreach(v, i, child)
+		{
 			push(w, NULL, i);
 			walk_value(w, child, key);
 			w->depth--;

@@ -148,8 +148,8 @@ static void add_case(struct assay_matrix *m, size_t *alloc, const struct assay_p
 	bool out = ep > p->scale_up_domain;
 	c->scope = out ? "scale-out" : "scale-up";
 	c->transport = xstrdup(out ? p->scale_out_transport : p->scale_up_transport);
-	c->topology = c->nodes == 1 ? "single-node"
-				    : (out ? "multi-node-scale-out" : "multi-node-scale-up");
+	c->topology =
+	    c->nodes == 1 ? "single-node" : (out ? "multi-node-scale-out" : "multi-node-scale-up");
 	const struct assay_ladder *l = assay_sweep_ladder(sw, phase);
 	c->tokens = xcalloc(l->n, sizeof(*c->tokens));
 	memcpy(c->tokens, l->tokens, l->n * sizeof(*c->tokens));
@@ -208,16 +208,16 @@ json_t *assay_case_to_json(const struct assay_case *c, const struct assay_timing
 	for (size_t i = 0; i < c->n_tokens; i++)
 		json_array_append_new(tokens, json_integer(c->tokens[i]));
 	json_t *o = json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:s, s:s, s:s,"
-		" s:s, s:o, s:I, s:I, s:I, s:I, s:o}",
-		"id", c->id, "sku", c->sku, "backend", c->backend, "workload", c->workload, "mode",
-		c->mode, "phase", c->phase, "routing", c->routing, "precision", c->precision, "ep",
-		(json_int_t)c->ep, "nodes", (json_int_t)c->nodes, "gpus_per_node",
-		(json_int_t)c->gpus_per_node, "scale_up_domain", (json_int_t)c->scale_up_domain,
-		"scope", c->scope, "topology", c->topology, "transport", c->transport, "disposition",
-		c->runnable ? "runnable" : "unsupported", "tokens", tokens, "hidden",
-		(json_int_t)c->hidden, "experts", (json_int_t)c->experts, "topk", (json_int_t)c->topk,
-		"seed", (json_int_t)c->seed, "timing", assay_timing_to_json(t));
+	    "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:s, s:s, s:s,"
+	    " s:s, s:o, s:I, s:I, s:I, s:I, s:o}",
+	    "id", c->id, "sku", c->sku, "backend", c->backend, "workload", c->workload, "mode",
+	    c->mode, "phase", c->phase, "routing", c->routing, "precision", c->precision, "ep",
+	    (json_int_t)c->ep, "nodes", (json_int_t)c->nodes, "gpus_per_node",
+	    (json_int_t)c->gpus_per_node, "scale_up_domain", (json_int_t)c->scale_up_domain,
+	    "scope", c->scope, "topology", c->topology, "transport", c->transport, "disposition",
+	    c->runnable ? "runnable" : "unsupported", "tokens", tokens, "hidden",
+	    (json_int_t)c->hidden, "experts", (json_int_t)c->experts, "topk", (json_int_t)c->topk,
+	    "seed", (json_int_t)c->seed, "timing", assay_timing_to_json(t));
 	json_object_set_new(o, "reason", c->reason ? json_string(c->reason) : json_null());
 	json_object_set_new(o, "shard", c->shard ? json_string(c->shard) : json_null());
 	return o;
@@ -270,10 +270,12 @@ assay_err assay_matrix_build(const struct assay_registry *reg, const struct assa
 						if (!pass(&f->phase, md->phases.v[ph]))
 							continue;
 						for (size_t pr = 0; pr < sw->precisions.n; pr++) {
-							if (!pass(&f->precision, sw->precisions.v[pr]))
+							if (!pass(&f->precision,
+								  sw->precisions.v[pr]))
 								continue;
-							add_case(m, &alloc, p, b, sw, sw->ep_degrees[k],
-								 md->name, md->phases.v[ph],
+							add_case(m, &alloc, p, b, sw,
+								 sw->ep_degrees[k], md->name,
+								 md->phases.v[ph],
 								 sw->precisions.v[pr]);
 						}
 					}
@@ -285,10 +287,11 @@ assay_err assay_matrix_build(const struct assay_registry *reg, const struct assa
 		qsort(m->cases, m->n, sizeof(*m->cases), cmp_case);
 	for (size_t i = 1; i < m->n; i++)
 		if (!strcmp(m->cases[i - 1].id, m->cases[i].id)) {
-			assay_error_set(e, ASSAY_USAGE,
-					"two cases share the id \"%s\" (ids are lower-cased with other "
-					"characters replaced by '-'; rename a SKU, workload or phase)",
-					m->cases[i].id);
+			assay_error_set(
+			    e, ASSAY_USAGE,
+			    "two cases share the id \"%s\" (ids are lower-cased with other "
+			    "characters replaced by '-'; rename a SKU, workload or phase)",
+			    m->cases[i].id);
 			assay_matrix_release(m);
 			return ASSAY_USAGE;
 		}
@@ -376,20 +379,19 @@ json_t *assay_matrix_to_json(const struct assay_matrix *m, const char *only_shar
 		json_t *ids = json_array();
 		for (size_t j = 0; j < s->cases.n; j++)
 			json_array_append_new(ids, json_string(s->cases.v[j]));
-		json_array_append_new(shards,
-				      json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o}", "id", s->id,
-						"sku", s->sku, "backend", s->backend, "mode", s->mode,
-						"precision", s->precision, "nodes", (json_int_t)s->nodes,
-						"cases", ids));
+		json_array_append_new(
+		    shards, json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o}", "id", s->id, "sku",
+				      s->sku, "backend", s->backend, "mode", s->mode, "precision",
+				      s->precision, "nodes", (json_int_t)s->nodes, "cases", ids));
 	}
-	return json_pack("{s:s, s:s, s:{s:{s:s, s:s}, s:{s:s, s:s}}, s:o,"
-			 " s:{s:I, s:I, s:I, s:I, s:I}, s:s, s:s, s:o, s:o}",
-			 "schema", "assay.matrix/1", "suite", m->suite, "inputs", "platforms", "file",
-			 m->platforms_file, "sha256", m->platforms_sha256, "sweep", "file",
-			 m->sweep_file, "sha256", m->sweep_sha256, "timing",
-			 assay_timing_to_json(&m->timing), "counts", "requested", (json_int_t)m->n,
-			 "runnable", (json_int_t)m->runnable, "unsupported", (json_int_t)m->unsupported,
-			 "shards", (json_int_t)m->n_shards, "ladder_points",
-			 (json_int_t)m->ladder_points, "matrix_sha256", m->matrix_sha256,
-			 "catalog_sha256", m->catalog_sha256, "shards", shards, "cases", cases);
+	return json_pack(
+	    "{s:s, s:s, s:{s:{s:s, s:s}, s:{s:s, s:s}}, s:o,"
+	    " s:{s:I, s:I, s:I, s:I, s:I}, s:s, s:s, s:o, s:o}",
+	    "schema", "assay.matrix/1", "suite", m->suite, "inputs", "platforms", "file",
+	    m->platforms_file, "sha256", m->platforms_sha256, "sweep", "file", m->sweep_file,
+	    "sha256", m->sweep_sha256, "timing", assay_timing_to_json(&m->timing), "counts",
+	    "requested", (json_int_t)m->n, "runnable", (json_int_t)m->runnable, "unsupported",
+	    (json_int_t)m->unsupported, "shards", (json_int_t)m->n_shards, "ladder_points",
+	    (json_int_t)m->ladder_points, "matrix_sha256", m->matrix_sha256, "catalog_sha256",
+	    m->catalog_sha256, "shards", shards, "cases", cases);
 }

@@ -64,7 +64,8 @@ void assay_row_set(struct assay_row *r, json_t *series, const char *metric, cons
 assay_err assay_row_finish(struct assay_row *r, struct assay_error *e)
 {
 	if (!r->metric || !*r->metric || !r->statistic || !*r->statistic)
-		return assay_error_set(e, ASSAY_USAGE, "measurement row without metric or statistic");
+		return assay_error_set(e, ASSAY_USAGE,
+				       "measurement row without metric or statistic");
 	if (!r->unit || !*r->unit)
 		return assay_error_set(e, ASSAY_USAGE, "%s/%s: measurement row without a unit",
 				       r->metric, r->statistic);
@@ -147,9 +148,9 @@ static int opt_string(struct assay_cfg *c, const json_t *o, const char *key, cha
 assay_err assay_row_from_json(const json_t *obj, struct assay_row *r, const char *file, long line,
 			      struct assay_error *e)
 {
-	static const char *const keys[] = {"run_id", "case_id", "series", "series_key", "metric",
-					   "statistic", "value", "unit", "direction", "samples",
-					   "revision", "timestamp", NULL};
+	static const char *const keys[] = {
+	    "run_id", "case_id",   "series",  "series_key", "metric",    "statistic", "value",
+	    "unit",   "direction", "samples", "revision",   "timestamp", NULL};
 	static const char *const dirs[] = {"higher", "lower", NULL};
 	struct assay_cfg c = {file, e};
 	const char *metric, *statistic, *unit, *dir;
@@ -158,13 +159,16 @@ assay_err assay_row_from_json(const json_t *obj, struct assay_row *r, const char
 	json_t *series = NULL;
 	assay_row_init(r);
 	if (assay_cfg_object(&c, obj, "$", keys) < 0 ||
-	    assay_cfg_member(&c, obj, "$", "series", ASSAY_CFG_REQUIRED, JSON_OBJECT, &series) < 0 ||
+	    assay_cfg_member(&c, obj, "$", "series", ASSAY_CFG_REQUIRED, JSON_OBJECT, &series) <
+		0 ||
 	    assay_cfg_string(&c, obj, "$", "metric", ASSAY_CFG_REQUIRED, &metric) < 0 ||
 	    assay_cfg_string(&c, obj, "$", "statistic", ASSAY_CFG_REQUIRED, &statistic) < 0 ||
-	    assay_cfg_number(&c, obj, "$", "value", ASSAY_CFG_REQUIRED, -INFINITY, INFINITY, &value) < 0 ||
+	    assay_cfg_number(&c, obj, "$", "value", ASSAY_CFG_REQUIRED, -INFINITY, INFINITY,
+			     &value) < 0 ||
 	    assay_cfg_string(&c, obj, "$", "unit", ASSAY_CFG_REQUIRED, &unit) < 0 ||
 	    assay_cfg_enum(&c, obj, "$", "direction", ASSAY_CFG_REQUIRED, dirs, &dir) < 0 ||
-	    assay_cfg_int(&c, obj, "$", "samples", ASSAY_CFG_OPTIONAL, 1, INT64_MAX, &samples) < 0 ||
+	    assay_cfg_int(&c, obj, "$", "samples", ASSAY_CFG_OPTIONAL, 1, INT64_MAX, &samples) <
+		0 ||
 	    opt_string(&c, obj, "run_id", &r->run_id) < 0 ||
 	    opt_string(&c, obj, "case_id", &r->case_id) < 0 ||
 	    opt_string(&c, obj, "revision", &r->revision) < 0 ||

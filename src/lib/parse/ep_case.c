@@ -15,9 +15,13 @@ static const char *const stat_names[] = {"p50", "p90", "p95", "p99", "min", "max
 
 #define STATS6(m) m "/p50", m "/p90", m "/p95", m "/p99", m "/min", m "/max"
 const char *const assay_ep_case_metrics[] = {
-	STATS6("latency_us"),   STATS6("cross_rank_min_us"), "gbps_per_rank/p50",
-	"tokens_per_s/p50",     "max_relative_error/max",    "oracle_pass/all",
-	NULL,
+    STATS6("latency_us"),
+    STATS6("cross_rank_min_us"),
+    "gbps_per_rank/p50",
+    "tokens_per_s/p50",
+    "max_relative_error/max",
+    "oracle_pass/all",
+    NULL,
 };
 #undef STATS6
 static const char *const components[] = {"dispatch", "combine", "roundtrip", "pair_period"};
@@ -48,7 +52,8 @@ static json_t *series_for(const json_t *point_series, const char *component)
 }
 
 /* The six statistics of obj[key]; -1 on error. */
-static int stats(struct ep_ctx *x, const json_t *obj, const char *path, const char *key, double v[6])
+static int stats(struct ep_ctx *x, const json_t *obj, const char *path, const char *key,
+		 double v[6])
 {
 	json_t *o;
 	char p[256];
@@ -56,7 +61,8 @@ static int stats(struct ep_ctx *x, const json_t *obj, const char *path, const ch
 		return -1;
 	assay_json_path_key(p, sizeof(p), path, key);
 	for (size_t i = 0; i < 6; i++)
-		if (assay_cfg_number(&x->c, o, p, stat_names[i], ASSAY_CFG_REQUIRED, 0, INFINITY, &v[i]) < 0)
+		if (assay_cfg_number(&x->c, o, p, stat_names[i], ASSAY_CFG_REQUIRED, 0, INFINITY,
+				     &v[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -73,12 +79,16 @@ static int component(struct ep_ctx *x, const json_t *ps, const json_t *comps, co
 	long long n;
 	double lat[6], xmin[6], gbps, tps;
 	if (assay_cfg_int(&x->c, o, p, "samples", ASSAY_CFG_REQUIRED, 1, INT64_MAX, &n) < 0 ||
-	    stats(x, o, p, "latency_us", lat) < 0 || stats(x, o, p, "cross_rank_min_us", xmin) < 0 ||
-	    assay_cfg_number(&x->c, o, p, "gbps_per_rank", ASSAY_CFG_REQUIRED, 0, INFINITY, &gbps) < 0 ||
-	    assay_cfg_number(&x->c, o, p, "tokens_per_s", ASSAY_CFG_REQUIRED, 0, INFINITY, &tps) < 0)
+	    stats(x, o, p, "latency_us", lat) < 0 ||
+	    stats(x, o, p, "cross_rank_min_us", xmin) < 0 ||
+	    assay_cfg_number(&x->c, o, p, "gbps_per_rank", ASSAY_CFG_REQUIRED, 0, INFINITY, &gbps) <
+		0 ||
+	    assay_cfg_number(&x->c, o, p, "tokens_per_s", ASSAY_CFG_REQUIRED, 0, INFINITY, &tps) <
+		0)
 		return -1;
 	for (size_t i = 0; i < 6; i++) {
-		add(x, series_for(ps, name), "latency_us", stat_names[i], lat[i], "us", ASSAY_DIR_LOWER, n);
+		add(x, series_for(ps, name), "latency_us", stat_names[i], lat[i], "us",
+		    ASSAY_DIR_LOWER, n);
 		add(x, series_for(ps, name), "cross_rank_min_us", stat_names[i], xmin[i], "us",
 		    ASSAY_DIR_LOWER, n);
 	}
@@ -94,9 +104,12 @@ static int point(struct ep_ctx *x, const json_t *pt, const char *path)
 	const char *verdict;
 	json_t *corr, *comps;
 	char cp[256];
-	if (assay_cfg_int(&x->c, pt, path, "tokens", ASSAY_CFG_REQUIRED, 1, INT64_MAX, &tokens) < 0 ||
-	    assay_cfg_enum(&x->c, pt, path, "verdict", ASSAY_CFG_REQUIRED, verdicts, &verdict) < 0 ||
-	    assay_cfg_member(&x->c, pt, path, "correctness", ASSAY_CFG_REQUIRED, JSON_OBJECT, &corr) < 0)
+	if (assay_cfg_int(&x->c, pt, path, "tokens", ASSAY_CFG_REQUIRED, 1, INT64_MAX, &tokens) <
+		0 ||
+	    assay_cfg_enum(&x->c, pt, path, "verdict", ASSAY_CFG_REQUIRED, verdicts, &verdict) <
+		0 ||
+	    assay_cfg_member(&x->c, pt, path, "correctness", ASSAY_CFG_REQUIRED, JSON_OBJECT,
+			     &corr) < 0)
 		return -1;
 	json_t *ps = json_deep_copy(x->base);
 	json_object_set_new(ps, "tokens", json_integer(tokens));
@@ -136,8 +149,10 @@ fail:
 /* The case's identity fields into x->base; -1 on error. */
 static int case_series(struct ep_ctx *x, const json_t *doc)
 {
-	static const char *const strs[] = {"workload", "backend", "mode", "phase", "precision", "routing"};
-	static const char *const ints[] = {"ep", "hidden", "experts", "topk", "seed", "scale_up_domain"};
+	static const char *const strs[] = {"workload", "backend",   "mode",
+					   "phase",    "precision", "routing"};
+	static const char *const ints[] = {"ep",   "hidden", "experts",
+					   "topk", "seed",   "scale_up_domain"};
 	json_t *c, *t;
 	const char *s;
 	if (assay_cfg_member(&x->c, doc, "$", "case", ASSAY_CFG_REQUIRED, JSON_OBJECT, &c) < 0 ||
@@ -152,7 +167,8 @@ static int case_series(struct ep_ctx *x, const json_t *doc)
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
 		long long v;
-		if (assay_cfg_int(&x->c, c, "$.case", ints[i], ASSAY_CFG_REQUIRED, 0, INT64_MAX, &v) < 0)
+		if (assay_cfg_int(&x->c, c, "$.case", ints[i], ASSAY_CFG_REQUIRED, 0, INT64_MAX,
+				  &v) < 0)
 			return -1;
 		json_object_set_new(x->base, ints[i], json_integer(v));
 	}

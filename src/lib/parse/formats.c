@@ -14,31 +14,32 @@ static bool detect_rows(const char *data, size_t len)
 	size_t n = 0;
 	while (n < len && n < 4096 && data[n] != '\n')
 		n++;
-	return n && data[0] == '{' && memmem(data, n, "\"series\"", 8) && memmem(data, n, "\"metric\"", 8);
+	return n && data[0] == '{' && memmem(data, n, "\"series\"", 8) &&
+	       memmem(data, n, "\"metric\"", 8);
 }
 
 const struct assay_format assay_formats[] = {
-	{"rows", "NDJSON measurement rows (assay parse / assay store export output)", assay_parse_rows,
-	 detect_rows, NULL},
-	{"assay-ep", "assay-ep case artifacts (schema assay.ep.case/1, docs/ep.md)", assay_parse_ep_case,
-	 assay_detect_ep_case, assay_ep_case_metrics},
-	{"madengine-csv", "madengine perf.csv (29 fixed columns, extra multiple_results columns)",
-	 assay_parse_madengine_csv, assay_detect_madengine_csv, NULL},
-	{"madengine-super", "madengine perf_entry_super.json (with configs and multi_results)",
-	 assay_parse_madengine_super, assay_detect_madengine_super, NULL},
-	{"multiple-results", "a madengine multiple_results CSV (model, performance, metric, ...)",
-	 assay_parse_multiple_results, assay_detect_multiple_results, NULL},
-	{"rccl-ci", "RCCL CI perf history JSONL (run_id, timestamp, commit, workload, ...)",
-	 assay_parse_rccl_ci, assay_detect_rccl_ci, assay_rccl_ci_metrics},
-	{"nccl-tests", "nccl-tests / rccl-tests -J JSON output", assay_parse_nccl_tests,
-	 assay_detect_nccl_tests, assay_nccl_tests_metrics},
-	{"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
-	 assay_parse_megatron_golden, assay_detect_megatron_golden, assay_megatron_golden_metrics},
-	{"primus", "Primus training log (logger prefix, ANSI colours, X/Y values)", assay_parse_primus,
-	 assay_detect_primus, assay_primus_metrics},
-	{"megatron", "Megatron-LM training log (training_log iteration lines)", assay_parse_megatron,
-	 assay_detect_megatron, assay_megatron_metrics},
-	{NULL, NULL, NULL, NULL, NULL},
+    {"rows", "NDJSON measurement rows (assay parse / assay store export output)", assay_parse_rows,
+     detect_rows, NULL},
+    {"assay-ep", "assay-ep case artifacts (schema assay.ep.case/1, docs/ep.md)",
+     assay_parse_ep_case, assay_detect_ep_case, assay_ep_case_metrics},
+    {"madengine-csv", "madengine perf.csv (29 fixed columns, extra multiple_results columns)",
+     assay_parse_madengine_csv, assay_detect_madengine_csv, NULL},
+    {"madengine-super", "madengine perf_entry_super.json (with configs and multi_results)",
+     assay_parse_madengine_super, assay_detect_madengine_super, NULL},
+    {"multiple-results", "a madengine multiple_results CSV (model, performance, metric, ...)",
+     assay_parse_multiple_results, assay_detect_multiple_results, NULL},
+    {"rccl-ci", "RCCL CI perf history JSONL (run_id, timestamp, commit, workload, ...)",
+     assay_parse_rccl_ci, assay_detect_rccl_ci, assay_rccl_ci_metrics},
+    {"nccl-tests", "nccl-tests / rccl-tests -J JSON output", assay_parse_nccl_tests,
+     assay_detect_nccl_tests, assay_nccl_tests_metrics},
+    {"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
+     assay_parse_megatron_golden, assay_detect_megatron_golden, assay_megatron_golden_metrics},
+    {"primus", "Primus training log (logger prefix, ANSI colours, X/Y values)", assay_parse_primus,
+     assay_detect_primus, assay_primus_metrics},
+    {"megatron", "Megatron-LM training log (training_log iteration lines)", assay_parse_megatron,
+     assay_detect_megatron, assay_megatron_metrics},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct assay_format *assay_format_find(const char *name)
@@ -80,11 +81,12 @@ assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct a
 		if (o->context) {
 			const char *k;
 			json_t *v;
-			json_object_foreach((json_t *)o->context, k, v)
-				if (!json_object_get(r->series, k)) {
-					json_object_set(r->series, k, v);
-					added = true;
-				}
+			json_object_foreach((json_t *)o->context, k,
+					    v) if (!json_object_get(r->series, k))
+			{
+				json_object_set(r->series, k, v);
+				added = true;
+			}
 		}
 		if (o->run_id) {
 			free(r->run_id);

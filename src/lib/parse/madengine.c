@@ -12,12 +12,36 @@
 #include "peer.h"
 
 const char *const madengine_columns[] = {
-	"model", "n_gpus", "nnodes", "gpus_per_node", "training_precision", "pipeline", "args",
-	"tags", "docker_file", "base_docker", "docker_sha", "docker_image", "git_commit",
-	"machine_name", "deployment_type", "launcher", "gpu_architecture", "performance", "metric",
-	"relative_change", "status", "build_duration", "test_duration", "dataname",
-	"data_provider_type", "data_size", "data_download_duration", "build_number",
-	"additional_docker_run_options", NULL,
+    "model",
+    "n_gpus",
+    "nnodes",
+    "gpus_per_node",
+    "training_precision",
+    "pipeline",
+    "args",
+    "tags",
+    "docker_file",
+    "base_docker",
+    "docker_sha",
+    "docker_image",
+    "git_commit",
+    "machine_name",
+    "deployment_type",
+    "launcher",
+    "gpu_architecture",
+    "performance",
+    "metric",
+    "relative_change",
+    "status",
+    "build_duration",
+    "test_duration",
+    "dataname",
+    "data_provider_type",
+    "data_size",
+    "data_download_duration",
+    "build_number",
+    "additional_docker_run_options",
+    NULL,
 };
 
 bool madengine_is_column(const char *name)
@@ -136,7 +160,8 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 	const char *k;
 	const json_t *v;
 	json_t *metrics = json_object(); /* extra columns that are measurements */
-	json_object_foreach((json_t *)extras, k, v) {
+	json_object_foreach((json_t *)extras, k, v)
+	{
 		if (!strcmp(k, "model") || !strcmp(k, "performance") || !strcmp(k, "metric") ||
 		    !strcmp(k, "status"))
 			continue;
@@ -145,7 +170,8 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 			continue;
 		}
 		json_t *s = peer_scalar(v);
-		if (!s && (json_is_object(v) || json_is_array(v)) && json_object_size(v) + json_array_size(v))
+		if (!s && (json_is_object(v) || json_is_array(v)) &&
+		    json_object_size(v) + json_array_size(v))
 			s = json_deep_copy(v);
 		if (!s || (json_is_string(s) && !json_string_length(s))) {
 			json_decref(s);
@@ -157,7 +183,8 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 				peer_precision(json_string_value(s), norm, sizeof(norm));
 			else if (!peer_scale(json_string_value(s), norm, sizeof(norm))) {
 				*bad_field = "scale";
-				snprintf(why, why_size, "expected NODESxGPUS such as 2x8, got \"%.60s\"",
+				snprintf(why, why_size,
+					 "expected NODESxGPUS such as 2x8, got \"%.60s\"",
 					 json_string_value(s));
 				json_decref(s);
 				json_decref(series);
@@ -173,7 +200,8 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 	text(rec, "git_commit", revision, sizeof(revision));
 	text(rec, "build_number", build, sizeof(build));
 	int added = 0;
-	json_object_foreach(metrics, k, v) {
+	json_object_foreach(metrics, k, v)
+	{
 		double x = json_number_value(v);
 		if (!isfinite(x))
 			continue;
@@ -194,7 +222,7 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 }
 
 assay_err madengine_parse_csv(const char *data, size_t len, const struct assay_parse_opts *o,
-			   struct assay_rows *out, bool fixed, struct assay_error *e)
+			      struct assay_rows *out, bool fixed, struct assay_error *e)
 {
 	static const char *const required[] = {"model", "performance", "metric", NULL};
 	struct csv_reader r;
@@ -226,8 +254,8 @@ assay_err madengine_parse_csv(const char *data, size_t len, const struct assay_p
 		json_decref(rec);
 		json_decref(extras);
 		if (n < 0) {
-			rc = assay_error_at(e, ASSAY_USAGE, o->file, NULL, r.line, "column \"%s\": %s",
-					    field, why);
+			rc = assay_error_at(e, ASSAY_USAGE, o->file, NULL, r.line,
+					    "column \"%s\": %s", field, why);
 			break;
 		}
 	}
@@ -241,7 +269,6 @@ assay_err madengine_parse_csv(const char *data, size_t len, const struct assay_p
 	}
 	return peer_finish(&tmp, o, out, e);
 }
-
 
 bool madengine_csv_header_has(const char *data, size_t len, bool fixed)
 {

@@ -29,7 +29,8 @@ assay_err assay_parse_madengine_super(const char *data, size_t len,
 	}
 	size_t i;
 	json_t *rec;
-	json_array_foreach(list, i, rec) {
+	json_array_foreach(list, i, rec)
+	{
 		char path[64];
 		assay_json_path_index(path, sizeof(path), "$", i);
 		if (!json_is_object(rec)) {
@@ -82,7 +83,7 @@ bool assay_detect_madengine_super(const char *data, size_t len)
 	size_t n = len < 65536 ? len : 65536, k = 0;
 	while (k < n && (data[k] == ' ' || data[k] == '\n' || data[k] == '\r' || data[k] == '\t'))
 		k++;
-	return k < n && (data[k] == '[' || data[k] == '{') && memmem(data, n, "\"performance\"", 13) &&
-	       memmem(data, n, "\"model\"", 7) &&
+	return k < n && (data[k] == '[' || data[k] == '{') &&
+	       memmem(data, n, "\"performance\"", 13) && memmem(data, n, "\"model\"", 7) &&
 	       (memmem(data, n, "\"multi_results\"", 15) || memmem(data, n, "\"configs\"", 9));
 }

@@ -11,12 +11,12 @@ const char *const assay_megatron_metrics[] = {TRAIN_LOG_METRICS, NULL};
 bool assay_detect_megatron(const char *data, size_t len)
 {
 	static const char *const marks[] = {
-		"elapsed time per iteration (ms)",
-		"consumed samples:",
-		"------------------------ arguments ------------------------",
-		"successfully loaded checkpoint",
-		"Megatron",
-		"megatron",
+	    "elapsed time per iteration (ms)",
+	    "consumed samples:",
+	    "------------------------ arguments ------------------------",
+	    "successfully loaded checkpoint",
+	    "Megatron",
+	    "megatron",
 	};
 	return train_has_mark(data, len, 4u << 20, marks, ARRAY_SIZE(marks));
 }

@@ -27,15 +27,15 @@ static const struct {
 	int metric;
 	double scale;
 } known[] = {
-	{"lm loss", ASSAY_TM_LM_LOSS, 1.0},
-	{"iteration-time", ASSAY_TM_ELAPSED_MS, 1000.0},   /* seconds */
-	{"mem-max-allocated-bytes", -1, 1.0 / 1048576.0}, /* bytes -> MB */
+    {"lm loss", ASSAY_TM_LM_LOSS, 1.0},
+    {"iteration-time", ASSAY_TM_ELAPSED_MS, 1000.0},  /* seconds */
+    {"mem-max-allocated-bytes", -1, 1.0 / 1048576.0}, /* bytes -> MB */
 };
 
 /* Golden files have no counts, averages, summaries or checkpoints. */
 const char *const assay_megatron_golden_metrics[] = {
-	"lm_loss/last", "elapsed_ms_per_iter/steady_mean", "elapsed_ms_per_iter/steady_median",
-	"mem_max_allocated_mb/max", NULL};
+    "lm_loss/last", "elapsed_ms_per_iter/steady_mean", "elapsed_ms_per_iter/steady_median",
+    "mem_max_allocated_mb/max", NULL};
 
 struct point {
 	long long step;
@@ -53,25 +53,31 @@ static int cmp_point(const void *a, const void *b)
 static int read_metric(struct assay_cfg *c, const json_t *obj, const char *path, int metric,
 		       double scale, struct point **pts, size_t *n, size_t *alloc)
 {
-	static const char *const keys[] = {"start_step", "end_step", "step_interval", "values", NULL};
+	static const char *const keys[] = {"start_step", "end_step", "step_interval", "values",
+					   NULL};
 	long long ignored;
 	json_t *values;
 	if (assay_cfg_object(c, obj, path, keys) < 0 ||
-	    assay_cfg_int(c, obj, path, "start_step", ASSAY_CFG_OPTIONAL, 0, LLONG_MAX, &ignored) < 0 ||
-	    assay_cfg_int(c, obj, path, "end_step", ASSAY_CFG_OPTIONAL, 0, LLONG_MAX, &ignored) < 0 ||
-	    assay_cfg_int(c, obj, path, "step_interval", ASSAY_CFG_OPTIONAL, 1, LLONG_MAX, &ignored) < 0 ||
+	    assay_cfg_int(c, obj, path, "start_step", ASSAY_CFG_OPTIONAL, 0, LLONG_MAX, &ignored) <
+		0 ||
+	    assay_cfg_int(c, obj, path, "end_step", ASSAY_CFG_OPTIONAL, 0, LLONG_MAX, &ignored) <
+		0 ||
+	    assay_cfg_int(c, obj, path, "step_interval", ASSAY_CFG_OPTIONAL, 1, LLONG_MAX,
+			  &ignored) < 0 ||
 	    assay_cfg_member(c, obj, path, "values", ASSAY_CFG_REQUIRED, JSON_OBJECT, &values) < 0)
 		return -1;
 	char vpath[256];
 	assay_json_path_key(vpath, sizeof(vpath), path, "values");
 	const char *k;
 	json_t *v;
-	json_object_foreach(values, k, v) {
+	json_object_foreach(values, k, v)
+	{
 		char kp[256];
 		long long step;
 		assay_json_path_key(kp, sizeof(kp), vpath, k);
 		if (!assay_parse_long(k, &step) || step < 0)
-			return assay_cfg_fail(c, kp, "expected a step number as the key, got \"%s\"", k);
+			return assay_cfg_fail(c, kp,
+					      "expected a step number as the key, got \"%s\"", k);
 		if (json_is_string(v) && !strcmp(json_string_value(v), "nan"))
 			continue;
 		if (!json_is_number(v))
@@ -87,8 +93,8 @@ static int read_metric(struct assay_cfg *c, const json_t *obj, const char *path,
 	return 0;
 }
 
-assay_err train_golden(const char *data, size_t len, const char *file,
-		       struct assay_train_result *r, struct assay_error *e)
+assay_err train_golden(const char *data, size_t len, const char *file, struct assay_train_result *r,
+		       struct assay_error *e)
 {
 	json_t *doc = assay_json_loadb(data, len, file, e);
 	if (!doc)
@@ -102,7 +108,8 @@ assay_err train_golden(const char *data, size_t len, const char *file,
 	const char *k;
 	json_t *v;
 	if (!rc)
-		json_object_foreach(doc, k, v) {
+		json_object_foreach(doc, k, v)
+		{
 			char path[256];
 			int metric = -2;
 			double scale = 1.0;

@@ -11,9 +11,9 @@
 #include "assay/json.h"
 #include "peer.h"
 
-const char *const assay_nccl_tests_metrics[] = {"time_us/mean", "cpu_time_us/mean", "algbw/mean",
-						"busbw/mean",   "wrong/count",      "busbw/average",
-						NULL};
+const char *const assay_nccl_tests_metrics[] = {
+    "time_us/mean", "cpu_time_us/mean", "algbw/mean", "busbw/mean",
+    "wrong/count",  "busbw/average",    NULL};
 
 /* A number, or nccl-tests' "nan" for an unmeasured one: 1 number, 0 nan/null, -1 bad. */
 static int num(struct assay_cfg *c, const json_t *o, const char *path, const char *k, double *out)
@@ -49,11 +49,13 @@ static int scale_from_devices(struct assay_cfg *c, const json_t *doc, char *out,
 	if (!devs)
 		return 0;
 	if (!json_is_array(devs) || !json_array_size(devs))
-		return assay_cfg_expected(c, "$.config.devices", "a non-empty list of devices", devs);
+		return assay_cfg_expected(c, "$.config.devices", "a non-empty list of devices",
+					  devs);
 	struct strlist hosts = STRLIST_INIT;
 	size_t i;
 	const json_t *d;
-	json_array_foreach(devs, i, d) {
+	json_array_foreach(devs, i, d)
+	{
 		const char *h;
 		char path[64];
 		assay_json_path_index(path, sizeof(path), "$.config.devices", i);
@@ -135,8 +137,8 @@ static int parse_result(struct assay_cfg *c, const json_t *res, const char *path
 		if ((rc = num(c, pl, kp, cpu ? "cpu_time" : "time", &v)) < 0)
 			goto fail_s;
 		if (rc)
-			add_row(tmp, s, cpu ? "cpu_time_us" : "time_us", "mean", v, "us", ASSAY_DIR_LOWER,
-				iters, ts);
+			add_row(tmp, s, cpu ? "cpu_time_us" : "time_us", "mean", v, "us",
+				ASSAY_DIR_LOWER, iters, ts);
 		if ((rc = num(c, pl, kp, "alg_bw", &v)) < 0)
 			goto fail_s;
 		if (rc)
@@ -178,7 +180,8 @@ assay_err assay_parse_nccl_tests(const char *data, size_t len, const struct assa
 		goto done;
 	}
 	if (!collective(doc, coll, sizeof(coll))) {
-		assay_cfg_fail(&c, "$.args", "expected the test program (e.g. all_reduce_perf) first");
+		assay_cfg_fail(&c, "$.args",
+			       "expected the test program (e.g. all_reduce_perf) first");
 		goto done;
 	}
 	if (assay_cfg_member(&c, doc, "$", "results", ASSAY_CFG_REQUIRED, JSON_ARRAY, &results) < 0)
@@ -198,7 +201,8 @@ assay_err assay_parse_nccl_tests(const char *data, size_t len, const struct assa
 	size_t i;
 	const json_t *res;
 	rc = 0;
-	json_array_foreach(results, i, res) {
+	json_array_foreach(results, i, res)
+	{
 		char path[64];
 		assay_json_path_index(path, sizeof(path), "$.results", i);
 		if ((rc = parse_result(&c, res, path, base, ts, &tmp)) < 0)
@@ -207,7 +211,9 @@ assay_err assay_parse_nccl_tests(const char *data, size_t len, const struct assa
 	if (rc == 0) {
 		const json_t *avg = json_object_get(doc, "average_bus_bandwidth");
 		double v;
-		int n = json_is_object(avg) ? num(&c, avg, "$.average_bus_bandwidth", "bandwidth", &v) : 0;
+		int n = json_is_object(avg)
+			    ? num(&c, avg, "$.average_bus_bandwidth", "bandwidth", &v)
+			    : 0;
 		const json_t *first = json_array_get(results, 0);
 		const json_t *type = json_object_get(first, "type");
 		if (n < 0) {

@@ -30,7 +30,8 @@ int csv_next(struct csv_reader *r, struct assay_error *e)
 	/* Skip blank lines. */
 	for (;;) {
 		size_t p = r->pos;
-		while (p < r->len && (r->data[p] == ' ' || r->data[p] == '\t' || r->data[p] == '\r'))
+		while (p < r->len &&
+		       (r->data[p] == ' ' || r->data[p] == '\t' || r->data[p] == '\r'))
 			p++;
 		if (p >= r->len)
 			return 0;
@@ -81,7 +82,8 @@ int csv_next(struct csv_reader *r, struct assay_error *e)
 		}
 		if (memchr(cell.buf ? cell.buf : "", '\0', cell.len)) {
 			sbuf_release(&cell);
-			assay_error_at(e, ASSAY_USAGE, r->file, NULL, r->line, "NUL byte in a field");
+			assay_error_at(e, ASSAY_USAGE, r->file, NULL, r->line,
+				       "NUL byte in a field");
 			return -1;
 		}
 		/* A CRLF line ending leaves a \r on the last unquoted cell. */
@@ -117,13 +119,15 @@ assay_err csv_header_read(struct csv_reader *r, struct csv_header *h, const char
 	if (rc < 0)
 		return ASSAY_USAGE;
 	if (rc == 0)
-		return assay_error_at(e, ASSAY_USAGE, r->file, NULL, 1, "empty file: expected a CSV header");
+		return assay_error_at(e, ASSAY_USAGE, r->file, NULL, 1,
+				      "empty file: expected a CSV header");
 	for (size_t i = 0; i < r->fields.n; i++) {
 		char *name = strip(r->fields.v[i]);
 		if (!*name || strlist_has(&h->names, name)) {
 			if (*name)
 				assay_error_at(e, ASSAY_USAGE, r->file, NULL, r->line,
-					       "header column %zu: duplicate name \"%s\"", i + 1, name);
+					       "header column %zu: duplicate name \"%s\"", i + 1,
+					       name);
 			else
 				assay_error_at(e, ASSAY_USAGE, r->file, NULL, r->line,
 					       "header column %zu: empty name", i + 1);
@@ -157,7 +161,8 @@ assay_err csv_check_width(struct csv_reader *r, const struct csv_header *h, stru
 	if (r->fields.n == h->names.n)
 		return ASSAY_OK;
 	return assay_error_at(e, ASSAY_USAGE, r->file, NULL, r->line,
-			      "%zu fields, but the header has %zu columns", r->fields.n, h->names.n);
+			      "%zu fields, but the header has %zu columns", r->fields.n,
+			      h->names.n);
 }
 
 void csv_header_release(struct csv_header *h)
@@ -173,8 +178,8 @@ json_t *peer_cell_value(const char *cell)
 	json_t *v;
 	if (assay_parse_long(s, &i))
 		v = json_integer(i);
-	else if (assay_parse_double(s, &d) && (isdigit((unsigned char)s[0]) || s[0] == '-' ||
-					       s[0] == '.' || s[0] == '+'))
+	else if (assay_parse_double(s, &d) &&
+		 (isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '.' || s[0] == '+'))
 		v = json_real(d);
 	else
 		v = json_string(s);
@@ -200,11 +205,13 @@ void peer_precision(const char *in, char *out, size_t size)
 	static const struct {
 		const char *from, *to;
 	} names[] = {
-		{"float", "fp32"},   {"float32", "fp32"},   {"fp32", "fp32"},     {"half", "fp16"},
-		{"float16", "fp16"}, {"fp16", "fp16"},      {"bfloat16", "bf16"}, {"bf16", "bf16"},
-		{"double", "fp64"},  {"float64", "fp64"},   {"fp64", "fp64"},     {"int8", "int8"},
-		{"uint8", "uint8"},  {"int32", "int32"},    {"uint32", "uint32"}, {"int64", "int64"},
-		{"uint64", "uint64"}, {"f8e4m3", "fp8_e4m3"}, {"f8e5m2", "fp8_e5m2"},
+	    {"float", "fp32"},      {"float32", "fp32"},  {"fp32", "fp32"},
+	    {"half", "fp16"},       {"float16", "fp16"},  {"fp16", "fp16"},
+	    {"bfloat16", "bf16"},   {"bf16", "bf16"},     {"double", "fp64"},
+	    {"float64", "fp64"},    {"fp64", "fp64"},     {"int8", "int8"},
+	    {"uint8", "uint8"},     {"int32", "int32"},   {"uint32", "uint32"},
+	    {"int64", "int64"},     {"uint64", "uint64"}, {"f8e4m3", "fp8_e4m3"},
+	    {"f8e5m2", "fp8_e5m2"},
 	};
 	char *s = strip(in);
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
@@ -233,8 +240,8 @@ bool peer_scale(const char *in, char *out, size_t size)
 		} else if (*end == 'N' || *end == 'n') {
 			char *p = end + 1;
 			gpus = strtol(p, &end, 10);
-			ok = end != p && isdigit((unsigned char)*p) && (*end == 'G' || *end == 'g') &&
-			     !end[1] && gpus > 0;
+			ok = end != p && isdigit((unsigned char)*p) &&
+			     (*end == 'G' || *end == 'g') && !end[1] && gpus > 0;
 		}
 	}
 	if (ok)
@@ -254,13 +261,14 @@ enum assay_direction peer_direction(const char *metric)
 	snprintf(buf, sizeof(buf), "%s", metric);
 	for (char *p = buf; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
-	static const char *const higher[] = {"/s", "per_s", "per s", "/sec", "throughput", "flops",
-					     "bandwidth", "_bw", "bw_", "gb/s", "qps", "fps", "ops",
-					     "speedup", "mfu", "accuracy", "score", "tokens", "samples",
-					     "images", "items", "requests"};
-	static const char *const lower[] = {"latency", "time", "duration", "ttft", "tpot", "itl",
-					    "_ms", "ms_", "_us", "us_", "seconds", "sec", "memory",
-					    "loss", "error", "wrong"};
+	static const char *const higher[] = {
+	    "/s",        "per_s",   "per s", "/sec",     "throughput", "flops",
+	    "bandwidth", "_bw",     "bw_",   "gb/s",     "qps",        "fps",
+	    "ops",       "speedup", "mfu",   "accuracy", "score",      "tokens",
+	    "samples",   "images",  "items", "requests"};
+	static const char *const lower[] = {"latency", "time", "duration", "ttft", "tpot",    "itl",
+					    "_ms",     "ms_",  "_us",      "us_",  "seconds", "sec",
+					    "memory",  "loss", "error",    "wrong"};
 	for (size_t i = 0; i < ARRAY_SIZE(higher); i++)
 		if (has_word(buf, higher[i]))
 			return ASSAY_DIR_HIGHER;
@@ -314,12 +322,14 @@ static void lower_copy(const char *in, char *out, size_t size)
 bool peer_is_metric_name(const char *name)
 {
 	static const char *const words[] = {
-		"latency", "throughput", "time", "duration", "tflops", "gflops", "bandwidth", "_bw",
-		"memory", "utilization", "ttft", "tpot", "itl", "per_sec", "per_second", "/s",
-		"qps", "fps", "accuracy", "loss", "power", "energy", "speedup", "efficiency", "mfu",
+	    "latency", "throughput", "time",    "duration",   "tflops",
+	    "gflops",  "bandwidth",  "_bw",     "memory",     "utilization",
+	    "ttft",    "tpot",       "itl",     "per_sec",    "per_second",
+	    "/s",      "qps",        "fps",     "accuracy",   "loss",
+	    "power",   "energy",     "speedup", "efficiency", "mfu",
 	};
-	static const char *const suffixes[] = {"_ms", "_us", "_ns", "_s", "_sec", "_mb", "_gb",
-					       "_pct", "_percent", "_gbps", "_tps", "_w"};
+	static const char *const suffixes[] = {"_ms", "_us",  "_ns",      "_s",    "_sec", "_mb",
+					       "_gb", "_pct", "_percent", "_gbps", "_tps", "_w"};
 	char buf[256];
 	lower_copy(name, buf, sizeof(buf));
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
@@ -336,9 +346,9 @@ void peer_unit_from_name(const char *name, char *out, size_t size)
 	static const struct {
 		const char *suffix, *unit;
 	} units[] = {
-		{"_ms", "ms"}, {"_us", "us"},  {"_ns", "ns"},     {"_sec", "s"},     {"_s", "s"},
-		{"_mb", "MB"}, {"_gb", "GB"},  {"_pct", "%"},     {"_percent", "%"}, {"_gbps", "GB/s"},
-		{"_w", "W"},   {"_tps", "tokens/s"},
+	    {"_ms", "ms"},     {"_us", "us"},     {"_ns", "ns"}, {"_sec", "s"},
+	    {"_s", "s"},       {"_mb", "MB"},     {"_gb", "GB"}, {"_pct", "%"},
+	    {"_percent", "%"}, {"_gbps", "GB/s"}, {"_w", "W"},   {"_tps", "tokens/s"},
 	};
 	char buf[256];
 	lower_copy(name, buf, sizeof(buf));

@@ -37,18 +37,15 @@ static long long primus_world(const char *p, size_t n)
 const struct train_dialect train_primus = {"primus", TRAIN_LABELS_MEGATRON | TRAIN_LABELS_PRIMUS,
 					   primus_world};
 
-const char *const assay_primus_metrics[] = {TRAIN_LOG_METRICS, "mem_used_gb/max",
-					    "rocm_mem_usage_ratio/max", "rocm_mem_used_gb/max",
-					    NULL};
+const char *const assay_primus_metrics[] = {
+    TRAIN_LOG_METRICS, "mem_used_gb/max", "rocm_mem_usage_ratio/max", "rocm_mem_used_gb/max", NULL};
 
 bool assay_detect_primus(const char *data, size_t len)
 {
 	static const char *const marks[] = {
-		"torchrun finished successfully",
-		"tokens/s/GPU inst/harmonic mean",
-		"compute per GPU (TFLOP/s/GPU)",
-		"tokens per GPU (tokens/s/GPU)",
-		"hip mem usage/free/total/usage_ratio",
+	    "torchrun finished successfully",       "tokens/s/GPU inst/harmonic mean",
+	    "compute per GPU (TFLOP/s/GPU)",        "tokens per GPU (tokens/s/GPU)",
+	    "hip mem usage/free/total/usage_ratio",
 	};
 	size_t n = len < (1u << 20) ? len : (1u << 20);
 	if (train_has_mark(data, n, n, marks, ARRAY_SIZE(marks)))

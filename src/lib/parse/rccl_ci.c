@@ -15,9 +15,9 @@
 static const struct {
 	const char *key, *unit;
 } rccl_metrics[] = {
-	{"tflops_per_gpu", "TFLOP/s/GPU"},
-	{"tokens_per_sec_per_gpu", "tokens/s/GPU"},
-	{"metric_value", "value"},
+    {"tflops_per_gpu", "TFLOP/s/GPU"},
+    {"tokens_per_sec_per_gpu", "tokens/s/GPU"},
+    {"metric_value", "value"},
 };
 
 const char *const assay_rccl_ci_metrics[] = {"tflops_per_gpu/value", "tokens_per_sec_per_gpu/value",
@@ -25,7 +25,8 @@ const char *const assay_rccl_ci_metrics[] = {"tflops_per_gpu/value", "tokens_per
 
 static bool passed(const char *status)
 {
-	static const char *const ok[] = {"pass", "passed", "success", "succeeded", "ok", "completed"};
+	static const char *const ok[] = {"pass",      "passed", "success",
+					 "succeeded", "ok",     "completed"};
 	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
 		if (!strcasecmp(status, ok[i]))
 			return true;
@@ -66,11 +67,13 @@ static int parse_line(const json_t *o, struct assay_cfg *c, struct assay_rows *t
 	if (json_is_integer(t) || json_is_real(t)) {
 		double d = json_number_value(t);
 		if (!(d >= 0 && d < 253402300800.0))
-			return assay_cfg_expected(c, "$.timestamp", "an RFC 3339 time or Unix seconds", t);
+			return assay_cfg_expected(c, "$.timestamp",
+						  "an RFC 3339 time or Unix seconds", t);
 		assay_time_rfc3339((int64_t)d, ts);
 	} else if (t && !json_is_null(t)) {
 		if (!json_is_string(t) || !assay_time_parse(json_string_value(t), &secs))
-			return assay_cfg_expected(c, "$.timestamp", "an RFC 3339 time or Unix seconds", t);
+			return assay_cfg_expected(c, "$.timestamp",
+						  "an RFC 3339 time or Unix seconds", t);
 		assay_time_rfc3339(secs, ts);
 	}
 	json_t *series = json_object();
@@ -92,7 +95,8 @@ static int parse_line(const json_t *o, struct assay_cfg *c, struct assay_rows *t
 		goto fail;
 	if (s) {
 		if (!peer_scale(s, buf, sizeof(buf))) {
-			assay_cfg_expected(c, "$.scale", "NODESxGPUS such as 2x8", json_object_get(o, "scale"));
+			assay_cfg_expected(c, "$.scale", "NODESxGPUS such as 2x8",
+					   json_object_get(o, "scale"));
 			goto fail;
 		}
 		json_object_set_new(series, "scale", json_string(buf));
@@ -114,8 +118,9 @@ static int parse_line(const json_t *o, struct assay_cfg *c, struct assay_rows *t
 		return 0;
 	}
 	if (!any) {
-		assay_cfg_fail(c, "$", "a passing run with none of tflops_per_gpu, "
-				       "tokens_per_sec_per_gpu, metric_value");
+		assay_cfg_fail(c, "$",
+			       "a passing run with none of tflops_per_gpu, "
+			       "tokens_per_sec_per_gpu, metric_value");
 		goto fail;
 	}
 	int added = 0;
@@ -169,5 +174,6 @@ bool assay_detect_rccl_ci(const char *data, size_t len)
 	size_t n = nl ? (size_t)(nl - data) : len;
 	return n && data[0] == '{' && memmem(data, n, "\"workload\"", 10) &&
 	       (memmem(data, n, "\"tokens_per_sec_per_gpu\"", 24) ||
-		memmem(data, n, "\"tflops_per_gpu\"", 16) || memmem(data, n, "\"metric_value\"", 14));
+		memmem(data, n, "\"tflops_per_gpu\"", 16) ||
+		memmem(data, n, "\"metric_value\"", 14));
 }

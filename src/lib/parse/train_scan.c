@@ -162,8 +162,7 @@ const char *train_number(const char *p, const char *end, double *out)
 	return decimal(p, end, 0, out);
 }
 
-bool train_has_mark(const char *data, size_t len, size_t limit, const char *const marks[],
-		    size_t n)
+bool train_has_mark(const char *data, size_t len, size_t limit, const char *const marks[], size_t n)
 {
 	if (len > limit)
 		len = limit;
@@ -234,16 +233,18 @@ void train_finish(struct assay_train_result *r, const struct assay_train_opts *o
 			struct assay_train_step *s = &r->steps[i];
 			if ((s->has & tok) || !(s->has & el) || s->gbs <= 0)
 				continue;
-			if (!(s->v[ASSAY_TM_ELAPSED_MS] > 0) || !isfinite(s->v[ASSAY_TM_ELAPSED_MS]))
+			if (!(s->v[ASSAY_TM_ELAPSED_MS] > 0) ||
+			    !isfinite(s->v[ASSAY_TM_ELAPSED_MS]))
 				continue;
-			s->v[ASSAY_TM_TOKENS] =
-				tokens_from(s->gbs, o->seq_len, s->v[ASSAY_TM_ELAPSED_MS], r->world_size);
+			s->v[ASSAY_TM_TOKENS] = tokens_from(
+			    s->gbs, o->seq_len, s->v[ASSAY_TM_ELAPSED_MS], r->world_size);
 			s->has |= tok;
 			s->derived |= tok;
 			r->tokens_derived = true;
 			double a = s->avg[ASSAY_TM_ELAPSED_MS];
 			if ((s->has_avg & el) && a > 0 && isfinite(a)) {
-				s->avg[ASSAY_TM_TOKENS] = tokens_from(s->gbs, o->seq_len, a, r->world_size);
+				s->avg[ASSAY_TM_TOKENS] =
+				    tokens_from(s->gbs, o->seq_len, a, r->world_size);
 				s->has_avg |= tok;
 			}
 		}
@@ -272,8 +273,8 @@ struct scan {
 	const char *counted; /* line numbers are known up to here */
 	long line_no;        /* the line that `counted` is on */
 	long long log_world;
-	bool unordered;      /* a step came out of order: use the set from then on */
-	long long *set;      /* open-addressing set of step numbers seen */
+	bool unordered; /* a step came out of order: use the set from then on */
+	long long *set; /* open-addressing set of step numbers seen */
 	size_t set_cap, set_n;
 };
 
@@ -380,25 +381,25 @@ struct label {
 	unsigned char kind, id, dialects;
 };
 
-#define ALL (TRAIN_LABELS_MEGATRON | TRAIN_LABELS_PRIMUS)
+#define ALL    (TRAIN_LABELS_MEGATRON | TRAIN_LABELS_PRIMUS)
 #define PRIMUS TRAIN_LABELS_PRIMUS
 static const struct label labels[] = {
-	{LIT("consumed samples"), SEG_COUNT, F_CONSUMED, ALL},
-	{LIT("elapsed time per iteration (ms)"), SEG_METRIC, ASSAY_TM_ELAPSED_MS, ALL},
-	{LIT("throughput per GPU (TFLOP/s/GPU)"), SEG_METRIC, ASSAY_TM_TFLOPS, ALL},
-	{LIT("learning rate"), SEG_METRIC, ASSAY_TM_LR, ALL},
-	{LIT("global batch size"), SEG_COUNT, F_GBS, ALL},
-	{LIT("lm loss"), SEG_METRIC, ASSAY_TM_LM_LOSS, ALL},
-	{LIT("loss scale"), SEG_METRIC, ASSAY_TM_LOSS_SCALE, ALL},
-	{LIT("grad norm"), SEG_METRIC, ASSAY_TM_GRAD_NORM, ALL},
-	{LIT("number of skipped iterations"), SEG_COUNT, F_SKIPPED, ALL},
-	{LIT("number of nan iterations"), SEG_COUNT, F_NAN, ALL},
-	{LIT("mem usages"), SEG_METRIC, ASSAY_TM_MEM_RATIO, ALL},
-	{LIT("tokens per GPU (tokens/s/GPU)"), SEG_METRIC, ASSAY_TM_TOKENS, ALL},
-	{LIT("compute per GPU (TFLOP/s/GPU)"), SEG_COMPUTE, ASSAY_TM_TFLOPS, PRIMUS},
-	{LIT("tokens/s/GPU inst/harmonic mean"), SEG_METRIC, ASSAY_TM_TOKENS, PRIMUS},
-	{LIT("hip mem usage/free/total/usage_ratio"), SEG_HIP, 0, PRIMUS},
-	{LIT("rocm mem usage/free/total/usage_ratio"), SEG_ROCM, 0, PRIMUS},
+    {LIT("consumed samples"), SEG_COUNT, F_CONSUMED, ALL},
+    {LIT("elapsed time per iteration (ms)"), SEG_METRIC, ASSAY_TM_ELAPSED_MS, ALL},
+    {LIT("throughput per GPU (TFLOP/s/GPU)"), SEG_METRIC, ASSAY_TM_TFLOPS, ALL},
+    {LIT("learning rate"), SEG_METRIC, ASSAY_TM_LR, ALL},
+    {LIT("global batch size"), SEG_COUNT, F_GBS, ALL},
+    {LIT("lm loss"), SEG_METRIC, ASSAY_TM_LM_LOSS, ALL},
+    {LIT("loss scale"), SEG_METRIC, ASSAY_TM_LOSS_SCALE, ALL},
+    {LIT("grad norm"), SEG_METRIC, ASSAY_TM_GRAD_NORM, ALL},
+    {LIT("number of skipped iterations"), SEG_COUNT, F_SKIPPED, ALL},
+    {LIT("number of nan iterations"), SEG_COUNT, F_NAN, ALL},
+    {LIT("mem usages"), SEG_METRIC, ASSAY_TM_MEM_RATIO, ALL},
+    {LIT("tokens per GPU (tokens/s/GPU)"), SEG_METRIC, ASSAY_TM_TOKENS, ALL},
+    {LIT("compute per GPU (TFLOP/s/GPU)"), SEG_COMPUTE, ASSAY_TM_TFLOPS, PRIMUS},
+    {LIT("tokens/s/GPU inst/harmonic mean"), SEG_METRIC, ASSAY_TM_TOKENS, PRIMUS},
+    {LIT("hip mem usage/free/total/usage_ratio"), SEG_HIP, 0, PRIMUS},
+    {LIT("rocm mem usage/free/total/usage_ratio"), SEG_ROCM, 0, PRIMUS},
 };
 #undef ALL
 #undef PRIMUS
@@ -417,7 +418,8 @@ struct line_ctx {
 	struct scan *s;
 	struct assay_train_step *st;
 	long line;
-	double compute, compute_avg; /* "compute per GPU", used when "throughput per GPU" is absent */
+	double compute,
+	    compute_avg; /* "compute per GPU", used when "throughput per GPU" is absent */
 	bool has_compute, has_compute_avg;
 };
 
@@ -639,7 +641,8 @@ static void memory_line(struct scan *s, const char *ls, const char *p, const cha
 			continue;
 		size_t n = (size_t)(colon - q);
 		if (!isfinite(v)) {
-			train_note_nonfinite(r, -1, line, q, n, colon + 1, (size_t)(ve - colon - 1));
+			train_note_nonfinite(r, -1, line, q, n, colon + 1,
+					     (size_t)(ve - colon - 1));
 			continue;
 		}
 		double *slot = NULL;
@@ -773,7 +776,8 @@ static bool iteration_word(struct scan *s, const char *ls, const char *h, const 
 		}
 		if (preceded_by(ls, h, LIT("saved checkpoint from "))) {
 			add_ckpt(r, ASSAY_CKPT_SAVE, n, NAN, line_of(s, ls));
-		} else if (preceded_by(ls, h, LIT(" at ")) && find(ls, h, LIT("loaded checkpoint"))) {
+		} else if (preceded_by(ls, h, LIT(" at ")) &&
+			   find(ls, h, LIT("loaded checkpoint"))) {
 			add_ckpt(r, ASSAY_CKPT_LOAD, n, NAN, line_of(s, ls));
 		} else {
 			return false;
@@ -845,12 +849,12 @@ static const struct keyword {
 	size_t len;
 	void (*hit)(struct scan *s, const char *ls, const char *h, const char *le);
 } gap_keywords[] = {
-	{LIT("-checkpoint"), timer_hit},
-	{LIT("torchrun finished successfully"), torchrun_hit},
-	{LIT("lm loss value:"), eval_end_hit},
-	{LIT("throughput per GPU:"), tflops_summary_hit},
-	{LIT("tokens/GPU/s:"), tokens_summary_hit},
-	{LIT("mem usages:"), mem_summary_hit},
+    {LIT("-checkpoint"), timer_hit},
+    {LIT("torchrun finished successfully"), torchrun_hit},
+    {LIT("lm loss value:"), eval_end_hit},
+    {LIT("throughput per GPU:"), tflops_summary_hit},
+    {LIT("tokens/GPU/s:"), tokens_summary_hit},
+    {LIT("mem usages:"), mem_summary_hit},
 };
 #define N_GAP ARRAY_SIZE(gap_keywords)
 

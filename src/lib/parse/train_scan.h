@@ -52,17 +52,16 @@ bool train_has_mark(const char *data, size_t len, size_t limit, const char *cons
 /* The rows a Megatron-LM log can give (assay_train_rows: steady state,
  * running averages, summary lines, losses, memory, checkpoints, counts);
  * Primus adds its HIP/ROCm memory. "metric/statistic" strings. */
-#define TRAIN_LOG_METRICS                                                                     \
-	"elapsed_ms_per_iter/steady_mean", "elapsed_ms_per_iter/steady_median",               \
-		"elapsed_ms_per_iter/running_avg", "elapsed_ms_per_iter/summary",             \
-		"tflops_per_gpu/steady_mean", "tflops_per_gpu/steady_median",                 \
-		"tflops_per_gpu/running_avg", "tflops_per_gpu/summary",                       \
-		"tokens_per_gpu/steady_mean", "tokens_per_gpu/steady_median",                 \
-		"tokens_per_gpu/running_avg", "tokens_per_gpu/summary", "lm_loss/last",       \
-		"eval_lm_loss/last", "mem_usage_ratio/max", "mem_usage_ratio/summary",        \
-		"mem_max_allocated_mb/max", "mem_max_reserved_mb/max",                        \
-		"checkpoint_save_ms/max", "checkpoint_save_ms/mean", "checkpoint_load_ms/max", \
-		"checkpoint_load_ms/mean", "skipped_iterations/total", "nan_iterations/total"
+#define TRAIN_LOG_METRICS                                                                          \
+	"elapsed_ms_per_iter/steady_mean", "elapsed_ms_per_iter/steady_median",                    \
+	    "elapsed_ms_per_iter/running_avg", "elapsed_ms_per_iter/summary",                      \
+	    "tflops_per_gpu/steady_mean", "tflops_per_gpu/steady_median",                          \
+	    "tflops_per_gpu/running_avg", "tflops_per_gpu/summary", "tokens_per_gpu/steady_mean",  \
+	    "tokens_per_gpu/steady_median", "tokens_per_gpu/running_avg",                          \
+	    "tokens_per_gpu/summary", "lm_loss/last", "eval_lm_loss/last", "mem_usage_ratio/max",  \
+	    "mem_usage_ratio/summary", "mem_max_allocated_mb/max", "mem_max_reserved_mb/max",      \
+	    "checkpoint_save_ms/max", "checkpoint_save_ms/mean", "checkpoint_load_ms/max",         \
+	    "checkpoint_load_ms/mean", "skipped_iterations/total", "nan_iterations/total"
 
 /* Parse with the default options and append the rows: the format-table
  * entry points of megatron.c, primus.c and megatron_golden.c. */
@@ -71,7 +70,7 @@ assay_err train_table_parse(const char *format, const char *data, size_t len,
 			    struct assay_error *e);
 
 /* megatron_golden.c: fill r from a golden-values file. */
-assay_err train_golden(const char *data, size_t len, const char *file,
-		       struct assay_train_result *r, struct assay_error *e);
+assay_err train_golden(const char *data, size_t len, const char *file, struct assay_train_result *r,
+		       struct assay_error *e);
 
 #endif

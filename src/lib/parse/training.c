@@ -140,9 +140,11 @@ const char *assay_train_outcome_text(const struct assay_train_result *r, char *b
 			sbuf_addf(&sb, "incomplete run: the last step is %lld", last->step);
 			if (last->total > 0)
 				sbuf_addf(&sb, " of %lld", last->total);
-			sbuf_adds(&sb, ", with no final \"iteration N/N\" line and no torchrun marker");
+			sbuf_adds(&sb,
+				  ", with no final \"iteration N/N\" line and no torchrun marker");
 		} else {
-			sbuf_adds(&sb, "incomplete run: no iteration line and no completion marker");
+			sbuf_adds(&sb,
+				  "incomplete run: no iteration line and no completion marker");
 		}
 	}
 	if (r->n_nonfinite) {
@@ -241,17 +243,17 @@ static const struct {
 	const char *name, *unit;
 	enum assay_direction dir;
 } metric_info[ASSAY_TM_COUNT] = {
-	[ASSAY_TM_ELAPSED_MS] = {"elapsed_ms_per_iter", "ms", ASSAY_DIR_LOWER},
-	[ASSAY_TM_TFLOPS] = {"tflops_per_gpu", "TFLOP/s/GPU", ASSAY_DIR_HIGHER},
-	[ASSAY_TM_TOKENS] = {"tokens_per_gpu", "tokens/s/GPU", ASSAY_DIR_HIGHER},
-	[ASSAY_TM_LM_LOSS] = {"lm_loss", "nats", ASSAY_DIR_LOWER},
-	[ASSAY_TM_GRAD_NORM] = {"grad_norm", "1", ASSAY_DIR_LOWER},
-	[ASSAY_TM_LR] = {"learning_rate", "1", ASSAY_DIR_LOWER},
-	[ASSAY_TM_LOSS_SCALE] = {"loss_scale", "1", ASSAY_DIR_HIGHER},
-	[ASSAY_TM_MEM_RATIO] = {"mem_usage_ratio", "ratio", ASSAY_DIR_LOWER},
-	[ASSAY_TM_MEM_GB] = {"mem_used_gb", "GB", ASSAY_DIR_LOWER},
-	[ASSAY_TM_ROCM_RATIO] = {"rocm_mem_usage_ratio", "ratio", ASSAY_DIR_LOWER},
-	[ASSAY_TM_ROCM_GB] = {"rocm_mem_used_gb", "GB", ASSAY_DIR_LOWER},
+    [ASSAY_TM_ELAPSED_MS] = {"elapsed_ms_per_iter", "ms", ASSAY_DIR_LOWER},
+    [ASSAY_TM_TFLOPS] = {"tflops_per_gpu", "TFLOP/s/GPU", ASSAY_DIR_HIGHER},
+    [ASSAY_TM_TOKENS] = {"tokens_per_gpu", "tokens/s/GPU", ASSAY_DIR_HIGHER},
+    [ASSAY_TM_LM_LOSS] = {"lm_loss", "nats", ASSAY_DIR_LOWER},
+    [ASSAY_TM_GRAD_NORM] = {"grad_norm", "1", ASSAY_DIR_LOWER},
+    [ASSAY_TM_LR] = {"learning_rate", "1", ASSAY_DIR_LOWER},
+    [ASSAY_TM_LOSS_SCALE] = {"loss_scale", "1", ASSAY_DIR_HIGHER},
+    [ASSAY_TM_MEM_RATIO] = {"mem_usage_ratio", "ratio", ASSAY_DIR_LOWER},
+    [ASSAY_TM_MEM_GB] = {"mem_used_gb", "GB", ASSAY_DIR_LOWER},
+    [ASSAY_TM_ROCM_RATIO] = {"rocm_mem_usage_ratio", "ratio", ASSAY_DIR_LOWER},
+    [ASSAY_TM_ROCM_GB] = {"rocm_mem_used_gb", "GB", ASSAY_DIR_LOWER},
 };
 
 const char *assay_train_metric_name(enum assay_train_metric m)
@@ -280,8 +282,8 @@ static void add_row(struct assay_rows *out, const char *metric, const char *stat
 	row->samples = (int64_t)samples;
 }
 
-static void add_metric_row(struct assay_rows *out, enum assay_train_metric m,
-			   const char *statistic, double v, size_t samples)
+static void add_metric_row(struct assay_rows *out, enum assay_train_metric m, const char *statistic,
+			   double v, size_t samples)
 {
 	add_row(out, metric_info[m].name, statistic, v, metric_info[m].unit, metric_info[m].dir,
 		samples);

@@ -10,15 +10,15 @@
 
 /* Caps that keep a 1,000-case report compact; what is left out of the charts
  * stays in the tables, and the page says so. */
-#define EP_CHART_GROUPS 24  /* (phase, group) chart pairs */
-#define EP_CHART_SERIES 10  /* ladders per chart */
-#define TRAIN_CHARTS 24     /* combos drawn */
-#define HISTORY_CHARTS 48   /* series drawn, failed ones first */
-#define HISTORY_TABLE 500   /* further series listed in a table */
-#define GATES_OPEN 12       /* the gates table starts folded beyond this, unless one failed */
-#define EP_TABLE_OPEN 40    /* the per-ladder table starts open up to this many rows */
-#define REASON_LINE 160     /* bytes of a reason shown in the table */
-#define REASON_BUDGET 1500000 /* bytes for all reasons' <details> together */
+#define EP_CHART_GROUPS 24      /* (phase, group) chart pairs */
+#define EP_CHART_SERIES 10      /* ladders per chart */
+#define TRAIN_CHARTS    24      /* combos drawn */
+#define HISTORY_CHARTS  48      /* series drawn, failed ones first */
+#define HISTORY_TABLE   500     /* further series listed in a table */
+#define GATES_OPEN      12      /* the gates table starts folded beyond this, unless one failed */
+#define EP_TABLE_OPEN   40      /* the per-ladder table starts open up to this many rows */
+#define REASON_LINE     160     /* bytes of a reason shown in the table */
+#define REASON_BUDGET   1500000 /* bytes for all reasons' <details> together */
 
 struct html {
 	struct sbuf *o;
@@ -52,111 +52,111 @@ static void data_v(struct html *h, double v)
 }
 
 static const char *const css =
-	":root{--ink:#1f2937;--mute:#6b7280;--line:#e5e7eb;--bg:#f5f7fa;--card:#fff}"
-	"*{box-sizing:border-box}"
-	"body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,"
-	"Arial,sans-serif;color:var(--ink);background:var(--bg)}"
-	"a{color:#1d4ed8;text-decoration:none}a:hover{text-decoration:underline}"
-	"code,pre,.mono{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
-	"header.top{background:#0f172a;color:#cbd5e1;padding:18px 32px 16px}"
-	".brand{font-size:11px;letter-spacing:.1em;text-transform:uppercase;color:#94a3b8}"
-	".title{display:flex;flex-wrap:wrap;align-items:center;gap:14px;margin:4px 0 12px}"
-	"h1{margin:0;font-size:22px;font-weight:650;color:#fff}"
-	"h1 .run{font-weight:400;color:#94a3b8;font-size:15px;margin-left:8px}"
-	".verdict{font-size:14px;padding:3px 12px}"
-	"dl.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));"
-	"gap:6px 24px;margin:0}"
-	"dl.meta div{min-width:0}"
-	"dt{font-size:11px;text-transform:uppercase;letter-spacing:.06em;color:#94a3b8}"
-	"dd{margin:0;color:#f1f5f9;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
-	".counts{margin-top:12px;display:flex;flex-wrap:wrap;gap:6px;align-items:center}"
-	".counts .total{color:#e2e8f0;margin-right:6px}"
-	".hnote{margin:10px 0 0;color:#fde68a}"
-	"p.factors{line-height:1.6}"
-	"nav{background:#fff;border-bottom:1px solid var(--line);padding:8px 32px;"
-	"position:sticky;top:0;z-index:2}"
-	"nav a{margin-right:18px;font-weight:500}"
-	"main{padding:4px 32px 32px;max-width:1480px;margin:0 auto}"
-	"section{background:var(--card);border:1px solid var(--line);border-radius:8px;"
-	"padding:14px 18px;margin:16px 0}"
-	"h2{font-size:17px;margin:0 0 10px}h2 small,h3 small{color:var(--mute);font-weight:400}"
-	"h3{font-size:14.5px;margin:18px 0 8px}"
-	"p.note{color:var(--mute);margin:6px 0}"
-	".scroll{overflow-x:auto}"
-	"table{border-collapse:collapse;width:100%;font-size:13px}"
-	"th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);"
-	"vertical-align:top}"
-	"th{font-weight:600;color:#374151;background:#f9fafb;white-space:nowrap}"
-	"table.sortable th{cursor:pointer}"
-	"th[aria-sort=ascending]::after{content:' \\25B2';font-size:9px}"
-	"th[aria-sort=descending]::after{content:' \\25BC';font-size:9px}"
-	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
-	"tbody tr:hover{background:#f9fafb}"
-	"td.id,td code{white-space:nowrap}"
-	"td.factors{font-size:12px;line-height:1.35;min-width:220px}"
-	".f{display:inline-block;margin:0 8px 0 0;color:#374151;white-space:nowrap}"
-	".f i{font-style:normal;color:var(--mute)}"
-	"td.reason{min-width:240px;max-width:520px;overflow-wrap:anywhere}"
-	"td.files{min-width:150px}td.files a{margin-right:4px;white-space:nowrap}"
-	"td.msg{min-width:240px}"
-	"details summary{cursor:pointer}"
-	"details pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f8fafc;"
-	"border:1px solid var(--line);border-radius:4px;padding:6px 8px;margin:4px 0 0;"
-	"max-height:320px;overflow:auto}"
-	".b{display:inline-block;padding:1px 8px;border-radius:999px;font-size:12px;"
-	"font-weight:600;white-space:nowrap;line-height:1.5}"
-	".o-passed,.v-PASS{background:#dcfce7;color:#166534}"
-	".o-gate-failed{background:#ffedd5;color:#9a3412}"
-	".o-workload-failed,.o-usage,.v-FAIL{background:#fee2e2;color:#991b1b}"
-	".o-no-metrics{background:#fef9c3;color:#854d0e}"
-	".o-infrastructure{background:#f3e8ff;color:#6b21a8}"
-	".o-unsupported,.o-skipped,.v-SKIPPED{background:#f1f5f9;color:#475569}"
-	".v-RECORD{background:#e0e7ff;color:#3730a3}"
-	".tools{display:flex;gap:10px;align-items:center;margin:0 0 10px}"
-	".tools input,.tools select{font:inherit;padding:4px 8px;border:1px solid #cbd5e1;"
-	"border-radius:6px}"
-	".tools input{width:280px}.tools span{color:var(--mute)}"
-	".charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));"
-	"gap:12px 20px;align-items:start}"
-	"figure{margin:0}"
-	"svg.chart{display:block;width:100%;height:auto;max-width:820px}"
-	".card{border:1px solid var(--line);border-radius:8px;padding:10px 12px}"
-	".card.fail{border-color:#fca5a5;box-shadow:inset 3px 0 0 #dc2626}"
-	".card h3{margin:0 0 4px;display:flex;gap:8px;align-items:baseline;"
-	"justify-content:space-between}"
-	".card p{margin:4px 0 0;color:#374151}"
-	".fit{color:#374151;margin:2px 0 8px}"
-	"footer{color:var(--mute);font-size:12px;text-align:center;padding:8px 0 24px}"
-	"@media print{nav,.tools{display:none}section{break-inside:avoid-page}}";
+    ":root{--ink:#1f2937;--mute:#6b7280;--line:#e5e7eb;--bg:#f5f7fa;--card:#fff}"
+    "*{box-sizing:border-box}"
+    "body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,"
+    "Arial,sans-serif;color:var(--ink);background:var(--bg)}"
+    "a{color:#1d4ed8;text-decoration:none}a:hover{text-decoration:underline}"
+    "code,pre,.mono{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
+    "header.top{background:#0f172a;color:#cbd5e1;padding:18px 32px 16px}"
+    ".brand{font-size:11px;letter-spacing:.1em;text-transform:uppercase;color:#94a3b8}"
+    ".title{display:flex;flex-wrap:wrap;align-items:center;gap:14px;margin:4px 0 12px}"
+    "h1{margin:0;font-size:22px;font-weight:650;color:#fff}"
+    "h1 .run{font-weight:400;color:#94a3b8;font-size:15px;margin-left:8px}"
+    ".verdict{font-size:14px;padding:3px 12px}"
+    "dl.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));"
+    "gap:6px 24px;margin:0}"
+    "dl.meta div{min-width:0}"
+    "dt{font-size:11px;text-transform:uppercase;letter-spacing:.06em;color:#94a3b8}"
+    "dd{margin:0;color:#f1f5f9;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
+    ".counts{margin-top:12px;display:flex;flex-wrap:wrap;gap:6px;align-items:center}"
+    ".counts .total{color:#e2e8f0;margin-right:6px}"
+    ".hnote{margin:10px 0 0;color:#fde68a}"
+    "p.factors{line-height:1.6}"
+    "nav{background:#fff;border-bottom:1px solid var(--line);padding:8px 32px;"
+    "position:sticky;top:0;z-index:2}"
+    "nav a{margin-right:18px;font-weight:500}"
+    "main{padding:4px 32px 32px;max-width:1480px;margin:0 auto}"
+    "section{background:var(--card);border:1px solid var(--line);border-radius:8px;"
+    "padding:14px 18px;margin:16px 0}"
+    "h2{font-size:17px;margin:0 0 10px}h2 small,h3 small{color:var(--mute);font-weight:400}"
+    "h3{font-size:14.5px;margin:18px 0 8px}"
+    "p.note{color:var(--mute);margin:6px 0}"
+    ".scroll{overflow-x:auto}"
+    "table{border-collapse:collapse;width:100%;font-size:13px}"
+    "th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);"
+    "vertical-align:top}"
+    "th{font-weight:600;color:#374151;background:#f9fafb;white-space:nowrap}"
+    "table.sortable th{cursor:pointer}"
+    "th[aria-sort=ascending]::after{content:' \\25B2';font-size:9px}"
+    "th[aria-sort=descending]::after{content:' \\25BC';font-size:9px}"
+    "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+    "tbody tr:hover{background:#f9fafb}"
+    "td.id,td code{white-space:nowrap}"
+    "td.factors{font-size:12px;line-height:1.35;min-width:220px}"
+    ".f{display:inline-block;margin:0 8px 0 0;color:#374151;white-space:nowrap}"
+    ".f i{font-style:normal;color:var(--mute)}"
+    "td.reason{min-width:240px;max-width:520px;overflow-wrap:anywhere}"
+    "td.files{min-width:150px}td.files a{margin-right:4px;white-space:nowrap}"
+    "td.msg{min-width:240px}"
+    "details summary{cursor:pointer}"
+    "details pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f8fafc;"
+    "border:1px solid var(--line);border-radius:4px;padding:6px 8px;margin:4px 0 0;"
+    "max-height:320px;overflow:auto}"
+    ".b{display:inline-block;padding:1px 8px;border-radius:999px;font-size:12px;"
+    "font-weight:600;white-space:nowrap;line-height:1.5}"
+    ".o-passed,.v-PASS{background:#dcfce7;color:#166534}"
+    ".o-gate-failed{background:#ffedd5;color:#9a3412}"
+    ".o-workload-failed,.o-usage,.v-FAIL{background:#fee2e2;color:#991b1b}"
+    ".o-no-metrics{background:#fef9c3;color:#854d0e}"
+    ".o-infrastructure{background:#f3e8ff;color:#6b21a8}"
+    ".o-unsupported,.o-skipped,.v-SKIPPED{background:#f1f5f9;color:#475569}"
+    ".v-RECORD{background:#e0e7ff;color:#3730a3}"
+    ".tools{display:flex;gap:10px;align-items:center;margin:0 0 10px}"
+    ".tools input,.tools select{font:inherit;padding:4px 8px;border:1px solid #cbd5e1;"
+    "border-radius:6px}"
+    ".tools input{width:280px}.tools span{color:var(--mute)}"
+    ".charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));"
+    "gap:12px 20px;align-items:start}"
+    "figure{margin:0}"
+    "svg.chart{display:block;width:100%;height:auto;max-width:820px}"
+    ".card{border:1px solid var(--line);border-radius:8px;padding:10px 12px}"
+    ".card.fail{border-color:#fca5a5;box-shadow:inset 3px 0 0 #dc2626}"
+    ".card h3{margin:0 0 4px;display:flex;gap:8px;align-items:baseline;"
+    "justify-content:space-between}"
+    ".card p{margin:4px 0 0;color:#374151}"
+    ".fit{color:#374151;margin:2px 0 8px}"
+    "footer{color:var(--mute);font-size:12px;text-align:center;padding:8px 0 24px}"
+    "@media print{nav,.tools{display:none}section{break-inside:avoid-page}}";
 
 /* Sorting and filtering; the sentinel attribute tells tests the script ran. */
 static const char *const script =
-	"(function(){var d=document;try{"
-	"function key(c){var v=c.getAttribute('data-v');"
-	"if(v!==null)return v===''?NaN:parseFloat(v);return c.textContent.trim().toLowerCase();}"
-	"function sort(t,i,th){var b=t.tBodies[0],rows=[].slice.call(b.rows),"
-	"up=th.getAttribute('aria-sort')!=='ascending';"
-	"[].forEach.call(th.parentNode.cells,function(c){c.removeAttribute('aria-sort');});"
-	"th.setAttribute('aria-sort',up?'ascending':'descending');"
-	"rows.sort(function(a,b){var x=key(a.cells[i]),y=key(b.cells[i]),r;"
-	"if(typeof x==='number'){if(isNaN(x))return isNaN(y)?0:1;if(isNaN(y))return -1;r=x-y;}"
-	"else r=String(x).localeCompare(String(y));return up?r:-r;});"
-	"rows.forEach(function(r){b.appendChild(r);});}"
-	"[].forEach.call(d.querySelectorAll('table.sortable'),function(t){"
-	"[].forEach.call(t.tHead.rows[0].cells,function(th,i){th.tabIndex=0;"
-	"th.addEventListener('click',function(){sort(t,i,th);});"
-	"th.addEventListener('keydown',function(e){if(e.key==='Enter')sort(t,i,th);});});});"
-	"var f=d.getElementById('filter'),o=d.getElementById('outcome'),"
-	"n=d.getElementById('shown'),t=d.getElementById('case-table');"
-	"if(f&&t){d.getElementById('tools').hidden=false;"
-	"var apply=function(){var q=f.value.toLowerCase(),w=o.value,k=0,rows=t.tBodies[0].rows;"
-	"for(var j=0;j<rows.length;j++){var r=rows[j],ok=(!w||r.getAttribute('data-o')===w)&&"
-	"(!q||r.textContent.toLowerCase().indexOf(q)>=0);r.hidden=!ok;if(ok)k++;}"
-	"n.textContent=k+' of '+rows.length+' shown';};"
-	"f.addEventListener('input',apply);o.addEventListener('change',apply);apply();}"
-	"d.documentElement.setAttribute('data-assay-js','ready');"
-	"}catch(e){d.documentElement.setAttribute('data-assay-js','error: '+e.message);"
-	"throw e;}})();";
+    "(function(){var d=document;try{"
+    "function key(c){var v=c.getAttribute('data-v');"
+    "if(v!==null)return v===''?NaN:parseFloat(v);return c.textContent.trim().toLowerCase();}"
+    "function sort(t,i,th){var b=t.tBodies[0],rows=[].slice.call(b.rows),"
+    "up=th.getAttribute('aria-sort')!=='ascending';"
+    "[].forEach.call(th.parentNode.cells,function(c){c.removeAttribute('aria-sort');});"
+    "th.setAttribute('aria-sort',up?'ascending':'descending');"
+    "rows.sort(function(a,b){var x=key(a.cells[i]),y=key(b.cells[i]),r;"
+    "if(typeof x==='number'){if(isNaN(x))return isNaN(y)?0:1;if(isNaN(y))return -1;r=x-y;}"
+    "else r=String(x).localeCompare(String(y));return up?r:-r;});"
+    "rows.forEach(function(r){b.appendChild(r);});}"
+    "[].forEach.call(d.querySelectorAll('table.sortable'),function(t){"
+    "[].forEach.call(t.tHead.rows[0].cells,function(th,i){th.tabIndex=0;"
+    "th.addEventListener('click',function(){sort(t,i,th);});"
+    "th.addEventListener('keydown',function(e){if(e.key==='Enter')sort(t,i,th);});});});"
+    "var f=d.getElementById('filter'),o=d.getElementById('outcome'),"
+    "n=d.getElementById('shown'),t=d.getElementById('case-table');"
+    "if(f&&t){d.getElementById('tools').hidden=false;"
+    "var apply=function(){var q=f.value.toLowerCase(),w=o.value,k=0,rows=t.tBodies[0].rows;"
+    "for(var j=0;j<rows.length;j++){var r=rows[j],ok=(!w||r.getAttribute('data-o')===w)&&"
+    "(!q||r.textContent.toLowerCase().indexOf(q)>=0);r.hidden=!ok;if(ok)k++;}"
+    "n.textContent=k+' of '+rows.length+' shown';};"
+    "f.addEventListener('input',apply);o.addEventListener('change',apply);apply();}"
+    "d.documentElement.setAttribute('data-assay-js','ready');"
+    "}catch(e){d.documentElement.setAttribute('data-assay-js','error: '+e.message);"
+    "throw e;}})();";
 
 static const char *run_outcome_class(assay_err code)
 {
@@ -261,7 +261,8 @@ static void header(struct html *h)
 	sbuf_adds(h->o, "<span class=\"run\">run ");
 	esc(h, r->run_id && *r->run_id ? r->run_id : "-");
 	const char *cls = run_outcome_class(r->exit_code);
-	sbuf_addf(h->o, "</span></h1><span class=\"b verdict o-%s\">%s &middot; exit %d</span></div>",
+	sbuf_addf(h->o,
+		  "</span></h1><span class=\"b verdict o-%s\">%s &middot; exit %d</span></div>",
 		  cls, r->exit_code == ASSAY_OK ? "passed" : assay_strerror(r->exit_code),
 		  (int)r->exit_code);
 	sbuf_adds(h->o, "<dl class=\"meta\">");
@@ -284,8 +285,9 @@ static void header(struct html *h)
 	for (size_t i = 0; i < r->ngates; i++)
 		gate_fail += r->gates[i].verdict == ASSAY_VERDICT_FAIL;
 	if (r->ngates)
-		sbuf_addf(h->o, "<span class=\"total\" style=\"margin-left:12px\">%zu gate%s</span>"
-				"<span class=\"b %s\">%zu FAIL</span>",
+		sbuf_addf(h->o,
+			  "<span class=\"total\" style=\"margin-left:12px\">%zu gate%s</span>"
+			  "<span class=\"b %s\">%zu FAIL</span>",
 			  r->ngates, r->ngates == 1 ? "" : "s", gate_fail ? "v-FAIL" : "v-PASS",
 			  gate_fail);
 	sbuf_adds(h->o, "</div>");
@@ -328,7 +330,8 @@ static bool common_factor(const struct assay_report *r, const struct assay_repor
 		const struct assay_report_case *c = &r->cases[i];
 		bool has = false;
 		for (size_t k = 0; k < c->nfactors && !has; k++)
-			has = !strcmp(c->factors[k].key, f->key) && !strcmp(c->factors[k].value, f->value);
+			has = !strcmp(c->factors[k].key, f->key) &&
+			      !strcmp(c->factors[k].value, f->value);
 		if (!has)
 			return false;
 	}
@@ -373,10 +376,11 @@ static void cases(struct html *h)
 	for (int i = 0; i < ASSAY_REPORT_OUTCOME_COUNT; i++)
 		if (counts[i])
 			sbuf_addf(h->o, "<option>%s</option>", assay_report_outcome_name(i));
-	sbuf_adds(h->o, "</select><span id=\"shown\"></span></div>"
-			"<div class=\"scroll\"><table class=\"sortable\" id=\"case-table\"><thead><tr>"
-			"<th>Case</th><th>Factors</th><th>Outcome</th><th class=\"num\">Duration</th>"
-			"<th>Reason</th><th>Files</th></tr></thead><tbody>");
+	sbuf_adds(h->o,
+		  "</select><span id=\"shown\"></span></div>"
+		  "<div class=\"scroll\"><table class=\"sortable\" id=\"case-table\"><thead><tr>"
+		  "<th>Case</th><th>Factors</th><th>Outcome</th><th class=\"num\">Duration</th>"
+		  "<th>Reason</th><th>Files</th></tr></thead><tbody>");
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct assay_report_case *c = &r->cases[i];
 		sbuf_addf(h->o, "<tr id=\"c%zu\" data-o=\"%s\"><td class=\"id\"><code>", i,
@@ -564,12 +568,12 @@ static void ep_charts(struct html *h, const struct ep_group *g, const struct str
 		}
 		strlist_push(&labels, lab.buf);
 		int mark = (int)(color % SVG_MARK_COUNT) + 1;
-		lat[2 * k] = (struct svg_series){NULL, x + at, p50 + at, ep->npoints, color, mark,
-						 false, false, true};
-		lat[2 * k + 1] = (struct svg_series){NULL, x + at, p99 + at, ep->npoints, color, mark,
-						     true, false, true};
-		bw[k] = (struct svg_series){NULL, x + at, bwv + at, ep->npoints, color, mark,
-					    false, false, true};
+		lat[2 * k] = (struct svg_series){NULL, x + at, p50 + at, ep->npoints, color,
+						 mark, false,  false,    true};
+		lat[2 * k + 1] = (struct svg_series){NULL, x + at, p99 + at, ep->npoints, color,
+						     mark, true,   false,    true};
+		bw[k] = (struct svg_series){NULL, x + at, bwv + at, ep->npoints, color,
+					    mark, false,  false,    true};
 		at += ep->npoints;
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -577,10 +581,10 @@ static void ep_charts(struct html *h, const struct ep_group *g, const struct str
 		bw[k].label = labels.v[k];
 	}
 	/* Style-only legend entries for the two statistics. */
-	lat[2 * n] = (struct svg_series){"p50", NULL, NULL, 0, SVG_COLOR_GREY, SVG_MARK_NONE,
-					 false, false, false};
-	lat[2 * n + 1] = (struct svg_series){"p99", NULL, NULL, 0, SVG_COLOR_GREY, SVG_MARK_NONE,
-					     true, false, false};
+	lat[2 * n] = (struct svg_series){"p50",         NULL,  NULL,  0,    SVG_COLOR_GREY,
+					 SVG_MARK_NONE, false, false, false};
+	lat[2 * n + 1] = (struct svg_series){"p99",         NULL, NULL,  0,    SVG_COLOR_GREY,
+					     SVG_MARK_NONE, true, false, false};
 	/* The series need a label for their hover text, but only p50 goes in the
 	 * legend: p99 shares its colour and marker. */
 	struct sbuf t1 = SBUF_INIT, t2 = SBUF_INIT;
@@ -593,20 +597,31 @@ static void ep_charts(struct html *h, const struct ep_group *g, const struct str
 		sbuf_addf(&t1, " · %s", g->group);
 		sbuf_addf(&t2, " · %s", g->group);
 	}
-	struct svg_chart c1 = {.title = t1.buf, .x_title = "tokens per rank (log)",
-			       .y_title = "latency (µs, log)", .x_log = true, .y_log = true,
-			       .series = lat, .nseries = 2 * n + 2, .secrets = h->secrets};
-	struct svg_chart c2 = {.title = t2.buf, .x_title = "tokens per rank (log)",
-			       .y_title = "bandwidth per rank (GB/s)", .x_log = true, .y_zero = true,
-			       .series = bw, .nseries = n, .secrets = h->secrets};
+	struct svg_chart c1 = {.title = t1.buf,
+			       .x_title = "tokens per rank (log)",
+			       .y_title = "latency (µs, log)",
+			       .x_log = true,
+			       .y_log = true,
+			       .series = lat,
+			       .nseries = 2 * n + 2,
+			       .secrets = h->secrets};
+	struct svg_chart c2 = {.title = t2.buf,
+			       .x_title = "tokens per rank (log)",
+			       .y_title = "bandwidth per rank (GB/s)",
+			       .x_log = true,
+			       .y_zero = true,
+			       .series = bw,
+			       .nseries = n,
+			       .secrets = h->secrets};
 	sbuf_adds(h->o, "<div class=\"charts\"><figure>");
 	svg_chart(h->o, &c1);
 	sbuf_adds(h->o, "</figure><figure>");
 	svg_chart(h->o, &c2);
 	sbuf_adds(h->o, "</figure></div>");
 	if (g->n > n)
-		sbuf_addf(h->o, "<p class=\"note\">%zu more ladder%s of this phase and group are in "
-				"the table below but not drawn.</p>",
+		sbuf_addf(h->o,
+			  "<p class=\"note\">%zu more ladder%s of this phase and group are in "
+			  "the table below but not drawn.</p>",
 			  g->n - n, g->n - n == 1 ? "" : "s");
 	sbuf_release(&t1);
 	sbuf_release(&t2);
@@ -620,12 +635,13 @@ static void ep_charts(struct html *h, const struct ep_group *g, const struct str
 static void ep_points_table(struct html *h, const struct ep_group *g)
 {
 	const struct assay_report *r = h->r;
-	sbuf_adds(h->o, "<details><summary>Data points</summary><div class=\"scroll\"><table "
-			"class=\"sortable\"><thead><tr><th>Case</th><th>Backend</th>"
-			"<th>Precision</th><th class=\"num\">Tokens per rank</th>"
-			"<th class=\"num\">p50 (µs)</th><th class=\"num\">p99 (µs)</th>"
-			"<th class=\"num\">GB/s per rank</th>"
-			"<th class=\"num\">max_relative_error</th><th>Valid</th></tr></thead><tbody>");
+	sbuf_adds(h->o,
+		  "<details><summary>Data points</summary><div class=\"scroll\"><table "
+		  "class=\"sortable\"><thead><tr><th>Case</th><th>Backend</th>"
+		  "<th>Precision</th><th class=\"num\">Tokens per rank</th>"
+		  "<th class=\"num\">p50 (µs)</th><th class=\"num\">p99 (µs)</th>"
+		  "<th class=\"num\">GB/s per rank</th>"
+		  "<th class=\"num\">max_relative_error</th><th>Valid</th></tr></thead><tbody>");
 	for (size_t k = 0; k < g->n; k++) {
 		const struct assay_report_ep *ep = &r->ep[g->ladders[k]];
 		for (size_t i = 0; i < ep->npoints; i++) {
@@ -636,7 +652,8 @@ static void ep_points_table(struct html *h, const struct ep_group *g)
 			esc(h, ep->backend);
 			sbuf_adds(h->o, "</td><td>");
 			esc(h, ep->precision);
-			double v[] = {p->tokens, p->p50_us, p->p99_us, p->bw_gbps, p->max_rel_error};
+			double v[] = {p->tokens, p->p50_us, p->p99_us, p->bw_gbps,
+				      p->max_rel_error};
 			for (size_t j = 0; j < ARRAY_SIZE(v); j++) {
 				sbuf_adds(h->o, "</td><td class=\"num\"");
 				data_v(h, v[j]);
@@ -663,13 +680,15 @@ static void ep_ladder_table(struct html *h)
 				bad++;
 				break;
 			}
-	sbuf_addf(h->o, "<details%s><summary>Correctness per ladder: %zu ladder%s, %zu with a "
-			"failed point</summary>",
+	sbuf_addf(h->o,
+		  "<details%s><summary>Correctness per ladder: %zu ladder%s, %zu with a "
+		  "failed point</summary>",
 		  r->nep <= EP_TABLE_OPEN ? " open" : "", r->nep, r->nep == 1 ? "" : "s", bad);
-	sbuf_adds(h->o, "<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>Case</th>"
-			"<th>Backend</th><th>Precision</th><th>Phase</th><th>Component</th><th>Group</th>"
-			"<th class=\"num\">Points</th><th class=\"num\">Valid</th>"
-			"<th class=\"num\">max_relative_error</th><th>Correct</th></tr></thead><tbody>");
+	sbuf_adds(h->o,
+		  "<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>Case</th>"
+		  "<th>Backend</th><th>Precision</th><th>Phase</th><th>Component</th><th>Group</th>"
+		  "<th class=\"num\">Points</th><th class=\"num\">Valid</th>"
+		  "<th class=\"num\">max_relative_error</th><th>Correct</th></tr></thead><tbody>");
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < r->nep; i++) {
 			const struct assay_report_ep *ep = &r->ep[i];
@@ -692,8 +711,9 @@ static void ep_ladder_table(struct html *h)
 				sbuf_adds(h->o, "</td><td>");
 				esc(h, cols[k]);
 			}
-			sbuf_addf(h->o, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
-					"<td class=\"num\"",
+			sbuf_addf(h->o,
+				  "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
+				  "<td class=\"num\"",
 				  ep->npoints, valid);
 			data_v(h, worst);
 			sbuf_adds(h->o, ">");
@@ -726,19 +746,21 @@ static void ep_section(struct html *h)
 			g++;
 		if (g == ngroups) {
 			ALLOC_GROW(groups, ngroups + 1, galloc);
-			groups[ngroups++] = (struct ep_group){ep->phase, ep->component, ep->group,
-							      NULL, 0, 0};
+			groups[ngroups++] =
+			    (struct ep_group){ep->phase, ep->component, ep->group, NULL, 0, 0};
 		}
 		ALLOC_GROW(groups[g].ladders, groups[g].n + 1, groups[g].alloc);
 		groups[g].ladders[groups[g].n++] = i;
 	}
-	sbuf_addf(h->o, "<section id=\"ep\"><h2>Expert-parallel dispatch and combine "
-			"<small>%zu ladder%s</small></h2>",
+	sbuf_addf(h->o,
+		  "<section id=\"ep\"><h2>Expert-parallel dispatch and combine "
+		  "<small>%zu ladder%s</small></h2>",
 		  r->nep, r->nep == 1 ? "" : "s");
 	for (size_t g = 0; g < ngroups; g++) {
 		if (g == EP_CHART_GROUPS) {
-			sbuf_addf(h->o, "<p class=\"note\">%zu more phase/group chart pairs are not "
-					"drawn; their ladders are in the table below.</p>",
+			sbuf_addf(h->o,
+				  "<p class=\"note\">%zu more phase/group chart pairs are not "
+				  "drawn; their ladders are in the table below.</p>",
 				  ngroups - g);
 			break;
 		}
@@ -792,8 +814,9 @@ static void train_section(struct html *h)
 	const struct assay_report *r = h->r;
 	if (!r->ntrain)
 		return;
-	sbuf_addf(h->o, "<section id=\"training\"><h2>Training <small>%zu combination%s</small>"
-			"</h2>",
+	sbuf_addf(h->o,
+		  "<section id=\"training\"><h2>Training <small>%zu combination%s</small>"
+		  "</h2>",
 		  r->ntrain, r->ntrain == 1 ? "" : "s");
 	for (size_t i = 0; i < r->ntrain; i++) {
 		const struct assay_report_train *t = &r->train[i];
@@ -828,28 +851,48 @@ static void train_section(struct html *h)
 			snprintf(warm_label, sizeof(warm_label), "warm-up");
 			double w0 = fmin(first_x(t->loss, t->nloss),
 					 first_x(t->throughput, t->nthroughput));
-			struct svg_band band = {isfinite(w0) ? w0 - 0.5 : 0.5, t->warmup_steps + 0.5,
-						warm_label};
+			struct svg_band band = {isfinite(w0) ? w0 - 0.5 : 0.5,
+						t->warmup_steps + 0.5, warm_label};
 			bool warm = t->warmup_steps > 0;
-			struct svg_series ls = {"lm loss", lx, ly, t->nloss, 0,
-						t->nloss <= 60 ? SVG_MARK_CIRCLE : SVG_MARK_NONE,
-						false, false, t->nloss <= 60};
-			struct svg_series ts = {"throughput", tx, ty, t->nthroughput, 2,
-						t->nthroughput <= 60 ? SVG_MARK_SQUARE : SVG_MARK_NONE,
-						false, false, t->nthroughput <= 60};
+			struct svg_series ls = {
+			    "lm loss", lx,    ly,
+			    t->nloss,  0,     t->nloss <= 60 ? SVG_MARK_CIRCLE : SVG_MARK_NONE,
+			    false,     false, t->nloss <= 60};
+			struct svg_series ts = {
+			    "throughput",
+			    tx,
+			    ty,
+			    t->nthroughput,
+			    2,
+			    t->nthroughput <= 60 ? SVG_MARK_SQUARE : SVG_MARK_NONE,
+			    false,
+			    false,
+			    t->nthroughput <= 60};
 			struct sbuf ytitle = SBUF_INIT;
 			sbuf_addf(&ytitle, "throughput (%s)",
 				  t->throughput_unit ? t->throughput_unit : "per step");
-			struct svg_chart c1 = {.title = "lm loss per step", .x_title = "step",
-					       .y_title = "lm loss", .series = &ls, .nseries = 1,
-					       .bands = &band, .nbands = warm,
-					       .fit = t->has_fit, .fit_slope = t->slope,
-					       .fit_intercept = t->intercept, .fit_from = t->fit_from,
-					       .fit_to = t->fit_to, .fit_label = fit_label,
+			struct svg_chart c1 = {.title = "lm loss per step",
+					       .x_title = "step",
+					       .y_title = "lm loss",
+					       .series = &ls,
+					       .nseries = 1,
+					       .bands = &band,
+					       .nbands = warm,
+					       .fit = t->has_fit,
+					       .fit_slope = t->slope,
+					       .fit_intercept = t->intercept,
+					       .fit_from = t->fit_from,
+					       .fit_to = t->fit_to,
+					       .fit_label = fit_label,
 					       .secrets = h->secrets};
-			struct svg_chart c2 = {.title = "throughput per step", .x_title = "step",
-					       .y_title = ytitle.buf, .series = &ts, .nseries = 1,
-					       .bands = &band, .nbands = warm, .secrets = h->secrets};
+			struct svg_chart c2 = {.title = "throughput per step",
+					       .x_title = "step",
+					       .y_title = ytitle.buf,
+					       .series = &ts,
+					       .nseries = 1,
+					       .bands = &band,
+					       .nbands = warm,
+					       .secrets = h->secrets};
 			sbuf_adds(h->o, "<div class=\"charts\"><figure>");
 			svg_chart(h->o, &c1);
 			sbuf_adds(h->o, "</figure><figure>");
@@ -861,8 +904,9 @@ static void train_section(struct html *h)
 			free(tx);
 			free(ty);
 		} else if (i == TRAIN_CHARTS) {
-			sbuf_addf(h->o, "<p class=\"note\">Charts are drawn for the first %d "
-					"combinations only.</p>",
+			sbuf_addf(h->o,
+				  "<p class=\"note\">Charts are drawn for the first %d "
+				  "combinations only.</p>",
 				  TRAIN_CHARTS);
 		}
 		/* The threshold table: this combo's gates. */
@@ -879,7 +923,8 @@ static void train_section(struct html *h)
 		if (any)
 			sbuf_adds(h->o, "</tbody></table></div>");
 		else
-			sbuf_adds(h->o, "<p class=\"note\">No thresholds for this combination.</p>");
+			sbuf_adds(h->o,
+				  "<p class=\"note\">No thresholds for this combination.</p>");
 	}
 	sbuf_adds(h->o, "</section>");
 }
@@ -916,17 +961,27 @@ static void history_card(struct html *h, const struct assay_report_history *s)
 	bool hl = s->new_point >= 0 && (size_t)s->new_point < n;
 	struct sbuf ytitle = SBUF_INIT;
 	if (s->unit && *s->unit)
-		sbuf_addf(&ytitle, "%s, %s is better", s->unit, s->lower_is_better ? "lower" : "higher");
+		sbuf_addf(&ytitle, "%s, %s is better", s->unit,
+			  s->lower_is_better ? "lower" : "higher");
 	else
 		sbuf_adds(&ytitle, s->lower_is_better ? "lower is better" : "higher is better");
-	struct svg_series ser = {"value", x, y, n, 0, n <= 80 ? SVG_MARK_CIRCLE : SVG_MARK_NONE,
-				 false, false, n <= 80};
-	struct svg_chart c = {.x_title = "revision", .y_title = ytitle.buf,
-			      .x_categories = cats, .ncategories = n, .series = &ser, .nseries = 1,
-			      .vlines = vl, .nvlines = nvl, .vline_legend = "change point",
-			      .highlight = hl, .hx = hl ? (double)s->new_point : 0,
-			      .hy = hl ? y[s->new_point] : 0, .highlight_label = "this run",
-			      .height = 260, .secrets = h->secrets};
+	struct svg_series ser = {
+	    "value", x, y, n, 0, n <= 80 ? SVG_MARK_CIRCLE : SVG_MARK_NONE, false, false, n <= 80};
+	struct svg_chart c = {.x_title = "revision",
+			      .y_title = ytitle.buf,
+			      .x_categories = cats,
+			      .ncategories = n,
+			      .series = &ser,
+			      .nseries = 1,
+			      .vlines = vl,
+			      .nvlines = nvl,
+			      .vline_legend = "change point",
+			      .highlight = hl,
+			      .hx = hl ? (double)s->new_point : 0,
+			      .hy = hl ? y[s->new_point] : 0,
+			      .highlight_label = "this run",
+			      .height = 260,
+			      .secrets = h->secrets};
 	svg_chart(h->o, &c);
 	if (s->message && *s->message) {
 		sbuf_adds(h->o, "<p>");
@@ -952,8 +1007,9 @@ static void history_section(struct html *h)
 	size_t fail = 0;
 	for (size_t i = 0; i < r->nhistory; i++)
 		fail += r->history[i].verdict == ASSAY_VERDICT_FAIL;
-	sbuf_addf(h->o, "<section id=\"history\"><h2>History <small>%zu series, %zu "
-			"regression%s</small></h2><div class=\"charts\">",
+	sbuf_addf(h->o,
+		  "<section id=\"history\"><h2>History <small>%zu series, %zu "
+		  "regression%s</small></h2><div class=\"charts\">",
 		  r->nhistory, fail, fail == 1 ? "" : "s");
 	size_t drawn = 0;
 	for (int pass = 0; pass < 2; pass++)
@@ -964,12 +1020,13 @@ static void history_section(struct html *h)
 			}
 	sbuf_adds(h->o, "</div>");
 	if (drawn < r->nhistory) {
-		size_t listed = r->nhistory - drawn < HISTORY_TABLE ? r->nhistory - drawn
-								    : HISTORY_TABLE;
-		sbuf_addf(h->o, "<p class=\"note\">%zu more series are not drawn%s:</p>"
-				"<div class=\"scroll\"><table class=\"sortable\"><thead><tr>"
-				"<th>Series</th><th class=\"num\">Points</th><th>Verdict</th>"
-				"<th>Message</th></tr></thead><tbody>",
+		size_t listed =
+		    r->nhistory - drawn < HISTORY_TABLE ? r->nhistory - drawn : HISTORY_TABLE;
+		sbuf_addf(h->o,
+			  "<p class=\"note\">%zu more series are not drawn%s:</p>"
+			  "<div class=\"scroll\"><table class=\"sortable\"><thead><tr>"
+			  "<th>Series</th><th class=\"num\">Points</th><th>Verdict</th>"
+			  "<th>Message</th></tr></thead><tbody>",
 			  r->nhistory - drawn,
 			  listed < r->nhistory - drawn ? "; the first of them are listed" : "");
 		/* The ones the loops above did not reach, in the same order. */
@@ -993,9 +1050,10 @@ static void history_section(struct html *h)
 		if (drawn + listed < r->nhistory) {
 			/* Failed series come first: only an excess of them is left out. */
 			size_t shown = drawn + listed, left_fail = fail > shown ? fail - shown : 0;
-			sbuf_addf(h->o, "<p class=\"note\">%zu more series are left out of this page "
-					"(%zu of them with a failed gate); <code>assay history</code> "
-					"shows any series from the store.</p>",
+			sbuf_addf(h->o,
+				  "<p class=\"note\">%zu more series are left out of this page "
+				  "(%zu of them with a failed gate); <code>assay history</code> "
+				  "shows any series from the store.</p>",
 				  r->nhistory - shown, left_fail);
 		}
 	}
@@ -1018,11 +1076,12 @@ void assay_report_html(const struct assay_report *r, struct sbuf *out)
 	qsort_r(h.case_order, r->ncases, sizeof(size_t), cmp_case, (void *)r);
 
 	sbuf_grow(&doc, 64 * 1024 + r->ncases * 600);
-	sbuf_adds(&doc, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-			"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-			"style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
-			"<meta name=\"generator\" content=\"assay ");
+	sbuf_adds(&doc,
+		  "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+		  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		  "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
+		  "<meta name=\"generator\" content=\"assay ");
 	sbuf_adds(&doc, assay_version_string);
 	sbuf_adds(&doc, "\"><title>assay report: ");
 	esc(&h, r->suite && *r->suite ? r->suite : "run");
@@ -1049,8 +1108,9 @@ void assay_report_html(const struct assay_report *r, struct sbuf *out)
 	ep_section(&h);
 	train_section(&h);
 	history_section(&h);
-	sbuf_addf(&doc, "</main><footer>Written by assay %s. This page is self-contained: it "
-			"loads nothing from anywhere.</footer><script>",
+	sbuf_addf(&doc,
+		  "</main><footer>Written by assay %s. This page is self-contained: it "
+		  "loads nothing from anywhere.</footer><script>",
 		  assay_version_string);
 	sbuf_adds(&doc, script);
 	sbuf_adds(&doc, "</script></body></html>\n");

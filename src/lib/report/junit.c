@@ -9,8 +9,8 @@
 
 #include "report/report_internal.h"
 
-#define MESSAGE_MAX 240 /* bytes of the message attribute */
-#define BODY_MAX 4000   /* bytes of the element text; the logs have the rest */
+#define MESSAGE_MAX 240  /* bytes of the message attribute */
+#define BODY_MAX    4000 /* bytes of the element text; the logs have the rest */
 
 enum jkind { J_PASS, J_FAILURE, J_ERROR, J_SKIPPED };
 
@@ -148,10 +148,13 @@ void assay_report_junit(const struct assay_report *r, struct sbuf *out)
 		attr(&o, "hostname", r->host, r);
 	sbuf_adds(&o, ">\n    <properties>\n");
 	const char *props[][2] = {
-		{"run_id", r->run_id},     {"revision", r->revision},
-		{"launcher", r->launcher}, {"started", r->started},
-		{"ended", r->ended},       {"matrix_digest", r->matrix_digest},
-		{"catalog_digest", r->catalog_digest},
+	    {"run_id", r->run_id},
+	    {"revision", r->revision},
+	    {"launcher", r->launcher},
+	    {"started", r->started},
+	    {"ended", r->ended},
+	    {"matrix_digest", r->matrix_digest},
+	    {"catalog_digest", r->catalog_digest},
 	};
 	char code[16];
 	snprintf(code, sizeof(code), "%d", (int)r->exit_code);

@@ -214,14 +214,16 @@ static void load_cases(struct loader *L, const struct assay_store_cases *sc)
 			} else if (sj && load_jstr(sj, "outcome")) {
 				o = outcome_of(load_jstr(sj, "outcome"));
 				reason = load_jstr(sj, "reason");
-				if (load_jstr(sj, "dir") && json_is_number(json_object_get(sj, "duration_s")))
+				if (load_jstr(sj, "dir") &&
+				    json_is_number(json_object_get(sj, "duration_s")))
 					dur = json_number_value(json_object_get(sj, "duration_s"));
 			} else {
 				o = ASSAY_REPORT_SKIPPED;
-				reason = L->ended ? "begun but no outcome was recorded (the case was "
-						    "interrupted or killed)"
-						  : "no outcome yet: the run has not ended (still "
-						    "running, or killed)";
+				reason = L->ended
+					     ? "begun but no outcome was recorded (the case was "
+					       "interrupted or killed)"
+					     : "no outcome yet: the run has not ended (still "
+					       "running, or killed)";
 				if (st)
 					dur = st->duration_s;
 			}
@@ -231,7 +233,8 @@ static void load_cases(struct loader *L, const struct assay_store_cases *sc)
 				assay_report_set(&c->reason, reason);
 			if (st && st->factors)
 				add_factors(c, st->factors);
-			const char *dir = st && st->artifact_dir ? st->artifact_dir : load_jstr(sj, "dir");
+			const char *dir =
+			    st && st->artifact_dir ? st->artifact_dir : load_jstr(sj, "dir");
 			add_links(c, L->out_abs, dir, st ? st->stdout_log : NULL,
 				  st ? st->stderr_log : NULL);
 		}
@@ -308,9 +311,10 @@ static void header(struct loader *L, const struct assay_store_run *run)
 		r->exit_code = (assay_err)run->exit_code;
 	} else {
 		r->exit_code = ASSAY_INFRA;
-		strlist_push(&r->notes, "This run has not ended: it is still running, or it was "
-					"killed (`assay run --resume` finishes it). The outcome shown "
-					"is infrastructure until it ends.");
+		strlist_push(&r->notes,
+			     "This run has not ended: it is still running, or it was "
+			     "killed (`assay run --resume` finishes it). The outcome shown "
+			     "is infrastructure until it ends.");
 	}
 }
 
@@ -371,12 +375,14 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	if (dir && !lost) {
 		found->run_dir = dir;
 	} else if (src->run_dir || (dir && !src->out_dir)) {
-		rc = assay_error_set(e, ASSAY_USAGE,
-				     "run %s: its output folder %s does not exist here (paths in the "
-				     "store are relative to where `assay run` was started)%s",
-				     run.run_id, dir ? dir : src->run_dir,
-				     src->run_dir ? "" : "; run assay report from there, or give --out "
-							 "to write a report without it");
+		rc = assay_error_set(
+		    e, ASSAY_USAGE,
+		    "run %s: its output folder %s does not exist here (paths in the "
+		    "store are relative to where `assay run` was started)%s",
+		    run.run_id, dir ? dir : src->run_dir,
+		    src->run_dir ? ""
+				 : "; run assay report from there, or give --out "
+				   "to write a report without it");
 		free(dir);
 		goto out;
 	} else {
@@ -384,9 +390,9 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	}
 	const char *out = src->out_dir ? src->out_dir : found->run_dir;
 	if (!out) {
-		rc = assay_error_set(e, ASSAY_USAGE,
-				     "run %s has no output folder (an ingested run?); give --out DIR",
-				     run.run_id);
+		rc = assay_error_set(
+		    e, ASSAY_USAGE,
+		    "run %s has no output folder (an ingested run?); give --out DIR", run.run_id);
 		goto out;
 	}
 	found->out_dir = xstrdup(out);
@@ -411,8 +417,9 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 				goto out;
 			}
 		} else {
-			strlist_push(&r->notes, "The run folder has no summary.json: cases the store "
-						"did not finish (unsupported, skipped) may be missing.");
+			strlist_push(&r->notes,
+				     "The run folder has no summary.json: cases the store "
+				     "did not finish (unsupported, skipped) may be missing.");
 		}
 		free(sum);
 	} else if (lost) {
@@ -423,8 +430,8 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	secrets(&L, found);
 	load_cases(&L, &sc);
 	if ((rc = assay_store_verdicts(L.s, run.run_id, NULL, on_verdict, &L, e)) != ASSAY_OK ||
-	    (rc = assay_store_run_rows(L.s, run.run_id, load_ep_skip, load_row_fields, load_on_row, &L, e)) !=
-		    ASSAY_OK)
+	    (rc = assay_store_run_rows(L.s, run.run_id, load_ep_skip, load_row_fields, load_on_row,
+				       &L, e)) != ASSAY_OK)
 		goto out;
 	load_ep_groups(&L);
 	load_training(&L, &sc);

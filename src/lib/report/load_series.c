@@ -21,10 +21,13 @@ enum { F_COMPONENT, F_TOKENS };
 const char *const load_row_fields[] = {"component", "tokens", NULL};
 /* What assay-ep rows the report leaves out: diagnostics of every point that
  * neither the EP charts nor the history follow (docs/report.md). */
-const char *const load_ep_skip[] = {
-	"cross_rank_min_us@component", "tokens_per_s@component",   "latency_us/p90@component",
-	"latency_us/p95@component",    "latency_us/min@component", "latency_us/max@component",
-	NULL};
+const char *const load_ep_skip[] = {"cross_rank_min_us@component",
+				    "tokens_per_s@component",
+				    "latency_us/p90@component",
+				    "latency_us/p95@component",
+				    "latency_us/min@component",
+				    "latency_us/max@component",
+				    NULL};
 static const char *const ep_metrics[] = {"latency_us", "gbps_per_rank", "max_relative_error",
 					 "oracle_pass"};
 
@@ -42,12 +45,14 @@ static bool in(const char *s, const char *const *list, size_t n)
 static struct assay_report_ep *ladder(struct loader *L, const struct assay_store_rowview *row)
 {
 	struct assay_report *r = L->r;
-	if (L->last_ladder >= 0 && row->case_id && !strcmp(r->ep[L->last_ladder].case_id, row->case_id))
+	if (L->last_ladder >= 0 && row->case_id &&
+	    !strcmp(r->ep[L->last_ladder].case_id, row->case_id))
 		return &r->ep[L->last_ladder];
 	json_t *id = json_loads(row->fields_json ? row->fields_json : "{}", 0, NULL);
 	if (!id)
 		id = json_object();
-	const char *b = load_jstr(id, "backend"), *p = load_jstr(id, "precision"), *ph = load_jstr(id, "phase");
+	const char *b = load_jstr(id, "backend"), *p = load_jstr(id, "precision"),
+		   *ph = load_jstr(id, "phase");
 	char key[256];
 	snprintf(key, sizeof(key), "%s %s %s", b ? b : "", p ? p : "", ph ? ph : "");
 	const char *want = row->case_id ? row->case_id : key;
@@ -60,8 +65,8 @@ static struct assay_report_ep *ladder(struct loader *L, const struct assay_store
 	struct assay_report_ep *ep = assay_report_add_ep(r, want, b, p, ph);
 	assay_report_set(&ep->component, "roundtrip");
 	/* What identifies the ladder beyond its points: grouping later. */
-	static const char *const point_level[] = {"metric", "statistic", "tokens", "component",
-						  "verdict", "backend", "precision", "phase"};
+	static const char *const point_level[] = {"metric",  "statistic", "tokens",    "component",
+						  "verdict", "backend",   "precision", "phase"};
 	for (size_t i = 0; i < ARRAY_SIZE(point_level); i++)
 		json_object_del(id, point_level[i]);
 	ALLOC_GROW(L->ladder_ids, L->nladders + 1, L->ladder_alloc);
@@ -129,7 +134,8 @@ static void varying_keys(json_t *const *v, size_t n, const char *const *skip, si
 			const json_t *seen = json_object_get(first, k);
 			if (!seen)
 				json_object_set(first, k, val);
-			else if (!json_equal(seen, val) && !in(k, skip, nskip) && !strlist_has(out, k))
+			else if (!json_equal(seen, val) && !in(k, skip, nskip) &&
+				 !strlist_has(out, k))
 				strlist_push(out, k);
 		}
 	}
@@ -179,8 +185,8 @@ struct hseries {
 	enum assay_direction dir;
 	struct assay_report_hpoint *pts; /* revision owned */
 	size_t n;
-	long mine;       /* this run's point, -1 when ignored */
-	size_t ignored;  /* points left out (annotated ignore) */
+	long mine;      /* this run's point, -1 when ignored */
+	size_t ignored; /* points left out (annotated ignore) */
 };
 
 struct hctx {
@@ -264,8 +270,8 @@ static double move_of(const struct hseries *s)
 	return mean != 0 && isfinite(m) ? m : 0;
 }
 
-static void history_message(const struct hseries *s, const struct assay_changes *ch,
-			    bool gated, struct sbuf *sb)
+static void history_message(const struct hseries *s, const struct assay_changes *ch, bool gated,
+			    struct sbuf *sb)
 {
 	sbuf_adds(sb, gated ? "detector: " : "no regression gate ran on this series; ");
 	if (!ch->n) {
@@ -279,8 +285,9 @@ static void history_message(const struct hseries *s, const struct assay_changes 
 		const struct assay_change *c = &ch->v[ch->n - 1];
 		bool worse = assay_change_is_regression(c, s->dir);
 		if (s->mine >= 0 && c->index == (size_t)s->mine)
-			sbuf_addf(sb, "this run starts a new regime: %+.1f%% against the previous "
-				      "mean (%s, p=%.2g)",
+			sbuf_addf(sb,
+				  "this run starts a new regime: %+.1f%% against the previous "
+				  "mean (%s, p=%.2g)",
 				  c->rel_change * 100, worse ? "worse" : "better", c->pvalue);
 		else
 			sbuf_addf(sb, "%zu change point%s; the latest at %s: %+.1f%% (%s)", ch->n,
@@ -355,10 +362,10 @@ static bool gate_verdict(const struct loader *L, const char *key, enum assay_rep
 		pass |= g->verdict == ASSAY_VERDICT_PASS;
 		skipped |= g->verdict == ASSAY_VERDICT_SKIPPED;
 	}
-	*v = fail ? ASSAY_VERDICT_FAIL
-	     : pass ? ASSAY_VERDICT_PASS
+	*v = fail      ? ASSAY_VERDICT_FAIL
+	     : pass    ? ASSAY_VERDICT_PASS
 	     : skipped ? ASSAY_VERDICT_SKIPPED
-		     : ASSAY_VERDICT_RECORD;
+		       : ASSAY_VERDICT_RECORD;
 	return any;
 }
 
@@ -392,8 +399,8 @@ static void *rank_share(void *arg)
 		if (r->ch.n) {
 			const struct assay_change *c = &r->ch.v[r->ch.n - 1];
 			r->rank = s->mine >= 0 && c->index == (size_t)s->mine
-					  ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
-					  : 2;
+				      ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
+				      : 2;
 		}
 		struct sbuf ignore = SBUF_INIT;
 		enum assay_report_verdict v;
@@ -434,8 +441,8 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	dedupe(&L->keys);
 	assay_err rc = assay_store_annotations(L->s, NULL, &ann, e);
 	if (rc == ASSAY_OK)
-		rc = assay_store_run_history(L->s, L->run_id, &L->keys, HISTORY_POINTS, on_history, &H,
-					     e);
+		rc = assay_store_run_history(L->s, L->run_id, &L->keys, HISTORY_POINTS, on_history,
+					     &H, e);
 	if (rc != ASSAY_OK)
 		goto out;
 	/* Labels name the fields that tell the followed series apart. */
@@ -456,8 +463,10 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	for (size_t j = 0; j < H.n; j++) {
 		struct hseries *s = &H.v[rank[j].index];
 		sbuf_reset(&label);
-		sbuf_addf(&label, "%s %s", load_jstr(s->fields, "metric") ? load_jstr(s->fields, "metric") : "?",
-			  load_jstr(s->fields, "statistic") ? load_jstr(s->fields, "statistic") : "");
+		sbuf_addf(&label, "%s %s",
+			  load_jstr(s->fields, "metric") ? load_jstr(s->fields, "metric") : "?",
+			  load_jstr(s->fields, "statistic") ? load_jstr(s->fields, "statistic")
+							    : "");
 		struct sbuf kv = SBUF_INIT;
 		key_values(s->fields, &vary, &kv);
 		if (kv.len)
@@ -501,4 +510,3 @@ out:
 	assay_annotations_release(&ann);
 	return rc;
 }
-

@@ -23,8 +23,8 @@ static void train_fit(const struct assay_report *r, struct assay_report_train *t
 	const struct assay_report_gate *lc = NULL;
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct assay_report_gate *g = &r->gates[i];
-		if (g->case_id && !strcmp(g->case_id, t->case_id) && !strcmp(g->name, "loss-curve") &&
-		    isfinite(g->value))
+		if (g->case_id && !strcmp(g->case_id, t->case_id) &&
+		    !strcmp(g->name, "loss-curve") && isfinite(g->value))
 			lc = g;
 	}
 	if (!lc || !t->nloss)
@@ -83,24 +83,26 @@ void load_training(struct loader *L, const struct assay_store_cases *sc)
 		while ((got = assay_ndjson_next(text, len, &pos, &line, path, &o, &e)) == 1) {
 			double step = step_num(o, "step");
 			if (!tput)
-				tput = json_object_get(o, "tokens_per_gpu")	  ? "tokens_per_gpu"
+				tput = json_object_get(o, "tokens_per_gpu")   ? "tokens_per_gpu"
 				       : json_object_get(o, "tflops_per_gpu") ? "tflops_per_gpu"
-									  : NULL;
+									      : NULL;
 			if (isfinite(step)) {
 				if (json_object_get(o, "lm_loss"))
 					assay_report_train_loss(t, step, step_num(o, "lm_loss"));
 				if (tput && json_object_get(o, tput))
 					assay_report_train_throughput(t, step, step_num(o, tput));
-				if (json_is_true(json_object_get(o, "warmup")) && step > t->warmup_steps)
+				if (json_is_true(json_object_get(o, "warmup")) &&
+				    step > t->warmup_steps)
 					t->warmup_steps = step;
 			}
 			json_decref(o);
 		}
 		if (got < 0)
 			strlist_push(&r->notes, e.message); /* what was read is drawn */
-		assay_report_set(&t->throughput_unit, !tput			    ? NULL
-						      : !strcmp(tput, "tokens_per_gpu") ? "tokens/s/GPU"
-											: "TFLOP/s/GPU");
+		assay_report_set(&t->throughput_unit, !tput ? NULL
+						      : !strcmp(tput, "tokens_per_gpu")
+							  ? "tokens/s/GPU"
+							  : "TFLOP/s/GPU");
 		train_fit(r, t);
 		free(text);
 		free(path);
@@ -126,7 +128,8 @@ void load_training(struct loader *L, const struct assay_store_cases *sc)
 						       !strcmp(o->factors[q].value, f->value);
 					differs = !same;
 				}
-				if (differs && strlen(f->value) <= 32 && !strlist_has(&vary, f->key))
+				if (differs && strlen(f->value) <= 32 &&
+				    !strlist_has(&vary, f->key))
 					strlist_push(&vary, f->key);
 			}
 		}
@@ -138,13 +141,13 @@ void load_training(struct loader *L, const struct assay_store_cases *sc)
 				c = &r->cases[j];
 		sbuf_reset(&label);
 		for (size_t k = 0; c && k < c->nfactors; k++)
-			if (strlist_has(&vary, c->factors[k].key) && strlen(c->factors[k].value) <= 32)
-				sbuf_addf(&label, "%s%s=%s", label.len ? " · " : "", c->factors[k].key,
-					  c->factors[k].value);
+			if (strlist_has(&vary, c->factors[k].key) &&
+			    strlen(c->factors[k].value) <= 32)
+				sbuf_addf(&label, "%s%s=%s", label.len ? " · " : "",
+					  c->factors[k].key, c->factors[k].value);
 		if (label.len)
 			assay_report_set(&r->train[i].label, label.buf);
 	}
 	sbuf_release(&label);
 	strlist_clear(&vary);
 }
-

@@ -82,8 +82,9 @@ void assay_report_markdown(const struct assay_report *r, struct sbuf *out)
 	for (size_t i = 0; i < r->ncases; i++)
 		bad += not_passed(r->cases[i].outcome);
 	if (r->ngates || r->nhistory)
-		sbuf_addf(&o, "\nGates: %zu evaluated, %zu failed. History: %zu series, %zu "
-			      "regression%s.\n",
+		sbuf_addf(&o,
+			  "\nGates: %zu evaluated, %zu failed. History: %zu series, %zu "
+			  "regression%s.\n",
 			  r->ngates, gate_fail, r->nhistory, regress, regress == 1 ? "" : "s");
 
 	if (bad) {
@@ -143,8 +144,10 @@ void assay_report_markdown(const struct assay_report *r, struct sbuf *out)
 	}
 
 	sbuf_adds(&o, "\n");
-	const char *facts[][2] = {{"revision", r->revision}, {"host", r->host},
-				  {"launcher", r->launcher}, {"started", r->started},
+	const char *facts[][2] = {{"revision", r->revision},
+				  {"host", r->host},
+				  {"launcher", r->launcher},
+				  {"started", r->started},
 				  {"ended", r->ended}};
 	bool first = true;
 	for (size_t i = 0; i < ARRAY_SIZE(facts); i++) {

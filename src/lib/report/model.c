@@ -9,8 +9,8 @@
 #include "assay/report.h"
 
 static const char *const outcome_names[ASSAY_REPORT_OUTCOME_COUNT] = {
-	"passed",         "gate-failed", "workload-failed", "no-metrics",
-	"infrastructure", "unsupported", "skipped",
+    "passed",         "gate-failed", "workload-failed", "no-metrics",
+    "infrastructure", "unsupported", "skipped",
 };
 
 const char *assay_report_outcome_name(enum assay_report_outcome o)
@@ -41,8 +41,7 @@ assay_err assay_report_outcome_exit(enum assay_report_outcome o)
 	}
 }
 
-static const char *const verdict_names[ASSAY_VERDICT_COUNT] = {"PASS", "FAIL", "RECORD",
-							       "SKIPPED"};
+static const char *const verdict_names[ASSAY_VERDICT_COUNT] = {"PASS", "FAIL", "RECORD", "SKIPPED"};
 
 const char *assay_report_verdict_name(enum assay_report_verdict v)
 {
@@ -98,9 +97,9 @@ static void gate_release(struct assay_report_gate *g)
 
 void assay_report_release(struct assay_report *r)
 {
-	char **header[] = {&r->suite,    &r->run_id,  &r->revision,      &r->host,
-			   &r->launcher, &r->started, &r->ended,         &r->matrix_digest,
-			   &r->catalog_digest};
+	char **header[] = {&r->suite, &r->run_id,        &r->revision,
+			   &r->host,  &r->launcher,      &r->started,
+			   &r->ended, &r->matrix_digest, &r->catalog_digest};
 	for (size_t i = 0; i < ARRAY_SIZE(header); i++)
 		free(*header[i]);
 	for (size_t i = 0; i < r->ncases; i++)
@@ -245,8 +244,7 @@ struct assay_report_history *assay_report_add_history(struct assay_report *r, co
 	return h;
 }
 
-void assay_report_history_point(struct assay_report_history *h, const char *revision,
-				double value)
+void assay_report_history_point(struct assay_report_history *h, const char *revision, double value)
 {
 	ALLOC_GROW(h->points, h->npoints + 1, h->points_alloc);
 	h->points[h->npoints].revision = xstrdup(revision ? revision : "");
@@ -277,9 +275,9 @@ assay_err assay_report_write(const struct assay_report *r, const char *dir, stru
 		const char *name;
 		void (*write)(const struct assay_report *, struct sbuf *);
 	} files[] = {
-		{"report.html", assay_report_html},
-		{"junit.xml", assay_report_junit},
-		{"summary.md", assay_report_markdown},
+	    {"report.html", assay_report_html},
+	    {"junit.xml", assay_report_junit},
+	    {"summary.md", assay_report_markdown},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(files) && !rc; i++) {
 		struct sbuf sb = SBUF_INIT;

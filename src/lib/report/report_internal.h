@@ -53,7 +53,7 @@ enum svg_marker {
 #define SVG_MARK_COUNT 6 /* real marker shapes */
 
 struct svg_series {
-	const char *label; /* legend text; NULL keeps it out of the legend */
+	const char *label;   /* legend text; NULL keeps it out of the legend */
 	const double *x, *y; /* n points; non-finite y (or x <= 0 on a log axis) are gaps */
 	size_t n;
 	int color;  /* palette index, SVG_COLOR_AUTO or SVG_COLOR_GREY */
@@ -89,7 +89,7 @@ struct svg_chart {
 	const struct svg_vline *vlines;
 	size_t nvlines;
 	const char *vline_legend; /* one legend entry for all vlines ("change point") */
-	bool highlight; /* ring around (hx, hy) */
+	bool highlight;           /* ring around (hx, hy) */
 	double hx, hy;
 	const char *highlight_label;
 	bool fit; /* y = fit_intercept + fit_slope * x over [fit_from, fit_to] */

@@ -82,25 +82,28 @@ static void ep_case(struct assay_report *r, size_t i, size_t j, uint64_t *rng)
 	c->duration_s = 20 + 40 * noise(rng) + (decode ? 0 : 35);
 	switch (o) {
 	case ASSAY_REPORT_WORKLOAD_FAILED:
-		assay_report_set(&c->reason,
-				 "error signature nccl-error matched stderr.log:212:\n"
-				 "\x1b[31m[rank3] NCCL WARN Call to ibv_modify_qp failed with error "
-				 "Connection timed out\x1b[0m\n"
-				 "environment: ASSAY_SAMPLE_TOKEN=hf_sampleSECRET42 (from the case env)");
+		assay_report_set(
+		    &c->reason,
+		    "error signature nccl-error matched stderr.log:212:\n"
+		    "\x1b[31m[rank3] NCCL WARN Call to ibv_modify_qp failed with error "
+		    "Connection timed out\x1b[0m\n"
+		    "environment: ASSAY_SAMPLE_TOKEN=hf_sampleSECRET42 (from the case env)");
 		c->duration_s = 8.5;
 		break;
 	case ASSAY_REPORT_NO_METRICS:
 		assay_report_set(&c->reason, "exit 0, but result.json has no ladder points");
 		break;
 	case ASSAY_REPORT_INFRA:
-		assay_report_set(&c->reason, "mpirun: could not launch on node gpu-node-07: "
-					     "ssh: connect to host gpu-node-07 port 22: No route to host");
+		assay_report_set(&c->reason,
+				 "mpirun: could not launch on node gpu-node-07: "
+				 "ssh: connect to host gpu-node-07 port 22: No route to host");
 		c->duration_s = 1.2;
 		break;
 	case ASSAY_REPORT_UNSUPPORTED:
-		assay_report_set(&c->reason, b == 1 ? "backend-platform-unsupported: shm needs all "
-						      "ranks on one node (ep 16 spans 2 nodes)"
-						    : "backend-platform-unsupported: nccl needs a GPU");
+		assay_report_set(&c->reason,
+				 b == 1 ? "backend-platform-unsupported: shm needs all "
+					  "ranks on one node (ep 16 spans 2 nodes)"
+					: "backend-platform-unsupported: nccl needs a GPU");
 		c->duration_s = NAN;
 		break;
 	case ASSAY_REPORT_SKIPPED:
@@ -114,8 +117,7 @@ static void ep_case(struct assay_report *r, size_t i, size_t j, uint64_t *rng)
 		return;
 
 	snprintf(group, sizeof(group), "ep=%d · %s · %s", eps[e], sku, modes[m]);
-	struct assay_report_ep *ep =
-		assay_report_add_ep(r, id, backends[b], precisions[p], phase);
+	struct assay_report_ep *ep = assay_report_add_ep(r, id, backends[b], precisions[p], phase);
 	assay_report_set(&ep->component, "roundtrip");
 	assay_report_set(&ep->group, group);
 	static const double base[] = {38, 14, 22}, per_token[] = {0.9, 0.35, 0.12};
@@ -138,8 +140,8 @@ static void ep_case(struct assay_report *r, size_t i, size_t j, uint64_t *rng)
 	if (!decode)
 		limit = 0;
 	struct assay_report_gate *g = assay_report_add_gate(
-		r, id, "threshold", o == ASSAY_REPORT_GATE_FAILED ? ASSAY_VERDICT_FAIL
-								  : ASSAY_VERDICT_PASS);
+	    r, id, "threshold",
+	    o == ASSAY_REPORT_GATE_FAILED ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_PASS);
 	char spec[64];
 	if (decode) {
 		assay_report_set(&g->metric, "roundtrip_us p99 @ T=128");
@@ -173,8 +175,8 @@ static void train_case(struct assay_report *r, size_t i, size_t n, uint64_t *rng
 	snprintf(id, sizeof(id), "mi355x-primus-%s-tp%d-bf16-%zu", model, tp, n);
 	snprintf(label, sizeof(label), "%s · tp=%d · bf16 · 8 GPUs", model, tp);
 	enum assay_report_outcome o = outcome_of(i) == ASSAY_REPORT_GATE_FAILED
-					      ? ASSAY_REPORT_GATE_FAILED
-					      : ASSAY_REPORT_PASSED;
+					  ? ASSAY_REPORT_GATE_FAILED
+					  : ASSAY_REPORT_PASSED;
 	struct assay_report_case *c = assay_report_add_case(r, id, o);
 	assay_report_case_factor(c, "workload", "primus-megatron");
 	assay_report_case_factor(c, "model", model);
@@ -196,8 +198,9 @@ static void train_case(struct assay_report *r, size_t i, size_t n, uint64_t *rng
 		if (o == ASSAY_REPORT_GATE_FAILED && s > 80)
 			loss += 0.04 * (s - 80); /* diverging */
 		assay_report_train_loss(t, s, loss);
-		double tp_v = s == 1 ? target * 0.18 : s == 2 ? target * 0.55
-							   : target * (0.97 + 0.05 * noise(rng));
+		double tp_v = s == 1   ? target * 0.18
+			      : s == 2 ? target * 0.55
+				       : target * (0.97 + 0.05 * noise(rng));
 		assay_report_train_throughput(t, s, tp_v);
 		if (s > 2 && s > steps - 40) {
 			sx += s;
@@ -259,7 +262,8 @@ static void history(struct assay_report *r, size_t n, uint64_t *rng)
 	for (int k = 0; k < points; k++) {
 		char rev[16];
 		snprintf(rev, sizeof(rev), "%07llx",
-			 (unsigned long long)(0x1a2b3c4 + 0x9e37 * (unsigned)k + n * 7) & 0xfffffff);
+			 (unsigned long long)(0x1a2b3c4 + 0x9e37 * (unsigned)k + n * 7) &
+			     0xfffffff);
 		double v = level * (1 + 0.04 * (noise(rng) - 0.5));
 		if (k >= 14)
 			v *= 0.88; /* an improvement landed */

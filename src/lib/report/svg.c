@@ -13,8 +13,8 @@
 static const char *const palette[] = {"#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626",
 				      "#0891b2", "#ca8a04", "#db2777", "#4b5563", "#65a30d"};
 #define GREY "#6b7280"
-#define INK "#1f2937"
-#define FIT "#e11d48"
+#define INK  "#1f2937"
+#define FIT  "#e11d48"
 
 #define FONT_W 6.1 /* average glyph width at font-size 11, in px */
 
@@ -88,8 +88,7 @@ static double text_width(const char *s)
 	return (double)chars * FONT_W;
 }
 
-size_t svg_ticks_linear(double *lo, double *hi, int target, double *ticks, size_t max,
-			double *step)
+size_t svg_ticks_linear(double *lo, double *hi, int target, double *ticks, size_t max, double *step)
 {
 	double l = *lo, h = *hi;
 	if (!isfinite(l) || !isfinite(h)) {
@@ -455,8 +454,7 @@ static void axis_ticks(struct axis *ax, int target)
 }
 
 /* Light grid lines at 2..9 x 10^k between the labelled decades. */
-static void log_minor(struct sbuf *o, const struct axis *ax, bool vertical, double from,
-		      double to)
+static void log_minor(struct sbuf *o, const struct axis *ax, bool vertical, double from, double to)
 {
 	int a = (int)floor(log10(ax->lo) + 1e-9), b = (int)ceil(log10(ax->hi) - 1e-9);
 	if (b - a > 4)
@@ -541,23 +539,25 @@ void svg_chart(struct sbuf *o, const struct svg_chart *c)
 		const struct svg_series *s = &c->series[k];
 		if (!s->label)
 			continue;
-		items[nitems++] = (struct legend_item){s->label, color_of(s, k), marker_of(s, k),
-						       s->dashed, !s->no_line, false, false};
+		items[nitems++] = (struct legend_item){s->label,  color_of(s, k), marker_of(s, k),
+						       s->dashed, !s->no_line,    false,
+						       false};
 	}
 	if (c->fit && c->fit_label)
-		items[nitems++] = (struct legend_item){c->fit_label, FIT, 0, true, true, false, false};
+		items[nitems++] =
+		    (struct legend_item){c->fit_label, FIT, 0, true, true, false, false};
 	for (size_t k = 0; k < c->nbands; k++)
 		if (c->bands[k].label) {
-			items[nitems++] = (struct legend_item){c->bands[k].label, NULL, 0,
-							       false, false, false, true};
+			items[nitems++] = (struct legend_item){
+			    c->bands[k].label, NULL, 0, false, false, false, true};
 			break;
 		}
 	if (c->nvlines && c->vline_legend)
-		items[nitems++] = (struct legend_item){c->vline_legend, "#7c3aed", 0, true, true,
-						       false, false};
+		items[nitems++] =
+		    (struct legend_item){c->vline_legend, "#7c3aed", 0, true, true, false, false};
 	if (c->highlight && c->highlight_label)
-		items[nitems++] = (struct legend_item){c->highlight_label, INK, 0, false, false, true,
-						       false};
+		items[nitems++] =
+		    (struct legend_item){c->highlight_label, INK, 0, false, false, true, false};
 	int rows = legend(o, items, nitems, ml, pw, 0, false, c);
 	double total_h = H + (rows ? rows * 16 + 4 : 0);
 
@@ -609,7 +609,8 @@ void svg_chart(struct sbuf *o, const struct svg_chart *c)
 	} else {
 		/* Shaded x ranges. */
 		for (size_t k = 0; k < c->nbands; k++) {
-			double x1 = axis_px(&xa, c->bands[k].from), x2 = axis_px(&xa, c->bands[k].to);
+			double x1 = axis_px(&xa, c->bands[k].from),
+			       x2 = axis_px(&xa, c->bands[k].to);
 			if (x1 < ml)
 				x1 = ml;
 			if (x2 > ml + pw)
@@ -694,7 +695,8 @@ void svg_chart(struct sbuf *o, const struct svg_chart *c)
 				sbuf_adds(o, "\" y=\"");
 				coord(o, mt + ph + 15);
 				sbuf_adds(o, "\">");
-				svg_tick_label(lab, sizeof(lab), xa.ticks[i], xa.step, xa.hi >= 1e4);
+				svg_tick_label(lab, sizeof(lab), xa.ticks[i], xa.step,
+					       xa.hi >= 1e4);
 				sbuf_adds(o, lab);
 				sbuf_adds(o, "</text>");
 			}
@@ -744,13 +746,16 @@ void svg_chart(struct sbuf *o, const struct svg_chart *c)
 				if (s->point_title) {
 					char xs[48], ys[48];
 					sbuf_reset(&title);
-					if (cat && s->x[i] >= 0 && s->x[i] < (double)c->ncategories) {
+					if (cat && s->x[i] >= 0 &&
+					    s->x[i] < (double)c->ncategories) {
 						const char *name = c->x_categories[(size_t)s->x[i]];
 						sbuf_adds(&title, name ? name : "");
 					} else {
-						sbuf_adds(&title, rep_num(xs, sizeof(xs), s->x[i], 6));
+						sbuf_adds(&title,
+							  rep_num(xs, sizeof(xs), s->x[i], 6));
 					}
-					sbuf_addf(&title, ": %s", rep_num(ys, sizeof(ys), s->y[i], 4));
+					sbuf_addf(&title, ": %s",
+						  rep_num(ys, sizeof(ys), s->y[i], 4));
 					if (s->label)
 						sbuf_addf(&title, " (%s)", s->label);
 					t = title.buf;
@@ -778,9 +783,10 @@ void svg_chart(struct sbuf *o, const struct svg_chart *c)
 				sbuf_adds(o, "\"/>");
 			}
 		}
-		if (c->highlight && isfinite(c->hx) && isfinite(c->hy) &&
-		    !(xa.log && c->hx <= 0) && !(ya.log && c->hy <= 0)) {
-			sbuf_adds(o, "<circle fill=\"none\" stroke=\"" INK "\" stroke-width=\"2\" cx=\"");
+		if (c->highlight && isfinite(c->hx) && isfinite(c->hy) && !(xa.log && c->hx <= 0) &&
+		    !(ya.log && c->hy <= 0)) {
+			sbuf_adds(o, "<circle fill=\"none\" stroke=\"" INK
+				     "\" stroke-width=\"2\" cx=\"");
 			coord(o, axis_px(&xa, c->hx));
 			sbuf_adds(o, "\" cy=\"");
 			coord(o, axis_px(&ya, c->hy));

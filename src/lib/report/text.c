@@ -241,8 +241,8 @@ void rep_href(struct sbuf *out, const char *href, const struct strlist *secrets)
 	static const char hex[] = "0123456789ABCDEF";
 	char *red = assay_redact_str(href, secrets);
 	for (const unsigned char *p = (const unsigned char *)red; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~/+,=@", *p)) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~/+,=@", *p)) {
 			sbuf_addch(out, (char)*p);
 		} else {
 			sbuf_addch(out, '%');

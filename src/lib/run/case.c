@@ -39,7 +39,8 @@ static bool unchanged(const char *file, const struct before *b)
 	struct stat st;
 	return b->existed && stat(file, &st) == 0 && st.st_dev == b->st.st_dev &&
 	       st.st_ino == b->st.st_ino && st.st_size == b->st.st_size &&
-	       st.st_mtim.tv_sec == b->st.st_mtim.tv_sec && st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec;
+	       st.st_mtim.tv_sec == b->st.st_mtim.tv_sec &&
+	       st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec;
 }
 
 struct log_watch {
@@ -147,7 +148,8 @@ static assay_err tail_logs(struct watch *w, bool final, struct assay_error *e)
 			if (got <= 0)
 				break; /* nothing new, or unreadable for now: try again later */
 			assay_redact_stream_feed(&l->rs, raw.buf, raw.len, &red);
-			if ((rc = write_all(l->copy_fd, red.buf, red.len, l->tail.path, e)) != ASSAY_OK)
+			if ((rc = write_all(l->copy_fd, red.buf, red.len, l->tail.path, e)) !=
+			    ASSAY_OK)
 				break;
 			if (assay_scanner_feed(&l->scan, red.buf, red.len) && !w->match)
 				w->match = &l->scan.match;
@@ -236,8 +238,8 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 static assay_err fresh_dir(const char *dir, struct assay_error *e)
 {
 	if (access(dir, F_OK) == 0 && nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-		return assay_error_at(e, ASSAY_INFRA, dir, NULL, 0, "cannot clear the case folder: %s",
-				      strerror(errno));
+		return assay_error_at(e, ASSAY_INFRA, dir, NULL, 0,
+				      "cannot clear the case folder: %s", strerror(errno));
 	return assay_mkdirs(dir, e);
 }
 
@@ -282,8 +284,8 @@ static bool results_files(const struct run_ctx *rc, const struct assay_case_plan
  * hold a secret: nothing of them reaches rows or the store unredacted).
  * before (may be NULL) tells a file this case wrote from one left behind.
  * false with why set when a file was not written or cannot be read. */
-static bool read_results(struct run_ctx *rc, const struct strlist *files, const struct before *before,
-			 struct sbuf *data, char *why, size_t n)
+static bool read_results(struct run_ctx *rc, const struct strlist *files,
+			 const struct before *before, struct sbuf *data, char *why, size_t n)
 {
 	for (size_t i = 0; i < files->n; i++) {
 		const char *file = files->v[i];
@@ -291,7 +293,9 @@ static bool read_results(struct run_ctx *rc, const struct strlist *files, const 
 		size_t len;
 		if (before && unchanged(file, &before[i])) {
 			/* Never let an earlier case's results pass for this one's. */
-			snprintf(why, n, "results file %s was not written by this case (unchanged since it started)",
+			snprintf(why, n,
+				 "results file %s was not written by this case (unchanged since it "
+				 "started)",
 				 file);
 			return false;
 		}
@@ -358,7 +362,8 @@ assay_err run_read_training(struct run_ctx *rc, const struct assay_suite_case *c
 	struct assay_case_plan p;
 	struct assay_error e;
 	memset(r, 0, sizeof(*r));
-	if (assay_suite_plan(&rc->suite, c, rc->res->run_id, case_dir, rc->assay_ep, &p, &e) != ASSAY_OK) {
+	if (assay_suite_plan(&rc->suite, c, rc->res->run_id, case_dir, rc->assay_ep, &p, &e) !=
+	    ASSAY_OK) {
 		snprintf(why, n, "%s", e.message);
 		return ASSAY_USAGE;
 	}
@@ -397,7 +402,8 @@ static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_cas
 				const struct assay_case_plan *p, const char *format,
 				const struct strlist *files, const struct sbuf *data,
 				const char *case_dir, bool workload_failed,
-				struct assay_case_outcome *out, struct parsed *pr, struct assay_error *e)
+				struct assay_case_outcome *out, struct parsed *pr,
+				struct assay_error *e)
 {
 	struct assay_error pe;
 	const char *file = files->n ? files->v[0] : "-";
@@ -425,7 +431,8 @@ static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_cas
 		return err;
 	char now[32];
 	assay_now_rfc3339(now);
-	struct assay_parse_opts o = {file, p->context, rc->res->run_id, c->id, rc->res->revision, now};
+	struct assay_parse_opts o = {file,  p->context,        rc->res->run_id,
+				     c->id, rc->res->revision, now};
 	if (assay_train_rows(&pr->train, &o, &pr->rows, &pe) != ASSAY_OK) {
 		char buf[1200];
 		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE, "%s",
@@ -445,8 +452,7 @@ static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_cas
 		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
 				 "exit code 0 but %s in %s (parser %s)", why, file, format);
 		break;
-	default:
-		case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
+	default: case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
 	}
 	return ASSAY_OK;
 }
@@ -457,7 +463,8 @@ static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_cas
 static assay_err parse_results(struct run_ctx *rc, const struct assay_suite_case *c,
 			       const struct assay_case_plan *p, const struct before *before,
 			       const char *case_dir, bool workload_failed,
-			       struct assay_case_outcome *out, struct parsed *pr, struct assay_error *e)
+			       struct assay_case_outcome *out, struct parsed *pr,
+			       struct assay_error *e)
 {
 	if (!strcmp(p->parser, "none")) {
 		if (!workload_failed)
@@ -474,14 +481,16 @@ static assay_err parse_results(struct run_ctx *rc, const struct assay_suite_case
 	assay_err err = ASSAY_OK;
 	if (!read_results(rc, &files, before, data, why, sizeof(why))) {
 		if (!workload_failed)
-			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE, "%s", why);
+			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
+					 "%s", why);
 		goto done;
 	}
 	const char *train = assay_train_format_known(p->parser) ? p->parser : NULL;
 	if (!train && !strcmp(p->parser, "auto") && files.n)
 		train = assay_train_detect(data[0].buf ? data[0].buf : "", data[0].len);
 	if (train) {
-		err = parse_training(rc, c, p, train, &files, data, case_dir, workload_failed, out, pr, e);
+		err = parse_training(rc, c, p, train, &files, data, case_dir, workload_failed, out,
+				     pr, e);
 		goto done;
 	}
 	if (workload_failed)
@@ -491,20 +500,23 @@ static assay_err parse_results(struct run_ctx *rc, const struct assay_suite_case
 	for (size_t i = 0; i < files.n; i++) {
 		const char *file = files.v[i];
 		struct assay_error pe;
-		const struct assay_format *f = strcmp(p->parser, "auto")
-						       ? assay_format_find(p->parser)
-						       : assay_format_detect(data[i].buf ? data[i].buf : "", data[i].len);
+		const struct assay_format *f =
+		    strcmp(p->parser, "auto")
+			? assay_format_find(p->parser)
+			: assay_format_detect(data[i].buf ? data[i].buf : "", data[i].len);
 		if (!f) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-					 strcmp(p->parser, "auto") ? "no parser for format %s in this build"
-								   : "cannot tell the format of %s",
+					 strcmp(p->parser, "auto")
+					     ? "no parser for format %s in this build"
+					     : "cannot tell the format of %s",
 					 strcmp(p->parser, "auto") ? p->parser : file);
 			assay_rows_release(&pr->rows);
 			goto done;
 		}
-		struct assay_parse_opts o = {file, p->context, rc->res->run_id, c->id, rc->res->revision,
-					     now};
-		if (f->parse(data[i].buf ? data[i].buf : "", data[i].len, &o, &pr->rows, &pe) != ASSAY_OK) {
+		struct assay_parse_opts o = {file,  p->context,        rc->res->run_id,
+					     c->id, rc->res->revision, now};
+		if (f->parse(data[i].buf ? data[i].buf : "", data[i].len, &o, &pr->rows, &pe) !=
+		    ASSAY_OK) {
 			char buf[1200];
 			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
 					 "%s results unreadable: %s", f->name,
@@ -516,7 +528,8 @@ static assay_err parse_results(struct run_ctx *rc, const struct assay_suite_case
 	if (!pr->rows.n) {
 		char *names = strlist_join(&files, ", ");
 		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-				 "exit code 0 but no measurements in %s (parser %s)", names, p->parser);
+				 "exit code 0 but no measurements in %s (parser %s)", names,
+				 p->parser);
 		free(names);
 		goto done;
 	}
@@ -545,20 +558,19 @@ static void decide_end(struct run_ctx *rc, const struct assay_suite_case *c,
 	}
 	switch (st->end) {
 	case ASSAY_JOB_NOT_STARTED:
-		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_NOT_STARTED, "%s",
-				 st->detail);
+		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_NOT_STARTED,
+				 "%s", st->detail);
 		return;
 	case ASSAY_JOB_TIMED_OUT:
-		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_TIMEOUT, "%s",
-				 st->detail);
+		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_TIMEOUT,
+				 "%s", st->detail);
 		return;
 	case ASSAY_JOB_SIGNALED:
 	case ASSAY_JOB_CANCELLED:
 		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_SIGNAL, "%s",
 				 st->detail);
 		return;
-	default:
-		break;
+	default: break;
 	}
 	if (st->exit_code == 4 && c->ep) {
 		/* assay-ep's exit 4: the backend cannot run this case here. */
@@ -571,13 +583,14 @@ static void decide_end(struct run_ctx *rc, const struct assay_suite_case *c,
 		const struct stderr_lines *l = &w->errlines;
 		if (l->first.len && strcmp(l->first.buf, l->last.buf))
 			case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_EXIT,
-					 "%s; stderr: %s ... %s", st->detail, l->first.buf, l->last.buf);
+					 "%s; stderr: %s ... %s", st->detail, l->first.buf,
+					 l->last.buf);
 		else if (l->first.len)
 			case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_EXIT,
 					 "%s; stderr: %s", st->detail, l->first.buf);
 		else
-			case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_EXIT, "%s",
-					 st->detail);
+			case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_EXIT,
+					 "%s", st->detail);
 		return;
 	}
 	/* Exit 0: the results decide (parse_results). */
@@ -591,8 +604,8 @@ static assay_err judge(struct run_ctx *rc, size_t index, const struct assay_suit
 		       struct parsed *pr, struct assay_case_outcome *out, struct assay_error *e)
 {
 	if (out->outcome == ASSAY_OUTCOME_PASSED && (pr->rows.n || pr->have_train)) {
-		assay_err err = run_gates(rc, index, c, &pr->rows, pr->have_train ? &pr->train : NULL,
-					  &out->verdicts, e);
+		assay_err err = run_gates(rc, index, c, &pr->rows,
+					  pr->have_train ? &pr->train : NULL, &out->verdicts, e);
 		if (err != ASSAY_OK)
 			return err;
 		if (assay_verdicts_outcome(&out->verdicts) == ASSAY_GATE_FAILED)
@@ -600,7 +613,8 @@ static assay_err judge(struct run_ctx *rc, size_t index, const struct assay_suit
 		if (out->verdicts.n) {
 			struct sbuf sb = SBUF_INIT;
 			run_verdict_digest(&out->verdicts, &sb);
-			case_outcome_set(rc, out, out->outcome, ASSAY_FAILURE_NONE, "%s", sbuf_str(&sb));
+			case_outcome_set(rc, out, out->outcome, ASSAY_FAILURE_NONE, "%s",
+					 sbuf_str(&sb));
 			sbuf_release(&sb);
 		}
 	} else if (pr->have_train && out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED) {
@@ -630,7 +644,8 @@ static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_sui
 			/* First time: stop gracefully; again: kill now. */
 			ops->cancel(job);
 			if (!*interrupted)
-				run_event(rc, ASSAY_EVENT_INTERRUPT, index, c->id, NULL, st->elapsed_s, NULL);
+				run_event(rc, ASSAY_EVENT_INTERRUPT, index, c->id, NULL,
+					  st->elapsed_s, NULL);
 			*interrupted = true;
 		}
 		double now = assay_monotonic();
@@ -663,8 +678,8 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	free(out->dir);
 	out->dir = xstrdup(case_dir);
 	if ((err = fresh_dir(case_dir, e)) != ASSAY_OK ||
-	    (err = assay_suite_plan(&rc->suite, c, rc->res->run_id, case_dir, rc->assay_ep, &p, e)) !=
-		    ASSAY_OK)
+	    (err = assay_suite_plan(&rc->suite, c, rc->res->run_id, case_dir, rc->assay_ep, &p,
+				    e)) != ASSAY_OK)
 		goto out;
 	if (p.timing_file) {
 		char *text = assay_json_dumps(p.timing, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
@@ -683,8 +698,9 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	}
 	watching = true;
 	struct assay_launch_spec spec = {
-		c->id,     case_dir,          &p.argv,   &p.env,     p.cwd, rc->suite.timeout_s,
-		p.mpi_ranks, c->nodes, &rc->redact, on_output, &w, NULL, 0, 0, NULL, NULL,
+	    c->id,       case_dir, &p.argv,     &p.env,    p.cwd, rc->suite.timeout_s,
+	    p.mpi_ranks, c->nodes, &rc->redact, on_output, &w,    NULL,
+	    0,           0,        NULL,        NULL,
 	};
 	assay_suite_place(&rc->suite, c, &spec);
 	if ((err = ops->prepare(rc->suite.launcher, &spec, &job, e)) != ASSAY_OK)
@@ -712,9 +728,11 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 		rc->res->interrupted = true;
 	} else {
 		decide_end(rc, c, &p, &w, &st, out);
-		if (out->outcome == ASSAY_OUTCOME_PASSED || out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED)
+		if (out->outcome == ASSAY_OUTCOME_PASSED ||
+		    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED)
 			err = parse_results(rc, c, &p, before, case_dir,
-					    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED, out, &pr, e);
+					    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED, out, &pr,
+					    e);
 		if (err == ASSAY_OK)
 			err = judge(rc, index - 1, c, &pr, out, e);
 	}
@@ -733,7 +751,7 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 		assay_rows_release(&pr.rows);
 		assay_verdicts_release(&out->verdicts);
 		struct assay_case_result r2 = {ASSAY_OUTCOME_NO_METRICS, out->reason, NULL,
-					       out->duration_s, NULL, NULL};
+					       out->duration_s,          NULL,        NULL};
 		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r2, e);
 	}
 	out->rows = err == ASSAY_OK ? pr.rows.n : 0;

@@ -106,19 +106,22 @@ static void gate_scaling(struct run_ctx *rc, const struct assay_suite_case *c,
 	const struct assay_suite_case *bc = &rc->suite.cases[b];
 	const struct assay_train_result *base = train_of(rc, b, why, sizeof(why));
 	double mean = NAN, median;
-	long long gpus = bc->train.world_size > 0 ? bc->train.world_size : base ? base->world_size : 0;
+	long long gpus = bc->train.world_size > 0 ? bc->train.world_size
+			 : base                   ? base->world_size
+						  : 0;
 	if (base && !assay_train_steady(base, ASSAY_TM_TOKENS, &mean, &median))
 		snprintf(why, sizeof(why), "case %s has no steady-state tokens/s/GPU", bc->id);
 	else if (base && gpus <= 0)
-		snprintf(why, sizeof(why), "the GPUs of case %s are unknown (set training.world_size)",
-			 bc->id);
+		snprintf(why, sizeof(why),
+			 "the GPUs of case %s are unknown (set training.world_size)", bc->id);
 	if (!base || isnan(mean) || gpus <= 0) {
-		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "scaling", "scaling_efficiency", NAN, "%",
-				   spec, "no baseline: %s", why);
+		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "scaling", "scaling_efficiency", NAN,
+				   "%", spec, "no baseline: %s", why);
 		return;
 	}
-	struct assay_scaling_spec sp = {c->nodes,	  bc->nodes,	     c->train.world_size,
-					mean * (double)gpus, g->min_efficiency, g->enforce};
+	struct assay_scaling_spec sp = {
+	    c->nodes,          bc->nodes, c->train.world_size, mean * (double)gpus,
+	    g->min_efficiency, g->enforce};
 	assay_gate_scaling(&sp, train, out);
 }
 
@@ -134,10 +137,10 @@ static void gate_checkpoint(struct run_ctx *rc, const struct assay_suite_case *c
 	}
 	char why[512];
 	const struct assay_train_result *save =
-		train_of(rc, case_index(&rc->suite, g->save), why, sizeof(why));
+	    train_of(rc, case_index(&rc->suite, g->save), why, sizeof(why));
 	if (!save) {
-		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "checkpoint", "resume_first_step", NAN,
-				   "step", "", "no saving run: %s", why);
+		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "checkpoint", "resume_first_step",
+				   NAN, "step", "", "no saving run: %s", why);
 		return;
 	}
 	assay_gate_checkpoint(&g->spec, save, train, out);
@@ -164,7 +167,8 @@ static void point_label(const struct assay_rows *view, const struct assay_row *r
 	struct sbuf sb = SBUF_INIT;
 	const char *k;
 	json_t *v;
-	json_object_foreach(r->series, k, v) {
+	json_object_foreach(r->series, k, v)
+	{
 		bool varies = false;
 		for (size_t i = 0; i < view->n && !varies; i++) {
 			const struct assay_row *o = &view->v[i];
@@ -174,7 +178,8 @@ static void point_label(const struct assay_rows *view, const struct assay_row *r
 		}
 		if (!varies)
 			continue;
-		char *text = json_is_string(v) ? xstrdup(json_string_value(v)) : assay_json_dumps(v, 0);
+		char *text =
+		    json_is_string(v) ? xstrdup(json_string_value(v)) : assay_json_dumps(v, 0);
 		sbuf_addf(&sb, "%s%s=%s", sb.len ? " " : "", k, text);
 		free(text);
 	}
@@ -216,7 +221,8 @@ static assay_err gate_regression(struct run_ctx *rc, const struct assay_rows *ro
 		if (!r)
 			continue;
 		assay_regression_spec(regs.v[i].gate, &g->config, r, spec, sizeof(spec));
-		label_verdict(assay_regression_verdict(&regs.v[i], r, spec, g->enforce, out), &view, r);
+		label_verdict(assay_regression_verdict(&regs.v[i], r, spec, g->enforce, out), &view,
+			      r);
 	}
 	assay_regressions_release(&regs);
 	free(view.v);
@@ -252,7 +258,8 @@ static assay_err gate_ab(struct run_ctx *rc, const struct assay_suite_case *c,
 	snprintf(spec, sizeof(spec), "worse by < %g%% vs %s", g->threshold * 100, g->baseline);
 	if (c->ab_baseline < 0) {
 		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "ab", "-", NAN, "", spec,
-				   "no baseline: no case with backend %s at this point", g->baseline);
+				   "no baseline: no case with backend %s at this point",
+				   g->baseline);
 		return ASSAY_OK;
 	}
 	const struct assay_suite_case *bc = &rc->suite.cases[c->ab_baseline];
@@ -276,9 +283,9 @@ static assay_err gate_ab(struct run_ctx *rc, const struct assay_suite_case *c,
 		snprintf(metric, sizeof(metric), "%s/%s", r->metric, r->statistic);
 		struct assay_verdict *v;
 		if (!b) {
-			v = assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "ab", metric, r->value, r->unit,
-					       spec, "no baseline row: case %s is %s", bc->id,
-					       assay_outcome_name(bo->outcome));
+			v = assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "ab", metric, r->value,
+					       r->unit, spec, "no baseline row: case %s is %s",
+					       bc->id, assay_outcome_name(bo->outcome));
 			v->series_key = xstrdup(r->series_key);
 			label_verdict(v, &view, r);
 			continue;
@@ -286,15 +293,16 @@ static assay_err gate_ab(struct run_ctx *rc, const struct assay_suite_case *c,
 		struct assay_annotations ann = {0};
 		if ((err = assay_store_annotations(rc->store, r->series_key, &ann, e)) != ASSAY_OK)
 			break;
-		bool acked = r->revision && (assay_annotations_has(&ann, r->revision, ASSAY_ANN_ACK) ||
-					     assay_annotations_has(&ann, r->revision, ASSAY_ANN_EXPECTED));
+		bool acked =
+		    r->revision && (assay_annotations_has(&ann, r->revision, ASSAY_ANN_ACK) ||
+				    assay_annotations_has(&ann, r->revision, ASSAY_ANN_EXPECTED));
 		assay_annotations_release(&ann);
 		struct assay_regression ab;
 		struct assay_error ge;
 		if (assay_gate_ab(b, r, g->threshold, acked, &ab, &ge) != ASSAY_OK) {
-			v = assay_verdicts_add(out, g->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
-					       "ab", metric, r->value, r->unit, spec, "cannot compare: %s",
-					       ge.message);
+			v = assay_verdicts_add(
+			    out, g->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD, "ab",
+			    metric, r->value, r->unit, spec, "cannot compare: %s", ge.message);
 			v->series_key = xstrdup(r->series_key);
 		} else {
 			v = assay_regression_verdict(&ab, r, spec, g->enforce, out);

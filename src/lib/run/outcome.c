@@ -64,20 +64,20 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 	json_t *cases = json_array();
 	for (size_t i = 0; i < res->n; i++) {
 		const struct assay_case_outcome *c = &res->cases[i];
-		json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:f, s:I, s:b, s:o}", "case_id", c->case_id,
-				      "outcome", assay_outcome_name(c->outcome), "failure",
-				      c->failure ? json_string(assay_failure_name(c->failure)) : json_null(),
-				      "reason", str_or_null(c->reason), "duration_s", c->duration_s,
-				      "rows", (json_int_t)c->rows, "earlier_attempt", c->earlier, "dir",
-				      str_or_null(c->dir));
+		json_t *o = json_pack(
+		    "{s:s, s:s, s:o, s:o, s:f, s:I, s:b, s:o}", "case_id", c->case_id, "outcome",
+		    assay_outcome_name(c->outcome), "failure",
+		    c->failure ? json_string(assay_failure_name(c->failure)) : json_null(),
+		    "reason", str_or_null(c->reason), "duration_s", c->duration_s, "rows",
+		    (json_int_t)c->rows, "earlier_attempt", c->earlier, "dir", str_or_null(c->dir));
 		json_t *verdicts = json_array();
 		for (size_t k = 0; k < c->verdicts.n; k++)
 			json_array_append_new(verdicts, assay_verdict_to_json(&c->verdicts.v[k]));
 		json_object_set_new(o, "verdicts", verdicts);
 		if (c->signature)
 			json_object_set_new(o, "signature",
-					    json_pack("{s:s, s:s, s:s}", "name", c->signature, "source",
-						      c->source ? c->source : "", "line",
+					    json_pack("{s:s, s:s, s:s}", "name", c->signature,
+						      "source", c->source ? c->source : "", "line",
 						      c->line ? c->line : ""));
 		json_array_append_new(cases, o);
 	}
@@ -92,8 +92,8 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 			 "assay.run/1", "run_id", res->run_id, "suite", str_or_null(res->suite),
 			 "revision", str_or_null(res->revision), "store", str_or_null(res->store),
 			 "exit_code", (int)res->exit_code, "result", assay_strerror(res->exit_code),
-			 "interrupted", res->interrupted, "counts", counts, "cases", cases, "secrets",
-			 secrets);
+			 "interrupted", res->interrupted, "counts", counts, "cases", cases,
+			 "secrets", secrets);
 }
 
 void assay_run_result_release(struct assay_run_result *res)

@@ -96,12 +96,14 @@ static assay_err check_ep_tools(const struct run_ctx *rc, struct assay_error *e)
 		}
 	}
 	if (!found)
-		return assay_error_set(e, ASSAY_INFRA,
-				       "assay-ep not found (%s): build it with `make build`, or pass "
-				       "--assay-ep FILE",
-				       rc->assay_ep);
+		return assay_error_set(
+		    e, ASSAY_INFRA,
+		    "assay-ep not found (%s): build it with `make build`, or pass "
+		    "--assay-ep FILE",
+		    rc->assay_ep);
 	if (!assay_format_find("assay-ep"))
-		return assay_error_set(e, ASSAY_INFRA, "this build of assay cannot read assay-ep artifacts");
+		return assay_error_set(e, ASSAY_INFRA,
+				       "this build of assay cannot read assay-ep artifacts");
 	return ASSAY_OK;
 }
 
@@ -132,7 +134,8 @@ static assay_err find_revision(struct run_ctx *rc, struct assay_error *e)
 	} else if (rc->suite.revision_git) {
 		sbuf_release(&out);
 		return assay_error_at(e, ASSAY_USAGE, rc->suite.file, "$.revision.git", 0,
-				      "cannot read the revision: `git rev-parse HEAD` failed in %s", dir);
+				      "cannot read the revision: `git rev-parse HEAD` failed in %s",
+				      dir);
 	} else {
 		rc->res->revision = xstrdup("unknown");
 	}
@@ -172,21 +175,27 @@ static void dry_run(struct run_ctx *rc)
 			struct assay_case_plan p;
 			struct assay_error e;
 			struct assay_job *job = NULL;
-			if (assay_suite_plan(&rc->suite, c, rc->res->run_id, dir, rc->assay_ep, &p, &e) !=
-			    ASSAY_OK) {
+			if (assay_suite_plan(&rc->suite, c, rc->res->run_id, dir, rc->assay_ep, &p,
+					     &e) != ASSAY_OK) {
 				char buf[1200];
-				sbuf_addf(&text, "cannot plan: %s\n", assay_error_format(&e, buf, sizeof(buf)));
+				sbuf_addf(&text, "cannot plan: %s\n",
+					  assay_error_format(&e, buf, sizeof(buf)));
 			} else {
-				struct assay_launch_spec spec = {c->id,       dir,     &p.argv,     &p.env,
-								 p.cwd,       rc->suite.timeout_s, p.mpi_ranks,
-								 c->nodes,    &rc->redact, NULL, NULL, NULL, 0, 0, NULL, NULL};
+				struct assay_launch_spec spec = {
+				    c->id,       dir,      &p.argv,
+				    &p.env,      p.cwd,    rc->suite.timeout_s,
+				    p.mpi_ranks, c->nodes, &rc->redact,
+				    NULL,        NULL,     NULL,
+				    0,           0,        NULL,
+				    NULL};
 				assay_suite_place(&rc->suite, c, &spec);
 				if (ops->prepare(rc->suite.launcher, &spec, &job, &e) == ASSAY_OK) {
 					ops->describe(job, &text);
 					ops->release(job);
 				} else {
 					char buf[1200];
-					sbuf_addf(&text, "cannot prepare: %s\n", assay_error_format(&e, buf, sizeof(buf)));
+					sbuf_addf(&text, "cannot prepare: %s\n",
+						  assay_error_format(&e, buf, sizeof(buf)));
 				}
 				if (p.logs.n) {
 					char *files = strlist_join(&p.logs, ", ");
@@ -195,7 +204,8 @@ static void dry_run(struct run_ctx *rc)
 				}
 				if (p.results.n && strcmp(p.parser, "none")) {
 					char *files = strlist_join(&p.results, ", ");
-					sbuf_addf(&text, "  results: %s (parser %s)\n", files, p.parser);
+					sbuf_addf(&text, "  results: %s (parser %s)\n", files,
+						  p.parser);
 					free(files);
 				}
 				assay_case_plan_release(&p);
@@ -222,7 +232,8 @@ static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *
 	case_outcome_set(rc, out, st->outcome, ASSAY_FAILURE_NONE, NULL);
 	out->earlier = true;
 	struct assay_error ignore; /* the verdicts as stored, for the summary */
-	assay_store_case_verdicts(rc->store, rc->res->run_id, out->case_id, &out->verdicts, &ignore);
+	assay_store_case_verdicts(rc->store, rc->res->run_id, out->case_id, &out->verdicts,
+				  &ignore);
 	const json_t *cases = json_object_get(prev, "cases");
 	for (size_t i = 0; i < json_array_size(cases); i++) {
 		const json_t *c = json_array_get(cases, i);
@@ -292,8 +303,8 @@ static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t 
 					      NULL};
 		err = assay_store_run_begin(rc->store, &info, res->run_id, e);
 		if (err == ASSAY_OK)
-			res->run_dir = xasprintf("%s/%s", rc->o->output ? rc->o->output : rc->suite.output,
-						 res->run_id);
+			res->run_dir = xasprintf(
+			    "%s/%s", rc->o->output ? rc->o->output : rc->suite.output, res->run_id);
 		return err;
 	}
 	/* Resume: the same suite, or the case ids would not mean the same. */
@@ -311,10 +322,11 @@ static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t 
 	free(sum);
 	const char *digest = json_string_value(json_object_get(*prev, "suite_sha256"));
 	if (digest && strcmp(digest, rc->suite.sha256))
-		return assay_error_at(e, ASSAY_USAGE, rc->suite.file, NULL, 0,
-				      "run %s was made from a different suite (or configs it reads); "
-				      "resume it with the same files",
-				      id);
+		return assay_error_at(
+		    e, ASSAY_USAGE, rc->suite.file, NULL, 0,
+		    "run %s was made from a different suite (or configs it reads); "
+		    "resume it with the same files",
+		    id);
 	if ((err = assay_store_run_resume(rc->store, id, res->run_id, e)) != ASSAY_OK)
 		return err;
 	return assay_store_run_cases(rc->store, res->run_id, done, e);
@@ -328,14 +340,15 @@ static const struct assay_case_status *find_status(const struct assay_case_list 
 	return NULL;
 }
 
-static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *done, const json_t *prev,
-			   struct assay_error *e)
+static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *done,
+			   const json_t *prev, struct assay_error *e)
 {
 	struct assay_run_result *res = rc->res;
 	const char *failed = NULL;
 	assay_err infra = ASSAY_OK;
 	for (size_t i = 0; i < rc->suite.n_cases; i++)
-		if (rc->suite.cases[i].runnable && !assay_case_list_finished(done, rc->suite.cases[i].id))
+		if (rc->suite.cases[i].runnable &&
+		    !assay_case_list_finished(done, rc->suite.cases[i].id))
 			rc->left++;
 	run_event(rc, ASSAY_EVENT_RUN_START, 0, NULL, NULL, 0, NULL);
 	for (size_t i = 0; i < rc->suite.n_cases; i++) {
@@ -347,8 +360,8 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 			earlier_outcome(rc, st, prev, out);
 			record = false;
 		} else if (!c->runnable) {
-			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE, "%s",
-					 c->reason);
+			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE,
+					 "%s", c->reason);
 		} else if (infra != ASSAY_OK) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
 					 "not run: the run stopped on an infrastructure error");
@@ -361,7 +374,8 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 					 "not run: --fail-fast after %s", failed);
 		} else if (c->nodes > 1 && !strcmp(rc->suite.launcher_name, "local")) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE,
-					 "needs %lld nodes; the local launcher runs on this one", c->nodes);
+					 "needs %lld nodes; the local launcher runs on this one",
+					 c->nodes);
 		} else {
 			record = false;
 			infra = run_case(rc, i + 1, c, out, e);
@@ -369,15 +383,16 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 				/* Stored as infrastructure when the store still works: a
 				 * resume runs it again. */
 				struct assay_error ignore;
-				case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_NONE, "%s",
-						 e->message);
+				case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_NONE,
+						 "%s", e->message);
 				record_not_run(rc, c, out, &ignore);
 			}
 			rc->left--;
 			rc->timed_s += out->duration_s;
 			rc->timed_n++;
 			if (rc->o->fail_fast && !failed && out->outcome != ASSAY_OUTCOME_PASSED &&
-			    out->outcome != ASSAY_OUTCOME_UNSUPPORTED && out->outcome != ASSAY_OUTCOME_SKIPPED)
+			    out->outcome != ASSAY_OUTCOME_UNSUPPORTED &&
+			    out->outcome != ASSAY_OUTCOME_SKIPPED)
 				failed = c->id;
 		}
 		if (record) {
@@ -436,15 +451,18 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 	err = run_cases(&rc, &done, prev, e);
 end:
 	for (size_t i = 0; i < res->n; i++)
-		res->exit_code = assay_err_worst(res->exit_code, assay_outcome_exit(res->cases[i].outcome));
+		res->exit_code =
+		    assay_err_worst(res->exit_code, assay_outcome_exit(res->cases[i].outcome));
 	if (err == ASSAY_OK && res->interrupted)
-		err = assay_error_set(e, ASSAY_INFRA,
-				      "interrupted; the unfinished cases run with: assay run --resume %s %s",
-				      res->run_id, o->suite_file);
+		err = assay_error_set(
+		    e, ASSAY_INFRA,
+		    "interrupted; the unfinished cases run with: assay run --resume %s %s",
+		    res->run_id, o->suite_file);
 	res->exit_code = assay_err_worst(res->exit_code, err);
 	write_summary(&rc);
 	struct assay_error ee;
-	if (assay_store_run_end(rc.store, res->run_id, res->exit_code, &ee) != ASSAY_OK && err == ASSAY_OK) {
+	if (assay_store_run_end(rc.store, res->run_id, res->exit_code, &ee) != ASSAY_OK &&
+	    err == ASSAY_OK) {
 		*e = ee;
 		res->exit_code = assay_err_worst(res->exit_code, ASSAY_INFRA);
 	}

@@ -18,9 +18,9 @@ struct run_ctx {
 	char *assay_ep;
 	double t0;
 	sig_atomic_t interrupts_seen;
-	double timed_s;  /* wall time of the cases run in this attempt */
+	double timed_s; /* wall time of the cases run in this attempt */
 	size_t timed_n;
-	size_t left;     /* runnable cases still to run in this attempt */
+	size_t left; /* runnable cases still to run in this attempt */
 	/* Training results later gates read (scaling baseline, checkpoint save),
 	 * by case index; NULL when not needed or not kept yet. */
 	struct assay_train_result **train;

@@ -95,8 +95,8 @@ assay_err assay_store_unannotate(struct assay_store *s, const char *series_key,
 {
 	int changes = 0;
 	assay_err rc = annotation_write(
-		s, "DELETE FROM annotations WHERE series = ?1 AND revision = ?2 AND kind = ?3",
-		series_key, revision, kind, NULL, &changes, e);
+	    s, "DELETE FROM annotations WHERE series = ?1 AND revision = ?2 AND kind = ?3",
+	    series_key, revision, kind, NULL, &changes, e);
 	*removed = rc == ASSAY_OK && changes > 0;
 	return rc;
 }
@@ -105,10 +105,10 @@ assay_err assay_store_annotations(struct assay_store *s, const char *series_key,
 				  struct assay_annotations *out, struct assay_error *e)
 {
 	sqlite3_stmt *st = store_prepare(
-		s,
-		"SELECT s.key, a.revision, a.kind, a.note, a.created FROM annotations a JOIN series s "
-		"ON s.id = a.series WHERE ?1 IS NULL OR s.key = ?1 ORDER BY a.id",
-		e);
+	    s,
+	    "SELECT s.key, a.revision, a.kind, a.note, a.created FROM annotations a JOIN series s "
+	    "ON s.id = a.series WHERE ?1 IS NULL OR s.key = ?1 ORDER BY a.id",
+	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	store_bind_text(st, 1, series_key);
@@ -119,7 +119,7 @@ assay_err assay_store_annotations(struct assay_store *s, const char *series_key,
 		a->series_key = store_column_dup(st, 0);
 		a->revision = store_column_dup(st, 1);
 		a->kind = (enum assay_annotation_kind)assay_annotation_kind_parse(
-			(const char *)sqlite3_column_text(st, 2));
+		    (const char *)sqlite3_column_text(st, 2));
 		a->note = store_column_dup(st, 3);
 		a->created = store_column_dup(st, 4);
 	}

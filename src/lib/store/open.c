@@ -8,14 +8,14 @@
 #include "store_int.h"
 
 static const char *const stmt_sql[ST_COUNT] = {
-	[ST_SERIES_FIND] = "SELECT id, unit, direction FROM series WHERE key = ?1",
-	[ST_SERIES_INSERT] =
-		"INSERT INTO series (key, fields, metric, statistic, cluster, scale, precision, "
-		"workload, unit, direction) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-	[ST_MEASURE_INSERT] =
-		"INSERT INTO measurements (run, \"case\", series, run_id, case_id, value, samples, "
-		"revision, timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-	[ST_RUN_FIND] = "SELECT id, run_id FROM runs WHERE run_id = ?1",
+    [ST_SERIES_FIND] = "SELECT id, unit, direction FROM series WHERE key = ?1",
+    [ST_SERIES_INSERT] =
+	"INSERT INTO series (key, fields, metric, statistic, cluster, scale, precision, "
+	"workload, unit, direction) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    [ST_MEASURE_INSERT] =
+	"INSERT INTO measurements (run, \"case\", series, run_id, case_id, value, samples, "
+	"revision, timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    [ST_RUN_FIND] = "SELECT id, run_id FROM runs WHERE run_id = ?1",
 };
 
 assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what)
@@ -25,8 +25,10 @@ assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char 
 	if ((code & 0xff) == SQLITE_NOTADB)
 		return assay_error_set(e, ASSAY_USAGE, "%s: not an SQLite database", s->path);
 	if ((code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED)
-		return assay_error_set(e, ASSAY_INFRA, "%s: %s: the store stayed locked by another "
-				       "writer beyond the busy timeout", s->path, what);
+		return assay_error_set(e, ASSAY_INFRA,
+				       "%s: %s: the store stayed locked by another "
+				       "writer beyond the busy timeout",
+				       s->path, what);
 	return assay_error_set(e, rc, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
@@ -236,18 +238,18 @@ assay_err assay_store_verify(struct assay_store *s, struct assay_error *e)
 	static const struct {
 		const char *sql, *what;
 	} checks[] = {
-		{"PRAGMA integrity_check", NULL},
-		{"PRAGMA foreign_key_check", "a row refers to a missing parent"},
-		{"SELECT c.case_id FROM measurements m JOIN cases c ON c.id = m.\"case\" "
-		 "WHERE c.outcome IS NULL LIMIT 1",
-		 "rows stored for an unfinished case"},
-		{"SELECT c.case_id FROM verdicts v JOIN cases c ON c.id = v.\"case\" "
-		 "WHERE c.outcome IS NULL LIMIT 1",
-		 "verdicts stored for an unfinished case"},
-		{"SELECT c.case_id FROM cases c WHERE c.outcome IN ('skipped', 'infrastructure') AND "
-		 "(EXISTS (SELECT 1 FROM measurements m WHERE m.\"case\" = c.id) OR "
-		 "EXISTS (SELECT 1 FROM verdicts v WHERE v.\"case\" = c.id)) LIMIT 1",
-		 "rows or verdicts stored for a case that runs again (skipped or infrastructure)"},
+	    {"PRAGMA integrity_check", NULL},
+	    {"PRAGMA foreign_key_check", "a row refers to a missing parent"},
+	    {"SELECT c.case_id FROM measurements m JOIN cases c ON c.id = m.\"case\" "
+	     "WHERE c.outcome IS NULL LIMIT 1",
+	     "rows stored for an unfinished case"},
+	    {"SELECT c.case_id FROM verdicts v JOIN cases c ON c.id = v.\"case\" "
+	     "WHERE c.outcome IS NULL LIMIT 1",
+	     "verdicts stored for an unfinished case"},
+	    {"SELECT c.case_id FROM cases c WHERE c.outcome IN ('skipped', 'infrastructure') AND "
+	     "(EXISTS (SELECT 1 FROM measurements m WHERE m.\"case\" = c.id) OR "
+	     "EXISTS (SELECT 1 FROM verdicts v WHERE v.\"case\" = c.id)) LIMIT 1",
+	     "rows or verdicts stored for a case that runs again (skipped or infrastructure)"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(checks); i++) {
 		sqlite3_stmt *st = store_prepare(s, checks[i].sql, e);
@@ -258,7 +260,8 @@ assay_err assay_store_verify(struct assay_store *s, struct assay_error *e)
 		if (step == SQLITE_ROW) {
 			const char *t = (const char *)sqlite3_column_text(st, 0);
 			if (!checks[i].what && t && strcmp(t, "ok"))
-				rc = assay_error_set(e, ASSAY_INFRA, "%s: integrity check: %s", s->path, t);
+				rc = assay_error_set(e, ASSAY_INFRA, "%s: integrity check: %s",
+						     s->path, t);
 			else if (checks[i].what)
 				rc = assay_error_set(e, ASSAY_INFRA, "%s: %s (%s)", s->path,
 						     checks[i].what, t ? t : "");

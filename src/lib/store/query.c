@@ -48,10 +48,11 @@ static assay_err check_filter(const struct assay_series_filter *f, char since[32
 {
 	for (size_t i = 0; i < f->keys.n; i++)
 		if (!hex_prefix(f->keys.v[i]))
-			return assay_error_set(e, ASSAY_USAGE,
-					       "series \"%s\": expected a series key or a prefix of "
-					       "at least 8 lower-case hex digits",
-					       f->keys.v[i]);
+			return assay_error_set(
+			    e, ASSAY_USAGE,
+			    "series \"%s\": expected a series key or a prefix of "
+			    "at least 8 lower-case hex digits",
+			    f->keys.v[i]);
 	for (size_t i = 0; i < f->match.n; i++) {
 		const char *eq = strchr(f->match.v[i], '=');
 		if (!eq || eq == f->match.v[i])
@@ -62,10 +63,11 @@ static assay_err check_filter(const struct assay_series_filter *f, char since[32
 	if (f->since) {
 		int64_t t;
 		if (!assay_time_parse(f->since, &t))
-			return assay_error_set(e, ASSAY_USAGE,
-					       "since \"%s\": expected a date (2026-11-01) or an RFC "
-					       "3339 time",
-					       f->since);
+			return assay_error_set(
+			    e, ASSAY_USAGE,
+			    "since \"%s\": expected a date (2026-11-01) or an RFC "
+			    "3339 time",
+			    f->since);
 		assay_time_rfc3339(t, since);
 	}
 	return ASSAY_OK;
@@ -113,8 +115,9 @@ static assay_err pick_series(struct assay_store *s, const struct assay_series_fi
 			     struct picked **out, size_t *n_out, struct assay_error *e)
 {
 	sqlite3_stmt *st = store_prepare(
-		s, "SELECT id, key, fields, metric, statistic, unit, direction FROM series ORDER BY key",
-		e);
+	    s,
+	    "SELECT id, key, fields, metric, statistic, unit, direction FROM series ORDER BY key",
+	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	struct picked *v = NULL;
@@ -139,7 +142,7 @@ static assay_err pick_series(struct assay_store *s, const struct assay_series_fi
 		p->statistic = store_column_dup(st, 4);
 		p->unit = store_column_dup(st, 5);
 		p->dir = (enum assay_direction)assay_direction_parse(
-			(const char *)sqlite3_column_text(st, 6));
+		    (const char *)sqlite3_column_text(st, 6));
 	}
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE) {
@@ -161,13 +164,14 @@ assay_err assay_store_series(struct assay_store *s, const struct assay_series_fi
 	if (rc != ASSAY_OK || (rc = pick_series(s, f, &p, &n, e)) != ASSAY_OK)
 		return rc;
 	sqlite3_stmt *cnt = store_prepare(
-		s, "SELECT count(*) FROM measurements WHERE series = ?1 AND timestamp >= ?2", e);
-	sqlite3_stmt *last = cnt ? store_prepare(s,
-						 "SELECT value, revision, timestamp FROM measurements "
-						 "WHERE series = ?1 AND timestamp >= ?2 ORDER BY "
-						 "timestamp DESC, id DESC LIMIT 1",
-						 e)
-				 : NULL;
+	    s, "SELECT count(*) FROM measurements WHERE series = ?1 AND timestamp >= ?2", e);
+	sqlite3_stmt *last =
+	    cnt ? store_prepare(s,
+				"SELECT value, revision, timestamp FROM measurements "
+				"WHERE series = ?1 AND timestamp >= ?2 ORDER BY "
+				"timestamp DESC, id DESC LIMIT 1",
+				e)
+		: NULL;
 	if (!last) {
 		rc = e ? e->code : ASSAY_INFRA;
 		goto done;
@@ -222,10 +226,10 @@ void assay_series_list_release(struct assay_series_list *l)
 }
 
 static const char rows_sql[] =
-	"SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "
-	"coalesce(m.case_id, c.case_id) FROM measurements m JOIN runs r ON r.id = m.run "
-	"LEFT JOIN cases c ON c.id = m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 "
-	"ORDER BY m.timestamp, m.id";
+    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "
+    "coalesce(m.case_id, c.case_id) FROM measurements m JOIN runs r ON r.id = m.run "
+    "LEFT JOIN cases c ON c.id = m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 "
+    "ORDER BY m.timestamp, m.id";
 
 assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filter *f,
 			   assay_store_row_fn fn, void *ctx, struct assay_error *e)
@@ -295,8 +299,8 @@ assay_err assay_store_points(struct assay_store *s, const char *series_key, cons
 	int step = sqlite3_step(id);
 	if (step != SQLITE_ROW) {
 		rc = step == SQLITE_DONE
-			     ? assay_error_set(e, ASSAY_USAGE, "%s: no series %s", s->path, series_key)
-			     : store_sqlerr(s, e, "finding a series");
+			 ? assay_error_set(e, ASSAY_USAGE, "%s: no series %s", s->path, series_key)
+			 : store_sqlerr(s, e, "finding a series");
 		goto done;
 	}
 	sqlite3_bind_int64(st, 1, sqlite3_column_int64(id, 0));
@@ -332,13 +336,14 @@ assay_err assay_store_resolve_series(struct assay_store *s, const char *key_or_p
 				     char key_out[65], struct assay_error *e)
 {
 	if (!hex_prefix(key_or_prefix))
-		return assay_error_set(e, ASSAY_USAGE,
-				       "series \"%s\": expected a series key or a prefix of at least "
-				       "8 lower-case hex digits",
-				       key_or_prefix);
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "series \"%s\": expected a series key or a prefix of at least "
+		    "8 lower-case hex digits",
+		    key_or_prefix);
 	sqlite3_stmt *st = store_prepare(
-		s, "SELECT key FROM series WHERE key >= ?1 AND key < ?1 || 'g' ORDER BY key LIMIT 2",
-		e);
+	    s, "SELECT key FROM series WHERE key >= ?1 AND key < ?1 || 'g' ORDER BY key LIMIT 2",
+	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_text(st, 1, key_or_prefix, -1, SQLITE_STATIC);
@@ -354,7 +359,9 @@ assay_err assay_store_resolve_series(struct assay_store *s, const char *key_or_p
 	if (!found)
 		return assay_error_set(e, ASSAY_USAGE, "%s: no series %s", s->path, key_or_prefix);
 	if (found > 1)
-		return assay_error_set(e, ASSAY_USAGE, "%s: series prefix %s is ambiguous; give more "
-				       "digits", s->path, key_or_prefix);
+		return assay_error_set(e, ASSAY_USAGE,
+				       "%s: series prefix %s is ambiguous; give more "
+				       "digits",
+				       s->path, key_or_prefix);
 	return ASSAY_OK;
 }

@@ -49,7 +49,8 @@ assay_err assay_store_check_identity(const struct assay_row *r, struct assay_err
 	for (int i = 0; assay_store_identity_fields[i]; i++) {
 		const char *f = assay_store_identity_fields[i];
 		const json_t *v = r->series ? json_object_get(r->series, f) : NULL;
-		bool ok = v && ((json_is_string(v) && json_string_length(v) > 0) || json_is_number(v));
+		bool ok =
+		    v && ((json_is_string(v) && json_string_length(v) > 0) || json_is_number(v));
 		if (!ok)
 			return assay_error_set(e, ASSAY_USAGE,
 					       "%s/%s: series has no \"%s\" (cluster, scale and "
@@ -71,7 +72,8 @@ static size_t key_hash(const char *key)
 {
 	size_t h = 0;
 	for (int i = 0; i < 16; i++)
-		h = h * 16 + (size_t)(isdigit((unsigned char)key[i]) ? key[i] - '0' : key[i] - 'a' + 10);
+		h = h * 16 +
+		    (size_t)(isdigit((unsigned char)key[i]) ? key[i] - '0' : key[i] - 'a' + 10);
 	return h;
 }
 
@@ -141,7 +143,7 @@ static assay_err series_id(struct assay_store *s, const struct assay_row *r, lon
 		*id = sqlite3_column_int64(st, 0);
 		cache_put(s, r->series_key, *id, (const char *)sqlite3_column_text(st, 1),
 			  (enum assay_direction)assay_direction_parse(
-				  (const char *)sqlite3_column_text(st, 2)));
+			      (const char *)sqlite3_column_text(st, 2)));
 		sqlite3_reset(st);
 		c = cache_find(s, r->series_key);
 		unit = c->unit;
@@ -174,12 +176,12 @@ static assay_err series_id(struct assay_store *s, const struct assay_row *r, lon
 	return ASSAY_OK;
 check:
 	if (strcmp(unit, r->unit) || dir != r->direction)
-		return assay_error_set(e, ASSAY_USAGE,
-				       "%s/%s: series %.12s is stored in %s (%s is better), the row "
-				       "says %s (%s is better)",
-				       r->metric, r->statistic, r->series_key, unit,
-				       assay_direction_name(dir), r->unit,
-				       assay_direction_name(r->direction));
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "%s/%s: series %.12s is stored in %s (%s is better), the row "
+		    "says %s (%s is better)",
+		    r->metric, r->statistic, r->series_key, unit, assay_direction_name(dir),
+		    r->unit, assay_direction_name(r->direction));
 	return ASSAY_OK;
 }
 
@@ -194,8 +196,8 @@ assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long c
 		int64_t t;
 		assay_err rc;
 		if (!r->series || strlen(r->series_key) != 64)
-			return assay_error_set(e, ASSAY_USAGE, "row %zu: not finished (no series key)",
-					       i + 1);
+			return assay_error_set(e, ASSAY_USAGE,
+					       "row %zu: not finished (no series key)", i + 1);
 		if ((rc = assay_store_check_identity(r, e)) != ASSAY_OK ||
 		    (rc = series_id(s, r, &sid, e)) != ASSAY_OK) {
 			assay_error_prefix(e, "row %zu", i + 1);
@@ -203,10 +205,11 @@ assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long c
 		}
 		if (r->timestamp) {
 			if (!assay_time_parse(r->timestamp, &t))
-				return assay_error_set(e, ASSAY_USAGE,
-						       "row %zu: timestamp \"%s\" is not an RFC 3339 "
-						       "time",
-						       i + 1, r->timestamp);
+				return assay_error_set(
+				    e, ASSAY_USAGE,
+				    "row %zu: timestamp \"%s\" is not an RFC 3339 "
+				    "time",
+				    i + 1, r->timestamp);
 			assay_time_rfc3339(t, ts);
 		} else {
 			snprintf(ts, sizeof(ts), "%s", default_time);
@@ -248,8 +251,10 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 	assay_err rc = store_begin(s, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(s, "SELECT r.run_id FROM ingests i JOIN runs r ON r.id = "
-					    "i.run WHERE i.sha256 = ?1", e);
+	sqlite3_stmt *st = store_prepare(s,
+					 "SELECT r.run_id FROM ingests i JOIN runs r ON r.id = "
+					 "i.run WHERE i.sha256 = ?1",
+					 e);
 	if (!st) {
 		rc = e ? e->code : ASSAY_INFRA;
 		goto fail;
@@ -281,8 +286,10 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 			assay_error_prefix(e, "%s", info->file);
 		goto fail;
 	}
-	if (!(st = store_prepare(s, "INSERT INTO ingests (run, file, format, sha256, rows) VALUES "
-				    "(?1, ?2, ?3, ?4, ?5)", e))) {
+	if (!(st = store_prepare(s,
+				 "INSERT INTO ingests (run, file, format, sha256, rows) VALUES "
+				 "(?1, ?2, ?3, ?4, ?5)",
+				 e))) {
 		rc = e ? e->code : ASSAY_INFRA;
 		goto fail;
 	}
@@ -295,7 +302,8 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 	sqlite3_finalize(st);
 	if (step == SQLITE_DONE) {
 		/* An ingest run ends as it begins, with outcome ok. */
-		st = store_prepare(s, "UPDATE runs SET ended = started, exit_code = 0 WHERE id = ?1", e);
+		st = store_prepare(
+		    s, "UPDATE runs SET ended = started, exit_code = 0 WHERE id = ?1", e);
 		if (!st) {
 			rc = e ? e->code : ASSAY_INFRA;
 			goto fail;

@@ -40,25 +40,25 @@ static sqlite3_stmt *run_stmt(struct assay_store *s, const char *run_id, const c
 	return st;
 }
 
-assay_err assay_store_run_get(struct assay_store *s, const char *run_id, struct assay_store_run *out,
-			      struct assay_error *e)
+assay_err assay_store_run_get(struct assay_store *s, const char *run_id,
+			      struct assay_store_run *out, struct assay_error *e)
 {
 	memset(out, 0, sizeof(*out));
 	assay_err rc;
 	sqlite3_stmt *st = run_stmt(
-		s, run_id,
-		"SELECT run_id, suite, revision, config_sha256, matrix_sha256, catalog_sha256, host, "
-		"launcher, started, ended, coalesce(exit_code, -1), resumed, "
-		"(SELECT count(*) FROM cases c WHERE c.run = r.id) FROM runs r WHERE id = ?1",
-		&rc, e);
+	    s, run_id,
+	    "SELECT run_id, suite, revision, config_sha256, matrix_sha256, catalog_sha256, host, "
+	    "launcher, started, ended, coalesce(exit_code, -1), resumed, "
+	    "(SELECT count(*) FROM cases c WHERE c.run = r.id) FROM runs r WHERE id = ?1",
+	    &rc, e);
 	if (!st)
 		return rc;
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		rc = store_sqlerr(s, e, "reading a run");
 	} else {
-		char **cols[] = {&out->run_id,	 &out->suite,	 &out->revision,
+		char **cols[] = {&out->run_id,        &out->suite,         &out->revision,
 				 &out->config_sha256, &out->matrix_sha256, &out->catalog_sha256,
-				 &out->host,	 &out->launcher, &out->started,
+				 &out->host,          &out->launcher,      &out->started,
 				 &out->ended};
 		for (int i = 0; i < (int)ARRAY_SIZE(cols); i++)
 			*cols[i] = store_column_dup(st, i);
@@ -93,11 +93,11 @@ assay_err assay_store_case_details(struct assay_store *s, const char *run_id,
 {
 	assay_err rc;
 	sqlite3_stmt *st = run_stmt(
-		s, run_id,
-		"SELECT case_id, factors, outcome, reason, started, ended, duration_s, attempts, "
-		"coalesce(rows, -1), artifact_dir, stdout_log, stderr_log FROM cases WHERE run = ?1 "
-		"ORDER BY id",
-		&rc, e);
+	    s, run_id,
+	    "SELECT case_id, factors, outcome, reason, started, ended, duration_s, attempts, "
+	    "coalesce(rows, -1), artifact_dir, stdout_log, stderr_log FROM cases WHERE run = ?1 "
+	    "ORDER BY id",
+	    &rc, e);
 	if (!st)
 		return rc;
 	int step;
@@ -112,8 +112,8 @@ assay_err assay_store_case_details(struct assay_store *s, const char *run_id,
 		c->reason = store_column_dup(st, 3);
 		c->started = store_column_dup(st, 4);
 		c->ended = store_column_dup(st, 5);
-		c->duration_s = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN
-									  : sqlite3_column_double(st, 6);
+		c->duration_s =
+		    sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 6);
 		c->attempts = sqlite3_column_int(st, 7);
 		c->rows = sqlite3_column_int64(st, 8);
 		c->artifact_dir = store_column_dup(st, 9);
@@ -154,8 +154,9 @@ static sqlite3_stmt *rows_stmt(struct assay_store *s, bool by_run, const char *c
 	 * far cheaper than parsing it for every row). */
 	int arg = 2;
 	for (size_t i = 0; skip && skip[i]; i++, arg += 3) {
-		sbuf_addf(&sql, " AND NOT (s.metric = ?%d AND (?%d IS NULL OR s.statistic = ?%d) AND "
-				"(?%d IS NULL OR instr(s.fields, ?%d) > 0))",
+		sbuf_addf(&sql,
+			  " AND NOT (s.metric = ?%d AND (?%d IS NULL OR s.statistic = ?%d) AND "
+			  "(?%d IS NULL OR instr(s.fields, ?%d) > 0))",
 			  arg, arg + 1, arg + 1, arg + 2, arg + 2);
 	}
 	sbuf_adds(&sql, " ORDER BY m.id");
@@ -167,7 +168,8 @@ static sqlite3_stmt *rows_stmt(struct assay_store *s, bool by_run, const char *c
 		size_t end = at ? (size_t)(at - m) : strlen(m);
 		if (slash && (size_t)(slash - m) > end)
 			slash = NULL;
-		sqlite3_bind_text(st, arg, m, slash ? (int)(slash - m) : (int)end, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, arg, m, slash ? (int)(slash - m) : (int)end,
+				  SQLITE_TRANSIENT);
 		if (slash)
 			sqlite3_bind_text(st, arg + 1, slash + 1, (int)(m + end - slash - 1),
 					  SQLITE_TRANSIENT);
@@ -195,7 +197,7 @@ static assay_err walk_rows(struct assay_store *s, sqlite3_stmt *st, const char *
 		r.statistic = (const char *)sqlite3_column_text(st, 3);
 		r.unit = (const char *)sqlite3_column_text(st, 4);
 		r.direction = (enum assay_direction)assay_direction_parse(
-			(const char *)sqlite3_column_text(st, 5));
+		    (const char *)sqlite3_column_text(st, 5));
 		r.value = sqlite3_column_double(st, 6);
 		for (size_t i = 0; i < nf; i++)
 			vals[i] = (const char *)sqlite3_column_text(st, 7 + (int)i);
@@ -206,9 +208,9 @@ static assay_err walk_rows(struct assay_store *s, sqlite3_stmt *st, const char *
 	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading a run's rows");
 }
 
-assay_err assay_store_run_rows(struct assay_store *s, const char *run_id,
-			       const char *const *skip, const char *const *fields,
-			       assay_store_rowview_fn fn, void *ctx, struct assay_error *e)
+assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const char *const *skip,
+			       const char *const *fields, assay_store_rowview_fn fn, void *ctx,
+			       struct assay_error *e)
 {
 	long long pk;
 	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
@@ -217,8 +219,9 @@ assay_err assay_store_run_rows(struct assay_store *s, const char *run_id,
 	size_t nf = 0;
 	while (fields && fields[nf])
 		nf++;
-	sqlite3_stmt *cases = store_prepare(s, "SELECT id, case_id FROM cases WHERE run = ?1 "
-					       "ORDER BY id",
+	sqlite3_stmt *cases = store_prepare(s,
+					    "SELECT id, case_id FROM cases WHERE run = ?1 "
+					    "ORDER BY id",
 					    e);
 	sqlite3_stmt *st = cases ? rows_stmt(s, false, skip, fields, e) : NULL;
 	if (!st) {
@@ -233,8 +236,8 @@ assay_err assay_store_run_rows(struct assay_store *s, const char *run_id,
 		any = true;
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, sqlite3_column_int64(cases, 0));
-		rc = walk_rows(s, st, (const char *)sqlite3_column_text(cases, 1), nf, vals, fn, ctx,
-			       e);
+		rc = walk_rows(s, st, (const char *)sqlite3_column_text(cases, 1), nf, vals, fn,
+			       ctx, e);
 	}
 	if (rc == ASSAY_OK && step != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "reading a run's cases");
@@ -270,17 +273,17 @@ static void points_clear(struct assay_points *p)
 /* The statements of the history walk. */
 enum { H_SERIES, H_MINE, H_UPTO, H_NEWEST, H_COUNT };
 static const char *const history_sql[H_COUNT] = {
-	"SELECT id, fields, unit, direction FROM series WHERE key = ?1",
-	/* The run's last point of the series: the index walked from the newest. */
-	"SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
-	"ORDER BY timestamp DESC, id DESC LIMIT 1",
-	/* The newest ?3 points up to it (the index walked backwards: the cost
-	 * does not grow with the depth of the store). */
-	"SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 AND "
-	"(timestamp < ?4 OR (timestamp = ?4 AND id <= ?5)) ORDER BY timestamp DESC, id DESC "
-	"LIMIT ?3",
-	"SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 "
-	"ORDER BY timestamp DESC, id DESC LIMIT ?3",
+    "SELECT id, fields, unit, direction FROM series WHERE key = ?1",
+    /* The run's last point of the series: the index walked from the newest. */
+    "SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
+    "ORDER BY timestamp DESC, id DESC LIMIT 1",
+    /* The newest ?3 points up to it (the index walked backwards: the cost
+     * does not grow with the depth of the store). */
+    "SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 AND "
+    "(timestamp < ?4 OR (timestamp = ?4 AND id <= ?5)) ORDER BY timestamp DESC, id DESC "
+    "LIMIT ?3",
+    "SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 "
+    "ORDER BY timestamp DESC, id DESC LIMIT ?3",
 };
 
 assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
@@ -352,13 +355,13 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 			p.v[j] = t;
 		}
 		struct assay_store_history h = {
-			keys->v[k],
-			(const char *)sqlite3_column_text(ser, 1),
-			(const char *)sqlite3_column_text(ser, 2),
-			(enum assay_direction)assay_direction_parse(
-				(const char *)sqlite3_column_text(ser, 3)),
-			&p,
-			mine >= 0 ? (long)p.n - 1 - mine : -1,
+		    keys->v[k],
+		    (const char *)sqlite3_column_text(ser, 1),
+		    (const char *)sqlite3_column_text(ser, 2),
+		    (enum assay_direction)assay_direction_parse(
+			(const char *)sqlite3_column_text(ser, 3)),
+		    &p,
+		    mine >= 0 ? (long)p.n - 1 - mine : -1,
 		};
 		int stop = fn(&h, ctx);
 		points_clear(&p);

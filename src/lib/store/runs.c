@@ -47,7 +47,8 @@ static assay_err norm_time(const char *in, char out[32], const char *what, struc
 		return ASSAY_OK;
 	}
 	if (!assay_time_parse(in, &t))
-		return assay_error_set(e, ASSAY_USAGE, "%s \"%s\" is not an RFC 3339 time", what, in);
+		return assay_error_set(e, ASSAY_USAGE, "%s \"%s\" is not an RFC 3339 time", what,
+				       in);
 	assay_time_rfc3339(t, out);
 	return ASSAY_OK;
 }
@@ -56,8 +57,10 @@ assay_err store_run_pk(struct assay_store *s, const char *run_id, long long *pk,
 		       struct assay_error *e)
 {
 	bool last = !strcmp(run_id, "last");
-	sqlite3_stmt *st = last ? store_prepare(s, "SELECT id, run_id FROM runs ORDER BY id DESC "
-						   "LIMIT 1", e)
+	sqlite3_stmt *st = last ? store_prepare(s,
+						"SELECT id, run_id FROM runs ORDER BY id DESC "
+						"LIMIT 1",
+						e)
 				: store_stmt(s, ST_RUN_FIND, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
@@ -71,8 +74,9 @@ assay_err store_run_pk(struct assay_store *s, const char *run_id, long long *pk,
 		if (real_id)
 			snprintf(real_id, 64, "%s", (const char *)sqlite3_column_text(st, 1));
 	} else if (rc == SQLITE_DONE) {
-		out = last ? assay_error_set(e, ASSAY_USAGE, "%s: the store has no runs yet", s->path)
-			   : assay_error_set(e, ASSAY_USAGE, "%s: no run '%s'", s->path, run_id);
+		out =
+		    last ? assay_error_set(e, ASSAY_USAGE, "%s: the store has no runs yet", s->path)
+			 : assay_error_set(e, ASSAY_USAGE, "%s: no run '%s'", s->path, run_id);
 	} else {
 		out = store_sqlerr(s, e, "finding a run");
 	}
@@ -93,15 +97,17 @@ static assay_err step_done(struct assay_store *s, sqlite3_stmt *st, const char *
 	return out;
 }
 
-assay_err store_run_insert(struct assay_store *s, const struct assay_run_info *info,
-			   char id[64], struct assay_error *e)
+assay_err store_run_insert(struct assay_store *s, const struct assay_run_info *info, char id[64],
+			   struct assay_error *e)
 {
 	char started[32];
 	if (info->run_id) {
 		if (!valid_run_id(info->run_id))
-			return assay_error_set(e, ASSAY_USAGE,
-					       "run id '%s': expected 1 to 63 letters, digits or ._:- "
-					       "(and not 'last')", info->run_id);
+			return assay_error_set(
+			    e, ASSAY_USAGE,
+			    "run id '%s': expected 1 to 63 letters, digits or ._:- "
+			    "(and not 'last')",
+			    info->run_id);
 		snprintf(id, 64, "%s", info->run_id);
 	} else {
 		make_run_id(id);
@@ -110,14 +116,21 @@ assay_err store_run_insert(struct assay_store *s, const struct assay_run_info *i
 	if (rc != ASSAY_OK)
 		return rc;
 	sqlite3_stmt *st = store_prepare(
-		s,
-		"INSERT INTO runs (run_id, suite, revision, config_sha256, matrix_sha256, "
-		"catalog_sha256, host, launcher, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-		e);
+	    s,
+	    "INSERT INTO runs (run_id, suite, revision, config_sha256, matrix_sha256, "
+	    "catalog_sha256, host, launcher, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	const char *v[] = {id, info->suite, info->revision, info->config_sha256, info->matrix_sha256,
-			   info->catalog_sha256, info->host, info->launcher, started};
+	const char *v[] = {id,
+			   info->suite,
+			   info->revision,
+			   info->config_sha256,
+			   info->matrix_sha256,
+			   info->catalog_sha256,
+			   info->host,
+			   info->launcher,
+			   started};
 	for (int i = 0; i < 9; i++)
 		store_bind_text(st, i + 1, v[i]);
 	rc = step_done(s, st, "recording the run", e);
@@ -209,7 +222,7 @@ static assay_err find_case(struct assay_store *s, long long run_pk, const char *
 			   long long *pk, int *outcome, struct assay_error *e)
 {
 	sqlite3_stmt *st =
-		store_prepare(s, "SELECT id, outcome FROM cases WHERE run = ?1 AND case_id = ?2", e);
+	    store_prepare(s, "SELECT id, outcome FROM cases WHERE run = ?1 AND case_id = ?2", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, run_pk);
@@ -222,7 +235,8 @@ static assay_err find_case(struct assay_store *s, long long run_pk, const char *
 		const unsigned char *o = sqlite3_column_text(st, 1);
 		*outcome = o ? assay_outcome_parse((const char *)o) : -1;
 		if (o && *outcome < 0)
-			*outcome = ASSAY_OUTCOME_INFRA; /* not written by this assay: run it again */
+			*outcome =
+			    ASSAY_OUTCOME_INFRA; /* not written by this assay: run it again */
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -237,8 +251,9 @@ static assay_err begin_case(struct assay_store *s, const char *run_id, const cha
 			    struct assay_error *e)
 {
 	assay_err rc = store_begin(s, e);
-	if (rc == ASSAY_OK && ((rc = store_run_pk(s, run_id, run_pk, NULL, e)) != ASSAY_OK ||
-			       (rc = find_case(s, *run_pk, case_id, case_pk, outcome, e)) != ASSAY_OK))
+	if (rc == ASSAY_OK &&
+	    ((rc = store_run_pk(s, run_id, run_pk, NULL, e)) != ASSAY_OK ||
+	     (rc = find_case(s, *run_pk, case_id, case_pk, outcome, e)) != ASSAY_OK))
 		store_rollback(s);
 	return rc;
 }
@@ -246,9 +261,9 @@ static assay_err begin_case(struct assay_store *s, const char *run_id, const cha
 static assay_err already_finished(struct assay_store *s, const char *run_id, const char *case_id,
 				  int outcome, struct assay_error *e)
 {
-	return assay_error_set(e, ASSAY_USAGE, "%s: case '%s' has already finished in run '%s' (%s)",
-			       s->path, case_id, run_id,
-			       assay_outcome_name((enum assay_outcome)outcome));
+	return assay_error_set(e, ASSAY_USAGE,
+			       "%s: case '%s' has already finished in run '%s' (%s)", s->path,
+			       case_id, run_id, assay_outcome_name((enum assay_outcome)outcome));
 }
 
 assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
@@ -270,13 +285,14 @@ assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
 	char *factors = info->factors ? assay_json_canonical(info->factors) : NULL;
 	/* Begun again: a killed attempt, or a skipped or infrastructure case. */
 	sqlite3_stmt *st = store_prepare(
-		s,
-		case_pk ? "UPDATE cases SET factors = ?3, started = ?4, artifact_dir = ?5, "
-			  "stdout_log = ?6, stderr_log = ?7, attempts = attempts + 1, outcome = NULL, "
-			  "reason = NULL, ended = NULL, duration_s = NULL, rows = NULL WHERE id = ?8"
-			: "INSERT INTO cases (run, case_id, factors, started, artifact_dir, stdout_log, "
-			  "stderr_log) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-		e);
+	    s,
+	    case_pk
+		? "UPDATE cases SET factors = ?3, started = ?4, artifact_dir = ?5, "
+		  "stdout_log = ?6, stderr_log = ?7, attempts = attempts + 1, outcome = NULL, "
+		  "reason = NULL, ended = NULL, duration_s = NULL, rows = NULL WHERE id = ?8"
+		: "INSERT INTO cases (run, case_id, factors, started, artifact_dir, stdout_log, "
+		  "stderr_log) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	    e);
 	if (!st) {
 		free(factors);
 		rc = e ? e->code : ASSAY_INFRA;
@@ -313,7 +329,8 @@ static assay_err check_result(const char *case_id, const struct assay_case_resul
 	if ((unsigned)res->outcome >= ASSAY_OUTCOME_COUNT)
 		return assay_error_set(e, ASSAY_USAGE, "case '%s': outcome %d is not an outcome",
 				       case_id, (int)res->outcome);
-	if (reruns(res->outcome) && ((res->rows && res->rows->n) || (res->verdicts && res->verdicts->n)))
+	if (reruns(res->outcome) &&
+	    ((res->rows && res->rows->n) || (res->verdicts && res->verdicts->n)))
 		return assay_error_set(e, ASSAY_USAGE,
 				       "case '%s': a %s case stores no rows or verdicts (it runs "
 				       "again on --resume)",
@@ -326,13 +343,14 @@ static assay_err set_outcome(struct assay_store *s, long long case_pk,
 			     const struct assay_case_result *res, const char *ended,
 			     struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(
-		s,
-		"UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, rows = ?6, "
-		"duration_s = CASE WHEN ?5 >= 0 THEN ?5 WHEN attempts = 0 THEN NULL ELSE "
-		" max(0, CAST(strftime('%s', ?4) AS INTEGER) - CAST(strftime('%s', started) AS INTEGER)) "
-		"END WHERE id = ?1",
-		e);
+	sqlite3_stmt *st =
+	    store_prepare(s,
+			  "UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, rows = ?6, "
+			  "duration_s = CASE WHEN ?5 >= 0 THEN ?5 WHEN attempts = 0 THEN NULL ELSE "
+			  " max(0, CAST(strftime('%s', ?4) AS INTEGER) - CAST(strftime('%s', "
+			  "started) AS INTEGER)) "
+			  "END WHERE id = ?1",
+			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, case_pk);
@@ -356,8 +374,9 @@ assay_err assay_store_case_finish(struct assay_store *s, const char *run_id, con
 		return rc;
 	if (!case_pk || outcome >= 0) {
 		rc = case_pk ? already_finished(s, run_id, case_id, outcome, e)
-			     : assay_error_set(e, ASSAY_USAGE, "%s: case '%s' was not begun in run '%s'",
-					       s->path, case_id, run_id);
+			     : assay_error_set(e, ASSAY_USAGE,
+					       "%s: case '%s' was not begun in run '%s'", s->path,
+					       case_id, run_id);
 		goto fail;
 	}
 	if (res->rows &&
@@ -397,10 +416,11 @@ assay_err assay_store_case_record(struct assay_store *s, const char *run_id,
 	}
 	if (!case_pk) {
 		char *factors = info->factors ? assay_json_canonical(info->factors) : NULL;
-		sqlite3_stmt *st = store_prepare(s,
-						 "INSERT INTO cases (run, case_id, factors, started, "
-						 "artifact_dir, attempts) VALUES (?1, ?2, ?3, ?4, ?5, 0)",
-						 e);
+		sqlite3_stmt *st =
+		    store_prepare(s,
+				  "INSERT INTO cases (run, case_id, factors, started, "
+				  "artifact_dir, attempts) VALUES (?1, ?2, ?3, ?4, ?5, 0)",
+				  e);
 		if (!st) {
 			free(factors);
 			rc = e ? e->code : ASSAY_INFRA;
@@ -432,7 +452,7 @@ assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
 	if (rc != ASSAY_OK)
 		return rc;
 	sqlite3_stmt *st = store_prepare(
-		s, "SELECT case_id, outcome, attempts FROM cases WHERE run = ?1 ORDER BY id", e);
+	    s, "SELECT case_id, outcome, attempts FROM cases WHERE run = ?1 ORDER BY id", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, pk);
@@ -476,15 +496,15 @@ assay_err assay_store_runs(struct assay_store *s, size_t limit, struct assay_run
 			   struct assay_error *e)
 {
 	sqlite3_stmt *st = store_prepare(
-		s,
-		"SELECT r.run_id, r.suite, r.revision, r.launcher, r.started, r.ended, "
-		"coalesce(r.exit_code, -1), "
-		"(SELECT count(*) FROM cases c WHERE c.run = r.id), "
-		"(SELECT count(*) FROM cases c WHERE c.run = r.id AND c.outcome IS NOT NULL), "
-		"(SELECT coalesce(sum(c.rows), 0) FROM cases c WHERE c.run = r.id) + "
-		"(SELECT coalesce(sum(i.rows), 0) FROM ingests i WHERE i.run = r.id) "
-		"FROM runs r ORDER BY r.id DESC LIMIT ?1",
-		e);
+	    s,
+	    "SELECT r.run_id, r.suite, r.revision, r.launcher, r.started, r.ended, "
+	    "coalesce(r.exit_code, -1), "
+	    "(SELECT count(*) FROM cases c WHERE c.run = r.id), "
+	    "(SELECT count(*) FROM cases c WHERE c.run = r.id AND c.outcome IS NOT NULL), "
+	    "(SELECT coalesce(sum(c.rows), 0) FROM cases c WHERE c.run = r.id) + "
+	    "(SELECT coalesce(sum(i.rows), 0) FROM ingests i WHERE i.run = r.id) "
+	    "FROM runs r ORDER BY r.id DESC LIMIT ?1",
+	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, limit ? (sqlite3_int64)limit : -1);

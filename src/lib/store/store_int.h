@@ -8,13 +8,7 @@
 #include "assay/store.h"
 
 /* Statements prepared once per connection and finalized at close. */
-enum store_stmt_id {
-	ST_SERIES_FIND,
-	ST_SERIES_INSERT,
-	ST_MEASURE_INSERT,
-	ST_RUN_FIND,
-	ST_COUNT
-};
+enum store_stmt_id { ST_SERIES_FIND, ST_SERIES_INSERT, ST_MEASURE_INSERT, ST_RUN_FIND, ST_COUNT };
 
 /* A small open-addressing map from series key to (id, unit, direction),
  * valid for one transaction's worth of inserts (cleared on rollback). */
@@ -62,8 +56,8 @@ assay_err store_run_pk(struct assay_store *s, const char *run_id, long long *pk,
 		       struct assay_error *e);
 
 /* Insert a run inside an open transaction; id gets its id. */
-assay_err store_run_insert(struct assay_store *s, const struct assay_run_info *info,
-			   char id[64], struct assay_error *e);
+assay_err store_run_insert(struct assay_store *s, const struct assay_run_info *info, char id[64],
+			   struct assay_error *e);
 /* Insert finished rows under run pk (and case pk, 0 for none) inside an open
  * transaction. keep_provenance stores each row's own run_id and case_id. */
 assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long case_pk,

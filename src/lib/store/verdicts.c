@@ -14,10 +14,10 @@ assay_err store_insert_verdicts(struct assay_store *s, long long case_pk,
 	if (!vs->n)
 		return ASSAY_OK;
 	sqlite3_stmt *st = store_prepare(
-		s,
-		"INSERT INTO verdicts (\"case\", seq, gate, metric, series_key, status, value, unit, "
-		"spec, message, acked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-		e);
+	    s,
+	    "INSERT INTO verdicts (\"case\", seq, gate, metric, series_key, status, value, unit, "
+	    "spec, message, acked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	assay_err rc = ASSAY_OK;
@@ -27,10 +27,10 @@ assay_err store_insert_verdicts(struct assay_store *s, long long case_pk,
 		    (v->series_key && strlen(v->series_key) != 64)) {
 			rc = assay_error_set(e, ASSAY_USAGE, "verdict %zu: %s", i + 1,
 					     (unsigned)v->status >= ASSAY_VERDICT_COUNT
-						     ? "not a verdict status"
+						 ? "not a verdict status"
 					     : v->series_key && v->gate && v->metric
-						     ? "a series key is 64 hex digits"
-						     : "no gate or metric");
+						 ? "a series key is 64 hex digits"
+						 : "no gate or metric");
 			break;
 		}
 		sqlite3_reset(st);
@@ -64,7 +64,8 @@ assay_err store_case_pk(struct assay_store *s, const char *run_id, const char *c
 	assay_err rc = store_run_pk(s, run_id, &run_pk, real, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(s, "SELECT id FROM cases WHERE run = ?1 AND case_id = ?2", e);
+	sqlite3_stmt *st =
+	    store_prepare(s, "SELECT id FROM cases WHERE run = ?1 AND case_id = ?2", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, run_pk);
@@ -73,8 +74,8 @@ assay_err store_case_pk(struct assay_store *s, const char *run_id, const char *c
 	*pk = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
 	if (step == SQLITE_DONE)
-		return assay_error_set(e, ASSAY_USAGE, "%s: no case '%s' in run '%s'", s->path, case_id,
-				       real);
+		return assay_error_set(e, ASSAY_USAGE, "%s: no case '%s' in run '%s'", s->path,
+				       case_id, real);
 	return step == SQLITE_ROW ? ASSAY_OK : store_sqlerr(s, e, "finding a case");
 }
 
@@ -92,11 +93,11 @@ assay_err assay_store_verdicts(struct assay_store *s, const char *run_id, const 
 	if (rc != ASSAY_OK)
 		return rc;
 	sqlite3_stmt *st = store_prepare(
-		s,
-		"SELECT c.case_id, v.gate, v.metric, v.series_key, v.status, v.value, v.unit, v.spec, "
-		"v.message, v.acked FROM verdicts v JOIN cases c ON c.id = v.\"case\" "
-		"WHERE c.run = ?1 AND (?2 IS NULL OR c.case_id = ?2) ORDER BY c.id, v.seq",
-		e);
+	    s,
+	    "SELECT c.case_id, v.gate, v.metric, v.series_key, v.status, v.value, v.unit, v.spec, "
+	    "v.message, v.acked FROM verdicts v JOIN cases c ON c.id = v.\"case\" "
+	    "WHERE c.run = ?1 AND (?2 IS NULL OR c.case_id = ?2) ORDER BY c.id, v.seq",
+	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, run_pk);
@@ -109,7 +110,8 @@ assay_err assay_store_verdicts(struct assay_store *s, const char *run_id, const 
 		v.gate = col_text(st, 1);
 		v.metric = col_text(st, 2);
 		v.series_key = (char *)sqlite3_column_text(st, 3);
-		v.value = sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 5);
+		v.value =
+		    sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 5);
 		v.unit = col_text(st, 6);
 		v.spec = col_text(st, 7);
 		v.message = col_text(st, 8);
@@ -131,9 +133,8 @@ static int copy_verdict(const char *case_id, const struct assay_verdict *v, void
 	return 0;
 }
 
-assay_err assay_store_case_verdicts(struct assay_store *s, const char *run_id,
-				    const char *case_id, struct assay_verdicts *out,
-				    struct assay_error *e)
+assay_err assay_store_case_verdicts(struct assay_store *s, const char *run_id, const char *case_id,
+				    struct assay_verdicts *out, struct assay_error *e)
 {
 	long long pk;
 	assay_err rc = store_case_pk(s, run_id, case_id, &pk, e);
@@ -150,12 +151,12 @@ assay_err assay_store_case_rows(struct assay_store *s, const char *run_id, const
 	if (rc != ASSAY_OK)
 		return rc;
 	sqlite3_stmt *st = store_prepare(
-		s,
-		"SELECT s.key, s.fields, s.metric, s.statistic, s.unit, s.direction, m.value, "
-		"m.samples, m.revision, m.timestamp, r.run_id, c.case_id FROM measurements m "
-		"JOIN series s ON s.id = m.series JOIN cases c ON c.id = m.\"case\" "
-		"JOIN runs r ON r.id = c.run WHERE m.\"case\" = ?1 ORDER BY m.id",
-		e);
+	    s,
+	    "SELECT s.key, s.fields, s.metric, s.statistic, s.unit, s.direction, m.value, "
+	    "m.samples, m.revision, m.timestamp, r.run_id, c.case_id FROM measurements m "
+	    "JOIN series s ON s.id = m.series JOIN cases c ON c.id = m.\"case\" "
+	    "JOIN runs r ON r.id = c.run WHERE m.\"case\" = ?1 ORDER BY m.id",
+	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, pk);

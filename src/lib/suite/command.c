@@ -24,9 +24,8 @@ static int string_list(struct assay_cfg *c, const json_t *doc, const char *key, 
 		return 0;
 	}
 	if (!json_is_array(v) || (required && !json_array_size(v)))
-		return assay_cfg_expected(c, path,
-					  required ? "a non-empty array of strings" : "an array of strings",
-					  v);
+		return assay_cfg_expected(
+		    c, path, required ? "a non-empty array of strings" : "an array of strings", v);
 	for (size_t i = 0; i < json_array_size(v); i++) {
 		json_t *item = json_array_get(v, i);
 		char ip[128];
@@ -49,21 +48,25 @@ static int parse_combos(struct assay_cfg *c, const json_t *doc, json_t **combos)
 		return assay_cfg_fail(c, "$.combos", "expected at least one combo");
 	const char *name;
 	json_t *combo;
-	json_object_foreach(obj, name, combo) {
+	json_object_foreach(obj, name, combo)
+	{
 		char p[256];
 		assay_json_path_key(p, sizeof(p), "$.combos", name);
 		if (!json_is_object(combo))
 			return assay_cfg_expected(c, p, "an object of placeholder values", combo);
 		const char *k;
 		json_t *v;
-		json_object_foreach(combo, k, v) {
+		json_object_foreach(combo, k, v)
+		{
 			char kp[256];
 			assay_json_path_key(kp, sizeof(kp), p, k);
 			if (!suite_valid_name(k))
-				return assay_cfg_fail(c, kp, "not a valid placeholder name ([A-Za-z_][A-Za-z0-9_]*)");
+				return assay_cfg_fail(
+				    c, kp, "not a valid placeholder name ([A-Za-z_][A-Za-z0-9_]*)");
 			for (size_t b = 0; assay_template_builtins[b]; b++)
 				if (!strcmp(k, assay_template_builtins[b]))
-					return assay_cfg_fail(c, kp, "{%s} is set by assay itself", k);
+					return assay_cfg_fail(c, kp, "{%s} is set by assay itself",
+							      k);
 			struct sbuf sb = SBUF_INIT;
 			int rc = suite_scalar_text(c, v, kp, &sb);
 			sbuf_release(&sb);
@@ -112,7 +115,8 @@ static int check_templates(struct assay_cfg *c, const struct assay_suite *s, con
 		snprintf(path, sizeof(path), "$.cwd");
 	const char *k;
 	json_t *v;
-	json_object_foreach(s->context, k, v) {
+	json_object_foreach(s->context, k, v)
+	{
 		sbuf_reset(&sb);
 		if (missing || !json_is_string(v))
 			continue;
@@ -125,9 +129,9 @@ static int check_templates(struct assay_cfg *c, const struct assay_suite *s, con
 		return 0;
 	struct sbuf names = SBUF_INIT;
 	json_object_foreach((json_t *)combo, k, v)
-		sbuf_addf(&names, "%s%s", names.len ? ", " : "", k);
-	assay_cfg_fail(c, path, "placeholder {%s} has no value in combo \"%s\" (%s has: %s)", missing,
-		       combo_name, combo_path, names.len ? sbuf_str(&names) : "nothing");
+	    sbuf_addf(&names, "%s%s", names.len ? ", " : "", k);
+	assay_cfg_fail(c, path, "placeholder {%s} has no value in combo \"%s\" (%s has: %s)",
+		       missing, combo_name, combo_path, names.len ? sbuf_str(&names) : "nothing");
 	sbuf_release(&names);
 	free(missing);
 	return -1;
@@ -241,7 +245,8 @@ static int parse_context(struct assay_cfg *c, const json_t *doc, struct assay_su
 	s->context = rc ? json_deep_copy(ctx) : json_object();
 	const char *k;
 	json_t *v;
-	json_object_foreach(s->context, k, v) {
+	json_object_foreach(s->context, k, v)
+	{
 		char p[256];
 		assay_json_path_key(p, sizeof(p), "$.context", k);
 		if (!json_is_string(v) && !json_is_number(v) && !json_is_boolean(v))
@@ -288,8 +293,7 @@ int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_sui
 	} else {
 		const char *name;
 		json_t *v;
-		json_object_foreach(combos, name, v)
-			strlist_push(&runs, name);
+		json_object_foreach(combos, name, v) strlist_push(&runs, name);
 	}
 	s->cases = xcalloc(runs.n, sizeof(*s->cases));
 	rc = 0;
@@ -302,7 +306,7 @@ int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_sui
 			const char *name;
 			json_t *v;
 			json_object_foreach(combos, name, v)
-				sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", name);
+			    sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", name);
 			rc = assay_cfg_fail(c, rp, "unknown combo \"%s\" (combos: %s)", runs.v[i],
 					    sbuf_str(&sb));
 			sbuf_release(&sb);
@@ -315,9 +319,10 @@ int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		for (size_t k = 0; k < s->n_cases; k++) {
 			if (strcmp(s->cases[k].id, id))
 				continue;
-			rc = assay_cfg_fail(c, rv ? rp : cp, "combo \"%s\" gives case id \"%s\", already used by \"%s\"",
-					    runs.v[i], id,
-					    json_string_value(json_object_get(s->cases[k].factors, "combo")));
+			rc = assay_cfg_fail(
+			    c, rv ? rp : cp,
+			    "combo \"%s\" gives case id \"%s\", already used by \"%s\"", runs.v[i],
+			    id, json_string_value(json_object_get(s->cases[k].factors, "combo")));
 			break;
 		}
 		if (rc < 0) {
@@ -329,7 +334,8 @@ int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		k->runnable = true;
 		k->vars = json_deep_copy(combo);
 		k->factors = json_pack("{s:s, s:O}", "combo", runs.v[i], "values", combo);
-		if ((rc = combo_int(c, doc, "$", "nodes", combo, runs.v[i], 1, 1 << 20, 1, &k->nodes)) < 0 ||
+		if ((rc = combo_int(c, doc, "$", "nodes", combo, runs.v[i], 1, 1 << 20, 1,
+				    &k->nodes)) < 0 ||
 		    (rc = combo_int(c, doc, "$", "gpus_per_node", combo, runs.v[i], 1, 4096, 1,
 				    &k->ranks_per_node)) < 0 ||
 		    (rc = parse_training(c, doc, s, combo, runs.v[i], k)) < 0)
@@ -379,7 +385,8 @@ assay_err suite_plan_command(const struct assay_suite *s, const struct assay_sui
 			char path[128];
 			assay_json_path_index(path, sizeof(path), lists[i].key, k);
 			sbuf_reset(&sb);
-			if (suite_expand(lists[i].from->v[k], vars, s->file, path, &sb, e) != ASSAY_OK) {
+			if (suite_expand(lists[i].from->v[k], vars, s->file, path, &sb, e) !=
+			    ASSAY_OK) {
 				sbuf_release(&sb);
 				return ASSAY_USAGE;
 			}
@@ -402,13 +409,15 @@ assay_err suite_plan_command(const struct assay_suite *s, const struct assay_sui
 			       json_string_value(json_object_get(c->factors, "combo")));
 	const char *k;
 	json_t *v;
-	json_object_foreach(s->context, k, v) {
+	json_object_foreach(s->context, k, v)
+	{
 		json_t *val = context_value(v, vars, &sb);
 		if (!val) {
 			char path[256];
 			assay_json_path_key(path, sizeof(path), "$.context", k);
 			sbuf_release(&sb);
-			return assay_error_at(e, ASSAY_USAGE, s->file, path, 0, "placeholder has no value");
+			return assay_error_at(e, ASSAY_USAGE, s->file, path, 0,
+					      "placeholder has no value");
 		}
 		json_object_set_new(p->context, k, val);
 	}
@@ -420,7 +429,8 @@ assay_err suite_plan_command(const struct assay_suite *s, const struct assay_sui
 		sbuf_reset(&sb);
 		if (pv && json_is_string(pv))
 			for (const char *q = json_string_value(pv); *q; q++)
-				sbuf_addch(&sb, (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q));
+				sbuf_addch(&sb,
+					   (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q));
 		/* Rows that name their own precision keep it (context fills gaps). */
 		json_object_set_new(p->context, "precision",
 				    json_string(sb.len ? sbuf_str(&sb) : "unspecified"));

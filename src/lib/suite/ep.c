@@ -9,7 +9,8 @@
 #include "assay/json.h"
 #include "suite_int.h"
 
-static const char *const filter_keys[] = {"sku", "backend", "ep", "precision", "mode", "phase", NULL};
+static const char *const filter_keys[] = {"sku",  "backend", "ep", "precision",
+					  "mode", "phase",   NULL};
 
 static int parse_filters(struct assay_cfg *c, const json_t *doc, struct assay_filters *f)
 {
@@ -19,7 +20,8 @@ static int parse_filters(struct assay_cfg *c, const json_t *doc, struct assay_fi
 		return rc;
 	if (assay_cfg_object(c, fl, "$.filters", filter_keys) < 0)
 		return -1;
-	struct strlist *lists[] = {&f->sku, &f->backend, &f->ep, &f->precision, &f->mode, &f->phase};
+	struct strlist *lists[] = {&f->sku,       &f->backend, &f->ep,
+				   &f->precision, &f->mode,    &f->phase};
 	for (size_t i = 0; filter_keys[i]; i++) {
 		json_t *v = json_object_get(fl, filter_keys[i]);
 		if (!v)
@@ -39,9 +41,10 @@ static int parse_filters(struct assay_cfg *c, const json_t *doc, struct assay_fi
 				sbuf_adds(&sb, json_string_value(item));
 			} else {
 				sbuf_release(&sb);
-				return assay_cfg_expected(c, ip, !strcmp(filter_keys[i], "ep") ? "an EP size"
-												: "a string",
-							  item);
+				return assay_cfg_expected(
+				    c, ip,
+				    !strcmp(filter_keys[i], "ep") ? "an EP size" : "a string",
+				    item);
 			}
 			strlist_push(lists[i], sbuf_str(&sb));
 			sbuf_release(&sb);

@@ -13,9 +13,9 @@
 #include "suite_int.h"
 
 static const char *const gate_keys[] = {"thresholds", "loss_curve", "convergence", "scaling",
-					"checkpoint", "regression", "ab", NULL};
-static const char *const command_only[] = {"thresholds", "loss_curve", "convergence", "scaling",
-					   "checkpoint", NULL};
+					"checkpoint", "regression", "ab",          NULL};
+static const char *const command_only[] = {"thresholds", "loss_curve", "convergence",
+					   "scaling",    "checkpoint", NULL};
 
 bool assay_suite_metric_selected(const struct strlist *metrics, const struct assay_row *r)
 {
@@ -78,10 +78,11 @@ static int thresholds_cells(struct assay_cfg *c, struct assay_suite *s)
 		if (!have) {
 			k->cell = xstrdup("default");
 		} else if (have < 3) {
-			rc = assay_cfg_fail(c, path,
-					    "a thresholds cell needs MBS, GBS and PRECISION (or none of "
-					    "them, for the \"default\" cell); this combo has %s",
-					    sbuf_str(&text));
+			rc = assay_cfg_fail(
+			    c, path,
+			    "a thresholds cell needs MBS, GBS and PRECISION (or none of "
+			    "them, for the \"default\" cell); this combo has %s",
+			    sbuf_str(&text));
 		} else {
 			char canon[256];
 			struct assay_error e2;
@@ -94,7 +95,7 @@ static int thresholds_cells(struct assay_cfg *c, struct assay_suite *s)
 		keys[i] = k->cell;
 	}
 	if (!rc && assay_thresholds_check_combos(&s->gates.thresholds, keys, s->n_cases, c->err) !=
-			   ASSAY_OK)
+		       ASSAY_OK)
 		rc = -1;
 	free(keys);
 	return rc;
@@ -133,13 +134,14 @@ static int parse_scaling(struct assay_cfg *c, const json_t *v, struct assay_suit
 	sc->baseline = xstrdup(s->cases[base].id);
 	struct strlist names = STRLIST_INIT;
 	if (json_object_get(v, "combos")) {
-		if (assay_cfg_string_list(c, v, path, "combos", ASSAY_CFG_REQUIRED, NULL, &names) < 0)
+		if (assay_cfg_string_list(c, v, path, "combos", ASSAY_CFG_REQUIRED, NULL, &names) <
+		    0)
 			return -1;
 	} else {
 		for (size_t i = 0; i < s->n_cases; i++)
 			if ((long)i != base)
-				strlist_push(&names, json_string_value(json_object_get(s->cases[i].factors,
-										      "combo")));
+				strlist_push(&names, json_string_value(json_object_get(
+							 s->cases[i].factors, "combo")));
 	}
 	int rc = 0;
 	for (size_t i = 0; i < names.n && !rc; i++) {
@@ -147,12 +149,14 @@ static int parse_scaling(struct assay_cfg *c, const json_t *v, struct assay_suit
 		long k = combo_case(s, names.v[i]);
 		assay_json_path_index(p, sizeof(p), "$.gates.scaling.combos", i);
 		if (k < 0)
-			rc = assay_cfg_fail(c, p, "combo \"%s\" is not one of the runs", names.v[i]);
+			rc =
+			    assay_cfg_fail(c, p, "combo \"%s\" is not one of the runs", names.v[i]);
 		else if (k <= base)
-			rc = assay_cfg_fail(c, json_object_get(v, "combos") ? p : "$.gates.scaling.baseline",
-					    "the baseline combo must run before \"%s\" (order $.runs "
-					    "so that it comes first)",
-					    names.v[i]);
+			rc = assay_cfg_fail(
+			    c, json_object_get(v, "combos") ? p : "$.gates.scaling.baseline",
+			    "the baseline combo must run before \"%s\" (order $.runs "
+			    "so that it comes first)",
+			    names.v[i]);
 		else
 			strlist_push(&sc->cases, s->cases[k].id);
 	}
@@ -166,8 +170,8 @@ static int parse_scaling(struct assay_cfg *c, const json_t *v, struct assay_suit
 
 static int parse_checkpoint(struct assay_cfg *c, const json_t *v, struct assay_suite *s)
 {
-	static const char *const keys[] = {"save",	   "resume",  "loss_rtol", "overlap_rtol",
-					   "last_checkpoint", "enforce", NULL};
+	static const char *const keys[] = {
+	    "save", "resume", "loss_rtol", "overlap_rtol", "last_checkpoint", "enforce", NULL};
 	const char *path = "$.gates.checkpoint";
 	struct assay_suite_checkpoint *ck = &s->gates.checkpoint;
 	long save, resume;
@@ -215,8 +219,9 @@ static int gate_switch(struct assay_cfg *c, const json_t *v, const char *key,
 
 static int parse_regression(struct assay_cfg *c, const json_t *v, struct assay_suite *s)
 {
-	static const char *const keys[] = {"changepoint", "rolling_mean", "metrics", "enforce", NULL};
-	static const char *const cp_keys[] = {"window",	     "max_pvalue", "min_magnitude",
+	static const char *const keys[] = {"changepoint", "rolling_mean", "metrics", "enforce",
+					   NULL};
+	static const char *const cp_keys[] = {"window",      "max_pvalue", "min_magnitude",
 					      "min_segment", "threshold",  NULL};
 	static const char *const rm_keys[] = {"train_threshold", "infer_threshold", "min_history",
 					      "window", NULL};
@@ -228,26 +233,29 @@ static int parse_regression(struct assay_cfg *c, const json_t *v, struct assay_s
 	assay_gate_defaults(g);
 	r->enforce = true;
 	if (assay_cfg_object(c, v, "$.gates.regression", keys) < 0 ||
-	    assay_cfg_bool(c, v, "$.gates.regression", "enforce", ASSAY_CFG_OPTIONAL, &r->enforce) < 0 ||
+	    assay_cfg_bool(c, v, "$.gates.regression", "enforce", ASSAY_CFG_OPTIONAL, &r->enforce) <
+		0 ||
 	    gate_switch(c, v, "changepoint", cp_keys, &g->changepoint, &cpo) < 0 ||
 	    gate_switch(c, v, "rolling_mean", rm_keys, &g->rolling_mean, &rmo) < 0)
 		return -1;
-	if (cpo && (assay_cfg_int(c, cpo, cp, "window", ASSAY_CFG_OPTIONAL, 2, 100000, &window) < 0 ||
-		    assay_cfg_number(c, cpo, cp, "max_pvalue", ASSAY_CFG_OPTIONAL, 1e-300, 1,
-				     &g->detect.max_pvalue) < 0 ||
-		    assay_cfg_number(c, cpo, cp, "min_magnitude", ASSAY_CFG_OPTIONAL, 0, INFINITY,
-				     &g->detect.min_magnitude) < 0 ||
-		    assay_cfg_int(c, cpo, cp, "min_segment", ASSAY_CFG_OPTIONAL, 1, 1000, &segment) < 0 ||
-		    assay_cfg_number(c, cpo, cp, "threshold", ASSAY_CFG_OPTIONAL, 0, INFINITY,
-				     &g->cp_threshold) < 0))
+	if (cpo &&
+	    (assay_cfg_int(c, cpo, cp, "window", ASSAY_CFG_OPTIONAL, 2, 100000, &window) < 0 ||
+	     assay_cfg_number(c, cpo, cp, "max_pvalue", ASSAY_CFG_OPTIONAL, 1e-300, 1,
+			      &g->detect.max_pvalue) < 0 ||
+	     assay_cfg_number(c, cpo, cp, "min_magnitude", ASSAY_CFG_OPTIONAL, 0, INFINITY,
+			      &g->detect.min_magnitude) < 0 ||
+	     assay_cfg_int(c, cpo, cp, "min_segment", ASSAY_CFG_OPTIONAL, 1, 1000, &segment) < 0 ||
+	     assay_cfg_number(c, cpo, cp, "threshold", ASSAY_CFG_OPTIONAL, 0, INFINITY,
+			      &g->cp_threshold) < 0))
 		return -1;
-	if (rmo && (assay_cfg_number(c, rmo, rm, "train_threshold", ASSAY_CFG_OPTIONAL, 0, INFINITY,
-				     &g->rm_train_threshold) < 0 ||
-		    assay_cfg_number(c, rmo, rm, "infer_threshold", ASSAY_CFG_OPTIONAL, 0, INFINITY,
-				     &g->rm_infer_threshold) < 0 ||
-		    assay_cfg_int(c, rmo, rm, "min_history", ASSAY_CFG_OPTIONAL, 1, 100000,
-				  &min_history) < 0 ||
-		    assay_cfg_int(c, rmo, rm, "window", ASSAY_CFG_OPTIONAL, 1, 100000, &rm_window) < 0))
+	if (rmo &&
+	    (assay_cfg_number(c, rmo, rm, "train_threshold", ASSAY_CFG_OPTIONAL, 0, INFINITY,
+			      &g->rm_train_threshold) < 0 ||
+	     assay_cfg_number(c, rmo, rm, "infer_threshold", ASSAY_CFG_OPTIONAL, 0, INFINITY,
+			      &g->rm_infer_threshold) < 0 ||
+	     assay_cfg_int(c, rmo, rm, "min_history", ASSAY_CFG_OPTIONAL, 1, 100000, &min_history) <
+		 0 ||
+	     assay_cfg_int(c, rmo, rm, "window", ASSAY_CFG_OPTIONAL, 1, 100000, &rm_window) < 0))
 		return -1;
 	if (window)
 		g->detect.window = (int)window;
@@ -275,8 +283,8 @@ static int parse_regression(struct assay_cfg *c, const json_t *v, struct assay_s
 /* The factors that make two EP cases the same point, whatever the backend. */
 static json_t *ep_point(const json_t *factors)
 {
-	static const char *const drop[] = {"id",	 "backend", "reason", "disposition",
-					   "shard", "transport", "scope", "topology"};
+	static const char *const drop[] = {"id",    "backend",   "reason", "disposition",
+					   "shard", "transport", "scope",  "topology"};
 	json_t *p = json_deep_copy(factors);
 	for (size_t i = 0; i < ARRAY_SIZE(drop); i++)
 		json_object_del(p, drop[i]);
@@ -343,8 +351,8 @@ static void ab_pair(struct assay_suite *s)
 
 static int parse_ab(struct assay_cfg *c, const json_t *v, struct assay_suite *s)
 {
-	static const char *const keys[] = {"baseline", "candidate", "threshold", "metrics",
-					   "enforce", NULL};
+	static const char *const keys[] = {"baseline", "candidate", "threshold",
+					   "metrics",  "enforce",   NULL};
 	const char *path = "$.gates.ab";
 	struct assay_suite_ab *ab = &s->gates.ab;
 	const char *base, *cand;
@@ -357,7 +365,8 @@ static int parse_ab(struct assay_cfg *c, const json_t *v, struct assay_suite *s)
 	    assay_cfg_bool(c, v, path, "enforce", ASSAY_CFG_OPTIONAL, &ab->enforce) < 0)
 		return -1;
 	if (json_object_get(v, "metrics") &&
-	    assay_cfg_string_list(c, v, path, "metrics", ASSAY_CFG_REQUIRED, NULL, &ab->metrics) < 0)
+	    assay_cfg_string_list(c, v, path, "metrics", ASSAY_CFG_REQUIRED, NULL, &ab->metrics) <
+		0)
 		return -1;
 	if (!strcmp(base, cand))
 		return assay_cfg_fail(c, "$.gates.ab.candidate",
@@ -396,28 +405,33 @@ int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite
 		if (!json_object_get(g, command_only[i]))
 			continue;
 		if (s->kind != ASSAY_SUITE_COMMAND)
-			return assay_cfg_fail(c, p, "applies to command suites (EP suites take "
-						    "regression and ab)");
-		if (strcmp(command_only[i], "thresholds") && !s->training)
 			return assay_cfg_fail(c, p,
-					      "judges a training log: it needs parser megatron, primus, "
-					      "megatron-golden or auto, not \"%s\"",
-					      s->parser);
+					      "applies to command suites (EP suites take "
+					      "regression and ab)");
+		if (strcmp(command_only[i], "thresholds") && !s->training)
+			return assay_cfg_fail(
+			    c, p,
+			    "judges a training log: it needs parser megatron, primus, "
+			    "megatron-golden or auto, not \"%s\"",
+			    s->parser);
 	}
 	if (json_object_get(g, "ab") && s->kind != ASSAY_SUITE_EP)
-		return assay_cfg_fail(c, "$.gates.ab",
-				      "compares two backends of an EP suite at each point; a command "
-				      "suite has none");
+		return assay_cfg_fail(
+		    c, "$.gates.ab",
+		    "compares two backends of an EP suite at each point; a command "
+		    "suite has none");
 	const json_t *v;
 	if (json_object_get(g, "thresholds") && parse_thresholds(c, g, s) < 0)
 		return -1;
 	if ((v = json_object_get(g, "loss_curve"))) {
-		if (assay_loss_curve_spec_parse(c, v, "$.gates.loss_curve", &s->gates.loss_curve) < 0)
+		if (assay_loss_curve_spec_parse(c, v, "$.gates.loss_curve", &s->gates.loss_curve) <
+		    0)
 			return -1;
 		s->gates.loss_curve_on = true;
 	}
 	if ((v = json_object_get(g, "convergence"))) {
-		if (assay_convergence_spec_parse(c, v, "$.gates.convergence", &s->gates.convergence) < 0)
+		if (assay_convergence_spec_parse(c, v, "$.gates.convergence",
+						 &s->gates.convergence) < 0)
 			return -1;
 		s->gates.convergence_on = true;
 	}

@@ -12,15 +12,15 @@
 #include "assay/suite.h"
 #include "suite_int.h"
 
-#define COMMON_KEYS                                                                            \
-	"kind", "name", "description", "launcher", "store", "output", "cluster", "revision",  \
-		"signatures", "secrets", "env", "timeout_s", "gates"
+#define COMMON_KEYS                                                                                \
+	"kind", "name", "description", "launcher", "store", "output", "cluster", "revision",       \
+	    "signatures", "secrets", "env", "timeout_s", "gates"
 
-const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep", "filters",
-					   "assay_ep", NULL};
+const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep",
+					   "filters",   "assay_ep",  NULL};
 const char *const assay_suite_command_keys[] = {
-	COMMON_KEYS, "combos", "runs",  "argv",  "cwd",           "parser", "results",
-	"logs",      "context", "nodes", "gpus_per_node", "training", NULL};
+    COMMON_KEYS, "combos",  "runs",  "argv",          "cwd",      "parser", "results",
+    "logs",      "context", "nodes", "gpus_per_node", "training", NULL};
 
 static const char *const kinds[] = {"ep", "command", NULL};
 static const char *const signature_keys[] = {"errors", "benign", "disable", "builtin", NULL};
@@ -31,8 +31,8 @@ bool suite_valid_name(const char *s)
 	if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
 		return false;
 	for (const char *p = s; *p; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		      *p == '_'))
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
 			return false;
 	return true;
 }
@@ -42,13 +42,15 @@ static int parse_patterns(struct assay_cfg *c, const json_t *sig, const char *ke
 {
 	json_t *obj;
 	char path[256];
-	int rc = assay_cfg_member(c, sig, "$.signatures", key, ASSAY_CFG_OPTIONAL, JSON_OBJECT, &obj);
+	int rc =
+	    assay_cfg_member(c, sig, "$.signatures", key, ASSAY_CFG_OPTIONAL, JSON_OBJECT, &obj);
 	if (rc <= 0)
 		return rc;
 	assay_json_path_key(path, sizeof(path), "$.signatures", key);
 	const char *name;
 	json_t *v;
-	json_object_foreach(obj, name, v) {
+	json_object_foreach(obj, name, v)
+	{
 		char p[256];
 		assay_json_path_key(p, sizeof(p), path, name);
 		if (!*name)
@@ -69,8 +71,9 @@ static int parse_signatures(struct assay_cfg *c, const json_t *doc, struct assay
 	int rc = assay_cfg_member(c, doc, "$", "signatures", ASSAY_CFG_OPTIONAL, JSON_OBJECT, &sig);
 	if (rc < 0)
 		return -1;
-	if (rc && (assay_cfg_object(c, sig, "$.signatures", signature_keys) < 0 ||
-		   assay_cfg_bool(c, sig, "$.signatures", "builtin", ASSAY_CFG_OPTIONAL, &builtin) < 0))
+	if (rc &&
+	    (assay_cfg_object(c, sig, "$.signatures", signature_keys) < 0 ||
+	     assay_cfg_bool(c, sig, "$.signatures", "builtin", ASSAY_CFG_OPTIONAL, &builtin) < 0))
 		return -1;
 	if (builtin)
 		assay_sigset_add_builtins(&s->signatures);
@@ -79,18 +82,19 @@ static int parse_signatures(struct assay_cfg *c, const json_t *doc, struct assay
 	json_t *dis = json_object_get(sig, "disable");
 	if (dis) {
 		struct strlist names = STRLIST_INIT;
-		if (assay_cfg_string_list(c, sig, "$.signatures", "disable", ASSAY_CFG_REQUIRED, NULL,
-					  &names) < 0)
+		if (assay_cfg_string_list(c, sig, "$.signatures", "disable", ASSAY_CFG_REQUIRED,
+					  NULL, &names) < 0)
 			return -1;
 		for (size_t i = 0; i < names.n; i++) {
 			if (assay_sigset_disable(&s->signatures, names.v[i]))
 				continue;
 			char p[256];
 			assay_json_path_index(p, sizeof(p), "$.signatures.disable", i);
-			assay_cfg_fail(c, p,
-				       "unknown signature or family \"%s\" (see docs/suite.md for the "
-				       "built-in signatures)",
-				       names.v[i]);
+			assay_cfg_fail(
+			    c, p,
+			    "unknown signature or family \"%s\" (see docs/suite.md for the "
+			    "built-in signatures)",
+			    names.v[i]);
 			strlist_clear(&names);
 			return -1;
 		}
@@ -126,7 +130,8 @@ static int parse_env(struct assay_cfg *c, const json_t *doc, struct assay_suite 
 		return rc;
 	const char *name;
 	json_t *v;
-	json_object_foreach(env, name, v) {
+	json_object_foreach(env, name, v)
+	{
 		char p[256];
 		assay_json_path_key(p, sizeof(p), "$.env", name);
 		if (!suite_valid_name(name))
@@ -149,7 +154,8 @@ static int parse_secrets(struct assay_cfg *c, const json_t *doc, struct assay_su
 	if (!sec)
 		return 0;
 	if (!json_is_array(sec))
-		return assay_cfg_expected(c, "$.secrets", "an array of environment variable names", sec);
+		return assay_cfg_expected(c, "$.secrets", "an array of environment variable names",
+					  sec);
 	for (size_t i = 0; i < json_array_size(sec); i++) {
 		json_t *v = json_array_get(sec, i);
 		char p[256];
@@ -167,10 +173,11 @@ static int parse_secrets(struct assay_cfg *c, const json_t *doc, struct assay_su
 			if (!strncmp(s->env.v[k], s->secrets.v[i], n) && s->env.v[k][n] == '=') {
 				char p[256];
 				assay_json_path_key(p, sizeof(p), "$.env", s->secrets.v[i]);
-				return assay_cfg_fail(c, p,
-						      "%s is a secret: it comes from assay's environment, "
-						      "never from the suite file",
-						      s->secrets.v[i]);
+				return assay_cfg_fail(
+				    c, p,
+				    "%s is a secret: it comes from assay's environment, "
+				    "never from the suite file",
+				    s->secrets.v[i]);
 			}
 		}
 	}
@@ -206,7 +213,8 @@ static int parse_common(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		s->name = xstrdup(str);
 	if (assay_cfg_string(c, doc, "$", "description", ASSAY_CFG_OPTIONAL, &str) < 0)
 		return -1;
-	if (assay_launcher_parse(c, json_object_get(doc, "launcher"), "$.launcher", &s->launcher) < 0)
+	if (assay_launcher_parse(c, json_object_get(doc, "launcher"), "$.launcher", &s->launcher) <
+	    0)
 		return -1;
 	s->launcher_name = xstrdup(s->launcher->ops->name);
 	if ((rc = assay_cfg_string(c, doc, "$", "store", ASSAY_CFG_OPTIONAL, &str)) < 0)
@@ -219,10 +227,11 @@ static int parse_common(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		return -1;
 	if (rc)
 		s->cluster = xstrdup(str);
-	if (assay_cfg_number(c, doc, "$", "timeout_s", ASSAY_CFG_OPTIONAL, 0.001, 1e7, &s->timeout_s) < 0)
+	if (assay_cfg_number(c, doc, "$", "timeout_s", ASSAY_CFG_OPTIONAL, 0.001, 1e7,
+			     &s->timeout_s) < 0)
 		return -1;
-	if (parse_revision(c, doc, s) < 0 || parse_signatures(c, doc, s) < 0 || parse_env(c, doc, s) < 0 ||
-	    parse_secrets(c, doc, s) < 0)
+	if (parse_revision(c, doc, s) < 0 || parse_signatures(c, doc, s) < 0 ||
+	    parse_env(c, doc, s) < 0 || parse_secrets(c, doc, s) < 0)
 		return -1;
 	return 0;
 }
@@ -309,10 +318,12 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 		goto out;
 	s->kind = !strcmp(kind, "ep") ? ASSAY_SUITE_EP : ASSAY_SUITE_COMMAND;
 	if (assay_cfg_object(&c, doc, "$",
-			     s->kind == ASSAY_SUITE_EP ? assay_suite_ep_keys : assay_suite_command_keys) < 0 ||
+			     s->kind == ASSAY_SUITE_EP ? assay_suite_ep_keys
+						       : assay_suite_command_keys) < 0 ||
 	    parse_common(&c, doc, s) < 0)
 		goto out;
-	rc = s->kind == ASSAY_SUITE_EP ? suite_parse_ep(&c, doc, s) : suite_parse_command(&c, doc, s);
+	rc = s->kind == ASSAY_SUITE_EP ? suite_parse_ep(&c, doc, s)
+				       : suite_parse_command(&c, doc, s);
 	if (rc == 0)
 		rc = suite_parse_gates(&c, doc, s);
 	if (rc == 0)
@@ -324,7 +335,8 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 					    json_pack("{s:s, s:s}", "platforms", s->registry.sha256,
 						      "sweep", s->sweep.sha256));
 		if (s->gates.thresholds_on)
-			json_object_set_new(all, "thresholds", json_string(s->gates.thresholds_sha256));
+			json_object_set_new(all, "thresholds",
+					    json_string(s->gates.thresholds_sha256));
 		assay_json_sha256(all, s->sha256);
 		json_decref(all);
 	}
@@ -397,7 +409,8 @@ static bool find_in_json(const json_t *v, const char *path, const char *needle, 
 	if (json_is_object(v)) {
 		const char *k;
 		json_t *child;
-		json_object_foreach((json_t *)v, k, child) {
+		json_object_foreach((json_t *)v, k, child)
+		{
 			char p[256];
 			assay_json_path_key(p, sizeof(p), path, k);
 			if (strstr(k, needle)) {

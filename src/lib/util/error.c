@@ -12,13 +12,14 @@ static const struct {
 	const char *meaning;
 	int severity; /* higher is more severe: 2 > 5 > 3 > 4 > 1 > 0 */
 } outcomes[ASSAY_ERR_COUNT] = {
-	[ASSAY_OK] = {"ok", "everything ran and passed its gates", 0},
-	[ASSAY_GATE_FAILED] = {"gate-failed", "a threshold, loss-curve or regression gate failed", 1},
-	[ASSAY_USAGE] = {"usage", "bad arguments, invalid config or unreadable input: nothing ran", 5},
-	[ASSAY_WORKLOAD_FAILED] = {"workload-failed",
-				   "a workload exited non-zero, matched an error signature or timed out", 3},
-	[ASSAY_NO_METRICS] = {"no-metrics", "a workload succeeded but produced no measurements", 2},
-	[ASSAY_INFRA] = {"infrastructure", "launcher, store or file system failed", 4},
+    [ASSAY_OK] = {"ok", "everything ran and passed its gates", 0},
+    [ASSAY_GATE_FAILED] = {"gate-failed", "a threshold, loss-curve or regression gate failed", 1},
+    [ASSAY_USAGE] = {"usage", "bad arguments, invalid config or unreadable input: nothing ran", 5},
+    [ASSAY_WORKLOAD_FAILED] =
+	{"workload-failed", "a workload exited non-zero, matched an error signature or timed out",
+	 3},
+    [ASSAY_NO_METRICS] = {"no-metrics", "a workload succeeded but produced no measurements", 2},
+    [ASSAY_INFRA] = {"infrastructure", "launcher, store or file system failed", 4},
 };
 
 const char *assay_strerror(assay_err code)
@@ -116,12 +117,12 @@ const char *assay_error_format(const struct assay_error *e, char *buf, size_t si
 	if (!size)
 		return buf;
 	buf[0] = '\0';
-#define ADD(...)                                                                       \
-	do {                                                                           \
-		if (n < size) {                                                        \
-			int k = snprintf(buf + n, size - n, __VA_ARGS__);              \
-			n += k > 0 ? (size_t)k : 0;                                    \
-		}                                                                      \
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		if (n < size) {                                                                    \
+			int k = snprintf(buf + n, size - n, __VA_ARGS__);                          \
+			n += k > 0 ? (size_t)k : 0;                                                \
+		}                                                                                  \
 	} while (0)
 	if (e->file[0]) {
 		ADD("%s", e->file);

@@ -37,7 +37,8 @@ char *assay_read_file(const char *path, size_t *len, struct assay_error *e)
 			int err = errno;
 			close(fd);
 			sbuf_release(&sb);
-			assay_error_at(e, ASSAY_USAGE, path, NULL, 0, "cannot read: %s", strerror(err));
+			assay_error_at(e, ASSAY_USAGE, path, NULL, 0, "cannot read: %s",
+				       strerror(err));
 			return NULL;
 		}
 		if (n == 0)
@@ -56,7 +57,8 @@ assay_err assay_map_file(const char *path, struct assay_file_map *m, struct assa
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (uintmax_t)st.st_size <= SIZE_MAX) {
-		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		void *p =
+		    mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (p != MAP_FAILED) {
 			close(fd);
 			madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -115,7 +117,8 @@ assay_err assay_write_file_atomic(const char *path, const void *data, size_t len
 		int err = errno;
 		unlink(tmp);
 		free(tmp);
-		return assay_error_at(e, ASSAY_INFRA, path, NULL, 0, "cannot write: %s", strerror(err));
+		return assay_error_at(e, ASSAY_INFRA, path, NULL, 0, "cannot write: %s",
+				      strerror(err));
 	}
 	free(tmp);
 	return ASSAY_OK;

@@ -57,9 +57,7 @@ void assay_json_path_at(const char *text, size_t len, size_t off, char *out, siz
 				depth--;
 			expect_key = false;
 			break;
-		case ':':
-			expect_key = false;
-			break;
+		case ':': expect_key = false; break;
 		case ',':
 			if (depth > 0 && depth <= MAXD) {
 				if (st[depth - 1].object) {
@@ -70,8 +68,7 @@ void assay_json_path_at(const char *text, size_t len, size_t off, char *out, siz
 				}
 			}
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	char buf[512] = "$";
@@ -246,7 +243,8 @@ static void write_value(struct sbuf *sb, const json_t *v, int flags, int depth)
 		/* Arrays of scalars stay on one line even when pretty. */
 		bool flat = true;
 		for (size_t i = 0; i < n; i++)
-			if (json_is_object(json_array_get(v, i)) || json_is_array(json_array_get(v, i)))
+			if (json_is_object(json_array_get(v, i)) ||
+			    json_is_array(json_array_get(v, i)))
 				flat = false;
 		sbuf_addch(sb, '[');
 		for (size_t i = 0; i < n; i++) {
@@ -261,24 +259,12 @@ static void write_value(struct sbuf *sb, const json_t *v, int flags, int depth)
 		sbuf_addch(sb, ']');
 		return;
 	}
-	case JSON_STRING:
-		write_string(sb, json_string_value(v), json_string_length(v));
-		return;
-	case JSON_INTEGER:
-		sbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		return;
-	case JSON_REAL:
-		write_real(sb, json_real_value(v));
-		return;
-	case JSON_TRUE:
-		sbuf_adds(sb, "true");
-		return;
-	case JSON_FALSE:
-		sbuf_adds(sb, "false");
-		return;
-	case JSON_NULL:
-		sbuf_adds(sb, "null");
-		return;
+	case JSON_STRING: write_string(sb, json_string_value(v), json_string_length(v)); return;
+	case JSON_INTEGER: sbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
+	case JSON_REAL: write_real(sb, json_real_value(v)); return;
+	case JSON_TRUE: sbuf_adds(sb, "true"); return;
+	case JSON_FALSE: sbuf_adds(sb, "false"); return;
+	case JSON_NULL: sbuf_adds(sb, "null"); return;
 	}
 }
 

@@ -5,8 +5,8 @@
 #include "assay/outcome.h"
 
 static const char *const names[ASSAY_OUTCOME_COUNT] = {
-	"passed", "gate-failed", "workload-failed", "no-metrics", "infrastructure", "unsupported",
-	"skipped",
+    "passed",         "gate-failed", "workload-failed", "no-metrics",
+    "infrastructure", "unsupported", "skipped",
 };
 
 const char *assay_outcome_name(enum assay_outcome o)

@@ -151,10 +151,11 @@ static bool read_stat(pid_t pid, struct proc_entry *p)
 	char state;
 	long ppid, pgrp, session;
 	unsigned long long start;
-	if (!s || sscanf(s + 1,
-			 " %c %ld %ld %ld %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-			 "%llu",
-			 &state, &ppid, &pgrp, &session, &start) != 5)
+	if (!s ||
+	    sscanf(s + 1,
+		   " %c %ld %ld %ld %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+		   "%llu",
+		   &state, &ppid, &pgrp, &session, &start) != 5)
 		return false;
 	if (state == 'Z' || state == 'X')
 		return false;
@@ -240,7 +241,8 @@ size_t assay_proc_signal_new(const struct assay_proc_set *set, struct assay_proc
 	for (size_t i = 0; i < set->n; i++) {
 		bool seen = false;
 		for (size_t k = 0; k < done->n && !seen; k++)
-			seen = done->v[k].pid == set->v[i].pid && done->v[k].start == set->v[i].start;
+			seen =
+			    done->v[k].pid == set->v[i].pid && done->v[k].start == set->v[i].start;
 		if (seen)
 			continue;
 		ALLOC_GROW(fresh.v, fresh.n + 1, fresh.alloc);

@@ -31,20 +31,20 @@ static const struct {
 	bool exact16;      /* AWS key ids: exactly 16 upper-case letters or digits */
 	const char *kind;
 } tokens[] = {
-	{"github_pat_", "_", 22, false, "a GitHub fine-grained token"},
-	{"hf_", NULL, 30, false, "a Hugging Face token"},
-	{"ghp_", NULL, 36, false, "a GitHub token"},
-	{"gho_", NULL, 36, false, "a GitHub token"},
-	{"ghu_", NULL, 36, false, "a GitHub token"},
-	{"ghs_", NULL, 36, false, "a GitHub token"},
-	{"ghr_", NULL, 36, false, "a GitHub token"},
-	{"AKIA", NULL, 16, true, "an AWS access key id"},
-	{"ASIA", NULL, 16, true, "an AWS access key id"},
-	{"xoxb-", "-", 10, false, "a Slack token"},
-	{"xoxp-", "-", 10, false, "a Slack token"},
-	{"xoxa-", "-", 10, false, "a Slack token"},
-	{"xoxr-", "-", 10, false, "a Slack token"},
-	{"xoxs-", "-", 10, false, "a Slack token"},
+    {"github_pat_", "_", 22, false, "a GitHub fine-grained token"},
+    {"hf_", NULL, 30, false, "a Hugging Face token"},
+    {"ghp_", NULL, 36, false, "a GitHub token"},
+    {"gho_", NULL, 36, false, "a GitHub token"},
+    {"ghu_", NULL, 36, false, "a GitHub token"},
+    {"ghs_", NULL, 36, false, "a GitHub token"},
+    {"ghr_", NULL, 36, false, "a GitHub token"},
+    {"AKIA", NULL, 16, true, "an AWS access key id"},
+    {"ASIA", NULL, 16, true, "an AWS access key id"},
+    {"xoxb-", "-", 10, false, "a Slack token"},
+    {"xoxp-", "-", 10, false, "a Slack token"},
+    {"xoxa-", "-", 10, false, "a Slack token"},
+    {"xoxr-", "-", 10, false, "a Slack token"},
+    {"xoxs-", "-", 10, false, "a Slack token"},
 };
 
 const char *assay_token_find(const char *s, size_t len, size_t *start, size_t *end)
@@ -65,8 +65,9 @@ const char *assay_token_find(const char *s, size_t len, size_t *start, size_t *e
 			 * start before the cut counts too. */
 			bool cut = body && i + pl + body + 3 <= len &&
 				   !memcmp(s + i + pl + body, "...", 3);
-			if (!cut && (tokens[t].exact16 ? body != 16 || run_of(s, len, i + pl, NULL) != 16
-						       : body < tokens[t].min))
+			if (!cut &&
+			    (tokens[t].exact16 ? body != 16 || run_of(s, len, i + pl, NULL) != 16
+					       : body < tokens[t].min))
 				continue;
 			*start = i;
 			*end = i + pl + body;
@@ -82,8 +83,9 @@ size_t assay_token_mask(struct sbuf *sb)
 	while (from < sb->len && assay_token_find(sb->buf + from, sb->len - from, &start, &end)) {
 		/* The word the token ends in goes too: a second token glued to the
 		 * first would otherwise lose only its prefix. */
-		while (from + end < sb->len && (isalnum((unsigned char)sb->buf[from + end]) ||
-						sb->buf[from + end] == '_' || sb->buf[from + end] == '-'))
+		while (from + end < sb->len &&
+		       (isalnum((unsigned char)sb->buf[from + end]) || sb->buf[from + end] == '_' ||
+			sb->buf[from + end] == '-'))
 			end++;
 		struct sbuf out = SBUF_INIT;
 		sbuf_add(&out, sb->buf, from + start);

@@ -13,7 +13,7 @@
 #include "assay/watch.h"
 
 /* A line longer than this without a line end is scanned as it stands. */
-#define PARTIAL_MAX (256 * 1024)
+#define PARTIAL_MAX   (256 * 1024)
 #define LINE_MAX_KEEP 1000
 
 static unsigned bigram_of(const char *p)
@@ -46,7 +46,8 @@ static void build_prefilter(struct assay_scanner *s)
 	s->anchors = xcalloc(n ? n : 1, sizeof(*s->anchors));
 	size_t k = 0;
 	for (size_t i = 0; i < s->set->n; i++)
-		for (const char *const *a = s->set->v[i].anchors; !s->set->v[i].benign && a && *a; a++)
+		for (const char *const *a = s->set->v[i].anchors; !s->set->v[i].benign && a && *a;
+		     a++)
 			s->anchors[k++] = *a; /* anchors are at least two bytes (unit-tested) */
 	qsort(s->anchors, n, sizeof(*s->anchors), cmp_anchor);
 	s->bigram = xcalloc(65536, 1);
@@ -122,8 +123,8 @@ static size_t find_anchor(const struct assay_scanner *s, const char *block, size
 }
 
 /* Does pattern sig match somewhere in [from, len) of block? *at gets the start. */
-static bool find(const struct assay_scanner *s, const struct assay_signature *sig, const char *block,
-		 size_t len, size_t from, size_t *at)
+static bool find(const struct assay_scanner *s, const struct assay_signature *sig,
+		 const char *block, size_t len, size_t from, size_t *at)
 {
 	int rc = pcre2_match(sig->code, (PCRE2_SPTR)block, len, from, 0, s->md, NULL);
 	if (rc < 0)
@@ -163,7 +164,8 @@ static void scan_block(struct assay_scanner *s, const char *block, size_t len)
 {
 	/* Next match of each unanchored pattern at or after pos (len: none). */
 	size_t next_small[16];
-	size_t *next = s->n_unanchored <= 16 ? next_small : xmalloc(s->n_unanchored * sizeof(*next));
+	size_t *next =
+	    s->n_unanchored <= 16 ? next_small : xmalloc(s->n_unanchored * sizeof(*next));
 	for (size_t u = 0; u < s->n_unanchored; u++)
 		if (!find(s, &s->set->v[s->unanchored[u]], block, len, 0, &next[u]))
 			next[u] = len;
@@ -171,7 +173,8 @@ static void scan_block(struct assay_scanner *s, const char *block, size_t len)
 	while (pos < len) {
 		size_t cand = find_anchor(s, block, len, pos);
 		for (size_t u = 0; u < s->n_unanchored; u++) {
-			if (next[u] < pos && !find(s, &s->set->v[s->unanchored[u]], block, len, pos, &next[u]))
+			if (next[u] < pos &&
+			    !find(s, &s->set->v[s->unanchored[u]], block, len, pos, &next[u]))
 				next[u] = len;
 			if (next[u] < cand)
 				cand = next[u];

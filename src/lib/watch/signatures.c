@@ -13,68 +13,68 @@
  * tests check every sample line through them). */
 #define A(...) ((const char *const[]){__VA_ARGS__, NULL})
 const struct assay_builtin_signature assay_builtin_signatures[] = {
-	{"nccl", "nccl-error",
-	 "\\b[NR]CCL error\\b|\\bnccl(InternalError|SystemError|UnhandledCudaError|InvalidUsage|"
-	 "InvalidArgument|RemoteError)\\b|DistBackendError|NCCL communicator was aborted",
-	 A("NCCL error", "RCCL error", "ncclInternalError", "ncclSystemError",
-	   "ncclUnhandledCudaError", "ncclInvalidUsage", "ncclInvalidArgument", "ncclRemoteError",
-	   "DistBackendError", "NCCL communicator was aborted")},
-	{"nccl", "nccl-timeout",
-	 "Watchdog caught collective operation timeout|"
-	 "Some NCCL operations have failed or timed out|\\b[NR]CCL (watchdog )?timeout\\b",
-	 A("Watchdog caught collective operation timeout", "Some NCCL operations have failed",
-	   "NCCL timeout", "RCCL timeout", "NCCL watchdog timeout", "RCCL watchdog timeout")},
-	{"gpu", "gpu-lost", "GPU has fallen off the bus|\\bGPU is lost\\b|NVRM: Xid \\(",
-	 A("GPU has fallen off the bus", "GPU is lost", "NVRM: Xid (")},
-	{"gpu", "gpu-hang",
-	 "\\b(GPU|gpu) (Hang|hang|HANG)\\b|HW Exception by GPU node|amdgpu: ring \\S+ timeout",
-	 A("GPU Hang", "GPU hang", "GPU HANG", "gpu Hang", "gpu hang", "gpu HANG",
-	   "HW Exception by GPU node", "amdgpu: ring ")},
-	{"gpu", "gpu-reset",
-	 "\\b(GPU|gpu) (reset|recovery) (begin|started|succeeded|failed)\\b|"
-	 "\\bamdgpu\\b.*\\bGPU reset\\b",
-	 A("GPU reset", "gpu reset", "GPU recovery", "gpu recovery")},
-	{"gpu", "gpu-uncorrectable",
-	 "\\b[Uu]ncorrectable (ECC |memory )?error|UNCORRECTABLE ECC ERROR|"
-	 "CUDA_ERROR_ECC_UNCORRECTABLE",
-	 A("ncorrectable ", "UNCORRECTABLE")},
-	{"gpu", "gpu-page-fault",
-	 "Memory access fault by GPU|\\b(GPU|gpu) page fault\\b|\\bamdgpu\\b.*\\bpage fault\\b|"
-	 "illegal memory access was encountered|hipErrorIllegalAddress|cudaErrorIllegalAddress",
-	 A("Memory access fault by GPU", "page fault", "illegal memory access was encountered",
-	   "ErrorIllegalAddress")},
-	{"oom", "cuda-oom",
-	 "CUDA out of memory|CUDA error: out of memory|\\bOutOfMemoryError\\b|cudaErrorMemoryAllocation",
-	 A("CUDA out of memory", "CUDA error: out of memory", "OutOfMemoryError",
-	   "cudaErrorMemoryAllocation")},
-	{"oom", "hip-oom", "HIP out of memory|HIP error: out of memory|hipErrorOutOfMemory",
-	 A("HIP out of memory", "HIP error: out of memory", "hipErrorOutOfMemory")},
-	{"oom", "host-oom",
-	 "Out of memory: Kill(ed)? process|\\boom-kill(er)?\\b|\\bKilled process \\d+ \\(|"
-	 "std::bad_alloc|^\\s*MemoryError\\b",
-	 A("Out of memory: Kill", "oom-kill", "Killed process ", "std::bad_alloc", "MemoryError")},
-	{"torch-elastic", "torch-elastic",
-	 "torch\\.distributed\\.elastic\\.[A-Za-z_.]*(Error|Exception)\\b|\\bChildFailedError\\b|"
-	 "\\bRendezvous(Timeout|Closed|Connection)?Error\\b",
-	 A("torch.distributed.elastic.", "ChildFailedError", "RendezvousError",
-	   "RendezvousTimeoutError", "RendezvousClosedError", "RendezvousConnectionError")},
-	{"python", "python-traceback", "Traceback \\(most recent call last\\):",
-	 A("Traceback (most recent call last):")},
-	{"crash", "segfault", "Segmentation fault|\\bSIGSEGV\\b", A("Segmentation fault", "SIGSEGV")},
-	{"crash", "abort",
-	 "Aborted \\(core dumped\\)|\\bSIGABRT\\b|terminate called after throwing|"
-	 "Fatal Python error|\\*\\*\\* Process received signal \\*\\*\\*|\\bBus error\\b|\\bSIGBUS\\b",
-	 A("Aborted (core dumped)", "SIGABRT", "terminate called after throwing",
-	   "Fatal Python error", "*** Process received signal ***", "Bus error", "SIGBUS")},
-	{"mpi", "mpi-abort",
-	 "MPI_ABORT was invoked|\\bMPI_Abort\\(|MPI_ERRORS_ARE_FATAL|"
-	 "(mpirun|mpiexec|prterun) noticed that process rank \\d+|"
-	 "(mpirun|mpiexec|prterun) has exited due to process rank|"
-	 "ORTE has lost communication",
-	 A("MPI_ABORT was invoked", "MPI_Abort(", "MPI_ERRORS_ARE_FATAL",
-	   " noticed that process rank ", " has exited due to process rank",
-	   "ORTE has lost communication")},
-	{NULL, NULL, NULL, NULL},
+    {"nccl", "nccl-error",
+     "\\b[NR]CCL error\\b|\\bnccl(InternalError|SystemError|UnhandledCudaError|InvalidUsage|"
+     "InvalidArgument|RemoteError)\\b|DistBackendError|NCCL communicator was aborted",
+     A("NCCL error", "RCCL error", "ncclInternalError", "ncclSystemError", "ncclUnhandledCudaError",
+       "ncclInvalidUsage", "ncclInvalidArgument", "ncclRemoteError", "DistBackendError",
+       "NCCL communicator was aborted")},
+    {"nccl", "nccl-timeout",
+     "Watchdog caught collective operation timeout|"
+     "Some NCCL operations have failed or timed out|\\b[NR]CCL (watchdog )?timeout\\b",
+     A("Watchdog caught collective operation timeout", "Some NCCL operations have failed",
+       "NCCL timeout", "RCCL timeout", "NCCL watchdog timeout", "RCCL watchdog timeout")},
+    {"gpu", "gpu-lost", "GPU has fallen off the bus|\\bGPU is lost\\b|NVRM: Xid \\(",
+     A("GPU has fallen off the bus", "GPU is lost", "NVRM: Xid (")},
+    {"gpu", "gpu-hang",
+     "\\b(GPU|gpu) (Hang|hang|HANG)\\b|HW Exception by GPU node|amdgpu: ring \\S+ timeout",
+     A("GPU Hang", "GPU hang", "GPU HANG", "gpu Hang", "gpu hang", "gpu HANG",
+       "HW Exception by GPU node", "amdgpu: ring ")},
+    {"gpu", "gpu-reset",
+     "\\b(GPU|gpu) (reset|recovery) (begin|started|succeeded|failed)\\b|"
+     "\\bamdgpu\\b.*\\bGPU reset\\b",
+     A("GPU reset", "gpu reset", "GPU recovery", "gpu recovery")},
+    {"gpu", "gpu-uncorrectable",
+     "\\b[Uu]ncorrectable (ECC |memory )?error|UNCORRECTABLE ECC ERROR|"
+     "CUDA_ERROR_ECC_UNCORRECTABLE",
+     A("ncorrectable ", "UNCORRECTABLE")},
+    {"gpu", "gpu-page-fault",
+     "Memory access fault by GPU|\\b(GPU|gpu) page fault\\b|\\bamdgpu\\b.*\\bpage fault\\b|"
+     "illegal memory access was encountered|hipErrorIllegalAddress|cudaErrorIllegalAddress",
+     A("Memory access fault by GPU", "page fault", "illegal memory access was encountered",
+       "ErrorIllegalAddress")},
+    {"oom", "cuda-oom",
+     "CUDA out of memory|CUDA error: out of "
+     "memory|\\bOutOfMemoryError\\b|cudaErrorMemoryAllocation",
+     A("CUDA out of memory", "CUDA error: out of memory", "OutOfMemoryError",
+       "cudaErrorMemoryAllocation")},
+    {"oom", "hip-oom", "HIP out of memory|HIP error: out of memory|hipErrorOutOfMemory",
+     A("HIP out of memory", "HIP error: out of memory", "hipErrorOutOfMemory")},
+    {"oom", "host-oom",
+     "Out of memory: Kill(ed)? process|\\boom-kill(er)?\\b|\\bKilled process \\d+ \\(|"
+     "std::bad_alloc|^\\s*MemoryError\\b",
+     A("Out of memory: Kill", "oom-kill", "Killed process ", "std::bad_alloc", "MemoryError")},
+    {"torch-elastic", "torch-elastic",
+     "torch\\.distributed\\.elastic\\.[A-Za-z_.]*(Error|Exception)\\b|\\bChildFailedError\\b|"
+     "\\bRendezvous(Timeout|Closed|Connection)?Error\\b",
+     A("torch.distributed.elastic.", "ChildFailedError", "RendezvousError",
+       "RendezvousTimeoutError", "RendezvousClosedError", "RendezvousConnectionError")},
+    {"python", "python-traceback",
+     "Traceback \\(most recent call last\\):", A("Traceback (most recent call last):")},
+    {"crash", "segfault", "Segmentation fault|\\bSIGSEGV\\b", A("Segmentation fault", "SIGSEGV")},
+    {"crash", "abort",
+     "Aborted \\(core dumped\\)|\\bSIGABRT\\b|terminate called after throwing|"
+     "Fatal Python error|\\*\\*\\* Process received signal \\*\\*\\*|\\bBus error\\b|\\bSIGBUS\\b",
+     A("Aborted (core dumped)", "SIGABRT", "terminate called after throwing", "Fatal Python error",
+       "*** Process received signal ***", "Bus error", "SIGBUS")},
+    {"mpi", "mpi-abort",
+     "MPI_ABORT was invoked|\\bMPI_Abort\\(|MPI_ERRORS_ARE_FATAL|"
+     "(mpirun|mpiexec|prterun) noticed that process rank \\d+|"
+     "(mpirun|mpiexec|prterun) has exited due to process rank|"
+     "ORTE has lost communication",
+     A("MPI_ABORT was invoked", "MPI_Abort(", "MPI_ERRORS_ARE_FATAL", " noticed that process rank ",
+       " has exited due to process rank", "ORTE has lost communication")},
+    {NULL, NULL, NULL, NULL},
 };
 #undef A
 
@@ -110,12 +110,13 @@ const struct assay_signature *assay_sigset_find(const struct assay_sigset *set, 
 }
 
 static assay_err add(struct assay_sigset *set, const char *family, const char *name,
-		     const char *pattern, bool benign, const char *const *anchors, struct assay_error *e)
+		     const char *pattern, bool benign, const char *const *anchors,
+		     struct assay_error *e)
 {
 	const struct assay_signature *old = assay_sigset_find(set, name);
 	if (old)
-		return assay_error_set(e, ASSAY_USAGE, "signature \"%s\" is already defined%s", name,
-				       strcmp(old->family, "user") ? " (built in)" : "");
+		return assay_error_set(e, ASSAY_USAGE, "signature \"%s\" is already defined%s",
+				       name, strcmp(old->family, "user") ? " (built in)" : "");
 	pcre2_code *re = compile(pattern, e);
 	if (!re)
 		return ASSAY_USAGE;

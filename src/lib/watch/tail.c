@@ -90,7 +90,8 @@ long long assay_tail_read(struct assay_tail *t, struct sbuf *out, size_t max)
 	sbuf_grow(out, want);
 	size_t got = 0;
 	while (got < want) {
-		ssize_t n = pread(t->fd, out->buf + out->len + got, want - got, (off_t)(t->off + got));
+		ssize_t n =
+		    pread(t->fd, out->buf + out->len + got, want - got, (off_t)(t->off + got));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)

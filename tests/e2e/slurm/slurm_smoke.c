@@ -121,8 +121,8 @@ static bool submit(struct job *j, const char *work)
 	snprintf(j->status, sizeof(j->status), "%s/slurm-exit", j->dir);
 	snprintf(j->script_path, sizeof(j->script_path), "%s/%s.sh", work, j->name);
 	mkdir(j->dir, 0755);
-	j->step =
-	    (struct assay_slurm_step){j->name, j->argv, j->argc, false, j->dir, j->status, NULL, 0, NULL};
+	j->step = (struct assay_slurm_step){j->name,   j->argv, j->argc, false, j->dir,
+					    j->status, NULL,    0,       NULL};
 	struct assay_slurm_job job = {.name = j->name,
 				      .shape = {1, 1, 0},
 				      .o = &o,
@@ -275,8 +275,11 @@ static int in_allocation(const char *work)
 	const char *cmd[] = {"/bin/sh", "-c",
 			     "printf 'step %s of job %s\\n' \"$SLURM_STEP_ID\" \"$SLURM_JOB_ID\""};
 	struct assay_slurm_step step = {"in-allocation", cmd, 3, false, dir, NULL, NULL, 0, NULL};
-	struct assay_slurm_job job = {.name = "assay-smoke-alloc", .shape = {1, 1, 0},
-				      .log_dir = dir, .steps = &step, .n_steps = 1};
+	struct assay_slurm_job job = {.name = "assay-smoke-alloc",
+				      .shape = {1, 1, 0},
+				      .log_dir = dir,
+				      .steps = &step,
+				      .n_steps = 1};
 	if (fits && assay_slurm_step_argv(&job, &step, use.v[0], &argv, &e) == ASSAY_OK) {
 		const char **av = xcalloc(argv.n + 1, sizeof(*av));
 		for (size_t i = 0; i < argv.n; i++)
@@ -404,8 +407,9 @@ int main(int argc, char **argv)
 		char self[512];
 		ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 		self[len > 0 ? len : 0] = '\0';
-		const char *salloc[] = {"salloc", "-N1", "-J", "assay-smoke-alloc", "--time=2", self,
-					"--in-allocation", work, NULL};
+		const char *salloc[] = {
+		    "salloc",          "-N1", "-J", "assay-smoke-alloc", "--time=2", self,
+		    "--in-allocation", work,  NULL};
 		char *out = NULL, *err = NULL;
 		int rc = run(salloc, &out, &err);
 		fputs(out, stdout);
