@@ -3,16 +3,16 @@
 # configs/examples/primus-smoke.json replays the conformance log as its
 # workload; the case must pass every gate (thresholds of
 # primus-smoke-thresholds.json, loss curve, convergence), with the verdicts
-# and rows stored and the per-step records in the case folder. Skips when
-# the shared conformance data is absent.
+# and rows stored and the per-step records in the case folder. The log is
+# the project's copy in tests/conformance.
 set -u
 src=${ASSAY_SOURCE_DIR:?}
 assay=${ASSAY_BIN:?}
-conf=${ASSAY_CONFORMANCE_DIR:-$src/../shared/conformance}
+conf=${ASSAY_CONFORMANCE_DIR:-$src/tests/conformance}
 log=$conf/training-logs/primus_megatron_smoke_tail_mi355x.log
 if [ ! -r "$log" ]; then
-  echo "SKIP: $log not found (set ASSAY_CONFORMANCE_DIR to the shared conformance folder)"
-  exit 77
+  echo "FAIL: $log not found (the conformance data is kept in tests/conformance)"
+  exit 1
 fi
 export ASSAY_CONFORMANCE_DIR=$conf
 tmp=$(mktemp -d)
