@@ -9,11 +9,14 @@
 #include "assay/error.h"
 #include "assay/util.h"
 
+struct cli_spec;
+
 struct cli_command {
 	const char *name;
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 	const char *summary;               /* one line for `assay --help` */
-	const char *help;                  /* full text for `assay help NAME` */
+	const char *help;                  /* full text for `assay help NAME`, or NULL: */
+	const struct cli_spec *spec;       /* its option table (opt.h) makes the help */
 };
 
 /* The table lives in main.c. */
@@ -32,14 +35,19 @@ void cli_split_list(struct strlist *l, const char *arg);
 	int cmd_##name(int argc, char **argv);                                                     \
 	extern const char cmd_##name##_help[]
 
+/* A command whose help comes from its option table (opt.h). */
+#define CLI_DECLARE_SPEC(name)                                                                     \
+	int cmd_##name(int argc, char **argv);                                                     \
+	extern const struct cli_spec cmd_##name##_spec
+
 CLI_DECLARE(lint);
-CLI_DECLARE(matrix);
+CLI_DECLARE_SPEC(matrix);
 CLI_DECLARE(store);
 CLI_DECLARE(detect);
 CLI_DECLARE(history);
 CLI_DECLARE(parse);
 CLI_DECLARE(gate);
 CLI_DECLARE(run);
-CLI_DECLARE(report);
+CLI_DECLARE_SPEC(report);
 
 #endif

@@ -1,6 +1,5 @@
 /* assay matrix: expand a sweep over the platform registry and print counts,
  * the case list, one shard, or the whole document as JSON. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,26 +7,51 @@
 #include "assay/json.h"
 #include "assay/matrix.h"
 #include "cli.h"
+#include "opt.h"
 
-const char cmd_matrix_help[] =
-    "usage: assay matrix --platforms FILE [filters] [--json | --list | --shard ID] SWEEP\n"
-    "\n"
-    "Expand SWEEP (a sweep config) over a platform registry into cases: one per\n"
-    "SKU x backend x EP x mode x phase x precision, runnable or unsupported with\n"
-    "a reason, grouped into shards. Prints the counts and the two digests.\n"
-    "\n"
-    "options:\n"
-    "  --platforms FILE   the platform registry (e.g. configs/platforms.json)\n"
-    "  --json             print the whole matrix document (schema assay.matrix/1)\n"
-    "  --list             print one line per case\n"
-    "  --shard ID         print only the cases of shard ID\n"
-    "filters (comma-separated or repeated; they only remove cases):\n"
-    "  --sku LIST  --backend LIST  --ep LIST  --precision LIST  --mode LIST  --phase LIST\n"
-    "\n"
-    "example:\n"
-    "  assay matrix --platforms configs/platforms.json --sku h100 configs/sweep-ep.json\n"
-    "\n"
-    "Exit codes: 0 printed, 2 bad arguments or invalid config. See docs/matrix.md.\n";
+struct matrix_args {
+	const char *platforms, *shard;
+	bool json, list;
+	struct assay_filters f;
+};
+
+#define FILTER(n, field)                                                                           \
+	{                                                                                          \
+		.type = CLI_LIST, .name = n, .arg = "LIST",                                        \
+		.off = offsetof(struct matrix_args, f.field),                                      \
+		.help = "keep only cases whose " n " is in LIST"                                   \
+	}
+
+static const struct cli_opt matrix_opts[] = {
+    CLI_OPT_STRING("platforms", "FILE", struct matrix_args, platforms,
+		   "the platform registry (e.g. configs/platforms.json); required"),
+    CLI_OPT_FLAG("json", struct matrix_args, json,
+		 "print the whole matrix document (schema assay.matrix/1)"),
+    CLI_OPT_FLAG("list", struct matrix_args, list, "print one line per case"),
+    CLI_OPT_STRING("shard", "ID", struct matrix_args, shard, "print only the cases of shard ID"),
+    CLI_OPT_GROUP("filters (comma-separated or repeated; they only remove cases)"),
+    FILTER("sku", sku),
+    FILTER("backend", backend),
+    FILTER("ep", ep),
+    FILTER("precision", precision),
+    FILTER("mode", mode),
+    FILTER("phase", phase),
+    CLI_OPT_END,
+};
+
+const struct cli_spec cmd_matrix_spec = {
+    .name = "matrix",
+    .usage = "assay matrix --platforms FILE [filters] [--json | --list | --shard ID] SWEEP",
+    .about = "Expand SWEEP (a sweep config) over a platform registry into cases: one per\n"
+	     "SKU x backend x EP x mode x phase x precision, runnable or unsupported with\n"
+	     "a reason, grouped into shards. Prints the counts and the two digests.\n",
+    .opts = matrix_opts,
+    .examples = "assay matrix --platforms configs/platforms.json --sku h100 configs/sweep-ep.json",
+    .exits = "Exit codes: 0 printed, 2 bad arguments or invalid config. See docs/matrix.md.\n",
+    .min_args = 1,
+    .max_args = 1,
+    .args_what = "sweep file",
+};
 
 static void print_summary(const struct assay_matrix *m, const struct assay_registry *reg,
 			  const struct assay_sweep *sw)
@@ -87,79 +111,31 @@ static void print_cases(const struct assay_matrix *m, const char *only_shard)
 
 int cmd_matrix(int argc, char **argv)
 {
-	enum {
-		O_PLATFORMS = 256,
-		O_JSON,
-		O_LIST,
-		O_SHARD,
-		O_SKU,
-		O_BACKEND,
-		O_EP,
-		O_PRECISION,
-		O_MODE,
-		O_PHASE
-	};
-	static const struct option opts[] = {
-	    {"platforms", required_argument, NULL, O_PLATFORMS},
-	    {"json", no_argument, NULL, O_JSON},
-	    {"list", no_argument, NULL, O_LIST},
-	    {"shard", required_argument, NULL, O_SHARD},
-	    {"sku", required_argument, NULL, O_SKU},
-	    {"backend", required_argument, NULL, O_BACKEND},
-	    {"ep", required_argument, NULL, O_EP},
-	    {"precision", required_argument, NULL, O_PRECISION},
-	    {"mode", required_argument, NULL, O_MODE},
-	    {"phase", required_argument, NULL, O_PHASE},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *platforms = NULL, *shard = NULL;
-	bool json = false, list = false;
-	struct assay_filters f = {0};
-	int rc = ASSAY_OK, opt;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_PLATFORMS: platforms = optarg; break;
-		case O_JSON: json = true; break;
-		case O_LIST: list = true; break;
-		case O_SHARD: shard = optarg; break;
-		case O_SKU: cli_split_list(&f.sku, optarg); break;
-		case O_BACKEND: cli_split_list(&f.backend, optarg); break;
-		case O_EP: cli_split_list(&f.ep, optarg); break;
-		case O_PRECISION: cli_split_list(&f.precision, optarg); break;
-		case O_MODE: cli_split_list(&f.mode, optarg); break;
-		case O_PHASE: cli_split_list(&f.phase, optarg); break;
-		default:
-			assay_filters_release(&f);
-			return cli_usage_error("matrix", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
+	struct matrix_args a = {0};
+	struct assay_filters *f = &a.f;
+	int first, rc = cli_parse(&cmd_matrix_spec, argc, argv, &a, &first);
+	if (!rc && !a.platforms)
+		rc = cli_usage_error("matrix", "--platforms FILE is required");
+	if (!rc && a.list && a.json)
+		rc = cli_usage_error("matrix", "--list and --json cannot be combined");
+	if (rc) {
+		assay_filters_release(f);
+		return rc < 0 ? ASSAY_OK : rc;
 	}
-	if (!platforms) {
-		assay_filters_release(&f);
-		return cli_usage_error("matrix", "--platforms FILE is required");
-	}
-	if (optind != argc - 1) {
-		assay_filters_release(&f);
-		return cli_usage_error("matrix", "expected one sweep file, got %d", argc - optind);
-	}
-	if (list && json) {
-		assay_filters_release(&f);
-		return cli_usage_error("matrix", "--list and --json cannot be combined");
-	}
+	const char *platforms = a.platforms, *shard = a.shard;
 	struct assay_error err;
 	struct assay_registry reg;
 	struct assay_sweep sw;
 	struct assay_matrix m;
 	if (assay_registry_load(platforms, &reg, &err) != ASSAY_OK) {
-		assay_filters_release(&f);
+		assay_filters_release(f);
 		return cli_report(&err);
 	}
-	if (assay_sweep_load(argv[optind], &sw, &err) != ASSAY_OK) {
+	if (assay_sweep_load(argv[first], &sw, &err) != ASSAY_OK) {
 		rc = cli_report(&err);
 		goto out_reg;
 	}
-	if (assay_matrix_build(&reg, &sw, &f, &m, &err) != ASSAY_OK) {
+	if (assay_matrix_build(&reg, &sw, f, &m, &err) != ASSAY_OK) {
 		rc = cli_usage_error("matrix", "%s", err.message);
 		goto out_sweep;
 	}
@@ -167,7 +143,7 @@ int cmd_matrix(int argc, char **argv)
 		rc = cli_usage_error("matrix", "--shard: no shard \"%s\" in this matrix", shard);
 		goto out_matrix;
 	}
-	if (json) {
+	if (a.json) {
 		json_t *doc = assay_matrix_to_json(&m, shard);
 		char *s = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
 		printf("%s\n", s);
@@ -175,7 +151,7 @@ int cmd_matrix(int argc, char **argv)
 		json_decref(doc);
 	} else if (shard) {
 		print_cases(&m, shard);
-	} else if (list) {
+	} else if (a.list) {
 		print_cases(&m, NULL);
 	} else {
 		print_summary(&m, &reg, &sw);
@@ -186,6 +162,6 @@ out_sweep:
 	assay_sweep_release(&sw);
 out_reg:
 	assay_registry_release(&reg);
-	assay_filters_release(&f);
+	assay_filters_release(f);
 	return rc;
 }

@@ -1,6 +1,5 @@
 /* assay report: write report.html, junit.xml and summary.md for a stored run
  * from the store and the run's output folder only (docs/report.md). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,61 +7,61 @@
 #include "assay/report.h"
 #include "assay/store.h"
 #include "cli.h"
+#include "opt.h"
 
-const char cmd_report_help[] =
-    "usage: assay report [--store PATH] [--out DIR] [RUN_ID|last]\n"
-    "\n"
-    "Write the report of a stored run (default: the last one): report.html (one\n"
-    "self-contained page with charts), junit.xml (one test per case and per gate)\n"
-    "and summary.md (a Markdown table for CI job pages). It reads only the store\n"
-    "and the run's output folder; the values of the secrets the run named are\n"
-    "taken from this environment and redacted. `assay run` writes the same three\n"
-    "files into the run folder at the end of every run.\n"
-    "\n"
-    "options:\n"
-    "  --store PATH   the results store (default: assay.db)\n"
-    "  --out DIR      write the files into DIR (default: the run's output folder);\n"
-    "                 links to the cases' logs are relative to DIR\n"
-    "\n"
-    "examples:\n"
-    "  assay report --store out/quickstart/assay.db\n"
-    "  assay report --store out/quickstart/assay.db --out /tmp/report 20261130T221402Z-132cf0\n"
-    "\n"
-    "Exit codes: 0 written, 2 bad arguments, unknown store or run, or a missing run\n"
-    "folder, 5 the store or file system failed. The run's own outcome is in the\n"
-    "report, not in this exit code.\n";
+struct report_args {
+	struct assay_report_source src;
+};
+
+static const struct cli_opt report_opts[] = {
+    {.type = CLI_STRING,
+     .name = "store",
+     .arg = "PATH",
+     .off = offsetof(struct report_args, src.store),
+     .help = "the results store, opened read-only",
+     .def = "assay.db"},
+    CLI_OPT_STRING("out", "DIR", struct report_args, src.out_dir,
+		   "write the files into DIR (default: the run's output folder);\n"
+		   "links to the cases' logs are relative to DIR"),
+    CLI_OPT_END,
+};
+
+const struct cli_spec cmd_report_spec = {
+    .name = "report",
+    .usage = "assay report [--store PATH] [--out DIR] [RUN_ID|last]",
+    .about = "Write the report of a stored run (default: the last one): report.html (one\n"
+	     "self-contained page with charts), junit.xml (one test per case and per gate)\n"
+	     "and summary.md (a Markdown table for CI job pages). It reads only the store\n"
+	     "and the run's output folder; the values of the secrets the run named are\n"
+	     "taken from this environment and redacted. `assay run` writes the same three\n"
+	     "files into the run folder at the end of every run.\n",
+    .opts = report_opts,
+    .examples = "assay report --store out/quickstart/assay.db\n"
+		"assay report --store out/quickstart/assay.db --out /tmp/report "
+		"20261130T221402Z-132cf0",
+    .exits = "Exit codes: 0 written, 2 bad arguments, unknown store or run, or a missing run\n"
+	     "folder, 5 the store or file system failed. The run's own outcome is in the\n"
+	     "report, not in this exit code.\n",
+    .min_args = 0,
+    .max_args = 1,
+    .args_what = "run id",
+};
 
 int cmd_report(int argc, char **argv)
 {
-	enum { O_STORE = 256, O_OUT };
-	static const struct option opts[] = {
-	    {"store", required_argument, NULL, O_STORE},
-	    {"out", required_argument, NULL, O_OUT},
-	    {NULL, 0, NULL, 0},
-	};
-	struct assay_report_source src = {ASSAY_STORE_DEFAULT_PATH, "last", NULL, NULL};
-	int opt;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_STORE: src.store = optarg; break;
-		case O_OUT: src.out_dir = optarg; break;
-		default:
-			return cli_usage_error("report", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (argc - optind > 1)
-		return cli_usage_error("report", "expected at most one run id, got %d",
-				       argc - optind);
-	if (optind < argc)
-		src.run = argv[optind];
+	struct report_args a = {{ASSAY_STORE_DEFAULT_PATH, "last", NULL, NULL}};
+	int first, rc = cli_parse(&cmd_report_spec, argc, argv, &a, &first);
+	if (rc)
+		return rc < 0 ? ASSAY_OK : rc;
+	struct assay_report_source src = a.src;
+	if (first < argc)
+		src.run = argv[first];
 
 	struct assay_report r;
 	struct assay_report_found found;
 	struct assay_error e;
 	assay_report_init(&r);
-	assay_err rc = assay_report_load(&src, &r, &found, &e);
+	rc = assay_report_load(&src, &r, &found, &e);
 	if (rc == ASSAY_OK)
 		rc = assay_report_write(&r, found.out_dir, &e);
 	if (rc != ASSAY_OK) {

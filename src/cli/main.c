@@ -6,25 +6,27 @@
 
 #include "assay/version.h"
 #include "cli.h"
+#include "opt.h"
 
 const struct cli_command cli_commands[] = {
     {"detect", cmd_detect, "change points in stored series or a CSV; regression gates",
-     cmd_detect_help},
+     cmd_detect_help, NULL},
     {"gate", cmd_gate, "judge rows and training logs against thresholds and gate specs",
-     cmd_gate_help},
+     cmd_gate_help, NULL},
     {"history", cmd_history, "one stored series over time, with change points and annotations",
-     cmd_history_help},
-    {"lint", cmd_lint, "check madengine manifests, model cards and assay configs", cmd_lint_help},
-    {"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards",
-     cmd_matrix_help},
+     cmd_history_help, NULL},
+    {"lint", cmd_lint, "check madengine manifests, model cards and assay configs", cmd_lint_help,
+     NULL},
+    {"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards", NULL,
+     &cmd_matrix_spec},
     {"parse", cmd_parse, "turn result files and training logs into measurement rows",
-     cmd_parse_help},
-    {"report", cmd_report, "write report.html, junit.xml and summary.md for a stored run",
-     cmd_report_help},
-    {"run", cmd_run, "run a suite: launch, watch, parse and store every case", cmd_run_help},
+     cmd_parse_help, NULL},
+    {"report", cmd_report, "write report.html, junit.xml and summary.md for a stored run", NULL,
+     &cmd_report_spec},
+    {"run", cmd_run, "run a suite: launch, watch, parse and store every case", cmd_run_help, NULL},
     {"store", cmd_store, "the results store: ingest, export, series, runs, annotate, check",
-     cmd_store_help},
-    {NULL, NULL, NULL, NULL},
+     cmd_store_help, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct cli_command *cli_find(const char *name)
@@ -54,7 +56,23 @@ static int help(const char *name)
 		fprintf(stderr, "assay: unknown command '%s' (see 'assay --help')\n", name);
 		return ASSAY_USAGE;
 	}
-	fputs(c->help, stdout);
+	if (c->spec)
+		cli_help(c->spec, stdout);
+	else
+		fputs(c->help, stdout);
+	return ASSAY_OK;
+}
+
+/* `assay help --options-md NAME`: the option list of NAME's doc page, made
+ * from its option table (scripts/doc-options.sh writes it into docs/). */
+static int doc_options(const char *name)
+{
+	const struct cli_command *c = cli_find(name);
+	if (!c || !c->spec) {
+		fprintf(stderr, "assay: '%s' has no option table\n", name);
+		return ASSAY_USAGE;
+	}
+	cli_doc_options(c->spec, stdout);
 	return ASSAY_OK;
 }
 
@@ -78,6 +96,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return ASSAY_OK;
 		}
+		if (!strcmp(argv[2], "--options-md") && argc == 4)
+			return doc_options(argv[3]);
 		return help(argv[2]);
 	}
 	const struct cli_command *c = cli_find(name);

@@ -3,4 +3,4 @@ args: matrix --frobnicate configs/platforms.json configs/sweep-ep.json
 exit: 2
 --- stdout
 --- stderr
-assay matrix: unknown option or missing value: '--frobnicate'
+assay matrix: unknown option '--frobnicate' (see 'assay help matrix')

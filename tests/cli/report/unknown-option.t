@@ -3,4 +3,4 @@ args: report --html-only
 exit: 2
 --- stdout
 --- stderr
-assay report: unknown option or missing value: '--html-only'
+assay report: unknown option '--html-only' (see 'assay help report')

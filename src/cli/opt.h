@@ -1,0 +1,89 @@
+/* One option table per command: it drives getopt_long, the command's --help
+ * and the option list of its doc page (docs/development.md, "Options"), so
+ * the three cannot drift apart. Values land in the command's own argument
+ * struct at the offset each row names. */
+#ifndef ASSAY_CLI_OPT_H
+#define ASSAY_CLI_OPT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum cli_opt_type {
+	CLI_END = 0,
+	CLI_STRING, /* const char *: the argument as given */
+	CLI_FLAG,   /* bool: set to true */
+	CLI_UNSET,  /* bool: set to false (the --no-X spelling of a default-on flag) */
+	CLI_INT,    /* long long: a whole decimal number, at least .min */
+	CLI_DOUBLE, /* double: a finite number */
+	CLI_LIST,   /* struct strlist: comma-separated values, repeatable, duplicates dropped */
+	CLI_APPEND, /* struct strlist: one value per use, repeatable, kept as given */
+	CLI_CHOICE, /* const char *: one of .choices */
+	CLI_CALL,   /* .call(args, arg): returns an exit code, 0 when accepted */
+	CLI_GROUP,  /* not an option: a heading in --help and the doc list (.help) */
+	CLI_TABLE,  /* the rows of .sub, their offsets relative to .off (shared option sets) */
+};
+
+struct cli_opt {
+	enum cli_opt_type type;
+	const char *name;           /* the long name, without dashes */
+	char short_name;            /* a one-letter alias, or 0 */
+	const char *arg;            /* the argument's placeholder (PATH, N, ...), NULL for none */
+	size_t off;                 /* offset of the value in the command's argument struct */
+	const char *help;           /* what it does; '\n' starts a continuation line */
+	const char *def;            /* the default shown in help, or NULL */
+	const char *const *choices; /* CLI_CHOICE: NULL-terminated */
+	long long min;              /* CLI_INT: the smallest value accepted */
+	int (*call)(void *args, const char *arg, const char *cmd); /* CLI_CALL */
+	const struct cli_opt *sub;                                 /* CLI_TABLE */
+	const char *alias_of; /* a deprecated spelling: the name to use instead */
+};
+
+/* Rows for the common kinds; others are written with designated initialisers. */
+#define CLI_OPT_STRING(n, a, s, f, h)                                                              \
+	{                                                                                          \
+		.type = CLI_STRING, .name = n, .arg = a, .off = offsetof(s, f), .help = h          \
+	}
+#define CLI_OPT_FLAG(n, s, f, h)                                                                   \
+	{                                                                                          \
+		.type = CLI_FLAG, .name = n, .off = offsetof(s, f), .help = h                      \
+	}
+#define CLI_OPT_GROUP(h)                                                                           \
+	{                                                                                          \
+		.type = CLI_GROUP, .help = h                                                       \
+	}
+#define CLI_OPT_TABLE(t, s, f)                                                                     \
+	{                                                                                          \
+		.type = CLI_TABLE, .off = offsetof(s, f), .sub = t                                 \
+	}
+#define CLI_OPT_END                                                                                \
+	{                                                                                          \
+		.type = CLI_END                                                                    \
+	}
+
+struct cli_spec {
+	const char *name;  /* the command: "report" */
+	const char *usage; /* usage lines after "usage: ", '\n'-separated */
+	const char *about; /* what the command does: one or more paragraphs */
+	const struct cli_opt *opts;
+	const char *examples;  /* one command per line */
+	const char *exits;     /* the "Exit codes: ..." paragraph */
+	int min_args;          /* positional arguments: at least */
+	int max_args;          /* at most; -1 for any number */
+	const char *args_what; /* what a positional argument is, for messages */
+};
+
+/* Parse argv (argv[0] is the command name) into args. On success returns 0
+ * and sets *first to the index of the first positional argument (getopt_long
+ * moves them to the end). --help prints the help and returns -1: the command
+ * then returns 0. Otherwise prints "assay NAME: ..." and returns the exit
+ * code (2). */
+int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *args, int *first);
+
+/* The command's help, as `assay help NAME` and `assay NAME --help` print it. */
+void cli_help(const struct cli_spec *spec, FILE *out);
+
+/* The option list of the doc page, as Markdown (docs/<name>.md between the
+ * "options" markers; tests/docs checks that the page has it). */
+void cli_doc_options(const struct cli_spec *spec, FILE *out);
+
+#endif
