@@ -51,113 +51,6 @@ static void data_v(struct html *h, double v)
 	sbuf_addf(h->o, " data-v=\"%s\"", isfinite(v) ? rep_num(buf, sizeof(buf), v, 9) : "");
 }
 
-static const char *const css =
-    ":root{--ink:#1f2937;--mute:#6b7280;--line:#e5e7eb;--bg:#f5f7fa;--card:#fff}"
-    "*{box-sizing:border-box}"
-    "body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,"
-    "Arial,sans-serif;color:var(--ink);background:var(--bg)}"
-    "a{color:#1d4ed8;text-decoration:none}a:hover{text-decoration:underline}"
-    "code,pre,.mono{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
-    "header.top{background:#0f172a;color:#cbd5e1;padding:18px 32px 16px}"
-    ".brand{font-size:11px;letter-spacing:.1em;text-transform:uppercase;color:#94a3b8}"
-    ".title{display:flex;flex-wrap:wrap;align-items:center;gap:14px;margin:4px 0 12px}"
-    "h1{margin:0;font-size:22px;font-weight:650;color:#fff}"
-    "h1 .run{font-weight:400;color:#94a3b8;font-size:15px;margin-left:8px}"
-    ".verdict{font-size:14px;padding:3px 12px}"
-    "dl.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));"
-    "gap:6px 24px;margin:0}"
-    "dl.meta div{min-width:0}"
-    "dt{font-size:11px;text-transform:uppercase;letter-spacing:.06em;color:#94a3b8}"
-    "dd{margin:0;color:#f1f5f9;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
-    ".counts{margin-top:12px;display:flex;flex-wrap:wrap;gap:6px;align-items:center}"
-    ".counts .total{color:#e2e8f0;margin-right:6px}"
-    ".hnote{margin:10px 0 0;color:#fde68a}"
-    "p.factors{line-height:1.6}"
-    "nav{background:#fff;border-bottom:1px solid var(--line);padding:8px 32px;"
-    "position:sticky;top:0;z-index:2}"
-    "nav a{margin-right:18px;font-weight:500}"
-    "main{padding:4px 32px 32px;max-width:1480px;margin:0 auto}"
-    "section{background:var(--card);border:1px solid var(--line);border-radius:8px;"
-    "padding:14px 18px;margin:16px 0}"
-    "h2{font-size:17px;margin:0 0 10px}h2 small,h3 small{color:var(--mute);font-weight:400}"
-    "h3{font-size:14.5px;margin:18px 0 8px}"
-    "p.note{color:var(--mute);margin:6px 0}"
-    ".scroll{overflow-x:auto}"
-    "table{border-collapse:collapse;width:100%;font-size:13px}"
-    "th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);"
-    "vertical-align:top}"
-    "th{font-weight:600;color:#374151;background:#f9fafb;white-space:nowrap}"
-    "table.sortable th{cursor:pointer}"
-    "th[aria-sort=ascending]::after{content:' \\25B2';font-size:9px}"
-    "th[aria-sort=descending]::after{content:' \\25BC';font-size:9px}"
-    "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
-    "tbody tr:hover{background:#f9fafb}"
-    "td.id,td code{white-space:nowrap}"
-    "td.factors{font-size:12px;line-height:1.35;min-width:220px}"
-    ".f{display:inline-block;margin:0 8px 0 0;color:#374151;white-space:nowrap}"
-    ".f i{font-style:normal;color:var(--mute)}"
-    "td.reason{min-width:240px;max-width:520px;overflow-wrap:anywhere}"
-    "td.files{min-width:150px}td.files a{margin-right:4px;white-space:nowrap}"
-    "td.msg{min-width:240px}"
-    "details summary{cursor:pointer}"
-    "details pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f8fafc;"
-    "border:1px solid var(--line);border-radius:4px;padding:6px 8px;margin:4px 0 0;"
-    "max-height:320px;overflow:auto}"
-    ".b{display:inline-block;padding:1px 8px;border-radius:999px;font-size:12px;"
-    "font-weight:600;white-space:nowrap;line-height:1.5}"
-    ".o-passed,.v-PASS{background:#dcfce7;color:#166534}"
-    ".o-gate-failed{background:#ffedd5;color:#9a3412}"
-    ".o-workload-failed,.o-usage,.v-FAIL{background:#fee2e2;color:#991b1b}"
-    ".o-no-metrics{background:#fef9c3;color:#854d0e}"
-    ".o-infrastructure{background:#f3e8ff;color:#6b21a8}"
-    ".o-unsupported,.o-skipped,.v-SKIPPED{background:#f1f5f9;color:#475569}"
-    ".v-RECORD{background:#e0e7ff;color:#3730a3}"
-    ".tools{display:flex;gap:10px;align-items:center;margin:0 0 10px}"
-    ".tools input,.tools select{font:inherit;padding:4px 8px;border:1px solid #cbd5e1;"
-    "border-radius:6px}"
-    ".tools input{width:280px}.tools span{color:var(--mute)}"
-    ".charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));"
-    "gap:12px 20px;align-items:start}"
-    "figure{margin:0}"
-    "svg.chart{display:block;width:100%;height:auto;max-width:820px}"
-    ".card{border:1px solid var(--line);border-radius:8px;padding:10px 12px}"
-    ".card.fail{border-color:#fca5a5;box-shadow:inset 3px 0 0 #dc2626}"
-    ".card h3{margin:0 0 4px;display:flex;gap:8px;align-items:baseline;"
-    "justify-content:space-between}"
-    ".card p{margin:4px 0 0;color:#374151}"
-    ".fit{color:#374151;margin:2px 0 8px}"
-    "footer{color:var(--mute);font-size:12px;text-align:center;padding:8px 0 24px}"
-    "@media print{nav,.tools{display:none}section{break-inside:avoid-page}}";
-
-/* Sorting and filtering; the sentinel attribute tells tests the script ran. */
-static const char *const script =
-    "(function(){var d=document;try{"
-    "function key(c){var v=c.getAttribute('data-v');"
-    "if(v!==null)return v===''?NaN:parseFloat(v);return c.textContent.trim().toLowerCase();}"
-    "function sort(t,i,th){var b=t.tBodies[0],rows=[].slice.call(b.rows),"
-    "up=th.getAttribute('aria-sort')!=='ascending';"
-    "[].forEach.call(th.parentNode.cells,function(c){c.removeAttribute('aria-sort');});"
-    "th.setAttribute('aria-sort',up?'ascending':'descending');"
-    "rows.sort(function(a,b){var x=key(a.cells[i]),y=key(b.cells[i]),r;"
-    "if(typeof x==='number'){if(isNaN(x))return isNaN(y)?0:1;if(isNaN(y))return -1;r=x-y;}"
-    "else r=String(x).localeCompare(String(y));return up?r:-r;});"
-    "rows.forEach(function(r){b.appendChild(r);});}"
-    "[].forEach.call(d.querySelectorAll('table.sortable'),function(t){"
-    "[].forEach.call(t.tHead.rows[0].cells,function(th,i){th.tabIndex=0;"
-    "th.addEventListener('click',function(){sort(t,i,th);});"
-    "th.addEventListener('keydown',function(e){if(e.key==='Enter')sort(t,i,th);});});});"
-    "var f=d.getElementById('filter'),o=d.getElementById('outcome'),"
-    "n=d.getElementById('shown'),t=d.getElementById('case-table');"
-    "if(f&&t){d.getElementById('tools').hidden=false;"
-    "var apply=function(){var q=f.value.toLowerCase(),w=o.value,k=0,rows=t.tBodies[0].rows;"
-    "for(var j=0;j<rows.length;j++){var r=rows[j],ok=(!w||r.getAttribute('data-o')===w)&&"
-    "(!q||r.textContent.toLowerCase().indexOf(q)>=0);r.hidden=!ok;if(ok)k++;}"
-    "n.textContent=k+' of '+rows.length+' shown';};"
-    "f.addEventListener('input',apply);o.addEventListener('change',apply);apply();}"
-    "d.documentElement.setAttribute('data-assay-js','ready');"
-    "}catch(e){d.documentElement.setAttribute('data-assay-js','error: '+e.message);"
-    "throw e;}})();";
-
 static const char *run_outcome_class(assay_err code)
 {
 	switch (code) {
@@ -1090,7 +983,7 @@ void assay_report_html(const struct assay_report *r, struct sbuf *out)
 		esc(&h, r->run_id);
 	}
 	sbuf_adds(&doc, "</title><style>");
-	sbuf_adds(&doc, css);
+	sbuf_adds(&doc, assay_report_css);
 	sbuf_adds(&doc, "</style></head><body>");
 	header(&h);
 	sbuf_adds(&doc, "<nav><a href=\"#cases\">Cases</a>");
@@ -1112,7 +1005,7 @@ void assay_report_html(const struct assay_report *r, struct sbuf *out)
 		  "</main><footer>Written by assay %s. This page is self-contained: it "
 		  "loads nothing from anywhere.</footer><script>",
 		  assay_version_string);
-	sbuf_adds(&doc, script);
+	sbuf_adds(&doc, assay_report_js);
 	sbuf_adds(&doc, "</script></body></html>\n");
 	rep_redact_all(&doc, REP_XML, &r->secrets);
 	sbuf_add(out, doc.buf, doc.len);

@@ -99,6 +99,13 @@ struct svg_chart {
 	const struct strlist *secrets;
 };
 
+/* The page's style sheet and script: src/lib/report/assets/report.css and
+ * report.js, embedded at build time (cmake/assets.cmake) with their line
+ * breaks dropped. The script sorts and filters the tables and sets
+ * data-assay-js="ready" on <html>, the sentinel that tells tests it ran. */
+extern const char assay_report_css[];
+extern const char assay_report_js[];
+
 /* Append the chart as one <svg> element. Deterministic: the same chart gives
  * the same bytes. */
 void svg_chart(struct sbuf *out, const struct svg_chart *c);
