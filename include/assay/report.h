@@ -213,11 +213,6 @@ void assay_report_markdown(const struct assay_report *r, struct sbuf *out);
  * missing), each atomically. ASSAY_INFRA on a file system error. */
 assay_err assay_report_write(const struct assay_report *r, const char *dir, struct assay_error *e);
 
-/* A synthetic but realistic model with ncases cases (EP ladders, training
- * combos, history series, every outcome), the same for the same arguments:
- * for tests, bench/report-speed.sh and docs. */
-void assay_report_sample(struct assay_report *r, size_t ncases);
-
 /* ---- filling the model from a run (src/lib/report/load*.c) ---- */
 
 struct assay_report_source {

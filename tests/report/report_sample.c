@@ -8,6 +8,7 @@
 
 #include "assay/report.h"
 #include "assay/util.h"
+#include "sample.h"
 
 static int usage(void)
 {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "assay/report.h"
+#include "sample.h"
 #include "assay/util.h"
 
 static inline size_t count_of(const char *hay, const char *needle)

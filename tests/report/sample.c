@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "assay/json.h"
-#include "assay/report.h"
+#include "sample.h"
 
 /* xorshift64*: deterministic noise in [0, 1). */
 static double noise(uint64_t *s)
