@@ -481,95 +481,116 @@ static void log_minor(struct sbuf *o, const struct axis *ax, bool vertical, doub
 	sbuf_adds(o, "\"/>");
 }
 
-void svg_chart(struct sbuf *o, const struct svg_chart *c)
-{
-	double W = c->width > 0 ? c->width : 640, H = c->height > 0 ? c->height : 300;
-	double ml = 64, mr = 18, mt = c->title ? 32 : 12, mb = 46;
-	double pw = W - ml - mr, ph = H - mt - mb;
-	bool cat = c->ncategories > 0;
+/* The chart's geometry: plot area, axes and whether anything can be drawn. */
+struct frame {
+	double W, H, ml, mt, pw, ph;
+	bool cat;      /* category x axis */
+	size_t points; /* usable points over all series */
+	struct axis xa, ya;
+};
 
-	/* Data ranges. */
+/* Data ranges over the series, the highlight, the fit, bands and markers. */
+static void frame_ranges(const struct svg_chart *c, struct frame *f, double r[4])
+{
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-	size_t points = 0;
 	for (size_t k = 0; k < c->nseries; k++) {
 		const struct svg_series *s = &c->series[k];
 		for (size_t i = 0; i < s->n; i++)
 			if (usable(c, s, i)) {
 				grow(&xlo, &xhi, s->x[i]);
 				grow(&ylo, &yhi, s->y[i]);
-				points++;
+				f->points++;
 			}
 	}
 	if (c->highlight && isfinite(c->hx) && isfinite(c->hy)) {
 		grow(&xlo, &xhi, c->hx);
 		grow(&ylo, &yhi, c->hy);
 	}
-	if (c->fit && points) {
+	if (c->fit && f->points) {
 		grow(&xlo, &xhi, c->fit_from);
 		grow(&xlo, &xhi, c->fit_to);
 		grow(&ylo, &yhi, c->fit_intercept + c->fit_slope * c->fit_from);
 		grow(&ylo, &yhi, c->fit_intercept + c->fit_slope * c->fit_to);
 	}
-	for (size_t k = 0; k < c->nbands && points; k++) {
+	for (size_t k = 0; k < c->nbands && f->points; k++) {
 		grow(&xlo, &xhi, c->bands[k].from);
 		grow(&xlo, &xhi, c->bands[k].to);
 	}
 	if (!c->x_log)
-		for (size_t k = 0; k < c->nvlines && points; k++)
+		for (size_t k = 0; k < c->nvlines && f->points; k++)
 			grow(&xlo, &xhi, c->vlines[k].x);
-	if (c->y_zero && !c->y_log && points && ylo > 0)
+	if (c->y_zero && !c->y_log && f->points && ylo > 0)
 		ylo = 0;
+	r[0] = xlo, r[1] = xhi, r[2] = ylo, r[3] = yhi;
+}
 
-	struct axis xa = {.lo = xlo, .hi = xhi, .log = c->x_log, .a = ml, .b = ml + pw};
-	struct axis ya = {.lo = ylo, .hi = yhi, .log = c->y_log, .a = mt + ph, .b = mt};
-	if (cat) {
-		xa.log = false;
-		xa.lo = -0.5;
-		xa.hi = (double)c->ncategories - 0.5;
-	} else if (points) {
-		axis_ticks(&xa, pw >= 450 ? 7 : 5);
+static void frame_init(const struct svg_chart *c, struct frame *f)
+{
+	*f = (struct frame){.W = c->width > 0 ? c->width : 640,
+			    .H = c->height > 0 ? c->height : 300,
+			    .ml = 64,
+			    .mt = c->title ? 32 : 12,
+			    .cat = c->ncategories > 0};
+	double mr = 18, mb = 46, r[4];
+	f->pw = f->W - f->ml - mr;
+	f->ph = f->H - f->mt - mb;
+	frame_ranges(c, f, r);
+	f->xa =
+	    (struct axis){.lo = r[0], .hi = r[1], .log = c->x_log, .a = f->ml, .b = f->ml + f->pw};
+	f->ya =
+	    (struct axis){.lo = r[2], .hi = r[3], .log = c->y_log, .a = f->mt + f->ph, .b = f->mt};
+	if (f->cat) {
+		f->xa.log = false;
+		f->xa.lo = -0.5;
+		f->xa.hi = (double)c->ncategories - 0.5;
+	} else if (f->points) {
+		axis_ticks(&f->xa, f->pw >= 450 ? 7 : 5);
 	}
-	if (points)
-		axis_ticks(&ya, ph >= 220 ? 6 : 4);
+	if (f->points)
+		axis_ticks(&f->ya, f->ph >= 220 ? 6 : 4);
+}
 
-	/* Legend entries. */
-	struct legend_item *items = xcalloc(c->nseries + 4, sizeof(*items));
-	size_t nitems = 0;
+/* The legend's entries: labelled series, the fit, one band, markers, the highlight. */
+static size_t legend_items(const struct svg_chart *c, struct legend_item *items)
+{
+	size_t n = 0;
 	for (size_t k = 0; k < c->nseries; k++) {
 		const struct svg_series *s = &c->series[k];
-		if (!s->label)
-			continue;
-		items[nitems++] = (struct legend_item){s->label,  color_of(s, k), marker_of(s, k),
-						       s->dashed, !s->no_line,    false,
-						       false};
+		if (s->label)
+			items[n++] = (struct legend_item){
+			    s->label, color_of(s, k), marker_of(s, k), s->dashed, !s->no_line,
+			    false,    false};
 	}
 	if (c->fit && c->fit_label)
-		items[nitems++] =
-		    (struct legend_item){c->fit_label, FIT, 0, true, true, false, false};
+		items[n++] = (struct legend_item){c->fit_label, FIT, 0, true, true, false, false};
 	for (size_t k = 0; k < c->nbands; k++)
 		if (c->bands[k].label) {
-			items[nitems++] = (struct legend_item){
+			items[n++] = (struct legend_item){
 			    c->bands[k].label, NULL, 0, false, false, false, true};
 			break;
 		}
 	if (c->nvlines && c->vline_legend)
-		items[nitems++] =
+		items[n++] =
 		    (struct legend_item){c->vline_legend, "#7c3aed", 0, true, true, false, false};
 	if (c->highlight && c->highlight_label)
-		items[nitems++] =
+		items[n++] =
 		    (struct legend_item){c->highlight_label, INK, 0, false, false, true, false};
-	int rows = legend(o, items, nitems, ml, pw, 0, false, c);
-	double total_h = H + (rows ? rows * 16 + 4 : 0);
+	return n;
+}
 
+/* <svg ...> with its size, title and the plot area's frame. */
+static void open_svg(struct sbuf *o, const struct svg_chart *c, const struct frame *f,
+		     double total_h)
+{
 	sbuf_adds(o, "<svg class=\"chart\"");
 	if (c->standalone)
 		sbuf_adds(o, " xmlns=\"http://www.w3.org/2000/svg\"");
 	sbuf_adds(o, " viewBox=\"0 0 ");
-	coord(o, W);
+	coord(o, f->W);
 	sbuf_addch(o, ' ');
 	coord(o, total_h);
 	sbuf_adds(o, "\" width=\"");
-	coord(o, W);
+	coord(o, f->W);
 	sbuf_adds(o, "\" height=\"");
 	coord(o, total_h);
 	sbuf_adds(o, "\" role=\"img\" font-family=\"system-ui,-apple-system,'Segoe UI',Roboto,"
@@ -579,238 +600,284 @@ void svg_chart(struct sbuf *o, const struct svg_chart *c)
 		text(o, c->title, c);
 		sbuf_adds(o, "\"><title>");
 		text(o, c->title, c);
-		sbuf_adds(o, "</title>");
-	} else {
-		sbuf_adds(o, ">");
-	}
-	if (c->title) {
-		sbuf_adds(o, "<text x=\"");
-		coord(o, ml);
+		sbuf_adds(o, "</title><text x=\"");
+		coord(o, f->ml);
 		sbuf_adds(o, "\" y=\"19\" font-size=\"12.5\" font-weight=\"600\">");
 		text(o, c->title, c);
 		sbuf_adds(o, "</text>");
+	} else {
+		sbuf_adds(o, ">");
 	}
 	sbuf_adds(o, "<rect x=\"");
-	coord(o, ml);
+	coord(o, f->ml);
 	sbuf_adds(o, "\" y=\"");
-	coord(o, mt);
+	coord(o, f->mt);
 	sbuf_adds(o, "\" width=\"");
-	coord(o, pw);
+	coord(o, f->pw);
 	sbuf_adds(o, "\" height=\"");
-	coord(o, ph);
+	coord(o, f->ph);
 	sbuf_adds(o, "\" fill=\"#fff\" stroke=\"#d1d5db\"/>");
+}
 
-	if (!points) {
-		sbuf_adds(o, "<text x=\"");
-		coord(o, ml + pw / 2);
+/* Shaded x ranges, clipped to the plot area. */
+static void bands(struct sbuf *o, const struct svg_chart *c, const struct frame *f)
+{
+	for (size_t k = 0; k < c->nbands; k++) {
+		double x1 = axis_px(&f->xa, c->bands[k].from), x2 = axis_px(&f->xa, c->bands[k].to);
+		if (x1 < f->ml)
+			x1 = f->ml;
+		if (x2 > f->ml + f->pw)
+			x2 = f->ml + f->pw;
+		if (!(x2 > x1))
+			continue;
+		sbuf_adds(o, "<rect fill=\"#fde68a\" fill-opacity=\"0.45\" x=\"");
+		coord(o, x1);
 		sbuf_adds(o, "\" y=\"");
-		coord(o, mt + ph / 2);
-		sbuf_adds(o, "\" text-anchor=\"middle\" fill=\"" GREY "\">no data</text>");
-	} else {
-		/* Shaded x ranges. */
-		for (size_t k = 0; k < c->nbands; k++) {
-			double x1 = axis_px(&xa, c->bands[k].from),
-			       x2 = axis_px(&xa, c->bands[k].to);
-			if (x1 < ml)
-				x1 = ml;
-			if (x2 > ml + pw)
-				x2 = ml + pw;
-			if (!(x2 > x1))
-				continue;
-			sbuf_adds(o, "<rect fill=\"#fde68a\" fill-opacity=\"0.45\" x=\"");
-			coord(o, x1);
-			sbuf_adds(o, "\" y=\"");
-			coord(o, mt + 0.5);
-			sbuf_adds(o, "\" width=\"");
-			coord(o, x2 - x1);
-			sbuf_adds(o, "\" height=\"");
-			coord(o, ph - 1);
-			sbuf_adds(o, "\"/>");
-		}
-		/* Grid. */
-		if (ya.log)
-			log_minor(o, &ya, false, ml, ml + pw);
-		if (xa.log)
-			log_minor(o, &xa, true, mt, mt + ph);
-		sbuf_adds(o, "<path stroke=\"#e5e7eb\" d=\"");
-		for (size_t i = 0; i < ya.nticks; i++) {
-			sbuf_addch(o, 'M');
-			coord(o, ml);
-			sbuf_addch(o, ' ');
-			coord(o, axis_px(&ya, ya.ticks[i]));
-			sbuf_addch(o, 'H');
-			coord(o, ml + pw);
-		}
-		for (size_t i = 0; !cat && i < xa.nticks; i++) {
-			sbuf_addch(o, 'M');
-			coord(o, axis_px(&xa, xa.ticks[i]));
-			sbuf_addch(o, ' ');
-			coord(o, mt);
-			sbuf_addch(o, 'V');
-			coord(o, mt + ph);
-		}
+		coord(o, f->mt + 0.5);
+		sbuf_adds(o, "\" width=\"");
+		coord(o, x2 - x1);
+		sbuf_adds(o, "\" height=\"");
+		coord(o, f->ph - 1);
 		sbuf_adds(o, "\"/>");
-		/* Tick labels. */
-		char lab[64];
-		sbuf_adds(o, "<g fill=\"#4b5563\" text-anchor=\"end\">");
-		for (size_t i = 0; i < ya.nticks; i++) {
-			sbuf_adds(o, "<text x=\"");
-			coord(o, ml - 6);
-			sbuf_adds(o, "\" y=\"");
-			coord(o, axis_px(&ya, ya.ticks[i]) + 3.5);
-			sbuf_adds(o, "\">");
-			svg_tick_label(lab, sizeof(lab), ya.ticks[i], ya.step, ya.hi >= 1e4);
-			sbuf_adds(o, lab);
+	}
+}
+
+/* Grid lines: log minors, then one path through every tick. */
+static void grid(struct sbuf *o, const struct frame *f)
+{
+	const struct axis *xa = &f->xa, *ya = &f->ya;
+	if (ya->log)
+		log_minor(o, ya, false, f->ml, f->ml + f->pw);
+	if (xa->log)
+		log_minor(o, xa, true, f->mt, f->mt + f->ph);
+	sbuf_adds(o, "<path stroke=\"#e5e7eb\" d=\"");
+	for (size_t i = 0; i < ya->nticks; i++) {
+		sbuf_addch(o, 'M');
+		coord(o, f->ml);
+		sbuf_addch(o, ' ');
+		coord(o, axis_px(ya, ya->ticks[i]));
+		sbuf_addch(o, 'H');
+		coord(o, f->ml + f->pw);
+	}
+	for (size_t i = 0; !f->cat && i < xa->nticks; i++) {
+		sbuf_addch(o, 'M');
+		coord(o, axis_px(xa, xa->ticks[i]));
+		sbuf_addch(o, ' ');
+		coord(o, f->mt);
+		sbuf_addch(o, 'V');
+		coord(o, f->mt + f->ph);
+	}
+	sbuf_adds(o, "\"/>");
+}
+
+/* One x-axis label at data position v. */
+static void x_label_open(struct sbuf *o, const struct frame *f, double v)
+{
+	sbuf_adds(o, "<text x=\"");
+	coord(o, axis_px(&f->xa, v));
+	sbuf_adds(o, "\" y=\"");
+	coord(o, f->mt + f->ph + 15);
+	sbuf_adds(o, "\">");
+}
+
+/* Category labels, thinned so that they do not overlap (the last one kept). */
+static void category_labels(struct sbuf *o, const struct svg_chart *c, const struct frame *f)
+{
+	double widest = 0;
+	for (size_t i = 0; i < c->ncategories; i++) {
+		double w = text_width(c->x_categories[i] ? c->x_categories[i] : "");
+		if (w > 12 * FONT_W)
+			w = 12 * FONT_W;
+		if (w > widest)
+			widest = w;
+	}
+	size_t fit = (size_t)(f->pw / (widest + 14));
+	if (fit < 1)
+		fit = 1;
+	size_t every = (c->ncategories + fit - 1) / fit;
+	for (size_t i = 0; i < c->ncategories; i++) {
+		if ((c->ncategories - 1 - i) % every)
+			continue;
+		x_label_open(o, f, (double)i);
+		rep_text(o, REP_XML, c->x_categories[i], 11, c->secrets);
+		sbuf_adds(o, "</text>");
+	}
+}
+
+static void tick_labels(struct sbuf *o, const struct svg_chart *c, const struct frame *f)
+{
+	const struct axis *xa = &f->xa, *ya = &f->ya;
+	char lab[64];
+	sbuf_adds(o, "<g fill=\"#4b5563\" text-anchor=\"end\">");
+	for (size_t i = 0; i < ya->nticks; i++) {
+		sbuf_adds(o, "<text x=\"");
+		coord(o, f->ml - 6);
+		sbuf_adds(o, "\" y=\"");
+		coord(o, axis_px(ya, ya->ticks[i]) + 3.5);
+		sbuf_adds(o, "\">");
+		sbuf_adds(o,
+			  svg_tick_label(lab, sizeof(lab), ya->ticks[i], ya->step, ya->hi >= 1e4));
+		sbuf_adds(o, "</text>");
+	}
+	sbuf_adds(o, "</g><g fill=\"#4b5563\" text-anchor=\"middle\">");
+	if (f->cat) {
+		category_labels(o, c, f);
+	} else {
+		for (size_t i = 0; i < xa->nticks; i++) {
+			x_label_open(o, f, xa->ticks[i]);
+			sbuf_adds(o, svg_tick_label(lab, sizeof(lab), xa->ticks[i], xa->step,
+						    xa->hi >= 1e4));
 			sbuf_adds(o, "</text>");
 		}
-		sbuf_adds(o, "</g><g fill=\"#4b5563\" text-anchor=\"middle\">");
-		if (cat) {
-			double widest = 0;
-			for (size_t i = 0; i < c->ncategories; i++) {
-				double w = text_width(c->x_categories[i] ? c->x_categories[i] : "");
-				if (w > 12 * FONT_W)
-					w = 12 * FONT_W;
-				if (w > widest)
-					widest = w;
-			}
-			size_t fit = (size_t)(pw / (widest + 14));
-			if (fit < 1)
-				fit = 1;
-			size_t every = (c->ncategories + fit - 1) / fit;
-			for (size_t i = 0; i < c->ncategories; i++) {
-				if ((c->ncategories - 1 - i) % every)
-					continue;
-				sbuf_adds(o, "<text x=\"");
-				coord(o, axis_px(&xa, (double)i));
-				sbuf_adds(o, "\" y=\"");
-				coord(o, mt + ph + 15);
-				sbuf_adds(o, "\">");
-				rep_text(o, REP_XML, c->x_categories[i], 11, c->secrets);
-				sbuf_adds(o, "</text>");
-			}
+	}
+	sbuf_adds(o, "</g>");
+}
+
+/* Dashed vertical markers inside the plot area, with their labels as titles. */
+static void vlines(struct sbuf *o, const struct svg_chart *c, const struct frame *f)
+{
+	for (size_t k = 0; k < c->nvlines; k++) {
+		double v = c->vlines[k].x;
+		if (!isfinite(v) || (f->xa.log && v <= 0))
+			continue;
+		double px = axis_px(&f->xa, v);
+		if (px < f->ml || px > f->ml + f->pw)
+			continue;
+		sbuf_adds(o, "<path stroke=\"#7c3aed\" stroke-width=\"1.5\" "
+			     "stroke-dasharray=\"5 3\" d=\"M");
+		coord(o, px);
+		sbuf_addch(o, ' ');
+		coord(o, f->mt);
+		sbuf_addch(o, 'V');
+		coord(o, f->mt + f->ph);
+		if (c->vlines[k].label) {
+			sbuf_adds(o, "\"><title>");
+			text(o, c->vlines[k].label, c);
+			sbuf_adds(o, "</title></path>");
 		} else {
-			for (size_t i = 0; i < xa.nticks; i++) {
-				sbuf_adds(o, "<text x=\"");
-				coord(o, axis_px(&xa, xa.ticks[i]));
-				sbuf_adds(o, "\" y=\"");
-				coord(o, mt + ph + 15);
-				sbuf_adds(o, "\">");
-				svg_tick_label(lab, sizeof(lab), xa.ticks[i], xa.step,
-					       xa.hi >= 1e4);
-				sbuf_adds(o, lab);
-				sbuf_adds(o, "</text>");
-			}
-		}
-		sbuf_adds(o, "</g>");
-		/* Vertical markers. */
-		for (size_t k = 0; k < c->nvlines; k++) {
-			double v = c->vlines[k].x;
-			if (!isfinite(v) || (xa.log && v <= 0))
-				continue;
-			double px = axis_px(&xa, v);
-			if (px < ml || px > ml + pw)
-				continue;
-			sbuf_adds(o, "<path stroke=\"#7c3aed\" stroke-width=\"1.5\" "
-				     "stroke-dasharray=\"5 3\" d=\"M");
-			coord(o, px);
-			sbuf_addch(o, ' ');
-			coord(o, mt);
-			sbuf_addch(o, 'V');
-			coord(o, mt + ph);
-			if (c->vlines[k].label) {
-				sbuf_adds(o, "\"><title>");
-				text(o, c->vlines[k].label, c);
-				sbuf_adds(o, "</title></path>");
-			} else {
-				sbuf_adds(o, "\"/>");
-			}
-		}
-		/* Series: lines first, then markers on top. */
-		sbuf_adds(o, "<g fill=\"none\" stroke-width=\"1.75\" stroke-linejoin=\"round\">");
-		for (size_t k = 0; k < c->nseries; k++)
-			if (!c->series[k].no_line)
-				polyline(o, c, &c->series[k], &xa, &ya, color_of(&c->series[k], k));
-		sbuf_adds(o, "</g>");
-		struct sbuf title = SBUF_INIT;
-		for (size_t k = 0; k < c->nseries; k++) {
-			const struct svg_series *s = &c->series[k];
-			int m = marker_of(s, k);
-			if (m <= 0)
-				continue;
-			const char *col = color_of(s, k);
-			sbuf_addf(o, "<g fill=\"%s\" stroke=\"%s\">", col, col);
-			for (size_t i = 0; i < s->n; i++) {
-				if (!usable(c, s, i))
-					continue;
-				const char *t = NULL;
-				if (s->point_title) {
-					char xs[48], ys[48];
-					sbuf_reset(&title);
-					if (cat && s->x[i] >= 0 &&
-					    s->x[i] < (double)c->ncategories) {
-						const char *name = c->x_categories[(size_t)s->x[i]];
-						sbuf_adds(&title, name ? name : "");
-					} else {
-						sbuf_adds(&title,
-							  rep_num(xs, sizeof(xs), s->x[i], 6));
-					}
-					sbuf_addf(&title, ": %s",
-						  rep_num(ys, sizeof(ys), s->y[i], 4));
-					if (s->label)
-						sbuf_addf(&title, " (%s)", s->label);
-					t = title.buf;
-				}
-				marker(o, m, axis_px(&xa, s->x[i]), axis_px(&ya, s->y[i]), t, c);
-			}
-			sbuf_adds(o, "</g>");
-		}
-		sbuf_release(&title);
-		/* Fitted line. */
-		if (c->fit) {
-			double fx1 = axis_px(&xa, c->fit_from), fx2 = axis_px(&xa, c->fit_to);
-			double fy1 = axis_px(&ya, c->fit_intercept + c->fit_slope * c->fit_from);
-			double fy2 = axis_px(&ya, c->fit_intercept + c->fit_slope * c->fit_to);
-			if (isfinite(fx1) && isfinite(fx2) && isfinite(fy1) && isfinite(fy2)) {
-				sbuf_adds(o, "<path stroke=\"" FIT "\" stroke-width=\"2\" "
-					     "stroke-dasharray=\"7 4\" d=\"M");
-				coord(o, fx1);
-				sbuf_addch(o, ' ');
-				coord(o, fy1);
-				sbuf_addch(o, 'L');
-				coord(o, fx2);
-				sbuf_addch(o, ' ');
-				coord(o, fy2);
-				sbuf_adds(o, "\"/>");
-			}
-		}
-		if (c->highlight && isfinite(c->hx) && isfinite(c->hy) && !(xa.log && c->hx <= 0) &&
-		    !(ya.log && c->hy <= 0)) {
-			sbuf_adds(o, "<circle fill=\"none\" stroke=\"" INK
-				     "\" stroke-width=\"2\" cx=\"");
-			coord(o, axis_px(&xa, c->hx));
-			sbuf_adds(o, "\" cy=\"");
-			coord(o, axis_px(&ya, c->hy));
-			sbuf_adds(o, "\" r=\"6.5\"/>");
+			sbuf_adds(o, "\"/>");
 		}
 	}
-	/* Axis titles. */
+}
+
+/* A point's tooltip: "x: y (label)", x being the category name on category axes. */
+static const char *point_title(struct sbuf *t, const struct svg_chart *c, const struct frame *f,
+			       const struct svg_series *s, size_t i)
+{
+	char xs[48], ys[48];
+	sbuf_reset(t);
+	if (f->cat && s->x[i] >= 0 && s->x[i] < (double)c->ncategories) {
+		const char *name = c->x_categories[(size_t)s->x[i]];
+		sbuf_adds(t, name ? name : "");
+	} else {
+		sbuf_adds(t, rep_num(xs, sizeof(xs), s->x[i], 6));
+	}
+	sbuf_addf(t, ": %s", rep_num(ys, sizeof(ys), s->y[i], 4));
+	if (s->label)
+		sbuf_addf(t, " (%s)", s->label);
+	return t->buf;
+}
+
+/* Series: lines first, then markers on top. */
+static void series(struct sbuf *o, const struct svg_chart *c, const struct frame *f)
+{
+	sbuf_adds(o, "<g fill=\"none\" stroke-width=\"1.75\" stroke-linejoin=\"round\">");
+	for (size_t k = 0; k < c->nseries; k++)
+		if (!c->series[k].no_line)
+			polyline(o, c, &c->series[k], &f->xa, &f->ya, color_of(&c->series[k], k));
+	sbuf_adds(o, "</g>");
+	struct sbuf title = SBUF_INIT;
+	for (size_t k = 0; k < c->nseries; k++) {
+		const struct svg_series *s = &c->series[k];
+		int m = marker_of(s, k);
+		if (m <= 0)
+			continue;
+		const char *col = color_of(s, k);
+		sbuf_addf(o, "<g fill=\"%s\" stroke=\"%s\">", col, col);
+		for (size_t i = 0; i < s->n; i++)
+			if (usable(c, s, i))
+				marker(o, m, axis_px(&f->xa, s->x[i]), axis_px(&f->ya, s->y[i]),
+				       s->point_title ? point_title(&title, c, f, s, i) : NULL, c);
+		sbuf_adds(o, "</g>");
+	}
+	sbuf_release(&title);
+}
+
+/* The fitted line and the highlighted point, drawn last. */
+static void fit_and_highlight(struct sbuf *o, const struct svg_chart *c, const struct frame *f)
+{
+	const struct axis *xa = &f->xa, *ya = &f->ya;
+	if (c->fit) {
+		double fx1 = axis_px(xa, c->fit_from), fx2 = axis_px(xa, c->fit_to);
+		double fy1 = axis_px(ya, c->fit_intercept + c->fit_slope * c->fit_from);
+		double fy2 = axis_px(ya, c->fit_intercept + c->fit_slope * c->fit_to);
+		if (isfinite(fx1) && isfinite(fx2) && isfinite(fy1) && isfinite(fy2)) {
+			sbuf_adds(o, "<path stroke=\"" FIT "\" stroke-width=\"2\" "
+				     "stroke-dasharray=\"7 4\" d=\"M");
+			coord(o, fx1);
+			sbuf_addch(o, ' ');
+			coord(o, fy1);
+			sbuf_addch(o, 'L');
+			coord(o, fx2);
+			sbuf_addch(o, ' ');
+			coord(o, fy2);
+			sbuf_adds(o, "\"/>");
+		}
+	}
+	if (c->highlight && isfinite(c->hx) && isfinite(c->hy) && !(xa->log && c->hx <= 0) &&
+	    !(ya->log && c->hy <= 0)) {
+		sbuf_adds(o, "<circle fill=\"none\" stroke=\"" INK "\" stroke-width=\"2\" cx=\"");
+		coord(o, axis_px(xa, c->hx));
+		sbuf_adds(o, "\" cy=\"");
+		coord(o, axis_px(ya, c->hy));
+		sbuf_adds(o, "\" r=\"6.5\"/>");
+	}
+}
+
+static void axis_titles(struct sbuf *o, const struct svg_chart *c, const struct frame *f)
+{
 	if (c->x_title) {
 		sbuf_adds(o, "<text text-anchor=\"middle\" x=\"");
-		coord(o, ml + pw / 2);
+		coord(o, f->ml + f->pw / 2);
 		sbuf_adds(o, "\" y=\"");
-		coord(o, mt + ph + 34);
+		coord(o, f->mt + f->ph + 34);
 		sbuf_adds(o, "\">");
 		text(o, c->x_title, c);
 		sbuf_adds(o, "</text>");
 	}
 	if (c->y_title) {
 		sbuf_adds(o, "<text text-anchor=\"middle\" transform=\"rotate(-90)\" x=\"");
-		coord(o, -(mt + ph / 2));
+		coord(o, -(f->mt + f->ph / 2));
 		sbuf_adds(o, "\" y=\"15\">");
 		text(o, c->y_title, c);
 		sbuf_adds(o, "</text>");
 	}
-	legend(o, items, nitems, ml, pw, H - 2, true, c);
+}
+
+void svg_chart(struct sbuf *o, const struct svg_chart *c)
+{
+	struct frame f;
+	frame_init(c, &f);
+	struct legend_item *items = xcalloc(c->nseries + 4, sizeof(*items));
+	size_t nitems = legend_items(c, items);
+	int rows = legend(o, items, nitems, f.ml, f.pw, 0, false, c); /* measures only */
+	open_svg(o, c, &f, f.H + (rows ? rows * 16 + 4 : 0));
+	if (!f.points) {
+		sbuf_adds(o, "<text x=\"");
+		coord(o, f.ml + f.pw / 2);
+		sbuf_adds(o, "\" y=\"");
+		coord(o, f.mt + f.ph / 2);
+		sbuf_adds(o, "\" text-anchor=\"middle\" fill=\"" GREY "\">no data</text>");
+	} else {
+		bands(o, c, &f);
+		grid(o, &f);
+		tick_labels(o, c, &f);
+		vlines(o, c, &f);
+		series(o, c, &f);
+		fit_and_highlight(o, c, &f);
+	}
+	axis_titles(o, c, &f);
+	legend(o, items, nitems, f.ml, f.pw, f.H - 2, true, c);
 	free(items);
 	sbuf_adds(o, "</svg>");
 }
