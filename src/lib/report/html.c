@@ -415,6 +415,60 @@ static void ep_label(struct sbuf *sb, const struct assay_report_ep *ep)
 		sbuf_addf(sb, " %s", ep->precision);
 }
 
+/* The ladder's points in token order, into the columns x, p50, p99 and bw. */
+static void ep_columns(const struct assay_report_ep *ep, double *x, double *p50, double *p99,
+		       double *bw)
+{
+	struct assay_report_ep_point *pts = xcalloc(ep->npoints + 1, sizeof(*pts));
+	if (ep->npoints)
+		memcpy(pts, ep->points, ep->npoints * sizeof(*pts));
+	qsort(pts, ep->npoints, sizeof(*pts), cmp_point);
+	for (size_t i = 0; i < ep->npoints; i++) {
+		x[i] = pts[i].tokens;
+		p50[i] = pts[i].p50_us;
+		p99[i] = pts[i].p99_us;
+		bw[i] = pts[i].bw_gbps;
+	}
+	free(pts);
+}
+
+/* Ladder k's legend label into lab (its case id added when another of the
+ * chart's n ladders has the same label) and its colour: the palette index of
+ * its label in colors, so a backend keeps its colour across charts. */
+static int ep_series_label(const struct html *h, const struct ep_group *g, size_t n, size_t k,
+			   const struct strlist *colors, struct sbuf *lab)
+{
+	const struct assay_report_ep *ep = &h->r->ep[g->ladders[k]];
+	ep_label(lab, ep);
+	int color = 0;
+	for (size_t c = 0; c < colors->n; c++)
+		if (!strcmp(colors->v[c], lab->buf))
+			color = (int)c;
+	for (size_t j = 0; j < n; j++) {
+		struct sbuf other = SBUF_INIT;
+		ep_label(&other, &h->r->ep[g->ladders[j]]);
+		bool dup = j != k && !strcmp(other.buf, lab->buf);
+		sbuf_release(&other);
+		if (dup) {
+			sbuf_addf(lab, " (%s)", ep->case_id ? ep->case_id : "?");
+			break;
+		}
+	}
+	return color;
+}
+
+/* "PHASE [COMPONENT] WHAT[ · GROUP]": a chart's title. */
+static void ep_title(struct sbuf *t, const struct ep_group *g, const char *what)
+{
+	const char *comp = g->component && *g->component ? g->component : NULL;
+	sbuf_addf(t, "%s%s%s %s", g->phase ? g->phase : "?", comp ? " " : "", comp ? comp : "",
+		  what);
+	if (g->group && *g->group)
+		sbuf_addf(t, " · %s", g->group);
+}
+
+/* Latency (p50 solid, p99 dashed) and bandwidth against tokens, one series
+ * per ladder of the group, at most EP_CHART_SERIES of them. */
 static void ep_charts(struct html *h, const struct ep_group *g, const struct strlist *colors)
 {
 	const struct assay_report *r = h->r;
@@ -422,45 +476,20 @@ static void ep_charts(struct html *h, const struct ep_group *g, const struct str
 	struct svg_series *lat = xcalloc(2 * n + 2, sizeof(*lat));
 	struct svg_series *bw = xcalloc(n, sizeof(*bw));
 	struct strlist labels = STRLIST_INIT;
-	double *buf = NULL;
-	size_t total = 0;
+	size_t total = 0, at = 0;
 	for (size_t k = 0; k < n; k++)
 		total += r->ep[g->ladders[k]].npoints;
-	buf = xcalloc(4 * total + 1, sizeof(double));
+	double *buf = xcalloc(4 * total + 1, sizeof(double));
 	double *x = buf, *p50 = buf + total, *p99 = buf + 2 * total, *bwv = buf + 3 * total;
 	struct sbuf lab = SBUF_INIT;
-	size_t at = 0;
 	for (size_t k = 0; k < n; k++) {
 		const struct assay_report_ep *ep = &r->ep[g->ladders[k]];
-		struct assay_report_ep_point *pts = xcalloc(ep->npoints + 1, sizeof(*pts));
-		if (ep->npoints)
-			memcpy(pts, ep->points, ep->npoints * sizeof(*pts));
-		qsort(pts, ep->npoints, sizeof(*pts), cmp_point);
-		for (size_t i = 0; i < ep->npoints; i++) {
-			x[at + i] = pts[i].tokens;
-			p50[at + i] = pts[i].p50_us;
-			p99[at + i] = pts[i].p99_us;
-			bwv[at + i] = pts[i].bw_gbps;
-		}
-		free(pts);
-		ep_label(&lab, ep);
-		int color = 0;
-		for (size_t c = 0; c < colors->n; c++)
-			if (!strcmp(colors->v[c], lab.buf))
-				color = (int)c;
-		/* Two ladders with the same label in one chart: name the case too. */
-		for (size_t j = 0; j < n; j++) {
-			struct sbuf other = SBUF_INIT;
-			ep_label(&other, &r->ep[g->ladders[j]]);
-			bool dup = j != k && !strcmp(other.buf, lab.buf);
-			sbuf_release(&other);
-			if (dup) {
-				sbuf_addf(&lab, " (%s)", ep->case_id ? ep->case_id : "?");
-				break;
-			}
-		}
+		ep_columns(ep, x + at, p50 + at, p99 + at, bwv + at);
+		int color = ep_series_label(h, g, n, k, colors, &lab);
 		strlist_push(&labels, lab.buf);
 		int mark = (int)(color % SVG_MARK_COUNT) + 1;
+		/* Labels come below: the hover text needs them, but only p50's
+		 * series goes in the legend (p99 shares its colour and marker). */
 		lat[2 * k] = (struct svg_series){NULL, x + at, p50 + at, ep->npoints, color,
 						 mark, false,  false,    true};
 		lat[2 * k + 1] = (struct svg_series){NULL, x + at, p99 + at, ep->npoints, color,
@@ -478,18 +507,9 @@ static void ep_charts(struct html *h, const struct ep_group *g, const struct str
 					 SVG_MARK_NONE, false, false, false};
 	lat[2 * n + 1] = (struct svg_series){"p99",         NULL, NULL,  0,    SVG_COLOR_GREY,
 					     SVG_MARK_NONE, true, false, false};
-	/* The series need a label for their hover text, but only p50 goes in the
-	 * legend: p99 shares its colour and marker. */
 	struct sbuf t1 = SBUF_INIT, t2 = SBUF_INIT;
-	const char *comp = g->component && *g->component ? g->component : NULL;
-	sbuf_addf(&t1, "%s%s%s latency", g->phase ? g->phase : "?", comp ? " " : "",
-		  comp ? comp : "");
-	sbuf_addf(&t2, "%s%s%s bandwidth per rank", g->phase ? g->phase : "?", comp ? " " : "",
-		  comp ? comp : "");
-	if (g->group && *g->group) {
-		sbuf_addf(&t1, " · %s", g->group);
-		sbuf_addf(&t2, " · %s", g->group);
-	}
+	ep_title(&t1, g, "latency");
+	ep_title(&t2, g, "bandwidth per rank");
 	struct svg_chart c1 = {.title = t1.buf,
 			       .x_title = "tokens per rank (log)",
 			       .y_title = "latency (µs, log)",
@@ -702,6 +722,105 @@ static double first_x(const struct assay_report_xy *v, size_t n)
 	return m;
 }
 
+/* "Loss slope S per step (intercept I, fitted over steps A-B; warm-up ...)." */
+static void train_fit(struct html *h, const struct assay_report_train *t)
+{
+	sbuf_adds(h->o, "<p class=\"fit\">Loss slope <b>");
+	num(h, t->slope, 4);
+	sbuf_adds(h->o, "</b> per step (intercept ");
+	num(h, t->intercept, 5);
+	sbuf_adds(h->o, ", fitted over steps ");
+	num(h, t->fit_from, 6);
+	sbuf_adds(h->o, "&ndash;");
+	num(h, t->fit_to, 6);
+	sbuf_adds(h->o, ")");
+	if (t->warmup_steps > 0) {
+		sbuf_adds(h->o, "; warm-up steps &le; ");
+		num(h, t->warmup_steps, 6);
+	}
+	sbuf_adds(h->o, ".</p>");
+}
+
+/* A per-step series; markers and point titles only while there are few points. */
+static struct svg_series train_series(const char *label, double *x, double *y, size_t n, int color,
+				      enum svg_marker mark)
+{
+	return (struct svg_series){label, x,     y,      n, color, n <= 60 ? mark : SVG_MARK_NONE,
+				   false, false, n <= 60};
+}
+
+/* The loss chart (with the fitted line) and the throughput chart, warm-up shaded. */
+static void train_charts(struct html *h, const struct assay_report_train *t)
+{
+	double *lx, *ly, *tx, *ty;
+	xy_split(t->loss, t->nloss, &lx, &ly);
+	xy_split(t->throughput, t->nthroughput, &tx, &ty);
+	char fit_label[96], warm_label[64], buf[48];
+	snprintf(fit_label, sizeof(fit_label), "fit: slope %s per step",
+		 rep_num(buf, sizeof(buf), t->slope, 3));
+	snprintf(warm_label, sizeof(warm_label), "warm-up");
+	double w0 = fmin(first_x(t->loss, t->nloss), first_x(t->throughput, t->nthroughput));
+	struct svg_band band = {isfinite(w0) ? w0 - 0.5 : 0.5, t->warmup_steps + 0.5, warm_label};
+	bool warm = t->warmup_steps > 0;
+	struct svg_series ls = train_series("lm loss", lx, ly, t->nloss, 0, SVG_MARK_CIRCLE);
+	struct svg_series ts =
+	    train_series("throughput", tx, ty, t->nthroughput, 2, SVG_MARK_SQUARE);
+	struct sbuf ytitle = SBUF_INIT;
+	sbuf_addf(&ytitle, "throughput (%s)", t->throughput_unit ? t->throughput_unit : "per step");
+	struct svg_chart c1 = {.title = "lm loss per step",
+			       .x_title = "step",
+			       .y_title = "lm loss",
+			       .series = &ls,
+			       .nseries = 1,
+			       .bands = &band,
+			       .nbands = warm,
+			       .fit = t->has_fit,
+			       .fit_slope = t->slope,
+			       .fit_intercept = t->intercept,
+			       .fit_from = t->fit_from,
+			       .fit_to = t->fit_to,
+			       .fit_label = fit_label,
+			       .secrets = h->secrets};
+	struct svg_chart c2 = {.title = "throughput per step",
+			       .x_title = "step",
+			       .y_title = ytitle.buf,
+			       .series = &ts,
+			       .nseries = 1,
+			       .bands = &band,
+			       .nbands = warm,
+			       .secrets = h->secrets};
+	sbuf_adds(h->o, "<div class=\"charts\"><figure>");
+	svg_chart(h->o, &c1);
+	sbuf_adds(h->o, "</figure><figure>");
+	svg_chart(h->o, &c2);
+	sbuf_adds(h->o, "</figure></div>");
+	sbuf_release(&ytitle);
+	free(lx);
+	free(ly);
+	free(tx);
+	free(ty);
+}
+
+/* The threshold table: the gates of this combination's case. */
+static void train_gates(struct html *h, const struct assay_report_train *t)
+{
+	const struct assay_report *r = h->r;
+	bool any = false;
+	for (size_t k = 0; k < r->ngates; k++) {
+		const struct assay_report_gate *g = &r->gates[k];
+		if (!g->case_id || !t->case_id || strcmp(g->case_id, t->case_id))
+			continue;
+		if (!any)
+			gate_table_head(h, false);
+		any = true;
+		gate_row(h, g, false);
+	}
+	if (any)
+		sbuf_adds(h->o, "</tbody></table></div>");
+	else
+		sbuf_adds(h->o, "<p class=\"note\">No thresholds for this combination.</p>");
+}
+
 static void train_section(struct html *h)
 {
 	const struct assay_report *r = h->r;
@@ -718,106 +837,16 @@ static void train_section(struct html *h)
 		sbuf_adds(h->o, " <small>");
 		case_ref(h, t->case_id);
 		sbuf_adds(h->o, "</small></h3>");
-		if (t->has_fit) {
-			sbuf_adds(h->o, "<p class=\"fit\">Loss slope <b>");
-			num(h, t->slope, 4);
-			sbuf_adds(h->o, "</b> per step (intercept ");
-			num(h, t->intercept, 5);
-			sbuf_adds(h->o, ", fitted over steps ");
-			num(h, t->fit_from, 6);
-			sbuf_adds(h->o, "&ndash;");
-			num(h, t->fit_to, 6);
-			sbuf_adds(h->o, ")");
-			if (t->warmup_steps > 0) {
-				sbuf_adds(h->o, "; warm-up steps &le; ");
-				num(h, t->warmup_steps, 6);
-			}
-			sbuf_adds(h->o, ".</p>");
-		}
-		if (i < TRAIN_CHARTS) {
-			double *lx, *ly, *tx, *ty;
-			xy_split(t->loss, t->nloss, &lx, &ly);
-			xy_split(t->throughput, t->nthroughput, &tx, &ty);
-			char fit_label[96], warm_label[64], buf[48];
-			snprintf(fit_label, sizeof(fit_label), "fit: slope %s per step",
-				 rep_num(buf, sizeof(buf), t->slope, 3));
-			snprintf(warm_label, sizeof(warm_label), "warm-up");
-			double w0 = fmin(first_x(t->loss, t->nloss),
-					 first_x(t->throughput, t->nthroughput));
-			struct svg_band band = {isfinite(w0) ? w0 - 0.5 : 0.5,
-						t->warmup_steps + 0.5, warm_label};
-			bool warm = t->warmup_steps > 0;
-			struct svg_series ls = {
-			    "lm loss", lx,    ly,
-			    t->nloss,  0,     t->nloss <= 60 ? SVG_MARK_CIRCLE : SVG_MARK_NONE,
-			    false,     false, t->nloss <= 60};
-			struct svg_series ts = {
-			    "throughput",
-			    tx,
-			    ty,
-			    t->nthroughput,
-			    2,
-			    t->nthroughput <= 60 ? SVG_MARK_SQUARE : SVG_MARK_NONE,
-			    false,
-			    false,
-			    t->nthroughput <= 60};
-			struct sbuf ytitle = SBUF_INIT;
-			sbuf_addf(&ytitle, "throughput (%s)",
-				  t->throughput_unit ? t->throughput_unit : "per step");
-			struct svg_chart c1 = {.title = "lm loss per step",
-					       .x_title = "step",
-					       .y_title = "lm loss",
-					       .series = &ls,
-					       .nseries = 1,
-					       .bands = &band,
-					       .nbands = warm,
-					       .fit = t->has_fit,
-					       .fit_slope = t->slope,
-					       .fit_intercept = t->intercept,
-					       .fit_from = t->fit_from,
-					       .fit_to = t->fit_to,
-					       .fit_label = fit_label,
-					       .secrets = h->secrets};
-			struct svg_chart c2 = {.title = "throughput per step",
-					       .x_title = "step",
-					       .y_title = ytitle.buf,
-					       .series = &ts,
-					       .nseries = 1,
-					       .bands = &band,
-					       .nbands = warm,
-					       .secrets = h->secrets};
-			sbuf_adds(h->o, "<div class=\"charts\"><figure>");
-			svg_chart(h->o, &c1);
-			sbuf_adds(h->o, "</figure><figure>");
-			svg_chart(h->o, &c2);
-			sbuf_adds(h->o, "</figure></div>");
-			sbuf_release(&ytitle);
-			free(lx);
-			free(ly);
-			free(tx);
-			free(ty);
-		} else if (i == TRAIN_CHARTS) {
+		if (t->has_fit)
+			train_fit(h, t);
+		if (i < TRAIN_CHARTS)
+			train_charts(h, t);
+		else if (i == TRAIN_CHARTS)
 			sbuf_addf(h->o,
 				  "<p class=\"note\">Charts are drawn for the first %d "
 				  "combinations only.</p>",
 				  TRAIN_CHARTS);
-		}
-		/* The threshold table: this combo's gates. */
-		bool any = false;
-		for (size_t k = 0; k < r->ngates; k++) {
-			const struct assay_report_gate *g = &r->gates[k];
-			if (!g->case_id || !t->case_id || strcmp(g->case_id, t->case_id))
-				continue;
-			if (!any)
-				gate_table_head(h, false);
-			any = true;
-			gate_row(h, g, false);
-		}
-		if (any)
-			sbuf_adds(h->o, "</tbody></table></div>");
-		else
-			sbuf_adds(h->o,
-				  "<p class=\"note\">No thresholds for this combination.</p>");
+		train_gates(h, t);
 	}
 	sbuf_adds(h->o, "</section>");
 }

@@ -47,27 +47,114 @@ static bool not_passed(enum assay_report_outcome o)
 	       o != ASSAY_REPORT_SKIPPED;
 }
 
+/* "### assay: SUITE run ID: **outcome** (exit N)", then the run's notes. */
+static void md_heading(struct sbuf *o, const struct assay_report *r)
+{
+	sbuf_adds(o, "### assay: ");
+	rep_text(o, REP_MD, r->suite && *r->suite ? r->suite : "run", 0, &r->secrets);
+	if (r->run_id && *r->run_id) {
+		sbuf_adds(o, " run ");
+		rep_text(o, REP_MD, r->run_id, 0, &r->secrets);
+	}
+	sbuf_addf(o, ": **%s** (exit %d)\n\n",
+		  r->exit_code == ASSAY_OK ? "passed" : assay_strerror(r->exit_code),
+		  (int)r->exit_code);
+	for (size_t i = 0; i < r->notes.n; i++) {
+		sbuf_adds(o, "> ");
+		rep_text(o, REP_MD, r->notes.v[i], 0, &r->secrets);
+		sbuf_adds(o, "\n\n");
+	}
+}
+
+/* Cases that did not pass, at most ROWS_MAX of the bad ones. */
+static void md_bad_cases(struct sbuf *o, const struct assay_report *r, size_t bad)
+{
+	sbuf_adds(o, "\n#### Cases that did not pass\n\n| case | outcome | reason |\n"
+		     "|---|---|---|\n");
+	size_t shown = 0;
+	for (size_t i = 0; i < r->ncases && shown < ROWS_MAX; i++) {
+		const struct assay_report_case *c = &r->cases[i];
+		if (!not_passed(c->outcome))
+			continue;
+		sbuf_adds(o, "|");
+		cell(o, c->id, r);
+		cell(o, assay_report_outcome_name(c->outcome), r);
+		cell_first_line(o, c->reason, r);
+		sbuf_adds(o, "\n");
+		shown++;
+	}
+	more(o, shown, bad);
+}
+
+static void md_failed_gates(struct sbuf *o, const struct assay_report *r, size_t failed)
+{
+	sbuf_adds(o, "\n#### Failed gates\n\n| case | gate | metric | value | expected | "
+		     "message |\n|---|---|---|---:|---|---|\n");
+	size_t shown = 0;
+	for (size_t i = 0; i < r->ngates && shown < ROWS_MAX; i++) {
+		const struct assay_report_gate *g = &r->gates[i];
+		if (g->verdict != ASSAY_VERDICT_FAIL)
+			continue;
+		sbuf_adds(o, "|");
+		cell(o, g->case_id ? g->case_id : "(run)", r);
+		cell(o, g->name, r);
+		cell(o, g->metric, r);
+		value_cell(o, g->value, g->unit, r);
+		cell(o, g->spec, r);
+		cell_first_line(o, g->message, r);
+		sbuf_adds(o, "\n");
+		shown++;
+	}
+	more(o, shown, failed);
+}
+
+static void md_regressions(struct sbuf *o, const struct assay_report *r, size_t regress)
+{
+	sbuf_adds(o, "\n#### Regressions\n\n| series | this run | message |\n"
+		     "|---|---:|---|\n");
+	size_t shown = 0;
+	for (size_t i = 0; i < r->nhistory && shown < ROWS_MAX; i++) {
+		const struct assay_report_history *h = &r->history[i];
+		if (h->verdict != ASSAY_VERDICT_FAIL)
+			continue;
+		bool has = h->new_point >= 0 && (size_t)h->new_point < h->npoints;
+		sbuf_adds(o, "|");
+		cell(o, h->label, r);
+		value_cell(o, has ? h->points[h->new_point].value : NAN, h->unit, r);
+		cell_first_line(o, h->message, r);
+		sbuf_adds(o, "\n");
+		shown++;
+	}
+	more(o, shown, regress);
+}
+
+/* The closing line: revision, host, launcher and times, and the other files. */
+static void md_facts(struct sbuf *o, const struct assay_report *r)
+{
+	sbuf_adds(o, "\n");
+	const char *facts[][2] = {{"revision", r->revision},
+				  {"host", r->host},
+				  {"launcher", r->launcher},
+				  {"started", r->started},
+				  {"ended", r->ended}};
+	bool first = true;
+	for (size_t i = 0; i < ARRAY_SIZE(facts); i++) {
+		if (!facts[i][1] || !*facts[i][1])
+			continue;
+		sbuf_addf(o, "%s%s ", first ? "" : " · ", facts[i][0]);
+		rep_text(o, REP_MD, facts[i][1], 80, &r->secrets);
+		first = false;
+	}
+	sbuf_addf(o, "%sFull report with charts: `report.html`; JUnit: `junit.xml`.\n",
+		  first ? "" : ". ");
+}
+
 void assay_report_markdown(const struct assay_report *r, struct sbuf *out)
 {
 	struct sbuf o = SBUF_INIT;
 	size_t counts[ASSAY_REPORT_OUTCOME_COUNT];
 	assay_report_count(r, counts);
-
-	sbuf_adds(&o, "### assay: ");
-	rep_text(&o, REP_MD, r->suite && *r->suite ? r->suite : "run", 0, &r->secrets);
-	if (r->run_id && *r->run_id) {
-		sbuf_adds(&o, " run ");
-		rep_text(&o, REP_MD, r->run_id, 0, &r->secrets);
-	}
-	sbuf_addf(&o, ": **%s** (exit %d)\n\n",
-		  r->exit_code == ASSAY_OK ? "passed" : assay_strerror(r->exit_code),
-		  (int)r->exit_code);
-	for (size_t i = 0; i < r->notes.n; i++) {
-		sbuf_adds(&o, "> ");
-		rep_text(&o, REP_MD, r->notes.v[i], 0, &r->secrets);
-		sbuf_adds(&o, "\n\n");
-	}
-
+	md_heading(&o, r);
 	sbuf_adds(&o, "| outcome | cases |\n|---|---:|\n");
 	for (int i = 0; i < ASSAY_REPORT_OUTCOME_COUNT; i++)
 		if (counts[i])
@@ -86,79 +173,13 @@ void assay_report_markdown(const struct assay_report *r, struct sbuf *out)
 			  "\nGates: %zu evaluated, %zu failed. History: %zu series, %zu "
 			  "regression%s.\n",
 			  r->ngates, gate_fail, r->nhistory, regress, regress == 1 ? "" : "s");
-
-	if (bad) {
-		sbuf_adds(&o, "\n#### Cases that did not pass\n\n| case | outcome | reason |\n"
-			      "|---|---|---|\n");
-		size_t shown = 0;
-		for (size_t i = 0; i < r->ncases && shown < ROWS_MAX; i++) {
-			const struct assay_report_case *c = &r->cases[i];
-			if (!not_passed(c->outcome))
-				continue;
-			sbuf_adds(&o, "|");
-			cell(&o, c->id, r);
-			cell(&o, assay_report_outcome_name(c->outcome), r);
-			cell_first_line(&o, c->reason, r);
-			sbuf_adds(&o, "\n");
-			shown++;
-		}
-		more(&o, shown, bad);
-	}
-	if (gate_fail) {
-		sbuf_adds(&o, "\n#### Failed gates\n\n| case | gate | metric | value | expected | "
-			      "message |\n|---|---|---|---:|---|---|\n");
-		size_t shown = 0;
-		for (size_t i = 0; i < r->ngates && shown < ROWS_MAX; i++) {
-			const struct assay_report_gate *g = &r->gates[i];
-			if (g->verdict != ASSAY_VERDICT_FAIL)
-				continue;
-			sbuf_adds(&o, "|");
-			cell(&o, g->case_id ? g->case_id : "(run)", r);
-			cell(&o, g->name, r);
-			cell(&o, g->metric, r);
-			value_cell(&o, g->value, g->unit, r);
-			cell(&o, g->spec, r);
-			cell_first_line(&o, g->message, r);
-			sbuf_adds(&o, "\n");
-			shown++;
-		}
-		more(&o, shown, gate_fail);
-	}
-	if (regress) {
-		sbuf_adds(&o, "\n#### Regressions\n\n| series | this run | message |\n"
-			      "|---|---:|---|\n");
-		size_t shown = 0;
-		for (size_t i = 0; i < r->nhistory && shown < ROWS_MAX; i++) {
-			const struct assay_report_history *h = &r->history[i];
-			if (h->verdict != ASSAY_VERDICT_FAIL)
-				continue;
-			bool has = h->new_point >= 0 && (size_t)h->new_point < h->npoints;
-			sbuf_adds(&o, "|");
-			cell(&o, h->label, r);
-			value_cell(&o, has ? h->points[h->new_point].value : NAN, h->unit, r);
-			cell_first_line(&o, h->message, r);
-			sbuf_adds(&o, "\n");
-			shown++;
-		}
-		more(&o, shown, regress);
-	}
-
-	sbuf_adds(&o, "\n");
-	const char *facts[][2] = {{"revision", r->revision},
-				  {"host", r->host},
-				  {"launcher", r->launcher},
-				  {"started", r->started},
-				  {"ended", r->ended}};
-	bool first = true;
-	for (size_t i = 0; i < ARRAY_SIZE(facts); i++) {
-		if (!facts[i][1] || !*facts[i][1])
-			continue;
-		sbuf_addf(&o, "%s%s ", first ? "" : " · ", facts[i][0]);
-		rep_text(&o, REP_MD, facts[i][1], 80, &r->secrets);
-		first = false;
-	}
-	sbuf_addf(&o, "%sFull report with charts: `report.html`; JUnit: `junit.xml`.\n",
-		  first ? "" : ". ");
+	if (bad)
+		md_bad_cases(&o, r, bad);
+	if (gate_fail)
+		md_failed_gates(&o, r, gate_fail);
+	if (regress)
+		md_regressions(&o, r, regress);
+	md_facts(&o, r);
 	rep_redact_all(&o, REP_MD, &r->secrets);
 	sbuf_add(out, o.buf, o.len);
 	sbuf_release(&o);
