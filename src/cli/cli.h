@@ -44,7 +44,7 @@ CLI_DECLARE(lint);
 CLI_DECLARE_SPEC(matrix);
 CLI_DECLARE(store);
 CLI_DECLARE(detect);
-CLI_DECLARE(history);
+CLI_DECLARE_SPEC(history);
 CLI_DECLARE(parse);
 CLI_DECLARE(gate);
 CLI_DECLARE(run);

@@ -1,6 +1,5 @@
 /* assay history: one stored series over time, point by point, with its
  * change points (CI defaults) and annotations marked. docs/history.md. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,30 +7,50 @@
 #include "assay/detect.h"
 #include "assay/json.h"
 #include "cli.h"
+#include "opt.h"
 #include "store_cli.h"
 
-const char cmd_history_help[] =
-    "usage: assay history [--store PATH] [--since DATE] [--format table|json|csv] SERIES\n"
-    "       assay history [--store PATH] --match FIELD=VALUE... [--format F]\n"
-    "\n"
-    "Print one series point by point in time order: timestamp, revision, value, run,\n"
-    "and notes: where a change point starts a new regime (detection at the CI\n"
-    "defaults, as `assay detect` reports it) and the series' annotations. SERIES is a\n"
-    "series key or a prefix of 8+ hex digits (see `assay store series`); --match\n"
-    "filters must select exactly one series.\n"
-    "\n"
-    "options:\n"
-    "  --since DATE      only points at or after DATE (2026-11-01 or an RFC 3339 time)\n"
-    "  --format F        table (default), json or csv\n"
-    "  --no-detect       leave out change points\n"
-    "\n"
-    "example:\n"
-    "  assay history --match workload=llama3-70b-pretrain --match precision=fp8 \\\n"
-    "      --match metric=tokens_per_sec_per_gpu\n"
-    "\n"
-    "Exit codes: 0 printed, 2 bad arguments or no such series, 5 the store failed.\n";
+struct history_args {
+	struct store_cli sc;
+	const char *format;
+	bool detect;
+};
 
-enum { H_FORMAT = SO_NEXT, H_NO_DETECT };
+static const char *const formats[] = {"table", "json", "csv", NULL};
+
+static const struct cli_opt history_opts[] = {
+    CLI_OPT_TABLE(store_cli_opts, struct history_args, sc),
+    {.type = CLI_CHOICE,
+     .name = "format",
+     .arg = "F",
+     .off = offsetof(struct history_args, format),
+     .help = "table, json or csv",
+     .def = "table",
+     .choices = formats},
+    {.type = CLI_UNSET,
+     .name = "no-detect",
+     .off = offsetof(struct history_args, detect),
+     .help = "leave out change points"},
+    CLI_OPT_END,
+};
+
+const struct cli_spec cmd_history_spec = {
+    .name = "history",
+    .usage = "assay history [--store PATH] [--since DATE] [--format table|json|csv] SERIES\n"
+	     "assay history [--store PATH] --match FIELD=VALUE... [--format F]",
+    .about = "Print one series point by point in time order: timestamp, revision, value, run,\n"
+	     "and notes: where a change point starts a new regime (detection at the CI\n"
+	     "defaults, as `assay detect` reports it) and the series' annotations. SERIES is a\n"
+	     "series key or a prefix of 8+ hex digits (see `assay store series`); --match\n"
+	     "filters must select exactly one series.\n",
+    .opts = history_opts,
+    .examples = "assay history --match workload=llama3-70b-pretrain --match precision=fp8 \\\n"
+		"    --match metric=tokens_per_sec_per_gpu",
+    .exits = "Exit codes: 0 printed, 2 bad arguments or no such series, 5 the store failed.\n",
+    .min_args = 0,
+    .max_args = 1,
+    .args_what = "series",
+};
 
 /* Notes for point i: a change point starting there, and annotations. */
 static void notes(const struct assay_point *pt, size_t i, const struct assay_changes *ch,
@@ -55,101 +74,82 @@ static void notes(const struct assay_point *pt, size_t i, const struct assay_cha
 	}
 }
 
-int cmd_history(int argc, char **argv)
+/* What is printed: the series, its points, their change points and notes. */
+struct history {
+	const struct assay_series_info *si;
+	struct assay_points pts;
+	struct assay_annotations ann;
+	struct assay_changes ch;
+	size_t *idx; /* the detected series' point i is pts.v[idx[i]] */
+};
+
+/* Detect as `assay detect` does, ignored revisions left out. */
+static int history_detect(struct history *h, bool detect)
 {
-	static const struct option opts[] = {
-	    STORE_CLI_OPTIONS,
-	    {"format", required_argument, NULL, H_FORMAT},
-	    {"no-detect", no_argument, NULL, H_NO_DETECT},
-	    {NULL, 0, NULL, 0},
-	};
-	struct store_cli sc = {0};
-	const char *format = "table";
-	bool detect = true;
-	int rc = ASSAY_OK, opt;
-	opterr = 0;
-	while (rc == ASSAY_OK && (opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (store_cli_option(&sc, opt, optarg))
-			continue;
-		if (opt == H_FORMAT)
-			format = optarg;
-		else if (opt == H_NO_DETECT)
-			detect = false;
-		else
-			rc = cli_usage_error("history", "unknown option or missing value: '%s'",
-					     argv[optind - 1]);
-	}
-	static const char *const formats[] = {"table", "json", "csv", NULL};
-	if (rc == ASSAY_OK)
-		rc = store_cli_format("history", NULL, format, formats);
-	if (rc == ASSAY_OK && optind < argc - 1)
-		rc = cli_usage_error("history", "expected one series, got %d", argc - optind);
-	if (rc == ASSAY_OK && optind == argc && !sc.filter.match.n)
-		rc = cli_usage_error("history",
-				     "expected a series key (see 'assay store series') or "
-				     "--match filters");
-	if (rc == ASSAY_OK && optind < argc)
-		strlist_push(&sc.filter.keys, argv[optind]);
-	struct assay_store *s = NULL;
-	struct assay_series_list l = {0};
-	struct assay_points pts = {0};
-	struct assay_annotations ann = {0};
-	struct assay_changes ch = {0};
 	struct assay_error e;
-	const char *since = sc.filter.since;
-	sc.filter.since = NULL; /* select the series by identity, points by time */
-	if (rc == ASSAY_OK)
-		rc = store_cli_open_series(&sc, false, &s, &l);
-	if (rc == ASSAY_OK && l.n != 1)
-		rc = cli_usage_error("history", "%s series match%s", l.n ? "several" : "no",
-				     l.n ? "; narrow it with more digits or --match" : "");
-	if (rc != ASSAY_OK)
-		goto out;
-	const struct assay_series_info *si = &l.v[0];
-	if (assay_store_points(s, si->key, since, &pts, &e) != ASSAY_OK ||
-	    assay_store_annotations(s, si->key, &ann, &e) != ASSAY_OK) {
-		rc = cli_report(&e);
-		goto out;
-	}
-	/* Detect as `assay detect` does: ignored revisions left out. */
-	double *x = xmalloc((pts.n + 1) * sizeof(*x));
-	size_t *idx = xmalloc((pts.n + 1) * sizeof(*idx)), n = 0;
-	for (size_t i = 0; i < pts.n; i++) {
-		if (pts.v[i].revision &&
-		    assay_annotations_has(&ann, pts.v[i].revision, ASSAY_ANN_IGNORE))
+	double *x = xmalloc((h->pts.n + 1) * sizeof(*x));
+	size_t n = 0;
+	h->idx = xmalloc((h->pts.n + 1) * sizeof(*h->idx));
+	for (size_t i = 0; i < h->pts.n; i++) {
+		const char *rev = h->pts.v[i].revision;
+		if (rev && assay_annotations_has(&h->ann, rev, ASSAY_ANN_IGNORE))
 			continue;
-		idx[n] = i;
-		x[n++] = pts.v[i].value;
+		h->idx[n] = i;
+		x[n++] = h->pts.v[i].value;
 	}
 	struct assay_detect_opts o;
 	assay_detect_defaults(&o);
-	if (detect && assay_detect(x, n, &o, &ch, &e) != ASSAY_OK)
+	int rc = ASSAY_OK;
+	if (detect && assay_detect(x, n, &o, &h->ch, &e) != ASSAY_OK)
 		rc = cli_report(&e);
 	free(x);
+	return rc;
+}
+
+static void history_json(const struct history *h)
+{
+	struct sbuf note = SBUF_INIT;
+	json_t *arr = json_array();
+	for (size_t i = 0; i < h->pts.n; i++) {
+		const struct assay_point *pt = &h->pts.v[i];
+		notes(pt, i, &h->ch, h->idx, &h->ann, h->si->direction, &note);
+		json_array_append_new(arr, json_pack("{s:I, s:s?, s:s?, s:f, s:s?, s:s?}", "index",
+						     (json_int_t)i, "timestamp", pt->timestamp,
+						     "revision", pt->revision, "value", pt->value,
+						     "run_id", pt->run_id, "notes",
+						     note.len ? note.buf : NULL));
+	}
+	json_t *doc = json_pack("{s:s, s:O, s:s, s:s, s:o}", "series_key", h->si->key, "series",
+				h->si->fields, "unit", h->si->unit, "direction",
+				assay_direction_name(h->si->direction), "points", arr);
+	char *t = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
+	printf("%s\n", t);
+	free(t);
+	json_decref(doc);
+	sbuf_release(&note);
+}
+
+/* The table (with the series' header) or CSV. */
+static void history_text(const struct history *h, bool csv)
+{
+	const struct assay_series_info *si = h->si;
 	struct sbuf note = SBUF_INIT, label = SBUF_INIT;
 	store_cli_series_label(si->fields, &label);
-	json_t *arr = json_array();
-	if (rc == ASSAY_OK && !strcmp(format, "table")) {
+	if (csv) {
+		printf("index,timestamp,revision,value,run_id,notes\n");
+	} else {
 		printf("series %s\n  %s\n  %zu points, %s, %s is better\n\n", si->key,
-		       sbuf_str(&label), pts.n, si->unit, assay_direction_name(si->direction));
+		       sbuf_str(&label), h->pts.n, si->unit, assay_direction_name(si->direction));
 		printf("%5s  %-20s  %-12s  %14s  %-24s  %s\n", "point", "timestamp", "revision",
 		       "value", "run", "notes");
-	} else if (rc == ASSAY_OK && !strcmp(format, "csv")) {
-		printf("index,timestamp,revision,value,run_id,notes\n");
 	}
-	for (size_t i = 0; rc == ASSAY_OK && i < pts.n; i++) {
-		const struct assay_point *pt = &pts.v[i];
-		notes(pt, i, &ch, idx, &ann, si->direction, &note);
+	for (size_t i = 0; i < h->pts.n; i++) {
+		const struct assay_point *pt = &h->pts.v[i];
+		notes(pt, i, &h->ch, h->idx, &h->ann, si->direction, &note);
 		json_t *v = json_real(pt->value);
 		char *value = assay_json_dumps(v, 0);
 		json_decref(v);
-		if (!strcmp(format, "json")) {
-			json_array_append_new(
-			    arr, json_pack("{s:I, s:s?, s:s?, s:f, s:s?, s:s?}", "index",
-					   (json_int_t)i, "timestamp", pt->timestamp, "revision",
-					   pt->revision, "value", pt->value, "run_id", pt->run_id,
-					   "notes", note.len ? note.buf : NULL));
-		} else if (!strcmp(format, "csv")) {
+		if (csv) {
 			printf("%zu,%s,", i, pt->timestamp ? pt->timestamp : "");
 			store_cli_csv(stdout, pt->revision);
 			printf(",%s,", value);
@@ -165,26 +165,53 @@ int cmd_history(int argc, char **argv)
 		}
 		free(value);
 	}
-	if (rc == ASSAY_OK && !strcmp(format, "json")) {
-		json_t *doc = json_pack("{s:s, s:O, s:s, s:s, s:o}", "series_key", si->key,
-					"series", si->fields, "unit", si->unit, "direction",
-					assay_direction_name(si->direction), "points", arr);
-		arr = NULL;
-		char *t = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
-		printf("%s\n", t);
-		free(t);
-		json_decref(doc);
-	}
-	json_decref(arr);
-	free(idx);
 	sbuf_release(&note);
 	sbuf_release(&label);
-out:
-	sc.filter.since = since;
-	assay_changes_release(&ch);
-	assay_annotations_release(&ann);
-	assay_points_release(&pts);
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_args a = {.format = "table", .detect = true};
+	struct store_cli *sc = &a.sc;
+	int first, rc = cli_parse(&cmd_history_spec, argc, argv, &a, &first);
+	if (rc == ASSAY_OK && first == argc && !sc->filter.match.n)
+		rc = cli_usage_error("history",
+				     "expected a series key (see 'assay store series') or "
+				     "--match filters");
+	if (rc) {
+		store_cli_release(sc);
+		return rc < 0 ? ASSAY_OK : rc;
+	}
+	if (first < argc)
+		strlist_push(&sc->filter.keys, argv[first]);
+	struct assay_store *s = NULL;
+	struct assay_series_list l = {0};
+	struct history h = {0};
+	struct assay_error e;
+	const char *since = sc->filter.since;
+	sc->filter.since = NULL; /* select the series by identity, points by time */
+	rc = store_cli_open_series(sc, false, &s, &l);
+	if (rc == ASSAY_OK && l.n != 1)
+		rc = cli_usage_error("history", "%s series match%s", l.n ? "several" : "no",
+				     l.n ? "; narrow it with more digits or --match" : "");
+	if (rc == ASSAY_OK) {
+		h.si = &l.v[0];
+		if (assay_store_points(s, h.si->key, since, &h.pts, &e) != ASSAY_OK ||
+		    assay_store_annotations(s, h.si->key, &h.ann, &e) != ASSAY_OK)
+			rc = cli_report(&e);
+	}
+	if (rc == ASSAY_OK)
+		rc = history_detect(&h, a.detect);
+	if (rc == ASSAY_OK && !strcmp(a.format, "json"))
+		history_json(&h);
+	else if (rc == ASSAY_OK)
+		history_text(&h, !strcmp(a.format, "csv"));
+	sc->filter.since = since;
+	free(h.idx);
+	assay_changes_release(&h.ch);
+	assay_annotations_release(&h.ann);
+	assay_points_release(&h.pts);
 	assay_series_list_release(&l);
-	store_cli_release(&sc);
+	store_cli_release(sc);
 	return s ? store_cli_close(s, rc) : rc;
 }

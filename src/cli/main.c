@@ -14,7 +14,7 @@ const struct cli_command cli_commands[] = {
     {"gate", cmd_gate, "judge rows and training logs against thresholds and gate specs",
      cmd_gate_help, NULL},
     {"history", cmd_history, "one stored series over time, with change points and annotations",
-     cmd_history_help, NULL},
+     NULL, &cmd_history_spec},
     {"lint", cmd_lint, "check madengine manifests, model cards and assay configs", cmd_lint_help,
      NULL},
     {"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards", NULL,

@@ -9,6 +9,7 @@
 #include "assay/json.h"
 #include "cli.h"
 #include "store_cli.h"
+#include "opt.h"
 
 bool store_cli_option(struct store_cli *c, int opt, const char *arg)
 {
@@ -20,6 +21,28 @@ bool store_cli_option(struct store_cli *c, int opt, const char *arg)
 	default: return false;
 	}
 }
+
+const struct cli_opt store_cli_opts[] = {
+    {.type = CLI_STRING,
+     .name = "store",
+     .arg = "PATH",
+     .off = offsetof(struct store_cli, path),
+     .help = "the results store",
+     .def = "assay.db"},
+    {.type = CLI_LIST,
+     .name = "series",
+     .arg = "KEY",
+     .off = offsetof(struct store_cli, filter.keys),
+     .help = "series keys or 8+ hex-digit prefixes (comma-separated, repeatable)"},
+    {.type = CLI_APPEND,
+     .name = "match",
+     .arg = "FIELD=VALUE",
+     .off = offsetof(struct store_cli, filter.match),
+     .help = "only series whose FIELD is VALUE (repeatable; all must hold)"},
+    CLI_OPT_STRING("since", "DATE", struct store_cli, filter.since,
+		   "only points at or after DATE (2026-11-01 or an RFC 3339 time)"),
+    CLI_OPT_END,
+};
 
 void store_cli_release(struct store_cli *c)
 {

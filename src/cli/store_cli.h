@@ -9,6 +9,7 @@
 
 #include "assay/parse.h"
 #include "assay/store.h"
+#include "opt.h"
 
 /* getopt_long ids of the shared options; commands start theirs after. */
 enum {
@@ -30,6 +31,9 @@ struct store_cli {
 	const char *path; /* --store, default ASSAY_STORE_DEFAULT_PATH */
 	struct assay_series_filter filter;
 };
+/* The same four options as an option table (opt.h), included in a command's
+ * table with CLI_OPT_TABLE(store_cli_opts, struct ARGS, FIELD). */
+extern const struct cli_opt store_cli_opts[];
 
 /* Reading result files the way `assay store ingest` does: --format (or
  * detection), identity fields for the series (--cluster, --scale,
