@@ -14,8 +14,8 @@ static inline const char *conformance_file(const char *subdir, const char *name,
 					   size_t size)
 {
 	const char *dir = getenv("ASSAY_CONFORMANCE_DIR");
-	snprintf(buf, size, "%s/%s/%s", dir ? dir : ASSAY_SOURCE_DIR "/tests/conformance",
-		 subdir, name);
+	snprintf(buf, size, "%s/%s/%s", dir ? dir : ASSAY_SOURCE_DIR "/tests/conformance", subdir,
+		 name);
 	if (access(buf, R_OK))
 		fail_msg("%s: conformance file not readable (it is kept in tests/conformance)",
 			 buf);
