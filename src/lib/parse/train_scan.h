@@ -22,11 +22,6 @@ struct train_dialect {
 
 extern const struct train_dialect train_megatron, train_primus;
 
-/* Scan a whole log into r (already initialized); returns the world size the
- * log names (0 none). Then call train_finish(). */
-long long train_scan(const struct train_dialect *d, const char *data, size_t len,
-		     struct assay_train_result *r);
-
 /* A number at p: [+-]digits[.digits][e[+-]digits], or nan / inf / infinity
  * (any case). Returns the end, or NULL when there is none. Never reads at or
  * past end. */
