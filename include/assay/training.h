@@ -149,6 +149,12 @@ struct assay_train_result {
 	uint32_t agg_has_avg;
 	long double agg_sum[ASSAY_TM_AVG_COUNT];
 	long long agg_sum_n[ASSAY_TM_AVG_COUNT];
+	/* Thinned logs: exact value counts of those metrics (private), and the
+	 * warm-up steps' sums once assay_train_refine() read them again. */
+	void *counts;
+	bool refined;
+	long double warm_sum[ASSAY_TM_AVG_COUNT];
+	long long warm_n[ASSAY_TM_AVG_COUNT];
 
 	/* Error signatures found (none with opts.no_errors). */
 	struct assay_train_error *errors;
@@ -216,6 +222,13 @@ void assay_train_stream_feed(struct assay_train_stream *st, const char *data, si
  * and nothing in the log is Megatron-LM's or Primus's. */
 assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file,
 				 struct assay_error *e);
+/* A result whose steps were thinned out (stride > 1), read from a file fd
+ * can seek in: read its warm-up steps again from the start, so the steady
+ * mean is over exactly the steps the warm-up rule leaves and the median is
+ * exact (while the log has at most 65536 distinct values). o as for the
+ * first pass. Nothing to do (ASSAY_OK) otherwise. */
+assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct assay_train_opts *o,
+			     const char *file, struct assay_error *e);
 /* Parse what fd gives until its end (a golden-values file, small, is read
  * whole). Every byte read is also written to tee_fd when it is >= 0 (so a
  * pipe can be read a second time). ASSAY_USAGE when fd cannot be read. */

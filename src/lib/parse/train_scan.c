@@ -237,6 +237,10 @@ static void aggregate(struct assay_train_result *r, struct assay_train_step *s)
 		if (m < ASSAY_TM_AVG_COUNT) {
 			r->agg_sum[m] += s->v[m];
 			r->agg_sum_n[m]++;
+			if (!r->counts)
+				r->counts =
+				    xcalloc(ASSAY_TM_AVG_COUNT, sizeof(struct train_counts));
+			train_counts_add(&((struct train_counts *)r->counts)[m], s->v[m], 1);
 		}
 	}
 	for (int m = 0; m < ASSAY_TM_AVG_COUNT; m++) {
@@ -331,6 +335,8 @@ void train_finish(struct assay_train_result *r, const struct assay_train_opts *o
 		r->agg_sum[m] = 0;
 		r->agg_sum_n[m] = 0;
 		r->agg_has_avg &= ~(1u << m);
+		if (r->counts)
+			train_counts_release(&((struct train_counts *)r->counts)[m]);
 		for (size_t i = 0; i < r->n_steps; i++) {
 			struct assay_train_step *s = &r->steps[i];
 			if ((s->has & (1u << m)) && isfinite(s->v[m])) {
@@ -340,6 +346,11 @@ void train_finish(struct assay_train_result *r, const struct assay_train_opts *o
 				r->agg_last_step[m] = s->step;
 				r->agg_sum[m] += s->v[m];
 				r->agg_sum_n[m]++;
+				if (!r->counts)
+					r->counts = xcalloc(ASSAY_TM_AVG_COUNT,
+							    sizeof(struct train_counts));
+				train_counts_add(&((struct train_counts *)r->counts)[m], s->v[m],
+						 1);
 			}
 			if ((s->has_avg & (1u << m)) && isfinite(s->avg[m])) {
 				r->agg_avg_last[m] = s->avg[m];

@@ -22,6 +22,20 @@ struct train_dialect {
 
 extern const struct train_dialect train_megatron, train_primus;
 
+/* Exact counts of the distinct finite values of one metric (train_counts.c);
+ * given up past TRAIN_COUNTS_MAX distinct values. */
+#define TRAIN_COUNTS_MAX 65536
+struct train_counts {
+	uint64_t *keys;
+	long long *counts;
+	size_t cap, n;
+	bool overflow;
+};
+void train_counts_add(struct train_counts *c, double v, long long delta);
+/* The median of the values counted (as assay_median()); false when none or overflowed. */
+bool train_counts_median(const struct train_counts *c, double *out, size_t *count);
+void train_counts_release(struct train_counts *c);
+
 /* A number at p: [+-]digits[.digits][e[+-]digits], or nan / inf / infinity
  * (any case). Returns the end, or NULL when there is none. Never reads at or
  * past end. */

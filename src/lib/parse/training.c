@@ -64,6 +64,9 @@ bool assay_train_warmup_parse(const char *text, struct assay_train_opts *o)
 	return ok;
 }
 
+#define READ_BLOCK (1u << 20)
+#define GOLDEN_MAX (256u << 20)
+
 static bool is_golden(const char *data, size_t len)
 {
 	return assay_detect_megatron_golden(data, len);
@@ -107,9 +110,6 @@ assay_err assay_train_parse(const char *format, const char *data, size_t len,
 	}
 	return rc;
 }
-
-#define READ_BLOCK (1u << 20)
-#define GOLDEN_MAX (256u << 20)
 
 static bool write_all(int fd, const char *p, size_t n)
 {
@@ -200,6 +200,8 @@ assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
 	}
 	int err = errno;
 	rc = assay_train_stream_end(st, file, e);
+	if (rc == ASSAY_OK && n >= 0 && r->stride > 1 && tee_fd < 0 && lseek(fd, 0, SEEK_CUR) >= 0)
+		rc = assay_train_refine(r, fd, o, file, e);
 	if (n < 0) {
 		rc = assay_error_at(e, n == -1 ? ASSAY_USAGE : ASSAY_INFRA, file, NULL, 0,
 				    n == -1 ? "cannot read: %s" : "cannot keep a copy: %s",
@@ -214,8 +216,102 @@ out:
 	return rc;
 }
 
+struct refine {
+	struct assay_train_result *r;
+	size_t w;
+	bool done;
+};
+
+static void refine_step(const struct assay_train_step *s, void *arg)
+{
+	struct refine *f = arg;
+	if ((size_t)s->index >= f->w) {
+		f->done = true;
+		return;
+	}
+	struct assay_train_result *r = f->r;
+	for (int m = 0; m < ASSAY_TM_AVG_COUNT; m++)
+		if ((s->has & (1u << m)) && isfinite(s->v[m])) {
+			r->warm_sum[m] += s->v[m];
+			r->warm_n[m]++;
+			if (r->counts)
+				train_counts_add(&((struct train_counts *)r->counts)[m], s->v[m],
+						 -1);
+		}
+}
+
+/* The warm-up as the rule gives it over all unique steps. */
+static size_t warmup_rule(const struct assay_train_opts *o, size_t n)
+{
+	size_t w;
+	if (o->warmup_steps >= 0) {
+		w = (size_t)o->warmup_steps;
+	} else {
+		double pct = ceil((double)n * o->warmup_percent / 100.0 - 1e-9);
+		w = o->warmup_min > 0 ? (size_t)o->warmup_min : 0;
+		if (pct > (double)w)
+			w = (size_t)pct;
+	}
+	return w > n ? n : w;
+}
+
+assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct assay_train_opts *o,
+			     const char *file, struct assay_error *e)
+{
+	if (r->stride <= 1 || r->refined || strcmp(r->format, "megatron-golden") == 0)
+		return ASSAY_OK;
+	struct assay_train_opts defaults;
+	if (!o) {
+		assay_train_opts_init(&defaults);
+		o = &defaults;
+	}
+	struct refine f = {r, warmup_rule(o, r->n_logged), false};
+	struct assay_train_opts o2 = *o;
+	o2.no_errors = true;
+	o2.on_step = refine_step;
+	o2.on_step_arg = &f;
+	o2.keep_steps = r->keep; /* the same thinning, so the same repeats */
+	memset(r->warm_sum, 0, sizeof(r->warm_sum));
+	memset(r->warm_n, 0, sizeof(r->warm_n));
+	struct assay_train_result tmp;
+	struct assay_train_stream *st = assay_train_stream_new(r->format, &o2, &tmp);
+	char *buf = xmalloc(READ_BLOCK);
+	off_t off = 0;
+	ssize_t n = 0;
+	while (!f.done && f.w > 0) {
+		n = pread(fd, buf, READ_BLOCK, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += n;
+		assay_train_stream_feed(st, buf, (size_t)n);
+	}
+	int err = errno;
+	free(buf);
+	assay_train_stream_end(st, file, NULL);
+	assay_train_result_release(&tmp);
+	if (n < 0)
+		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read again: %s",
+				      strerror(err));
+	r->refined = true;
+	r->warmup_logged = f.w;
+	size_t k = 0;
+	while (k < r->n_steps && (size_t)r->steps[k].index < f.w)
+		k++;
+	r->warmup = k;
+	for (size_t i = 0; i < r->n_steps; i++)
+		r->steps[i].warmup = i < k;
+	return ASSAY_OK;
+}
+
 void assay_train_result_release(struct assay_train_result *r)
 {
+	if (r->counts) {
+		for (int m = 0; m < ASSAY_TM_AVG_COUNT; m++)
+			train_counts_release(&((struct train_counts *)r->counts)[m]);
+		free(r->counts);
+	}
 	free(r->steps);
 	free(r->ckpts);
 	free(r->evals);
@@ -328,7 +424,23 @@ size_t assay_train_steady(const struct assay_train_result *r, enum assay_train_m
 		}
 	}
 	size_t count = n;
-	if (r->stride > 1 && (int)m < ASSAY_TM_AVG_COUNT && r->warmup < r->n_steps) {
+	if (r->refined && (int)m < ASSAY_TM_AVG_COUNT) {
+		/* Thinned, warm-up read again: exact over every steady step. */
+		count = (size_t)(r->agg_sum_n[m] - r->warm_n[m]);
+		sum = r->agg_sum[m] - r->warm_sum[m];
+		double med;
+		size_t cn;
+		if (r->counts &&
+		    train_counts_median(&((const struct train_counts *)r->counts)[m], &med, &cn) &&
+		    cn == count) {
+			if (count) {
+				*mean = (double)(sum / (long double)count);
+				*median = med;
+			}
+			free(v);
+			return count;
+		}
+	} else if (r->stride > 1 && (int)m < ASSAY_TM_AVG_COUNT && r->warmup < r->n_steps) {
 		/* Thinned: the mean over every steady step from the running sums,
 		 * the median over the kept ones (an evenly spaced sample). */
 		const struct assay_train_step *w = &r->steps[r->warmup];
