@@ -1259,8 +1259,10 @@ struct assay_train_stream *assay_train_stream_new(const char *format,
 	return st;
 }
 
-/* A piece of a line longer than the cap: cut after the last space or bar in
- * its last 4 KiB (so a field is rarely split), scan, keep the rest. */
+/* A piece of a line longer than the cap: scanned whole, and its last
+ * PIECE_OVERLAP bytes begin the next piece, so a marker across the cut
+ * (every keyword is shorter) is seen whole in one of them. */
+#define PIECE_OVERLAP 256
 static void long_piece(struct assay_train_stream *st)
 {
 	struct assay_train_result *r = st->r;
@@ -1269,17 +1271,11 @@ static void long_piece(struct assay_train_stream *st)
 		if (!r->long_lines++)
 			r->long_line_first = st->s.line_no;
 	}
-	size_t cut = st->carry_len;
-	for (size_t i = st->carry_len; i > 0 && st->carry_len - i < 4096; i--)
-		if (st->carry[i - 1] == ' ' || st->carry[i - 1] == '|') {
-			cut = i;
-			break;
-		}
 	long line = st->s.line_no;
-	scan_lines(&st->s, st->carry, cut);
+	scan_lines(&st->s, st->carry, st->carry_len);
 	st->s.line_no = line; /* the line goes on */
-	memmove(st->carry, st->carry + cut, st->carry_len - cut);
-	st->carry_len -= cut;
+	memmove(st->carry, st->carry + st->carry_len - PIECE_OVERLAP, PIECE_OVERLAP);
+	st->carry_len = PIECE_OVERLAP;
 }
 
 /* Append [p, p + n) to the carried line, scanning pieces of a long one. */
