@@ -176,6 +176,7 @@ struct assay_train_result {
 
 	long long world_size; /* from opts or the log; 0 unknown */
 	long world_line;      /* the log line that named it; 0 none */
+	long long seq_len;    /* the sequence length given (opts), 0 none */
 	bool tokens_derived;  /* tokens/s/GPU computed from gbs, seq_len, elapsed */
 
 	/* "[Rank R] (after N iterations) memory (MB)" lines: maxima, NAN when none. */

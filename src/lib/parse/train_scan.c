@@ -318,6 +318,7 @@ void train_finish(struct assay_train_result *r, const struct assay_train_opts *o
 		  long long log_world)
 {
 	r->world_size = o->world_size > 0 ? o->world_size : log_world;
+	r->seq_len = o->seq_len;
 	/* Steps read before the world size was known get their tokens now;
 	 * the aggregates have them only when no step was thinned out. */
 	bool derived_now = false;
