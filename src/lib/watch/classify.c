@@ -18,6 +18,7 @@ struct anchor_ref {
 struct assay_classifier {
 	unsigned char bigram[65536 / 8]; /* bit set: an anchor starts with these two bytes */
 	struct anchor_ref *anchors;      /* sorted by their first two bytes */
+	unsigned short first[65536];     /* bigram -> its first anchor (when its bit is set) */
 	size_t n_anchors;
 	size_t n_sigs;
 	pcre2_code **code;
@@ -59,9 +60,12 @@ struct assay_classifier *assay_classifier_new(void)
 	}
 	c->n_anchors = n;
 	qsort(c->anchors, n, sizeof(*c->anchors), cmp_ref);
-	for (size_t i = 0; i < n; i++) {
+	if (n >= 65535)
+		abort(); /* the built-in table has a few dozen */
+	for (size_t i = n; i-- > 0;) {
 		unsigned bg = bigram_of(c->anchors[i].text);
 		c->bigram[bg >> 3] |= (unsigned char)(1u << (bg & 7));
+		c->first[bg] = (unsigned short)i;
 	}
 	c->md = pcre2_match_data_create(4, NULL);
 	return c;
@@ -95,9 +99,11 @@ static int match_line(struct assay_classifier *c, const char *ls, const char *le
 		unsigned bg = bigram_of(p);
 		if (!(c->bigram[bg >> 3] & (1u << (bg & 7))))
 			continue;
-		for (size_t i = 0; i < c->n_anchors; i++) {
+		for (size_t i = c->first[bg]; i < c->n_anchors; i++) {
 			const struct anchor_ref *a = &c->anchors[i];
-			if (bigram_of(a->text) != bg || (best >= 0 && (int)a->sig >= best))
+			if (bigram_of(a->text) != bg)
+				break;
+			if (best >= 0 && (int)a->sig >= best)
 				continue;
 			if ((size_t)(le - p) < a->len || memcmp(p, a->text, a->len))
 				continue;
