@@ -29,7 +29,7 @@ const char cmd_parse_help[] =
     "  --warmup N          exclude exactly N leading steps from the steady state\n"
     "  --warmup MIN,PCT%   or the rule max(MIN, PCT% of the steps) (default 2,10%)\n"
     "  --seq-len N         sequence length, to derive tokens/s/GPU when the log lacks it\n"
-    "  --world-size N      GPUs in the run (default: from a Primus rank-R/W prefix)\n"
+    "  --world-size N      GPUs in the run (default: what the log states)\n"
     "  --series KEY=VALUE  add a series field to every row (repeatable)\n"
     "  --revision REV      stamp rows with a source revision\n"
     "  --run-id ID         stamp rows with a run id\n"
@@ -38,8 +38,9 @@ const char cmd_parse_help[] =
     "  assay parse --format primus --series workload=deepseek-v4 train.log\n"
     "\n"
     "Exit codes: 0 complete run with metrics, 2 bad arguments or unreadable input\n"
-    "(nothing printed), 3 a training run that is incomplete or logged NaN/Inf\n"
-    "(rows are still printed), 4 no metrics. See docs/parse.md.\n";
+    "(nothing printed), 3 a training run that started and is incomplete, logged\n"
+    "NaN/Inf or NaN iterations, or matched an error signature (rows are still\n"
+    "printed), 4 no metrics. See docs/parse.md.\n";
 
 struct parse_args {
 	const char *format;
