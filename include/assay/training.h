@@ -36,6 +36,7 @@ enum assay_train_metric {
 
 struct assay_train_step {
 	long long step;
+	long long index;            /* 0-based among the log's unique steps */
 	long long total;            /* the N of "iteration S/N"; -1 when absent */
 	long line;                  /* 1-based line in the log; 0 for golden files */
 	long long consumed_samples; /* -1 when absent */
@@ -48,6 +49,11 @@ struct assay_train_step {
 	uint32_t derived;   /* metrics computed rather than read (tokens) */
 	uint32_t nonfinite; /* metrics whose value is NaN or Inf */
 	bool warmup;        /* excluded from the steady state */
+	/* Sums over every unique step up to this one (for the steady state of a
+	 * log whose steps were thinned): finite values of the first
+	 * ASSAY_TM_AVG_COUNT metrics and how many there were. */
+	double cum[ASSAY_TM_AVG_COUNT];
+	long long cum_n[ASSAY_TM_AVG_COUNT];
 };
 
 enum assay_ckpt_op { ASSAY_CKPT_SAVE, ASSAY_CKPT_LOAD };
@@ -76,23 +82,90 @@ struct assay_train_opts {
 	long long warmup_min;   /* rule: max(warmup_min, ceil(warmup_percent% of steps)) */
 	double warmup_percent;  /* default 10 */
 	long long seq_len;      /* for derived tokens/s/GPU; 0 unknown */
-	long long world_size;   /* GPUs in the run; 0: from the log (Primus rank-R/W) */
+	long long world_size;   /* GPUs in the run; 0: from the log (docs/training.md) */
+	/* Steps kept in r->steps; beyond it an evenly spaced sample is kept
+	 * (0: ASSAY_TRAIN_KEEP_STEPS). Everything else is computed over all steps. */
+	size_t keep_steps;
+	bool no_errors; /* do not look for error signatures (the watcher did) */
+	/* Called once for every unique step as it is read (warmup is not known
+	 * yet: see assay_train_result.warmup_logged). */
+	void (*on_step)(const struct assay_train_step *s, void *arg);
+	void *on_step_arg;
 };
+#define ASSAY_TRAIN_KEEP_STEPS 65536
+/* Lines longer than this are scanned in pieces (docs/training.md). */
+#define ASSAY_TRAIN_LINE_CAP (1u << 20)
 void assay_train_opts_init(struct assay_train_opts *o);
 /* The warm-up setting as text: "N" (exactly N steps) or "MIN,PCT%" (the rule;
  * the % sign is optional). false when malformed. */
 bool assay_train_warmup_parse(const char *text, struct assay_train_opts *o);
 
+/* How Megatron-LM said it stopped training (docs/training.md). */
+enum assay_train_exit {
+	ASSAY_TRAIN_EXIT_NONE,
+	ASSAY_TRAIN_EXIT_DONE,     /* "[after training is done]" */
+	ASSAY_TRAIN_EXIT_INTERVAL, /* "exiting program at iteration N" (--exit-interval) */
+	ASSAY_TRAIN_EXIT_DURATION, /* "exiting program after X minutes" (--exit-duration-in-mins) */
+	ASSAY_TRAIN_EXIT_SIGNAL,   /* "exiting program after receiving SIGTERM." */
+};
+
+/* An error signature (the watcher's built-in table, include/assay/watch.h)
+ * found in the log: the first line of each signature, and how many lines. */
+struct assay_train_error {
+	char signature[40], family[24];
+	long line;
+	size_t count;
+	char text[208]; /* the first matching line, cut */
+};
+
 struct assay_train_result {
 	const char *format;             /* "megatron", "primus" or "megatron-golden" */
-	struct assay_train_step *steps; /* unique steps in log order */
+	struct assay_train_step *steps; /* unique steps in log order (a sample when stride > 1) */
 	size_t n_steps, alloc_steps;
-	size_t duplicates; /* repeated steps ignored (the first copy counts) */
-	size_t warmup;     /* leading steps excluded from the steady state */
+	size_t n_logged;      /* unique steps in the log (n_steps when none was thinned out) */
+	size_t keep;          /* at most this many in steps */
+	long long stride;     /* steps holds the unique steps whose index is a multiple of it */
+	size_t duplicates;    /* repeated steps ignored (the first copy counts) */
+	size_t warmup;        /* leading kept steps excluded from the steady state */
+	size_t warmup_logged; /* the same among all unique steps (index < warmup_logged) */
 
-	/* Completion: "iteration N/N" seen, the torchrun marker seen. */
+	/* Completion: "iteration N/N" seen, the torchrun marker seen, an exit line. */
 	bool complete_iteration, complete_marker;
 	long marker_line;
+	enum assay_train_exit exit_kind;
+	long exit_line;
+	long long exit_iteration; /* INTERVAL: N; -1 otherwise */
+
+	/* Megatron's counters on the iteration lines, over every logged step. */
+	long long nan_iters_total, skipped_total;
+	size_t nan_lines, skipped_lines; /* lines that printed them */
+	long long nan_first_step;        /* the first line with a non-zero nan count */
+	long nan_first_line;
+
+	/* Aggregates over every unique step (thinned ones included). */
+	double agg_max[ASSAY_TM_COUNT], agg_last[ASSAY_TM_COUNT], agg_avg_last[ASSAY_TM_AVG_COUNT];
+	long long agg_last_step[ASSAY_TM_COUNT];
+	size_t agg_n[ASSAY_TM_COUNT];
+	uint32_t agg_has_avg;
+	long double agg_sum[ASSAY_TM_AVG_COUNT];
+	long long agg_sum_n[ASSAY_TM_AVG_COUNT];
+	/* Thinned logs: exact value counts of those metrics (private), and the
+	 * warm-up steps' sums once assay_train_refine() read them again. */
+	void *counts;
+	bool refined;
+	long double warm_sum[ASSAY_TM_AVG_COUNT];
+	long long warm_n[ASSAY_TM_AVG_COUNT];
+
+	/* Error signatures found (none with opts.no_errors). */
+	struct assay_train_error *errors;
+	size_t n_errors, alloc_errors;
+
+	/* Lines longer than ASSAY_TRAIN_LINE_CAP, scanned in pieces. */
+	size_t long_lines;
+	long long_line_first;
+	/* With --format megatron, the first line only Primus prints (its fields
+	 * were not read); 0 none. */
+	long other_family_line;
 
 	/* NaN or Inf in any metric of any line. */
 	size_t n_nonfinite;
@@ -102,6 +175,8 @@ struct assay_train_result {
 	char nonfinite_text[32];
 
 	long long world_size; /* from opts or the log; 0 unknown */
+	long world_line;      /* the log line that named it; 0 none */
+	long long seq_len;    /* the sequence length given (opts), 0 none */
 	bool tokens_derived;  /* tokens/s/GPU computed from gbs, seq_len, elapsed */
 
 	/* "[Rank R] (after N iterations) memory (MB)" lines: maxima, NAN when none. */
@@ -135,20 +210,52 @@ assay_err assay_train_parse(const char *format, const char *data, size_t len,
 			    struct assay_train_result *r, struct assay_error *e);
 void assay_train_result_release(struct assay_train_result *r);
 
-/* The run's outcome: ASSAY_WORKLOAD_FAILED when it is incomplete (no
- * "iteration N/N" and no torchrun marker) or a value is NaN/Inf,
- * ASSAY_NO_METRICS when it logged no step, else ASSAY_OK (the worst when
- * several hold). */
+/* Streaming: a text log fed in pieces of any size, in memory bounded by
+ * ASSAY_TRAIN_LINE_CAP and opts.keep_steps whatever the log's size. format
+ * is "megatron", "primus" or "auto" (named at the end by what the log
+ * holds, docs/training.md). r is initialized here. */
+struct assay_train_stream;
+struct assay_train_stream *assay_train_stream_new(const char *format,
+						  const struct assay_train_opts *o,
+						  struct assay_train_result *r);
+void assay_train_stream_feed(struct assay_train_stream *st, const char *data, size_t len);
+/* End of input: finishes r and frees st. ASSAY_USAGE when format was "auto"
+ * and nothing in the log is Megatron-LM's or Primus's. */
+assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file,
+				 struct assay_error *e);
+/* A result whose steps were thinned out (stride > 1), read from a file fd
+ * can seek in: read its warm-up steps again from the start, so the steady
+ * mean is over exactly the steps the warm-up rule leaves and the median is
+ * exact (while the log has at most 65536 distinct values). o as for the
+ * first pass. Nothing to do (ASSAY_OK) otherwise. */
+assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct assay_train_opts *o,
+			     const char *file, struct assay_error *e);
+/* Parse what fd gives until its end (a golden-values file, small, is read
+ * whole). Every byte read is also written to tee_fd when it is >= 0 (so a
+ * pipe can be read a second time). ASSAY_USAGE when fd cannot be read. */
+assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
+			       const struct assay_train_opts *o, const char *file,
+			       struct assay_train_result *r, struct assay_error *e);
+
+/* The run's outcome: ASSAY_WORKLOAD_FAILED when it logged steps but did not
+ * finish (no "iteration N/N", no torchrun marker, no Megatron exit line), a
+ * value is NaN/Inf, "number of nan iterations" is not 0 or an error
+ * signature matched; ASSAY_NO_METRICS when it logged no step; else ASSAY_OK
+ * (the worst when several hold). */
 assay_err assay_train_outcome(const struct assay_train_result *r);
 bool assay_train_incomplete(const struct assay_train_result *r);
+/* "after training is done", "exit interval", "exit duration", "exit signal", "none". */
+const char *assay_train_exit_name(enum assay_train_exit k);
 /* One line per problem ("incomplete: ...", "lm loss is nan at step 7 (line
  * 42)", "no iteration lines"), "" when the outcome is ok; into buf. */
 const char *assay_train_outcome_text(const struct assay_train_result *r, char *buf, size_t size);
 
-/* The steady-state steps: [r->warmup, r->n_steps). */
+/* How many unique steps are steady (not warm-up). */
 size_t assay_train_steady_count(const struct assay_train_result *r);
 /* Mean and median of the finite values of metric m over the steady steps;
- * returns how many there were (0: *mean and *median untouched). */
+ * returns how many there were (0: *mean and *median untouched). When steps
+ * were thinned out (stride > 1) the mean is still over every steady step,
+ * the median over the kept ones. */
 size_t assay_train_steady(const struct assay_train_result *r, enum assay_train_metric m,
 			  double *mean, double *median);
 /* The running average printed on the last step that has one; false if none. */

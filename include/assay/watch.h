@@ -93,6 +93,21 @@ bool assay_scanner_feed(struct assay_scanner *s, const char *data, size_t len);
 bool assay_scanner_finish(struct assay_scanner *s);
 void assay_scanner_release(struct assay_scanner *s);
 
+/* Classifying a finished log (src/lib/watch/classify.c): the built-in
+ * signatures above, applied to every line of a block after the fact, as
+ * `assay parse` and `assay gate --log` do. */
+struct assay_classifier;
+struct assay_classifier *assay_classifier_new(void);
+void assay_classifier_free(struct assay_classifier *c);
+/* Calls hit once for every line of [data, data + len) (lines end at \n or
+ * \r; a line cut at either end of the block is taken as it stands) that an
+ * error signature matches: the first in table order. offset is the line's
+ * start in data. Returns how many lines matched. */
+size_t assay_classify(struct assay_classifier *c, const char *data, size_t len,
+		      void (*hit)(void *arg, const struct assay_builtin_signature *sig,
+				  const char *line, size_t n, size_t offset),
+		      void *arg);
+
 /* Follows a growing file: each read returns only the bytes appended since
  * the last one. A file that does not exist yet reads as empty; one that was
  * truncated or replaced is read again from its start. */

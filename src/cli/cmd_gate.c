@@ -1,11 +1,14 @@
 /* assay gate: judge measurement rows against a thresholds file, and a
  * training log against a gate spec (run health, loss curve, convergence,
  * scaling, checkpoint resume); print the verdict table, exit 0 or 1. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/gate.h"
 #include "assay/json.h"
@@ -37,8 +40,10 @@ const char cmd_gate_help[] =
     "example:\n"
     "  assay gate --thresholds thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 rows.ndjson\n"
     "\n"
-    "Exit codes: 0 nothing failed, 1 a verdict failed (an incomplete run or NaN\n"
-    "in --log fails too), 2 bad arguments or invalid input. See docs/gate.md.\n";
+    "Exit codes: 0 nothing failed, 1 a verdict failed, 2 bad arguments or invalid\n"
+    "input (also an unknown --combo or metric name), 3 a log's run failed\n"
+    "(incomplete, NaN/Inf, NaN iterations, an error signature), 4 a log without\n"
+    "steps: as 'assay parse'. See docs/gate.md.\n";
 
 struct gate_args {
 	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *format;
@@ -54,14 +59,64 @@ static bool parse_count(const char *arg, long long *out)
 static assay_err load_log(const struct gate_args *a, const char *file, struct assay_train_result *r,
 			  struct assay_error *e)
 {
-	struct assay_file_map map;
-	if (assay_map_file(file, &map, e) != ASSAY_OK) {
+	int fd = strcmp(file, "-") ? open(file, O_RDONLY | O_CLOEXEC) : 0;
+	if (fd < 0) {
 		memset(r, 0, sizeof(*r));
-		return ASSAY_USAGE;
+		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
+				      strerror(errno));
 	}
-	assay_err rc = assay_train_parse(a->format, map.data, map.len, &a->topts, file, r, e);
-	assay_unmap_file(&map);
+	assay_err rc = assay_train_parse_fd(a->format, fd, -1, &a->topts, file, r, e);
+	if (fd)
+		close(fd);
 	return rc;
+}
+
+/* Every metric a parser in the format table names (NULL-terminated list
+ * entries "metric/statistic"). */
+static bool metric_known(const char *metric)
+{
+	for (const struct assay_format *f = assay_formats; f->name; f++)
+		if (assay_format_produces(f, metric, NULL) == 1)
+			return true;
+	return false;
+}
+
+/* The thresholds cell for --combo: its own cell (an unknown combo is a
+ * config error), and every metric it names is one a row has or a parser
+ * produces (a misspelt one is a config error, not "missing"). */
+static assay_err check_thresholds(const struct assay_thresholds *th, const char *combo,
+				  const struct assay_rows *rows, struct assay_error *e)
+{
+	char canon[256] = "default";
+	if (combo)
+		assay_combo_canonical(combo, canon, sizeof(canon), NULL);
+	const struct assay_threshold_cell *cell = assay_thresholds_cell(th, canon);
+	if (combo) {
+		if (!cell || strcmp(cell->key, canon)) {
+			struct sbuf sb = SBUF_INIT;
+			for (size_t i = 0; i < th->n_cells; i++)
+				sbuf_addf(&sb, "%s%s", i ? ", " : "", th->cells[i].key);
+			assay_error_at(e, ASSAY_USAGE, th->file, "$.cells", 0,
+				       "no cell for combo \"%s\" (cells: %s)", canon,
+				       sb.len ? sbuf_str(&sb) : "none");
+			sbuf_release(&sb);
+			return ASSAY_USAGE;
+		}
+	}
+	if (!cell)
+		return ASSAY_OK;
+	for (size_t i = 0; i < cell->n; i++) {
+		const struct assay_threshold *t = &cell->v[i];
+		bool in_rows = false;
+		for (size_t j = 0; j < rows->n && !in_rows; j++)
+			in_rows = !strcmp(rows->v[j].metric, t->metric);
+		if (!in_rows && !metric_known(t->metric))
+			return assay_error_at(e, ASSAY_USAGE, th->file, t->path, 0,
+					      "unknown metric \"%s\": no row has it and no parser "
+					      "produces it (a misspelt name?)",
+					      t->metric);
+	}
+	return ASSAY_OK;
 }
 
 static void value_text(const struct assay_verdict *v, char *buf, size_t n)
@@ -181,6 +236,8 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 		}
 		have_pair = true;
 	}
+	if (a->thresholds && check_thresholds(&th, a->combo, &rows, &err) != ASSAY_OK)
+		goto report;
 	if (a->thresholds && assay_gate_thresholds(&th, a->combo ? a->combo : "default", &rows, &vs,
 						   &err) != ASSAY_OK)
 		goto report;
@@ -197,6 +254,14 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 	else
 		print_table(&vs);
 	rc = assay_verdicts_outcome(&vs);
+	/* A log's own outcome counts as in 'assay parse': a failed workload
+	 * is 3 and a log without steps 4, not merely a failed verdict. */
+	if (have_log)
+		rc = assay_err_worst(rc, assay_train_outcome(&log));
+	if (have_pair) {
+		rc = assay_err_worst(rc, assay_train_outcome(&save));
+		rc = assay_err_worst(rc, assay_train_outcome(&resume));
+	}
 	goto out;
 report:
 	rc = cli_report(&err);

@@ -1,10 +1,14 @@
 /* assay parse: read result files (training logs, NDJSON rows, any format in
  * the table) and print measurement rows, or a training log's per-step
  * records, as NDJSON; the exit code says whether the run completed. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "assay/json.h"
 #include "assay/parse.h"
@@ -25,7 +29,7 @@ const char cmd_parse_help[] =
     "  --warmup N          exclude exactly N leading steps from the steady state\n"
     "  --warmup MIN,PCT%   or the rule max(MIN, PCT% of the steps) (default 2,10%)\n"
     "  --seq-len N         sequence length, to derive tokens/s/GPU when the log lacks it\n"
-    "  --world-size N      GPUs in the run (default: from a Primus rank-R/W prefix)\n"
+    "  --world-size N      GPUs in the run (default: what the log states)\n"
     "  --series KEY=VALUE  add a series field to every row (repeatable)\n"
     "  --revision REV      stamp rows with a source revision\n"
     "  --run-id ID         stamp rows with a run id\n"
@@ -34,8 +38,9 @@ const char cmd_parse_help[] =
     "  assay parse --format primus --series workload=deepseek-v4 train.log\n"
     "\n"
     "Exit codes: 0 complete run with metrics, 2 bad arguments or unreadable input\n"
-    "(nothing printed), 3 a training run that is incomplete or logged NaN/Inf\n"
-    "(rows are still printed), 4 no metrics. See docs/parse.md.\n";
+    "(nothing printed), 3 a training run that started and is incomplete, logged\n"
+    "NaN/Inf or NaN iterations, or matched an error signature (rows are still\n"
+    "printed), 4 no metrics. See docs/parse.md.\n";
 
 struct parse_args {
 	const char *format;
@@ -61,40 +66,216 @@ static bool add_series(json_t *ctx, const char *arg)
 struct parsed {
 	const char *file;
 	assay_err outcome;
-	char reason[512];
+	char reason[1536];
+	/* A training log read as a stream; --steps reads it a second time. */
+	bool streamed;
+	int fd;   /* open on the file (or the copy of standard input), -1 none */
+	bool tmp; /* fd is a copy of standard input */
+	long long world_size;
+	size_t warmup_logged;
+	size_t steps_from, steps_to; /* a file read whole: its records in the steps buffer */
 };
+
+#define BLOCK (1u << 20)
+
+static ssize_t read_block(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = read(fd, buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (!k)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+/* Warnings a training result carries, on stderr. */
+static void train_warnings(const char *file, const struct assay_train_result *r)
+{
+	if (r->other_family_line)
+		fprintf(stderr,
+			"%s: warning: line %ld is a Primus line; its Primus fields were not read "
+			"(use --format primus or auto)\n",
+			file, r->other_family_line);
+	if (r->long_lines)
+		fprintf(stderr,
+			"%s: warning: %zu line%s longer than %u bytes (the first is line %ld) "
+			"scanned in pieces\n",
+			file, r->long_lines, r->long_lines > 1 ? "s" : "", ASSAY_TRAIN_LINE_CAP,
+			r->long_line_first);
+}
+
+/* A training log as a stream from fd, after the first n bytes in buf. With
+ * --steps a pipe is copied to an unlinked temporary file for the second pass. */
+static assay_err parse_stream(const struct parse_args *a, const char *file, const char *format,
+			      int fd, char *buf, ssize_t n, struct assay_rows *rows,
+			      struct parsed *p, struct assay_error *e)
+{
+	int tee = -1;
+	struct stat st;
+	if (a->steps && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		const char *dir = getenv("TMPDIR");
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/assay-parse-XXXXXX", dir && *dir ? dir : "/tmp");
+		tee = mkstemp(path);
+		if (tee < 0)
+			return assay_error_at(e, ASSAY_INFRA, file, NULL, 0,
+					      "cannot keep a copy of the input for --steps: %s",
+					      strerror(errno));
+		unlink(path);
+	}
+	struct assay_train_result r;
+	struct assay_train_stream *ts = assay_train_stream_new(format, &a->topts, &r);
+	int err = 0;
+	while (n > 0) {
+		if (tee >= 0 && write(tee, buf, (size_t)n) != n) {
+			err = errno ? errno : EIO;
+			break;
+		}
+		assay_train_stream_feed(ts, buf, (size_t)n);
+		if (n < (ssize_t)BLOCK)
+			break;
+		n = read_block(fd, buf, BLOCK);
+	}
+	if (n < 0)
+		err = errno;
+	assay_err rc = assay_train_stream_end(ts, file, e);
+	if (rc == ASSAY_USAGE && !strcmp(format, "auto") && !err)
+		rc =
+		    assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+				   "cannot tell the format (use --format; see 'assay help parse')");
+	if (rc == ASSAY_OK && err)
+		rc =
+		    assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s", strerror(err));
+	/* A long log from a file: its warm-up read again for exact statistics. */
+	if (rc == ASSAY_OK && !a->steps && r.stride > 1 && !fstat(fd, &st) && S_ISREG(st.st_mode))
+		rc = assay_train_refine(&r, fd, &a->topts, file, e);
+	if (rc == ASSAY_OK && !a->steps) {
+		struct assay_parse_opts po = a->popts;
+		po.file = file;
+		rc = assay_train_rows(&r, &po, rows, e);
+	}
+	if (rc == ASSAY_OK) {
+		p->outcome = assay_train_outcome(&r);
+		assay_train_outcome_text(&r, p->reason, sizeof(p->reason));
+		train_warnings(file, &r);
+		p->streamed = true;
+		p->world_size = r.world_size;
+		p->warmup_logged = r.warmup_logged;
+		if (a->steps) {
+			p->fd = tee >= 0 ? tee : dup(fd);
+			p->tmp = tee >= 0;
+			tee = -1;
+		}
+	}
+	if (tee >= 0)
+		close(tee);
+	assay_train_result_release(&r);
+	return rc;
+}
+
+struct step_out {
+	const char *file;
+	size_t warmup_logged;
+};
+
+static void print_step(const struct assay_train_step *s, void *arg)
+{
+	const struct step_out *so = arg;
+	struct assay_train_step c = *s;
+	c.warmup = (size_t)s->index < so->warmup_logged;
+	json_t *o = assay_train_step_to_json(&c);
+	json_object_set_new(o, "file", json_string(so->file));
+	struct sbuf sb = SBUF_INIT;
+	assay_json_write(&sb, o, ASSAY_JSON_SORT);
+	sbuf_addch(&sb, '\n');
+	fwrite(sb.buf, 1, sb.len, stdout);
+	sbuf_release(&sb);
+	json_decref(o);
+}
+
+/* --steps, second pass: the per-step records, streamed to stdout. */
+static assay_err print_steps(const struct parse_args *a, const char *format, struct parsed *p,
+			     struct assay_error *e)
+{
+	if (lseek(p->fd, 0, SEEK_SET) < 0)
+		return assay_error_at(e, ASSAY_INFRA, p->file, NULL, 0, "cannot read again: %s",
+				      strerror(errno));
+	struct step_out so = {p->file, p->warmup_logged};
+	struct assay_train_opts o = a->topts;
+	o.world_size = p->world_size;
+	o.no_errors = true;
+	o.on_step = print_step;
+	o.on_step_arg = &so;
+	struct assay_train_result r;
+	assay_err rc = assay_train_parse_fd(format, p->fd, -1, &o, p->file, &r, e);
+	assay_train_result_release(&r);
+	return rc;
+}
 
 /* Parse one file into rows (or step lines); fills p. ASSAY_USAGE on bad input. */
 static assay_err parse_one(const struct parse_args *a, const char *file, struct assay_rows *rows,
 			   struct sbuf *steps, struct parsed *p, struct assay_error *e)
 {
-	const char *path = strcmp(file, "-") ? file : "/dev/stdin";
-	struct assay_file_map map;
-	if (assay_map_file(path, &map, e) != ASSAY_OK)
-		return ASSAY_USAGE;
-	const char *data = map.data;
-	size_t len = map.len;
-	const char *format = a->format;
-	if (!strcmp(format, "auto")) {
-		const struct assay_format *f = assay_format_detect(data, len);
-		if (!f) {
-			assay_unmap_file(&map);
-			return assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
-					      "cannot tell the format (use --format; see "
-					      "'assay help parse')");
-		}
-		format = f->name;
-	}
-	struct assay_parse_opts po = a->popts;
-	po.file = file;
+	bool is_stdin = !strcmp(file, "-");
 	p->file = file;
 	p->outcome = ASSAY_OK;
 	p->reason[0] = '\0';
-	assay_err rc;
+	p->fd = -1;
+	int fd = is_stdin ? 0 : open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
+				      strerror(errno));
+	char *buf = xmalloc(BLOCK);
+	ssize_t n = read_block(fd, buf, BLOCK);
+	assay_err rc = ASSAY_OK;
+	if (n < 0) {
+		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
+				    strerror(errno));
+		goto out;
+	}
+	const char *format = a->format;
+	if (!strcmp(format, "auto")) {
+		/* Other formats show on their first lines; a training log may
+		 * start with anything, so it is told by the whole stream. */
+		const struct assay_format *f = assay_format_detect(buf, (size_t)n);
+		if (f && !assay_train_format_known(f->name))
+			format = f->name;
+		else if (f && !strcmp(f->name, "megatron-golden"))
+			format = f->name;
+	}
+	if (!strcmp(format, "megatron") || !strcmp(format, "primus") || !strcmp(format, "auto")) {
+		rc = parse_stream(a, file, format, fd, buf, n, rows, p, e);
+		goto out;
+	}
+	/* Any other format: the whole file in memory. */
+	struct sbuf all = SBUF_INIT;
+	sbuf_add(&all, buf, (size_t)n);
+	while (n == (ssize_t)BLOCK) {
+		n = read_block(fd, buf, BLOCK);
+		if (n > 0)
+			sbuf_add(&all, buf, (size_t)n);
+	}
+	if (n < 0) {
+		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
+				    strerror(errno));
+		sbuf_release(&all);
+		goto out;
+	}
+	const char *data = all.buf ? all.buf : "";
+	size_t len = all.len;
+	struct assay_parse_opts po = a->popts;
+	po.file = file;
 	if (assay_train_format_known(format)) {
 		struct assay_train_result r;
 		rc = assay_train_parse(format, data, len, &a->topts, file, &r, e);
 		if (rc == ASSAY_OK && a->steps) {
+			p->steps_from = steps->len;
 			json_t *f = json_string(file);
 			for (size_t i = 0; i < r.n_steps; i++) {
 				json_t *o = assay_train_step_to_json(&r.steps[i]);
@@ -104,6 +285,7 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 				json_decref(o);
 			}
 			json_decref(f);
+			p->steps_to = steps->len;
 		} else if (rc == ASSAY_OK) {
 			rc = assay_train_rows(&r, &po, rows, e);
 		}
@@ -126,7 +308,11 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 			}
 		}
 	}
-	assay_unmap_file(&map);
+	sbuf_release(&all);
+out:
+	free(buf);
+	if (!is_stdin)
+		close(fd);
 	return rc;
 }
 
@@ -200,6 +386,8 @@ int cmd_parse(int argc, char **argv)
 	}
 	size_t nfiles = (size_t)(argc - optind);
 	struct parsed *p = xcalloc(nfiles, sizeof(*p));
+	for (size_t i = 0; i < nfiles; i++)
+		p[i].fd = -1;
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct sbuf steps = SBUF_INIT;
 	struct assay_error err;
@@ -210,7 +398,20 @@ int cmd_parse(int argc, char **argv)
 		}
 	}
 	if (a.steps) {
-		fwrite(steps.buf ? steps.buf : "", 1, steps.len, stdout);
+		/* Every file was read once without a complaint: now the records,
+		 * file by file (a streamed log is read a second time). */
+		for (size_t i = 0; i < nfiles; i++) {
+			if (!p[i].streamed) {
+				fwrite(steps.buf ? steps.buf + p[i].steps_from : "", 1,
+				       p[i].steps_to - p[i].steps_from, stdout);
+				continue;
+			}
+			if (print_steps(&a, a.format, &p[i], &err) != ASSAY_OK) {
+				fflush(stdout);
+				rc = cli_report(&err);
+				goto out;
+			}
+		}
 	} else {
 		struct sbuf sb = SBUF_INIT;
 		assay_rows_ndjson(&rows, &sb);
@@ -224,6 +425,9 @@ int cmd_parse(int argc, char **argv)
 		rc = assay_err_worst(rc, p[i].outcome);
 	}
 out:
+	for (size_t i = 0; i < nfiles; i++)
+		if (p[i].fd >= 0)
+			close(p[i].fd);
 	assay_rows_release(&rows);
 	sbuf_release(&steps);
 	free(p);

@@ -7,6 +7,8 @@
 # in the current (build) directory.
 #   usage: run-fuzz.sh BINARY NAME      (ASSAY_SOURCE_DIR must be set)
 #   ASSAY_FUZZ_SECONDS   how long to fuzz (default 20)
+#   ASSAY_FUZZ_MAX_LEN   the largest input (default 8 MiB: long lines and
+#                        logs past a parser's 1 MiB block need it)
 set -u
 bin=$1
 name=$2
@@ -35,9 +37,25 @@ if [ -f "$src/tests/fuzz/fuzz_$name.seeds" ]; then
   cd "$here" || exit 1
 fi
 
+# Training logs: two seeds of several MiB, made here (never committed): a
+# 3 MiB line without a line end, and a fixture repeated past 2 MiB with \r
+# line ends, so long lines and carried lines are reached from the start.
+case "$name" in
+  megatron | primus)
+    { head -c 3145728 /dev/zero | tr '\0' 'x'; printf ' torchrun finished successfully\n'; } \
+      >"$work/corpus/seed-long-line"
+    fixture="$src/tests/data/training/$name-complete.log"
+    [ -f "$fixture" ] || fixture="$src/tests/data/training/megatron-basic.log"
+    while [ "$(stat -c %s "$work/corpus/seed-repeated" 2>/dev/null || echo 0)" -lt 2097152 ]; do
+      tr '\n' '\r' <"$fixture" >>"$work/corpus/seed-repeated"
+    done
+    seeds=$((seeds + 2))
+    ;;
+esac
+
 echo "fuzz/$name: $secs s, $seeds seed file(s)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="${ASSAY_FUZZ_MAX_LEN:-8388608}" \
   -print_final_stats=1 -artifact_prefix="$work/artifacts/" "${dict[@]}" "$work/corpus" \
   >"$work/log" 2>&1
 rc=$?

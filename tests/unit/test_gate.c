@@ -355,7 +355,8 @@ static void test_run_health(void **state)
 	parse_log(DATA "training/megatron-incomplete.log", NULL, &r);
 	assay_gate_run(&r, &vs);
 	expect(&vs, "completion", ASSAY_VERDICT_FAIL,
-	       "incomplete run: no final \"iteration N/N\" line and no torchrun marker");
+	       "incomplete run: no final \"iteration N/N\" line, no torchrun marker and no "
+	       "Megatron exit line");
 	assert_near(find(&vs, "completion")->value, 6);
 	expect(&vs, "finite", ASSAY_VERDICT_PASS, NULL);
 	assay_verdicts_release(&vs);
@@ -365,6 +366,26 @@ static void test_run_health(void **state)
 	assay_gate_run(&r, &vs);
 	expect(&vs, "completion", ASSAY_VERDICT_PASS, "completed (torchrun marker)");
 	expect(&vs, "steps", ASSAY_VERDICT_FAIL, "no metrics: the log has no iteration line");
+	assay_verdicts_release(&vs);
+	assay_train_result_release(&r);
+
+	/* Issue 15: the NaN counter and an error signature each fail a verdict;
+	 * a log that never trained has no completion verdict (issue 14). */
+	parse_log(DATA "training/megatron-nan-counter.log", NULL, &r);
+	assay_gate_run(&r, &vs);
+	expect(&vs, "nan_iterations", ASSAY_VERDICT_FAIL,
+	       "number of nan iterations is 5, the first at step 40 (line 4)");
+	assay_verdicts_release(&vs);
+	assay_train_result_release(&r);
+	parse_log(DATA "training/megatron-nccl-timeout.log", NULL, &r);
+	assay_gate_run(&r, &vs);
+	assert_int_equal(find(&vs, "errors")->status, ASSAY_VERDICT_FAIL);
+	assay_verdicts_release(&vs);
+	assay_train_result_release(&r);
+	parse_log(DATA "training/megatron-no-training.log", NULL, &r);
+	assay_gate_run(&r, &vs);
+	for (size_t i = 0; i < vs.n; i++)
+		assert_string_not_equal(vs.v[i].metric, "completion");
 	assay_verdicts_release(&vs);
 	assay_train_result_release(&r);
 }

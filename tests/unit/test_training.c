@@ -244,9 +244,15 @@ static void test_incomplete_and_nan(void **state)
 	assert_int_equal(r.n_steps, 6);
 	assert_true(assay_train_incomplete(&r));
 	assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
-	assert_string_equal(assay_train_outcome_text(&r, why, sizeof(why)),
-			    "incomplete run: the last step is 6 of 20, with no final \"iteration "
-			    "N/N\" line and no torchrun marker");
+	assert_string_equal(
+	    assay_train_outcome_text(&r, why, sizeof(why)),
+	    "incomplete run: the last step is 6 of 20, with no final \"iteration "
+	    "N/N\" line, no torchrun marker and no Megatron exit line; error "
+	    "signature python-traceback (python) at line 7: Traceback (most recent "
+	    "call last):; error signature cuda-oom (oom) at line 9: "
+	    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB");
+	assert_int_equal(r.n_errors, 2);
+	assert_string_equal(r.errors[1].family, "oom");
 	assay_train_result_release(&r);
 
 	parse_file("megatron", FIXTURES "megatron-nan.log", NULL, &r);
@@ -271,9 +277,10 @@ static void test_incomplete_and_nan(void **state)
 	assert_string_equal(r.nonfinite_text, "inf");
 	assay_train_result_release(&r);
 
-	/* Nothing at all: incomplete and no metrics; the worse one wins. */
+	/* Nothing at all: no metrics, not a failure (issue 14: the run did not
+	 * start training, so it did not fail to finish it). */
 	parse_text("megatron", "", &r);
-	assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
+	assert_int_equal(assay_train_outcome(&r), ASSAY_NO_METRICS);
 	assay_train_result_release(&r);
 }
 

@@ -51,11 +51,14 @@ void assay_gate_scaling(const struct assay_scaling_spec *s, const struct assay_t
 	if (!isnan(s->min_efficiency))
 		snprintf(spec, sizeof(spec), ">= %g%%", s->min_efficiency);
 	if (!n || gpus <= 0) {
-		assay_verdicts_add(out, fail, "scaling", "scaling_efficiency", NAN, "%", spec,
-				   "missing: %s",
-				   !n ? "no steady-state tokens/s/GPU (give --seq-len "
-					"to derive them)"
-				      : "the number of GPUs (set \"gpus\" or --world-size)");
+		assay_verdicts_add(
+		    out, fail, "scaling", "scaling_efficiency", NAN, "%", spec, "missing: %s",
+		    n ? "the number of GPUs (set \"gpus\" or --world-size)"
+		    : r->seq_len > 0 && r->world_size <= 0
+			? "no steady-state tokens/s/GPU (deriving them from --seq-len "
+			  "needs the world size: --world-size, or a log that states it)"
+			: "no steady-state tokens/s/GPU (give --seq-len to derive "
+			  "them)");
 		return;
 	}
 	double total = per_gpu * (double)gpus;

@@ -1,13 +1,17 @@
-/* The single-pass scanner shared by the Megatron-LM and Primus parsers: finds
- * iteration, memory, evaluation, checkpoint, timer, summary and completion
- * lines with memmem() over the whole buffer (no regular expressions, no
- * backtracking), splits iteration lines into "label: value" segments and reads
- * numbers with a fast exact path. Never reads outside [data, data + len). */
+/* The streaming scanner shared by the Megatron-LM and Primus parsers: whole
+ * lines are scanned in blocks as they arrive (a line longer than the cap in
+ * pieces); iteration, memory, evaluation, checkpoint, timer, summary,
+ * completion, exit and world-size lines are found with memmem() over each
+ * block, iteration lines split into "label: value" segments, numbers read on
+ * a fast exact path, other lines checked against the error signatures. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include <stdio.h>
+
+#include "assay/watch.h"
 #include "train_scan.h"
 
 static inline bool is_digit(char c)
@@ -181,6 +185,10 @@ void train_result_init(struct assay_train_result *r, const char *format)
 	r->nonfinite_step = -1;
 	r->mem_max_allocated_mb = NAN;
 	r->mem_max_reserved_mb = NAN;
+	r->stride = 1;
+	r->keep = ASSAY_TRAIN_KEEP_STEPS;
+	r->exit_iteration = -1;
+	r->nan_first_step = -1;
 }
 
 void train_step_init(struct assay_train_step *s)
@@ -193,11 +201,99 @@ void train_step_init(struct assay_train_step *s)
 	s->nan_iters = -1;
 }
 
-void train_push_step(struct assay_train_result *r, const struct assay_train_step *s)
+static double tokens_from(long long gbs, long long seq_len, double elapsed_ms, long long world)
 {
+	return (double)gbs * (double)seq_len * 1000.0 / (elapsed_ms * (double)world);
+}
+
+/* Tokens/s/GPU from global batch size, sequence length and elapsed time. */
+static void derive_tokens(struct assay_train_step *s, long long seq_len, long long world)
+{
+	const uint32_t tok = 1u << ASSAY_TM_TOKENS, el = 1u << ASSAY_TM_ELAPSED_MS;
+	if (seq_len <= 0 || world <= 0 || (s->has & tok) || !(s->has & el) || s->gbs <= 0)
+		return;
+	if (!(s->v[ASSAY_TM_ELAPSED_MS] > 0) || !isfinite(s->v[ASSAY_TM_ELAPSED_MS]))
+		return;
+	s->v[ASSAY_TM_TOKENS] = tokens_from(s->gbs, seq_len, s->v[ASSAY_TM_ELAPSED_MS], world);
+	s->has |= tok;
+	s->derived |= tok;
+	double a = s->avg[ASSAY_TM_ELAPSED_MS];
+	if ((s->has_avg & el) && a > 0 && isfinite(a)) {
+		s->avg[ASSAY_TM_TOKENS] = tokens_from(s->gbs, seq_len, a, world);
+		s->has_avg |= tok;
+	}
+}
+
+/* The aggregates over every unique step, and the step's running sums. */
+static void aggregate(struct assay_train_result *r, struct assay_train_step *s)
+{
+	for (int m = 0; m < ASSAY_TM_COUNT; m++) {
+		if (!(s->has & (1u << m)) || !isfinite(s->v[m]))
+			continue;
+		if (!r->agg_n[m]++ || s->v[m] > r->agg_max[m])
+			r->agg_max[m] = s->v[m];
+		r->agg_last[m] = s->v[m];
+		r->agg_last_step[m] = s->step;
+		if (m < ASSAY_TM_AVG_COUNT) {
+			r->agg_sum[m] += s->v[m];
+			r->agg_sum_n[m]++;
+			if (!r->counts)
+				r->counts =
+				    xcalloc(ASSAY_TM_AVG_COUNT, sizeof(struct train_counts));
+			train_counts_add(&((struct train_counts *)r->counts)[m], s->v[m], 1);
+		}
+	}
+	for (int m = 0; m < ASSAY_TM_AVG_COUNT; m++) {
+		if ((s->has_avg & (1u << m)) && isfinite(s->avg[m])) {
+			r->agg_avg_last[m] = s->avg[m];
+			r->agg_has_avg |= 1u << m;
+		}
+		s->cum[m] = (double)r->agg_sum[m];
+		s->cum_n[m] = r->agg_sum_n[m];
+	}
+	if (s->skipped >= 0) {
+		r->skipped_total += s->skipped;
+		r->skipped_lines++;
+	}
+	if (s->nan_iters >= 0) {
+		r->nan_lines++;
+		if (s->nan_iters > 0 && !r->nan_iters_total) {
+			r->nan_first_step = s->step;
+			r->nan_first_line = s->line;
+		}
+		r->nan_iters_total += s->nan_iters;
+	}
+}
+
+/* Keep the step: every one until r->keep are kept, then every other one
+ * of those and of what follows (the stride doubles), and so on. */
+static void keep_step(struct assay_train_result *r, const struct assay_train_step *s)
+{
+	if (s->index % r->stride)
+		return;
+	size_t keep = r->keep ? r->keep : ASSAY_TRAIN_KEEP_STEPS;
+	if (keep < 2)
+		keep = 2;
+	if (r->n_steps >= keep) {
+		size_t j = 0;
+		for (size_t i = 0; i < r->n_steps; i += 2)
+			r->steps[j++] = r->steps[i];
+		r->n_steps = j;
+		r->stride *= 2;
+		if (s->index % r->stride)
+			return;
+	}
 	ALLOC_GROW(r->steps, r->n_steps + 1, r->alloc_steps);
 	r->steps[r->n_steps++] = *s;
-	if (s->total > 0 && s->step == s->total)
+}
+
+void train_push_step(struct assay_train_result *r, const struct assay_train_step *in)
+{
+	struct assay_train_step s = *in;
+	s.index = (long long)r->n_logged++;
+	aggregate(r, &s);
+	keep_step(r, &s);
+	if (s.total > 0 && s.step == s.total)
 		r->complete_iteration = true;
 }
 
@@ -218,38 +314,57 @@ void train_note_nonfinite(struct assay_train_result *r, long long step, long lin
 	}
 }
 
-static double tokens_from(long long gbs, long long seq_len, double elapsed_ms, long long world)
-{
-	return (double)gbs * (double)seq_len * 1000.0 / (elapsed_ms * (double)world);
-}
-
 void train_finish(struct assay_train_result *r, const struct assay_train_opts *o,
 		  long long log_world)
 {
 	r->world_size = o->world_size > 0 ? o->world_size : log_world;
-	if (o->seq_len > 0 && r->world_size > 0) {
-		const uint32_t tok = 1u << ASSAY_TM_TOKENS, el = 1u << ASSAY_TM_ELAPSED_MS;
+	r->seq_len = o->seq_len;
+	/* Steps read before the world size was known get their tokens now;
+	 * the aggregates have them only when no step was thinned out. */
+	bool derived_now = false;
+	if (o->seq_len > 0 && r->world_size > 0)
 		for (size_t i = 0; i < r->n_steps; i++) {
 			struct assay_train_step *s = &r->steps[i];
-			if ((s->has & tok) || !(s->has & el) || s->gbs <= 0)
-				continue;
-			if (!(s->v[ASSAY_TM_ELAPSED_MS] > 0) ||
-			    !isfinite(s->v[ASSAY_TM_ELAPSED_MS]))
-				continue;
-			s->v[ASSAY_TM_TOKENS] = tokens_from(
-			    s->gbs, o->seq_len, s->v[ASSAY_TM_ELAPSED_MS], r->world_size);
-			s->has |= tok;
-			s->derived |= tok;
-			r->tokens_derived = true;
-			double a = s->avg[ASSAY_TM_ELAPSED_MS];
-			if ((s->has_avg & el) && a > 0 && isfinite(a)) {
-				s->avg[ASSAY_TM_TOKENS] =
-				    tokens_from(s->gbs, o->seq_len, a, r->world_size);
-				s->has_avg |= tok;
+			bool had = s->has & (1u << ASSAY_TM_TOKENS);
+			derive_tokens(s, o->seq_len, r->world_size);
+			derived_now |= !had && (s->has & (1u << ASSAY_TM_TOKENS));
+		}
+	if (derived_now && r->stride == 1) {
+		/* Recompute the token aggregates from the kept (= all) steps. */
+		const int m = ASSAY_TM_TOKENS;
+		r->agg_n[m] = 0;
+		r->agg_sum[m] = 0;
+		r->agg_sum_n[m] = 0;
+		r->agg_has_avg &= ~(1u << m);
+		if (r->counts)
+			train_counts_release(&((struct train_counts *)r->counts)[m]);
+		for (size_t i = 0; i < r->n_steps; i++) {
+			struct assay_train_step *s = &r->steps[i];
+			if ((s->has & (1u << m)) && isfinite(s->v[m])) {
+				if (!r->agg_n[m]++ || s->v[m] > r->agg_max[m])
+					r->agg_max[m] = s->v[m];
+				r->agg_last[m] = s->v[m];
+				r->agg_last_step[m] = s->step;
+				r->agg_sum[m] += s->v[m];
+				r->agg_sum_n[m]++;
+				if (!r->counts)
+					r->counts = xcalloc(ASSAY_TM_AVG_COUNT,
+							    sizeof(struct train_counts));
+				train_counts_add(&((struct train_counts *)r->counts)[m], s->v[m],
+						 1);
 			}
+			if ((s->has_avg & (1u << m)) && isfinite(s->avg[m])) {
+				r->agg_avg_last[m] = s->avg[m];
+				r->agg_has_avg |= 1u << m;
+			}
+			s->cum[m] = (double)r->agg_sum[m];
+			s->cum_n[m] = r->agg_sum_n[m];
 		}
 	}
-	size_t n = r->n_steps, w;
+	for (size_t i = 0; i < r->n_steps; i++)
+		if (r->steps[i].derived)
+			r->tokens_derived = true;
+	size_t n = r->n_logged, w;
 	if (o->warmup_steps >= 0) {
 		w = (size_t)o->warmup_steps;
 	} else {
@@ -260,28 +375,50 @@ void train_finish(struct assay_train_result *r, const struct assay_train_opts *o
 	}
 	if (w > n)
 		w = n;
-	r->warmup = w;
-	for (size_t i = 0; i < n; i++)
-		r->steps[i].warmup = i < w;
+	/* Thinned: the warm-up ends at a kept step (rounded up). */
+	size_t k = 0;
+	while (k < r->n_steps && (size_t)r->steps[k].index < w)
+		k++;
+	if (r->stride > 1)
+		w = k < r->n_steps ? (size_t)r->steps[k].index : n;
+	r->warmup = k;
+	r->warmup_logged = w;
+	for (size_t i = 0; i < r->n_steps; i++)
+		r->steps[i].warmup = i < k;
 }
-
 /* ---- the scanner ---- */
 
 struct scan {
 	const struct train_dialect *d;
+	const struct assay_train_opts *o;
 	struct assay_train_result *r;
-	const char *counted; /* line numbers are known up to here */
-	long line_no;        /* the line that `counted` is on */
-	long long log_world;
-	bool unordered; /* a step came out of order: use the set from then on */
-	long long *set; /* open-addressing set of step numbers seen */
+	const char *counted;  /* line numbers are known up to here */
+	long line_no;         /* the line that `counted` is on */
+	long long log_world;  /* from a logger prefix (Primus rank-R/W) */
+	long long line_world; /* from a line that states it */
+	long long max_step;   /* the largest step number seen */
+	bool unordered;       /* a step came out of order: use the set from then on */
+	long long *set;       /* open-addressing set of step numbers seen */
 	size_t set_cap, set_n;
+	/* Evidence of the format: lines only Primus prints, lines Megatron-LM
+	 * prints (Primus prints them too). */
+	bool auto_format, ev_primus, ev_megatron;
+	unsigned long long fed; /* bytes scanned so far */
+	struct assay_classifier *cls;
 };
 
-/* The 1-based number of the line starting at ls (ls >= s->counted). */
+/* The 1-based number of the line starting at ls; lines are counted by
+ * their \n (a \r ends a line for the scanner, not for line numbers). */
 static long line_of(struct scan *s, const char *ls)
 {
 	const char *p = s->counted;
+	if (ls < p) {
+		/* Back within the current block (a classified line came first). */
+		for (const char *q = ls; q < p && (q = memchr(q, '\n', (size_t)(p - q))); q++)
+			s->line_no--;
+		s->counted = ls;
+		return s->line_no;
+	}
 	while (p < ls && (p = memchr(p, '\n', (size_t)(ls - p)))) {
 		s->line_no++;
 		p++;
@@ -331,15 +468,24 @@ static bool set_add(struct scan *s, long long step)
 }
 
 /* True the first time a step number is seen. Logs count up, so while they
- * do, the steps array is sorted and a new step is simply a larger one; the
- * first step out of order switches to the hash set. */
+ * do, a new step is simply a larger one; the first step out of order
+ * switches to a hash set of the steps seen (of at most opts.keep_steps:
+ * beyond that, or once steps were thinned out, a step not above the
+ * largest seen counts as a repeat). */
 static bool first_sight(struct scan *s, long long step)
 {
-	const struct assay_train_result *r = s->r;
-	if (s->unordered)
-		return set_add(s, step);
-	if (!r->n_steps || step > r->steps[r->n_steps - 1].step)
+	struct assay_train_result *r = s->r;
+	size_t cap = r->keep ? r->keep : ASSAY_TRAIN_KEEP_STEPS;
+	if (!r->n_logged || step > s->max_step) {
+		s->max_step = step;
+		if (s->unordered && s->set_n < cap)
+			set_add(s, step);
 		return true;
+	}
+	if (s->unordered)
+		return s->set_n < cap ? set_add(s, step) : false;
+	if (r->stride > 1)
+		return false;
 	size_t lo = 0, hi = r->n_steps;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -557,7 +703,17 @@ static void segment(struct line_ctx *c, const char *p, const char *end)
 	while (le > p && (le[-1] == ' ' || le[-1] == '\t'))
 		le--;
 	const char *val = skip_spaces(colon + 1, end);
-	const struct label *l = find_label(p, (size_t)(le - p), c->s->d->labels);
+	const struct label *l =
+	    find_label(p, (size_t)(le - p), TRAIN_LABELS_MEGATRON | TRAIN_LABELS_PRIMUS);
+	if (l && !(l->dialects & TRAIN_LABELS_MEGATRON)) {
+		/* A label only Primus prints. */
+		c->s->ev_primus = true;
+		if (!(l->dialects & c->s->d->labels)) {
+			if (!c->s->r->other_family_line)
+				c->s->r->other_family_line = c->line;
+			return;
+		}
+	}
 	if (!l) {
 		/* Unknown segment: still, NaN or Inf in any metric fails the run. */
 		double x;
@@ -611,12 +767,26 @@ static bool step_line(struct scan *s, const char *ls, const char *it, const char
 			st.has_avg |= 1u << ASSAY_TM_TFLOPS;
 		}
 	}
-	if (s->d->prefix_world && !s->log_world)
+	if (s->d->prefix_world && !s->log_world) {
 		s->log_world = s->d->prefix_world(ls, (size_t)(it - ls));
-	if (first_sight(s, step))
+		if (s->log_world)
+			s->ev_primus = true;
+	}
+	s->ev_megatron = true;
+	if (first_sight(s, step)) {
+		long long world = s->o->world_size > 0 ? s->o->world_size
+				  : s->line_world      ? s->line_world
+						       : s->log_world;
+		derive_tokens(&st, s->o->seq_len, world);
 		train_push_step(s->r, &st);
-	else
+		if (s->o->on_step) {
+			const struct assay_train_result *r = s->r;
+			st.index = (long long)r->n_logged - 1;
+			s->o->on_step(&st, s->o->on_step_arg);
+		}
+	} else {
 		s->r->duplicates++;
+	}
 	return true;
 }
 
@@ -626,6 +796,7 @@ static void memory_line(struct scan *s, const char *ls, const char *p, const cha
 	struct assay_train_result *r = s->r;
 	long line = line_of(s, ls);
 	r->n_mem_lines++;
+	s->ev_megatron = true;
 	while (p && p < le) {
 		const char *seg = p + 1;
 		const char *bar = seg < le ? memchr(seg, '|', (size_t)(le - seg)) : NULL;
@@ -771,17 +942,20 @@ static bool iteration_word(struct scan *s, const char *ls, const char *h, const 
 			return false;
 		struct assay_train_result *r = s->r;
 		if (preceded_by(ls, h, LIT("validation loss at "))) {
+			s->ev_megatron = true;
 			eval_line(s, ls, q, le, n);
 			return true;
 		}
 		if (preceded_by(ls, h, LIT("saved checkpoint from "))) {
 			add_ckpt(r, ASSAY_CKPT_SAVE, n, NAN, line_of(s, ls));
 		} else if (preceded_by(ls, h, LIT(" at ")) &&
-			   find(ls, h, LIT("loaded checkpoint"))) {
+			   find((size_t)(h - ls) > 512 ? h - 512 : ls, h,
+				LIT("loaded checkpoint"))) {
 			add_ckpt(r, ASSAY_CKPT_LOAD, n, NAN, line_of(s, ls));
 		} else {
 			return false;
 		}
+		s->ev_megatron = true;
 		/* Some launchers flatten the timer report onto the same line. */
 		const char *t = find(q, le, LIT("-checkpoint"));
 		if (t)
@@ -811,6 +985,7 @@ static void torchrun_hit(struct scan *s, const char *ls, const char *h, const ch
 {
 	(void)h;
 	(void)le;
+	s->ev_primus = true;
 	if (!s->r->complete_marker) {
 		s->r->complete_marker = true;
 		s->r->marker_line = line_of(s, ls);
@@ -824,8 +999,10 @@ static void timer_hit(struct scan *s, const char *ls, const char *h, const char 
 
 static void eval_end_hit(struct scan *s, const char *ls, const char *h, const char *le)
 {
-	if (find(ls, h, LIT("validation loss at ")))
+	if (find((size_t)(h - ls) > 512 ? h - 512 : ls, h, LIT("validation loss at "))) {
+		s->ev_megatron = true;
 		eval_line(s, ls, h, le, -1);
+	}
 }
 
 static void tflops_summary_hit(struct scan *s, const char *ls, const char *h, const char *le)
@@ -843,6 +1020,73 @@ static void mem_summary_hit(struct scan *s, const char *ls, const char *h, const
 	summary(s, ASSAY_TM_MEM_RATIO, h + 11, le, ls);
 }
 
+static void set_exit(struct scan *s, const char *ls, enum assay_train_exit kind, long long it)
+{
+	struct assay_train_result *r = s->r;
+	s->ev_megatron = true;
+	/* The first exit line says why; "[after training is done]" follows a
+	 * normal end only. */
+	if (r->exit_kind != ASSAY_TRAIN_EXIT_NONE)
+		return;
+	r->exit_kind = kind;
+	r->exit_iteration = it;
+	r->exit_line = line_of(s, ls);
+}
+
+/* Megatron-LM's print_datetime('after training is done'): "[after training
+ * is done] datetime: ...". */
+static void done_hit(struct scan *s, const char *ls, const char *h, const char *le)
+{
+	(void)h;
+	(void)le;
+	set_exit(s, ls, ASSAY_TRAIN_EXIT_DONE, -1);
+}
+
+/* checkpoint_and_decide_exit(): "exiting program at iteration N",
+ * "exiting program after X minutes", "exiting program after receiving SIGTERM." */
+static void exiting_hit(struct scan *s, const char *ls, const char *h, const char *le)
+{
+	const char *p = h + 16;
+	long long n;
+	if (le - p >= 13 && !memcmp(p, "at iteration ", 13)) {
+		if (read_count(p + 13, le, &n))
+			set_exit(s, ls, ASSAY_TRAIN_EXIT_INTERVAL, n);
+	} else if (le - p >= 25 && !memcmp(p, "after receiving SIGTERM.", 24)) {
+		set_exit(s, ls, ASSAY_TRAIN_EXIT_SIGNAL, -1);
+	} else if (le - p >= 6 && !memcmp(p, "after ", 6)) {
+		double x;
+		const char *q = train_number(p + 6, le, &x);
+		if (q && le - q >= 8 && !memcmp(q, " minutes", 8))
+			set_exit(s, ls, ASSAY_TRAIN_EXIT_DURATION, -1);
+	}
+}
+
+static void world_from(struct scan *s, const char *ls, const char *p, const char *le)
+{
+	long long w;
+	if (s->line_world || !read_count(skip_spaces(p, le), le, &w) || w <= 0)
+		return;
+	s->line_world = w;
+	s->r->world_line = line_of(s, ls);
+}
+
+/* Megatron-LM's validate_args(): "using world size: N, data-parallel size: ...". */
+static void world_hit(struct scan *s, const char *ls, const char *h, const char *le)
+{
+	s->ev_megatron = true;
+	world_from(s, ls, h + 17, le);
+}
+
+/* Primus's training_log patch: "ThroughputAverageExtension initialized with
+ * seq_len: S world_size: W ...". */
+static void primus_world_hit(struct scan *s, const char *ls, const char *h, const char *le)
+{
+	s->ev_primus = true;
+	const char *w = find(h, le, LIT(" world_size:"));
+	if (w)
+		world_from(s, ls, w + 12, le);
+}
+
 /* Keywords of lines without "iteration", searched only between iteration lines. */
 static const struct keyword {
 	const char *text;
@@ -855,24 +1099,64 @@ static const struct keyword {
     {LIT("throughput per GPU:"), tflops_summary_hit},
     {LIT("tokens/GPU/s:"), tokens_summary_hit},
     {LIT("mem usages:"), mem_summary_hit},
+    {LIT("[after training is done]"), done_hit},
+    {LIT("exiting program "), exiting_hit},
+    {LIT("using world size:"), world_hit},
+    {LIT("ThroughputAverageExtension initialized with"), primus_world_hit},
 };
 #define N_GAP ARRAY_SIZE(gap_keywords)
 
+/* Lines end at \n or \r. */
 static const char *line_start(const char *lo, const char *h)
 {
 	const char *nl = h > lo ? memrchr(lo, '\n', (size_t)(h - lo)) : NULL;
-	return nl ? nl + 1 : lo;
+	const char *from = nl ? nl + 1 : lo;
+	const char *cr = h > from ? memrchr(from, '\r', (size_t)(h - from)) : NULL;
+	return cr ? cr + 1 : from;
 }
 
 static const char *line_end(const char *h, const char *end)
 {
 	const char *nl = h < end ? memchr(h, '\n', (size_t)(end - h)) : NULL;
-	return nl ? nl : end;
+	const char *stop = nl ? nl : end;
+	const char *cr = h < stop ? memchr(h, '\r', (size_t)(stop - h)) : NULL;
+	return cr ? cr : stop;
 }
 
-/* Lines of [lo, hi) (whole lines, no "iteration" in them) holding a gap keyword, in order. */
+static void error_hit(void *arg, const struct assay_builtin_signature *sig, const char *line,
+		      size_t n, size_t offset)
+{
+	(void)offset;
+	struct scan *s = arg;
+	struct assay_train_result *r = s->r;
+	for (size_t i = 0; i < r->n_errors; i++)
+		if (!strcmp(r->errors[i].signature, sig->name)) {
+			r->errors[i].count++;
+			return;
+		}
+	ALLOC_GROW(r->errors, r->n_errors + 1, r->alloc_errors);
+	struct assay_train_error *x = &r->errors[r->n_errors++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->signature, sizeof(x->signature), "%s", sig->name);
+	snprintf(x->family, sizeof(x->family), "%s", sig->family);
+	x->line = line_of(s, line);
+	x->count = 1;
+	if (n >= sizeof(x->text))
+		n = sizeof(x->text) - 1;
+	/* Printable bytes only: the text goes into JSON and onto terminals. */
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)line[i];
+		x->text[i] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+	}
+	x->text[n] = '\0';
+}
+
+/* Lines of [lo, hi) (whole lines, no iteration line among them) holding a
+ * gap keyword, in order; then the error signatures. */
 static void scan_gap(struct scan *s, const char *lo, const char *hi)
 {
+	if (lo >= hi)
+		return;
 	const char *next[N_GAP];
 	for (size_t k = 0; k < N_GAP; k++)
 		next[k] = find(lo, hi, gap_keywords[k].text, gap_keywords[k].len);
@@ -882,7 +1166,7 @@ static void scan_gap(struct scan *s, const char *lo, const char *hi)
 			if (next[k] && (best == N_GAP || next[k] < next[best]))
 				best = k;
 		if (best == N_GAP)
-			return;
+			break;
 		const char *h = next[best];
 		const char *ls = line_start(lo, h), *le = line_end(h, hi);
 		gap_keywords[best].hit(s, ls, h, le);
@@ -891,26 +1175,191 @@ static void scan_gap(struct scan *s, const char *lo, const char *hi)
 			if (next[k] && next[k] < cur)
 				next[k] = find(cur, hi, gap_keywords[k].text, gap_keywords[k].len);
 	}
+	if (s->cls)
+		assay_classify(s->cls, lo, (size_t)(hi - lo), error_hit, s);
 }
 
-long long train_scan(const struct train_dialect *d, const char *data, size_t len,
-		     struct assay_train_result *r)
+/* The marks the format detection of earlier versions looked for in a log's
+ * first MiBs: still evidence, wherever they are. */
+static void marks(struct scan *s, const char *data, size_t len)
 {
-	struct scan s = {d, r, data, 1, 0, false, NULL, 0, 0};
+	static const char *const primus[] = {
+	    "tokens/s/GPU inst/harmonic mean",
+	    "compute per GPU (TFLOP/s/GPU)",
+	    "hip mem usage/free/total/usage_ratio",
+	};
+	static const char *const megatron[] = {
+	    "------------------------ arguments ------------------------",
+	    "Megatron",
+	    "megatron",
+	};
+	if (!s->ev_primus && (train_has_mark(data, len, len, primus, ARRAY_SIZE(primus)) ||
+			      assay_detect_primus(data, len)))
+		s->ev_primus = true;
+	if (!s->ev_megatron && train_has_mark(data, len, len, megatron, ARRAY_SIZE(megatron)))
+		s->ev_megatron = true;
+}
+
+/* Whole lines [data, data + len): the last one may lack its line end. */
+static void scan_lines(struct scan *s, const char *data, size_t len)
+{
 	const char *p = data, *end = data + len;
+	s->counted = data;
+	if (s->auto_format && s->fed < (4u << 20))
+		marks(s, data, len);
 	while (p < end) {
 		const char *it = find(p, end, LIT("iteration"));
 		const char *ls = it ? line_start(p, it) : end;
 		if (ls > p)
-			scan_gap(&s, p, ls);
+			scan_gap(s, p, ls);
 		if (!it)
 			break;
 		const char *le = line_end(it, end);
-		if (!iteration_hit(&s, ls, it, le))
-			scan_gap(&s, ls, le);
+		if (!iteration_hit(s, ls, it, le))
+			scan_gap(s, ls, le < end ? le + 1 : end);
 		p = le < end ? le + 1 : end;
 	}
-	free(s.set);
-	r->format = d->name;
-	return s.log_world;
+	line_of(s, end);
+	s->fed += len;
+}
+
+/* ---- streaming ---- */
+
+struct assay_train_stream {
+	struct scan s;
+	struct assay_train_result *r;
+	struct assay_train_opts o;
+	char *carry; /* the unterminated last line so far, at most ASSAY_TRAIN_LINE_CAP */
+	size_t carry_len;
+	bool in_long; /* carry continues a line longer than the cap */
+};
+
+struct assay_train_stream *assay_train_stream_new(const char *format,
+						  const struct assay_train_opts *o,
+						  struct assay_train_result *r)
+{
+	struct assay_train_stream *st = xcalloc(1, sizeof(*st));
+	if (o)
+		st->o = *o;
+	else
+		assay_train_opts_init(&st->o);
+	bool is_auto = !strcmp(format, "auto");
+	const struct train_dialect *d =
+	    !strcmp(format, "megatron") ? &train_megatron : &train_primus;
+	train_result_init(r, d->name);
+	r->keep = st->o.keep_steps ? st->o.keep_steps : ASSAY_TRAIN_KEEP_STEPS;
+	st->r = r;
+	st->s.d = d;
+	st->s.o = &st->o;
+	st->s.r = r;
+	st->s.line_no = 1;
+	st->s.auto_format = is_auto;
+	if (!st->o.no_errors)
+		st->s.cls = assay_classifier_new();
+	st->carry = xmalloc(ASSAY_TRAIN_LINE_CAP);
+	return st;
+}
+
+/* A piece of a line longer than the cap: scanned whole, and its last
+ * PIECE_OVERLAP bytes begin the next piece, so a marker across the cut
+ * (every keyword is shorter) is seen whole in one of them. */
+#define PIECE_OVERLAP 256
+static void long_piece(struct assay_train_stream *st)
+{
+	struct assay_train_result *r = st->r;
+	if (!st->in_long) {
+		st->in_long = true;
+		if (!r->long_lines++)
+			r->long_line_first = st->s.line_no;
+	}
+	long line = st->s.line_no;
+	scan_lines(&st->s, st->carry, st->carry_len);
+	st->s.line_no = line; /* the line goes on */
+	memmove(st->carry, st->carry + st->carry_len - PIECE_OVERLAP, PIECE_OVERLAP);
+	st->carry_len = PIECE_OVERLAP;
+}
+
+/* Append [p, p + n) to the carried line, scanning pieces of a long one. */
+static void carry_add(struct assay_train_stream *st, const char *p, size_t n)
+{
+	while (n) {
+		size_t room = ASSAY_TRAIN_LINE_CAP - st->carry_len;
+		size_t take = n < room ? n : room;
+		memcpy(st->carry + st->carry_len, p, take);
+		st->carry_len += take;
+		p += take;
+		n -= take;
+		if (st->carry_len == ASSAY_TRAIN_LINE_CAP)
+			long_piece(st);
+	}
+}
+
+static const char *first_eol(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *stop = nl ? nl : end;
+	const char *cr = p < stop ? memchr(p, '\r', (size_t)(stop - p)) : NULL;
+	return cr ? cr : nl;
+}
+
+static const char *last_eol(const char *p, const char *end)
+{
+	const char *nl = memrchr(p, '\n', (size_t)(end - p));
+	const char *from = nl ? nl + 1 : p;
+	const char *cr = from < end ? memrchr(from, '\r', (size_t)(end - from)) : NULL;
+	return cr ? cr : nl;
+}
+
+void assay_train_stream_feed(struct assay_train_stream *st, const char *data, size_t len)
+{
+	const char *p = data, *end = data + len;
+	if (!len)
+		return;
+	if (st->carry_len || st->in_long) {
+		const char *eol = first_eol(p, end);
+		if (!eol) {
+			carry_add(st, p, len);
+			return;
+		}
+		carry_add(st, p, (size_t)(eol + 1 - p));
+		scan_lines(&st->s, st->carry, st->carry_len);
+		st->carry_len = 0;
+		st->in_long = false;
+		p = eol + 1;
+	}
+	if (p >= end)
+		return;
+	const char *last = last_eol(p, end);
+	if (last) {
+		scan_lines(&st->s, p, (size_t)(last + 1 - p));
+		p = last + 1;
+	}
+	carry_add(st, p, (size_t)(end - p));
+}
+
+assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file,
+				 struct assay_error *e)
+{
+	struct scan *s = &st->s;
+	struct assay_train_result *r = st->r;
+	if (st->carry_len)
+		scan_lines(s, st->carry, st->carry_len);
+	assay_err rc = ASSAY_OK;
+	if (s->auto_format) {
+		if (s->ev_primus)
+			r->format = train_primus.name;
+		else if (s->ev_megatron)
+			r->format = train_megatron.name;
+		else
+			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+					    "cannot tell the format: not a Megatron-LM or Primus "
+					    "log, nor a golden-values file (use --format)");
+	}
+	long long world = s->line_world ? s->line_world : s->log_world;
+	train_finish(r, &st->o, world);
+	free(s->set);
+	assay_classifier_free(s->cls);
+	free(st->carry);
+	free(st);
+	return rc;
 }

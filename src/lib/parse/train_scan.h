@@ -22,10 +22,19 @@ struct train_dialect {
 
 extern const struct train_dialect train_megatron, train_primus;
 
-/* Scan a whole log into r (already initialized); returns the world size the
- * log names (0 none). Then call train_finish(). */
-long long train_scan(const struct train_dialect *d, const char *data, size_t len,
-		     struct assay_train_result *r);
+/* Exact counts of the distinct finite values of one metric (train_counts.c);
+ * given up past TRAIN_COUNTS_MAX distinct values. */
+#define TRAIN_COUNTS_MAX 65536
+struct train_counts {
+	uint64_t *keys;
+	long long *counts;
+	size_t cap, n;
+	bool overflow;
+};
+void train_counts_add(struct train_counts *c, double v, long long delta);
+/* The median of the values counted (as assay_median()); false when none or overflowed. */
+bool train_counts_median(const struct train_counts *c, double *out, size_t *count);
+void train_counts_release(struct train_counts *c);
 
 /* A number at p: [+-]digits[.digits][e[+-]digits], or nan / inf / infinity
  * (any case). Returns the end, or NULL when there is none. Never reads at or

@@ -1,11 +1,13 @@
 /* The training-run API over the three training formats: dispatch and
  * detection, the outcome (complete, NaN/Inf, no metrics), steady-state
  * statistics, measurement rows and the per-step JSON (docs/training.md). */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/stats.h"
 #include "train_scan.h"
@@ -62,6 +64,14 @@ bool assay_train_warmup_parse(const char *text, struct assay_train_opts *o)
 	return ok;
 }
 
+#define READ_BLOCK (1u << 20)
+#define GOLDEN_MAX (256u << 20)
+
+static bool is_golden(const char *data, size_t len)
+{
+	return assay_detect_megatron_golden(data, len);
+}
+
 assay_err assay_train_parse(const char *format, const char *data, size_t len,
 			    const struct assay_train_opts *o, const char *file,
 			    struct assay_train_result *r, struct assay_error *e)
@@ -71,62 +81,264 @@ assay_err assay_train_parse(const char *format, const char *data, size_t len,
 		assay_train_opts_init(&defaults);
 		o = &defaults;
 	}
-	if (!strcmp(format, "auto")) {
-		format = assay_train_detect(data, len);
-		if (!format) {
-			train_result_init(r, "unknown");
-			return assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
-					      "cannot tell the format: not a Megatron-LM or Primus "
-					      "log, nor a golden-values file (use --format)");
-		}
-	}
-	const struct train_dialect *d = NULL;
-	if (!strcmp(format, "megatron"))
-		d = &train_megatron;
-	else if (!strcmp(format, "primus"))
-		d = &train_primus;
-	else if (strcmp(format, "megatron-golden")) {
-		train_result_init(r, "unknown");
-		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
-				      "unknown training format \"%s\" (expected megatron, primus, "
-				      "megatron-golden or auto)",
-				      format);
-	}
-	train_result_init(r, d ? d->name : "megatron-golden");
-	long long log_world = 0;
-	if (d) {
-		log_world = train_scan(d, data, len, r);
-	} else {
+	if (!strcmp(format, "auto") && is_golden(data, len))
+		format = "megatron-golden";
+	if (!strcmp(format, "megatron-golden")) {
+		train_result_init(r, "megatron-golden");
 		assay_err rc = train_golden(data, len, file, r, e);
 		if (rc != ASSAY_OK) {
 			assay_train_result_release(r);
 			train_result_init(r, "megatron-golden");
 			return rc;
 		}
+		train_finish(r, o, 0);
+		return ASSAY_OK;
 	}
-	train_finish(r, o, log_world);
+	if (strcmp(format, "megatron") && strcmp(format, "primus") && strcmp(format, "auto")) {
+		train_result_init(r, "unknown");
+		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+				      "unknown training format \"%s\" (expected megatron, primus, "
+				      "megatron-golden or auto)",
+				      format);
+	}
+	struct assay_train_stream *st = assay_train_stream_new(format, o, r);
+	assay_train_stream_feed(st, data, len);
+	assay_err rc = assay_train_stream_end(st, file, e);
+	if (rc != ASSAY_OK) {
+		assay_train_result_release(r);
+		train_result_init(r, "unknown");
+	}
+	return rc;
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* Read up to n bytes (fewer only at the end); -1 on error. */
+static ssize_t read_some(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = read(fd, buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (!k)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
+			       const struct assay_train_opts *o, const char *file,
+			       struct assay_train_result *r, struct assay_error *e)
+{
+	char *buf = xmalloc(READ_BLOCK);
+	ssize_t n = read_some(fd, buf, READ_BLOCK);
+	assay_err rc = ASSAY_OK;
+	if (n < 0) {
+		train_result_init(r, "unknown");
+		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
+				    strerror(errno));
+		goto out;
+	}
+	if (tee_fd >= 0 && !write_all(tee_fd, buf, (size_t)n)) {
+		train_result_init(r, "unknown");
+		rc = assay_error_at(e, ASSAY_INFRA, file, NULL, 0, "cannot keep a copy: %s",
+				    strerror(errno));
+		goto out;
+	}
+	if (!strcmp(format, "megatron-golden") ||
+	    (!strcmp(format, "auto") && is_golden(buf, (size_t)n))) {
+		/* A golden-values file is a small JSON document: read it whole. */
+		struct sbuf sb = SBUF_INIT;
+		sbuf_add(&sb, buf, (size_t)n);
+		while (n == READ_BLOCK && sb.len <= GOLDEN_MAX) {
+			n = read_some(fd, buf, READ_BLOCK);
+			if (n < 0)
+				break;
+			sbuf_add(&sb, buf, (size_t)n);
+		}
+		if (n < 0 || sb.len > GOLDEN_MAX) {
+			train_result_init(r, "unknown");
+			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+					    n < 0 ? "cannot read: %s"
+						  : "a golden-values file larger than 256 MiB%s",
+					    n < 0 ? strerror(errno) : "");
+		} else {
+			rc = assay_train_parse("megatron-golden", sb.buf ? sb.buf : "", sb.len, o,
+					       file, r, e);
+		}
+		sbuf_release(&sb);
+		goto out;
+	}
+	if (strcmp(format, "megatron") && strcmp(format, "primus") && strcmp(format, "auto")) {
+		rc = assay_train_parse(format, "", 0, o, file, r, e);
+		goto out;
+	}
+	struct assay_train_stream *st = assay_train_stream_new(format, o, r);
+	while (n > 0) {
+		assay_train_stream_feed(st, buf, (size_t)n);
+		if (n < READ_BLOCK)
+			break;
+		n = read_some(fd, buf, READ_BLOCK);
+		if (n > 0 && tee_fd >= 0 && !write_all(tee_fd, buf, (size_t)n))
+			n = -2;
+	}
+	int err = errno;
+	rc = assay_train_stream_end(st, file, e);
+	if (rc == ASSAY_OK && n >= 0 && r->stride > 1 && tee_fd < 0 && lseek(fd, 0, SEEK_CUR) >= 0)
+		rc = assay_train_refine(r, fd, o, file, e);
+	if (n < 0) {
+		rc = assay_error_at(e, n == -1 ? ASSAY_USAGE : ASSAY_INFRA, file, NULL, 0,
+				    n == -1 ? "cannot read: %s" : "cannot keep a copy: %s",
+				    strerror(err));
+	}
+	if (rc != ASSAY_OK) {
+		assay_train_result_release(r);
+		train_result_init(r, "unknown");
+	}
+out:
+	free(buf);
+	return rc;
+}
+
+struct refine {
+	struct assay_train_result *r;
+	size_t w;
+	bool done;
+};
+
+static void refine_step(const struct assay_train_step *s, void *arg)
+{
+	struct refine *f = arg;
+	if ((size_t)s->index >= f->w) {
+		f->done = true;
+		return;
+	}
+	struct assay_train_result *r = f->r;
+	for (int m = 0; m < ASSAY_TM_AVG_COUNT; m++)
+		if ((s->has & (1u << m)) && isfinite(s->v[m])) {
+			r->warm_sum[m] += s->v[m];
+			r->warm_n[m]++;
+			if (r->counts)
+				train_counts_add(&((struct train_counts *)r->counts)[m], s->v[m],
+						 -1);
+		}
+}
+
+/* The warm-up as the rule gives it over all unique steps. */
+static size_t warmup_rule(const struct assay_train_opts *o, size_t n)
+{
+	size_t w;
+	if (o->warmup_steps >= 0) {
+		w = (size_t)o->warmup_steps;
+	} else {
+		double pct = ceil((double)n * o->warmup_percent / 100.0 - 1e-9);
+		w = o->warmup_min > 0 ? (size_t)o->warmup_min : 0;
+		if (pct > (double)w)
+			w = (size_t)pct;
+	}
+	return w > n ? n : w;
+}
+
+assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct assay_train_opts *o,
+			     const char *file, struct assay_error *e)
+{
+	if (r->stride <= 1 || r->refined || strcmp(r->format, "megatron-golden") == 0)
+		return ASSAY_OK;
+	struct assay_train_opts defaults;
+	if (!o) {
+		assay_train_opts_init(&defaults);
+		o = &defaults;
+	}
+	struct refine f = {r, warmup_rule(o, r->n_logged), false};
+	struct assay_train_opts o2 = *o;
+	o2.no_errors = true;
+	o2.on_step = refine_step;
+	o2.on_step_arg = &f;
+	o2.keep_steps = r->keep; /* the same thinning, so the same repeats */
+	memset(r->warm_sum, 0, sizeof(r->warm_sum));
+	memset(r->warm_n, 0, sizeof(r->warm_n));
+	struct assay_train_result tmp;
+	struct assay_train_stream *st = assay_train_stream_new(r->format, &o2, &tmp);
+	char *buf = xmalloc(READ_BLOCK);
+	off_t off = 0;
+	ssize_t n = 0;
+	while (!f.done && f.w > 0) {
+		n = pread(fd, buf, READ_BLOCK, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += n;
+		assay_train_stream_feed(st, buf, (size_t)n);
+	}
+	int err = errno;
+	free(buf);
+	assay_train_stream_end(st, file, NULL);
+	assay_train_result_release(&tmp);
+	if (n < 0)
+		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read again: %s",
+				      strerror(err));
+	r->refined = true;
+	r->warmup_logged = f.w;
+	size_t k = 0;
+	while (k < r->n_steps && (size_t)r->steps[k].index < f.w)
+		k++;
+	r->warmup = k;
+	for (size_t i = 0; i < r->n_steps; i++)
+		r->steps[i].warmup = i < k;
 	return ASSAY_OK;
 }
 
 void assay_train_result_release(struct assay_train_result *r)
 {
+	if (r->counts) {
+		for (int m = 0; m < ASSAY_TM_AVG_COUNT; m++)
+			train_counts_release(&((struct train_counts *)r->counts)[m]);
+		free(r->counts);
+	}
 	free(r->steps);
 	free(r->ckpts);
 	free(r->evals);
+	free(r->errors);
 	train_result_init(r, r->format);
 }
 
 bool assay_train_incomplete(const struct assay_train_result *r)
 {
-	return !r->complete_iteration && !r->complete_marker;
+	return !r->complete_iteration && !r->complete_marker &&
+	       r->exit_kind == ASSAY_TRAIN_EXIT_NONE;
+}
+
+/* A run that logged no step and nothing went wrong in it has no metrics:
+ * it did not start training, it did not fail it (issue 14). */
+static bool failed(const struct assay_train_result *r)
+{
+	return (r->n_logged && assay_train_incomplete(r)) || r->n_nonfinite ||
+	       r->nan_iters_total > 0 || r->n_errors;
 }
 
 assay_err assay_train_outcome(const struct assay_train_result *r)
 {
 	assay_err rc = ASSAY_OK;
-	if (!r->n_steps)
+	if (!r->n_logged)
 		rc = assay_err_worst(rc, ASSAY_NO_METRICS);
-	if (assay_train_incomplete(r) || r->n_nonfinite)
+	if (failed(r))
 		rc = assay_err_worst(rc, ASSAY_WORKLOAD_FAILED);
 	return rc;
 }
@@ -134,18 +346,26 @@ assay_err assay_train_outcome(const struct assay_train_result *r)
 const char *assay_train_outcome_text(const struct assay_train_result *r, char *buf, size_t size)
 {
 	struct sbuf sb = SBUF_INIT;
-	if (assay_train_incomplete(r)) {
-		if (r->n_steps) {
-			const struct assay_train_step *last = &r->steps[r->n_steps - 1];
-			sbuf_addf(&sb, "incomplete run: the last step is %lld", last->step);
-			if (last->total > 0)
-				sbuf_addf(&sb, " of %lld", last->total);
-			sbuf_adds(&sb,
-				  ", with no final \"iteration N/N\" line and no torchrun marker");
-		} else {
-			sbuf_adds(&sb,
-				  "incomplete run: no iteration line and no completion marker");
+	if (r->n_logged && assay_train_incomplete(r)) {
+		const struct assay_train_step *last = r->n_steps ? &r->steps[r->n_steps - 1] : NULL;
+		long long step = r->agg_last_step[ASSAY_TM_ELAPSED_MS];
+		long long total = -1;
+		if (last) {
+			step = last->step;
+			total = last->total;
 		}
+		sbuf_addf(&sb, "incomplete run: the last step is %lld", step);
+		if (total > 0)
+			sbuf_addf(&sb, " of %lld", total);
+		sbuf_adds(&sb, ", with no final \"iteration N/N\" line, no torchrun marker and no "
+			       "Megatron exit line");
+	}
+	if (r->nan_iters_total > 0) {
+		sbuf_addf(&sb,
+			  "%snumber of nan iterations is %lld over the log, the first at step %lld "
+			  "(line %ld)",
+			  sb.len ? "; " : "", r->nan_iters_total, r->nan_first_step,
+			  r->nan_first_line);
 	}
 	if (r->n_nonfinite) {
 		sbuf_addf(&sb, "%s%s is %s", sb.len ? "; " : "", r->nonfinite_label,
@@ -158,18 +378,36 @@ const char *assay_train_outcome_text(const struct assay_train_result *r, char *b
 			sbuf_addf(&sb, ", and %zu more NaN/Inf value%s", r->n_nonfinite - 1,
 				  r->n_nonfinite > 2 ? "s" : "");
 	}
-	if (!r->n_steps && !assay_train_incomplete(r))
+	for (size_t i = 0; i < r->n_errors; i++) {
+		const struct assay_train_error *x = &r->errors[i];
+		sbuf_addf(&sb, "%serror signature %s (%s) at line %ld: %s", sb.len ? "; " : "",
+			  x->signature, x->family, x->line, x->text);
+		if (x->count > 1)
+			sbuf_addf(&sb, " (%zu lines)", x->count);
+	}
+	if (!r->n_logged && !failed(r))
 		sbuf_adds(&sb, "no metrics: the log has no iteration line");
 	snprintf(buf, size, "%s", sbuf_str(&sb));
 	sbuf_release(&sb);
 	return buf;
 }
 
+const char *assay_train_exit_name(enum assay_train_exit k)
+{
+	switch (k) {
+	case ASSAY_TRAIN_EXIT_DONE: return "after training is done";
+	case ASSAY_TRAIN_EXIT_INTERVAL: return "exit interval";
+	case ASSAY_TRAIN_EXIT_DURATION: return "exit duration";
+	case ASSAY_TRAIN_EXIT_SIGNAL: return "exit signal";
+	default: return "none";
+	}
+}
+
 /* ---- statistics ---- */
 
 size_t assay_train_steady_count(const struct assay_train_result *r)
 {
-	return r->n_steps - r->warmup;
+	return r->n_logged - r->warmup_logged;
 }
 
 size_t assay_train_steady(const struct assay_train_result *r, enum assay_train_metric m,
@@ -177,7 +415,7 @@ size_t assay_train_steady(const struct assay_train_result *r, enum assay_train_m
 {
 	size_t n = 0;
 	long double sum = 0; /* extended precision: 8 x 360.025 sums to 2880.2 */
-	double *v = xmalloc((assay_train_steady_count(r) + 1) * sizeof(*v));
+	double *v = xmalloc((r->n_steps - r->warmup + 1) * sizeof(*v));
 	for (size_t i = r->warmup; i < r->n_steps; i++) {
 		const struct assay_train_step *s = &r->steps[i];
 		if ((s->has & (1u << m)) && isfinite(s->v[m])) {
@@ -185,38 +423,61 @@ size_t assay_train_steady(const struct assay_train_result *r, enum assay_train_m
 			sum += s->v[m];
 		}
 	}
-	if (n) {
-		*mean = (double)(sum / (long double)n);
+	size_t count = n;
+	if (r->refined && (int)m < ASSAY_TM_AVG_COUNT) {
+		/* Thinned, warm-up read again: exact over every steady step. */
+		count = (size_t)(r->agg_sum_n[m] - r->warm_n[m]);
+		sum = r->agg_sum[m] - r->warm_sum[m];
+		double med;
+		size_t cn;
+		if (r->counts &&
+		    train_counts_median(&((const struct train_counts *)r->counts)[m], &med, &cn) &&
+		    cn == count) {
+			if (count) {
+				*mean = (double)(sum / (long double)count);
+				*median = med;
+			}
+			free(v);
+			return count;
+		}
+	} else if (r->stride > 1 && (int)m < ASSAY_TM_AVG_COUNT && r->warmup < r->n_steps) {
+		/* Thinned: the mean over every steady step from the running sums,
+		 * the median over the kept ones (an evenly spaced sample). */
+		const struct assay_train_step *w = &r->steps[r->warmup];
+		bool own = (w->has & (1u << m)) && isfinite(w->v[m]);
+		long double before = (long double)w->cum[m] - (own ? w->v[m] : 0);
+		long long nb = w->cum_n[m] - (own ? 1 : 0);
+		count = (size_t)(r->agg_sum_n[m] - nb);
+		sum = r->agg_sum[m] - before;
+	}
+	if (n && count) {
+		*mean = (double)(sum / (long double)count);
 		*median = assay_median(v, n);
+	} else {
+		count = 0;
 	}
 	free(v);
-	return n;
+	return count;
 }
 
 bool assay_train_running_avg(const struct assay_train_result *r, enum assay_train_metric m,
 			     double *out)
 {
-	if ((int)m >= ASSAY_TM_AVG_COUNT)
+	if ((int)m >= ASSAY_TM_AVG_COUNT || !(r->agg_has_avg & (1u << m)))
 		return false;
-	for (size_t i = r->n_steps; i-- > 0;)
-		if ((r->steps[i].has_avg & (1u << m)) && isfinite(r->steps[i].avg[m])) {
-			*out = r->steps[i].avg[m];
-			return true;
-		}
-	return false;
+	*out = r->agg_avg_last[m];
+	return true;
 }
 
 bool assay_train_last(const struct assay_train_result *r, enum assay_train_metric m, double *out,
 		      long long *step)
 {
-	for (size_t i = r->n_steps; i-- > 0;)
-		if ((r->steps[i].has & (1u << m)) && isfinite(r->steps[i].v[m])) {
-			*out = r->steps[i].v[m];
-			if (step)
-				*step = r->steps[i].step;
-			return true;
-		}
-	return false;
+	if ((unsigned)m >= ASSAY_TM_COUNT || !r->agg_n[m])
+		return false;
+	*out = r->agg_last[m];
+	if (step)
+		*step = r->agg_last_step[m];
+	return true;
 }
 
 static long long last_ckpt(const struct assay_train_result *r, enum assay_ckpt_op op)
@@ -310,24 +571,12 @@ static void ckpt_rows(const struct assay_train_result *r, enum assay_ckpt_op op,
 
 static void count_rows(const struct assay_train_result *r, struct assay_rows *out)
 {
-	long long skipped = 0, nans = 0;
-	size_t ns = 0, nn = 0;
-	for (size_t i = 0; i < r->n_steps; i++) {
-		if (r->steps[i].skipped >= 0) {
-			skipped += r->steps[i].skipped;
-			ns++;
-		}
-		if (r->steps[i].nan_iters >= 0) {
-			nans += r->steps[i].nan_iters;
-			nn++;
-		}
-	}
-	if (ns)
-		add_row(out, "skipped_iterations", "total", (double)skipped, "iterations",
-			ASSAY_DIR_LOWER, ns);
-	if (nn)
-		add_row(out, "nan_iterations", "total", (double)nans, "iterations", ASSAY_DIR_LOWER,
-			nn);
+	if (r->skipped_lines)
+		add_row(out, "skipped_iterations", "total", (double)r->skipped_total, "iterations",
+			ASSAY_DIR_LOWER, r->skipped_lines);
+	if (r->nan_lines)
+		add_row(out, "nan_iterations", "total", (double)r->nan_iters_total, "iterations",
+			ASSAY_DIR_LOWER, r->nan_lines);
 }
 
 assay_err assay_train_rows(const struct assay_train_result *r, const struct assay_parse_opts *o,
@@ -357,20 +606,9 @@ assay_err assay_train_rows(const struct assay_train_result *r, const struct assa
 		}
 	static const enum assay_train_metric mem[] = {ASSAY_TM_MEM_RATIO, ASSAY_TM_MEM_GB,
 						      ASSAY_TM_ROCM_RATIO, ASSAY_TM_ROCM_GB};
-	for (size_t i = 0; i < ARRAY_SIZE(mem); i++) {
-		size_t n = 0;
-		double max = 0;
-		for (size_t j = 0; j < r->n_steps; j++) {
-			const struct assay_train_step *s = &r->steps[j];
-			if ((s->has & (1u << mem[i])) && isfinite(s->v[mem[i]])) {
-				if (!n || s->v[mem[i]] > max)
-					max = s->v[mem[i]];
-				n++;
-			}
-		}
-		if (n)
-			add_metric_row(out, mem[i], "max", max, n);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(mem); i++)
+		if (r->agg_n[mem[i]])
+			add_metric_row(out, mem[i], "max", r->agg_max[mem[i]], r->agg_n[mem[i]]);
 	if (!isnan(r->mem_max_allocated_mb))
 		add_row(out, "mem_max_allocated_mb", "max", r->mem_max_allocated_mb, "MB",
 			ASSAY_DIR_LOWER, r->n_mem_lines ? r->n_mem_lines : 1);

@@ -3,4 +3,4 @@ args: gate --thresholds tests/data/gate/thresholds-no-default.json --combo MBS=4
 exit: 2
 --- stdout
 --- stderr
-tests/data/gate/thresholds-no-default.json: $.cells: no cell for combo "MBS=4,GBS=8,PRECISION=BF16" and no "default" cell
+tests/data/gate/thresholds-no-default.json: $.cells: no cell for combo "MBS=4,GBS=8,PRECISION=BF16" (cells: MBS=1,GBS=8,PRECISION=BF16, MBS=2,GBS=16,PRECISION=FP8)

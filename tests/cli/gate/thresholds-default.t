@@ -1,5 +1,5 @@
-# A combo without its own cell is judged by "default": PASS, RECORD (info, no threshold), SKIPPED (optional)
-args: gate --thresholds tests/data/gate/thresholds.json --combo MBS=2,GBS=8,PRECISION=FP8 tests/data/gate/primus-complete.ndjson
+# Without --combo the "default" cell judges: PASS, RECORD (info, no threshold), SKIPPED (optional)
+args: gate --thresholds tests/data/gate/thresholds.json tests/data/gate/primus-complete.ndjson
 exit: 0
 --- stdout
 status   gate       metric                             value                spec               message

@@ -87,7 +87,7 @@ expect_eq "$(q h.db "SELECT v.status FROM verdicts v JOIN cases c ON c.id = v.\"
 expect_eq "$(q h.db "SELECT json_extract(factors, '$.combo') || ' ' || rows FROM cases WHERE case_id = 'crash'")" "crash 0" "crash rows"
 expect_eq "$(wc -l <"out/$run/crash/steps.ndjson")" 4 "steps kept from the crashed run"
 expect_eq "$(q h.db "SELECT v.status || ' ' || v.message FROM verdicts v JOIN cases c ON c.id = v.\"case\" WHERE c.case_id = 'crash' AND v.metric = 'completion'")" \
-  'FAIL incomplete run: no final "iteration N/N" line and no torchrun marker' "crash verdict"
+  'FAIL incomplete run: no final "iteration N/N" line, no torchrun marker and no Megatron exit line' "crash verdict"
 expect_eq "$(q h.db "SELECT json_extract(s.fields, '$.scale') FROM series s LIMIT 1")" 1x1 "default scale"
 
 # Per-node logs: without results, the copies of what the case added to them
