@@ -17,7 +17,7 @@ typedef cudaStream_t gpu_stream;
 #define gpu_error_string(e) cudaGetErrorString((cudaError_t)(e))
 #endif
 
-#define EP_GPU_THREADS 256
+#define EP_GPU_THREADS    256
 #define EP_GPU_MAX_BLOCKS 65535
 
 /* Copy record map[p] of send into slot p of pack, 16 bytes per thread
