@@ -8,7 +8,8 @@ set -euo pipefail
 
 pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev libpcre2-dev
             libopenmpi-dev openmpi-bin"
-pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3"
+# hipcc: the compile check of assay-ep's HIP kernels (tests/e2e/ep).
+pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3 hipcc"
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
 

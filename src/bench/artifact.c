@@ -20,25 +20,9 @@ static bool comp_stats(struct ep_point *pt, int comp, int m, struct assay_ep_sta
 	return true;
 }
 
-static double value_bytes(const struct ep_point *pt)
-{
-	return pt->p.precision == ASSAY_EP_FP8 ? 1.0 : 2.0;
-}
-
-/* Bytes per direction (docs/ep.md): combine is always BF16. */
-static double comp_bytes(const struct ep_point *pt, int comp)
-{
-	double copies = (double)pt->rs.routed_copies, H = (double)pt->p.hidden;
-	double dispatch = copies * H * value_bytes(pt);
-	if (pt->p.precision == ASSAY_EP_FP8)
-		dispatch += copies * (double)assay_ep_blocks(pt->p.hidden) * 4;
-	double combine = copies * H * 2;
-	return comp == EP_DISPATCH ? dispatch : comp == EP_COMBINE ? combine : dispatch + combine;
-}
-
 static double gbps(const struct ep_point *pt, int comp, double us)
 {
-	return comp_bytes(pt, comp) / (double)pt->p.ep / (us * 1e-6) / 1e9;
+	return (double)ep_point_bytes(pt, comp) / (double)pt->p.ep / (us * 1e-6) / 1e9;
 }
 
 static double tokens_per_s(const struct ep_point *pt, double us)
@@ -55,6 +39,43 @@ static json_t *stats_json(const struct assay_ep_stats *s)
 static json_t *real_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *us_or_null(double v)
+{
+	return v >= 0 && isfinite(v) ? json_real(v) : json_null();
+}
+
+static double p50_of(const double *samples, size_t n)
+{
+	struct assay_ep_stats st;
+	double *v = xmalloc(n * sizeof(*v));
+	memcpy(v, samples, n * sizeof(*v));
+	assay_ep_stats_compute(v, n, &st);
+	free(v);
+	return st.p50;
+}
+
+/* p50 of the bare copy pattern timed in the trials; -1 when not measured. */
+static double pattern_p50(const struct ep_point *pt)
+{
+	return pt->pattern && pt->npattern ? p50_of(pt->pattern, pt->npattern) : -1;
+}
+
+/* The ceiling of dispatch: the p50 of the point's own copy pattern timed in
+ * the same trials (ceiling.c), or dispatch's own p50 when that was faster
+ * (a ceiling the protocol beat was no ceiling); so efficiency = ceiling /
+ * dispatch p50 <= 1 by construction, and copy_pattern_us keeps the raw
+ * figure. */
+void ep_point_ceiling(const struct ep_point *pt, double *ceiling, double *efficiency)
+{
+	*ceiling = *efficiency = -1;
+	double pat = pattern_p50(pt);
+	if (pat < 0 || !pt->samples[EP_DISPATCH][0] || !pt->nsamples[EP_DISPATCH])
+		return;
+	double d = p50_of(pt->samples[EP_DISPATCH][0], pt->nsamples[EP_DISPATCH]);
+	*ceiling = pat < d ? pat : d;
+	*efficiency = *ceiling / d;
 }
 
 static json_t *verdict_json(const struct ep_point *pt, int pass)
@@ -99,10 +120,10 @@ static json_t *point_json(struct ep_run *run, struct ep_point *pt)
 			continue;
 		json_object_set_new(
 		    comps, ep_component_names[c],
-		    json_pack("{s:I, s:o, s:o, s:f, s:f, s:f}", "samples", (json_int_t)mx.n,
+		    json_pack("{s:I, s:o, s:o, s:I, s:f, s:f}", "samples", (json_int_t)mx.n,
 			      "latency_us", stats_json(&mx), "cross_rank_min_us", stats_json(&mn),
-			      "bytes", comp_bytes(pt, c), "gbps_per_rank", gbps(pt, c, mx.p50),
-			      "tokens_per_s", tokens_per_s(pt, mx.p50)));
+			      "bytes", (json_int_t)ep_point_bytes(pt, c), "gbps_per_rank",
+			      gbps(pt, c, mx.p50), "tokens_per_s", tokens_per_s(pt, mx.p50)));
 	}
 	bool timed = json_object_size(comps) > 0;
 	json_t *reasons = json_array();
@@ -115,19 +136,33 @@ static json_t *point_json(struct ep_run *run, struct ep_point *pt)
 						 pass ? "after" : "before",
 						 assay_ep_check_name((enum assay_ep_check)c),
 						 (long long)pt->verdict[pass].failures[c]));
-	return json_pack(
-	    "{s:I, s:I, s:s, s:o, s:b, s:{s:I, s:f, s:I, s:I, s:o}, s:{s:f, s:f, s:f},"
+	json_t *copy = json_null();
+	if (run->be && run->be->host_copy)
+		copy = json_pack("{s:s, s:s, s:o, s:o}", "routine", ep_copy_names[pt->copy],
+				 "chosen_by", pt->copy_forced ? "--copy" : "measurement",
+				 "memcpy_us", us_or_null(pt->copy_us[EP_COPY_MEMCPY]), "nt_us",
+				 us_or_null(pt->copy_us[EP_COPY_NT]));
+	double ceiling = -1, efficiency = -1;
+	ep_point_ceiling(pt, &ceiling, &efficiency);
+	json_t *doc = json_pack(
+	    "{s:I, s:I, s:s, s:o, s:b, s:{s:I, s:f, s:I, s:I, s:o}, s:{s:I, s:I, s:I},"
 	    " s:{s:f, s:o, s:o, s:o}, s:o}",
 	    "tokens", (json_int_t)pt->p.tokens, "global_tokens",
 	    (json_int_t)(pt->p.tokens * pt->p.ep), "verdict", pt->valid ? "valid" : "invalid",
 	    "reasons", reasons, "timed", timed, "routing", "routed_copies",
 	    (json_int_t)pt->rs.routed_copies, "fanout_mean", pt->rs.fanout_mean, "fanout_min",
 	    (json_int_t)pt->rs.fanout_min, "fanout_max", (json_int_t)pt->rs.fanout_max,
-	    "recv_copies", recv, "bytes", "dispatch", comp_bytes(pt, EP_DISPATCH), "combine",
-	    comp_bytes(pt, EP_COMBINE), "roundtrip", comp_bytes(pt, EP_ROUNDTRIP), "correctness",
-	    "gate", ASSAY_EP_GATE, "max_relative_error", real_or_null(point_error(pt)), "before",
-	    verdict_json(pt, 0), "after", verdict_json(pt, 1), "components",
+	    "recv_copies", recv, "bytes", "dispatch", (json_int_t)ep_point_bytes(pt, EP_DISPATCH),
+	    "combine", (json_int_t)ep_point_bytes(pt, EP_COMBINE), "roundtrip",
+	    (json_int_t)ep_point_bytes(pt, EP_ROUNDTRIP), "correctness", "gate", ASSAY_EP_GATE,
+	    "max_relative_error", real_or_null(point_error(pt)), "before", verdict_json(pt, 0),
+	    "after", verdict_json(pt, 1), "components",
 	    timed ? comps : (json_decref(comps), json_null()));
+	json_object_set_new(doc, "copy", copy);
+	json_object_set_new(doc, "copy_pattern_us", us_or_null(pattern_p50(pt)));
+	json_object_set_new(doc, "ceiling_us", us_or_null(ceiling));
+	json_object_set_new(doc, "efficiency", us_or_null(efficiency));
+	return doc;
 }
 
 assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struct strlist *reasons,
@@ -152,7 +187,7 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 	json_t *timing = assay_timing_to_json(&run->timing);
 	json_t *doc = json_pack(
 	    "{s:s, s:s, s:o, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:f, s:{s:s, s:s, s:i},"
-	    " s:{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:o, s:s, s:s},"
+	    " s:{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:o, s:s?, s:s},"
 	    " s:o, s:o}",
 	    "schema", "assay.ep.case/1", "outcome", outcome, "reasons", why, "exit_code", exit_code,
 	    "tool", "name", "assay-ep", "version", assay_version_string, "revision",
@@ -163,7 +198,9 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 	    p->precision == ASSAY_EP_FP8 ? "fp8" : "bf16", "ep", (json_int_t)p->ep, "hidden",
 	    (json_int_t)p->hidden, "experts", (json_int_t)p->experts, "topk", (json_int_t)p->topk,
 	    "seed", (json_int_t)p->seed, "routing", "uniform", "scale_up_domain",
-	    (json_int_t)p->scale_up_domain, "tokens", ladder, "copy", ep_copy_names[run->copy],
+	    (json_int_t)p->scale_up_domain, "tokens", ladder, "copy",
+	    run->be && run->be->host_copy ? (run->copy_set ? ep_copy_names[run->copy] : "auto")
+					  : NULL,
 	    "inject", ep_inject_names[run->inject], "timing", timing, "points", points);
 	if (!doc)
 		return assay_error_set(e, ASSAY_INFRA, "cannot build the artifact JSON");
@@ -207,7 +244,15 @@ void ep_print_table(struct ep_run *run)
 			printf("%7lld  %-11s %10s %10s %10s %10s %10s %12s  %s\n",
 			       (long long)pt->p.tokens, "-", "-", "-", "-", "-", "-", "-",
 			       pt->valid ? "valid" : "INVALID (not timed)");
-		printf("%7s  max_relative_error %s%.3g (gate %.5f)\n", "",
+		printf("%7s  max_relative_error %s%.3g (gate %.5f)", "",
 		       isnan(err) ? "not finite " : "", isnan(err) ? 0.0 : err, ASSAY_EP_GATE);
+		double ceiling, eff;
+		ep_point_ceiling(pt, &ceiling, &eff);
+		if (ceiling >= 0)
+			printf(", dispatch ceiling %.1f us, efficiency %.2f", ceiling, eff);
+		if (run->be && run->be->host_copy && pt->copy_us[0] >= 0)
+			printf(", copy %s (memcpy %.1f us, nt %.1f us)", ep_copy_names[pt->copy],
+			       pt->copy_us[EP_COPY_MEMCPY], pt->copy_us[EP_COPY_NT]);
+		printf("\n");
 	}
 }

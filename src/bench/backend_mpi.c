@@ -14,6 +14,7 @@ struct mpi_point {
 	uint16_t *y, *back;
 	int *sdispl, *rdispl;
 	const uint16_t **bases;
+	int64_t sent;
 };
 
 static assay_err mpi_setup(struct ep_run *run, char *reason, size_t size)
@@ -28,6 +29,7 @@ static void mpi_point_init(struct ep_run *run, struct ep_point *pt)
 	int64_t sent = 0;
 	for (int d = 0; d < run->size; d++)
 		sent += pt->send_counts[d];
+	m->sent = sent;
 	MPI_CHECK(MPI_Type_contiguous((int)pt->l.stride, MPI_BYTE, &m->rec));
 	MPI_CHECK(MPI_Type_commit(&m->rec));
 	MPI_CHECK(MPI_Type_contiguous((int)(pt->p.hidden * 2), MPI_BYTE, &m->row));
@@ -87,6 +89,17 @@ static void mpi_nop(struct ep_run *run, struct ep_point *pt)
 	(void)run, (void)pt;
 }
 
+static void mpi_poison(struct ep_run *run, struct ep_point *pt)
+{
+	(void)run;
+	struct mpi_point *m = pt->be;
+	size_t ns = (size_t)(m->sent ? m->sent : 1), nr = (size_t)(pt->nrecv ? pt->nrecv : 1);
+	memset(m->pack, 0xFF, ns * pt->l.stride);
+	memset(m->recv, 0xFF, nr * pt->l.stride);
+	memset(m->y, 0xFF, nr * (size_t)pt->p.hidden * 2);
+	memset(m->back, 0xFF, ns * (size_t)pt->p.hidden * 2);
+}
+
 static void mpi_point_release(struct ep_run *run, struct ep_point *pt)
 {
 	(void)run;
@@ -123,4 +136,6 @@ const struct ep_backend ep_backend_mpi = {
     .output = mpi_nop,
     .point_release = mpi_point_release,
     .teardown = mpi_teardown,
+    .poison = mpi_poison,
+    .host_data = true,
 };

@@ -88,15 +88,23 @@ static void shm_dispatch(struct ep_run *run, struct ep_point *pt)
 	}
 	size_t stride = pt->l.stride;
 	int64_t K = pt->p.topk;
-	for (int64_t i = 0; i < pt->p.tokens; i++) {
+#ifdef ASSAY_EP_MUTANT_COPY_ONCE
+	/* Test mutant (tests/e2e/ep): a dispatch that copies on its first call
+	 * only; the oracle after timing must catch it. */
+	static const struct ep_point *copied;
+	if (copied == pt)
+		stride = 0;
+	copied = pt;
+#endif
+	for (int64_t i = 0; i < pt->p.tokens && stride; i++) {
 		const unsigned char *rec = pt->send + (size_t)i * stride;
 		for (int j = 0; j < pt->ndests[i]; j++) {
 			int d = pt->dests[i * K + j];
 			ep_copy(s->recv[d] + (size_t)(s->offset[d] + pt->slot[i * K + j]) * stride,
-				rec, stride, run->copy);
+				rec, stride, pt->copy);
 		}
 	}
-	if (run->copy == EP_COPY_NT)
+	if (pt->copy == EP_COPY_NT)
 		ep_copy_fence();
 	MPI_CHECK(MPI_Win_sync(s->win));
 	MPI_CHECK(MPI_Barrier(run->comm));
@@ -128,6 +136,14 @@ static uint16_t *shm_staged(struct ep_run *run, struct ep_point *pt)
 static void shm_nop(struct ep_run *run, struct ep_point *pt)
 {
 	(void)run, (void)pt;
+}
+
+static void shm_poison(struct ep_run *run, struct ep_point *pt)
+{
+	struct shm_point *s = pt->be;
+	memset(s->recv[run->rank], 0xFF, (size_t)pt->nrecv * pt->l.stride);
+	memset(s->y[run->rank], 0xFF, (size_t)pt->nrecv * (size_t)pt->p.hidden * 2);
+	MPI_CHECK(MPI_Win_sync(s->win));
 }
 
 static void shm_point_release(struct ep_run *run, struct ep_point *pt)
@@ -164,4 +180,7 @@ const struct ep_backend ep_backend_shm = {
     .output = shm_nop,
     .point_release = shm_point_release,
     .teardown = shm_teardown,
+    .poison = shm_poison,
+    .host_copy = true,
+    .host_data = true,
 };

@@ -67,9 +67,19 @@ struct ep_point {
 	bool checked[2];
 	double *samples[EP_COMPONENTS][2]; /* [MAX, MIN] reduced per sample (rank 0) */
 	size_t nsamples[EP_COMPONENTS];
+	/* The copy routine (shm), chosen at setup on this point's own copy
+	 * pattern, and the pattern timed in the trials: the ceiling (ceiling.c);
+	 * copy_us < 0 when not measured. */
+	enum ep_copy_kind copy;         /* what shm dispatch uses */
+	enum ep_copy_kind pattern_copy; /* the faster routine on the pattern */
+	double copy_us[2]; /* setup: p50 of the pattern with memcpy, nt (MAX across ranks) */
+	bool copy_forced;  /* --copy chose, not the measurement */
+	double *pattern;   /* [trials * iters]: pattern rounds in the trials, MAX (rank 0) */
+	size_t npattern;
 };
 
 struct ep_run;
+struct ep_pattern;
 
 /* A backend: one file each, one row in ep_backends[]. Every hook runs on
  * every rank. setup() returns ASSAY_OK, or ASSAY_NO_METRICS with a reason
@@ -89,8 +99,14 @@ struct ep_backend {
 	void (*output)(struct ep_run *run, struct ep_point *pt);
 	void (*point_release)(struct ep_run *run, struct ep_point *pt);
 	void (*teardown)(struct ep_run *run);
+	/* Fill every buffer the next oracle pass reads or the backend writes
+	 * (receive, staging, output, packing) with 0xFF bytes: NaN in BF16, FP8
+	 * e4m3 and float32, -1 as an expert id. A pattern no workload produces. */
+	void (*poison)(struct ep_run *run, struct ep_point *pt);
+	bool host_copy; /* the copy routine (--copy) applies: shm */
+	bool host_data; /* data moves in host memory: a host copy ceiling applies */
 };
-extern const struct ep_backend ep_backend_mpi, ep_backend_shm, ep_backend_nccl;
+extern const struct ep_backend ep_backend_mpi, ep_backend_shm, ep_backend_nccl, ep_backend_rccl;
 const struct ep_backend *ep_backend_find(const char *name);
 extern const char *const ep_backend_names[];
 
@@ -104,6 +120,8 @@ struct ep_run {
 	enum ep_inject inject;
 	enum ep_copy_kind copy;
 	bool copy_set;
+	bool stop; /* a point could not be run as asked (inject_error says why): exit 2 */
+	char inject_error[512];
 	/* MPI */
 	MPI_Comm comm;
 	int rank, size;
@@ -115,10 +133,28 @@ struct ep_run {
 	char started_at[32], finished_at[32];
 };
 
-/* The untimed oracle pass (pass 0 before timing, 1 after). */
+/* The untimed oracle pass (pass 0 before timing, 1 after): poison, a fresh
+ * dispatch and combine, the checks on every rank. */
 void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass);
-/* The timing contract over every valid point. */
-void ep_time(struct ep_run *run);
+/* The timing contract over one valid point; with a pattern, each trial
+ * also times iters_per_trial rounds of it (the ceiling). */
+void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *pa);
+/* Bytes per direction of a component (docs/ep.md). */
+int64_t ep_point_bytes(const struct ep_point *pt, int comp);
+
+/* The point's copy pattern without protocol (ceiling.c): every rank copies
+ * each record to its destination's receive region at dispatch's offsets, in
+ * an MPI-3 shared window of its own. open() returns NULL when the ranks do
+ * not share a node. round() is one barrier then the timed copies (this
+ * rank's microseconds). choose() times reps rounds per routine, fills
+ * pt->copy_us and pt->pattern_copy, and pt->copy unless --copy forced it. */
+struct ep_pattern *ep_pattern_open(MPI_Comm comm, int rank, int size, const struct ep_point *pt);
+double ep_pattern_round(struct ep_pattern *pa, enum ep_copy_kind kind);
+void ep_pattern_choose(struct ep_pattern *pa, struct ep_point *pt, int reps);
+void ep_pattern_close(struct ep_pattern *pa);
+/* Bytes each rank needs for one point of run (host memory, an upper bound),
+ * without building anything. */
+double ep_point_memory(const struct ep_run *run, int64_t tokens);
 /* Shared combine reduction: rows of local token i from destination d start
  * at bases[d] + slot * hidden; writes pt->out with the domain rule. */
 void ep_reduce(const struct ep_point *pt, const uint16_t *const *bases);
@@ -127,8 +163,12 @@ void ep_reduce(const struct ep_point *pt, const uint16_t *const *bases);
 void ep_pack(const struct ep_point *pt, const int *displ, unsigned char *dst);
 /* Per-point staging shared by backends (dests, slots, send records). */
 void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens);
+/* Free the point's buffers and routing, keeping what the artifact reports. */
+void ep_point_drop_buffers(struct ep_point *pt);
 void ep_point_unstage(struct ep_point *pt);
 
+/* ceiling_us and efficiency of a timed point (-1 when not measured). */
+void ep_point_ceiling(const struct ep_point *pt, double *ceiling, double *efficiency);
 /* The artifact and the table (rank 0). */
 assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struct strlist *reasons,
 			    int exit_code, struct assay_error *e);

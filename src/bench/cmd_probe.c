@@ -1,6 +1,7 @@
-/* `assay-ep probe`: this node's copy bandwidth per rank with all ranks
- * copying at once into a peer's MPI-3 shared window, with memcpy and with
- * non-temporal stores: the ceiling the shm backend's dispatch is judged by. */
+/* `assay-ep probe`: this node's copy bandwidth per rank. --shape measures a
+ * ladder point's own dispatch copy pattern (the ceiling assay-ep run records
+ * per point); --stream (the default) copies one large buffer into the next
+ * rank's MPI-3 shared window, with memcpy and with non-temporal stores. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,20 @@
 #include "bench.h"
 
 const char ep_probe_help[] =
-    "usage: mpirun -np EP assay-ep probe [--bytes N] [--reps N] [--out FILE]\n"
+    "usage: mpirun -np EP assay-ep probe --shape --tokens T [--hidden N] [--experts N]\n"
+    "           [--topk N] [--seed N] [--precision bf16|fp8] [--reps N] [--out FILE]\n"
+    "       mpirun -np EP assay-ep probe [--stream] [--bytes N] [--reps N] [--out FILE]\n"
     "\n"
-    "Every rank copies N bytes (default 67108864) from private memory into the\n"
+    "--shape: the copy ceiling of one ladder point (T tokens per rank, EP = the\n"
+    "number of ranks, the workload of assay-ep run): every rank copies each of\n"
+    "its token records to every destination rank, itself included, at the\n"
+    "offsets dispatch uses, into an MPI-3 shared window; no count exchange and\n"
+    "no barrier inside the timed copies. --reps rounds (default 10) per routine,\n"
+    "memcpy and non-temporal stores alternating; each round the slowest rank\n"
+    "counts. Prints the p50 and the fastest round per routine in us and in GB/s\n"
+    "per rank (dispatch bytes, as assay-ep run counts them).\n"
+    "\n"
+    "--stream: every rank copies N bytes (default 67108864) from private memory into the\n"
     "next rank's MPI-3 shared window, all ranks at once, --reps times (default\n"
     "10) with memcpy and with non-temporal stores. Per repetition the slowest\n"
     "rank's time counts; the median is printed in GB/s per rank (1e9 bytes),\n"
@@ -22,14 +34,107 @@ const char ep_probe_help[] =
     "example:\n"
     "  mpirun -np 2 assay-ep probe\n";
 
+static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_problem *p,
+		       int reps, const char *out)
+{
+	struct assay_error e;
+	if (assay_ep_problem_check(p, &e) != ASSAY_OK) {
+		if (rank == 0)
+			fprintf(stderr, "assay-ep probe: %s\n", e.message);
+		return ASSAY_USAGE;
+	}
+	struct ep_run run;
+	memset(&run, 0, sizeof(run));
+	run.base = *p;
+	run.comm = comm, run.rank = rank, run.size = size;
+	struct ep_point pt;
+	memset(&pt, 0, sizeof(pt));
+	ep_point_stage(&run, &pt, p->tokens);
+	struct ep_pattern *pa = ep_pattern_open(comm, rank, size, &pt);
+	ep_pattern_choose(pa, &pt, reps);
+	ep_pattern_close(pa);
+	int code = ASSAY_OK;
+	if (rank == 0) {
+		double bytes = (double)ep_point_bytes(&pt, EP_DISPATCH) / size;
+		double gb[2] = {bytes / pt.copy_us[0] / 1e3, bytes / pt.copy_us[1] / 1e3};
+		int best = pt.pattern_copy;
+		printf("assay-ep probe --shape: ep %d, tokens %lld per rank, hidden %lld, %s, "
+		       "top-%lld "
+		       "of %lld, seed %llu: %lld records copied, %.0f dispatch bytes per rank, "
+		       "%d rounds\n",
+		       size, (long long)p->tokens, (long long)p->hidden,
+		       p->precision ? "fp8" : "bf16", (long long)p->topk, (long long)p->experts,
+		       (unsigned long long)p->seed, (long long)pt.rs.routed_copies, bytes, reps);
+		printf("copy memcpy   p50 %10.1f us %8.2f GB/s per rank\n", pt.copy_us[0], gb[0]);
+		printf("copy nt       p50 %10.1f us %8.2f GB/s per rank\n", pt.copy_us[1], gb[1]);
+		printf("ceiling_us %.1f (p50 of the faster routine, %s; %.2f GB/s per rank)\n",
+		       pt.copy_us[best], ep_copy_names[best], gb[best]);
+		if (out) {
+			json_t *doc = json_pack(
+			    "{s:s, s:s, s:i, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:i, s:f, s:f, "
+			    "s:f, "
+			    "s:s}",
+			    "schema", "assay.ep.probe/1", "mode", "shape", "ranks", size, "tokens",
+			    (json_int_t)p->tokens, "hidden", (json_int_t)p->hidden, "precision",
+			    p->precision ? "fp8" : "bf16", "experts", (json_int_t)p->experts,
+			    "topk", (json_int_t)p->topk, "seed", (json_int_t)p->seed, "bytes",
+			    (json_int_t)ep_point_bytes(&pt, EP_DISPATCH), "reps", reps, "memcpy_us",
+			    pt.copy_us[0], "nt_us", pt.copy_us[1], "ceiling_us", pt.copy_us[best],
+			    "copy", ep_copy_names[best]);
+			char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
+			if (assay_write_file_atomic(out, text, strlen(text), &e) != ASSAY_OK) {
+				char buf[2048];
+				fprintf(stderr, "assay-ep: %s\n",
+					assay_error_format(&e, buf, sizeof(buf)));
+				code = ASSAY_INFRA;
+			}
+			free(text);
+			json_decref(doc);
+		}
+		fflush(stdout);
+	}
+	MPI_CHECK(MPI_Bcast(&code, 1, MPI_INT, 0, comm));
+	ep_point_unstage(&pt);
+	return code;
+}
+
 int ep_cmd_probe(int argc, char **argv)
 {
 	long long bytes = 64ll << 20, reps = 10;
-	const char *out = NULL;
+	long long tokens = 0, hidden = 7168, experts = 256, topk = 8, seed = 67;
+	const char *out = NULL, *precision = "bf16";
+	bool shape = false, stream = false;
 	ep_quiet = !ep_env_rank0();
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--bytes")) {
+		long long *dst = NULL, min = 1, max = 1 << 20;
+		if (!strcmp(a, "--shape") || !strcmp(a, "--stream")) {
+			*(a[3] == 'h' ? &shape : &stream) = true;
+			continue;
+		}
+		if (!strcmp(a, "--tokens"))
+			dst = &tokens, max = 1ll << 31;
+		else if (!strcmp(a, "--hidden"))
+			dst = &hidden, min = 32;
+		else if (!strcmp(a, "--experts"))
+			dst = &experts;
+		else if (!strcmp(a, "--topk"))
+			dst = &topk;
+		else if (!strcmp(a, "--seed"))
+			dst = &seed, min = 0, max = (long long)(~0ull >> 1);
+		if (dst) {
+			if (!ep_parse_int("probe", a, v, min, max, dst))
+				return ep_usage_done(ASSAY_USAGE);
+			i++;
+			continue;
+		}
+		if (!strcmp(a, "--precision")) {
+			if (!v || (strcmp(v, "bf16") && strcmp(v, "fp8")))
+				return ep_usage_done(
+				    ep_usage("probe", "--precision: expected bf16 or fp8, got '%s'",
+					     v ? v : ""));
+			precision = v;
+		} else if (!strcmp(a, "--bytes")) {
 			if (!ep_parse_int("probe", a, v, 4096, 1ll << 34, &bytes))
 				return ep_usage_done(ASSAY_USAGE);
 		} else if (!strcmp(a, "--reps")) {
@@ -45,6 +150,11 @@ int ep_cmd_probe(int argc, char **argv)
 		}
 		i++;
 	}
+	if (shape && stream)
+		return ep_usage_done(ep_usage("probe", "--shape and --stream exclude each other"));
+	if (shape != (tokens > 0))
+		return ep_usage_done(
+		    ep_usage("probe", shape ? "--shape needs --tokens" : "--tokens needs --shape"));
 	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
 		fprintf(stderr, "assay-ep: MPI_Init failed\n");
 		return ASSAY_INFRA;
@@ -66,6 +176,20 @@ int ep_cmd_probe(int argc, char **argv)
 			fprintf(stderr, "assay-ep probe: all ranks must share one node\n");
 		MPI_Finalize();
 		return ASSAY_NO_METRICS;
+	}
+	if (shape) {
+		struct assay_ep_problem p = {.ep = size,
+					     .tokens = tokens,
+					     .hidden = hidden,
+					     .experts = experts,
+					     .topk = topk,
+					     .seed = (uint64_t)seed,
+					     .scale_up_domain = size,
+					     .precision = strcmp(precision, "fp8") ? ASSAY_EP_BF16
+										   : ASSAY_EP_FP8};
+		int code = probe_shape(comm, rank, size, &p, (int)reps, out);
+		MPI_Finalize();
+		return code;
 	}
 	size_t n = (size_t)bytes;
 	unsigned char *src = xmalloc(n), *base = NULL;
@@ -115,11 +239,12 @@ int ep_cmd_probe(int argc, char **argv)
 		if (anybad)
 			fprintf(stderr, "assay-ep probe: copied data did not arrive\n");
 		if (out) {
-			json_t *doc = json_pack(
-			    "{s:s, s:i, s:I, s:I, s:f, s:f, s:f, s:s}", "schema",
-			    "assay.ep.probe/1", "ranks", size, "bytes", (json_int_t)bytes, "reps",
-			    (json_int_t)reps, "memcpy_gbps_per_rank", gb[0], "nt_gbps_per_rank",
-			    gb[1], "copy_gbps_per_rank", gb[best], "copy", ep_copy_names[best]);
+			json_t *doc =
+			    json_pack("{s:s, s:s, s:i, s:I, s:I, s:f, s:f, s:f, s:s}", "schema",
+				      "assay.ep.probe/1", "mode", "stream", "ranks", size, "bytes",
+				      (json_int_t)bytes, "reps", (json_int_t)reps,
+				      "memcpy_gbps_per_rank", gb[0], "nt_gbps_per_rank", gb[1],
+				      "copy_gbps_per_rank", gb[best], "copy", ep_copy_names[best]);
 			char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
 			struct assay_error e;
 			if (assay_write_file_atomic(out, text, strlen(text), &e) != ASSAY_OK) {

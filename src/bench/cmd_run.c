@@ -1,6 +1,8 @@
 /* `assay-ep run`: one case (a ladder of token counts) under mpirun -np EP:
- * stage every point, run the oracle, time the points per the contract, run
- * the oracle again, and write the artifact and the table on rank 0. */
+ * check the memory every point needs, then one point at a time stage it,
+ * measure its copy pattern, run the oracle, time it per the contract, run
+ * the oracle again and free it; write the artifact and the table on rank 0. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +13,14 @@
 #include "bench.h"
 
 const char ep_run_help[] =
-    "usage: mpirun -np EP assay-ep run --backend mpi|shm|nccl --ep EP --phase decode|prefill\n"
+    "usage: mpirun -np EP assay-ep run --backend mpi|shm|nccl|rccl --ep EP --phase decode|prefill\n"
     "           --precision bf16|fp8 --tokens LADDER [options]\n"
     "\n"
     "Runs one case: every token count of LADDER (tokens per rank, comma-separated)\n"
     "is staged, checked by the oracle, timed per the timing contract, and checked\n"
     "again (docs/ep.md). Rank 0 prints a table and writes the artifact.\n"
     "\n"
-    "  --backend B            mpi, shm or nccl (required)\n"
+    "  --backend B            mpi, shm, nccl or rccl (required)\n"
     "  --ep E                 EP ranks; must equal the number of MPI ranks (required)\n"
     "  --phase P              decode or prefill, a label of the ladder (required)\n"
     "  --precision P          bf16 or fp8: the dispatch payload (required)\n"
@@ -33,8 +35,9 @@ const char ep_run_help[] =
     "  --scale-up-domain N    ranks per scale-up domain (default EP: one domain)\n"
     "  --workload NAME        workload label (default deepseek-v3 for the reference\n"
     "                         sizes, custom otherwise)\n"
-    "  --copy memcpy|nt       shm copy routine (default nt: non-temporal stores)\n"
-    "  --inject FAULT         corrupt one value on the last rank before the first\n"
+    "  --copy memcpy|nt       shm copy routine (default: the faster on each point's\n"
+    "                         own copy pattern, measured at setup)\n"
+    "  --inject FAULT         corrupt one value on one rank before the first\n"
     "                         oracle pass: combine-bitflip, dispatch-drop, wrong-expert,\n"
     "                         payload-bitflip, weight-bitflip, id-erase, routing-skew\n"
     "  --out FILE             write the artifact (schema assay.ep.case/1) to FILE\n"
@@ -173,7 +176,7 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 			return ep_usage("run", "%s is required (see assay-ep run --help)",
 					required[i]);
 	if (lookup(ep_backend_names, run->backend_name) < 0)
-		return ep_usage("run", "--backend: expected mpi, shm or nccl, got '%s'",
+		return ep_usage("run", "--backend: expected mpi, shm, nccl or rccl, got '%s'",
 				run->backend_name);
 	static const char *const phases[] = {"decode", "prefill", NULL};
 	if (lookup(phases, run->phase) < 0)
@@ -200,6 +203,26 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 	} else if (assay_timing_profile(profile ? profile : "quick", &run->timing) < 0) {
 		return ep_usage("run", "--profile: expected quick or reference, got '%s'", profile);
 	}
+	/* Sample buffers and MPI counts: checked before anything is allocated. */
+	const struct assay_timing *tm = &run->timing;
+	double nsamp = (double)tm->trials * (double)tm->iters_per_trial;
+	double nchain = (double)tm->chain_trials * (double)(tm->chain_pairs - tm->chain_drop);
+	if (nsamp > INT_MAX || nchain > INT_MAX)
+		return ep_usage(
+		    "run",
+		    "timing: %.0f samples per component (trials * iters_per_trial) and "
+		    "%.0f chained pairs (chain_trials * (chain_pairs - chain_drop)); at "
+		    "most %d each",
+		    nsamp, nchain, INT_MAX);
+	if (run->inject == EP_INJECT_WRONG_EXPERT && experts / ep < 2)
+		return ep_usage(
+		    "run",
+		    "--inject wrong-expert needs ranks that own two experts or more, but "
+		    "each rank owns %lld (--experts %lld / --ep %lld)",
+		    experts / ep, experts, ep);
+	if (run->inject == EP_INJECT_ROUTING_SKEW && ep < 2)
+		return ep_usage("run", "--inject routing-skew needs at least 2 ranks (it compares "
+				       "every rank's routing with rank 0's)");
 	int rc = parse_ladder(tokens, run);
 	if (rc)
 		return rc;
@@ -234,6 +257,55 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 	return rc;
 }
 
+static double memory_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	double kb = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (kb >= 0)
+		return kb * 1024;
+	return (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+}
+
+/* The largest point's host memory, summed over the ranks of each node,
+ * against the node's available memory: refuse (exit 2) before allocating. */
+static int memory_check(struct ep_run *run)
+{
+	double need = 0;
+	int64_t tokens = run->ladder[0];
+	for (size_t i = 0; i < run->npoints; i++) {
+		double m = ep_point_memory(run, run->ladder[i]);
+		if (m > need)
+			need = m, tokens = run->ladder[i];
+	}
+	MPI_Comm node;
+	int nrank = 1;
+	double node_need = 0, avail = memory_available();
+	MPI_CHECK(MPI_Comm_split_type(run->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+	MPI_CHECK(MPI_Comm_size(node, &nrank));
+	MPI_CHECK(MPI_Allreduce(&need, &node_need, 1, MPI_DOUBLE, MPI_SUM, node));
+	MPI_CHECK(MPI_Comm_free(&node));
+	struct {
+		double v;
+		int rank;
+	} mine = {node_need - avail, run->rank}, worst;
+	MPI_CHECK(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, run->comm));
+	if (worst.v <= 0)
+		return 0;
+	double fig[3] = {node_need, avail, nrank};
+	MPI_CHECK(MPI_Bcast(fig, 3, MPI_DOUBLE, worst.rank, run->comm));
+	return ep_usage("run",
+			"tokens %lld needs %.0f bytes of memory on one node (%.0f ranks, an upper "
+			"bound), but %.0f bytes are available (MemAvailable); lower --tokens, "
+			"--hidden or the timing samples",
+			(long long)tokens, fig[0], fig[2], fig[1]);
+}
+
 /* Exit code and outcome; reasons collected for the artifact. */
 static int finish(struct ep_run *run, const char *outcome, struct strlist *reasons, int code)
 {
@@ -244,6 +316,7 @@ static int finish(struct ep_run *run, const char *outcome, struct strlist *reaso
 			ep_print_table(run);
 		for (size_t i = 0; i < reasons->n; i++)
 			fprintf(stderr, "assay-ep: %s: %s\n", outcome, reasons->v[i]);
+		bool written = true;
 		if (run->out_file) {
 			struct assay_error e;
 			if (ep_write_artifact(run, outcome, reasons, code, &e) != ASSAY_OK) {
@@ -251,10 +324,16 @@ static int finish(struct ep_run *run, const char *outcome, struct strlist *reaso
 				fprintf(stderr, "assay-ep: %s\n",
 					assay_error_format(&e, buf, sizeof(buf)));
 				code = ASSAY_INFRA;
+				written = false;
 			}
 		}
-		printf("outcome: %s%s%s\n", outcome, run->out_file ? ", artifact " : "",
-		       run->out_file ? run->out_file : "");
+		if (written)
+			printf("outcome: %s%s%s\n", outcome, run->out_file ? ", artifact " : "",
+			       run->out_file ? run->out_file : "");
+		else
+			printf("outcome: error: the artifact %s could not be written (exit %d; "
+			       "the points measured %s)\n",
+			       run->out_file, code, outcome);
 		fflush(stdout);
 	}
 	MPI_CHECK(MPI_Bcast(&code, 1, MPI_INT, 0, run->comm));
@@ -292,6 +371,10 @@ int ep_cmd_run(int argc, char **argv)
 		code = ASSAY_USAGE;
 		goto out;
 	}
+	if (memory_check(&run)) {
+		code = ASSAY_USAGE;
+		goto out;
+	}
 	run.be = ep_backend_find(run.backend_name);
 	char reason[512] = "";
 	assay_err setup = ASSAY_OK;
@@ -313,17 +396,27 @@ int ep_cmd_run(int argc, char **argv)
 	}
 
 	run.points = xcalloc(run.npoints, sizeof(*run.points));
-	for (size_t i = 0; i < run.npoints; i++) {
-		ep_point_stage(&run, &run.points[i], run.ladder[i]);
-		run.be->point_init(&run, &run.points[i]);
+	for (size_t i = 0; i < run.npoints && !run.stop; i++) {
+		struct ep_point *pt = &run.points[i];
+		ep_point_stage(&run, pt, run.ladder[i]);
+		struct ep_pattern *pa = NULL;
+		if (run.be->host_data && (pa = ep_pattern_open(run.comm, run.rank, run.size, pt)))
+			ep_pattern_choose(pa, pt, 10);
+		run.be->point_init(&run, pt);
+		ep_oracle(&run, pt, 0);
+		if (pt->valid && !run.stop)
+			ep_time_point(&run, pt, pa);
+		if (pt->valid && !run.stop)
+			ep_oracle(&run, pt, 1);
+		ep_pattern_close(pa);
+		run.be->point_release(&run, pt);
+		ep_point_drop_buffers(pt);
 	}
-	for (size_t i = 0; i < run.npoints; i++)
-		ep_oracle(&run, &run.points[i], 0);
-	ep_time(&run);
-	for (size_t i = 0; i < run.npoints; i++)
-		if (run.points[i].valid)
-			ep_oracle(&run, &run.points[i], 1);
-	for (size_t i = 0; i < run.npoints; i++) {
+	if (run.stop) {
+		ep_usage("run", "%s", run.inject_error);
+		code = ASSAY_USAGE;
+	}
+	for (size_t i = 0; i < run.npoints && !run.stop; i++) {
 		struct ep_point *pt = &run.points[i];
 		for (int pass = 0; pass < 2; pass++)
 			for (int c = 0; c < ASSAY_EP_CHECK_COUNT && pt->checked[pass]; c++)
@@ -337,12 +430,11 @@ int ep_cmd_run(int argc, char **argv)
 					free(m);
 				}
 	}
-	code = finish(&run, reasons.n ? "invalid" : "success", &reasons,
-		      reasons.n ? ASSAY_WORKLOAD_FAILED : ASSAY_OK);
-	for (size_t i = 0; i < run.npoints; i++) {
-		run.be->point_release(&run, &run.points[i]);
+	if (!run.stop)
+		code = finish(&run, reasons.n ? "invalid" : "success", &reasons,
+			      reasons.n ? ASSAY_WORKLOAD_FAILED : ASSAY_OK);
+	for (size_t i = 0; i < run.npoints; i++)
 		ep_point_unstage(&run.points[i]);
-	}
 	free(run.points);
 	if (run.be->teardown)
 		run.be->teardown(&run);

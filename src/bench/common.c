@@ -16,12 +16,12 @@ const char *const ep_inject_names[] = {"none",         "combine-bitflip", "dispa
 				       "id-erase",     "routing-skew",    NULL};
 const char *const ep_component_names[EP_COMPONENTS] = {"dispatch", "combine", "roundtrip",
 						       "pair_period"};
-const char *const ep_backend_names[] = {"mpi", "shm", "nccl", NULL};
+const char *const ep_backend_names[] = {"mpi", "shm", "nccl", "rccl", NULL};
 
 const struct ep_backend *ep_backend_find(const char *name)
 {
 	static const struct ep_backend *const table[] = {&ep_backend_mpi, &ep_backend_shm,
-							 &ep_backend_nccl};
+							 &ep_backend_nccl, &ep_backend_rccl};
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if (!strcmp(table[i]->name, name))
 			return table[i];
@@ -91,6 +91,56 @@ void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 	pt->nrecv = pt->rs.recv_copies[run->rank];
 	pt->out = xcalloc((size_t)(T * pt->p.hidden), sizeof(*pt->out));
 	pt->valid = true;
+	pt->copy = run->copy;
+	pt->copy_forced = run->copy_set;
+	pt->pattern_copy = run->copy;
+	pt->copy_us[0] = pt->copy_us[1] = -1;
+}
+
+int64_t ep_point_bytes(const struct ep_point *pt, int comp)
+{
+	int64_t copies = pt->rs.routed_copies, H = pt->p.hidden;
+	int64_t dispatch = copies * H * (pt->p.precision == ASSAY_EP_FP8 ? 1 : 2);
+	if (pt->p.precision == ASSAY_EP_FP8)
+		dispatch += copies * assay_ep_blocks(H) * 4;
+	int64_t combine = copies * H * 2;
+	return comp == EP_DISPATCH ? dispatch : comp == EP_COMBINE ? combine : dispatch + combine;
+}
+
+double ep_point_memory(const struct ep_run *run, int64_t tokens)
+{
+	struct assay_ep_problem p = run->base;
+	p.tokens = tokens;
+	struct assay_ep_layout l;
+	assay_ep_layout_init(&p, &l);
+	double T = (double)tokens, E = (double)p.ep, K = (double)p.topk, H = (double)p.hidden;
+	double stride = (double)l.stride, ntok = T * E;
+	double recv = ntok;                       /* a rank receives each token at most once */
+	double sent = T * (K < E ? K : E);        /* a token goes to at most min(topk, ep) ranks */
+	double need = ntok * K * 8 + ntok         /* global routing; the oracle's seen[] */
+		      + T * (stride + K * 12 + 4) /* send records, destinations, slots */
+		      + T * H * 4                 /* combine output (float32) */
+		      + sent * (stride + H * 2)   /* packed records, rows coming back */
+		      + recv * (stride + H * 2);  /* received records, staged rows */
+	const struct assay_timing *tm = &run->timing;
+	double nsamp = (double)tm->trials * (double)tm->iters_per_trial;
+	double nchain = (double)tm->chain_trials * (double)(tm->chain_pairs - tm->chain_drop);
+	need += nsamp * 8 * 4 * 3 + nchain * 8 * (3 + E); /* samples, reduced on rank 0 */
+	return need + (1 << 20);
+}
+
+void ep_point_drop_buffers(struct ep_point *pt)
+{
+	assay_ep_routing_release(&pt->r);
+	free(pt->send);
+	free(pt->dests);
+	free(pt->ndests);
+	free(pt->slot);
+	free(pt->send_counts);
+	free(pt->recv_counts);
+	free(pt->out);
+	pt->send = NULL, pt->dests = pt->ndests = NULL, pt->slot = NULL;
+	pt->send_counts = pt->recv_counts = NULL, pt->out = NULL;
 }
 
 void ep_pack(const struct ep_point *pt, const int *displ, unsigned char *dst)
@@ -106,18 +156,12 @@ void ep_pack(const struct ep_point *pt, const int *displ, unsigned char *dst)
 
 void ep_point_unstage(struct ep_point *pt)
 {
-	assay_ep_routing_release(&pt->r);
+	ep_point_drop_buffers(pt);
 	assay_ep_route_stats_release(&pt->rs);
-	free(pt->send);
-	free(pt->dests);
-	free(pt->ndests);
-	free(pt->slot);
-	free(pt->send_counts);
-	free(pt->recv_counts);
-	free(pt->out);
 	for (int c = 0; c < EP_COMPONENTS; c++)
 		for (int m = 0; m < 2; m++)
 			free(pt->samples[c][m]);
+	free(pt->pattern);
 }
 
 static inline float bf16f(uint16_t h)

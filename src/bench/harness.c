@@ -32,11 +32,22 @@ static void stage_y(struct ep_run *run, struct ep_point *pt, const unsigned char
 	run->be->commit(run, pt);
 }
 
-/* Corrupt one value on the last rank after the backend ran. */
+/* The rank a dispatch fault corrupts: the highest rank that received a row
+ * (some rank always does), so an injection is never a no-op. */
+static int inject_rank(const struct ep_point *pt)
+{
+	int r = (int)pt->p.ep - 1;
+	while (r > 0 && pt->rs.recv_copies[r] < 1)
+		r--;
+	return r;
+}
+
+/* Corrupt one value of the last received row on inject_rank() after the
+ * backend ran. */
 static int64_t inject_dispatch(struct ep_run *run, struct ep_point *pt, unsigned char *recs)
 {
 	int64_t n = pt->nrecv;
-	if (run->rank != run->size - 1 || n < 1)
+	if (run->rank != inject_rank(pt) || n < 1)
 		return n;
 	unsigned char *rec = recs + (size_t)(n - 1) * pt->l.stride;
 	switch (run->inject) {
@@ -47,7 +58,8 @@ static int64_t inject_dispatch(struct ep_run *run, struct ep_point *pt, unsigned
 	case EP_INJECT_ID_ERASE: memset(rec + pt->l.payload, 0, pt->p.precision ? 1 : 2); break;
 	case EP_INJECT_WEIGHT_BITFLIP: rec[pt->l.weights] ^= 0x01; break;
 	case EP_INJECT_WRONG_EXPERT: {
-		/* Replace a local expert id with another local expert. */
+		/* Replace a local expert id with another local expert (a received
+		 * row has one; parse_args made sure a rank owns two or more). */
 		int64_t per = pt->p.experts / pt->p.ep;
 		for (int64_t k = 0; k < pt->p.topk; k++) {
 			int32_t e;
@@ -65,19 +77,40 @@ static int64_t inject_dispatch(struct ep_run *run, struct ep_point *pt, unsigned
 	return n;
 }
 
+/* Flip the sign of the output element with the largest magnitude over all
+ * ranks; when even that cannot fail the gate (|v| too small), stop the run
+ * with exit 2 rather than report a fault that was never injected. */
 static void inject_combine(struct ep_run *run, struct ep_point *pt)
 {
-	if (run->inject != EP_INJECT_COMBINE_BITFLIP || run->rank != run->size - 1)
+	if (run->inject != EP_INJECT_COMBINE_BITFLIP)
 		return;
-	/* Flip the sign of the largest element of the first token: error 2. */
-	int64_t best = 0;
-	for (int64_t c = 1; c < pt->p.hidden; c++)
-		if (fabsf(pt->out[c]) > fabsf(pt->out[best]))
-			best = c;
-	uint32_t u;
-	memcpy(&u, &pt->out[best], 4);
-	u ^= 0x80000000u;
-	memcpy(&pt->out[best], &u, 4);
+	int64_t n = pt->p.tokens * pt->p.hidden, best = 0;
+	for (int64_t i = 1; i < n; i++)
+		if (fabsf(pt->out[i]) > fabsf(pt->out[best]))
+			best = i;
+	struct {
+		double v;
+		int rank;
+	} mine = {fabsf(pt->out[best]), run->rank}, top;
+	if (!(mine.v == mine.v))
+		mine.v = 0;
+	MPI_CHECK(MPI_Allreduce(&mine, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, run->comm));
+	/* Flipping v errs by 2|v| / max(|v|, floor): it fails when that reaches the gate. */
+	if (2 * top.v / fmax(top.v, ASSAY_EP_FLOOR) < ASSAY_EP_GATE) {
+		run->stop = true;
+		snprintf(
+		    run->inject_error, sizeof(run->inject_error),
+		    "--inject combine-bitflip: at tokens %lld no output element is large enough "
+		    "(largest |v| %.3g) for a flipped sign to fail the gate",
+		    (long long)pt->p.tokens, top.v);
+		return;
+	}
+	if (run->rank == top.rank) {
+		uint32_t u;
+		memcpy(&u, &pt->out[best], 4);
+		u ^= 0x80000000u;
+		memcpy(&pt->out[best], &u, 4);
+	}
 }
 
 static int64_t routing_mismatch(struct ep_run *run, struct ep_point *pt)
@@ -86,6 +119,7 @@ static int64_t routing_mismatch(struct ep_run *run, struct ep_point *pt)
 	unsigned char *buf = xmalloc(n * 8);
 	memcpy(buf, pt->r.experts, n * 4);
 	memcpy(buf + n * 4, pt->r.weights, n * 4);
+	/* The last rank (parse_args made sure it is not rank 0). */
 	if (run->inject == EP_INJECT_ROUTING_SKEW && run->rank == run->size - 1)
 		buf[0] ^= 1;
 	char mine[65], root[65];
@@ -101,6 +135,14 @@ void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass)
 	struct assay_ep_verdict v;
 	memset(&v, 0, sizeof(v));
 	v.failures[ASSAY_EP_CHECK_ROUTING] = routing_mismatch(run, pt);
+
+	/* Poison every buffer the pass reads, on every rank, then meet: peers
+	 * write into each other's receive regions, so no rank may dispatch
+	 * before every peer finished poisoning. What the checks then read was
+	 * written by this pass's dispatch and combine, not by an earlier one. */
+	run->be->poison(run, pt);
+	memset(pt->out, 0xFF, (size_t)(pt->p.tokens * pt->p.hidden) * sizeof(*pt->out));
+	MPI_CHECK(MPI_Barrier(run->comm));
 
 	run->be->dispatch(run, pt);
 	unsigned char *recs = run->be->received(run, pt);
@@ -135,61 +177,63 @@ static void roundtrip(struct ep_run *run, struct ep_point *pt)
 	run->be->combine(run, pt);
 }
 
-void ep_time(struct ep_run *run)
+/* One point at a time (its buffers exist only while it is measured): per
+ * trial the components rotate as in the contract; then the chained pairs. */
+void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *pa)
 {
 	const struct assay_timing *tm = &run->timing;
 	size_t nsamp = (size_t)(tm->trials * tm->iters_per_trial);
-	size_t *valid = xmalloc(run->npoints * sizeof(*valid)), nvalid = 0;
-	for (size_t i = 0; i < run->npoints; i++)
-		if (run->points[i].valid)
-			valid[nvalid++] = i;
-	double **local = xcalloc(run->npoints * 3, sizeof(*local));
-	for (size_t i = 0; i < nvalid; i++)
-		for (int c = 0; c < 3; c++)
-			local[valid[i] * 3 + (size_t)c] = xmalloc(nsamp * sizeof(double));
-
-	size_t *porder = xmalloc((nvalid ? nvalid : 1) * sizeof(*porder)), corder[3];
-	for (long long trial = 0; trial < tm->trials && nvalid; trial++) {
-		assay_ep_rotation(nvalid, trial, porder);
+	double *local[4];
+	for (int c = 0; c < 4; c++)
+		local[c] = xmalloc(nsamp * sizeof(double));
+	/* Pattern rounds per trial: a quarter of the timed calls (2 in both
+	 * profiles), enough for a p50 without lengthening the case much. */
+	long long prounds = (tm->iters_per_trial + 3) / 4;
+	size_t npat = 0, corder[3];
+	for (long long trial = 0; trial < tm->trials; trial++) {
 		assay_ep_rotation(3, trial, corder);
-		for (size_t pi = 0; pi < nvalid; pi++) {
-			struct ep_point *pt = &run->points[valid[porder[pi]]];
-			for (int ci = 0; ci < 3; ci++) {
-				int comp = (int)corder[ci];
-				double *dst = local[valid[porder[pi]] * 3 + (size_t)comp] +
-					      trial * tm->iters_per_trial;
-				for (long long w = 0; w < tm->warmups_per_trial; w++)
+		for (int ci = 0; ci < 3; ci++) {
+			int comp = (int)corder[ci];
+			double *dst = local[comp] + trial * tm->iters_per_trial;
+			for (long long w = 0; w < tm->warmups_per_trial; w++)
+				roundtrip(run, pt);
+			for (long long it = 0; it < tm->iters_per_trial; it++) {
+				if (comp == EP_COMBINE)
+					run->be->dispatch(run, pt);
+				double t0 = assay_monotonic();
+				if (comp == EP_DISPATCH)
+					run->be->dispatch(run, pt);
+				else if (comp == EP_COMBINE)
+					run->be->combine(run, pt);
+				else
 					roundtrip(run, pt);
-				for (long long it = 0; it < tm->iters_per_trial; it++) {
-					if (comp == EP_COMBINE)
-						run->be->dispatch(run, pt);
-					double t0 = assay_monotonic();
-					if (comp == EP_DISPATCH)
-						run->be->dispatch(run, pt);
-					else if (comp == EP_COMBINE)
-						run->be->combine(run, pt);
-					else
-						roundtrip(run, pt);
-					dst[it] = (assay_monotonic() - t0) * 1e6;
-				}
+				dst[it] = (assay_monotonic() - t0) * 1e6;
 			}
 		}
+		/* The ceiling under the same conditions: the bare copy pattern,
+		 * every trial, after the components (no warm-up needed: the
+		 * components just ran on the same rows). */
+		for (long long it = 0; pa && it < prounds; it++)
+			local[3][npat++] = ep_pattern_round(pa, pt->pattern_copy);
 	}
 
 	/* Reduce each sample across ranks: MAX is the latency, MIN cross_rank_min. */
-	for (size_t i = 0; i < nvalid; i++) {
-		struct ep_point *pt = &run->points[valid[i]];
-		for (int c = 0; c < 3; c++) {
-			double *src = local[valid[i] * 3 + (size_t)c];
-			for (int m = 0; m < 2; m++) {
-				pt->samples[c][m] =
-				    run->rank == 0 ? xmalloc(nsamp * sizeof(double)) : NULL;
-				MPI_CHECK(MPI_Reduce(src, pt->samples[c][m], (int)nsamp, MPI_DOUBLE,
-						     m == 0 ? MPI_MAX : MPI_MIN, 0, run->comm));
-			}
-			pt->nsamples[c] = nsamp;
+	for (int c = 0; c < 3; c++) {
+		for (int m = 0; m < 2; m++) {
+			pt->samples[c][m] = run->rank == 0 ? xmalloc(nsamp * sizeof(double)) : NULL;
+			MPI_CHECK(MPI_Reduce(local[c], pt->samples[c][m], (int)nsamp, MPI_DOUBLE,
+					     m == 0 ? MPI_MAX : MPI_MIN, 0, run->comm));
 		}
+		pt->nsamples[c] = nsamp;
+		free(local[c]);
 	}
+	if (pa) {
+		pt->pattern = run->rank == 0 ? xmalloc(nsamp * sizeof(double)) : NULL;
+		MPI_CHECK(MPI_Reduce(local[3], pt->pattern, (int)npat, MPI_DOUBLE, MPI_MAX, 0,
+				     run->comm));
+		pt->npattern = npat;
+	}
+	free(local[3]);
 
 	/* Chained pairs: back-to-back dispatch->combine, each pair timed. */
 	size_t keep = (size_t)(tm->chain_pairs - tm->chain_drop);
@@ -199,42 +243,36 @@ void ep_time(struct ep_run *run)
 			  ? xmalloc((nchain ? nchain : 1) * (size_t)run->size * sizeof(double))
 			  : NULL;
 	double *ranks = xmalloc((size_t)run->size * sizeof(double));
-	for (size_t i = 0; i < nvalid; i++) {
-		struct ep_point *pt = &run->points[valid[i]];
-		size_t k = 0;
-		for (long long ct = 0; ct < tm->chain_trials; ct++) {
-			double prev = assay_monotonic();
-			for (long long pair = 0; pair < tm->chain_pairs; pair++) {
-				roundtrip(run, pt);
-				double now = assay_monotonic();
-				if (pair >= tm->chain_drop)
-					mine[k++] = (now - prev) * 1e6;
-				prev = now;
-			}
+	size_t k = 0;
+	for (long long ct = 0; ct < tm->chain_trials; ct++) {
+		double prev = assay_monotonic();
+		for (long long pair = 0; pair < tm->chain_pairs; pair++) {
+			roundtrip(run, pt);
+			double now = assay_monotonic();
+			if (pair >= tm->chain_drop)
+				mine[k++] = (now - prev) * 1e6;
+			prev = now;
 		}
-		MPI_CHECK(MPI_Gather(mine, (int)nchain, MPI_DOUBLE, all, (int)nchain, MPI_DOUBLE, 0,
-				     run->comm));
-		if (run->rank == 0) {
-			/* Median across ranks (nearest rank), per pair; MIN alongside. */
-			for (int m = 0; m < 2; m++)
-				pt->samples[EP_PAIR][m] = xmalloc(nchain * sizeof(double));
-			for (size_t s = 0; s < nchain; s++) {
-				for (int r = 0; r < run->size; r++)
-					ranks[r] = all[(size_t)r * nchain + s];
-				assay_ep_sort(ranks, (size_t)run->size);
-				pt->samples[EP_PAIR][0][s] =
-				    ranks[assay_ep_rank_index((size_t)run->size, 50)];
-				pt->samples[EP_PAIR][1][s] = ranks[0];
-			}
-		}
-		pt->nsamples[EP_PAIR] = nchain;
 	}
+	MPI_CHECK(
+	    MPI_Gather(mine, (int)nchain, MPI_DOUBLE, all, (int)nchain, MPI_DOUBLE, 0, run->comm));
+	if (run->rank == 0) {
+		/* Median across ranks, per pair: the lower median at an even rank
+		 * count (nearest rank, index ceil(n/2) - 1), the convention of
+		 * CollectiveX's harness (torch.median); MIN alongside. */
+		for (int m = 0; m < 2; m++)
+			pt->samples[EP_PAIR][m] = xmalloc((nchain ? nchain : 1) * sizeof(double));
+		for (size_t s = 0; s < nchain; s++) {
+			for (int r = 0; r < run->size; r++)
+				ranks[r] = all[(size_t)r * nchain + s];
+			assay_ep_sort(ranks, (size_t)run->size);
+			pt->samples[EP_PAIR][0][s] =
+			    ranks[assay_ep_rank_index((size_t)run->size, 50)];
+			pt->samples[EP_PAIR][1][s] = ranks[0];
+		}
+	}
+	pt->nsamples[EP_PAIR] = nchain;
 	free(mine);
 	free(all);
 	free(ranks);
-	for (size_t i = 0; i < run->npoints * 3; i++)
-		free(local[i]);
-	free(local);
-	free(porder);
-	free(valid);
 }

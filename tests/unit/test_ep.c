@@ -399,6 +399,10 @@ static void test_stats(void **state)
 	assert_int_equal(assay_ep_rank_index(1, 50), 0);
 	assert_int_equal(assay_ep_rank_index(1, 99), 0);
 	assert_int_equal(assay_ep_rank_index(2, 50), 0);
+	/* The cross-rank median of pair_period: the lower median at an even
+	 * count, as torch.median in CollectiveX's harness (ep_harness.py). */
+	assert_int_equal(assay_ep_rank_index(4, 50), 1);
+	assert_int_equal(assay_ep_rank_index(8, 50), 3);
 	assert_int_equal(assay_ep_rank_index(3, 50), 1);
 	assert_int_equal(assay_ep_rank_index(128, 50), 63);
 	assert_int_equal(assay_ep_rank_index(128, 90), 115); /* ceil(115.2) - 1 */

@@ -19,6 +19,10 @@ if doc["outcome"] != want:
 codes = {"success": 0, "invalid": 3, "unsupported": 4}
 if doc["exit_code"] != codes[want]:
     fail(f"exit_code {doc['exit_code']}")
+case = doc["case"]
+# The copy routine applies to shm only (issue 17): null for every other backend.
+if (case["copy"] is None) != (case["backend"] != "shm"):
+    fail(f"case.copy {case['copy']!r} for backend {case['backend']}")
 if want == "unsupported":
     if not doc["reasons"] or doc["points"]:
         fail("unsupported needs reasons and no points")
@@ -30,8 +34,13 @@ if len(doc["points"]) != len(doc["case"]["tokens"]):
     fail("one point per ladder entry expected")
 want_failing = set() if failing == "-" else set(failing.split(","))
 for p in doc["points"]:
+    for key, v in p["bytes"].items():
+        if type(v) is not int:
+            fail(f"bytes.{key} is {v!r}, not an integer")
     before = p["correctness"]["before"]["checks"]
     failed = {k for k, v in before.items() if not v["pass"]}
+    after_doc = p["correctness"]["after"]
+    failed_after = {k for k, v in after_doc["checks"].items() if not v["pass"]} if after_doc else set()
     if any(v["pass"] != (v["failures"] == 0) for v in before.values()):
         fail("pass and failures disagree")
     if want == "success":
@@ -58,14 +67,47 @@ for p in doc["points"]:
                 fail(f"{name}: cross-rank min above max")
             if not (c["gbps_per_rank"] > 0 and c["tokens_per_s"] > 0):
                 fail(f"{name}: rates must be positive")
+            if type(c["bytes"]) is not int:
+                fail(f"{name}: bytes {c['bytes']!r} is not an integer")
+        # The cross-rank median of a pair is the lower median (CollectiveX's
+        # torch.median): at 2 ranks it is the faster rank, the MIN.
+        pp = comps["pair_period"]
+        if doc["host"]["ranks"] == 2 and pp["latency_us"] != pp["cross_rank_min_us"]:
+            fail("pair_period at 2 ranks: the lower median must equal the cross-rank min")
+        if doc["host"]["ranks"] > 2 and not pp["cross_rank_min_us"]["p50"] <= pp["latency_us"]["p50"]:
+            fail("pair_period: median below the cross-rank min")
+        # Honest ceiling: efficiency = ceiling / dispatch p50 <= 1, for host backends.
+        if case["backend"] in ("mpi", "shm"):
+            eff, ceil = p["efficiency"], p["ceiling_us"]
+            if eff is None or ceil is None or not (0 < eff <= 1):
+                fail(f"tokens {p['tokens']}: efficiency {eff}, ceiling {ceil}")
+            if abs(ceil / comps["dispatch"]["latency_us"]["p50"] - eff) > 1e-9:
+                fail("efficiency is not ceiling_us / dispatch p50")
+            if ceil > comps["dispatch"]["latency_us"]["min"]:
+                fail("ceiling above the fastest dispatch")
+        if case["backend"] == "shm":
+            cp = p["copy"]
+            if cp["routine"] not in ("memcpy", "nt") or cp["memcpy_us"] is None or cp["nt_us"] is None:
+                fail(f"copy {cp}")
+            if cp["chosen_by"] == "measurement":
+                best = "nt" if cp["nt_us"] < cp["memcpy_us"] else "memcpy"
+                if cp["routine"] != best:
+                    fail(f"copy {cp}: the measurement chose {best}")
+            elif cp["routine"] != case["copy"]:
+                fail(f"copy {cp} but --copy {case['copy']}")
         r = p["routing"]
         if sum(r["recv_copies"]) != r["routed_copies"] or not (1 <= r["fanout_min"] <= r["fanout_mean"] <= r["fanout_max"]):
             fail("routing stats inconsistent")
     else:
-        if p["verdict"] != "invalid" or p["components"] is not None:
-            fail(f"tokens {p['tokens']}: an invalid point must not be timed")
-        if not want_failing <= failed:
-            fail(f"tokens {p['tokens']}: failed {sorted(failed)}, expected at least {sorted(want_failing)}")
+        if p["verdict"] != "invalid":
+            fail(f"tokens {p['tokens']}: verdict {p['verdict']}")
+        if failed and p["components"] is not None:
+            fail(f"tokens {p['tokens']}: a point invalid before timing must not be timed")
+        if not failed and (p["components"] is None or not failed_after):
+            fail(f"tokens {p['tokens']}: invalid, but no check failed before or after timing")
+        if not want_failing <= failed | failed_after:
+            fail(f"tokens {p['tokens']}: failed {sorted(failed)} before and {sorted(failed_after)} "
+                 f"after timing, expected at least {sorted(want_failing)}")
 text = open(stdout).read()
 if f"outcome: {want}" not in text:
     fail("the table does not end with the outcome")

@@ -25,6 +25,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 args=("$@")
 if [ "$want_outcome" != - ]; then args+=(--out "$tmp/case.json"); fi
+# EP_OUT_BLOCKED=1: the artifact path is a directory, so writing it fails
+# (exit 5) and stdout must not claim an outcome (issue 17).
+if [ "${EP_OUT_BLOCKED:-}" = 1 ]; then
+  mkdir "$tmp/blocked"
+  args+=(--out "$tmp/blocked")
+fi
 set +e
 mpirun --oversubscribe --bind-to none -np "$np" -x ASAN_OPTIONS -x UBSAN_OPTIONS \
   "$bin" "${args[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
@@ -43,6 +49,12 @@ if [ -n "${EP_EXPECT_STDERR:-}" ]; then
   if [ "$n" != 1 ]; then
     cat "$tmp/stderr" >&2
     echo "run-ep.sh: expected once on stderr: $EP_EXPECT_STDERR (found $n)" >&2
+    exit 1
+  fi
+fi
+if [ "${EP_OUT_BLOCKED:-}" = 1 ]; then
+  if grep -q '^outcome: success' "$tmp/stdout" || ! grep -q '^outcome: error: the artifact' "$tmp/stdout"; then
+    echo "run-ep.sh: stdout must say the artifact was not written" >&2
     exit 1
   fi
 fi

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The prepared GPU check of assay-ep: run it whenever a machine with one or
+# more GPUs is available. It builds assay-ep (Release, with CUDA + NCCL or
+# ROCm + RCCL, whichever CMake finds), then runs decode and prefill at EP =
+# the number of GPUs (EP 1 with one GPU), BF16 and FP8, deepseek-v3 sizes,
+# quick profile, every point checked by the oracle before and after timing,
+# and prints one table. Budget: under 5 minutes on one 8-GPU node.
+#   bench/gpu-check.sh [BUILD_DIR]     (default build/gpu)
+# Environment: NGPU (default: counted by nvidia-smi or rocm-smi), DECODE
+# (default 1,8,64,128), PREFILL (default 1024,2048), OUT (default out/gpu-check).
+# Exit: 0 every case passed, 3 a case was invalid, 4 no GPU backend or no GPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/gpu}
+decode=${DECODE:-1,8,64,128}
+prefill=${PREFILL:-1024,2048}
+out=${OUT:-out/gpu-check}
+t0=$SECONDS
+mkdir -p "$(dirname "$out")"
+
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DASSAY_TESTS=OFF >"$out.cmake.log" 2>&1 ||
+  { cat "$out.cmake.log"; exit 5; }
+backend=$(grep -o 'assay-ep: [nr]ccl backend' "$out.cmake.log" | head -1 | cut -d' ' -f2 || true)
+cmake --build "$build" -j "$(nproc)" --target assay_ep >/dev/null
+bin=$build/bin/assay-ep
+if [ -z "$backend" ]; then
+  echo "gpu-check: CMake found neither CUDA + NCCL nor ROCm + RCCL (see $out.cmake.log)" >&2
+  exit 4
+fi
+if [ -z "${NGPU:-}" ]; then
+  if command -v nvidia-smi >/dev/null; then
+    NGPU=$(nvidia-smi -L | grep -c '^GPU' || true)
+  elif command -v rocm-smi >/dev/null; then
+    NGPU=$(rocm-smi --showuniqueid | grep -c 'Unique ID' || true)
+  else
+    NGPU=0
+  fi
+fi
+if [ "$NGPU" -lt 1 ]; then
+  echo "gpu-check: no GPU found (set NGPU to override)" >&2
+  exit 4
+fi
+rm -rf "$out"
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+echo "gpu-check: $backend, EP $NGPU, built in $((SECONDS - t0)) s, $(uname -n)"
+rc=0
+for phase in decode prefill; do
+  ladder=$decode
+  [ "$phase" = prefill ] && ladder=$prefill
+  for prec in bf16 fp8; do
+    name=$phase-$prec
+    set +e
+    mpirun -np "$NGPU" --bind-to none "$bin" run --backend "$backend" --ep "$NGPU" --phase "$phase" \
+      --precision "$prec" --tokens "$ladder" --profile quick --out "$out/$name.json" \
+      >"$out/$name.txt" 2>"$out/$name.err"
+    code=$?
+    set -e
+    if [ "$code" != 0 ]; then
+      echo "gpu-check: $name exited $code:" >&2
+      tail -n 5 "$out/$name.err" >&2
+      [ "$rc" = 0 ] && rc=$code
+    fi
+  done
+done
+
+python3 - "$out" <<'PY'
+import glob, json, os, sys
+out = sys.argv[1]
+print(f"{'phase':8} {'prec':5} {'tokens':>6} {'dispatch':>10} {'combine':>10} {'roundtrip':>10} "
+      f"{'pair':>10} {'rt GB/s':>8} {'max_rel_err':>11}  verdict")
+print(f"{'':8} {'':5} {'':>6} {'p50 us':>10} {'p50 us':>10} {'p50 us':>10} {'p50 us':>10}")
+for phase in ("decode", "prefill"):
+    for prec in ("bf16", "fp8"):
+        path = f"{out}/{phase}-{prec}.json"
+        if not os.path.exists(path):
+            print(f"{phase:8} {prec:5} no artifact (see {out}/{phase}-{prec}.err)")
+            continue
+        d = json.load(open(path))
+        if d["outcome"] == "unsupported":
+            print(f"{phase:8} {prec:5} unsupported: {'; '.join(d['reasons'])}")
+            continue
+        for p in d["points"]:
+            c = p["components"] or {}
+            g = lambda k: f"{c[k]['latency_us']['p50']:10.1f}" if k in c else f"{'-':>10}"
+            bw = f"{c['roundtrip']['gbps_per_rank']:8.1f}" if "roundtrip" in c else f"{'-':>8}"
+            err = p["correctness"]["max_relative_error"]
+            err = "not finite" if err is None else f"{err:.3g}"
+            print(f"{phase:8} {prec:5} {p['tokens']:>6} {g('dispatch')} {g('combine')} {g('roundtrip')} "
+                  f"{g('pair_period')} {bw} {err:>11}  {p['verdict']}")
+PY
+echo "gpu-check: $((SECONDS - t0)) s in all, exit $rc"
+exit "$rc"
