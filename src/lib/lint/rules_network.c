@@ -8,12 +8,12 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-    {"no-network-interface", "network", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
+    {"no-network-interface", "network", ASSAY_LINT_WARNING, true, KIND(MANIFEST) | KIND(CONTEXT),
      "a multi-node Slurm job without slurm.network_interface: NCCL/GLOO pick an interface "
      "by auto-detection"},
-    {"tcp-fallback", "network", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+    {"tcp-fallback", "network", ASSAY_LINT_ERROR, true, KIND(MANIFEST) | KIND(CONTEXT),
      "NCCL_IB_DISABLE=1 or a socket-only NCCL_NET on a multi-node job"},
-    {"socket-ifname-conflict", "network", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+    {"socket-ifname-conflict", "network", ASSAY_LINT_ERROR, true, KIND(MANIFEST) | KIND(CONTEXT),
      "NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME or slurm.network_interface set to different "
      "values"},
 };
@@ -150,7 +150,7 @@ static void check_ifnames(struct lint_ctx *c)
 
 static void check(struct lint_ctx *c)
 {
-	if (c->kind != ASSAY_LINT_MANIFEST || !json_is_object(c->doc))
+	if (!lint_manifest_like(c))
 		return;
 	if (lint_multinode(c->doc)) {
 		check_interface(c);

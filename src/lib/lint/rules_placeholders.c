@@ -12,7 +12,7 @@
 static const struct assay_lint_rule rules[] = {
     {"placeholder", "placeholders", ASSAY_LINT_ERROR, true, KIND_ALL,
      "a leftover template placeholder: <changeme>, {user-id}, TODO, FIXME, CHANGEME"},
-    {"unexpanded-variable", "placeholders", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+    {"unexpanded-variable", "placeholders", ASSAY_LINT_ERROR, true, KIND(MANIFEST) | KIND(CONTEXT),
      "${VAR} or $VAR in a value that nothing expands"},
 };
 #define R_PLACEHOLDER (&rules[0])
@@ -238,7 +238,7 @@ static void check(struct lint_ctx *c)
 {
 	if (lint_on(c, R_PLACEHOLDER))
 		lint_walk_strings(c, placeholder_visit, NULL);
-	if (c->kind == ASSAY_LINT_MANIFEST && lint_on(c, R_VARIABLE))
+	if (lint_manifest_like(c) && lint_on(c, R_VARIABLE))
 		check_variables(c);
 }
 
