@@ -127,7 +127,7 @@ struct assay_lint_result {
 	struct assay_lint_finding *v; /* sorted by line, column, rule */
 	size_t n, alloc;
 	size_t errors, warnings; /* errors counts a file that could not be linted */
-	size_t allowed; /* findings dropped by the allow list */
+	size_t allowed;          /* findings dropped by the allow list */
 	/* Set when the file could not be linted (unreadable, not JSON, unknown
 	 * kind): the error, with its location. Then there are no findings. */
 	struct assay_error *error;

@@ -55,13 +55,14 @@ const char cmd_lint_help[] =
 static void list_rules(void)
 {
 	size_t n = assay_lint_rule_count();
-	printf("%-26s %-8s %-8s %-6s %-13s %s\n", "rule", "severity", "default", "strict",
-	       "family", "summary");
+	printf("%-26s %-8s %-8s %-6s %-13s %s\n", "rule", "severity", "default", "strict", "family",
+	       "summary");
 	for (size_t i = 0; i < n; i++) {
 		const struct assay_lint_rule *r = assay_lint_rule_at(i);
 		bool strict = assay_lint_rule_strict(i);
-		printf("%-26s %-8s %-8s %-6s %-13s %s\n", r->id, assay_lint_severity_name(r->severity),
-		       r->default_on ? "on" : "off", strict ? "error" : "-", r->family, r->summary);
+		printf("%-26s %-8s %-8s %-6s %-13s %s\n", r->id,
+		       assay_lint_severity_name(r->severity), r->default_on ? "on" : "off",
+		       strict ? "error" : "-", r->family, r->summary);
 	}
 }
 
@@ -123,7 +124,7 @@ enum format { F_HUMAN, F_JSON, F_SARIF, F_GITHUB };
 struct job {
 	const char *file;
 	const struct assay_lint_allow *allow;
-	bool skip; /* its .assay-lint.json is invalid (already reported) */
+	bool skip;        /* its .assay-lint.json is invalid (already reported) */
 	size_t allow_err; /* index of that error in the cache */
 	struct assay_lint_result result;
 	assay_err rc;
@@ -265,7 +266,8 @@ int cmd_lint(int argc, char **argv)
 				fail_on = ASSAY_LINT_WARNING;
 			else
 				return cli_usage_error(
-				    "lint", "--fail-on: expected error or warning, got \"%s\"", optarg);
+				    "lint", "--fail-on: expected error or warning, got \"%s\"",
+				    optarg);
 			break;
 		case O_CONTEXT: o.context_file = optarg; break;
 		default:

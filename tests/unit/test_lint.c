@@ -258,8 +258,9 @@ static void test_allow(void **state)
 {
 	(void)state;
 	assert_string_equal(allow_error("{\"allow\": {\"*.json\": [\"image-tag\"]}}"), "ok");
-	assert_string_equal(allow_error("{\"allow\": {}, \"deny\": 1}"),
-			    "d/.assay-lint.json: $.deny: unknown key (expected one of: allow, severity)");
+	assert_string_equal(
+	    allow_error("{\"allow\": {}, \"deny\": 1}"),
+	    "d/.assay-lint.json: $.deny: unknown key (expected one of: allow, severity)");
 	assert_string_equal(
 	    allow_error("{\"allow\": {\"m.json\": \"image-tag\"}}"),
 	    "d/.assay-lint.json: $.allow[\"m.json\"]: expected an array of rule ids, "

@@ -52,7 +52,8 @@ static int parse_entry(struct assay_cfg *c, const char *pattern, const json_t *v
 static int parse_severity(struct assay_cfg *c, const json_t *sev, struct assay_lint_allow *a)
 {
 	static const char *const levels[] = {"warning", "error", "off", NULL};
-	static const unsigned char values[] = {ASSAY_LINT_WARNING, ASSAY_LINT_ERROR, ASSAY_LINT_OFF};
+	static const unsigned char values[] = {ASSAY_LINT_WARNING, ASSAY_LINT_ERROR,
+					       ASSAY_LINT_OFF};
 	const char *id;
 	json_t *v;
 	json_object_foreach((json_t *)sev, id, v)
@@ -61,10 +62,11 @@ static int parse_severity(struct assay_cfg *c, const json_t *sev, struct assay_l
 		assay_json_path_key(sp, sizeof(sp), "$.severity", id);
 		int rule = assay_lint_rule_index(id);
 		if (rule < 0 || rule >= ASSAY_LINT_MAX_RULES)
-			return assay_cfg_fail(c, sp, "unknown rule \"%s\" (see 'assay lint --list-rules')",
-					      id);
+			return assay_cfg_fail(
+			    c, sp, "unknown rule \"%s\" (see 'assay lint --list-rules')", id);
 		size_t i = 0;
-		while (levels[i] && !(json_is_string(v) && !strcmp(json_string_value(v), levels[i])))
+		while (levels[i] &&
+		       !(json_is_string(v) && !strcmp(json_string_value(v), levels[i])))
 			i++;
 		if (!levels[i])
 			return assay_cfg_expected(c, sp, "\"error\", \"warning\" or \"off\"", v);

@@ -25,10 +25,10 @@ bool lint_context_is_deploy_key(const char *key)
 bool lint_looks_like_context(const json_t *doc)
 {
 	static const char *const keys[] = {
-	    "gpu_vendor",   "guest_os",    "docker_env_vars", "docker_mounts",
-	    "docker_build_arg", "docker_gpus", "tools",       "pre_scripts",
-	    "post_scripts", "encapsulate_script", "slurm", "k8s",
-	    "kubernetes",   "distributed", "env_vars",        "MAD_CONTAINER_IMAGE",
+	    "gpu_vendor",       "guest_os",           "docker_env_vars", "docker_mounts",
+	    "docker_build_arg", "docker_gpus",        "tools",           "pre_scripts",
+	    "post_scripts",     "encapsulate_script", "slurm",           "k8s",
+	    "kubernetes",       "distributed",        "env_vars",        "MAD_CONTAINER_IMAGE",
 	};
 	if (!json_is_object(doc))
 		return false;

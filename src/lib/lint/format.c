@@ -85,10 +85,11 @@ json_t *assay_lint_to_json(const struct assay_lint_result *r, size_t n)
 		json_t *findings = json_array();
 		for (size_t j = 0; j < r[i].n; j++) {
 			const struct assay_lint_finding *f = &r[i].v[j];
-			json_t *fj = json_pack(
-			    "{s:s, s:s, s:s, s:I, s:I, s:s}", "rule", f->rule->id, "severity",
-			    assay_lint_severity_name(f->severity), "path", f->path, "line",
-			    (json_int_t)f->line, "column", (json_int_t)f->column, "message", f->message);
+			json_t *fj =
+			    json_pack("{s:s, s:s, s:s, s:I, s:I, s:s}", "rule", f->rule->id,
+				      "severity", assay_lint_severity_name(f->severity), "path",
+				      f->path, "line", (json_int_t)f->line, "column",
+				      (json_int_t)f->column, "message", f->message);
 			if (f->file) {
 				char *ff = lint_utf8_dup(f->file);
 				json_object_set_new(fj, "file", json_string(ff));
@@ -187,9 +188,10 @@ json_t *assay_lint_to_sarif(const struct assay_lint_result *r, size_t n, const c
 				json_object_set_new(phys, "region", region);
 			else
 				json_decref(region);
-			json_array_append_new(notes, json_pack("{s:s, s:{s:s}, s:[{s:o}]}", "level",
-							       "error", "message", "text", text.buf,
-							       "locations", "physicalLocation", phys));
+			json_array_append_new(notes,
+					      json_pack("{s:s, s:{s:s}, s:[{s:o}]}", "level",
+							"error", "message", "text", text.buf,
+							"locations", "physicalLocation", phys));
 			sbuf_release(&text);
 			free(euri);
 		}
@@ -220,9 +222,9 @@ json_t *assay_lint_to_sarif(const struct assay_lint_result *r, size_t n, const c
 		json_object_set_new(inv, "toolExecutionNotifications", notes);
 	else
 		json_decref(notes);
-	json_t *run = json_pack("{s:{s:o}, s:[o], s:s, s:o}", "tool", "driver", driver,
-				"invocations", inv, "columnKind", "unicodeCodePoints", "results",
-				results);
+	json_t *run =
+	    json_pack("{s:{s:o}, s:[o], s:s, s:o}", "tool", "driver", driver, "invocations", inv,
+		      "columnKind", "unicodeCodePoints", "results", results);
 	return json_pack("{s:s, s:s, s:[o]}", "$schema",
 			 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
 			 "runs", run);

@@ -13,7 +13,7 @@
 static const struct lint_family *const families[] = {
     &lint_family_placement, &lint_family_images,       &lint_family_job,     &lint_family_network,
     &lint_family_cards,     &lint_family_placeholders, &lint_family_secrets, &lint_family_suite,
-    &lint_family_gates,     &lint_family_assay,         &lint_family_context,
+    &lint_family_gates,     &lint_family_assay,        &lint_family_context,
 };
 
 size_t assay_lint_rule_count(void)
@@ -56,9 +56,9 @@ static int rule_index_of(const struct assay_lint_rule *rule)
 }
 
 static const char *const kind_names[ASSAY_LINT_KIND_COUNT] = {
-    [ASSAY_LINT_AUTO] = "auto",     [ASSAY_LINT_MANIFEST] = "manifest",
-    [ASSAY_LINT_MODELS] = "models", [ASSAY_LINT_PLATFORMS] = "platforms",
-    [ASSAY_LINT_SWEEP] = "sweep",   [ASSAY_LINT_SUITE] = "suite",
+    [ASSAY_LINT_AUTO] = "auto",       [ASSAY_LINT_MANIFEST] = "manifest",
+    [ASSAY_LINT_MODELS] = "models",   [ASSAY_LINT_PLATFORMS] = "platforms",
+    [ASSAY_LINT_SWEEP] = "sweep",     [ASSAY_LINT_SUITE] = "suite",
     [ASSAY_LINT_CONTEXT] = "context",
 };
 
@@ -126,8 +126,8 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc)
 /* What --strict promotes to errors: the multi-node traps and an image that
  * can change under the same manifest. */
 static const char *const strict_rules[] = {
-    "no-network-interface", "image-tag", "nproc-exceeds-gpus", "card-primus-results",
-    "context-override",
+    "no-network-interface", "image-tag",        "nproc-exceeds-gpus",
+    "card-primus-results",  "context-override",
 };
 
 bool assay_lint_rule_strict(size_t i)
@@ -215,6 +215,8 @@ void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const c
 static int cmp_finding(const void *a, const void *b)
 {
 	const struct assay_lint_finding *x = a, *y = b;
+	if (!x->file != !y->file) /* the linted file's findings first */
+		return x->file ? 1 : -1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	if (x->column != y->column)
@@ -415,7 +417,8 @@ assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
 			return lint_failed(r, e);
 		}
 	}
-	assay_err rc = lint_text(text, len, file, true, o, allow, o->context_file ? &cs : NULL, r, e);
+	assay_err rc =
+	    lint_text(text, len, file, true, o, allow, o->context_file ? &cs : NULL, r, e);
 	json_decref(cs.doc);
 	free((char *)cs.text);
 	free(text);

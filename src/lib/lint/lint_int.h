@@ -9,9 +9,10 @@
 
 #include "assay/lint.h"
 
-#define KIND(k)  ASSAY_LINT_KIND_BIT(ASSAY_LINT_##k)
+#define KIND(k) ASSAY_LINT_KIND_BIT(ASSAY_LINT_##k)
 #define KIND_ALL                                                                                   \
-	(KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP) | KIND(SUITE) | KIND(CONTEXT))
+	(KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP) | KIND(SUITE) |             \
+	 KIND(CONTEXT))
 
 struct lint_ctx {
 	/* What the rules read: the document, or for an additional-context file

@@ -38,11 +38,12 @@ static void check_blocks(struct lint_ctx *c, const json_t *manifest)
 		}
 		if (n) {
 			char *p = lint_path_key("$.deployment_config", k);
-			lint_report(c, R_OVERRIDE, p,
-				    "%s replaces the manifest's deployment_config.%s whole (madengine "
-				    "does not merge the two), so %s set there %s not apply; this "
-				    "file's value takes effect",
-				    k, k, lost.buf, n == 1 ? "does" : "do");
+			lint_report(
+			    c, R_OVERRIDE, p,
+			    "%s replaces the manifest's deployment_config.%s whole (madengine "
+			    "does not merge the two), so %s set there %s not apply; this "
+			    "file's value takes effect",
+			    k, k, lost.buf, n == 1 ? "does" : "do");
 			free(p);
 		}
 		sbuf_release(&lost);
@@ -66,11 +67,16 @@ static void check_env(struct lint_ctx *c, const json_t *manifest)
 			continue;
 		char *p = lint_path_key("$.docker_env_vars", name);
 		char b[96];
-		lint_report(c, R_OVERRIDE, p,
-			    "the manifest's context.docker_env_vars.%s (%s) takes effect: madengine "
-			    "restores the manifest's docker_env_vars over the additional context, "
-			    "so this value is ignored",
-			    name, lint_key_is_secret(name) ? "a secret value" : lint_brief(json_is_string(mv) ? json_string_value(mv) : "(not a string)", b, sizeof(b)));
+		lint_report(
+		    c, R_OVERRIDE, p,
+		    "the manifest's context.docker_env_vars.%s (%s) takes effect: madengine "
+		    "restores the manifest's docker_env_vars over the additional context, "
+		    "so this value is ignored",
+		    name,
+		    lint_key_is_secret(name)
+			? "a secret value"
+			: lint_brief(json_is_string(mv) ? json_string_value(mv) : "(not a string)",
+				     b, sizeof(b)));
 		free(p);
 	}
 	c->finding_file = NULL;
