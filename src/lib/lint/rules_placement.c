@@ -64,6 +64,9 @@ static const struct {
     {"deployment_config", "network_interface", "deployment_config.slurm.network_interface", NULL},
     {"deployment_config.slurm", "nnodes", "deployment_config.distributed.nnodes", NULL},
     {"deployment_config.slurm", "env_vars", "deployment_config.env_vars", NULL},
+    {"deployment_config.slurm", "ntasks_per_node", NULL,
+     "madengine's job script runs one task per node (--ntasks is nodes); ranks per node "
+     "come from deployment_config.distributed.nproc_per_node"},
     {"deployment_config.distributed", "nodes", "deployment_config.slurm.nodes", NULL},
     {"deployment_config.distributed", "nodelist", "deployment_config.slurm.nodelist", NULL},
     {"context", "slurm", "deployment_config.slurm", NULL},
