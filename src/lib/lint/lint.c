@@ -272,9 +272,16 @@ struct ctx_source {
 	json_t *doc;
 };
 
+/* Values are released one by one unless an arena holds them (arena.c). */
+static void release(json_t *v, bool arena)
+{
+	if (!arena)
+		json_decref(v);
+}
+
 static assay_err lint_text(const char *text, size_t len, const char *file, bool on_disk,
 			   const struct assay_lint_options *o, const struct assay_lint_allow *allow,
-			   const struct ctx_source *cs, struct assay_lint_result *r,
+			   const struct ctx_source *cs, bool arena, struct assay_lint_result *r,
 			   struct assay_error *e)
 {
 	struct assay_error local;
@@ -282,14 +289,16 @@ static assay_err lint_text(const char *text, size_t len, const char *file, bool 
 		e = &local;
 	memset(r, 0, sizeof(*r));
 	r->file = xstrdup(file);
-	json_t *doc = assay_json_loadb(text, len, file, e);
+	json_t *doc = lint_json_fast(text, len);
+	if (!doc)
+		doc = assay_json_loadb(text, len, file, e);
 	if (!doc)
 		return lint_failed(r, e);
 	enum assay_lint_kind kind = o->kind;
 	if (kind == ASSAY_LINT_AUTO)
 		kind = assay_lint_detect(doc);
 	if (kind == ASSAY_LINT_AUTO || kind >= ASSAY_LINT_KIND_COUNT) {
-		json_decref(doc);
+		release(doc, arena);
 		assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
 			       "cannot tell what kind of file this is: a madengine manifest "
 			       "has built_images or built_models, a models.json is an array of "
@@ -300,7 +309,7 @@ static assay_err lint_text(const char *text, size_t len, const char *file, bool 
 		return lint_failed(r, e);
 	}
 	if (cs && kind != ASSAY_LINT_MANIFEST) {
-		json_decref(doc);
+		release(doc, arena);
 		assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
 			       "--context merges an additional-context file into a madengine "
 			       "manifest, and this is a %s",
@@ -361,8 +370,8 @@ static assay_err lint_text(const char *text, size_t len, const char *file, bool 
 		}
 		r->v[kept++] = *f;
 	}
-	json_decref(view);
-	json_decref(doc);
+	release(view, arena);
+	release(doc, arena);
 	r->n = kept;
 	if (r->n)
 		qsort(r->v, r->n, sizeof(*r->v), cmp_finding);
@@ -380,7 +389,11 @@ assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
 			    const struct assay_lint_allow *allow, struct assay_lint_result *r,
 			    struct assay_error *e)
 {
-	return lint_text(text, len, file, false, o, allow, NULL, r, e);
+	struct lint_arena a;
+	bool arena = lint_arena_begin(&a);
+	assay_err rc = lint_text(text, len, file, false, o, allow, NULL, arena, r, e);
+	lint_arena_end(&a);
+	return rc;
 }
 
 assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
@@ -397,19 +410,22 @@ assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
 		r->file = xstrdup(file);
 		return lint_failed(r, e);
 	}
+	struct lint_arena a;
+	bool arena = lint_arena_begin(&a);
 	struct ctx_source cs = {o->context_file, NULL, 0, NULL};
 	if (o->context_file) {
 		char *ct = assay_read_file(o->context_file, &cs.len, e);
 		cs.text = ct;
 		cs.doc = ct ? assay_json_loadb(ct, cs.len, o->context_file, e) : NULL;
 		if (cs.doc && !json_is_object(cs.doc)) {
-			json_decref(cs.doc);
+			release(cs.doc, arena);
 			cs.doc = NULL;
 			assay_error_at(e, ASSAY_USAGE, o->context_file, "$", 0,
 				       "an additional-context file must hold a JSON object "
 				       "(madengine refuses anything else)");
 		}
 		if (!cs.doc) {
+			lint_arena_end(&a);
 			free(ct);
 			free(text);
 			memset(r, 0, sizeof(*r));
@@ -418,8 +434,9 @@ assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
 		}
 	}
 	assay_err rc =
-	    lint_text(text, len, file, true, o, allow, o->context_file ? &cs : NULL, r, e);
-	json_decref(cs.doc);
+	    lint_text(text, len, file, true, o, allow, o->context_file ? &cs : NULL, arena, r, e);
+	release(cs.doc, arena);
+	lint_arena_end(&a);
 	free((char *)cs.text);
 	free(text);
 	return rc;

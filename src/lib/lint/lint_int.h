@@ -39,6 +39,21 @@ static inline bool lint_manifest_like(const struct lint_ctx *c)
 	       json_is_object(c->doc);
 }
 
+/* Strict JSON into jansson values, fast (fastjson.c); NULL when the text
+ * is not JSON that assay_json_loadb accepts, or not simply so: then read it
+ * with assay_json_loadb, which words the error. */
+json_t *lint_json_fast(const char *text, size_t len);
+
+/* A bump arena for the jansson values of one lint (arena.c). begin returns
+ * false when none is used (sanitizer builds, or one already in use on this
+ * thread); then values must be released as usual. end drops every value
+ * allocated since begin: none may be used after it. */
+struct lint_arena {
+	struct chunk *head;
+};
+bool lint_arena_begin(struct lint_arena *a);
+void lint_arena_end(struct lint_arena *a);
+
 /* madengine additional-context files (context.c). */
 bool lint_looks_like_context(const json_t *doc);
 /* The keys an additional-context file sets for the deployment (madengine
