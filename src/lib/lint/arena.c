@@ -3,7 +3,8 @@
  * whole at the end, so the document is never taken apart value by value
  * (freeing a 50 KB manifest's values cost lint as much as reading it).
  * Outside a lint, or for memory from elsewhere, plain malloc and free.
- * Sanitizer builds keep plain malloc throughout, for their checks. */
+ * Sanitizer builds give every allocation a chunk of its own, so the same
+ * code runs under the tests while bounds and lifetimes stay checked. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,17 +13,18 @@
 #include "lint_int.h"
 
 #if defined(__SANITIZE_ADDRESS__)
-#define LINT_ARENA 0
+#define LINT_POOL 0
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define LINT_ARENA 0
+#define LINT_POOL 0
 #endif
 #endif
-#ifndef LINT_ARENA
-#define LINT_ARENA 1
+#ifndef LINT_POOL
+#define LINT_POOL 1
 #endif
 
-#define CHUNK (1u << 20)
+/* Chunk size when pooling; without, a chunk per allocation. */
+#define CHUNK (LINT_POOL ? (size_t)1 << 20 : 0)
 
 struct chunk {
 	struct chunk *next;
@@ -47,10 +49,13 @@ static void *arena_malloc(size_t n)
 	struct lint_arena *a = current;
 	if (!a)
 		return malloc(n);
-	n = (n + 15) & ~(size_t)15;
+	if (LINT_POOL)
+		n = (n + 15) & ~(size_t)15;
 	struct chunk *c = a->head;
-	if (!c || c->size - c->used < n) {
+	if (!c || c->size - c->used < n || !LINT_POOL) {
 		size_t size = n > CHUNK ? n : CHUNK;
+		if (!size)
+			size = 1;
 		c = malloc(sizeof(*c) + size);
 		if (!c)
 			return NULL;
@@ -79,7 +84,7 @@ static void install(void)
 bool lint_arena_begin(struct lint_arena *a)
 {
 	memset(a, 0, sizeof(*a));
-	if (!LINT_ARENA || current)
+	if (current)
 		return false;
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, install);
