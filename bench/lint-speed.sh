@@ -74,13 +74,13 @@ if [ "$rc" != 0 ] || [ "$found" != "${#files[@]}" ]; then
   exit 1
 fi
 
-# One timed run of "$@": prints "wall cpu" in seconds (GNU time: elapsed, and
-# user + system of the command).
+# One timed run of "$@": prints "wall cpu" in seconds, from bash's time
+# keyword (real, and user + system of the command).
 timed() {
-  /usr/bin/time -f '%e %U %S' -o "$dir/time" "$@" >/dev/null 2>&1 || true
+  local TIMEFORMAT='%R %U %S'
+  { time "$@" >/dev/null 2>&1; } 2>"$dir/time" || true
   awk '{ printf "%.4f %.4f\n", $1, $2 + $3 }' "$dir/time"
 }
-[ -x /usr/bin/time ] || { echo "lint-speed: needs GNU time (/usr/bin/time; Debian package time)" >&2; exit 1; }
 names=("cat (read the files)")
 cmds=("cat ${files[*]@Q}")
 if command -v python3 >/dev/null; then
