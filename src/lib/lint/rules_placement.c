@@ -179,7 +179,7 @@ static int distance(const char *a, const char *b)
 static bool in_list(const char *const *list, const char *key)
 {
 	for (size_t i = 0; list && list[i]; i++)
-		if (!strcmp(list[i], key))
+		if (list[i][0] == key[0] && !strcmp(list[i], key))
 			return true;
 	return false;
 }

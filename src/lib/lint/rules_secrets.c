@@ -42,24 +42,32 @@ static bool upper_equals(const char *s, size_t n, const char *w)
 
 /* Whether key holds, in any case, one of the words every secret-named key
  * has: TOKEN, SECRET, PASSW(ORD|D) or KEY (APIKEY, API_KEY, PRIVATE_KEY). */
+static bool word_at(const char *p, const char *w)
+{
+	for (; *w; p++, w++)
+		if ((*p & ~0x20) != *w) /* w is upper case; p may end first (NUL fails) */
+			return false;
+	return true;
+}
+
 static bool maybe_secret(const char *key)
 {
 	for (const char *p = key; *p; p++) {
 		switch (*p | 0x20) {
 		case 't':
-			if (!strncasecmp(p, "TOKEN", 5))
+			if (word_at(p, "TOKEN"))
 				return true;
 			break;
 		case 's':
-			if (!strncasecmp(p, "SECRET", 6))
+			if (word_at(p, "SECRET"))
 				return true;
 			break;
 		case 'p':
-			if (!strncasecmp(p, "PASSW", 5))
+			if (word_at(p, "PASSW"))
 				return true;
 			break;
 		case 'k':
-			if (!strncasecmp(p, "KEY", 3))
+			if (word_at(p, "KEY"))
 				return true;
 			break;
 		}

@@ -1,4 +1,9 @@
-# --context: a manifest merged with its additional-context file as madengine merges them; each finding names the file whose value takes effect
+# --context: a manifest merged with its additional-context file as madengine merges them
+# (madengine src/madengine/orchestration/run_orchestrator.py, _load_and_merge_manifest: each of
+# deploy, slurm, k8s, kubernetes, distributed, vllm, env_vars, debug in the context replaces
+# manifest["deployment_config"][key] whole). The context file is madengine's own 2-node example
+# (examples/slurm-configs/basic/03-multi-node-basic.json), which sets NCCL_IB_DISABLE=1; each
+# finding names the file whose value takes effect.
 args: lint --context tests/lint/rules/context-override/ctx-2node.json tests/lint/rules/context-override/bad.json
 exit: 1
 --- stdout
