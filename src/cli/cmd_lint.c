@@ -38,7 +38,7 @@ const char cmd_lint_help[] =
     "  --disable RULE    turn a rule off (repeatable, comma-separated, or \"all\")\n"
     "  --enable RULE     turn a rule on, e.g. one that is off by default\n"
     "  --jobs N          lint N files at a time (default: the number of CPUs)\n"
-    "  --list-rules      print every rule: id, severity, default, summary\n"
+    "  --list-rules      print every rule: id, severity, default, --strict, summary\n"
     "\n"
     "A .assay-lint.json beside the files allows findings per file and sets\n"
     "severities:\n"
