@@ -25,6 +25,7 @@ enum assay_lint_kind {
 	ASSAY_LINT_PLATFORMS, /* assay platform registry */
 	ASSAY_LINT_SWEEP,     /* assay sweep */
 	ASSAY_LINT_SUITE,     /* assay suite ("kind": "ep" or "command", docs/suite.md) */
+	ASSAY_LINT_CONTEXT,   /* madengine --additional-context-file */
 	ASSAY_LINT_KIND_COUNT
 };
 #define ASSAY_LINT_KIND_BIT(k) (1u << (k))
@@ -46,7 +47,7 @@ const struct assay_lint_rule *assay_lint_rule_at(size_t i);
 int assay_lint_rule_index(const char *id);
 
 const char *assay_lint_kind_name(enum assay_lint_kind k);
-/* Parse a kind name ("manifest", "models", "platforms", "sweep", "suite"); -1
+/* Parse a kind name ("manifest", "models", "platforms", "sweep", "suite", "context"); -1
  * when unknown. */
 int assay_lint_kind_from_name(const char *name);
 const char *assay_lint_severity_name(enum assay_lint_severity s);
@@ -55,15 +56,28 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc);
 
 #define ASSAY_LINT_MAX_RULES 64
 
+/* Where a severity override can turn a rule off (.assay-lint.json "severity"). */
+#define ASSAY_LINT_OFF 3
+
 struct assay_lint_options {
 	enum assay_lint_kind kind;     /* ASSAY_LINT_AUTO to detect */
 	bool on[ASSAY_LINT_MAX_RULES]; /* by rule index */
+	/* Severity by rule index; 0 keeps the rule's own (--strict sets some). */
+	unsigned char severity[ASSAY_LINT_MAX_RULES];
+	/* A madengine --additional-context-file to lint a manifest with, merged
+	 * the way madengine merges it (NULL: none). Only assay_lint_file reads it. */
+	const char *context_file;
 };
 /* Kind AUTO and every rule at its default. */
 void assay_lint_options_init(struct assay_lint_options *o);
 /* Turn a rule (or "all") on or off; ASSAY_USAGE naming it when unknown. */
 assay_err assay_lint_options_set(struct assay_lint_options *o, const char *id, bool on,
 				 struct assay_error *e);
+/* The --strict preset: the multi-node and reproducibility traps that are
+ * warnings by default become errors. */
+void assay_lint_options_strict(struct assay_lint_options *o);
+/* Whether --strict promotes the rule at index i. */
+bool assay_lint_rule_strict(size_t i);
 
 struct assay_lint_finding;
 
@@ -81,6 +95,9 @@ struct assay_lint_allow {
 	char *file; /* the .assay-lint.json it came from, NULL when none */
 	struct assay_lint_allow_entry *v;
 	size_t n, alloc;
+	/* "severity": {"RULE": "error"|"warning"|"off"}, by rule index; 0 when
+	 * not set. Overrides the rule's own severity and --strict. */
+	unsigned char severity[ASSAY_LINT_MAX_RULES];
 };
 #define ASSAY_LINT_ALLOW_FILE ".assay-lint.json"
 /* Load dir/.assay-lint.json; a missing file is an empty list. ASSAY_USAGE
@@ -96,6 +113,8 @@ bool assay_lint_allowed(const struct assay_lint_allow *a, const char *file,
 
 struct assay_lint_finding {
 	const struct assay_lint_rule *rule;
+	enum assay_lint_severity severity; /* in effect: the rule's, or as overridden */
+	char *file;    /* the file path lies in, when not the result's (a context file) */
 	char *path;    /* JSON path, e.g. $.deployment_config.slurm.nodes */
 	char *message; /* one line; never contains a secret */
 	long line;     /* 1-based position of the member or element in the file */
@@ -107,26 +126,32 @@ struct assay_lint_result {
 	enum assay_lint_kind kind;
 	struct assay_lint_finding *v; /* sorted by line, column, rule */
 	size_t n, alloc;
-	size_t errors, warnings;
-	size_t allowed; /* findings dropped by the allow list */
+	size_t errors, warnings; /* errors counts a file that could not be linted */
+	size_t allowed;          /* findings dropped by the allow list */
+	/* Set when the file could not be linted (unreadable, not JSON, unknown
+	 * kind): the error, with its location. Then there are no findings. */
+	struct assay_error *error;
 };
 
 /* Lint len bytes of text named file. ASSAY_USAGE (with line and column)
  * when it is not JSON, or when the kind is AUTO and cannot be told; then r
- * holds no findings. allow may be NULL. Findings are in r either way. */
+ * holds no findings but r->error (a copy of e). allow may be NULL. */
 assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
 			    const struct assay_lint_options *o,
 			    const struct assay_lint_allow *allow, struct assay_lint_result *r,
 			    struct assay_error *e);
 /* The same for a file on disk; only then is a suite loaded as `assay run`
- * loads it (rule assay-config), since that reads the files it names. */
+ * loads it (rule assay-config), since that reads the files it names, and
+ * a manifest merged with o->context_file. */
 assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
 			  const struct assay_lint_allow *allow, struct assay_lint_result *r,
 			  struct assay_error *e);
 void assay_lint_result_release(struct assay_lint_result *r);
 
 /* Renderings. Human: "FILE:$.path: severity: rule: message" per line.
- * GitHub: workflow command annotations ("::error file=...::..."). */
+ * GitHub: workflow command annotations ("::error file=...::..."), and an
+ * ::error for a file that could not be linted. JSON and SARIF carry that
+ * error too (an "error" member; a toolExecutionNotification). */
 void assay_lint_format_human(struct sbuf *out, const struct assay_lint_result *r);
 void assay_lint_format_github(struct sbuf *out, const struct assay_lint_result *r);
 /* {"schema": "assay.lint/1", "files": [...], "errors": N, "warnings": N} */

@@ -16,41 +16,53 @@
 
 const char cmd_lint_help[] =
     "usage: assay lint [--format FORMAT] [--kind KIND] [--disable RULE] [--enable RULE]\n"
-    "                  FILE...\n"
+    "                  [--strict] [--fail-on LEVEL] [--context FILE] FILE...\n"
     "       assay lint --list-rules\n"
     "\n"
     "Check madengine build manifests (build_manifest.json), madengine model cards\n"
-    "(models.json) and assay's platform registries, sweeps and suites, statically.\n"
+    "(models.json), madengine additional-context files and assay's platform\n"
+    "registries, sweeps and suites, statically.\n"
     "Each finding names the file, the JSON path, its severity and rule:\n"
     "  build_manifest.json:$.slurm: error: misplaced-key: madengine ignores ...\n"
     "\n"
     "options:\n"
     "  --format FORMAT   human (default), json, sarif (SARIF 2.1.0) or github\n"
     "                    (workflow annotations)\n"
-    "  --kind KIND       manifest, models, platforms, sweep or suite (default: from\n"
-    "                    the content)\n"
+    "  --kind KIND       manifest, models, platforms, sweep, suite or context (default:\n"
+    "                    from the content)\n"
+    "  --context FILE    lint each manifest merged with this madengine\n"
+    "                    --additional-context-file, as madengine merges them\n"
+    "  --strict          the multi-node traps that are warnings become errors\n"
+    "  --fail-on LEVEL   exit 1 on a finding of this level or worse: error\n"
+    "                    (default) or warning\n"
     "  --disable RULE    turn a rule off (repeatable, comma-separated, or \"all\")\n"
     "  --enable RULE     turn a rule on, e.g. one that is off by default\n"
     "  --jobs N          lint N files at a time (default: the number of CPUs)\n"
-    "  --list-rules      print every rule: id, severity, default, summary\n"
+    "  --list-rules      print every rule: id, severity, default, --strict, summary\n"
     "\n"
-    "A .assay-lint.json beside the files allows findings per file:\n"
-    "  {\"allow\": {\"build_manifest.json\": [\"image-tag\", \"placeholder $.context\"]}}\n"
+    "A .assay-lint.json beside the files allows findings per file and sets\n"
+    "severities:\n"
+    "  {\"allow\": {\"build_manifest.json\": [\"image-tag\", \"placeholder $.context\"]},\n"
+    "   \"severity\": {\"no-network-interface\": \"error\"}}\n"
     "\n"
     "example:\n"
     "  assay lint --format github build_manifest.json models.json\n"
     "\n"
-    "Exit codes: 0 no errors (warnings allowed), 1 an error-level finding, 2 bad\n"
-    "arguments, unreadable or non-JSON input. Rules: docs/lint.md.\n";
+    "Exit codes: 0 no errors (warnings allowed), 1 an error-level finding (or a\n"
+    "warning with --fail-on warning), 2 bad arguments, unreadable or non-JSON\n"
+    "input. Rules: docs/lint.md.\n";
 
 static void list_rules(void)
 {
 	size_t n = assay_lint_rule_count();
-	printf("%-26s %-8s %-8s %-13s %s\n", "rule", "severity", "default", "family", "summary");
+	printf("%-26s %-8s %-8s %-6s %-13s %s\n", "rule", "severity", "default", "strict", "family",
+	       "summary");
 	for (size_t i = 0; i < n; i++) {
 		const struct assay_lint_rule *r = assay_lint_rule_at(i);
-		printf("%-26s %-8s %-8s %-13s %s\n", r->id, assay_lint_severity_name(r->severity),
-		       r->default_on ? "on" : "off", r->family, r->summary);
+		bool strict = assay_lint_rule_strict(i);
+		printf("%-26s %-8s %-8s %-6s %-13s %s\n", r->id,
+		       assay_lint_severity_name(r->severity), r->default_on ? "on" : "off",
+		       strict ? "error" : "-", r->family, r->summary);
 	}
 }
 
@@ -59,10 +71,11 @@ static void list_rules(void)
 struct allow_cache {
 	struct strlist dirs;
 	struct assay_lint_allow **v; /* NULL where the file is invalid */
+	struct assay_error *errs;    /* why, where it is */
 };
 
 static const struct assay_lint_allow *allow_for(struct allow_cache *c, const char *file,
-						assay_err *rc)
+						assay_err *rc, const struct assay_error **err)
 {
 	char *copy = xstrdup(file);
 	char *dir = xstrdup(dirname(copy));
@@ -71,18 +84,22 @@ static const struct assay_lint_allow *allow_for(struct allow_cache *c, const cha
 		if (!strcmp(c->dirs.v[i], dir)) {
 			free(dir);
 			*rc = c->v[i] ? ASSAY_OK : ASSAY_USAGE;
+			*err = &c->errs[i];
 			return c->v[i];
 		}
 	}
 	size_t i = c->dirs.n;
 	strlist_push(&c->dirs, dir);
 	c->v = xrealloc(c->v, c->dirs.n * sizeof(*c->v));
+	c->errs = xrealloc(c->errs, c->dirs.n * sizeof(*c->errs));
 	c->v[i] = xcalloc(1, sizeof(*c->v[i]));
-	struct assay_error e;
-	*rc = assay_lint_allow_load_dir(dir, c->v[i], &e);
+	struct assay_error *e = &c->errs[i];
+	assay_error_clear(e);
+	*rc = assay_lint_allow_load_dir(dir, c->v[i], e);
+	*err = e;
 	free(dir);
 	if (*rc != ASSAY_OK) {
-		cli_report(&e);
+		cli_report(e);
 		free(c->v[i]);
 		c->v[i] = NULL;
 	}
@@ -97,6 +114,7 @@ static void allow_cache_release(struct allow_cache *c)
 		free(c->v[i]);
 	}
 	free(c->v);
+	free(c->errs);
 	strlist_clear(&c->dirs);
 }
 
@@ -106,7 +124,8 @@ enum format { F_HUMAN, F_JSON, F_SARIF, F_GITHUB };
 struct job {
 	const char *file;
 	const struct assay_lint_allow *allow;
-	bool skip; /* its .assay-lint.json is invalid (already reported) */
+	bool skip;        /* its .assay-lint.json is invalid (already reported) */
+	size_t allow_err; /* index of that error in the cache */
 	struct assay_lint_result result;
 	assay_err rc;
 	struct assay_error err;
@@ -168,7 +187,17 @@ static int set_rules(struct assay_lint_options *o, const char *arg, bool on)
 
 int cmd_lint(int argc, char **argv)
 {
-	enum { O_FORMAT = 256, O_KIND, O_DISABLE, O_ENABLE, O_JOBS, O_LIST };
+	enum {
+		O_FORMAT = 256,
+		O_KIND,
+		O_DISABLE,
+		O_ENABLE,
+		O_JOBS,
+		O_LIST,
+		O_STRICT,
+		O_FAIL_ON,
+		O_CONTEXT
+	};
 	static const struct option opts[] = {
 	    {"format", required_argument, NULL, O_FORMAT},
 	    {"kind", required_argument, NULL, O_KIND},
@@ -176,6 +205,9 @@ int cmd_lint(int argc, char **argv)
 	    {"enable", required_argument, NULL, O_ENABLE},
 	    {"jobs", required_argument, NULL, O_JOBS},
 	    {"list-rules", no_argument, NULL, O_LIST},
+	    {"strict", no_argument, NULL, O_STRICT},
+	    {"fail-on", required_argument, NULL, O_FAIL_ON},
+	    {"context", required_argument, NULL, O_CONTEXT},
 	    {NULL, 0, NULL, 0},
 	};
 	static const char *const format_names[] = {"human", "json", "sarif", "github"};
@@ -183,6 +215,7 @@ int cmd_lint(int argc, char **argv)
 	assay_lint_options_init(&o);
 	enum format format = F_HUMAN;
 	bool list = false;
+	enum assay_lint_severity fail_on = ASSAY_LINT_ERROR;
 	long nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	int opt;
 	opterr = 0;
@@ -206,7 +239,7 @@ int cmd_lint(int argc, char **argv)
 				return cli_usage_error(
 				    "lint",
 				    "--kind: expected manifest, models, platforms, "
-				    "sweep or suite, got \"%s\"",
+				    "sweep, suite or context, got \"%s\"",
 				    optarg);
 			o.kind = (enum assay_lint_kind)k;
 			break;
@@ -225,6 +258,18 @@ int cmd_lint(int argc, char **argv)
 			break;
 		}
 		case O_LIST: list = true; break;
+		case O_STRICT: assay_lint_options_strict(&o); break;
+		case O_FAIL_ON:
+			if (!strcmp(optarg, "error"))
+				fail_on = ASSAY_LINT_ERROR;
+			else if (!strcmp(optarg, "warning"))
+				fail_on = ASSAY_LINT_WARNING;
+			else
+				return cli_usage_error(
+				    "lint", "--fail-on: expected error or warning, got \"%s\"",
+				    optarg);
+			break;
+		case O_CONTEXT: o.context_file = optarg; break;
 		default:
 			return cli_usage_error("lint", "unknown option or missing value: '%s'",
 					       argv[optind - 1]);
@@ -237,32 +282,47 @@ int cmd_lint(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error("lint", "expected at least one FILE");
 
-	size_t nfiles = (size_t)(argc - optind), nres = 0;
+	size_t nfiles = (size_t)(argc - optind), nres = 0, nlinted = 0;
 	struct job *jobs = xcalloc(nfiles, sizeof(*jobs));
 	struct assay_lint_result *res = xcalloc(nfiles, sizeof(*res));
-	struct allow_cache cache = {STRLIST_INIT, NULL};
+	struct allow_cache cache = {STRLIST_INIT, NULL, NULL};
 	assay_err rc = ASSAY_OK;
 	size_t errors = 0, warnings = 0, allowed = 0;
 	for (size_t i = 0; i < nfiles; i++) {
 		assay_err arc;
+		const struct assay_error *aerr = NULL;
 		jobs[i].file = argv[optind + (int)i];
-		jobs[i].allow = allow_for(&cache, jobs[i].file, &arc);
+		jobs[i].allow = allow_for(&cache, jobs[i].file, &arc, &aerr);
 		jobs[i].skip = arc != ASSAY_OK;
+		jobs[i].allow_err = aerr ? (size_t)(aerr - cache.errs) : 0;
 		rc = assay_err_worst(rc, arc);
 	}
 	run_jobs(jobs, nfiles, &o, nthreads < 1 ? 1 : nthreads);
 	struct sbuf out = SBUF_INIT;
 	for (size_t i = 0; i < nfiles; i++) {
 		struct job *j = &jobs[i];
-		if (j->skip)
-			continue;
-		if (j->rc != ASSAY_OK) {
+		struct assay_lint_result *r = &res[nres++];
+		if (j->skip) {
+			/* Not linted: its .assay-lint.json is invalid (reported above). */
+			memset(&j->result, 0, sizeof(j->result));
+			j->result.file = xstrdup(j->file);
+			j->result.error = xcalloc(1, sizeof(*j->result.error));
+			*j->result.error = cache.errs[j->allow_err];
+			j->result.errors = 1;
+		} else if (j->rc != ASSAY_OK) {
 			rc = assay_err_worst(rc, cli_report(&j->err));
-			assay_lint_result_release(&j->result);
+		}
+		*r = j->result;
+		if (r->error) {
+			/* Counted in the JSON document; the exit code is 2 already. */
+			if (format == F_GITHUB)
+				assay_lint_format_github(&out, r);
+			fputs(sbuf_str(&out), stdout);
+			sbuf_reset(&out);
 			continue;
 		}
-		struct assay_lint_result *r = &res[nres++];
 		*r = j->result;
+		nlinted++;
 		errors += r->errors;
 		warnings += r->warnings;
 		allowed += r->allowed;
@@ -285,8 +345,8 @@ int cmd_lint(int argc, char **argv)
 	}
 	if (format == F_HUMAN && (errors || warnings || allowed)) {
 		fprintf(stderr, "assay lint: %zu error%s, %zu warning%s in %zu file%s", errors,
-			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", nres,
-			nres == 1 ? "" : "s");
+			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", nlinted,
+			nlinted == 1 ? "" : "s");
 		if (allowed)
 			fprintf(stderr, "; %zu allowed by .assay-lint.json", allowed);
 		fputc('\n', stderr);
@@ -296,7 +356,7 @@ int cmd_lint(int argc, char **argv)
 	free(res);
 	sbuf_release(&out);
 	allow_cache_release(&cache);
-	if (errors)
-		rc = assay_err_worst(rc, ASSAY_GATE_FAILED); /* exit 1: an error-level finding */
+	if (errors || (fail_on == ASSAY_LINT_WARNING && warnings))
+		rc = assay_err_worst(rc, ASSAY_GATE_FAILED); /* exit 1: a finding at --fail-on */
 	return rc;
 }

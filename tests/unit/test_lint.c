@@ -258,8 +258,9 @@ static void test_allow(void **state)
 {
 	(void)state;
 	assert_string_equal(allow_error("{\"allow\": {\"*.json\": [\"image-tag\"]}}"), "ok");
-	assert_string_equal(allow_error("{\"allow\": {}, \"deny\": 1}"),
-			    "d/.assay-lint.json: $.deny: unknown key (expected one of: allow)");
+	assert_string_equal(
+	    allow_error("{\"allow\": {}, \"deny\": 1}"),
+	    "d/.assay-lint.json: $.deny: unknown key (expected one of: allow, severity)");
 	assert_string_equal(
 	    allow_error("{\"allow\": {\"m.json\": \"image-tag\"}}"),
 	    "d/.assay-lint.json: $.allow[\"m.json\"]: expected an array of rule ids, "
@@ -550,6 +551,77 @@ static void test_messages_are_utf8(void **state)
 	assay_lint_result_release(&r);
 }
 
+/* lint_json_fast reads what jansson reads, to the same values, or gives up
+ * (then jansson reads it and words the error). */
+static void test_fast_json(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		bool fast; /* the fast reader must take it */
+	} cases[] = {
+	    {"{}", true},
+	    {" [ ] ", true},
+	    {"{\"a\": 1, \"b\": [true, false, null], \"c\": {\"d\": \"e\"}}", true},
+	    {"[-0, 0, 12, -7, 1.5, -2.5e3, 1E-2, 9223372036854775807]", true},
+	    {"[\"tab\\there\", \"q\\\"\\\\\\/\", \"\\u00e9\\u20ac\", \"\\ud83d\\ude00\"]", true},
+	    {"{\"caf\xc3\xa9\": \"\xe2\x82\xac\xf0\x9f\x98\x80\"}", true},
+	    {"{\"k\\u0041y\": 1, \"kAz\": 2}", true},
+	    {"{\"a\": 1, \"a\": 2}", false},       /* duplicate key */
+	    {"{\"a\": 1, \"\\u0061\": 2}", false}, /* the same key, escaped */
+	    {"[\"\\u0000\"]", false},              /* jansson refuses NUL */
+	    {"[9223372036854775808]", false},      /* too big an integer */
+	    {"[1e999]", false},                    /* real overflow */
+	    {"[01]", false},                       /* leading zero */
+	    {"[1.]", false},
+	    {"[.5]", false},
+	    {"[+1]", false},
+	    {"[tru]", false},
+	    {"[1,]", false},
+	    {"{\"a\":1,}", false},
+	    {"{\"a\" 1}", false},
+	    {"{a: 1}", false},
+	    {"\"top\"", false}, /* not an object or array */
+	    {"42", false},
+	    {"", false},
+	    {"{} {}", false},
+	    {"[\"a\nb\"]", false},
+	    {"[\"\\x\"]", false},
+	    {"[\"\\ud800\"]", false},
+	    {"[\"\\udc00\"]", false},
+	    {"[\"\xc0\xaf\"]", false},
+	    {"[\"\xed\xa0\x80\"]", false},
+	    {"[\"\xf4\x90\x80\x80\"]", false},
+	    {"[\"\xe2\x82\"]", false},
+	    {"[\"unterminated]", false},
+	    {"{\"a\": [1, 2", false},
+	    {"[nul]", false},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t len = strlen(cases[i].text);
+		json_t *fast = lint_json_fast(cases[i].text, len);
+		json_error_t je;
+		json_t *slow = json_loadb(cases[i].text, len, JSON_REJECT_DUPLICATES, &je);
+		if (cases[i].fast && !fast)
+			fail_msg("case %zu: the fast reader gave up on %s", i, cases[i].text);
+		if (fast) {
+			if (!slow || !json_equal(fast, slow))
+				fail_msg("case %zu: the fast reader accepts %s differently", i,
+					 cases[i].text);
+		}
+		json_decref(fast);
+		json_decref(slow);
+	}
+	/* Deep nesting goes the slow way, and still parses. */
+	struct sbuf deep = SBUF_INIT;
+	for (int i = 0; i < 1500; i++)
+		sbuf_addch(&deep, '[');
+	for (int i = 0; i < 1500; i++)
+		sbuf_addch(&deep, ']');
+	assert_null(lint_json_fast(deep.buf, deep.len));
+	sbuf_release(&deep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +639,7 @@ int main(void)
 	    cmocka_unit_test(test_sarif),
 	    cmocka_unit_test(test_github),
 	    cmocka_unit_test(test_messages_are_utf8),
+	    cmocka_unit_test(test_fast_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

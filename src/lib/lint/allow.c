@@ -48,17 +48,53 @@ static int parse_entry(struct assay_cfg *c, const char *pattern, const json_t *v
 	return 0;
 }
 
+/* "severity": {"RULE": "error" | "warning" | "off"} */
+static int parse_severity(struct assay_cfg *c, const json_t *sev, struct assay_lint_allow *a)
+{
+	static const char *const levels[] = {"warning", "error", "off", NULL};
+	static const unsigned char values[] = {ASSAY_LINT_WARNING, ASSAY_LINT_ERROR,
+					       ASSAY_LINT_OFF};
+	const char *id;
+	json_t *v;
+	json_object_foreach((json_t *)sev, id, v)
+	{
+		char sp[512];
+		assay_json_path_key(sp, sizeof(sp), "$.severity", id);
+		int rule = assay_lint_rule_index(id);
+		if (rule < 0 || rule >= ASSAY_LINT_MAX_RULES)
+			return assay_cfg_fail(
+			    c, sp, "unknown rule \"%s\" (see 'assay lint --list-rules')", id);
+		size_t i = 0;
+		while (levels[i] &&
+		       !(json_is_string(v) && !strcmp(json_string_value(v), levels[i])))
+			i++;
+		if (!levels[i])
+			return assay_cfg_expected(c, sp, "\"error\", \"warning\" or \"off\"", v);
+		a->severity[rule] = values[i];
+	}
+	return 0;
+}
+
 assay_err assay_lint_allow_parse(const json_t *doc, const char *file, struct assay_lint_allow *a,
 				 struct assay_error *e)
 {
-	static const char *const top_keys[] = {"allow", NULL};
+	static const char *const top_keys[] = {"allow", "severity", NULL};
 	struct assay_cfg c = {file, e};
-	json_t *allow;
+	json_t *allow = NULL, *sev = NULL;
 	memset(a, 0, sizeof(*a));
 	a->file = xstrdup(file);
 	if (assay_cfg_object(&c, doc, "$", top_keys) < 0 ||
-	    assay_cfg_member(&c, doc, "$", "allow", ASSAY_CFG_REQUIRED, JSON_OBJECT, &allow) < 0)
+	    assay_cfg_member(&c, doc, "$", "allow", ASSAY_CFG_OPTIONAL, JSON_OBJECT, &allow) < 0 ||
+	    assay_cfg_member(&c, doc, "$", "severity", ASSAY_CFG_OPTIONAL, JSON_OBJECT, &sev) < 0)
 		goto fail;
+	if (!allow && !sev) {
+		assay_cfg_fail(&c, "$", "expected \"allow\" or \"severity\" (or both)");
+		goto fail;
+	}
+	if (sev && parse_severity(&c, sev, a) < 0)
+		goto fail;
+	if (!allow)
+		return ASSAY_OK;
 	const char *pattern;
 	json_t *list;
 	json_object_foreach(allow, pattern, list)

@@ -13,7 +13,7 @@
 static const struct lint_family *const families[] = {
     &lint_family_placement, &lint_family_images,       &lint_family_job,     &lint_family_network,
     &lint_family_cards,     &lint_family_placeholders, &lint_family_secrets, &lint_family_suite,
-    &lint_family_gates,     &lint_family_assay,
+    &lint_family_gates,     &lint_family_assay,        &lint_family_context,
 };
 
 size_t assay_lint_rule_count(void)
@@ -56,9 +56,10 @@ static int rule_index_of(const struct assay_lint_rule *rule)
 }
 
 static const char *const kind_names[ASSAY_LINT_KIND_COUNT] = {
-    [ASSAY_LINT_AUTO] = "auto",     [ASSAY_LINT_MANIFEST] = "manifest",
-    [ASSAY_LINT_MODELS] = "models", [ASSAY_LINT_PLATFORMS] = "platforms",
-    [ASSAY_LINT_SWEEP] = "sweep",   [ASSAY_LINT_SUITE] = "suite",
+    [ASSAY_LINT_AUTO] = "auto",       [ASSAY_LINT_MANIFEST] = "manifest",
+    [ASSAY_LINT_MODELS] = "models",   [ASSAY_LINT_PLATFORMS] = "platforms",
+    [ASSAY_LINT_SWEEP] = "sweep",     [ASSAY_LINT_SUITE] = "suite",
+    [ASSAY_LINT_CONTEXT] = "context",
 };
 
 const char *assay_lint_kind_name(enum assay_lint_kind k)
@@ -117,7 +118,33 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc)
 		return ASSAY_LINT_SWEEP;
 	if (looks_like_card(doc))
 		return ASSAY_LINT_MODELS;
+	if (lint_looks_like_context(doc))
+		return ASSAY_LINT_CONTEXT;
 	return ASSAY_LINT_AUTO;
+}
+
+/* What --strict promotes to errors: the multi-node traps and an image that
+ * can change under the same manifest. */
+static const char *const strict_rules[] = {
+    "no-network-interface", "image-tag",        "nproc-exceeds-gpus",
+    "card-primus-results",  "context-override",
+};
+
+bool assay_lint_rule_strict(size_t i)
+{
+	const struct assay_lint_rule *r = assay_lint_rule_at(i);
+	for (size_t k = 0; r && k < ARRAY_SIZE(strict_rules); k++)
+		if (!strcmp(strict_rules[k], r->id))
+			return true;
+	return false;
+}
+
+void assay_lint_options_strict(struct assay_lint_options *o)
+{
+	size_t n = assay_lint_rule_count();
+	for (size_t i = 0; i < n && i < ASSAY_LINT_MAX_RULES; i++)
+		if (assay_lint_rule_strict(i))
+			o->severity[i] = ASSAY_LINT_ERROR;
 }
 
 void assay_lint_options_init(struct assay_lint_options *o)
@@ -179,6 +206,8 @@ void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const c
 	struct assay_lint_finding *f = &r->v[r->n++];
 	memset(f, 0, sizeof(*f));
 	f->rule = rule;
+	f->severity = rule->severity;
+	f->file = c->finding_file ? xstrdup(c->finding_file) : NULL;
 	f->message = sbuf_detach(&msg, NULL);
 	f->path = sbuf_detach(&p, NULL);
 }
@@ -186,6 +215,8 @@ void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const c
 static int cmp_finding(const void *a, const void *b)
 {
 	const struct assay_lint_finding *x = a, *y = b;
+	if (!x->file != !y->file) /* the linted file's findings first */
+		return x->file ? 1 : -1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	if (x->column != y->column)
@@ -199,55 +230,153 @@ static int cmp_finding(const void *a, const void *b)
 
 static void finding_release(struct assay_lint_finding *f)
 {
+	free(f->file);
 	free(f->path);
 	free(f->message);
 }
 
+/* Keep a copy of the error in r, so every output format can report it. */
+static assay_err lint_failed(struct assay_lint_result *r, const struct assay_error *e)
+{
+	r->error = xcalloc(1, sizeof(*r->error));
+	if (e)
+		*r->error = *e;
+	else
+		r->error->code = ASSAY_USAGE;
+	if (!r->error->file[0])
+		snprintf(r->error->file, sizeof(r->error->file), "%s", r->file);
+	r->errors = 1;
+	return r->error->code ? r->error->code : ASSAY_USAGE;
+}
+
+/* The severity a finding has here: the rule's, --strict's, then the
+ * directory's .assay-lint.json (which may turn it off). */
+static unsigned severity_of(const struct assay_lint_finding *f, const struct assay_lint_options *o,
+			    const struct assay_lint_allow *allow)
+{
+	int i = rule_index_of(f->rule);
+	unsigned sev = f->rule->severity;
+	if (i >= 0 && i < ASSAY_LINT_MAX_RULES) {
+		if (o->severity[i])
+			sev = o->severity[i];
+		if (allow && allow->severity[i])
+			sev = allow->severity[i];
+	}
+	return sev;
+}
+
+/* A second source: the additional-context file a manifest is merged with. */
+struct ctx_source {
+	const char *file, *text;
+	size_t len;
+	json_t *doc;
+};
+
+/* Values are released one by one unless an arena holds them (arena.c). */
+static void release(json_t *v, bool arena)
+{
+	if (!arena)
+		json_decref(v);
+}
+
 static assay_err lint_text(const char *text, size_t len, const char *file, bool on_disk,
 			   const struct assay_lint_options *o, const struct assay_lint_allow *allow,
-			   struct assay_lint_result *r, struct assay_error *e)
+			   const struct ctx_source *cs, bool arena, struct assay_lint_result *r,
+			   struct assay_error *e)
 {
+	struct assay_error local;
+	if (!e)
+		e = &local;
 	memset(r, 0, sizeof(*r));
 	r->file = xstrdup(file);
-	json_t *doc = assay_json_loadb(text, len, file, e);
+	json_t *doc = lint_json_fast(text, len);
 	if (!doc)
-		return ASSAY_USAGE;
+		doc = assay_json_loadb(text, len, file, e);
+	if (!doc)
+		return lint_failed(r, e);
 	enum assay_lint_kind kind = o->kind;
 	if (kind == ASSAY_LINT_AUTO)
 		kind = assay_lint_detect(doc);
 	if (kind == ASSAY_LINT_AUTO || kind >= ASSAY_LINT_KIND_COUNT) {
-		json_decref(doc);
-		return assay_error_at(
-		    e, ASSAY_USAGE, file, NULL, 0,
-		    "cannot tell what kind of file this is: a madengine manifest "
-		    "has built_images or built_models, a models.json is an array of "
-		    "model cards, a platform registry has platforms, a sweep has "
-		    "suite and workload, a suite has \"kind\": \"ep\" or "
-		    "\"command\" (or pass --kind)");
+		release(doc, arena);
+		assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+			       "cannot tell what kind of file this is: a madengine manifest "
+			       "has built_images or built_models, a models.json is an array of "
+			       "model cards, a platform registry has platforms, a sweep has "
+			       "suite and workload, a suite has \"kind\": \"ep\" or "
+			       "\"command\", a madengine additional-context file has keys such as "
+			       "gpu_vendor, docker_env_vars or slurm (or pass --kind)");
+		return lint_failed(r, e);
+	}
+	if (cs && kind != ASSAY_LINT_MANIFEST) {
+		release(doc, arena);
+		assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+			       "--context merges an additional-context file into a madengine "
+			       "manifest, and this is a %s",
+			       assay_lint_kind_name(kind));
+		return lint_failed(r, e);
 	}
 	r->kind = kind;
-	struct lint_ctx c = {doc, kind, file, on_disk, o, r};
+	struct lint_ctx c = {0};
+	c.kind = kind;
+	c.file = file;
+	c.on_disk = on_disk;
+	c.opts = o;
+	c.res = r;
+	c.source = doc;
+	json_t *view = NULL;
+	if (kind == ASSAY_LINT_CONTEXT) {
+		view = lint_context_view(doc);
+	} else if (cs) {
+		view = lint_context_merge(doc, cs->doc);
+		c.context_doc = cs->doc;
+		c.context_file = cs->file;
+	}
+	c.doc = view ? view : doc;
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
 		families[i]->check(&c);
-	json_decref(doc);
 
 	size_t kept = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		struct assay_lint_finding *f = &r->v[i];
-		size_t off = lint_locate(text, len, f->path);
-		lint_line_col(text, len, off, &f->line, &f->column);
-		if (allow && assay_lint_allowed(allow, file, f)) {
+		if (kind == ASSAY_LINT_CONTEXT) {
+			char *p = lint_context_view_path(f->path);
+			free(f->path);
+			f->path = p;
+		} else if (cs && !f->file) {
+			char *p = lint_context_merged_path(doc, cs->doc, f->path);
+			if (p) {
+				free(f->path);
+				f->path = p;
+				f->file = xstrdup(cs->file);
+			}
+		}
+		size_t off = f->file ? lint_locate(cs->text, cs->len, f->path)
+				     : lint_locate(text, len, f->path);
+		if (f->file)
+			lint_line_col(cs->text, cs->len, off, &f->line, &f->column);
+		else
+			lint_line_col(text, len, off, &f->line, &f->column);
+		unsigned sev = severity_of(f, o, allow);
+		if (sev == ASSAY_LINT_OFF) {
+			finding_release(f);
+			continue;
+		}
+		f->severity = (enum assay_lint_severity)sev;
+		if (allow && assay_lint_allowed(allow, f->file ? f->file : file, f)) {
 			finding_release(f);
 			r->allowed++;
 			continue;
 		}
 		r->v[kept++] = *f;
 	}
+	release(view, arena);
+	release(doc, arena);
 	r->n = kept;
 	if (r->n)
 		qsort(r->v, r->n, sizeof(*r->v), cmp_finding);
 	for (size_t i = 0; i < r->n; i++) {
-		if (r->v[i].rule->severity == ASSAY_LINT_ERROR)
+		if (r->v[i].severity == ASSAY_LINT_ERROR)
 			r->errors++;
 		else
 			r->warnings++;
@@ -260,21 +389,55 @@ assay_err assay_lint_buffer(const char *text, size_t len, const char *file,
 			    const struct assay_lint_allow *allow, struct assay_lint_result *r,
 			    struct assay_error *e)
 {
-	return lint_text(text, len, file, false, o, allow, r, e);
+	struct lint_arena a;
+	bool arena = lint_arena_begin(&a);
+	assay_err rc = lint_text(text, len, file, false, o, allow, NULL, arena, r, e);
+	lint_arena_end(&a);
+	return rc;
 }
 
 assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
 			  const struct assay_lint_allow *allow, struct assay_lint_result *r,
 			  struct assay_error *e)
 {
+	struct assay_error local;
+	if (!e)
+		e = &local;
 	size_t len;
 	char *text = assay_read_file(file, &len, e);
 	if (!text) {
 		memset(r, 0, sizeof(*r));
 		r->file = xstrdup(file);
-		return ASSAY_USAGE;
+		return lint_failed(r, e);
 	}
-	assay_err rc = lint_text(text, len, file, true, o, allow, r, e);
+	struct lint_arena a;
+	bool arena = lint_arena_begin(&a);
+	struct ctx_source cs = {o->context_file, NULL, 0, NULL};
+	if (o->context_file) {
+		char *ct = assay_read_file(o->context_file, &cs.len, e);
+		cs.text = ct;
+		cs.doc = ct ? assay_json_loadb(ct, cs.len, o->context_file, e) : NULL;
+		if (cs.doc && !json_is_object(cs.doc)) {
+			release(cs.doc, arena);
+			cs.doc = NULL;
+			assay_error_at(e, ASSAY_USAGE, o->context_file, "$", 0,
+				       "an additional-context file must hold a JSON object "
+				       "(madengine refuses anything else)");
+		}
+		if (!cs.doc) {
+			lint_arena_end(&a);
+			free(ct);
+			free(text);
+			memset(r, 0, sizeof(*r));
+			r->file = xstrdup(file);
+			return lint_failed(r, e);
+		}
+	}
+	assay_err rc =
+	    lint_text(text, len, file, true, o, allow, o->context_file ? &cs : NULL, arena, r, e);
+	release(cs.doc, arena);
+	lint_arena_end(&a);
+	free((char *)cs.text);
 	free(text);
 	return rc;
 }
@@ -285,5 +448,6 @@ void assay_lint_result_release(struct assay_lint_result *r)
 		finding_release(&r->v[i]);
 	free(r->v);
 	free(r->file);
+	free(r->error);
 	memset(r, 0, sizeof(*r));
 }

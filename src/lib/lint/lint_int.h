@@ -9,17 +9,67 @@
 
 #include "assay/lint.h"
 
-#define KIND(k)  ASSAY_LINT_KIND_BIT(ASSAY_LINT_##k)
-#define KIND_ALL (KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP) | KIND(SUITE))
+#define KIND(k) ASSAY_LINT_KIND_BIT(ASSAY_LINT_##k)
+#define KIND_ALL                                                                                   \
+	(KIND(MANIFEST) | KIND(MODELS) | KIND(PLATFORMS) | KIND(SWEEP) | KIND(SUITE) |             \
+	 KIND(CONTEXT))
 
 struct lint_ctx {
+	/* What the rules read: the document, or for an additional-context file
+	 * its manifest-shaped view, or a manifest merged with a context file. */
 	const json_t *doc;
+	const json_t *source; /* the document as read */
 	enum assay_lint_kind kind;
 	const char *file;
 	bool on_disk; /* file is the path of text on disk (assay_lint_file) */
 	const struct assay_lint_options *opts;
 	struct assay_lint_result *res;
+	/* With --context: the context file merged into doc (NULL otherwise). */
+	const json_t *context_doc;
+	const char *context_file;
+	/* lint_report puts findings in this file (its paths), when set. */
+	const char *finding_file;
 };
+
+/* A manifest, or the manifest-shaped view of an additional-context file:
+ * the rules of madengine manifests apply to both. */
+static inline bool lint_manifest_like(const struct lint_ctx *c)
+{
+	return (c->kind == ASSAY_LINT_MANIFEST || c->kind == ASSAY_LINT_CONTEXT) &&
+	       json_is_object(c->doc);
+}
+
+/* Strict JSON into jansson values, fast (fastjson.c); NULL when the text
+ * is not JSON that assay_json_loadb accepts, or not simply so: then read it
+ * with assay_json_loadb, which words the error. */
+json_t *lint_json_fast(const char *text, size_t len);
+
+/* A bump arena for the jansson values of one lint (arena.c). begin returns
+ * false when none is used (sanitizer builds, or one already in use on this
+ * thread); then values must be released as usual. end drops every value
+ * allocated since begin: none may be used after it. */
+struct lint_arena {
+	struct chunk *head;
+};
+bool lint_arena_begin(struct lint_arena *a);
+void lint_arena_end(struct lint_arena *a);
+
+/* madengine additional-context files (context.c). */
+bool lint_looks_like_context(const json_t *doc);
+/* The keys an additional-context file sets for the deployment (madengine
+ * copies them into deployment_config), NULL-terminated. */
+extern const char *const lint_context_deploy_keys[];
+bool lint_context_is_deploy_key(const char *key);
+/* The view of a context file the manifest rules read: its deployment keys
+ * under deployment_config, everything else under context. */
+json_t *lint_context_view(const json_t *ctx);
+/* A path of the view back in the context file's terms (new string). */
+char *lint_context_view_path(const char *view_path);
+/* The manifest as madengine runs it with this context file. */
+json_t *lint_context_merge(const json_t *manifest, const json_t *ctx);
+/* When the value at path of the merged manifest comes from the context
+ * file: its path there (new string); NULL when it is the manifest's. */
+char *lint_context_merged_path(const json_t *manifest, const json_t *ctx, const char *path);
 
 struct lint_family {
 	const char *name;
@@ -39,6 +89,7 @@ extern const struct lint_family lint_family_cards;
 extern const struct lint_family lint_family_suite;
 extern const struct lint_family lint_family_gates;
 extern const struct lint_family lint_family_assay;
+extern const struct lint_family lint_family_context;
 
 /* Whether rule is enabled and applies to this file's kind. */
 bool lint_on(const struct lint_ctx *c, const struct assay_lint_rule *rule);

@@ -25,6 +25,8 @@ static const struct assay_lint_rule rules[] = {
      "args passing --model_repo a card name other than the card's own"},
     {"card-duplicate-name", "cards", ASSAY_LINT_ERROR, true, KIND(MODELS),
      "two model cards with the same name"},
+    {"card-primus-results", "cards", ASSAY_LINT_WARNING, true, CARDS,
+     "a Primus card without multiple_results: madengine finds no performance line"},
 };
 #define R_REQUIRED   (&rules[0])
 #define R_NGPUS      (&rules[1])
@@ -34,6 +36,7 @@ static const struct assay_lint_rule rules[] = {
 #define R_NNODES     (&rules[5])
 #define R_MODEL_REPO (&rules[6])
 #define R_DUPLICATE  (&rules[7])
+#define R_PRIMUS     (&rules[8])
 
 static bool nonempty_string(const json_t *v)
 {
@@ -184,6 +187,29 @@ static void check_model_repo(struct lint_ctx *c, const json_t *card, const char 
 	free(repo);
 }
 
+/* Primus writes its results to a CSV and prints no "performance: N unit"
+ * line, which madengine's container runner looks for in the log when a card
+ * has no multiple_results: the run then has no performance at all. */
+static void check_primus(struct lint_ctx *c, const json_t *card, const char *path)
+{
+	const json_t *name = json_object_get(card, "name");
+	const json_t *scripts = json_object_get(card, "scripts");
+	bool primus = (json_is_string(name) && strcasestr(json_string_value(name), "primus")) ||
+		      (json_is_string(scripts) && strcasestr(json_string_value(scripts), "primus"));
+	if (!primus)
+		return;
+	const json_t *mr = json_object_get(card, "multiple_results");
+	if (json_is_string(mr) && json_string_length(mr))
+		return;
+	char b[96];
+	lint_report(
+	    c, R_PRIMUS, path,
+	    "Primus card %s has no multiple_results: Primus prints no \"performance:\" line, "
+	    "which madengine reads from the log without it, so the run reports no "
+	    "performance; name the CSV its run script writes",
+	    json_is_string(name) ? lint_brief(json_string_value(name), b, sizeof(b)) : "(unnamed)");
+}
+
 static void check_card(struct lint_ctx *c, const json_t *card, const char *path)
 {
 	if (!json_is_object(card))
@@ -192,6 +218,7 @@ static void check_card(struct lint_ctx *c, const json_t *card, const char *path)
 	check_types(c, card, path);
 	check_nnodes(c, card, path);
 	check_model_repo(c, card, path);
+	check_primus(c, card, path);
 }
 
 struct named {

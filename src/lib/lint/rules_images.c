@@ -13,10 +13,13 @@ static const struct assay_lint_rule rules[] = {
      "a built_images entry without a built_models entry of the same key: it is skipped"},
     {"image-tag", "images", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
      "an image reference without a tag or with the moving \"latest\" tag"},
+    {"image-tag-reused", "images", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+     "two local images built from different dockerfiles under one docker_image tag"},
 };
 #define R_NO_IMAGE (&rules[0])
 #define R_NO_MODEL (&rules[1])
 #define R_TAG      (&rules[2])
+#define R_REUSED   (&rules[3])
 
 /* Report each key of from (at from_path) that other lacks. */
 static void unpaired(struct lint_ctx *c, const struct assay_lint_rule *rule, const json_t *from,
@@ -90,6 +93,47 @@ static void check_ref(struct lint_ctx *c, const json_t *entry, const char *entry
 	free(p);
 }
 
+/* madengine's container runner runs a local_image entry's docker_image as
+ * found by `docker image inspect`: the tag is the cache key, so two entries
+ * built from different dockerfiles under one tag both run whichever image
+ * holds the tag. */
+static void check_reused(struct lint_ctx *c, const json_t *images)
+{
+	const char *k, *k2;
+	json_t *e, *e2;
+	json_object_foreach((json_t *)images, k, e)
+	{
+		const json_t *img = json_object_get(e, "docker_image");
+		const json_t *df = json_object_get(e, "dockerfile");
+		if (!json_is_true(json_object_get(e, "local_image")) || !json_is_string(img) ||
+		    !json_is_string(df))
+			continue;
+		json_object_foreach((json_t *)images, k2, e2)
+		{
+			if (e2 == e)
+				break;
+			const json_t *img2 = json_object_get(e2, "docker_image");
+			const json_t *df2 = json_object_get(e2, "dockerfile");
+			if (!json_is_true(json_object_get(e2, "local_image")) ||
+			    !json_equal(img, img2) || !json_is_string(df2) || json_equal(df, df2))
+				continue;
+			char *p = lint_path_key("$.built_images", k);
+			char *pp = lint_path_key(p, "docker_image");
+			char b1[96], b2[96];
+			lint_report(
+			    c, R_REUSED, pp,
+			    "%s is also the local image of %s, built from another dockerfile: "
+			    "madengine finds a local image by its tag, so both entries run "
+			    "whichever was built last; give each build its own tag",
+			    lint_brief(json_string_value(img), b1, sizeof(b1)),
+			    lint_brief(k2, b2, sizeof(b2)));
+			free(pp);
+			free(p);
+			break;
+		}
+	}
+}
+
 static void check(struct lint_ctx *c)
 {
 	if (c->kind != ASSAY_LINT_MANIFEST || !json_is_object(c->doc))
@@ -110,6 +154,8 @@ static void check(struct lint_ctx *c)
 		check_ref(c, entry, ep, "registry_image");
 		free(ep);
 	}
+	if (lint_on(c, R_REUSED))
+		check_reused(c, images);
 }
 
 const struct lint_family lint_family_images = {"images", rules, ARRAY_SIZE(rules), check};

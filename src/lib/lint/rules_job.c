@@ -11,13 +11,13 @@
 #include "lint_int.h"
 
 static const struct assay_lint_rule rules[] = {
-    {"count-invalid", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+    {"count-invalid", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST) | KIND(CONTEXT),
      "a node or GPU count that is not a positive integer, or a nodelist that is not a hostlist"},
-    {"node-count-mismatch", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+    {"node-count-mismatch", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST) | KIND(CONTEXT),
      "slurm.nodes, distributed.nnodes and the length of slurm.nodelist disagree"},
-    {"nproc-exceeds-gpus", "job", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
+    {"nproc-exceeds-gpus", "job", ASSAY_LINT_WARNING, true, KIND(MANIFEST) | KIND(CONTEXT),
      "distributed.nproc_per_node is larger than slurm.gpus_per_node"},
-    {"timeout-literal", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+    {"timeout-literal", "job", ASSAY_LINT_ERROR, true, KIND(MANIFEST) | KIND(CONTEXT),
      "a deployment timeout of 0 or less, which is rendered into the job as it stands"},
 };
 #define R_INVALID  (&rules[0])
@@ -157,7 +157,7 @@ static void check_timeouts(struct lint_ctx *c)
 
 static void check(struct lint_ctx *c)
 {
-	if (c->kind != ASSAY_LINT_MANIFEST || !json_is_object(c->doc))
+	if (!lint_manifest_like(c))
 		return;
 	check_nodes(c);
 	check_timeouts(c);

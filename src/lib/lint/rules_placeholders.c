@@ -12,7 +12,7 @@
 static const struct assay_lint_rule rules[] = {
     {"placeholder", "placeholders", ASSAY_LINT_ERROR, true, KIND_ALL,
      "a leftover template placeholder: <changeme>, {user-id}, TODO, FIXME, CHANGEME"},
-    {"unexpanded-variable", "placeholders", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
+    {"unexpanded-variable", "placeholders", ASSAY_LINT_ERROR, true, KIND(MANIFEST) | KIND(CONTEXT),
      "${VAR} or $VAR in a value that nothing expands"},
 };
 #define R_PLACEHOLDER (&rules[0])
@@ -36,7 +36,14 @@ bool lint_find_placeholder(const char *s, size_t len, size_t *start, size_t *end
 {
 	static const char *const upper_words[] = {"TODO", "FIXME"};
 	static const char *const any_case_words[] = {"changeme", "change_me", "change-me"};
+	/* The bytes a placeholder can start with. */
+	static const unsigned char starts[256] = {
+	    ['<'] = 1, ['{'] = 1, ['T'] = 1, ['F'] = 1, ['c'] = 1, ['C'] = 1};
 	for (size_t i = 0; i < len; i++) {
+		while (i < len && !starts[(unsigned char)s[i]])
+			i++;
+		if (i >= len)
+			break;
 		char ch = s[i];
 		if (ch == '<' && i + 1 < len &&
 		    (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_')) {
@@ -61,7 +68,8 @@ bool lint_find_placeholder(const char *s, size_t len, size_t *start, size_t *end
 				*end = j + 1;
 				return true;
 			}
-		} else if (ch == 'T' || ch == 'F') {
+		} else if ((ch == 'T' && i + 1 < len && s[i + 1] == 'O') ||
+			   (ch == 'F' && i + 1 < len && s[i + 1] == 'I')) {
 			for (size_t w = 0; w < ARRAY_SIZE(upper_words); w++) {
 				if (word_at(s, len, i, upper_words[w], false)) {
 					*start = i;
@@ -69,7 +77,7 @@ bool lint_find_placeholder(const char *s, size_t len, size_t *start, size_t *end
 					return true;
 				}
 			}
-		} else if (ch == 'c' || ch == 'C') {
+		} else if ((ch == 'c' || ch == 'C') && i + 1 < len && (s[i + 1] | 0x20) == 'h') {
 			for (size_t w = 0; w < ARRAY_SIZE(any_case_words); w++) {
 				if (word_at(s, len, i, any_case_words[w], true)) {
 					*start = i;
@@ -149,23 +157,27 @@ static bool find_variable(const char *s, size_t len, size_t *start, size_t *end)
 	return false;
 }
 
-/* Report the first variable in v; whether there was one. */
-static bool variable_in(struct lint_ctx *c, const char *path, const char *key, const json_t *v,
-			const char *why)
+/* Report the first variable in v, at parent's member pkey; whether there
+ * was one. The path is built only for a finding. */
+static bool variable_in(struct lint_ctx *c, const char *parent, const char *pkey, const char *key,
+			const json_t *v, const char *why)
 {
-	if (!json_is_string(v))
+	if (!json_is_string(v) || !memchr(json_string_value(v), '$', json_string_length(v)))
 		return false;
 	size_t start, end;
 	if (!find_variable(json_string_value(v), json_string_length(v), &start, &end))
 		return false;
+	char *path = lint_path_key(parent, pkey);
 	if (key && lint_key_is_secret(key) && !(start == 0 && end == json_string_length(v))) {
 		lint_report(c, R_VARIABLE, path, "a shell variable in this value %s", why);
+		free(path);
 		return true;
 	}
 	char *var = xstrndup(json_string_value(v) + start, end - start);
 	char b[96];
 	lint_report(c, R_VARIABLE, path, "%s %s", lint_brief(var, b, sizeof(b)), why);
 	free(var);
+	free(path);
 	return true;
 }
 
@@ -177,30 +189,26 @@ static void check_variables(struct lint_ctx *c)
 	if (json_is_object(env)) {
 		json_object_foreach((json_t *)env, k, v)
 		{
-			char *p = lint_path_key("$.context.docker_env_vars", k);
-			variable_in(c, p, k, v,
+			variable_in(c, "$.context.docker_env_vars", k, k, v,
 				    assay_starts_with(k, "MAD_SECRETS")
 					? "reaches the container as literal text; madengine "
 					  "forwards MAD_SECRETS_* from the host environment by "
 					  "itself, so delete this entry"
 					: "reaches the container as literal text: madengine passes "
 					  "docker_env_vars to docker run single-quoted");
-			free(p);
 		}
 	}
 	const json_t *mounts = lint_get(c->doc, "context.docker_mounts");
 	if (json_is_object(mounts)) {
 		json_object_foreach((json_t *)mounts, k, v)
 		{
-			char *p = lint_path_key("$.context.docker_mounts", k);
 			json_t *kv = json_string(k);
 			const char *why =
 			    "is not expanded in docker_mounts: docker gets the literal "
 			    "path";
-			if (!variable_in(c, p, NULL, kv, why))
-				variable_in(c, p, NULL, v, why);
+			if (!variable_in(c, "$.context.docker_mounts", k, NULL, kv, why))
+				variable_in(c, "$.context.docker_mounts", k, NULL, v, why);
 			json_decref(kv);
-			free(p);
 		}
 	}
 	const json_t *images = lint_get(c->doc, "built_images");
@@ -211,12 +219,9 @@ static void check_variables(struct lint_ctx *c)
 				continue;
 			char *ep = lint_path_key("$.built_images", k);
 			static const char *const fields[] = {"docker_image", "registry_image"};
-			for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
-				char *p = lint_path_key(ep, fields[i]);
-				variable_in(c, p, NULL, json_object_get(v, fields[i]),
+			for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+				variable_in(c, ep, fields[i], NULL, json_object_get(v, fields[i]),
 					    "is not expanded in an image name");
-				free(p);
-			}
 			free(ep);
 		}
 	}
@@ -225,12 +230,10 @@ static void check_variables(struct lint_ctx *c)
 					     "constraint",  "time",     "output_dir"};
 	const json_t *slurm = lint_get(c->doc, "deployment_config.slurm");
 	if (json_is_object(slurm)) {
-		for (size_t i = 0; i < ARRAY_SIZE(sbatch); i++) {
-			char *p = lint_path_key("$.deployment_config.slurm", sbatch[i]);
-			variable_in(c, p, NULL, json_object_get(slurm, sbatch[i]),
+		for (size_t i = 0; i < ARRAY_SIZE(sbatch); i++)
+			variable_in(c, "$.deployment_config.slurm", sbatch[i], NULL,
+				    json_object_get(slurm, sbatch[i]),
 				    "is not expanded: madengine writes it into an #SBATCH line");
-			free(p);
-		}
 	}
 }
 
@@ -238,7 +241,7 @@ static void check(struct lint_ctx *c)
 {
 	if (lint_on(c, R_PLACEHOLDER))
 		lint_walk_strings(c, placeholder_visit, NULL);
-	if (c->kind == ASSAY_LINT_MANIFEST && lint_on(c, R_VARIABLE))
+	if (lint_manifest_like(c) && lint_on(c, R_VARIABLE))
 		check_variables(c);
 }
 

@@ -4,6 +4,7 @@
  * message and path (assay_token_mask, include/assay/redact.h). */
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "assay/redact.h"
 #include "lint_int.h"
@@ -39,8 +40,45 @@ static bool upper_equals(const char *s, size_t n, const char *w)
 	return strlen(w) == n && upper_contains(s, n, w);
 }
 
+/* Whether key holds, in any case, one of the words every secret-named key
+ * has: TOKEN, SECRET, PASSW(ORD|D) or KEY (APIKEY, API_KEY, PRIVATE_KEY). */
+static bool word_at(const char *p, const char *w)
+{
+	for (; *w; p++, w++)
+		if ((*p & ~0x20) != *w) /* w is upper case; p may end first (NUL fails) */
+			return false;
+	return true;
+}
+
+static bool maybe_secret(const char *key)
+{
+	for (const char *p = key; *p; p++) {
+		switch (*p | 0x20) {
+		case 't':
+			if (word_at(p, "TOKEN"))
+				return true;
+			break;
+		case 's':
+			if (word_at(p, "SECRET"))
+				return true;
+			break;
+		case 'p':
+			if (word_at(p, "PASSW"))
+				return true;
+			break;
+		case 'k':
+			if (word_at(p, "KEY"))
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
 bool lint_key_is_secret(const char *key)
 {
+	if (!maybe_secret(key))
+		return false;
 	/* Components: runs of letters and digits. */
 	const char *comp[16];
 	size_t clen[16], nc = 0;
@@ -103,11 +141,38 @@ static bool reference_or_empty(const char *s, size_t len)
 	return true;
 }
 
+/* Whether s can hold a token assay_token_find knows: each starts with hf_,
+ * gh?_ or github_pat_, AKIA/ASIA, or xox (a cheap superset, so the full
+ * search runs on few strings). */
+static bool maybe_token(const char *s, size_t len)
+{
+	static const unsigned char starts[256] = {['h'] = 1, ['g'] = 1, ['A'] = 1, ['x'] = 1};
+	for (size_t i = 0; i + 3 <= len; i++) {
+		if (!starts[(unsigned char)s[i]])
+			continue;
+		const char *p = s + i;
+		size_t rem = len - i;
+		if ((p[0] == 'h' && p[1] == 'f' && p[2] == '_') ||
+		    (p[0] == 'g' && p[1] == 'h' && rem >= 4 && p[3] == '_') ||
+		    (rem >= 11 && !memcmp(p, "github_pat_", 11)) ||
+		    (p[0] == 'A' && rem >= 4 && (p[1] == 'K' || p[1] == 'S') && p[2] == 'I' &&
+		     p[3] == 'A') ||
+		    (p[0] == 'x' && p[1] == 'o' && p[2] == 'x'))
+			return true;
+	}
+	return false;
+}
+
+/* Which rules run, told once per walk. */
+struct which {
+	bool literal, pattern;
+};
+
 static void visit(struct lint_ctx *c, const struct lint_str *s, void *arg)
 {
-	(void)arg;
+	const struct which *w = arg;
 	size_t start, end;
-	if (lint_on(c, R_LITERAL) && !s->is_key && s->key && lint_key_is_secret(s->key) &&
+	if (w->literal && !s->is_key && s->key && lint_key_is_secret(s->key) &&
 	    !reference_or_empty(s->s, s->len) &&
 	    !lint_find_placeholder(s->s, s->len, &start, &end)) {
 		char b[96];
@@ -118,7 +183,8 @@ static void visit(struct lint_ctx *c, const struct lint_str *s, void *arg)
 		    lint_brief(s->key, b, sizeof(b)));
 		return;
 	}
-	const char *kind = assay_token_find(s->s, s->len, &start, &end);
+	const char *kind =
+	    maybe_token(s->s, s->len) ? assay_token_find(s->s, s->len, &start, &end) : NULL;
 	if (kind)
 		lint_report(
 		    c, R_PATTERN, lint_str_path(s),
@@ -129,8 +195,9 @@ static void visit(struct lint_ctx *c, const struct lint_str *s, void *arg)
 
 static void check(struct lint_ctx *c)
 {
-	if (lint_on(c, R_LITERAL) || lint_on(c, R_PATTERN))
-		lint_walk_strings(c, visit, NULL);
+	struct which w = {lint_on(c, R_LITERAL), lint_on(c, R_PATTERN)};
+	if (w.literal || w.pattern)
+		lint_walk_strings(c, visit, &w);
 }
 
 const struct lint_family lint_family_secrets = {"secrets", rules, ARRAY_SIZE(rules), check};

@@ -11,19 +11,36 @@
 
 void lint_path_push_key(struct sbuf *path, const char *key)
 {
-	/* Plain keys ([A-Za-z0-9_-]+) as ".key", the rest as assay_json_path_key writes them. */
+	/* Plain keys ([A-Za-z0-9_-]+) as ".key", the rest as assay_json_path_key
+	 * writes them: ["key"], JSON-escaped. */
+	static const unsigned char plain[256] = {
+	    ['_'] = 1, ['-'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	    ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
+	    ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+	    ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+	    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1,
+	    ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+	    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+	    ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+	};
 	size_t n = 0;
-	for (const char *p = key; *p; p++, n++) {
-		char ch = *p;
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) {
-			n = 0;
-			break;
+	bool is_plain = true, needs_escape = false;
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++, n++) {
+		if (!plain[*p]) {
+			is_plain = false;
+			if (*p < 0x20 || *p == '"' || *p == '\\' || *p == 0x7f)
+				needs_escape = true;
 		}
 	}
-	if (n) {
+	if (is_plain && n) {
 		sbuf_addch(path, '.');
 		sbuf_add(path, key, n);
+		return;
+	}
+	if (!needs_escape) {
+		sbuf_adds(path, "[\"");
+		sbuf_add(path, key, n);
+		sbuf_adds(path, "\"]");
 		return;
 	}
 	char tmp[1024];

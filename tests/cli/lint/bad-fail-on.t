@@ -1,0 +1,6 @@
+# --fail-on takes error or warning
+args: lint --fail-on info tests/cli/lint/inputs/warnings.json
+exit: 2
+--- stdout
+--- stderr
+assay lint: --fail-on: expected error or warning, got "info"
