@@ -90,9 +90,10 @@ static void test_cvs_file_loads(void **state)
 			 ASSAY_USAGE);
 	char buf[1024];
 	assay_error_format(&e, buf, sizeof(buf));
-	assert_non_null(strstr(buf, "llama-3.1-8b_single_threshold.json: $: no cell for combo "
-				    "\"MBS=1,GBS=8,PRECISION=BF16\" (a CVS file has no default cell: give "
-				    "--combo)"));
+	assert_non_null(
+	    strstr(buf, "llama-3.1-8b_single_threshold.json: $: no cell for combo "
+			"\"MBS=1,GBS=8,PRECISION=BF16\" (a CVS file has no default cell: give "
+			"--combo)"));
 	/* Orphan cells name their key at the top level. */
 	const char *combos[] = {"MBS=4,GBS=128,PRECISION=FP8", "MBS=4,GBS=128,PRECISION=BF16",
 				"MBS=4,GBS=128,PRECISION=MXFP4"};
