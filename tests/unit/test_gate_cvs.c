@@ -115,6 +115,17 @@ static void test_cvs_file_loads(void **state)
 	assert_int_equal(th->kind, ASSAY_TH_MIN);
 	assert_true(th->value == 85);
 	assert_null(th->statistic);
+	/* A log gives no scaling_efficiency row, so it fails as missing, as in
+	 * CVS with the shipped scaling_baseline.tokens_per_sec_total of 0.0
+	 * (compute_scaling_efficiency returns None: "missing from actuals"). */
+	struct assay_rows none = ASSAY_ROWS_INIT;
+	struct assay_verdicts dv = ASSAY_VERDICTS_INIT;
+	assert_int_equal(assay_gate_thresholds(&t, "MBS=1,GBS=64,PRECISION=BF16", &none, &dv, &e),
+			 ASSAY_OK);
+	assert_int_equal(dv.n, 5);
+	for (size_t i = 0; i < dv.n; i++)
+		assert_int_equal(dv.v[i].status, ASSAY_VERDICT_FAIL);
+	assay_verdicts_release(&dv);
 	assay_thresholds_release(&t);
 }
 
