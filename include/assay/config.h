@@ -40,6 +40,11 @@ struct assay_backend_eps {
 	char *name;
 	long long *eps;
 	size_t n;
+	/* CollectiveX registries only (config/collectivex.c): */
+	long long *ll_eps; /* EP sizes that run the low-latency mode */
+	size_t n_ll;
+	struct strlist precisions; /* dispatch precisions it realizes */
+	struct strlist off_path;   /* realized, off every serving path: only when asked for */
 };
 
 struct assay_platform {
@@ -59,6 +64,7 @@ struct assay_platform {
 
 struct assay_registry {
 	char *file;
+	bool collectivex; /* read from CollectiveX's platform_config.json (docs/matrix.md) */
 	struct assay_platform *v; /* sorted by sku */
 	size_t n;
 	char sha256[65]; /* of the canonical JSON of the whole file */
@@ -68,6 +74,13 @@ assay_err assay_registry_load(const char *file, struct assay_registry *reg, stru
 assay_err assay_registry_parse(const json_t *doc, const char *file, struct assay_registry *reg,
 			       struct assay_error *e);
 void assay_registry_release(struct assay_registry *reg);
+/* CollectiveX's configs/platform_config.json and configs/sweep.json
+ * (config/collectivex.c): detection from the content, and readers that
+ * assay_registry_parse() and assay_sweep_parse() call for such a doc. */
+bool assay_registry_collectivex_detect(const json_t *doc);
+assay_err assay_registry_collectivex_parse(const json_t *doc, const char *file,
+					   struct assay_registry *reg, struct assay_error *e);
+bool assay_sweep_collectivex_detect(const json_t *doc);
 const struct assay_platform *assay_registry_find(const struct assay_registry *reg, const char *sku);
 /* The EP sizes of backend on p, or NULL when p does not list the backend. */
 const struct assay_backend_eps *assay_platform_backend(const struct assay_platform *p,
@@ -107,6 +120,8 @@ assay_err assay_sweep_load(const char *file, struct assay_sweep *s, struct assay
 assay_err assay_sweep_parse(const json_t *doc, const char *file, struct assay_sweep *s,
 			    struct assay_error *e);
 void assay_sweep_release(struct assay_sweep *s);
+assay_err assay_sweep_collectivex_parse(const json_t *doc, const char *file, struct assay_sweep *s,
+					struct assay_error *e);
 const struct assay_ladder *assay_sweep_ladder(const struct assay_sweep *s, const char *phase);
 
 #endif

@@ -77,7 +77,8 @@ struct assay_threshold {
 	double value;     /* unused for info */
 	double tolerance; /* relative to |value|; 0 when absent */
 	bool optional;
-	char path[256]; /* JSON path of the spec, for messages */
+	bool missing_fails; /* kind info too fails when the metric is missing (CVS files) */
+	char path[256];     /* JSON path of the spec, for messages */
 };
 
 struct assay_threshold_cell {
@@ -88,6 +89,7 @@ struct assay_threshold_cell {
 
 struct assay_thresholds {
 	char *file;
+	bool cvs; /* read from a CVS threshold file: cells at "$", not "$.cells" */
 	bool enforce;
 	struct assay_threshold_cell *cells;
 	size_t n_cells;
@@ -98,6 +100,12 @@ assay_err assay_thresholds_load(const char *file, struct assay_thresholds *t,
 assay_err assay_thresholds_parse(const json_t *doc, const char *file, struct assay_thresholds *t,
 				 struct assay_error *e);
 void assay_thresholds_release(struct assay_thresholds *t);
+/* CVS threshold files (src/lib/gate/thresholds_cvs.c): whether doc is one
+ * (no "cells", a top-level "_comment" or combo key), and its reader, which
+ * assay_thresholds_parse() calls for such a doc. */
+bool assay_thresholds_cvs_detect(const json_t *doc);
+assay_err assay_thresholds_cvs_parse(const json_t *doc, const char *file,
+				     struct assay_thresholds *t, struct assay_error *e);
 
 /* A combo key "MBS=<m>,GBS=<g>,PRECISION=<p>" (any order, any case of the
  * precision) in canonical form "MBS=4,GBS=128,PRECISION=FP8"; false when

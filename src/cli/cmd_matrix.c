@@ -61,7 +61,11 @@ static void print_summary(const struct assay_matrix *m, const struct assay_regis
 	    "timing %s\n",
 	    sw->suite, sw->workload.name, sw->workload.hidden, sw->workload.experts,
 	    sw->workload.topk, sw->workload.seed, sw->routing, sw->timing.profile);
-	printf("\n%-10s %9s %12s %7s %14s\n", "sku", "runnable", "unsupported", "shards",
+	int w = 10; /* the sku column: as wide as the longest name */
+	for (size_t i = 0; i < reg->n; i++)
+		if ((int)strlen(reg->v[i].sku) > w)
+			w = (int)strlen(reg->v[i].sku);
+	printf("\n%-*s %9s %12s %7s %14s\n", w, "sku", "runnable", "unsupported", "shards",
 	       "ladder points");
 	for (size_t i = 0; i < reg->n; i++) {
 		const char *sku = reg->v[i].sku;
@@ -80,9 +84,9 @@ static void print_summary(const struct assay_matrix *m, const struct assay_regis
 		for (size_t j = 0; j < m->n_shards; j++)
 			shards += !strcmp(m->shards[j].sku, sku);
 		if (run + uns)
-			printf("%-10s %9zu %12zu %7zu %14zu\n", sku, run, uns, shards, points);
+			printf("%-*s %9zu %12zu %7zu %14zu\n", w, sku, run, uns, shards, points);
 	}
-	printf("%-10s %9zu %12zu %7zu %14zu\n", "total", m->runnable, m->unsupported, m->n_shards,
+	printf("%-*s %9zu %12zu %7zu %14zu\n", w, "total", m->runnable, m->unsupported, m->n_shards,
 	       m->ladder_points);
 	printf("\ncases requested: %zu (runnable %zu, unsupported %zu)\n", m->n, m->runnable,
 	       m->unsupported);

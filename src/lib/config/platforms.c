@@ -207,6 +207,8 @@ assay_err assay_registry_parse(const json_t *doc, const char *file, struct assay
 	static const char *const top_keys[] = {"platforms", NULL};
 	struct assay_cfg c = {file, e};
 	json_t *plats;
+	if (assay_registry_collectivex_detect(doc))
+		return assay_registry_collectivex_parse(doc, file, reg, e);
 	memset(reg, 0, sizeof(*reg));
 	reg->file = xstrdup(file);
 	if (assay_cfg_object(&c, doc, "$", top_keys) < 0 ||
@@ -259,6 +261,9 @@ void assay_registry_release(struct assay_registry *reg)
 		for (size_t j = 0; j < p->n_backends; j++) {
 			free(p->backends[j].name);
 			free(p->backends[j].eps);
+			free(p->backends[j].ll_eps);
+			strlist_clear(&p->backends[j].precisions);
+			strlist_clear(&p->backends[j].off_path);
 		}
 		free(p->backends);
 		strlist_clear(&p->ll_backends);

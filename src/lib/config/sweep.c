@@ -90,6 +90,8 @@ assay_err assay_sweep_parse(const json_t *doc, const char *file, struct assay_sw
 	struct assay_cfg c = {file, e};
 	const char *str;
 	json_t *m;
+	if (assay_sweep_collectivex_detect(doc))
+		return assay_sweep_collectivex_parse(doc, file, s, e);
 	memset(s, 0, sizeof(*s));
 	s->file = xstrdup(file);
 	if (assay_cfg_object(&c, doc, "$", sweep_keys) < 0 ||

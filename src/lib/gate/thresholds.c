@@ -136,6 +136,8 @@ assay_err assay_thresholds_parse(const json_t *doc, const char *file, struct ass
 	struct assay_cfg c = {file, e};
 	const char *desc;
 	json_t *cells;
+	if (assay_thresholds_cvs_detect(doc))
+		return assay_thresholds_cvs_parse(doc, file, t, e);
 	memset(t, 0, sizeof(*t));
 	t->file = xstrdup(file);
 	t->enforce = true;
@@ -213,6 +215,12 @@ void assay_thresholds_release(struct assay_thresholds *t)
 
 /* ---- cells and combos ---- */
 
+/* Where the cells are: "$.cells", or the top level of a CVS file. */
+static const char *cells_root(const struct assay_thresholds *t)
+{
+	return t->cvs ? "$" : "$.cells";
+}
+
 static const struct assay_threshold_cell *find_cell(const struct assay_thresholds *t,
 						    const char *key)
 {
@@ -236,7 +244,7 @@ assay_err assay_thresholds_check_combos(const struct assay_thresholds *t, const 
 		return ASSAY_OK;
 	for (size_t i = 0; i < n; i++)
 		if (!assay_thresholds_cell(t, combos[i]))
-			return assay_error_at(e, ASSAY_USAGE, t->file, "$.cells", 0,
+			return assay_error_at(e, ASSAY_USAGE, t->file, cells_root(t), 0,
 					      "no cell for combo \"%s\" and no \"default\" cell",
 					      combos[i]);
 	for (size_t i = 0; i < t->n_cells; i++) {
@@ -247,7 +255,7 @@ assay_err assay_thresholds_check_combos(const struct assay_thresholds *t, const 
 			used = !strcmp(combos[j], t->cells[i].key);
 		if (!used) {
 			char cp[256];
-			assay_json_path_key(cp, sizeof(cp), "$.cells", t->cells[i].key);
+			assay_json_path_key(cp, sizeof(cp), cells_root(t), t->cells[i].key);
 			return assay_error_at(e, ASSAY_USAGE, t->file, cp, 0,
 					      "orphan cell: no run uses this combo");
 		}
@@ -393,7 +401,7 @@ static void judge_threshold(const struct assay_thresholds *t, const struct assay
 	if (th->optional)
 		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "threshold", name, NAN, "", spec,
 				   "missing (optional)");
-	else if (t->enforce && th->kind != ASSAY_TH_INFO)
+	else if (t->enforce && (th->kind != ASSAY_TH_INFO || th->missing_fails))
 		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "threshold", name, NAN, "", spec,
 				   "missing: no row has this metric");
 	else
@@ -413,8 +421,11 @@ assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *co
 	}
 	const struct assay_threshold_cell *cell = assay_thresholds_cell(t, combo);
 	if (!cell && t->enforce)
-		return assay_error_at(e, ASSAY_USAGE, t->file, "$.cells", 0,
-				      "no cell for combo \"%s\" and no \"default\" cell",
+		return assay_error_at(e, ASSAY_USAGE, t->file, cells_root(t), 0,
+				      t->cvs
+					  ? "no cell for combo \"%s\" (a CVS file has no default "
+					    "cell: give --combo)"
+					  : "no cell for combo \"%s\" and no \"default\" cell",
 				      combo ? combo : "default");
 	const char **stats = xcalloc(cell ? cell->n + 1 : 1, sizeof(*stats));
 	for (size_t i = 0; cell && i < cell->n; i++)

@@ -127,9 +127,36 @@ static bool has_ep(const struct assay_backend_eps *b, long long ep)
 	return false;
 }
 
+/* CollectiveX's case id: each factor lower-cased, runs outside [a-z0-9]
+ * replaced by '-', leading and trailing '-' dropped, joined by '-'. */
+static char *cx_case_id(const char *const parts[], size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sbuf_addch(&sb, '-');
+		size_t first = sb.len;
+		bool dash = false;
+		for (const char *q = parts[i]; *q; q++) {
+			char ch = *q;
+			if (ch >= 'A' && ch <= 'Z')
+				ch = (char)(ch - 'A' + 'a');
+			if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+				if (dash && sb.len > first)
+					sbuf_addch(&sb, '-');
+				sbuf_addch(&sb, ch);
+				dash = false;
+			} else {
+				dash = true;
+			}
+		}
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
 static void add_case(struct assay_matrix *m, size_t *alloc, const struct assay_platform *p,
 		     const struct assay_backend_eps *b, const struct assay_sweep *sw, long long ep,
-		     const char *mode, const char *phase, const char *precision)
+		     const char *mode, const char *phase, const char *precision, bool cx)
 {
 	ALLOC_GROW(m->cases, m->n + 1, *alloc);
 	struct assay_case *c = &m->cases[m->n++];
@@ -160,14 +187,22 @@ static void add_case(struct assay_matrix *m, size_t *alloc, const struct assay_p
 	c->seed = sw->workload.seed;
 	char *raw = xasprintf("%s-%s-%s-%s-%s-ep%lld-%s-%s", p->sku, b->name, sw->workload.name,
 			      mode, phase, ep, sw->routing, precision);
-	c->id = assay_id_sanitize(raw);
+	if (cx) {
+		char epn[32];
+		snprintf(epn, sizeof(epn), "ep%lld", ep);
+		const char *const parts[] = {p->sku, b->name, sw->workload.name, mode,
+					     phase,  epn,     sw->routing,       precision};
+		c->id = cx_case_id(parts, ARRAY_SIZE(parts));
+	} else {
+		c->id = assay_id_sanitize(raw);
+	}
 	free(raw);
 	c->runnable = has_ep(b, ep);
 	if (c->runnable) {
 		bool ll = !strcmp(mode, "low-latency");
 		raw = xasprintf("%s-%s%s-%s-n%lld", p->sku, b->name, ll ? "-ll" : "", precision,
 				c->nodes);
-		c->shard = assay_id_sanitize(raw);
+		c->shard = cx ? xstrdup(raw) : assay_id_sanitize(raw);
 		free(raw);
 	} else {
 		c->reason = "backend-platform-unsupported";
@@ -238,6 +273,90 @@ static void digests(struct assay_matrix *m)
 	json_decref(catalog);
 }
 
+static bool has_ll_ep(const struct assay_backend_eps *b, long long ep)
+{
+	for (size_t i = 0; i < b->n_ll; i++)
+		if (b->ll_eps[i] == ep)
+			return true;
+	return false;
+}
+
+/* CollectiveX's rules (its sweep_matrix.py; docs/matrix.md): a backend's
+ * precisions are those it realizes (off-path ones only when the precision
+ * filter names them); low-latency only at the backend's ll EP sizes; an
+ * unsupported cell is one case per phase, normal mode, its first supported
+ * precision in sorted order, whatever the mode and precision filters. */
+static assay_err expand_collectivex(const struct assay_registry *reg, const struct assay_sweep *sw,
+				    const struct assay_filters *f, struct assay_matrix *m,
+				    size_t *alloc, struct assay_error *e)
+{
+	for (size_t i = 0; i < reg->n; i++) {
+		const struct assay_platform *p = &reg->v[i];
+		if (!pass(&f->sku, p->sku))
+			continue;
+		for (size_t k = 0; k < sw->n_ep; k++) {
+			long long ep = sw->ep_degrees[k];
+			char epbuf[32];
+			snprintf(epbuf, sizeof(epbuf), "%lld", ep);
+			if (!pass(&f->ep, epbuf))
+				continue;
+			if (ep % p->gpus_per_node) {
+				char gp[256], pp[256];
+				assay_json_path_key(pp, sizeof(pp), "$.platforms", p->sku);
+				assay_json_path_key(gp, sizeof(gp), pp, "gpus_per_node");
+				return assay_error_at(e, ASSAY_USAGE, reg->file, gp, 0,
+						      "EP %lld is not divisible by %lld GPUs per "
+						      "node (CollectiveX runs whole nodes)",
+						      ep, p->gpus_per_node);
+			}
+			for (size_t ph = 0; ph < sw->workload.n_ladders; ph++) {
+				const char *phase = sw->workload.ladders[ph].phase;
+				if (!pass(&f->phase, phase))
+					continue;
+				for (size_t j = 0; j < p->n_backends; j++) {
+					const struct assay_backend_eps *b = &p->backends[j];
+					if (!pass(&f->backend, b->name))
+						continue;
+					struct strlist sup = STRLIST_INIT;
+					for (size_t pr = 0; pr < sw->precisions.n; pr++) {
+						const char *x = sw->precisions.v[pr];
+						if (strlist_has(&b->precisions, x) &&
+						    (!strlist_has(&b->off_path, x) ||
+						     strlist_has(&f->precision, x)))
+							strlist_push(&sup, x);
+					}
+					if (!has_ep(b, ep)) {
+						const char *first = NULL;
+						for (size_t q = 0; q < sup.n; q++)
+							if (!first || strcmp(sup.v[q], first) < 0)
+								first = sup.v[q];
+						if (first)
+							add_case(m, alloc, p, b, sw, ep, "normal",
+								 phase, first, true);
+						strlist_clear(&sup);
+						continue;
+					}
+					for (size_t mi = 0; mi < sw->n_modes; mi++) {
+						const struct assay_mode *md = &sw->modes[mi];
+						if (!strlist_has(&md->phases, phase) ||
+						    !pass(&f->mode, md->name))
+							continue;
+						if (strcmp(md->name, "normal") && !has_ll_ep(b, ep))
+							continue;
+						for (size_t q = 0; q < sup.n; q++)
+							if (pass(&f->precision, sup.v[q]))
+								add_case(m, alloc, p, b, sw, ep,
+									 md->name, phase, sup.v[q],
+									 true);
+					}
+					strlist_clear(&sup);
+				}
+			}
+		}
+	}
+	return ASSAY_OK;
+}
+
 assay_err assay_matrix_build(const struct assay_registry *reg, const struct assay_sweep *sw,
 			     const struct assay_filters *f, struct assay_matrix *m,
 			     struct assay_error *e)
@@ -246,7 +365,11 @@ assay_err assay_matrix_build(const struct assay_registry *reg, const struct assa
 	if (check_filters(reg, sw, f, e) != ASSAY_OK)
 		return ASSAY_USAGE;
 	size_t alloc = 0;
-	for (size_t i = 0; i < reg->n; i++) {
+	if (reg->collectivex && expand_collectivex(reg, sw, f, m, &alloc, e) != ASSAY_OK) {
+		assay_matrix_release(m);
+		return ASSAY_USAGE;
+	}
+	for (size_t i = 0; i < reg->n && !reg->collectivex; i++) {
 		const struct assay_platform *p = &reg->v[i];
 		if (!pass(&f->sku, p->sku))
 			continue;
@@ -276,7 +399,7 @@ assay_err assay_matrix_build(const struct assay_registry *reg, const struct assa
 							add_case(m, &alloc, p, b, sw,
 								 sw->ep_degrees[k], md->name,
 								 md->phases.v[ph],
-								 sw->precisions.v[pr]);
+								 sw->precisions.v[pr], false);
 						}
 					}
 				}

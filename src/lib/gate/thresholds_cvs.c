@@ -1,0 +1,295 @@
+/* CVS threshold files (ROCm/cvs, input/config_file/training/megatron/
+ * *_threshold.json) read as they are: top-level combo cells of training.*
+ * metric specs, turned into the same thresholds model as assay's own format.
+ * Rules and the metric table: docs/gate.md, "CVS threshold files". */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/gate.h"
+#include "assay/json.h"
+
+/* CVS metric -> assay metric and the statistic it reads (NULL: the one
+ * statistic the rows have). */
+static const struct {
+	const char *cvs, *metric, *statistic;
+} metric_map[] = {
+    {"training.throughput_per_gpu", "tflops_per_gpu", "steady_mean"},
+    {"training.elapsed_time_per_iteration", "elapsed_ms_per_iter", "steady_mean"},
+    {"training.tokens_per_gpu", "tokens_per_gpu", "steady_mean"},
+    {"training.mem_usage", "mem_usage_ratio", "max"},
+    {"training.scaling_efficiency_pct", "scaling_efficiency", NULL},
+    {"training.steps_to_target", "steps_to_target", NULL},
+    {"training.time_to_target_seconds", "time_to_target", NULL},
+};
+
+/* CVS kind -> assay kind; min_ratio has no equivalent. */
+static const struct {
+	const char *name;
+	enum assay_threshold_kind kind;
+} kind_map[] = {
+    {"min", ASSAY_TH_MIN},       {"max", ASSAY_TH_MAX},       {"max_ms", ASSAY_TH_MAX},
+    {"min_tok_s", ASSAY_TH_MIN}, {"within", ASSAY_TH_WITHIN}, {"info", ASSAY_TH_INFO},
+};
+
+static const char placeholder[] = "<changeme>";
+
+bool assay_thresholds_cvs_detect(const json_t *doc)
+{
+	if (!json_is_object(doc) || json_object_get(doc, "cells"))
+		return false;
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)doc, key, v)
+	{
+		if (key[0] == '_' || strchr(key, '='))
+			return true;
+	}
+	return false;
+}
+
+/* The first string (key or value) that still holds "<changeme>": its path
+ * in out, and how many there are. */
+static size_t find_placeholder(const json_t *v, const char *path, char *out, size_t size)
+{
+	size_t n = 0;
+	if (json_is_string(v)) {
+		if (strstr(json_string_value(v), placeholder)) {
+			if (!*out)
+				snprintf(out, size, "%s", path);
+			n++;
+		}
+	} else if (json_is_object(v)) {
+		const char *key;
+		json_t *child;
+		json_object_foreach((json_t *)v, key, child)
+		{
+			char kp[512];
+			assay_json_path_key(kp, sizeof(kp), path, key);
+			if (strstr(key, placeholder)) {
+				if (!*out)
+					snprintf(out, size, "%s", kp);
+				n++;
+			}
+			n += find_placeholder(child, kp, out, size);
+		}
+	} else if (json_is_array(v)) {
+		size_t i;
+		json_t *child;
+		json_array_foreach(v, i, child)
+		{
+			char ip[512];
+			assay_json_path_index(ip, sizeof(ip), path, i);
+			n += find_placeholder(child, ip, out, size);
+		}
+	}
+	return n;
+}
+
+/* CVS reads a value with Python's float(): a number or a numeric string. */
+static int read_value(struct assay_cfg *c, const json_t *spec, const char *path, const char *key,
+		      double *out)
+{
+	char kp[512];
+	json_t *v = json_object_get(spec, key);
+	assay_json_path_key(kp, sizeof(kp), path, key);
+	if (!v)
+		return assay_cfg_fail(c, path, "missing key \"%s\"", key);
+	if (json_is_number(v)) {
+		*out = json_number_value(v);
+		return 0;
+	}
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		char *end = NULL;
+		double d = strtod(s, &end);
+		while (end && (*end == ' ' || *end == '\t'))
+			end++;
+		if (end != s && end && !*end && isfinite(d)) {
+			*out = d;
+			return 0;
+		}
+	}
+	return assay_cfg_expected(c, kp, "a number", v);
+}
+
+static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, const char *metric,
+		      const char *statistic, struct assay_threshold *th)
+{
+	static const char *const keys[] = {"kind", "value", "tolerance_pct", NULL};
+	memset(th, 0, sizeof(*th));
+	snprintf(th->path, sizeof(th->path), "%s", path);
+	if (!json_is_object(v))
+		return assay_cfg_expected(c, path, "an object {\"kind\": ..., \"value\": ...}", v);
+	json_t *kv = json_object_get(v, "kind");
+	char kp[512];
+	assay_json_path_key(kp, sizeof(kp), path, "kind");
+	if (!kv)
+		return assay_cfg_fail(c, path, "missing key \"kind\"");
+	if (!json_is_string(kv))
+		return assay_cfg_expected(c, kp, "a string", kv);
+	const char *kind = json_string_value(kv);
+	size_t k = 0;
+	while (k < ARRAY_SIZE(kind_map) && strcmp(kind_map[k].name, kind))
+		k++;
+	if (!strcmp(kind, "min_ratio"))
+		return assay_cfg_fail(c, kp,
+				      "kind \"min_ratio\" (a ratio to another metric) is not "
+				      "supported; use min or max on the metric itself");
+	if (k == ARRAY_SIZE(kind_map))
+		return assay_cfg_fail(c, kp,
+				      "unknown kind \"%s\" (expected one of: min, max, max_ms, "
+				      "min_tok_s, within, info)",
+				      kind);
+	const char *key;
+	json_t *child;
+	json_object_foreach((json_t *)v, key, child)
+	{
+		bool ok = key[0] == '_';
+		for (size_t i = 0; keys[i] && !ok; i++)
+			ok = !strcmp(keys[i], key);
+		if (!ok) {
+			char up[512];
+			assay_json_path_key(up, sizeof(up), path, key);
+			return assay_cfg_fail(c, up,
+					      "unknown key (expected one of: kind, value, "
+					      "tolerance_pct; keys starting with _ are comments)");
+		}
+	}
+	th->kind = kind_map[k].kind;
+	if (th->kind == ASSAY_TH_INFO) {
+		/* CVS keeps a value on info specs for later calibration and
+		 * never reads it; a metric with no value is still required. */
+		th->missing_fails = true;
+	} else {
+		if (read_value(c, v, path, "value", &th->value) < 0)
+			return -1;
+		if (th->kind == ASSAY_TH_WITHIN) {
+			double pct;
+			if (read_value(c, v, path, "tolerance_pct", &pct) < 0)
+				return -1;
+			char tp[512];
+			assay_json_path_key(tp, sizeof(tp), path, "tolerance_pct");
+			if (pct < 0)
+				return assay_cfg_fail(c, tp, "expected a number >= 0, got %g", pct);
+			if (th->value < 0)
+				return assay_cfg_fail(
+				    c, path,
+				    "kind \"within\" needs a value >= 0 (CVS's band "
+				    "value*(1 -/+ tolerance_pct/100) is empty for %g)",
+				    th->value);
+			th->tolerance = pct / 100;
+		} else if (json_object_get(v, "tolerance_pct")) {
+			char tp[512];
+			assay_json_path_key(tp, sizeof(tp), path, "tolerance_pct");
+			return assay_cfg_fail(c, tp, "only kind \"within\" takes a tolerance_pct");
+		}
+	}
+	th->metric = xstrdup(metric);
+	th->statistic = statistic ? xstrdup(statistic) : NULL;
+	return 0;
+}
+
+static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path,
+		      struct assay_threshold_cell *cell)
+{
+	if (!json_is_object(v) && !json_is_null(v))
+		return assay_cfg_expected(c, path, "an object of training.* metric thresholds", v);
+	cell->v = xcalloc(json_object_size(v) + 1, sizeof(*cell->v));
+	const char *name;
+	json_t *spec;
+	json_object_foreach((json_t *)v, name, spec)
+	{
+		if (name[0] == '_')
+			continue;
+		char mp[512];
+		assay_json_path_key(mp, sizeof(mp), path, name);
+		size_t m = 0;
+		while (m < ARRAY_SIZE(metric_map) && strcmp(metric_map[m].cvs, name))
+			m++;
+		if (m == ARRAY_SIZE(metric_map)) {
+			struct sbuf sb = SBUF_INIT;
+			for (size_t i = 0; i < ARRAY_SIZE(metric_map); i++)
+				sbuf_addf(&sb, "%s%s", i ? ", " : "", metric_map[i].cvs);
+			assay_cfg_fail(c, mp, "unknown CVS metric (expected one of: %s)",
+				       sbuf_str(&sb));
+			sbuf_release(&sb);
+			return -1;
+		}
+		for (size_t i = 0; i < cell->n; i++)
+			if (!strcmp(cell->v[i].metric, metric_map[m].metric))
+				return assay_cfg_fail(c, mp, "duplicate metric");
+		if (parse_spec(c, spec, mp, metric_map[m].metric, metric_map[m].statistic,
+			       &cell->v[cell->n]) < 0)
+			return -1;
+		cell->n++;
+	}
+	return 0;
+}
+
+assay_err assay_thresholds_cvs_parse(const json_t *doc, const char *file,
+				     struct assay_thresholds *t, struct assay_error *e)
+{
+	struct assay_cfg c = {file, e};
+	struct strlist raw = STRLIST_INIT; /* the cells' keys as written */
+	char where[512] = "";
+	memset(t, 0, sizeof(*t));
+	t->file = xstrdup(file);
+	t->cvs = true;
+	t->enforce = true; /* CVS's enforce_thresholds lives in the config; it defaults to true */
+	size_t n = find_placeholder(doc, "$", where, sizeof(where));
+	if (n) {
+		if (n > 1)
+			assay_cfg_fail(&c, where,
+				       "unfilled placeholder \"<changeme>\" (and %zu more in the "
+				       "file): replace each with a calibrated value",
+				       n - 1);
+		else
+			assay_cfg_fail(&c, where,
+				       "unfilled placeholder \"<changeme>\": replace it with a "
+				       "calibrated value");
+		goto fail;
+	}
+	t->cells = xcalloc(json_object_size(doc) + 1, sizeof(*t->cells));
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)doc, key, v)
+	{
+		if (key[0] == '_')
+			continue;
+		char cp[512], canon[256];
+		struct assay_error why;
+		assay_json_path_key(cp, sizeof(cp), "$", key);
+		if (!assay_combo_canonical(key, canon, sizeof(canon), &why)) {
+			assay_cfg_fail(&c, cp,
+				       "expected a combo key (a CVS file has one cell per sweep "
+				       "combo and no default cell): %s",
+				       why.message);
+			goto fail;
+		}
+		for (size_t i = 0; i < t->n_cells; i++)
+			if (!strcmp(t->cells[i].key, canon)) {
+				assay_cfg_fail(&c, cp, "duplicate cell: the same combo as \"%s\"",
+					       raw.v[i]);
+				goto fail;
+			}
+		struct assay_threshold_cell *cell = &t->cells[t->n_cells++];
+		cell->key = xstrdup(canon);
+		strlist_push(&raw, key);
+		if (parse_cell(&c, v, cp, cell) < 0)
+			goto fail;
+	}
+	if (!t->n_cells) {
+		assay_cfg_fail(&c, "$",
+			       "expected at least one combo cell (MBS=<m>,GBS=<g>,"
+			       "PRECISION=<p>)");
+		goto fail;
+	}
+	strlist_clear(&raw);
+	return ASSAY_OK;
+fail:
+	strlist_clear(&raw);
+	assay_thresholds_release(t);
+	return ASSAY_USAGE;
+}

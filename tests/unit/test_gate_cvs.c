@@ -1,0 +1,395 @@
+/* Unit tests for CVS threshold files read as they are (gate/thresholds_cvs.c):
+ * loading an unchanged ROCm/cvs file, the file rules (comments, placeholders,
+ * kinds, metric names, cells) and, on the shared conformance logs, a table of
+ * the verdicts CVS's code gives next to the ones assay gives. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "conformance.h"
+
+#include "assay/gate.h"
+#include "assay/json.h"
+
+/* Unchanged from ROCm/cvs at dddd91430fe4 (MIT), tests/data/gate/cvs/SOURCE.md. */
+#define CVS_FILE                                                                                   \
+	ASSAY_SOURCE_DIR "/tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single_threshold.json"
+#define CVS_DIST_FILE                                                                              \
+	ASSAY_SOURCE_DIR                                                                           \
+	"/tests/data/gate/cvs/mi325x_megatron_llama-3.3-70b_distributed_threshold.json"
+
+static assay_err parse_text(const char *text, struct assay_thresholds *t, struct assay_error *e)
+{
+	json_error_t je;
+	json_t *doc = json_loads(text, 0, &je);
+	assert_non_null(doc);
+	assay_err rc = assay_thresholds_parse(doc, "cvs.json", t, e);
+	json_decref(doc);
+	return rc;
+}
+
+static void expect_error(const char *text, const char *message)
+{
+	struct assay_thresholds t;
+	struct assay_error e;
+	assert_int_equal(parse_text(text, &t, &e), ASSAY_USAGE);
+	char buf[1024];
+	assay_error_format(&e, buf, sizeof(buf));
+	assert_string_equal(buf, message);
+}
+
+static const struct assay_threshold *find_th(const struct assay_threshold_cell *cell,
+					     const char *metric)
+{
+	for (size_t i = 0; i < cell->n; i++)
+		if (!strcmp(cell->v[i].metric, metric))
+			return &cell->v[i];
+	fail_msg("no threshold on %s", metric);
+	return NULL;
+}
+
+static void test_cvs_file_loads(void **state)
+{
+	(void)state;
+	struct assay_thresholds t;
+	struct assay_error e;
+	assert_int_equal(assay_thresholds_load(CVS_FILE, &t, &e), ASSAY_OK);
+	assert_true(t.cvs);
+	assert_true(t.enforce);
+	assert_int_equal(t.n_cells, 4);
+	const struct assay_threshold_cell *cell =
+	    assay_thresholds_cell(&t, "MBS=4,GBS=128,PRECISION=MXFP8");
+	assert_non_null(cell);
+	assert_int_equal(cell->n, 4);
+	const struct assay_threshold *th = find_th(cell, "tflops_per_gpu");
+	assert_int_equal(th->kind, ASSAY_TH_MIN);
+	assert_true(th->value == 100);
+	assert_string_equal(th->statistic, "steady_mean");
+	th = find_th(cell, "elapsed_ms_per_iter");
+	assert_int_equal(th->kind, ASSAY_TH_MAX);
+	assert_true(th->value == 500);
+	th = find_th(cell, "tokens_per_gpu");
+	assert_int_equal(th->kind, ASSAY_TH_MIN);
+	assert_true(th->value == 1000);
+	th = find_th(cell, "mem_usage_ratio");
+	assert_int_equal(th->kind, ASSAY_TH_MAX);
+	assert_true(th->value == 0.85);
+	assert_string_equal(th->statistic, "max");
+	/* No default cell: a combo without a cell is a config error. */
+	assert_null(assay_thresholds_cell(&t, "MBS=1,GBS=8,PRECISION=BF16"));
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
+	assert_int_equal(assay_gate_thresholds(&t, "MBS=1,GBS=8,PRECISION=BF16", &rows, &vs, &e),
+			 ASSAY_USAGE);
+	char buf[1024];
+	assay_error_format(&e, buf, sizeof(buf));
+	assert_non_null(
+	    strstr(buf, "llama-3.1-8b_single_threshold.json: $: no cell for combo "
+			"\"MBS=1,GBS=8,PRECISION=BF16\" (a CVS file has no default cell: give "
+			"--combo)"));
+	/* Orphan cells name their key at the top level. */
+	const char *combos[] = {"MBS=4,GBS=128,PRECISION=FP8", "MBS=4,GBS=128,PRECISION=BF16",
+				"MBS=4,GBS=128,PRECISION=MXFP4"};
+	assert_int_equal(assay_thresholds_check_combos(&t, combos, 3, &e), ASSAY_USAGE);
+	assay_error_format(&e, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "json: $[\"MBS=4,GBS=128,PRECISION=MXFP8\"]: orphan cell: "
+				    "no run uses this combo"));
+	const char *all[] = {"MBS=4,GBS=128,PRECISION=FP8", "MBS=4,GBS=128,PRECISION=BF16",
+			     "MBS=4,GBS=128,PRECISION=MXFP4", "MBS=4,GBS=128,PRECISION=MXFP8"};
+	assert_int_equal(assay_thresholds_check_combos(&t, all, 4, &e), ASSAY_OK);
+	assay_verdicts_release(&vs);
+	assay_thresholds_release(&t);
+
+	assert_int_equal(assay_thresholds_load(CVS_DIST_FILE, &t, &e), ASSAY_OK);
+	cell = assay_thresholds_cell(&t, "MBS=1,GBS=64,PRECISION=BF16");
+	assert_non_null(cell);
+	assert_int_equal(cell->n, 5);
+	th = find_th(cell, "scaling_efficiency");
+	assert_int_equal(th->kind, ASSAY_TH_MIN);
+	assert_true(th->value == 85);
+	assert_null(th->statistic);
+	/* A log gives no scaling_efficiency row, so it fails as missing, as in
+	 * CVS with the shipped scaling_baseline.tokens_per_sec_total of 0.0
+	 * (compute_scaling_efficiency returns None: "missing from actuals"). */
+	struct assay_rows none = ASSAY_ROWS_INIT;
+	struct assay_verdicts dv = ASSAY_VERDICTS_INIT;
+	assert_int_equal(assay_gate_thresholds(&t, "MBS=1,GBS=64,PRECISION=BF16", &none, &dv, &e),
+			 ASSAY_OK);
+	assert_int_equal(dv.n, 5);
+	for (size_t i = 0; i < dv.n; i++)
+		assert_int_equal(dv.v[i].status, ASSAY_VERDICT_FAIL);
+	assay_verdicts_release(&dv);
+	assay_thresholds_release(&t);
+}
+
+static void test_cvs_rules(void **state)
+{
+	(void)state;
+	struct assay_thresholds t;
+	struct assay_error e;
+	/* Comments at every level are ignored; kinds map; values may be
+	 * numeric strings (CVS reads them with float()). */
+	assert_int_equal(
+	    parse_text(
+		"{\"_comment\": \"x\", \"mbs=2,gbs=16,precision=bf16\": {\"_note\": 1,"
+		" \"training.throughput_per_gpu\": {\"kind\": \"min_tok_s\", \"value\": "
+		"\"120\", \"_why\": \"x\"},"
+		" \"training.elapsed_time_per_iteration\": {\"kind\": \"max_ms\", \"value\": "
+		"700},"
+		" \"training.tokens_per_gpu\": {\"kind\": \"within\", \"value\": 5000, "
+		"\"tolerance_pct\": 10},"
+		" \"training.steps_to_target\": {\"kind\": \"info\", \"value\": 1000000},"
+		" \"training.time_to_target_seconds\": {\"kind\": \"info\"}},"
+		" \"MBS=1,GBS=8,PRECISION=FP8\": {},"
+		" \"MBS=1,GBS=16,PRECISION=FP8\": null}",
+		&t, &e),
+	    ASSAY_OK);
+	assert_int_equal(t.n_cells, 3);
+	const struct assay_threshold_cell *cell =
+	    assay_thresholds_cell(&t, "MBS=2,GBS=16,PRECISION=BF16");
+	assert_non_null(cell);
+	assert_int_equal(cell->n, 5);
+	assert_int_equal(find_th(cell, "tflops_per_gpu")->kind, ASSAY_TH_MIN);
+	assert_true(find_th(cell, "tflops_per_gpu")->value == 120);
+	assert_int_equal(find_th(cell, "elapsed_ms_per_iter")->kind, ASSAY_TH_MAX);
+	assert_int_equal(find_th(cell, "tokens_per_gpu")->kind, ASSAY_TH_WITHIN);
+	assert_true(find_th(cell, "tokens_per_gpu")->tolerance == 0.1);
+	assert_true(find_th(cell, "steps_to_target")->missing_fails);
+
+	/* Verdicts: info present records, info missing fails (CVS: "missing
+	 * from actuals"), within is CVS's band value*(1 -/+ pct/100). */
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct assay_row *r = assay_rows_add(&rows);
+	assay_row_init(r);
+	assay_row_set(r, json_object(), "steps_to_target", "value", 420, "steps", ASSAY_DIR_LOWER);
+	r = assay_rows_add(&rows);
+	assay_row_init(r);
+	assay_row_set(r, json_object(), "tokens_per_gpu", "steady_mean", 5499, "tokens/s/GPU",
+		      ASSAY_DIR_HIGHER);
+	r = assay_rows_add(&rows);
+	assay_row_init(r);
+	assay_row_set(r, json_object(), "tflops_per_gpu", "steady_mean", 120, "TFLOP/s/GPU",
+		      ASSAY_DIR_HIGHER);
+	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
+	assert_int_equal(assay_gate_thresholds(&t, "MBS=2,GBS=16,PRECISION=BF16", &rows, &vs, &e),
+			 ASSAY_OK);
+	size_t want = 0;
+	for (size_t i = 0; i < vs.n; i++) {
+		const struct assay_verdict *v = &vs.v[i];
+		if (!strcmp(v->metric, "steps_to_target/value")) {
+			assert_int_equal(v->status, ASSAY_VERDICT_RECORD);
+			want++;
+		} else if (!strncmp(v->metric, "time_to_target/", 15)) {
+			assert_int_equal(v->status, ASSAY_VERDICT_FAIL);
+			want++;
+		} else if (!strcmp(v->metric, "tokens_per_gpu/steady_mean")) {
+			assert_int_equal(v->status, ASSAY_VERDICT_PASS);
+			want++;
+		} else if (!strcmp(v->metric, "tflops_per_gpu/steady_mean")) {
+			assert_int_equal(v->status, ASSAY_VERDICT_PASS); /* 120 >= 120 */
+			want++;
+		} else if (!strcmp(v->metric, "elapsed_ms_per_iter/steady_mean")) {
+			assert_int_equal(v->status, ASSAY_VERDICT_FAIL);
+			want++;
+		}
+	}
+	assert_int_equal(want, 5);
+	assay_verdicts_release(&vs);
+	/* An empty or null cell judges nothing: every row is recorded. */
+	assert_int_equal(assay_gate_thresholds(&t, "MBS=1,GBS=16,PRECISION=FP8", &rows, &vs, &e),
+			 ASSAY_OK);
+	assert_int_equal(vs.n, 3);
+	for (size_t i = 0; i < vs.n; i++)
+		assert_int_equal(vs.v[i].status, ASSAY_VERDICT_RECORD);
+	assay_verdicts_release(&vs);
+	assay_rows_release(&rows);
+	assay_thresholds_release(&t);
+
+	/* The assay format is not mistaken for CVS's, and a file of neither
+	 * kind gets assay's own message. */
+	expect_error("{\"cels\": {}}", "cvs.json: $.cels: unknown key (expected one of: "
+				       "description, enforce, cells)");
+
+	expect_error("{\"MBS=4,GBS=128,PRECISION=FP8\": {\"training.mem_usage\": {\"kind\": "
+		     "\"max\", \"value\": \"<changeme>\"}}}",
+		     "cvs.json: $[\"MBS=4,GBS=128,PRECISION=FP8\"][\"training.mem_usage\"].value: "
+		     "unfilled placeholder \"<changeme>\": replace it with a calibrated value");
+	expect_error("{\"_comment\": \"<changeme>\", \"MBS=<changeme>,GBS=1,PRECISION=FP8\": {}}",
+		     "cvs.json: $._comment: unfilled placeholder \"<changeme>\" (and 1 more in the "
+		     "file): replace each with a calibrated value");
+	expect_error("{\"_comment\": \"only words\"}",
+		     "cvs.json: $: expected at least one combo cell "
+		     "(MBS=<m>,GBS=<g>,PRECISION=<p>)");
+	expect_error("{\"default\": {}, \"MBS=1,GBS=8,PRECISION=FP8\": {}}",
+		     "cvs.json: $.default: expected a combo key (a CVS file has one cell per sweep "
+		     "combo and no default cell): expected MBS=<m>,GBS=<g>,PRECISION=<p>, got "
+		     "\"default\"");
+	expect_error("{\"MBS=1,GBS=8,PRECISION=FP8\": {}, \"PRECISION=fp8,MBS=1,GBS=8\": {}}",
+		     "cvs.json: $[\"PRECISION=fp8,MBS=1,GBS=8\"]: duplicate cell: the same combo "
+		     "as \"MBS=1,GBS=8,PRECISION=FP8\"");
+	expect_error(
+	    "{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.tflops_per_sec_per_gpu\": "
+	    "{\"kind\": \"min\", \"value\": 1}}}",
+	    "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.tflops_per_sec_per_gpu\"]"
+	    ": unknown CVS metric (expected one of: training.throughput_per_gpu, "
+	    "training.elapsed_time_per_iteration, training.tokens_per_gpu, "
+	    "training.mem_usage, training.scaling_efficiency_pct, "
+	    "training.steps_to_target, training.time_to_target_seconds)");
+	expect_error(
+	    "{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.mem_usage\": {\"kind\": "
+	    "\"min_ratio\", \"value\": 0.8, \"reference\": \"training.tokens_per_gpu\"}}}",
+	    "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.mem_usage\"].kind: kind "
+	    "\"min_ratio\" (a ratio to another metric) is not supported; use min or max on "
+	    "the metric itself");
+	expect_error("{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.mem_usage\": {\"kind\": "
+		     "\"max\", \"value\": 0.8, \"vaule\": 0.7}}}",
+		     "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.mem_usage\"].vaule: "
+		     "unknown key (expected one of: kind, value, tolerance_pct; keys starting with "
+		     "_ are comments)");
+	expect_error(
+	    "{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.mem_usage\": {\"kind\": "
+	    "\"below\", \"value\": 0.8}}}",
+	    "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.mem_usage\"].kind: "
+	    "unknown kind \"below\" (expected one of: min, max, max_ms, min_tok_s, within, "
+	    "info)");
+	expect_error("{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.mem_usage\": {\"kind\": "
+		     "\"max\", \"value\": \"high\"}}}",
+		     "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.mem_usage\"].value: "
+		     "expected a number, got \"high\"");
+	expect_error("{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.mem_usage\": {\"kind\": "
+		     "\"max\"}}}",
+		     "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.mem_usage\"]: missing "
+		     "key \"value\"");
+	expect_error("{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.mem_usage\": {\"kind\": "
+		     "\"within\", \"value\": -1, \"tolerance_pct\": 5}}}",
+		     "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.mem_usage\"]: kind "
+		     "\"within\" needs a value >= 0 (CVS's band value*(1 -/+ tolerance_pct/100) is "
+		     "empty for -1)");
+	expect_error("{\"MBS=1,GBS=8,PRECISION=FP8\": [1]}",
+		     "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"]: expected an object of training.* "
+		     "metric thresholds, got [...]");
+}
+
+/* ---- CVS's verdicts on the conformance logs ---- */
+
+/* One metric of one log under the cell MBS=4,GBS=128,PRECISION=FP8 of the
+ * unchanged CVS file (min 100 TFLOP/s/GPU, max 500 ms, min 1000 tokens/s/GPU,
+ * max 0.85 memory). cvs_value is what CVS's megatron_lib.py reads (summary
+ * patterns on the last 15 lines, else the mean of the per-iteration matches
+ * without the first; NAN: no pattern matches, "missing from actuals"), and
+ * cvs_pass its verdict from cvs/lib/utils/verdict.py::_check_one; worked out
+ * by hand from the CVS sources at dddd91430fe4. assay runs with --warmup 1,
+ * CVS's warm-up. */
+static const struct {
+	const char *log, *metric;
+	double cvs_value;
+	bool cvs_pass;
+	double assay_value; /* NAN: missing */
+	bool assay_pass;
+} cvs_table[] = {
+    /* Primus smoke tail: CVS's per-iteration fallback for TFLOP/s and ms
+     * reads the same numbers as assay; its regexes for tokens
+     * ("tokens/GPU/s:") and memory ("mem usages:") match nothing in Primus's
+     * "tokens per GPU (tokens/s/GPU):" and "hip mem usage/.../usage_ratio:". */
+    {"primus_megatron_smoke_tail_mi355x.log", "tflops_per_gpu/steady_mean", 448.64444444444444,
+     true, 448.64444444444444, true},
+    {"primus_megatron_smoke_tail_mi355x.log", "elapsed_ms_per_iter/steady_mean", 1869.8333333333333,
+     false, 1869.8333333333333, false},
+    {"primus_megatron_smoke_tail_mi355x.log", "tokens_per_gpu/steady_mean", NAN, false, 7673.2125,
+     true},
+    {"primus_megatron_smoke_tail_mi355x.log", "mem_usage_ratio/max", NAN, false, 0.5933, true},
+    /* Primus-SaFE lines: the same, memory fails either way (98.98 %). */
+    {"primus_safe_lens_iteration_lines.log", "tflops_per_gpu/steady_mean", 452.4, true, 452.4,
+     true},
+    {"primus_safe_lens_iteration_lines.log", "elapsed_ms_per_iter/steady_mean", 9727.033333333333,
+     false, 9727.033333333333, false},
+    {"primus_safe_lens_iteration_lines.log", "tokens_per_gpu/steady_mean", NAN, false, 10644, true},
+    {"primus_safe_lens_iteration_lines.log", "mem_usage_ratio/max", NAN, false, 0.9898, false},
+    /* CVS's own fixtures (lines of three runs): CVS averages every matching
+     * line, the ANSI duplicate of step 4 included; assay keeps one line per
+     * step of the last run. Same verdicts on TFLOP/s, ms and memory. */
+    {"cvs_iteration_metrics_fixtures.log", "tflops_per_gpu/steady_mean", 894.7666666666667, true,
+     1290.3, true},
+    {"cvs_iteration_metrics_fixtures.log", "elapsed_ms_per_iter/steady_mean", 3151.9, false, 654.5,
+     false},
+    {"cvs_iteration_metrics_fixtures.log", "tokens_per_gpu/steady_mean", NAN, false, 25032.8, true},
+    {"cvs_iteration_metrics_fixtures.log", "mem_usage_ratio/max", 0.5462, true, 0.5462, true},
+};
+
+static void test_cvs_conformance_verdicts(void **state)
+{
+	(void)state;
+	struct assay_thresholds t;
+	struct assay_error e;
+	assert_int_equal(assay_thresholds_load(CVS_FILE, &t, &e), ASSAY_OK);
+	size_t checked = 0, same = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(cvs_table); i++) {
+		char buf[4096];
+		const char *path =
+		    conformance_file("training-logs", cvs_table[i].log, buf, sizeof(buf));
+		if (!path)
+			continue;
+		size_t len;
+		char *data = assay_read_file(path, &len, &e);
+		assert_non_null(data);
+		struct assay_train_opts o;
+		assay_train_opts_init(&o);
+		o.warmup_steps = 1;
+		struct assay_train_result r;
+		assert_int_equal(assay_train_parse("auto", data, len, &o, path, &r, &e), ASSAY_OK);
+		free(data);
+		struct assay_parse_opts po = {.file = path};
+		struct assay_rows rows = ASSAY_ROWS_INIT;
+		assert_int_equal(assay_train_rows(&r, &po, &rows, &e), ASSAY_OK);
+		struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
+		assert_int_equal(
+		    assay_gate_thresholds(&t, "MBS=4,GBS=128,PRECISION=FP8", &rows, &vs, &e),
+		    ASSAY_OK);
+		const struct assay_verdict *v = NULL;
+		for (size_t j = 0; j < vs.n && !v; j++)
+			if (!strcmp(vs.v[j].metric, cvs_table[i].metric))
+				v = &vs.v[j];
+		if (!v)
+			fail_msg("%s: no verdict on %s", cvs_table[i].log, cvs_table[i].metric);
+		enum assay_verdict_status want =
+		    cvs_table[i].assay_pass ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL;
+		if (v->status != want)
+			fail_msg("%s %s: %s, expected %s (%s)", cvs_table[i].log,
+				 cvs_table[i].metric, assay_verdict_status_name(v->status),
+				 assay_verdict_status_name(want), v->message);
+		if (isnan(cvs_table[i].assay_value))
+			assert_true(isnan(v->value));
+		else if (fabs(v->value - cvs_table[i].assay_value) >
+			 1e-9 * fabs(cvs_table[i].assay_value))
+			fail_msg("%s %s: %.10g, expected %.10g", cvs_table[i].log,
+				 cvs_table[i].metric, v->value, cvs_table[i].assay_value);
+		/* Where both read a value, the verdict is CVS's. */
+		if (!isnan(cvs_table[i].cvs_value))
+			assert_int_equal(cvs_table[i].assay_pass, cvs_table[i].cvs_pass);
+		same += cvs_table[i].assay_pass == cvs_table[i].cvs_pass;
+		checked++;
+		assay_verdicts_release(&vs);
+		assay_rows_release(&rows);
+		assay_train_result_release(&r);
+	}
+	if (checked == ARRAY_SIZE(cvs_table))
+		assert_int_equal(same, 8); /* the other 4: metrics CVS's regexes do not read */
+	assay_thresholds_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_cvs_file_loads),
+	    cmocka_unit_test(test_cvs_rules),
+	    cmocka_unit_test(test_cvs_conformance_verdicts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
