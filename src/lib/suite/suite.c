@@ -23,7 +23,9 @@ const char *const assay_suite_command_keys[] = {
     "logs",      "context", "nodes", "gpus_per_node", "training", NULL};
 
 static const char *const kinds[] = {"ep", "command", NULL};
-static const char *const signature_keys[] = {"errors", "benign", "disable", "builtin", NULL};
+static const char *const signature_keys[] = {"errors",  "benign", "disable",
+					     "builtin", "tune",   NULL};
+static const char *const tune_keys[] = {"settle_s", "settle_lines", "priority", NULL};
 static const char *const revision_keys[] = {"git", NULL};
 
 bool suite_valid_name(const char *s)
@@ -60,6 +62,38 @@ static int parse_patterns(struct assay_cfg *c, const json_t *sig, const char *ke
 		struct assay_error e2;
 		if (assay_sigset_add(set, name, json_string_value(v), benign, &e2) != ASSAY_OK)
 			return assay_cfg_fail(c, p, "%s", e2.message);
+	}
+	return 0;
+}
+
+/* "tune": {"NAME or FAMILY": {"settle_s": 5, "settle_lines": 100, "priority": 90}} */
+static int parse_tune(struct assay_cfg *c, const json_t *sig, struct assay_sigset *set)
+{
+	json_t *obj;
+	int rc =
+	    assay_cfg_member(c, sig, "$.signatures", "tune", ASSAY_CFG_OPTIONAL, JSON_OBJECT, &obj);
+	if (rc <= 0)
+		return rc;
+	const char *name;
+	json_t *v;
+	json_object_foreach(obj, name, v)
+	{
+		char p[256];
+		assay_json_path_key(p, sizeof(p), "$.signatures.tune", name);
+		double settle_s = ASSAY_SETTLE_S;
+		long long lines = ASSAY_SETTLE_LINES, prio = -1;
+		if (assay_cfg_object(c, v, p, tune_keys) < 0 ||
+		    assay_cfg_number(c, v, p, "settle_s", ASSAY_CFG_OPTIONAL, 0, 3600, &settle_s) <
+			0 ||
+		    assay_cfg_int(c, v, p, "settle_lines", ASSAY_CFG_OPTIONAL, 0, 100000, &lines) <
+			0 ||
+		    assay_cfg_int(c, v, p, "priority", ASSAY_CFG_OPTIONAL, 1, 1000, &prio) < 0)
+			return -1;
+		if (!assay_sigset_tune(set, name, settle_s, (unsigned)lines, (int)prio))
+			return assay_cfg_fail(c, p,
+					      "unknown signature or family \"%s\" (see "
+					      "docs/suite.md for the built-in signatures)",
+					      name);
 	}
 	return 0;
 }
@@ -101,7 +135,8 @@ static int parse_signatures(struct assay_cfg *c, const json_t *doc, struct assay
 		strlist_clear(&names);
 	}
 	if (parse_patterns(c, sig, "errors", false, &s->signatures) < 0 ||
-	    parse_patterns(c, sig, "benign", true, &s->signatures) < 0)
+	    parse_patterns(c, sig, "benign", true, &s->signatures) < 0 ||
+	    parse_tune(c, sig, &s->signatures) < 0)
 		return -1;
 	return 0;
 }
