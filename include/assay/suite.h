@@ -97,8 +97,11 @@ struct assay_suite {
 	char *revision_git; /* a source tree to ask `git rev-parse HEAD`, or NULL */
 	struct assay_sigset signatures;
 	struct strlist secrets; /* variable names */
-	struct strlist env;     /* NAME=template */
-	double timeout_s;       /* 0: none */
+	/* Patterns (fnmatch, relative to a case folder) of files left as the
+	 * workload wrote them: binary artifacts not redacted after a case. */
+	struct strlist raw_artifacts;
+	struct strlist env; /* NAME=template */
+	double timeout_s;   /* 0: none */
 
 	/* kind "command" */
 	struct strlist argv;    /* templates */

@@ -753,8 +753,10 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	if (err != ASSAY_OK || (err = ops->submit(job, e)) != ASSAY_OK)
 		goto out;
 	struct assay_job_status st;
+	size_t redacted;
 	if ((err = follow(rc, index, c, job, &w, &st, &interrupted, e)) != ASSAY_OK ||
-	    (err = ops->collect(job, e)) != ASSAY_OK)
+	    (err = ops->collect(job, e)) != ASSAY_OK ||
+	    (err = run_redact_case_dir(rc, case_dir, &redacted, e)) != ASSAY_OK)
 		goto out;
 	out->duration_s = assay_monotonic() - t0;
 	struct parsed pr = {ASSAY_ROWS_INIT, {0}, false};

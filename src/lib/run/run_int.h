@@ -59,6 +59,12 @@ assay_err run_read_training(struct run_ctx *rc, const struct assay_suite_case *c
 			    size_t n);
 void run_train_release(struct run_ctx *rc);
 
+/* Redact in place every file under case_dir that holds a secret's value,
+ * but the suite's raw_artifacts (case_files.c); *n gets how many were
+ * rewritten. ASSAY_INFRA when one cannot be written. */
+assay_err run_redact_case_dir(struct run_ctx *rc, const char *case_dir, size_t *n,
+			      struct assay_error *e);
+
 void case_outcome_release(struct assay_case_outcome *o);
 /* Set outcome, failure and a printf-style reason (redacted). */
 void case_outcome_set(struct run_ctx *rc, struct assay_case_outcome *o, enum assay_outcome outcome,

@@ -14,7 +14,7 @@
 
 #define COMMON_KEYS                                                                                \
 	"kind", "name", "description", "launcher", "store", "output", "cluster", "revision",       \
-	    "signatures", "secrets", "env", "timeout_s", "gates"
+	    "signatures", "secrets", "env", "timeout_s", "gates", "raw_artifacts"
 
 const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep",
 					   "filters",   "assay_ep",  NULL};
@@ -183,6 +183,29 @@ static int parse_env(struct assay_cfg *c, const json_t *doc, struct assay_suite 
 	return 0;
 }
 
+/* "raw_artifacts": ["*.pt", "ckpt-*"]: files of a case folder the
+ * secret redaction after a case leaves alone. */
+static int parse_raw_artifacts(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	if (!json_object_get(doc, "raw_artifacts"))
+		return 0;
+	if (assay_cfg_string_list(c, doc, "$", "raw_artifacts", ASSAY_CFG_REQUIRED, NULL,
+				  &s->raw_artifacts) < 0)
+		return -1;
+	for (size_t i = 0; i < s->raw_artifacts.n; i++) {
+		const char *p = s->raw_artifacts.v[i];
+		if (*p == '/' || !strcmp(p, "..") || !strncmp(p, "../", 3) || strstr(p, "/../")) {
+			char path[256];
+			assay_json_path_index(path, sizeof(path), "$.raw_artifacts", i);
+			return assay_cfg_fail(c, path,
+					      "expected a file name pattern relative to the case "
+					      "folder, got \"%s\"",
+					      p);
+		}
+	}
+	return 0;
+}
+
 static int parse_secrets(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
 {
 	json_t *sec = json_object_get(doc, "secrets");
@@ -266,7 +289,8 @@ static int parse_common(struct assay_cfg *c, const json_t *doc, struct assay_sui
 			     &s->timeout_s) < 0)
 		return -1;
 	if (parse_revision(c, doc, s) < 0 || parse_signatures(c, doc, s) < 0 ||
-	    parse_env(c, doc, s) < 0 || parse_secrets(c, doc, s) < 0)
+	    parse_env(c, doc, s) < 0 || parse_secrets(c, doc, s) < 0 ||
+	    parse_raw_artifacts(c, doc, s) < 0)
 		return -1;
 	return 0;
 }
@@ -406,6 +430,7 @@ void assay_suite_release(struct assay_suite *s)
 	free(s->revision_git);
 	assay_sigset_release(&s->signatures);
 	strlist_clear(&s->secrets);
+	strlist_clear(&s->raw_artifacts);
 	strlist_clear(&s->env);
 	strlist_clear(&s->argv);
 	free(s->cwd);
