@@ -20,7 +20,7 @@ const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep",
 					   "filters",   "assay_ep",  NULL};
 const char *const assay_suite_command_keys[] = {
     COMMON_KEYS, "combos",  "runs",  "argv",          "cwd",      "parser", "results",
-    "logs",      "context", "nodes", "gpus_per_node", "training", NULL};
+    "logs",      "context", "nodes", "gpus_per_node", "training", "stages", NULL};
 
 static const char *const kinds[] = {"ep", "command", NULL};
 static const char *const signature_keys[] = {"errors",  "benign", "disable",
@@ -417,6 +417,10 @@ void assay_suite_release(struct assay_suite *s)
 		json_decref(k->factors);
 		json_decref(k->vars);
 		free(k->cell);
+		free(k->stage);
+		if (k->stage_argv)
+			strlist_clear(k->stage_argv);
+		free(k->stage_argv);
 	}
 	free(s->cases);
 	free(s->file);
@@ -621,6 +625,8 @@ assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite
 		rc = suite_expand(eq + 1, vars, s->file, path, &sb, e);
 		if (rc == ASSAY_OK)
 			strlist_push(&p->env, sbuf_str(&sb));
+		else if (c->stage_argv)
+			rc = ASSAY_OK; /* a command stage has no combo: left out */
 		sbuf_release(&sb);
 		free(name);
 	}
