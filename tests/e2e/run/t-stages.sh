@@ -3,7 +3,8 @@
 # teardown, each runs of combos or a command. A failed setup skips smoke and
 # main (outcome skipped, the reason naming the stage) and teardown still
 # runs; a signature in main ends the run with the signature's outcome and
-# teardown runs; Ctrl-C (SIGINT) during main: teardown runs, exit 5. A failed
+# teardown runs, and so it does after a timeout; Ctrl-C (SIGINT) during
+# main: teardown runs, exit 5. A failed
 # teardown is reported but does not change the run's exit code.
 . "$(dirname "$0")/lib.sh" "$@"
 # suite NAME SETUP_CMD MAIN_MODE TEARDOWN_CMD
@@ -38,6 +39,19 @@ expect_eq "$(outcomes b.db)" "setup:passed tiny:passed full:workload-failed tear
 expect_eq "$(q b.db "SELECT reason FROM cases WHERE case_id = 'full'")" \
   "signature nccl-error in stderr: rank 1: NCCL error: unhandled system error" "main's reason"
 [ -e torn-down ] || fail "teardown did not run after a signature stop"
+
+# A timeout in main: teardown runs.
+rm -f torn-down
+suite tmo 'true' hang 'touch $PWD/torn-down'
+sed 's/"timeout_s": 120/"timeout_s": 10/' tmo.json >tmo10.json
+run_assay 3 run --store t.db --out tout tmo10.json
+expect_eq "$(outcomes t.db)" "setup:passed tiny:passed full:workload-failed teardown:passed " "outcomes"
+python3 - tout/*/summary.json <<'PY'
+import json, sys
+c = {c["case_id"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+assert c["full"]["failure"] == "timeout", c["full"]
+PY
+[ -e torn-down ] || fail "teardown did not run after a timeout"
 
 # A failed teardown is reported, and the run keeps its own outcome.
 suite tdfail 'true' ok 'echo cleanup failed >&2; exit 4'
