@@ -75,6 +75,10 @@ struct assay_report_gate {
 	char *spec; /* the rule, e.g. "<= 120", "slope < 0" */
 	enum assay_report_verdict verdict;
 	char *message;
+	char *series_key; /* the series judged, NULL when none */
+	/* What tells this gate's series apart from the other series of the
+	 * same case, gate and metric ("tokens=8"); NULL when nothing does. */
+	char *series;
 };
 
 /* One point of an EP ladder. NAN marks a missing number. */

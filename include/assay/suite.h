@@ -41,6 +41,10 @@ struct assay_suite_case {
 	char *cell;                    /* the thresholds cell: a canonical combo key or "default" */
 	struct assay_train_opts train; /* training parsers: seq_len, world size, warm-up */
 	long ab_baseline; /* ep ab gate: index of this candidate's baseline case, else -1 */
+	char *stage;      /* the lifecycle stage it belongs to ("stages"), else NULL */
+	/* A command stage: its argv templates (results, logs: none; parser
+	 * none); NULL for a combo's case. */
+	struct strlist *stage_argv;
 };
 
 /* The gates block (docs/suite.md, "Gates"), checked when the suite loads. */
@@ -97,8 +101,11 @@ struct assay_suite {
 	char *revision_git; /* a source tree to ask `git rev-parse HEAD`, or NULL */
 	struct assay_sigset signatures;
 	struct strlist secrets; /* variable names */
-	struct strlist env;     /* NAME=template */
-	double timeout_s;       /* 0: none */
+	/* Patterns (fnmatch, relative to a case folder) of files left as the
+	 * workload wrote them: binary artifacts not redacted after a case. */
+	struct strlist raw_artifacts;
+	struct strlist env; /* NAME=template */
+	double timeout_s;   /* 0: none */
 
 	/* kind "command" */
 	struct strlist argv;    /* templates */
@@ -110,6 +117,7 @@ struct assay_suite {
 	bool results_given;     /* results named in the suite (else the default) */
 	bool training;          /* parser megatron, primus, megatron-golden or auto */
 	bool gpus_given;        /* gpus_per_node named in the suite */
+	bool staged;            /* "stages": cases in stage order, each with its stage */
 
 	/* kind "ep" */
 	struct assay_registry registry;

@@ -51,6 +51,7 @@ attr() { xmllint --xpath "string(/testsuites/testsuite/@$1)" "$dir/junit.xml"; }
 want=$("$src/tests/report/junit-counts.py" "$dir/summary.json")
 got="$(attr tests) $(attr failures) $(attr errors) $(attr skipped)"
 [ "$got" = "$want" ] || fail "junit counts (tests failures errors skipped): got $got, want $want"
+"$src/tests/report/junit-names.py" "$dir/junit.xml" || fail "junit testcase names repeat"
 
 # The canary the store holds is redacted everywhere, and the redaction shows.
 if grep -l -- "$canary" "$dir"/report.html "$dir"/junit.xml "$dir"/summary.md; then

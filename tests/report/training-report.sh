@@ -57,7 +57,7 @@ gates=$(sqlite3 -batch -noheader "$T/a.db" "SELECT count(*) FROM verdicts v JOIN
 attr() { xmllint --xpath "string(/testsuites/testsuite/@$1)" "$dir/junit.xml"; }
 [ "$(attr tests)" = $((2 + gates)) ] || fail "junit tests $(attr tests), expected 2 cases + $gates gates"
 [ "$(attr failures)" = 2 ] || fail "junit failures $(attr failures), expected 2 (the case and its gate)"
-xmllint --xpath 'string(//testcase[@name="megatron-mbs8: threshold tflops_per_gpu/steady_mean"]/failure/@type)' \
+xmllint --xpath 'string(//testcase[@name="megatron-mbs8 / threshold / tflops_per_gpu/steady_mean"]/failure/@type)' \
   "$dir/junit.xml" | grep -qx gate || fail "the failed gate is not a <failure type=\"gate\">"
 
 # History: the regression gates' verdicts on their series.

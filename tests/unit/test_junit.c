@@ -70,7 +70,7 @@ static void test_mapping(void **state)
 	assert_non_null(strstr(out, "<error type=\"no-metrics\" message=\"no-metrics\"/>"));
 	assert_non_null(strstr(out, "<failure type=\"gate\" message=\"FAIL: 12.5 us, expected "
 				    "&lt;= 10\">"));
-	assert_non_null(strstr(out, "name=\"case-passed: threshold RECORD\" "
+	assert_non_null(strstr(out, "name=\"case-passed / threshold / RECORD\" "
 				    "classname=\"unit.gates\" time=\"0.000\"/>"));
 	assert_non_null(strstr(out, "<property name=\"exit_code\" value=\"5\"/>"));
 	validate(out);
@@ -125,9 +125,39 @@ static void test_sample_valid(void **state)
 	assay_report_release(&r);
 }
 
+/* Testcase names are distinct: "case / gate / metric / series label", and a
+ * name that would still repeat is numbered (issue 14, defect 5). */
+static void test_unique_names(void **state)
+{
+	(void)state;
+	struct assay_report r;
+	assay_report_init(&r);
+	assay_report_set(&r.suite, "unit");
+	assay_report_add_case(&r, "c1", ASSAY_REPORT_PASSED);
+	const char *series[] = {"tokens=1", "tokens=8", NULL, NULL};
+	for (size_t i = 0; i < ARRAY_SIZE(series); i++) {
+		struct assay_report_gate *g =
+		    assay_report_add_gate(&r, "c1", "ab", ASSAY_VERDICT_RECORD);
+		assay_report_set(&g->metric, "latency_us/p50");
+		assay_report_set(&g->series, series[i]);
+	}
+	assay_report_add_gate(&r, NULL, "run", ASSAY_VERDICT_PASS);
+	char *out = junit(&r);
+	assert_non_null(strstr(out, "<testcase name=\"c1\" "));
+	assert_non_null(strstr(out, "name=\"c1 / ab / latency_us/p50 / tokens=1\" "));
+	assert_non_null(strstr(out, "name=\"c1 / ab / latency_us/p50 / tokens=8\" "));
+	assert_non_null(strstr(out, "name=\"c1 / ab / latency_us/p50\" "));
+	assert_non_null(strstr(out, "name=\"c1 / ab / latency_us/p50 #2\" "));
+	assert_non_null(strstr(out, "name=\"(run) / run\" "));
+	validate(out);
+	free(out);
+	assay_report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_unique_names),
 	    cmocka_unit_test(test_mapping),
 	    cmocka_unit_test(test_sample_valid),
 	};

@@ -164,8 +164,10 @@ static void test_command_errors(void **state)
 	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
 		       "\"parser\": \"rows\", \"timeout\": 5}"),
 	    "$.timeout: unknown key (expected one of: kind, name, description, launcher, store, "
-	    "output, cluster, revision, signatures, secrets, env, timeout_s, gates, combos, "
-	    "runs, argv, cwd, parser, results, logs, context, nodes, gpus_per_node, training)");
+	    "output, cluster, revision, signatures, secrets, env, timeout_s, gates, raw_artifacts, "
+	    "combos, "
+	    "runs, argv, cwd, parser, results, logs, context, nodes, gpus_per_node, training, "
+	    "stages)");
 	assert_string_equal(
 	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"RUN_ID\": 1}}, "
 		       "\"argv\": [\"x\"], \"parser\": \"rows\"}"),
@@ -315,6 +317,7 @@ static void test_ep_errors(void **state)
 		       "\"sweep\": \"configs/sweep-local.json\", \"combos\": {}}"),
 	    "$.combos: unknown key (expected one of: kind, name, description, launcher, "
 	    "store, output, cluster, revision, signatures, secrets, env, timeout_s, gates, "
+	    "raw_artifacts, "
 	    "platforms, sweep, filters, assay_ep)");
 }
 
@@ -570,13 +573,85 @@ static void test_template(void **state)
 	json_decref(vars);
 }
 
+/* Lifecycle stages: cases in stage order, a command stage is one case
+ * with its own argv and parser none; errors name the JSON path. */
+static void test_stages(void **state)
+{
+	(void)state;
+	struct assay_suite s;
+	struct assay_error e;
+	write_suite(
+	    "{\"kind\": \"command\", \"combos\": {\"a\": {\"N\": 1}, \"b\": {\"N\": 2}},\n"
+	    " \"argv\": [\"run\", \"{N}\"], \"parser\": \"rows\", \"env\": {\"X\": \"{N}\", "
+	    "\"Y\": \"y\"},\n"
+	    " \"stages\": [{\"name\": \"setup\", \"argv\": [\"prep\", \"{CASE_DIR}\"]},\n"
+	    "  {\"name\": \"main\", \"runs\": [\"b\", \"a\"]},\n"
+	    "  {\"name\": \"teardown\", \"argv\": [\"clean\"]}]}");
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_true(s.staged);
+	assert_int_equal(s.n_cases, 4);
+	const char *ids[] = {"setup", "b", "a", "teardown"};
+	const char *stages[] = {"setup", "main", "main", "teardown"};
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(s.cases[i].id, ids[i]);
+		assert_string_equal(s.cases[i].stage, stages[i]);
+	}
+	struct assay_case_plan p;
+	assert_int_equal(assay_suite_plan(&s, &s.cases[0], "R", "/o/R/setup", NULL, &p, &e),
+			 ASSAY_OK);
+	assert_int_equal(p.argv.n, 2);
+	assert_string_equal(p.argv.v[1], "/o/R/setup");
+	assert_string_equal(p.parser, "none");
+	assert_int_equal(p.results.n, 0);
+	assert_int_equal(p.env.n, 1); /* X needs a combo value: left out */
+	assert_string_equal(p.env.v[0], "Y=y");
+	assay_case_plan_release(&p);
+	assert_int_equal(assay_suite_plan(&s, &s.cases[1], "R", "/o/R/b", NULL, &p, &e), ASSAY_OK);
+	assert_string_equal(p.argv.v[1], "2");
+	assert_string_equal(p.parser, "rows");
+	assay_case_plan_release(&p);
+	assay_suite_release(&s);
+
+	const char *head = "{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"x\"], "
+			   "\"parser\": \"none\", ";
+	struct {
+		const char *stages, *want;
+	} bad[] = {
+	    {"\"stages\": []", "$.stages: expected a non-empty array of stages, got []"},
+	    {"\"runs\": [\"a\"], \"stages\": [{\"name\": \"m\", \"runs\": [\"a\"]}]",
+	     "$.runs: a suite with stages lists its runs in each stage ($.stages[].runs)"},
+	    {"\"stages\": [{\"name\": \"m\"}]",
+	     "$.stages[0]: a stage has \"runs\" (combos) or \"argv\" (a command), found neither"},
+	    {"\"stages\": [{\"name\": \"m\", \"runs\": [\"a\"]}, {\"name\": \"m\", \"argv\": "
+	     "[\"y\"]}]",
+	     "$.stages[1].name: stage \"m\" is listed twice"},
+	    {"\"stages\": [{\"name\": \"a\", \"argv\": [\"y\"]}, {\"name\": \"m\", \"runs\": "
+	     "[\"a\"]}]",
+	     "$.stages[1].runs[0]: combo \"a\" gives case id \"a\", already used by stage \"a\""},
+	    {"\"stages\": [{\"name\": \"s\", \"argv\": [\"y\", \"{N}\"]}]",
+	     "$.stages[0].argv[1]: placeholder {N} has no value (a command stage has assay's own "
+	     "placeholders only)"},
+	    {"\"stages\": [{\"name\": \"a b\", \"argv\": [\"y\"]}]",
+	     "$.stages[0].name: a stage name is a case id: letters, digits, '.', '_' and '-' (got "
+	     "\"a b\")"},
+	    {"\"stages\": [{\"name\": \"m\", \"runs\": [\"a\"], \"when\": 1}]",
+	     "$.stages[0].when: unknown key (expected one of: name, runs, argv)"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *text = xasprintf("%s%s}", head, bad[i].stages);
+		assert_string_equal(load_fails(text), bad[i].want);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_command_suite), cmocka_unit_test(test_command_errors),
-	    cmocka_unit_test(test_secrets),       cmocka_unit_test(test_ep_suite),
-	    cmocka_unit_test(test_ep_errors),     cmocka_unit_test(test_gates),
-	    cmocka_unit_test(test_ep_gates),      cmocka_unit_test(test_template),
+	    cmocka_unit_test(test_stages),         cmocka_unit_test(test_command_suite),
+	    cmocka_unit_test(test_command_errors), cmocka_unit_test(test_secrets),
+	    cmocka_unit_test(test_ep_suite),       cmocka_unit_test(test_ep_errors),
+	    cmocka_unit_test(test_gates),          cmocka_unit_test(test_ep_gates),
+	    cmocka_unit_test(test_template),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

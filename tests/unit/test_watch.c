@@ -168,6 +168,138 @@ static void test_unterminated_last_line(void **state)
 	assay_sigset_release(&set);
 }
 
+/* Issue 14, defect 2: the traceback header opens a settle window; the
+ * exception line becomes the match's line, and a more specific family in
+ * the window (the HIP illegal memory access) wins. Chained tracebacks give
+ * the last exception; lines of other ranks are passed over. */
+static void test_settle_window(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	init_builtin(&set);
+	struct assay_scanner s;
+	/* CPython's format (Lib/traceback.py), a generic exception. */
+	const char *plain = "step 3\nTraceback (most recent call last):\n"
+			    "  File \"train.py\", line 12, in <module>\n    main()\n"
+			    "ValueError: shapes (4,) and (5,) not aligned\nafter\n";
+	assay_scanner_init(&s, &set, "stderr");
+	assert_true(assay_scanner_feed(&s, plain, strlen(plain)));
+	assert_string_equal(s.match.signature, "python-traceback");
+	assert_string_equal(s.match.line, "ValueError: shapes (4,) and (5,) not aligned");
+	assert_false(s.closed);
+	assay_scanner_release(&s);
+
+	/* The exception line of a GPU fault: gpu outranks python. */
+	const char *hip = "Traceback (most recent call last):\n"
+			  "  File \"train.py\", line 12, in <module>\n"
+			  "RuntimeError: HIP error: an illegal memory access was encountered\n";
+	for (size_t cut = 0; cut <= strlen(hip); cut++) {
+		assay_scanner_init(&s, &set, "stderr");
+		assay_scanner_feed(&s, hip, cut);
+		assay_scanner_feed(&s, hip + cut, strlen(hip) - cut);
+		assert_true(s.matched);
+		assert_string_equal(s.match.signature, "gpu-page-fault");
+		assert_string_equal(s.match.family, "gpu");
+		assert_string_equal(
+		    s.match.line,
+		    "RuntimeError: HIP error: an illegal memory access was encountered");
+		assay_scanner_release(&s);
+	}
+
+	/* torchrun's rank prefix; another rank's lines in between; chained. */
+	const char *ranks = "[rank0]: Traceback (most recent call last):\n"
+			    "[rank1]: step 5 ok\n"
+			    "[rank0]:   File \"a.py\", line 1, in f\n"
+			    "[rank0]: KeyError: 'x'\n"
+			    "[rank0]: \n"
+			    "[rank0]: During handling of the above exception, another exception "
+			    "occurred:\n"
+			    "[rank0]: \n"
+			    "[rank0]: Traceback (most recent call last):\n"
+			    "[rank0]:   File \"a.py\", line 3, in f\n"
+			    "[rank0]: RuntimeError: loader died\n";
+	assay_scanner_init(&s, &set, "stderr");
+	assay_scanner_feed(&s, ranks, strlen(ranks));
+	assert_string_equal(s.match.signature, "python-traceback");
+	assert_string_equal(s.match.line, "[rank0]: RuntimeError: loader died");
+	assay_scanner_release(&s);
+
+	/* A lower priority later changes nothing; the window ends after
+	 * settle_lines lines, and what follows is not read. */
+	struct sbuf text = SBUF_INIT;
+	sbuf_adds(&text,
+		  "x NCCL error: unhandled system error\nTraceback (most recent call last):\n");
+	for (int i = 0; i < ASSAY_SETTLE_LINES; i++)
+		sbuf_addf(&text, "line %d\n", i);
+	sbuf_adds(&text, "GPU has fallen off the bus\n");
+	assay_scanner_init(&s, &set, "stderr");
+	assay_scanner_feed(&s, text.buf, text.len);
+	assert_string_equal(s.match.signature, "nccl-error");
+	assert_true(s.closed);
+	assay_scanner_release(&s);
+	/* The same GPU line inside the window wins. */
+	assay_scanner_init(&s, &set, "stderr");
+	assay_scanner_feed(&s, text.buf, 80);
+	assay_scanner_feed(&s, "GPU has fallen off the bus\n", 27);
+	assert_string_equal(s.match.signature, "gpu-lost");
+	assay_scanner_release(&s);
+	/* A window closed by its owner (time) reads nothing more. */
+	assay_scanner_init(&s, &set, "stderr");
+	assay_scanner_feed(&s, text.buf, 80);
+	assay_scanner_close(&s);
+	assay_scanner_feed(&s, "GPU has fallen off the bus\n", 27);
+	assert_string_equal(s.match.signature, "nccl-error");
+	assay_scanner_release(&s);
+	sbuf_release(&text);
+
+	/* Priorities: the families' table, in the set. */
+	assert_true(assay_signature_family_priority("gpu") >
+		    assay_signature_family_priority("oom"));
+	assert_true(assay_signature_family_priority("oom") >
+		    assay_signature_family_priority("nccl"));
+	assert_true(assay_signature_family_priority("nccl") >
+		    assay_signature_family_priority("python"));
+	assert_int_equal(assay_signature_family_priority("nope"), 0);
+	for (size_t i = 0; i < set.n; i++) {
+		assert_int_equal(set.v[i].priority,
+				 assay_signature_family_priority(set.v[i].family));
+		assert_true(set.v[i].priority > 0);
+	}
+	/* Tuning a family's window. */
+	assert_int_equal(assay_sigset_tune(&set, "python", 5, 3, -1), 1);
+	assay_scanner_init(&s, &set, "stderr");
+	const char *tb = "Traceback (most recent call last):\n  a\n  b\n  c\nE: x\n";
+	assay_scanner_feed(&s, tb, strlen(tb));
+	assert_true(s.closed);
+	assert_string_equal(s.match.line, "Traceback (most recent call last):");
+	assay_scanner_release(&s);
+	assay_sigset_release(&set);
+}
+
+/* Issue 14, defect 7: a signature line without its line end is matched
+ * once no byte came for ASSAY_PARTIAL_WAIT_S, and its rest completes it. */
+static void test_partial_line(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	init_builtin(&set);
+	struct assay_scanner s;
+	assay_scanner_init(&s, &set, "stdout");
+	assert_false(assay_scanner_feed(&s, "ok\nSegmentation fau", 19));
+	assert_false(assay_scanner_tick(&s, s.fed_at));     /* too soon */
+	assert_false(assay_scanner_tick(&s, s.fed_at + 1)); /* no match yet */
+	assert_false(assay_scanner_feed(&s, "lt", 2));
+	assert_false(assay_scanner_tick(&s, s.fed_at + ASSAY_PARTIAL_WAIT_S / 2));
+	assert_true(assay_scanner_tick(&s, s.fed_at + ASSAY_PARTIAL_WAIT_S + 0.01));
+	assert_string_equal(s.match.signature, "segfault");
+	assert_string_equal(s.match.line, "Segmentation fault");
+	assert_true(assay_scanner_feed(&s, " (core dumped)\n", 15));
+	assert_string_equal(s.match.line, "Segmentation fault (core dumped)");
+	assert_true(assay_scanner_finish(&s));
+	assay_scanner_release(&s);
+	assay_sigset_release(&set);
+}
+
 static void test_benign_and_user(void **state)
 {
 	(void)state;
@@ -322,6 +454,8 @@ int main(void)
 	    cmocka_unit_test(test_builtins),
 	    cmocka_unit_test(test_split_reads),
 	    cmocka_unit_test(test_unterminated_last_line),
+	    cmocka_unit_test(test_settle_window),
+	    cmocka_unit_test(test_partial_line),
 	    cmocka_unit_test(test_benign_and_user),
 	    cmocka_unit_test(test_prefilter),
 	    cmocka_unit_test(test_disable),

@@ -1,7 +1,8 @@
-/* Suite rules (docs/suite.md): runs that name no combo, and {NAME}
- * placeholders in a suite's templates (argv, env, cwd, results, logs,
- * context) that a run's combo and assay's built-ins leave without a value.
- * Every one is reported, where the suite loader stops at the first. */
+/* Suite rules (docs/suite.md): runs that name no combo (in runs or in a
+ * stage's runs), and {NAME} placeholders in a suite's templates (argv, env,
+ * cwd, results, logs, context) that a run's combo and assay's built-ins
+ * leave without a value. Every one is reported, where the suite loader
+ * stops at the first. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,7 @@
 
 static const struct assay_lint_rule rules[] = {
     {"suite-unknown-run", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
-     "an entry of a suite's runs that names no combo"},
+     "an entry of a suite's runs (or of a stage's runs) that names no combo"},
     {"suite-unfilled-placeholder", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
      "a {NAME} in a suite's argv, env, cwd, results, logs or context that a run leaves unfilled"},
 };
@@ -32,47 +33,97 @@ static void add_names(struct sbuf *sb, const char *const *names, size_t n, bool 
 		sbuf_addf(sb, " and %zu more", n - 8);
 }
 
+/* Call fn for every runs array of the suite: $.runs, then each
+ * $.stages[i].runs, with its JSON path. */
+static void each_runs(const json_t *doc,
+		      void (*fn)(const json_t *runs, const char *path, void *ctx), void *ctx)
+{
+	const json_t *runs = json_object_get(doc, "runs");
+	if (json_is_array(runs))
+		fn(runs, "$.runs", ctx);
+	const json_t *stages = json_object_get(doc, "stages"), *st;
+	size_t i;
+	json_array_foreach(stages, i, st)
+	{
+		runs = json_object_get(st, "runs");
+		if (!json_is_array(runs))
+			continue;
+		char *sp = lint_path_index("$.stages", i);
+		char *rp = xasprintf("%s.runs", sp);
+		fn(runs, rp, ctx);
+		free(rp);
+		free(sp);
+	}
+}
+
+struct runs_check {
+	struct lint_ctx *c;
+	const json_t *combos;
+	const struct strlist *known;
+};
+
+static void check_one_runs(const json_t *runs, const char *path, void *ctx)
+{
+	const struct runs_check *r = ctx;
+	size_t i;
+	json_t *v;
+	json_array_foreach(runs, i, v)
+	{
+		if (!json_is_string(v) || json_object_get(r->combos, json_string_value(v)))
+			continue;
+		struct sbuf names = SBUF_INIT;
+		add_names(&names, (const char *const *)r->known->v, r->known->n, false);
+		char *p = lint_path_index(path, i);
+		lint_report(r->c, R_RUN, p, "unknown combo \"%s\" (combos: %s)",
+			    json_string_value(v), r->known->n ? sbuf_str(&names) : "none");
+		free(p);
+		sbuf_release(&names);
+	}
+}
+
 static void check_runs(struct lint_ctx *c, const json_t *combos)
 {
-	const json_t *runs = json_object_get(c->doc, "runs");
-	if (!json_is_array(runs) || !json_is_object(combos))
+	if (!json_is_object(combos))
 		return;
 	struct strlist known = STRLIST_INIT;
 	const char *k;
 	json_t *v;
 	json_object_foreach((json_t *)combos, k, v) strlist_push(&known, k);
-	size_t i;
-	json_array_foreach(runs, i, v)
-	{
-		if (!json_is_string(v) || json_object_get(combos, json_string_value(v)))
-			continue;
-		struct sbuf names = SBUF_INIT;
-		add_names(&names, (const char *const *)known.v, known.n, false);
-		char *p = lint_path_index("$.runs", i);
-		lint_report(c, R_RUN, p, "unknown combo \"%s\" (combos: %s)", json_string_value(v),
-			    known.n ? sbuf_str(&names) : "none");
-		free(p);
-		sbuf_release(&names);
-	}
+	struct runs_check r = {c, combos, &known};
+	each_runs(c->doc, check_one_runs, &r);
 	strlist_clear(&known);
 }
 
-/* The combos that run, in order: those runs names (skipping unknown ones),
- * or every combo when there is no runs array. */
+struct running {
+	const json_t *combos;
+	struct strlist *out;
+};
+
+static void add_running(const json_t *runs, const char *path, void *ctx)
+{
+	(void)path;
+	struct running *r = ctx;
+	size_t i;
+	json_t *v;
+	json_array_foreach(runs, i, v) if (json_is_string(v) &&
+					   json_object_get(r->combos, json_string_value(v)) &&
+					   !strlist_has(r->out, json_string_value(v)))
+	    strlist_push(r->out, json_string_value(v));
+}
+
+/* The combos that run, in order: those runs (or the stages' runs) name,
+ * skipping unknown ones, or every combo when neither is there. */
 static void running_combos(const json_t *doc, const json_t *combos, struct strlist *out)
 {
-	const json_t *runs = json_object_get(doc, "runs");
 	const char *k;
 	json_t *v;
-	if (!json_is_array(runs)) {
+	if (!json_is_array(json_object_get(doc, "runs")) &&
+	    !json_is_array(json_object_get(doc, "stages"))) {
 		json_object_foreach((json_t *)combos, k, v) strlist_push(out, k);
 		return;
 	}
-	size_t i;
-	json_array_foreach(runs, i, v) if (json_is_string(v) &&
-					   json_object_get(combos, json_string_value(v)) &&
-					   !strlist_has(out, json_string_value(v)))
-	    strlist_push(out, json_string_value(v));
+	struct running r = {combos, out};
+	each_runs(doc, add_running, &r);
 }
 
 /* The distinct placeholders of tmpl in order; assay_template_expand decides

@@ -111,6 +111,48 @@ static void gate_body(struct sbuf *sb, const struct assay_report_gate *g)
 		sbuf_addf(sb, ": %s", g->message);
 }
 
+/* The testcase names, cases first, then gates: a case is its id, a gate
+ * "case / gate / metric / series label" (the label only where the case has
+ * several series for that gate and metric; "(run)" for a run-level gate).
+ * They depend only on the suite's cases and series, so they are the same
+ * from run to run, and CI keys its per-test history on them. A name that
+ * would still repeat (two verdicts on one series) gets " #2", " #3", ... */
+static void testcase_names(const struct assay_report *r, struct strlist *out)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < r->ncases; i++)
+		strlist_push(out, r->cases[i].id ? r->cases[i].id : "-");
+	for (size_t i = 0; i < r->ngates; i++) {
+		const struct assay_report_gate *g = &r->gates[i];
+		sbuf_reset(&sb);
+		sbuf_addf(&sb, "%s / %s", g->case_id ? g->case_id : "(run)",
+			  g->name ? g->name : "gate");
+		if (g->metric && *g->metric)
+			sbuf_addf(&sb, " / %s", g->metric);
+		if (g->series && *g->series)
+			sbuf_addf(&sb, " / %s", g->series);
+		strlist_push(out, sb.buf);
+	}
+	for (size_t i = 1; i < out->n; i++) {
+		bool repeated = false;
+		for (size_t j = 0; j < i && !repeated; j++)
+			repeated = !strcmp(out->v[i], out->v[j]);
+		if (!repeated)
+			continue;
+		/* The first keeps the name; later ones are numbered, skipping a
+		 * number some name already uses. */
+		for (unsigned k = 2;; k++) {
+			sbuf_reset(&sb);
+			sbuf_addf(&sb, "%s #%u", out->v[i], k);
+			if (!strlist_has(out, sb.buf))
+				break;
+		}
+		free(out->v[i]);
+		out->v[i] = xstrdup(sb.buf);
+	}
+	sbuf_release(&sb);
+}
+
 void assay_report_junit(const struct assay_report *r, struct sbuf *out)
 {
 	size_t n[4] = {0};
@@ -172,13 +214,15 @@ void assay_report_junit(const struct assay_report *r, struct sbuf *out)
 	attr(&o, "value", assay_strerror(r->exit_code), r);
 	sbuf_adds(&o, "/>\n    </properties>\n");
 
+	struct strlist names = STRLIST_INIT;
+	testcase_names(r, &names);
 	sbuf_addf(&cls, "%s.cases", suite);
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct assay_report_case *c = &r->cases[i];
 		enum jkind k = case_kind(c->outcome);
 		const char *type = assay_report_outcome_name(c->outcome);
 		sbuf_adds(&o, "    <testcase");
-		attr(&o, "name", c->id, r);
+		attr(&o, "name", names.v[i], r);
 		attr(&o, "classname", cls.buf, r);
 		seconds(&o, c->duration_s);
 		if (k == J_PASS) {
@@ -195,13 +239,8 @@ void assay_report_junit(const struct assay_report *r, struct sbuf *out)
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct assay_report_gate *g = &r->gates[i];
 		enum jkind k = gate_kind(g->verdict);
-		sbuf_reset(&tmp);
-		sbuf_addf(&tmp, "%s: %s %s", g->case_id ? g->case_id : "(run)",
-			  g->name ? g->name : "gate", g->metric ? g->metric : "");
-		while (tmp.len && tmp.buf[tmp.len - 1] == ' ')
-			tmp.buf[--tmp.len] = '\0';
 		sbuf_adds(&o, "    <testcase");
-		attr(&o, "name", tmp.buf, r);
+		attr(&o, "name", names.v[r->ncases + i], r);
 		attr(&o, "classname", cls.buf, r);
 		seconds(&o, 0);
 		if (k == J_PASS) {
@@ -222,6 +261,7 @@ void assay_report_junit(const struct assay_report *r, struct sbuf *out)
 	sbuf_adds(&o, "</system-out>\n    <system-err/>\n  </testsuite>\n</testsuites>\n");
 	rep_redact_all(&o, REP_XML, &r->secrets);
 	sbuf_add(out, o.buf, o.len);
+	strlist_clear(&names);
 	sbuf_release(&o);
 	sbuf_release(&cls);
 	sbuf_release(&tmp);

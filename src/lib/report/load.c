@@ -263,6 +263,7 @@ static int on_verdict(const char *case_id, const struct assay_verdict *v, void *
 	sbuf_addf(&msg, "%s%s", v->message ? v->message : "",
 		  v->acked ? " (let through by an ack annotation)" : "");
 	assay_report_set(&g->message, msg.buf);
+	assay_report_set(&g->series_key, v->series_key);
 	/* A regression gate's verdict belongs to its series' history too. */
 	if (v->series_key && regression_gate(v->gate)) {
 		ALLOC_GROW(L->hgates, L->nhgates + 1, L->hgates_alloc);
@@ -434,6 +435,8 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 				       &L, e)) != ASSAY_OK)
 		goto out;
 	load_ep_groups(&L);
+	if ((rc = load_gate_series(&L, e)) != ASSAY_OK)
+		goto out;
 	load_training(&L, &sc);
 	rc = load_history(&L, e);
 out:

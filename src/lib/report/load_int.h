@@ -51,6 +51,9 @@ extern const char *const load_row_fields[]; /* the fields on_row reads */
 extern const char *const load_ep_skip[];    /* assay-ep rows nothing reads */
 int load_on_row(const struct assay_store_rowview *row, void *ctx);
 void load_ep_groups(struct loader *L);
+/* Each gate's series label: the series fields that differ among the gates of
+ * its case, gate and metric (metric and statistic left out). */
+assay_err load_gate_series(struct loader *L, struct assay_error *e);
 assay_err load_history(struct loader *L, struct assay_error *e);
 
 /* load_train.c: a training chart per case with a steps.ndjson. */

@@ -177,6 +177,83 @@ void load_ep_groups(struct loader *L)
 	strlist_clear(&vary);
 }
 
+/* ---- gate series labels ---- */
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+assay_err load_gate_series(struct loader *L, struct assay_error *e)
+{
+	struct assay_report *r = L->r;
+	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, NULL};
+	for (size_t i = 0; i < r->ngates; i++)
+		if (r->gates[i].series_key && !strlist_has(&f.keys, r->gates[i].series_key))
+			strlist_push(&f.keys, r->gates[i].series_key);
+	struct assay_series_list sl = {0};
+	assay_err rc = ASSAY_OK;
+	if (f.keys.n)
+		rc = assay_store_series(L->s, &f, &sl, e);
+	assay_series_filter_release(&f);
+	if (rc != ASSAY_OK)
+		return rc;
+	/* fields[i]: gate i's series object, NULL when it has none. */
+	json_t **fields = xcalloc(r->ngates + 1, sizeof(*fields));
+	for (size_t i = 0; i < r->ngates; i++)
+		for (size_t k = 0; k < sl.n && r->gates[i].series_key && !fields[i]; k++)
+			if (!strcmp(sl.v[k].key, r->gates[i].series_key))
+				fields[i] = sl.v[k].fields;
+	bool *done = xcalloc(r->ngates + 1, sizeof(*done));
+	json_t **group = xcalloc(r->ngates + 1, sizeof(*group));
+	static const char *const skip[] = {"metric", "statistic"};
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < r->ngates; i++) {
+		if (done[i])
+			continue;
+		const struct assay_report_gate *g = &r->gates[i];
+		size_t n = 0;
+		for (size_t k = i; k < r->ngates; k++) {
+			const struct assay_report_gate *h = &r->gates[k];
+			if (!done[k] && same_str(g->case_id, h->case_id) &&
+			    same_str(g->name, h->name) && same_str(g->metric, h->metric) &&
+			    fields[k])
+				group[n++] = fields[k];
+		}
+		struct strlist vary = STRLIST_INIT;
+		varying_keys(group, n, skip, ARRAY_SIZE(skip), &vary);
+		if (vary.n)
+			qsort(vary.v, vary.n, sizeof(char *), cmp_str);
+		for (size_t k = i; k < r->ngates; k++) {
+			struct assay_report_gate *h = &r->gates[k];
+			if (done[k] || !same_str(g->case_id, h->case_id) ||
+			    !same_str(g->name, h->name) || !same_str(g->metric, h->metric))
+				continue;
+			done[k] = true;
+			if (!fields[k] || !vary.n)
+				continue;
+			sbuf_reset(&sb);
+			struct sbuf v = SBUF_INIT;
+			for (size_t j = 0; j < vary.n; j++) {
+				const json_t *val = json_object_get(fields[k], vary.v[j]);
+				if (!val)
+					continue;
+				load_factor_value(val, &v);
+				sbuf_addf(&sb, "%s%s=%s", sb.len ? " " : "", vary.v[j], v.buf);
+			}
+			sbuf_release(&v);
+			assay_report_set(&h->series, sb.len ? sb.buf : NULL);
+		}
+		strlist_clear(&vary);
+	}
+	sbuf_release(&sb);
+	free(group);
+	free(done);
+	free(fields);
+	assay_series_list_release(&sl);
+	return ASSAY_OK;
+}
+
 /* ---- history ---- */
 
 struct hseries {

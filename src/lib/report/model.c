@@ -93,6 +93,8 @@ static void gate_release(struct assay_report_gate *g)
 	free(g->unit);
 	free(g->spec);
 	free(g->message);
+	free(g->series_key);
+	free(g->series);
 }
 
 void assay_report_release(struct assay_report *r)

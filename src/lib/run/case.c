@@ -1,5 +1,6 @@
 /* One case through the pipeline: plan it, record its start, launch it, watch
- * its output and log files for error signatures (a match stops it at once),
+ * its output and log files for error signatures (a match stops it after its
+ * settle window),
  * then turn the end into exactly one outcome, parse its results into rows
  * (a training log also into <case>/steps.ndjson), gate them, and store
  * outcome, rows and verdicts in one transaction. */
@@ -59,9 +60,48 @@ struct watch {
 	struct assay_scanner out, err;
 	struct log_watch *logs;
 	size_t n_logs;
-	const struct assay_match *match; /* the first signature that matched */
+	const struct assay_match *match; /* the winning match so far */
+	bool settled;                    /* the settle window is over */
 	struct stderr_lines errlines;    /* for exit-code reasons */
 };
+
+/* Every scanner of w, in turn: out, err, then the logs'. */
+static struct assay_scanner *scanner_at(struct watch *w, size_t i)
+{
+	return i == 0              ? &w->out
+	       : i == 1            ? &w->err
+	       : i - 2 < w->n_logs ? &w->logs[i - 2].scan
+				   : NULL;
+}
+
+/* The settle window (docs/suite.md, "Error signatures"): it opens at the
+ * first match anywhere and closes after that signature's settle_s, or once
+ * a scanner has read its settle_lines; then every scanner stops and the
+ * match of the highest priority (then the earliest) is the case's. */
+static void watch_update(struct watch *w, double now, bool end)
+{
+	const struct assay_match *first = NULL, *best = NULL;
+	bool closed = false;
+	struct assay_scanner *s;
+	for (size_t i = 0; (s = scanner_at(w, i)); i++) {
+		if (!end)
+			assay_scanner_tick(s, now);
+		closed |= s->closed;
+		if (!s->matched)
+			continue;
+		if (!first || s->match.at < first->at)
+			first = &s->match;
+		if (!best || s->match.priority > best->priority ||
+		    (s->match.priority == best->priority && s->match.at < best->at))
+			best = &s->match;
+	}
+	if (first && !w->settled && (end || closed || now - first->at >= first->settle_s)) {
+		w->settled = true;
+		for (size_t i = 0; (s = scanner_at(w, i)); i++)
+			assay_scanner_close(s);
+	}
+	w->match = best;
+}
 
 /* A line worth quoting: not empty and not a banner of dashes or stars. */
 static bool meaningful(const char *p, size_t n)
@@ -113,8 +153,7 @@ static void on_output(void *ctx, const char *stream, const char *data, size_t le
 	struct assay_scanner *s = is_out ? &w->out : &w->err;
 	if (!is_out)
 		keep_lines(&w->errlines, data, len);
-	if (assay_scanner_feed(s, data, len) && !w->match)
-		w->match = &s->match;
+	assay_scanner_feed(s, data, len);
 }
 
 static assay_err write_all(int fd, const char *data, size_t len, const char *what,
@@ -151,8 +190,7 @@ static assay_err tail_logs(struct watch *w, bool final, struct assay_error *e)
 			if ((rc = write_all(l->copy_fd, red.buf, red.len, l->tail.path, e)) !=
 			    ASSAY_OK)
 				break;
-			if (assay_scanner_feed(&l->scan, red.buf, red.len) && !w->match)
-				w->match = &l->scan.match;
+			assay_scanner_feed(&l->scan, red.buf, red.len);
 			if ((size_t)got < TAIL_CHUNK)
 				break;
 		}
@@ -160,10 +198,8 @@ static assay_err tail_logs(struct watch *w, bool final, struct assay_error *e)
 			sbuf_reset(&red);
 			assay_redact_stream_flush(&l->rs, &red);
 			rc = write_all(l->copy_fd, red.buf, red.len, l->tail.path, e);
-			if (assay_scanner_feed(&l->scan, red.buf, red.len) && !w->match)
-				w->match = &l->scan.match;
-			if (assay_scanner_finish(&l->scan) && !w->match)
-				w->match = &l->scan.match;
+			assay_scanner_feed(&l->scan, red.buf, red.len);
+			assay_scanner_finish(&l->scan);
 		}
 	}
 	sbuf_release(&raw);
@@ -642,7 +678,8 @@ static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_sui
 			err = tail_logs(w, false, e);
 		if (err != ASSAY_OK)
 			return err;
-		if (w->match && !cancelled) {
+		watch_update(w, assay_monotonic(), false);
+		if (w->settled && !cancelled) {
 			ops->cancel(job); /* the case has failed: stop it now */
 			cancelled = true;
 		}
@@ -660,11 +697,11 @@ static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_sui
 			last_tick = now;
 		}
 	} while (st->end == ASSAY_JOB_RUNNING);
-	if (assay_scanner_finish(&w->out) && !w->match)
-		w->match = &w->out.match;
-	if (assay_scanner_finish(&w->err) && !w->match)
-		w->match = &w->err.match;
-	return tail_logs(w, true, e);
+	assay_scanner_finish(&w->out);
+	assay_scanner_finish(&w->err);
+	assay_err err = tail_logs(w, true, e);
+	watch_update(w, assay_monotonic(), true);
+	return err;
 }
 
 assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
@@ -722,8 +759,10 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	if (err != ASSAY_OK || (err = ops->submit(job, e)) != ASSAY_OK)
 		goto out;
 	struct assay_job_status st;
+	size_t redacted;
 	if ((err = follow(rc, index, c, job, &w, &st, &interrupted, e)) != ASSAY_OK ||
-	    (err = ops->collect(job, e)) != ASSAY_OK)
+	    (err = ops->collect(job, e)) != ASSAY_OK ||
+	    (err = run_redact_case_dir(rc, case_dir, &redacted, e)) != ASSAY_OK)
 		goto out;
 	out->duration_s = assay_monotonic() - t0;
 	struct parsed pr = {ASSAY_ROWS_INIT, {0}, false};

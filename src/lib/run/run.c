@@ -332,6 +332,19 @@ static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t 
 	return assay_store_run_cases(rc->store, res->run_id, done, e);
 }
 
+bool run_is_teardown(const struct assay_suite_case *c)
+{
+	return c->stage && !strcmp(c->stage, "teardown");
+}
+
+/* Did case c end its stage (docs/suite.md, "Stages"): a case of a stage
+ * other than teardown that did not pass. */
+bool run_stage_failed(const struct assay_suite_case *c, const struct assay_case_outcome *o)
+{
+	return c->stage && !run_is_teardown(c) && o->outcome != ASSAY_OUTCOME_PASSED &&
+	       o->outcome != ASSAY_OUTCOME_UNSUPPORTED && o->outcome != ASSAY_OUTCOME_SKIPPED;
+}
+
 static const struct assay_case_status *find_status(const struct assay_case_list *l, const char *id)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -345,6 +358,8 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 {
 	struct assay_run_result *res = rc->res;
 	const char *failed = NULL;
+	const struct assay_case_outcome *stage_failed = NULL; /* its case's outcome */
+	const char *failed_stage = NULL;
 	assay_err infra = ASSAY_OK;
 	for (size_t i = 0; i < rc->suite.n_cases; i++)
 		if (rc->suite.cases[i].runnable &&
@@ -356,22 +371,31 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 		struct assay_case_outcome *out = &res->cases[i];
 		const struct assay_case_status *st = find_status(done, c->id);
 		bool record = true;
+		/* The teardown stage runs whatever happened before it. */
+		bool teardown = run_is_teardown(c);
 		if (st && assay_case_list_finished(done, c->id)) {
 			earlier_outcome(rc, st, prev, out);
+			if (run_stage_failed(c, out) && !failed_stage)
+				failed_stage = c->stage, stage_failed = out;
 			record = false;
 		} else if (!c->runnable) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE,
 					 "%s", c->reason);
-		} else if (infra != ASSAY_OK) {
+		} else if (infra != ASSAY_OK && !teardown) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
 					 "not run: the run stopped on an infrastructure error");
-		} else if (stop_requested(rc)) {
+		} else if (stop_requested(rc) && !teardown) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
 					 "not run: assay was interrupted");
 			res->interrupted = true;
-		} else if (failed) {
+		} else if (failed && !teardown) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
 					 "not run: --fail-fast after %s", failed);
+		} else if (failed_stage && !teardown && strcmp(c->stage, failed_stage)) {
+			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
+					 "not run: stage %s failed (%s %s)", failed_stage,
+					 stage_failed->case_id,
+					 assay_outcome_name(stage_failed->outcome));
 		} else if (c->nodes > 1 && !strcmp(rc->suite.launcher_name, "local")) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE,
 					 "needs %lld nodes; the local launcher runs on this one",
@@ -390,6 +414,8 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 			rc->left--;
 			rc->timed_s += out->duration_s;
 			rc->timed_n++;
+			if (run_stage_failed(c, out) && !failed_stage)
+				failed_stage = c->stage, stage_failed = out;
 			if (rc->o->fail_fast && !failed && out->outcome != ASSAY_OUTCOME_PASSED &&
 			    out->outcome != ASSAY_OUTCOME_UNSUPPORTED &&
 			    out->outcome != ASSAY_OUTCOME_SKIPPED)
@@ -451,8 +477,9 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 	err = run_cases(&rc, &done, prev, e);
 end:
 	for (size_t i = 0; i < res->n; i++)
-		res->exit_code =
-		    assay_err_worst(res->exit_code, assay_outcome_exit(res->cases[i].outcome));
+		if (!run_is_teardown(&rc.suite.cases[i])) /* reported, never masking */
+			res->exit_code = assay_err_worst(res->exit_code,
+							 assay_outcome_exit(res->cases[i].outcome));
 	if (err == ASSAY_OK && res->interrupted)
 		err = assay_error_set(
 		    e, ASSAY_INFRA,

@@ -59,6 +59,18 @@ assay_err run_read_training(struct run_ctx *rc, const struct assay_suite_case *c
 			    size_t n);
 void run_train_release(struct run_ctx *rc);
 
+/* Redact in place every file under case_dir that holds a secret's value,
+ * but the suite's raw_artifacts (case_files.c); *n gets how many were
+ * rewritten. ASSAY_INFRA when one cannot be written. */
+assay_err run_redact_case_dir(struct run_ctx *rc, const char *case_dir, size_t *n,
+			      struct assay_error *e);
+
+/* Stages (run.c): the teardown stage's cases run whatever happened before
+ * and their outcome does not enter the run's exit code; a case of another
+ * stage that did not pass skips the later stages. */
+bool run_is_teardown(const struct assay_suite_case *c);
+bool run_stage_failed(const struct assay_suite_case *c, const struct assay_case_outcome *o);
+
 void case_outcome_release(struct assay_case_outcome *o);
 /* Set outcome, failure and a printf-style reason (redacted). */
 void case_outcome_set(struct run_ctx *rc, struct assay_case_outcome *o, enum assay_outcome outcome,

@@ -255,6 +255,204 @@ static int parse_context(struct assay_cfg *c, const json_t *doc, struct assay_su
 	return 0;
 }
 
+/* A case id already taken: the error at path, naming what took it. */
+static int id_taken(struct assay_cfg *c, const struct assay_suite *s, const char *id,
+		    const char *path, const char *what)
+{
+	for (size_t k = 0; k < s->n_cases; k++) {
+		if (strcmp(s->cases[k].id, id))
+			continue;
+		const char *combo =
+		    json_string_value(json_object_get(s->cases[k].factors, "combo"));
+		if (combo)
+			return assay_cfg_fail(c, path,
+					      "%s gives case id \"%s\", already used by \"%s\"",
+					      what, id, combo);
+		return assay_cfg_fail(c, path,
+				      "%s gives case id \"%s\", already used by stage \"%s\"", what,
+				      id, s->cases[k].stage);
+	}
+	return 0;
+}
+
+/* Append the case of combo name (listed at rpath, NULL: in file order) to
+ * s->cases (room for it is there), in stage (NULL: none). */
+static int add_run(struct assay_cfg *c, const json_t *doc, struct assay_suite *s,
+		   const json_t *combos, const char *name, const char *rpath, const char *stage)
+{
+	char cp[256];
+	const json_t *combo = json_object_get(combos, name);
+	if (!combo) {
+		struct sbuf sb = SBUF_INIT;
+		const char *n;
+		json_t *v;
+		json_object_foreach((json_t *)combos, n, v)
+		    sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", n);
+		int rc = assay_cfg_fail(c, rpath, "unknown combo \"%s\" (combos: %s)", name,
+					sbuf_str(&sb));
+		sbuf_release(&sb);
+		return rc;
+	}
+	assay_json_path_key(cp, sizeof(cp), "$.combos", name);
+	if (check_templates(c, s, combo, name, cp) < 0)
+		return -1;
+	char *id = assay_id_sanitize(name);
+	char what[300];
+	snprintf(what, sizeof(what), "combo \"%s\"", name);
+	if (id_taken(c, s, id, rpath ? rpath : cp, what) < 0) {
+		free(id);
+		return -1;
+	}
+	struct assay_suite_case *k = &s->cases[s->n_cases++];
+	k->id = id;
+	k->runnable = true;
+	k->stage = stage ? xstrdup(stage) : NULL;
+	k->vars = json_deep_copy(combo);
+	k->factors = json_pack("{s:s, s:O}", "combo", name, "values", combo);
+	if (stage)
+		json_object_set_new(k->factors, "stage", json_string(stage));
+	if (combo_int(c, doc, "$", "nodes", combo, name, 1, 1 << 20, 1, &k->nodes) < 0 ||
+	    combo_int(c, doc, "$", "gpus_per_node", combo, name, 1, 4096, 1, &k->ranks_per_node) <
+		0 ||
+	    parse_training(c, doc, s, combo, name, k) < 0)
+		return -1;
+	return 0;
+}
+
+/* "stages": [{"name": "setup", "argv": [...]}, {"name": "main", "runs":
+ * [...]}, {"name": "teardown", "argv": [...]}]: cases in stage order; a
+ * stage of argv is one case (id: the stage's name) that runs that command. */
+static int parse_stages(struct assay_cfg *c, const json_t *doc, struct assay_suite *s,
+			const json_t *combos)
+{
+	static const char *const keys[] = {"name", "runs", "argv", NULL};
+	json_t *st;
+	if (json_object_get(doc, "runs"))
+		return assay_cfg_fail(c, "$.runs",
+				      "a suite with stages lists its runs in each stage "
+				      "($.stages[].runs)");
+	if (assay_cfg_member(c, doc, "$", "stages", ASSAY_CFG_REQUIRED, JSON_ARRAY, &st) < 0)
+		return -1;
+	if (!json_array_size(st))
+		return assay_cfg_expected(c, "$.stages", "a non-empty array of stages", st);
+	size_t total = 0;
+	for (size_t i = 0; i < json_array_size(st); i++) {
+		const json_t *runs = json_object_get(json_array_get(st, i), "runs");
+		total += json_is_array(runs) ? json_array_size(runs) : 1;
+	}
+	s->cases = xcalloc(total + 1, sizeof(*s->cases));
+	s->staged = true;
+	struct strlist names = STRLIST_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < json_array_size(st) && !rc; i++) {
+		const json_t *g = json_array_get(st, i);
+		char p[128];
+		const char *name;
+		assay_json_path_index(p, sizeof(p), "$.stages", i);
+		if (!json_is_object(g)) {
+			rc = assay_cfg_expected(
+			    c, p, "a stage object ({\"name\", \"runs\" or \"argv\"})", g);
+			break;
+		}
+		if (assay_cfg_object(c, g, p, keys) < 0 ||
+		    assay_cfg_string(c, g, p, "name", ASSAY_CFG_REQUIRED, &name) < 0) {
+			rc = -1;
+			break;
+		}
+		char np[160];
+		assay_json_path_key(np, sizeof(np), p, "name");
+		char *id = assay_id_sanitize(name);
+		if (strcmp(id, name))
+			rc = assay_cfg_fail(c, np,
+					    "a stage name is a case id: letters, digits, '.', '_' "
+					    "and '-' (got \"%s\")",
+					    name);
+		else if (strlist_has(&names, name))
+			rc = assay_cfg_fail(c, np, "stage \"%s\" is listed twice", name);
+		else if (!strcmp(name, "teardown") && i + 1 != json_array_size(st))
+			rc = assay_cfg_fail(c, np, "teardown must be the last stage");
+		free(id);
+		if (rc)
+			break;
+		strlist_push(&names, name);
+		bool has_runs = json_object_get(g, "runs"), has_argv = json_object_get(g, "argv");
+		if (has_runs == has_argv) {
+			rc =
+			    assay_cfg_fail(c, p,
+					   "a stage has \"runs\" (combos) or \"argv\" (a command), "
+					   "%s",
+					   has_runs ? "not both" : "found neither");
+			break;
+		}
+		if (has_runs) {
+			struct strlist runs = STRLIST_INIT;
+			if (assay_cfg_string_list(c, g, p, "runs", ASSAY_CFG_REQUIRED, NULL,
+						  &runs) < 0) {
+				rc = -1;
+				break;
+			}
+			for (size_t k = 0; k < runs.n && !rc; k++) {
+				char rp[192], lp[160];
+				assay_json_path_key(lp, sizeof(lp), p, "runs");
+				assay_json_path_index(rp, sizeof(rp), lp, k);
+				rc = add_run(c, doc, s, combos, runs.v[k], rp, name);
+			}
+			strlist_clear(&runs);
+			continue;
+		}
+		/* A command stage. */
+		struct strlist argv = STRLIST_INIT;
+		char ap[160];
+		assay_json_path_key(ap, sizeof(ap), p, "argv");
+		const json_t *av = json_object_get(g, "argv");
+		if (!json_is_array(av) || !json_array_size(av)) {
+			rc = assay_cfg_expected(c, ap, "a non-empty array of strings", av);
+			break;
+		}
+		json_t *vars = json_object();
+		for (size_t b = 0; assay_template_builtins[b]; b++)
+			json_object_set_new(vars, assay_template_builtins[b], json_string("x"));
+		for (size_t k = 0; k < json_array_size(av) && !rc; k++) {
+			const json_t *item = json_array_get(av, k);
+			char ip[192];
+			assay_json_path_index(ip, sizeof(ip), ap, k);
+			if (!json_is_string(item) || (!k && !json_string_length(item))) {
+				rc = assay_cfg_expected(c, ip, "a non-empty string", item);
+				break;
+			}
+			struct sbuf sb = SBUF_INIT;
+			char *missing = NULL;
+			if (assay_template_expand(json_string_value(item), vars, &sb, &missing) < 0)
+				rc =
+				    assay_cfg_fail(c, ip,
+						   "placeholder {%s} has no value (a command stage "
+						   "has assay's own placeholders only)",
+						   missing);
+			free(missing);
+			sbuf_release(&sb);
+			strlist_push(&argv, json_string_value(item));
+		}
+		json_decref(vars);
+		if (!rc && (rc = id_taken(c, s, name, np, "stage")) == 0) {
+			struct assay_suite_case *k = &s->cases[s->n_cases++];
+			k->id = xstrdup(name);
+			k->runnable = true;
+			k->stage = xstrdup(name);
+			k->stage_argv = xcalloc(1, sizeof(*k->stage_argv));
+			*k->stage_argv = argv;
+			argv = (struct strlist)STRLIST_INIT;
+			k->vars = json_object();
+			k->factors = json_pack("{s:s}", "stage", name);
+			k->nodes = 1;
+			k->ranks_per_node = 1;
+			assay_train_opts_init(&k->train);
+		}
+		strlist_clear(&argv);
+	}
+	strlist_clear(&names);
+	return rc;
+}
+
 int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
 {
 	json_t *combos;
@@ -284,6 +482,8 @@ int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		s->name = xstrndup(base, n);
 	}
 
+	if (json_object_get(doc, "stages"))
+		return parse_stages(c, doc, s, combos);
 	/* The runs: an ordered subset of the combos (default: all, in file order). */
 	struct strlist runs = STRLIST_INIT;
 	json_t *rv = json_object_get(doc, "runs");
@@ -298,48 +498,9 @@ int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_sui
 	s->cases = xcalloc(runs.n, sizeof(*s->cases));
 	rc = 0;
 	for (size_t i = 0; i < runs.n && !rc; i++) {
-		char rp[128], cp[256];
+		char rp[128];
 		assay_json_path_index(rp, sizeof(rp), "$.runs", i);
-		const json_t *combo = json_object_get(combos, runs.v[i]);
-		if (!combo) {
-			struct sbuf sb = SBUF_INIT;
-			const char *name;
-			json_t *v;
-			json_object_foreach(combos, name, v)
-			    sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", name);
-			rc = assay_cfg_fail(c, rp, "unknown combo \"%s\" (combos: %s)", runs.v[i],
-					    sbuf_str(&sb));
-			sbuf_release(&sb);
-			break;
-		}
-		assay_json_path_key(cp, sizeof(cp), "$.combos", runs.v[i]);
-		if ((rc = check_templates(c, s, combo, runs.v[i], cp)) < 0)
-			break;
-		char *id = assay_id_sanitize(runs.v[i]);
-		for (size_t k = 0; k < s->n_cases; k++) {
-			if (strcmp(s->cases[k].id, id))
-				continue;
-			rc = assay_cfg_fail(
-			    c, rv ? rp : cp,
-			    "combo \"%s\" gives case id \"%s\", already used by \"%s\"", runs.v[i],
-			    id, json_string_value(json_object_get(s->cases[k].factors, "combo")));
-			break;
-		}
-		if (rc < 0) {
-			free(id);
-			break;
-		}
-		struct assay_suite_case *k = &s->cases[s->n_cases++];
-		k->id = id;
-		k->runnable = true;
-		k->vars = json_deep_copy(combo);
-		k->factors = json_pack("{s:s, s:O}", "combo", runs.v[i], "values", combo);
-		if ((rc = combo_int(c, doc, "$", "nodes", combo, runs.v[i], 1, 1 << 20, 1,
-				    &k->nodes)) < 0 ||
-		    (rc = combo_int(c, doc, "$", "gpus_per_node", combo, runs.v[i], 1, 4096, 1,
-				    &k->ranks_per_node)) < 0 ||
-		    (rc = parse_training(c, doc, s, combo, runs.v[i], k)) < 0)
-			break;
+		rc = add_run(c, doc, s, combos, runs.v[i], rv ? rp : NULL, NULL);
 	}
 	strlist_clear(&runs);
 	return rc;
@@ -373,13 +534,14 @@ assay_err suite_plan_command(const struct assay_suite *s, const struct assay_sui
 			     const json_t *vars, struct assay_case_plan *p, struct assay_error *e)
 {
 	struct sbuf sb = SBUF_INIT;
+	static const struct strlist none = STRLIST_INIT;
 	struct {
 		const struct strlist *from;
 		struct strlist *to;
 		const char *key;
-	} lists[] = {{&s->argv, &p->argv, "$.argv"},
-		     {&s->results, &p->results, "$.results"},
-		     {&s->logs, &p->logs, "$.logs"}};
+	} lists[] = {{c->stage_argv ? c->stage_argv : &s->argv, &p->argv, "$.argv"},
+		     {c->stage_argv ? &none : &s->results, &p->results, "$.results"},
+		     {c->stage_argv ? &none : &s->logs, &p->logs, "$.logs"}};
 	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
 		for (size_t k = 0; k < lists[i].from->n; k++) {
 			char path[128];
@@ -404,9 +566,10 @@ assay_err suite_plan_command(const struct assay_suite *s, const struct assay_sui
 	char host[256], scale[64];
 	suite_short_hostname(host, sizeof(host));
 	snprintf(scale, sizeof(scale), "%lldx%lld", c->nodes, c->ranks_per_node);
+	const char *combo = json_string_value(json_object_get(c->factors, "combo"));
 	p->context = json_pack("{s:s, s:s, s:s, s:s}", "suite", s->name, "cluster",
 			       s->cluster ? s->cluster : host, "scale", scale, "combo",
-			       json_string_value(json_object_get(c->factors, "combo")));
+			       combo ? combo : c->id);
 	const char *k;
 	json_t *v;
 	json_object_foreach(s->context, k, v)
@@ -436,6 +599,6 @@ assay_err suite_plan_command(const struct assay_suite *s, const struct assay_sui
 				    json_string(sb.len ? sbuf_str(&sb) : "unspecified"));
 	}
 	sbuf_release(&sb);
-	p->parser = s->parser;
+	p->parser = c->stage_argv ? "none" : s->parser;
 	return ASSAY_OK;
 }

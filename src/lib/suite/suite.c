@@ -14,16 +14,18 @@
 
 #define COMMON_KEYS                                                                                \
 	"kind", "name", "description", "launcher", "store", "output", "cluster", "revision",       \
-	    "signatures", "secrets", "env", "timeout_s", "gates"
+	    "signatures", "secrets", "env", "timeout_s", "gates", "raw_artifacts"
 
 const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep",
 					   "filters",   "assay_ep",  NULL};
 const char *const assay_suite_command_keys[] = {
     COMMON_KEYS, "combos",  "runs",  "argv",          "cwd",      "parser", "results",
-    "logs",      "context", "nodes", "gpus_per_node", "training", NULL};
+    "logs",      "context", "nodes", "gpus_per_node", "training", "stages", NULL};
 
 static const char *const kinds[] = {"ep", "command", NULL};
-static const char *const signature_keys[] = {"errors", "benign", "disable", "builtin", NULL};
+static const char *const signature_keys[] = {"errors",  "benign", "disable",
+					     "builtin", "tune",   NULL};
+static const char *const tune_keys[] = {"settle_s", "settle_lines", "priority", NULL};
 static const char *const revision_keys[] = {"git", NULL};
 
 bool suite_valid_name(const char *s)
@@ -60,6 +62,38 @@ static int parse_patterns(struct assay_cfg *c, const json_t *sig, const char *ke
 		struct assay_error e2;
 		if (assay_sigset_add(set, name, json_string_value(v), benign, &e2) != ASSAY_OK)
 			return assay_cfg_fail(c, p, "%s", e2.message);
+	}
+	return 0;
+}
+
+/* "tune": {"NAME or FAMILY": {"settle_s": 5, "settle_lines": 100, "priority": 90}} */
+static int parse_tune(struct assay_cfg *c, const json_t *sig, struct assay_sigset *set)
+{
+	json_t *obj;
+	int rc =
+	    assay_cfg_member(c, sig, "$.signatures", "tune", ASSAY_CFG_OPTIONAL, JSON_OBJECT, &obj);
+	if (rc <= 0)
+		return rc;
+	const char *name;
+	json_t *v;
+	json_object_foreach(obj, name, v)
+	{
+		char p[256];
+		assay_json_path_key(p, sizeof(p), "$.signatures.tune", name);
+		double settle_s = ASSAY_SETTLE_S;
+		long long lines = ASSAY_SETTLE_LINES, prio = -1;
+		if (assay_cfg_object(c, v, p, tune_keys) < 0 ||
+		    assay_cfg_number(c, v, p, "settle_s", ASSAY_CFG_OPTIONAL, 0, 3600, &settle_s) <
+			0 ||
+		    assay_cfg_int(c, v, p, "settle_lines", ASSAY_CFG_OPTIONAL, 0, 100000, &lines) <
+			0 ||
+		    assay_cfg_int(c, v, p, "priority", ASSAY_CFG_OPTIONAL, 1, 1000, &prio) < 0)
+			return -1;
+		if (!assay_sigset_tune(set, name, settle_s, (unsigned)lines, (int)prio))
+			return assay_cfg_fail(c, p,
+					      "unknown signature or family \"%s\" (see "
+					      "docs/suite.md for the built-in signatures)",
+					      name);
 	}
 	return 0;
 }
@@ -101,7 +135,8 @@ static int parse_signatures(struct assay_cfg *c, const json_t *doc, struct assay
 		strlist_clear(&names);
 	}
 	if (parse_patterns(c, sig, "errors", false, &s->signatures) < 0 ||
-	    parse_patterns(c, sig, "benign", true, &s->signatures) < 0)
+	    parse_patterns(c, sig, "benign", true, &s->signatures) < 0 ||
+	    parse_tune(c, sig, &s->signatures) < 0)
 		return -1;
 	return 0;
 }
@@ -144,6 +179,29 @@ static int parse_env(struct assay_cfg *c, const json_t *doc, struct assay_suite 
 		}
 		strlist_push(&s->env, sbuf_str(&sb));
 		sbuf_release(&sb);
+	}
+	return 0;
+}
+
+/* "raw_artifacts": ["*.pt", "ckpt-*"]: files of a case folder the
+ * secret redaction after a case leaves alone. */
+static int parse_raw_artifacts(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	if (!json_object_get(doc, "raw_artifacts"))
+		return 0;
+	if (assay_cfg_string_list(c, doc, "$", "raw_artifacts", ASSAY_CFG_REQUIRED, NULL,
+				  &s->raw_artifacts) < 0)
+		return -1;
+	for (size_t i = 0; i < s->raw_artifacts.n; i++) {
+		const char *p = s->raw_artifacts.v[i];
+		if (*p == '/' || !strcmp(p, "..") || !strncmp(p, "../", 3) || strstr(p, "/../")) {
+			char path[256];
+			assay_json_path_index(path, sizeof(path), "$.raw_artifacts", i);
+			return assay_cfg_fail(c, path,
+					      "expected a file name pattern relative to the case "
+					      "folder, got \"%s\"",
+					      p);
+		}
 	}
 	return 0;
 }
@@ -231,7 +289,8 @@ static int parse_common(struct assay_cfg *c, const json_t *doc, struct assay_sui
 			     &s->timeout_s) < 0)
 		return -1;
 	if (parse_revision(c, doc, s) < 0 || parse_signatures(c, doc, s) < 0 ||
-	    parse_env(c, doc, s) < 0 || parse_secrets(c, doc, s) < 0)
+	    parse_env(c, doc, s) < 0 || parse_secrets(c, doc, s) < 0 ||
+	    parse_raw_artifacts(c, doc, s) < 0)
 		return -1;
 	return 0;
 }
@@ -358,6 +417,10 @@ void assay_suite_release(struct assay_suite *s)
 		json_decref(k->factors);
 		json_decref(k->vars);
 		free(k->cell);
+		free(k->stage);
+		if (k->stage_argv)
+			strlist_clear(k->stage_argv);
+		free(k->stage_argv);
 	}
 	free(s->cases);
 	free(s->file);
@@ -371,6 +434,7 @@ void assay_suite_release(struct assay_suite *s)
 	free(s->revision_git);
 	assay_sigset_release(&s->signatures);
 	strlist_clear(&s->secrets);
+	strlist_clear(&s->raw_artifacts);
 	strlist_clear(&s->env);
 	strlist_clear(&s->argv);
 	free(s->cwd);
@@ -561,6 +625,8 @@ assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite
 		rc = suite_expand(eq + 1, vars, s->file, path, &sb, e);
 		if (rc == ASSAY_OK)
 			strlist_push(&p->env, sbuf_str(&sb));
+		else if (c->stage_argv)
+			rc = ASSAY_OK; /* a command stage has no combo: left out */
 		sbuf_release(&sb);
 		free(name);
 	}

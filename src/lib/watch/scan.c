@@ -1,9 +1,13 @@
 /* The incremental scanner. Complete lines are scanned in blocks as they
- * arrive; the unterminated tail waits for the next read. One pass over a
- * block looks for the built-in signatures' anchor literals (a bigram table,
- * then memcmp); suite patterns without anchors are searched with PCRE2 over
- * the block. Only a line where either hits is matched against the
- * signatures, in set order, and a line a benign pattern matches is skipped. */
+ * arrive; the unterminated tail waits for the next read (or, after
+ * ASSAY_PARTIAL_WAIT_S without a byte, is scanned as it stands). Until the
+ * first match, one pass over a block looks for the built-in signatures'
+ * anchor literals (a bigram table, then memcmp); suite patterns without
+ * anchors are searched with PCRE2 over the block. Only a line where either
+ * hits is matched against the signatures (the highest priority wins, then
+ * set order), and a line a benign pattern matches is skipped. After it, the
+ * settle window's few lines are matched one by one: a higher priority takes
+ * the match over, and a Python traceback's exception line becomes its line. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <stdint.h>
@@ -88,6 +92,7 @@ void assay_scanner_init(struct assay_scanner *s, const struct assay_sigset *set,
 void assay_scanner_release(struct assay_scanner *s)
 {
 	free(s->source);
+	free(s->tb_prefix);
 	sbuf_release(&s->partial);
 	pcre2_match_data_free(s->md);
 	assay_match_release(&s->match);
@@ -133,30 +138,120 @@ static bool find(const struct assay_scanner *s, const struct assay_signature *si
 	return true;
 }
 
-/* The first signature (in set order) that matches line, unless a benign
- * pattern matches it too. */
+/* The signature of the highest priority (then the first in set order) that
+ * matches line, unless a benign pattern matches it too. */
 static const struct assay_signature *match_line(const struct assay_scanner *s, const char *line,
 						size_t len)
 {
 	const struct assay_signature *hit = NULL;
 	size_t at;
-	for (size_t i = 0; i < s->set->n && !hit; i++)
-		if (!s->set->v[i].benign && find(s, &s->set->v[i], line, len, 0, &at))
-			hit = &s->set->v[i];
+	for (size_t i = 0; i < s->set->n; i++) {
+		const struct assay_signature *sig = &s->set->v[i];
+		if (!sig->benign && (!hit || sig->priority > hit->priority) &&
+		    find(s, sig, line, len, 0, &at))
+			hit = sig;
+	}
 	for (size_t i = 0; hit && i < s->set->n; i++)
 		if (s->set->v[i].benign && find(s, &s->set->v[i], line, len, 0, &at))
 			return NULL;
 	return hit;
 }
 
+static void set_line(struct assay_scanner *s, const char *line, size_t len)
+{
+	free(s->match.line);
+	s->match.line = xstrndup(line, len > LINE_MAX_KEEP ? LINE_MAX_KEEP : len);
+}
+
 static void record(struct assay_scanner *s, const struct assay_signature *sig, const char *line,
 		   size_t len)
 {
+	if (!s->matched) {
+		s->match.at = assay_monotonic();
+		s->match.settle_s = sig->settle_s;
+		s->match.settle_lines = sig->settle_lines;
+	}
+	free(s->match.signature);
+	free(s->match.family);
+	free(s->match.source);
 	s->matched = true;
 	s->match.signature = xstrdup(sig->name);
 	s->match.family = xstrdup(sig->family);
 	s->match.source = xstrdup(s->source);
-	s->match.line = xstrndup(line, len > LINE_MAX_KEEP ? LINE_MAX_KEEP : len);
+	s->match.priority = sig->priority;
+	s->in_traceback = false;
+	set_line(s, line, len);
+	if (sig->context == ASSAY_SIG_PY_TRACEBACK) {
+		/* What comes before the header ("[rank0]: ") comes before each
+		 * line of the same traceback. */
+		const char *h = strstr(s->match.line, "Traceback (most recent call last):");
+		free(s->tb_prefix);
+		s->tb_prefix = xstrndup(s->match.line, h ? (size_t)(h - s->match.line) : 0);
+		s->in_traceback = true;
+	}
+}
+
+static bool starts_with(const char *p, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	return n >= k && !memcmp(p, lit, k);
+}
+
+/* A line of an open traceback (CPython's format, Lib/traceback.py: the
+ * header, frames and source lines indented, then the exception line
+ * "Type: message" at the start of a line, chained tracebacks joined by a
+ * sentence). The exception line becomes the match's line. */
+static void traceback_line(struct assay_scanner *s, const char *line, size_t len)
+{
+	size_t pre = strlen(s->tb_prefix);
+	if (pre && (len < pre || memcmp(line, s->tb_prefix, pre)))
+		return; /* another rank's or process's line */
+	const char *p = line + pre;
+	size_t n = len - pre;
+	if (!n || *p == ' ' || *p == '\t' || starts_with(p, n, "During handling of the above") ||
+	    starts_with(p, n, "The above exception was the direct cause"))
+		return;
+	set_line(s, line, len);
+	s->in_traceback = false;
+}
+
+/* One line inside the settle window. */
+static void window_line(struct assay_scanner *s, const char *line, size_t len)
+{
+	if (s->closed || !len)
+		return;
+	if (++s->lines_after > s->match.settle_lines) {
+		s->closed = true;
+		return;
+	}
+	const struct assay_signature *sig = match_line(s, line, len);
+	if (sig && (sig->priority > s->match.priority ||
+		    (sig->context == ASSAY_SIG_PY_TRACEBACK && s->match.priority == sig->priority &&
+		     !strcmp(sig->name, s->match.signature)))) {
+		/* A higher priority takes over; a chained traceback starts again. */
+		record(s, sig, line, len);
+		return;
+	}
+	if (sig && !strcmp(sig->name, s->match.signature) &&
+	    !strncmp(line, s->match.line, strlen(s->match.line)) && !s->in_traceback) {
+		/* The rest of a line matched before its line end came. */
+		set_line(s, line, len);
+		return;
+	}
+	if (s->in_traceback)
+		traceback_line(s, line, len);
+}
+
+/* The lines of block (whole lines) inside the settle window. */
+static void window_block(struct assay_scanner *s, const char *block, size_t len)
+{
+	size_t start = 0;
+	for (size_t i = 0; i <= len && !s->closed; i++) {
+		if (i < len && !is_eol(block[i]))
+			continue;
+		window_line(s, block + start, i - start);
+		start = i + 1;
+	}
 }
 
 /* Scan block, which holds whole lines (its end is a line end). */
@@ -189,6 +284,8 @@ static void scan_block(struct assay_scanner *s, const char *block, size_t len)
 		const struct assay_signature *sig = match_line(s, block + start, end - start);
 		if (sig) {
 			record(s, sig, block + start, end - start);
+			if (end < len)
+				window_block(s, block + end + 1, len - end - 1);
 			break;
 		}
 		pos = end + 1;
@@ -197,10 +294,22 @@ static void scan_block(struct assay_scanner *s, const char *block, size_t len)
 		free(next);
 }
 
+/* Whole lines: the prefiltered pass until the first match, then the window. */
+static void scan_lines(struct assay_scanner *s, const char *block, size_t len)
+{
+	if (s->closed)
+		return;
+	if (s->matched)
+		window_block(s, block, len);
+	else
+		scan_block(s, block, len);
+}
+
 bool assay_scanner_feed(struct assay_scanner *s, const char *data, size_t len)
 {
-	if (s->matched || !len)
+	if (s->closed || !len)
 		return s->matched;
+	s->fed_at = assay_monotonic();
 	s->bytes += len;
 	size_t last = len;
 	while (last > 0 && !is_eol(data[last - 1]))
@@ -209,8 +318,9 @@ bool assay_scanner_feed(struct assay_scanner *s, const char *data, size_t len)
 		/* No line end yet: keep waiting, unless the line grows without bound. */
 		sbuf_add(&s->partial, data, len);
 		if (s->partial.len >= PARTIAL_MAX) {
-			scan_block(s, s->partial.buf, s->partial.len);
+			scan_lines(s, s->partial.buf, s->partial.len);
 			sbuf_reset(&s->partial);
+			s->partial_scanned = 0;
 		}
 		return s->matched;
 	}
@@ -221,22 +331,39 @@ bool assay_scanner_feed(struct assay_scanner *s, const char *data, size_t len)
 			head++;
 		head++;
 		sbuf_add(&s->partial, data, head);
-		scan_block(s, s->partial.buf, s->partial.len);
+		scan_lines(s, s->partial.buf, s->partial.len);
 		sbuf_reset(&s->partial);
-		if (s->matched)
-			return true;
+		s->partial_scanned = 0;
 	}
 	if (last > head)
-		scan_block(s, data + head, last - head);
-	if (!s->matched && last < len)
+		scan_lines(s, data + head, last - head);
+	if (!s->closed && last < len)
 		sbuf_add(&s->partial, data + last, len - last);
 	return s->matched;
 }
 
+bool assay_scanner_tick(struct assay_scanner *s, double now)
+{
+	if (s->closed || s->partial.len <= s->partial_scanned ||
+	    now - s->fed_at < ASSAY_PARTIAL_WAIT_S)
+		return s->matched;
+	/* Scanned as it stands; kept, so the completed line is scanned again
+	 * (a match of it then changes nothing: equal priority, later). */
+	s->partial_scanned = s->partial.len;
+	scan_lines(s, s->partial.buf, s->partial.len);
+	return s->matched;
+}
+
+void assay_scanner_close(struct assay_scanner *s)
+{
+	s->closed = true;
+}
+
 bool assay_scanner_finish(struct assay_scanner *s)
 {
-	if (!s->matched && s->partial.len)
-		scan_block(s, s->partial.buf, s->partial.len);
+	if (!s->closed && s->partial.len > s->partial_scanned)
+		scan_lines(s, s->partial.buf, s->partial.len);
 	sbuf_reset(&s->partial);
+	s->partial_scanned = 0;
 	return s->matched;
 }

@@ -1,5 +1,6 @@
-/* The built-in error signatures and signature sets: named PCRE2 patterns,
- * compiled once with JIT, in the order they are checked. */
+/* The built-in error signatures, their families' priorities, and signature
+ * sets: named PCRE2 patterns, compiled once with JIT. This table is the one
+ * source of truth for what a signature is and how it ranks. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <stdlib.h>
@@ -18,65 +19,92 @@ const struct assay_builtin_signature assay_builtin_signatures[] = {
      "InvalidArgument|RemoteError)\\b|DistBackendError|NCCL communicator was aborted",
      A("NCCL error", "RCCL error", "ncclInternalError", "ncclSystemError", "ncclUnhandledCudaError",
        "ncclInvalidUsage", "ncclInvalidArgument", "ncclRemoteError", "DistBackendError",
-       "NCCL communicator was aborted")},
+       "NCCL communicator was aborted"),
+     ASSAY_SIG_LINE},
     {"nccl", "nccl-timeout",
      "Watchdog caught collective operation timeout|"
      "Some NCCL operations have failed or timed out|\\b[NR]CCL (watchdog )?timeout\\b",
      A("Watchdog caught collective operation timeout", "Some NCCL operations have failed",
-       "NCCL timeout", "RCCL timeout", "NCCL watchdog timeout", "RCCL watchdog timeout")},
+       "NCCL timeout", "RCCL timeout", "NCCL watchdog timeout", "RCCL watchdog timeout"),
+     ASSAY_SIG_LINE},
     {"gpu", "gpu-lost", "GPU has fallen off the bus|\\bGPU is lost\\b|NVRM: Xid \\(",
-     A("GPU has fallen off the bus", "GPU is lost", "NVRM: Xid (")},
+     A("GPU has fallen off the bus", "GPU is lost", "NVRM: Xid ("), ASSAY_SIG_LINE},
     {"gpu", "gpu-hang",
      "\\b(GPU|gpu) (Hang|hang|HANG)\\b|HW Exception by GPU node|amdgpu: ring \\S+ timeout",
      A("GPU Hang", "GPU hang", "GPU HANG", "gpu Hang", "gpu hang", "gpu HANG",
-       "HW Exception by GPU node", "amdgpu: ring ")},
+       "HW Exception by GPU node", "amdgpu: ring "),
+     ASSAY_SIG_LINE},
     {"gpu", "gpu-reset",
      "\\b(GPU|gpu) (reset|recovery) (begin|started|succeeded|failed)\\b|"
      "\\bamdgpu\\b.*\\bGPU reset\\b",
-     A("GPU reset", "gpu reset", "GPU recovery", "gpu recovery")},
+     A("GPU reset", "gpu reset", "GPU recovery", "gpu recovery"), ASSAY_SIG_LINE},
     {"gpu", "gpu-uncorrectable",
      "\\b[Uu]ncorrectable (ECC |memory )?error|UNCORRECTABLE ECC ERROR|"
      "CUDA_ERROR_ECC_UNCORRECTABLE",
-     A("ncorrectable ", "UNCORRECTABLE")},
+     A("ncorrectable ", "UNCORRECTABLE"), ASSAY_SIG_LINE},
     {"gpu", "gpu-page-fault",
      "Memory access fault by GPU|\\b(GPU|gpu) page fault\\b|\\bamdgpu\\b.*\\bpage fault\\b|"
      "illegal memory access was encountered|hipErrorIllegalAddress|cudaErrorIllegalAddress",
      A("Memory access fault by GPU", "page fault", "illegal memory access was encountered",
-       "ErrorIllegalAddress")},
+       "ErrorIllegalAddress"),
+     ASSAY_SIG_LINE},
     {"oom", "cuda-oom",
      "CUDA out of memory|CUDA error: out of "
      "memory|\\bOutOfMemoryError\\b|cudaErrorMemoryAllocation",
      A("CUDA out of memory", "CUDA error: out of memory", "OutOfMemoryError",
-       "cudaErrorMemoryAllocation")},
+       "cudaErrorMemoryAllocation"),
+     ASSAY_SIG_LINE},
     {"oom", "hip-oom", "HIP out of memory|HIP error: out of memory|hipErrorOutOfMemory",
-     A("HIP out of memory", "HIP error: out of memory", "hipErrorOutOfMemory")},
+     A("HIP out of memory", "HIP error: out of memory", "hipErrorOutOfMemory"), ASSAY_SIG_LINE},
     {"oom", "host-oom",
      "Out of memory: Kill(ed)? process|\\boom-kill(er)?\\b|\\bKilled process \\d+ \\(|"
      "std::bad_alloc|^\\s*MemoryError\\b",
-     A("Out of memory: Kill", "oom-kill", "Killed process ", "std::bad_alloc", "MemoryError")},
+     A("Out of memory: Kill", "oom-kill", "Killed process ", "std::bad_alloc", "MemoryError"),
+     ASSAY_SIG_LINE},
     {"torch-elastic", "torch-elastic",
      "torch\\.distributed\\.elastic\\.[A-Za-z_.]*(Error|Exception)\\b|\\bChildFailedError\\b|"
      "\\bRendezvous(Timeout|Closed|Connection)?Error\\b",
      A("torch.distributed.elastic.", "ChildFailedError", "RendezvousError",
-       "RendezvousTimeoutError", "RendezvousClosedError", "RendezvousConnectionError")},
-    {"python", "python-traceback",
-     "Traceback \\(most recent call last\\):", A("Traceback (most recent call last):")},
-    {"crash", "segfault", "Segmentation fault|\\bSIGSEGV\\b", A("Segmentation fault", "SIGSEGV")},
+       "RendezvousTimeoutError", "RendezvousClosedError", "RendezvousConnectionError"),
+     ASSAY_SIG_LINE},
+    {"python", "python-traceback", "Traceback \\(most recent call last\\):",
+     A("Traceback (most recent call last):"), ASSAY_SIG_PY_TRACEBACK},
+    {"crash", "segfault", "Segmentation fault|\\bSIGSEGV\\b", A("Segmentation fault", "SIGSEGV"),
+     ASSAY_SIG_LINE},
     {"crash", "abort",
      "Aborted \\(core dumped\\)|\\bSIGABRT\\b|terminate called after throwing|"
      "Fatal Python error|\\*\\*\\* Process received signal \\*\\*\\*|\\bBus error\\b|\\bSIGBUS\\b",
      A("Aborted (core dumped)", "SIGABRT", "terminate called after throwing", "Fatal Python error",
-       "*** Process received signal ***", "Bus error", "SIGBUS")},
+       "*** Process received signal ***", "Bus error", "SIGBUS"),
+     ASSAY_SIG_LINE},
     {"mpi", "mpi-abort",
      "MPI_ABORT was invoked|\\bMPI_Abort\\(|MPI_ERRORS_ARE_FATAL|"
      "(mpirun|mpiexec|prterun) noticed that process rank \\d+|"
      "(mpirun|mpiexec|prterun) has exited due to process rank|"
      "ORTE has lost communication",
      A("MPI_ABORT was invoked", "MPI_Abort(", "MPI_ERRORS_ARE_FATAL", " noticed that process rank ",
-       " has exited due to process rank", "ORTE has lost communication")},
-    {NULL, NULL, NULL, NULL},
+       " has exited due to process rank", "ORTE has lost communication"),
+     ASSAY_SIG_LINE},
+    {NULL, NULL, NULL, NULL, ASSAY_SIG_LINE},
 };
 #undef A
+
+/* Highest first. Hardware faults are the cause the other lines report;
+ * out of memory and NCCL failures are specific; a suite's own patterns
+ * rank above the generic ones; crashes, MPI aborts and a bare traceback
+ * header say only that something died. */
+const struct assay_signature_family assay_signature_families[] = {
+    {"gpu", 80},   {"oom", 70}, {"nccl", 60},   {"user", 50}, {"torch-elastic", 40},
+    {"crash", 30}, {"mpi", 20}, {"python", 10}, {NULL, 0},
+};
+
+int assay_signature_family_priority(const char *family)
+{
+	for (const struct assay_signature_family *f = assay_signature_families; f->name; f++)
+		if (!strcmp(f->name, family))
+			return f->priority;
+	return 0;
+}
 
 static pcre2_code *compile(const char *pattern, struct assay_error *e)
 {
@@ -111,7 +139,7 @@ const struct assay_signature *assay_sigset_find(const struct assay_sigset *set, 
 
 static assay_err add(struct assay_sigset *set, const char *family, const char *name,
 		     const char *pattern, bool benign, const char *const *anchors,
-		     struct assay_error *e)
+		     enum assay_sig_context context, struct assay_error *e)
 {
 	const struct assay_signature *old = assay_sigset_find(set, name);
 	if (old)
@@ -128,6 +156,10 @@ static assay_err add(struct assay_sigset *set, const char *family, const char *n
 	s->benign = benign;
 	s->code = re;
 	s->anchors = anchors;
+	s->priority = assay_signature_family_priority(family);
+	s->settle_s = ASSAY_SETTLE_S;
+	s->settle_lines = ASSAY_SETTLE_LINES;
+	s->context = context;
 	return ASSAY_OK;
 }
 
@@ -136,7 +168,8 @@ void assay_sigset_add_builtins(struct assay_sigset *set)
 	for (const struct assay_builtin_signature *b = assay_builtin_signatures; b->name; b++) {
 		struct assay_error e;
 		/* The table is fixed and tested; a pattern that does not compile is a bug. */
-		if (add(set, b->family, b->name, b->pattern, false, b->anchors, &e) != ASSAY_OK)
+		if (add(set, b->family, b->name, b->pattern, false, b->anchors, b->context, &e) !=
+		    ASSAY_OK)
 			abort();
 	}
 }
@@ -144,7 +177,24 @@ void assay_sigset_add_builtins(struct assay_sigset *set)
 assay_err assay_sigset_add(struct assay_sigset *set, const char *name, const char *pattern,
 			   bool benign, struct assay_error *e)
 {
-	return add(set, "user", name, pattern, benign, NULL, e);
+	return add(set, "user", name, pattern, benign, NULL, ASSAY_SIG_LINE, e);
+}
+
+size_t assay_sigset_tune(struct assay_sigset *set, const char *name, double settle_s,
+			 unsigned settle_lines, int priority)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		struct assay_signature *s = &set->v[i];
+		if (s->benign || (strcmp(s->name, name) && strcmp(s->family, name)))
+			continue;
+		s->settle_s = settle_s;
+		s->settle_lines = settle_lines;
+		if (priority >= 0)
+			s->priority = priority;
+		n++;
+	}
+	return n;
 }
 
 static void signature_release(struct assay_signature *s)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The quickstart suite (configs/quickstart.json: assay-ep mpi and shm, BF16
-# and FP8, decode and prefill at EP 2) run twice with a temporary store and
-# output folder and revisions rev-1 and rev-2, then `assay report` on the
+# and FP8, decode and prefill at EP 2) in small shapes (hidden 256, decode
+# 1/8/64 tokens, one prefill point of 128: this is the sanitized build on a
+# loaded 2-core CI machine; the full-size cases are `make quickstart` and
+# bench/), run twice with a temporary store and output folder and revisions
+# rev-1 and rev-2, then `assay report` on the
 # second run: every case is in report.html and junit.xml, junit.xml is valid
 # against tests/report/junit.xsd with the counts of summary.json, the second
 # run's history holds both revisions, and a canary secret (named by the
@@ -22,13 +25,16 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 export ASSAY_E2E_REPORT_CANARY="c4n4ry-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 echo "$ASSAY_E2E_REPORT_CANARY" >"$work/canary"
-# The quickstart suite as it is, plus the secret's name, and sanitized
+# The quickstart suite in small shapes, plus the secret's name, and sanitized
 # assay-ep ranks without leak checks (Open MPI's components leak at exit;
 # see tests/e2e/ep/run-ep.sh). Relative paths stay relative to the source.
 python3 - "$src/configs/quickstart.json" "$work/quickstart.json" <<'PY'
 import json, sys
 suite = json.load(open(sys.argv[1]))
 suite["secrets"] = ["ASSAY_E2E_REPORT_CANARY"]
+w = suite["sweep"]["workload"]
+w["hidden"] = 256
+w["token_ladders"] = {"decode": [1, 8, 64], "prefill": [128]}
 suite["env"] = {"ASAN_OPTIONS": "detect_leaks=0"}
 json.dump(suite, open(sys.argv[2], "w"), indent=1)
 PY
@@ -64,6 +70,7 @@ attr() { xmllint --xpath "string(/testsuites/testsuite/@$1)" "$rep/junit.xml"; }
 want=$("$src/tests/report/junit-counts.py" "$dir/summary.json")
 got="$(attr tests) $(attr failures) $(attr errors) $(attr skipped)"
 [ "$got" = "$want" ] || fail "junit counts (tests failures errors skipped): got $got, want $want"
+"$src/tests/report/junit-names.py" "$rep/junit.xml" || fail "junit testcase names repeat"
 
 # History: the second run's series have both revisions, this run's ringed.
 grep -q '<section id="history"><h2>History <small>64 series' "$rep/report.html" ||
