@@ -202,52 +202,12 @@ json_t *peer_scalar(const json_t *v)
 
 void peer_precision(const char *in, char *out, size_t size)
 {
-	static const struct {
-		const char *from, *to;
-	} names[] = {
-	    {"float", "fp32"},      {"float32", "fp32"},  {"fp32", "fp32"},
-	    {"half", "fp16"},       {"float16", "fp16"},  {"fp16", "fp16"},
-	    {"bfloat16", "bf16"},   {"bf16", "bf16"},     {"double", "fp64"},
-	    {"float64", "fp64"},    {"fp64", "fp64"},     {"int8", "int8"},
-	    {"uint8", "uint8"},     {"int32", "int32"},   {"uint32", "uint32"},
-	    {"int64", "int64"},     {"uint64", "uint64"}, {"f8e4m3", "fp8_e4m3"},
-	    {"f8e5m2", "fp8_e5m2"},
-	};
-	char *s = strip(in);
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcasecmp(s, names[i].from)) {
-			snprintf(out, size, "%s", names[i].to);
-			free(s);
-			return;
-		}
-	for (char *p = s; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	snprintf(out, size, "%s", s);
-	free(s);
+	assay_precision_canonical(in, out, size);
 }
 
 bool peer_scale(const char *in, char *out, size_t size)
 {
-	char *s = strip(in);
-	char *end;
-	bool ok = false;
-	long nodes = strtol(s, &end, 10), gpus = 0;
-	if (end != s && nodes > 0 && isdigit((unsigned char)s[0])) {
-		if (*end == 'x' || *end == 'X' || *end == '*') {
-			char *p = end + 1;
-			gpus = strtol(p, &end, 10);
-			ok = end != p && isdigit((unsigned char)*p) && !*end && gpus > 0;
-		} else if (*end == 'N' || *end == 'n') {
-			char *p = end + 1;
-			gpus = strtol(p, &end, 10);
-			ok = end != p && isdigit((unsigned char)*p) &&
-			     (*end == 'G' || *end == 'g') && !end[1] && gpus > 0;
-		}
-	}
-	if (ok)
-		snprintf(out, size, "%ldx%ld", nodes, gpus);
-	free(s);
-	return ok;
+	return assay_scale_canonical(in, out, size);
 }
 
 static bool has_word(const char *lower, const char *w)
