@@ -18,7 +18,7 @@ struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
  * are migrated forward on open; a newer one is refused. */
-#define ASSAY_STORE_SCHEMA_VERSION 3
+#define ASSAY_STORE_SCHEMA_VERSION 4
 /* Default path of the store used by the commands. */
 #define ASSAY_STORE_DEFAULT_PATH "assay.db"
 
@@ -44,6 +44,12 @@ int assay_store_schema_version(struct assay_store *s);
  * to an unfinished case. ASSAY_INFRA naming the first problem. */
 assay_err assay_store_verify(struct assay_store *s, struct assay_error *e);
 const char *assay_store_path(const struct assay_store *s);
+/* Give every series its canonical precision and scale spelling
+ * (assay_series_canonicalize): a series that differs from an existing one
+ * only in an alias is merged into it (its points, annotations and verdicts
+ * move), others are renamed. One transaction; *merged (when not NULL) counts
+ * the series changed. `assay store migrate` runs it. */
+assay_err assay_store_merge_aliases(struct assay_store *s, long *merged, struct assay_error *e);
 
 /* Batches: between batch_begin and batch_commit every write joins one
  * transaction (all or nothing across several files, and faster). A failed

@@ -51,6 +51,10 @@ char *store_column_dup(sqlite3_stmt *st, int col);
 /* Apply the migrations up to ASSAY_STORE_SCHEMA_VERSION (schema.c). */
 assay_err store_migrate(struct assay_store *s, struct assay_error *e);
 
+/* Merge or rename series whose precision or scale is an alias (inside an
+ * open transaction); *merged (when not NULL) counts the series changed. */
+assay_err store_merge_aliases(struct assay_store *s, long *merged, struct assay_error *e);
+
 /* The runs table id of run_id ("last": the newest); 0 and ASSAY_USAGE when unknown. */
 assay_err store_run_pk(struct assay_store *s, const char *run_id, long long *pk, char *real_id,
 		       struct assay_error *e);
