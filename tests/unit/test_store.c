@@ -590,14 +590,14 @@ static void test_series_identity(void **state)
 		add_row(&rows, "bf16", "tokens", 100 + i, "r");
 		add_row(&rows, "fp8", "tokens", 200 + i, "r");
 	}
-	bool skipped;
-	char run[64];
+	struct assay_ingest_result res;
 	struct assay_ingest_info ii = {.file = "h.ndjson", .format = "rows", .sha256 = "aa"};
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, run, &e), ASSAY_OK);
-	assert_false(skipped);
-	/* The same bytes again are skipped; forced, they are stored again. */
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
-	assert_true(skipped);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 10);
+	/* The same bytes again: rows without an identity are skipped. */
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
+	assert_int_equal(res.skipped, 10);
+	assert_int_equal(res.added, 0);
 	struct assay_series_filter f = {0};
 	struct assay_series_list l = {0};
 	assert_int_equal(assay_store_series(s, &f, &l, &e), ASSAY_OK);
@@ -619,7 +619,7 @@ static void test_series_identity(void **state)
 	free(other.v[0].unit);
 	other.v[0].unit = xstrdup("tok/ms");
 	ii.sha256 = "bb";
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &other, &skipped, NULL, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &other, &res, &e), ASSAY_USAGE);
 	assert_non_null(
 	    strstr(e.message, "is stored in tok/s (higher is better), the row says tok/ms"));
 	assert_non_null(strstr(e.message, "h.ndjson: row 1"));
@@ -667,9 +667,9 @@ static void test_rows_walk(void **state)
 	rows.v[0].timestamp = xstrdup("2026-02-01T00:00:00Z");
 	rows.v[1].timestamp = xstrdup("2026-01-01 00:00:00");
 	rows.v[1].run_id = xstrdup("ci-7");
-	bool skipped;
+	struct assay_ingest_result res;
 	struct assay_ingest_info ii = {.file = "x", .format = "rows", .sha256 = "cc"};
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
 	struct collect c = {SBUF_INIT, 0};
 	struct assay_series_filter f = {0};
 	assert_int_equal(assay_store_rows(s, &f, collect_row, &c, &e), ASSAY_OK);
@@ -686,7 +686,7 @@ static void test_rows_walk(void **state)
 	free(rows.v[1].timestamp);
 	rows.v[1].timestamp = xstrdup("2026-13-01");
 	ii.sha256 = "dd";
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_USAGE);
 	assert_string_equal(e.message,
 			    "x: row 2: timestamp \"2026-13-01\" is not an RFC 3339 time");
 	sbuf_release(&c.sb);
@@ -702,9 +702,10 @@ static void test_annotations(void **state)
 	struct assay_error e;
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	add_row(&rows, "bf16", "tokens", 1, "a");
-	bool skipped, removed;
+	bool removed;
+	struct assay_ingest_result res;
 	struct assay_ingest_info ii = {.file = "x", .format = "rows", .sha256 = "ee"};
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
 	const char *key = rows.v[0].series_key;
 	assert_int_equal(assay_store_annotate(s, key, "a", ASSAY_ANN_ACK, "known", &e), ASSAY_OK);
 	assert_int_equal(assay_store_annotate(s, key, "a", ASSAY_ANN_ACK, "new note", &e),
@@ -741,36 +742,36 @@ static void test_batch(void **state)
 	struct assay_rows a = ASSAY_ROWS_INIT, b = ASSAY_ROWS_INIT;
 	add_row(&a, "bf16", "tokens", 1, "r1");
 	add_row(&b, "fp8", "tokens", 2, "r1");
-	bool skipped;
+	struct assay_ingest_result res;
 	struct assay_ingest_info ia = {.file = "a", .format = "rows", .sha256 = "sa"};
 	struct assay_ingest_info ib = {.file = "b", .format = "rows", .sha256 = "sb"};
 	/* Rolled back: nothing of either file. */
 	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
 	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_USAGE);
-	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &res, &e), ASSAY_OK);
 	assay_store_batch_rollback(s);
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 0);
 	/* A failing write inside a batch undoes the batch. */
 	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
 	free(b.v[0].unit);
 	b.v[0].unit = xstrdup("tok/ms");
-	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &res, &e), ASSAY_OK);
 	struct assay_rows c = ASSAY_ROWS_INIT;
 	add_row(&c, "fp8", "tokens", 3, "r2"); /* same series as b, other unit */
 	struct assay_ingest_info ic = {.file = "c", .format = "rows", .sha256 = "sc"};
-	assert_int_equal(assay_store_ingest_rows(s, &ic, &c, &skipped, NULL, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_ingest_rows(s, &ic, &c, &res, &e), ASSAY_USAGE);
 	assert_int_equal(assay_store_batch_commit(s, &e), ASSAY_USAGE); /* it ended */
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 0);
 	/* Committed: both files, each its own run. */
 	free(b.v[0].unit);
 	b.v[0].unit = xstrdup("tok/s");
 	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &skipped, NULL, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
-	assert_true(skipped); /* a dedupe inside a batch does not end it */
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
+	assert_int_equal(res.skipped, 1); /* a dedupe inside a batch does not end it */
 	assert_int_equal(assay_store_batch_commit(s, &e), ASSAY_OK);
 	struct assay_run_list runs = {0};
 	assert_int_equal(assay_store_runs(s, 0, &runs, &e), ASSAY_OK);

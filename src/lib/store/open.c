@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store_int.h"
 
@@ -16,6 +17,11 @@ static const char *const stmt_sql[ST_COUNT] = {
 	"INSERT INTO measurements (run, \"case\", series, run_id, case_id, value, samples, "
 	"revision, timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     [ST_RUN_FIND] = "SELECT id, run_id FROM runs WHERE run_id = ?1",
+    /* An ingested row's identity (measurements_by_identity); without a
+     * timestamp in the data, any time matches. */
+    [ST_IDENT_FIND] = "SELECT id, value FROM measurements WHERE series = ?1 AND run_id IS ?2 AND "
+		      "revision IS ?3 AND case_id IS ?4 AND (?5 IS NULL OR timestamp = ?5) AND "
+		      "\"case\" IS NULL ORDER BY id LIMIT 1",
 };
 
 assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what)
@@ -142,6 +148,33 @@ static int busy_ms(void)
 	return 300000;
 }
 
+/* The folder of path (".": none), for the writability test. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/* A file: URI for path (RFC 3986 percent-escapes for what a URI reserves)
+ * with the query q. */
+static char *file_uri(const char *path, const char *q)
+{
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f)
+			sbuf_addf(&sb, "%%%02X", *p);
+		else
+			sbuf_addch(&sb, (char)*p);
+	}
+	sbuf_addf(&sb, "?%s", q);
+	return sbuf_detach(&sb, NULL);
+}
+
 static void free_store(struct assay_store *s)
 {
 	store_cache_clear(s);
@@ -167,7 +200,21 @@ assay_err assay_store_open(const char *path, int flags, struct assay_store **out
 	s->path = xstrdup(path);
 	s->readonly = ro;
 	int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+	char *uri = NULL;
+	if (ro) {
+		/* Read-only: mode=ro. When the folder cannot be written (a shared
+		 * results folder, a read-only mount) SQLite could not create the
+		 * WAL index (-shm) or take its locks: immutable=1 reads the file
+		 * without either (docs/store.md, "Read-only stores"). */
+		char *dir = dir_of(path);
+		s->immutable = access(dir, W_OK) != 0;
+		free(dir);
+		uri = file_uri(path, s->immutable ? "mode=ro&immutable=1" : "mode=ro");
+	}
+	int orc = sqlite3_open_v2(uri ? uri : path, &s->db,
+				  oflags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), NULL);
+	free(uri);
+	if (orc != SQLITE_OK) {
 		assay_error_set(e, ASSAY_INFRA, "%s: cannot open the store: %s", path,
 				s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		sqlite3_close(s->db);

@@ -8,7 +8,14 @@
 #include "assay/store.h"
 
 /* Statements prepared once per connection and finalized at close. */
-enum store_stmt_id { ST_SERIES_FIND, ST_SERIES_INSERT, ST_MEASURE_INSERT, ST_RUN_FIND, ST_COUNT };
+enum store_stmt_id {
+	ST_SERIES_FIND,
+	ST_SERIES_INSERT,
+	ST_MEASURE_INSERT,
+	ST_RUN_FIND,
+	ST_IDENT_FIND,
+	ST_COUNT
+};
 
 /* A small open-addressing map from series key to (id, unit, direction),
  * valid for one transaction's worth of inserts (cleared on rollback). */
@@ -23,7 +30,8 @@ struct assay_store {
 	sqlite3 *db;
 	char *path;
 	bool readonly;
-	bool batch; /* a batch transaction is open: begin/commit join it */
+	bool immutable; /* read-only in a folder that cannot be written: immutable=1 */
+	bool batch;     /* a batch transaction is open: begin/commit join it */
 	sqlite3_stmt *stmt[ST_COUNT];
 	struct series_slot *cache;
 	size_t cache_n, cache_cap;
