@@ -129,7 +129,11 @@ void store_cli_series_label(const json_t *fields, struct sbuf *sb)
 void store_cli_csv(FILE *out, const char *s)
 {
 	if (!s)
+		return; /* NULL: an empty cell */
+	if (!*s) {
+		fputs("\"\"", out); /* an empty string: "" */
 		return;
+	}
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
@@ -222,7 +226,11 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 		return e.code;
 	}
 	assay_sha256_hex(data, len, pf->sha256);
-	pf->format = p->format ? assay_format_find(p->format) : assay_format_detect(data, len);
+	/* Ingest tells formats apart by their header or first record only: a
+	 * file that merely mentions Megatron is not a training log. */
+	pf->format = p->format               ? assay_format_find(p->format)
+		     : !strcmp(cmd, "store") ? assay_format_detect_record(data, len)
+					     : assay_format_detect(data, len);
 	if (!pf->format) {
 		free(data);
 		if (p->format)

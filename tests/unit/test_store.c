@@ -643,6 +643,63 @@ static void test_series_identity(void **state)
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 10);
 }
 
+/* Series written under a precision alias (an older store: "fp8", "FP8")
+ * merge into the canonical one with their points and annotations. */
+static void test_merge_aliases(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	add_row(&rows, "fp8", "tokens", 1, "a");
+	struct assay_ingest_result res;
+	struct assay_ingest_info ii = {.file = "x", .format = "rows", .sha256 = "m1"};
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
+	close_store(s);
+	/* Two aliases of it, as an older assay wrote them. */
+	for (int i = 0; i < 2; i++) {
+		const char *prec = i ? "FP8" : "fp8";
+		json_t *f = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "workload", "llama",
+				      "cluster", "mi300x-a", "scale", "1x8", "precision", prec,
+				      "metric", "tokens", "statistic", "mean");
+		char key[65], sql[1024];
+		assay_json_sha256(f, key);
+		char *text = assay_json_canonical(f);
+		snprintf(
+		    sql, sizeof(sql),
+		    "INSERT INTO series (key, fields, metric, statistic, cluster, scale, "
+		    "precision, workload, unit, direction) VALUES ('%s', '%s', 'tokens', "
+		    "'mean', 'mi300x-a', '1x8', '%s', 'llama', 'tok/s', 'higher');"
+		    "INSERT INTO measurements (run, series, value, samples, revision, timestamp) "
+		    "VALUES (1, last_insert_rowid(), %d, 1, 'b%d', '2026-01-0%dT00:00:00Z');"
+		    "INSERT INTO annotations (series, revision, kind, created) SELECT id, 'b%d', "
+		    "'ack', 'now' FROM series WHERE key = '%s'",
+		    key, text, prec, 10 + i, i, i + 1, i, key);
+		free(text);
+		json_decref(f);
+		assert_int_equal(sql_exec(sql), SQLITE_OK);
+	}
+	assert_int_equal(sql_int("SELECT count(*) FROM series"), 3);
+	s = open_store();
+	long merged = 0;
+	assert_int_equal(assay_store_merge_aliases(s, &merged, &e), ASSAY_OK);
+	assert_int_equal(merged, 2);
+	assert_int_equal(assay_store_merge_aliases(s, &merged, &e), ASSAY_OK);
+	assert_int_equal(merged, 0);
+	struct assay_points pts = {0};
+	assert_int_equal(assay_store_points(s, rows.v[0].series_key, NULL, &pts, &e), ASSAY_OK);
+	assert_int_equal(pts.n, 3);
+	assay_points_release(&pts);
+	struct assay_annotations a = {0};
+	assert_int_equal(assay_store_annotations(s, rows.v[0].series_key, &a, &e), ASSAY_OK);
+	assert_int_equal(a.n, 2);
+	assay_annotations_release(&a);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM series"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM series WHERE precision = 'fp8_e4m3'"), 1);
+	assay_rows_release(&rows);
+}
+
 struct collect {
 	struct sbuf sb;
 	int n;
@@ -905,6 +962,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_cases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rows_walk, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_merge_aliases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_annotations, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_batch, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),

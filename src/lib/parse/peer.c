@@ -22,6 +22,9 @@ void csv_init(struct csv_reader *r, const char *data, size_t len, const char *fi
 void csv_release(struct csv_reader *r)
 {
 	strlist_clear(&r->fields);
+	free(r->quoted);
+	r->quoted = NULL;
+	r->quoted_alloc = 0;
 }
 
 int csv_next(struct csv_reader *r, struct assay_error *e)
@@ -89,6 +92,8 @@ int csv_next(struct csv_reader *r, struct assay_error *e)
 		/* A CRLF line ending leaves a \r on the last unquoted cell. */
 		if (!quoted && cell.len && cell.buf[cell.len - 1] == '\r')
 			cell.buf[--cell.len] = '\0';
+		ALLOC_GROW(r->quoted, r->fields.n + 1, r->quoted_alloc);
+		r->quoted[r->fields.n] = quoted;
 		strlist_push(&r->fields, sbuf_str(&cell));
 		if (r->pos >= r->len)
 			break;

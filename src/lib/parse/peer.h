@@ -22,6 +22,8 @@ struct csv_reader {
 	long line;      /* line where the current record started */
 	const char *file;
 	struct strlist fields; /* the current record */
+	bool *quoted;          /* quoted[i]: field i was quoted (an empty one is "") */
+	size_t quoted_alloc;
 };
 void csv_init(struct csv_reader *r, const char *data, size_t len, const char *file);
 void csv_release(struct csv_reader *r);

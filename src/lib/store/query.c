@@ -236,8 +236,16 @@ void assay_series_list_release(struct assay_series_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* A series' points: the run column names the run that stored the point. */
+static const char points_sql[] =
+    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id) "
+    "FROM measurements m JOIN runs r ON r.id = m.run WHERE m.series = ?1 AND "
+    "m.timestamp >= ?2 ORDER BY m.timestamp, m.id";
+
+/* Rows as stored: an ingested row keeps its own run id, NULL included. */
 static const char rows_sql[] =
-    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "
+    "SELECT m.value, m.samples, m.revision, m.timestamp, CASE WHEN m.\"case\" IS NULL AND "
+    "r.launcher = 'ingest' THEN m.run_id ELSE coalesce(m.run_id, r.run_id) END, "
     "coalesce(m.case_id, c.case_id) FROM measurements m JOIN runs r ON r.id = m.run "
     "LEFT JOIN cases c ON c.id = m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 "
     "ORDER BY m.timestamp, m.id";
@@ -298,7 +306,7 @@ assay_err assay_store_points(struct assay_store *s, const char *series_key, cons
 	assay_err rc = check_filter(&f, norm, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(s, rows_sql, e);
+	sqlite3_stmt *st = store_prepare(s, points_sql, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_stmt *id = store_prepare(s, "SELECT id FROM series WHERE key = ?1", e);
