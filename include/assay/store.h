@@ -270,6 +270,12 @@ struct assay_points {
 };
 assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
 			     struct assay_points *out, struct assay_error *e);
+/* The same points without their run ids (run_id NULL), read from the series
+ * index alone (measurements_by_series covers value, revision and
+ * timestamp): what detection and the gates need. */
+assay_err assay_store_series_values(struct assay_store *s, const char *series_key,
+				    const char *since, struct assay_points *out,
+				    struct assay_error *e);
 void assay_points_release(struct assay_points *p);
 
 /* Resolve a full key or unique prefix to the series key. ASSAY_USAGE when

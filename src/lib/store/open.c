@@ -19,6 +19,12 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_RUN_FIND] = "SELECT id, run_id FROM runs WHERE run_id = ?1",
     /* An ingested row's identity (measurements_by_identity); without a
      * timestamp in the data, any time matches. */
+    [ST_SERIES_ID] = "SELECT id FROM series WHERE key = ?1",
+    /* A series' points from measurements_by_series alone (a covering index:
+     * value, revision and timestamp are in it; NULL keeps the columns of
+     * the points query). */
+    [ST_VALUES] = "SELECT value, NULL, revision, timestamp FROM measurements WHERE series = ?1 "
+		  "AND timestamp >= ?2 ORDER BY timestamp, id",
     [ST_IDENT_FIND] = "SELECT id, value FROM measurements WHERE series = ?1 AND run_id IS ?2 AND "
 		      "revision IS ?3 AND case_id IS ?4 AND (?5 IS NULL OR timestamp = ?5) AND "
 		      "\"case\" IS NULL ORDER BY id LIMIT 1",

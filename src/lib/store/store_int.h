@@ -14,6 +14,8 @@ enum store_stmt_id {
 	ST_MEASURE_INSERT,
 	ST_RUN_FIND,
 	ST_IDENT_FIND,
+	ST_SERIES_ID,
+	ST_VALUES,
 	ST_COUNT
 };
 
