@@ -181,6 +181,15 @@ static char *file_uri(const char *path, const char *q)
 	return sbuf_detach(&sb, NULL);
 }
 
+static long long mmap_bytes(void)
+{
+	const char *v = getenv("ASSAY_STORE_MMAP_MB");
+	long long mb;
+	if (v && assay_parse_long(v, &mb) && mb >= 0 && mb <= 65536)
+		return mb << 20;
+	return 64LL << 20;
+}
+
 static void free_store(struct assay_store *s)
 {
 	store_cache_clear(s);
@@ -230,8 +239,15 @@ assay_err assay_store_open(const char *path, int flags, struct assay_store **out
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, busy_ms());
 	/* Memory-mapped reads: history and detection read series scattered over
-	 * the file, and a page from the map costs no system call. */
-	assay_err rc = store_exec(s, "PRAGMA foreign_keys = ON; PRAGMA mmap_size = 1073741824", e);
+	 * the file, and a page from the map costs no system call. Mapped pages
+	 * count in the process's resident memory, so the map is bounded (64 MiB,
+	 * ASSAY_STORE_MMAP_MB to change it): a report or a detection over a
+	 * store of any size stays within bounded memory; pages beyond the map
+	 * are read through SQLite's page cache. */
+	char pragmas[128];
+	snprintf(pragmas, sizeof(pragmas), "PRAGMA foreign_keys = ON; PRAGMA mmap_size = %lld",
+		 mmap_bytes());
+	assay_err rc = store_exec(s, pragmas, e);
 	if (rc == ASSAY_OK && !ro) {
 		/* Durable against a killed process; a power cut may lose the last commits. */
 		rc = store_exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536", e);
