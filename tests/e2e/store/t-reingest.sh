@@ -37,4 +37,9 @@ run_assay 0 store ingest --store s.db --replace changed.jsonl
 expect_grep '^changed.jsonl: rccl-ci, 0 new, 79 already present, 1 replaced$' out.txt
 expect_eq "$(q s.db "SELECT value FROM measurements WHERE run_id = '7030' AND value < 100")" 1.5 "replaced value"
 expect_eq "$(q s.db "SELECT count(*) FROM measurements")" 80 "rows after --replace"
+# --set overrides a field the data has (and takes the scale grammar).
+run_assay 0 store ingest --store o.db --set scale=4N/32GPU --set cluster=mi300x-b "$FIX/rccl_ci-nightly.jsonl"
+expect_eq "$(q o.db "SELECT DISTINCT scale || ' ' || cluster FROM series")" "4x8 mi300x-b" "--set overrides"
+run_assay 2 store ingest --store o.db --set scale=3N/32GPU "$FIX/rccl_ci-nightly.jsonl"
+expect_grep "^assay store: --set 'scale=3N/32GPU': expected NODESxGPUS \(2x8\), NODESN/TOTALGPU \(2N/16GPU\) or a GPU count$" err.txt
 echo ok
