@@ -146,7 +146,7 @@ static const char *const migrations[] = {
      * file ingested again adds only its new rows. Series whose precision or
      * scale is an alias of a canonical name are merged (store_merge_aliases,
      * run after this script in the same transaction). */
-    ("CREATE INDEX measurements_by_identity ON measurements"
+    ("CREATE INDEX IF NOT EXISTS measurements_by_identity ON measurements"
      " (series, run_id, revision, case_id, timestamp) WHERE \"case\" IS NULL;"),
 };
 
