@@ -10,7 +10,8 @@
 #    the three files. Side by side, the baseline: the sqlite3 shell reading
 #    the same rows (the run's rows, and every point of the series the run
 #    touched) to /dev/null.
-# The issue's budget for 1,000 cases is the yardstick: under 2 s, under 5 MB.
+# The issue's budget for 1,000 cases is the yardstick: under 2 s, under 5 MB;
+# and (issue 16) peak RSS of `assay report` at most 256 MiB at any depth.
 #   bench/report-speed.sh [RUNS] [REVISIONS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,7 +89,12 @@ for ((i = 0; i < runs; i++)); do
   a=$(now)
   sqlite3 "$out/s.db" "$base_sql" >/dev/null
   b=$(now)
-  "$build/bin/assay" report --store "$out/s.db" "$run" >/dev/null 2>&1
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f '%M' -o "$out/rss.$i" "$build/bin/assay" report --store "$out/s.db" "$run" >/dev/null 2>&1
+  else
+    "$build/bin/assay" report --store "$out/s.db" "$run" >/dev/null 2>&1
+    echo 0 >"$out/rss.$i"
+  fi
   c=$(now)
   base_t+=("$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b - a}')")
   assay_t+=("$(awk -v a="$b" -v b="$c" 'BEGIN {printf "%.3f", b - a}')")
@@ -100,6 +106,9 @@ hb=$(stat -c %s "$dir/report.html")
 printf '%-44s %8s s\n' "baseline: sqlite3 reading the same rows" "$bt"
 printf '%-44s %8s s   (%.2fx the baseline)\n' "assay report (all three files)" "$at" \
   "$(awk -v a="$at" -v b="$bt" 'BEGIN {print a / b}')"
+rss=$(cat "$out"/rss.* | sort -g | tail -n1)
+printf 'assay report peak RSS (largest of %s runs): %s KB = %.1f MiB (budget 256 MiB)\n' "$runs" "$rss" \
+  "$(awk -v k="$rss" 'BEGIN {print k / 1024}')"
 printf 'report.html %s bytes, junit.xml %s bytes, summary.md %s bytes\n' "$hb" \
   "$(stat -c %s "$dir/junit.xml")" "$(stat -c %s "$dir/summary.md")"
 awk -v t="$at" -v b="$hb" 'BEGIN {

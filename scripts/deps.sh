@@ -3,7 +3,8 @@
 # Idempotent: when everything is present it installs nothing and says so.
 #   scripts/deps.sh build   compilers and libraries (make quickstart)
 #   scripts/deps.sh check   build + what the test suite needs (make check)
-#   scripts/deps.sh GROUP.. further groups: slurm, chromium
+#   scripts/deps.sh GROUP.. further groups: slurm, chromium, otava (numpy and scipy
+#                           for bench/detect-compare.sh, which runs an Apache Otava checkout)
 set -euo pipefail
 
 pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev libpcre2-dev
@@ -12,12 +13,13 @@ pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev l
 pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3 hipcc"
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
+pkgs_otava="python3 python3-numpy python3-scipy"
 
 want=()
 for group in "${@:-build}"; do
   var="pkgs_$group"
   if [ -z "${!var+x}" ]; then
-    echo "deps.sh: unknown group '$group' (build, check, slurm, chromium)" >&2
+    echo "deps.sh: unknown group '$group' (build, check, slurm, chromium, otava)" >&2
     exit 2
   fi
   for p in ${!var}; do want+=("$p"); done

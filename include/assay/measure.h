@@ -64,6 +64,27 @@ json_t *assay_row_to_json(const struct assay_row *r);
 assay_err assay_row_from_json(const json_t *obj, struct assay_row *r, const char *file, long line,
 			      struct assay_error *e);
 
+/* ---- the vocabulary of identity values (src/lib/measure/vocab.c) ---- */
+
+/* The canonical name of a precision or one of its aliases (any case, '-' or
+ * '_'): "fp8", "F8E4M3" -> "fp8_e4m3", "bfloat16" -> "bf16". NULL when the
+ * name is not in the vocabulary (docs/rows.md lists it). */
+const char *assay_precision_lookup(const char *name);
+/* The canonical names, NULL-terminated (*n gets the count when not NULL). */
+const char *const *assay_precision_names(size_t *n);
+/* Canonical name into out; an unknown name is kept, trimmed and lower-cased. */
+void assay_precision_canonical(const char *in, char *out, size_t size);
+/* The scale grammar: "2x8" (nodes x GPUs per node, also 2X8, 2*8),
+ * "2N/16GPU" (nodes / total GPUs, which must divide), "2N8G" (nodes, GPUs
+ * per node), and a bare GPU count "8" or "8GPU" (GPUs on one node). */
+bool assay_scale_parse(const char *in, long *nodes, long *gpus);
+/* "NODESxGPUS" into out; false (out untouched) when in is not a scale. */
+bool assay_scale_canonical(const char *in, char *out, size_t size);
+/* Rewrite a series object's precision and scale to their canonical
+ * spellings (a scale that does not parse is left for the store to refuse).
+ * assay_row_finish() calls it, so every row is canonical. */
+void assay_series_canonicalize(json_t *series);
+
 /* Appends a new zeroed row and returns it. */
 struct assay_row *assay_rows_add(struct assay_rows *rows);
 void assay_rows_push(struct assay_rows *rows, struct assay_row *r); /* takes over r */

@@ -40,6 +40,10 @@ struct assay_format {
 	 * them; tests/unit/test_parse.c checks them against fixtures both
 	 * ways). NULL when the data names its metrics (rows, madengine). */
 	const char *const *metrics;
+	/* detect() looks only at the header or the first record: such formats
+	 * are what `assay store ingest` tells apart by content. Formats found by
+	 * a mark anywhere in the data (training logs) need --format there. */
+	bool by_record;
 };
 
 /* The table, terminated by a row with name NULL. */
@@ -47,6 +51,8 @@ extern const struct assay_format assay_formats[];
 const struct assay_format *assay_format_find(const char *name);
 /* The first format whose detect() accepts data, or NULL. */
 const struct assay_format *assay_format_detect(const char *data, size_t len);
+/* The same among the formats detected by their header or first record. */
+const struct assay_format *assay_format_detect_record(const char *data, size_t len);
 /* Whether f's rows can hold metric (and statistic, when not NULL): 1 yes,
  * 0 never, -1 cannot tell (f->metrics is NULL: the data names its metrics). */
 int assay_format_produces(const struct assay_format *f, const char *metric, const char *statistic);
@@ -64,6 +70,12 @@ extern const char *const assay_nccl_tests_metrics[];
 /* Format "rows": NDJSON measurement rows (docs/rows.md). */
 assay_err assay_parse_rows(const char *data, size_t len, const struct assay_parse_opts *o,
 			   struct assay_rows *out, struct assay_error *e);
+
+/* Format "rows-csv": rows as `assay store export --format csv` writes them. */
+extern const char assay_rows_csv_header[];
+assay_err assay_parse_rows_csv(const char *data, size_t len, const struct assay_parse_opts *o,
+			       struct assay_rows *out, struct assay_error *e);
+bool assay_detect_rows_csv(const char *data, size_t len);
 
 /* Format "assay-ep": an assay-ep case artifact (docs/ep.md). */
 assay_err assay_parse_ep_case(const char *data, size_t len, const struct assay_parse_opts *o,

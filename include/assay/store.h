@@ -18,7 +18,7 @@ struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
  * are migrated forward on open; a newer one is refused. */
-#define ASSAY_STORE_SCHEMA_VERSION 3
+#define ASSAY_STORE_SCHEMA_VERSION 4
 /* Default path of the store used by the commands. */
 #define ASSAY_STORE_DEFAULT_PATH "assay.db"
 
@@ -44,6 +44,12 @@ int assay_store_schema_version(struct assay_store *s);
  * to an unfinished case. ASSAY_INFRA naming the first problem. */
 assay_err assay_store_verify(struct assay_store *s, struct assay_error *e);
 const char *assay_store_path(const struct assay_store *s);
+/* Give every series its canonical precision and scale spelling
+ * (assay_series_canonicalize): a series that differs from an existing one
+ * only in an alias is merged into it (its points, annotations and verdicts
+ * move), others are renamed. One transaction; *merged (when not NULL) counts
+ * the series changed. `assay store migrate` runs it. */
+assay_err assay_store_merge_aliases(struct assay_store *s, long *merged, struct assay_error *e);
 
 /* Batches: between batch_begin and batch_commit every write joins one
  * transaction (all or nothing across several files, and faster). A failed
@@ -190,15 +196,29 @@ assay_err assay_store_check_identity(const struct assay_row *r, struct assay_err
 struct assay_ingest_info {
 	const char *file;   /* shown in errors and kept in the ingests table */
 	const char *format; /* format name */
-	const char *sha256; /* of the file's bytes; a file already ingested is skipped */
+	const char *sha256; /* of the file's bytes */
 	const char *suite;  /* the run's suite, may be NULL */
-	bool force;         /* store it even when the same bytes were ingested before */
+	bool force;   /* store rows without an identity even when the same bytes were ingested */
+	bool replace; /* a row whose identity is stored with another value takes the new value */
 };
-/* Store rows parsed from one file as a new run (launcher "ingest") in one
- * transaction. *skipped is set when a file with the same sha256 was ingested
- * before (nothing written). *run_id_out (when not NULL) gets the run id. */
+struct assay_ingest_result {
+	size_t added;         /* rows stored */
+	size_t present;       /* rows whose identity was stored with the same value */
+	size_t replaced;      /* rows whose stored value --replace changed */
+	size_t skipped;       /* rows without an identity in a file ingested before */
+	char run_id[64];      /* the run made for the added rows ("" when none) */
+	char earlier_run[64]; /* a run that ingested the same bytes before, "" if none */
+};
+/* Store rows parsed from one file in one transaction. A row's identity is
+ * its series, its own run_id, revision, case_id and timestamp (a row with
+ * neither run_id nor timestamp has none): a row whose identity is stored
+ * already is counted as present when its value is the same, and is a
+ * conflict (ASSAY_USAGE naming the row, nothing written) when it differs,
+ * unless info->replace. Rows without an identity are skipped when the same
+ * bytes were ingested before (unless info->force). New rows go into one new
+ * run (launcher "ingest"); no run is made when nothing is new. */
 assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_ingest_info *info,
-				  const struct assay_rows *rows, bool *skipped, char run_id_out[64],
+				  const struct assay_rows *rows, struct assay_ingest_result *res,
 				  struct assay_error *e);
 
 struct assay_series_info {
@@ -250,6 +270,12 @@ struct assay_points {
 };
 assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
 			     struct assay_points *out, struct assay_error *e);
+/* The same points without their run ids (run_id NULL), read from the series
+ * index alone (measurements_by_series covers value, revision and
+ * timestamp): what detection and the gates need. */
+assay_err assay_store_series_values(struct assay_store *s, const char *series_key,
+				    const char *since, struct assay_points *out,
+				    struct assay_error *e);
 void assay_points_release(struct assay_points *p);
 
 /* Resolve a full key or unique prefix to the series key. ASSAY_USAGE when

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/detect.h"
 #include "assay/json.h"
@@ -196,37 +198,62 @@ static int finish_print(struct printer *p, bool fail_on_regression)
 	return fail_on_regression && p->regression ? ASSAY_GATE_FAILED : ASSAY_OK;
 }
 
-/* Detect on one series' points and print its changes. */
-static int detect_points(struct printer *p, const struct assay_detect_opts *o,
-			 const struct assay_points *pts, const char *key, const json_t *fields,
-			 const char *unit, enum assay_direction dir,
-			 const struct assay_annotations *ann)
+/* One series on its way through detection: its points (those annotated
+ * ignore left out of x), and the changes found. */
+struct series_job {
+	const struct assay_points *pts;
+	const struct assay_annotations *ann;
+	const struct assay_detect_opts *o;
+	double *x;
+	size_t *idx, n;
+	struct assay_changes ch;
+	assay_err rc;
+	char err[512];
+};
+
+static void job_prepare(struct series_job *j)
 {
-	double *x = xmalloc((pts->n + 1) * sizeof(*x));
-	size_t *idx = xmalloc((pts->n + 1) * sizeof(*idx));
-	size_t n = 0;
+	const struct assay_points *pts = j->pts;
+	j->x = xmalloc((pts->n + 1) * sizeof(*j->x));
+	j->idx = xmalloc((pts->n + 1) * sizeof(*j->idx));
+	j->n = 0;
 	for (size_t i = 0; i < pts->n; i++) {
 		const char *rev = pts->v[i].revision;
-		if (ann && rev && assay_annotations_has(ann, rev, ASSAY_ANN_IGNORE))
+		if (j->ann && rev && assay_annotations_has(j->ann, rev, ASSAY_ANN_IGNORE))
 			continue;
-		idx[n] = i;
-		x[n++] = pts->v[i].value;
+		j->idx[j->n] = i;
+		j->x[j->n++] = pts->v[i].value;
 	}
-	struct assay_changes ch = {0};
+}
+
+/* The detection itself: pure computation, safe on any thread. */
+static void job_detect(struct series_job *j)
+{
 	struct assay_error e;
+	j->rc = assay_detect(j->x, j->n, j->o, &j->ch, &e);
+	if (j->rc != ASSAY_OK)
+		snprintf(j->err, sizeof(j->err), "%s", e.message);
+}
+
+/* Print a detected series' changes and release the job. */
+static int job_print(struct printer *p, struct series_job *j, const char *key, const json_t *fields,
+		     const char *unit, enum assay_direction dir)
+{
 	int rc = ASSAY_OK;
-	if (assay_detect(x, n, o, &ch, &e) != ASSAY_OK) {
-		fprintf(stderr, "%s: %s\n", key, e.message);
+	if (j->rc != ASSAY_OK) {
+		fprintf(stderr, "%s: %s\n", key, j->err);
 		rc = ASSAY_USAGE;
 	}
 	p->series++;
-	p->points += n;
-	for (size_t i = 0; rc == ASSAY_OK && i < ch.n; i++) {
-		const struct assay_point *now = &pts->v[idx[ch.v[i].index]];
-		const struct assay_point *before = &pts->v[idx[ch.v[i].index - 1]];
-		struct report r = {key,           fields,           unit,           dir, ch.v[i],
+	p->points += j->n;
+	const struct assay_points *pts = j->pts;
+	const struct assay_annotations *ann = j->ann;
+	for (size_t i = 0; rc == ASSAY_OK && i < j->ch.n; i++) {
+		const struct assay_point *now = &pts->v[j->idx[j->ch.v[i].index]];
+		const struct assay_point *before = &pts->v[j->idx[j->ch.v[i].index - 1]];
+		struct report r = {key,           fields,           unit,           dir, j->ch.v[i],
 				   now->revision, before->revision, now->timestamp, NULL};
-		r.c.index = idx[ch.v[i].index]; /* position in the stored series */
+		r.c.index = j->idx[j->ch.v[i].index]; /* position in the stored series */
 		if (ann && now->revision) {
 			if (assay_annotations_has(ann, now->revision, ASSAY_ANN_ACK))
 				r.annotation = "ack";
@@ -235,10 +262,58 @@ static int detect_points(struct printer *p, const struct assay_detect_opts *o,
 		}
 		print_report(p, &r);
 	}
-	assay_changes_release(&ch);
-	free(x);
-	free(idx);
+	assay_changes_release(&j->ch);
+	free(j->x);
+	free(j->idx);
+	j->x = NULL;
+	j->idx = NULL;
 	return rc;
+}
+
+/* Detect on one series' points and print its changes. */
+static int detect_points(struct printer *p, const struct assay_detect_opts *o,
+			 const struct assay_points *pts, const char *key, const json_t *fields,
+			 const char *unit, enum assay_direction dir,
+			 const struct assay_annotations *ann)
+{
+	struct series_job j = {.pts = pts, .ann = ann, .o = o};
+	job_prepare(&j);
+	job_detect(&j);
+	return job_print(p, &j, key, fields, unit, dir);
+}
+
+/* Detection threads: each takes the next job of the batch until none is left. */
+struct job_pool {
+	struct series_job *jobs;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void *job_worker(void *arg)
+{
+	struct job_pool *jp = arg;
+	for (;;) {
+		pthread_mutex_lock(&jp->lock);
+		size_t i = jp->next++;
+		pthread_mutex_unlock(&jp->lock);
+		if (i >= jp->n)
+			return NULL;
+		job_detect(&jp->jobs[i]);
+	}
+}
+
+static void detect_batch(struct series_job *jobs, size_t n, int nthreads)
+{
+	struct job_pool jp = {jobs, n, 0, PTHREAD_MUTEX_INITIALIZER};
+	pthread_t th[64];
+	int started = 0;
+	for (int t = 1; t < nthreads && t < 64 && (size_t)t < n; t++)
+		if (pthread_create(&th[started], NULL, job_worker, &jp) == 0)
+			started++;
+	job_worker(&jp); /* this thread works too */
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	pthread_mutex_destroy(&jp.lock);
 }
 
 static int detect_input(struct printer *p, const struct assay_detect_opts *o, const char *file,
@@ -259,6 +334,10 @@ static int detect_input(struct printer *p, const struct assay_detect_opts *o, co
 	return out;
 }
 
+/* Series are read (from the series index alone) and printed in order on
+ * this thread, a batch at a time; the batch is detected on every CPU. */
+#define DETECT_BATCH 512
+
 static int detect_store(struct printer *p, const struct assay_detect_opts *o, struct store_cli *sc)
 {
 	struct assay_store *s;
@@ -267,18 +346,45 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	int rc = store_cli_open_series(sc, false, &s, &l);
 	if (rc != ASSAY_OK)
 		return rc;
-	for (size_t i = 0; rc == ASSAY_OK && i < l.n; i++) {
-		struct assay_points pts = {0};
-		struct assay_annotations ann = {0};
-		if (assay_store_points(s, l.v[i].key, sc->filter.since, &pts, &e) != ASSAY_OK ||
-		    assay_store_annotations(s, l.v[i].key, &ann, &e) != ASSAY_OK)
-			rc = cli_report(&e);
-		else
-			rc = detect_points(p, o, &pts, l.v[i].key, l.v[i].fields, l.v[i].unit,
-					   l.v[i].direction, &ann);
-		assay_points_release(&pts);
-		assay_annotations_release(&ann);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int nthreads = cpus > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
+	struct assay_points *pts = xcalloc(DETECT_BATCH, sizeof(*pts));
+	struct assay_annotations *ann = xcalloc(DETECT_BATCH, sizeof(*ann));
+	struct series_job *jobs = xcalloc(DETECT_BATCH, sizeof(*jobs));
+	for (size_t base = 0; rc == ASSAY_OK && base < l.n; base += DETECT_BATCH) {
+		size_t n = l.n - base < DETECT_BATCH ? l.n - base : DETECT_BATCH, got = 0;
+		for (; got < n; got++) {
+			const char *key = l.v[base + got].key;
+			if (assay_store_series_values(s, key, sc->filter.since, &pts[got], &e) !=
+				ASSAY_OK ||
+			    assay_store_annotations(s, key, &ann[got], &e) != ASSAY_OK) {
+				rc = cli_report(&e);
+				break;
+			}
+			jobs[got] = (struct series_job){.pts = &pts[got], .ann = &ann[got], .o = o};
+			job_prepare(&jobs[got]);
+		}
+		if (rc == ASSAY_OK)
+			detect_batch(jobs, n, nthreads);
+		for (size_t i = 0; i < got; i++) {
+			const struct assay_series_info *si = &l.v[base + i];
+			if (rc == ASSAY_OK)
+				rc = job_print(p, &jobs[i], si->key, si->fields, si->unit,
+					       si->direction);
+			assay_changes_release(&jobs[i].ch);
+			free(jobs[i].x);
+			free(jobs[i].idx);
+			assay_points_release(&pts[i]);
+			assay_annotations_release(&ann[i]);
+		}
+		if (got < n) {
+			assay_points_release(&pts[got]);
+			assay_annotations_release(&ann[got]);
+		}
 	}
+	free(jobs);
+	free(pts);
+	free(ann);
 	assay_series_list_release(&l);
 	return store_cli_close(s, rc);
 }

@@ -20,13 +20,17 @@ const char cmd_store_help[] =
     "measurement rows, series and annotations (docs/store.md).\n"
     "\n"
     "subcommands:\n"
-    "  ingest [--format F] [identity] [--revision R] [--suite S] [--force] FILE...\n"
+    "  ingest [--format F] [identity] [--revision R] [--suite S] [--replace] [--force] FILE...\n"
     "      read result files into the store, one transaction (and one run) per file.\n"
+    "      Rows already stored (same series, run id, revision, timestamp) are counted,\n"
+    "      not stored again; a different value under a stored row is an error unless\n"
+    "      --replace. --force stores rows without an identity from the same bytes again.\n"
     "      Formats: rows, madengine-csv, madengine-super, multiple-results, rccl-ci,\n"
     "      nccl-tests (docs/ingest.md); without --format the content decides.\n"
-    "      identity: --cluster NAME --scale NODESxGPUS --precision P --set FIELD=VALUE\n"
-    "      fill series fields the data lacks (every series needs cluster, scale and\n"
-    "      precision). --lower-is-better / --higher-is-better METRIC override the\n"
+    "      identity: --cluster NAME --scale SCALE --precision P fill series fields the\n"
+    "      data lacks, --set FIELD=VALUE overrides one (every series needs cluster,\n"
+    "      scale and precision; SCALE: 2x8, 2N/16GPU or a GPU count). --lower-is-better / "
+    "--higher-is-better METRIC override the\n"
     "      direction guessed from a metric's name.\n"
     "  export [--format ndjson|csv] [filters] [-o FILE]\n"
     "      print stored rows (ndjson reads back with ingest --format rows)\n"
@@ -43,7 +47,8 @@ const char cmd_store_help[] =
     "      verify the database (integrity, foreign keys, no rows of unfinished cases)\n"
     "  migrate\n"
     "      bring a store written by an older assay to this schema version (reading\n"
-    "      commands read version 2 as it is; writing commands migrate on open)\n"
+    "      commands read versions 2 and 3 as they are; writing commands migrate on\n"
+    "      open) and merge series that differ only in a precision or scale alias\n"
     "\n"
     "filters: --series KEY[,KEY] (a key or a prefix of 8+ hex digits),\n"
     "         --match FIELD=VALUE (repeatable), --since DATE (rows at or after)\n"
@@ -67,6 +72,7 @@ enum {
 	O_NOTE,
 	O_REMOVE,
 	O_LIST,
+	O_REPLACE,
 };
 
 /* Reset getopt for a subcommand's own argument vector. */
@@ -86,30 +92,35 @@ static int unknown_option(const char *sub, char **argv)
 
 /* Store one parsed file inside the open batch; its line goes in report. */
 static int ingest_file(struct assay_store *s, const struct parsed_file *pf, const char *suite,
-		       bool force, struct sbuf *report, bool *no_rows)
+		       bool force, bool replace, struct sbuf *report, bool *no_rows)
 {
 	struct assay_error e;
 	struct assay_ingest_info ii = {.file = pf->path,
 				       .format = pf->format->name,
 				       .sha256 = pf->sha256,
 				       .suite = suite,
-				       .force = force};
-	char run[64];
-	bool skipped;
+				       .force = force,
+				       .replace = replace};
+	struct assay_ingest_result res;
 	if (!pf->rows.n) {
 		sbuf_addf(report, "%s: %s, no measurement rows\n", pf->path, pf->format->name);
 		*no_rows = true;
 		return ASSAY_OK;
 	}
-	if (assay_store_ingest_rows(s, &ii, &pf->rows, &skipped, run, &e) != ASSAY_OK)
+	if (assay_store_ingest_rows(s, &ii, &pf->rows, &res, &e) != ASSAY_OK)
 		return cli_report(&e);
-	if (skipped)
+	sbuf_addf(report, "%s: %s, %zu new, %zu already present", pf->path, pf->format->name,
+		  res.added, res.present);
+	if (res.replaced)
+		sbuf_addf(report, ", %zu replaced", res.replaced);
+	if (res.skipped)
 		sbuf_addf(report,
-			  "%s: already ingested as run %s, skipped (--force stores it again)\n",
-			  pf->path, run);
-	else
-		sbuf_addf(report, "%s: %s, %zu rows, run %s\n", pf->path, pf->format->name,
-			  pf->rows.n, run);
+			  ", %zu without an identity skipped (the same bytes were ingested as run "
+			  "%s; --force stores them again)",
+			  res.skipped, res.earlier_run);
+	if (res.run_id[0])
+		sbuf_addf(report, ", run %s", res.run_id);
+	sbuf_addch(report, '\n');
 	return ASSAY_OK;
 }
 
@@ -121,11 +132,12 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 	    {"format", required_argument, NULL, PO_FORMAT},
 	    {"suite", required_argument, NULL, O_SUITE},
 	    {"force", no_argument, NULL, O_FORCE},
+	    {"replace", no_argument, NULL, O_REPLACE},
 	    {NULL, 0, NULL, 0},
 	};
 	struct parse_cli pc;
 	const char *suite = NULL;
-	bool force = false;
+	bool force = false, replace = false;
 	int rc = ASSAY_OK, opt;
 	parse_cli_init(&pc);
 	getopt_reset();
@@ -141,6 +153,8 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 			suite = optarg;
 		else if (opt == O_FORCE)
 			force = true;
+		else if (opt == O_REPLACE)
+			replace = true;
 		else
 			rc = unknown_option("ingest", argv);
 	}
@@ -165,7 +179,7 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 		    assay_store_batch_begin(s, &e) != ASSAY_OK)
 			rc = cli_report(&e);
 		if (rc == ASSAY_OK)
-			rc = ingest_file(s, pf, suite, force, &report, &no_rows);
+			rc = ingest_file(s, pf, suite, force, replace, &report, &no_rows);
 		parse_pool_release(pool, i);
 	}
 	if (pool)
@@ -531,7 +545,13 @@ static int store_migrate_cmd(int argc, char **argv, struct store_cli *sc)
 	const char *path = sc->path ? sc->path : ASSAY_STORE_DEFAULT_PATH;
 	if (assay_store_open(path, 0, &s, &e) != ASSAY_OK)
 		return cli_report(&e);
+	long merged = 0;
+	if (assay_store_merge_aliases(s, &merged, &e) != ASSAY_OK)
+		return store_cli_close(s, cli_report(&e));
 	printf("%s: schema version %d\n", assay_store_path(s), assay_store_schema_version(s));
+	if (merged)
+		printf("%s: %ld series renamed or merged to canonical precision and scale names\n",
+		       assay_store_path(s), merged);
 	return store_cli_close(s, ASSAY_OK);
 }
 

@@ -152,7 +152,11 @@ void store_cli_series_label(const json_t *fields, struct sbuf *sb)
 void store_cli_csv(FILE *out, const char *s)
 {
 	if (!s)
+		return; /* NULL: an empty cell */
+	if (!*s) {
+		fputs("\"\"", out); /* an empty string: "" */
 		return;
+	}
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
@@ -170,11 +174,13 @@ void parse_cli_init(struct parse_cli *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->context = json_object();
+	p->overrides = json_object();
 }
 
 void parse_cli_release(struct parse_cli *p)
 {
 	json_decref(p->context);
+	json_decref(p->overrides);
 	strlist_clear(&p->lower);
 	strlist_clear(&p->higher);
 }
@@ -196,28 +202,33 @@ int parse_cli_option(const char *cmd, struct parse_cli *p, int opt, const char *
 	case PO_HIGHER: cli_split_list(&p->higher, arg); return 1;
 	case PO_CLUSTER: return set_context(cmd, p->context, "cluster", arg);
 	case PO_SCALE: {
-		unsigned nodes, gpus;
-		char tail;
-		if (sscanf(arg, "%ux%u%c", &nodes, &gpus, &tail) != 2 || !nodes || !gpus ||
-		    !isdigit((unsigned char)arg[0]))
-			return cli_usage_error(cmd, "--scale '%s': expected NODESxGPUS such as 2x8",
+		char norm[64];
+		if (!assay_scale_canonical(arg, norm, sizeof(norm)))
+			return cli_usage_error(cmd,
+					       "--scale '%s': expected NODESxGPUS (2x8), "
+					       "NODESN/TOTALGPU (2N/16GPU) or a GPU count",
 					       arg);
-		return set_context(cmd, p->context, "scale", arg);
+		return set_context(cmd, p->context, "scale", norm);
 	}
 	case PO_PRECISION: {
-		char *lower = xstrdup(arg);
-		for (char *q = lower; *q; q++)
-			*q = (char)tolower((unsigned char)*q);
-		int rc = set_context(cmd, p->context, "precision", lower);
-		free(lower);
-		return rc;
+		char norm[128];
+		assay_precision_canonical(arg, norm, sizeof(norm));
+		return set_context(cmd, p->context, "precision", norm);
 	}
 	case PO_SET: {
 		const char *eq = strchr(arg, '=');
 		if (!eq || eq == arg)
 			return cli_usage_error(cmd, "--set '%s': expected FIELD=VALUE", arg);
 		char *k = xstrndup(arg, (size_t)(eq - arg));
-		json_object_set_new(p->context, k, json_string(eq + 1));
+		char norm[64];
+		if (!strcmp(k, "scale") && !assay_scale_canonical(eq + 1, norm, sizeof(norm))) {
+			free(k);
+			return cli_usage_error(cmd,
+					       "--set '%s': expected NODESxGPUS (2x8), "
+					       "NODESN/TOTALGPU (2N/16GPU) or a GPU count",
+					       arg);
+		}
+		json_object_set_new(p->overrides, k, json_string(eq + 1));
 		free(k);
 		return 1;
 	}
@@ -238,7 +249,11 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 		return e.code;
 	}
 	assay_sha256_hex(data, len, pf->sha256);
-	pf->format = p->format ? assay_format_find(p->format) : assay_format_detect(data, len);
+	/* Ingest tells formats apart by their header or first record only: a
+	 * file that merely mentions Megatron is not a training log. */
+	pf->format = p->format               ? assay_format_find(p->format)
+		     : !strcmp(cmd, "store") ? assay_format_detect_record(data, len)
+					     : assay_format_detect(data, len);
 	if (!pf->format) {
 		free(data);
 		if (p->format)
@@ -259,6 +274,18 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 	}
 	for (size_t i = 0; i < pf->rows.n; i++) {
 		struct assay_row *r = &pf->rows.v[i];
+		if (json_object_size(p->overrides)) {
+			const char *k;
+			json_t *v;
+			json_object_foreach(p->overrides, k, v)
+			{
+				json_object_set(r->series, k, v);
+			}
+			if (assay_row_finish(r, &e) != ASSAY_OK) {
+				sbuf_addf(err, "%s: row %zu: %s", pf->path, i + 1, e.message);
+				return ASSAY_USAGE;
+			}
+		}
 		if (strlist_has(&p->lower, r->metric))
 			r->direction = ASSAY_DIR_LOWER;
 		if (strlist_has(&p->higher, r->metric))

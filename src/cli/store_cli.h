@@ -63,7 +63,8 @@ enum {
 
 struct parse_cli {
 	const char *format, *revision;
-	json_t *context;
+	json_t *context;   /* --cluster, --scale, --precision: fill what the data lacks */
+	json_t *overrides; /* --set FIELD=VALUE: replaces the data's value */
 	struct strlist lower, higher;
 };
 void parse_cli_init(struct parse_cli *p);

@@ -320,9 +320,9 @@ static void test_gate_history(void **state)
 		hist[i] -= 75.0; /* -5% from r30 */
 	struct assay_rows rows = ASSAY_ROWS_INIT, fresh = ASSAY_ROWS_INIT;
 	rows_of(&rows, hist, 40, 0);
-	bool skipped;
+	struct assay_ingest_result res;
 	struct assay_ingest_info ii = {.file = "h", .format = "rows", .sha256 = "h1"};
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
 	double next = 1424.0;
 	rows_of(&fresh, &next, 1, 40);
 	struct assay_gate_config c;

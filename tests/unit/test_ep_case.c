@@ -78,7 +78,7 @@ static void test_valid(void **state)
 		assert_non_null(json_object_get(r->series, fields[i]));
 	assert_int_equal(json_object_size(r->series), ARRAY_SIZE(fields));
 	assert_string_equal(json_string_value(json_object_get(r->series, "verdict")), "valid");
-	assert_string_equal(json_string_value(json_object_get(r->series, "precision")), "fp8");
+	assert_string_equal(json_string_value(json_object_get(r->series, "precision")), "fp8_e4m3");
 	assert_string_equal(json_string_value(json_object_get(r->series, "backend")), "shm");
 
 	r = find(&rows, 1, "dispatch", "gbps_per_rank", "p50");

@@ -120,12 +120,12 @@ static void test_multiple_results(void **state)
 			 ASSAY_OK);
 	assert_int_equal(rows.n, 4);
 	const struct assay_row *bf = find(&rows, "tokens/s", "bf16", 0);
-	const struct assay_row *fp = find(&rows, "tokens/s", "fp8", 0);
+	const struct assay_row *fp = find(&rows, "tokens/s", "fp8_e4m3", 0);
 	assert_true(bf->value == 2210.5 && fp->value == 3120.0);
 	/* Precision is identity: BF16 and FP8 are different series. */
 	assert_string_not_equal(bf->series_key, fp->series_key);
 	assert_int_equal(json_integer_value(json_object_get(bf->series, "batch_size")), 32);
-	assert_true(find(&rows, "latency_p99_ms", "fp8", 0)->value == 29.0);
+	assert_true(find(&rows, "latency_p99_ms", "fp8_e4m3", 0)->value == 29.0);
 	assay_rows_release(&rows);
 	assert_int_equal(parse("multiple-results", FIX "multiple_results-bad.csv", &rows, &e, NULL),
 			 ASSAY_USAGE);
@@ -143,13 +143,13 @@ static void test_madengine_super(void **state)
 	assert_int_equal(parse("madengine-super", FIX "perf_entry_super.json", &rows, &e, NULL),
 			 ASSAY_OK);
 	assert_int_equal(rows.n, 2); /* performance and ttft_p50_ms; the FAILURE entry is skipped */
-	const struct assay_row *r = find(&rows, "tokens/s", "fp8", 0);
+	const struct assay_row *r = find(&rows, "tokens/s", "fp8_e4m3", 0);
 	assert_true(r->value == 1830.5);
 	assert_string_equal(field(r, "scale"), "1x8");
 	assert_int_equal(json_integer_value(json_object_get(r->series, "concurrency")), 64);
 	const json_t *cfg = json_object_get(r->series, "configs");
 	assert_int_equal(json_integer_value(json_object_get(cfg, "input_len")), 1024);
-	assert_int_equal(find(&rows, "ttft_p50_ms", "fp8", 0)->direction, ASSAY_DIR_LOWER);
+	assert_int_equal(find(&rows, "ttft_p50_ms", "fp8_e4m3", 0)->direction, ASSAY_DIR_LOWER);
 	assay_rows_release(&rows);
 	assert_int_equal(parse("madengine-super", FIX "perf_entry_super-bad.json", &rows, &e, NULL),
 			 ASSAY_USAGE);
@@ -171,7 +171,7 @@ static void test_rccl_ci(void **state)
 	assert_int_equal(rows.n, 13);
 	const struct assay_row *b0 = find(&rows, "metric_value", "bf16", 0);
 	const struct assay_row *b2 = find(&rows, "metric_value", "bf16", 2);
-	const struct assay_row *f0 = find(&rows, "metric_value", "fp8", 0);
+	const struct assay_row *f0 = find(&rows, "metric_value", "fp8_e4m3", 0);
 	assert_string_equal(b0->series_key, b2->series_key); /* "2N8G" and "bf16" normalize */
 	assert_string_not_equal(b0->series_key, f0->series_key);
 	assert_string_equal(b2->run_id, "1005");

@@ -130,13 +130,66 @@ static void test_ndjson_errors(void **state)
 	assay_rows_release(&rows);
 }
 
+/* One precision vocabulary: aliases meet at one canonical name, and every
+ * finished row carries it (at 53f999a "fp8" from assay-ep and "fp8_e4m3"
+ * from nccl-tests were two series). */
+static void test_vocabulary(void **state)
+{
+	(void)state;
+	static const char *const same[][2] = {
+	    {"fp8", "fp8_e4m3"},      {"FP8", "fp8_e4m3"}, {"f8e4m3", "fp8_e4m3"},
+	    {"e5m2", "fp8_e5m2"},     {"BF16", "bf16"},    {"bfloat16", "bf16"},
+	    {"half", "fp16"},         {"float", "fp32"},   {"MXFP4", "mxfp4"},
+	    {"fp8-e4m3", "fp8_e4m3"}, {" fp16 ", "fp16"},
+	};
+	char buf[64];
+	for (size_t i = 0; i < ARRAY_SIZE(same); i++) {
+		assay_precision_canonical(same[i][0], buf, sizeof(buf));
+		assert_string_equal(buf, same[i][1]);
+	}
+	assert_null(assay_precision_lookup("int3"));
+	assay_precision_canonical("Int3", buf, sizeof(buf));
+	assert_string_equal(buf, "int3");
+	/* Every canonical name is its own canonical name; the sweep config's
+	 * EP precisions are in the vocabulary. */
+	size_t n;
+	const char *const *names = assay_precision_names(&n);
+	assert_true(n >= 6);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(assay_precision_lookup(names[i]), names[i]);
+	assert_non_null(assay_precision_lookup("bf16"));
+	assert_non_null(assay_precision_lookup("fp8"));
+	/* The scale grammar. */
+	static const char *const scales[][2] = {
+	    {"2x8", "2x8"},      {"2X8", "2x8"},      {"2*8", "2x8"},
+	    {"2N/16GPU", "2x8"}, {"2n/16gpu", "2x8"}, {"4N8G", "4x8"},
+	    {"16", "1x16"},      {"8GPU", "1x8"},     {"1N/8GPUs", "1x8"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(scales); i++) {
+		assert_true(assay_scale_canonical(scales[i][0], buf, sizeof(buf)));
+		assert_string_equal(buf, scales[i][1]);
+	}
+	static const char *const bad[] = {"2N/15GPU", "0x8", "x8", "2x", "two", "", "2N", "2x8x1"};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_false(assay_scale_canonical(bad[i], buf, sizeof(buf)));
+	/* A row is canonical once finished. */
+	struct assay_row r;
+	struct assay_error e;
+	assay_row_init(&r);
+	assay_row_set(&r, json_pack("{s:s, s:s}", "precision", "FP8", "scale", "2N/16GPU"), "t",
+		      "mean", 1.0, "s", ASSAY_DIR_LOWER);
+	assert_int_equal(assay_row_finish(&r, &e), ASSAY_OK);
+	assert_string_equal(json_string_value(json_object_get(r.series, "precision")), "fp8_e4m3");
+	assert_string_equal(json_string_value(json_object_get(r.series, "scale")), "2x8");
+	assay_row_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_series_key),
-	    cmocka_unit_test(test_validation),
-	    cmocka_unit_test(test_ndjson_roundtrip),
-	    cmocka_unit_test(test_ndjson_errors),
+	    cmocka_unit_test(test_series_key),       cmocka_unit_test(test_validation),
+	    cmocka_unit_test(test_ndjson_roundtrip), cmocka_unit_test(test_ndjson_errors),
+	    cmocka_unit_test(test_vocabulary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,8 +48,8 @@ static const struct {
 };
 
 /* Formats whose data names its metrics: no list to declare. */
-static const char *const open_formats[] = {"rows", "madengine-csv", "madengine-super",
-					   "multiple-results", NULL};
+static const char *const open_formats[] = {
+    "rows", "rows-csv", "madengine-csv", "madengine-super", "multiple-results", NULL};
 
 static bool in_list(const char *const *list, const char *s)
 {

@@ -202,7 +202,7 @@ static void test_migrate_from_v1(void **state)
 	/* Read-only, a version 1 store is refused: its outcomes need rewriting. */
 	struct assay_store *s = NULL;
 	assert_int_equal(assay_store_open(path, ASSAY_STORE_READONLY, &s, &e), ASSAY_USAGE);
-	assert_non_null(strstr(e.message, "store schema version 1 needs migrating to 3"));
+	assert_non_null(strstr(e.message, "store schema version 1 needs migrating to 4"));
 	s = open_store();
 	assert_int_equal(assay_store_schema_version(s), ASSAY_STORE_SCHEMA_VERSION);
 	/* Version 3: the series index covers what reading a series needs. */
@@ -278,7 +278,8 @@ static void test_readonly_v2(void **state)
 	struct assay_run_info ri = {.run_id = "r2"};
 	assert_int_equal(assay_store_run_begin(s, &ri, NULL, &e), ASSAY_OK);
 	close_store(s);
-	assert_int_equal(sql_exec("DROP INDEX measurements_by_series; CREATE INDEX "
+	assert_int_equal(sql_exec("DROP INDEX measurements_by_identity; DROP INDEX "
+				  "measurements_by_series; CREATE INDEX "
 				  "measurements_by_series ON measurements (series, timestamp, id); "
 				  "PRAGMA user_version = 2"),
 			 SQLITE_OK);
@@ -589,14 +590,14 @@ static void test_series_identity(void **state)
 		add_row(&rows, "bf16", "tokens", 100 + i, "r");
 		add_row(&rows, "fp8", "tokens", 200 + i, "r");
 	}
-	bool skipped;
-	char run[64];
+	struct assay_ingest_result res;
 	struct assay_ingest_info ii = {.file = "h.ndjson", .format = "rows", .sha256 = "aa"};
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, run, &e), ASSAY_OK);
-	assert_false(skipped);
-	/* The same bytes again are skipped; forced, they are stored again. */
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
-	assert_true(skipped);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 10);
+	/* The same bytes again: rows without an identity are skipped. */
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
+	assert_int_equal(res.skipped, 10);
+	assert_int_equal(res.added, 0);
 	struct assay_series_filter f = {0};
 	struct assay_series_list l = {0};
 	assert_int_equal(assay_store_series(s, &f, &l, &e), ASSAY_OK);
@@ -618,7 +619,7 @@ static void test_series_identity(void **state)
 	free(other.v[0].unit);
 	other.v[0].unit = xstrdup("tok/ms");
 	ii.sha256 = "bb";
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &other, &skipped, NULL, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &other, &res, &e), ASSAY_USAGE);
 	assert_non_null(
 	    strstr(e.message, "is stored in tok/s (higher is better), the row says tok/ms"));
 	assert_non_null(strstr(e.message, "h.ndjson: row 1"));
@@ -640,6 +641,63 @@ static void test_series_identity(void **state)
 	assay_rows_release(&other);
 	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE launcher = 'ingest'"), 1);
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 10);
+}
+
+/* Series written under a precision alias (an older store: "fp8", "FP8")
+ * merge into the canonical one with their points and annotations. */
+static void test_merge_aliases(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	add_row(&rows, "fp8", "tokens", 1, "a");
+	struct assay_ingest_result res;
+	struct assay_ingest_info ii = {.file = "x", .format = "rows", .sha256 = "m1"};
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
+	close_store(s);
+	/* Two aliases of it, as an older assay wrote them. */
+	for (int i = 0; i < 2; i++) {
+		const char *prec = i ? "FP8" : "fp8";
+		json_t *f = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "workload", "llama",
+				      "cluster", "mi300x-a", "scale", "1x8", "precision", prec,
+				      "metric", "tokens", "statistic", "mean");
+		char key[65], sql[1024];
+		assay_json_sha256(f, key);
+		char *text = assay_json_canonical(f);
+		snprintf(
+		    sql, sizeof(sql),
+		    "INSERT INTO series (key, fields, metric, statistic, cluster, scale, "
+		    "precision, workload, unit, direction) VALUES ('%s', '%s', 'tokens', "
+		    "'mean', 'mi300x-a', '1x8', '%s', 'llama', 'tok/s', 'higher');"
+		    "INSERT INTO measurements (run, series, value, samples, revision, timestamp) "
+		    "VALUES (1, last_insert_rowid(), %d, 1, 'b%d', '2026-01-0%dT00:00:00Z');"
+		    "INSERT INTO annotations (series, revision, kind, created) SELECT id, 'b%d', "
+		    "'ack', 'now' FROM series WHERE key = '%s'",
+		    key, text, prec, 10 + i, i, i + 1, i, key);
+		free(text);
+		json_decref(f);
+		assert_int_equal(sql_exec(sql), SQLITE_OK);
+	}
+	assert_int_equal(sql_int("SELECT count(*) FROM series"), 3);
+	s = open_store();
+	long merged = 0;
+	assert_int_equal(assay_store_merge_aliases(s, &merged, &e), ASSAY_OK);
+	assert_int_equal(merged, 2);
+	assert_int_equal(assay_store_merge_aliases(s, &merged, &e), ASSAY_OK);
+	assert_int_equal(merged, 0);
+	struct assay_points pts = {0};
+	assert_int_equal(assay_store_points(s, rows.v[0].series_key, NULL, &pts, &e), ASSAY_OK);
+	assert_int_equal(pts.n, 3);
+	assay_points_release(&pts);
+	struct assay_annotations a = {0};
+	assert_int_equal(assay_store_annotations(s, rows.v[0].series_key, &a, &e), ASSAY_OK);
+	assert_int_equal(a.n, 2);
+	assay_annotations_release(&a);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM series"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM series WHERE precision = 'fp8_e4m3'"), 1);
+	assay_rows_release(&rows);
 }
 
 struct collect {
@@ -666,9 +724,9 @@ static void test_rows_walk(void **state)
 	rows.v[0].timestamp = xstrdup("2026-02-01T00:00:00Z");
 	rows.v[1].timestamp = xstrdup("2026-01-01 00:00:00");
 	rows.v[1].run_id = xstrdup("ci-7");
-	bool skipped;
+	struct assay_ingest_result res;
 	struct assay_ingest_info ii = {.file = "x", .format = "rows", .sha256 = "cc"};
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
 	struct collect c = {SBUF_INIT, 0};
 	struct assay_series_filter f = {0};
 	assert_int_equal(assay_store_rows(s, &f, collect_row, &c, &e), ASSAY_OK);
@@ -685,7 +743,7 @@ static void test_rows_walk(void **state)
 	free(rows.v[1].timestamp);
 	rows.v[1].timestamp = xstrdup("2026-13-01");
 	ii.sha256 = "dd";
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_USAGE);
 	assert_string_equal(e.message,
 			    "x: row 2: timestamp \"2026-13-01\" is not an RFC 3339 time");
 	sbuf_release(&c.sb);
@@ -701,9 +759,10 @@ static void test_annotations(void **state)
 	struct assay_error e;
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	add_row(&rows, "bf16", "tokens", 1, "a");
-	bool skipped, removed;
+	bool removed;
+	struct assay_ingest_result res;
 	struct assay_ingest_info ii = {.file = "x", .format = "rows", .sha256 = "ee"};
-	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
 	const char *key = rows.v[0].series_key;
 	assert_int_equal(assay_store_annotate(s, key, "a", ASSAY_ANN_ACK, "known", &e), ASSAY_OK);
 	assert_int_equal(assay_store_annotate(s, key, "a", ASSAY_ANN_ACK, "new note", &e),
@@ -740,36 +799,36 @@ static void test_batch(void **state)
 	struct assay_rows a = ASSAY_ROWS_INIT, b = ASSAY_ROWS_INIT;
 	add_row(&a, "bf16", "tokens", 1, "r1");
 	add_row(&b, "fp8", "tokens", 2, "r1");
-	bool skipped;
+	struct assay_ingest_result res;
 	struct assay_ingest_info ia = {.file = "a", .format = "rows", .sha256 = "sa"};
 	struct assay_ingest_info ib = {.file = "b", .format = "rows", .sha256 = "sb"};
 	/* Rolled back: nothing of either file. */
 	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
 	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_USAGE);
-	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &res, &e), ASSAY_OK);
 	assay_store_batch_rollback(s);
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 0);
 	/* A failing write inside a batch undoes the batch. */
 	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
 	free(b.v[0].unit);
 	b.v[0].unit = xstrdup("tok/ms");
-	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &skipped, NULL, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &res, &e), ASSAY_OK);
 	struct assay_rows c = ASSAY_ROWS_INIT;
 	add_row(&c, "fp8", "tokens", 3, "r2"); /* same series as b, other unit */
 	struct assay_ingest_info ic = {.file = "c", .format = "rows", .sha256 = "sc"};
-	assert_int_equal(assay_store_ingest_rows(s, &ic, &c, &skipped, NULL, &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_ingest_rows(s, &ic, &c, &res, &e), ASSAY_USAGE);
 	assert_int_equal(assay_store_batch_commit(s, &e), ASSAY_USAGE); /* it ended */
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 0);
 	/* Committed: both files, each its own run. */
 	free(b.v[0].unit);
 	b.v[0].unit = xstrdup("tok/s");
 	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &skipped, NULL, &e), ASSAY_OK);
-	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &skipped, NULL, &e), ASSAY_OK);
-	assert_true(skipped); /* a dedupe inside a batch does not end it */
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ib, &b, &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
+	assert_int_equal(res.skipped, 1); /* a dedupe inside a batch does not end it */
 	assert_int_equal(assay_store_batch_commit(s, &e), ASSAY_OK);
 	struct assay_run_list runs = {0};
 	assert_int_equal(assay_store_runs(s, 0, &runs, &e), ASSAY_OK);
@@ -903,6 +962,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_cases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rows_walk, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_merge_aliases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_annotations, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_batch, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),

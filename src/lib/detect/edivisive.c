@@ -283,10 +283,10 @@ struct qscratch {
 	size_t cap;
 };
 
-/* The split tau in [s+1, stop-1] of z[s..stop) maximising Q over (tau, kappa),
- * first maximum in (tau, kappa) order as numpy's argmax finds it. */
-static double best_split(const double *z, size_t s, size_t stop, struct qscratch *q,
-			 const size_t *skip, size_t nskip, size_t *tau_out)
+/* For every split tau in [s+1, stop-1] of z[s..stop), the largest Q over
+ * the end points kappa, into tq[tau] (first maximum in kappa order, as
+ * numpy's argmax finds it). The column prefix sums make it O(len^2). */
+static void split_scores(const double *z, size_t s, size_t stop, struct qscratch *q, double *tq)
 {
 	size_t len = stop - s;
 	if (len * len > q->cap) {
@@ -302,17 +302,11 @@ static double best_split(const double *z, size_t s, size_t stop, struct qscratch
 			row[r - s + 1] = row[r - s] + fabs(z[r] - z[k]);
 	}
 #define P(k, r) q->p[((k)-s) * len + ((r)-s)]
-	double best = -INFINITY, sxx = 0.0;
-	size_t best_tau = s + 1;
+	double sxx = 0.0;
 	for (size_t tau = s + 1; tau < stop; tau++) {
 		if (tau > s + 1)
 			sxx += P(tau - 1, tau - 1); /* pairs within z[s..tau) */
-		bool skipped = false;
-		for (size_t i = 0; i < nskip; i++)
-			skipped |= skip[i] == tau;
-		if (skipped)
-			continue;
-		double sxy = 0.0, syy = 0.0;
+		double sxy = 0.0, syy = 0.0, best = -INFINITY;
 		double nm1 = (double)(tau - s - 1);
 		for (size_t kappa = tau + 1; kappa <= stop; kappa++) {
 			size_t k = kappa - 1; /* the point joining Y */
@@ -328,13 +322,30 @@ static double best_split(const double *z, size_t s, size_t stop, struct qscratch
 					     (double)((kappa - s) * (kappa - tau - 1)) * syy
 				       : 0.0;
 			double qv = a - b - c;
-			if (qv > best) {
+			if (qv > best)
 				best = qv;
-				best_tau = tau;
-			}
 		}
+		tq[tau] = best;
 	}
 #undef P
+}
+
+/* The split of [s, stop) with the largest score that is not skipped, the
+ * first in (tau, kappa) order among equals; -INFINITY when none. */
+static double best_split(const double *tq, size_t s, size_t stop, const size_t *skip, size_t nskip,
+			 size_t *tau_out)
+{
+	double best = -INFINITY;
+	size_t best_tau = s + 1;
+	for (size_t tau = s + 1; tau < stop; tau++) {
+		bool skipped = false;
+		for (size_t i = 0; i < nskip; i++)
+			skipped |= skip[i] == tau;
+		if (!skipped && tq[tau] > best) {
+			best = tq[tau];
+			best_tau = tau;
+		}
+	}
 	*tau_out = best_tau;
 	return best;
 }
@@ -347,13 +358,11 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat, 
 			  struct cplist *found)
 {
 	size_t skip[6], nskip = 0;
-	/* The best split of an interval depends only on the interval (and the
-	 * skipped points): remember it by the interval's start. */
-	struct {
-		size_t stop, tau, nskip;
-		double qv;
-		bool valid;
-	} *memo = xcalloc(m + 1, sizeof(*memo));
+	/* The scores of an interval's splits depend only on the interval:
+	 * computed once per interval (valid[s]: for the interval starting at
+	 * s, up to stop[s]); a skipped split is passed over, not recomputed. */
+	double *tq = xmalloc((m + 1) * sizeof(*tq));
+	size_t *scored = xcalloc(m + 1, sizeof(*scored)); /* stop + 1 of the scored interval */
 	found->n = 0;
 	for (;;) {
 		double best = -INFINITY;
@@ -363,19 +372,12 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat, 
 			size_t stop = i < found->n ? found->v[i].index : m;
 			if (stop - s < 2)
 				continue;
-			size_t tau;
-			double qv;
-			if (memo[s].valid && memo[s].stop == stop && memo[s].nskip == nskip) {
-				qv = memo[s].qv;
-				tau = memo[s].tau;
-			} else {
-				qv = best_split(z, s, stop, q, skip, nskip, &tau);
-				memo[s].stop = stop;
-				memo[s].tau = tau;
-				memo[s].nskip = nskip;
-				memo[s].qv = qv;
-				memo[s].valid = true;
+			if (scored[s] != stop + 1) {
+				split_scores(z, s, stop, q, tq);
+				scored[s] = stop + 1;
 			}
+			size_t tau;
+			double qv = best_split(tq, s, stop, skip, nskip, &tau);
 			if (qv > best) {
 				best = qv;
 				best_tau = tau;
@@ -395,7 +397,8 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat, 
 			break;
 		}
 	}
-	free(memo);
+	free(tq);
+	free(scored);
 }
 
 /* Re-test the change point at position pos against its neighbours. */

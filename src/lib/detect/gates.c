@@ -213,7 +213,7 @@ static assay_err history(struct assay_store *s, const char *key, const struct as
 	*vals = NULL;
 	*revs = NULL;
 	*n = 0;
-	assay_err rc = assay_store_points(s, key, NULL, &pts, e);
+	assay_err rc = assay_store_series_values(s, key, NULL, &pts, e);
 	if (rc == ASSAY_USAGE) /* a series not stored yet: no history */
 		return ASSAY_OK;
 	if (rc != ASSAY_OK)

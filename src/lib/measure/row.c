@@ -82,6 +82,7 @@ assay_err assay_row_finish(struct assay_row *r, struct assay_error *e)
 		r->series = json_object();
 	if (!json_is_object(r->series))
 		return assay_error_set(e, ASSAY_USAGE, "series must be an object");
+	assay_series_canonicalize(r->series);
 	json_object_set_new(r->series, "metric", json_string(r->metric));
 	json_object_set_new(r->series, "statistic", json_string(r->statistic));
 	assay_json_sha256(r->series, r->series_key);
@@ -184,8 +185,18 @@ assay_err assay_row_from_json(const json_t *obj, struct assay_row *r, const char
 		}
 		goto fail;
 	}
-	json_t *key = json_object_get(obj, "series_key");
-	if (key && (!json_is_string(key) || strcmp(json_string_value(key), r->series_key))) {
+	/* A key written before the vocabulary canonicalised the series (an
+	 * older export: "fp8") is the key of the series as written. */
+	json_t *key = json_object_get(obj, "series_key"), *raw = json_deep_copy(series);
+	char raw_key[65] = "";
+	if (json_is_object(raw)) {
+		json_object_set_new(raw, "metric", json_string(metric));
+		json_object_set_new(raw, "statistic", json_string(statistic));
+		assay_json_sha256(raw, raw_key);
+	}
+	json_decref(raw);
+	if (key && (!json_is_string(key) || (strcmp(json_string_value(key), r->series_key) &&
+					     strcmp(json_string_value(key), raw_key)))) {
 		assay_error_at(e, ASSAY_USAGE, file, "$.series_key", line,
 			       "does not match the series (expected %s)", r->series_key);
 		goto fail;

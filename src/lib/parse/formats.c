@@ -20,26 +20,29 @@ static bool detect_rows(const char *data, size_t len)
 
 const struct assay_format assay_formats[] = {
     {"rows", "NDJSON measurement rows (assay parse / assay store export output)", assay_parse_rows,
-     detect_rows, NULL},
+     detect_rows, NULL, true},
+    {"rows-csv", "measurement rows as CSV (assay store export --format csv output)",
+     assay_parse_rows_csv, assay_detect_rows_csv, NULL, true},
     {"assay-ep", "assay-ep case artifacts (schema assay.ep.case/1, docs/ep.md)",
-     assay_parse_ep_case, assay_detect_ep_case, assay_ep_case_metrics},
+     assay_parse_ep_case, assay_detect_ep_case, assay_ep_case_metrics, true},
     {"madengine-csv", "madengine perf.csv (29 fixed columns, extra multiple_results columns)",
-     assay_parse_madengine_csv, assay_detect_madengine_csv, NULL},
+     assay_parse_madengine_csv, assay_detect_madengine_csv, NULL, true},
     {"madengine-super", "madengine perf_entry_super.json (with configs and multi_results)",
-     assay_parse_madengine_super, assay_detect_madengine_super, NULL},
+     assay_parse_madengine_super, assay_detect_madengine_super, NULL, true},
     {"multiple-results", "a madengine multiple_results CSV (model, performance, metric, ...)",
-     assay_parse_multiple_results, assay_detect_multiple_results, NULL},
+     assay_parse_multiple_results, assay_detect_multiple_results, NULL, true},
     {"rccl-ci", "RCCL CI perf history JSONL (run_id, timestamp, commit, workload, ...)",
-     assay_parse_rccl_ci, assay_detect_rccl_ci, assay_rccl_ci_metrics},
+     assay_parse_rccl_ci, assay_detect_rccl_ci, assay_rccl_ci_metrics, true},
     {"nccl-tests", "nccl-tests / rccl-tests -J JSON output", assay_parse_nccl_tests,
-     assay_detect_nccl_tests, assay_nccl_tests_metrics},
+     assay_detect_nccl_tests, assay_nccl_tests_metrics, true},
     {"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
-     assay_parse_megatron_golden, assay_detect_megatron_golden, assay_megatron_golden_metrics},
+     assay_parse_megatron_golden, assay_detect_megatron_golden, assay_megatron_golden_metrics,
+     true},
     {"primus", "Primus training log (logger prefix, ANSI colours, X/Y values)", assay_parse_primus,
-     assay_detect_primus, assay_primus_metrics},
+     assay_detect_primus, assay_primus_metrics, false},
     {"megatron", "Megatron-LM training log (training_log iteration lines)", assay_parse_megatron,
-     assay_detect_megatron, assay_megatron_metrics},
-    {NULL, NULL, NULL, NULL, NULL},
+     assay_detect_megatron, assay_megatron_metrics, false},
+    {NULL, NULL, NULL, NULL, NULL, false},
 };
 
 const struct assay_format *assay_format_find(const char *name)
@@ -54,6 +57,14 @@ const struct assay_format *assay_format_detect(const char *data, size_t len)
 {
 	for (const struct assay_format *f = assay_formats; f->name; f++)
 		if (f->detect && f->detect(data, len))
+			return f;
+	return NULL;
+}
+
+const struct assay_format *assay_format_detect_record(const char *data, size_t len)
+{
+	for (const struct assay_format *f = assay_formats; f->name; f++)
+		if (f->by_record && f->detect && f->detect(data, len))
 			return f;
 	return NULL;
 }

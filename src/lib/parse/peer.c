@@ -22,6 +22,9 @@ void csv_init(struct csv_reader *r, const char *data, size_t len, const char *fi
 void csv_release(struct csv_reader *r)
 {
 	strlist_clear(&r->fields);
+	free(r->quoted);
+	r->quoted = NULL;
+	r->quoted_alloc = 0;
 }
 
 int csv_next(struct csv_reader *r, struct assay_error *e)
@@ -89,6 +92,8 @@ int csv_next(struct csv_reader *r, struct assay_error *e)
 		/* A CRLF line ending leaves a \r on the last unquoted cell. */
 		if (!quoted && cell.len && cell.buf[cell.len - 1] == '\r')
 			cell.buf[--cell.len] = '\0';
+		ALLOC_GROW(r->quoted, r->fields.n + 1, r->quoted_alloc);
+		r->quoted[r->fields.n] = quoted;
 		strlist_push(&r->fields, sbuf_str(&cell));
 		if (r->pos >= r->len)
 			break;
@@ -202,52 +207,12 @@ json_t *peer_scalar(const json_t *v)
 
 void peer_precision(const char *in, char *out, size_t size)
 {
-	static const struct {
-		const char *from, *to;
-	} names[] = {
-	    {"float", "fp32"},      {"float32", "fp32"},  {"fp32", "fp32"},
-	    {"half", "fp16"},       {"float16", "fp16"},  {"fp16", "fp16"},
-	    {"bfloat16", "bf16"},   {"bf16", "bf16"},     {"double", "fp64"},
-	    {"float64", "fp64"},    {"fp64", "fp64"},     {"int8", "int8"},
-	    {"uint8", "uint8"},     {"int32", "int32"},   {"uint32", "uint32"},
-	    {"int64", "int64"},     {"uint64", "uint64"}, {"f8e4m3", "fp8_e4m3"},
-	    {"f8e5m2", "fp8_e5m2"},
-	};
-	char *s = strip(in);
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcasecmp(s, names[i].from)) {
-			snprintf(out, size, "%s", names[i].to);
-			free(s);
-			return;
-		}
-	for (char *p = s; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	snprintf(out, size, "%s", s);
-	free(s);
+	assay_precision_canonical(in, out, size);
 }
 
 bool peer_scale(const char *in, char *out, size_t size)
 {
-	char *s = strip(in);
-	char *end;
-	bool ok = false;
-	long nodes = strtol(s, &end, 10), gpus = 0;
-	if (end != s && nodes > 0 && isdigit((unsigned char)s[0])) {
-		if (*end == 'x' || *end == 'X' || *end == '*') {
-			char *p = end + 1;
-			gpus = strtol(p, &end, 10);
-			ok = end != p && isdigit((unsigned char)*p) && !*end && gpus > 0;
-		} else if (*end == 'N' || *end == 'n') {
-			char *p = end + 1;
-			gpus = strtol(p, &end, 10);
-			ok = end != p && isdigit((unsigned char)*p) &&
-			     (*end == 'G' || *end == 'g') && !end[1] && gpus > 0;
-		}
-	}
-	if (ok)
-		snprintf(out, size, "%ldx%ld", nodes, gpus);
-	free(s);
-	return ok;
+	return assay_scale_canonical(in, out, size);
 }
 
 static bool has_word(const char *lower, const char *w)

@@ -22,6 +22,8 @@ struct csv_reader {
 	long line;      /* line where the current record started */
 	const char *file;
 	struct strlist fields; /* the current record */
+	bool *quoted;          /* quoted[i]: field i was quoted (an empty one is "") */
+	size_t quoted_alloc;
 };
 void csv_init(struct csv_reader *r, const char *data, size_t len, const char *file);
 void csv_release(struct csv_reader *r);
@@ -47,10 +49,11 @@ json_t *peer_cell_value(const char *cell);
 /* A JSON scalar for a series field: integral reals become integers. NULL for
  * null, objects and arrays (the caller decides). New reference. */
 json_t *peer_scalar(const json_t *v);
-/* "BF16", "bfloat16" -> "bf16"; "float"/"float32" -> "fp32"; "half" ->
- * "fp16"; other names lower-cased. Writes into out. */
+/* The precision vocabulary (assay_precision_canonical): "BF16",
+ * "bfloat16" -> "bf16"; "fp8" -> "fp8_e4m3"; unknown names lower-cased. */
 void peer_precision(const char *in, char *out, size_t size);
-/* Accept "2x8", "2X8", "2*8", "2N8G" (any case); normalize to "2x8". */
+/* The scale grammar (assay_scale_parse): "2x8", "2N/16GPU", "2N8G", "16";
+ * normalized to "NODESxGPUS". */
 bool peer_scale(const char *in, char *out, size_t size);
 /* Guess the better direction from a metric or unit name: time, latency and
  * the like are lower-is-better; rates, throughput and bandwidth higher. */

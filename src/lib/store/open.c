@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store_int.h"
 
@@ -16,6 +17,17 @@ static const char *const stmt_sql[ST_COUNT] = {
 	"INSERT INTO measurements (run, \"case\", series, run_id, case_id, value, samples, "
 	"revision, timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     [ST_RUN_FIND] = "SELECT id, run_id FROM runs WHERE run_id = ?1",
+    /* An ingested row's identity (measurements_by_identity); without a
+     * timestamp in the data, any time matches. */
+    [ST_SERIES_ID] = "SELECT id FROM series WHERE key = ?1",
+    /* A series' points from measurements_by_series alone (a covering index:
+     * value, revision and timestamp are in it; NULL keeps the columns of
+     * the points query). */
+    [ST_VALUES] = "SELECT value, NULL, revision, timestamp FROM measurements WHERE series = ?1 "
+		  "AND timestamp >= ?2 ORDER BY timestamp, id",
+    [ST_IDENT_FIND] = "SELECT id, value FROM measurements WHERE series = ?1 AND run_id IS ?2 AND "
+		      "revision IS ?3 AND case_id IS ?4 AND (?5 IS NULL OR timestamp = ?5) AND "
+		      "\"case\" IS NULL ORDER BY id LIMIT 1",
 };
 
 assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what)
@@ -142,6 +154,42 @@ static int busy_ms(void)
 	return 300000;
 }
 
+/* The folder of path (".": none), for the writability test. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/* A file: URI for path (RFC 3986 percent-escapes for what a URI reserves)
+ * with the query q. */
+static char *file_uri(const char *path, const char *q)
+{
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f)
+			sbuf_addf(&sb, "%%%02X", *p);
+		else
+			sbuf_addch(&sb, (char)*p);
+	}
+	sbuf_addf(&sb, "?%s", q);
+	return sbuf_detach(&sb, NULL);
+}
+
+static long long mmap_bytes(void)
+{
+	const char *v = getenv("ASSAY_STORE_MMAP_MB");
+	long long mb;
+	if (v && assay_parse_long(v, &mb) && mb >= 0 && mb <= 65536)
+		return mb << 20;
+	return 64LL << 20;
+}
+
 static void free_store(struct assay_store *s)
 {
 	store_cache_clear(s);
@@ -167,7 +215,21 @@ assay_err assay_store_open(const char *path, int flags, struct assay_store **out
 	s->path = xstrdup(path);
 	s->readonly = ro;
 	int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+	char *uri = NULL;
+	if (ro) {
+		/* Read-only: mode=ro. When the folder cannot be written (a shared
+		 * results folder, a read-only mount) SQLite could not create the
+		 * WAL index (-shm) or take its locks: immutable=1 reads the file
+		 * without either (docs/store.md, "Read-only stores"). */
+		char *dir = dir_of(path);
+		s->immutable = access(dir, W_OK) != 0;
+		free(dir);
+		uri = file_uri(path, s->immutable ? "mode=ro&immutable=1" : "mode=ro");
+	}
+	int orc = sqlite3_open_v2(uri ? uri : path, &s->db,
+				  oflags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), NULL);
+	free(uri);
+	if (orc != SQLITE_OK) {
 		assay_error_set(e, ASSAY_INFRA, "%s: cannot open the store: %s", path,
 				s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		sqlite3_close(s->db);
@@ -177,8 +239,15 @@ assay_err assay_store_open(const char *path, int flags, struct assay_store **out
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, busy_ms());
 	/* Memory-mapped reads: history and detection read series scattered over
-	 * the file, and a page from the map costs no system call. */
-	assay_err rc = store_exec(s, "PRAGMA foreign_keys = ON; PRAGMA mmap_size = 1073741824", e);
+	 * the file, and a page from the map costs no system call. Mapped pages
+	 * count in the process's resident memory, so the map is bounded (64 MiB,
+	 * ASSAY_STORE_MMAP_MB to change it): a report or a detection over a
+	 * store of any size stays within bounded memory; pages beyond the map
+	 * are read through SQLite's page cache. */
+	char pragmas[128];
+	snprintf(pragmas, sizeof(pragmas), "PRAGMA foreign_keys = ON; PRAGMA mmap_size = %lld",
+		 mmap_bytes());
+	assay_err rc = store_exec(s, pragmas, e);
 	if (rc == ASSAY_OK && !ro) {
 		/* Durable against a killed process; a power cut may lose the last commits. */
 		rc = store_exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536", e);

@@ -32,6 +32,17 @@ static bool series_field_is(const json_t *fields, const char *k, size_t klen, co
 	const json_t *v = json_object_get(fields, key);
 	if (!v)
 		return false;
+	char a[128], b[128];
+	if (json_is_string(v) && !strcmp(key, "precision")) {
+		/* Aliases name the same precision (a store not yet migrated may hold one). */
+		assay_precision_canonical(json_string_value(v), a, sizeof(a));
+		assay_precision_canonical(want, b, sizeof(b));
+		return !strcmp(a, b);
+	}
+	if (json_is_string(v) && !strcmp(key, "scale") &&
+	    assay_scale_canonical(json_string_value(v), a, sizeof(a)) &&
+	    assay_scale_canonical(want, b, sizeof(b)))
+		return !strcmp(a, b);
 	if (json_is_string(v))
 		return !strcmp(json_string_value(v), want);
 	if (json_is_number(v) || json_is_boolean(v)) {
@@ -225,8 +236,16 @@ void assay_series_list_release(struct assay_series_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* A series' points: the run column names the run that stored the point. */
+static const char points_sql[] =
+    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id) "
+    "FROM measurements m JOIN runs r ON r.id = m.run WHERE m.series = ?1 AND "
+    "m.timestamp >= ?2 ORDER BY m.timestamp, m.id";
+
+/* Rows as stored: an ingested row keeps its own run id, NULL included. */
 static const char rows_sql[] =
-    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "
+    "SELECT m.value, m.samples, m.revision, m.timestamp, CASE WHEN m.\"case\" IS NULL AND "
+    "r.launcher = 'ingest' THEN m.run_id ELSE coalesce(m.run_id, r.run_id) END, "
     "coalesce(m.case_id, c.case_id) FROM measurements m JOIN runs r ON r.id = m.run "
     "LEFT JOIN cases c ON c.id = m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 "
     "ORDER BY m.timestamp, m.id";
@@ -279,31 +298,32 @@ assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filt
 	return rc;
 }
 
-assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
-			     struct assay_points *out, struct assay_error *e)
+/* Points of one series: with_run reads each point's run id too (which
+ * leaves the index for the runs table and the row), else only what the
+ * series index covers. */
+static assay_err read_points(struct assay_store *s, const char *series_key, const char *since,
+			     bool with_run, struct assay_points *out, struct assay_error *e)
 {
 	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, since};
 	char norm[32];
 	assay_err rc = check_filter(&f, norm, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(s, rows_sql, e);
-	if (!st)
+	sqlite3_stmt *id = store_stmt(s, ST_SERIES_ID, e);
+	if (!id)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_stmt *id = store_prepare(s, "SELECT id FROM series WHERE key = ?1", e);
-	if (!id) {
-		sqlite3_finalize(st);
-		return e ? e->code : ASSAY_INFRA;
-	}
 	sqlite3_bind_text(id, 1, series_key, -1, SQLITE_STATIC);
 	int step = sqlite3_step(id);
-	if (step != SQLITE_ROW) {
-		rc = step == SQLITE_DONE
-			 ? assay_error_set(e, ASSAY_USAGE, "%s: no series %s", s->path, series_key)
-			 : store_sqlerr(s, e, "finding a series");
-		goto done;
-	}
-	sqlite3_bind_int64(st, 1, sqlite3_column_int64(id, 0));
+	long long sid = step == SQLITE_ROW ? sqlite3_column_int64(id, 0) : 0;
+	sqlite3_reset(id);
+	if (step != SQLITE_ROW)
+		return step == SQLITE_DONE ? assay_error_set(e, ASSAY_USAGE, "%s: no series %s",
+							     s->path, series_key)
+					   : store_sqlerr(s, e, "finding a series");
+	sqlite3_stmt *st = with_run ? store_prepare(s, points_sql, e) : store_stmt(s, ST_VALUES, e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, sid);
 	sqlite3_bind_text(st, 2, norm, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
@@ -311,14 +331,28 @@ assay_err assay_store_points(struct assay_store *s, const char *series_key, cons
 		pt->value = sqlite3_column_double(st, 0);
 		pt->revision = store_column_dup(st, 2);
 		pt->timestamp = store_column_dup(st, 3);
-		pt->run_id = store_column_dup(st, 4);
+		pt->run_id = with_run ? store_column_dup(st, 4) : NULL;
 	}
 	if (step != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "reading points");
-done:
-	sqlite3_finalize(id);
-	sqlite3_finalize(st);
+	if (with_run)
+		sqlite3_finalize(st);
+	else
+		sqlite3_reset(st);
 	return rc;
+}
+
+assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
+			     struct assay_points *out, struct assay_error *e)
+{
+	return read_points(s, series_key, since, true, out, e);
+}
+
+assay_err assay_store_series_values(struct assay_store *s, const char *series_key,
+				    const char *since, struct assay_points *out,
+				    struct assay_error *e)
+{
+	return read_points(s, series_key, since, false, out, e);
 }
 
 void assay_points_release(struct assay_points *p)

@@ -185,143 +185,262 @@ check:
 	return ASSAY_OK;
 }
 
+/* Check row i, find its series and normalize its time into ts. */
+static assay_err row_prepare(struct assay_store *s, const struct assay_row *r, size_t i,
+			     const char *default_time, long long *sid, char ts[32],
+			     struct assay_error *e)
+{
+	int64_t t;
+	assay_err rc;
+	if (!r->series || strlen(r->series_key) != 64)
+		return assay_error_set(e, ASSAY_USAGE, "row %zu: not finished (no series key)",
+				       i + 1);
+	if ((rc = assay_store_check_identity(r, e)) != ASSAY_OK ||
+	    (rc = series_id(s, r, sid, e)) != ASSAY_OK) {
+		assay_error_prefix(e, "row %zu", i + 1);
+		return rc;
+	}
+	if (r->timestamp) {
+		if (!assay_time_parse(r->timestamp, &t))
+			return assay_error_set(e, ASSAY_USAGE,
+					       "row %zu: timestamp \"%s\" is not an RFC 3339 "
+					       "time",
+					       i + 1, r->timestamp);
+		assay_time_rfc3339(t, ts);
+	} else {
+		snprintf(ts, 32, "%s", default_time);
+	}
+	return ASSAY_OK;
+}
+
+static assay_err row_insert(struct assay_store *s, long long run_pk, long long case_pk,
+			    long long sid, const struct assay_row *r, bool keep_provenance,
+			    const char *ts, size_t i, struct assay_error *e)
+{
+	sqlite3_stmt *st = store_stmt(s, ST_MEASURE_INSERT, e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, run_pk);
+	if (case_pk)
+		sqlite3_bind_int64(st, 2, case_pk);
+	sqlite3_bind_int64(st, 3, sid);
+	if (keep_provenance) {
+		store_bind_text(st, 4, r->run_id);
+		store_bind_text(st, 5, r->case_id);
+	}
+	sqlite3_bind_double(st, 6, r->value);
+	sqlite3_bind_int64(st, 7, r->samples);
+	store_bind_text(st, 8, r->revision);
+	sqlite3_bind_text(st, 9, ts, -1, SQLITE_TRANSIENT);
+	int step = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (step != SQLITE_DONE) {
+		assay_err rc = store_sqlerr(s, e, "storing a row");
+		assay_error_prefix(e, "row %zu", i + 1);
+		return rc;
+	}
+	return ASSAY_OK;
+}
+
 assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long case_pk,
 			    const struct assay_rows *rows, bool keep_provenance,
 			    const char *default_time, struct assay_error *e)
 {
 	for (size_t i = 0; i < rows->n; i++) {
-		const struct assay_row *r = &rows->v[i];
 		long long sid;
 		char ts[32];
-		int64_t t;
-		assay_err rc;
-		if (!r->series || strlen(r->series_key) != 64)
-			return assay_error_set(e, ASSAY_USAGE,
-					       "row %zu: not finished (no series key)", i + 1);
-		if ((rc = assay_store_check_identity(r, e)) != ASSAY_OK ||
-		    (rc = series_id(s, r, &sid, e)) != ASSAY_OK) {
-			assay_error_prefix(e, "row %zu", i + 1);
+		assay_err rc = row_prepare(s, &rows->v[i], i, default_time, &sid, ts, e);
+		if (rc == ASSAY_OK)
+			rc = row_insert(s, run_pk, case_pk, sid, &rows->v[i], keep_provenance, ts,
+					i, e);
+		if (rc != ASSAY_OK)
 			return rc;
-		}
-		if (r->timestamp) {
-			if (!assay_time_parse(r->timestamp, &t))
-				return assay_error_set(
-				    e, ASSAY_USAGE,
-				    "row %zu: timestamp \"%s\" is not an RFC 3339 "
-				    "time",
-				    i + 1, r->timestamp);
-			assay_time_rfc3339(t, ts);
-		} else {
-			snprintf(ts, sizeof(ts), "%s", default_time);
-		}
-		sqlite3_stmt *st = store_stmt(s, ST_MEASURE_INSERT, e);
-		if (!st)
-			return e ? e->code : ASSAY_INFRA;
-		sqlite3_bind_int64(st, 1, run_pk);
-		if (case_pk)
-			sqlite3_bind_int64(st, 2, case_pk);
-		sqlite3_bind_int64(st, 3, sid);
-		if (keep_provenance) {
-			store_bind_text(st, 4, r->run_id);
-			store_bind_text(st, 5, r->case_id);
-		}
-		sqlite3_bind_double(st, 6, r->value);
-		sqlite3_bind_int64(st, 7, r->samples);
-		store_bind_text(st, 8, r->revision);
-		sqlite3_bind_text(st, 9, ts, -1, SQLITE_TRANSIENT);
-		int step = sqlite3_step(st);
-		sqlite3_reset(st);
-		if (step != SQLITE_DONE) {
-			rc = store_sqlerr(s, e, "storing a row");
-			assay_error_prefix(e, "row %zu", i + 1);
-			return rc;
-		}
 	}
 	return ASSAY_OK;
 }
 
+/* The run that ingested the same bytes before ("" when none). */
+static assay_err earlier_ingest(struct assay_store *s, const char *sha256, char run[64],
+				struct assay_error *e)
+{
+	run[0] = '\0';
+	if (!sha256)
+		return ASSAY_OK;
+	sqlite3_stmt *st = store_prepare(s,
+					 "SELECT r.run_id FROM ingests i JOIN runs r ON r.id = "
+					 "i.run WHERE i.sha256 = ?1 ORDER BY i.id LIMIT 1",
+					 e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		snprintf(run, 64, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return store_sqlerr(s, e, "looking up earlier ingests");
+	return ASSAY_OK;
+}
+
+/* 1 and the stored row's id, value and run when r's identity is stored,
+ * 0 when not, -1 on error. */
+static int identity_find(struct assay_store *s, long long sid, const struct assay_row *r,
+			 const char *ts, long long *id, double *value, struct assay_error *e)
+{
+	sqlite3_stmt *st = store_stmt(s, ST_IDENT_FIND, e);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, sid);
+	store_bind_text(st, 2, r->run_id);
+	store_bind_text(st, 3, r->revision);
+	store_bind_text(st, 4, r->case_id);
+	store_bind_text(st, 5, r->timestamp ? ts : NULL);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		*value = sqlite3_column_double(st, 1);
+	}
+	sqlite3_reset(st);
+	if (step == SQLITE_ROW)
+		return 1;
+	if (step == SQLITE_DONE)
+		return 0;
+	store_sqlerr(s, e, "looking up a row");
+	return -1;
+}
+
+/* Make the ingest's run and its ingests row (once, at the first new row). */
+static assay_err ingest_run(struct assay_store *s, const struct assay_ingest_info *info,
+			    size_t nrows, struct assay_ingest_result *res, long long *pk,
+			    struct assay_error *e)
+{
+	struct assay_run_info ri = {.suite = info->suite, .launcher = "ingest"};
+	assay_err rc = store_run_insert(s, &ri, res->run_id, e);
+	if (rc == ASSAY_OK)
+		rc = store_run_pk(s, res->run_id, pk, NULL, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	sqlite3_stmt *st =
+	    store_prepare(s,
+			  "INSERT INTO ingests (run, file, format, sha256, rows) VALUES "
+			  "(?1, ?2, ?3, ?4, ?5)",
+			  e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, *pk);
+	store_bind_text(st, 2, info->file ? info->file : "-");
+	store_bind_text(st, 3, info->format ? info->format : "rows");
+	store_bind_text(st, 4, info->sha256 ? info->sha256 : "");
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)nrows);
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step == SQLITE_DONE) {
+		/* An ingest run ends as it begins, with outcome ok. */
+		if (!(st = store_prepare(
+			  s, "UPDATE runs SET ended = started, exit_code = 0 WHERE id = ?1", e)))
+			return e ? e->code : ASSAY_INFRA;
+		sqlite3_bind_int64(st, 1, *pk);
+		step = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording the ingest");
+}
+
+static assay_err set_ingest_rows(struct assay_store *s, long long pk, size_t n,
+				 struct assay_error *e)
+{
+	sqlite3_stmt *st = store_prepare(s, "UPDATE ingests SET rows = ?2 WHERE run = ?1", e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, pk);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)n);
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording the ingest");
+}
+
 assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_ingest_info *info,
-				  const struct assay_rows *rows, bool *skipped, char run_id_out[64],
+				  const struct assay_rows *rows, struct assay_ingest_result *res,
 				  struct assay_error *e)
 {
-	*skipped = false;
-	char run_id[64] = "";
-	struct assay_run_info ri = {.suite = info->suite, .launcher = "ingest"};
-	/* The run row and the rows commit together: begin the run inside our transaction. */
+	memset(res, 0, sizeof(*res));
+	/* Everything commits together: the run, its rows and any replacements. */
 	assay_err rc = store_begin(s, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(s,
-					 "SELECT r.run_id FROM ingests i JOIN runs r ON r.id = "
-					 "i.run WHERE i.sha256 = ?1",
-					 e);
-	if (!st) {
-		rc = e ? e->code : ASSAY_INFRA;
+	if ((rc = earlier_ingest(s, info->sha256, res->earlier_run, e)) != ASSAY_OK)
 		goto fail;
-	}
-	sqlite3_bind_text(st, 1, info->sha256, -1, SQLITE_STATIC);
-	int step = sqlite3_step(st);
-	if (step == SQLITE_ROW && !info->force) {
-		*skipped = true;
-		if (run_id_out)
-			snprintf(run_id_out, 64, "%s", (const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		rc = store_sqlerr(s, e, "looking up earlier ingests");
-		goto fail;
-	}
-	if (*skipped) /* nothing written: end the transaction without undoing a batch */
-		return store_commit(s, e);
 	char now[32];
 	assay_now_rfc3339(now);
-	rc = store_run_insert(s, &ri, run_id, e);
 	long long pk = 0;
-	if (rc == ASSAY_OK)
-		rc = store_run_pk(s, run_id, &pk, NULL, e);
-	if (rc == ASSAY_OK)
-		rc = store_insert_rows(s, pk, 0, rows, true, now, e);
+	for (size_t i = 0; i < rows->n && rc == ASSAY_OK; i++) {
+		const struct assay_row *r = &rows->v[i];
+		long long sid, id;
+		double stored;
+		char ts[32];
+		if ((rc = row_prepare(s, r, i, now, &sid, ts, e)) != ASSAY_OK)
+			break;
+		bool has_identity = r->run_id || r->timestamp;
+		int found = has_identity ? identity_find(s, sid, r, ts, &id, &stored, e) : 0;
+		if (found < 0) {
+			rc = e ? e->code : ASSAY_INFRA;
+			break;
+		}
+		if (found && stored == r->value) {
+			res->present++;
+			continue;
+		}
+		if (found && !info->replace) {
+			rc = assay_error_set(
+			    e, ASSAY_USAGE,
+			    "row %zu: %s/%s (run_id %s, revision %s, timestamp %s) is stored "
+			    "with value %.10g, this file says %.10g; --replace stores the new "
+			    "value",
+			    i + 1, r->metric, r->statistic, r->run_id ? r->run_id : "-",
+			    r->revision ? r->revision : "-", r->timestamp ? ts : "-", stored,
+			    r->value);
+			break;
+		}
+		if (found) {
+			sqlite3_stmt *u = store_prepare(
+			    s, "UPDATE measurements SET value = ?2, samples = ?3 WHERE id = ?1", e);
+			if (!u) {
+				rc = e ? e->code : ASSAY_INFRA;
+				break;
+			}
+			sqlite3_bind_int64(u, 1, id);
+			sqlite3_bind_double(u, 2, r->value);
+			sqlite3_bind_int64(u, 3, r->samples);
+			int step = sqlite3_step(u);
+			sqlite3_finalize(u);
+			if (step != SQLITE_DONE)
+				rc = store_sqlerr(s, e, "replacing a row");
+			res->replaced++;
+			continue;
+		}
+		if (!has_identity && res->earlier_run[0] && !info->force) {
+			res->skipped++;
+			continue;
+		}
+		if (!pk && (rc = ingest_run(s, info, rows->n, res, &pk, e)) != ASSAY_OK)
+			break;
+		if ((rc = row_insert(s, pk, 0, sid, r, true, ts, i, e)) == ASSAY_OK)
+			res->added++;
+	}
+	if (rc == ASSAY_OK && pk)
+		rc = set_ingest_rows(s, pk, res->added, e);
 	if (rc != ASSAY_OK) {
 		if (info->file)
 			assay_error_prefix(e, "%s", info->file);
 		goto fail;
 	}
-	if (!(st = store_prepare(s,
-				 "INSERT INTO ingests (run, file, format, sha256, rows) VALUES "
-				 "(?1, ?2, ?3, ?4, ?5)",
-				 e))) {
-		rc = e ? e->code : ASSAY_INFRA;
-		goto fail;
-	}
-	sqlite3_bind_int64(st, 1, pk);
-	store_bind_text(st, 2, info->file ? info->file : "-");
-	store_bind_text(st, 3, info->format ? info->format : "rows");
-	store_bind_text(st, 4, info->sha256);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)rows->n);
-	step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (step == SQLITE_DONE) {
-		/* An ingest run ends as it begins, with outcome ok. */
-		st = store_prepare(
-		    s, "UPDATE runs SET ended = started, exit_code = 0 WHERE id = ?1", e);
-		if (!st) {
-			rc = e ? e->code : ASSAY_INFRA;
-			goto fail;
-		}
-		sqlite3_bind_int64(st, 1, pk);
-		step = sqlite3_step(st);
-		sqlite3_finalize(st);
-	}
-	if (step != SQLITE_DONE) {
-		rc = store_sqlerr(s, e, "recording the ingest");
-		goto fail;
-	}
-	if ((rc = store_commit(s, e)) != ASSAY_OK)
+	if ((rc = store_commit(s, e)) != ASSAY_OK) {
+		memset(res, 0, sizeof(*res));
 		return rc;
-	if (run_id_out)
-		snprintf(run_id_out, 64, "%s", run_id);
+	}
 	return ASSAY_OK;
 fail:
 	store_rollback(s);
+	memset(res, 0, sizeof(*res));
 	return rc;
 }

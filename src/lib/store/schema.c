@@ -2,8 +2,10 @@
  * the version; migration N takes a store from version N-1 to N, inside one
  * transaction. Never edit a released migration: add the next one. The
  * schema is explained for sqlite3 users in docs/store.md. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "assay/json.h"
 #include "store_int.h"
 
 /* 'assy': marks the file as an assay store (PRAGMA application_id). */
@@ -138,6 +140,14 @@ static const char *const migrations[] = {
     "DROP INDEX measurements_by_series;"
     "CREATE INDEX measurements_by_series ON measurements"
     " (series, timestamp, id, run, value, revision);",
+
+    /* 4: an ingested row's natural identity (series, its own run id,
+     * revision, case id, timestamp) is looked up before it is stored, so a
+     * file ingested again adds only its new rows. Series whose precision or
+     * scale is an alias of a canonical name are merged (store_merge_aliases,
+     * run after this script in the same transaction). */
+    ("CREATE INDEX IF NOT EXISTS measurements_by_identity ON measurements"
+     " (series, run_id, revision, case_id, timestamp) WHERE \"case\" IS NULL;"),
 };
 
 /* The oldest version a read-only open reads as it is (3 only changed an
@@ -216,6 +226,8 @@ assay_err store_migrate(struct assay_store *s, struct assay_error *e)
 			goto fail;
 		}
 	}
+	if (version < 4 && (rc = store_merge_aliases(s, NULL, e)) != ASSAY_OK)
+		goto fail;
 	int dangling = 0;
 	if ((rc = pragma_int(s, "SELECT count(*) FROM pragma_foreign_key_check", &dangling, e)) !=
 	    ASSAY_OK)
@@ -241,4 +253,167 @@ fk_on:
 	    rc == ASSAY_OK)
 		rc = ASSAY_INFRA;
 	return rc;
+}
+
+/* Run one statement with up to two integer and two text parameters. */
+static assay_err exec_bound(struct assay_store *s, const char *sql, long long a, long long b,
+			    const char *t1, const char *t2, struct assay_error *e)
+{
+	sqlite3_stmt *st = store_prepare(s, sql, e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	int n = sqlite3_bind_parameter_count(st);
+	if (n >= 1)
+		sqlite3_bind_int64(st, 1, a);
+	if (n >= 2)
+		sqlite3_bind_int64(st, 2, b);
+	if (n >= 3)
+		store_bind_text(st, 3, t1);
+	if (n >= 4)
+		store_bind_text(st, 4, t2);
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "merging series");
+}
+
+struct alias_move {
+	long long id;
+	char old_key[65], new_key[65];
+	char *fields, *precision, *scale;
+};
+
+assay_err store_merge_aliases(struct assay_store *s, long *merged, struct assay_error *e)
+{
+	sqlite3_stmt *st = store_prepare(s, "SELECT id, key, fields FROM series", e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	struct alias_move *v = NULL;
+	size_t n = 0, alloc = 0;
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(st, 2);
+		json_t *f = json_loads(text ? text : "", 0, NULL);
+		if (!json_is_object(f)) {
+			json_decref(f);
+			continue;
+		}
+		assay_series_canonicalize(f);
+		char key[65];
+		assay_json_sha256(f, key);
+		const char *old = (const char *)sqlite3_column_text(st, 1);
+		if (old && strcmp(old, key)) {
+			ALLOC_GROW(v, n + 1, alloc);
+			struct alias_move *m = &v[n++];
+			m->id = sqlite3_column_int64(st, 0);
+			snprintf(m->old_key, sizeof(m->old_key), "%s", old);
+			memcpy(m->new_key, key, sizeof(key));
+			m->fields = assay_json_canonical(f);
+			const json_t *p = json_object_get(f, "precision"),
+				     *sc = json_object_get(f, "scale");
+			m->precision = json_is_string(p) ? xstrdup(json_string_value(p)) : NULL;
+			m->scale = json_is_string(sc) ? xstrdup(json_string_value(sc)) : NULL;
+		}
+		json_decref(f);
+	}
+	sqlite3_finalize(st);
+	assay_err rc = step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "listing series");
+	long done = 0;
+	for (size_t i = 0; i < n && rc == ASSAY_OK; i++) {
+		struct alias_move *m = &v[i];
+		long long target = 0;
+		sqlite3_stmt *q = store_prepare(
+		    s,
+		    "SELECT t.id FROM series t JOIN series o ON o.id = ?2 WHERE t.key = ?1 AND "
+		    "t.unit = o.unit AND t.direction = o.direction",
+		    e);
+		if (!q) {
+			rc = e ? e->code : ASSAY_INFRA;
+			break;
+		}
+		sqlite3_bind_text(q, 1, m->new_key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 2, m->id);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			target = sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
+		if (target) {
+			/* The canonical series exists: its history takes these points. */
+			if ((rc = exec_bound(
+				 s, "UPDATE measurements SET series = ?2 WHERE series = ?1", m->id,
+				 target, NULL, NULL, e)) != ASSAY_OK ||
+			    (rc = exec_bound(
+				 s,
+				 "INSERT OR IGNORE INTO annotations (series, revision, kind, "
+				 "note, created) SELECT ?2, revision, kind, note, created "
+				 "FROM annotations WHERE series = ?1",
+				 m->id, target, NULL, NULL, e)) != ASSAY_OK ||
+			    (rc = exec_bound(
+				 s, "DELETE FROM annotations WHERE series = ?1 AND ?2 = ?2", m->id,
+				 0, NULL, NULL, e)) != ASSAY_OK ||
+			    (rc = exec_bound(s, "DELETE FROM series WHERE id = ?1 AND ?2 = ?2",
+					     m->id, 0, NULL, NULL, e)) != ASSAY_OK)
+				break;
+		} else {
+			sqlite3_stmt *u =
+			    store_prepare(s,
+					  "UPDATE series SET key = ?2, fields = ?3, "
+					  "precision = coalesce(?4, precision), scale = "
+					  "coalesce(?5, scale) WHERE id = ?1 AND NOT EXISTS "
+					  "(SELECT 1 FROM series WHERE key = ?2)",
+					  e);
+			if (!u) {
+				rc = e ? e->code : ASSAY_INFRA;
+				break;
+			}
+			sqlite3_bind_int64(u, 1, m->id);
+			sqlite3_bind_text(u, 2, m->new_key, -1, SQLITE_STATIC);
+			sqlite3_bind_text(u, 3, m->fields, -1, SQLITE_STATIC);
+			store_bind_text(u, 4, m->precision);
+			store_bind_text(u, 5, m->scale);
+			int us = sqlite3_step(u);
+			sqlite3_finalize(u);
+			if (us != SQLITE_DONE) {
+				rc = store_sqlerr(s, e, "renaming a series");
+				break;
+			}
+			if (!sqlite3_changes(s->db))
+				continue; /* same key, other unit: left apart */
+		}
+		sqlite3_stmt *vq = store_prepare(
+		    s, "UPDATE verdicts SET series_key = ?2 WHERE series_key = ?1", e);
+		if (!vq) {
+			rc = e ? e->code : ASSAY_INFRA;
+			break;
+		}
+		sqlite3_bind_text(vq, 1, m->old_key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(vq, 2, m->new_key, -1, SQLITE_STATIC);
+		int vs = sqlite3_step(vq);
+		sqlite3_finalize(vq);
+		if (vs != SQLITE_DONE) {
+			rc = store_sqlerr(s, e, "renaming a series in verdicts");
+			break;
+		}
+		done++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].fields);
+		free(v[i].precision);
+		free(v[i].scale);
+	}
+	free(v);
+	store_cache_clear(s);
+	if (rc == ASSAY_OK && merged)
+		*merged = done;
+	return rc;
+}
+
+assay_err assay_store_merge_aliases(struct assay_store *s, long *merged, struct assay_error *e)
+{
+	assay_err rc = store_begin(s, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	if ((rc = store_merge_aliases(s, merged, e)) != ASSAY_OK) {
+		store_rollback(s);
+		return rc;
+	}
+	return store_commit(s, e);
 }

@@ -8,7 +8,16 @@
 #include "assay/store.h"
 
 /* Statements prepared once per connection and finalized at close. */
-enum store_stmt_id { ST_SERIES_FIND, ST_SERIES_INSERT, ST_MEASURE_INSERT, ST_RUN_FIND, ST_COUNT };
+enum store_stmt_id {
+	ST_SERIES_FIND,
+	ST_SERIES_INSERT,
+	ST_MEASURE_INSERT,
+	ST_RUN_FIND,
+	ST_IDENT_FIND,
+	ST_SERIES_ID,
+	ST_VALUES,
+	ST_COUNT
+};
 
 /* A small open-addressing map from series key to (id, unit, direction),
  * valid for one transaction's worth of inserts (cleared on rollback). */
@@ -23,7 +32,8 @@ struct assay_store {
 	sqlite3 *db;
 	char *path;
 	bool readonly;
-	bool batch; /* a batch transaction is open: begin/commit join it */
+	bool immutable; /* read-only in a folder that cannot be written: immutable=1 */
+	bool batch;     /* a batch transaction is open: begin/commit join it */
 	sqlite3_stmt *stmt[ST_COUNT];
 	struct series_slot *cache;
 	size_t cache_n, cache_cap;
@@ -50,6 +60,10 @@ char *store_column_dup(sqlite3_stmt *st, int col);
 
 /* Apply the migrations up to ASSAY_STORE_SCHEMA_VERSION (schema.c). */
 assay_err store_migrate(struct assay_store *s, struct assay_error *e);
+
+/* Merge or rename series whose precision or scale is an alias (inside an
+ * open transaction); *merged (when not NULL) counts the series changed. */
+assay_err store_merge_aliases(struct assay_store *s, long *merged, struct assay_error *e);
 
 /* The runs table id of run_id ("last": the newest); 0 and ASSAY_USAGE when unknown. */
 assay_err store_run_pk(struct assay_store *s, const char *run_id, long long *pk, char *real_id,
