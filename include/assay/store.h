@@ -108,7 +108,7 @@ struct assay_case_result {
 	double duration_s;             /* wall time; < 0: computed from start and end */
 	const struct assay_rows *rows; /* the case's measurement rows, may be NULL */
 	const struct assay_verdicts
-	    *verdicts;  /* its gate verdicts (include/assay/gate.h), may be NULL */
+	    *verdicts; /* its gate verdicts (include/assay/gate.h), may be NULL */
 };
 
 /* Finish a begun case: its outcome, reason, end, every row and every
