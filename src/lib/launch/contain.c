@@ -65,7 +65,7 @@ static bool own_path(const char *controller, char *out, size_t n)
 		char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)
 			continue;
-		*c2 = '\0';
+		*c1 = *c2 = '\0';
 		const char *ctrls = c1 + 1;
 		if (!controller[0]) {
 			found = !strcmp(line, "0") && !ctrls[0];
