@@ -286,9 +286,9 @@ static void end_one(const char *case_id, int attempt, const struct assay_proc_re
 		return;
 	struct sbuf what = SBUF_INIT;
 	size_t n = assay_contain_end_record(r, &what);
-	if (n)
-		sbuf_addf(&l->report, "case %s (attempt %d): ended %s\n", case_id, attempt,
-			  sbuf_str(&what));
+	if (n || !strncmp(sbuf_str(&what), "not on", 6))
+		sbuf_addf(&l->report, "case %s (attempt %d): %s%s\n", case_id, attempt,
+			  n ? "ended " : "", sbuf_str(&what));
 	sbuf_release(&what);
 }
 

@@ -6,8 +6,10 @@
 # with its rows (none lost, none doubled). Issue 14, "Done when".
 . "$(dirname "$0")/lib.sh" "$@"
 cleanup() {
+  set +e
   [ -e "$T/pids" ] && kill -9 $(cat "$T/pids") 2>/dev/null
   rm -rf "$T"
+  true
 }
 trap cleanup EXIT
 cat >work.sh <<'EOF2'

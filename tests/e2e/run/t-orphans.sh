@@ -8,9 +8,10 @@
 . "$(dirname "$0")/lib.sh" "$@"
 cleanup() {
   # Never leave a sleeper behind, whatever failed.
+  set +e
   for f in "$T"/pids*; do [ -e "$f" ] && kill -9 $(cat "$f") 2>/dev/null; done
-  true
   rm -rf "$T"
+  true
 }
 trap cleanup EXIT
 cat >work.sh <<'EOF2'

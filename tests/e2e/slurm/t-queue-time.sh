@@ -2,7 +2,8 @@
 # While a case's job waits in the queue, the progress says so with Slurm's
 # pending reason, then the node it runs on; its duration is split into queue
 # time and run time in summary.json, the store and the summary (issue 14,
-# defect 9: the queue time used to count as the case's duration).
+# defect 9: the queue time used to count as the case's duration), and the
+# report.
 #   t-queue-time.sh ASSAY
 . "$(dirname "$0")/lib.sh" "$@"
 # A blocker holds every CPU of the only node for a few seconds.
@@ -29,4 +30,5 @@ assert abs(c["queue_s"] + c["run_s"] - c["duration_s"]) < 0.01, c
 PY
 expect_eq "$(q s.db "SELECT queue_s >= 2 AND run_s < queue_s AND abs(queue_s + run_s - duration_s) < 0.01 FROM cases")" 1 "stored split"
 expect_grep '^c1 +passed .*\(queued [0-9.]+ s\)$' out.txt
+expect_grep ' queued</small>' "out/$run/report.html"
 echo ok
