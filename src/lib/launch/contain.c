@@ -2,6 +2,7 @@
  * or pids hierarchy), else assay as child subreaper; listing, freezing and
  * killing its members; and ending what a killed assay left behind, from
  * what the run recorded in the store. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -158,9 +159,37 @@ static bool joinable(const struct assay_contain *c)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/* Groups an assay that is gone left empty (killed after making one and
+ * before its case ran): removed. A group with members is never removed
+ * (rmdir refuses), so a resume still finds what a killed case left. */
+static void sweep(const char *base)
+{
+	DIR *d = opendir(base);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		long pid;
+		unsigned seq;
+		char tail;
+		if (sscanf(de->d_name, "assay-%ld-%u%c", &pid, &seq, &tail) != 2 || pid <= 0 ||
+		    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char path[4400];
+		snprintf(path, sizeof(path), "%s/%s", base, de->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
 static bool try_kind(struct assay_contain *c, enum assay_contain_kind k, const char *name)
 {
 	char base[3600];
+	static bool swept[ASSAY_CONTAIN_SUBREAPER + 1];
+	if (base_dir(k, base, sizeof(base)) && !swept[k]) {
+		swept[k] = true;
+		sweep(base);
+	}
 	if (!base_dir(k, base, sizeof(base))) {
 		snprintf(c->why + strlen(c->why), sizeof(c->why) - strlen(c->why),
 			 "%s%s: not mounted", c->why[0] ? "; " : "", assay_contain_kind_name(k));
