@@ -27,6 +27,13 @@
  * stream is "stdout" or "stderr". */
 typedef void (*assay_output_fn)(void *ctx, const char *stream, const char *data, size_t len);
 
+struct assay_proc_record; /* include/assay/contain.h */
+/* Called once the case's processes (or its job) exist, before the workload
+ * runs: what is needed to find it again after assay was killed. An error
+ * stops the case before it runs. */
+typedef assay_err (*assay_record_fn)(void *ctx, const struct assay_proc_record *r,
+				     struct assay_error *e);
+
 struct assay_launch_spec {
 	const char *case_id;
 	const char *dir; /* the case folder (exists): stdout.log and stderr.log go here */
@@ -49,6 +56,8 @@ struct assay_launch_spec {
 	long long gpus_per_node;               /* GPUs per node it uses */
 	const struct assay_platform *platform; /* its platform (EP suites), else NULL */
 	const char *registry_file;             /* where the platform was read from */
+	assay_record_fn on_record;             /* may be NULL; called with ctx */
+	int attempt; /* the run's attempt (1, and 2... after --resume); 0 means 1 */
 };
 
 enum assay_job_end {
@@ -65,6 +74,8 @@ struct assay_job_status {
 	int exit_code;
 	int signal;
 	double elapsed_s;
+	double queue_s;   /* of elapsed_s, the time spent waiting in a queue (Slurm) */
+	char where[160];  /* while running: a queue state or the nodes ("PENDING (Resources)") */
 	char detail[512]; /* launcher words, e.g. "cannot execute 'x': No such file or directory" */
 };
 
@@ -90,6 +101,12 @@ struct assay_launcher_ops {
 	 * names the file. */
 	assay_err (*check)(struct assay_launcher *l, const struct assay_launch_spec *s,
 			   struct assay_error *e);
+	/* Optional: before a resumed run starts anything, end what earlier
+	 * attempts of run_id left running: the jobs the store recorded (jobs)
+	 * and any the store may not know of (Slurm: jobs named after the run).
+	 * Appends one line per thing ended to report. */
+	void (*resume)(struct assay_launcher *l, const char *run_id, const struct strlist *jobs,
+		       struct sbuf *report);
 };
 
 struct assay_launcher {

@@ -4,6 +4,7 @@
 #ifndef ASSAY_PROC_H
 #define ASSAY_PROC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -39,6 +40,16 @@ struct assay_proc_set {
 /* Re-read /proc: keep the live members, add every live process in session
  * sid or whose parent is a member. Returns how many members are alive. */
 size_t assay_proc_track(struct assay_proc_set *set, pid_t sid);
+/* The same, and also adopt every live child of parent (assay itself, as
+ * the cases' subreaper: orphans of the case are reparented to it) that
+ * started at or after since (clock ticks after boot). */
+size_t assay_proc_track_adopted(struct assay_proc_set *set, pid_t sid, pid_t parent,
+				unsigned long long since);
+/* The live processes of session sid that started at or after since, into
+ * out (replacing its contents). */
+size_t assay_proc_session(pid_t sid, unsigned long long since, struct assay_proc_set *out);
+/* The start time of a live process (false when gone or a zombie). */
+bool assay_proc_start(pid_t pid, unsigned long long *start);
 /* Send sig to every member (after assay_proc_track); returns how many. */
 size_t assay_proc_signal(const struct assay_proc_set *set, int sig);
 /* Send sig to the members of set not in done yet, and add them to done:

@@ -59,6 +59,7 @@ struct assay_report_case {
 	size_t nfactors, factors_alloc;
 	enum assay_report_outcome outcome;
 	double duration_s; /* NAN when unknown */
+	double queue_s;    /* of duration_s, waiting in a queue (Slurm); 0 when none */
 	/* Why it did not pass: the matched signature line, failed checks, gate
 	 * failures; may hold several lines. NULL or "" when none. */
 	char *reason;

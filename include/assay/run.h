@@ -37,6 +37,7 @@ struct assay_case_outcome {
 	char *source;    /* where it matched: stdout, stderr or a log file */
 	char *line;      /* the matching line, redacted */
 	double duration_s;
+	double queue_s;                 /* of duration_s, waiting in a queue (Slurm) */
 	size_t rows;                    /* measurement rows stored */
 	bool earlier;                   /* finished in an earlier attempt of this run (--resume) */
 	char *dir;                      /* the case folder, or NULL when it never ran */
@@ -50,6 +51,8 @@ enum assay_run_event_kind {
 	ASSAY_EVENT_TICK,       /* about once a second while a case runs */
 	ASSAY_EVENT_INTERRUPT,  /* assay was asked to stop; the current case is being stopped */
 	ASSAY_EVENT_DRY_CASE,   /* --dry-run: index, case_id, text (what would run) */
+	ASSAY_EVENT_CLEANUP,    /* --resume ended what an earlier attempt left: text says what */
+	ASSAY_EVENT_STATE,      /* the running case's queue state or nodes changed: text */
 };
 
 struct assay_run_event {
@@ -77,7 +80,7 @@ struct assay_run_options {
 	const char *assay_ep; /* the assay-ep binary; default: the suite's, next to assay, PATH */
 	bool dry_run;         /* plan and describe every case; start and write nothing */
 	bool fail_fast; /* after the first case that is not passed or unsupported, skip the rest */
-	/* Incremented by the caller's SIGINT/SIGTERM handler: once stops the
+	/* Incremented by the caller's SIGINT/SIGTERM/SIGHUP handler: once stops the
 	 * current case gracefully, twice kills it now. */
 	volatile sig_atomic_t *interrupted;
 	assay_run_event_fn on_event;
@@ -92,6 +95,8 @@ struct assay_run_result {
 	char *store;
 	assay_err exit_code;
 	bool interrupted;
+	int attempt;                      /* 1, plus one per --resume */
+	char *resume_hint;                /* when interrupted: the command that resumes the run */
 	struct assay_case_outcome *cases; /* every case of the suite, in order */
 	size_t n;
 	size_t counts[ASSAY_OUTCOME_COUNT];

@@ -18,7 +18,7 @@ struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
  * are migrated forward on open; a newer one is refused. */
-#define ASSAY_STORE_SCHEMA_VERSION 4
+#define ASSAY_STORE_SCHEMA_VERSION 5
 /* Default path of the store used by the commands. */
 #define ASSAY_STORE_DEFAULT_PATH "assay.db"
 
@@ -152,6 +152,31 @@ assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
 /* Whether case_id finished with a final outcome: a resume keeps it. */
 bool assay_case_list_finished(const struct assay_case_list *l, const char *case_id);
 void assay_case_list_release(struct assay_case_list *l);
+
+/* ---- what a case runs as (table procs, src/lib/store/procs.c) ---- */
+
+struct assay_proc_record; /* include/assay/contain.h */
+/* The attempt the run is in: 1, plus one per --resume. */
+assay_err assay_store_run_attempt(struct assay_store *s, const char *run_id, int *attempt,
+				  struct assay_error *e);
+/* Record, committed at once, what case_id of run_id runs as in this
+ * attempt (before the workload runs), so a later attempt can end it. */
+assay_err assay_store_proc_record(struct assay_store *s, const char *run_id, const char *case_id,
+				  int run_attempt, const struct assay_proc_record *r,
+				  struct assay_error *e);
+/* Split a finished case's duration: queue_s of it waiting in a queue
+ * (cases.queue_s), the rest running (cases.run_s). */
+assay_err assay_store_case_queue(struct assay_store *s, const char *run_id, const char *case_id,
+				 double queue_s, struct assay_error *e);
+/* Mark the records of case_id (NULL: every case of the run) ended. */
+assay_err assay_store_procs_end(struct assay_store *s, const char *run_id, const char *case_id,
+				struct assay_error *e);
+/* Call fn for every record of run_id not marked ended (earlier attempts
+ * that were killed), oldest first. */
+typedef void (*assay_store_proc_fn)(const char *case_id, int run_attempt,
+				    const struct assay_proc_record *r, void *ctx);
+assay_err assay_store_procs_open(struct assay_store *s, const char *run_id, assay_store_proc_fn fn,
+				 void *ctx, struct assay_error *e);
 
 /* ---- verdicts (docs/store.md, table verdicts) ---- */
 

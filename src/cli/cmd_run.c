@@ -38,9 +38,10 @@ const char cmd_run_help[] =
     "  --no-report        do not write report.html, junit.xml and summary.md into\n"
     "                     the run folder at the end (`assay report` writes them later)\n"
     "\n"
-    "Interrupt (Ctrl-C, SIGTERM) stops the running case (SIGTERM, then SIGKILL;\n"
-    "scancel under the Slurm launcher, docs/slurm.md) and records the run;\n"
-    "interrupt twice to kill the case at once.\n"
+    "Interrupt (Ctrl-C, SIGTERM, SIGHUP) stops the running case (SIGTERM, then\n"
+    "SIGKILL to its whole cgroup; scancel under the Slurm launcher, docs/slurm.md),\n"
+    "records the run and prints the command that resumes it; interrupt twice to\n"
+    "kill the case at once.\n"
     "\n"
     "examples:\n"
     "  assay run configs/quickstart.json\n"
@@ -100,12 +101,23 @@ static void on_event(const struct assay_run_event *ev, void *ctx)
 	case ASSAY_EVENT_CASE_START:
 	case ASSAY_EVENT_TICK:
 		if (p->live) {
-			fprintf(stderr, "\r\033[K[%zu/%zu] %s  %s  (run %s, ETA %s)", ev->index,
-				ev->total, ev->case_id, cs, el, eta);
+			fprintf(stderr, "\r\033[K[%zu/%zu] %s  %s%s%s  (run %s, ETA %s)", ev->index,
+				ev->total, ev->case_id, cs, ev->text ? "  " : "",
+				ev->text ? ev->text : "", el, eta);
 			p->line_open = true;
 		} else if (ev->kind == ASSAY_EVENT_CASE_START) {
 			fprintf(stderr, "[%zu/%zu] start %s\n", ev->index, ev->total, ev->case_id);
 		}
+		break;
+	case ASSAY_EVENT_STATE:
+		/* Slurm: "PENDING (Resources)", "RUNNING on node1" */
+		if (!p->live)
+			fprintf(stderr, "[%zu/%zu] %s: %s (%s)\n", ev->index, ev->total,
+				ev->case_id, ev->text, cs);
+		break;
+	case ASSAY_EVENT_CLEANUP:
+		clear_live(p);
+		fprintf(stderr, "resume: %s\n", ev->text);
 		break;
 	case ASSAY_EVENT_CASE_END:
 		clear_live(p);
@@ -144,12 +156,17 @@ static void print_summary(const struct assay_run_result *res, const char *report
 		if (c->outcome == ASSAY_OUTCOME_UNSUPPORTED ||
 		    (c->outcome == ASSAY_OUTCOME_SKIPPED && !c->dir))
 			snprintf(d, sizeof(d), "-");
-		else
-			fmt_duration(c->duration_s, d, sizeof(d));
+		else /* time running; time in a queue is said apart */
+			fmt_duration(c->duration_s - c->queue_s, d, sizeof(d));
 		printf("%-*s  %-15s %9s", (int)w, c->case_id, assay_outcome_name(c->outcome), d);
 		if (c->earlier || c->reason)
 			printf("  %s%s", c->earlier ? "(earlier attempt) " : "",
 			       c->reason ? c->reason : "");
+		if (c->queue_s >= 0.05) {
+			char q[32];
+			fmt_duration(c->queue_s, q, sizeof(q));
+			printf("%s(queued %s)", c->earlier || c->reason ? " " : "  ", q);
+		}
 		printf("\n");
 	}
 	printf("\n%zu cases:", res->n);
@@ -247,6 +264,8 @@ int cmd_run(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* a lost ssh session: stop and record, like Ctrl-C */
+	signal(SIGPIPE, SIG_IGN);     /* its terminal or pipe may be gone: writes just fail */
 
 	struct assay_run_result res;
 	struct assay_error e;

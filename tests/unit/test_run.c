@@ -83,24 +83,25 @@ static void test_summary(void **state)
 	strlist_push(&res.secrets, "HF_TOKEN");
 	json_t *doc = assay_run_summary_json(&res);
 	char *text = assay_json_dumps(doc, ASSAY_JSON_SORT);
-	assert_string_equal(text, "{\"cases\":[{\"case_id\":\"a\",\"dir\":\"out/R/"
-				  "a\",\"duration_s\":1.5,\"earlier_attempt\":false,"
-				  "\"failure\":\"signature\",\"outcome\":\"workload-failed\","
-				  "\"reason\":\"signature nccl-error in "
-				  "stderr: NCCL error\",\"rows\":0,\"signature\":{\"line\":\"NCCL "
-				  "error\",\"name\":\"nccl-error\","
-				  "\"source\":\"stderr\"},\"verdicts\":[]},{\"case_id\":\"b\","
-				  "\"dir\":null,\"duration_s\":0.0,\"earlier_attempt\":false,"
-				  "\"failure\":null,\"outcome\":\"unsupported\",\"reason\":"
-				  "\"backend-platform-unsupported\",\"rows\":0,"
-				  "\"verdicts\":[]}],"
-				  "\"counts\":{\"gate-failed\":0,\"infrastructure\":0,\"no-"
-				  "metrics\":0,\"passed\":0,\"skipped\":0,\"unsupported\":1,"
-				  "\"workload-failed\":1},\"exit_code\":3,\"interrupted\":false,"
-				  "\"result\":\"workload-failed\","
-				  "\"revision\":\"r1\",\"run_id\":\"R\",\"schema\":\"assay.run/"
-				  "1\",\"secrets\":[\"HF_TOKEN\"],"
-				  "\"store\":\"assay.db\",\"suite\":\"s\"}");
+	assert_string_equal(
+	    text, "{\"cases\":[{\"case_id\":\"a\",\"dir\":\"out/R/"
+		  "a\",\"duration_s\":1.5,\"earlier_attempt\":false,"
+		  "\"failure\":\"signature\",\"outcome\":\"workload-failed\","
+		  "\"queue_s\":0.0,\"reason\":\"signature nccl-error in "
+		  "stderr: NCCL error\",\"rows\":0,\"run_s\":1.5,\"signature\":{\"line\":\"NCCL "
+		  "error\",\"name\":\"nccl-error\","
+		  "\"source\":\"stderr\"},\"verdicts\":[]},{\"case_id\":\"b\","
+		  "\"dir\":null,\"duration_s\":0.0,\"earlier_attempt\":false,"
+		  "\"failure\":null,\"outcome\":\"unsupported\",\"queue_s\":0.0,"
+		  "\"reason\":\"backend-platform-unsupported\",\"rows\":0,"
+		  "\"run_s\":0.0,\"verdicts\":[]}],"
+		  "\"counts\":{\"gate-failed\":0,\"infrastructure\":0,\"no-"
+		  "metrics\":0,\"passed\":0,\"skipped\":0,\"unsupported\":1,"
+		  "\"workload-failed\":1},\"exit_code\":3,\"interrupted\":false,"
+		  "\"result\":\"workload-failed\","
+		  "\"revision\":\"r1\",\"run_id\":\"R\",\"schema\":\"assay.run/"
+		  "1\",\"secrets\":[\"HF_TOKEN\"],"
+		  "\"store\":\"assay.db\",\"suite\":\"s\"}");
 	free(text);
 	json_decref(doc);
 	strlist_clear(&res.secrets);

@@ -1,9 +1,8 @@
-/* The local launcher: one case = one new session (so one process group and
- * every rank mpirun starts, even in groups of their own), stdout/stderr
- * captured through pipes, redacted, written to the case folder and handed to
- * the watcher; timeout and cancel stop the whole session (SIGTERM, then
- * SIGKILL after the grace period), and leftovers are stopped when the
- * command ends. */
+/* The local launcher: one case = one new session in a cgroup of its own
+ * (include/assay/contain.h), stdout/stderr captured through pipes,
+ * redacted, written to the case folder and handed to the watcher; timeout
+ * and cancel stop the whole group (SIGTERM, then freeze and SIGKILL after
+ * the grace period), and leftovers are stopped when the command ends. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -17,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "assay/contain.h"
 #include "assay/json.h"
 #include "assay/launch.h"
 #include "assay/proc.h"
@@ -41,8 +41,11 @@ struct local_job {
 	double timeout_s;
 	const struct assay_redactor *redact;
 	assay_output_fn on_output;
+	assay_record_fn on_record;
 	void *ctx;
 
+	struct assay_contain cg;      /* the case's cgroup (or the subreaper fallback) */
+	unsigned long long pid_start; /* the first process's start time */
 	pid_t pid;                    /* also the session id */
 	struct assay_proc_set procs;  /* every process of the case seen so far */
 	struct assay_proc_set termed; /* those sent SIGTERM */
@@ -81,6 +84,7 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	j->timeout_s = s->timeout_s;
 	j->redact = s->redact;
 	j->on_output = s->on_output;
+	j->on_record = s->on_record;
 	j->ctx = s->ctx;
 	j->pid = -1;
 	for (int i = 0; i < 2; i++)
@@ -156,11 +160,14 @@ static int open_log(const char *dir, const char *name, struct assay_error *e)
 
 /* In the child, after fork: become a session of our own, die with assay,
  * and run the command. Only async-signal-safe calls until exec. */
-static void child(struct local_job *j, int out_w, int err_w, int errp, pid_t parent, char **envp)
+static void child(struct local_job *j, int out_w, int err_w, int errp, int go, pid_t parent,
+		  char **envp)
 {
 	int err = 0;
 	if (setsid() < 0)
 		err = errno;
+	if (!err)
+		err = assay_contain_join(&j->cg);
 	/* If assay dies (even by SIGKILL) the command gets SIGTERM, and mpirun
 	 * takes its ranks down with it. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -181,6 +188,14 @@ static void child(struct local_job *j, int out_w, int err_w, int errp, pid_t par
 	dup2(err_w, 2);
 	if (!err && j->cwd && chdir(j->cwd) != 0)
 		err = errno;
+	/* Wait until assay has recorded how to find us (EOF: it gave up). */
+	char ok = 0;
+	ssize_t got;
+	do
+		got = read(go, &ok, 1);
+	while (got < 0 && errno == EINTR);
+	if (got != 1)
+		_exit(127);
 	if (!err) {
 		execvpe(j->argv.v[0], j->argv.v, envp);
 		err = errno;
@@ -193,13 +208,14 @@ static void child(struct local_job *j, int out_w, int err_w, int errp, pid_t par
 static assay_err submit(struct assay_job *job, struct assay_error *e)
 {
 	struct local_job *j = J(job);
-	int outp[2] = {-1, -1}, errp_[2] = {-1, -1}, errp[2] = {-1, -1};
+	int outp[2] = {-1, -1}, errp_[2] = {-1, -1}, errp[2] = {-1, -1}, gop[2] = {-1, -1};
 	for (int i = 0; i < 2; i++) {
 		j->log_fd[i] = open_log(j->dir, stream_names[i], e);
 		if (j->log_fd[i] < 0)
 			return ASSAY_INFRA;
 	}
-	if (pipe2(outp, O_CLOEXEC) || pipe2(errp_, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+	if (pipe2(outp, O_CLOEXEC) || pipe2(errp_, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) ||
+	    pipe2(gop, O_CLOEXEC)) {
 		int err = errno;
 		for (int i = 0; i < 2; i++) {
 			if (outp[i] >= 0)
@@ -208,6 +224,8 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 				close(errp_[i]);
 			if (errp[i] >= 0)
 				close(errp[i]);
+			if (gop[i] >= 0)
+				close(gop[i]);
 		}
 		return assay_error_set(e, ASSAY_INFRA, "pipe: %s", strerror(err));
 	}
@@ -216,6 +234,10 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 	j->argv.v[j->argv.n] = NULL;
 	char **envp = make_envp(&j->env);
 	pid_t parent = getpid();
+	static unsigned seq;
+	char name[64];
+	snprintf(name, sizeof(name), "assay-%ld-%u", (long)parent, ++seq);
+	assay_contain_create(&j->cg, name);
 	j->start = assay_monotonic();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -225,17 +247,50 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 			close(outp[i]);
 			close(errp_[i]);
 			close(errp[i]);
+			close(gop[i]);
 		}
+		assay_contain_remove(&j->cg);
 		return assay_error_set(e, ASSAY_INFRA, "fork: %s", strerror(err));
 	}
-	if (pid == 0)
-		child(j, outp[1], errp_[1], errp[1], parent, envp);
+	if (pid == 0) {
+		close(gop[1]);
+		child(j, outp[1], errp_[1], errp[1], gop[0], parent, envp);
+	}
 	free(envp);
 	close(outp[1]);
 	close(errp_[1]);
 	close(errp[1]);
+	close(gop[0]);
 	j->pid = pid;
 	j->started = true;
+	if (!assay_proc_start(pid, &j->pid_start))
+		j->pid_start = 0;
+	/* Recorded before the workload runs, so a later assay can find it. */
+	assay_err rec = ASSAY_OK;
+	if (j->on_record) {
+		char host[256], boot[64];
+		if (gethostname(host, sizeof(host)) != 0)
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		assay_boot_id(boot);
+		struct assay_proc_record r = {host,
+					      boot,
+					      pid,
+					      j->pid_start,
+					      assay_contain_kind_name(j->cg.kind),
+					      j->cg.path[0] ? j->cg.path : NULL,
+					      NULL,
+					      NULL};
+		rec = j->on_record(j->ctx, &r, e);
+	}
+	if (rec == ASSAY_OK) {
+		char ok = 1;
+		ssize_t w;
+		do
+			w = write(gop[1], &ok, 1);
+		while (w < 0 && errno == EINTR);
+	}
+	close(gop[1]); /* without the byte: the child exits 127 unexecuted */
 	j->pipe_fd[0] = outp[0];
 	j->pipe_fd[1] = errp_[0];
 	for (int i = 0; i < 2; i++) {
@@ -249,6 +304,17 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 		got = read(errp[0], &child_err, sizeof(child_err));
 	while (got < 0 && errno == EINTR);
 	close(errp[0]);
+	if (rec != ASSAY_OK) {
+		for (int i = 0; i < 2; i++) {
+			close(j->pipe_fd[i]);
+			j->pipe_fd[i] = -1;
+		}
+		while (waitpid(pid, &j->status, 0) < 0 && errno == EINTR)
+			;
+		j->reaped = j->done = true;
+		assay_contain_remove(&j->cg);
+		return rec;
+	}
 	if (got == (ssize_t)sizeof(child_err)) {
 		snprintf(j->start_error, sizeof(j->start_error), "cannot execute '%s'%s%s: %s",
 			 j->argv.v[0], j->cwd ? " in " : "", j->cwd ? j->cwd : "",
@@ -309,25 +375,57 @@ static assay_err drain(struct local_job *j, int i, struct assay_error *e)
 	return ASSAY_OK;
 }
 
+/* The live processes of the case: its cgroup's members; without a cgroup,
+ * its session and every descendant seen (and, as subreaper, the orphans
+ * reparented to assay). */
+static size_t track(struct local_job *j)
+{
+	if (j->cg.path[0])
+		return assay_contain_members(&j->cg, &j->procs);
+	return assay_proc_track_adopted(
+	    &j->procs, j->pid, j->cg.kind == ASSAY_CONTAIN_SUBREAPER ? getpid() : 0, j->pid_start);
+}
+
 /* SIGTERM to every process of the case that has not had one yet (a process
  * forked while the first ones were being signalled gets its own). */
 static void terminate(struct local_job *j)
 {
-	assay_proc_track(&j->procs, j->pid);
+	track(j);
 	assay_proc_signal_new(&j->procs, &j->termed, SIGTERM);
 	if (!j->term_at)
 		j->term_at = assay_monotonic();
 }
 
+/* Freeze the group and SIGKILL all of it (without a cgroup: every process
+ * tracked). */
 static void kill_now(struct local_job *j)
 {
-	assay_proc_track(&j->procs, j->pid);
-	assay_proc_signal(&j->procs, SIGKILL);
+	if (j->cg.path[0]) {
+		assay_contain_kill(&j->cg);
+	} else {
+		track(j);
+		assay_proc_signal(&j->procs, SIGKILL);
+	}
 	j->killed = true;
 }
 
 static void reap(struct local_job *j)
 {
+	if (j->cg.kind == ASSAY_CONTAIN_SUBREAPER) {
+		/* Orphans of the case are our children now: reap them too. */
+		for (;;) {
+			int status;
+			pid_t r = waitpid(-1, &status, WNOHANG);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			if (r == j->pid && !j->reaped) {
+				j->status = status;
+				j->reaped = true;
+			}
+		}
+	}
 	if (j->reaped)
 		return;
 	pid_t r;
@@ -416,7 +514,7 @@ static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job
 	if (!j->reaped && now - j->tracked_at >= 1.0) {
 		/* Keep the family current while its tree is intact, so a process that
 		 * leaves the session is still known as the case's. */
-		assay_proc_track(&j->procs, j->pid);
+		track(j);
 		j->tracked_at = now;
 	}
 	if (j->timeout_s > 0 && !j->term_at && !j->reaped && now - j->start >= j->timeout_s) {
@@ -425,8 +523,8 @@ static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job
 		terminate(j);
 	}
 	if (j->reaped) {
-		/* The command ended: anything left in its session is a leftover. */
-		size_t left = assay_proc_track(&j->procs, j->pid);
+		/* The command ended: anything left in its group is a leftover. */
+		size_t left = track(j);
 		if (left && !j->killed)
 			terminate(j);
 		if (left && (j->killed || now >= j->term_at + grace))
@@ -454,6 +552,7 @@ static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job
 			}
 			j->done = true;
 			j->end_time = assay_monotonic();
+			assay_contain_remove(&j->cg);
 		}
 	} else if (j->term_at) {
 		if (!j->killed)
@@ -497,6 +596,16 @@ static void release(struct assay_job *job)
 		while (!j->reaped && waitpid(j->pid, &j->status, 0) < 0 && errno == EINTR)
 			;
 	}
+	if (j->started && j->cg.path[0]) {
+		struct assay_proc_set m = ASSAY_PROC_SET_INIT;
+		for (int i = 0; i < 200 && assay_contain_members(&j->cg, &m); i++) {
+			assay_contain_kill(&j->cg);
+			struct timespec ts = {0, 10000000L};
+			nanosleep(&ts, NULL);
+		}
+		assay_proc_set_release(&m);
+		assay_contain_remove(&j->cg);
+	}
 	for (int i = 0; i < 2; i++) {
 		if (j->pipe_fd[i] >= 0)
 			close(j->pipe_fd[i]);
@@ -524,7 +633,8 @@ static void free_launcher(struct assay_launcher *base)
 }
 
 static const struct assay_launcher_ops local_ops = {
-    "local", prepare, describe, submit, poll_job, cancel, collect, release, free_launcher, NULL,
+    "local", prepare, describe,      submit, poll_job, cancel,
+    collect, release, free_launcher, NULL,   NULL,
 };
 
 struct assay_launcher *assay_launcher_local_new(const struct assay_local_opts *o)

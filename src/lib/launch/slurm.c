@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "assay/config.h"
+#include "assay/contain.h"
 #include "assay/launch.h"
 #include "assay/proc.h"
 #include "assay/slurm.h"
@@ -69,7 +70,9 @@ struct assay_job {
 	double timeout_s;
 	const struct assay_redactor *redact;
 	assay_output_fn on_output;
+	assay_record_fn on_record;
 	void *ctx;
+	int attempt;   /* the run's attempt: its files and job names are its own */
 	char why[512]; /* why not in place, inside an allocation */
 	char *script, *step_text;
 
@@ -344,7 +347,11 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	char *run_dir = parent_dir(j->case_dir);
 	const char *slash = strrchr(run_dir, '/');
 	j->run_id = xstrdup(slash ? slash + 1 : run_dir);
-	j->slurm_dir = xasprintf("%s/slurm", run_dir);
+	j->attempt = s->attempt > 1 ? s->attempt : 1;
+	/* A resumed run's jobs get folders (spool, step markers, raw output) and
+	 * names of their own: nothing an earlier attempt left can count. */
+	j->slurm_dir = j->attempt > 1 ? xasprintf("%s/slurm/a%d", run_dir, j->attempt)
+				      : xasprintf("%s/slurm", run_dir);
 	free(run_dir);
 	j->raw = xasprintf("%s/%s", j->slurm_dir, j->case_id);
 	j->status_file = xasprintf("%s/exit", j->raw);
@@ -355,6 +362,7 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	j->timeout_s = s->timeout_s;
 	j->redact = s->redact;
 	j->on_output = s->on_output;
+	j->on_record = s->on_record;
 	j->ctx = s->ctx;
 	for (size_t i = 0; i < s->argv->n; i++)
 		strlist_push(&j->argv, s->argv->v[i]);
@@ -364,7 +372,8 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 		if (!strlist_has(&j->secrets, s->redact->v[i].name))
 			strlist_push(&j->secrets, s->redact->v[i].name);
 	choose_mode(l, j);
-	j->name = xasprintf("assay-%s-%s", j->run_id, group_of(j));
+	j->name = j->attempt > 1 ? xasprintf("assay-%s-%s-a%d", j->run_id, group_of(j), j->attempt)
+				 : xasprintf("assay-%s-%s", j->run_id, group_of(j));
 	j->first_in_group = !l->last_group || strcmp(l->last_group, group_of(j));
 	l->group_n = j->first_in_group ? 1 : l->group_n + 1;
 	free(l->last_group);
@@ -641,19 +650,42 @@ static void in_place_output(void *ctx, const char *stream, const char *data, siz
 		j->push_failed = true;
 }
 
+/* In place: the local launcher records srun's processes; add the
+ * allocation they run in. */
+static assay_err in_place_record(void *ctx, const struct assay_proc_record *r,
+				 struct assay_error *e)
+{
+	struct assay_job *j = ctx;
+	if (!j->on_record)
+		return ASSAY_OK;
+	struct assay_proc_record mine = *r;
+	mine.slurm_job = j->l->alloc.job_id[0] ? j->l->alloc.job_id : NULL;
+	return j->on_record(j->ctx, &mine, e);
+}
+
 static assay_err submit_in_place(struct assay_job *j, struct assay_error *e)
 {
 	struct strlist argv = STRLIST_INIT, env = STRLIST_INIT;
 	assay_err rc = in_place_command(j, &argv, &env, e);
 	if (rc == ASSAY_OK) {
-		struct assay_launch_spec spec = {j->case_id, j->raw,
-						 &argv,      &env,
-						 j->cwd,     j->timeout_s,
-						 0,          j->shape.nodes,
-						 j->redact,  in_place_output,
-						 j,          NULL,
-						 0,          0,
-						 NULL,       NULL};
+		struct assay_launch_spec spec = {j->case_id,
+						 j->raw,
+						 &argv,
+						 &env,
+						 j->cwd,
+						 j->timeout_s,
+						 0,
+						 j->shape.nodes,
+						 j->redact,
+						 in_place_output,
+						 j,
+						 NULL,
+						 0,
+						 0,
+						 NULL,
+						 NULL,
+						 in_place_record,
+						 j->attempt};
 		const struct assay_launcher_ops *ops = j->l->local->ops;
 		rc = ops->prepare(j->l->local, &spec, &j->inner, e);
 		if (rc == ASSAY_OK)
@@ -732,6 +764,16 @@ static assay_err submit(struct assay_job *j, struct assay_error *e)
 	if (rc != ASSAY_OK)
 		return rc;
 	j->submitted = true;
+	if (j->b && j->on_record) {
+		/* The job a later attempt must cancel if this assay is killed. */
+		char host[256];
+		if (gethostname(host, sizeof(host)) != 0)
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		struct assay_proc_record r = {host, NULL, 0, 0, "slurm", NULL, j->b->id, NULL};
+		if ((rc = j->on_record(j->ctx, &r, e)) != ASSAY_OK)
+			return rc;
+	}
 	if (j->b) {
 		node_logs_set_job(&j->logs, j->b->id);
 		node_logs_add_shared(&j->logs, &j->b->out, "batch.out");
@@ -842,7 +884,37 @@ static void fill_status(const struct assay_job *j, struct assay_job_status *st)
 	*st = j->st;
 	if (!j->done)
 		st->end = ASSAY_JOB_RUNNING;
-	st->elapsed_s = j->submitted ? (j->done ? j->end : assay_monotonic()) - j->start : 0;
+	double now = j->done ? j->end : assay_monotonic();
+	st->elapsed_s = j->submitted ? now - j->start : 0;
+	st->where[0] = '\0';
+	st->queue_s = 0;
+	if (!j->b || !j->submitted)
+		return;
+	/* Time in the queue: from submission (or the hand-over) until the job
+	 * was seen running. */
+	st->queue_s = (j->run_start > 0 ? j->run_start : now) - j->start;
+	if (st->queue_s < 0)
+		st->queue_s = 0;
+	if (j->done || !j->b->have_info)
+		return;
+	const struct assay_slurm_jobinfo *i = &j->b->info;
+	if (j->b->phase == ASSAY_SLURM_PENDING)
+		snprintf(st->where, sizeof(st->where), "job %s %s%s%s%s", j->b->id, i->state,
+			 i->reason[0] ? " (" : "", i->reason, i->reason[0] ? ")" : "");
+	else if (j->b->phase == ASSAY_SLURM_RUNNING)
+		snprintf(st->where, sizeof(st->where), "job %s %s on %s", j->b->id, i->state,
+			 i->nodelist && i->nodelist[0] ? i->nodelist : "?");
+}
+
+/* The job is seen running: when did it start? (now less what Slurm says it
+ * has run, never before it was submitted). */
+static void seen_running(struct assay_job *j)
+{
+	double now = assay_monotonic();
+	double rs = now;
+	if (j->b->have_info && j->b->info.run_time_s >= 0 && j->mode == PER_CASE)
+		rs = now - (double)j->b->info.run_time_s;
+	j->run_start = rs > j->start ? rs : j->start;
 }
 
 static assay_err poll_in_place(struct assay_job *j, double wait_s, struct assay_job_status *st,
@@ -892,7 +964,7 @@ static assay_err poll_batch(struct assay_job *j, double wait_s, struct assay_job
 		if (look(b, interval, e) != ASSAY_OK)
 			return ASSAY_INFRA;
 		if (b->phase == ASSAY_SLURM_RUNNING && !j->run_start)
-			j->run_start = assay_monotonic();
+			seen_running(j);
 		if (was == ASSAY_SLURM_RUNNING && b->phase == ASSAY_SLURM_PENDING) {
 			/* Requeued: the step runs again from the start. */
 			j->run_start = 0;
@@ -904,6 +976,16 @@ static assay_err poll_batch(struct assay_job *j, double wait_s, struct assay_job
 	if (shard_step_done || b->final) {
 		if (node_logs_poll(&j->logs, true, e) != ASSAY_OK)
 			return ASSAY_INFRA;
+		if (!j->run_start && shard_step_done && b->phase == ASSAY_SLURM_PENDING) {
+			struct assay_error ignore; /* one more look: how long has it run? */
+			look(b, interval, &ignore);
+		}
+		if (!j->run_start && b->have_info && b->info.run_time_s >= 0 &&
+		    strcmp(b->info.state, "PENDING") && (j->mode == PER_CASE || b->steps == 1)) {
+			/* Ended before a look saw it run: Slurm says how long it ran. */
+			double rs = assay_monotonic() - (double)b->info.run_time_s;
+			j->run_start = rs > j->start ? rs : j->start;
+		}
 		if (shard_step_done) {
 			b->phase =
 			    ASSAY_SLURM_RUNNING; /* it ran a step, so it is no longer pending */
@@ -1005,8 +1087,57 @@ static void free_launcher(struct assay_launcher *base)
 	free(l);
 }
 
+/* A resumed run: cancel every job of an earlier attempt still queued or
+ * running: those the store recorded, and those named after the run (a
+ * kill between sbatch and the record leaves one the store does not know). */
+static void resume(struct assay_launcher *base, const char *run_id, const struct strlist *jobs,
+		   struct sbuf *report)
+{
+	(void)base;
+	const char *argv[] = {"squeue", "-h", "-o", "%i|%j|%T", NULL};
+	struct sbuf out = SBUF_INIT;
+	int code;
+	char why[512];
+	struct assay_error e;
+	if (slurm_cmd(argv, &out, &code, why, sizeof(why), &e) != ASSAY_OK || code != 0) {
+		for (size_t i = 0; i < jobs->n; i++) {
+			/* squeue does not answer: cancel what the store knows. */
+			struct batch b = {.cancelled = false};
+			snprintf(b.id, sizeof(b.id), "%s", jobs->v[i]);
+			batch_cancel(&b, "an earlier attempt of the run (assay run --resume)");
+			sbuf_addf(report, "job %s of an earlier attempt: scancel sent\n", b.id);
+		}
+		sbuf_release(&out);
+		return;
+	}
+	char *prefix = xasprintf("assay-%s-", run_id);
+	for (char *line = out.buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		char *bar1 = strchr(line, '|'), *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
+		if (!bar2)
+			continue;
+		*bar1 = *bar2 = '\0';
+		const char *id = line, *name = bar1 + 1, *state = bar2 + 1;
+		if (!strlist_has(jobs, id) && strncmp(name, prefix, strlen(prefix)))
+			continue;
+		if (!strcmp(state, "COMPLETED") || !strcmp(state, "CANCELLED") ||
+		    !strcmp(state, "FAILED") || !strcmp(state, "TIMEOUT"))
+			continue;
+		struct batch b = {.cancelled = false};
+		snprintf(b.id, sizeof(b.id), "%s", id);
+		batch_cancel(&b, "an earlier attempt of the run (assay run --resume)");
+		sbuf_addf(report, "job %s (%s, %s) of an earlier attempt: cancelled\n", id, name,
+			  state);
+	}
+	free(prefix);
+	sbuf_release(&out);
+}
+
 static const struct assay_launcher_ops slurm_ops = {
-    "slurm", prepare, describe, submit, poll_job, cancel, collect, release, free_launcher, check,
+    "slurm", prepare, describe,      submit, poll_job, cancel,
+    collect, release, free_launcher, check,  resume,
 };
 
 int assay_launch_slurm_parse(struct assay_cfg *c, const json_t *opts, const char *path,

@@ -288,7 +288,15 @@ static void cases(struct html *h)
 		sbuf_adds(h->o, "</td><td class=\"num\"");
 		data_v(h, c->duration_s);
 		sbuf_adds(h->o, ">");
-		duration(h, c->duration_s);
+		if (c->queue_s >= 0.05 && isfinite(c->duration_s)) {
+			/* Running time, and apart from it the time in the queue. */
+			duration(h, c->duration_s - c->queue_s);
+			sbuf_adds(h->o, "<br><small>+ ");
+			duration(h, c->queue_s);
+			sbuf_adds(h->o, " queued</small>");
+		} else {
+			duration(h, c->duration_s);
+		}
 		sbuf_adds(h->o, "</td>");
 		reason(h, c->reason);
 		sbuf_adds(h->o, "<td class=\"files\">");

@@ -229,6 +229,9 @@ static void load_cases(struct loader *L, const struct assay_store_cases *sc)
 			}
 			struct assay_report_case *c = assay_report_add_case(r, id, o);
 			c->duration_s = dur;
+			/* summary.json splits the duration: queue time and run time. */
+			if (sj && json_is_number(json_object_get(sj, "queue_s")))
+				c->queue_s = json_number_value(json_object_get(sj, "queue_s"));
 			if (reason && *reason)
 				assay_report_set(&c->reason, reason);
 			if (st && st->factors)

@@ -57,6 +57,7 @@ struct stderr_lines {
 
 struct watch {
 	struct run_ctx *rc;
+	const char *case_id;
 	struct assay_scanner out, err;
 	struct log_watch *logs;
 	size_t n_logs;
@@ -154,6 +155,14 @@ static void on_output(void *ctx, const char *stream, const char *data, size_t le
 	if (!is_out)
 		keep_lines(&w->errlines, data, len);
 	assay_scanner_feed(s, data, len);
+}
+
+/* Before the workload runs: record in the store how to find it again. */
+static assay_err on_record(void *ctx, const struct assay_proc_record *r, struct assay_error *e)
+{
+	struct watch *w = ctx;
+	return assay_store_proc_record(w->rc->store, w->rc->res->run_id, w->case_id, w->rc->attempt,
+				       r, e);
 }
 
 static assay_err write_all(int fd, const char *data, size_t len, const char *what,
@@ -672,6 +681,7 @@ static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_sui
 	const struct assay_launcher_ops *ops = rc->suite.launcher->ops;
 	bool cancelled = false;
 	double last_tick = assay_monotonic();
+	char where[sizeof(st->where)] = "";
 	do {
 		assay_err err = ops->poll(job, 0.1, st, e);
 		if (err == ASSAY_OK)
@@ -692,8 +702,16 @@ static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_sui
 			*interrupted = true;
 		}
 		double now = assay_monotonic();
+		if (st->end == ASSAY_JOB_RUNNING && strcmp(where, st->where)) {
+			/* A queue state or the nodes it runs on (Slurm). */
+			snprintf(where, sizeof(where), "%s", st->where);
+			if (where[0])
+				run_event(rc, ASSAY_EVENT_STATE, index, c->id, NULL, st->elapsed_s,
+					  where);
+		}
 		if (now - last_tick >= 1.0 && st->end == ASSAY_JOB_RUNNING) {
-			run_event(rc, ASSAY_EVENT_TICK, index, c->id, NULL, st->elapsed_s, NULL);
+			run_event(rc, ASSAY_EVENT_TICK, index, c->id, NULL, st->elapsed_s,
+				  where[0] ? where : NULL);
 			last_tick = now;
 		}
 	} while (st->end == ASSAY_JOB_RUNNING);
@@ -741,10 +759,11 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	}
 	watching = true;
 	struct assay_launch_spec spec = {
-	    c->id,       case_dir, &p.argv,     &p.env,    p.cwd, rc->suite.timeout_s,
-	    p.mpi_ranks, c->nodes, &rc->redact, on_output, &w,    NULL,
-	    0,           0,        NULL,        NULL,
+	    c->id,       case_dir, &p.argv,     &p.env,    p.cwd,     rc->suite.timeout_s,
+	    p.mpi_ranks, c->nodes, &rc->redact, on_output, &w,        NULL,
+	    0,           0,        NULL,        NULL,      on_record, rc->attempt,
 	};
+	w.case_id = c->id;
 	assay_suite_place(&rc->suite, c, &spec);
 	if ((err = ops->prepare(rc->suite.launcher, &spec, &job, e)) != ASSAY_OK)
 		goto out;
@@ -765,6 +784,7 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	    (err = run_redact_case_dir(rc, case_dir, &redacted, e)) != ASSAY_OK)
 		goto out;
 	out->duration_s = assay_monotonic() - t0;
+	out->queue_s = st.queue_s < out->duration_s ? st.queue_s : out->duration_s;
 	struct parsed pr = {ASSAY_ROWS_INIT, {0}, false};
 	if (interrupted && !w.match) {
 		/* Skipped, stored without rows: --resume runs it again. */
@@ -799,6 +819,8 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 					       out->duration_s,          NULL,        NULL};
 		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r2, e);
 	}
+	if (err == ASSAY_OK && out->queue_s > 0)
+		err = assay_store_case_queue(rc->store, rc->res->run_id, c->id, out->queue_s, e);
 	out->rows = err == ASSAY_OK ? pr.rows.n : 0;
 	if (pr.have_train)
 		run_keep_train(rc, index - 1, &pr.train);
@@ -808,8 +830,12 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	if (interrupted)
 		rc->res->interrupted = true;
 out:
-	if (job)
+	if (job) {
 		ops->release(job);
+		/* Its processes (or job) are gone: a resume has nothing to end. */
+		struct assay_error ignore;
+		assay_store_procs_end(rc->store, rc->res->run_id, c->id, &ignore);
+	}
 	if (watching)
 		watch_release(&w);
 	assay_case_plan_release(&p);

@@ -74,6 +74,11 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 		for (size_t k = 0; k < c->verdicts.n; k++)
 			json_array_append_new(verdicts, assay_verdict_to_json(&c->verdicts.v[k]));
 		json_object_set_new(o, "verdicts", verdicts);
+		/* duration_s = queue_s (waiting for a Slurm allocation) + run_s */
+		json_object_set_new(o, "queue_s", json_real(c->queue_s));
+		json_object_set_new(
+		    o, "run_s",
+		    json_real(c->duration_s > c->queue_s ? c->duration_s - c->queue_s : 0));
 		if (c->signature)
 			json_object_set_new(o, "signature",
 					    json_pack("{s:s, s:s, s:s}", "name", c->signature,
@@ -88,12 +93,17 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 	json_t *secrets = json_array();
 	for (size_t i = 0; i < res->secrets.n; i++)
 		json_array_append_new(secrets, json_string(res->secrets.v[i]));
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:o, s:o}", "schema",
-			 "assay.run/1", "run_id", res->run_id, "suite", str_or_null(res->suite),
-			 "revision", str_or_null(res->revision), "store", str_or_null(res->store),
-			 "exit_code", (int)res->exit_code, "result", assay_strerror(res->exit_code),
-			 "interrupted", res->interrupted, "counts", counts, "cases", cases,
-			 "secrets", secrets);
+	json_t *doc = json_pack(
+	    "{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:o, s:o}", "schema", "assay.run/1",
+	    "run_id", res->run_id, "suite", str_or_null(res->suite), "revision",
+	    str_or_null(res->revision), "store", str_or_null(res->store), "exit_code",
+	    (int)res->exit_code, "result", assay_strerror(res->exit_code), "interrupted",
+	    res->interrupted, "counts", counts, "cases", cases, "secrets", secrets);
+	if (res->attempt > 0)
+		json_object_set_new(doc, "attempt", json_integer(res->attempt));
+	if (res->resume_hint)
+		json_object_set_new(doc, "resume_command", json_string(res->resume_hint));
+	return doc;
 }
 
 void assay_run_result_release(struct assay_run_result *res)
@@ -105,6 +115,7 @@ void assay_run_result_release(struct assay_run_result *res)
 	free(res->revision);
 	free(res->run_dir);
 	free(res->store);
+	free(res->resume_hint);
 	strlist_clear(&res->secrets);
 	memset(res, 0, sizeof(*res));
 }

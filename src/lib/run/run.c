@@ -8,9 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assay/contain.h"
 #include "assay/json.h"
 #include "assay/parse.h"
 #include "assay/proc.h"
+#include "assay/slurm.h" /* assay_shell_quote */
 #include "run_int.h"
 
 bool run_interrupt_pending(struct run_ctx *rc)
@@ -187,7 +189,7 @@ static void dry_run(struct run_ctx *rc)
 				    p.mpi_ranks, c->nodes, &rc->redact,
 				    NULL,        NULL,     NULL,
 				    0,           0,        NULL,
-				    NULL};
+				    NULL,        NULL,     1};
 				assay_suite_place(&rc->suite, c, &spec);
 				if (ops->prepare(rc->suite.launcher, &spec, &job, &e) == ASSAY_OK) {
 					ops->describe(job, &text);
@@ -246,6 +248,7 @@ static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *
 				out->failure = (enum assay_failure)f;
 		out->reason = reason ? xstrdup(reason) : NULL;
 		out->duration_s = json_number_value(json_object_get(c, "duration_s"));
+		out->queue_s = json_number_value(json_object_get(c, "queue_s"));
 		out->rows = (size_t)json_integer_value(json_object_get(c, "rows"));
 		const json_t *sig = json_object_get(c, "signature");
 		if (sig) {
@@ -266,6 +269,77 @@ static assay_err record_not_run(struct run_ctx *rc, const struct assay_suite_cas
 	struct assay_case_info info = {c->id, c->factors, out->dir, NULL, NULL, NULL};
 	struct assay_case_result r = {out->outcome, out->reason, NULL, -1, NULL, NULL};
 	return assay_store_case_record(rc->store, rc->res->run_id, &info, &r, e);
+}
+
+struct leftovers {
+	struct run_ctx *rc;
+	struct strlist jobs;
+	struct sbuf report;
+};
+
+static void end_one(const char *case_id, int attempt, const struct assay_proc_record *r, void *ctx)
+{
+	struct leftovers *l = ctx;
+	if (r->slurm_job && r->slurm_job[0] && !strlist_has(&l->jobs, r->slurm_job))
+		strlist_push(&l->jobs, r->slurm_job);
+	if (r->pid <= 0 && !(r->cgroup && r->cgroup[0]))
+		return;
+	struct sbuf what = SBUF_INIT;
+	size_t n = assay_contain_end_record(r, &what);
+	if (n || !strncmp(sbuf_str(&what), "not on", 6))
+		sbuf_addf(&l->report, "case %s (attempt %d): %s%s\n", case_id, attempt,
+			  n ? "ended " : "", sbuf_str(&what));
+	sbuf_release(&what);
+}
+
+/* Before a resumed run starts anything: end what its killed attempts left
+ * running (recorded in the store before each case started; the launcher
+ * also looks for jobs named after the run), and say so. */
+static assay_err end_leftovers(struct run_ctx *rc, struct assay_error *e)
+{
+	struct leftovers l = {rc, STRLIST_INIT, SBUF_INIT};
+	assay_err err = assay_store_procs_open(rc->store, rc->res->run_id, end_one, &l, e);
+	const struct assay_launcher_ops *ops = rc->suite.launcher->ops;
+	if (err == ASSAY_OK && ops->resume)
+		ops->resume(rc->suite.launcher, rc->res->run_id, &l.jobs, &l.report);
+	if (err == ASSAY_OK)
+		err = assay_store_procs_end(rc->store, rc->res->run_id, NULL, e);
+	/* One event per line. */
+	char *text = sbuf_detach(&l.report, NULL);
+	for (char *p = text, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		run_event(rc, ASSAY_EVENT_CLEANUP, 0, NULL, NULL, 0, p);
+	}
+	free(text);
+	strlist_clear(&l.jobs);
+	return err;
+}
+
+/* The command that resumes this run as it was started: every option that
+ * changes what it does, the store and the out folder made explicit. */
+static char *resume_hint(const struct run_ctx *rc)
+{
+	struct sbuf sb = SBUF_INIT;
+	sbuf_addf(&sb, "assay run --resume %s --store ", rc->res->run_id);
+	assay_shell_quote(&sb, rc->res->store);
+	sbuf_adds(&sb, " --out ");
+	assay_shell_quote(&sb, rc->o->output ? rc->o->output : rc->suite.output);
+	if (rc->o->revision) {
+		sbuf_adds(&sb, " --revision ");
+		assay_shell_quote(&sb, rc->res->revision);
+	}
+	if (rc->o->assay_ep) {
+		sbuf_adds(&sb, " --assay-ep ");
+		assay_shell_quote(&sb, rc->o->assay_ep);
+	}
+	if (rc->o->fail_fast)
+		sbuf_adds(&sb, " --fail-fast");
+	sbuf_addch(&sb, ' ');
+	assay_shell_quote(&sb, rc->o->suite_file);
+	return sbuf_detach(&sb, NULL);
 }
 
 /* Open the store and begin the run, or continue the run to resume. */
@@ -302,18 +376,34 @@ static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t 
 					      rc->suite.launcher_name,
 					      NULL};
 		err = assay_store_run_begin(rc->store, &info, res->run_id, e);
+		rc->attempt = res->attempt = 1;
 		if (err == ASSAY_OK)
 			res->run_dir = xasprintf(
 			    "%s/%s", rc->o->output ? rc->o->output : rc->suite.output, res->run_id);
 		return err;
 	}
-	/* Resume: the same suite, or the case ids would not mean the same. */
+	/* Resume: the same suite, or the case ids would not mean the same. The
+	 * store says which run and which suite; the out folder may be another. */
 	char id[64];
 	if (!strcmp(rc->o->resume, "last"))
 		err = assay_store_last_run(rc->store, id, e);
 	else
 		snprintf(id, sizeof(id), "%s", rc->o->resume);
 	if (err != ASSAY_OK)
+		return err;
+	struct assay_store_run run = {0};
+	if ((err = assay_store_run_get(rc->store, id, &run, e)) != ASSAY_OK)
+		return err;
+	bool other = run.config_sha256 && strcmp(run.config_sha256, rc->suite.sha256);
+	if (other)
+		err =
+		    assay_error_at(e, ASSAY_USAGE, rc->suite.file, NULL, 0,
+				   "run %s was made from a different suite (or configs it reads): "
+				   "its suite digest is %s, this one's is %s; resume it with the "
+				   "same files",
+				   id, run.config_sha256, rc->suite.sha256);
+	assay_store_run_release(&run);
+	if (other)
 		return err;
 	res->run_dir = xasprintf("%s/%s", rc->o->output ? rc->o->output : rc->suite.output, id);
 	char *sum = xasprintf("%s/summary.json", res->run_dir);
@@ -324,10 +414,14 @@ static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t 
 	if (digest && strcmp(digest, rc->suite.sha256))
 		return assay_error_at(
 		    e, ASSAY_USAGE, rc->suite.file, NULL, 0,
-		    "run %s was made from a different suite (or configs it reads); "
-		    "resume it with the same files",
-		    id);
-	if ((err = assay_store_run_resume(rc->store, id, res->run_id, e)) != ASSAY_OK)
+		    "run %s was made from a different suite (or configs it reads): "
+		    "its suite digest is %s, this one's is %s; resume it with the same files",
+		    id, digest, rc->suite.sha256);
+	if ((err = assay_store_run_resume(rc->store, id, res->run_id, e)) != ASSAY_OK ||
+	    (err = assay_store_run_attempt(rc->store, res->run_id, &rc->attempt, e)) != ASSAY_OK)
+		return err;
+	res->attempt = rc->attempt;
+	if ((err = end_leftovers(rc, e)) != ASSAY_OK)
 		return err;
 	return assay_store_run_cases(rc->store, res->run_id, done, e);
 }
@@ -480,11 +574,12 @@ end:
 		if (!run_is_teardown(&rc.suite.cases[i])) /* reported, never masking */
 			res->exit_code = assay_err_worst(res->exit_code,
 							 assay_outcome_exit(res->cases[i].outcome));
-	if (err == ASSAY_OK && res->interrupted)
-		err = assay_error_set(
-		    e, ASSAY_INFRA,
-		    "interrupted; the unfinished cases run with: assay run --resume %s %s",
-		    res->run_id, o->suite_file);
+	if (err == ASSAY_OK && res->interrupted) {
+		res->resume_hint = resume_hint(&rc);
+		err = assay_error_set(e, ASSAY_INFRA,
+				      "interrupted; the unfinished cases run with: %s",
+				      res->resume_hint);
+	}
 	res->exit_code = assay_err_worst(res->exit_code, err);
 	write_summary(&rc);
 	struct assay_error ee;

@@ -17,6 +17,7 @@ struct run_ctx {
 	struct assay_store *store;
 	char *assay_ep;
 	double t0;
+	int attempt; /* the run's attempt: 1, plus one per --resume */
 	sig_atomic_t interrupts_seen;
 	double timed_s; /* wall time of the cases run in this attempt */
 	size_t timed_n;

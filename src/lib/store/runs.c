@@ -289,7 +289,8 @@ assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
 	    case_pk
 		? "UPDATE cases SET factors = ?3, started = ?4, artifact_dir = ?5, "
 		  "stdout_log = ?6, stderr_log = ?7, attempts = attempts + 1, outcome = NULL, "
-		  "reason = NULL, ended = NULL, duration_s = NULL, rows = NULL WHERE id = ?8"
+		  "reason = NULL, ended = NULL, duration_s = NULL, rows = NULL, queue_s = NULL, "
+		  "run_s = NULL WHERE id = ?8"
 		: "INSERT INTO cases (run, case_id, factors, started, artifact_dir, stdout_log, "
 		  "stderr_log) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	    e);
@@ -349,7 +350,8 @@ static assay_err set_outcome(struct assay_store *s, long long case_pk,
 			  "duration_s = CASE WHEN ?5 >= 0 THEN ?5 WHEN attempts = 0 THEN NULL ELSE "
 			  " max(0, CAST(strftime('%s', ?4) AS INTEGER) - CAST(strftime('%s', "
 			  "started) AS INTEGER)) "
-			  "END WHERE id = ?1",
+			  "END, queue_s = CASE WHEN attempts = 0 THEN NULL ELSE 0 END, "
+			  "run_s = CASE WHEN ?5 >= 0 THEN ?5 END WHERE id = ?1",
 			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;

@@ -148,6 +148,28 @@ static const char *const migrations[] = {
      * run after this script in the same transaction). */
     ("CREATE INDEX IF NOT EXISTS measurements_by_identity ON measurements"
      " (series, run_id, revision, case_id, timestamp) WHERE \"case\" IS NULL;"),
+
+    /* 5: what `assay run` records before a case starts, to find what a
+     * killed attempt left running (procs), and a case's duration split
+     * into time in a queue and time running. */
+    "CREATE TABLE procs ("
+    " id INTEGER PRIMARY KEY,"
+    " \"case\" INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,"
+    " run_attempt INTEGER NOT NULL CHECK (run_attempt >= 1),"
+    " host TEXT, boot_id TEXT,"
+    " pid INTEGER, pid_start INTEGER,"
+    " contain TEXT, cgroup TEXT, slurm_job TEXT, container TEXT,"
+    " recorded TEXT NOT NULL, ended TEXT);"
+    "CREATE INDEX procs_open ON procs (\"case\") WHERE ended IS NULL;"
+    "ALTER TABLE cases ADD COLUMN queue_s REAL;"
+    "ALTER TABLE cases ADD COLUMN run_s REAL;"
+    /* A finished case stays as it is, except for the split of its duration,
+     * written right after it finished. */
+    "DROP TRIGGER cases_finish_once;"
+    "CREATE TRIGGER cases_finish_once BEFORE UPDATE OF run, case_id, factors, outcome, reason,"
+    " started, ended, duration_s, attempts, rows, artifact_dir, stdout_log, stderr_log ON cases"
+    " WHEN OLD.outcome IS NOT NULL AND OLD.outcome NOT IN ('skipped','infrastructure')"
+    " BEGIN SELECT RAISE(ABORT, 'case already finished'); END;",
 };
 
 /* The oldest version a read-only open reads as it is (3 only changed an

@@ -175,26 +175,70 @@ static bool known(const struct assay_proc_set *set, const struct proc_entry *p)
 	return false;
 }
 
-size_t assay_proc_track(struct assay_proc_set *set, pid_t sid)
+bool assay_proc_start(pid_t pid, unsigned long long *start)
+{
+	struct proc_entry p;
+	if (!read_stat(pid, &p))
+		return false;
+	*start = p.start;
+	return true;
+}
+
+/* Every live process of /proc; *n gets how many. */
+static struct proc_entry *list_all(size_t *n)
 {
 	DIR *d = opendir("/proc");
+	*n = 0;
 	if (!d)
-		return set->n;
+		return NULL;
 	struct proc_entry *all = NULL;
-	size_t n = 0, alloc = 0;
+	size_t alloc = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 		if (*end || pid <= 0)
 			continue;
-		ALLOC_GROW(all, n + 1, alloc);
-		if (read_stat((pid_t)pid, &all[n]))
-			n++;
+		ALLOC_GROW(all, *n + 1, alloc);
+		if (read_stat((pid_t)pid, &all[*n]))
+			(*n)++;
 	}
 	closedir(d);
+	return all;
+}
+
+size_t assay_proc_session(pid_t sid, unsigned long long since, struct assay_proc_set *out)
+{
+	size_t n;
+	struct proc_entry *all = list_all(&n);
+	out->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (all[i].sid != sid || all[i].start < since)
+			continue;
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		out->v[out->n].pid = all[i].pid;
+		out->v[out->n].start = all[i].start;
+		out->n++;
+	}
+	free(all);
+	return out->n;
+}
+
+size_t assay_proc_track(struct assay_proc_set *set, pid_t sid)
+{
+	return assay_proc_track_adopted(set, sid, 0, 0);
+}
+
+size_t assay_proc_track_adopted(struct assay_proc_set *set, pid_t sid, pid_t parent,
+				unsigned long long since)
+{
+	size_t n;
+	struct proc_entry *all = list_all(&n);
+	if (!all)
+		return set->n;
 	for (size_t i = 0; i < n; i++)
-		all[i].member = all[i].sid == sid || known(set, &all[i]);
+		all[i].member = all[i].sid == sid || known(set, &all[i]) ||
+				(parent > 0 && all[i].ppid == parent && all[i].start >= since);
 	/* Descendants of members, to a fixed point (a tree needs depth rounds). */
 	for (bool grew = true; grew;) {
 		grew = false;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Interrupting assay (SIGINT, then SIGTERM) stops the running case and every
-# process it started, including mpirun's ranks; the run is recorded with exit
-# 5, nothing of the interrupted case is stored, the cases after it are
-# skipped, and --resume runs exactly those cases.
+# Interrupting assay (SIGINT, SIGTERM, or SIGHUP as from a lost ssh session)
+# stops the running case and every process it started, including mpirun's
+# ranks; the run is recorded with exit 5, nothing of the interrupted case is
+# stored, the cases after it are skipped, and the printed resume command, run
+# as printed, runs exactly those cases.
 . "$(dirname "$0")/lib.sh" "$@"
 cat >work.sh <<'EOF2'
 #!/bin/sh
@@ -32,7 +33,7 @@ cat >suite.json <<'JSON'
 JSON
 want_pids=2
 command -v mpirun >/dev/null && want_pids=5
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
   rm -rf out s.db* pids hung attempts
   "$ASSAY" run --store s.db --quiet suite.json >out.txt 2>err.txt &
   pid=$!
@@ -50,7 +51,7 @@ for sig in INT TERM; do
   expect_eq "$rc" 5 "exit code after SIG$sig"
   expect_all_gone pids "$want_pids"
   expect_grep '^interrupted: stopping long' err.txt
-  expect_grep 'assay run --resume [^ ]+ suite.json' err.txt
+  expect_grep '^interrupted; the unfinished cases run with: assay run --resume [^ ]+ --store s.db --out out suite.json$' err.txt
   expect_grep '^long +skipped .*interrupted while running' out.txt
   expect_grep '^last +skipped .*not run: assay was interrupted' out.txt
   expect_eq "$(q s.db "SELECT exit_code FROM runs")" 5 "stored exit code"
@@ -58,7 +59,14 @@ for sig in INT TERM; do
   # the resume runs them again.
   expect_eq "$(q s.db "SELECT case_id || ':' || ifnull(outcome, 'unfinished') || ':' || attempts FROM cases ORDER BY id" | tr '\n' ' ')" \
     "first:passed:1 long:skipped:1 last:skipped:0 " "stored cases"
-  run_assay 0 run --store s.db --quiet --resume last suite.json
+  # The hint is complete: pasted as it is, it resumes.
+  hint=$(sed -n 's/^interrupted; the unfinished cases run with: assay //p' err.txt)
+  [ -n "$hint" ] || fail "no resume command printed"
+  set +e
+  eval "\"\$ASSAY\" $hint --quiet" >out.txt 2>err.txt
+  rc=$?
+  set -e
+  [ "$rc" = 0 ] || { cat err.txt >&2; fail "the printed resume command exited $rc"; }
   expect_eq "$(tr '\n' ' ' < attempts)" "first long long last " "attempts"
   expect_eq "$(q s.db "SELECT count(*) FROM measurements")" 3 "rows"
   expect_eq "$(q s.db "SELECT exit_code FROM runs")" 0 "exit code after resume"
