@@ -33,6 +33,8 @@ const struct assay_format assay_formats[] = {
      assay_parse_rccl_ci, assay_detect_rccl_ci, assay_rccl_ci_metrics},
     {"nccl-tests", "nccl-tests / rccl-tests -J JSON output", assay_parse_nccl_tests,
      assay_detect_nccl_tests, assay_nccl_tests_metrics},
+    {"nccl-tests-text", "nccl-tests / rccl-tests text output (the size table on stdout)",
+     assay_parse_nccl_tests_text, assay_detect_nccl_tests_text, assay_nccl_tests_text_metrics},
     {"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
      assay_parse_megatron_golden, assay_detect_megatron_golden, assay_megatron_golden_metrics},
     {"primus", "Primus training log (logger prefix, ANSI colours, X/Y values)", assay_parse_primus,
