@@ -66,6 +66,7 @@ assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct a
 extern const char *const assay_ep_case_metrics[];
 extern const char *const assay_rccl_ci_metrics[];
 extern const char *const assay_nccl_tests_metrics[];
+extern const char *const assay_nccl_tests_text_metrics[];
 
 /* Format "rows": NDJSON measurement rows (docs/rows.md). */
 assay_err assay_parse_rows(const char *data, size_t len, const struct assay_parse_opts *o,
@@ -100,5 +101,10 @@ bool assay_detect_rccl_ci(const char *data, size_t len);
 assay_err assay_parse_nccl_tests(const char *data, size_t len, const struct assay_parse_opts *o,
 				 struct assay_rows *out, struct assay_error *e);
 bool assay_detect_nccl_tests(const char *data, size_t len);
+/* Format "nccl-tests-text": the table nccl-tests / rccl-tests print. */
+assay_err assay_parse_nccl_tests_text(const char *data, size_t len,
+				      const struct assay_parse_opts *o, struct assay_rows *out,
+				      struct assay_error *e);
+bool assay_detect_nccl_tests_text(const char *data, size_t len);
 
 #endif

@@ -21,7 +21,7 @@
  * files are under the shared folder and only checked when there. */
 static const struct {
 	const char *format;
-	const char *const files[6];
+	const char *const files[10];
 	const char *const conformance[3]; /* training-logs/... */
 } fixtures[] = {
     {"assay-ep", {"tests/unit/data/ep-case-valid.json"}, {NULL}},
@@ -31,6 +31,16 @@ static const struct {
      {NULL}},
     {"nccl-tests",
      {"tests/fixtures/ingest/nccl_tests.json", "tests/data/metrics/nccl_tests-cpu.json"},
+     {NULL}},
+    {"nccl-tests-text",
+     {"tests/fixtures/nccl-text/all_reduce_perf-h100-2n.log",
+      "tests/fixtures/nccl-text/all_reduce_perf-rccl.txt",
+      "tests/fixtures/nccl-text/all_gather_perf-rccl-2.12.txt",
+      "tests/fixtures/nccl-text/reduce_scatter-nccl-cputime.txt",
+      "tests/fixtures/nccl-text/alltoall_perf-rccl-inplace.txt",
+      "tests/fixtures/nccl-text/broadcast_perf-rccl-2.12.txt",
+      "tests/fixtures/nccl-text/reduce_perf-nccl-2.13.txt",
+      "tests/fixtures/nccl-text/sendrecv-nccl-per-iter.txt"},
      {NULL}},
     {"megatron-golden",
      {"tests/data/metrics/megatron-golden.json"},
