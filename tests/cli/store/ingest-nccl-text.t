@@ -2,5 +2,5 @@
 args: store ingest --store $ASSAY_BUILD_DIR/cli-store-ingest-nccl-text.db --force --cluster h100-b tests/fixtures/nccl-text/all_reduce_perf-h100-2n.log
 exit: 0
 --- stdout-grep
-^tests/fixtures/nccl-text/all_reduce_perf-h100-2n.log: nccl-tests-text, 249 rows, run [0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$
+^tests/fixtures/nccl-text/all_reduce_perf-h100-2n.log: nccl-tests-text, 249 new, 0 already present, run [0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$
 --- stderr
