@@ -455,7 +455,7 @@ static int parse_stages(struct assay_cfg *c, const json_t *doc, struct assay_sui
 
 int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
 {
-	json_t *combos;
+	json_t *combos = NULL;
 	const char *cwd;
 	int rc;
 	if (parse_combos(c, doc, &combos) < 0 || string_list(c, doc, "argv", true, &s->argv) < 0 ||
