@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -87,6 +88,11 @@ struct assay_file_map {
 };
 assay_err assay_map_file(const char *path, struct assay_file_map *m, struct assay_error *e);
 void assay_unmap_file(struct assay_file_map *m);
+/* read() until n bytes or the end (EINTR retried): the count read, fewer
+ * than n only at the end, or -1 with errno set. */
+ssize_t assay_read_full(int fd, void *buf, size_t n);
+/* write() all n bytes (EINTR retried); false with errno set on failure. */
+bool assay_write_full(int fd, const void *buf, size_t n);
 /* Write data to path atomically (temporary file and rename); ASSAY_INFRA. */
 assay_err assay_write_file_atomic(const char *path, const void *data, size_t len,
 				  struct assay_error *e);

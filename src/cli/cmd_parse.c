@@ -78,22 +78,6 @@ struct parsed {
 
 #define BLOCK (1u << 20)
 
-static ssize_t read_block(int fd, char *buf, size_t n)
-{
-	size_t got = 0;
-	while (got < n) {
-		ssize_t k = read(fd, buf + got, n - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		if (!k)
-			break;
-		got += (size_t)k;
-	}
-	return (ssize_t)got;
-}
-
 /* Warnings a training result carries, on stderr. */
 static void train_warnings(const char *file, const struct assay_train_result *r)
 {
@@ -140,7 +124,7 @@ static assay_err parse_stream(const struct parse_args *a, const char *file, cons
 		assay_train_stream_feed(ts, buf, (size_t)n);
 		if (n < (ssize_t)BLOCK)
 			break;
-		n = read_block(fd, buf, BLOCK);
+		n = assay_read_full(fd, buf, BLOCK);
 	}
 	if (n < 0)
 		err = errno;
@@ -232,7 +216,7 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
 				      strerror(errno));
 	char *buf = xmalloc(BLOCK);
-	ssize_t n = read_block(fd, buf, BLOCK);
+	ssize_t n = assay_read_full(fd, buf, BLOCK);
 	assay_err rc = ASSAY_OK;
 	if (n < 0) {
 		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
@@ -257,7 +241,7 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 	struct sbuf all = SBUF_INIT;
 	sbuf_add(&all, buf, (size_t)n);
 	while (n == (ssize_t)BLOCK) {
-		n = read_block(fd, buf, BLOCK);
+		n = assay_read_full(fd, buf, BLOCK);
 		if (n > 0)
 			sbuf_add(&all, buf, (size_t)n);
 	}

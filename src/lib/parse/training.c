@@ -111,43 +111,12 @@ assay_err assay_train_parse(const char *format, const char *data, size_t len,
 	return rc;
 }
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
-/* Read up to n bytes (fewer only at the end); -1 on error. */
-static ssize_t read_some(int fd, char *buf, size_t n)
-{
-	size_t got = 0;
-	while (got < n) {
-		ssize_t k = read(fd, buf + got, n - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		if (!k)
-			break;
-		got += (size_t)k;
-	}
-	return (ssize_t)got;
-}
-
 assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
 			       const struct assay_train_opts *o, const char *file,
 			       struct assay_train_result *r, struct assay_error *e)
 {
 	char *buf = xmalloc(READ_BLOCK);
-	ssize_t n = read_some(fd, buf, READ_BLOCK);
+	ssize_t n = assay_read_full(fd, buf, READ_BLOCK);
 	assay_err rc = ASSAY_OK;
 	if (n < 0) {
 		train_result_init(r, "unknown");
@@ -155,7 +124,7 @@ assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
 				    strerror(errno));
 		goto out;
 	}
-	if (tee_fd >= 0 && !write_all(tee_fd, buf, (size_t)n)) {
+	if (tee_fd >= 0 && !assay_write_full(tee_fd, buf, (size_t)n)) {
 		train_result_init(r, "unknown");
 		rc = assay_error_at(e, ASSAY_INFRA, file, NULL, 0, "cannot keep a copy: %s",
 				    strerror(errno));
@@ -167,7 +136,7 @@ assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
 		struct sbuf sb = SBUF_INIT;
 		sbuf_add(&sb, buf, (size_t)n);
 		while (n == READ_BLOCK && sb.len <= GOLDEN_MAX) {
-			n = read_some(fd, buf, READ_BLOCK);
+			n = assay_read_full(fd, buf, READ_BLOCK);
 			if (n < 0)
 				break;
 			sbuf_add(&sb, buf, (size_t)n);
@@ -194,8 +163,8 @@ assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
 		assay_train_stream_feed(st, buf, (size_t)n);
 		if (n < READ_BLOCK)
 			break;
-		n = read_some(fd, buf, READ_BLOCK);
-		if (n > 0 && tee_fd >= 0 && !write_all(tee_fd, buf, (size_t)n))
+		n = assay_read_full(fd, buf, READ_BLOCK);
+		if (n > 0 && tee_fd >= 0 && !assay_write_full(tee_fd, buf, (size_t)n))
 			n = -2;
 	}
 	int err = errno;

@@ -96,22 +96,13 @@ assay_err assay_write_file_atomic(const char *path, const void *data, size_t len
 		free(tmp);
 		return ASSAY_INFRA;
 	}
-	const char *p = data;
-	size_t left = len;
-	while (left) {
-		ssize_t n = write(fd, p, left);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int err = errno;
-			close(fd);
-			unlink(tmp);
-			free(tmp);
-			return assay_error_at(e, ASSAY_INFRA, path, NULL, 0, "cannot write: %s",
-					      strerror(err));
-		}
-		p += n;
-		left -= (size_t)n;
+	if (!assay_write_full(fd, data, len)) {
+		int err = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return assay_error_at(e, ASSAY_INFRA, path, NULL, 0, "cannot write: %s",
+				      strerror(err));
 	}
 	if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
 		int err = errno;
@@ -201,4 +192,38 @@ bool assay_ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
 	return a >= b && !memcmp(s + a - b, suffix, b);
+}
+
+ssize_t assay_read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = read(fd, (char *)buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (!k)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+bool assay_write_full(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = EIO;
+			return false;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
 }
