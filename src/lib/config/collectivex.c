@@ -8,6 +8,7 @@
 
 #include "assay/config.h"
 #include "assay/json.h"
+#include "config_int.h"
 
 /* The dispatch precisions each backend realizes, and those off every serving
  * path (only in a matrix that names them): BACKEND_PRECISIONS and
@@ -48,12 +49,6 @@ static int cmp_backend(const void *a, const void *b)
 {
 	return strcmp(((const struct assay_backend_eps *)a)->name,
 		      ((const struct assay_backend_eps *)b)->name);
-}
-
-static int cmp_platform(const void *a, const void *b)
-{
-	return strcmp(((const struct assay_platform *)a)->sku,
-		      ((const struct assay_platform *)b)->sku);
 }
 
 static int known_backend(struct assay_cfg *c, const char *path, const char *name)
@@ -225,24 +220,8 @@ assay_err assay_registry_collectivex_parse(const json_t *doc, const char *file,
 	    assay_cfg_member(&c, doc, "$", "platforms", ASSAY_CFG_REQUIRED, JSON_OBJECT, &plats) <
 		0)
 		goto fail;
-	if (!json_object_size(plats)) {
-		assay_cfg_fail(&c, "$.platforms", "expected at least one platform");
+	if (config_platforms(&c, doc, plats, reg, parse_platform) < 0)
 		goto fail;
-	}
-	reg->v = xcalloc(json_object_size(plats), sizeof(*reg->v));
-	const char *sku;
-	json_t *pv;
-	json_object_foreach(plats, sku, pv)
-	{
-		char path[256];
-		assay_json_path_key(path, sizeof(path), "$.platforms", sku);
-		struct assay_platform *p = &reg->v[reg->n++];
-		p->sku = xstrdup(sku);
-		if (parse_platform(&c, pv, path, p) < 0)
-			goto fail;
-	}
-	qsort(reg->v, reg->n, sizeof(*reg->v), cmp_platform);
-	assay_json_sha256(doc, reg->sha256);
 	return ASSAY_OK;
 fail:
 	assay_registry_release(reg);

@@ -7,6 +7,7 @@
 
 #include "assay/config.h"
 #include "assay/json.h"
+#include "config_int.h"
 
 const char *const assay_known_backends[] = {"deepep-v2", "mori", "uccl-ep", "nccl-ep",
 					    "nccl",      "mpi",  "shm",     NULL};
@@ -215,28 +216,36 @@ assay_err assay_registry_parse(const json_t *doc, const char *file, struct assay
 	    assay_cfg_member(&c, doc, "$", "platforms", ASSAY_CFG_REQUIRED, JSON_OBJECT, &plats) <
 		0)
 		goto fail;
-	if (!json_object_size(plats)) {
-		assay_cfg_fail(&c, "$.platforms", "expected at least one platform");
+	if (config_platforms(&c, doc, plats, reg, parse_platform) < 0)
 		goto fail;
+	return ASSAY_OK;
+fail:
+	assay_registry_release(reg);
+	return ASSAY_USAGE;
+}
+
+int config_platforms(struct assay_cfg *c, const json_t *doc, const json_t *plats,
+		     struct assay_registry *reg, config_platform_fn parse)
+{
+	if (!json_object_size(plats)) {
+		assay_cfg_fail(c, "$.platforms", "expected at least one platform");
+		return -1;
 	}
 	reg->v = xcalloc(json_object_size(plats), sizeof(*reg->v));
 	const char *sku;
 	json_t *pv;
-	json_object_foreach(plats, sku, pv)
+	json_object_foreach((json_t *)plats, sku, pv)
 	{
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$.platforms", sku);
 		struct assay_platform *p = &reg->v[reg->n++];
 		p->sku = xstrdup(sku);
-		if (parse_platform(&c, pv, path, p) < 0)
-			goto fail;
+		if (parse(c, pv, path, p) < 0)
+			return -1;
 	}
 	qsort(reg->v, reg->n, sizeof(*reg->v), cmp_platform);
 	assay_json_sha256(doc, reg->sha256);
-	return ASSAY_OK;
-fail:
-	assay_registry_release(reg);
-	return ASSAY_USAGE;
+	return 0;
 }
 
 assay_err assay_registry_load(const char *file, struct assay_registry *reg, struct assay_error *e)
