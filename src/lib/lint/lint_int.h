@@ -102,6 +102,10 @@ void lint_report(struct lint_ctx *c, const struct assay_lint_rule *rule, const c
 /* JSON paths in the style of assay_json_path_key: "$.a", "$.a[\"b c\"]", "$.a[2]". */
 char *lint_path_key(const char *parent, const char *key);
 char *lint_path_index(const char *parent, size_t i);
+/* Call fn on each model card of a models file: every element of a top-level
+ * array ($[i]), or the document itself when it is one card ($). */
+void lint_models_cards(struct lint_ctx *c,
+		       void (*fn)(struct lint_ctx *c, const json_t *card, const char *path));
 /* Append a key or index component to a path buffer. */
 void lint_path_push_key(struct sbuf *path, const char *key);
 void lint_path_push_index(struct sbuf *path, size_t i);

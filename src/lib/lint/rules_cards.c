@@ -262,19 +262,9 @@ static void check_duplicates(struct lint_ctx *c, const json_t *cards)
 static void check(struct lint_ctx *c)
 {
 	if (c->kind == ASSAY_LINT_MODELS) {
-		if (json_is_array(c->doc)) {
-			size_t i;
-			json_t *card;
-			json_array_foreach(c->doc, i, card)
-			{
-				char *p = lint_path_index("$", i);
-				check_card(c, card, p);
-				free(p);
-			}
+		lint_models_cards(c, check_card);
+		if (json_is_array(c->doc))
 			check_duplicates(c, c->doc);
-		} else {
-			check_card(c, c->doc, "$");
-		}
 	} else if (c->kind == ASSAY_LINT_MANIFEST) {
 		const json_t *models = lint_get(c->doc, "built_models");
 		if (!json_is_object(models))

@@ -235,18 +235,7 @@ static void check_card_typos(struct lint_ctx *c, const json_t *card, const char 
 static void check_typos(struct lint_ctx *c)
 {
 	if (c->kind == ASSAY_LINT_MODELS) {
-		if (json_is_array(c->doc)) {
-			size_t i;
-			json_t *card;
-			json_array_foreach(c->doc, i, card)
-			{
-				char *p = lint_path_index("$", i);
-				check_card_typos(c, card, p);
-				free(p);
-			}
-		} else {
-			check_card_typos(c, c->doc, "$");
-		}
+		lint_models_cards(c, check_card_typos);
 		return;
 	}
 	if (!json_is_object(c->doc))

@@ -228,3 +228,20 @@ void lint_walk_strings(struct lint_ctx *c, lint_str_fn fn, void *arg)
 	free(w.steps);
 	sbuf_release(&w.path);
 }
+
+void lint_models_cards(struct lint_ctx *c,
+		       void (*fn)(struct lint_ctx *c, const json_t *card, const char *path))
+{
+	if (!json_is_array(c->doc)) {
+		fn(c, c->doc, "$");
+		return;
+	}
+	size_t i;
+	json_t *card;
+	json_array_foreach(c->doc, i, card)
+	{
+		char *p = lint_path_index("$", i);
+		fn(c, card, p);
+		free(p);
+	}
+}
