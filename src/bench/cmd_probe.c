@@ -34,6 +34,23 @@ const char ep_probe_help[] =
     "example:\n"
     "  mpirun -np 2 assay-ep probe\n";
 
+/* Write the probe's JSON document to out (and release it): 0, or
+ * ASSAY_INFRA after saying why. */
+static int write_doc(const char *out, json_t *doc)
+{
+	struct assay_error e;
+	int code = ASSAY_OK;
+	char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
+	if (assay_write_file_atomic(out, text, strlen(text), &e) != ASSAY_OK) {
+		char buf[2048];
+		fprintf(stderr, "assay-ep: %s\n", assay_error_format(&e, buf, sizeof(buf)));
+		code = ASSAY_INFRA;
+	}
+	free(text);
+	json_decref(doc);
+	return code;
+}
+
 static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_problem *p,
 		       int reps, const char *out)
 {
@@ -81,15 +98,7 @@ static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_
 			    (json_int_t)ep_point_bytes(&pt, EP_DISPATCH), "reps", reps, "memcpy_us",
 			    pt.copy_us[0], "nt_us", pt.copy_us[1], "ceiling_us", pt.copy_us[best],
 			    "copy", ep_copy_names[best]);
-			char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
-			if (assay_write_file_atomic(out, text, strlen(text), &e) != ASSAY_OK) {
-				char buf[2048];
-				fprintf(stderr, "assay-ep: %s\n",
-					assay_error_format(&e, buf, sizeof(buf)));
-				code = ASSAY_INFRA;
-			}
-			free(text);
-			json_decref(doc);
+			code = assay_err_worst(code, write_doc(out, doc));
 		}
 		fflush(stdout);
 	}
@@ -245,16 +254,7 @@ int ep_cmd_probe(int argc, char **argv)
 				      (json_int_t)bytes, "reps", (json_int_t)reps,
 				      "memcpy_gbps_per_rank", gb[0], "nt_gbps_per_rank", gb[1],
 				      "copy_gbps_per_rank", gb[best], "copy", ep_copy_names[best]);
-			char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
-			struct assay_error e;
-			if (assay_write_file_atomic(out, text, strlen(text), &e) != ASSAY_OK) {
-				char buf[2048];
-				fprintf(stderr, "assay-ep: %s\n",
-					assay_error_format(&e, buf, sizeof(buf)));
-				code = ASSAY_INFRA;
-			}
-			free(text);
-			json_decref(doc);
+			code = assay_err_worst(code, write_doc(out, doc));
 		}
 		fflush(stdout);
 	}
