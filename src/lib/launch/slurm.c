@@ -81,6 +81,7 @@ struct assay_job {
 	struct assay_job *inner; /* IN_PLACE: the local job running srun */
 	struct node_logs logs;
 	bool logs_open, submitted, done, timed_out, cancelled;
+	bool told_running; /* a status has said where it runs */
 	double start, run_start, end;
 	struct assay_job_status st;
 	struct assay_error push_error;
@@ -879,7 +880,7 @@ static assay_err finish_from_state(struct assay_job *j, struct assay_error *e)
 	return ASSAY_OK;
 }
 
-static void fill_status(const struct assay_job *j, struct assay_job_status *st)
+static void fill_status(struct assay_job *j, struct assay_job_status *st)
 {
 	*st = j->st;
 	if (!j->done)
@@ -901,9 +902,11 @@ static void fill_status(const struct assay_job *j, struct assay_job_status *st)
 	if (j->b->phase == ASSAY_SLURM_PENDING)
 		snprintf(st->where, sizeof(st->where), "job %s %s%s%s%s", j->b->id, i->state,
 			 i->reason[0] ? " (" : "", i->reason, i->reason[0] ? ")" : "");
-	else if (j->b->phase == ASSAY_SLURM_RUNNING)
+	else if (j->b->phase == ASSAY_SLURM_RUNNING) {
 		snprintf(st->where, sizeof(st->where), "job %s %s on %s", j->b->id, i->state,
 			 i->nodelist && i->nodelist[0] ? i->nodelist : "?");
+		j->told_running = true;
+	}
 }
 
 /* The job is seen running: when did it start? (now less what Slurm says it
@@ -974,12 +977,19 @@ static assay_err poll_batch(struct assay_job *j, double wait_s, struct assay_job
 		shard_step_done = j->mode == PER_SHARD && step_done(j);
 	}
 	if (shard_step_done || b->final) {
-		if (node_logs_poll(&j->logs, true, e) != ASSAY_OK)
-			return ASSAY_INFRA;
 		if (!j->run_start && shard_step_done && b->phase == ASSAY_SLURM_PENDING) {
 			struct assay_error ignore; /* one more look: how long has it run? */
 			look(b, interval, &ignore);
 		}
+		if (shard_step_done && !j->told_running && b->phase == ASSAY_SLURM_RUNNING &&
+		    b->have_info) {
+			/* The step ran and ended between two looks: say where it ran
+			 * (one status more, still running), then end on the next poll. */
+			fill_status(j, st);
+			return ASSAY_OK;
+		}
+		if (node_logs_poll(&j->logs, true, e) != ASSAY_OK)
+			return ASSAY_INFRA;
 		if (!j->run_start && b->have_info && b->info.run_time_s >= 0 &&
 		    strcmp(b->info.state, "PENDING") && (j->mode == PER_CASE || b->steps == 1)) {
 			/* Ended before a look saw it run: Slurm says how long it ran. */
