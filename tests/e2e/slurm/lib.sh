@@ -13,6 +13,34 @@ fi
 . "$(dirname "$0")/../run/lib.sh" "$1"
 ASSAY_EP=${2:-}
 
+# A test still running after ASSAY_E2E_WATCHDOG_S seconds (default 200, under
+# CTest's 300 s timeout) prints what it waits for: assay's progress so far,
+# the queue, the node's state, the processes and the daemons' last lines. A
+# CI run once timed out in e2e/slurm/signature-scancel with no output at all.
+slurm_watchdog() {
+  sleep "${ASSAY_E2E_WATCHDOG_S:-200}"
+  {
+    echo "--- watchdog: $(basename "$0") still running after ${ASSAY_E2E_WATCHDOG_S:-200} s"
+    echo "--- assay's stderr so far ($T/err.txt)"
+    tail -n 40 "$T/err.txt" 2>/dev/null
+    echo "--- squeue -t all"
+    squeue -h -t all -o '%i %j %T %r %M %N %k' 2>&1
+    echo "--- sinfo -N"
+    sinfo -h -N -o '%N %T %E' 2>&1
+    echo "--- processes"
+    ps -N --ppid 2 -o pid,ppid,stat,etime,wchan:24,args --forest 2>&1 | cut -c1-200 | tail -n 60
+    local d log
+    d=$(dirname "$SLURM_CONF")
+    for log in "$d"/log/slurmctld.log "$d"/log/slurmd.log; do
+      echo "--- $log (last 30 lines)"
+      tail -n 30 "$log" 2>&1
+    done
+  } >&2 || true
+}
+slurm_watchdog &
+watchdog_pid=$!
+trap 'kill "$watchdog_pid" 2>/dev/null; rm -rf "$T"' EXIT
+
 # The last job ids Slurm knows, one per line, for "no new job" checks.
 jobs_known() {
   squeue -h -t all -o %i | sort -n
