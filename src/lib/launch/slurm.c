@@ -28,6 +28,9 @@ int assay_launch_slurm_parse(struct assay_cfg *c, const json_t *opts, const char
 /* squeue may fail for a while (slurmctld restarting); after this long
  * without an answer the job is given up as an infrastructure failure. */
 #define SQUEUE_GRACE_S 120.0
+/* A cancelled job still queued or running this long after scancel (a lost
+ * request on a busy controller) is cancelled again. */
+#define CANCEL_AGAIN_S 10.0
 
 /* A batch job: one case's, or a shard's that takes its cases as steps. */
 struct batch {
@@ -36,6 +39,7 @@ struct batch {
 	size_t steps;          /* steps handed over so far */
 	struct assay_tail out; /* the batch script's own output */
 	bool final, gone, cancelled, killed, broken;
+	double cancel_at; /* when the last scancel was sent */
 	enum assay_slurm_phase phase;
 	struct assay_slurm_jobinfo info; /* the last look (scontrol's details when final) */
 	bool have_info;
@@ -511,7 +515,23 @@ static assay_err batch_submit(struct batch *b, const char *script, const char *s
 	return ASSAY_OK;
 }
 
-/* Mark the job record (so that it says who cancelled it), then scancel. */
+/* scancel (again): a cancelled job that still shows as queued or running
+ * CANCEL_AGAIN_S later (the request was lost on a busy controller) gets the
+ * request once more. */
+static void batch_scancel(struct batch *b)
+{
+	struct sbuf out = SBUF_INIT;
+	struct assay_error e;
+	int code;
+	char msg[512];
+	const char *scancel[] = {"scancel", b->id, NULL};
+	slurm_cmd(scancel, &out, &code, msg, sizeof(msg), &e);
+	sbuf_release(&out);
+	b->cancel_at = assay_monotonic();
+}
+
+/* Mark the job record (so that it says who cancelled it), then scancel; a
+ * second call kills (scancel --full --signal=KILL). */
 static void batch_cancel(struct batch *b, const char *why)
 {
 	if (!b->id[0] || b->final)
@@ -520,21 +540,20 @@ static void batch_cancel(struct batch *b, const char *why)
 	struct assay_error e;
 	int code;
 	char msg[512];
-	char *jobid = xasprintf("JobId=%s", b->id);
-	char *comment = xasprintf("Comment=%s: %s", ASSAY_SLURM_CANCEL_COMMENT, why);
-	const char *update[] = {"scontrol", "update", jobid, comment, NULL};
-	const char *scancel[] = {"scancel", b->id, NULL};
-	const char *kill[] = {"scancel", "--full", "--signal=KILL", b->id, NULL};
 	if (!b->cancelled) {
 		b->cancelled = true;
+		char *jobid = xasprintf("JobId=%s", b->id);
+		char *comment = xasprintf("Comment=%s: %s", ASSAY_SLURM_CANCEL_COMMENT, why);
+		const char *update[] = {"scontrol", "update", jobid, comment, NULL};
 		slurm_cmd(update, &out, &code, msg, sizeof(msg), &e);
-		slurm_cmd(scancel, &out, &code, msg, sizeof(msg), &e);
+		free(jobid);
+		free(comment);
+		batch_scancel(b);
 	} else if (!b->killed) {
 		b->killed = true;
+		const char *kill[] = {"scancel", "--full", "--signal=KILL", b->id, NULL};
 		slurm_cmd(kill, &out, &code, msg, sizeof(msg), &e);
 	}
-	free(jobid);
-	free(comment);
 	sbuf_release(&out);
 	b->next_look = assay_monotonic(); /* see it end soon */
 }
@@ -962,6 +981,9 @@ static assay_err poll_batch(struct assay_job *j, double wait_s, struct assay_job
 	double interval = poll_interval(j);
 	if (j->mode == PER_CASE && access(j->status_file, F_OK) == 0)
 		interval = fmin(interval, 0.5); /* the step has ended: the job is about to */
+	if (b->cancelled && !b->final && b->have_info && now - b->cancel_at >= CANCEL_AGAIN_S &&
+	    (!strcmp(b->info.state, "RUNNING") || !strcmp(b->info.state, "PENDING")))
+		batch_scancel(b); /* the cancel did not take: once more */
 	if (!shard_step_done && !b->final && now >= b->next_look) {
 		enum assay_slurm_phase was = b->phase;
 		if (look(b, interval, e) != ASSAY_OK)

@@ -18,7 +18,11 @@ ASSAY_EP=${2:-}
 # the queue, the node's state, the processes and the daemons' last lines. A
 # CI run once timed out in e2e/slurm/signature-scancel with no output at all.
 slurm_watchdog() {
-  sleep "${ASSAY_E2E_WATCHDOG_S:-200}"
+  # The sleep holds no output (CTest waits for every holder to close it) and
+  # leaves its pid for the EXIT trap.
+  sleep "${ASSAY_E2E_WATCHDOG_S:-200}" </dev/null >/dev/null 2>&1 &
+  echo $! >"$T/.watchdog"
+  wait $!
   {
     echo "--- watchdog: $(basename "$0") still running after ${ASSAY_E2E_WATCHDOG_S:-200} s"
     echo "--- assay's stderr so far ($T/err.txt)"
@@ -39,7 +43,10 @@ slurm_watchdog() {
 }
 slurm_watchdog &
 watchdog_pid=$!
-trap 'kill "$watchdog_pid" 2>/dev/null; rm -rf "$T"' EXIT
+disown "$watchdog_pid"
+trap 'kill -9 "$watchdog_pid" 2>/dev/null || true
+kill "$(cat "$T/.watchdog" 2>/dev/null)" 2>/dev/null || true
+rm -rf "$T"' EXIT
 
 # The last job ids Slurm knows, one per line, for "no new job" checks.
 jobs_known() {
