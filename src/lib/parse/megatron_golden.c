@@ -127,7 +127,8 @@ assay_err train_golden(const char *data, size_t len, const char *file, struct as
 		free(pts);
 		return ASSAY_USAGE;
 	}
-	qsort(pts, n, sizeof(*pts), cmp_point);
+	if (n)
+		qsort(pts, n, sizeof(*pts), cmp_point);
 	struct assay_train_step st;
 	bool open = false;
 	for (size_t i = 0; i < n; i++) {
