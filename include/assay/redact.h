@@ -45,6 +45,8 @@ void assay_redactor_add(struct assay_redactor *r, const char *name, const char *
 /* Add every string of values (named "secret"). */
 void assay_redactor_add_values(struct assay_redactor *r, const struct strlist *values);
 bool assay_redactor_empty(const struct assay_redactor *r);
+/* Add every secret of src (names and values) to r. */
+void assay_redactor_add_all(struct assay_redactor *r, const struct assay_redactor *src);
 /* The name of the first secret whose value occurs in data, or NULL; *at gets
  * the byte offset of the occurrence when at is not NULL. */
 const char *assay_redactor_find(const struct assay_redactor *r, const char *data, size_t len,
@@ -56,15 +58,13 @@ size_t assay_redactor_append(const struct assay_redactor *r, const char *data, s
 /* A new redacted copy of s (NULL gives NULL). r may be NULL. */
 char *assay_redactor_str(const struct assay_redactor *r, const char *s);
 
-/* The same with the secret values as a plain list (may be NULL). */
-size_t assay_redact_append(struct sbuf *out, const char *text, size_t len,
-			   const struct strlist *secrets);
-/* Redact a whole buffer in place; returns the number of replacements. */
-size_t assay_redact_sbuf(struct sbuf *sb, const struct strlist *secrets);
-/* A new redacted copy of s (s may be NULL: returns NULL). */
-char *assay_redact_str(const char *s, const struct strlist *secrets);
-/* True when text contains any (non-empty) secret. */
-bool assay_redact_contains(const char *s, size_t len, const struct strlist *secrets);
+/* Redact a whole buffer in place; returns the number of replacements. r may
+ * be NULL. */
+size_t assay_redactor_sbuf(const struct assay_redactor *r, struct sbuf *sb);
+/* Add the secret called name with its value from this process's environment
+ * (the one place assay reads a secret's value); false when it is unset or
+ * empty (remembered by name, redacting nothing). */
+bool assay_redactor_add_env(struct assay_redactor *r, const char *name);
 
 /* Streaming redaction: bytes that might still turn out to be (part of) a
  * secret are held back until the next feed or the flush decides. */

@@ -11,6 +11,7 @@
 
 #include "assay/error.h"
 #include "assay/gate.h"
+#include "assay/redact.h"
 #include "assay/util.h"
 
 /* A case's outcome. Names are stable ("passed", "gate-failed", ...). */
@@ -171,7 +172,7 @@ struct assay_report {
 	size_t nhistory, history_alloc;
 
 	/* Values replaced by "***" in everything written. */
-	struct strlist secrets;
+	struct assay_redactor secrets;
 	/* Lines shown under the header: what the report could not read or the
 	 * reader should know (a run that has not ended, a missing run folder). */
 	struct strlist notes;
@@ -226,6 +227,9 @@ struct assay_report_source {
 	const char *run_dir; /* the run's output folder; NULL: where the store says its cases ran */
 	const char *out_dir; /* where the files will be written (links are relative to it);
 			      * NULL: the run folder */
+	/* The run's secrets as assay run read them; NULL: the values, from this
+	 * environment, of the names the run recorded (assay report). */
+	const struct assay_redactor *redact;
 };
 
 /* What the loader found out besides the model. */
@@ -241,9 +245,9 @@ void assay_report_found_release(struct assay_report_found *f);
  * only: the run header, every case (outcome, factors, duration, reason,
  * links to its files), EP ladders of the cases' rows, and the history of
  * every series the run touched (see docs/report.md for what is followed),
- * with change points at the CI detection defaults. The secrets are the
- * values, from the environment, of the names the run recorded in its
- * summary.json. ASSAY_USAGE for an unknown run or store, a missing run
+ * with change points at the CI detection defaults. The secrets are
+ * src->redact's, or else the values, from the environment, of the names the
+ * run recorded in its summary.json. ASSAY_USAGE for an unknown run or store, a missing run
  * folder (unless out_dir is given: then the report says so), or a
  * summary.json of another run; ASSAY_INFRA when the store fails. */
 assay_err assay_report_load(const struct assay_report_source *src, struct assay_report *r,

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "assay/redact.h"
 #include "assay/error.h"
 #include "assay/gate.h"
 #include "assay/outcome.h"
@@ -102,6 +103,9 @@ struct assay_run_result {
 	size_t counts[ASSAY_OUTCOME_COUNT];
 	/* The names of the suite's secrets (never their values), for reports. */
 	struct strlist secrets;
+	/* Their values as the run read them, for the report written after it
+	 * (never written anywhere). */
+	struct assay_redactor redact;
 };
 
 /* Run (or with dry_run describe) a suite. Returns the run's exit code: the

@@ -49,7 +49,7 @@ const struct cli_spec cmd_report_spec = {
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = {{ASSAY_STORE_DEFAULT_PATH, "last", NULL, NULL}};
+	struct report_args a = {{.store = ASSAY_STORE_DEFAULT_PATH, .run = "last"}};
 	int first, rc = cli_parse(&cmd_report_spec, argc, argv, &a, &first);
 	if (rc)
 		return rc < 0 ? ASSAY_OK : rc;

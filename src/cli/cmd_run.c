@@ -191,7 +191,10 @@ static assay_err write_reports(const struct assay_run_result *res, struct assay_
 {
 	struct assay_report r;
 	struct assay_report_found found;
-	struct assay_report_source src = {res->store, res->run_id, res->run_dir, NULL};
+	struct assay_report_source src = {.store = res->store,
+					  .run = res->run_id,
+					  .run_dir = res->run_dir,
+					  .redact = &res->redact};
 	assay_report_init(&r);
 	assay_err rc = assay_report_load(&src, &r, &found, e);
 	if (rc == ASSAY_OK)

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	assay_report_init(&r);
 	assay_report_sample(&r, (size_t)cases);
 	for (size_t i = 0; i < secrets.n; i++)
-		strlist_push(&r.secrets, secrets.v[i]);
+		assay_redactor_add(&r.secrets, "secret", secrets.v[i]);
 	double t1 = assay_monotonic();
 
 	static const struct {

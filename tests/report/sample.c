@@ -297,7 +297,7 @@ void assay_report_sample(struct assay_report *r, size_t ncases)
 	assay_report_set(&r->matrix_digest, digest);
 	assay_sha256_hex("sample catalog", 14, digest);
 	assay_report_set(&r->catalog_digest, digest);
-	strlist_push(&r->secrets, "hf_sampleSECRET42");
+	assay_redactor_add(&r->secrets, "HF_TOKEN", "hf_sampleSECRET42");
 
 	size_t nep = 0, ntrain = 0;
 	for (size_t i = 0; i < ncases; i++) {

@@ -86,8 +86,8 @@ static inline void canary_model(struct assay_report *r, size_t ncases)
 {
 	assay_report_init(r);
 	assay_report_sample(r, ncases);
-	strlist_push(&r->secrets, CANARY);
-	strlist_push(&r->secrets, CANARY_ODD);
+	assay_redactor_add(&r->secrets, "CANARY", CANARY);
+	assay_redactor_add(&r->secrets, "CANARY_ODD", CANARY_ODD);
 	assay_report_set(&r->host, "node-" CANARY);
 	assay_report_set(&r->launcher, "mpirun " CANARY_ODD);
 	struct assay_report_case *c = &r->cases[0];

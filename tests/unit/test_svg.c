@@ -173,8 +173,8 @@ static void test_log_placement(void **state)
 static void test_escaping(void **state)
 {
 	(void)state;
-	struct strlist secrets = STRLIST_INIT;
-	strlist_push(&secrets, "s3cr3t");
+	struct assay_redactor secrets = ASSAY_REDACTOR_INIT;
+	assay_redactor_add(&secrets, "S", "s3cr3t");
 	double x[] = {1, 2}, y[] = {3, 4};
 	struct svg_series s = {"<b>\"q\" & 's' s3cr3t", x,     y,     2,   0,
 			       SVG_MARK_AUTO,           false, false, true};
@@ -203,7 +203,7 @@ static void test_escaping(void **state)
 	if (have_xmllint())
 		assert_int_equal(xmllint(out, NULL), 0);
 	free(out);
-	strlist_clear(&secrets);
+	assay_redactor_release(&secrets);
 }
 
 static void test_features(void **state)

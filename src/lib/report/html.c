@@ -23,7 +23,7 @@
 struct html {
 	struct sbuf *o;
 	const struct assay_report *r;
-	const struct strlist *secrets;
+	const struct assay_redactor *secrets;
 	size_t *case_order; /* case indexes sorted by id, for links */
 	size_t reason_max;  /* bytes of one reason kept in its <details> */
 };

@@ -322,18 +322,19 @@ static void header(struct loader *L, const struct assay_store_run *run)
 	}
 }
 
-/* Secrets: the names the run recorded, the values from this environment. */
-static void secrets(struct loader *L, struct assay_report_found *found)
+/* Secrets: the run's own redactor when the caller has it (assay run), else
+ * the names the run recorded with their values from this environment. */
+static void secrets(struct loader *L, const struct assay_redactor *given,
+		    struct assay_report_found *found)
 {
+	if (given) {
+		assay_redactor_add_all(&L->r->secrets, given);
+		return;
+	}
 	const json_t *names = json_object_get(L->summary, "secrets");
 	for (size_t i = 0; i < json_array_size(names); i++) {
 		const char *name = json_string_value(json_array_get(names, i));
-		if (!name)
-			continue;
-		const char *v = getenv(name);
-		if (v && *v)
-			strlist_push(&L->r->secrets, v);
-		else
+		if (name && !assay_redactor_add_env(&L->r->secrets, name))
 			strlist_push(&found->unset_secrets, name);
 	}
 }
@@ -431,7 +432,7 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 					"the store recorded them, without links to their files.");
 	}
 	header(&L, &run);
-	secrets(&L, found);
+	secrets(&L, src->redact, found);
 	load_cases(&L, &sc);
 	if ((rc = assay_store_verdicts(L.s, run.run_id, NULL, on_verdict, &L, e)) != ASSAY_OK ||
 	    (rc = assay_store_run_rows(L.s, run.run_id, load_ep_skip, load_row_fields, load_on_row,

@@ -141,7 +141,7 @@ void assay_report_release(struct assay_report *r)
 		free(h->message);
 	}
 	free(r->history);
-	strlist_clear(&r->secrets);
+	assay_redactor_release(&r->secrets);
 	strlist_clear(&r->notes);
 	assay_report_init(r);
 }

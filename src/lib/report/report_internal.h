@@ -22,17 +22,17 @@ enum rep_kind {
  * of the cleaned text are kept and "…" marks the cut. REP_MD also turns
  * newlines into spaces. */
 void rep_text(struct sbuf *out, enum rep_kind kind, const char *s, size_t max,
-	      const struct strlist *secrets);
+	      const struct assay_redactor *secrets);
 /* Last line of defence over a finished document: redact every secret and
  * its escaped form (for kind) in sb. */
-void rep_redact_all(struct sbuf *sb, enum rep_kind kind, const struct strlist *secrets);
+void rep_redact_all(struct sbuf *sb, enum rep_kind kind, const struct assay_redactor *secrets);
 /* A number for people: 4 significant digits (sig when > 0), no trailing
  * zeros, "-" for NAN or infinity. */
 const char *rep_num(char *buf, size_t size, double v, int sig);
 /* True when href is a relative path (no scheme, not starting with "//"). */
 bool rep_href_ok(const char *href);
 /* Append a relative href percent-encoded (safe in any attribute), redacted. */
-void rep_href(struct sbuf *out, const char *href, const struct strlist *secrets);
+void rep_href(struct sbuf *out, const char *href, const struct assay_redactor *secrets);
 /* Length of the first line of s (up to '\n'). */
 size_t rep_first_line(const char *s);
 
@@ -96,7 +96,7 @@ struct svg_chart {
 	double fit_slope, fit_intercept, fit_from, fit_to;
 	const char *fit_label;
 	bool standalone; /* add the xmlns attribute (for a .svg file) */
-	const struct strlist *secrets;
+	const struct assay_redactor *secrets;
 };
 
 /* The page's style sheet and script: src/lib/report/assets/report.css and

@@ -118,14 +118,14 @@ static void escape(struct sbuf *out, enum rep_kind kind, const char *s, size_t l
 }
 
 void rep_text(struct sbuf *out, enum rep_kind kind, const char *s, size_t max,
-	      const struct strlist *secrets)
+	      const struct assay_redactor *secrets)
 {
 	if (!s || !*s)
 		return;
 	size_t len = strlen(s);
 	struct sbuf red = SBUF_INIT, cl = SBUF_INIT;
-	if (secrets && secrets->n && assay_redact_contains(s, len, secrets)) {
-		assay_redact_append(&red, s, len, secrets);
+	if (secrets && assay_redactor_find(secrets, s, len, NULL)) {
+		assay_redactor_append(secrets, s, len, &red);
 		s = red.buf;
 		len = red.len;
 	}
@@ -146,24 +146,26 @@ void rep_text(struct sbuf *out, enum rep_kind kind, const char *s, size_t max,
 	sbuf_release(&red);
 }
 
-void rep_redact_all(struct sbuf *sb, enum rep_kind kind, const struct strlist *secrets)
+void rep_redact_all(struct sbuf *sb, enum rep_kind kind, const struct assay_redactor *secrets)
 {
-	if (!secrets || !secrets->n)
+	if (!secrets || assay_redactor_empty(secrets))
 		return;
-	struct strlist forms = STRLIST_INIT;
+	/* Each value, and its escaped form where escaping changes it. */
+	struct assay_redactor forms = ASSAY_REDACTOR_INIT;
 	struct sbuf esc = SBUF_INIT;
 	for (size_t i = 0; i < secrets->n; i++) {
-		if (!*secrets->v[i])
+		const struct assay_secret *v = &secrets->v[i];
+		if (!v->value)
 			continue;
-		strlist_push(&forms, secrets->v[i]);
+		assay_redactor_add(&forms, v->name, v->value);
 		sbuf_reset(&esc);
-		rep_text(&esc, kind, secrets->v[i], 0, NULL);
-		if (esc.len && strcmp(esc.buf, secrets->v[i]))
-			strlist_push(&forms, esc.buf);
+		rep_text(&esc, kind, v->value, 0, NULL);
+		if (esc.len && strcmp(esc.buf, v->value))
+			assay_redactor_add(&forms, v->name, esc.buf);
 	}
-	assay_redact_sbuf(sb, &forms);
+	assay_redactor_sbuf(&forms, sb);
 	sbuf_release(&esc);
-	strlist_clear(&forms);
+	assay_redactor_release(&forms);
 }
 
 /* Drop trailing zeros of a fixed or exponent rendering in place. */
@@ -236,10 +238,10 @@ bool rep_href_ok(const char *href)
 	return true;
 }
 
-void rep_href(struct sbuf *out, const char *href, const struct strlist *secrets)
+void rep_href(struct sbuf *out, const char *href, const struct assay_redactor *secrets)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	char *red = assay_redact_str(href, secrets);
+	char *red = assay_redactor_str(secrets, href);
 	for (const unsigned char *p = (const unsigned char *)red; *p; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		    (*p >= '0' && *p <= '9') || strchr("-._~/+,=@", *p)) {

@@ -117,5 +117,6 @@ void assay_run_result_release(struct assay_run_result *res)
 	free(res->store);
 	free(res->resume_hint);
 	strlist_clear(&res->secrets);
+	assay_redactor_release(&res->redact);
 	memset(res, 0, sizeof(*res));
 }

@@ -548,6 +548,7 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 	res->suite = xstrdup(rc.suite.name);
 	for (size_t i = 0; i < rc.suite.secrets.n; i++)
 		strlist_push(&res->secrets, rc.suite.secrets.v[i]);
+	assay_redactor_add_all(&res->redact, &rc.redact);
 	res->store = xstrdup(o->store ? o->store : rc.suite.store);
 	if (rc.suite.kind == ASSAY_SUITE_EP)
 		rc.assay_ep = find_assay_ep(&rc);

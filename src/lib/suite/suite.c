@@ -533,15 +533,13 @@ assay_err assay_suite_secrets(const struct assay_suite *s, bool allow_unset,
 			      struct assay_redactor *r, struct assay_error *e)
 {
 	for (size_t i = 0; i < s->secrets.n; i++) {
-		const char *v = getenv(s->secrets.v[i]);
-		if ((!v || !*v) && !allow_unset) {
+		if (!assay_redactor_add_env(r, s->secrets.v[i]) && !allow_unset) {
 			char p[256];
 			assay_json_path_index(p, sizeof(p), "$.secrets", i);
 			return assay_error_at(e, ASSAY_USAGE, s->file, p, 0,
 					      "secret %s is not set in the environment",
 					      s->secrets.v[i]);
 		}
-		assay_redactor_add(r, s->secrets.v[i], v);
 	}
 	if (assay_redactor_empty(r))
 		return ASSAY_OK;

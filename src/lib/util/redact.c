@@ -160,45 +160,28 @@ const char *assay_redactor_find(const struct assay_redactor *r, const char *data
 	return NULL;
 }
 
-size_t assay_redact_append(struct sbuf *out, const char *text, size_t len,
-			   const struct strlist *secrets)
+size_t assay_redactor_sbuf(const struct assay_redactor *r, struct sbuf *sb)
 {
-	struct assay_redactor r = ASSAY_REDACTOR_INIT;
-	assay_redactor_add_values(&r, secrets);
-	size_t n = assay_redactor_append(&r, text, len, out);
-	assay_redactor_release(&r);
-	return n;
-}
-
-size_t assay_redact_sbuf(struct sbuf *sb, const struct strlist *secrets)
-{
-	if (!assay_redact_contains(sb->buf, sb->len, secrets))
+	if (!r || !sb->len || !assay_redactor_find(r, sb->buf, sb->len, NULL))
 		return 0;
 	struct sbuf out = SBUF_INIT;
-	size_t n = assay_redact_append(&out, sb->buf, sb->len, secrets);
+	size_t n = assay_redactor_append(r, sb->buf, sb->len, &out);
 	sbuf_release(sb);
 	*sb = out;
 	return n;
 }
 
-char *assay_redact_str(const char *s, const struct strlist *secrets)
+void assay_redactor_add_all(struct assay_redactor *r, const struct assay_redactor *src)
 {
-	if (!s)
-		return NULL;
-	struct sbuf sb = SBUF_INIT;
-	assay_redact_append(&sb, s, strlen(s), secrets);
-	return sbuf_detach(&sb, NULL);
+	for (size_t i = 0; src && i < src->n; i++)
+		assay_redactor_add(r, src->v[i].name, src->v[i].value);
 }
 
-bool assay_redact_contains(const char *s, size_t len, const struct strlist *secrets)
+bool assay_redactor_add_env(struct assay_redactor *r, const char *name)
 {
-	if (!s || !secrets)
-		return false;
-	struct assay_redactor r = ASSAY_REDACTOR_INIT;
-	assay_redactor_add_values(&r, secrets);
-	bool yes = assay_redactor_find(&r, s, len, NULL) != NULL;
-	assay_redactor_release(&r);
-	return yes;
+	const char *v = getenv(name);
+	assay_redactor_add(r, name, v);
+	return v && *v;
 }
 
 void assay_redact_stream_init(struct assay_redact_stream *s, const struct assay_redactor *r)
