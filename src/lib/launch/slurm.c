@@ -688,24 +688,18 @@ static assay_err submit_in_place(struct assay_job *j, struct assay_error *e)
 	struct strlist argv = STRLIST_INIT, env = STRLIST_INIT;
 	assay_err rc = in_place_command(j, &argv, &env, e);
 	if (rc == ASSAY_OK) {
-		struct assay_launch_spec spec = {j->case_id,
-						 j->raw,
-						 &argv,
-						 &env,
-						 j->cwd,
-						 j->timeout_s,
-						 0,
-						 j->shape.nodes,
-						 j->redact,
-						 in_place_output,
-						 j,
-						 NULL,
-						 0,
-						 0,
-						 NULL,
-						 NULL,
-						 in_place_record,
-						 j->attempt};
+		struct assay_launch_spec spec = {.case_id = j->case_id,
+						 .dir = j->raw,
+						 .argv = &argv,
+						 .env = &env,
+						 .cwd = j->cwd,
+						 .timeout_s = j->timeout_s,
+						 .nodes = j->shape.nodes,
+						 .redact = j->redact,
+						 .on_output = in_place_output,
+						 .ctx = j,
+						 .on_record = in_place_record,
+						 .attempt = j->attempt};
 		const struct assay_launcher_ops *ops = j->l->local->ops;
 		rc = ops->prepare(j->l->local, &spec, &j->inner, e);
 		if (rc == ASSAY_OK)

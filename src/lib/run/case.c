@@ -722,6 +722,25 @@ static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_sui
 	return err;
 }
 
+void run_launch_spec(const struct run_ctx *rc, const struct assay_suite_case *c,
+		     const struct assay_case_plan *p, const char *dir,
+		     struct assay_launch_spec *spec)
+{
+	*spec = (struct assay_launch_spec){
+	    .case_id = c->id,
+	    .dir = dir,
+	    .argv = &p->argv,
+	    .env = &p->env,
+	    .cwd = p->cwd,
+	    .timeout_s = rc->suite.timeout_s,
+	    .mpi_ranks = p->mpi_ranks,
+	    .nodes = c->nodes,
+	    .redact = &rc->redact,
+	    .attempt = rc->attempt,
+	};
+	assay_suite_place(&rc->suite, c, spec);
+}
+
 assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
 		   struct assay_case_outcome *out, struct assay_error *e)
 {
@@ -758,13 +777,12 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 		goto out;
 	}
 	watching = true;
-	struct assay_launch_spec spec = {
-	    c->id,       case_dir, &p.argv,     &p.env,    p.cwd,     rc->suite.timeout_s,
-	    p.mpi_ranks, c->nodes, &rc->redact, on_output, &w,        NULL,
-	    0,           0,        NULL,        NULL,      on_record, rc->attempt,
-	};
+	struct assay_launch_spec spec;
+	run_launch_spec(rc, c, &p, case_dir, &spec);
+	spec.on_output = on_output;
+	spec.on_record = on_record;
+	spec.ctx = &w;
 	w.case_id = c->id;
-	assay_suite_place(&rc->suite, c, &spec);
 	if ((err = ops->prepare(rc->suite.launcher, &spec, &job, e)) != ASSAY_OK)
 		goto out;
 	struct sbuf desc = SBUF_INIT;

@@ -183,14 +183,8 @@ static void dry_run(struct run_ctx *rc)
 				sbuf_addf(&text, "cannot plan: %s\n",
 					  assay_error_format(&e, buf, sizeof(buf)));
 			} else {
-				struct assay_launch_spec spec = {
-				    c->id,       dir,      &p.argv,
-				    &p.env,      p.cwd,    rc->suite.timeout_s,
-				    p.mpi_ranks, c->nodes, &rc->redact,
-				    NULL,        NULL,     NULL,
-				    0,           0,        NULL,
-				    NULL,        NULL,     1};
-				assay_suite_place(&rc->suite, c, &spec);
+				struct assay_launch_spec spec;
+				run_launch_spec(rc, c, &p, dir, &spec);
 				if (ops->prepare(rc->suite.launcher, &spec, &job, &e) == ASSAY_OK) {
 					ops->describe(job, &text);
 					ops->release(job);

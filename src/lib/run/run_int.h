@@ -31,6 +31,12 @@ struct run_ctx {
  * when the launcher, the store or the file system failed (e filled). */
 assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
 		   struct assay_case_outcome *out, struct assay_error *e);
+/* The launch spec of case c planned as p in folder dir: the one place it is
+ * built, for the run (case.c) and the dry run (run.c), placement included.
+ * The output and record callbacks are the caller's to set. */
+void run_launch_spec(const struct run_ctx *rc, const struct assay_suite_case *c,
+		     const struct assay_case_plan *p, const char *dir,
+		     struct assay_launch_spec *spec);
 /* Emit an event with the run's common fields filled. */
 void run_event(struct run_ctx *rc, enum assay_run_event_kind kind, size_t index,
 	       const char *case_id, const struct assay_case_outcome *outcome, double case_s,
