@@ -153,42 +153,10 @@ static void testcase_names(const struct assay_report *r, struct strlist *out)
 	sbuf_release(&sb);
 }
 
-void assay_report_junit(const struct assay_report *r, struct sbuf *out)
+/* The run's facts as <properties>. */
+static void properties(struct sbuf *o, const struct assay_report *r)
 {
-	size_t n[4] = {0};
-	double total = 0;
-	for (size_t i = 0; i < r->ncases; i++) {
-		n[case_kind(r->cases[i].outcome)]++;
-		if (isfinite(r->cases[i].duration_s) && r->cases[i].duration_s > 0)
-			total += r->cases[i].duration_s;
-	}
-	for (size_t i = 0; i < r->ngates; i++)
-		n[gate_kind(r->gates[i].verdict)]++;
-	size_t tests = r->ncases + r->ngates;
-	const char *suite = r->suite && *r->suite ? r->suite : "assay";
-
-	struct sbuf o = SBUF_INIT, cls = SBUF_INIT, tmp = SBUF_INIT;
-	sbuf_grow(&o, 4096 + tests * 200);
-	sbuf_adds(&o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
-	attr(&o, "name", suite, r);
-	sbuf_addf(&o, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\"", tests,
-		  n[J_FAILURE], n[J_ERROR], n[J_SKIPPED]);
-	seconds(&o, total);
-	sbuf_adds(&o, ">\n  <testsuite");
-	attr(&o, "name", suite, r);
-	sbuf_adds(&o, " id=\"0\"");
-	sbuf_reset(&tmp);
-	sbuf_addf(&tmp, "assay.%s", suite);
-	attr(&o, "package", tmp.buf, r);
-	sbuf_addf(&o, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\"", tests,
-		  n[J_FAILURE], n[J_ERROR], n[J_SKIPPED]);
-	seconds(&o, total);
-	char ts[20];
-	if (timestamp(r->started, ts))
-		sbuf_addf(&o, " timestamp=\"%s\"", ts);
-	if (r->host && *r->host)
-		attr(&o, "hostname", r->host, r);
-	sbuf_adds(&o, ">\n    <properties>\n");
+	sbuf_adds(o, ">\n    <properties>\n");
 	const char *props[][2] = {
 	    {"run_id", r->run_id},
 	    {"revision", r->revision},
@@ -203,55 +171,96 @@ void assay_report_junit(const struct assay_report *r, struct sbuf *out)
 	for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
 		if (!props[i][1] || !*props[i][1])
 			continue;
-		sbuf_adds(&o, "      <property");
-		attr(&o, "name", props[i][0], r);
-		attr(&o, "value", props[i][1], r);
-		sbuf_adds(&o, "/>\n");
+		sbuf_adds(o, "      <property");
+		attr(o, "name", props[i][0], r);
+		attr(o, "value", props[i][1], r);
+		sbuf_adds(o, "/>\n");
 	}
-	sbuf_adds(&o, "      <property name=\"exit_code\"");
-	attr(&o, "value", code, r);
-	sbuf_adds(&o, "/>\n      <property name=\"outcome\"");
-	attr(&o, "value", assay_strerror(r->exit_code), r);
-	sbuf_adds(&o, "/>\n    </properties>\n");
+	sbuf_adds(o, "      <property name=\"exit_code\"");
+	attr(o, "value", code, r);
+	sbuf_adds(o, "/>\n      <property name=\"outcome\"");
+	attr(o, "value", assay_strerror(r->exit_code), r);
+	sbuf_adds(o, "/>\n    </properties>\n");
+}
 
+/* <testsuites> and <testsuite> opened with their counts, then the properties. */
+static void suite_open(struct sbuf *o, const struct assay_report *r, const char *suite)
+{
+	size_t n[4] = {0};
+	double total = 0;
+	for (size_t i = 0; i < r->ncases; i++) {
+		n[case_kind(r->cases[i].outcome)]++;
+		if (isfinite(r->cases[i].duration_s) && r->cases[i].duration_s > 0)
+			total += r->cases[i].duration_s;
+	}
+	for (size_t i = 0; i < r->ngates; i++)
+		n[gate_kind(r->gates[i].verdict)]++;
+	size_t tests = r->ncases + r->ngates;
+	sbuf_adds(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
+	attr(o, "name", suite, r);
+	sbuf_addf(o, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\"", tests,
+		  n[J_FAILURE], n[J_ERROR], n[J_SKIPPED]);
+	seconds(o, total);
+	sbuf_adds(o, ">\n  <testsuite");
+	attr(o, "name", suite, r);
+	sbuf_adds(o, " id=\"0\"");
+	char *package = xasprintf("assay.%s", suite);
+	attr(o, "package", package, r);
+	free(package);
+	sbuf_addf(o, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\"", tests,
+		  n[J_FAILURE], n[J_ERROR], n[J_SKIPPED]);
+	seconds(o, total);
+	char ts[20];
+	if (timestamp(r->started, ts))
+		sbuf_addf(o, " timestamp=\"%s\"", ts);
+	if (r->host && *r->host)
+		attr(o, "hostname", r->host, r);
+	properties(o, r);
+}
+
+/* One <testcase>: empty when it passed, else with its outcome element. */
+static void testcase(struct sbuf *o, const struct assay_report *r, const char *name,
+		     const char *cls, double seconds_, enum jkind k, const char *type,
+		     const char *message, const char *body)
+{
+	sbuf_adds(o, "    <testcase");
+	attr(o, "name", name, r);
+	attr(o, "classname", cls, r);
+	seconds(o, seconds_);
+	if (k == J_PASS) {
+		sbuf_adds(o, "/>\n");
+		return;
+	}
+	sbuf_adds(o, ">");
+	outcome_element(o, k, type, message, body, r);
+	sbuf_adds(o, "</testcase>\n");
+}
+
+void assay_report_junit(const struct assay_report *r, struct sbuf *out)
+{
+	const char *suite = r->suite && *r->suite ? r->suite : "assay";
+	struct sbuf o = SBUF_INIT, tmp = SBUF_INIT;
+	sbuf_grow(&o, 4096 + (r->ncases + r->ngates) * 200);
+	suite_open(&o, r, suite);
 	struct strlist names = STRLIST_INIT;
 	testcase_names(r, &names);
-	sbuf_addf(&cls, "%s.cases", suite);
+	char *cls = xasprintf("%s.cases", suite);
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct assay_report_case *c = &r->cases[i];
-		enum jkind k = case_kind(c->outcome);
 		const char *type = assay_report_outcome_name(c->outcome);
-		sbuf_adds(&o, "    <testcase");
-		attr(&o, "name", names.v[i], r);
-		attr(&o, "classname", cls.buf, r);
-		seconds(&o, c->duration_s);
-		if (k == J_PASS) {
-			sbuf_adds(&o, "/>\n");
-			continue;
-		}
-		sbuf_adds(&o, ">");
-		outcome_element(&o, k, type, c->reason && *c->reason ? c->reason : type, c->reason,
-				r);
-		sbuf_adds(&o, "</testcase>\n");
+		testcase(&o, r, names.v[i], cls, c->duration_s, case_kind(c->outcome), type,
+			 c->reason && *c->reason ? c->reason : type, c->reason);
 	}
-	sbuf_reset(&cls);
-	sbuf_addf(&cls, "%s.gates", suite);
+	free(cls);
+	cls = xasprintf("%s.gates", suite);
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct assay_report_gate *g = &r->gates[i];
 		enum jkind k = gate_kind(g->verdict);
-		sbuf_adds(&o, "    <testcase");
-		attr(&o, "name", names.v[r->ncases + i], r);
-		attr(&o, "classname", cls.buf, r);
-		seconds(&o, 0);
-		if (k == J_PASS) {
-			sbuf_adds(&o, "/>\n");
-			continue;
-		}
-		gate_body(&tmp, g);
-		sbuf_adds(&o, ">");
-		outcome_element(&o, k, "gate", tmp.buf, tmp.buf, r);
-		sbuf_adds(&o, "</testcase>\n");
+		if (k != J_PASS)
+			gate_body(&tmp, g);
+		testcase(&o, r, names.v[r->ncases + i], cls, 0, k, "gate", tmp.buf, tmp.buf);
 	}
+	free(cls);
 	sbuf_adds(&o, "    <system-out>");
 	sbuf_reset(&tmp);
 	sbuf_addf(&tmp, "assay run %s: %s (exit %d); charts and logs: report.html",
@@ -263,6 +272,5 @@ void assay_report_junit(const struct assay_report *r, struct sbuf *out)
 	sbuf_add(out, o.buf, o.len);
 	strlist_clear(&names);
 	sbuf_release(&o);
-	sbuf_release(&cls);
 	sbuf_release(&tmp);
 }
