@@ -304,7 +304,9 @@ struct alias_move {
 	char *fields, *precision, *scale;
 };
 
-assay_err store_merge_aliases(struct assay_store *s, long *merged, struct assay_error *e)
+/* The series whose stored key is not the key of their canonical fields. */
+static assay_err alias_list(struct assay_store *s, struct alias_move **out, size_t *nout,
+			    struct assay_error *e)
 {
 	sqlite3_stmt *st = store_prepare(s, "SELECT id, key, fields FROM series", e);
 	if (!st)
@@ -338,82 +340,105 @@ assay_err store_merge_aliases(struct assay_store *s, long *merged, struct assay_
 		json_decref(f);
 	}
 	sqlite3_finalize(st);
-	assay_err rc = step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "listing series");
+	*out = v;
+	*nout = n;
+	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "listing series");
+}
+
+/* The canonical series m's points belong to, when it exists with the same
+ * unit and direction: its history takes m's points and annotations. *moved
+ * is false when there is none. */
+static assay_err alias_join(struct assay_store *s, const struct alias_move *m, bool *moved,
+			    struct assay_error *e)
+{
+	long long target = 0;
+	sqlite3_stmt *q =
+	    store_prepare(s,
+			  "SELECT t.id FROM series t JOIN series o ON o.id = ?2 WHERE t.key = ?1 "
+			  "AND t.unit = o.unit AND t.direction = o.direction",
+			  e);
+	if (!q)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_text(q, 1, m->new_key, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, m->id);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		target = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	*moved = target != 0;
+	if (!target)
+		return ASSAY_OK;
+	assay_err rc;
+	if ((rc = exec_bound(s, "UPDATE measurements SET series = ?2 WHERE series = ?1", m->id,
+			     target, NULL, NULL, e)) != ASSAY_OK ||
+	    (rc = exec_bound(s,
+			     "INSERT OR IGNORE INTO annotations (series, revision, kind, "
+			     "note, created) SELECT ?2, revision, kind, note, created "
+			     "FROM annotations WHERE series = ?1",
+			     m->id, target, NULL, NULL, e)) != ASSAY_OK ||
+	    (rc = exec_bound(s, "DELETE FROM annotations WHERE series = ?1 AND ?2 = ?2", m->id, 0,
+			     NULL, NULL, e)) != ASSAY_OK)
+		return rc;
+	return exec_bound(s, "DELETE FROM series WHERE id = ?1 AND ?2 = ?2", m->id, 0, NULL, NULL,
+			  e);
+}
+
+/* No canonical series yet: m's row takes the canonical key and fields.
+ * *renamed is false when another series holds the key (another unit). */
+static assay_err alias_rename(struct assay_store *s, const struct alias_move *m, bool *renamed,
+			      struct assay_error *e)
+{
+	sqlite3_stmt *u = store_prepare(s,
+					"UPDATE series SET key = ?2, fields = ?3, "
+					"precision = coalesce(?4, precision), scale = "
+					"coalesce(?5, scale) WHERE id = ?1 AND NOT EXISTS "
+					"(SELECT 1 FROM series WHERE key = ?2)",
+					e);
+	if (!u)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(u, 1, m->id);
+	sqlite3_bind_text(u, 2, m->new_key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(u, 3, m->fields, -1, SQLITE_STATIC);
+	store_bind_text(u, 4, m->precision);
+	store_bind_text(u, 5, m->scale);
+	int us = sqlite3_step(u);
+	sqlite3_finalize(u);
+	if (us != SQLITE_DONE)
+		return store_sqlerr(s, e, "renaming a series");
+	*renamed = sqlite3_changes(s->db) != 0;
+	return ASSAY_OK;
+}
+
+/* Verdicts name series by key: the old key becomes the new one. */
+static assay_err alias_verdicts(struct assay_store *s, const struct alias_move *m,
+				struct assay_error *e)
+{
+	sqlite3_stmt *vq =
+	    store_prepare(s, "UPDATE verdicts SET series_key = ?2 WHERE series_key = ?1", e);
+	if (!vq)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_text(vq, 1, m->old_key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(vq, 2, m->new_key, -1, SQLITE_STATIC);
+	int vs = sqlite3_step(vq);
+	sqlite3_finalize(vq);
+	return vs == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "renaming a series in verdicts");
+}
+
+assay_err store_merge_aliases(struct assay_store *s, long *merged, struct assay_error *e)
+{
+	struct alias_move *v = NULL;
+	size_t n = 0;
+	assay_err rc = alias_list(s, &v, &n, e);
 	long done = 0;
 	for (size_t i = 0; i < n && rc == ASSAY_OK; i++) {
-		struct alias_move *m = &v[i];
-		long long target = 0;
-		sqlite3_stmt *q = store_prepare(
-		    s,
-		    "SELECT t.id FROM series t JOIN series o ON o.id = ?2 WHERE t.key = ?1 AND "
-		    "t.unit = o.unit AND t.direction = o.direction",
-		    e);
-		if (!q) {
-			rc = e ? e->code : ASSAY_INFRA;
+		bool moved = false, renamed = false;
+		if ((rc = alias_join(s, &v[i], &moved, e)) != ASSAY_OK)
 			break;
-		}
-		sqlite3_bind_text(q, 1, m->new_key, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 2, m->id);
-		if (sqlite3_step(q) == SQLITE_ROW)
-			target = sqlite3_column_int64(q, 0);
-		sqlite3_finalize(q);
-		if (target) {
-			/* The canonical series exists: its history takes these points. */
-			if ((rc = exec_bound(
-				 s, "UPDATE measurements SET series = ?2 WHERE series = ?1", m->id,
-				 target, NULL, NULL, e)) != ASSAY_OK ||
-			    (rc = exec_bound(
-				 s,
-				 "INSERT OR IGNORE INTO annotations (series, revision, kind, "
-				 "note, created) SELECT ?2, revision, kind, note, created "
-				 "FROM annotations WHERE series = ?1",
-				 m->id, target, NULL, NULL, e)) != ASSAY_OK ||
-			    (rc = exec_bound(
-				 s, "DELETE FROM annotations WHERE series = ?1 AND ?2 = ?2", m->id,
-				 0, NULL, NULL, e)) != ASSAY_OK ||
-			    (rc = exec_bound(s, "DELETE FROM series WHERE id = ?1 AND ?2 = ?2",
-					     m->id, 0, NULL, NULL, e)) != ASSAY_OK)
-				break;
-		} else {
-			sqlite3_stmt *u =
-			    store_prepare(s,
-					  "UPDATE series SET key = ?2, fields = ?3, "
-					  "precision = coalesce(?4, precision), scale = "
-					  "coalesce(?5, scale) WHERE id = ?1 AND NOT EXISTS "
-					  "(SELECT 1 FROM series WHERE key = ?2)",
-					  e);
-			if (!u) {
-				rc = e ? e->code : ASSAY_INFRA;
-				break;
-			}
-			sqlite3_bind_int64(u, 1, m->id);
-			sqlite3_bind_text(u, 2, m->new_key, -1, SQLITE_STATIC);
-			sqlite3_bind_text(u, 3, m->fields, -1, SQLITE_STATIC);
-			store_bind_text(u, 4, m->precision);
-			store_bind_text(u, 5, m->scale);
-			int us = sqlite3_step(u);
-			sqlite3_finalize(u);
-			if (us != SQLITE_DONE) {
-				rc = store_sqlerr(s, e, "renaming a series");
-				break;
-			}
-			if (!sqlite3_changes(s->db))
-				continue; /* same key, other unit: left apart */
-		}
-		sqlite3_stmt *vq = store_prepare(
-		    s, "UPDATE verdicts SET series_key = ?2 WHERE series_key = ?1", e);
-		if (!vq) {
-			rc = e ? e->code : ASSAY_INFRA;
+		if (!moved && (rc = alias_rename(s, &v[i], &renamed, e)) != ASSAY_OK)
 			break;
-		}
-		sqlite3_bind_text(vq, 1, m->old_key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(vq, 2, m->new_key, -1, SQLITE_STATIC);
-		int vs = sqlite3_step(vq);
-		sqlite3_finalize(vq);
-		if (vs != SQLITE_DONE) {
-			rc = store_sqlerr(s, e, "renaming a series in verdicts");
+		if (!moved && !renamed)
+			continue; /* same key, other unit: left apart */
+		if ((rc = alias_verdicts(s, &v[i], e)) != ASSAY_OK)
 			break;
-		}
 		done++;
 	}
 	for (size_t i = 0; i < n; i++) {
