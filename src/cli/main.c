@@ -17,6 +17,8 @@ const struct cli_command cli_commands[] = {
      NULL, &cmd_history_spec},
     {"lint", cmd_lint, "check madengine manifests, model cards and assay configs", NULL,
      &cmd_lint_spec},
+    {"manifest", cmd_manifest, "write a madengine build_manifest.json for a suite's combo", NULL,
+     &cmd_manifest_spec},
     {"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards", NULL,
      &cmd_matrix_spec},
     {"parse", cmd_parse, "turn result files and training logs into measurement rows",
