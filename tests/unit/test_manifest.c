@@ -77,7 +77,7 @@ static void test_shape(void **state)
 	assert_string_equal(k, "primus_pyt_megatron_lm_train_llama-3.1-8b");
 	json_t *img = json_object_get(json_object_get(m, "built_images"), k);
 	keys_of(img, k2, sizeof(k2));
-	assert_string_equal(k2, "docker_image,local_image");
+	assert_string_equal(k2, "docker_image,dockerfile,local_image");
 	assert_true(json_is_true(json_object_get(img, "local_image")));
 	json_t *dc = json_object_get(m, "deployment_config");
 	keys_of(dc, k2, sizeof(k2));

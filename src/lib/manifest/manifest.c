@@ -183,13 +183,16 @@ static assay_err check_image(struct gen *g, const char *image)
 		    colon ? "uses the moving \"latest\" tag" : "has no tag");
 }
 
-/* The built_models entry: madengine's model card for the combo. */
+/* The built_models entry: madengine's model card for the combo, the keys
+ * its run phase reads, and the dockerfile that both of madengine's writers
+ * keep there (and `assay lint` requires of a card: card-required). */
 static json_t *model_entry(struct gen *g, const char *model, const char *image, assay_err *rc)
 {
 	json_t *m = json_pack("{s:s, s:s}", "name", model, "docker_image", image);
 	char n[32];
 	snprintf(n, sizeof(n), "%lld", g->gpus);
-	*rc = put_string(g, m, "dockerfile", NULL, false);
+	if (*rc == ASSAY_OK)
+		*rc = put_string(g, m, "dockerfile", NULL, true);
 	if (*rc == ASSAY_OK)
 		*rc = put_string(g, m, "scripts", NULL, true);
 	if (*rc == ASSAY_OK)
@@ -225,6 +228,7 @@ static assay_err add_models(struct gen *g, json_t *out)
 		rc = check_image(g, image);
 	if (rc == ASSAY_OK) {
 		json_t *img = json_pack("{s:s, s:b}", "docker_image", image, "local_image", 1);
+		rc = put_string(g, img, "dockerfile", NULL, true);
 		json_t *m = model_entry(g, model, image, &rc);
 		json_object_set_new(json_object_get(out, "built_images"), model, img);
 		json_object_set_new(json_object_get(out, "built_models"), model, m);

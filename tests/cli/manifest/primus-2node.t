@@ -6,7 +6,8 @@ exit: 0
   "built_images": {
     "primus_pyt_megatron_lm_train_llama-3.1-8b": {
       "docker_image": "rocm/primus:v25.9",
-      "local_image": true
+      "local_image": true,
+      "dockerfile": "docker/primus_megatron_train.ubuntu.amd.Dockerfile"
     }
   },
   "built_models": {
