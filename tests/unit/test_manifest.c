@@ -81,7 +81,7 @@ static void test_shape(void **state)
 	assert_true(json_is_true(json_object_get(img, "local_image")));
 	json_t *dc = json_object_get(m, "deployment_config");
 	keys_of(dc, k2, sizeof(k2));
-	assert_string_equal(k2, "distributed,slurm,target");
+	assert_string_equal(k2, "distributed,slurm");
 	json_t *slurm = json_object_get(dc, "slurm"), *dist = json_object_get(dc, "distributed");
 	assert_int_equal(json_integer_value(json_object_get(slurm, "nodes")), 2);
 	assert_int_equal(json_integer_value(json_object_get(dist, "nnodes")), 2);

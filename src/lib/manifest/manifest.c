@@ -321,7 +321,8 @@ static json_t *slurm_block(struct gen *g)
 }
 
 /* deployment_config: madengine's run phase takes slurm and distributed from
- * it (run_orchestrator.py); "target" names the deployment. */
+ * it and infers the Slurm deployment from slurm being there
+ * (run_orchestrator.py, _infer_deployment_target), so no "target". */
 static assay_err add_deployment(struct gen *g, json_t *out)
 {
 	struct assay_cfg cfg = {g->rq->suite, g->e};
@@ -344,8 +345,7 @@ static assay_err add_deployment(struct gen *g, json_t *out)
 	if (port)
 		json_object_set(dist, "port", port);
 	json_object_set_new(out, "deployment_config",
-			    json_pack("{s:s, s:o, s:o}", "target", "slurm", "slurm", slurm_block(g),
-				      "distributed", dist));
+			    json_pack("{s:o, s:o}", "slurm", slurm_block(g), "distributed", dist));
 	return ASSAY_OK;
 }
 

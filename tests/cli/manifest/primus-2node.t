@@ -34,7 +34,6 @@ exit: 0
   },
   "credentials_required": ["HF"],
   "deployment_config": {
-    "target": "slurm",
     "slurm": {
       "partition": "mi355x",
       "account": "perf-ci",
