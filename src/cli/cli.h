@@ -40,7 +40,8 @@ void cli_split_list(struct strlist *l, const char *arg);
 	int cmd_##name(int argc, char **argv);                                                     \
 	extern const struct cli_spec cmd_##name##_spec
 
-CLI_DECLARE(lint);
+CLI_DECLARE_SPEC(lint);
+CLI_DECLARE_SPEC(manifest);
 CLI_DECLARE_SPEC(matrix);
 CLI_DECLARE(store);
 CLI_DECLARE(detect);

@@ -1,7 +1,6 @@
 /* assay lint: check madengine manifests, madengine model cards and assay's
  * own configs; print the findings as text, JSON, SARIF or GitHub
  * annotations, and exit 0 (clean or warnings), 1 (errors) or 2 (bad input). */
-#include <getopt.h>
 #include <libgen.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -13,44 +12,131 @@
 #include "assay/lint.h"
 #include "assay/version.h"
 #include "cli.h"
+#include "opt.h"
 
-const char cmd_lint_help[] =
-    "usage: assay lint [--format FORMAT] [--kind KIND] [--disable RULE] [--enable RULE]\n"
-    "                  [--strict] [--fail-on LEVEL] [--context FILE] FILE...\n"
-    "       assay lint --list-rules\n"
-    "\n"
-    "Check madengine build manifests (build_manifest.json), madengine model cards\n"
-    "(models.json), madengine additional-context files and assay's platform\n"
-    "registries, sweeps and suites, statically.\n"
-    "Each finding names the file, the JSON path, its severity and rule:\n"
-    "  build_manifest.json:$.slurm: error: misplaced-key: madengine ignores ...\n"
-    "\n"
-    "options:\n"
-    "  --format FORMAT   human (default), json, sarif (SARIF 2.1.0) or github\n"
-    "                    (workflow annotations)\n"
-    "  --kind KIND       manifest, models, platforms, sweep, suite or context (default:\n"
-    "                    from the content)\n"
-    "  --context FILE    lint each manifest merged with this madengine\n"
-    "                    --additional-context-file, as madengine merges them\n"
-    "  --strict          the multi-node traps that are warnings become errors\n"
-    "  --fail-on LEVEL   exit 1 on a finding of this level or worse: error\n"
-    "                    (default) or warning\n"
-    "  --disable RULE    turn a rule off (repeatable, comma-separated, or \"all\")\n"
-    "  --enable RULE     turn a rule on, e.g. one that is off by default\n"
-    "  --jobs N          lint N files at a time (default: the number of CPUs)\n"
-    "  --list-rules      print every rule: id, severity, default, --strict, summary\n"
-    "\n"
-    "A .assay-lint.json beside the files allows findings per file and sets\n"
-    "severities:\n"
-    "  {\"allow\": {\"build_manifest.json\": [\"image-tag\", \"placeholder $.context\"]},\n"
-    "   \"severity\": {\"no-network-interface\": \"error\"}}\n"
-    "\n"
-    "example:\n"
-    "  assay lint --format github build_manifest.json models.json\n"
-    "\n"
-    "Exit codes: 0 no errors (warnings allowed), 1 an error-level finding (or a\n"
-    "warning with --fail-on warning), 2 bad arguments, unreadable or non-JSON\n"
-    "input. Rules: docs/lint.md.\n";
+struct lint_args {
+	struct assay_lint_options o;
+	const char *format, *kind, *fail_on;
+	long long jobs;
+	bool list, strict;
+};
+
+static const char *const formats[] = {"human", "json", "sarif", "github", NULL};
+static const char *const kinds[] = {"manifest", "models",  "platforms", "sweep",
+				    "suite",    "context", NULL};
+static const char *const levels[] = {"error", "warning", NULL};
+
+/* --disable and --enable: comma-separated rule ids (or "all"), in order. */
+static int set_rules(struct lint_args *a, const char *arg, bool on)
+{
+	struct strlist ids = STRLIST_INIT;
+	cli_split_list(&ids, arg);
+	int rc = ASSAY_OK;
+	for (size_t i = 0; i < ids.n && rc == ASSAY_OK; i++) {
+		struct assay_error e;
+		if (assay_lint_options_set(&a->o, ids.v[i], on, &e) != ASSAY_OK)
+			rc = cli_usage_error("lint", "--%s: %s", on ? "enable" : "disable",
+					     e.message);
+	}
+	strlist_clear(&ids);
+	return rc;
+}
+
+static int opt_disable(void *args, const char *arg, const char *cmd)
+{
+	(void)cmd;
+	return set_rules(args, arg, false);
+}
+
+static int opt_enable(void *args, const char *arg, const char *cmd)
+{
+	(void)cmd;
+	return set_rules(args, arg, true);
+}
+
+static int opt_json(void *args, const char *arg, const char *cmd)
+{
+	(void)arg;
+	(void)cmd;
+	((struct lint_args *)args)->format = "json";
+	return 0;
+}
+
+static const struct cli_opt lint_opts[] = {
+    {.type = CLI_CHOICE,
+     .name = "format",
+     .arg = "FORMAT",
+     .off = offsetof(struct lint_args, format),
+     .help = "human, json, sarif (SARIF 2.1.0) or github\n(workflow annotations)",
+     .def = "human",
+     .choices = formats},
+    {.type = CLI_CALL, .name = "json", .help = "the same as --format json", .call = opt_json},
+    {.type = CLI_CHOICE,
+     .name = "kind",
+     .arg = "KIND",
+     .off = offsetof(struct lint_args, kind),
+     .help = "manifest, models, platforms, sweep, suite or\ncontext",
+     .def = "from the content",
+     .choices = kinds},
+    CLI_OPT_STRING("context", "FILE", struct lint_args, o.context_file,
+		   "lint each manifest merged with this madengine\n"
+		   "--additional-context-file, as madengine merges them"),
+    CLI_OPT_FLAG("strict", struct lint_args, strict,
+		 "the multi-node traps that are warnings become errors"),
+    {.type = CLI_CHOICE,
+     .name = "fail-on",
+     .arg = "LEVEL",
+     .off = offsetof(struct lint_args, fail_on),
+     .help = "exit 1 on a finding of this level or worse:\nerror or warning",
+     .def = "error",
+     .choices = levels},
+    {.type = CLI_CALL,
+     .name = "disable",
+     .arg = "RULE",
+     .help = "turn rules off (comma-separated or repeated, or \"all\")",
+     .call = opt_disable},
+    {.type = CLI_CALL,
+     .name = "enable",
+     .arg = "RULE",
+     .help = "turn rules on, e.g. one that is off by default",
+     .call = opt_enable},
+    {.type = CLI_INT,
+     .name = "jobs",
+     .arg = "N",
+     .off = offsetof(struct lint_args, jobs),
+     .help = "lint N files at a time, 1 to 256",
+     .def = "the number of CPUs",
+     .min = 1},
+    CLI_OPT_FLAG("list-rules", struct lint_args, list,
+		 "print every rule: id, severity, default, --strict, summary"),
+    CLI_OPT_END,
+};
+
+const struct cli_spec cmd_lint_spec = {
+    .name = "lint",
+    .usage = "assay lint [--format FORMAT | --json] [--kind KIND] [--disable RULE]\n"
+	     "           [--enable RULE] [--strict] [--fail-on LEVEL] [--context FILE] FILE...\n"
+	     "assay lint --list-rules",
+    .about =
+	"Check madengine build manifests (build_manifest.json), madengine model cards\n"
+	"(models.json), madengine additional-context files and assay's platform\n"
+	"registries, sweeps and suites, statically.\n"
+	"Each finding names the file, the JSON path, its severity and rule:\n"
+	"  build_manifest.json:$.slurm: error: misplaced-key: madengine ignores ...\n"
+	"\n"
+	"A .assay-lint.json beside the files allows findings per file and sets\n"
+	"severities:\n"
+	"  {\"allow\": {\"build_manifest.json\": [\"image-tag\", \"placeholder $.context\"]},\n"
+	"   \"severity\": {\"no-network-interface\": \"error\"}}\n",
+    .opts = lint_opts,
+    .examples = "assay lint --format github build_manifest.json models.json",
+    .exits = "Exit codes: 0 no errors (warnings allowed), 1 an error-level finding (or a\n"
+	     "warning with --fail-on warning), 2 bad arguments, unreadable or non-JSON\n"
+	     "input. Rules: docs/lint.md.\n",
+    .min_args = 0,
+    .max_args = -1,
+    .args_what = "file",
+};
 
 static void list_rules(void)
 {
@@ -118,8 +204,6 @@ static void allow_cache_release(struct allow_cache *c)
 	strlist_clear(&c->dirs);
 }
 
-enum format { F_HUMAN, F_JSON, F_SARIF, F_GITHUB };
-
 /* One file to lint; workers fill result, rc and err. */
 struct job {
 	const char *file;
@@ -170,193 +254,138 @@ static void run_jobs(struct job *jobs, size_t n, const struct assay_lint_options
 	free(t);
 }
 
-static int set_rules(struct assay_lint_options *o, const char *arg, bool on)
+/* Parse the options; -1 after --help, an exit code on a usage error. */
+static int lint_parse(int argc, char **argv, struct lint_args *a, int *first)
 {
-	struct strlist ids = STRLIST_INIT;
-	cli_split_list(&ids, arg);
-	int rc = ASSAY_OK;
-	for (size_t i = 0; i < ids.n && rc == ASSAY_OK; i++) {
-		struct assay_error e;
-		if (assay_lint_options_set(o, ids.v[i], on, &e) != ASSAY_OK)
-			rc = cli_usage_error("lint", "--%s: %s", on ? "enable" : "disable",
-					     e.message);
+	assay_lint_options_init(&a->o);
+	a->format = "human";
+	a->fail_on = "error";
+	a->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	int rc = cli_parse(&cmd_lint_spec, argc, argv, a, first);
+	if (rc)
+		return rc;
+	if (a->jobs > 256)
+		return cli_usage_error(
+		    "lint", "--jobs: expected a whole number from 1 to 256, got '%lld'", a->jobs);
+	if (a->kind)
+		a->o.kind = (enum assay_lint_kind)assay_lint_kind_from_name(a->kind);
+	if (a->strict)
+		assay_lint_options_strict(&a->o);
+	if (!a->list && *first >= argc)
+		return cli_usage_error("lint", "expected at least one FILE");
+	return 0;
+}
+
+/* Totals over the files that were linted. */
+struct totals {
+	size_t errors, warnings, allowed, linted;
+};
+
+/* Set up one job per file with the allow list of its directory. */
+static assay_err prepare_jobs(struct job *jobs, char **files, size_t n, struct allow_cache *cache)
+{
+	assay_err rc = ASSAY_OK;
+	for (size_t i = 0; i < n; i++) {
+		assay_err arc;
+		const struct assay_error *aerr = NULL;
+		jobs[i].file = files[i];
+		jobs[i].allow = allow_for(cache, jobs[i].file, &arc, &aerr);
+		jobs[i].skip = arc != ASSAY_OK;
+		jobs[i].allow_err = aerr ? (size_t)(aerr - cache->errs) : 0;
+		rc = assay_err_worst(rc, arc);
 	}
-	strlist_clear(&ids);
 	return rc;
 }
 
-int cmd_lint(int argc, char **argv)
+/* Move each job's result into res, print the per-file formats as they come
+ * and count; returns the worst error of a file that could not be linted. */
+static assay_err collect(struct job *jobs, size_t n, const struct allow_cache *cache,
+			 const char *format, struct assay_lint_result *res, struct totals *t)
 {
-	enum {
-		O_FORMAT = 256,
-		O_KIND,
-		O_DISABLE,
-		O_ENABLE,
-		O_JOBS,
-		O_LIST,
-		O_STRICT,
-		O_FAIL_ON,
-		O_CONTEXT
-	};
-	static const struct option opts[] = {
-	    {"format", required_argument, NULL, O_FORMAT},
-	    {"kind", required_argument, NULL, O_KIND},
-	    {"disable", required_argument, NULL, O_DISABLE},
-	    {"enable", required_argument, NULL, O_ENABLE},
-	    {"jobs", required_argument, NULL, O_JOBS},
-	    {"list-rules", no_argument, NULL, O_LIST},
-	    {"strict", no_argument, NULL, O_STRICT},
-	    {"fail-on", required_argument, NULL, O_FAIL_ON},
-	    {"context", required_argument, NULL, O_CONTEXT},
-	    {NULL, 0, NULL, 0},
-	};
-	static const char *const format_names[] = {"human", "json", "sarif", "github"};
-	struct assay_lint_options o;
-	assay_lint_options_init(&o);
-	enum format format = F_HUMAN;
-	bool list = false;
-	enum assay_lint_severity fail_on = ASSAY_LINT_ERROR;
-	long nthreads = sysconf(_SC_NPROCESSORS_ONLN);
-	int opt;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_FORMAT: {
-			size_t i = 0;
-			while (i < ARRAY_SIZE(format_names) && strcmp(format_names[i], optarg))
-				i++;
-			if (i == ARRAY_SIZE(format_names))
-				return cli_usage_error("lint",
-						       "--format: expected human, json, sarif or "
-						       "github, got \"%s\"",
-						       optarg);
-			format = (enum format)i;
-			break;
-		}
-		case O_KIND: {
-			int k = assay_lint_kind_from_name(optarg);
-			if (k <= ASSAY_LINT_AUTO)
-				return cli_usage_error(
-				    "lint",
-				    "--kind: expected manifest, models, platforms, "
-				    "sweep, suite or context, got \"%s\"",
-				    optarg);
-			o.kind = (enum assay_lint_kind)k;
-			break;
-		}
-		case O_DISABLE:
-		case O_ENABLE:
-			if (set_rules(&o, optarg, opt == O_ENABLE) != ASSAY_OK)
-				return ASSAY_USAGE;
-			break;
-		case O_JOBS: {
-			long long v;
-			if (!assay_parse_long(optarg, &v) || v < 1 || v > 256)
-				return cli_usage_error(
-				    "lint", "--jobs: expected 1 to 256, got \"%s\"", optarg);
-			nthreads = (long)v;
-			break;
-		}
-		case O_LIST: list = true; break;
-		case O_STRICT: assay_lint_options_strict(&o); break;
-		case O_FAIL_ON:
-			if (!strcmp(optarg, "error"))
-				fail_on = ASSAY_LINT_ERROR;
-			else if (!strcmp(optarg, "warning"))
-				fail_on = ASSAY_LINT_WARNING;
-			else
-				return cli_usage_error(
-				    "lint", "--fail-on: expected error or warning, got \"%s\"",
-				    optarg);
-			break;
-		case O_CONTEXT: o.context_file = optarg; break;
-		default:
-			return cli_usage_error("lint", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (list) {
-		list_rules();
-		return ASSAY_OK;
-	}
-	if (optind >= argc)
-		return cli_usage_error("lint", "expected at least one FILE");
-
-	size_t nfiles = (size_t)(argc - optind), nres = 0, nlinted = 0;
-	struct job *jobs = xcalloc(nfiles, sizeof(*jobs));
-	struct assay_lint_result *res = xcalloc(nfiles, sizeof(*res));
-	struct allow_cache cache = {STRLIST_INIT, NULL, NULL};
 	assay_err rc = ASSAY_OK;
-	size_t errors = 0, warnings = 0, allowed = 0;
-	for (size_t i = 0; i < nfiles; i++) {
-		assay_err arc;
-		const struct assay_error *aerr = NULL;
-		jobs[i].file = argv[optind + (int)i];
-		jobs[i].allow = allow_for(&cache, jobs[i].file, &arc, &aerr);
-		jobs[i].skip = arc != ASSAY_OK;
-		jobs[i].allow_err = aerr ? (size_t)(aerr - cache.errs) : 0;
-		rc = assay_err_worst(rc, arc);
-	}
-	run_jobs(jobs, nfiles, &o, nthreads < 1 ? 1 : nthreads);
+	bool human = !strcmp(format, "human"), github = !strcmp(format, "github");
 	struct sbuf out = SBUF_INIT;
-	for (size_t i = 0; i < nfiles; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct job *j = &jobs[i];
-		struct assay_lint_result *r = &res[nres++];
 		if (j->skip) {
 			/* Not linted: its .assay-lint.json is invalid (reported above). */
 			memset(&j->result, 0, sizeof(j->result));
 			j->result.file = xstrdup(j->file);
 			j->result.error = xcalloc(1, sizeof(*j->result.error));
-			*j->result.error = cache.errs[j->allow_err];
+			*j->result.error = cache->errs[j->allow_err];
 			j->result.errors = 1;
 		} else if (j->rc != ASSAY_OK) {
 			rc = assay_err_worst(rc, cli_report(&j->err));
 		}
+		struct assay_lint_result *r = &res[i];
 		*r = j->result;
-		if (r->error) {
-			/* Counted in the JSON document; the exit code is 2 already. */
-			if (format == F_GITHUB)
-				assay_lint_format_github(&out, r);
-			fputs(sbuf_str(&out), stdout);
-			sbuf_reset(&out);
-			continue;
+		if (!r->error) {
+			/* A file that failed is counted in the JSON document; the exit
+			 * code is 2 already. */
+			t->linted++;
+			t->errors += r->errors;
+			t->warnings += r->warnings;
+			t->allowed += r->allowed;
 		}
-		*r = j->result;
-		nlinted++;
-		errors += r->errors;
-		warnings += r->warnings;
-		allowed += r->allowed;
-		if (format == F_HUMAN)
+		if (human && !r->error)
 			assay_lint_format_human(&out, r);
-		else if (format == F_GITHUB)
+		else if (github)
 			assay_lint_format_github(&out, r);
 		fputs(sbuf_str(&out), stdout);
 		sbuf_reset(&out);
 	}
-	free(jobs);
-	if (format == F_JSON || format == F_SARIF) {
-		json_t *doc = format == F_JSON
-				  ? assay_lint_to_json(res, nres)
-				  : assay_lint_to_sarif(res, nres, assay_version_string);
+	sbuf_release(&out);
+	return rc;
+}
+
+/* The whole-run formats, and the count on stderr after human output. */
+static void print_end(const char *format, const struct assay_lint_result *res, size_t n,
+		      const struct totals *t)
+{
+	if (!strcmp(format, "json") || !strcmp(format, "sarif")) {
+		json_t *doc = !strcmp(format, "json")
+				  ? assay_lint_to_json(res, n)
+				  : assay_lint_to_sarif(res, n, assay_version_string);
 		char *s = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
 		printf("%s\n", s);
 		free(s);
 		json_decref(doc);
 	}
-	if (format == F_HUMAN && (errors || warnings || allowed)) {
-		fprintf(stderr, "assay lint: %zu error%s, %zu warning%s in %zu file%s", errors,
-			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", nlinted,
-			nlinted == 1 ? "" : "s");
-		if (allowed)
-			fprintf(stderr, "; %zu allowed by .assay-lint.json", allowed);
+	if (!strcmp(format, "human") && (t->errors || t->warnings || t->allowed)) {
+		fprintf(stderr, "assay lint: %zu error%s, %zu warning%s in %zu file%s", t->errors,
+			t->errors == 1 ? "" : "s", t->warnings, t->warnings == 1 ? "" : "s",
+			t->linted, t->linted == 1 ? "" : "s");
+		if (t->allowed)
+			fprintf(stderr, "; %zu allowed by .assay-lint.json", t->allowed);
 		fputc('\n', stderr);
 	}
-	for (size_t i = 0; i < nres; i++)
+}
+
+int cmd_lint(int argc, char **argv)
+{
+	struct lint_args a = {0};
+	int first, rc = lint_parse(argc, argv, &a, &first);
+	if (rc)
+		return rc < 0 ? ASSAY_OK : rc;
+	if (a.list) {
+		list_rules();
+		return ASSAY_OK;
+	}
+	size_t n = (size_t)(argc - first);
+	struct job *jobs = xcalloc(n, sizeof(*jobs));
+	struct assay_lint_result *res = xcalloc(n, sizeof(*res));
+	struct allow_cache cache = {STRLIST_INIT, NULL, NULL};
+	struct totals t = {0};
+	assay_err worst = prepare_jobs(jobs, argv + first, n, &cache);
+	run_jobs(jobs, n, &a.o, (long)a.jobs < 1 ? 1 : (long)a.jobs);
+	worst = assay_err_worst(worst, collect(jobs, n, &cache, a.format, res, &t));
+	free(jobs);
+	print_end(a.format, res, n, &t);
+	for (size_t i = 0; i < n; i++)
 		assay_lint_result_release(&res[i]);
 	free(res);
-	sbuf_release(&out);
 	allow_cache_release(&cache);
-	if (errors || (fail_on == ASSAY_LINT_WARNING && warnings))
-		rc = assay_err_worst(rc, ASSAY_GATE_FAILED); /* exit 1: a finding at --fail-on */
-	return rc;
+	if (t.errors || (!strcmp(a.fail_on, "warning") && t.warnings))
+		worst = assay_err_worst(worst, ASSAY_GATE_FAILED); /* exit 1: at --fail-on */
+	return worst;
 }

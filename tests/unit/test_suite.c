@@ -167,7 +167,7 @@ static void test_command_errors(void **state)
 	    "output, cluster, revision, signatures, secrets, env, timeout_s, gates, raw_artifacts, "
 	    "combos, "
 	    "runs, argv, cwd, parser, results, logs, context, nodes, gpus_per_node, training, "
-	    "stages)");
+	    "stages, madengine)");
 	assert_string_equal(
 	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {\"RUN_ID\": 1}}, "
 		       "\"argv\": [\"x\"], \"parser\": \"rows\"}"),

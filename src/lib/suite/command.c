@@ -455,10 +455,14 @@ static int parse_stages(struct assay_cfg *c, const json_t *doc, struct assay_sui
 
 int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
 {
-	json_t *combos = NULL;
+	json_t *combos = NULL, *madengine;
 	const char *cwd;
 	int rc;
-	if (parse_combos(c, doc, &combos) < 0 || string_list(c, doc, "argv", true, &s->argv) < 0 ||
+	/* "madengine" is read by `assay manifest` (src/lib/manifest), which
+	 * checks what is in it; a run only needs it to be an object. */
+	if (assay_cfg_member(c, doc, "$", "madengine", ASSAY_CFG_OPTIONAL, JSON_OBJECT,
+			     &madengine) < 0 ||
+	    parse_combos(c, doc, &combos) < 0 || string_list(c, doc, "argv", true, &s->argv) < 0 ||
 	    string_list(c, doc, "results", false, &s->results) < 0 ||
 	    string_list(c, doc, "logs", false, &s->logs) < 0 || parse_parser(c, doc, s) < 0 ||
 	    parse_context(c, doc, s) < 0)

@@ -19,8 +19,8 @@
 const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep",
 					   "filters",   "assay_ep",  NULL};
 const char *const assay_suite_command_keys[] = {
-    COMMON_KEYS, "combos",  "runs",  "argv",          "cwd",      "parser", "results",
-    "logs",      "context", "nodes", "gpus_per_node", "training", "stages", NULL};
+    COMMON_KEYS, "combos", "runs",          "argv",     "cwd",    "parser",    "results", "logs",
+    "context",   "nodes",  "gpus_per_node", "training", "stages", "madengine", NULL};
 
 static const char *const kinds[] = {"ep", "command", NULL};
 static const char *const signature_keys[] = {"errors",  "benign", "disable",

@@ -3,4 +3,4 @@ args: lint --format xml tests/cli/lint/inputs/manifest.json
 exit: 2
 --- stdout
 --- stderr
-assay lint: --format: expected human, json, sarif or github, got "xml"
+assay lint: --format: expected one of human, json, sarif, github, got 'xml'

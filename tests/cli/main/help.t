@@ -11,6 +11,7 @@ commands:
   gate       judge rows and training logs against thresholds and gate specs
   history    one stored series over time, with change points and annotations
   lint       check madengine manifests, model cards and assay configs
+  manifest   write a madengine build_manifest.json for a suite's combo
   matrix     expand a sweep over a platform registry into cases and shards
   parse      turn result files and training logs into measurement rows
   report     write report.html, junit.xml and summary.md for a stored run

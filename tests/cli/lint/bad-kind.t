@@ -1,0 +1,6 @@
+# an unknown --kind names the kinds
+args: lint --kind manifests tests/cli/lint/inputs/manifest.json
+exit: 2
+--- stdout
+--- stderr
+assay lint: --kind: expected one of manifest, models, platforms, sweep, suite, context, got 'manifests'

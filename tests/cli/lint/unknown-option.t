@@ -1,0 +1,6 @@
+# an unknown option is named, with where to look
+args: lint --frobnicate tests/cli/lint/inputs/manifest.json
+exit: 2
+--- stdout
+--- stderr
+assay lint: unknown option '--frobnicate' (see 'assay help lint')
