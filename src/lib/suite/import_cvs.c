@@ -76,7 +76,7 @@ struct cvs {
 	struct assay_import *im;
 	const char *dir; /* the config's folder, "" for the working directory */
 	bool distributed;
-	const char *tokenizer;
+	char *tokenizer; /* model_params.tokenizer_model, or CVS's default */
 	json_t *env;
 };
 
@@ -295,14 +295,9 @@ static int import_config(struct cvs *x, const json_t *root, json_t *suite, long 
 	return 0;
 }
 
-/* $.model_params: the training script's variables (CVS's defaults where
- * absent); *script is the script under megatron_root. */
-static int import_model(struct cvs *x, const json_t *root, json_t *suite, long long iters,
-			const char **script, char **precision, long long *seq_len)
+/* Notes for the keys of $.model_params the suite has no place for. */
+static void model_notes(struct cvs *x, const json_t *mp)
 {
-	const json_t *mp = json_object_get(root, "model_params");
-	if (!json_is_object(mp))
-		return assay_cfg_expected(&x->c, "$.model_params", "an object", mp);
 	static const char *const known[] = {"model_name",         "tokenizer_model",
 					    "model_size",         "sequence_length",
 					    "recompute",          "fsdp",
@@ -325,7 +320,17 @@ static int import_model(struct cvs *x, const json_t *root, json_t *suite, long l
 		else if (!strcmp(key, "micro_batch_size") || !strcmp(key, "global_batch_size"))
 			note(x, path, "every combination sets its own");
 	}
+}
 
+/* $.model_params: the training script's variables (CVS's defaults where
+ * absent); *script is the script under megatron_root. */
+static int import_model(struct cvs *x, const json_t *root, json_t *suite, long long iters,
+			const char **script, char **precision, long long *seq_len)
+{
+	const json_t *mp = json_object_get(root, "model_params");
+	if (!json_is_object(mp))
+		return assay_cfg_expected(&x->c, "$.model_params", "an object", mp);
+	model_notes(x, mp);
 	char *name = NULL, *tok = NULL, *size = NULL, *seq = NULL, *rec = NULL, *fsdp = NULL,
 	     *tp = NULL, *pp = NULL;
 	int rc = -1;
@@ -371,7 +376,7 @@ static int import_model(struct cvs *x, const json_t *root, json_t *suite, long l
 	env_set(x, "MODEL_SIZE", size);
 	env_set(x, train_iters ? "TRAIN_ITERS" : "TOTAL_ITERS", n);
 	free(n);
-	x->tokenizer = json_string_value(json_object_get(mp, "tokenizer_model"));
+	x->tokenizer = xstrdup(tok);
 	json_t *ctx = json_object();
 	if (*name) {
 		char *w = literal(name);
@@ -392,88 +397,73 @@ out:
 	return rc;
 }
 
-/* $.sweep: combos (MBS, GBS, PRECISION and the precision's variables) and
- * runs. */
-static int import_sweep(struct cvs *x, const json_t *root, const char *def_precision, json_t *suite)
+/* One entry of $.sweep.combinations as a combo: MBS, GBS, PRECISION and the
+ * precision's variables; notes for its other keys (once for all entries). */
+static int import_combo(struct cvs *x, const char *key, const json_t *v, const struct cvs_flags *f,
+			const char *def_precision, json_t *combos)
 {
-	const json_t *sw = json_object_get(root, "sweep");
-	const json_t *combos = json_object_get(sw, "combinations");
-	if (!json_is_object(sw))
-		return assay_cfg_expected(&x->c, "$.sweep", "an object", sw);
-	if (!json_is_object(combos) || !json_object_size(combos))
-		return assay_cfg_expected(&x->c, "$.sweep.combinations", "a non-empty object",
-					  combos);
-	const char *tok = x->tokenizer ? x->tokenizer : "meta-llama/Llama-3.1-70B";
-	const struct cvs_flags *f = family_flags(tok);
-	json_t *out = json_object();
-	json_object_set_new(suite, "combos", out);
-	const char *key, *k2;
-	const json_t *v, *v2;
-	json_object_foreach((json_t *)combos, key, v)
-	{
-		char path[256], kpath[300];
-		assay_json_path_key(path, sizeof(path), "$.sweep.combinations", key);
-		if (!json_is_object(v))
-			return assay_cfg_expected(&x->c, path, "an object", v);
-		char *mbs = NULL, *gbs = NULL, *prec = NULL;
-		int rc = 0;
-		if (text(x, v, path, "micro_batch_size", &mbs) < 1 ||
-		    text(x, v, path, "global_batch_size", &gbs) < 1 ||
-		    text(x, v, path, "precision", &prec) < 0)
-			rc = -1;
-		if (rc == 0 && !mbs)
-			rc = assay_cfg_fail(&x->c, path, "micro_batch_size is required");
-		if (rc == 0 && !gbs)
-			rc = assay_cfg_fail(&x->c, path, "global_batch_size is required");
-		if (rc == 0) {
-			if (!prec || !*prec) {
-				free(prec);
-				prec = xstrdup(def_precision);
-			}
-			const char *penv = precision_env(f, prec);
-			if (!penv) {
-				snprintf(kpath, sizeof(kpath), "%s.precision", path);
-				note(x, kpath,
-				     "\"%s\" has no variables for this model family; CVS then sets "
-				     "%s, and so does the suite",
-				     prec, CVS_DEFAULT_PRECISION_ENV);
-				penv = CVS_DEFAULT_PRECISION_ENV;
-			}
-			json_t *c = json_object();
-			char *lm = literal(mbs), *lg = literal(gbs), *lp = literal(prec);
-			json_object_set_new(c, "MBS", json_string(lm));
-			json_object_set_new(c, "GBS", json_string(lg));
-			json_object_set_new(c, "PRECISION", json_string(lp));
-			json_object_set_new(c, "PRECISION_ENV", json_string(penv));
-			free(lm);
-			free(lg);
-			free(lp);
-			json_object_set_new(out, key, c);
+	char path[256], kpath[300];
+	assay_json_path_key(path, sizeof(path), "$.sweep.combinations", key);
+	if (!json_is_object(v))
+		return assay_cfg_expected(&x->c, path, "an object", v);
+	char *mbs = NULL, *gbs = NULL, *prec = NULL;
+	int rc = 0;
+	if (text(x, v, path, "micro_batch_size", &mbs) < 0 ||
+	    text(x, v, path, "global_batch_size", &gbs) < 0 ||
+	    text(x, v, path, "precision", &prec) < 0)
+		rc = -1;
+	else if (!mbs || !gbs)
+		rc = assay_cfg_fail(&x->c, path, "%s is required",
+				    !mbs ? "micro_batch_size" : "global_batch_size");
+	if (rc == 0) {
+		if (!prec || !*prec) {
+			free(prec);
+			prec = xstrdup(def_precision);
 		}
-		free(mbs);
-		free(gbs);
-		free(prec);
-		if (rc)
-			return -1;
-		json_object_foreach((json_t *)v, k2, v2)
-		{
-			if (k2[0] == '_' || !strcmp(k2, "micro_batch_size") ||
-			    !strcmp(k2, "global_batch_size") || !strcmp(k2, "precision"))
-				continue;
-			char all[300];
-			snprintf(all, sizeof(all), "$.sweep.combinations.*.%s", k2);
-			if (!strcmp(k2, "name"))
-				note(x, all, "a combination's case id is its key");
-			else if (!strcmp(k2, "result_dict"))
-				note(x, all,
-				     "limits come from the threshold file (CVS's loader "
-				     "refuses this key)");
-			else
-				note(x, all, "CVS's loader refuses this key");
+		const char *penv = precision_env(f, prec);
+		if (!penv) {
+			snprintf(kpath, sizeof(kpath), "%s.precision", path);
+			note(x, kpath,
+			     "\"%s\" has no variables for this model family; CVS then sets %s, and "
+			     "so does the suite",
+			     prec, CVS_DEFAULT_PRECISION_ENV);
+			penv = CVS_DEFAULT_PRECISION_ENV;
 		}
+		char *lm = literal(mbs), *lg = literal(gbs), *lp = literal(prec);
+		json_object_set_new(combos, key,
+				    json_pack("{s:s, s:s, s:s, s:s}", "MBS", lm, "GBS", lg,
+					      "PRECISION", lp, "PRECISION_ENV", penv));
+		free(lm);
+		free(lg);
+		free(lp);
 	}
+	free(mbs);
+	free(gbs);
+	free(prec);
+	const char *k;
+	const json_t *kv;
+	json_object_foreach((json_t *)v, k, kv)
+	{
+		if (rc || k[0] == '_' || !strcmp(k, "micro_batch_size") ||
+		    !strcmp(k, "global_batch_size") || !strcmp(k, "precision"))
+			continue;
+		snprintf(kpath, sizeof(kpath), "$.sweep.combinations.*.%s", k);
+		if (!strcmp(k, "name"))
+			note(x, kpath, "a combination's case id is its key");
+		else if (!strcmp(k, "result_dict"))
+			note(x, kpath,
+			     "limits come from the threshold file (CVS's loader refuses this key)");
+		else
+			note(x, kpath, "CVS's loader refuses this key");
+	}
+	return rc;
+}
 
-	const json_t *runs = json_object_get(sw, "runs");
+/* $.sweep.runs: the combinations run, in order (absent: all of them). */
+static int import_runs(struct cvs *x, const json_t *sw, const json_t *combos, json_t *suite)
+{
+	const json_t *runs = json_object_get(sw, "runs"), *v;
+	const char *key;
 	json_t *rl = json_array();
 	json_object_set_new(suite, "runs", rl);
 	if (!runs) {
@@ -501,6 +491,29 @@ static int import_sweep(struct cvs *x, const json_t *root, const char *def_preci
 		json_array_append_new(rl, json_string(r));
 	}
 	return 0;
+}
+
+/* $.sweep: combos and runs. */
+static int import_sweep(struct cvs *x, const json_t *root, const char *def_precision, json_t *suite)
+{
+	const json_t *sw = json_object_get(root, "sweep");
+	const json_t *combos = json_object_get(sw, "combinations");
+	if (!json_is_object(sw))
+		return assay_cfg_expected(&x->c, "$.sweep", "an object", sw);
+	if (!json_is_object(combos) || !json_object_size(combos))
+		return assay_cfg_expected(&x->c, "$.sweep.combinations", "a non-empty object",
+					  combos);
+	const struct cvs_flags *f = family_flags(x->tokenizer);
+	json_t *out = json_object();
+	json_object_set_new(suite, "combos", out);
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)combos, key, v)
+	{
+		if (import_combo(x, key, v, f, def_precision, out) < 0)
+			return -1;
+	}
+	return import_runs(x, sw, combos, suite);
 }
 
 /* The threshold file: threshold_json next to the config, or the one
@@ -690,6 +703,92 @@ assay_err assay_import_cvs(const char *config_path, const struct assay_import_op
 	return rc;
 }
 
+/* What the parts above gathered, for the command and the gates. */
+struct cvs_parts {
+	const char *framework, *image, *script, *arch;
+	char *precision, *root_dir, *thresholds;
+	long long iters, seq_len;
+	bool enforce;
+};
+
+/* CVS's job command: cd megatron_root, the precision's variables, the
+ * script; the rest of its variables are $.env. */
+static void import_command(struct cvs *x, const struct cvs_parts *p, json_t *suite)
+{
+	struct sbuf cmd = SBUF_INIT;
+	char *rd = literal(p->root_dir);
+	sbuf_adds(&cmd, "cd ");
+	sh_word(&cmd, rd);
+	sbuf_adds(&cmd, " && exec env {PRECISION_ENV} bash ");
+	sh_word(&cmd, p->script);
+	free(rd);
+	json_object_set_new(suite, "argv", json_pack("[s, s, s]", "sh", "-c", sbuf_str(&cmd)));
+	sbuf_release(&cmd);
+	json_object_set_new(x->env, "MOCK_DATA", json_string("1"));
+	json_object_set_new(x->env, "EXP_NAME", json_string("megatron_training"));
+	json_object_set_new(x->env, "TORCH_NCCL_ASYNC_ERROR_HANDLING", json_string("0"));
+	json_object_set(suite, "env", x->env);
+	json_object_set_new(suite, "secrets", json_pack("[s]", "HF_TOKEN"));
+	json_object_set_new(suite, "parser", json_string("megatron"));
+	/* CVS drops the first iteration from its means (skip_warmup). */
+	json_object_set_new(
+	    suite, "training",
+	    json_pack("{s:I, s:s}", "seq_len", (json_int_t)p->seq_len, "warmup", "1"));
+	if (x->distributed)
+		note(x, "$.framework",
+		     "megatron_distributed: the suite starts one command on this host (the local "
+		     "launcher); give it a Slurm launcher for %lld nodes (docs/slurm.md)",
+		     (long long)json_integer_value(json_object_get(suite, "nodes")));
+}
+
+/* $.gates: the threshold file (when enforced), then the loss curve. */
+static void import_gates(struct cvs *x, const struct cvs_parts *p, json_t *loss_curve,
+			 json_t *suite)
+{
+	json_t *gates = json_object();
+	if (p->thresholds && p->enforce) {
+		char *t = literal(p->thresholds);
+		json_object_set_new(gates, "thresholds", json_string(t));
+		free(t);
+	} else if (p->thresholds) {
+		note(x, "$.enforce_thresholds",
+		     "false (record only): the suite names no thresholds file, and every row is "
+		     "stored unjudged");
+	}
+	if (json_object_size(loss_curve))
+		json_object_set(gates, "loss_curve", json_object_get(loss_curve, "loss_curve"));
+	if (json_object_size(gates))
+		json_object_set(suite, "gates", gates);
+	json_decref(gates);
+}
+
+/* The suite with its keys in the order a suite is written by hand. */
+static json_t *ordered(const json_t *suite)
+{
+	static const char *const order[] = {"kind",     "name",    "description", "combos",
+					    "runs",     "argv",    "env",         "secrets",
+					    "parser",   "context", "nodes",       "gpus_per_node",
+					    "training", "gates",   NULL};
+	json_t *out = json_object();
+	for (size_t i = 0; order[i]; i++)
+		if (json_object_get(suite, order[i]))
+			json_object_set(out, order[i], json_object_get(suite, order[i]));
+	return out;
+}
+
+static void suite_name(json_t *suite, const char *base)
+{
+	char *name = xstrdup(base);
+	size_t n = strlen(name);
+	if (n > 5 && !strcmp(name + n - 5, ".json"))
+		name[n - 5] = '\0';
+	char *lname = literal(name);
+	json_object_set_new(suite, "kind", json_string("command"));
+	json_object_set_new(suite, "name", json_string(lname));
+	free(lname);
+	free(name);
+}
+
 assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 				const struct assay_import_opts *o, struct assay_import *out,
 				struct assay_error *e)
@@ -701,107 +800,44 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 		slash[slash == dir ? 1 : 0] = '\0';
 	else
 		dir[0] = '\0';
-	struct cvs x = {.c = {config_path, e}, .o = o, .im = out, .dir = dir, .env = json_object()};
-	json_t *suite = json_object(), *gates = json_object();
-	const char *framework, *image = NULL, *script = NULL, *arch = NULL;
-	char *precision = NULL, *root_dir = NULL, *thresholds = NULL;
-	long long iters = 10, seq_len = 0;
-	bool enforce;
-	int rc = import_head(&x, root, &framework, &enforce);
-
 	const char *base = strrchr(config_path, '/') ? strrchr(config_path, '/') + 1 : config_path;
-	char *name = xstrdup(base);
-	if (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".json"))
-		name[strlen(name) - 5] = '\0';
-	json_object_set_new(suite, "kind", json_string("command"));
-	char *lname = literal(name);
-	json_object_set_new(suite, "name", json_string(lname));
-	free(lname);
+	struct cvs x = {.c = {config_path, e}, .o = o, .im = out, .dir = dir, .env = json_object()};
+	struct cvs_parts p = {.iters = 10};
+	json_t *suite = json_object(), *lc = json_object();
+	suite_name(suite, base);
+	int rc = import_head(&x, root, &p.framework, &p.enforce);
 	if (!rc && json_is_string(json_object_get(root, "gpu_arch")))
-		arch = json_string_value(json_object_get(root, "gpu_arch"));
+		p.arch = json_string_value(json_object_get(root, "gpu_arch"));
 	if (!rc)
-		rc = import_top(&x, root, &image);
+		rc = import_top(&x, root, &p.image);
 	if (!rc)
-		rc = import_config(&x, root, suite, &iters);
+		rc = import_config(&x, root, suite, &p.iters);
 	if (!rc)
 		rc = text_or(&x, json_object_get(root, "config"), "$.config", "megatron_root",
-			     "/workspace/Megatron-LM", &root_dir);
+			     "/workspace/Megatron-LM", &p.root_dir);
 	if (!rc)
-		rc = import_model(&x, root, suite, iters, &script, &precision, &seq_len);
+		rc = import_model(&x, root, suite, p.iters, &p.script, &p.precision, &p.seq_len);
 	if (!rc)
-		rc = import_sweep(&x, root, precision, suite);
+		rc = import_sweep(&x, root, p.precision, suite);
 	if (!rc)
-		rc = threshold_path(&x, root, &thresholds);
+		rc = threshold_path(&x, root, &p.thresholds);
 	if (!rc)
-		rc = import_loss_curve(&x, root, gates);
+		rc = import_loss_curve(&x, root, lc);
 	if (!rc) {
-		describe(suite, base, framework, arch, image);
-		/* CVS's job command: cd megatron_root, the precision's variables, the
-		 * script; the rest of its variables are $.env. */
-		struct sbuf cmd = SBUF_INIT;
-		char *rd = literal(root_dir);
-		sbuf_adds(&cmd, "cd ");
-		sh_word(&cmd, rd);
-		sbuf_adds(&cmd, " && exec env {PRECISION_ENV} bash ");
-		sh_word(&cmd, script);
-		free(rd);
-		json_object_set_new(suite, "argv",
-				    json_pack("[s, s, s]", "sh", "-c", sbuf_str(&cmd)));
-		sbuf_release(&cmd);
-		json_object_set_new(x.env, "MOCK_DATA", json_string("1"));
-		json_object_set_new(x.env, "EXP_NAME", json_string("megatron_training"));
-		json_object_set_new(x.env, "TORCH_NCCL_ASYNC_ERROR_HANDLING", json_string("0"));
-		json_object_set(suite, "env", x.env);
-		json_object_set_new(suite, "secrets", json_pack("[s]", "HF_TOKEN"));
-		json_object_set_new(suite, "parser", json_string("megatron"));
-		/* CVS drops the first iteration from its means (skip_warmup). */
-		json_object_set_new(
-		    suite, "training",
-		    json_pack("{s:I, s:s}", "seq_len", (json_int_t)seq_len, "warmup", "1"));
-		if (thresholds && enforce) {
-			char *t = literal(thresholds);
-			json_object_set_new(gates, "thresholds", json_string(t));
-			free(t);
-		} else if (thresholds) {
-			note(&x, "$.enforce_thresholds",
-			     "false (record only): the suite names no thresholds file, and every "
-			     "row is stored unjudged");
-		}
-		/* thresholds first, as a suite is written by hand */
-		json_t *lc = json_incref(json_object_get(gates, "loss_curve"));
-		json_object_del(gates, "loss_curve");
-		if (lc)
-			json_object_set_new(gates, "loss_curve", lc);
-		if (json_object_size(gates))
-			json_object_set(suite, "gates", gates);
-		if (x.distributed)
-			note(&x, "$.framework",
-			     "megatron_distributed: the suite starts one command on this host "
-			     "(the local launcher); give it a Slurm launcher for %lld nodes "
-			     "(docs/slurm.md)",
-			     (long long)json_integer_value(json_object_get(suite, "nodes")));
-	}
-	free(name);
-	free(precision);
-	free(root_dir);
-	free(thresholds);
-	free(dir);
-	json_decref(gates);
-	json_decref(x.env);
-	if (rc) {
-		json_decref(suite);
+		describe(suite, base, p.framework, p.arch, p.image);
+		import_command(&x, &p, suite);
+		import_gates(&x, &p, lc, suite);
+		out->suite = ordered(suite);
+	} else {
 		strlist_clear(&out->notes);
-		return e->code ? e->code : ASSAY_USAGE;
 	}
-	/* The keys in the order a suite is written by hand (docs/suite.md). */
-	static const char *const order[] = {"kind",     "name",    "description", "combos",
-					    "runs",     "argv",    "env",         "secrets",
-					    "parser",   "context", "nodes",       "gpus_per_node",
-					    "training", "gates",   NULL};
-	out->suite = json_object();
-	for (size_t i = 0; order[i]; i++)
-		if (json_object_get(suite, order[i]))
-			json_object_set(out->suite, order[i], json_object_get(suite, order[i]));
+	free(p.precision);
+	free(p.root_dir);
+	free(p.thresholds);
+	free(dir);
+	json_decref(lc);
+	json_decref(x.env);
+	free(x.tokenizer);
 	json_decref(suite);
-	return ASSAY_OK;
+	return rc ? (e->code ? e->code : ASSAY_USAGE) : ASSAY_OK;
 }
