@@ -107,68 +107,11 @@ static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_
 	return code;
 }
 
-int ep_cmd_probe(int argc, char **argv)
+/* --stream: N bytes from private memory into the next rank's shared window,
+ * with memcpy and with non-temporal stores; the median per routine. */
+static int probe_stream(MPI_Comm comm, int rank, int size, long long bytes, long long reps,
+			const char *out)
 {
-	long long bytes = 64ll << 20, reps = 10;
-	long long tokens = 0;
-	struct ep_shape_opts sh = EP_SHAPE_DEFAULTS;
-	const char *out = NULL;
-	int precision = ASSAY_EP_BF16;
-	bool shape = false, stream = false;
-	ep_quiet = !ep_env_rank0();
-	const struct ep_opt opts[] = {
-	    EP_OPT_FLAG("--shape", &shape),
-	    EP_OPT_FLAG("--stream", &stream),
-	    EP_OPT_INT("--tokens", &tokens, 1, 1ll << 31),
-	    EP_SHAPE_OPTS(sh),
-	    EP_OPT_CHOICE("--precision", &precision, assay_known_precisions),
-	    EP_OPT_INT("--bytes", &bytes, 4096, 1ll << 34),
-	    EP_OPT_INT("--reps", &reps, 1, 100000),
-	    {.name = "--out", .type = EP_OPT_STRING, .dst = &out, .allow_empty = true},
-	    EP_OPT_END,
-	};
-	if (ep_parse_opts("probe", argc, argv, opts))
-		return ep_usage_done(ASSAY_USAGE);
-	if (shape && stream)
-		return ep_usage_done(ep_usage("probe", "--shape and --stream exclude each other"));
-	if (shape != (tokens > 0))
-		return ep_usage_done(
-		    ep_usage("probe", shape ? "--shape needs --tokens" : "--tokens needs --shape"));
-	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
-		fprintf(stderr, "assay-ep: MPI_Init failed\n");
-		return ASSAY_INFRA;
-	}
-	MPI_Comm comm = MPI_COMM_WORLD;
-	int rank, size;
-	MPI_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-	MPI_CHECK(MPI_Comm_rank(comm, &rank));
-	MPI_CHECK(MPI_Comm_size(comm, &size));
-	MPI_Comm node;
-	int nnode;
-	MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-	MPI_CHECK(MPI_Comm_size(node, &nnode));
-	MPI_CHECK(MPI_Comm_free(&node));
-	int one = nnode == size, all = 0;
-	MPI_CHECK(MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_LAND, comm));
-	if (!all) {
-		if (rank == 0)
-			fprintf(stderr, "assay-ep probe: all ranks must share one node\n");
-		MPI_Finalize();
-		return ASSAY_NO_METRICS;
-	}
-	if (shape) {
-		struct assay_ep_problem p = {.ep = size,
-					     .tokens = tokens,
-					     .hidden = sh.hidden,
-					     .experts = sh.experts,
-					     .topk = sh.topk,
-					     .seed = (uint64_t)sh.seed,
-					     .scale_up_domain = size,
-					     .precision = (enum assay_ep_precision)precision};
-		int code = probe_shape(comm, rank, size, &p, (int)reps, out);
-		MPI_Finalize();
-		return code;
-	}
 	size_t n = (size_t)bytes;
 	unsigned char *src = xmalloc(n), *base = NULL;
 	memset(src, rank + 1, n);
@@ -232,6 +175,72 @@ int ep_cmd_probe(int argc, char **argv)
 	MPI_CHECK(MPI_Win_free(&win));
 	free(src);
 	free(t);
+	return code;
+}
+
+int ep_cmd_probe(int argc, char **argv)
+{
+	long long bytes = 64ll << 20, reps = 10;
+	long long tokens = 0;
+	struct ep_shape_opts sh = EP_SHAPE_DEFAULTS;
+	const char *out = NULL;
+	int precision = ASSAY_EP_BF16;
+	bool shape = false, stream = false;
+	ep_quiet = !ep_env_rank0();
+	const struct ep_opt opts[] = {
+	    EP_OPT_FLAG("--shape", &shape),
+	    EP_OPT_FLAG("--stream", &stream),
+	    EP_OPT_INT("--tokens", &tokens, 1, 1ll << 31),
+	    EP_SHAPE_OPTS(sh),
+	    EP_OPT_CHOICE("--precision", &precision, assay_known_precisions),
+	    EP_OPT_INT("--bytes", &bytes, 4096, 1ll << 34),
+	    EP_OPT_INT("--reps", &reps, 1, 100000),
+	    {.name = "--out", .type = EP_OPT_STRING, .dst = &out, .allow_empty = true},
+	    EP_OPT_END,
+	};
+	if (ep_parse_opts("probe", argc, argv, opts))
+		return ep_usage_done(ASSAY_USAGE);
+	if (shape && stream)
+		return ep_usage_done(ep_usage("probe", "--shape and --stream exclude each other"));
+	if (shape != (tokens > 0))
+		return ep_usage_done(
+		    ep_usage("probe", shape ? "--shape needs --tokens" : "--tokens needs --shape"));
+	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+		fprintf(stderr, "assay-ep: MPI_Init failed\n");
+		return ASSAY_INFRA;
+	}
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int rank, size;
+	MPI_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+	MPI_CHECK(MPI_Comm_rank(comm, &rank));
+	MPI_CHECK(MPI_Comm_size(comm, &size));
+	MPI_Comm node;
+	int nnode;
+	MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+	MPI_CHECK(MPI_Comm_size(node, &nnode));
+	MPI_CHECK(MPI_Comm_free(&node));
+	int one = nnode == size, all = 0;
+	MPI_CHECK(MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_LAND, comm));
+	if (!all) {
+		if (rank == 0)
+			fprintf(stderr, "assay-ep probe: all ranks must share one node\n");
+		MPI_Finalize();
+		return ASSAY_NO_METRICS;
+	}
+	if (shape) {
+		struct assay_ep_problem p = {.ep = size,
+					     .tokens = tokens,
+					     .hidden = sh.hidden,
+					     .experts = sh.experts,
+					     .topk = sh.topk,
+					     .seed = (uint64_t)sh.seed,
+					     .scale_up_domain = size,
+					     .precision = (enum assay_ep_precision)precision};
+		int code = probe_shape(comm, rank, size, &p, (int)reps, out);
+		MPI_Finalize();
+		return code;
+	}
+	int code = probe_stream(comm, rank, size, bytes, reps, out);
 	MPI_Finalize();
 	return code;
 }

@@ -85,6 +85,38 @@ static int parse_ladder(const char *s, struct ep_run *run)
 	return rc;
 }
 
+/* --profile or --timing into run->timing, its sample counts checked before
+ * anything is allocated. */
+static int load_timing(struct ep_run *run, const char *profile, const char *timing_file)
+{
+	if (profile && timing_file)
+		return ep_usage("run", "--profile and --timing exclude each other");
+	if (timing_file) {
+		struct assay_error e;
+		if (assay_timing_load_file(timing_file, &run->timing, &e) != ASSAY_OK) {
+			if (!ep_quiet) {
+				char buf[2048];
+				fprintf(stderr, "%s\n", assay_error_format(&e, buf, sizeof(buf)));
+			}
+			return ASSAY_USAGE;
+		}
+	} else if (assay_timing_profile(profile ? profile : "quick", &run->timing) < 0) {
+		return ep_usage("run", "--profile: expected quick or reference, got '%s'", profile);
+	}
+	/* Sample buffers and MPI counts: checked before anything is allocated. */
+	const struct assay_timing *tm = &run->timing;
+	double nsamp = (double)tm->trials * (double)tm->iters_per_trial;
+	double nchain = (double)tm->chain_trials * (double)(tm->chain_pairs - tm->chain_drop);
+	if (nsamp > INT_MAX || nchain > INT_MAX)
+		return ep_usage(
+		    "run",
+		    "timing: %.0f samples per component (trials * iters_per_trial) and "
+		    "%.0f chained pairs (chain_trials * (chain_pairs - chain_drop)); at "
+		    "most %d each",
+		    nsamp, nchain, INT_MAX);
+	return 0;
+}
+
 static int lookup(const char *const *names, const char *s)
 {
 	for (int i = 0; names[i]; i++)
@@ -153,31 +185,9 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 		sbuf_release(&words);
 		return ASSAY_USAGE;
 	}
-	if (profile && timing_file)
-		return ep_usage("run", "--profile and --timing exclude each other");
-	if (timing_file) {
-		struct assay_error e;
-		if (assay_timing_load_file(timing_file, &run->timing, &e) != ASSAY_OK) {
-			if (!ep_quiet) {
-				char buf[2048];
-				fprintf(stderr, "%s\n", assay_error_format(&e, buf, sizeof(buf)));
-			}
-			return ASSAY_USAGE;
-		}
-	} else if (assay_timing_profile(profile ? profile : "quick", &run->timing) < 0) {
-		return ep_usage("run", "--profile: expected quick or reference, got '%s'", profile);
-	}
-	/* Sample buffers and MPI counts: checked before anything is allocated. */
-	const struct assay_timing *tm = &run->timing;
-	double nsamp = (double)tm->trials * (double)tm->iters_per_trial;
-	double nchain = (double)tm->chain_trials * (double)(tm->chain_pairs - tm->chain_drop);
-	if (nsamp > INT_MAX || nchain > INT_MAX)
-		return ep_usage(
-		    "run",
-		    "timing: %.0f samples per component (trials * iters_per_trial) and "
-		    "%.0f chained pairs (chain_trials * (chain_pairs - chain_drop)); at "
-		    "most %d each",
-		    nsamp, nchain, INT_MAX);
+	int rc = load_timing(run, profile, timing_file);
+	if (rc)
+		return rc;
 	if (run->inject == EP_INJECT_WRONG_EXPERT && sh.experts / ep < 2)
 		return ep_usage(
 		    "run",
@@ -187,7 +197,7 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 	if (run->inject == EP_INJECT_ROUTING_SKEW && ep < 2)
 		return ep_usage("run", "--inject routing-skew needs at least 2 ranks (it compares "
 				       "every rank's routing with rank 0's)");
-	int rc = parse_ladder(tokens, run);
+	rc = parse_ladder(tokens, run);
 	if (rc)
 		return rc;
 	struct assay_ep_problem *p = &run->base;
