@@ -1,6 +1,7 @@
 /* assay import: another tool's configuration written as an assay suite
  * (docs/import.md). One row per source format in `importers`; the conversion
  * lives in the library (include/assay/import.h), this file prints. */
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,12 @@ int cmd_import(int argc, char **argv)
 	if (k == ARRAY_SIZE(importers))
 		return cli_usage_error("import", "unknown format '%s' (known: cvs)", format);
 
+	char *rc_path = realpath(config, NULL), *ro_path = a.out ? realpath(a.out, NULL) : NULL;
+	bool same = rc_path && ro_path && !strcmp(rc_path, ro_path);
+	free(rc_path);
+	free(ro_path);
+	if (same)
+		return cli_usage_error("import", "--out %s is the configuration itself", a.out);
 	json_t *suite = NULL;
 	if ((rc = importers[k].run(&a, config, &suite)) != ASSAY_OK)
 		return rc;
