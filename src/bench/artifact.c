@@ -194,11 +194,11 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 	    assay_git_revision, "started_at", run->started_at, "finished_at", run->finished_at,
 	    "wall_seconds", run->finished - run->started, "host", "hostname", host, "mpi", mpi,
 	    "ranks", run->size, "case", "workload", run->workload, "backend", run->backend_name,
-	    "mode", run->mode, "phase", run->phase, "precision",
-	    p->precision == ASSAY_EP_FP8 ? "fp8" : "bf16", "ep", (json_int_t)p->ep, "hidden",
-	    (json_int_t)p->hidden, "experts", (json_int_t)p->experts, "topk", (json_int_t)p->topk,
-	    "seed", (json_int_t)p->seed, "routing", "uniform", "scale_up_domain",
-	    (json_int_t)p->scale_up_domain, "tokens", ladder, "copy",
+	    "mode", run->mode, "phase", run->phase, "precision", ep_precision_name(p->precision),
+	    "ep", (json_int_t)p->ep, "hidden", (json_int_t)p->hidden, "experts",
+	    (json_int_t)p->experts, "topk", (json_int_t)p->topk, "seed", (json_int_t)p->seed,
+	    "routing", "uniform", "scale_up_domain", (json_int_t)p->scale_up_domain, "tokens",
+	    ladder, "copy",
 	    run->be && run->be->host_copy ? (run->copy_set ? ep_copy_names[run->copy] : "auto")
 					  : NULL,
 	    "inject", ep_inject_names[run->inject], "timing", timing, "points", points);
@@ -221,9 +221,9 @@ void ep_print_table(struct ep_run *run)
 	printf("assay-ep %s: ep %lld, %s %s, %s, hidden %lld, top-%lld of %lld, seed %llu, "
 	       "scale-up domain %lld, profile %s\n",
 	       run->backend_name, (long long)p->ep, run->mode, run->phase,
-	       p->precision == ASSAY_EP_FP8 ? "fp8" : "bf16", (long long)p->hidden,
-	       (long long)p->topk, (long long)p->experts, (unsigned long long)p->seed,
-	       (long long)p->scale_up_domain, run->timing.profile);
+	       ep_precision_name(p->precision), (long long)p->hidden, (long long)p->topk,
+	       (long long)p->experts, (unsigned long long)p->seed, (long long)p->scale_up_domain,
+	       run->timing.profile);
 	printf("%7s  %-11s %10s %10s %10s %10s %10s %12s  %s\n", "tokens", "component", "p50_us",
 	       "p99_us", "min_us", "xmin_p50", "GB/s/rank", "tokens/s", "verdict");
 	for (size_t i = 0; i < run->npoints; i++) {

@@ -107,8 +107,18 @@ struct ep_backend {
 	bool host_data; /* data moves in host memory: a host copy ceiling applies */
 };
 extern const struct ep_backend ep_backend_mpi, ep_backend_shm, ep_backend_nccl, ep_backend_rccl;
+/* The one backend table, NULL-terminated: --backend's values are the names
+ * of its rows, in this order. */
+extern const struct ep_backend *const ep_backends[];
 const struct ep_backend *ep_backend_find(const char *name);
-extern const char *const ep_backend_names[];
+/* The names of the table's rows in words: "mpi, shm, nccl or rccl". */
+void ep_backend_words(struct sbuf *sb);
+
+/* The dispatch precisions: assay_known_precisions (include/assay/config.h,
+ * the list a sweep's precisions are checked against), indexed by enum
+ * assay_ep_precision. parse returns -1 for a name not in the list. */
+int ep_precision_parse(const char *name);
+const char *ep_precision_name(enum assay_ep_precision p);
 
 struct ep_run {
 	/* arguments */
@@ -191,5 +201,61 @@ int ep_usage(const char *cmd, const char *fmt, ...) ASSAY_PRINTF(2, 3);
 int ep_usage_done(int rc);
 bool ep_parse_int(const char *cmd, const char *flag, const char *s, long long min, long long max,
 		  long long *out);
+/* "a, b or c" from a NULL-terminated list, for "expected ..." messages. */
+void ep_choice_words(struct sbuf *sb, const char *const *names);
+
+/* One option of a subcommand's table, for ep_parse_opts(). */
+enum ep_opt_type {
+	EP_OPT_INT,    /* long long *: a whole number in [min, max] */
+	EP_OPT_STRING, /* const char **: a non-empty value (allow_empty: any) */
+	EP_OPT_FLAG,   /* bool *: set to true, takes no value */
+	EP_OPT_CHOICE, /* int *: the index of the value in choices */
+};
+struct ep_opt {
+	const char *name; /* with its dashes: "--hidden" */
+	enum ep_opt_type type;
+	void *dst;
+	long long min, max;         /* EP_OPT_INT */
+	const char *const *choices; /* EP_OPT_CHOICE: NULL-terminated */
+	bool allow_empty;           /* EP_OPT_STRING */
+};
+#define EP_OPT_INT(n, d, lo, hi)                                                                   \
+	{                                                                                          \
+		.name = n, .type = EP_OPT_INT, .dst = d, .min = lo, .max = hi                      \
+	}
+#define EP_OPT_STRING(n, d)                                                                        \
+	{                                                                                          \
+		.name = n, .type = EP_OPT_STRING, .dst = d                                         \
+	}
+#define EP_OPT_FLAG(n, d)                                                                          \
+	{                                                                                          \
+		.name = n, .type = EP_OPT_FLAG, .dst = d                                           \
+	}
+#define EP_OPT_CHOICE(n, d, c)                                                                     \
+	{                                                                                          \
+		.name = n, .type = EP_OPT_CHOICE, .dst = d, .choices = c                           \
+	}
+#define EP_OPT_END                                                                                 \
+	{                                                                                          \
+		.name = NULL                                                                       \
+	}
+/* The problem-shape options of run and probe, with their defaults (the
+ * deepseek-v3 reference sizes). */
+struct ep_shape_opts {
+	long long hidden, experts, topk, seed;
+};
+#define EP_SHAPE_DEFAULTS                                                                          \
+	{                                                                                          \
+		.hidden = 7168, .experts = 256, .topk = 8, .seed = 67                              \
+	}
+#define EP_SHAPE_OPTS(s)                                                                           \
+	EP_OPT_INT("--hidden", &(s).hidden, 32, 1 << 20),                                          \
+	    EP_OPT_INT("--experts", &(s).experts, 1, 1 << 20),                                     \
+	    EP_OPT_INT("--topk", &(s).topk, 1, 1 << 20),                                           \
+	    EP_OPT_INT("--seed", &(s).seed, 0, (long long)(~0ull >> 1))
+/* Parse argv[1..argc) by opts (ended by a row without a name): 0, or
+ * ASSAY_USAGE after "assay-ep CMD: ..." (a missing or bad value, an unknown
+ * option). */
+int ep_parse_opts(const char *cmd, int argc, char **argv, const struct ep_opt *opts);
 
 #endif

@@ -80,7 +80,7 @@ static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_
 		       "of %lld, seed %llu: %lld records copied, %.0f dispatch bytes per rank, "
 		       "%d rounds\n",
 		       size, (long long)p->tokens, (long long)p->hidden,
-		       p->precision ? "fp8" : "bf16", (long long)p->topk, (long long)p->experts,
+		       ep_precision_name(p->precision), (long long)p->topk, (long long)p->experts,
 		       (unsigned long long)p->seed, (long long)pt.rs.routed_copies, bytes, reps);
 		printf("copy memcpy   p50 %10.1f us %8.2f GB/s per rank\n", pt.copy_us[0], gb[0]);
 		printf("copy nt       p50 %10.1f us %8.2f GB/s per rank\n", pt.copy_us[1], gb[1]);
@@ -93,7 +93,7 @@ static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_
 			    "s:s}",
 			    "schema", "assay.ep.probe/1", "mode", "shape", "ranks", size, "tokens",
 			    (json_int_t)p->tokens, "hidden", (json_int_t)p->hidden, "precision",
-			    p->precision ? "fp8" : "bf16", "experts", (json_int_t)p->experts,
+			    ep_precision_name(p->precision), "experts", (json_int_t)p->experts,
 			    "topk", (json_int_t)p->topk, "seed", (json_int_t)p->seed, "bytes",
 			    (json_int_t)ep_point_bytes(&pt, EP_DISPATCH), "reps", reps, "memcpy_us",
 			    pt.copy_us[0], "nt_us", pt.copy_us[1], "ceiling_us", pt.copy_us[best],
@@ -107,99 +107,11 @@ static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_
 	return code;
 }
 
-int ep_cmd_probe(int argc, char **argv)
+/* --stream: N bytes from private memory into the next rank's shared window,
+ * with memcpy and with non-temporal stores; the median per routine. */
+static int probe_stream(MPI_Comm comm, int rank, int size, long long bytes, long long reps,
+			const char *out)
 {
-	long long bytes = 64ll << 20, reps = 10;
-	long long tokens = 0, hidden = 7168, experts = 256, topk = 8, seed = 67;
-	const char *out = NULL, *precision = "bf16";
-	bool shape = false, stream = false;
-	ep_quiet = !ep_env_rank0();
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		long long *dst = NULL, min = 1, max = 1 << 20;
-		if (!strcmp(a, "--shape") || !strcmp(a, "--stream")) {
-			*(a[3] == 'h' ? &shape : &stream) = true;
-			continue;
-		}
-		if (!strcmp(a, "--tokens"))
-			dst = &tokens, max = 1ll << 31;
-		else if (!strcmp(a, "--hidden"))
-			dst = &hidden, min = 32;
-		else if (!strcmp(a, "--experts"))
-			dst = &experts;
-		else if (!strcmp(a, "--topk"))
-			dst = &topk;
-		else if (!strcmp(a, "--seed"))
-			dst = &seed, min = 0, max = (long long)(~0ull >> 1);
-		if (dst) {
-			if (!ep_parse_int("probe", a, v, min, max, dst))
-				return ep_usage_done(ASSAY_USAGE);
-			i++;
-			continue;
-		}
-		if (!strcmp(a, "--precision")) {
-			if (!v || (strcmp(v, "bf16") && strcmp(v, "fp8")))
-				return ep_usage_done(
-				    ep_usage("probe", "--precision: expected bf16 or fp8, got '%s'",
-					     v ? v : ""));
-			precision = v;
-		} else if (!strcmp(a, "--bytes")) {
-			if (!ep_parse_int("probe", a, v, 4096, 1ll << 34, &bytes))
-				return ep_usage_done(ASSAY_USAGE);
-		} else if (!strcmp(a, "--reps")) {
-			if (!ep_parse_int("probe", a, v, 1, 100000, &reps))
-				return ep_usage_done(ASSAY_USAGE);
-		} else if (!strcmp(a, "--out")) {
-			if (!v)
-				return ep_usage_done(ep_usage("probe", "--out needs a value"));
-			out = v;
-		} else {
-			return ep_usage_done(ep_usage(
-			    "probe", "unknown option '%s' (see assay-ep probe --help)", a));
-		}
-		i++;
-	}
-	if (shape && stream)
-		return ep_usage_done(ep_usage("probe", "--shape and --stream exclude each other"));
-	if (shape != (tokens > 0))
-		return ep_usage_done(
-		    ep_usage("probe", shape ? "--shape needs --tokens" : "--tokens needs --shape"));
-	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
-		fprintf(stderr, "assay-ep: MPI_Init failed\n");
-		return ASSAY_INFRA;
-	}
-	MPI_Comm comm = MPI_COMM_WORLD;
-	int rank, size;
-	MPI_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-	MPI_CHECK(MPI_Comm_rank(comm, &rank));
-	MPI_CHECK(MPI_Comm_size(comm, &size));
-	MPI_Comm node;
-	int nnode;
-	MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-	MPI_CHECK(MPI_Comm_size(node, &nnode));
-	MPI_CHECK(MPI_Comm_free(&node));
-	int one = nnode == size, all = 0;
-	MPI_CHECK(MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_LAND, comm));
-	if (!all) {
-		if (rank == 0)
-			fprintf(stderr, "assay-ep probe: all ranks must share one node\n");
-		MPI_Finalize();
-		return ASSAY_NO_METRICS;
-	}
-	if (shape) {
-		struct assay_ep_problem p = {.ep = size,
-					     .tokens = tokens,
-					     .hidden = hidden,
-					     .experts = experts,
-					     .topk = topk,
-					     .seed = (uint64_t)seed,
-					     .scale_up_domain = size,
-					     .precision = strcmp(precision, "fp8") ? ASSAY_EP_BF16
-										   : ASSAY_EP_FP8};
-		int code = probe_shape(comm, rank, size, &p, (int)reps, out);
-		MPI_Finalize();
-		return code;
-	}
 	size_t n = (size_t)bytes;
 	unsigned char *src = xmalloc(n), *base = NULL;
 	memset(src, rank + 1, n);
@@ -263,6 +175,72 @@ int ep_cmd_probe(int argc, char **argv)
 	MPI_CHECK(MPI_Win_free(&win));
 	free(src);
 	free(t);
+	return code;
+}
+
+int ep_cmd_probe(int argc, char **argv)
+{
+	long long bytes = 64ll << 20, reps = 10;
+	long long tokens = 0;
+	struct ep_shape_opts sh = EP_SHAPE_DEFAULTS;
+	const char *out = NULL;
+	int precision = ASSAY_EP_BF16;
+	bool shape = false, stream = false;
+	ep_quiet = !ep_env_rank0();
+	const struct ep_opt opts[] = {
+	    EP_OPT_FLAG("--shape", &shape),
+	    EP_OPT_FLAG("--stream", &stream),
+	    EP_OPT_INT("--tokens", &tokens, 1, 1ll << 31),
+	    EP_SHAPE_OPTS(sh),
+	    EP_OPT_CHOICE("--precision", &precision, assay_known_precisions),
+	    EP_OPT_INT("--bytes", &bytes, 4096, 1ll << 34),
+	    EP_OPT_INT("--reps", &reps, 1, 100000),
+	    {.name = "--out", .type = EP_OPT_STRING, .dst = &out, .allow_empty = true},
+	    EP_OPT_END,
+	};
+	if (ep_parse_opts("probe", argc, argv, opts))
+		return ep_usage_done(ASSAY_USAGE);
+	if (shape && stream)
+		return ep_usage_done(ep_usage("probe", "--shape and --stream exclude each other"));
+	if (shape != (tokens > 0))
+		return ep_usage_done(
+		    ep_usage("probe", shape ? "--shape needs --tokens" : "--tokens needs --shape"));
+	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+		fprintf(stderr, "assay-ep: MPI_Init failed\n");
+		return ASSAY_INFRA;
+	}
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int rank, size;
+	MPI_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+	MPI_CHECK(MPI_Comm_rank(comm, &rank));
+	MPI_CHECK(MPI_Comm_size(comm, &size));
+	MPI_Comm node;
+	int nnode;
+	MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+	MPI_CHECK(MPI_Comm_size(node, &nnode));
+	MPI_CHECK(MPI_Comm_free(&node));
+	int one = nnode == size, all = 0;
+	MPI_CHECK(MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_LAND, comm));
+	if (!all) {
+		if (rank == 0)
+			fprintf(stderr, "assay-ep probe: all ranks must share one node\n");
+		MPI_Finalize();
+		return ASSAY_NO_METRICS;
+	}
+	if (shape) {
+		struct assay_ep_problem p = {.ep = size,
+					     .tokens = tokens,
+					     .hidden = sh.hidden,
+					     .experts = sh.experts,
+					     .topk = sh.topk,
+					     .seed = (uint64_t)sh.seed,
+					     .scale_up_domain = size,
+					     .precision = (enum assay_ep_precision)precision};
+		int code = probe_shape(comm, rank, size, &p, (int)reps, out);
+		MPI_Finalize();
+		return code;
+	}
+	int code = probe_stream(comm, rank, size, bytes, reps, out);
 	MPI_Finalize();
 	return code;
 }

@@ -49,14 +49,6 @@ const char ep_run_help[] =
     "  mpirun -np 2 assay-ep run --backend shm --ep 2 --phase decode --precision bf16 \\\n"
     "      --tokens 1,8,64,128 --hidden 7168 --out shm-decode.json\n";
 
-static int lookup(const char *const *names, const char *s)
-{
-	for (int i = 0; names[i]; i++)
-		if (!strcmp(names[i], s))
-			return i;
-	return -1;
-}
-
 static int parse_ladder(const char *s, struct ep_run *run)
 {
 	struct strlist parts = STRLIST_INIT;
@@ -93,102 +85,10 @@ static int parse_ladder(const char *s, struct ep_run *run)
 	return rc;
 }
 
-static int parse_args(int argc, char **argv, struct ep_run *run)
+/* --profile or --timing into run->timing, its sample counts checked before
+ * anything is allocated. */
+static int load_timing(struct ep_run *run, const char *profile, const char *timing_file)
 {
-	long long ep = 0, hidden = 7168, experts = 256, topk = 8, seed = 67, sud = 0;
-	const char *tokens = NULL, *profile = NULL, *timing_file = NULL, *precision = NULL;
-	run->mode = "normal";
-	run->copy = EP_COPY_NT;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool num = true;
-		long long *dst = NULL, min = 1, max = 1 << 20;
-		if (!strcmp(a, "--ep"))
-			dst = &ep, max = 1 << 16;
-		else if (!strcmp(a, "--hidden"))
-			dst = &hidden, min = 32;
-		else if (!strcmp(a, "--experts"))
-			dst = &experts;
-		else if (!strcmp(a, "--topk"))
-			dst = &topk;
-		else if (!strcmp(a, "--seed"))
-			dst = &seed, min = 0, max = (long long)(~0ull >> 1);
-		else if (!strcmp(a, "--scale-up-domain"))
-			dst = &sud, max = 1 << 16;
-		else
-			num = false;
-		if (num) {
-			if (!ep_parse_int("run", a, v, min, max, dst))
-				return ASSAY_USAGE;
-			i++;
-			continue;
-		}
-		const char **sdst = NULL;
-		if (!strcmp(a, "--backend"))
-			sdst = &run->backend_name;
-		else if (!strcmp(a, "--phase"))
-			sdst = &run->phase;
-		else if (!strcmp(a, "--mode"))
-			sdst = &run->mode;
-		else if (!strcmp(a, "--precision"))
-			sdst = &precision;
-		else if (!strcmp(a, "--tokens"))
-			sdst = &tokens;
-		else if (!strcmp(a, "--profile"))
-			sdst = &profile;
-		else if (!strcmp(a, "--timing"))
-			sdst = &timing_file;
-		else if (!strcmp(a, "--workload"))
-			sdst = &run->workload;
-		else if (!strcmp(a, "--out"))
-			sdst = &run->out_file;
-		else if (!strcmp(a, "--copy") || !strcmp(a, "--inject")) {
-			if (!v)
-				return ep_usage("run", "%s needs a value", a);
-			bool copy = !strcmp(a, "--copy");
-			int k = lookup(copy ? ep_copy_names : ep_inject_names + 1, v);
-			if (k < 0)
-				return ep_usage(
-				    "run",
-				    copy ? "--copy: expected memcpy or nt, got '%s'"
-					 : "--inject: expected combine-bitflip, dispatch-drop, "
-					   "wrong-expert, payload-bitflip, weight-bitflip, "
-					   "id-erase or routing-skew, got '%s'",
-				    v);
-			if (copy)
-				run->copy = (enum ep_copy_kind)k, run->copy_set = true;
-			else
-				run->inject = (enum ep_inject)(k + 1);
-			i++;
-			continue;
-		} else
-			return ep_usage("run", "unknown option '%s' (see assay-ep run --help)", a);
-		if (!v || !*v)
-			return ep_usage("run", "%s needs a value", a);
-		*sdst = v;
-		i++;
-	}
-	static const char *const required[] = {"--backend", "--ep", "--phase", "--precision",
-					       "--tokens"};
-	const void *have[] = {run->backend_name, ep ? "" : NULL, run->phase, precision, tokens};
-	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
-		if (!have[i])
-			return ep_usage("run", "%s is required (see assay-ep run --help)",
-					required[i]);
-	if (lookup(ep_backend_names, run->backend_name) < 0)
-		return ep_usage("run", "--backend: expected mpi, shm, nccl or rccl, got '%s'",
-				run->backend_name);
-	static const char *const phases[] = {"decode", "prefill", NULL};
-	if (lookup(phases, run->phase) < 0)
-		return ep_usage("run", "--phase: expected decode or prefill, got '%s'", run->phase);
-	static const char *const modes[] = {"normal", "low-latency", NULL};
-	if (lookup(modes, run->mode) < 0)
-		return ep_usage("run", "--mode: expected normal or low-latency, got '%s'",
-				run->mode);
-	static const char *const precs[] = {"bf16", "fp8", NULL};
-	int prec = lookup(precs, precision);
-	if (prec < 0)
-		return ep_usage("run", "--precision: expected bf16 or fp8, got '%s'", precision);
 	if (profile && timing_file)
 		return ep_usage("run", "--profile and --timing exclude each other");
 	if (timing_file) {
@@ -214,36 +114,109 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 		    "%.0f chained pairs (chain_trials * (chain_pairs - chain_drop)); at "
 		    "most %d each",
 		    nsamp, nchain, INT_MAX);
-	if (run->inject == EP_INJECT_WRONG_EXPERT && experts / ep < 2)
+	return 0;
+}
+
+static int lookup(const char *const *names, const char *s)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct ep_run *run)
+{
+	long long ep = 0, sud = 0;
+	struct ep_shape_opts sh = EP_SHAPE_DEFAULTS;
+	const char *tokens = NULL, *profile = NULL, *timing_file = NULL, *precision = NULL;
+	int copy = -1, inject = -1;
+	run->mode = "normal";
+	run->copy = EP_COPY_NT;
+	const struct ep_opt opts[] = {
+	    EP_OPT_INT("--ep", &ep, 1, 1 << 16),
+	    EP_SHAPE_OPTS(sh),
+	    EP_OPT_INT("--scale-up-domain", &sud, 1, 1 << 16),
+	    EP_OPT_STRING("--backend", &run->backend_name),
+	    EP_OPT_STRING("--phase", &run->phase),
+	    EP_OPT_STRING("--mode", &run->mode),
+	    EP_OPT_STRING("--precision", &precision),
+	    EP_OPT_STRING("--tokens", &tokens),
+	    EP_OPT_STRING("--profile", &profile),
+	    EP_OPT_STRING("--timing", &timing_file),
+	    EP_OPT_STRING("--workload", &run->workload),
+	    EP_OPT_STRING("--out", &run->out_file),
+	    EP_OPT_CHOICE("--copy", &copy, ep_copy_names),
+	    EP_OPT_CHOICE("--inject", &inject, ep_inject_names + 1),
+	    EP_OPT_END,
+	};
+	if (ep_parse_opts("run", argc, argv, opts))
+		return ASSAY_USAGE;
+	if (copy >= 0)
+		run->copy = (enum ep_copy_kind)copy, run->copy_set = true;
+	if (inject >= 0)
+		run->inject = (enum ep_inject)(inject + 1);
+	static const char *const required[] = {"--backend", "--ep", "--phase", "--precision",
+					       "--tokens"};
+	const void *have[] = {run->backend_name, ep ? "" : NULL, run->phase, precision, tokens};
+	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
+		if (!have[i])
+			return ep_usage("run", "%s is required (see assay-ep run --help)",
+					required[i]);
+	struct sbuf words = SBUF_INIT;
+	if (!ep_backend_find(run->backend_name)) {
+		ep_backend_words(&words);
+		ep_usage("run", "--backend: expected %s, got '%s'", sbuf_str(&words),
+			 run->backend_name);
+		sbuf_release(&words);
+		return ASSAY_USAGE;
+	}
+	static const char *const phases[] = {"decode", "prefill", NULL};
+	if (lookup(phases, run->phase) < 0)
+		return ep_usage("run", "--phase: expected decode or prefill, got '%s'", run->phase);
+	static const char *const modes[] = {"normal", "low-latency", NULL};
+	if (lookup(modes, run->mode) < 0)
+		return ep_usage("run", "--mode: expected normal or low-latency, got '%s'",
+				run->mode);
+	int prec = ep_precision_parse(precision);
+	if (prec < 0) {
+		ep_choice_words(&words, assay_known_precisions);
+		ep_usage("run", "--precision: expected %s, got '%s'", sbuf_str(&words), precision);
+		sbuf_release(&words);
+		return ASSAY_USAGE;
+	}
+	int rc = load_timing(run, profile, timing_file);
+	if (rc)
+		return rc;
+	if (run->inject == EP_INJECT_WRONG_EXPERT && sh.experts / ep < 2)
 		return ep_usage(
 		    "run",
 		    "--inject wrong-expert needs ranks that own two experts or more, but "
 		    "each rank owns %lld (--experts %lld / --ep %lld)",
-		    experts / ep, experts, ep);
+		    sh.experts / ep, sh.experts, ep);
 	if (run->inject == EP_INJECT_ROUTING_SKEW && ep < 2)
 		return ep_usage("run", "--inject routing-skew needs at least 2 ranks (it compares "
 				       "every rank's routing with rank 0's)");
-	int rc = parse_ladder(tokens, run);
+	rc = parse_ladder(tokens, run);
 	if (rc)
 		return rc;
 	struct assay_ep_problem *p = &run->base;
 	p->ep = ep;
-	p->hidden = hidden;
-	p->experts = experts;
-	p->topk = topk;
-	p->seed = (uint64_t)seed;
+	p->hidden = sh.hidden;
+	p->experts = sh.experts;
+	p->topk = sh.topk;
+	p->seed = (uint64_t)sh.seed;
 	p->scale_up_domain = sud ? sud : ep;
-	p->precision = prec ? ASSAY_EP_FP8 : ASSAY_EP_BF16;
+	p->precision = (enum assay_ep_precision)prec;
 	for (size_t i = 0; i < run->npoints; i++) {
 		struct assay_error e;
 		p->tokens = run->ladder[i];
 		if (assay_ep_problem_check(p, &e) != ASSAY_OK)
 			return ep_usage("run", "%s", e.message);
 	}
+	const struct ep_shape_opts reference = EP_SHAPE_DEFAULTS;
 	if (!run->workload)
-		run->workload = hidden == 7168 && experts == 256 && topk == 8 && seed == 67
-				    ? "deepseek-v3"
-				    : "custom";
+		run->workload = !memcmp(&sh, &reference, sizeof(sh)) ? "deepseek-v3" : "custom";
 	if (run->out_file) {
 		char *dir = xstrdup(run->out_file), *slash = strrchr(dir, '/');
 		if (slash)

@@ -1,4 +1,4 @@
-/* Shared pieces of assay-ep: the backend table, copy routines (memcpy and
+/* Shared pieces of assay-ep: the backend table, the precision names, copy routines (memcpy and
  * non-temporal stores), per-point staging (destinations, slots, send
  * records) and the combine reduction every host backend uses. */
 #include <stdlib.h>
@@ -16,16 +16,38 @@ const char *const ep_inject_names[] = {"none",         "combine-bitflip", "dispa
 				       "id-erase",     "routing-skew",    NULL};
 const char *const ep_component_names[EP_COMPONENTS] = {"dispatch", "combine", "roundtrip",
 						       "pair_period"};
-const char *const ep_backend_names[] = {"mpi", "shm", "nccl", "rccl", NULL};
+const struct ep_backend *const ep_backends[] = {&ep_backend_mpi, &ep_backend_shm, &ep_backend_nccl,
+						&ep_backend_rccl, NULL};
 
 const struct ep_backend *ep_backend_find(const char *name)
 {
-	static const struct ep_backend *const table[] = {&ep_backend_mpi, &ep_backend_shm,
-							 &ep_backend_nccl, &ep_backend_rccl};
-	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
-		if (!strcmp(table[i]->name, name))
-			return table[i];
+	for (size_t i = 0; ep_backends[i]; i++)
+		if (!strcmp(ep_backends[i]->name, name))
+			return ep_backends[i];
 	return NULL;
+}
+
+void ep_backend_words(struct sbuf *sb)
+{
+	for (size_t i = 0; ep_backends[i]; i++)
+		sbuf_addf(sb, "%s%s",
+			  !i                   ? ""
+			  : ep_backends[i + 1] ? ", "
+					       : " or ",
+			  ep_backends[i]->name);
+}
+
+int ep_precision_parse(const char *name)
+{
+	for (int i = 0; assay_known_precisions[i]; i++)
+		if (!strcmp(assay_known_precisions[i], name))
+			return i;
+	return -1;
+}
+
+const char *ep_precision_name(enum assay_ep_precision p)
+{
+	return assay_known_precisions[p];
 }
 
 void ep_copy(void *dst, const void *src, size_t n, enum ep_copy_kind kind)

@@ -165,3 +165,60 @@ bool ep_parse_int(const char *cmd, const char *flag, const char *s, long long mi
 	}
 	return true;
 }
+
+void ep_choice_words(struct sbuf *sb, const char *const *names)
+{
+	for (size_t i = 0; names[i]; i++)
+		sbuf_addf(sb, "%s%s", !i ? "" : names[i + 1] ? ", " : " or ", names[i]);
+}
+
+static const struct ep_opt *find_opt(const struct ep_opt *opts, const char *a)
+{
+	for (; opts->name; opts++)
+		if (!strcmp(opts->name, a))
+			return opts;
+	return NULL;
+}
+
+/* One option with its value v (NULL when argv ends): false after a message. */
+static bool parse_opt(const char *cmd, const struct ep_opt *o, const char *v)
+{
+	if (o->type == EP_OPT_INT)
+		return ep_parse_int(cmd, o->name, v, o->min, o->max, o->dst);
+	if (!v || (o->type == EP_OPT_STRING && !*v && !o->allow_empty)) {
+		ep_usage(cmd, "%s needs a value", o->name);
+		return false;
+	}
+	if (o->type == EP_OPT_STRING) {
+		*(const char **)o->dst = v;
+		return true;
+	}
+	for (int k = 0; o->choices[k]; k++)
+		if (!strcmp(o->choices[k], v)) {
+			*(int *)o->dst = k;
+			return true;
+		}
+	struct sbuf sb = SBUF_INIT;
+	ep_choice_words(&sb, o->choices);
+	ep_usage(cmd, "%s: expected %s, got '%s'", o->name, sbuf_str(&sb), v);
+	sbuf_release(&sb);
+	return false;
+}
+
+int ep_parse_opts(const char *cmd, int argc, char **argv, const struct ep_opt *opts)
+{
+	for (int i = 1; i < argc; i++) {
+		const struct ep_opt *o = find_opt(opts, argv[i]);
+		if (!o)
+			return ep_usage(cmd, "unknown option '%s' (see assay-ep %s --help)",
+					argv[i], cmd);
+		if (o->type == EP_OPT_FLAG) {
+			*(bool *)o->dst = true;
+			continue;
+		}
+		if (!parse_opt(cmd, o, i + 1 < argc ? argv[i + 1] : NULL))
+			return ASSAY_USAGE;
+		i++;
+	}
+	return 0;
+}

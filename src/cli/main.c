@@ -15,6 +15,8 @@ const struct cli_command cli_commands[] = {
      cmd_gate_help, NULL},
     {"history", cmd_history, "one stored series over time, with change points and annotations",
      NULL, &cmd_history_spec},
+    {"import", cmd_import, "write an assay suite from another tool's configuration (CVS)", NULL,
+     &cmd_import_spec},
     {"lint", cmd_lint, "check madengine manifests, model cards and assay configs", NULL,
      &cmd_lint_spec},
     {"manifest", cmd_manifest, "write a madengine build_manifest.json for a suite's combo", NULL,

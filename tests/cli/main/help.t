@@ -10,6 +10,7 @@ commands:
   detect     change points in stored series or a CSV; regression gates
   gate       judge rows and training logs against thresholds and gate specs
   history    one stored series over time, with change points and annotations
+  import     write an assay suite from another tool's configuration (CVS)
   lint       check madengine manifests, model cards and assay configs
   manifest   write a madengine build_manifest.json for a suite's combo
   matrix     expand a sweep over a platform registry into cases and shards
