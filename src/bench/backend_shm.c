@@ -128,6 +128,12 @@ static unsigned char *shm_received(struct ep_run *run, struct ep_point *pt)
 	return ((struct shm_point *)pt->be)->recv[run->rank];
 }
 
+static unsigned char *const *shm_recv_regions(struct ep_run *run, struct ep_point *pt)
+{
+	(void)run;
+	return ((struct shm_point *)pt->be)->recv;
+}
+
 static uint16_t *shm_staged(struct ep_run *run, struct ep_point *pt)
 {
 	return ((struct shm_point *)pt->be)->y[run->rank];
@@ -181,6 +187,7 @@ const struct ep_backend ep_backend_shm = {
     .point_release = shm_point_release,
     .teardown = shm_teardown,
     .poison = shm_poison,
+    .recv_regions = shm_recv_regions,
     .host_copy = true,
     .host_data = true,
 };

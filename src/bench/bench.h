@@ -103,6 +103,10 @@ struct ep_backend {
 	 * (receive, staging, output, packing) with 0xFF bytes: NaN in BF16, FP8
 	 * e4m3 and float32, -1 as an expert id. A pattern no workload produces. */
 	void (*poison)(struct ep_run *run, struct ep_point *pt);
+	/* Every rank's receive region, where dispatch writes, when they share
+	 * one window (shm); NULL (or no function) when the backend has none. The
+	 * ceiling's copy pattern is timed into them. */
+	unsigned char *const *(*recv_regions)(struct ep_run *run, struct ep_point *pt);
 	bool host_copy; /* the copy routine (--copy) applies: shm */
 	bool host_data; /* data moves in host memory: a host copy ceiling applies */
 };
@@ -153,12 +157,13 @@ void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *p
 int64_t ep_point_bytes(const struct ep_point *pt, int comp);
 
 /* The point's copy pattern without protocol (ceiling.c): every rank copies
- * each record to its destination's receive region at dispatch's offsets, in
- * an MPI-3 shared window of its own. open() returns NULL when the ranks do
- * not share a node. round() is one barrier then the timed copies (this
- * rank's microseconds). choose() times reps rounds per routine, fills
+ * each record to its destination's receive region at dispatch's offsets:
+ * regions (the backend's recv_regions) when given, else an MPI-3 shared
+ * window of its own. open() returns NULL when the ranks do not share a node. round() is one barrier
+ * then the timed copies (this rank's microseconds). choose() times reps rounds per routine, fills
  * pt->copy_us and pt->pattern_copy, and pt->copy unless --copy forced it. */
-struct ep_pattern *ep_pattern_open(MPI_Comm comm, int rank, int size, const struct ep_point *pt);
+struct ep_pattern *ep_pattern_open(MPI_Comm comm, int rank, int size, const struct ep_point *pt,
+				   unsigned char *const *regions);
 double ep_pattern_round(struct ep_pattern *pa, enum ep_copy_kind kind);
 void ep_pattern_choose(struct ep_pattern *pa, struct ep_point *pt, int reps);
 void ep_pattern_close(struct ep_pattern *pa);

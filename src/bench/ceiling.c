@@ -1,8 +1,11 @@
 /* The copy ceiling of one ladder point: the point's own dispatch copy
  * pattern (the same records, destinations, offsets and self-copies) moved
- * with memcpy and with non-temporal stores into an MPI-3 shared window, with
- * no protocol (no count exchange, no barrier inside the timed region). It
- * picks the copy routine and bounds what any host dispatch can reach. */
+ * with memcpy and with non-temporal stores, with no protocol (no count
+ * exchange, no barrier inside the timed region), into the backend's own
+ * receive regions where it has them in shared memory (shm: the same bytes
+ * to the same addresses as its dispatch, so the two differ only by the
+ * protocol), else into an MPI-3 shared window of its own. It picks the copy
+ * routine and bounds what any host dispatch can reach. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +25,8 @@ struct ep_pattern {
 	int64_t *offset;      /* [ep] where this rank's block starts at d */
 };
 
-struct ep_pattern *ep_pattern_open(MPI_Comm comm, int rank, int size, const struct ep_point *pt)
+struct ep_pattern *ep_pattern_open(MPI_Comm comm, int rank, int size, const struct ep_point *pt,
+				   unsigned char *const *regions)
 {
 	MPI_Comm node;
 	int n = 0, one, all = 0;
@@ -44,6 +48,12 @@ struct ep_pattern *ep_pattern_open(MPI_Comm comm, int rank, int size, const stru
 		for (int s = 0; s < rank; s++)
 			pa->offset[d] += counts[s * size + d];
 	free(counts);
+	pa->win = MPI_WIN_NULL;
+	pa->recv = xcalloc((size_t)size, sizeof(*pa->recv));
+	if (regions) {
+		memcpy(pa->recv, regions, (size_t)size * sizeof(*pa->recv));
+		return pa;
+	}
 	size_t bytes = page_round((size_t)pt->nrecv * pt->l.stride);
 	MPI_Info info;
 	unsigned char *base = NULL;
@@ -53,7 +63,6 @@ struct ep_pattern *ep_pattern_open(MPI_Comm comm, int rank, int size, const stru
 	    MPI_Win_allocate_shared((MPI_Aint)(bytes + 4096), 1, info, comm, &base, &pa->win));
 	MPI_CHECK(MPI_Info_free(&info));
 	memset(base, 0, bytes); /* first touch outside the timed copies */
-	pa->recv = xcalloc((size_t)size, sizeof(*pa->recv));
 	for (int r = 0; r < size; r++) {
 		MPI_Aint sz;
 		int disp;
@@ -87,8 +96,10 @@ void ep_pattern_close(struct ep_pattern *pa)
 {
 	if (!pa)
 		return;
-	MPI_CHECK(MPI_Win_unlock_all(pa->win));
-	MPI_CHECK(MPI_Win_free(&pa->win));
+	if (pa->win != MPI_WIN_NULL) {
+		MPI_CHECK(MPI_Win_unlock_all(pa->win));
+		MPI_CHECK(MPI_Win_free(&pa->win));
+	}
 	free(pa->recv);
 	free(pa->offset);
 	free(pa);

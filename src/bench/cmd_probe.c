@@ -67,7 +67,7 @@ static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_
 	struct ep_point pt;
 	memset(&pt, 0, sizeof(pt));
 	ep_point_stage(&run, &pt, p->tokens);
-	struct ep_pattern *pa = ep_pattern_open(comm, rank, size, &pt);
+	struct ep_pattern *pa = ep_pattern_open(comm, rank, size, &pt, NULL);
 	ep_pattern_choose(pa, &pt, reps);
 	ep_pattern_close(pa);
 	int code = ASSAY_OK;

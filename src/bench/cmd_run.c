@@ -372,10 +372,16 @@ int ep_cmd_run(int argc, char **argv)
 	for (size_t i = 0; i < run.npoints && !run.stop; i++) {
 		struct ep_point *pt = &run.points[i];
 		ep_point_stage(&run, pt, run.ladder[i]);
-		struct ep_pattern *pa = NULL;
-		if (run.be->host_data && (pa = ep_pattern_open(run.comm, run.rank, run.size, pt)))
-			ep_pattern_choose(pa, pt, 10);
 		run.be->point_init(&run, pt);
+		/* The pattern after point_init: it copies into the backend's own
+		 * receive regions where it has them (the oracle's pass then
+		 * poisons them and dispatches afresh). */
+		struct ep_pattern *pa = NULL;
+		unsigned char *const *regions =
+		    run.be->recv_regions ? run.be->recv_regions(&run, pt) : NULL;
+		if (run.be->host_data &&
+		    (pa = ep_pattern_open(run.comm, run.rank, run.size, pt, regions)))
+			ep_pattern_choose(pa, pt, 10);
 		ep_oracle(&run, pt, 0);
 		if (pt->valid && !run.stop)
 			ep_time_point(&run, pt, pa);
