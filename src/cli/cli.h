@@ -42,8 +42,8 @@ void cli_split_list(struct strlist *l, const char *arg);
 
 CLI_DECLARE(lint);
 CLI_DECLARE_SPEC(matrix);
-CLI_DECLARE(store);
-CLI_DECLARE(detect);
+CLI_DECLARE_SPEC(store);
+CLI_DECLARE_SPEC(detect);
 CLI_DECLARE_SPEC(history);
 CLI_DECLARE(parse);
 CLI_DECLARE(gate);
