@@ -45,9 +45,9 @@ CLI_DECLARE_SPEC(matrix);
 CLI_DECLARE_SPEC(store);
 CLI_DECLARE_SPEC(detect);
 CLI_DECLARE_SPEC(history);
-CLI_DECLARE(parse);
-CLI_DECLARE(gate);
-CLI_DECLARE(run);
+CLI_DECLARE_SPEC(parse);
+CLI_DECLARE_SPEC(gate);
+CLI_DECLARE_SPEC(run);
 CLI_DECLARE_SPEC(report);
 
 #endif

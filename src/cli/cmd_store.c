@@ -190,13 +190,9 @@ static const char *const export_formats[] = {"ndjson", "csv", NULL};
 
 static const struct cli_opt export_opts[] = {
     CLI_OPT_TABLE(store_cli_opts, struct export_args, sc),
-    {.type = CLI_CHOICE,
-     .name = "format",
-     .arg = "F",
-     .off = offsetof(struct export_args, format),
-     .help = "what is printed: ndjson (reads back with ingest --input-format rows) or csv",
-     .def = "ndjson",
-     .choices = export_formats},
+    CLI_OPT_FORMAT(struct export_args, format,
+		   "what is printed: ndjson (reads back with ingest --input-format rows) or csv",
+		   "ndjson", export_formats),
     {.type = CLI_STRING,
      .name = "output",
      .short_name = 'o',
@@ -260,13 +256,8 @@ static const char *const series_formats[] = {"table", "json", NULL};
 
 static const struct cli_opt series_opts[] = {
     CLI_OPT_TABLE(store_cli_opts, struct series_args, sc),
-    {.type = CLI_CHOICE,
-     .name = "format",
-     .arg = "F",
-     .off = offsetof(struct series_args, format),
-     .help = "what is printed: table or json",
-     .def = "table",
-     .choices = series_formats},
+    CLI_OPT_FORMAT(struct series_args, format, "what is printed: table or json", "table",
+		   series_formats),
     CLI_OPT_JSON,
     CLI_OPT_END,
 };

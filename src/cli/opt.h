@@ -58,6 +58,13 @@ struct cli_opt {
 	{                                                                                          \
 		.type = CLI_TABLE, .off = offsetof(s, f), .sub = t                                 \
 	}
+/* --format F: what a command prints (what it reads is --input-format),
+ * one of choices c (NULL-terminated), default d. */
+#define CLI_OPT_FORMAT(s, f, h, d, c)                                                              \
+	{                                                                                          \
+		.type = CLI_CHOICE, .name = "format", .arg = "F", .off = offsetof(s, f),           \
+		.help = h, .def = d, .choices = c                                                  \
+	}
 /* --json: the documented shorthand of --format json. */
 #define CLI_OPT_JSON                                                                               \
 	{                                                                                          \
@@ -102,5 +109,9 @@ void cli_doc_options(const struct cli_spec *spec, FILE *out);
 
 /* The subcommand of spec named name, or NULL. */
 const struct cli_spec *cli_sub(const struct cli_spec *spec, const char *name);
+
+/* The options of a training log's statistics (--warmup, --seq-len,
+ * --world-size) over struct assay_train_opts; defined in cli.c. */
+extern const struct cli_opt train_cli_opts[];
 
 #endif
