@@ -332,28 +332,63 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	return store_cli_close(s, rc);
 }
 
+/* --gate NAMES into the gates of c; the exit code of a bad name, or 0. */
+static int gate_names(const char *gates, struct assay_gate_config *c)
+{
+	struct strlist names = STRLIST_INIT;
+	int rc = ASSAY_OK;
+	cli_split_list(&names, gates);
+	c->changepoint = c->rolling_mean = false;
+	for (size_t i = 0; rc == ASSAY_OK && i < names.n; i++) {
+		if (!strcmp(names.v[i], "changepoint"))
+			c->changepoint = true;
+		else if (!strcmp(names.v[i], "rolling-mean"))
+			c->rolling_mean = true;
+		else
+			rc = cli_usage_error("detect",
+					     "--gate '%s': expected changepoint or "
+					     "rolling-mean (ab is a library gate)",
+					     names.v[i]);
+	}
+	strlist_clear(&names);
+	return rc;
+}
+
+/* The verdicts from..v->n of one file's rows: a line each, or JSON into arr. */
+static void print_verdicts(const struct parsed_file *pf, const struct assay_regressions *v,
+			   size_t from, size_t per, bool json, json_t *arr)
+{
+	for (size_t j = from; j < v->n; j++) {
+		const struct assay_regression *vd = &v->v[j];
+		const struct assay_row *row = &pf->rows.v[(j - from) / per];
+		const char *status = vd->outcome == ASSAY_GATE_FAILED ? "FAIL"
+				     : vd->acked                      ? "ack"
+				     : vd->insufficient               ? "skip"
+								      : "pass";
+		if (json) {
+			json_array_append_new(
+			    arr,
+			    json_pack("{s:s, s:s, s:O, s:s, s:s, s:f, s:s, s:b, s:b}", "file",
+				      pf->path, "series_key", vd->series_key, "series", row->series,
+				      "gate", vd->gate, "outcome", assay_strerror(vd->outcome),
+				      "change", vd->change, "message", vd->message, "acked",
+				      vd->acked, "insufficient", vd->insufficient));
+			continue;
+		}
+		struct sbuf sb = SBUF_INIT;
+		store_cli_series_label(row->series, &sb);
+		printf("%-4s %-12s %.12s %s: %s\n", status, vd->gate, vd->series_key, sbuf_str(&sb),
+		       vd->message);
+		sbuf_release(&sb);
+	}
+}
+
 static int gate_files(const char *gates, const struct assay_gate_config *base, struct store_cli *sc,
 		      const struct parse_cli *pc, int nfiles, char **files, const char *format)
 {
 	struct assay_gate_config c = *base;
-	struct strlist names = STRLIST_INIT;
-	cli_split_list(&names, gates);
-	c.changepoint = c.rolling_mean = false;
-	for (size_t i = 0; i < names.n; i++) {
-		if (!strcmp(names.v[i], "changepoint")) {
-			c.changepoint = true;
-		} else if (!strcmp(names.v[i], "rolling-mean")) {
-			c.rolling_mean = true;
-		} else {
-			int rc = cli_usage_error("detect",
-						 "--gate '%s': expected changepoint or "
-						 "rolling-mean (ab is a library gate)",
-						 names.v[i]);
-			strlist_clear(&names);
-			return rc;
-		}
-	}
-	strlist_clear(&names);
+	if (gate_names(gates, &c) != ASSAY_OK)
+		return ASSAY_USAGE;
 	if (nfiles < 1)
 		return cli_usage_error("detect", "--gate: expected one or more result files");
 	if (!strcmp(format, "csv"))
@@ -378,29 +413,7 @@ static int gate_files(const char *gates, const struct assay_gate_config *base, s
 		}
 		/* Verdicts come in row order, one per enabled gate. */
 		size_t per = (size_t)c.changepoint + (size_t)c.rolling_mean;
-		for (size_t j = from; j < v.n; j++) {
-			const struct assay_regression *vd = &v.v[j];
-			const struct assay_row *row = &pf[i].rows.v[(j - from) / per];
-			const char *status = vd->outcome == ASSAY_GATE_FAILED ? "FAIL"
-					     : vd->acked                      ? "ack"
-					     : vd->insufficient               ? "skip"
-									      : "pass";
-			if (!strcmp(format, "json")) {
-				json_array_append_new(
-				    arr, json_pack("{s:s, s:s, s:O, s:s, s:s, s:f, s:s, s:b, s:b}",
-						   "file", pf[i].path, "series_key", vd->series_key,
-						   "series", row->series, "gate", vd->gate,
-						   "outcome", assay_strerror(vd->outcome), "change",
-						   vd->change, "message", vd->message, "acked",
-						   vd->acked, "insufficient", vd->insufficient));
-				continue;
-			}
-			struct sbuf sb = SBUF_INIT;
-			store_cli_series_label(row->series, &sb);
-			printf("%-4s %-12s %.12s %s: %s\n", status, vd->gate, vd->series_key,
-			       sbuf_str(&sb), vd->message);
-			sbuf_release(&sb);
-		}
+		print_verdicts(&pf[i], &v, from, per, !strcmp(format, "json"), arr);
 	}
 	if (rc == ASSAY_OK) {
 		if (!strcmp(format, "json")) {

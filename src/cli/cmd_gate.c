@@ -218,6 +218,40 @@ static const char *missing_input(const struct gate_args *a, const struct assay_g
 	return NULL;
 }
 
+/* The rows of the RESULTS files, appended to rows. */
+static assay_err read_rows(int nres, char **results, struct assay_rows *rows, struct assay_error *e)
+{
+	for (int i = 0; i < nres; i++) {
+		size_t len;
+		char *data = assay_read_file(results[i], &len, e);
+		struct assay_parse_opts po = {.file = results[i]};
+		assay_err rc = data ? assay_parse_rows(data, len, &po, rows, e) : e->code;
+		free(data);
+		if (rc != ASSAY_OK)
+			return rc;
+	}
+	return ASSAY_OK;
+}
+
+/* The spec's gates on the logs read, then the verdicts as --format asks. */
+static void spec_gates(const struct gate_args *a, const struct assay_gate_spec *spec,
+		       const struct assay_train_result *log, const struct assay_train_result *save,
+		       const struct assay_train_result *resume, struct assay_verdicts *vs)
+{
+	if (spec->has_loss_curve)
+		assay_gate_loss_curve(&spec->loss_curve, log, vs);
+	if (spec->has_convergence)
+		assay_gate_convergence(&spec->convergence, log, vs);
+	if (spec->has_scaling)
+		assay_gate_scaling(&spec->scaling, log, vs);
+	if (spec->has_checkpoint)
+		assay_gate_checkpoint(&spec->checkpoint, save, resume, vs);
+	if (!strcmp(a->format, "json"))
+		print_json(vs);
+	else
+		print_table(vs);
+}
+
 static int run_gates(const struct gate_args *a, int nres, char **results)
 {
 	struct assay_thresholds th = {0};
@@ -243,16 +277,8 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 					     "\"checkpoint\" gate");
 		goto out;
 	}
-	for (int i = 0; i < nres; i++) {
-		size_t len;
-		char *data = assay_read_file(results[i], &len, &err);
-		struct assay_parse_opts po = {.file = results[i]};
-		if (!data || assay_parse_rows(data, len, &po, &rows, &err) != ASSAY_OK) {
-			free(data);
-			goto report;
-		}
-		free(data);
-	}
+	if (read_rows(nres, results, &rows, &err) != ASSAY_OK)
+		goto report;
 	if (a->log) {
 		if (load_log(a, a->log, &log, &err) != ASSAY_OK)
 			goto report;
@@ -276,18 +302,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 	if (a->thresholds && assay_gate_thresholds(&th, a->combo ? a->combo : "default", &rows, &vs,
 						   &err) != ASSAY_OK)
 		goto report;
-	if (spec.has_loss_curve)
-		assay_gate_loss_curve(&spec.loss_curve, &log, &vs);
-	if (spec.has_convergence)
-		assay_gate_convergence(&spec.convergence, &log, &vs);
-	if (spec.has_scaling)
-		assay_gate_scaling(&spec.scaling, &log, &vs);
-	if (spec.has_checkpoint)
-		assay_gate_checkpoint(&spec.checkpoint, &save, &resume, &vs);
-	if (!strcmp(a->format, "json"))
-		print_json(&vs);
-	else
-		print_table(&vs);
+	spec_gates(a, &spec, &log, &save, &resume, &vs);
 	rc = assay_verdicts_outcome(&vs);
 	/* A log's own outcome counts as in 'assay parse': a failed workload
 	 * is 3 and a log without steps 4, not merely a failed verdict. */

@@ -217,6 +217,57 @@ static assay_err print_steps(const struct parse_args *a, const char *format, str
 	return rc;
 }
 
+/* A file read whole (a format other than a streamed training log): its rows,
+ * or a training log's step records appended to steps. */
+static assay_err parse_whole(const struct parse_args *a, const char *file, const char *format,
+			     const struct sbuf *all, struct assay_rows *rows, struct sbuf *steps,
+			     struct parsed *p, struct assay_error *e)
+{
+	assay_err rc;
+	const char *data = all->buf ? all->buf : "";
+	size_t len = all->len;
+	struct assay_parse_opts po = a->popts;
+	po.file = file;
+	if (assay_train_format_known(format)) {
+		struct assay_train_result r;
+		rc = assay_train_parse(format, data, len, &a->topts, file, &r, e);
+		if (rc == ASSAY_OK && a->steps) {
+			p->steps_from = steps->len;
+			json_t *f = json_string(file);
+			for (size_t i = 0; i < r.n_steps; i++) {
+				json_t *o = assay_train_step_to_json(&r.steps[i]);
+				json_object_set(o, "file", f);
+				assay_json_write(steps, o, ASSAY_JSON_SORT);
+				sbuf_addch(steps, '\n');
+				json_decref(o);
+			}
+			json_decref(f);
+			p->steps_to = steps->len;
+		} else if (rc == ASSAY_OK) {
+			rc = assay_train_rows(&r, &po, rows, e);
+		}
+		if (rc == ASSAY_OK) {
+			p->outcome = assay_train_outcome(&r);
+			assay_train_outcome_text(&r, p->reason, sizeof(p->reason));
+		}
+		assay_train_result_release(&r);
+	} else {
+		const struct assay_format *f = assay_format_find(format);
+		if (a->steps) {
+			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+					    "--steps needs a training log, not format %s", format);
+		} else {
+			size_t before = rows->n;
+			rc = f->parse(data, len, &po, rows, e);
+			if (rc == ASSAY_OK && rows->n == before) {
+				p->outcome = ASSAY_NO_METRICS;
+				snprintf(p->reason, sizeof(p->reason), "no metrics: no rows");
+			}
+		}
+	}
+	return rc;
+}
+
 /* Parse one file into rows (or step lines); fills p. ASSAY_USAGE on bad input. */
 static assay_err parse_one(const struct parse_args *a, const char *file, struct assay_rows *rows,
 			   struct sbuf *steps, struct parsed *p, struct assay_error *e)
@@ -266,47 +317,7 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 		sbuf_release(&all);
 		goto out;
 	}
-	const char *data = all.buf ? all.buf : "";
-	size_t len = all.len;
-	struct assay_parse_opts po = a->popts;
-	po.file = file;
-	if (assay_train_format_known(format)) {
-		struct assay_train_result r;
-		rc = assay_train_parse(format, data, len, &a->topts, file, &r, e);
-		if (rc == ASSAY_OK && a->steps) {
-			p->steps_from = steps->len;
-			json_t *f = json_string(file);
-			for (size_t i = 0; i < r.n_steps; i++) {
-				json_t *o = assay_train_step_to_json(&r.steps[i]);
-				json_object_set(o, "file", f);
-				assay_json_write(steps, o, ASSAY_JSON_SORT);
-				sbuf_addch(steps, '\n');
-				json_decref(o);
-			}
-			json_decref(f);
-			p->steps_to = steps->len;
-		} else if (rc == ASSAY_OK) {
-			rc = assay_train_rows(&r, &po, rows, e);
-		}
-		if (rc == ASSAY_OK) {
-			p->outcome = assay_train_outcome(&r);
-			assay_train_outcome_text(&r, p->reason, sizeof(p->reason));
-		}
-		assay_train_result_release(&r);
-	} else {
-		const struct assay_format *f = assay_format_find(format);
-		if (a->steps) {
-			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
-					    "--steps needs a training log, not format %s", format);
-		} else {
-			size_t before = rows->n;
-			rc = f->parse(data, len, &po, rows, e);
-			if (rc == ASSAY_OK && rows->n == before) {
-				p->outcome = ASSAY_NO_METRICS;
-				snprintf(p->reason, sizeof(p->reason), "no metrics: no rows");
-			}
-		}
-	}
+	rc = parse_whole(a, file, format, &all, rows, steps, p, e);
 	sbuf_release(&all);
 out:
 	free(buf);
