@@ -293,10 +293,9 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 	if (!strcmp(format, "auto")) {
 		/* Other formats show on their first lines; a training log may
 		 * start with anything, so it is told by the whole stream. */
-		const struct assay_format *f = assay_format_detect(buf, (size_t)n);
-		if (f && !assay_train_format_known(f->name))
-			format = f->name;
-		else if (f && !strcmp(f->name, "megatron-golden"))
+		const struct assay_format *f =
+		    assay_results_format(NULL, buf, (size_t)n, ASSAY_DETECT_CONTENT);
+		if (f && (!f->training || !strcmp(f->name, "megatron-golden")))
 			format = f->name;
 	}
 	if (!strcmp(format, "megatron") || !strcmp(format, "primus") || !strcmp(format, "auto")) {

@@ -259,20 +259,17 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 {
 	struct assay_error e;
 	char buf[2048];
-	size_t len;
-	char *data = assay_read_file(pf->path, &len, &e);
-	if (!data) {
-		sbuf_adds(err, assay_error_format(&e, buf, sizeof(buf)));
-		return e.code;
-	}
-	assay_sha256_hex(data, len, pf->sha256);
 	/* Ingest tells formats apart by their header or first record only: a
 	 * file that merely mentions Megatron is not a training log. */
-	pf->format = p->format               ? assay_format_find(p->format)
-		     : !strcmp(cmd, "store") ? assay_format_detect_record(data, len)
-					     : assay_format_detect(data, len);
-	if (!pf->format) {
-		free(data);
+	struct assay_parse_opts po = {.context = p->context, .revision = p->revision};
+	struct assay_results res = {.rows = ASSAY_ROWS_INIT};
+	assay_err rc = assay_read_results(
+	    pf->path, p->format, strcmp(cmd, "store") ? ASSAY_DETECT_CONTENT : ASSAY_DETECT_RECORD,
+	    &po, &res, &e);
+	pf->format = res.format;
+	memcpy(pf->sha256, res.sha256, sizeof(pf->sha256));
+	pf->rows = res.rows;
+	if (rc != ASSAY_OK && !res.format && res.sha256[0]) {
 		if (p->format)
 			sbuf_addf(err, "assay %s: unknown format '%s' (see 'assay help %s')", cmd,
 				  p->format, cmd);
@@ -282,10 +279,6 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 			    pf->path);
 		return ASSAY_USAGE;
 	}
-	struct assay_parse_opts po = {
-	    .file = pf->path, .context = p->context, .revision = p->revision};
-	assay_err rc = pf->format->parse(data, len, &po, &pf->rows, &e);
-	free(data);
 	if (rc != ASSAY_OK) {
 		sbuf_adds(err, assay_error_format(&e, buf, sizeof(buf)));
 		return rc;
