@@ -546,9 +546,10 @@ const struct cli_spec cmd_store_spec = {
     .usage = "assay store <subcommand> [--store PATH] [options]",
     .about = "The results store: one SQLite file (default ./assay.db) holding runs, cases,\n"
 	     "measurement rows, series and annotations (docs/store.md). Subcommands: ingest,\n"
-	     "export, series, runs, annotate, check, migrate; `assay store SUB --help` prints\n"
-	     "one. filters: --series KEY[,KEY] (a key or a prefix of 8+ hex digits),\n"
-	     "--match FIELD=VALUE (repeatable), --since DATE (rows at or after).\n",
+	     "export, series, runs, annotate, check, migrate; each one's help follows, and\n"
+	     "`assay store SUB --help` prints only SUB's. filters: --series KEY[,KEY] (a key\n"
+	     "or a prefix of 8+ hex digits), --match FIELD=VALUE (repeatable), --since DATE\n"
+	     "(rows at or after).\n",
     .subs = store_subs,
     .examples = "assay store ingest --cluster mi300x-a perf.csv\n"
 		"assay store series --match precision=fp8\n"
