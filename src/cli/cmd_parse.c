@@ -42,8 +42,9 @@ static const struct cli_opt parse_opts[] = {
      .name = "input-format",
      .arg = "F",
      .off = offsetof(struct parse_args, format),
-     .help = "auto, or a format of the table (docs/ingest.md): megatron, primus,\n"
-	     "megatron-golden, rows, ...",
+     .help = "auto, or one of the formats of docs/ingest.md: rows, rows-csv,\n"
+	     "assay-ep, madengine-csv, madengine-super, multiple-results, rccl-ci,\n"
+	     "nccl-tests, nccl-tests-text, megatron-golden, primus, megatron",
      .def = "auto"},
     CLI_OPT_FLAG("steps", struct parse_args, steps,
 		 "print a training log's per-step records instead of rows"),
