@@ -44,6 +44,10 @@ struct assay_format {
 	 * are what `assay store ingest` tells apart by content. Formats found by
 	 * a mark anywhere in the data (training logs) need --format there. */
 	bool by_record;
+	/* A training log: assay_train_parse() reads it too, into steps and the
+	 * run's outcome (docs/training.md); assay_train_detect() tries these
+	 * rows in table order. */
+	bool training;
 };
 
 /* The table, terminated by a row with name NULL. */
@@ -53,6 +57,32 @@ const struct assay_format *assay_format_find(const char *name);
 const struct assay_format *assay_format_detect(const char *data, size_t len);
 /* The same among the formats detected by their header or first record. */
 const struct assay_format *assay_format_detect_record(const char *data, size_t len);
+/* How a result file's format is found when no format is named. */
+enum assay_detect_by {
+	ASSAY_DETECT_CONTENT, /* a mark anywhere in the data (assay parse, assay run) */
+	ASSAY_DETECT_RECORD,  /* the header or first record only (assay store ingest) */
+};
+/* The format that reads data: the one hint names, or (hint NULL or "auto")
+ * the one its content shows, looked for as by says. NULL when hint names no
+ * format or none claims the data. assay parse, assay store ingest, assay
+ * detect --gate and assay run all decide here. */
+const struct assay_format *assay_results_format(const char *hint, const char *data, size_t len,
+						enum assay_detect_by by);
+
+/* A result file read whole and parsed into rows. */
+struct assay_results {
+	const struct assay_format *format; /* what read it; NULL: none (see below) */
+	char sha256[65];                   /* of the file's bytes; "" until it was read */
+	struct assay_rows rows;            /* appended to */
+};
+/* Read path, find its format (assay_results_format) and parse it into
+ * out->rows with o (o->file is path). ASSAY_USAGE with out->format NULL and
+ * out->sha256 set when no format reads it (an unknown hint, or content none
+ * claims); otherwise the read or parse error. */
+assay_err assay_read_results(const char *path, const char *hint, enum assay_detect_by by,
+			     const struct assay_parse_opts *o, struct assay_results *out,
+			     struct assay_error *e);
+
 /* Whether f's rows can hold metric (and statistic, when not NULL): 1 yes,
  * 0 never, -1 cannot tell (f->metrics is NULL: the data names its metrics). */
 int assay_format_produces(const struct assay_format *f, const char *metric, const char *statistic);

@@ -194,9 +194,8 @@ struct assay_train_result {
 	uint32_t summary_has;
 };
 
-/* The formats this module parses, NULL-terminated: megatron, primus,
- * megatron-golden. */
-extern const char *const assay_train_formats[];
+/* Whether name is a training format: a row of the format table
+ * (include/assay/parse.h) marked training: megatron, primus, megatron-golden. */
 bool assay_train_format_known(const char *name);
 /* The training format of data ("primus", "megatron", "megatron-golden"), or NULL. */
 const char *assay_train_detect(const char *data, size_t len);

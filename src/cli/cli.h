@@ -43,12 +43,12 @@ void cli_split_list(struct strlist *l, const char *arg);
 CLI_DECLARE_SPEC(lint);
 CLI_DECLARE_SPEC(manifest);
 CLI_DECLARE_SPEC(matrix);
-CLI_DECLARE(store);
-CLI_DECLARE(detect);
+CLI_DECLARE_SPEC(store);
+CLI_DECLARE_SPEC(detect);
 CLI_DECLARE_SPEC(history);
-CLI_DECLARE(parse);
-CLI_DECLARE(gate);
-CLI_DECLARE(run);
+CLI_DECLARE_SPEC(parse);
+CLI_DECLARE_SPEC(gate);
+CLI_DECLARE_SPEC(run);
 CLI_DECLARE_SPEC(report);
 CLI_DECLARE_SPEC(import);
 

@@ -2,7 +2,6 @@
  * CSV file), and regression gates of new result files against the stored
  * history. Algorithm and options: docs/detect.md. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -13,64 +12,8 @@
 #include "assay/detect.h"
 #include "assay/json.h"
 #include "cli.h"
+#include "opt.h"
 #include "store_cli.h"
-
-const char cmd_detect_help[] =
-    "usage: assay detect [--store PATH] [filters] [detection] [--format table|json|csv]\n"
-    "       assay detect --input FILE.csv [--direction higher|lower] [detection] [--format F]\n"
-    "       assay detect --gate changepoint,rolling-mean [--store PATH] [gates] [input] FILE...\n"
-    "\n"
-    "Find change points (E-divisive means, Otava flavour) in every stored series that\n"
-    "the filters select, or in one series read from a CSV with the header\n"
-    "revision,value or revision,timestamp,value. Each change is reported with the\n"
-    "revision that starts the new regime and the last of the old, mean, stddev and n\n"
-    "either side, percent change, p-value, and whether it is a regression for the\n"
-    "metric's direction. Points whose revision is annotated `ignore` are left out.\n"
-    "\n"
-    "With --gate, gate the rows of result FILEs (any ingest format) against the stored\n"
-    "history of their series instead, as `assay run` does for a new case: changepoint\n"
-    "fails while the newest regime is a regression started by a change point;\n"
-    "rolling-mean fails beyond -2% (training) or -5% (inference) of the mean of the\n"
-    "last 5 earlier points (at least 3 needed). An `ack` annotation lets a known\n"
-    "change pass (assay store annotate). Nothing is written.\n"
-    "\n"
-    "filters: --series KEY[,KEY]  --match FIELD=VALUE  --since DATE\n"
-    "detection (defaults for CI use):\n"
-    "  --window N           window length (50)\n"
-    "  --max-pvalue P       significance (1e-4)\n"
-    "  --min-magnitude M    smallest relative change kept, e.g. 0.02 (0)\n"
-    "  --min-segment N      shortest run of points between changes kept (5)\n"
-    "  --otava-compat       Apache Otava's exact algorithm; defaults become its own\n"
-    "                       (window 50, max p-value 0.001, min magnitude 0)\n"
-    "  --fail-on-regression exit 1 when an unacknowledged regression is reported\n"
-    "gates: --threshold F (changepoint: smallest |change| that fails, 0),\n"
-    "       --train-threshold F (0.02), --infer-threshold F (0.05)\n"
-    "input (gate files): --input-format F --cluster NAME --scale NxG --precision P\n"
-    "       --set FIELD=VALUE --revision R (as for assay store ingest)\n"
-    "\n"
-    "examples:\n"
-    "  assay detect --match workload=llama3-70b-pretrain\n"
-    "  assay detect --input tigerbeetle.csv --otava-compat --window 30 --max-pvalue 0.01\n"
-    "  assay detect --gate rolling-mean --cluster mi300x-a new/perf.csv\n"
-    "\n"
-    "Exit codes: 0 reported, 1 a gate failed (or a regression with --fail-on-regression),\n"
-    "2 bad arguments or input, 5 the store failed. See docs/detect.md.\n";
-
-enum {
-	D_INPUT = PO_NEXT,
-	D_DIRECTION,
-	D_WINDOW,
-	D_PVALUE,
-	D_MAGNITUDE,
-	D_SEGMENT,
-	D_COMPAT,
-	D_FORMAT,
-	D_FAIL,
-	D_GATE,
-	D_THRESHOLD,
-	D_TRAIN,
-	D_INFER,
-};
 
 /* One reported change with what the output needs. */
 struct report {
@@ -389,28 +332,63 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	return store_cli_close(s, rc);
 }
 
+/* --gate NAMES into the gates of c; the exit code of a bad name, or 0. */
+static int gate_names(const char *gates, struct assay_gate_config *c)
+{
+	struct strlist names = STRLIST_INIT;
+	int rc = ASSAY_OK;
+	cli_split_list(&names, gates);
+	c->changepoint = c->rolling_mean = false;
+	for (size_t i = 0; rc == ASSAY_OK && i < names.n; i++) {
+		if (!strcmp(names.v[i], "changepoint"))
+			c->changepoint = true;
+		else if (!strcmp(names.v[i], "rolling-mean"))
+			c->rolling_mean = true;
+		else
+			rc = cli_usage_error("detect",
+					     "--gate '%s': expected changepoint or "
+					     "rolling-mean (ab is a library gate)",
+					     names.v[i]);
+	}
+	strlist_clear(&names);
+	return rc;
+}
+
+/* The verdicts from..v->n of one file's rows: a line each, or JSON into arr. */
+static void print_verdicts(const struct parsed_file *pf, const struct assay_regressions *v,
+			   size_t from, size_t per, bool json, json_t *arr)
+{
+	for (size_t j = from; j < v->n; j++) {
+		const struct assay_regression *vd = &v->v[j];
+		const struct assay_row *row = &pf->rows.v[(j - from) / per];
+		const char *status = vd->outcome == ASSAY_GATE_FAILED ? "FAIL"
+				     : vd->acked                      ? "ack"
+				     : vd->insufficient               ? "skip"
+								      : "pass";
+		if (json) {
+			json_array_append_new(
+			    arr,
+			    json_pack("{s:s, s:s, s:O, s:s, s:s, s:f, s:s, s:b, s:b}", "file",
+				      pf->path, "series_key", vd->series_key, "series", row->series,
+				      "gate", vd->gate, "outcome", assay_strerror(vd->outcome),
+				      "change", vd->change, "message", vd->message, "acked",
+				      vd->acked, "insufficient", vd->insufficient));
+			continue;
+		}
+		struct sbuf sb = SBUF_INIT;
+		store_cli_series_label(row->series, &sb);
+		printf("%-4s %-12s %.12s %s: %s\n", status, vd->gate, vd->series_key, sbuf_str(&sb),
+		       vd->message);
+		sbuf_release(&sb);
+	}
+}
+
 static int gate_files(const char *gates, const struct assay_gate_config *base, struct store_cli *sc,
 		      const struct parse_cli *pc, int nfiles, char **files, const char *format)
 {
 	struct assay_gate_config c = *base;
-	struct strlist names = STRLIST_INIT;
-	cli_split_list(&names, gates);
-	c.changepoint = c.rolling_mean = false;
-	for (size_t i = 0; i < names.n; i++) {
-		if (!strcmp(names.v[i], "changepoint")) {
-			c.changepoint = true;
-		} else if (!strcmp(names.v[i], "rolling-mean")) {
-			c.rolling_mean = true;
-		} else {
-			int rc = cli_usage_error("detect",
-						 "--gate '%s': expected changepoint or "
-						 "rolling-mean (ab is a library gate)",
-						 names.v[i]);
-			strlist_clear(&names);
-			return rc;
-		}
-	}
-	strlist_clear(&names);
+	if (gate_names(gates, &c) != ASSAY_OK)
+		return ASSAY_USAGE;
 	if (nfiles < 1)
 		return cli_usage_error("detect", "--gate: expected one or more result files");
 	if (!strcmp(format, "csv"))
@@ -435,29 +413,7 @@ static int gate_files(const char *gates, const struct assay_gate_config *base, s
 		}
 		/* Verdicts come in row order, one per enabled gate. */
 		size_t per = (size_t)c.changepoint + (size_t)c.rolling_mean;
-		for (size_t j = from; j < v.n; j++) {
-			const struct assay_regression *vd = &v.v[j];
-			const struct assay_row *row = &pf[i].rows.v[(j - from) / per];
-			const char *status = vd->outcome == ASSAY_GATE_FAILED ? "FAIL"
-					     : vd->acked                      ? "ack"
-					     : vd->insufficient               ? "skip"
-									      : "pass";
-			if (!strcmp(format, "json")) {
-				json_array_append_new(
-				    arr, json_pack("{s:s, s:s, s:O, s:s, s:s, s:f, s:s, s:b, s:b}",
-						   "file", pf[i].path, "series_key", vd->series_key,
-						   "series", row->series, "gate", vd->gate,
-						   "outcome", assay_strerror(vd->outcome), "change",
-						   vd->change, "message", vd->message, "acked",
-						   vd->acked, "insufficient", vd->insufficient));
-				continue;
-			}
-			struct sbuf sb = SBUF_INIT;
-			store_cli_series_label(row->series, &sb);
-			printf("%-4s %-12s %.12s %s: %s\n", status, vd->gate, vd->series_key,
-			       sbuf_str(&sb), vd->message);
-			sbuf_release(&sb);
-		}
+		print_verdicts(&pf[i], &v, from, per, !strcmp(format, "json"), arr);
 	}
 	if (rc == ASSAY_OK) {
 		if (!strcmp(format, "json")) {
@@ -475,160 +431,218 @@ static int gate_files(const char *gates, const struct assay_gate_config *base, s
 	return s ? store_cli_close(s, rc) : rc;
 }
 
+struct detect_args {
+	struct store_cli sc;
+	struct parse_cli pc;
+	struct assay_gate_config gc;
+	const char *input, *format, *gates;
+	double window, pvalue, magnitude, segment; /* < 0 (or 0): not given */
+	enum assay_direction dir;
+	bool compat, fail;
+};
+
 static bool parse_num(const char *s, double lo, double hi, double *out)
 {
 	return assay_parse_double(s, out) && *out >= lo && *out <= hi;
 }
 
+static int opt_direction(void *args, const char *arg, const char *cmd)
+{
+	int d = assay_direction_parse(arg);
+	if (d < 0)
+		return cli_usage_error(cmd, "--direction '%s': expected higher or lower", arg);
+	((struct detect_args *)args)->dir = (enum assay_direction)d;
+	return ASSAY_OK;
+}
+
+static int opt_window(void *args, const char *arg, const char *cmd)
+{
+	double *v = &((struct detect_args *)args)->window;
+	if (!parse_num(arg, 2, 1000, v) || *v != floor(*v))
+		return cli_usage_error(cmd, "--window '%s': expected an integer from 2 to 1000",
+				       arg);
+	return ASSAY_OK;
+}
+
+static int opt_pvalue(void *args, const char *arg, const char *cmd)
+{
+	if (!parse_num(arg, 1e-300, 1, &((struct detect_args *)args)->pvalue))
+		return cli_usage_error(cmd, "--max-pvalue '%s': expected a number in (0, 1]", arg);
+	return ASSAY_OK;
+}
+
+static int opt_magnitude(void *args, const char *arg, const char *cmd)
+{
+	if (!parse_num(arg, 0, 1e300, &((struct detect_args *)args)->magnitude))
+		return cli_usage_error(
+		    cmd, "--min-magnitude '%s': expected a number >= 0 (0.02 is 2%%)", arg);
+	return ASSAY_OK;
+}
+
+static int opt_segment(void *args, const char *arg, const char *cmd)
+{
+	double *v = &((struct detect_args *)args)->segment;
+	if (!parse_num(arg, 1, 1000, v) || *v != floor(*v))
+		return cli_usage_error(
+		    cmd, "--min-segment '%s': expected an integer from 1 to 1000", arg);
+	return ASSAY_OK;
+}
+
+static int fraction(const char *cmd, const char *name, const char *arg, double *out)
+{
+	if (!parse_num(arg, 0, 1e300, out))
+		return cli_usage_error(cmd, "--%s '%s': expected a fraction >= 0 (0.02 is 2%%)",
+				       name, arg);
+	return ASSAY_OK;
+}
+
+static int opt_threshold(void *args, const char *arg, const char *cmd)
+{
+	return fraction(cmd, "threshold", arg, &((struct detect_args *)args)->gc.cp_threshold);
+}
+
+static int opt_train(void *args, const char *arg, const char *cmd)
+{
+	return fraction(cmd, "train-threshold", arg,
+			&((struct detect_args *)args)->gc.rm_train_threshold);
+}
+
+static int opt_infer(void *args, const char *arg, const char *cmd)
+{
+	return fraction(cmd, "infer-threshold", arg,
+			&((struct detect_args *)args)->gc.rm_infer_threshold);
+}
+
+#define CALL(n, a, f, h)                                                                           \
+	{                                                                                          \
+		.type = CLI_CALL, .name = n, .arg = a, .call = f, .help = h                        \
+	}
+
+static const char *const formats[] = {"table", "json", "csv", NULL};
+
+static const struct cli_opt detect_opts[] = {
+    CLI_OPT_GROUP("filters (stored series)"),
+    CLI_OPT_TABLE(store_cli_opts, struct detect_args, sc),
+    CLI_OPT_GROUP("one series from a CSV"),
+    CLI_OPT_STRING("input", "FILE.csv", struct detect_args, input,
+		   "read one series from FILE.csv (header revision,value or\n"
+		   "revision,timestamp,value; oldest first) instead of the store"),
+    CALL("direction", "D", opt_direction, "higher or lower: which way is better for --input"),
+    CLI_OPT_GROUP("detection (defaults for CI use)"),
+    CALL("window", "N", opt_window, "window length, 2 to 1000 (default: 50)"),
+    CALL("max-pvalue", "P", opt_pvalue, "significance (default: 1e-4)"),
+    CALL("min-magnitude", "M", opt_magnitude,
+	 "smallest relative change kept, e.g. 0.02 (default: 0)"),
+    CALL("min-segment", "N", opt_segment,
+	 "shortest run of points between changes kept (default: 5)"),
+    CLI_OPT_FLAG("otava-compat", struct detect_args, compat,
+		 "Apache Otava's exact algorithm; defaults become its own\n"
+		 "(window 50, max p-value 0.001, min magnitude 0)"),
+    CLI_OPT_FLAG("fail-on-regression", struct detect_args, fail,
+		 "exit 1 when an unacknowledged regression is reported"),
+    CLI_OPT_GROUP("output"),
+    CLI_OPT_FORMAT(struct detect_args, format,
+		   "what is printed: table, json or csv (--gate: table or json)", "table", formats),
+    CLI_OPT_JSON,
+    CLI_OPT_GROUP("gates of result files against the stored history"),
+    CLI_OPT_STRING("gate", "G", struct detect_args, gates,
+		   "changepoint, rolling-mean or both (comma-separated): gate FILEs"),
+    CALL("threshold", "F", opt_threshold,
+	 "changepoint: the smallest |change| that fails (default: 0)"),
+    CALL("train-threshold", "F", opt_train, "rolling-mean, training rows (default: 0.02)"),
+    CALL("infer-threshold", "F", opt_infer, "rolling-mean, other rows (default: 0.05)"),
+    CLI_OPT_GROUP("reading the gate FILEs (as for assay store ingest)"),
+    CLI_OPT_TABLE(parse_cli_opts, struct detect_args, pc),
+    CLI_OPT_END,
+};
+
+const struct cli_spec cmd_detect_spec = {
+    .name = "detect",
+    .usage = "assay detect [--store PATH] [filters] [detection] [--format table|json|csv]\n"
+	     "assay detect --input FILE.csv [--direction higher|lower] [detection] [--format F]\n"
+	     "assay detect --gate changepoint,rolling-mean [--store PATH] [gates] [input] FILE...",
+    .about = "Find change points (E-divisive means, Otava flavour) in every stored series that\n"
+	     "the filters select, or in one series read from a CSV with the header\n"
+	     "revision,value or revision,timestamp,value. Each change is reported with the\n"
+	     "revision that starts the new regime and the last of the old, mean, stddev and n\n"
+	     "either side, percent change, p-value, and whether it is a regression for the\n"
+	     "metric's direction. Points whose revision is annotated `ignore` are left out.\n"
+	     "\n"
+	     "With --gate, gate the rows of result FILEs (any ingest format) against the stored\n"
+	     "history of their series instead, as `assay run` does for a new case: changepoint\n"
+	     "fails while the newest regime is a regression started by a change point;\n"
+	     "rolling-mean fails beyond -2% (training) or -5% (inference) of the mean of the\n"
+	     "last 5 earlier points (at least 3 needed). An `ack` annotation lets a known\n"
+	     "change pass (assay store annotate). Nothing is written.\n",
+    .opts = detect_opts,
+    .examples =
+	"assay detect --match workload=llama3-70b-pretrain\n"
+	"assay detect --input tigerbeetle.csv --otava-compat --window 30 --max-pvalue 0.01\n"
+	"assay detect --gate rolling-mean --cluster mi300x-a new/perf.csv",
+    .exits =
+	"Exit codes: 0 reported, 1 a gate failed (or a regression with --fail-on-regression),\n"
+	"2 bad arguments or input, 5 the store failed. See docs/detect.md.\n",
+    .min_args = 0,
+    .max_args = -1,
+    .args_what = "result file",
+};
+
+/* The combinations of options that do not go together; a usage message or NULL. */
+static const char *conflict(const struct detect_args *a, int nfiles)
+{
+	const struct assay_series_filter *f = &a->sc.filter;
+	if (a->input && a->gates)
+		return "--input and --gate cannot be combined";
+	if (a->input && (f->keys.n || f->match.n || f->since))
+		return "--input reads one series: --series, --match and --since do not apply";
+	if (!a->gates && parse_cli_given(&a->pc))
+		return "--input-format, --cluster, --scale, --precision, --set, --revision and "
+		       "--*-is-better apply to --gate files";
+	if (!a->gates && nfiles)
+		return "";
+	if (a->compat && a->segment > 1)
+		return "--min-segment is not part of --otava-compat";
+	return NULL;
+}
+
 int cmd_detect(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    STORE_CLI_OPTIONS,
-	    PARSE_CLI_OPTIONS,
-	    {"input-format", required_argument, NULL, PO_FORMAT},
-	    {"input", required_argument, NULL, D_INPUT},
-	    {"direction", required_argument, NULL, D_DIRECTION},
-	    {"window", required_argument, NULL, D_WINDOW},
-	    {"max-pvalue", required_argument, NULL, D_PVALUE},
-	    {"min-magnitude", required_argument, NULL, D_MAGNITUDE},
-	    {"min-segment", required_argument, NULL, D_SEGMENT},
-	    {"otava-compat", no_argument, NULL, D_COMPAT},
-	    {"format", required_argument, NULL, D_FORMAT},
-	    {"fail-on-regression", no_argument, NULL, D_FAIL},
-	    {"gate", required_argument, NULL, D_GATE},
-	    {"threshold", required_argument, NULL, D_THRESHOLD},
-	    {"train-threshold", required_argument, NULL, D_TRAIN},
-	    {"infer-threshold", required_argument, NULL, D_INFER},
-	    {NULL, 0, NULL, 0},
-	};
-	struct store_cli sc = {0};
-	struct parse_cli pc;
-	struct assay_gate_config gc;
-	const char *input = NULL, *format = "table", *gates = NULL;
-	double window = -1, pvalue = -1, magnitude = -1, segment = -1;
-	enum assay_direction dir = ASSAY_DIR_HIGHER;
-	bool compat = false, fail = false, parse_opts = false;
-	int rc = ASSAY_OK, opt;
-	parse_cli_init(&pc);
-	assay_gate_defaults(&gc);
-	opterr = 0;
-	while (rc == ASSAY_OK && (opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		int handled;
-		if (store_cli_option(&sc, opt, optarg))
-			continue;
-		if ((handled = parse_cli_option("detect", &pc, opt, optarg)) == 1) {
-			parse_opts = true;
-			continue;
-		}
-		if (handled) {
-			rc = handled;
-			break;
-		}
-		switch (opt) {
-		case D_INPUT: input = optarg; break;
-		case D_DIRECTION:
-			if (assay_direction_parse(optarg) < 0)
-				rc = cli_usage_error(
-				    "detect", "--direction '%s': expected higher or lower", optarg);
-			else
-				dir = (enum assay_direction)assay_direction_parse(optarg);
-			break;
-		case D_WINDOW:
-			if (!parse_num(optarg, 2, 1000, &window) || window != floor(window))
-				rc = cli_usage_error("detect",
-						     "--window '%s': expected an integer from 2 "
-						     "to 1000",
-						     optarg);
-			break;
-		case D_PVALUE:
-			if (!parse_num(optarg, 1e-300, 1, &pvalue))
-				rc = cli_usage_error("detect",
-						     "--max-pvalue '%s': expected a number in "
-						     "(0, 1]",
-						     optarg);
-			break;
-		case D_MAGNITUDE:
-			if (!parse_num(optarg, 0, 1e300, &magnitude))
-				rc = cli_usage_error("detect",
-						     "--min-magnitude '%s': expected a number "
-						     ">= 0 (0.02 is 2%%)",
-						     optarg);
-			break;
-		case D_SEGMENT:
-			if (!parse_num(optarg, 1, 1000, &segment) || segment != floor(segment))
-				rc = cli_usage_error("detect",
-						     "--min-segment '%s': expected an integer "
-						     "from 1 to 1000",
-						     optarg);
-			break;
-		case D_COMPAT: compat = true; break;
-		case D_FORMAT: format = optarg; break;
-		case D_FAIL: fail = true; break;
-		case D_GATE: gates = optarg; break;
-		case D_THRESHOLD:
-		case D_TRAIN:
-		case D_INFER: {
-			double v;
-			if (!parse_num(optarg, 0, 1e300, &v)) {
-				rc = cli_usage_error("detect",
-						     "--%s '%s': expected a fraction >= 0 "
-						     "(0.02 is 2%%)",
-						     opt == D_THRESHOLD ? "threshold"
-						     : opt == D_TRAIN   ? "train-threshold"
-									: "infer-threshold",
-						     optarg);
-				break;
-			}
-			*(opt == D_THRESHOLD ? &gc.cp_threshold
-			  : opt == D_TRAIN   ? &gc.rm_train_threshold
-					     : &gc.rm_infer_threshold) = v;
-			break;
-		}
-		default:
-			rc = cli_usage_error("detect", "unknown option or missing value: '%s'",
-					     argv[optind - 1]);
-			break;
-		}
-	}
-	static const char *const formats[] = {"table", "json", "csv", NULL};
-	if (rc == ASSAY_OK)
-		rc = store_cli_format("detect", NULL, format, formats);
-	if (rc == ASSAY_OK && input && gates)
-		rc = cli_usage_error("detect", "--input and --gate cannot be combined");
-	if (rc == ASSAY_OK && input && (sc.filter.keys.n || sc.filter.match.n || sc.filter.since))
-		rc = cli_usage_error("detect",
-				     "--input reads one series: --series, --match and --since "
-				     "do not apply");
-	if (rc == ASSAY_OK && !gates && parse_opts)
-		rc = cli_usage_error("detect",
-				     "--input-format, --cluster, --scale, --precision, --set, "
-				     "--revision and --*-is-better apply to --gate files");
-	if (rc == ASSAY_OK && !gates && optind != argc)
+	struct detect_args a = {.format = "table",
+				.window = -1,
+				.pvalue = -1,
+				.magnitude = -1,
+				.segment = -1,
+				.dir = ASSAY_DIR_HIGHER};
+	parse_cli_init(&a.pc);
+	assay_gate_defaults(&a.gc);
+	int first, rc = cli_parse(&cmd_detect_spec, argc, argv, &a, &first);
+	const char *why = rc ? NULL : conflict(&a, argc - first);
+	if (why && *why)
+		rc = cli_usage_error("detect", "%s", why);
+	else if (why)
 		rc = cli_usage_error("detect", "unexpected argument '%s' (files are for --gate)",
-				     argv[optind]);
-	struct assay_detect_opts *o = &gc.detect;
-	if (compat)
+				     argv[first]);
+	struct assay_detect_opts *o = &a.gc.detect;
+	if (a.compat)
 		assay_detect_otava_defaults(o);
-	if (window > 0)
-		o->window = (int)window;
-	if (pvalue > 0)
-		o->max_pvalue = pvalue;
-	if (magnitude >= 0)
-		o->min_magnitude = magnitude;
-	if (segment > 0)
-		o->min_segment = (int)segment;
-	if (rc == ASSAY_OK && compat && segment > 1)
-		rc = cli_usage_error("detect", "--min-segment is not part of --otava-compat");
-	if (rc == ASSAY_OK && gates) {
-		rc = gate_files(gates, &gc, &sc, &pc, argc - optind, argv + optind, format);
+	if (a.window > 0)
+		o->window = (int)a.window;
+	if (a.pvalue > 0)
+		o->max_pvalue = a.pvalue;
+	if (a.magnitude >= 0)
+		o->min_magnitude = a.magnitude;
+	if (a.segment > 0)
+		o->min_segment = (int)a.segment;
+	if (rc == ASSAY_OK && a.gates) {
+		rc = gate_files(a.gates, &a.gc, &a.sc, &a.pc, argc - first, argv + first, a.format);
 	} else if (rc == ASSAY_OK) {
-		struct printer p = {format, json_array(), 0, 0, 0, false, false};
-		rc = input ? detect_input(&p, o, input, dir) : detect_store(&p, o, &sc);
+		struct printer p = {a.format, json_array(), 0, 0, 0, false, false};
+		rc = a.input ? detect_input(&p, o, a.input, a.dir) : detect_store(&p, o, &a.sc);
 		if (rc == ASSAY_OK)
-			rc = finish_print(&p, fail);
+			rc = finish_print(&p, a.fail);
 		json_decref(p.json);
 	}
-	parse_cli_release(&pc);
-	store_cli_release(&sc);
-	return rc;
+	parse_cli_release(&a.pc);
+	store_cli_release(&a.sc);
+	return rc < 0 ? ASSAY_OK : rc;
 }

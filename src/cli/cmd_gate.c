@@ -3,7 +3,6 @@
  * scaling, checkpoint resume); print the verdict table, exit 0 or 1. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,46 +14,82 @@
 #include "assay/parse.h"
 #include "assay/training.h"
 #include "cli.h"
-
-const char cmd_gate_help[] =
-    "usage: assay gate [--thresholds FILE [--combo KEY]] [--spec FILE] [--log FILE]\n"
-    "                  [--save-log FILE --resume-log FILE] [options] [RESULTS.ndjson...]\n"
-    "\n"
-    "Judge measurement rows (RESULTS files, and the rows of --log) against the\n"
-    "cell of KEY in a thresholds file, and a training log against the gates of a\n"
-    "spec file. Prints one verdict per line: PASS, FAIL, RECORD (measured, not\n"
-    "judged) or SKIPPED (optional and missing).\n"
-    "\n"
-    "options:\n"
-    "  --thresholds FILE   thresholds file (docs/gate.md)\n"
-    "  --combo KEY         the run's cell: MBS=<m>,GBS=<g>,PRECISION=<p> (default: \"default\")\n"
-    "  --spec FILE         gate spec: loss_curve, convergence, scaling, checkpoint\n"
-    "  --log FILE          training log: run health, its rows, and the spec's loss curve,\n"
-    "                      convergence and scaling gates\n"
-    "  --save-log FILE     the run that saved the checkpoint   (spec's checkpoint gate)\n"
-    "  --resume-log FILE   the run that resumed from it\n"
-    "  --format NAME       format of the logs: auto (default), megatron, primus, megatron-golden\n"
-    "  --warmup N | MIN,PCT%   --seq-len N   --world-size N   as for 'assay parse'\n"
-    "  --json              print verdicts as NDJSON instead of a table\n"
-    "\n"
-    "example:\n"
-    "  assay gate --thresholds thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 rows.ndjson\n"
-    "\n"
-    "Exit codes: 0 nothing failed, 1 a verdict failed, 2 bad arguments or invalid\n"
-    "input (also an unknown --combo or metric name), 3 a log's run failed\n"
-    "(incomplete, NaN/Inf, NaN iterations, an error signature), 4 a log without\n"
-    "steps: as 'assay parse'. See docs/gate.md.\n";
+#include "opt.h"
 
 struct gate_args {
-	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *format;
-	bool json;
+	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log;
+	const char *input_format, *format;
 	struct assay_train_opts topts;
 };
 
-static bool parse_count(const char *arg, long long *out)
+/* --format: what is printed. A log format here is the deprecated spelling
+ * of --input-format (it meant that before 0.9). */
+static int opt_format(void *args, const char *arg, const char *cmd)
 {
-	return assay_parse_long(arg, out) && *out > 0;
+	struct gate_args *a = args;
+	if (!strcmp(arg, "table") || !strcmp(arg, "json")) {
+		a->format = arg;
+		return ASSAY_OK;
+	}
+	if (!strcmp(arg, "auto") || assay_train_format_known(arg)) {
+		fprintf(stderr, "assay %s: --format %s is deprecated; use --input-format %s\n", cmd,
+			arg, arg);
+		a->input_format = arg;
+		return ASSAY_OK;
+	}
+	return cli_usage_error(cmd, "--format: expected table or json, got '%s'", arg);
 }
+
+static const struct cli_opt gate_opts[] = {
+    CLI_OPT_STRING("thresholds", "FILE", struct gate_args, thresholds,
+		   "thresholds file (docs/gate.md)"),
+    CLI_OPT_STRING("combo", "KEY", struct gate_args, combo,
+		   "the run's cell: MBS=<m>,GBS=<g>,PRECISION=<p> (default: \"default\")"),
+    CLI_OPT_STRING("spec", "FILE", struct gate_args, spec,
+		   "gate spec: loss_curve, convergence, scaling, checkpoint"),
+    CLI_OPT_STRING("log", "FILE", struct gate_args, log,
+		   "training log: run health, its rows, and the spec's loss curve,\n"
+		   "convergence and scaling gates"),
+    CLI_OPT_STRING("save-log", "FILE", struct gate_args, save_log,
+		   "the run that saved the checkpoint (spec's checkpoint gate)"),
+    CLI_OPT_STRING("resume-log", "FILE", struct gate_args, resume_log,
+		   "the run that resumed from it"),
+    {.type = CLI_STRING,
+     .name = "input-format",
+     .arg = "F",
+     .off = offsetof(struct gate_args, input_format),
+     .help = "format of the logs: auto, megatron, primus, megatron-golden",
+     .def = "auto"},
+    CLI_OPT_TABLE(train_cli_opts, struct gate_args, topts),
+    {.type = CLI_CALL,
+     .name = "format",
+     .arg = "F",
+     .help = "what is printed: table, or json (one verdict object per line)",
+     .def = "table",
+     .call = opt_format},
+    CLI_OPT_JSON,
+    CLI_OPT_END,
+};
+
+const struct cli_spec cmd_gate_spec = {
+    .name = "gate",
+    .usage = "assay gate [--thresholds FILE [--combo KEY]] [--spec FILE] [--log FILE]\n"
+	     "           [--save-log FILE --resume-log FILE] [options] [RESULTS.ndjson...]",
+    .about = "Judge measurement rows (RESULTS files, and the rows of --log) against the\n"
+	     "cell of KEY in a thresholds file, and a training log against the gates of a\n"
+	     "spec file. Prints one verdict per line: PASS, FAIL, RECORD (measured, not\n"
+	     "judged) or SKIPPED (optional and missing).\n",
+    .opts = gate_opts,
+    .examples =
+	"assay gate --thresholds thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 rows.ndjson",
+    .exits = "Exit codes: 0 nothing failed, 1 a verdict failed, 2 bad arguments or invalid\n"
+	     "input (also an unknown --combo or metric name), 3 a log's run failed\n"
+	     "(incomplete, NaN/Inf, NaN iterations, an error signature), 4 a log without\n"
+	     "steps: as 'assay parse'. See docs/gate.md.\n",
+    .min_args = 0,
+    .max_args = -1,
+    .args_what = "results file",
+};
 
 static assay_err load_log(const struct gate_args *a, const char *file, struct assay_train_result *r,
 			  struct assay_error *e)
@@ -65,7 +100,7 @@ static assay_err load_log(const struct gate_args *a, const char *file, struct as
 		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
 				      strerror(errno));
 	}
-	assay_err rc = assay_train_parse_fd(a->format, fd, -1, &a->topts, file, r, e);
+	assay_err rc = assay_train_parse_fd(a->input_format, fd, -1, &a->topts, file, r, e);
 	if (fd)
 		close(fd);
 	return rc;
@@ -183,6 +218,40 @@ static const char *missing_input(const struct gate_args *a, const struct assay_g
 	return NULL;
 }
 
+/* The rows of the RESULTS files, appended to rows. */
+static assay_err read_rows(int nres, char **results, struct assay_rows *rows, struct assay_error *e)
+{
+	for (int i = 0; i < nres; i++) {
+		size_t len;
+		char *data = assay_read_file(results[i], &len, e);
+		struct assay_parse_opts po = {.file = results[i]};
+		assay_err rc = data ? assay_parse_rows(data, len, &po, rows, e) : e->code;
+		free(data);
+		if (rc != ASSAY_OK)
+			return rc;
+	}
+	return ASSAY_OK;
+}
+
+/* The spec's gates on the logs read, then the verdicts as --format asks. */
+static void spec_gates(const struct gate_args *a, const struct assay_gate_spec *spec,
+		       const struct assay_train_result *log, const struct assay_train_result *save,
+		       const struct assay_train_result *resume, struct assay_verdicts *vs)
+{
+	if (spec->has_loss_curve)
+		assay_gate_loss_curve(&spec->loss_curve, log, vs);
+	if (spec->has_convergence)
+		assay_gate_convergence(&spec->convergence, log, vs);
+	if (spec->has_scaling)
+		assay_gate_scaling(&spec->scaling, log, vs);
+	if (spec->has_checkpoint)
+		assay_gate_checkpoint(&spec->checkpoint, save, resume, vs);
+	if (!strcmp(a->format, "json"))
+		print_json(vs);
+	else
+		print_table(vs);
+}
+
 static int run_gates(const struct gate_args *a, int nres, char **results)
 {
 	struct assay_thresholds th = {0};
@@ -208,16 +277,8 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 					     "\"checkpoint\" gate");
 		goto out;
 	}
-	for (int i = 0; i < nres; i++) {
-		size_t len;
-		char *data = assay_read_file(results[i], &len, &err);
-		struct assay_parse_opts po = {.file = results[i]};
-		if (!data || assay_parse_rows(data, len, &po, &rows, &err) != ASSAY_OK) {
-			free(data);
-			goto report;
-		}
-		free(data);
-	}
+	if (read_rows(nres, results, &rows, &err) != ASSAY_OK)
+		goto report;
 	if (a->log) {
 		if (load_log(a, a->log, &log, &err) != ASSAY_OK)
 			goto report;
@@ -241,18 +302,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 	if (a->thresholds && assay_gate_thresholds(&th, a->combo ? a->combo : "default", &rows, &vs,
 						   &err) != ASSAY_OK)
 		goto report;
-	if (spec.has_loss_curve)
-		assay_gate_loss_curve(&spec.loss_curve, &log, &vs);
-	if (spec.has_convergence)
-		assay_gate_convergence(&spec.convergence, &log, &vs);
-	if (spec.has_scaling)
-		assay_gate_scaling(&spec.scaling, &log, &vs);
-	if (spec.has_checkpoint)
-		assay_gate_checkpoint(&spec.checkpoint, &save, &resume, &vs);
-	if (a->json)
-		print_json(&vs);
-	else
-		print_table(&vs);
+	spec_gates(a, &spec, &log, &save, &resume, &vs);
 	rc = assay_verdicts_outcome(&vs);
 	/* A log's own outcome counts as in 'assay parse': a failed workload
 	 * is 3 and a log without steps 4, not merely a failed verdict. */
@@ -279,82 +329,41 @@ out:
 	return rc;
 }
 
-int cmd_gate(int argc, char **argv)
+/* Which options need which; a usage error's exit code, or 0. */
+static int check_args(const struct gate_args *a, int nres)
 {
-	enum {
-		O_TH = 256,
-		O_COMBO,
-		O_SPEC,
-		O_LOG,
-		O_SAVE,
-		O_RESUME,
-		O_FORMAT,
-		O_WARMUP,
-		O_SEQ,
-		O_WORLD,
-		O_JSON
-	};
-	static const struct option opts[] = {
-	    {"thresholds", required_argument, NULL, O_TH},
-	    {"combo", required_argument, NULL, O_COMBO},
-	    {"spec", required_argument, NULL, O_SPEC},
-	    {"log", required_argument, NULL, O_LOG},
-	    {"save-log", required_argument, NULL, O_SAVE},
-	    {"resume-log", required_argument, NULL, O_RESUME},
-	    {"format", required_argument, NULL, O_FORMAT},
-	    {"warmup", required_argument, NULL, O_WARMUP},
-	    {"seq-len", required_argument, NULL, O_SEQ},
-	    {"world-size", required_argument, NULL, O_WORLD},
-	    {"json", no_argument, NULL, O_JSON},
-	    {NULL, 0, NULL, 0},
-	};
-	struct gate_args a = {.format = "auto"};
-	assay_train_opts_init(&a.topts);
-	int opt;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		bool ok = true;
-		switch (opt) {
-		case O_TH: a.thresholds = optarg; break;
-		case O_COMBO: a.combo = optarg; break;
-		case O_SPEC: a.spec = optarg; break;
-		case O_LOG: a.log = optarg; break;
-		case O_SAVE: a.save_log = optarg; break;
-		case O_RESUME: a.resume_log = optarg; break;
-		case O_FORMAT: a.format = optarg; break;
-		case O_WARMUP: ok = assay_train_warmup_parse(optarg, &a.topts); break;
-		case O_SEQ: ok = parse_count(optarg, &a.topts.seq_len); break;
-		case O_WORLD: ok = parse_count(optarg, &a.topts.world_size); break;
-		case O_JSON: a.json = true; break;
-		default:
-			return cli_usage_error("gate", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-		if (!ok)
-			return cli_usage_error("gate", "bad value for %s: '%s'", argv[optind - 2],
-					       optarg);
-	}
-	if (strcmp(a.format, "auto") && !assay_train_format_known(a.format))
+	if (strcmp(a->input_format, "auto") && !assay_train_format_known(a->input_format))
 		return cli_usage_error("gate",
 				       "unknown training-log format '%s' (expected auto, "
 				       "megatron, primus or megatron-golden)",
-				       a.format);
-	if (a.combo && !a.thresholds)
+				       a->input_format);
+	if (a->combo && !a->thresholds)
 		return cli_usage_error("gate", "--combo needs --thresholds FILE");
-	if (a.combo) {
+	if (a->combo) {
 		char canon[256];
 		struct assay_error err;
-		if (!assay_combo_canonical(a.combo, canon, sizeof(canon), &err))
+		if (!assay_combo_canonical(a->combo, canon, sizeof(canon), &err))
 			return cli_usage_error("gate", "--combo: %s", err.message);
 	}
-	int nres = argc - optind;
-	if (nres && !a.thresholds)
+	if (nres && !a->thresholds)
 		return cli_usage_error("gate", "RESULTS files need --thresholds FILE");
-	if (a.thresholds && !nres && !a.log)
+	if (a->thresholds && !nres && !a->log)
 		return cli_usage_error("gate",
 				       "--thresholds needs RESULTS.ndjson files or --log FILE");
-	if (!a.thresholds && !a.spec && !a.log)
+	if (!a->thresholds && !a->spec && !a->log)
 		return cli_usage_error("gate",
 				       "nothing to gate: give --thresholds, --spec or --log");
-	return run_gates(&a, nres, argv + optind);
+	return ASSAY_OK;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	struct gate_args a = {.input_format = "auto", .format = "table"};
+	assay_train_opts_init(&a.topts);
+	int first, rc = cli_parse(&cmd_gate_spec, argc, argv, &a, &first);
+	if (rc == ASSAY_OK)
+		rc = check_args(&a, argc - first);
+	if (rc)
+		return rc < 0 ? ASSAY_OK : rc;
+	return run_gates(&a, argc - first, argv + first);
 }

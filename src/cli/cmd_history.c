@@ -20,13 +20,9 @@ static const char *const formats[] = {"table", "json", "csv", NULL};
 
 static const struct cli_opt history_opts[] = {
     CLI_OPT_TABLE(store_cli_opts, struct history_args, sc),
-    {.type = CLI_CHOICE,
-     .name = "format",
-     .arg = "F",
-     .off = offsetof(struct history_args, format),
-     .help = "table, json or csv",
-     .def = "table",
-     .choices = formats},
+    CLI_OPT_FORMAT(struct history_args, format, "what is printed: table, json or csv", "table",
+		   formats),
+    CLI_OPT_JSON,
     {.type = CLI_UNSET,
      .name = "no-detect",
      .off = offsetof(struct history_args, detect),

@@ -10,8 +10,8 @@
 #include "opt.h"
 
 struct matrix_args {
-	const char *platforms, *shard;
-	bool json, list;
+	const char *platforms, *shard, *format;
+	bool list;
 	struct assay_filters f;
 };
 
@@ -22,11 +22,16 @@ struct matrix_args {
 		.help = "keep only cases whose " n " is in LIST"                                   \
 	}
 
+static const char *const formats[] = {"text", "json", NULL};
+
 static const struct cli_opt matrix_opts[] = {
     CLI_OPT_STRING("platforms", "FILE", struct matrix_args, platforms,
 		   "the platform registry (e.g. configs/platforms.json); required"),
-    CLI_OPT_FLAG("json", struct matrix_args, json,
-		 "print the whole matrix document (schema assay.matrix/1)"),
+    CLI_OPT_FORMAT(struct matrix_args, format,
+		   "what is printed: text, or json (the whole matrix document, schema\n"
+		   "assay.matrix/1)",
+		   "text", formats),
+    CLI_OPT_JSON,
     CLI_OPT_FLAG("list", struct matrix_args, list, "print one line per case"),
     CLI_OPT_STRING("shard", "ID", struct matrix_args, shard, "print only the cases of shard ID"),
     CLI_OPT_GROUP("filters (comma-separated or repeated; they only remove cases)"),
@@ -41,7 +46,8 @@ static const struct cli_opt matrix_opts[] = {
 
 const struct cli_spec cmd_matrix_spec = {
     .name = "matrix",
-    .usage = "assay matrix --platforms FILE [filters] [--json | --list | --shard ID] SWEEP",
+    .usage =
+	"assay matrix --platforms FILE [filters] [--format text|json | --list | --shard ID] SWEEP",
     .about = "Expand SWEEP (a sweep config) over a platform registry into cases: one per\n"
 	     "SKU x backend x EP x mode x phase x precision, runnable or unsupported with\n"
 	     "a reason, grouped into shards. Prints the counts and the two digests.\n",
@@ -115,12 +121,13 @@ static void print_cases(const struct assay_matrix *m, const char *only_shard)
 
 int cmd_matrix(int argc, char **argv)
 {
-	struct matrix_args a = {0};
+	struct matrix_args a = {.format = "text"};
 	struct assay_filters *f = &a.f;
 	int first, rc = cli_parse(&cmd_matrix_spec, argc, argv, &a, &first);
 	if (!rc && !a.platforms)
 		rc = cli_usage_error("matrix", "--platforms FILE is required");
-	if (!rc && a.list && a.json)
+	bool json = !strcmp(a.format, "json");
+	if (!rc && a.list && json)
 		rc = cli_usage_error("matrix", "--list and --json cannot be combined");
 	if (rc) {
 		assay_filters_release(f);
@@ -147,7 +154,7 @@ int cmd_matrix(int argc, char **argv)
 		rc = cli_usage_error("matrix", "--shard: no shard \"%s\" in this matrix", shard);
 		goto out_matrix;
 	}
-	if (a.json) {
+	if (json) {
 		json_t *doc = assay_matrix_to_json(&m, shard);
 		char *s = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
 		printf("%s\n", s);

@@ -3,7 +3,6 @@
  * records, as NDJSON; the exit code says whether the run completed. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,54 +13,71 @@
 #include "assay/parse.h"
 #include "assay/training.h"
 #include "cli.h"
-
-const char cmd_parse_help[] =
-    "usage: assay parse [--format NAME] [--steps] [options] FILE...\n"
-    "\n"
-    "Parse each FILE (\"-\" for standard input) and print measurement rows as\n"
-    "NDJSON, one object per line (docs/rows.md). Training logs give steady-state\n"
-    "mean and median, the last running average, final loss, peak memory,\n"
-    "checkpoint durations (docs/training.md).\n"
-    "\n"
-    "options:\n"
-    "  --format NAME       auto (default), megatron, primus, megatron-golden, rows\n"
-    "  --steps             print a training log's per-step records instead of rows\n"
-    "  --warmup N          exclude exactly N leading steps from the steady state\n"
-    "  --warmup MIN,PCT%   or the rule max(MIN, PCT% of the steps) (default 2,10%)\n"
-    "  --seq-len N         sequence length, to derive tokens/s/GPU when the log lacks it\n"
-    "  --world-size N      GPUs in the run (default: what the log states)\n"
-    "  --series KEY=VALUE  add a series field to every row (repeatable)\n"
-    "  --revision REV      stamp rows with a source revision\n"
-    "  --run-id ID         stamp rows with a run id\n"
-    "\n"
-    "example:\n"
-    "  assay parse --format primus --series workload=deepseek-v4 train.log\n"
-    "\n"
-    "Exit codes: 0 complete run with metrics, 2 bad arguments or unreadable input\n"
-    "(nothing printed), 3 a training run that started and is incomplete, logged\n"
-    "NaN/Inf or NaN iterations, or matched an error signature (rows are still\n"
-    "printed), 4 no metrics. See docs/parse.md.\n";
+#include "opt.h"
 
 struct parse_args {
-	const char *format;
+	const char *format; /* --input-format */
 	bool steps;
+	json_t *series; /* --series fields: popts.context */
 	struct assay_train_opts topts;
 	struct assay_parse_opts popts;
 };
 
-/* KEY=VALUE into the context object: integers stay integers. */
-static bool add_series(json_t *ctx, const char *arg)
+/* --series KEY=VALUE into the context object: integers stay integers. */
+static int opt_series(void *args, const char *arg, const char *cmd)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || !eq[1])
-		return false;
+		return cli_usage_error(cmd, "bad value for --series: '%s'", arg);
 	char *key = xstrndup(arg, (size_t)(eq - arg));
 	long long n;
-	json_object_set_new(ctx, key,
+	json_object_set_new(((struct parse_args *)args)->series, key,
 			    assay_parse_long(eq + 1, &n) ? json_integer(n) : json_string(eq + 1));
 	free(key);
-	return true;
+	return ASSAY_OK;
 }
+
+static const struct cli_opt parse_opts[] = {
+    {.type = CLI_STRING,
+     .name = "input-format",
+     .arg = "F",
+     .off = offsetof(struct parse_args, format),
+     .help = "auto, or one of the formats of docs/ingest.md: rows, rows-csv,\n"
+	     "assay-ep, madengine-csv, madengine-super, multiple-results, rccl-ci,\n"
+	     "nccl-tests, nccl-tests-text, megatron-golden, primus, megatron",
+     .def = "auto"},
+    CLI_OPT_FLAG("steps", struct parse_args, steps,
+		 "print a training log's per-step records instead of rows"),
+    CLI_OPT_TABLE(train_cli_opts, struct parse_args, topts),
+    {.type = CLI_CALL,
+     .name = "series",
+     .arg = "KEY=VALUE",
+     .help = "add a series field to every row (repeatable)",
+     .call = opt_series},
+    CLI_OPT_STRING("revision", "REV", struct parse_args, popts.revision,
+		   "stamp rows with a source revision"),
+    CLI_OPT_STRING("run-id", "ID", struct parse_args, popts.run_id, "stamp rows with a run id"),
+    {.type = CLI_STRING, .name = "format", .arg = "F", .alias_of = "input-format"},
+    CLI_OPT_END,
+};
+
+const struct cli_spec cmd_parse_spec = {
+    .name = "parse",
+    .usage = "assay parse [--input-format F] [--steps] [options] FILE...",
+    .about = "Parse each FILE (\"-\" for standard input) and print measurement rows as\n"
+	     "NDJSON, one object per line (docs/rows.md). Training logs give steady-state\n"
+	     "mean and median, the last running average, final loss, peak memory,\n"
+	     "checkpoint durations (docs/training.md).\n",
+    .opts = parse_opts,
+    .examples = "assay parse --input-format primus --series workload=deepseek-v4 train.log",
+    .exits = "Exit codes: 0 complete run with metrics, 2 bad arguments or unreadable input\n"
+	     "(nothing printed), 3 a training run that started and is incomplete, logged\n"
+	     "NaN/Inf or NaN iterations, or matched an error signature (rows are still\n"
+	     "printed), 4 no metrics. See docs/parse.md.\n",
+    .min_args = 1,
+    .max_args = -1,
+    .args_what = "file",
+};
 
 struct parsed {
 	const char *file;
@@ -84,7 +100,7 @@ static void train_warnings(const char *file, const struct assay_train_result *r)
 	if (r->other_family_line)
 		fprintf(stderr,
 			"%s: warning: line %ld is a Primus line; its Primus fields were not read "
-			"(use --format primus or auto)\n",
+			"(use --input-format primus or auto)\n",
 			file, r->other_family_line);
 	if (r->long_lines)
 		fprintf(stderr,
@@ -130,9 +146,9 @@ static assay_err parse_stream(const struct parse_args *a, const char *file, cons
 		err = errno;
 	assay_err rc = assay_train_stream_end(ts, file, e);
 	if (rc == ASSAY_USAGE && !strcmp(format, "auto") && !err)
-		rc =
-		    assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
-				   "cannot tell the format (use --format; see 'assay help parse')");
+		rc = assay_error_at(
+		    e, ASSAY_USAGE, file, NULL, 0,
+		    "cannot tell the format (use --input-format; see 'assay help parse')");
 	if (rc == ASSAY_OK && err)
 		rc =
 		    assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s", strerror(err));
@@ -202,57 +218,15 @@ static assay_err print_steps(const struct parse_args *a, const char *format, str
 	return rc;
 }
 
-/* Parse one file into rows (or step lines); fills p. ASSAY_USAGE on bad input. */
-static assay_err parse_one(const struct parse_args *a, const char *file, struct assay_rows *rows,
-			   struct sbuf *steps, struct parsed *p, struct assay_error *e)
+/* A file read whole (a format other than a streamed training log): its rows,
+ * or a training log's step records appended to steps. */
+static assay_err parse_whole(const struct parse_args *a, const char *file, const char *format,
+			     const struct sbuf *all, struct assay_rows *rows, struct sbuf *steps,
+			     struct parsed *p, struct assay_error *e)
 {
-	bool is_stdin = !strcmp(file, "-");
-	p->file = file;
-	p->outcome = ASSAY_OK;
-	p->reason[0] = '\0';
-	p->fd = -1;
-	int fd = is_stdin ? 0 : open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
-				      strerror(errno));
-	char *buf = xmalloc(BLOCK);
-	ssize_t n = assay_read_full(fd, buf, BLOCK);
-	assay_err rc = ASSAY_OK;
-	if (n < 0) {
-		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
-				    strerror(errno));
-		goto out;
-	}
-	const char *format = a->format;
-	if (!strcmp(format, "auto")) {
-		/* Other formats show on their first lines; a training log may
-		 * start with anything, so it is told by the whole stream. */
-		const struct assay_format *f = assay_format_detect(buf, (size_t)n);
-		if (f && !assay_train_format_known(f->name))
-			format = f->name;
-		else if (f && !strcmp(f->name, "megatron-golden"))
-			format = f->name;
-	}
-	if (!strcmp(format, "megatron") || !strcmp(format, "primus") || !strcmp(format, "auto")) {
-		rc = parse_stream(a, file, format, fd, buf, n, rows, p, e);
-		goto out;
-	}
-	/* Any other format: the whole file in memory. */
-	struct sbuf all = SBUF_INIT;
-	sbuf_add(&all, buf, (size_t)n);
-	while (n == (ssize_t)BLOCK) {
-		n = assay_read_full(fd, buf, BLOCK);
-		if (n > 0)
-			sbuf_add(&all, buf, (size_t)n);
-	}
-	if (n < 0) {
-		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
-				    strerror(errno));
-		sbuf_release(&all);
-		goto out;
-	}
-	const char *data = all.buf ? all.buf : "";
-	size_t len = all.len;
+	assay_err rc;
+	const char *data = all->buf ? all->buf : "";
+	size_t len = all->len;
 	struct assay_parse_opts po = a->popts;
 	po.file = file;
 	if (assay_train_format_known(format)) {
@@ -292,6 +266,58 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 			}
 		}
 	}
+	return rc;
+}
+
+/* Parse one file into rows (or step lines); fills p. ASSAY_USAGE on bad input. */
+static assay_err parse_one(const struct parse_args *a, const char *file, struct assay_rows *rows,
+			   struct sbuf *steps, struct parsed *p, struct assay_error *e)
+{
+	bool is_stdin = !strcmp(file, "-");
+	p->file = file;
+	p->outcome = ASSAY_OK;
+	p->reason[0] = '\0';
+	p->fd = -1;
+	int fd = is_stdin ? 0 : open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
+				      strerror(errno));
+	char *buf = xmalloc(BLOCK);
+	ssize_t n = assay_read_full(fd, buf, BLOCK);
+	assay_err rc = ASSAY_OK;
+	if (n < 0) {
+		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
+				    strerror(errno));
+		goto out;
+	}
+	const char *format = a->format;
+	if (!strcmp(format, "auto")) {
+		/* Other formats show on their first lines; a training log may
+		 * start with anything, so it is told by the whole stream. */
+		const struct assay_format *f =
+		    assay_results_format(NULL, buf, (size_t)n, ASSAY_DETECT_CONTENT);
+		if (f && (!f->training || !strcmp(f->name, "megatron-golden")))
+			format = f->name;
+	}
+	if (!strcmp(format, "megatron") || !strcmp(format, "primus") || !strcmp(format, "auto")) {
+		rc = parse_stream(a, file, format, fd, buf, n, rows, p, e);
+		goto out;
+	}
+	/* Any other format: the whole file in memory. */
+	struct sbuf all = SBUF_INIT;
+	sbuf_add(&all, buf, (size_t)n);
+	while (n == (ssize_t)BLOCK) {
+		n = assay_read_full(fd, buf, BLOCK);
+		if (n > 0)
+			sbuf_add(&all, buf, (size_t)n);
+	}
+	if (n < 0) {
+		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
+				    strerror(errno));
+		sbuf_release(&all);
+		goto out;
+	}
+	rc = parse_whole(a, file, format, &all, rows, steps, p, e);
 	sbuf_release(&all);
 out:
 	free(buf);
@@ -300,73 +326,59 @@ out:
 	return rc;
 }
 
-int cmd_parse(int argc, char **argv)
+/* The format names: an unknown one or --steps with rows; exit code or 0. */
+static int check_format(const struct parse_args *a)
 {
-	enum { O_FORMAT = 256, O_STEPS, O_WARMUP, O_SEQ, O_WORLD, O_SERIES, O_REV, O_RUN };
-	static const struct option opts[] = {
-	    {"format", required_argument, NULL, O_FORMAT},
-	    {"steps", no_argument, NULL, O_STEPS},
-	    {"warmup", required_argument, NULL, O_WARMUP},
-	    {"seq-len", required_argument, NULL, O_SEQ},
-	    {"world-size", required_argument, NULL, O_WORLD},
-	    {"series", required_argument, NULL, O_SERIES},
-	    {"revision", required_argument, NULL, O_REV},
-	    {"run-id", required_argument, NULL, O_RUN},
-	    {NULL, 0, NULL, 0},
-	};
-	struct parse_args a = {.format = "auto"};
-	assay_train_opts_init(&a.topts);
-	json_t *ctx = json_object();
-	a.popts.context = ctx;
-	int rc = ASSAY_OK, opt;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		bool ok = true;
-		switch (opt) {
-		case O_FORMAT: a.format = optarg; break;
-		case O_STEPS: a.steps = true; break;
-		case O_WARMUP: ok = assay_train_warmup_parse(optarg, &a.topts); break;
-		case O_SEQ:
-			ok = assay_parse_long(optarg, &a.topts.seq_len) && a.topts.seq_len > 0;
-			break;
-		case O_WORLD:
-			ok =
-			    assay_parse_long(optarg, &a.topts.world_size) && a.topts.world_size > 0;
-			break;
-		case O_SERIES: ok = add_series(ctx, optarg); break;
-		case O_REV: a.popts.revision = optarg; break;
-		case O_RUN: a.popts.run_id = optarg; break;
-		default:
-			json_decref(ctx);
-			return cli_usage_error("parse", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-		if (!ok) {
-			json_decref(ctx);
-			return cli_usage_error("parse", "bad value for %s: '%s'", argv[optind - 2],
-					       optarg);
-		}
-	}
-	if (strcmp(a.format, "auto") && !assay_format_find(a.format)) {
+	if (strcmp(a->format, "auto") && !assay_format_find(a->format)) {
 		struct sbuf sb = SBUF_INIT;
 		for (const struct assay_format *f = assay_formats; f->name; f++)
 			sbuf_addf(&sb, ", %s", f->name);
-		rc = cli_usage_error("parse", "unknown format '%s' (expected auto%s)", a.format,
-				     sbuf_str(&sb));
+		int rc = cli_usage_error("parse", "unknown format '%s' (expected auto%s)",
+					 a->format, sbuf_str(&sb));
 		sbuf_release(&sb);
-		json_decref(ctx);
 		return rc;
 	}
-	if (a.steps && strcmp(a.format, "auto") && !assay_train_format_known(a.format)) {
-		json_decref(ctx);
+	if (a->steps && strcmp(a->format, "auto") && !assay_train_format_known(a->format))
 		return cli_usage_error("parse",
 				       "--steps needs a training format (megatron, primus, "
 				       "megatron-golden or auto), not %s",
-				       a.format);
+				       a->format);
+	return ASSAY_OK;
+}
+
+/* --steps: every file was read once without a complaint: now the records,
+ * file by file (a streamed log is read a second time). */
+static int print_all_steps(const struct parse_args *a, struct parsed *p, size_t nfiles,
+			   const struct sbuf *steps)
+{
+	struct assay_error err;
+	for (size_t i = 0; i < nfiles; i++) {
+		if (!p[i].streamed) {
+			fwrite(steps->buf ? steps->buf + p[i].steps_from : "", 1,
+			       p[i].steps_to - p[i].steps_from, stdout);
+			continue;
+		}
+		if (print_steps(a, a->format, &p[i], &err) != ASSAY_OK) {
+			fflush(stdout);
+			return cli_report(&err);
+		}
 	}
-	if (optind >= argc) {
+	return ASSAY_OK;
+}
+
+int cmd_parse(int argc, char **argv)
+{
+	struct parse_args a = {.format = "auto"};
+	assay_train_opts_init(&a.topts);
+	json_t *ctx = json_object();
+	a.series = ctx;
+	a.popts.context = ctx;
+	int optind, rc = cli_parse(&cmd_parse_spec, argc, argv, &a, &optind);
+	if (rc == ASSAY_OK)
+		rc = check_format(&a);
+	if (rc) {
 		json_decref(ctx);
-		return cli_usage_error("parse", "expected at least one FILE");
+		return rc < 0 ? ASSAY_OK : rc;
 	}
 	size_t nfiles = (size_t)(argc - optind);
 	struct parsed *p = xcalloc(nfiles, sizeof(*p));
@@ -382,20 +394,8 @@ int cmd_parse(int argc, char **argv)
 		}
 	}
 	if (a.steps) {
-		/* Every file was read once without a complaint: now the records,
-		 * file by file (a streamed log is read a second time). */
-		for (size_t i = 0; i < nfiles; i++) {
-			if (!p[i].streamed) {
-				fwrite(steps.buf ? steps.buf + p[i].steps_from : "", 1,
-				       p[i].steps_to - p[i].steps_from, stdout);
-				continue;
-			}
-			if (print_steps(&a, a.format, &p[i], &err) != ASSAY_OK) {
-				fflush(stdout);
-				rc = cli_report(&err);
-				goto out;
-			}
-		}
+		if ((rc = print_all_steps(&a, p, nfiles, &steps)) != ASSAY_OK)
+			goto out;
 	} else {
 		struct sbuf sb = SBUF_INIT;
 		assay_rows_ndjson(&rows, &sb);

@@ -1,7 +1,6 @@
 /* assay run: run a suite (or --dry-run it, or --resume a run), show progress
  * on stderr (a live line on a terminal, one line per event otherwise), and
  * print the summary of every case and where the results are. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,46 +11,72 @@
 #include "assay/report.h"
 #include "assay/run.h"
 #include "cli.h"
+#include "opt.h"
 
-const char cmd_run_help[] =
-    "usage: assay run [options] SUITE\n"
-    "\n"
-    "Run every case of SUITE (docs/suite.md): launch it, watch its output for\n"
-    "error signatures, parse its results into measurement rows, and store the\n"
-    "outcome and rows. Each case ends as passed, gate-failed, workload-failed,\n"
-    "no-metrics, infrastructure, unsupported or skipped; the summary lists them\n"
-    "all.\n"
-    "\n"
-    "options:\n"
-    "  --dry-run          print what each case would run (Slurm: the job scripts);\n"
-    "                     start and write nothing\n"
-    "  --resume ID|last   continue run ID (or the last run): only the cases that\n"
-    "                     did not finish run again\n"
-    "  --store FILE       the results store (default: the suite's, else assay.db)\n"
-    "  --out DIR          the output folder (default: the suite's, else out)\n"
-    "  --revision REV     the revision under test (default: the suite's, else\n"
-    "                     `git rev-parse HEAD`)\n"
-    "  --assay-ep FILE    the assay-ep binary (default: next to assay, then PATH)\n"
-    "  --fail-fast        skip the remaining cases after the first that fails\n"
-    "  --quiet            no live progress line: one line per event on stderr\n"
-    "  --json             print the summary as JSON (schema assay.run/1)\n"
-    "  --no-report        do not write report.html, junit.xml and summary.md into\n"
-    "                     the run folder at the end (`assay report` writes them later)\n"
-    "\n"
-    "Interrupt (Ctrl-C, SIGTERM, SIGHUP) stops the running case (SIGTERM, then\n"
-    "SIGKILL to its whole cgroup; scancel under the Slurm launcher, docs/slurm.md),\n"
-    "records the run and prints the command that resumes it; interrupt twice to\n"
-    "kill the case at once.\n"
-    "\n"
-    "examples:\n"
-    "  assay run configs/quickstart.json\n"
-    "  assay run --dry-run configs/quickstart.json\n"
-    "  assay run --dry-run configs/examples/slurm-h100.json   # Slurm job scripts\n"
-    "  assay run --resume last configs/quickstart.json\n"
-    "\n"
-    "Exit codes: the worst case outcome, 2 > 5 > 3 > 4 > 1 > 0 (docs/exit-codes.md);\n"
-    "5 also when the run was interrupted, or when every case passed but the report\n"
-    "could not be written (a report failure never hides a failed case's code).\n";
+struct run_args {
+	struct assay_run_options o;
+	const char *format;
+	bool quiet, no_report;
+};
+
+static const char *const formats[] = {"text", "json", NULL};
+
+static const struct cli_opt run_opts[] = {
+    CLI_OPT_FLAG("dry-run", struct run_args, o.dry_run,
+		 "print what each case would run (Slurm: the job scripts);\n"
+		 "start and write nothing"),
+    CLI_OPT_STRING("resume", "ID|last", struct run_args, o.resume,
+		   "continue run ID (or the last run): only the cases that\n"
+		   "did not finish run again"),
+    CLI_OPT_STRING("store", "FILE", struct run_args, o.store,
+		   "the results store (default: the suite's, else assay.db)"),
+    CLI_OPT_STRING("out", "DIR", struct run_args, o.output,
+		   "the output folder (default: the suite's, else out)"),
+    CLI_OPT_STRING("revision", "REV", struct run_args, o.revision,
+		   "the revision under test (default: the suite's, else\n"
+		   "`git rev-parse HEAD`)"),
+    CLI_OPT_STRING("assay-ep", "FILE", struct run_args, o.assay_ep,
+		   "the assay-ep binary (default: next to assay, then PATH)"),
+    CLI_OPT_FLAG("fail-fast", struct run_args, o.fail_fast,
+		 "skip the remaining cases after the first that fails"),
+    CLI_OPT_FLAG("quiet", struct run_args, quiet,
+		 "no live progress line: one line per event on stderr"),
+    CLI_OPT_FORMAT(struct run_args, format,
+		   "what is printed: text, or json (the summary as schema assay.run/1;\n"
+		   "with --dry-run the plan as schema assay.dry-run/1)",
+		   "text", formats),
+    CLI_OPT_JSON,
+    CLI_OPT_FLAG("no-report", struct run_args, no_report,
+		 "do not write report.html, junit.xml and summary.md into\n"
+		 "the run folder at the end (`assay report` writes them later)"),
+    CLI_OPT_END,
+};
+
+const struct cli_spec cmd_run_spec = {
+    .name = "run",
+    .usage = "assay run [options] SUITE",
+    .about = "Run every case of SUITE (docs/suite.md): launch it, watch its output for\n"
+	     "error signatures, parse its results into measurement rows, and store the\n"
+	     "outcome and rows. Each case ends as passed, gate-failed, workload-failed,\n"
+	     "no-metrics, infrastructure, unsupported or skipped; the summary lists them\n"
+	     "all.\n"
+	     "\n"
+	     "Interrupt (Ctrl-C, SIGTERM, SIGHUP) stops the running case (SIGTERM, then\n"
+	     "SIGKILL to its whole cgroup; scancel under the Slurm launcher, docs/slurm.md),\n"
+	     "records the run and prints the command that resumes it; interrupt twice to\n"
+	     "kill the case at once.\n",
+    .opts = run_opts,
+    .examples = "assay run configs/quickstart.json\n"
+		"assay run --dry-run configs/quickstart.json\n"
+		"assay run --dry-run configs/examples/slurm-h100.json   # Slurm job scripts\n"
+		"assay run --resume last configs/quickstart.json",
+    .exits = "Exit codes: the worst case outcome, 2 > 5 > 3 > 4 > 1 > 0 (docs/exit-codes.md);\n"
+	     "5 also when the run was interrupted, or when every case passed but the report\n"
+	     "could not be written (a report failure never hides a failed case's code).\n",
+    .min_args = 1,
+    .max_args = 1,
+    .args_what = "suite file",
+};
 
 static volatile sig_atomic_t interrupted;
 
@@ -64,6 +89,7 @@ static void on_signal(int sig)
 struct progress {
 	bool live;      /* a terminal line rewritten in place */
 	bool line_open; /* the live line is showing */
+	json_t *dry;    /* --dry-run --format json: the plan's cases, else NULL */
 };
 
 static void fmt_duration(double s, char *buf, size_t size)
@@ -84,6 +110,35 @@ static void clear_live(struct progress *p)
 		fputs("\r\033[K", stderr);
 		p->line_open = false;
 	}
+}
+
+/* One case of the plan as JSON: its lines as the text prints them under the
+ * case, the first without the two spaces before it (docs/run.md, "Dry run
+ * as JSON"). */
+static void dry_case_json(json_t *cases, const struct assay_run_event *ev)
+{
+	json_t *lines = json_array();
+	for (const char *p = ev->text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		json_array_append_new(lines, json_stringn(p, n));
+		p += n + (nl ? 1 : 0);
+	}
+	json_array_append_new(
+	    cases, json_pack("{s:I, s:s, s:b, s:o}", "index", (json_int_t)ev->index, "case_id",
+			     ev->case_id, "runnable", strncmp(ev->text, "unsupported: ", 13) != 0,
+			     "plan", lines));
+}
+
+static void print_dry_json(const struct assay_run_result *res, json_t *cases)
+{
+	json_t *doc = json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:O}", "schema", "assay.dry-run/1",
+				"suite", res->suite, "revision", res->revision, "run_dir",
+				res->run_dir, "store", res->store, "cases", cases);
+	char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
+	printf("%s\n", text);
+	free(text);
+	json_decref(doc);
 }
 
 static void on_event(const struct assay_run_event *ev, void *ctx)
@@ -136,7 +191,10 @@ static void on_event(const struct assay_run_event *ev, void *ctx)
 			ev->case_id);
 		break;
 	case ASSAY_EVENT_DRY_CASE:
-		printf("[%zu/%zu] %s\n  %s", ev->index, ev->total, ev->case_id, ev->text);
+		if (p->dry)
+			dry_case_json(p->dry, ev);
+		else
+			printf("[%zu/%zu] %s\n  %s", ev->index, ev->total, ev->case_id, ev->text);
 		break;
 	}
 	fflush(stderr);
@@ -204,60 +262,35 @@ static assay_err write_reports(const struct assay_run_result *res, struct assay_
 	return rc;
 }
 
+/* Print the run's summary as --format asks, and say where the report is. */
+static void print_result(const struct assay_run_result *res, bool json, bool reported)
+{
+	if (json) {
+		json_t *doc = assay_run_summary_json(res);
+		char *text = assay_json_dumps(doc, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
+		printf("%s\n", text);
+		free(text);
+		json_decref(doc);
+	} else {
+		print_summary(res, reported ? res->run_dir : NULL);
+	}
+	fflush(stdout);
+}
+
 int cmd_run(int argc, char **argv)
 {
-	enum {
-		O_DRY = 256,
-		O_RESUME,
-		O_STORE,
-		O_OUT,
-		O_REVISION,
-		O_EP,
-		O_FAILFAST,
-		O_QUIET,
-		O_JSON,
-		O_NO_REPORT
-	};
-	static const struct option opts[] = {
-	    {"dry-run", no_argument, NULL, O_DRY},
-	    {"resume", required_argument, NULL, O_RESUME},
-	    {"store", required_argument, NULL, O_STORE},
-	    {"out", required_argument, NULL, O_OUT},
-	    {"revision", required_argument, NULL, O_REVISION},
-	    {"assay-ep", required_argument, NULL, O_EP},
-	    {"fail-fast", no_argument, NULL, O_FAILFAST},
-	    {"quiet", no_argument, NULL, O_QUIET},
-	    {"json", no_argument, NULL, O_JSON},
-	    {"no-report", no_argument, NULL, O_NO_REPORT},
-	    {NULL, 0, NULL, 0},
-	};
+	struct run_args a = {.format = "text"};
 	struct assay_run_options o = {0};
-	bool quiet = false, json = false, report = true;
-	int opt;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_DRY: o.dry_run = true; break;
-		case O_RESUME: o.resume = optarg; break;
-		case O_STORE: o.store = optarg; break;
-		case O_OUT: o.output = optarg; break;
-		case O_REVISION: o.revision = optarg; break;
-		case O_EP: o.assay_ep = optarg; break;
-		case O_FAILFAST: o.fail_fast = true; break;
-		case O_QUIET: quiet = true; break;
-		case O_JSON: json = true; break;
-		case O_NO_REPORT: report = false; break;
-		default:
-			return cli_usage_error("run", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return cli_usage_error("run", "expected one suite file, got %d", argc - optind);
-	if (o.dry_run && o.resume)
-		return cli_usage_error("run", "--dry-run and --resume cannot be combined");
-	o.suite_file = argv[optind];
-	struct progress prog = {isatty(2) && !quiet && !json, false};
+	int first, rc = cli_parse(&cmd_run_spec, argc, argv, &a, &first);
+	if (rc == ASSAY_OK && a.o.dry_run && a.o.resume)
+		rc = cli_usage_error("run", "--dry-run and --resume cannot be combined");
+	if (rc)
+		return rc < 0 ? ASSAY_OK : rc;
+	o = a.o;
+	bool json = !strcmp(a.format, "json");
+	o.suite_file = argv[first];
+	struct progress prog = {isatty(2) && !a.quiet && !json, false,
+				o.dry_run && json ? json_array() : NULL};
 	o.on_event = on_event;
 	o.ctx = &prog;
 	o.interrupted = &interrupted;
@@ -273,11 +306,14 @@ int cmd_run(int argc, char **argv)
 	struct assay_run_result res;
 	struct assay_error e;
 	assay_error_clear(&e);
-	assay_err rc = assay_run(&o, &res, &e);
+	rc = assay_run(&o, &res, &e);
 	clear_live(&prog);
 	if (o.dry_run || rc == ASSAY_USAGE || !res.run_id[0]) {
 		if (rc != ASSAY_OK)
 			cli_report(&e);
+		else if (prog.dry)
+			print_dry_json(&res, prog.dry);
+		json_decref(prog.dry);
 		assay_run_result_release(&res);
 		return rc;
 	}
@@ -286,7 +322,7 @@ int cmd_run(int argc, char **argv)
 	 * leaves any other exit code as the cases made it. */
 	struct assay_error re;
 	bool reported = false;
-	if (report) {
+	if (!a.no_report) {
 		reported = write_reports(&res, &re) == ASSAY_OK;
 		if (!reported) {
 			fprintf(stderr, "assay run: the report was not written: ");
@@ -295,16 +331,7 @@ int cmd_run(int argc, char **argv)
 				res.exit_code = ASSAY_INFRA;
 		}
 	}
-	if (json) {
-		json_t *doc = assay_run_summary_json(&res);
-		char *text = assay_json_dumps(doc, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
-		printf("%s\n", text);
-		free(text);
-		json_decref(doc);
-	} else {
-		print_summary(&res, reported ? res.run_dir : NULL);
-	}
-	fflush(stdout);
+	print_result(&res, json, reported);
 	if (e.message[0] && (rc == ASSAY_INFRA || res.interrupted))
 		cli_report(&e);
 	rc = res.exit_code;

@@ -2,7 +2,6 @@
  * known formats, export rows, list series and runs, annotate series, check
  * the database. The schema is in docs/store.md. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,96 +10,37 @@
 #include "assay/parse.h"
 #include "assay/store.h"
 #include "cli.h"
+#include "opt.h"
 #include "store_cli.h"
 
-const char cmd_store_help[] =
-    "usage: assay store <subcommand> [--store PATH] [options]\n"
-    "\n"
-    "The results store: one SQLite file (default ./assay.db) holding runs, cases,\n"
-    "measurement rows, series and annotations (docs/store.md).\n"
-    "\n"
-    "subcommands:\n"
-    "  ingest [--format F] [identity] [--revision R] [--suite S] [--replace] [--force] FILE...\n"
-    "      read result files into the store, one transaction (and one run) per file.\n"
-    "      Rows already stored (same series, run id, revision, timestamp) are counted,\n"
-    "      not stored again; a different value under a stored row is an error unless\n"
-    "      --replace. --force stores rows without an identity from the same bytes again.\n"
-    "      Formats: rows, madengine-csv, madengine-super, multiple-results, rccl-ci,\n"
-    "      nccl-tests (docs/ingest.md); without --format the content decides.\n"
-    "      identity: --cluster NAME --scale SCALE --precision P fill series fields the\n"
-    "      data lacks, --set FIELD=VALUE overrides one (every series needs cluster,\n"
-    "      scale and precision; SCALE: 2x8, 2N/16GPU or a GPU count). --lower-is-better / "
-    "--higher-is-better METRIC override the\n"
-    "      direction guessed from a metric's name.\n"
-    "  export [--format ndjson|csv] [filters] [-o FILE]\n"
-    "      print stored rows (ndjson reads back with ingest --format rows)\n"
-    "  series [filters] [--format table|json]\n"
-    "      list series with their row count and last value\n"
-    "  runs [--limit N]\n"
-    "      list runs, newest first\n"
-    "  annotate [filters] --revision R --kind ack|ignore|expected [--note TEXT]\n"
-    "  annotate [filters] --revision R --kind K --remove\n"
-    "  annotate --list [filters]\n"
-    "      ack: a known change no longer fails regression gates; ignore: the point\n"
-    "      is left out of detection; expected: a planned change, reported only\n"
-    "  check\n"
-    "      verify the database (integrity, foreign keys, no rows of unfinished cases)\n"
-    "  migrate\n"
-    "      bring a store written by an older assay to this schema version (reading\n"
-    "      commands read versions 2 and 3 as they are; writing commands migrate on\n"
-    "      open) and merge series that differ only in a precision or scale alias\n"
-    "\n"
-    "filters: --series KEY[,KEY] (a key or a prefix of 8+ hex digits),\n"
-    "         --match FIELD=VALUE (repeatable), --since DATE (rows at or after)\n"
-    "\n"
-    "examples:\n"
-    "  assay store ingest --cluster mi300x-a perf.csv\n"
-    "  assay store series --match precision=fp8\n"
-    "  assay store annotate --series 3fa9c2d1 --revision 77aa01c --kind ack --note 'new kernel'\n"
-    "\n"
-    "Exit codes: 0 done, 2 bad arguments or input (nothing written), 4 a file held no\n"
-    "measurements, 5 the store failed. See docs/store.md.\n";
-
-enum {
-	O_FORMAT = PO_NEXT,
-	O_REVISION,
-	O_SUITE,
-	O_FORCE,
-	O_OUTPUT,
-	O_LIMIT,
-	O_KIND,
-	O_NOTE,
-	O_REMOVE,
-	O_LIST,
-	O_REPLACE,
-};
-
-/* Reset getopt for a subcommand's own argument vector. */
-static void getopt_reset(void)
-{
-	optind = 0;
-	opterr = 0;
-}
-
-static int unknown_option(const char *sub, char **argv)
-{
-	return cli_usage_error("store", "%s: unknown option or missing value: '%s'", sub,
-			       argv[optind - 1]);
-}
+/* Every subcommand has its own table and spec (opt.h); `assay help store`
+ * prints them all, `assay store SUB --help` one. */
+#define STORE_SPEC(sub, u, a, t, mn, mx, w)                                                        \
+	{                                                                                          \
+		.name = "store", .sub_name = sub, .usage = u, .about = a, .opts = t,               \
+		.min_args = mn, .max_args = mx, .args_what = w                                     \
+	}
 
 /* ---- ingest ---- */
 
+struct ingest_args {
+	struct store_cli sc;
+	struct parse_cli pc;
+	const char *suite;
+	bool force, replace;
+};
+
 /* Store one parsed file inside the open batch; its line goes in report. */
-static int ingest_file(struct assay_store *s, const struct parsed_file *pf, const char *suite,
-		       bool force, bool replace, struct sbuf *report, bool *no_rows)
+static int ingest_file(struct assay_store *s, const struct parsed_file *pf,
+		       const struct ingest_args *a, struct sbuf *report, bool *no_rows)
 {
 	struct assay_error e;
 	struct assay_ingest_info ii = {.file = pf->path,
 				       .format = pf->format->name,
 				       .sha256 = pf->sha256,
-				       .suite = suite,
-				       .force = force,
-				       .replace = replace};
+				       .suite = a->suite,
+				       .force = a->force,
+				       .replace = a->replace};
 	struct assay_ingest_result res;
 	if (!pf->rows.n) {
 		sbuf_addf(report, "%s: %s, no measurement rows\n", pf->path, pf->format->name);
@@ -124,45 +64,40 @@ static int ingest_file(struct assay_store *s, const struct parsed_file *pf, cons
 	return ASSAY_OK;
 }
 
-static int store_ingest(int argc, char **argv, struct store_cli *sc)
+static const struct cli_opt ingest_opts[] = {
+    CLI_OPT_TABLE(store_cli_path_opts, struct ingest_args, sc),
+    CLI_OPT_STRING("suite", "S", struct ingest_args, suite, "the suite name the run records"),
+    CLI_OPT_FLAG("replace", struct ingest_args, replace,
+		 "a different value under a stored row replaces it (otherwise an error)"),
+    CLI_OPT_FLAG("force", struct ingest_args, force,
+		 "store rows without an identity from the same bytes again"),
+    CLI_OPT_GROUP("reading the files"),
+    CLI_OPT_TABLE(parse_cli_opts, struct ingest_args, pc),
+    {.type = CLI_STRING, .name = "format", .arg = "F", .alias_of = "input-format"},
+    CLI_OPT_END,
+};
+
+static const struct cli_spec ingest_spec = STORE_SPEC(
+    "ingest",
+    "assay store ingest [--input-format F] [identity] [--suite S] [--replace] [--force] FILE...",
+    "Read result files into the store, all of them in one transaction (and one run\n"
+    "per file): a bad file anywhere leaves the store as it was. Rows already stored\n"
+    "(same series, run id, revision, timestamp) are counted, not stored again; a\n"
+    "different value under a stored row is an error unless --replace. Formats: the\n"
+    "format table (docs/ingest.md); without --input-format the content decides.\n"
+    "Every series needs cluster, scale and precision: --cluster, --scale and\n"
+    "--precision fill what the data lacks, --set FIELD=VALUE overrides one.\n",
+    ingest_opts, 0, -1, "file");
+
+static int store_ingest(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    STORE_CLI_OPTIONS,
-	    PARSE_CLI_OPTIONS,
-	    {"format", required_argument, NULL, PO_FORMAT},
-	    {"suite", required_argument, NULL, O_SUITE},
-	    {"force", no_argument, NULL, O_FORCE},
-	    {"replace", no_argument, NULL, O_REPLACE},
-	    {NULL, 0, NULL, 0},
-	};
-	struct parse_cli pc;
-	const char *suite = NULL;
-	bool force = false, replace = false;
-	int rc = ASSAY_OK, opt;
-	parse_cli_init(&pc);
-	getopt_reset();
-	while (rc == ASSAY_OK && (opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		int handled;
-		if (store_cli_option(sc, opt, optarg))
-			continue;
-		if ((handled = parse_cli_option("store", &pc, opt, optarg)) == 1)
-			continue;
-		if (handled)
-			rc = handled;
-		else if (opt == O_SUITE)
-			suite = optarg;
-		else if (opt == O_FORCE)
-			force = true;
-		else if (opt == O_REPLACE)
-			replace = true;
-		else
-			rc = unknown_option("ingest", argv);
-	}
+	struct ingest_args a = {0};
+	struct store_cli *sc = &a.sc;
+	parse_cli_init(&a.pc);
+	int optind, rc = cli_parse(&ingest_spec, argc, argv, &a, &optind);
 	int nfiles = argc - optind;
 	if (rc == ASSAY_OK && nfiles < 1)
 		rc = cli_usage_error("store", "ingest: expected one or more files");
-	if (rc == ASSAY_OK && sc->filter.keys.n + sc->filter.match.n)
-		rc = cli_usage_error("store", "ingest: --series and --match do not apply");
 	/* All files go in one batch: a bad file anywhere leaves the store's
 	 * contents as they were. The store is opened (created) once the first
 	 * file has been read, so a bad first file creates nothing. */
@@ -171,7 +106,7 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 	struct sbuf report = SBUF_INIT;
 	bool no_rows = false;
 	struct parse_pool *pool =
-	    rc == ASSAY_OK ? parse_pool_start("store", &pc, nfiles, argv + optind) : NULL;
+	    rc == ASSAY_OK ? parse_pool_start("store", &a.pc, nfiles, argv + optind) : NULL;
 	for (int i = 0; rc == ASSAY_OK && i < nfiles; i++) {
 		struct parsed_file *pf;
 		rc = parse_pool_get(pool, i, &pf);
@@ -179,7 +114,7 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 		    assay_store_batch_begin(s, &e) != ASSAY_OK)
 			rc = cli_report(&e);
 		if (rc == ASSAY_OK)
-			rc = ingest_file(s, pf, suite, force, replace, &report, &no_rows);
+			rc = ingest_file(s, pf, &a, &report, &no_rows);
 		parse_pool_release(pool, i);
 	}
 	if (pool)
@@ -194,8 +129,10 @@ static int store_ingest(int argc, char **argv, struct store_cli *sc)
 		assay_store_batch_rollback(s);
 	}
 	sbuf_release(&report);
-	parse_cli_release(&pc);
-	return s ? store_cli_close(s, rc) : rc;
+	parse_cli_release(&a.pc);
+	store_cli_release(sc);
+	rc = s ? store_cli_close(s, rc) : rc;
+	return rc < 0 ? ASSAY_OK : rc;
 }
 
 /* ---- export ---- */
@@ -244,32 +181,34 @@ static int export_row(const struct assay_row *r, void *ctx)
 	return 0;
 }
 
-static int store_export(int argc, char **argv, struct store_cli *sc)
+struct export_args {
+	struct store_cli sc;
+	const char *format, *output;
+};
+
+static const char *const export_formats[] = {"ndjson", "csv", NULL};
+
+static const struct cli_opt export_opts[] = {
+    CLI_OPT_TABLE(store_cli_opts, struct export_args, sc),
+    CLI_OPT_FORMAT(struct export_args, format,
+		   "what is printed: ndjson (reads back with ingest --input-format rows) or csv",
+		   "ndjson", export_formats),
+    {.type = CLI_STRING,
+     .name = "output",
+     .short_name = 'o',
+     .arg = "FILE",
+     .off = offsetof(struct export_args, output),
+     .help = "write to FILE instead of standard output"},
+    CLI_OPT_END,
+};
+
+static const struct cli_spec export_spec =
+    STORE_SPEC("export", "assay store export [--format ndjson|csv] [filters] [-o FILE]",
+	       "Print the stored rows the filters select.\n", export_opts, 0, 0, NULL);
+
+/* Print (or write to output) the rows the filters select. */
+static int export_rows(const struct store_cli *sc, const char *format, const char *output)
 {
-	static const struct option opts[] = {
-	    STORE_CLI_OPTIONS,
-	    {"format", required_argument, NULL, O_FORMAT},
-	    {"output", required_argument, NULL, O_OUTPUT},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *format = "ndjson", *output = NULL;
-	int opt;
-	getopt_reset();
-	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		if (store_cli_option(sc, opt, optarg))
-			continue;
-		if (opt == O_FORMAT)
-			format = optarg;
-		else if (opt == O_OUTPUT || opt == 'o')
-			output = optarg;
-		else
-			return unknown_option("export", argv);
-	}
-	if (optind != argc)
-		return cli_usage_error("store", "export: unexpected argument '%s'", argv[optind]);
-	static const char *const formats[] = {"ndjson", "csv", NULL};
-	if (store_cli_format("store", "export", format, formats) != ASSAY_OK)
-		return ASSAY_USAGE;
 	struct assay_store *s;
 	int rc = store_cli_open(sc, false, &s);
 	if (rc != ASSAY_OK)
@@ -296,40 +235,44 @@ static int store_export(int argc, char **argv, struct store_cli *sc)
 	return store_cli_close(s, rc);
 }
 
+static int store_export(int argc, char **argv)
+{
+	struct export_args a = {.format = "ndjson"};
+	int first, rc = cli_parse(&export_spec, argc, argv, &a, &first);
+	if (rc == ASSAY_OK)
+		rc = export_rows(&a.sc, a.format, a.output);
+	store_cli_release(&a.sc);
+	return rc < 0 ? ASSAY_OK : rc;
+}
+
 /* ---- series ---- */
 
-static int store_series(int argc, char **argv, struct store_cli *sc)
+struct series_args {
+	struct store_cli sc;
+	const char *format;
+};
+
+static const char *const series_formats[] = {"table", "json", NULL};
+
+static const struct cli_opt series_opts[] = {
+    CLI_OPT_TABLE(store_cli_opts, struct series_args, sc),
+    CLI_OPT_FORMAT(struct series_args, format, "what is printed: table or json", "table",
+		   series_formats),
+    CLI_OPT_JSON,
+    CLI_OPT_END,
+};
+
+static const struct cli_spec series_spec =
+    STORE_SPEC("series", "assay store series [filters] [--format table|json]",
+	       "List the series the filters select, with their row count and last value.\n",
+	       series_opts, 0, 0, NULL);
+
+static void print_series(const struct assay_series_list *l, bool json)
 {
-	static const struct option opts[] = {
-	    STORE_CLI_OPTIONS,
-	    {"format", required_argument, NULL, O_FORMAT},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *format = "table";
-	int opt;
-	getopt_reset();
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (store_cli_option(sc, opt, optarg))
-			continue;
-		if (opt == O_FORMAT)
-			format = optarg;
-		else
-			return unknown_option("series", argv);
-	}
-	if (optind != argc)
-		return cli_usage_error("store", "series: unexpected argument '%s'", argv[optind]);
-	static const char *const formats[] = {"table", "json", NULL};
-	if (store_cli_format("store", "series", format, formats) != ASSAY_OK)
-		return ASSAY_USAGE;
-	struct assay_store *s;
-	struct assay_series_list l = {0};
-	int rc = store_cli_open_series(sc, false, &s, &l);
-	if (rc != ASSAY_OK)
-		return rc;
-	if (!strcmp(format, "json")) {
+	if (json) {
 		json_t *arr = json_array();
-		for (size_t i = 0; i < l.n; i++) {
-			const struct assay_series_info *si = &l.v[i];
+		for (size_t i = 0; i < l->n; i++) {
+			const struct assay_series_info *si = &l->v[i];
 			json_array_append_new(
 			    arr,
 			    json_pack("{s:s, s:O, s:s, s:s, s:I, s:f, s:s?, s:s?}", "series_key",
@@ -343,54 +286,74 @@ static int store_series(int argc, char **argv, struct store_cli *sc)
 		printf("%s\n", t);
 		free(t);
 		json_decref(arr);
-	} else {
-		printf("%-12s %6s %12s %-12s %-12s %s\n", "series", "rows", "last", "unit",
-		       "revision", "identity");
-		struct sbuf sb = SBUF_INIT;
-		for (size_t i = 0; i < l.n; i++) {
-			const struct assay_series_info *si = &l.v[i];
-			sbuf_reset(&sb);
-			store_cli_series_label(si->fields, &sb);
-			printf("%-12.12s %6lld %12.6g %-12s %-12.12s %s\n", si->key, si->count,
-			       si->last_value, si->unit,
-			       si->last_revision ? si->last_revision : "-", sbuf_str(&sb));
-		}
-		sbuf_release(&sb);
+		return;
 	}
-	assay_series_list_release(&l);
-	return store_cli_close(s, rc);
+	printf("%-12s %6s %12s %-12s %-12s %s\n", "series", "rows", "last", "unit", "revision",
+	       "identity");
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct assay_series_info *si = &l->v[i];
+		sbuf_reset(&sb);
+		store_cli_series_label(si->fields, &sb);
+		printf("%-12.12s %6lld %12.6g %-12s %-12.12s %s\n", si->key, si->count,
+		       si->last_value, si->unit, si->last_revision ? si->last_revision : "-",
+		       sbuf_str(&sb));
+	}
+	sbuf_release(&sb);
+}
+
+static int store_series(int argc, char **argv)
+{
+	struct series_args a = {.format = "table"};
+	int first, rc = cli_parse(&series_spec, argc, argv, &a, &first);
+	if (rc) {
+		store_cli_release(&a.sc);
+		return rc < 0 ? ASSAY_OK : rc;
+	}
+	struct assay_store *s;
+	struct assay_series_list l = {0};
+	rc = store_cli_open_series(&a.sc, false, &s, &l);
+	if (rc == ASSAY_OK) {
+		print_series(&l, !strcmp(a.format, "json"));
+		assay_series_list_release(&l);
+		rc = store_cli_close(s, rc);
+	}
+	store_cli_release(&a.sc);
+	return rc;
 }
 
 /* ---- runs ---- */
 
-static int store_runs(int argc, char **argv, struct store_cli *sc)
+struct runs_args {
+	struct store_cli sc;
+	long long limit;
+};
+
+static const struct cli_opt runs_opts[] = {
+    CLI_OPT_TABLE(store_cli_path_opts, struct runs_args, sc),
+    {.type = CLI_INT,
+     .name = "limit",
+     .arg = "N",
+     .off = offsetof(struct runs_args, limit),
+     .help = "list at most N runs (0 for all)",
+     .def = "20",
+     .min = 0},
+    CLI_OPT_END,
+};
+
+static const struct cli_spec runs_spec = STORE_SPEC(
+    "runs", "assay store runs [--limit N]", "List runs, newest first.\n", runs_opts, 0, 0, NULL);
+
+static int store_runs(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    STORE_CLI_OPTIONS,
-	    {"limit", required_argument, NULL, O_LIMIT},
-	    {NULL, 0, NULL, 0},
-	};
-	long long limit = 20;
-	int opt;
-	getopt_reset();
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt == SO_STORE) {
-			sc->path = optarg;
-		} else if (opt == O_LIMIT) {
-			if (!assay_parse_long(optarg, &limit) || limit < 0)
-				return cli_usage_error("store",
-						       "runs: --limit '%s': expected a count "
-						       "(0 for all)",
-						       optarg);
-		} else {
-			return unknown_option("runs", argv);
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error("store", "runs: unexpected argument '%s'", argv[optind]);
+	struct runs_args a = {.limit = 20};
+	struct store_cli *sc = &a.sc;
+	int first, rc = cli_parse(&runs_spec, argc, argv, &a, &first);
+	if (rc)
+		return rc < 0 ? ASSAY_OK : rc;
+	long long limit = a.limit;
 	struct assay_store *s;
-	int rc = store_cli_open(sc, false, &s);
-	if (rc != ASSAY_OK)
+	if ((rc = store_cli_open(sc, false, &s)) != ASSAY_OK)
 		return rc;
 	struct assay_run_list l = {0};
 	struct assay_error e;
@@ -417,106 +380,121 @@ static int store_runs(int argc, char **argv, struct store_cli *sc)
 
 /* ---- annotate ---- */
 
-static int store_annotate(int argc, char **argv, struct store_cli *sc)
+struct annotate_args {
+	struct store_cli sc;
+	const char *revision, *kind, *note;
+	bool remove, list;
+};
+
+static const struct cli_opt annotate_opts[] = {
+    CLI_OPT_TABLE(store_cli_opts, struct annotate_args, sc),
+    CLI_OPT_STRING("revision", "R", struct annotate_args, revision, "the revision annotated"),
+    CLI_OPT_STRING("kind", "K", struct annotate_args, kind,
+		   "ack: a known change no longer fails regression gates; ignore: the\n"
+		   "point is left out of detection; expected: a planned change, reported only"),
+    CLI_OPT_STRING("note", "TEXT", struct annotate_args, note, "why"),
+    CLI_OPT_FLAG("remove", struct annotate_args, remove, "remove the annotation instead"),
+    CLI_OPT_FLAG("list", struct annotate_args, list, "list the annotations of the series"),
+    CLI_OPT_END,
+};
+
+static const struct cli_spec annotate_spec = STORE_SPEC(
+    "annotate",
+    "assay store annotate [filters] --revision R --kind ack|ignore|expected [--note TEXT]\n"
+    "assay store annotate [filters] --revision R --kind K --remove\n"
+    "assay store annotate --list [filters]",
+    "Annotate a revision of the series the filters select (or list their annotations).\n",
+    annotate_opts, 0, 0, NULL);
+
+/* Annotate, remove or list, series by series. */
+static int annotate_series(struct assay_store *s, const struct assay_series_list *l,
+			   const struct annotate_args *a, int kind)
 {
-	static const struct option opts[] = {
-	    STORE_CLI_OPTIONS,
-	    {"revision", required_argument, NULL, O_REVISION},
-	    {"kind", required_argument, NULL, O_KIND},
-	    {"note", required_argument, NULL, O_NOTE},
-	    {"remove", no_argument, NULL, O_REMOVE},
-	    {"list", no_argument, NULL, O_LIST},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *revision = NULL, *kind_name = NULL, *note = NULL;
-	bool remove = false, list = false;
-	int opt;
-	getopt_reset();
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (store_cli_option(sc, opt, optarg))
-			continue;
-		switch (opt) {
-		case O_REVISION: revision = optarg; break;
-		case O_KIND: kind_name = optarg; break;
-		case O_NOTE: note = optarg; break;
-		case O_REMOVE: remove = true; break;
-		case O_LIST: list = true; break;
-		default: return unknown_option("annotate", argv);
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error("store", "annotate: unexpected argument '%s'", argv[optind]);
-	int kind = -1;
-	if (!list) {
-		if (!sc->filter.keys.n && !sc->filter.match.n)
-			return cli_usage_error("store",
-					       "annotate: say which series with --series or "
-					       "--match");
-		if (!revision || !kind_name)
-			return cli_usage_error("store",
-					       "annotate: --revision and --kind are required");
-		if ((kind = assay_annotation_kind_parse(kind_name)) < 0)
-			return cli_usage_error("store",
-					       "annotate: --kind '%s': expected ack, ignore or "
-					       "expected",
-					       kind_name);
-	}
-	struct assay_store *s;
-	struct assay_series_list l = {0};
 	struct assay_error e;
-	int rc = store_cli_open_series(sc, !list, &s, &l);
-	if (rc != ASSAY_OK)
-		return rc;
-	if (!list && !l.n) {
-		rc = cli_usage_error("store", "annotate: no series matches");
-		goto out;
-	}
-	for (size_t i = 0; i < l.n && rc == ASSAY_OK; i++) {
-		const char *key = l.v[i].key;
-		if (list) {
-			struct assay_annotations a = {0};
-			if (assay_store_annotations(s, key, &a, &e) != ASSAY_OK)
+	int rc = ASSAY_OK;
+	for (size_t i = 0; i < l->n && rc == ASSAY_OK; i++) {
+		const char *key = l->v[i].key;
+		if (a->list) {
+			struct assay_annotations an = {0};
+			if (assay_store_annotations(s, key, &an, &e) != ASSAY_OK)
 				rc = cli_report(&e);
-			for (size_t j = 0; j < a.n; j++)
-				printf("%.12s %-12s %-8s %s\n", key, a.v[j].revision,
-				       assay_annotation_kind_name(a.v[j].kind),
-				       a.v[j].note ? a.v[j].note : "");
-			assay_annotations_release(&a);
-		} else if (remove) {
+			for (size_t j = 0; j < an.n; j++)
+				printf("%.12s %-12s %-8s %s\n", key, an.v[j].revision,
+				       assay_annotation_kind_name(an.v[j].kind),
+				       an.v[j].note ? an.v[j].note : "");
+			assay_annotations_release(&an);
+		} else if (a->remove) {
 			bool removed;
-			if (assay_store_unannotate(s, key, revision, kind, &removed, &e) !=
+			if (assay_store_unannotate(s, key, a->revision, kind, &removed, &e) !=
 			    ASSAY_OK)
 				rc = cli_report(&e);
 			else
-				printf("%.12s %s %s: %s\n", key, revision, kind_name,
+				printf("%.12s %s %s: %s\n", key, a->revision, a->kind,
 				       removed ? "removed" : "was not there");
 		} else {
-			if (assay_store_annotate(s, key, revision, kind, note, &e) != ASSAY_OK)
+			if (assay_store_annotate(s, key, a->revision, kind, a->note, &e) !=
+			    ASSAY_OK)
 				rc = cli_report(&e);
 			else
-				printf("%.12s %s %s\n", key, revision, kind_name);
+				printf("%.12s %s %s\n", key, a->revision, a->kind);
 		}
 	}
-out:
+	return rc;
+}
+
+static int store_annotate(int argc, char **argv)
+{
+	struct annotate_args a = {0};
+	struct store_cli *sc = &a.sc;
+	int first, rc = cli_parse(&annotate_spec, argc, argv, &a, &first);
+	int kind = -1;
+	if (rc == ASSAY_OK && !a.list) {
+		if (!sc->filter.keys.n && !sc->filter.match.n)
+			rc = cli_usage_error("store",
+					     "annotate: say which series with --series or --match");
+		else if (!a.revision || !a.kind)
+			rc = cli_usage_error("store",
+					     "annotate: --revision and --kind are required");
+		else if ((kind = assay_annotation_kind_parse(a.kind)) < 0)
+			rc = cli_usage_error(
+			    "store", "annotate: --kind '%s': expected ack, ignore or expected",
+			    a.kind);
+	}
+	struct assay_store *s = NULL;
+	struct assay_series_list l = {0};
+	if (rc == ASSAY_OK)
+		rc = store_cli_open_series(sc, !a.list, &s, &l);
+	if (rc == ASSAY_OK && !a.list && !l.n)
+		rc = cli_usage_error("store", "annotate: no series matches");
+	if (rc == ASSAY_OK)
+		rc = annotate_series(s, &l, &a, kind);
 	assay_series_list_release(&l);
-	return store_cli_close(s, rc);
+	store_cli_release(sc);
+	if (s)
+		rc = store_cli_close(s, rc);
+	return rc < 0 ? ASSAY_OK : rc;
 }
 
 /* ---- check ---- */
 
-static int store_check(int argc, char **argv, struct store_cli *sc)
+static const struct cli_opt path_opts[] = {
+    {.type = CLI_TABLE, .sub = store_cli_path_opts},
+    CLI_OPT_END,
+};
+
+static const struct cli_spec check_spec =
+    STORE_SPEC("check", "assay store check [--store PATH]",
+	       "Verify the database: integrity, foreign keys, no rows of unfinished cases.\n",
+	       path_opts, 0, 0, NULL);
+
+static int store_check(int argc, char **argv)
 {
-	static const struct option opts[] = {STORE_CLI_OPTIONS, {NULL, 0, NULL, 0}};
-	int opt;
-	getopt_reset();
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1)
-		if (opt != SO_STORE || !store_cli_option(sc, opt, optarg))
-			return unknown_option("check", argv);
-	if (optind != argc)
-		return cli_usage_error("store", "check: unexpected argument '%s'", argv[optind]);
+	struct store_cli c = {0}, *sc = &c;
+	int first, rc = cli_parse(&check_spec, argc, argv, &c, &first);
+	if (rc)
+		return rc < 0 ? ASSAY_OK : rc;
 	struct assay_store *s;
-	int rc = store_cli_open(sc, false, &s);
-	if (rc != ASSAY_OK)
+	if ((rc = store_cli_open(sc, false, &s)) != ASSAY_OK)
 		return rc;
 	struct assay_error e;
 	if (assay_store_verify(s, &e) != ASSAY_OK)
@@ -529,16 +507,19 @@ static int store_check(int argc, char **argv, struct store_cli *sc)
 
 /* ---- migrate ---- */
 
-static int store_migrate_cmd(int argc, char **argv, struct store_cli *sc)
+static const struct cli_spec migrate_spec =
+    STORE_SPEC("migrate", "assay store migrate [--store PATH]",
+	       "Bring a store written by an older assay to this schema version (reading commands\n"
+	       "read versions 2 and 3 as they are; writing commands migrate on open) and merge\n"
+	       "series that differ only in a precision or scale alias.\n",
+	       path_opts, 0, 0, NULL);
+
+static int store_migrate_cmd(int argc, char **argv)
 {
-	static const struct option opts[] = {STORE_CLI_OPTIONS, {NULL, 0, NULL, 0}};
-	int opt;
-	getopt_reset();
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1)
-		if (opt != SO_STORE || !store_cli_option(sc, opt, optarg))
-			return unknown_option("migrate", argv);
-	if (optind != argc)
-		return cli_usage_error("store", "migrate: unexpected argument '%s'", argv[optind]);
+	struct store_cli c = {0}, *sc = &c;
+	int first, rc = cli_parse(&migrate_spec, argc, argv, &c, &first);
+	if (rc)
+		return rc < 0 ? ASSAY_OK : rc;
 	/* A writable open migrates; the store must exist. */
 	struct assay_store *s;
 	struct assay_error e;
@@ -555,27 +536,42 @@ static int store_migrate_cmd(int argc, char **argv, struct store_cli *sc)
 	return store_cli_close(s, ASSAY_OK);
 }
 
+static const struct cli_spec *const store_subs[] = {
+    &ingest_spec,   &export_spec, &series_spec,  &runs_spec,
+    &annotate_spec, &check_spec,  &migrate_spec, NULL,
+};
+
+const struct cli_spec cmd_store_spec = {
+    .name = "store",
+    .usage = "assay store <subcommand> [--store PATH] [options]",
+    .about = "The results store: one SQLite file (default ./assay.db) holding runs, cases,\n"
+	     "measurement rows, series and annotations (docs/store.md). Subcommands: ingest,\n"
+	     "export, series, runs, annotate, check, migrate; each one's help follows, and\n"
+	     "`assay store SUB --help` prints only SUB's. filters: --series KEY[,KEY] (a key\n"
+	     "or a prefix of 8+ hex digits), --match FIELD=VALUE (repeatable), --since DATE\n"
+	     "(rows at or after).\n",
+    .subs = store_subs,
+    .examples = "assay store ingest --cluster mi300x-a perf.csv\n"
+		"assay store series --match precision=fp8\n"
+		"assay store annotate --series 3fa9c2d1 --revision 77aa01c --kind ack --note 'new "
+		"kernel'",
+    .exits = "Exit codes: 0 done, 2 bad arguments or input (nothing written), 4 a file held no\n"
+	     "measurements, 5 the store failed. See docs/store.md.\n",
+};
+
 int cmd_store(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*run)(int, char **, struct store_cli *);
-	} subs[] = {
-	    {"ingest", store_ingest},       {"export", store_export},     {"series", store_series},
-	    {"runs", store_runs},           {"annotate", store_annotate}, {"check", store_check},
-	    {"migrate", store_migrate_cmd},
+	static int (*const run[])(int, char **) = {
+	    store_ingest,   store_export, store_series,      store_runs,
+	    store_annotate, store_check,  store_migrate_cmd,
 	};
 	if (argc < 2)
 		return cli_usage_error("store",
 				       "expected a subcommand: ingest, export, series, runs, "
 				       "annotate, check or migrate");
-	for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
-		if (!strcmp(argv[1], subs[i].name)) {
-			struct store_cli sc = {0};
-			int rc = subs[i].run(argc - 1, argv + 1, &sc);
-			store_cli_release(&sc);
-			return rc;
-		}
+	for (size_t i = 0; i < ARRAY_SIZE(run); i++)
+		if (!strcmp(argv[1], store_subs[i]->sub_name))
+			return run[i](argc - 1, argv + 1);
 	return cli_usage_error("store",
 			       "unknown subcommand '%s' (ingest, export, series, runs, "
 			       "annotate, check, migrate)",

@@ -9,10 +9,10 @@
 #include "opt.h"
 
 const struct cli_command cli_commands[] = {
-    {"detect", cmd_detect, "change points in stored series or a CSV; regression gates",
-     cmd_detect_help, NULL},
-    {"gate", cmd_gate, "judge rows and training logs against thresholds and gate specs",
-     cmd_gate_help, NULL},
+    {"detect", cmd_detect, "change points in stored series or a CSV; regression gates", NULL,
+     &cmd_detect_spec},
+    {"gate", cmd_gate, "judge rows and training logs against thresholds and gate specs", NULL,
+     &cmd_gate_spec},
     {"history", cmd_history, "one stored series over time, with change points and annotations",
      NULL, &cmd_history_spec},
     {"import", cmd_import, "write an assay suite from another tool's configuration (CVS)", NULL,
@@ -23,13 +23,13 @@ const struct cli_command cli_commands[] = {
      &cmd_manifest_spec},
     {"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards", NULL,
      &cmd_matrix_spec},
-    {"parse", cmd_parse, "turn result files and training logs into measurement rows",
-     cmd_parse_help, NULL},
+    {"parse", cmd_parse, "turn result files and training logs into measurement rows", NULL,
+     &cmd_parse_spec},
     {"report", cmd_report, "write report.html, junit.xml and summary.md for a stored run", NULL,
      &cmd_report_spec},
-    {"run", cmd_run, "run a suite: launch, watch, parse and store every case", cmd_run_help, NULL},
-    {"store", cmd_store, "the results store: ingest, export, series, runs, annotate, check",
-     cmd_store_help, NULL},
+    {"run", cmd_run, "run a suite: launch, watch, parse and store every case", NULL, &cmd_run_spec},
+    {"store", cmd_store, "the results store: ingest, export, series, runs, annotate, check", NULL,
+     &cmd_store_spec},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -53,14 +53,18 @@ static void usage(FILE *out)
 		     "5 infrastructure (docs/exit-codes.md).\n");
 }
 
-static int help(const char *name)
+/* The help of NAME, or of its subcommand sub (NULL: all of it). */
+static int help(const char *name, const char *sub)
 {
 	const struct cli_command *c = cli_find(name);
 	if (!c) {
 		fprintf(stderr, "assay: unknown command '%s' (see 'assay --help')\n", name);
 		return ASSAY_USAGE;
 	}
-	if (c->spec)
+	const struct cli_spec *s = c->spec && sub ? cli_sub(c->spec, sub) : NULL;
+	if (s)
+		cli_help(s, stdout);
+	else if (c->spec)
 		cli_help(c->spec, stdout);
 	else
 		fputs(c->help, stdout);
@@ -102,7 +106,7 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[2], "--options-md") && argc == 4)
 			return doc_options(argv[3]);
-		return help(argv[2]);
+		return help(argv[2], argc > 3 ? argv[3] : NULL);
 	}
 	const struct cli_command *c = cli_find(name);
 	if (!c) {
@@ -111,6 +115,6 @@ int main(int argc, char **argv)
 	}
 	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return help(name);
+			return help(name, argc > 2 ? argv[2] : NULL);
 	return c->run(argc - 1, argv + 1);
 }

@@ -169,9 +169,13 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *args, in
 		}
 		const struct cli_opt *o = f[i].o;
 		size_t base = f[i].base;
+		const char *arg = o->arg ? optarg : NULL;
 		if (o->alias_of) {
-			fprintf(stderr, "assay %s: --%s is deprecated; use --%s\n", spec->name,
-				o->name, o->alias_of);
+			if (o->alias_arg)
+				arg = o->alias_arg;
+			else
+				fprintf(stderr, "assay %s: --%s is deprecated; use --%s\n",
+					spec->name, o->name, o->alias_of);
 			for (size_t j = 0; j < n; j++)
 				if (f[j].o->name && !strcmp(f[j].o->name, o->alias_of) &&
 				    !f[j].o->alias_of) {
@@ -180,7 +184,7 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *args, in
 					break;
 				}
 		}
-		rc = store(spec->name, o, args, base, o->arg ? optarg : NULL);
+		rc = store(spec->name, o, args, base, arg);
 	}
 	int npos = argc - optind;
 	if (!rc && (npos < spec->min_args || (spec->max_args >= 0 && npos > spec->max_args)))
@@ -226,7 +230,7 @@ void cli_help(const struct cli_spec *spec, FILE *out)
 	int width = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_opt *o = f[i].o;
-		if (o->name && !o->alias_of) {
+		if (o->name && (!o->alias_of || o->alias_arg)) {
 			int w = (int)strlen(label(o, buf, sizeof(buf)));
 			width = w > width ? w : width;
 		}
@@ -248,7 +252,7 @@ void cli_help(const struct cli_spec *spec, FILE *out)
 			heading = true;
 			continue;
 		}
-		if (o->alias_of)
+		if (o->alias_of && !o->alias_arg)
 			continue;
 		if (!heading) {
 			fprintf(out, "\noptions:\n");
@@ -261,11 +265,18 @@ void cli_help(const struct cli_spec *spec, FILE *out)
 		else
 			fprintf(out, "  %-*s  ", width, buf);
 		struct sbuf sb = SBUF_INIT;
-		sbuf_addf(&sb, "%s", o->help);
+		if (o->alias_arg)
+			sbuf_addf(&sb, "same as --%s %s", o->alias_of, o->alias_arg);
+		else
+			sbuf_addf(&sb, "%s", o->help);
 		if (o->def)
 			sbuf_addf(&sb, " (default: %s)", o->def);
 		print_wrapped(out, sbuf_str(&sb), width + 4);
 		sbuf_release(&sb);
+	}
+	for (const struct cli_spec *const *sub = spec->subs; sub && *sub; sub++) {
+		fprintf(out, "\n");
+		cli_help(*sub, out);
 	}
 	if (spec->examples && *spec->examples) {
 		fprintf(out, "\nexample%s:\n", strchr(spec->examples, '\n') ? "s" : "");
@@ -294,6 +305,10 @@ void cli_doc_options(const struct cli_spec *spec, FILE *out)
 			continue;
 		}
 		fprintf(out, "- `%s`: ", label(o, buf, sizeof(buf)));
+		if (o->alias_arg) {
+			fprintf(out, "same as `--%s %s`\n", o->alias_of, o->alias_arg);
+			continue;
+		}
 		if (o->alias_of) {
 			fprintf(out, "deprecated spelling of `--%s`\n", o->alias_of);
 			continue;
@@ -305,4 +320,16 @@ void cli_doc_options(const struct cli_spec *spec, FILE *out)
 		fputc('\n', out);
 	}
 	free(f);
+	for (const struct cli_spec *const *sub = spec->subs; sub && *sub; sub++) {
+		fprintf(out, "\n`assay %s %s`:\n\n", spec->name, (*sub)->sub_name);
+		cli_doc_options(*sub, out);
+	}
+}
+
+const struct cli_spec *cli_sub(const struct cli_spec *spec, const char *name)
+{
+	for (const struct cli_spec *const *sub = spec->subs; sub && *sub; sub++)
+		if (!strcmp((*sub)->sub_name, name))
+			return *sub;
+	return NULL;
 }

@@ -36,6 +36,9 @@ struct cli_opt {
 	int (*call)(void *args, const char *arg, const char *cmd); /* CLI_CALL */
 	const struct cli_opt *sub;                                 /* CLI_TABLE */
 	const char *alias_of; /* a deprecated spelling: the name to use instead */
+	/* With alias_of: a documented shorthand (no deprecation note) that stands
+	 * for --ALIAS_OF ALIAS_ARG, e.g. --json for --format json. */
+	const char *alias_arg;
 };
 
 /* Rows for the common kinds; others are written with designated initialisers. */
@@ -55,6 +58,18 @@ struct cli_opt {
 	{                                                                                          \
 		.type = CLI_TABLE, .off = offsetof(s, f), .sub = t                                 \
 	}
+/* --format F: what a command prints (what it reads is --input-format),
+ * one of choices c (NULL-terminated), default d. */
+#define CLI_OPT_FORMAT(s, f, h, d, c)                                                              \
+	{                                                                                          \
+		.type = CLI_CHOICE, .name = "format", .arg = "F", .off = offsetof(s, f),           \
+		.help = h, .def = d, .choices = c                                                  \
+	}
+/* --json: the documented shorthand of --format json. */
+#define CLI_OPT_JSON                                                                               \
+	{                                                                                          \
+		.type = CLI_FLAG, .name = "json", .alias_of = "format", .alias_arg = "json"        \
+	}
 #define CLI_OPT_END                                                                                \
 	{                                                                                          \
 		.type = CLI_END                                                                    \
@@ -70,6 +85,11 @@ struct cli_spec {
 	int min_args;          /* positional arguments: at least */
 	int max_args;          /* at most; -1 for any number */
 	const char *args_what; /* what a positional argument is, for messages */
+	/* Subcommands (assay store ingest, ...): NULL-terminated; each has its own
+	 * table and is parsed with its own spec. Their help and option lists
+	 * follow the command's own. */
+	const struct cli_spec *const *subs;
+	const char *sub_name; /* a subcommand: its name ("ingest") */
 };
 
 /* Parse argv (argv[0] is the command name) into args. On success returns 0
@@ -79,11 +99,19 @@ struct cli_spec {
  * code (2). */
 int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *args, int *first);
 
-/* The command's help, as `assay help NAME` and `assay NAME --help` print it. */
+/* The command's help, as `assay help NAME` and `assay NAME --help` print it
+ * (with every subcommand's help after its own). */
 void cli_help(const struct cli_spec *spec, FILE *out);
 
 /* The option list of the doc page, as Markdown (docs/<name>.md between the
  * "options" markers; tests/docs checks that the page has it). */
 void cli_doc_options(const struct cli_spec *spec, FILE *out);
+
+/* The subcommand of spec named name, or NULL. */
+const struct cli_spec *cli_sub(const struct cli_spec *spec, const char *name);
+
+/* The options of a training log's statistics (--warmup, --seq-len,
+ * --world-size) over struct assay_train_opts; defined in cli.c. */
+extern const struct cli_opt train_cli_opts[];
 
 #endif

@@ -11,24 +11,18 @@
 #include "store_cli.h"
 #include "opt.h"
 
-bool store_cli_option(struct store_cli *c, int opt, const char *arg)
-{
-	switch (opt) {
-	case SO_STORE: c->path = arg; return true;
-	case SO_SERIES: cli_split_list(&c->filter.keys, arg); return true;
-	case SO_MATCH: strlist_push(&c->filter.match, arg); return true;
-	case SO_SINCE: c->filter.since = arg; return true;
-	default: return false;
-	}
-}
-
-const struct cli_opt store_cli_opts[] = {
+const struct cli_opt store_cli_path_opts[] = {
     {.type = CLI_STRING,
      .name = "store",
      .arg = "PATH",
      .off = offsetof(struct store_cli, path),
      .help = "the results store",
      .def = "assay.db"},
+    CLI_OPT_END,
+};
+
+const struct cli_opt store_cli_opts[] = {
+    {.type = CLI_TABLE, .sub = store_cli_path_opts},
     {.type = CLI_LIST,
      .name = "series",
      .arg = "KEY",
@@ -72,26 +66,6 @@ int store_cli_open_series(const struct store_cli *c, bool writable, struct assay
 		store_cli_close(*s, rc);
 		*s = NULL;
 	}
-	return rc;
-}
-
-int store_cli_format(const char *cmd, const char *sub, const char *format,
-		     const char *const allowed[])
-{
-	struct sbuf words = SBUF_INIT;
-	size_t n = 0;
-	while (allowed[n])
-		n++;
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(format, allowed[i])) {
-			sbuf_release(&words);
-			return ASSAY_OK;
-		}
-		sbuf_addf(&words, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", allowed[i]);
-	}
-	int rc = cli_usage_error(cmd, "%s%s--format '%s': expected %s", sub ? sub : "",
-				 sub ? ": " : "", format, sbuf_str(&words));
-	sbuf_release(&words);
 	return rc;
 }
 
@@ -190,50 +164,93 @@ static int set_context(const char *cmd, json_t *ctx, const char *field, const ch
 	if (!*value)
 		return cli_usage_error(cmd, "--%s needs a value", field);
 	json_object_set_new(ctx, field, json_string(value));
-	return 1;
+	return ASSAY_OK;
 }
 
-int parse_cli_option(const char *cmd, struct parse_cli *p, int opt, const char *arg)
+static int opt_cluster(void *args, const char *arg, const char *cmd)
 {
-	switch (opt) {
-	case PO_FORMAT: p->format = arg; return 1;
-	case PO_REVISION: p->revision = arg; return 1;
-	case PO_LOWER: cli_split_list(&p->lower, arg); return 1;
-	case PO_HIGHER: cli_split_list(&p->higher, arg); return 1;
-	case PO_CLUSTER: return set_context(cmd, p->context, "cluster", arg);
-	case PO_SCALE: {
-		char norm[64];
-		if (!assay_scale_canonical(arg, norm, sizeof(norm)))
-			return cli_usage_error(cmd,
-					       "--scale '%s': expected NODESxGPUS (2x8), "
-					       "NODESN/TOTALGPU (2N/16GPU) or a GPU count",
-					       arg);
-		return set_context(cmd, p->context, "scale", norm);
-	}
-	case PO_PRECISION: {
-		char norm[128];
-		assay_precision_canonical(arg, norm, sizeof(norm));
-		return set_context(cmd, p->context, "precision", norm);
-	}
-	case PO_SET: {
-		const char *eq = strchr(arg, '=');
-		if (!eq || eq == arg)
-			return cli_usage_error(cmd, "--set '%s': expected FIELD=VALUE", arg);
-		char *k = xstrndup(arg, (size_t)(eq - arg));
-		char norm[64];
-		if (!strcmp(k, "scale") && !assay_scale_canonical(eq + 1, norm, sizeof(norm))) {
-			free(k);
-			return cli_usage_error(cmd,
-					       "--set '%s': expected NODESxGPUS (2x8), "
-					       "NODESN/TOTALGPU (2N/16GPU) or a GPU count",
-					       arg);
-		}
-		json_object_set_new(p->overrides, k, json_string(eq + 1));
+	return set_context(cmd, ((struct parse_cli *)args)->context, "cluster", arg);
+}
+
+static int opt_scale(void *args, const char *arg, const char *cmd)
+{
+	char norm[64];
+	if (!assay_scale_canonical(arg, norm, sizeof(norm)))
+		return cli_usage_error(cmd,
+				       "--scale '%s': expected NODESxGPUS (2x8), "
+				       "NODESN/TOTALGPU (2N/16GPU) or a GPU count",
+				       arg);
+	return set_context(cmd, ((struct parse_cli *)args)->context, "scale", norm);
+}
+
+static int opt_precision(void *args, const char *arg, const char *cmd)
+{
+	char norm[128];
+	assay_precision_canonical(arg, norm, sizeof(norm));
+	return set_context(cmd, ((struct parse_cli *)args)->context, "precision", norm);
+}
+
+static int opt_set(void *args, const char *arg, const char *cmd)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return cli_usage_error(cmd, "--set '%s': expected FIELD=VALUE", arg);
+	char *k = xstrndup(arg, (size_t)(eq - arg));
+	char norm[64];
+	if (!strcmp(k, "scale") && !assay_scale_canonical(eq + 1, norm, sizeof(norm))) {
 		free(k);
-		return 1;
+		return cli_usage_error(cmd,
+				       "--set '%s': expected NODESxGPUS (2x8), "
+				       "NODESN/TOTALGPU (2N/16GPU) or a GPU count",
+				       arg);
 	}
-	default: return 0;
-	}
+	json_object_set_new(((struct parse_cli *)args)->overrides, k, json_string(eq + 1));
+	free(k);
+	return ASSAY_OK;
+}
+
+const struct cli_opt parse_cli_opts[] = {
+    CLI_OPT_STRING("input-format", "F", struct parse_cli, format,
+		   "the format of the files (docs/ingest.md); default: the content decides"),
+    {.type = CLI_CALL,
+     .name = "cluster",
+     .arg = "NAME",
+     .help = "the series field cluster, where the data lacks it",
+     .call = opt_cluster},
+    {.type = CLI_CALL,
+     .name = "scale",
+     .arg = "SCALE",
+     .help = "the series field scale, where the data lacks it: 2x8, 2N/16GPU or a GPU count",
+     .call = opt_scale},
+    {.type = CLI_CALL,
+     .name = "precision",
+     .arg = "P",
+     .help = "the series field precision, where the data lacks it",
+     .call = opt_precision},
+    {.type = CLI_CALL,
+     .name = "set",
+     .arg = "FIELD=VALUE",
+     .help = "override a series field of every row (repeatable)",
+     .call = opt_set},
+    CLI_OPT_STRING("revision", "R", struct parse_cli, revision,
+		   "the revision the rows measure, where the data lacks it"),
+    {.type = CLI_LIST,
+     .name = "lower-is-better",
+     .arg = "METRIC",
+     .off = offsetof(struct parse_cli, lower),
+     .help = "override the direction guessed from a metric's name (repeatable)"},
+    {.type = CLI_LIST,
+     .name = "higher-is-better",
+     .arg = "METRIC",
+     .off = offsetof(struct parse_cli, higher),
+     .help = "the same, the other way"},
+    CLI_OPT_END,
+};
+
+bool parse_cli_given(const struct parse_cli *p)
+{
+	return p->format || p->revision || json_object_size(p->context) ||
+	       json_object_size(p->overrides) || p->lower.n || p->higher.n;
 }
 
 /* Parse one file; on failure the message (one line, no newline) goes in err. */
@@ -242,32 +259,26 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 {
 	struct assay_error e;
 	char buf[2048];
-	size_t len;
-	char *data = assay_read_file(pf->path, &len, &e);
-	if (!data) {
-		sbuf_adds(err, assay_error_format(&e, buf, sizeof(buf)));
-		return e.code;
-	}
-	assay_sha256_hex(data, len, pf->sha256);
 	/* Ingest tells formats apart by their header or first record only: a
 	 * file that merely mentions Megatron is not a training log. */
-	pf->format = p->format               ? assay_format_find(p->format)
-		     : !strcmp(cmd, "store") ? assay_format_detect_record(data, len)
-					     : assay_format_detect(data, len);
-	if (!pf->format) {
-		free(data);
+	struct assay_parse_opts po = {.context = p->context, .revision = p->revision};
+	struct assay_results res = {.rows = ASSAY_ROWS_INIT};
+	assay_err rc = assay_read_results(
+	    pf->path, p->format, strcmp(cmd, "store") ? ASSAY_DETECT_CONTENT : ASSAY_DETECT_RECORD,
+	    &po, &res, &e);
+	pf->format = res.format;
+	memcpy(pf->sha256, res.sha256, sizeof(pf->sha256));
+	pf->rows = res.rows;
+	if (rc != ASSAY_OK && !res.format && res.sha256[0]) {
 		if (p->format)
 			sbuf_addf(err, "assay %s: unknown format '%s' (see 'assay help %s')", cmd,
 				  p->format, cmd);
 		else
-			sbuf_addf(err, "%s: cannot tell the format from the content; pass --format",
-				  pf->path);
+			sbuf_addf(
+			    err, "%s: cannot tell the format from the content; pass --input-format",
+			    pf->path);
 		return ASSAY_USAGE;
 	}
-	struct assay_parse_opts po = {
-	    .file = pf->path, .context = p->context, .revision = p->revision};
-	assay_err rc = pf->format->parse(data, len, &po, &pf->rows, &e);
-	free(data);
 	if (rc != ASSAY_OK) {
 		sbuf_adds(err, assay_error_format(&e, buf, sizeof(buf)));
 		return rc;

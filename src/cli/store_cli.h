@@ -4,28 +4,11 @@
 #ifndef ASSAY_STORE_CLI_H
 #define ASSAY_STORE_CLI_H
 
-#include <getopt.h>
 #include <stdio.h>
 
 #include "assay/parse.h"
 #include "assay/store.h"
 #include "opt.h"
-
-/* getopt_long ids of the shared options; commands start theirs after. */
-enum {
-	SO_STORE = 1000, /* --store PATH */
-	SO_SERIES,       /* --series KEY[,KEY] */
-	SO_MATCH,        /* --match FIELD=VALUE */
-	SO_SINCE,        /* --since DATE */
-	SO_NEXT,
-};
-#define STORE_CLI_OPTIONS                                                                          \
-	{"store", required_argument, NULL, SO_STORE},                                              \
-	    {"series", required_argument, NULL, SO_SERIES},                                        \
-	    {"match", required_argument, NULL, SO_MATCH},                                          \
-	{                                                                                          \
-		"since", required_argument, NULL, SO_SINCE                                         \
-	}
 
 struct store_cli {
 	const char *path; /* --store, default ASSAY_STORE_DEFAULT_PATH */
@@ -34,44 +17,25 @@ struct store_cli {
 /* The same four options as an option table (opt.h), included in a command's
  * table with CLI_OPT_TABLE(store_cli_opts, struct ARGS, FIELD). */
 extern const struct cli_opt store_cli_opts[];
+/* --store alone, for the commands that take no series filters. */
+extern const struct cli_opt store_cli_path_opts[];
 
-/* Reading result files the way `assay store ingest` does: --format (or
- * detection), identity fields for the series (--cluster, --scale,
+/* Reading result files the way `assay store ingest` does: --input-format
+ * (or detection), identity fields for the series (--cluster, --scale,
  * --precision, --set FIELD=VALUE), --revision, and direction overrides. */
-enum {
-	PO_FORMAT = SO_NEXT,
-	PO_CLUSTER,
-	PO_SCALE,
-	PO_PRECISION,
-	PO_SET,
-	PO_REVISION,
-	PO_LOWER,
-	PO_HIGHER,
-	PO_NEXT,
-};
-/* The input format option is named by each command (PO_FORMAT). */
-#define PARSE_CLI_OPTIONS                                                                          \
-	{"cluster", required_argument, NULL, PO_CLUSTER},                                          \
-	    {"scale", required_argument, NULL, PO_SCALE},                                          \
-	    {"precision", required_argument, NULL, PO_PRECISION},                                  \
-	    {"set", required_argument, NULL, PO_SET},                                              \
-	    {"revision", required_argument, NULL, PO_REVISION},                                    \
-	    {"lower-is-better", required_argument, NULL, PO_LOWER},                                \
-	{                                                                                          \
-		"higher-is-better", required_argument, NULL, PO_HIGHER                             \
-	}
-
 struct parse_cli {
 	const char *format, *revision;
 	json_t *context;   /* --cluster, --scale, --precision: fill what the data lacks */
 	json_t *overrides; /* --set FIELD=VALUE: replaces the data's value */
 	struct strlist lower, higher;
 };
+/* Its options as a table: CLI_OPT_TABLE(parse_cli_opts, struct ARGS, FIELD),
+ * after parse_cli_init. */
+extern const struct cli_opt parse_cli_opts[];
 void parse_cli_init(struct parse_cli *p);
 void parse_cli_release(struct parse_cli *p);
-/* 1: handled; 0: not a parse option; otherwise the exit code of a bad value
- * (already printed as "assay CMD: ..."). */
-int parse_cli_option(const char *cmd, struct parse_cli *p, int opt, const char *arg);
+/* Whether any of its options was given. */
+bool parse_cli_given(const struct parse_cli *p);
 
 struct parsed_file {
 	const char *path;
@@ -97,8 +61,6 @@ int parse_pool_get(struct parse_pool *pool, int i, struct parsed_file **pf);
 void parse_pool_release(struct parse_pool *pool, int i);
 void parse_pool_stop(struct parse_pool *pool);
 
-/* Handle a shared option; false when opt is not one of them. */
-bool store_cli_option(struct store_cli *c, int opt, const char *arg);
 void store_cli_release(struct store_cli *c);
 /* Open the store (writable: created when missing). Prints the error and
  * returns its exit code on failure. */
@@ -107,10 +69,6 @@ int store_cli_open(const struct store_cli *c, bool writable, struct assay_store 
  * On failure prints, closes the store and returns the exit code. */
 int store_cli_open_series(const struct store_cli *c, bool writable, struct assay_store **s,
 			  struct assay_series_list *l);
-/* An output --format from a NULL-terminated list; otherwise prints
- * "assay CMD: [SUB: ]--format 'X': expected a, b or c" and returns ASSAY_USAGE. */
-int store_cli_format(const char *cmd, const char *sub, const char *format,
-		     const char *const allowed[]);
 /* Close, printing a failure. Returns rc, or the close failure when rc is ok. */
 int store_cli_close(struct assay_store *s, int rc);
 /* "llama3-70b tokens_per_sec_per_gpu/value cluster=a scale=2x8 precision=bf16 ...":

@@ -3,7 +3,8 @@
 # names), and every command with an option table has, on that page, the
 # option list its table makes (scripts/doc-options.sh writes it), and every
 # option of the table appears in its --help. Deleting one option's line from
-# a page, or adding an option without documenting it, fails this test.
+# a page, or adding an option without documenting it, fails this test, and so
+# does a command without an option table (unless it is listed in pending).
 set -u
 assay=${ASSAY_BIN:?}
 cd "${ASSAY_SOURCE_DIR:?}" || exit 1
@@ -12,6 +13,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 commands=$("$assay" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
 [ -n "$commands" ] || { echo "FAIL: no commands in assay --help"; exit 1; }
+# Commands still on hand-written help (being converted elsewhere); any other
+# command without an option table fails.
+pending=" lint "
 with_table=0
 for c in $commands; do
   page=docs/$c.md
@@ -19,7 +23,10 @@ for c in $commands; do
     echo "FAIL: $c has no page ($page)"; fail=1; continue
   fi
   if ! "$assay" help --options-md "$c" >"$tmp/want" 2>/dev/null; then
-    echo "note: $c has no option table yet; its options are not checked"
+    case $pending in
+      *" $c "*) echo "note: $c has no option table yet; its options are not checked" ;;
+      *) echo "FAIL: $c has no option table (src/cli/opt.h)"; fail=1 ;;
+    esac
     continue
   fi
   with_table=$((with_table + 1))

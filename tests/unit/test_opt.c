@@ -82,6 +82,7 @@ static const struct cli_opt opts[] = {
      .off = offsetof(struct args, format),
      .help = "output",
      .choices = formats},
+    CLI_OPT_JSON,
     {.type = CLI_CALL, .name = "call", .arg = "C", .help = "c", .call = count_call},
     CLI_OPT_GROUP("store options"),
     CLI_OPT_TABLE(shared_opts, struct args, sh),
@@ -155,6 +156,10 @@ static void test_alias(void **state)
 	assert_int_equal(parse(&a, &first, "--label", "old", "f", NULL), 0);
 	assert_string_equal(a.name, "old");
 	release(&a);
+	/* A documented shorthand stands for the option with its fixed value. */
+	assert_int_equal(parse(&a, &first, "--json", "f", NULL), 0);
+	assert_string_equal(a.format, "json");
+	release(&a);
 }
 
 static void test_errors(void **state)
@@ -193,6 +198,7 @@ static void test_help_and_doc(void **state)
 				    "(default: 3)\n"));
 	assert_non_null(strstr(buf, "\nstore options:\n  --store PATH"));
 	assert_null(strstr(buf, "--label")); /* deprecated spellings stay out of help */
+	assert_non_null(strstr(buf, "  --json        same as --format json\n"));
 	assert_non_null(strstr(buf, "examples:\n  assay t a\n  assay t b\n"));
 	free(buf);
 	f = open_memstream(&buf, &len);
@@ -200,6 +206,7 @@ static void test_help_and_doc(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "- `-n, --n N`: a count second line (default: 3)\n"));
 	assert_non_null(strstr(buf, "- `--label NAME`: deprecated spelling of `--name`\n"));
+	assert_non_null(strstr(buf, "- `--json`: same as `--format json`\n"));
 	free(buf);
 }
 

@@ -541,7 +541,7 @@ static void test_detect(void **state)
 			 ASSAY_USAGE);
 	assert_string_equal(e.file, "f.txt");
 	assert_string_equal(e.message, "cannot tell the format: not a Megatron-LM or Primus log, "
-				       "nor a golden-values file (use --format)");
+				       "nor a golden-values file (use --input-format)");
 	assay_train_result_release(&r);
 	assert_int_equal(assay_train_parse("csv", "", 0, NULL, "f", &r, &e), ASSAY_USAGE);
 	assay_train_result_release(&r);

@@ -1353,7 +1353,7 @@ assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file
 		else
 			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
 					    "cannot tell the format: not a Megatron-LM or Primus "
-					    "log, nor a golden-values file (use --format)");
+					    "log, nor a golden-values file (use --input-format)");
 	}
 	long long world = s->line_world ? s->line_world : s->log_world;
 	train_finish(r, &st->o, world);

@@ -12,24 +12,18 @@
 #include "assay/stats.h"
 #include "train_scan.h"
 
-const char *const assay_train_formats[] = {"megatron", "primus", "megatron-golden", NULL};
-
+/* Both from the format table (formats.c): its rows marked training. */
 bool assay_train_format_known(const char *name)
 {
-	for (size_t i = 0; assay_train_formats[i]; i++)
-		if (!strcmp(assay_train_formats[i], name))
-			return true;
-	return false;
+	const struct assay_format *f = assay_format_find(name);
+	return f && f->training;
 }
 
 const char *assay_train_detect(const char *data, size_t len)
 {
-	if (assay_detect_megatron_golden(data, len))
-		return "megatron-golden";
-	if (assay_detect_primus(data, len))
-		return "primus";
-	if (assay_detect_megatron(data, len))
-		return "megatron";
+	for (const struct assay_format *f = assay_formats; f->name; f++)
+		if (f->training && f->detect && f->detect(data, len))
+			return f->name;
 	return NULL;
 }
 

@@ -551,10 +551,8 @@ static assay_err parse_results(struct run_ctx *rc, const struct assay_suite_case
 	for (size_t i = 0; i < files.n; i++) {
 		const char *file = files.v[i];
 		struct assay_error pe;
-		const struct assay_format *f =
-		    strcmp(p->parser, "auto")
-			? assay_format_find(p->parser)
-			: assay_format_detect(data[i].buf ? data[i].buf : "", data[i].len);
+		const struct assay_format *f = assay_results_format(
+		    p->parser, data[i].buf ? data[i].buf : "", data[i].len, ASSAY_DETECT_CONTENT);
 		if (!f) {
 			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
 					 strcmp(p->parser, "auto")

@@ -2,7 +2,7 @@
 args: help matrix
 exit: 0
 --- stdout
-usage: assay matrix --platforms FILE [filters] [--json | --list | --shard ID] SWEEP
+usage: assay matrix --platforms FILE [filters] [--format text|json | --list | --shard ID] SWEEP
 
 Expand SWEEP (a sweep config) over a platform registry into cases: one per
 SKU x backend x EP x mode x phase x precision, runnable or unsupported with
@@ -10,7 +10,9 @@ a reason, grouped into shards. Prints the counts and the two digests.
 
 options:
   --platforms FILE  the platform registry (e.g. configs/platforms.json); required
-  --json            print the whole matrix document (schema assay.matrix/1)
+  --format F        what is printed: text, or json (the whole matrix document, schema
+                    assay.matrix/1) (default: text)
+  --json            same as --format json
   --list            print one line per case
   --shard ID        print only the cases of shard ID
 

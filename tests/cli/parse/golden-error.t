@@ -1,5 +1,5 @@
 # A malformed golden-values file: file, JSON path, expectation; exit 2
-args: parse --format megatron-golden tests/cli/parse/inputs/bad-golden.json
+args: parse --input-format megatron-golden tests/cli/parse/inputs/bad-golden.json
 exit: 2
 --- stdout
 --- stderr

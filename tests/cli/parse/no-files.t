@@ -1,6 +1,6 @@
 # At least one file
-args: parse --format primus
+args: parse --input-format primus
 exit: 2
 --- stdout
 --- stderr
-assay parse: expected at least one FILE
+assay parse: expected at least one file, got 0

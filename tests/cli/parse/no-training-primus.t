@@ -1,5 +1,5 @@
 # The same with the primus parser (issue 14 item 6).
-args: parse --format primus tests/data/training/megatron-no-training.log
+args: parse --input-format primus tests/data/training/megatron-no-training.log
 exit: 4
 --- stdout
 --- stderr

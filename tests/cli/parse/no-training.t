@@ -1,6 +1,6 @@
 # A log without a single training line is no-metrics (exit 4), not an
 # incomplete run (issue 14 item 6). 53f999a exited 3.
-args: parse --format megatron tests/data/training/megatron-no-training.log
+args: parse --input-format megatron tests/data/training/megatron-no-training.log
 exit: 4
 --- stdout
 --- stderr

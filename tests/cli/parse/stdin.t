@@ -1,5 +1,5 @@
 # - reads standard input
-args: parse --format megatron -
+args: parse --input-format megatron -
 exit: 0
 stdin: tests/data/training/megatron-save.log
 --- stdout

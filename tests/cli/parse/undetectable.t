@@ -3,4 +3,4 @@ args: parse tests/data/training/megatron-basic.log tests/cli/parse/inputs/plain.
 exit: 2
 --- stdout
 --- stderr
-tests/cli/parse/inputs/plain.txt: cannot tell the format (use --format; see 'assay help parse')
+tests/cli/parse/inputs/plain.txt: cannot tell the format (use --input-format; see 'assay help parse')

@@ -3,4 +3,4 @@ args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db tests/fixtures/d
 exit: 2
 --- stdout
 --- stderr
-tests/fixtures/detect/step.csv: cannot tell the format from the content; pass --format
+tests/fixtures/detect/step.csv: cannot tell the format from the content; pass --input-format

@@ -1,0 +1,6 @@
+# --format names what is printed: table or json
+args: gate --format xml --thresholds tests/data/gate/thresholds.json tests/data/gate/primus-complete.ndjson
+exit: 2
+--- stdout
+--- stderr
+assay gate: --format: expected table or json, got 'xml'
