@@ -74,7 +74,7 @@ echo "parse-speed: $repeat runs of each, interleaved ..."
 cat "$log" >/dev/null
 for i in $(seq "$repeat"); do
   timed cvs python3 "$root/bench/parse_cvs_baseline.py" "$log"
-  timed assay "$assay" parse --format auto "$log"
+  timed assay "$assay" parse --input-format auto "$log"
 done
 cvs_wall=$(cut -d' ' -f1 "$work/cvs.times" | median)
 cvs_cpu=$(cut -d' ' -f2 "$work/cvs.times" | median)
@@ -151,7 +151,7 @@ with open(sys.argv[1], "wb") as f:
     f.write(b"torchrun finished successfully (code 0)\n")
 PY
 TIMEFORMAT='%R %U %S'
-t=$({ time "$assay" parse --format primus "$line" >"$work/line.out" 2>"$work/line.err"; } 2>&1) || true
+t=$({ time "$assay" parse --input-format primus "$line" >"$work/line.out" 2>"$work/line.err"; } 2>&1) || true
 echo
 echo "$t" | awk -v b="$(stat -c %s "$line")" '{ printf "one %d-byte line: %.3f s wall, %.3f s CPU; < 1 s: %s\n",
   b, $1, $2 + $3, ($1 < 1 ? "yes" : "no") }'

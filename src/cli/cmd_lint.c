@@ -54,14 +54,6 @@ static int opt_enable(void *args, const char *arg, const char *cmd)
 	return set_rules(args, arg, true);
 }
 
-static int opt_json(void *args, const char *arg, const char *cmd)
-{
-	(void)arg;
-	(void)cmd;
-	((struct lint_args *)args)->format = "json";
-	return 0;
-}
-
 static const struct cli_opt lint_opts[] = {
     {.type = CLI_CHOICE,
      .name = "format",
@@ -70,7 +62,7 @@ static const struct cli_opt lint_opts[] = {
      .help = "human, json, sarif (SARIF 2.1.0) or github\n(workflow annotations)",
      .def = "human",
      .choices = formats},
-    {.type = CLI_CALL, .name = "json", .help = "the same as --format json", .call = opt_json},
+    CLI_OPT_JSON,
     {.type = CLI_CHOICE,
      .name = "kind",
      .arg = "KIND",

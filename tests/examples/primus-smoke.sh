@@ -48,7 +48,7 @@ done
   fail "series identity: $(q "SELECT DISTINCT cluster, scale, precision FROM series")"
 steps=$(ls "$tmp"/out/*/bf16-mbs1/steps.ndjson) || fail "no steps.ndjson"
 cmp "$log" "${steps%/steps.ndjson}/stdout.log" || fail "the captured log is not the replayed one"
-"$assay" parse --format primus --steps "${steps%/steps.ndjson}/stdout.log" >"$tmp/want-steps" ||
+"$assay" parse --input-format primus --steps "${steps%/steps.ndjson}/stdout.log" >"$tmp/want-steps" ||
   fail "assay parse --steps failed"
 cmp "$tmp/want-steps" "$steps" || fail "steps.ndjson differs from assay parse --steps"
 [ "$(wc -l <"$steps")" = 10 ] || fail "expected 10 steps"

@@ -3,7 +3,7 @@ args: lint --help
 exit: 0
 --- stdout-grep
 ^usage: assay lint \[--format FORMAT \| --json\]
-^  --json +the same as --format json$
+^  --json +same as --format json$
 ^  --strict +the multi-node traps
 ^Exit codes: 0 no errors
 --- stderr
