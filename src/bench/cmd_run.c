@@ -125,12 +125,76 @@ static int lookup(const char *const *names, const char *s)
 	return -1;
 }
 
+/* --backend, --phase, --mode and --precision name one of their values;
+ * *prec gets the precision. */
+static int check_choices(const struct ep_run *run, const char *precision, int *prec)
+{
+	struct sbuf words = SBUF_INIT;
+	if (!ep_backend_find(run->backend_name)) {
+		ep_backend_words(&words);
+		ep_usage("run", "--backend: expected %s, got '%s'", sbuf_str(&words),
+			 run->backend_name);
+		sbuf_release(&words);
+		return ASSAY_USAGE;
+	}
+	static const char *const phases[] = {"decode", "prefill", NULL};
+	if (lookup(phases, run->phase) < 0)
+		return ep_usage("run", "--phase: expected decode or prefill, got '%s'", run->phase);
+	static const char *const modes[] = {"normal", "low-latency", NULL};
+	if (lookup(modes, run->mode) < 0)
+		return ep_usage("run", "--mode: expected normal or low-latency, got '%s'",
+				run->mode);
+	*prec = ep_precision_parse(precision);
+	if (*prec < 0) {
+		ep_choice_words(&words, assay_known_precisions);
+		ep_usage("run", "--precision: expected %s, got '%s'", sbuf_str(&words), precision);
+		sbuf_release(&words);
+		return ASSAY_USAGE;
+	}
+	return 0;
+}
+
+/* The problem of every ladder point, checked; the workload's name; --out's
+ * folder writable. */
+static int fill_problem(struct ep_run *run, const struct ep_shape_opts *sh, long long ep,
+			long long sud, int prec)
+{
+	struct assay_ep_problem *p = &run->base;
+	p->ep = ep;
+	p->hidden = sh->hidden;
+	p->experts = sh->experts;
+	p->topk = sh->topk;
+	p->seed = (uint64_t)sh->seed;
+	p->scale_up_domain = sud ? sud : ep;
+	p->precision = (enum assay_ep_precision)prec;
+	for (size_t i = 0; i < run->npoints; i++) {
+		struct assay_error e;
+		p->tokens = run->ladder[i];
+		if (assay_ep_problem_check(p, &e) != ASSAY_OK)
+			return ep_usage("run", "%s", e.message);
+	}
+	const struct ep_shape_opts reference = EP_SHAPE_DEFAULTS;
+	if (!run->workload)
+		run->workload = !memcmp(sh, &reference, sizeof(*sh)) ? "deepseek-v3" : "custom";
+	int rc = 0;
+	if (run->out_file) {
+		char *dir = xstrdup(run->out_file), *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		if (access(slash ? (*dir ? dir : "/") : ".", W_OK) != 0)
+			rc = ep_usage("run", "--out: cannot write to directory of '%s'",
+				      run->out_file);
+		free(dir);
+	}
+	return rc;
+}
+
 static int parse_args(int argc, char **argv, struct ep_run *run)
 {
 	long long ep = 0, sud = 0;
 	struct ep_shape_opts sh = EP_SHAPE_DEFAULTS;
 	const char *tokens = NULL, *profile = NULL, *timing_file = NULL, *precision = NULL;
-	int copy = -1, inject = -1;
+	int copy = -1, inject = -1, prec = 0;
 	run->mode = "normal";
 	run->copy = EP_COPY_NT;
 	const struct ep_opt opts[] = {
@@ -163,29 +227,9 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 		if (!have[i])
 			return ep_usage("run", "%s is required (see assay-ep run --help)",
 					required[i]);
-	struct sbuf words = SBUF_INIT;
-	if (!ep_backend_find(run->backend_name)) {
-		ep_backend_words(&words);
-		ep_usage("run", "--backend: expected %s, got '%s'", sbuf_str(&words),
-			 run->backend_name);
-		sbuf_release(&words);
-		return ASSAY_USAGE;
-	}
-	static const char *const phases[] = {"decode", "prefill", NULL};
-	if (lookup(phases, run->phase) < 0)
-		return ep_usage("run", "--phase: expected decode or prefill, got '%s'", run->phase);
-	static const char *const modes[] = {"normal", "low-latency", NULL};
-	if (lookup(modes, run->mode) < 0)
-		return ep_usage("run", "--mode: expected normal or low-latency, got '%s'",
-				run->mode);
-	int prec = ep_precision_parse(precision);
-	if (prec < 0) {
-		ep_choice_words(&words, assay_known_precisions);
-		ep_usage("run", "--precision: expected %s, got '%s'", sbuf_str(&words), precision);
-		sbuf_release(&words);
-		return ASSAY_USAGE;
-	}
-	int rc = load_timing(run, profile, timing_file);
+	int rc = check_choices(run, precision, &prec);
+	if (!rc)
+		rc = load_timing(run, profile, timing_file);
 	if (rc)
 		return rc;
 	if (run->inject == EP_INJECT_WRONG_EXPERT && sh.experts / ep < 2)
@@ -198,36 +242,7 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 		return ep_usage("run", "--inject routing-skew needs at least 2 ranks (it compares "
 				       "every rank's routing with rank 0's)");
 	rc = parse_ladder(tokens, run);
-	if (rc)
-		return rc;
-	struct assay_ep_problem *p = &run->base;
-	p->ep = ep;
-	p->hidden = sh.hidden;
-	p->experts = sh.experts;
-	p->topk = sh.topk;
-	p->seed = (uint64_t)sh.seed;
-	p->scale_up_domain = sud ? sud : ep;
-	p->precision = (enum assay_ep_precision)prec;
-	for (size_t i = 0; i < run->npoints; i++) {
-		struct assay_error e;
-		p->tokens = run->ladder[i];
-		if (assay_ep_problem_check(p, &e) != ASSAY_OK)
-			return ep_usage("run", "%s", e.message);
-	}
-	const struct ep_shape_opts reference = EP_SHAPE_DEFAULTS;
-	if (!run->workload)
-		run->workload = !memcmp(&sh, &reference, sizeof(sh)) ? "deepseek-v3" : "custom";
-	if (run->out_file) {
-		char *dir = xstrdup(run->out_file), *slash = strrchr(dir, '/');
-		if (slash)
-			*slash = '\0';
-		if (access(slash ? (*dir ? dir : "/") : ".", W_OK) != 0) {
-			rc = ep_usage("run", "--out: cannot write to directory of '%s'",
-				      run->out_file);
-		}
-		free(dir);
-	}
-	return rc;
+	return rc ? rc : fill_problem(run, &sh, ep, sud, prec);
 }
 
 static double memory_available(void)
@@ -313,6 +328,70 @@ static int finish(struct ep_run *run, const char *outcome, struct strlist *reaso
 	return code;
 }
 
+/* The backend's setup; on failure the reason (from the lowest rank that has
+ * one) is in reason on every rank. */
+static assay_err setup_backend(struct ep_run *run, char *reason, size_t size)
+{
+	assay_err setup;
+	if (!strcmp(run->mode, "low-latency")) {
+		snprintf(reason, size, "assay-ep implements the normal mode only");
+		setup = ASSAY_NO_METRICS;
+	} else {
+		setup = run->be->setup(run, reason, size);
+	}
+	if (setup != ASSAY_OK) {
+		int has = reason[0] != '\0', who = has ? run->rank : run->size, first = 0;
+		MPI_CHECK(MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, run->comm));
+		if (first < run->size)
+			MPI_CHECK(MPI_Bcast(reason, (int)size, MPI_CHAR, first, run->comm));
+	}
+	return setup;
+}
+
+/* One ladder point: staged, its ceiling's pattern chosen, checked by the
+ * oracle, timed, checked again, and freed. */
+static void run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
+{
+	ep_point_stage(run, pt, tokens);
+	run->be->point_init(run, pt);
+	/* The pattern after point_init: it copies into the backend's own
+	 * receive regions where it has them (the oracle's pass then poisons
+	 * them and dispatches afresh). */
+	struct ep_pattern *pa = NULL;
+	unsigned char *const *regions =
+	    run->be->recv_regions ? run->be->recv_regions(run, pt) : NULL;
+	if (run->be->host_data &&
+	    (pa = ep_pattern_open(run->comm, run->rank, run->size, pt, regions)))
+		ep_pattern_choose(pa, pt, 10);
+	ep_oracle(run, pt, 0);
+	if (pt->valid && !run->stop)
+		ep_time_point(run, pt, pa);
+	if (pt->valid && !run->stop)
+		ep_oracle(run, pt, 1);
+	ep_pattern_close(pa);
+	run->be->point_release(run, pt);
+	ep_point_drop_buffers(pt);
+}
+
+/* Every failed oracle check of every point, one line each. */
+static void failure_reasons(const struct ep_run *run, struct strlist *reasons)
+{
+	for (size_t i = 0; i < run->npoints; i++) {
+		const struct ep_point *pt = &run->points[i];
+		for (int pass = 0; pass < 2; pass++)
+			for (int c = 0; c < ASSAY_EP_CHECK_COUNT && pt->checked[pass]; c++)
+				if (pt->verdict[pass].failures[c]) {
+					char *m = xasprintf(
+					    "tokens %lld: %s timing: %s failed (%lld)",
+					    (long long)pt->p.tokens, pass ? "after" : "before",
+					    assay_ep_check_name((enum assay_ep_check)c),
+					    (long long)pt->verdict[pass].failures[c]);
+					strlist_push(reasons, m);
+					free(m);
+				}
+	}
+}
+
 int ep_cmd_run(int argc, char **argv)
 {
 	struct ep_run run;
@@ -337,87 +416,36 @@ int ep_cmd_run(int argc, char **argv)
 	ep_quiet = run.rank != 0;
 	struct strlist reasons = STRLIST_INIT;
 	int code = ASSAY_OK;
+	char reason[512] = "";
 	if (run.size != run.base.ep) {
 		ep_usage("run",
 			 "--ep %lld but %d MPI ranks: run it as mpirun -np %lld assay-ep run ...",
 			 (long long)run.base.ep, run.size, (long long)run.base.ep);
 		code = ASSAY_USAGE;
-		goto out;
-	}
-	if (memory_check(&run)) {
+	} else if (memory_check(&run)) {
 		code = ASSAY_USAGE;
-		goto out;
-	}
-	run.be = ep_backend_find(run.backend_name);
-	char reason[512] = "";
-	assay_err setup = ASSAY_OK;
-	if (!strcmp(run.mode, "low-latency")) {
-		snprintf(reason, sizeof(reason), "assay-ep implements the normal mode only");
-		setup = ASSAY_NO_METRICS;
-	} else {
-		setup = run.be->setup(&run, reason, sizeof(reason));
-	}
-	if (setup != ASSAY_OK) {
-		/* Rank 0 reports; any rank's reason is gathered from the lowest such rank. */
-		int has = reason[0] != '\0', who = has ? run.rank : run.size, first = 0;
-		MPI_CHECK(MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, run.comm));
-		if (first < run.size)
-			MPI_CHECK(MPI_Bcast(reason, sizeof(reason), MPI_CHAR, first, run.comm));
+	} else if ((run.be = ep_backend_find(run.backend_name)),
+		   setup_backend(&run, reason, sizeof(reason)) != ASSAY_OK) {
 		strlist_push(&reasons, reason);
 		code = finish(&run, "unsupported", &reasons, ASSAY_NO_METRICS);
-		goto out;
+	} else {
+		run.points = xcalloc(run.npoints, sizeof(*run.points));
+		for (size_t i = 0; i < run.npoints && !run.stop; i++)
+			run_point(&run, &run.points[i], run.ladder[i]);
+		if (run.stop) {
+			ep_usage("run", "%s", run.inject_error);
+			code = ASSAY_USAGE;
+		} else {
+			failure_reasons(&run, &reasons);
+			code = finish(&run, reasons.n ? "invalid" : "success", &reasons,
+				      reasons.n ? ASSAY_WORKLOAD_FAILED : ASSAY_OK);
+		}
+		for (size_t i = 0; i < run.npoints; i++)
+			ep_point_unstage(&run.points[i]);
+		free(run.points);
+		if (run.be->teardown)
+			run.be->teardown(&run);
 	}
-
-	run.points = xcalloc(run.npoints, sizeof(*run.points));
-	for (size_t i = 0; i < run.npoints && !run.stop; i++) {
-		struct ep_point *pt = &run.points[i];
-		ep_point_stage(&run, pt, run.ladder[i]);
-		run.be->point_init(&run, pt);
-		/* The pattern after point_init: it copies into the backend's own
-		 * receive regions where it has them (the oracle's pass then
-		 * poisons them and dispatches afresh). */
-		struct ep_pattern *pa = NULL;
-		unsigned char *const *regions =
-		    run.be->recv_regions ? run.be->recv_regions(&run, pt) : NULL;
-		if (run.be->host_data &&
-		    (pa = ep_pattern_open(run.comm, run.rank, run.size, pt, regions)))
-			ep_pattern_choose(pa, pt, 10);
-		ep_oracle(&run, pt, 0);
-		if (pt->valid && !run.stop)
-			ep_time_point(&run, pt, pa);
-		if (pt->valid && !run.stop)
-			ep_oracle(&run, pt, 1);
-		ep_pattern_close(pa);
-		run.be->point_release(&run, pt);
-		ep_point_drop_buffers(pt);
-	}
-	if (run.stop) {
-		ep_usage("run", "%s", run.inject_error);
-		code = ASSAY_USAGE;
-	}
-	for (size_t i = 0; i < run.npoints && !run.stop; i++) {
-		struct ep_point *pt = &run.points[i];
-		for (int pass = 0; pass < 2; pass++)
-			for (int c = 0; c < ASSAY_EP_CHECK_COUNT && pt->checked[pass]; c++)
-				if (pt->verdict[pass].failures[c]) {
-					char *m = xasprintf(
-					    "tokens %lld: %s timing: %s failed (%lld)",
-					    (long long)pt->p.tokens, pass ? "after" : "before",
-					    assay_ep_check_name((enum assay_ep_check)c),
-					    (long long)pt->verdict[pass].failures[c]);
-					strlist_push(&reasons, m);
-					free(m);
-				}
-	}
-	if (!run.stop)
-		code = finish(&run, reasons.n ? "invalid" : "success", &reasons,
-			      reasons.n ? ASSAY_WORKLOAD_FAILED : ASSAY_OK);
-	for (size_t i = 0; i < run.npoints; i++)
-		ep_point_unstage(&run.points[i]);
-	free(run.points);
-	if (run.be->teardown)
-		run.be->teardown(&run);
-out:
 	strlist_clear(&reasons);
 	free(run.ladder);
 	MPI_Finalize();
