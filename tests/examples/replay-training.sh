@@ -46,7 +46,7 @@ verdict() { # CASE GATE METRIC -> status value
   fail "derived tokens"
 for c in primus-mbs1:primus-complete megatron-mbs8:megatron-basic; do
   steps=$(ls "$tmp"/out/*/"${c%%:*}"/steps.ndjson) || fail "no steps.ndjson for ${c%%:*}"
-  cmp "tests/data/training/${c#*:}.log" "${steps%/steps.ndjson}/stdout.log" || fail "captured log of ${c%%:*}"
+  cmp "tests/fixtures/training/${c#*:}.log" "${steps%/steps.ndjson}/stdout.log" || fail "captured log of ${c%%:*}"
   "$assay" parse --steps --seq-len 4096 --world-size 8 "${steps%/steps.ndjson}/stdout.log" >"$tmp/want" ||
     fail "assay parse --steps"
   cmp "$tmp/want" "$steps" || fail "steps.ndjson of ${c%%:*} differs from assay parse --steps"

@@ -4,7 +4,7 @@
 set -u
 src=${ASSAY_SOURCE_DIR:?}
 replay=$src/configs/examples/replay-log.sh
-log=$src/tests/data/training/primus-complete.log
+log=$src/tests/fixtures/training/primus-complete.log
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

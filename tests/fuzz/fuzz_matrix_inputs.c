@@ -30,9 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* run-fuzz.sh runs with ASSAY_SOURCE_DIR set (tests/fuzz/CMakeLists.txt). */
 		const char *root = getenv("ASSAY_SOURCE_DIR");
 		char rp[4096], sp[4096];
-		snprintf(rp, sizeof(rp), "%s/tests/data/matrix/collectivex/platform_config.json",
+		snprintf(rp, sizeof(rp),
+			 "%s/tests/fixtures/matrix/collectivex/platform_config.json",
 			 root ? root : ".");
-		snprintf(sp, sizeof(sp), "%s/tests/data/matrix/collectivex/sweep.json",
+		snprintf(sp, sizeof(sp), "%s/tests/fixtures/matrix/collectivex/sweep.json",
 			 root ? root : ".");
 		loaded = assay_registry_load(rp, &cx_reg, &e) == ASSAY_OK &&
 				 assay_sweep_load(sp, &cx_sweep, &e) == ASSAY_OK

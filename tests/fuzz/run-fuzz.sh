@@ -44,8 +44,8 @@ case "$name" in
   megatron | primus)
     { head -c 3145728 /dev/zero | tr '\0' 'x'; printf ' torchrun finished successfully\n'; } \
       >"$work/corpus/seed-long-line"
-    fixture="$src/tests/data/training/$name-complete.log"
-    [ -f "$fixture" ] || fixture="$src/tests/data/training/megatron-basic.log"
+    fixture="$src/tests/fixtures/training/$name-complete.log"
+    [ -f "$fixture" ] || fixture="$src/tests/fixtures/training/megatron-basic.log"
     while [ "$(stat -c %s "$work/corpus/seed-repeated" 2>/dev/null || echo 0)" -lt 2097152 ]; do
       tr '\n' '\r' <"$fixture" >>"$work/corpus/seed-repeated"
     done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `assay import cvs` on two unchanged ROCm/cvs Megatron training configs
-# (tests/data/gate/cvs/SOURCE.md): each suite passes `assay lint` and
+# (tests/fixtures/gate/cvs/SOURCE.md): each suite passes `assay lint` and
 # `assay run --dry-run`, which load it strictly, with CVS's threshold file
 # checked against its combos. A config CVS refuses (the shipped distributed
 # one still has <changeme> values) exits 2 and leaves no --out file behind.
@@ -10,7 +10,7 @@ cd "${ASSAY_SOURCE_DIR:?}" || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-D=tests/data/gate/cvs
+D=tests/fixtures/gate/cvs
 # config, and the number of runs in its sweep.runs
 for pair in mi325x_megatron_llama-3.1-8b_single:4 mi325x_megatron_llama-3.3-70b_single:2; do
   c=${pair%:*} want=${pair#*:}

@@ -4,8 +4,8 @@
 # it, and the exit code with what the expected findings imply (1 with an
 # error, else 0). Optional NAME.args holds extra arguments.
 #
-# In tests/lint/rules/RULE/ files named bad*.json must report RULE and
-# good*.json must report nothing at all. In tests/lint/cases/, NAME.once
+# In tests/fixtures/lint/rules/RULE/ files named bad*.json must report RULE and
+# good*.json must report nothing at all. In tests/fixtures/lint/cases/, NAME.once
 # lists "RULE PATH" lines: each must be reported exactly once, and nothing
 # else may be.
 #
@@ -52,9 +52,9 @@ for f in "${files[@]}"; do
   dups=$(printf '%s\n' "$out" | grep -v '^$' | sort | uniq -d)
   [ -z "$dups" ] || { echo "$rel: reported more than once:"; echo "$dups"; fail=1; }
   case "$rel" in
-  tests/lint/rules/*/bad*)
+  tests/fixtures/lint/rules/*/bad*)
     if ! grep -q ": $rule: " <<<"$out"; then echo "$rel: does not report $rule"; fail=1; fi ;;
-  tests/lint/rules/*/good*)
+  tests/fixtures/lint/rules/*/good*)
     if [ -n "$out" ]; then echo "$rel: a good fixture must report nothing"; fail=1; fi ;;
   esac
   if [ -f "$stem.once" ]; then

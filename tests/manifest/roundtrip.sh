@@ -45,7 +45,7 @@ rc=$?
 check "an unknown combo exits 2 (got $rc)" "[ $rc = 2 ]"
 check "the existing file is left as it was" "cmp -s '$tmp/before.json' '$tmp/build_manifest.json'"
 "$assay" manifest --platforms configs/examples/mi355x-platforms.json \
-  --suite tests/cli/manifest/inputs/tcp-fallback.json --combo bf16-2node --out "$tmp/new.json" 2>/dev/null
+  --suite tests/fixtures/cli/manifest/tcp-fallback.json --combo bf16-2node --out "$tmp/new.json" 2>/dev/null
 rc=$?
 check "a manifest that would not lint clean exits 2 (got $rc)" "[ $rc = 2 ]"
 check "and is not written" "[ ! -e '$tmp/new.json' ]"

@@ -1,5 +1,5 @@
 /* Unit tests for the EP workload library: known-answer vectors derived
- * independently (tests/unit/data/gen-ep-kat.py, exact Python arithmetic) for
+ * independently (tests/fixtures/unit/gen-ep-kat.py, exact Python arithmetic) for
  * routing, activations, BF16/FP8 codecs and the combine expectation with one
  * and two scale-up domains; the oracle checks failing on each corruption;
  * nearest-rank statistics. */
@@ -22,7 +22,7 @@ static int load_kat(void **state)
 {
 	(void)state;
 	struct assay_error e;
-	kat = assay_json_load_file(ASSAY_SOURCE_DIR "/tests/unit/data/ep-kat.json", &e);
+	kat = assay_json_load_file(ASSAY_SOURCE_DIR "/tests/fixtures/unit/ep-kat.json", &e);
 	return kat ? 0 : -1;
 }
 

@@ -1,5 +1,5 @@
 /* Unit tests for the "assay-ep" input format: real assay-ep artifacts
- * (tests/unit/data/ep-case-*.json, written by assay-ep run) become rows with
+ * (tests/fixtures/unit/ep-case-*.json, written by assay-ep run) become rows with
  * the documented series, directions and verdicts; bad artifacts give located
  * errors and no rows; no prefix of an artifact crashes the parser. */
 #include <math.h>
@@ -20,7 +20,7 @@ static char *load(const char *name, size_t *len)
 {
 	char path[512];
 	struct assay_error e;
-	snprintf(path, sizeof(path), "%s/tests/unit/data/%s", ASSAY_SOURCE_DIR, name);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/unit/%s", ASSAY_SOURCE_DIR, name);
 	char *s = assay_read_file(path, len, &e);
 	assert_non_null(s);
 	return s;

@@ -18,7 +18,7 @@
 #include "assay/gate.h"
 #include "assay/json.h"
 
-#define DATA ASSAY_SOURCE_DIR "/tests/data/"
+#define DATA ASSAY_SOURCE_DIR "/tests/fixtures/"
 
 #define assert_near(a, b)                                                                          \
 	assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (fabs((double)(b)) + 1))

@@ -18,12 +18,13 @@
 #include "assay/gate.h"
 #include "assay/json.h"
 
-/* Unchanged from ROCm/cvs at dddd91430fe4 (MIT), tests/data/gate/cvs/SOURCE.md. */
+/* Unchanged from ROCm/cvs at dddd91430fe4 (MIT), tests/fixtures/gate/cvs/SOURCE.md. */
 #define CVS_FILE                                                                                   \
-	ASSAY_SOURCE_DIR "/tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single_threshold.json"
+	ASSAY_SOURCE_DIR                                                                           \
+	"/tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single_threshold.json"
 #define CVS_DIST_FILE                                                                              \
 	ASSAY_SOURCE_DIR                                                                           \
-	"/tests/data/gate/cvs/mi325x_megatron_llama-3.3-70b_distributed_threshold.json"
+	"/tests/fixtures/gate/cvs/mi325x_megatron_llama-3.3-70b_distributed_threshold.json"
 
 static assay_err parse_text(const char *text, struct assay_thresholds *t, struct assay_error *e)
 {

@@ -21,7 +21,7 @@
 
 #define PLATFORMS "configs/examples/mi355x-platforms.json"
 #define SUITE     "configs/examples/primus-2node.json"
-#define INPUTS    "tests/cli/manifest/inputs/"
+#define INPUTS    "tests/fixtures/cli/manifest/"
 
 static int setup(void **state)
 {

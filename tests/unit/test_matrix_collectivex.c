@@ -1,7 +1,7 @@
 /* Unit tests for CollectiveX's matrix inputs (config/collectivex.c and its
  * expansion in matrix/matrix.c): assay's matrix of CollectiveX's own
  * platform_config.json and sweep.json against the case list CollectiveX's
- * sweep_matrix.py printed for the same files (tests/data/matrix/collectivex,
+ * sweep_matrix.py printed for the same files (tests/fixtures/matrix/collectivex,
  * SOURCE.md): no case missing, no case extra, same dispositions, factors and
  * shards. */
 #include <setjmp.h>
@@ -17,7 +17,7 @@
 #include "assay/json.h"
 #include "assay/matrix.h"
 
-#define CX ASSAY_SOURCE_DIR "/tests/data/matrix/collectivex/"
+#define CX ASSAY_SOURCE_DIR "/tests/fixtures/matrix/collectivex/"
 
 static void load_inputs(struct assay_registry *reg, struct assay_sweep *sw)
 {

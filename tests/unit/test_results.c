@@ -28,7 +28,7 @@ static void test_format(void **state)
 {
 	(void)state;
 	size_t len;
-	char *log = slurp("tests/data/training/megatron-basic.log", &len);
+	char *log = slurp("tests/fixtures/training/megatron-basic.log", &len);
 	/* A training log shows by a mark anywhere, not by its first record. */
 	assert_string_equal(assay_results_format(NULL, log, len, ASSAY_DETECT_CONTENT)->name,
 			    "megatron");
@@ -60,7 +60,8 @@ static void test_read(void **state)
 	assert_true(r.rows.n > 0);
 	assay_rows_release(&r.rows);
 	/* Read, but no format: the format is NULL and the digest is set. */
-	snprintf(path, sizeof(path), "%s/tests/data/training/megatron-basic.log", ASSAY_SOURCE_DIR);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/training/megatron-basic.log",
+		 ASSAY_SOURCE_DIR);
 	assert_int_equal(assay_read_results(path, NULL, ASSAY_DETECT_RECORD, &o, &r, &e),
 			 ASSAY_USAGE);
 	assert_null(r.format);

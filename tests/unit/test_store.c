@@ -186,11 +186,11 @@ static const char *sql_text(const char *sql)
 static void test_migrate_from_v1(void **state)
 {
 	(void)state;
-	/* A version 1 store (tests/data/store/v1.sql) is migrated forward on open
+	/* A version 1 store (tests/fixtures/store/v1.sql) is migrated forward on open
 	 * and keeps every run, case, row, annotation and ingest. */
 	size_t len;
 	struct assay_error e;
-	char *sql = assay_read_file(ASSAY_SOURCE_DIR "/tests/data/store/v1.sql", &len, &e);
+	char *sql = assay_read_file(ASSAY_SOURCE_DIR "/tests/fixtures/store/v1.sql", &len, &e);
 	assert_non_null(sql);
 	sqlite3 *db; /* foreign keys off, as the sqlite3 shell loads a dump */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);

@@ -1,5 +1,5 @@
 /* Unit tests for the training-log parsers (megatron, primus,
- * megatron-golden): the project's fixtures under tests/data/training, the
+ * megatron-golden): the project's fixtures under tests/fixtures/training, the
  * shared conformance logs (skipped when absent), steady state, outcomes and
  * rows. */
 #include <math.h>
@@ -19,7 +19,7 @@
 #include "assay/training.h"
 #include "parse/train_scan.h"
 
-#define FIXTURES ASSAY_SOURCE_DIR "/tests/data/training/"
+#define FIXTURES ASSAY_SOURCE_DIR "/tests/fixtures/training/"
 
 static const char *conformance(const char *name, char *buf, size_t size)
 {

@@ -1,5 +1,5 @@
 # A malformed --combo
-args: gate --thresholds tests/data/gate/thresholds.json --combo MBS=1 tests/data/gate/primus-complete.ndjson
+args: gate --thresholds tests/fixtures/gate/thresholds.json --combo MBS=1 tests/fixtures/gate/primus-complete.ndjson
 exit: 2
 --- stdout
 --- stderr

@@ -1,5 +1,5 @@
 # --format names what is printed: table or json
-args: gate --format xml --thresholds tests/data/gate/thresholds.json tests/data/gate/primus-complete.ndjson
+args: gate --format xml --thresholds tests/fixtures/gate/thresholds.json tests/fixtures/gate/primus-complete.ndjson
 exit: 2
 --- stdout
 --- stderr

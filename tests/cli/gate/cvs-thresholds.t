@@ -1,6 +1,6 @@
 # An unchanged ROCm/cvs threshold file, detected from its content, gates a
 # training log (exit 1: 2868 ms > max 500 ms); --warmup 1 is CVS's warm-up
-args: gate --warmup 1 --thresholds tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single_threshold.json --combo MBS=4,GBS=128,PRECISION=FP8 --log tests/data/training/primus-complete.log
+args: gate --warmup 1 --thresholds tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single_threshold.json --combo MBS=4,GBS=128,PRECISION=FP8 --log tests/fixtures/training/primus-complete.log
 exit: 1
 --- stdout
 status   gate       metric                             value                spec                                                  message

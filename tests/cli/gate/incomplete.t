@@ -1,5 +1,5 @@
 # An incomplete run fails the run-health gate
-args: gate --log tests/data/training/megatron-incomplete.log
+args: gate --log tests/fixtures/training/megatron-incomplete.log
 exit: 3
 --- stdout
 status   gate  metric      value     spec                                                  message

@@ -1,5 +1,5 @@
 # --input-format names the logs' format (it was --format before)
-args: gate --input-format primus --thresholds tests/data/gate/thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 --log tests/data/training/primus-complete.log
+args: gate --input-format primus --thresholds tests/fixtures/gate/thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 --log tests/fixtures/training/primus-complete.log
 exit: 1
 --- stdout-grep
 ^FAIL +threshold +tflops_per_gpu/steady_mean +508\.75 TFLOP/s/GPU

@@ -1,5 +1,5 @@
 # --json prints one verdict object per line
-args: gate --json --thresholds tests/data/gate/thresholds.json tests/data/gate/primus-complete.ndjson
+args: gate --json --thresholds tests/fixtures/gate/thresholds.json tests/fixtures/gate/primus-complete.ndjson
 exit: 0
 --- stdout
 {"gate":"threshold","message":"508.75 >= 500","metric":"tflops_per_gpu/steady_mean","series_key":"ae8ae55c50377bedc29d7fee7161aeb669e323277098ddfb8ab6fee2cf5581cf","spec":">= 500","status":"PASS","unit":"TFLOP/s/GPU","value":508.75}

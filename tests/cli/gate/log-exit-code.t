@@ -1,6 +1,6 @@
 # gate --log exits as 'assay parse' does for the log: 3 for a failed
 # workload (53f999a exited 1 where parse exits 3)
-args: gate --log tests/data/training/megatron-nan-counter.log
+args: gate --log tests/fixtures/training/megatron-nan-counter.log
 exit: 3
 --- stdout
 status   gate  metric          value         spec                                                  message

@@ -1,5 +1,5 @@
 # gate --log on a log without steps: 4, as 'assay parse' (issue 15, 14 item 6)
-args: gate --log tests/data/training/megatron-no-training.log
+args: gate --log tests/fixtures/training/megatron-no-training.log
 exit: 4
 --- stdout
 status   gate  metric  value     spec           message

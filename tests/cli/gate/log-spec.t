@@ -1,5 +1,5 @@
 # A log against a spec: run health, loss curve, convergence, scaling (tokens derived)
-args: gate --spec tests/data/gate/spec.json --log tests/data/training/megatron-basic.log --seq-len 4096 --world-size 16
+args: gate --spec tests/fixtures/gate/spec.json --log tests/fixtures/training/megatron-basic.log --seq-len 4096 --world-size 16
 exit: 0
 --- stdout
 status   gate         metric              value                  spec                                                  message

@@ -1,5 +1,5 @@
 # --log gives rows for --thresholds too, after the run-health verdicts
-args: gate --thresholds tests/data/gate/thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 --log tests/data/training/primus-complete.log
+args: gate --thresholds tests/fixtures/gate/thresholds.json --combo MBS=1,GBS=8,PRECISION=BF16 --log tests/fixtures/training/primus-complete.log
 exit: 1
 --- stdout-grep
 ^PASS +run +completion +6 step +iteration N/N, torchrun marker or Megatron exit line +completed \(iteration N/N and torchrun marker\)$

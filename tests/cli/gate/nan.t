@@ -1,5 +1,5 @@
 # NaN in the log fails the run-health gate
-args: gate --log tests/data/training/megatron-nan.log
+args: gate --log tests/fixtures/training/megatron-nan.log
 exit: 3
 --- stdout
 status   gate  metric      value     spec                                                  message

@@ -1,5 +1,5 @@
 # RESULTS files need a thresholds file
-args: gate tests/data/gate/primus-complete.ndjson
+args: gate tests/fixtures/gate/primus-complete.ndjson
 exit: 2
 --- stdout
 --- stderr

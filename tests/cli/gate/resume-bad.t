@@ -1,5 +1,5 @@
 # Checkpoint resume from the wrong checkpoint: step, loaded iteration and loss all fail
-args: gate --spec tests/data/gate/spec-checkpoint.json --save-log tests/data/training/megatron-save.log --resume-log tests/data/training/megatron-resume-bad.log
+args: gate --spec tests/fixtures/gate/spec-checkpoint.json --save-log tests/fixtures/training/megatron-save.log --resume-log tests/fixtures/training/megatron-resume-bad.log
 exit: 1
 --- stdout
 status   gate        metric              value        spec      message

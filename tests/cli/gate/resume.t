@@ -1,5 +1,5 @@
 # Checkpoint resume: the run continues from the last checkpoint
-args: gate --spec tests/data/gate/spec-checkpoint.json --save-log tests/data/training/megatron-save.log --resume-log tests/data/training/megatron-resume.log
+args: gate --spec tests/fixtures/gate/spec-checkpoint.json --save-log tests/fixtures/training/megatron-save.log --resume-log tests/fixtures/training/megatron-resume.log
 exit: 0
 --- stdout
 status   gate        metric              value                spec      message

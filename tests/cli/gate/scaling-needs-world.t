@@ -1,6 +1,6 @@
 # --seq-len given, the world size unknown: the message asks for the world
 # size, not for --seq-len again (issue 15)
-args: gate --spec tests/data/gate/spec-scaling.json --seq-len 4096 --log tests/data/training/megatron-after-training.log
+args: gate --spec tests/fixtures/gate/spec-scaling.json --seq-len 4096 --log tests/fixtures/training/megatron-after-training.log
 exit: 1
 --- stdout
 status   gate     metric              value     spec                                                  message

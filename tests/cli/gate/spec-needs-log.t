@@ -1,5 +1,5 @@
 # The spec's log gates need --log
-args: gate --spec tests/data/gate/spec.json
+args: gate --spec tests/fixtures/gate/spec.json
 exit: 2
 --- stdout
 --- stderr

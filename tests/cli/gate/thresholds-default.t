@@ -1,5 +1,5 @@
 # Without --combo the "default" cell judges: PASS, RECORD (info, no threshold), SKIPPED (optional)
-args: gate --thresholds tests/data/gate/thresholds.json tests/data/gate/primus-complete.ndjson
+args: gate --thresholds tests/fixtures/gate/thresholds.json tests/fixtures/gate/primus-complete.ndjson
 exit: 0
 --- stdout
 status   gate       metric                             value                spec               message

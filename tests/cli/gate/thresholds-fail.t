@@ -1,5 +1,5 @@
 # The combo's cell: FAIL below a minimum, above a maximum, and for a missing metric
-args: gate --thresholds tests/data/gate/thresholds.json --combo precision=bf16,mbs=1,gbs=8 tests/data/gate/primus-complete.ndjson
+args: gate --thresholds tests/fixtures/gate/thresholds.json --combo precision=bf16,mbs=1,gbs=8 tests/fixtures/gate/primus-complete.ndjson
 exit: 1
 --- stdout-grep
 ^status +gate +metric +value +spec +message$

@@ -1,5 +1,5 @@
 # Enforcement off: every verdict is RECORD, exit 0
-args: gate --thresholds tests/data/gate/thresholds-record.json --combo MBS=1,GBS=8,PRECISION=BF16 tests/data/gate/primus-complete.ndjson
+args: gate --thresholds tests/fixtures/gate/thresholds-record.json --combo MBS=1,GBS=8,PRECISION=BF16 tests/fixtures/gate/primus-complete.ndjson
 exit: 0
 --- stdout-grep
 ^RECORD +threshold +tflops_per_gpu/steady_mean +508\.75 TFLOP/s/GPU +>= 520 +not enforced: would fail \(508\.75 < 520\)$

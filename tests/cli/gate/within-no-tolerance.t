@@ -1,6 +1,6 @@
 # within needs a tolerance
-args: gate --thresholds tests/data/gate/within-no-tolerance.json tests/data/gate/primus-complete.ndjson
+args: gate --thresholds tests/fixtures/gate/within-no-tolerance.json tests/fixtures/gate/primus-complete.ndjson
 exit: 2
 --- stdout
 --- stderr
-tests/data/gate/within-no-tolerance.json: $.cells.default.tokens_per_gpu.tolerance: missing (expected a number >= 0)
+tests/fixtures/gate/within-no-tolerance.json: $.cells.default.tokens_per_gpu.tolerance: missing (expected a number >= 0)

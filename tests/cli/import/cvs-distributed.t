@@ -1,5 +1,5 @@
 # The shipped distributed config with its <changeme> values filled in: NNODES, NODE_RANK={NODE} and the network variables CVS sets for distributed runs; scaling_baseline and the launcher are noted
-args: import cvs --user alice --gpus-per-node 4 tests/cli/import/inputs/distributed.json
+args: import cvs --user alice --gpus-per-node 4 tests/fixtures/cli/import/distributed.json
 exit: 0
 --- stdout
 {
@@ -60,7 +60,7 @@ exit: 0
     "warmup": "1"
   },
   "gates": {
-    "thresholds": "tests/cli/import/inputs/../../../data/gate/cvs/mi325x_megatron_llama-3.3-70b_distributed_threshold.json",
+    "thresholds": "tests/fixtures/cli/import/../../gate/cvs/mi325x_megatron_llama-3.3-70b_distributed_threshold.json",
     "loss_curve": {
       "sample_every": 10,
       "milestones": [100, 500, 1000, 5000],
@@ -70,14 +70,14 @@ exit: 0
   }
 }
 --- stderr
-tests/cli/import/inputs/distributed.json: $.scaling_baseline: not carried over: assay's scaling gate compares with a baseline combination of the same run ($.gates.scaling, docs/suite.md)
-tests/cli/import/inputs/distributed.json: $.container: not carried over: the suite runs the training command directly: run assay inside image rocm/megatron-lm:v25.9, or wrap $.argv in its runtime (the image is in $.description)
-tests/cli/import/inputs/distributed.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
-tests/cli/import/inputs/distributed.json: $.config.scripts_dir: not carried over: assay starts the command itself; there are no wrapper scripts
-tests/cli/import/inputs/distributed.json: $.config.rocm_dir: not carried over: CVS adds <rocm>/lib to LD_LIBRARY_PATH; set it in $.env if the image needs it
-tests/cli/import/inputs/distributed.json: $.config.nic_type: not carried over: CVS's NIC setup (RDMA library copy) runs outside the training command
-tests/cli/import/inputs/distributed.json: $.config.hca_id_pattern: not carried over: CVS's ibv_devinfo check runs outside the training command
-tests/cli/import/inputs/distributed.json: $.config.verify_network_errors: not carried over: CVS's RDMA/ethtool error-counter comparison runs outside the training command
-tests/cli/import/inputs/distributed.json: $.sweep.combinations.*.name: not carried over: a combination's case id is its key
-tests/cli/import/inputs/distributed.json: $.sweep.combinations.*.result_dict: not carried over: limits come from the threshold file (CVS's loader refuses this key)
-tests/cli/import/inputs/distributed.json: $.framework: not carried over: megatron_distributed: the suite starts one command on this host (the local launcher); give it a Slurm launcher for 2 nodes (docs/slurm.md)
+tests/fixtures/cli/import/distributed.json: $.scaling_baseline: not carried over: assay's scaling gate compares with a baseline combination of the same run ($.gates.scaling, docs/suite.md)
+tests/fixtures/cli/import/distributed.json: $.container: not carried over: the suite runs the training command directly: run assay inside image rocm/megatron-lm:v25.9, or wrap $.argv in its runtime (the image is in $.description)
+tests/fixtures/cli/import/distributed.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
+tests/fixtures/cli/import/distributed.json: $.config.scripts_dir: not carried over: assay starts the command itself; there are no wrapper scripts
+tests/fixtures/cli/import/distributed.json: $.config.rocm_dir: not carried over: CVS adds <rocm>/lib to LD_LIBRARY_PATH; set it in $.env if the image needs it
+tests/fixtures/cli/import/distributed.json: $.config.nic_type: not carried over: CVS's NIC setup (RDMA library copy) runs outside the training command
+tests/fixtures/cli/import/distributed.json: $.config.hca_id_pattern: not carried over: CVS's ibv_devinfo check runs outside the training command
+tests/fixtures/cli/import/distributed.json: $.config.verify_network_errors: not carried over: CVS's RDMA/ethtool error-counter comparison runs outside the training command
+tests/fixtures/cli/import/distributed.json: $.sweep.combinations.*.name: not carried over: a combination's case id is its key
+tests/fixtures/cli/import/distributed.json: $.sweep.combinations.*.result_dict: not carried over: limits come from the threshold file (CVS's loader refuses this key)
+tests/fixtures/cli/import/distributed.json: $.framework: not carried over: megatron_distributed: the suite starts one command on this host (the local launcher); give it a Slurm launcher for 2 nodes (docs/slurm.md)

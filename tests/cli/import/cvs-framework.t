@@ -1,6 +1,6 @@
 # Only Megatron training configs are imported
-args: import cvs --user alice tests/cli/import/inputs/jax.json
+args: import cvs --user alice tests/fixtures/cli/import/jax.json
 exit: 2
 --- stdout
 --- stderr
-tests/cli/import/inputs/jax.json: $.framework: expected one of "megatron_single", "megatron_distributed", got "jax_single"
+tests/fixtures/cli/import/jax.json: $.framework: expected one of "megatron_single", "megatron_distributed", got "jax_single"

@@ -1,5 +1,5 @@
-# A real ROCm/cvs config (tests/data/gate/cvs/SOURCE.md) as a command suite: combos, runs, env, thresholds; every key left out is named on stderr
-args: import cvs --user alice tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json
+# A real ROCm/cvs config (tests/fixtures/gate/cvs/SOURCE.md) as a command suite: combos, runs, env, thresholds; every key left out is named on stderr
+args: import cvs --user alice tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json
 exit: 0
 --- stdout
 {
@@ -63,7 +63,7 @@ exit: 0
     "warmup": "1"
   },
   "gates": {
-    "thresholds": "tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single_threshold.json",
+    "thresholds": "tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single_threshold.json",
     "loss_curve": {
       "sample_every": 10,
       "milestones": [100, 500, 1000, 5000],
@@ -73,15 +73,15 @@ exit: 0
   }
 }
 --- stderr
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.container: not carried over: the image was never filled in ("<changeme>"); the suite runs the training command directly: run assay inside the image, or wrap $.argv in its runtime
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.scripts_dir: not carried over: assay starts the command itself; there are no wrapper scripts
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.rocm_dir: not carried over: CVS adds <rocm>/lib to LD_LIBRARY_PATH; set it in $.env if the image needs it
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.nic_type: not carried over: CVS's NIC setup (RDMA library copy) runs outside the training command
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.nccl_socket_ifname: not carried over: CVS sets NCCL_SOCKET_IFNAME for megatron_distributed runs only
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.gloo_socket_ifname: not carried over: CVS sets GLOO_SOCKET_IFNAME for megatron_distributed runs only
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.nccl_ib_gid_index: not carried over: CVS sets NCCL_IB_GID_INDEX for megatron_distributed runs only
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.nccl_debug: not carried over: CVS sets NCCL_DEBUG for megatron_distributed runs only
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.master_address: not carried over: CVS sets MASTER_ADDR for megatron_distributed runs only
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.verify_network_errors: not carried over: CVS's RDMA/ethtool error-counter comparison runs outside the training command
-tests/data/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.sweep.combinations.*.name: not carried over: a combination's case id is its key
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.container: not carried over: the image was never filled in ("<changeme>"); the suite runs the training command directly: run assay inside the image, or wrap $.argv in its runtime
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.scripts_dir: not carried over: assay starts the command itself; there are no wrapper scripts
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.rocm_dir: not carried over: CVS adds <rocm>/lib to LD_LIBRARY_PATH; set it in $.env if the image needs it
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.nic_type: not carried over: CVS's NIC setup (RDMA library copy) runs outside the training command
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.nccl_socket_ifname: not carried over: CVS sets NCCL_SOCKET_IFNAME for megatron_distributed runs only
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.gloo_socket_ifname: not carried over: CVS sets GLOO_SOCKET_IFNAME for megatron_distributed runs only
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.nccl_ib_gid_index: not carried over: CVS sets NCCL_IB_GID_INDEX for megatron_distributed runs only
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.nccl_debug: not carried over: CVS sets NCCL_DEBUG for megatron_distributed runs only
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.master_address: not carried over: CVS sets MASTER_ADDR for megatron_distributed runs only
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.verify_network_errors: not carried over: CVS's RDMA/ethtool error-counter comparison runs outside the training command
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.sweep.combinations.*.name: not carried over: a combination's case id is its key

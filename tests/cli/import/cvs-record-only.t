@@ -1,5 +1,5 @@
 # enforce_thresholds false (no thresholds gate), an image, another model family (precision without variables), result_dict in a combo
-args: import cvs --user alice tests/cli/import/inputs/record-only.json
+args: import cvs --user alice tests/fixtures/cli/import/record-only.json
 exit: 0
 --- stdout
 {
@@ -72,19 +72,19 @@ exit: 0
   }
 }
 --- stderr
-tests/cli/import/inputs/record-only.json: $.container: not carried over: the suite runs the training command directly: run assay inside image rocm/megatron-lm:v25.9, or wrap $.argv in its runtime (the image is in $.description)
-tests/cli/import/inputs/record-only.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
-tests/cli/import/inputs/record-only.json: $.config.scripts_dir: not carried over: assay starts the command itself; there are no wrapper scripts
-tests/cli/import/inputs/record-only.json: $.config.rocm_dir: not carried over: CVS adds <rocm>/lib to LD_LIBRARY_PATH; set it in $.env if the image needs it
-tests/cli/import/inputs/record-only.json: $.config.nic_type: not carried over: CVS's NIC setup (RDMA library copy) runs outside the training command
-tests/cli/import/inputs/record-only.json: $.config.nccl_socket_ifname: not carried over: CVS sets NCCL_SOCKET_IFNAME for megatron_distributed runs only
-tests/cli/import/inputs/record-only.json: $.config.gloo_socket_ifname: not carried over: CVS sets GLOO_SOCKET_IFNAME for megatron_distributed runs only
-tests/cli/import/inputs/record-only.json: $.config.nccl_ib_gid_index: not carried over: CVS sets NCCL_IB_GID_INDEX for megatron_distributed runs only
-tests/cli/import/inputs/record-only.json: $.config.nccl_debug: not carried over: CVS sets NCCL_DEBUG for megatron_distributed runs only
-tests/cli/import/inputs/record-only.json: $.config.master_address: not carried over: CVS sets MASTER_ADDR for megatron_distributed runs only
-tests/cli/import/inputs/record-only.json: $.config.verify_network_errors: not carried over: CVS's RDMA/ethtool error-counter comparison runs outside the training command
-tests/cli/import/inputs/record-only.json: $.sweep.combinations.*.name: not carried over: a combination's case id is its key
-tests/cli/import/inputs/record-only.json: $.sweep.combinations.*.result_dict: not carried over: limits come from the threshold file (CVS's loader refuses this key)
-tests/cli/import/inputs/record-only.json: $.sweep.combinations.llama3_1_8b-mi325-bs128-mbs4-mxfp4.precision: not carried over: "MXFP4" has no variables for this model family; CVS then sets TE_FP8=1, and so does the suite
-tests/cli/import/inputs/record-only.json: $.sweep.combinations.llama3_1_8b-mi325-bs128-mbs4-mxfp8.precision: not carried over: "MXFP8" has no variables for this model family; CVS then sets TE_FP8=1, and so does the suite
-tests/cli/import/inputs/record-only.json: $.enforce_thresholds: not carried over: false (record only): the suite names no thresholds file, and every row is stored unjudged
+tests/fixtures/cli/import/record-only.json: $.container: not carried over: the suite runs the training command directly: run assay inside image rocm/megatron-lm:v25.9, or wrap $.argv in its runtime (the image is in $.description)
+tests/fixtures/cli/import/record-only.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
+tests/fixtures/cli/import/record-only.json: $.config.scripts_dir: not carried over: assay starts the command itself; there are no wrapper scripts
+tests/fixtures/cli/import/record-only.json: $.config.rocm_dir: not carried over: CVS adds <rocm>/lib to LD_LIBRARY_PATH; set it in $.env if the image needs it
+tests/fixtures/cli/import/record-only.json: $.config.nic_type: not carried over: CVS's NIC setup (RDMA library copy) runs outside the training command
+tests/fixtures/cli/import/record-only.json: $.config.nccl_socket_ifname: not carried over: CVS sets NCCL_SOCKET_IFNAME for megatron_distributed runs only
+tests/fixtures/cli/import/record-only.json: $.config.gloo_socket_ifname: not carried over: CVS sets GLOO_SOCKET_IFNAME for megatron_distributed runs only
+tests/fixtures/cli/import/record-only.json: $.config.nccl_ib_gid_index: not carried over: CVS sets NCCL_IB_GID_INDEX for megatron_distributed runs only
+tests/fixtures/cli/import/record-only.json: $.config.nccl_debug: not carried over: CVS sets NCCL_DEBUG for megatron_distributed runs only
+tests/fixtures/cli/import/record-only.json: $.config.master_address: not carried over: CVS sets MASTER_ADDR for megatron_distributed runs only
+tests/fixtures/cli/import/record-only.json: $.config.verify_network_errors: not carried over: CVS's RDMA/ethtool error-counter comparison runs outside the training command
+tests/fixtures/cli/import/record-only.json: $.sweep.combinations.*.name: not carried over: a combination's case id is its key
+tests/fixtures/cli/import/record-only.json: $.sweep.combinations.*.result_dict: not carried over: limits come from the threshold file (CVS's loader refuses this key)
+tests/fixtures/cli/import/record-only.json: $.sweep.combinations.llama3_1_8b-mi325-bs128-mbs4-mxfp4.precision: not carried over: "MXFP4" has no variables for this model family; CVS then sets TE_FP8=1, and so does the suite
+tests/fixtures/cli/import/record-only.json: $.sweep.combinations.llama3_1_8b-mi325-bs128-mbs4-mxfp8.precision: not carried over: "MXFP8" has no variables for this model family; CVS then sets TE_FP8=1, and so does the suite
+tests/fixtures/cli/import/record-only.json: $.enforce_thresholds: not carried over: false (record only): the suite names no thresholds file, and every row is stored unjudged

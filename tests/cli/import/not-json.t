@@ -1,6 +1,6 @@
 # A file that is not JSON: file, line and column
-args: import cvs tests/data/gate/cvs/SOURCE.md
+args: import cvs tests/fixtures/gate/cvs/SOURCE.md
 exit: 2
 --- stdout
 --- stderr
-tests/data/gate/cvs/SOURCE.md:1:1: invalid JSON: '[' or '{' expected near '#'
+tests/fixtures/gate/cvs/SOURCE.md:1:1: invalid JSON: '[' or '{' expected near '#'

@@ -1,5 +1,5 @@
 # a .assay-lint.json beside the file allows findings per file and path
-args: lint tests/cli/lint/inputs/allowed/build_manifest.json
+args: lint tests/fixtures/cli/lint/allowed/build_manifest.json
 exit: 0
 --- stdout
 --- stderr

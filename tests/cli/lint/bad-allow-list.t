@@ -1,6 +1,6 @@
 # an invalid .assay-lint.json: exit 2 naming it
-args: lint tests/cli/lint/inputs/bad-allow/build_manifest.json
+args: lint tests/fixtures/cli/lint/bad-allow/build_manifest.json
 exit: 2
 --- stdout
 --- stderr
-tests/cli/lint/inputs/bad-allow/.assay-lint.json: $.allow["build_manifest.json"][0]: unknown rule "image_tag" (see 'assay lint --list-rules')
+tests/fixtures/cli/lint/bad-allow/.assay-lint.json: $.allow["build_manifest.json"][0]: unknown rule "image_tag" (see 'assay lint --list-rules')

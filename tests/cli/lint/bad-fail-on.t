@@ -1,5 +1,5 @@
 # --fail-on takes error or warning
-args: lint --fail-on info tests/cli/lint/inputs/warnings.json
+args: lint --fail-on info tests/fixtures/cli/lint/warnings.json
 exit: 2
 --- stdout
 --- stderr

@@ -1,5 +1,5 @@
 # an unknown --format: usage error
-args: lint --format xml tests/cli/lint/inputs/manifest.json
+args: lint --format xml tests/fixtures/cli/lint/manifest.json
 exit: 2
 --- stdout
 --- stderr

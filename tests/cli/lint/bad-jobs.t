@@ -1,5 +1,5 @@
 # --jobs takes a whole number of at least 1
-args: lint --jobs 0 tests/cli/lint/inputs/manifest.json
+args: lint --jobs 0 tests/fixtures/cli/lint/manifest.json
 exit: 2
 --- stdout
 --- stderr

@@ -1,5 +1,5 @@
 # an unknown --kind names the kinds
-args: lint --kind manifests tests/cli/lint/inputs/manifest.json
+args: lint --kind manifests tests/fixtures/cli/lint/manifest.json
 exit: 2
 --- stdout
 --- stderr

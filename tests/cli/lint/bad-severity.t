@@ -1,19 +1,19 @@
 # an invalid severity in .assay-lint.json: exit 2 naming the file and JSON path; json output has an error entry
-args: lint --format json tests/cli/lint/inputs/bad-severity/build_manifest.json
+args: lint --format json tests/fixtures/cli/lint/bad-severity/build_manifest.json
 exit: 2
 --- stdout
 {
   "schema": "assay.lint/1",
   "files": [
     {
-      "file": "tests/cli/lint/inputs/bad-severity/build_manifest.json",
+      "file": "tests/fixtures/cli/lint/bad-severity/build_manifest.json",
       "kind": "unknown",
       "errors": 1,
       "warnings": 0,
       "findings": [],
       "error": {
         "message": "expected \"error\", \"warning\" or \"off\", got \"fatal\"",
-        "file": "tests/cli/lint/inputs/bad-severity/.assay-lint.json",
+        "file": "tests/fixtures/cli/lint/bad-severity/.assay-lint.json",
         "path": "$.severity.image-tag"
       }
     }
@@ -22,4 +22,4 @@ exit: 2
   "warnings": 0
 }
 --- stderr
-tests/cli/lint/inputs/bad-severity/.assay-lint.json: $.severity.image-tag: expected "error", "warning" or "off", got "fatal"
+tests/fixtures/cli/lint/bad-severity/.assay-lint.json: $.severity.image-tag: expected "error", "warning" or "off", got "fatal"

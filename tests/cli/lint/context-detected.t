@@ -1,12 +1,12 @@
 # an additional-context file (madengine's 2-node Slurm example) is told from its content and linted as one: kind context, paths in its own terms
-args: lint --format json tests/lint/cases/madengine-2node-context.json
+args: lint --format json tests/fixtures/lint/cases/madengine-2node-context.json
 exit: 1
 --- stdout
 {
   "schema": "assay.lint/1",
   "files": [
     {
-      "file": "tests/lint/cases/madengine-2node-context.json",
+      "file": "tests/fixtures/lint/cases/madengine-2node-context.json",
       "kind": "context",
       "errors": 1,
       "warnings": 0,

@@ -1,6 +1,6 @@
 # --context merges into manifests only
-args: lint --context tests/lint/rules/context-override/ctx-env.json tests/lint/rules/context-override/ctx-2node.json
+args: lint --context tests/fixtures/lint/rules/context-override/ctx-env.json tests/fixtures/lint/rules/context-override/ctx-2node.json
 exit: 2
 --- stdout
 --- stderr
-tests/lint/rules/context-override/ctx-2node.json: --context merges an additional-context file into a madengine manifest, and this is a context
+tests/fixtures/lint/rules/context-override/ctx-2node.json: --context merges an additional-context file into a madengine manifest, and this is a context

@@ -1,5 +1,5 @@
 # --disable turns rules off (comma-separated)
-args: lint --disable misplaced-key,image-tag tests/cli/lint/inputs/manifest.json
+args: lint --disable misplaced-key,image-tag tests/fixtures/cli/lint/manifest.json
 exit: 0
 --- stdout
 --- stderr

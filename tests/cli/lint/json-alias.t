@@ -1,12 +1,12 @@
 # --json is the documented alias of --format json: the same document as json.t
-args: lint --json tests/cli/lint/inputs/manifest.json
+args: lint --json tests/fixtures/cli/lint/manifest.json
 exit: 1
 --- stdout
 {
   "schema": "assay.lint/1",
   "files": [
     {
-      "file": "tests/cli/lint/inputs/manifest.json",
+      "file": "tests/fixtures/cli/lint/manifest.json",
       "kind": "manifest",
       "errors": 1,
       "warnings": 1,

@@ -1,12 +1,12 @@
 # --format json: a file that cannot be linted is an entry with an error, counted in errors
-args: lint --format json tests/cli/lint/inputs/not-json.json tests/cli/lint/inputs/no-such-file.json tests/cli/lint/inputs/warnings.json
+args: lint --format json tests/fixtures/cli/lint/not-json.json tests/fixtures/cli/lint/no-such-file.json tests/fixtures/cli/lint/warnings.json
 exit: 2
 --- stdout
 {
   "schema": "assay.lint/1",
   "files": [
     {
-      "file": "tests/cli/lint/inputs/not-json.json",
+      "file": "tests/fixtures/cli/lint/not-json.json",
       "kind": "unknown",
       "errors": 1,
       "warnings": 0,
@@ -18,7 +18,7 @@ exit: 2
       }
     },
     {
-      "file": "tests/cli/lint/inputs/no-such-file.json",
+      "file": "tests/fixtures/cli/lint/no-such-file.json",
       "kind": "unknown",
       "errors": 1,
       "warnings": 0,
@@ -28,7 +28,7 @@ exit: 2
       }
     },
     {
-      "file": "tests/cli/lint/inputs/warnings.json",
+      "file": "tests/fixtures/cli/lint/warnings.json",
       "kind": "manifest",
       "errors": 0,
       "warnings": 1,
@@ -48,5 +48,5 @@ exit: 2
   "warnings": 1
 }
 --- stderr
-tests/cli/lint/inputs/not-json.json:4:7: invalid JSON: '}' expected near '"b"'
-tests/cli/lint/inputs/no-such-file.json: cannot read: No such file or directory
+tests/fixtures/cli/lint/not-json.json:4:7: invalid JSON: '}' expected near '"b"'
+tests/fixtures/cli/lint/no-such-file.json: cannot read: No such file or directory

@@ -1,12 +1,12 @@
 # --format json: the assay.lint/1 document
-args: lint --format json tests/cli/lint/inputs/manifest.json
+args: lint --format json tests/fixtures/cli/lint/manifest.json
 exit: 1
 --- stdout
 {
   "schema": "assay.lint/1",
   "files": [
     {
-      "file": "tests/cli/lint/inputs/manifest.json",
+      "file": "tests/fixtures/cli/lint/manifest.json",
       "kind": "manifest",
       "errors": 1,
       "warnings": 1,

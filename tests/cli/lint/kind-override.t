@@ -1,5 +1,5 @@
 # --kind makes an unrecognised file a manifest
-args: lint --kind manifest tests/cli/lint/inputs/unknown-kind.json
+args: lint --kind manifest tests/fixtures/cli/lint/unknown-kind.json
 exit: 0
 --- stdout
 --- stderr

@@ -1,5 +1,5 @@
 # --format sarif: a SARIF 2.1.0 log, every rule in the driver, located results
-args: lint --format sarif tests/cli/lint/inputs/manifest.json
+args: lint --format sarif tests/fixtures/cli/lint/manifest.json
 exit: 1
 --- stdout-grep
 ^  "version": "2\.1\.0",$
@@ -8,7 +8,7 @@ exit: 1
 "id": "assay-config"
 "ruleId": "misplaced-key",
 "text": "\$\.slurm: madengine ignores \\"slurm\\" here
-"uri": "tests/cli/lint/inputs/manifest\.json"
+"uri": "tests/fixtures/cli/lint/manifest\.json"
 "startLine": 8,
 "fullyQualifiedName": "\$\.slurm"
 --- stderr

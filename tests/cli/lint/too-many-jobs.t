@@ -1,5 +1,5 @@
 # --jobs takes at most 256
-args: lint --jobs 257 tests/cli/lint/inputs/manifest.json
+args: lint --jobs 257 tests/fixtures/cli/lint/manifest.json
 exit: 2
 --- stdout
 --- stderr

@@ -1,5 +1,5 @@
 # an unknown option is named, with where to look
-args: lint --frobnicate tests/cli/lint/inputs/manifest.json
+args: lint --frobnicate tests/fixtures/cli/lint/manifest.json
 exit: 2
 --- stdout
 --- stderr

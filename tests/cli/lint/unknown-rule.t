@@ -1,5 +1,5 @@
 # an unknown rule id is a usage error
-args: lint --disable image_tag tests/cli/lint/inputs/manifest.json
+args: lint --disable image_tag tests/fixtures/cli/lint/manifest.json
 exit: 2
 --- stdout
 --- stderr

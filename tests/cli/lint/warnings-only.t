@@ -1,7 +1,7 @@
 # warnings alone exit 0
-args: lint tests/cli/lint/inputs/warnings.json
+args: lint tests/fixtures/cli/lint/warnings.json
 exit: 0
 --- stdout
-tests/cli/lint/inputs/warnings.json:$.built_images.rocm-primus.docker_image: warning: image-tag: docker_image "rocm/primus" has no tag: docker resolves it to "latest", which moves; pin a version tag or a digest
+tests/fixtures/cli/lint/warnings.json:$.built_images.rocm-primus.docker_image: warning: image-tag: docker_image "rocm/primus" has no tag: docker resolves it to "latest", which moves; pin a version tag or a digest
 --- stderr
 assay lint: 0 errors, 1 warning in 1 file

@@ -1,6 +1,6 @@
 # an unreadable platform registry
-args: manifest --platforms tests/cli/manifest/inputs/no-such-file.json --suite configs/examples/primus-2node.json --combo bf16-2node
+args: manifest --platforms tests/fixtures/cli/manifest/no-such-file.json --suite configs/examples/primus-2node.json --combo bf16-2node
 exit: 2
 --- stdout
 --- stderr
-tests/cli/manifest/inputs/no-such-file.json: cannot read: No such file or directory
+tests/fixtures/cli/manifest/no-such-file.json: cannot read: No such file or directory

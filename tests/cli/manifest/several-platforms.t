@@ -1,6 +1,6 @@
 # a registry of several platforms needs --platform
-args: manifest --platforms tests/cli/manifest/inputs/two-platforms.json --suite configs/examples/primus-2node.json --combo bf16-2node
+args: manifest --platforms tests/fixtures/cli/manifest/two-platforms.json --suite configs/examples/primus-2node.json --combo bf16-2node
 exit: 2
 --- stdout
 --- stderr
-tests/cli/manifest/inputs/two-platforms.json: $.platforms: 2 platforms (mi300x, mi355x); choose one with --platform
+tests/fixtures/cli/manifest/two-platforms.json: $.platforms: 2 platforms (mi300x, mi355x); choose one with --platform

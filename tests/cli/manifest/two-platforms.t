@@ -1,5 +1,5 @@
 # --platform picks one platform of a registry: mi300x's partition, interface and RDMA devices
-args: manifest --platforms tests/cli/manifest/inputs/two-platforms.json --platform mi300x --suite configs/examples/primus-2node.json --combo fp8-2node
+args: manifest --platforms tests/fixtures/cli/manifest/two-platforms.json --platform mi300x --suite configs/examples/primus-2node.json --combo fp8-2node
 exit: 0
 --- stdout
 {

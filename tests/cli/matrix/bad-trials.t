@@ -1,6 +1,6 @@
 # a wrong type names file and JSON path
-args: matrix --platforms configs/platforms.json tests/cli/matrix/inputs/bad-trials.json
+args: matrix --platforms configs/platforms.json tests/fixtures/cli/matrix/bad-trials.json
 exit: 2
 --- stdout
 --- stderr
-tests/cli/matrix/inputs/bad-trials.json: $.timing.trials: expected a positive integer, got "8"
+tests/fixtures/cli/matrix/bad-trials.json: $.timing.trials: expected a positive integer, got "8"

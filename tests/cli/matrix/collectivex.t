@@ -1,7 +1,7 @@
 # CollectiveX's own platform_config.json and sweep.json, detected from their
 # content: the counts CollectiveX's sweep_matrix.py prints (142 runnable, 26
 # unsupported, 88 shards)
-args: matrix --platforms tests/data/matrix/collectivex/platform_config.json tests/data/matrix/collectivex/sweep.json
+args: matrix --platforms tests/fixtures/matrix/collectivex/platform_config.json tests/fixtures/matrix/collectivex/sweep.json
 exit: 0
 --- stdout
 suite ep-core: workload deepseek-v3 (hidden 7168, experts 256, top-8, seed 67), routing uniform, timing reference

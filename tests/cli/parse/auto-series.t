@@ -1,5 +1,5 @@
 # Format auto finds Megatron; --series and --revision stamp every row
-args: parse --series workload=gpt --series nodes=1 --revision 4f2c1e0 tests/data/training/megatron-basic.log
+args: parse --series workload=gpt --series nodes=1 --revision 4f2c1e0 tests/fixtures/training/megatron-basic.log
 exit: 0
 --- stdout
 {"case_id":null,"direction":"lower","metric":"elapsed_ms_per_iter","revision":"4f2c1e0","run_id":null,"samples":8,"series":{"metric":"elapsed_ms_per_iter","nodes":1,"statistic":"steady_mean","workload":"gpt"},"series_key":"97bea577228e2f6d551296f2d72ae8d609c6838adad1fb740ad14a841de6407b","statistic":"steady_mean","timestamp":null,"unit":"ms","value":1000.0}

@@ -1,5 +1,5 @@
 # A malformed --warmup
-args: parse --warmup 2,ten tests/data/training/megatron-basic.log
+args: parse --warmup 2,ten tests/fixtures/training/megatron-basic.log
 exit: 2
 --- stdout
 --- stderr

@@ -1,5 +1,5 @@
 # Tokens per GPU derived from gbs * seq_len * 1000 / (elapsed_ms * world_size)
-args: parse --seq-len 4096 --world-size 8 --warmup 2,10% tests/data/training/megatron-skipped.log
+args: parse --seq-len 4096 --world-size 8 --warmup 2,10% tests/fixtures/training/megatron-skipped.log
 exit: 0
 --- stdout
 {"case_id":null,"direction":"lower","metric":"elapsed_ms_per_iter","revision":null,"run_id":null,"samples":2,"series":{"metric":"elapsed_ms_per_iter","statistic":"steady_mean"},"series_key":"f9308bf0328ea1defaf39bf6618e13b3b112afb8facf7130b2d10b15198de563","statistic":"steady_mean","timestamp":null,"unit":"ms","value":702.5}

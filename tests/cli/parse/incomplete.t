@@ -1,5 +1,5 @@
 # An incomplete run is workload-failed (exit 3); its rows are still printed
-args: parse tests/data/training/megatron-incomplete.log
+args: parse tests/fixtures/training/megatron-incomplete.log
 exit: 3
 --- stdout
 {"case_id":null,"direction":"lower","metric":"elapsed_ms_per_iter","revision":null,"run_id":null,"samples":4,"series":{"metric":"elapsed_ms_per_iter","statistic":"steady_mean"},"series_key":"f9308bf0328ea1defaf39bf6618e13b3b112afb8facf7130b2d10b15198de563","statistic":"steady_mean","timestamp":null,"unit":"ms","value":1004.5}
@@ -10,4 +10,4 @@ exit: 3
 {"case_id":null,"direction":"lower","metric":"skipped_iterations","revision":null,"run_id":null,"samples":6,"series":{"metric":"skipped_iterations","statistic":"total"},"series_key":"67acb68dd3c4cfa30feb53f5dd04df37ed7f4d76cae4f97fcde06965cf97ff71","statistic":"total","timestamp":null,"unit":"iterations","value":0.0}
 {"case_id":null,"direction":"lower","metric":"nan_iterations","revision":null,"run_id":null,"samples":6,"series":{"metric":"nan_iterations","statistic":"total"},"series_key":"ed714768f278c7aa02617f135c356cf2686387b610cecc0ae7d7c3adaa03bd5e","statistic":"total","timestamp":null,"unit":"iterations","value":0.0}
 --- stderr
-tests/data/training/megatron-incomplete.log: incomplete run: the last step is 6 of 20, with no final "iteration N/N" line, no torchrun marker and no Megatron exit line; error signature python-traceback (python) at line 7: Traceback (most recent call last):; error signature cuda-oom (oom) at line 9: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (workload-failed)
+tests/fixtures/training/megatron-incomplete.log: incomplete run: the last step is 6 of 20, with no final "iteration N/N" line, no torchrun marker and no Megatron exit line; error signature python-traceback (python) at line 7: Traceback (most recent call last):; error signature cuda-oom (oom) at line 9: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (workload-failed)

@@ -1,5 +1,5 @@
 # An unreadable file: exit 2 and nothing printed, even for the good file
-args: parse tests/data/training/megatron-basic.log tests/cli/parse/nope.log
+args: parse tests/fixtures/training/megatron-basic.log tests/cli/parse/nope.log
 exit: 2
 --- stdout
 --- stderr

@@ -1,6 +1,6 @@
 # A log without iteration lines has no metrics (exit 4)
-args: parse tests/data/training/primus-no-steps.log
+args: parse tests/fixtures/training/primus-no-steps.log
 exit: 4
 --- stdout
 --- stderr
-tests/data/training/primus-no-steps.log: no metrics: the log has no iteration line (no-metrics)
+tests/fixtures/training/primus-no-steps.log: no metrics: the log has no iteration line (no-metrics)

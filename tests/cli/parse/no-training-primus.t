@@ -1,6 +1,6 @@
 # The same with the primus parser (issue 14 item 6).
-args: parse --input-format primus tests/data/training/megatron-no-training.log
+args: parse --input-format primus tests/fixtures/training/megatron-no-training.log
 exit: 4
 --- stdout
 --- stderr
-tests/data/training/megatron-no-training.log: no metrics: the log has no iteration line (no-metrics)
+tests/fixtures/training/megatron-no-training.log: no metrics: the log has no iteration line (no-metrics)

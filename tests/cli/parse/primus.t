@@ -1,5 +1,5 @@
 # A Primus log: steady-state mean and median, running averages, peak memory
-args: parse --input-format primus tests/data/training/primus-complete.log
+args: parse --input-format primus tests/fixtures/training/primus-complete.log
 exit: 0
 --- stdout
 {"case_id":null,"direction":"lower","metric":"elapsed_ms_per_iter","revision":null,"run_id":null,"samples":4,"series":{"metric":"elapsed_ms_per_iter","statistic":"steady_mean"},"series_key":"f9308bf0328ea1defaf39bf6618e13b3b112afb8facf7130b2d10b15198de563","statistic":"steady_mean","timestamp":null,"unit":"ms","value":585.0}

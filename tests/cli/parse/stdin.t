@@ -1,7 +1,7 @@
 # - reads standard input
 args: parse --input-format megatron -
 exit: 0
-stdin: tests/data/training/megatron-save.log
+stdin: tests/fixtures/training/megatron-save.log
 --- stdout
 {"case_id":null,"direction":"lower","metric":"elapsed_ms_per_iter","revision":null,"run_id":null,"samples":2,"series":{"metric":"elapsed_ms_per_iter","statistic":"steady_mean"},"series_key":"f9308bf0328ea1defaf39bf6618e13b3b112afb8facf7130b2d10b15198de563","statistic":"steady_mean","timestamp":null,"unit":"ms","value":1000.0}
 {"case_id":null,"direction":"lower","metric":"elapsed_ms_per_iter","revision":null,"run_id":null,"samples":2,"series":{"metric":"elapsed_ms_per_iter","statistic":"steady_median"},"series_key":"4d374b9de44a2b263b79785bb44a38c7ad8c582ad070902d807d4fb67c4c447f","statistic":"steady_median","timestamp":null,"unit":"ms","value":1000.0}

@@ -1,6 +1,6 @@
 # --steps on a file that format auto reads as rows
-args: parse --steps tests/data/gate/primus-complete.ndjson
+args: parse --steps tests/fixtures/gate/primus-complete.ndjson
 exit: 2
 --- stdout
 --- stderr
-tests/data/gate/primus-complete.ndjson: --steps needs a training log, not format rows
+tests/fixtures/gate/primus-complete.ndjson: --steps needs a training log, not format rows

@@ -1,5 +1,5 @@
 # --steps needs a training format
-args: parse --steps --input-format rows tests/data/gate/primus-complete.ndjson
+args: parse --steps --input-format rows tests/fixtures/gate/primus-complete.ndjson
 exit: 2
 --- stdout
 --- stderr

@@ -1,5 +1,5 @@
 # Several files: all rows, and the worst outcome
-args: parse tests/data/training/primus-marker-only.log tests/data/training/primus-no-steps.log
+args: parse tests/fixtures/training/primus-marker-only.log tests/fixtures/training/primus-no-steps.log
 exit: 4
 --- stdout
 {"case_id":null,"direction":"lower","metric":"elapsed_ms_per_iter","revision":null,"run_id":null,"samples":1,"series":{"metric":"elapsed_ms_per_iter","statistic":"steady_mean"},"series_key":"f9308bf0328ea1defaf39bf6618e13b3b112afb8facf7130b2d10b15198de563","statistic":"steady_mean","timestamp":null,"unit":"ms","value":640.0}
@@ -19,4 +19,4 @@ exit: 4
 {"case_id":null,"direction":"lower","metric":"skipped_iterations","revision":null,"run_id":null,"samples":3,"series":{"metric":"skipped_iterations","statistic":"total"},"series_key":"67acb68dd3c4cfa30feb53f5dd04df37ed7f4d76cae4f97fcde06965cf97ff71","statistic":"total","timestamp":null,"unit":"iterations","value":0.0}
 {"case_id":null,"direction":"lower","metric":"nan_iterations","revision":null,"run_id":null,"samples":3,"series":{"metric":"nan_iterations","statistic":"total"},"series_key":"ed714768f278c7aa02617f135c356cf2686387b610cecc0ae7d7c3adaa03bd5e","statistic":"total","timestamp":null,"unit":"iterations","value":0.0}
 --- stderr
-tests/data/training/primus-no-steps.log: no metrics: the log has no iteration line (no-metrics)
+tests/fixtures/training/primus-no-steps.log: no metrics: the log has no iteration line (no-metrics)

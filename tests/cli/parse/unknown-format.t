@@ -1,5 +1,5 @@
 # An unknown format names the known ones
-args: parse --input-format csv tests/data/training/megatron-basic.log
+args: parse --input-format csv tests/fixtures/training/megatron-basic.log
 exit: 2
 --- stdout
 --- stderr

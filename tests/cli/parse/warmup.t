@@ -1,5 +1,5 @@
 # --warmup N excludes exactly N leading steps
-args: parse --warmup 0 tests/data/training/megatron-save.log
+args: parse --warmup 0 tests/fixtures/training/megatron-save.log
 exit: 0
 --- stdout
 {"case_id":null,"direction":"lower","metric":"elapsed_ms_per_iter","revision":null,"run_id":null,"samples":4,"series":{"metric":"elapsed_ms_per_iter","statistic":"steady_mean"},"series_key":"f9308bf0328ea1defaf39bf6618e13b3b112afb8facf7130b2d10b15198de563","statistic":"steady_mean","timestamp":null,"unit":"ms","value":1000.0}

@@ -1,6 +1,6 @@
 # --dry-run prints each case's command, environment, logs and results with the
 # placeholders filled (RUN_ID stands for the run id); it starts and writes nothing
-args: run --dry-run tests/cli/run/inputs/train.json
+args: run --dry-run tests/fixtures/cli/run/train.json
 exit: 0
 --- stdout
 [1/2] fp8-mbs4

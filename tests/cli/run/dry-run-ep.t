@@ -1,6 +1,6 @@
 # An EP suite's runnable case is mpirun -np EP assay-ep run with the case's
 # factors (mpirun flags depend on this machine: root, cores)
-args: run --dry-run --assay-ep assay-ep tests/cli/run/inputs/ep-local.json
+args: run --dry-run --assay-ep assay-ep tests/fixtures/cli/run/ep-local.json
 exit: 0
 --- stdout-grep
 ^\[1/1\] local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16$

@@ -1,6 +1,6 @@
 # --dry-run --json prints the plan as JSON (schema assay.dry-run/1, docs/run.md);
 # it printed text before. It starts and writes nothing.
-args: run --dry-run --json --revision r1 tests/cli/run/inputs/train.json
+args: run --dry-run --json --revision r1 tests/fixtures/cli/run/train.json
 exit: 0
 --- stdout
 {

@@ -1,5 +1,5 @@
 # --dry-run describes a new run; it cannot continue an old one
-args: run --dry-run --resume last tests/cli/run/inputs/train.json
+args: run --dry-run --resume last tests/fixtures/cli/run/train.json
 exit: 2
 --- stdout
 --- stderr

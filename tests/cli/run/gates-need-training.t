@@ -1,6 +1,6 @@
 # Training gates on results that are not a training log: refused at load
-args: run tests/cli/run/inputs/gate-needs-training.json
+args: run tests/fixtures/cli/run/gate-needs-training.json
 exit: 2
 --- stdout
 --- stderr
-tests/cli/run/inputs/gate-needs-training.json: $.gates.loss_curve: judges a training log: it needs parser megatron, primus, megatron-golden or auto, not "rows"
+tests/fixtures/cli/run/gate-needs-training.json: $.gates.loss_curve: judges a training log: it needs parser megatron, primus, megatron-golden or auto, not "rows"

@@ -1,7 +1,7 @@
 # A multi-node command workload, one job per case: --gpus-per-node from the
 # suite, MASTER_ADDR/MASTER_PORT, and secrets by name only (their values come
 # from the environment sbatch runs in)
-args: run --dry-run --out /runs tests/cli/run/inputs/slurm-command.json
+args: run --dry-run --out /runs tests/fixtures/cli/run/slurm-command.json
 env: SLURM_JOB_ID=
 env: SLURM_JOBID=
 env: ASSAY_GOLDEN_TOKEN=golden-token-value-never-printed

@@ -2,7 +2,7 @@
 # steps through a spool folder) and each case's step: srun --mpi=pmix with
 # the same assay-ep arguments as the local launcher. A shard's cases run one
 # after another (bf16 decode and prefill, then fp8), not in case id order.
-args: run --dry-run --assay-ep assay-ep --out /runs tests/cli/run/inputs/ep-slurm.json
+args: run --dry-run --assay-ep assay-ep --out /runs tests/fixtures/cli/run/ep-slurm.json
 env: SLURM_JOB_ID=
 env: SLURM_JOBID=
 exit: 0

@@ -1,6 +1,6 @@
 # Inside an allocation that holds the case (SLURM_JOB_ID set, nodes and CPUs
 # enough), each case is an srun step there: no new job
-args: run --dry-run --assay-ep assay-ep --out /runs tests/cli/run/inputs/ep-slurm.json
+args: run --dry-run --assay-ep assay-ep --out /runs tests/fixtures/cli/run/ep-slurm.json
 env: SLURM_JOB_ID=77
 env: SLURM_JOB_NODELIST=node[1-2]
 env: SLURM_JOB_NUM_NODES=2

@@ -1,6 +1,6 @@
 # Inside an allocation that cannot hold the case, a new job is submitted and
 # the description says why
-args: run --dry-run --assay-ep assay-ep --out /runs tests/cli/run/inputs/ep-slurm.json
+args: run --dry-run --assay-ep assay-ep --out /runs tests/fixtures/cli/run/ep-slurm.json
 env: SLURM_JOB_ID=77
 env: SLURM_JOB_NODELIST=node1
 env: SLURM_JOB_NUM_NODES=1

@@ -1,7 +1,7 @@
 # Node counts are checked before anything runs: the launcher's gpus_per_node
 # must agree with the platform registry
-args: run --dry-run tests/cli/run/inputs/slurm-gpus.json
+args: run --dry-run tests/fixtures/cli/run/slurm-gpus.json
 exit: 2
 --- stdout
 --- stderr
-tests/cli/run/inputs/slurm-gpus.json: $.launcher: gpus_per_node 8 disagrees with the platform registry (configs/platforms.json: $.platforms.local-cpu.gpus_per_node is 4)
+tests/fixtures/cli/run/slurm-gpus.json: $.launcher: gpus_per_node 8 disagrees with the platform registry (configs/platforms.json: $.platforms.local-cpu.gpus_per_node is 4)

@@ -1,5 +1,5 @@
 # `assay-ep routing` must print exactly the routing derived independently
-# (tests/unit/data/gen-ep-kat.py) for 2 tokens per rank at EP 2.
+# (tests/fixtures/unit/gen-ep-kat.py) for 2 tokens per rank at EP 2.
 execute_process(COMMAND ${BIN} routing --tokens-per-rank 2 --ep 2
                 OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 file(READ ${EXPECTED} want)

@@ -12,8 +12,8 @@
 src=${ASSAY_SOURCE_DIR:?}
 megatron_log 10 500.0 >base.log
 ELAPSED=1250.0 megatron_log 10 400.0 >slow.log
-cp "$src/tests/data/training/megatron-save.log" save.log
-cp "$src/tests/data/training/megatron-resume.log" resume.log
+cp "$src/tests/fixtures/training/megatron-save.log" save.log
+cp "$src/tests/fixtures/training/megatron-resume.log" resume.log
 printf '#!/bin/sh\necho "RuntimeError: dataloader worker died" >&2\nexit 3\n' >broken.sh
 cat >suite.json <<'JSON'
 {"kind": "command", "name": "train", "cluster": "e2e",
@@ -55,14 +55,14 @@ expect_eq "$(q s.db "SELECT group_concat(case_id || ':' || outcome || ':' || att
 expect_eq "$(q s.db "SELECT rows FROM cases WHERE case_id = 'broken'")" 0 "rows of the crashed case"
 
 # A resume from the wrong checkpoint fails the continuity gate.
-cp "$src/tests/data/training/megatron-resume-bad.log" resume.log
+cp "$src/tests/fixtures/training/megatron-resume-bad.log" resume.log
 run_assay 3 run --store s2.db --quiet suite.json
 expect_grep '^resume +gate-failed .*checkpoint resume_first_step' out.txt
 
 # Outcomes of training logs.
 megatron_log 10 500.0 5 >incomplete.log
-cp "$src/tests/data/training/megatron-nan.log" nan.log
-cp "$src/tests/data/training/primus-no-steps.log" nosteps.log
+cp "$src/tests/fixtures/training/megatron-nan.log" nan.log
+cp "$src/tests/fixtures/training/primus-no-steps.log" nosteps.log
 megatron_log 10 500.0 4 >crash.log
 cat >health.json <<'JSON'
 {"kind": "command", "name": "health", "cluster": "e2e",
