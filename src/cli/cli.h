@@ -49,5 +49,6 @@ CLI_DECLARE(parse);
 CLI_DECLARE(gate);
 CLI_DECLARE(run);
 CLI_DECLARE_SPEC(report);
+CLI_DECLARE_SPEC(publish);
 
 #endif
