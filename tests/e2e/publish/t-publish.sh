@@ -10,7 +10,7 @@ export ASSAY_E2E_CANARY="canary-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 cat >work.sh <<'EOF2'
 #!/bin/sh
 # work.sh BASE SCALE: five trials of p50 and p99 latency, one rows-format line each
-echo "token $ASSAY_E2E_CANARY on $(hostname)"
+echo "token $ASSAY_E2E_CANARY on $(uname -n)"
 [ "$1" = fail ] && exit 1
 for i in 1 2 3 4 5; do
   awk -v b="$1" -v s="$2" -v i="$i" 'BEGIN {
@@ -48,7 +48,7 @@ expect_grep '^pub/one: verified: 4 series, unversioned' out.txt
 # Neither the secret nor this host's name anywhere in the folder, yet the
 # rows are there with their redacted note.
 if grep -rlF -- "$ASSAY_E2E_CANARY" pub; then fail "the secret is in the folder"; fi
-host=$(hostname)
+host=$(uname -n)
 if grep -rlF -- "$host" pub; then fail "the host name $host is in the folder"; fi
 grep -qF '"note":"***"' pub/one/rows.ndjson || fail "no redacted note: the check saw nothing"
 grep -qF '"ci":{"high":' pub/one/rows.ndjson || fail "no CI in the rows"
