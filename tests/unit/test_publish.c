@@ -63,6 +63,7 @@ struct run_spec {
 	const char *cluster;
 	int trials;
 	bool resume;
+	bool retry; /* case a killed once: the run resumed and began it again */
 };
 
 /* A run of suite "toy" with cases a and b, each with p50 and p99 rows of
@@ -83,6 +84,11 @@ static void add_run(struct assay_store *s, const struct run_spec *sp, char id[64
 			continue;
 		struct assay_case_info ci = {.case_id = cases[c]};
 		ok(assay_store_case_begin(s, id, &ci, &e), &e);
+		if (sp->retry && !c) {
+			char again[64];
+			ok(assay_store_run_resume(s, id, again, &e), &e);
+			ok(assay_store_case_begin(s, id, &ci, &e), &e);
+		}
 		struct assay_rows rows = {0};
 		bool failed = sp->fail && !strcmp(sp->fail, cases[c]);
 		for (int t = 0; t < (sp->trials ? sp->trials : 5) && !failed; t++)
@@ -413,6 +419,31 @@ static void test_resumed_run_refused(void **state)
 	ok(assay_store_close(s, &e), &e);
 }
 
+/* A case begun twice (killed, then run again by --resume) is not a first
+ * attempt either. */
+static void test_retried_case_refused(void **state)
+{
+	(void)state;
+	char ids[3][64];
+	struct assay_store *s = good_store(2, ids);
+	struct run_spec sp = {.revision = "r1", .matrix = MATRIX, .scale = 1, .retry = true};
+	add_run(s, &sp, ids[2]);
+	struct assay_publish_opts o;
+	opts_for(&o, ids, 3);
+	struct assay_publish_result r;
+	struct assay_error e;
+	assert_int_equal(assay_publish(s, &o, &r, &e), ASSAY_GATE_FAILED);
+	char want[200];
+	snprintf(want, sizeof(want), "run %s: case a: 2 attempts, not a first attempt", ids[2]);
+	has_problem(&r, want);
+	snprintf(want, sizeof(want), "run %s: resumed 1 time, not a first attempt", ids[2]);
+	has_problem(&r, want);
+	nothing_written();
+	assay_publish_result_release(&r);
+	strlist_clear(&o.run_ids);
+	ok(assay_store_close(s, &e), &e);
+}
+
 static void test_stability_limits(void **state)
 {
 	(void)state;
@@ -504,6 +535,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_bootstrap_reproducible, setup),
 	    cmocka_unit_test_setup(test_qualification_failures, setup),
 	    cmocka_unit_test_setup(test_resumed_run_refused, setup),
+	    cmocka_unit_test_setup(test_retried_case_refused, setup),
 	    cmocka_unit_test_setup(test_stability_limits, setup),
 	    cmocka_unit_test_setup(test_drift_and_outliers, setup),
 	    cmocka_unit_test_setup(test_host_name_refused, setup),
