@@ -64,6 +64,7 @@ struct run_spec {
 	int trials;
 	bool resume;
 	bool retry; /* case a killed once: the run resumed and began it again */
+	bool spike; /* the last trial of each series twice the others */
 };
 
 /* A run of suite "toy" with cases a and b, each with p50 and p99 rows of
@@ -96,6 +97,8 @@ static void add_run(struct assay_store *s, const struct run_spec *sp, char id[64
 				struct assay_row *r = assay_rows_add(&rows);
 				assay_row_init(r);
 				double base = (c ? 80 : 100) * (q ? 1.5 : 1);
+				if (sp->spike && t == (sp->trials ? sp->trials : 5) - 1)
+					base *= 2;
 				assay_row_set(
 				    r,
 				    json_pack("{s:s, s:s, s:s, s:s}", "cluster",
@@ -502,6 +505,56 @@ static void test_drift_and_outliers(void **state)
 	ok(assay_store_close(s, &e), &e);
 }
 
+/* Outliers count from 1/limit trials on (20 at 5%): 2 of 20 trials far off
+ * refuse; the same spikes among 10 trials do not (one would be 10%). */
+static void test_outliers(void **state)
+{
+	(void)state;
+	char ids[3][64];
+	struct assay_store *s;
+	struct assay_error e;
+	ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
+	for (int i = 0; i < 3; i++) {
+		struct run_spec sp = {
+		    .revision = "r1", .matrix = MATRIX, .scale = 1, .trials = 10, .spike = true};
+		add_run(s, &sp, ids[i]);
+	}
+	struct assay_publish_opts o;
+	opts_for(&o, ids, 2);
+	o.resamples = 100;
+	struct assay_publish_result r;
+	assert_int_equal(assay_publish(s, &o, &r, &e), ASSAY_GATE_FAILED);
+	assert_int_equal(r.problems.n, 4); /* every series */
+	assert_non_null(strstr(r.problems.v[0], ": 2 of 20 trials beyond 6xMAD (10%, limit 5%)"));
+	assay_publish_result_release(&r);
+	/* A looser limit (15%: from 7 trials on) publishes. */
+	o.limits.outlier_frac = 0.15;
+	ok(assay_publish(s, &o, &r, &e), &e);
+	assay_publish_result_release(&r);
+	strlist_clear(&o.run_ids);
+	ok(assay_store_close(s, &e), &e);
+
+	/* Three runs of one trial, one 1% off: beyond 6xMAD, yet too few to judge. */
+	snprintf(store + strlen(store), 8, "-b");
+	snprintf(out + strlen(out), 8, "-b");
+	ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
+	double scales[] = {1, 1.001, 1.01};
+	for (int i = 0; i < 3; i++) {
+		struct run_spec sp = {
+		    .revision = "r1", .matrix = MATRIX, .scale = scales[i], .trials = 1};
+		add_run(s, &sp, ids[i]);
+	}
+	opts_for(&o, ids, 3);
+	ok(assay_publish(s, &o, &r, &e), &e);
+	assay_publish_result_release(&r);
+	size_t len;
+	char *rows = slurp(out, "rows.ndjson", &len);
+	assert_non_null(strstr(rows, "\"outliers\":1,"));
+	free(rows);
+	strlist_clear(&o.run_ids);
+	ok(assay_store_close(s, &e), &e);
+}
+
 static void test_host_name_refused(void **state)
 {
 	(void)state;
@@ -538,6 +591,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_retried_case_refused, setup),
 	    cmocka_unit_test_setup(test_stability_limits, setup),
 	    cmocka_unit_test_setup(test_drift_and_outliers, setup),
+	    cmocka_unit_test_setup(test_outliers, setup),
 	    cmocka_unit_test_setup(test_host_name_refused, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown_all);

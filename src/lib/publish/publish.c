@@ -517,7 +517,11 @@ static void publish_series(const struct series_set *ss, const struct runs *runs,
 		if (!(st.drift <= o->limits.trial_drift))
 			problem(res, "%s: trial drift %.4g above the limit %.4g", label, st.drift,
 				o->limits.trial_drift);
-		if (!(st.outlier_fraction <= o->limits.outlier_frac))
+		/* Below 1/limit trials one outlier already exceeds the limit: the
+		 * check would demand none at all, which with a few runs of one
+		 * trial is noise. It applies from that many trials on. */
+		double need = o->limits.outlier_frac > 0 ? ceil(1 / o->limits.outlier_frac) : 1;
+		if ((double)st.trials >= need && !(st.outlier_fraction <= o->limits.outlier_frac))
 			problem(res, "%s: %zu of %zu trials beyond %gxMAD (%.3g%%, limit %.3g%%)",
 				label, st.outliers, st.trials, o->limits.mad_k,
 				st.outlier_fraction * 100, o->limits.outlier_frac * 100);
