@@ -51,5 +51,6 @@ CLI_DECLARE_SPEC(gate);
 CLI_DECLARE_SPEC(run);
 CLI_DECLARE_SPEC(report);
 CLI_DECLARE_SPEC(import);
+CLI_DECLARE_SPEC(publish);
 
 #endif

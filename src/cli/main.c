@@ -25,6 +25,8 @@ const struct cli_command cli_commands[] = {
      &cmd_matrix_spec},
     {"parse", cmd_parse, "turn result files and training logs into measurement rows", NULL,
      &cmd_parse_spec},
+    {"publish", cmd_publish, "publish stable numbers from a few runs: CIs, digests, a manifest",
+     NULL, &cmd_publish_spec},
     {"report", cmd_report, "write report.html, junit.xml and summary.md for a stored run", NULL,
      &cmd_report_spec},
     {"run", cmd_run, "run a suite: launch, watch, parse and store every case", NULL, &cmd_run_spec},

@@ -15,6 +15,7 @@ commands:
   manifest   write a madengine build_manifest.json for a suite's combo
   matrix     expand a sweep over a platform registry into cases and shards
   parse      turn result files and training logs into measurement rows
+  publish    publish stable numbers from a few runs: CIs, digests, a manifest
   report     write report.html, junit.xml and summary.md for a stored run
   run        run a suite: launch, watch, parse and store every case
   store      the results store: ingest, export, series, runs, annotate, check
