@@ -103,10 +103,12 @@ struct assay_launcher_ops {
 			   struct assay_error *e);
 	/* Optional: before a resumed run starts anything, end what earlier
 	 * attempts of run_id left running: the jobs the store recorded (jobs)
-	 * and any the store may not know of (Slurm: jobs named after the run).
+	 * and any the store may not know of (Slurm: jobs named after the run,
+	 * and, through the run folder run_dir, any job an earlier attempt
+	 * submitted too late to be seen). attempt is the new attempt's number.
 	 * Appends one line per thing ended to report. */
-	void (*resume)(struct assay_launcher *l, const char *run_id, const struct strlist *jobs,
-		       struct sbuf *report);
+	void (*resume)(struct assay_launcher *l, const char *run_id, const char *run_dir,
+		       int attempt, const struct strlist *jobs, struct sbuf *report);
 };
 
 struct assay_launcher {

@@ -179,6 +179,52 @@ static void roundtrip(struct ep_run *run, struct ep_point *pt)
 
 /* One point at a time (its buffers exist only while it is measured): per
  * trial the components rotate as in the contract; then the chained pairs. */
+/* Chained pairs: back-to-back dispatch->combine, each pair timed; per pair
+ * the median across ranks and the MIN. */
+static void time_pairs(struct ep_run *run, struct ep_point *pt)
+{
+	const struct assay_timing *tm = &run->timing;
+	size_t keep = (size_t)(tm->chain_pairs - tm->chain_drop);
+	size_t nchain = (size_t)tm->chain_trials * keep;
+	double *mine = xmalloc((nchain ? nchain : 1) * sizeof(double));
+	double *all = run->rank == 0
+			  ? xmalloc((nchain ? nchain : 1) * (size_t)run->size * sizeof(double))
+			  : NULL;
+	double *ranks = xmalloc((size_t)run->size * sizeof(double));
+	size_t k = 0;
+	for (long long ct = 0; ct < tm->chain_trials; ct++) {
+		double prev = assay_monotonic();
+		for (long long pair = 0; pair < tm->chain_pairs; pair++) {
+			roundtrip(run, pt);
+			double now = assay_monotonic();
+			if (pair >= tm->chain_drop)
+				mine[k++] = (now - prev) * 1e6;
+			prev = now;
+		}
+	}
+	MPI_CHECK(
+	    MPI_Gather(mine, (int)nchain, MPI_DOUBLE, all, (int)nchain, MPI_DOUBLE, 0, run->comm));
+	if (run->rank == 0) {
+		/* Median across ranks, per pair: the lower median at an even rank
+		 * count (nearest rank, index ceil(n/2) - 1), the convention of
+		 * CollectiveX's harness (torch.median); MIN alongside. */
+		for (int m = 0; m < 2; m++)
+			pt->samples[EP_PAIR][m] = xmalloc((nchain ? nchain : 1) * sizeof(double));
+		for (size_t s = 0; s < nchain; s++) {
+			for (int r = 0; r < run->size; r++)
+				ranks[r] = all[(size_t)r * nchain + s];
+			assay_ep_sort(ranks, (size_t)run->size);
+			pt->samples[EP_PAIR][0][s] =
+			    ranks[assay_ep_rank_index((size_t)run->size, 50)];
+			pt->samples[EP_PAIR][1][s] = ranks[0];
+		}
+	}
+	pt->nsamples[EP_PAIR] = nchain;
+	free(mine);
+	free(all);
+	free(ranks);
+}
+
 void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *pa)
 {
 	const struct assay_timing *tm = &run->timing;
@@ -235,44 +281,5 @@ void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *p
 	}
 	free(local[3]);
 
-	/* Chained pairs: back-to-back dispatch->combine, each pair timed. */
-	size_t keep = (size_t)(tm->chain_pairs - tm->chain_drop);
-	size_t nchain = (size_t)tm->chain_trials * keep;
-	double *mine = xmalloc((nchain ? nchain : 1) * sizeof(double));
-	double *all = run->rank == 0
-			  ? xmalloc((nchain ? nchain : 1) * (size_t)run->size * sizeof(double))
-			  : NULL;
-	double *ranks = xmalloc((size_t)run->size * sizeof(double));
-	size_t k = 0;
-	for (long long ct = 0; ct < tm->chain_trials; ct++) {
-		double prev = assay_monotonic();
-		for (long long pair = 0; pair < tm->chain_pairs; pair++) {
-			roundtrip(run, pt);
-			double now = assay_monotonic();
-			if (pair >= tm->chain_drop)
-				mine[k++] = (now - prev) * 1e6;
-			prev = now;
-		}
-	}
-	MPI_CHECK(
-	    MPI_Gather(mine, (int)nchain, MPI_DOUBLE, all, (int)nchain, MPI_DOUBLE, 0, run->comm));
-	if (run->rank == 0) {
-		/* Median across ranks, per pair: the lower median at an even rank
-		 * count (nearest rank, index ceil(n/2) - 1), the convention of
-		 * CollectiveX's harness (torch.median); MIN alongside. */
-		for (int m = 0; m < 2; m++)
-			pt->samples[EP_PAIR][m] = xmalloc((nchain ? nchain : 1) * sizeof(double));
-		for (size_t s = 0; s < nchain; s++) {
-			for (int r = 0; r < run->size; r++)
-				ranks[r] = all[(size_t)r * nchain + s];
-			assay_ep_sort(ranks, (size_t)run->size);
-			pt->samples[EP_PAIR][0][s] =
-			    ranks[assay_ep_rank_index((size_t)run->size, 50)];
-			pt->samples[EP_PAIR][1][s] = ranks[0];
-		}
-	}
-	pt->nsamples[EP_PAIR] = nchain;
-	free(mine);
-	free(all);
-	free(ranks);
+	time_pairs(run, pt);
 }

@@ -448,14 +448,15 @@ static void test_script_spool(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
 		sbuf_reset(&text);
 		assert_int_equal(assay_slurm_step_text(&j, &steps[i], i, 0, &text, &e), ASSAY_OK);
+		if (i + 1 == ARRAY_SIZE(steps)) /* assay writes "end" once the last step is done */
+			sbuf_addf(&text, ": >'%s/end'\n", spool);
 		snprintf(path, sizeof(path), "%s/step-%zu.sh", spool, i + 1);
 		assert_int_equal(assay_write_file_atomic(path, text.buf, text.len, &e), ASSAY_OK);
 	}
 	assert_non_null(strstr(sbuf_str(&text), "# step 3: third\n"));
-	/* Step 1 ran before a requeue; the job ends at "end". */
+	/* Step 1 ran before a requeue; the job ends at "end" (the last step
+	 * writes it here). */
 	snprintf(path, sizeof(path), "%s/step-1.done", spool);
-	assert_int_equal(assay_write_file_atomic(path, "", 0, &e), ASSAY_OK);
-	snprintf(path, sizeof(path), "%s/end", spool);
 	assert_int_equal(assay_write_file_atomic(path, "", 0, &e), ASSAY_OK);
 	char prelude[1024], wrap[512], cmd[700];
 	snprintf(prelude, sizeof(prelude), "export PATH='%s':\"$PATH\" FAKE_OUT='%s' FAKE_RC=5\n",
@@ -496,6 +497,20 @@ static void test_script_spool(void **state)
 	res = run_bash(cmd, tmpdir);
 	assert_string_equal(res, "assay: no step handed over for 1 s; ending the job\nexit=0\n");
 	free(res);
+
+	/* "end" first: a job that starts after its run ended it (a killed
+	 * attempt's late job, ended by the resume) runs no step it finds. */
+	snprintf(path, sizeof(path), "%s/step-4.sh", spool);
+	char late[600];
+	snprintf(late, sizeof(late), ": >'%s/late-ran'\n", tmpdir);
+	assert_int_equal(assay_write_file_atomic(path, late, strlen(late), &e), ASSAY_OK);
+	snprintf(path, sizeof(path), "%s/end", spool);
+	assert_int_equal(assay_write_file_atomic(path, "", 0, &e), ASSAY_OK);
+	res = run_bash(cmd, tmpdir);
+	assert_string_equal(res, "exit=0\n");
+	free(res);
+	snprintf(path, sizeof(path), "%s/late-ran", tmpdir);
+	assert_int_equal(access(path, F_OK), -1);
 
 	/* Steps and a spool at once are refused. */
 	j.steps = steps;

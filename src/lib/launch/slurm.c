@@ -1116,10 +1116,42 @@ static void free_launcher(struct assay_launcher *base)
 /* A resumed run: cancel every job of an earlier attempt still queued or
  * running: those the store recorded, and those named after the run (a
  * kill between sbatch and the record leaves one the store does not know). */
-static void resume(struct assay_launcher *base, const char *run_id, const struct strlist *jobs,
-		   struct sbuf *report)
+/* Every shard spool folder of the attempts before attempt gets "end": a
+ * shard job of a killed attempt that reaches Slurm only after the squeue
+ * below (its sbatch was still on its way) ends as soon as it starts,
+ * before it runs any step. */
+static void end_earlier_spools(const char *run_dir, int attempt, struct sbuf *report)
+{
+	size_t ended = 0;
+	for (int a = 1; a < attempt; a++) {
+		char *dir = a > 1 ? xasprintf("%s/slurm/a%d", run_dir, a)
+				  : xasprintf("%s/slurm", run_dir);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			if (de->d_name[0] == '.' || !assay_ends_with(de->d_name, ".d"))
+				continue;
+			char *end = xasprintf("%s/%s/end", dir, de->d_name);
+			struct assay_error e;
+			if (access(end, F_OK) != 0 &&
+			    assay_write_file_atomic(end, "", 0, &e) == ASSAY_OK)
+				ended++;
+			free(end);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	if (ended)
+		sbuf_addf(report, "%zu shard spool folder(s) of earlier attempts: ended\n", ended);
+}
+
+static void resume(struct assay_launcher *base, const char *run_id, const char *run_dir,
+		   int attempt, const struct strlist *jobs, struct sbuf *report)
 {
 	(void)base;
+	if (run_dir)
+		end_earlier_spools(run_dir, attempt, report);
 	const char *argv[] = {"squeue", "-h", "-o", "%i|%j|%T", NULL};
 	struct sbuf out = SBUF_INIT;
 	int code;

@@ -407,8 +407,9 @@ static void driver(const struct assay_slurm_job *j, struct sbuf *sb)
 	sbuf_addf(sb,
 		  "\n# The cases run as steps when assay hands them over: it writes step-N.sh\n"
 		  "# into the spool folder as the run reaches each case, and \"end\" when the\n"
-		  "# shard is done. A finished step is never run again (after a requeue).\n"
-		  "# With no new step for %lld s (assay has gone), the job ends.\n"
+		  "# shard is done (or a resumed run ends a killed attempt's job). A finished\n"
+		  "# step is never run again (after a requeue). With no new step for %lld s\n"
+		  "# (assay has gone), the job ends.\n"
 		  "spool=",
 		  idle);
 	assay_shell_quote(sb, j->spool);
@@ -417,15 +418,15 @@ static void driver(const struct assay_slurm_job *j, struct sbuf *sb)
 		  "last=$SECONDS\n"
 		  "while :; do\n"
 		  "\tls \"$spool\" >/dev/null 2>&1 # a fresh look on a network file system\n"
-		  "\tif [ -e \"$spool/step-$n.done\" ]; then\n"
+		  "\tif [ -e \"$spool/end\" ] || [ ! -d \"$spool\" ]; then\n"
+		  "\t\tbreak # the shard is done, or its run folder was removed\n"
+		  "\telif [ -e \"$spool/step-$n.done\" ]; then\n"
 		  "\t\tn=$((n + 1))\n"
 		  "\telif [ -e \"$spool/step-$n.sh\" ]; then\n"
 		  "\t\t. \"$spool/step-$n.sh\"\n"
 		  "\t\t: >\"$spool/step-$n.done\"\n"
 		  "\t\tn=$((n + 1))\n"
 		  "\t\tlast=$SECONDS\n"
-		  "\telif [ -e \"$spool/end\" ]; then\n"
-		  "\t\tbreak\n"
 		  "\telif [ $((SECONDS - last)) -ge %lld ]; then\n"
 		  "\t\techo \"assay: no step handed over for %lld s; ending the job\" >&2\n"
 		  "\t\tbreak\n"

@@ -240,6 +240,69 @@ static int cell(const char *c, double *v)
 	return isfinite(*v) ? 1 : 0;
 }
 
+/* Cell i of a row (tok[*k], two tokens for the timestamp): a series field,
+ * the row's time, or a value (*have: 1 when it is a finite number). */
+static int read_cell(struct state *s, long line, int i, char *tok[], int *k, json_t *series,
+		     char ts[32], double *val, int *have)
+{
+	const struct table *t = &s->t;
+	const char *c = tok[*k], *name = words[t->word[i]].word;
+	long long iv;
+	*have = 0;
+	switch (words[t->word[i]].kind) {
+	case C_SIZE:
+	case C_COUNT:
+		if (!assay_parse_long(c, &iv) || iv < 0)
+			return fail(s, line, "column '%s': expected a whole number, got '%s'", name,
+				    c);
+		if (words[t->word[i]].kind == C_SIZE)
+			json_object_set_new(series, "bytes", json_integer(iv));
+		return 0;
+	case C_TYPE: {
+		char prec[64];
+		peer_precision(c, prec, sizeof(prec));
+		json_object_set_new(series, "precision", json_string(prec));
+		if (!s->type[0])
+			snprintf(s->type, sizeof(s->type), "%s", c);
+		return 0;
+	}
+	case C_REDOP:
+		if (strcmp(c, "none"))
+			json_object_set_new(series, "redop", json_string(c));
+		return 0;
+	case C_ROOT:
+		if (!assay_parse_long(c, &iv))
+			return fail(s, line, "column '%s': expected a whole number, got '%s'", name,
+				    c);
+		if (iv >= 0)
+			json_object_set_new(series, "root", json_integer(iv));
+		return 0;
+	case C_TIMESTAMP: {
+		char buf[64];
+		int64_t secs;
+		snprintf(buf, sizeof(buf), "%sT%s", c, tok[*k + 1]);
+		if (strlen(c) != 10 || !assay_time_parse(buf, &secs)) {
+			snprintf(buf, sizeof(buf), "%s %s", c, tok[*k + 1]);
+			return fail(s, line,
+				    "column 'timestamp': expected YYYY-MM-DD HH:MM:SS, got '%s'",
+				    buf);
+		}
+		/* local time without a zone, read as UTC as the JSON reader does */
+		assay_time_rfc3339(secs, ts);
+		(*k)++;
+		return 0;
+	}
+	default: {
+		int r = cell(c, val);
+		if (r < 0)
+			return fail(s, line, "column '%s' (%s): expected a number, got '%s'", name,
+				    t->placement[t->group[i]], c);
+		*have = r;
+		return 0;
+	}
+	}
+}
+
 static int row(struct state *s, char *tok[], int n, long line)
 {
 	const struct table *t = &s->t;
@@ -258,70 +321,8 @@ static int row(struct state *s, char *tok[], int n, long line)
 	double vals[MAX_COLS];
 	int have[MAX_COLS];
 	int k = 0, rc = 0;
-	for (int i = 0; i < t->n && rc == 0; i++, k++) {
-		const char *c = tok[k], *name = words[t->word[i]].word;
-		long long iv;
-		have[i] = 0;
-		switch (words[t->word[i]].kind) {
-		case C_SIZE:
-		case C_COUNT:
-			if (!assay_parse_long(c, &iv) || iv < 0) {
-				rc = fail(s, line, "column '%s': expected a whole number, got '%s'",
-					  name, c);
-				break;
-			}
-			if (words[t->word[i]].kind == C_SIZE)
-				json_object_set_new(series, "bytes", json_integer(iv));
-			break;
-		case C_TYPE: {
-			char prec[64];
-			peer_precision(c, prec, sizeof(prec));
-			json_object_set_new(series, "precision", json_string(prec));
-			if (!s->type[0])
-				snprintf(s->type, sizeof(s->type), "%s", c);
-			break;
-		}
-		case C_REDOP:
-			if (strcmp(c, "none"))
-				json_object_set_new(series, "redop", json_string(c));
-			break;
-		case C_ROOT:
-			if (!assay_parse_long(c, &iv)) {
-				rc = fail(s, line, "column '%s': expected a whole number, got '%s'",
-					  name, c);
-				break;
-			}
-			if (iv >= 0)
-				json_object_set_new(series, "root", json_integer(iv));
-			break;
-		case C_TIMESTAMP: {
-			char buf[64];
-			int64_t secs;
-			snprintf(buf, sizeof(buf), "%sT%s", c, tok[k + 1]);
-			if (strlen(c) != 10 || !assay_time_parse(buf, &secs)) {
-				snprintf(buf, sizeof(buf), "%s %s", c, tok[k + 1]);
-				rc = fail(
-				    s, line,
-				    "column 'timestamp': expected YYYY-MM-DD HH:MM:SS, got '%s'",
-				    buf);
-				break;
-			}
-			/* local time without a zone, read as UTC as the JSON reader does */
-			assay_time_rfc3339(secs, ts);
-			k++;
-			break;
-		}
-		default: {
-			int r = cell(c, &vals[i]);
-			if (r < 0) {
-				rc = fail(s, line, "column '%s' (%s): expected a number, got '%s'",
-					  name, t->placement[t->group[i]], c);
-				break;
-			}
-			have[i] = r;
-		}
-		}
-	}
+	for (int i = 0; i < t->n && rc == 0; i++, k++)
+		rc = read_cell(s, line, i, tok, &k, series, ts, &vals[i], &have[i]);
 	for (int g = 0; rc == 0 && g < t->ngroups; g++) {
 		json_t *p = json_deep_copy(series);
 		json_object_set_new(p, "placement", json_string(t->placement[g]));

@@ -51,17 +51,9 @@ static int id_text(struct assay_cfg *c, const json_t *o, const char *k, char *bu
 }
 
 /* One line; adds 0 or more rows to tmp. -1 on error (e filled, no line yet). */
-static int parse_line(const json_t *o, struct assay_cfg *c, struct assay_rows *tmp)
+/* $.timestamp (RFC 3339 or Unix seconds) into ts, empty when absent. */
+static int line_time(struct assay_cfg *c, const json_t *o, char ts[32])
 {
-	char run_id[128] = "", ts[32] = "", buf[256];
-	const char *workload, *commit = NULL, *status = NULL, *s = NULL;
-	if (!json_is_object(o))
-		return assay_cfg_expected(c, "$", "an object", o);
-	if (assay_cfg_string(c, o, "$", "workload", ASSAY_CFG_REQUIRED, &workload) < 0 ||
-	    assay_cfg_string(c, o, "$", "status", ASSAY_CFG_OPTIONAL, &status) < 0 ||
-	    assay_cfg_string(c, o, "$", "commit", ASSAY_CFG_OPTIONAL, &commit) < 0 ||
-	    id_text(c, o, "run_id", run_id, sizeof(run_id)) < 0)
-		return -1;
 	const json_t *t = json_object_get(o, "timestamp");
 	int64_t secs;
 	if (json_is_integer(t) || json_is_real(t)) {
@@ -76,9 +68,17 @@ static int parse_line(const json_t *o, struct assay_cfg *c, struct assay_rows *t
 						  "an RFC 3339 time or Unix seconds", t);
 		assay_time_rfc3339(secs, ts);
 	}
+	return 0;
+}
+
+/* The line's series: workload, and cluster, precision and scale when given
+ * (in the shared vocabulary). NULL on an error. */
+static json_t *line_series(struct assay_cfg *c, const json_t *o, const char *workload)
+{
+	char buf[256];
+	const char *s = NULL;
 	json_t *series = json_object();
 	json_object_set_new(series, "workload", json_string(workload));
-	s = NULL;
 	if (assay_cfg_string(c, o, "$", "cluster", ASSAY_CFG_OPTIONAL, &s) < 0)
 		goto fail;
 	if (s)
@@ -101,6 +101,26 @@ static int parse_line(const json_t *o, struct assay_cfg *c, struct assay_rows *t
 		}
 		json_object_set_new(series, "scale", json_string(buf));
 	}
+	return series;
+fail:
+	json_decref(series);
+	return NULL;
+}
+
+static int parse_line(const json_t *o, struct assay_cfg *c, struct assay_rows *tmp)
+{
+	char run_id[128] = "", ts[32] = "";
+	const char *workload, *commit = NULL, *status = NULL;
+	if (!json_is_object(o))
+		return assay_cfg_expected(c, "$", "an object", o);
+	if (assay_cfg_string(c, o, "$", "workload", ASSAY_CFG_REQUIRED, &workload) < 0 ||
+	    assay_cfg_string(c, o, "$", "status", ASSAY_CFG_OPTIONAL, &status) < 0 ||
+	    assay_cfg_string(c, o, "$", "commit", ASSAY_CFG_OPTIONAL, &commit) < 0 ||
+	    id_text(c, o, "run_id", run_id, sizeof(run_id)) < 0 || line_time(c, o, ts) < 0)
+		return -1;
+	json_t *series = line_series(c, o, workload);
+	if (!series)
+		return -1;
 	double values[ARRAY_SIZE(rccl_metrics)];
 	bool have[ARRAY_SIZE(rccl_metrics)], any = false;
 	for (size_t i = 0; i < ARRAY_SIZE(rccl_metrics); i++) {

@@ -55,90 +55,90 @@ static void train_fit(const struct assay_report *r, struct assay_report_train *t
 
 /* Per training case (one with a steps.ndjson): loss and throughput per
  * step, the warm-up, and the loss-curve gate's line. */
-void load_training(struct loader *L, const struct assay_store_cases *sc)
+/* One case's steps.ndjson into a training section: loss and throughput per
+ * step, the warm-up; false when the case has no such file. */
+static bool train_case(struct assay_report *r, const struct assay_report_case *c, const char *dir)
 {
-	struct assay_report *r = L->r;
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct assay_report_case *c = &r->cases[i];
-		const char *dir = NULL;
-		for (size_t k = 0; k < sc->n && !dir; k++)
-			if (!strcmp(sc->v[k].case_id, c->id))
-				dir = sc->v[k].artifact_dir;
-		if (!dir)
-			continue;
-		char *path = xasprintf("%s/steps.ndjson", dir);
-		struct assay_error e;
-		size_t len;
-		char *text = load_is_file(path) ? assay_read_file(path, &len, &e) : NULL;
-		if (!text) {
-			free(path);
-			continue;
-		}
-		struct assay_report_train *t = assay_report_add_train(r, c->id, c->id);
-		size_t pos = 0;
-		long line = 0;
-		json_t *o;
-		int got;
-		const char *tput = NULL;
-		while ((got = assay_ndjson_next(text, len, &pos, &line, path, &o, &e)) == 1) {
-			double step = step_num(o, "step");
-			if (!tput)
-				tput = json_object_get(o, "tokens_per_gpu")   ? "tokens_per_gpu"
-				       : json_object_get(o, "tflops_per_gpu") ? "tflops_per_gpu"
-									      : NULL;
-			if (isfinite(step)) {
-				if (json_object_get(o, "lm_loss"))
-					assay_report_train_loss(t, step, step_num(o, "lm_loss"));
-				if (tput && json_object_get(o, tput))
-					assay_report_train_throughput(t, step, step_num(o, tput));
-				if (json_is_true(json_object_get(o, "warmup")) &&
-				    step > t->warmup_steps)
-					t->warmup_steps = step;
-			}
-			json_decref(o);
-		}
-		if (got < 0)
-			strlist_push(&r->notes, e.message); /* what was read is drawn */
-		assay_report_set(&t->throughput_unit, !tput ? NULL
-						      : !strcmp(tput, "tokens_per_gpu")
-							  ? "tokens/s/GPU"
-							  : "TFLOP/s/GPU");
-		train_fit(r, t);
-		free(text);
+	char *path = xasprintf("%s/steps.ndjson", dir);
+	struct assay_error e;
+	size_t len;
+	char *text = load_is_file(path) ? assay_read_file(path, &len, &e) : NULL;
+	if (!text) {
 		free(path);
+		return false;
 	}
-	/* Labels: what tells the combinations apart (short factor values). */
-	struct strlist vary = STRLIST_INIT;
-	for (size_t i = 0; i < r->ntrain; i++)
-		for (size_t j = 0; j < r->ncases; j++) {
-			const struct assay_report_case *c = &r->cases[j];
-			if (strcmp(c->id, r->train[i].case_id))
-				continue;
-			for (size_t k = 0; k < c->nfactors; k++) {
-				const struct assay_report_kv *f = &c->factors[k];
-				bool differs = false;
-				for (size_t m = 0; m < r->ntrain && !differs; m++) {
-					const struct assay_report_case *o = NULL;
-					for (size_t q = 0; q < r->ncases && !o; q++)
-						if (!strcmp(r->cases[q].id, r->train[m].case_id))
-							o = &r->cases[q];
-					bool same = false;
-					for (size_t q = 0; o && q < o->nfactors && !same; q++)
-						same = !strcmp(o->factors[q].key, f->key) &&
-						       !strcmp(o->factors[q].value, f->value);
-					differs = !same;
-				}
-				if (differs && strlen(f->value) <= 32 &&
-				    !strlist_has(&vary, f->key))
-					strlist_push(&vary, f->key);
-			}
+	struct assay_report_train *t = assay_report_add_train(r, c->id, c->id);
+	size_t pos = 0;
+	long line = 0;
+	json_t *o;
+	int got;
+	const char *tput = NULL;
+	while ((got = assay_ndjson_next(text, len, &pos, &line, path, &o, &e)) == 1) {
+		double step = step_num(o, "step");
+		if (!tput)
+			tput = json_object_get(o, "tokens_per_gpu")   ? "tokens_per_gpu"
+			       : json_object_get(o, "tflops_per_gpu") ? "tflops_per_gpu"
+								      : NULL;
+		if (isfinite(step)) {
+			if (json_object_get(o, "lm_loss"))
+				assay_report_train_loss(t, step, step_num(o, "lm_loss"));
+			if (tput && json_object_get(o, tput))
+				assay_report_train_throughput(t, step, step_num(o, tput));
+			if (json_is_true(json_object_get(o, "warmup")) && step > t->warmup_steps)
+				t->warmup_steps = step;
 		}
+		json_decref(o);
+	}
+	if (got < 0)
+		strlist_push(&r->notes, e.message); /* what was read is drawn */
+	assay_report_set(&t->throughput_unit, !tput                             ? NULL
+					      : !strcmp(tput, "tokens_per_gpu") ? "tokens/s/GPU"
+										: "TFLOP/s/GPU");
+	train_fit(r, t);
+	free(text);
+	free(path);
+	return true;
+}
+
+static const struct assay_report_case *case_of(const struct assay_report *r, const char *id)
+{
+	for (size_t q = 0; q < r->ncases; q++)
+		if (!strcmp(r->cases[q].id, id))
+			return &r->cases[q];
+	return NULL;
+}
+
+/* Does some training section's case lack factor f (or hold another value)? */
+static bool factor_differs(const struct assay_report *r, const struct assay_report_kv *f)
+{
+	for (size_t m = 0; m < r->ntrain; m++) {
+		const struct assay_report_case *o = case_of(r, r->train[m].case_id);
+		bool same = false;
+		for (size_t q = 0; o && q < o->nfactors && !same; q++)
+			same = !strcmp(o->factors[q].key, f->key) &&
+			       !strcmp(o->factors[q].value, f->value);
+		if (!same)
+			return true;
+	}
+	return false;
+}
+
+/* Labels: what tells the combinations apart (short factor values). */
+static void train_labels(struct assay_report *r)
+{
+	struct strlist vary = STRLIST_INIT;
+	for (size_t i = 0; i < r->ntrain; i++) {
+		const struct assay_report_case *c = case_of(r, r->train[i].case_id);
+		for (size_t k = 0; c && k < c->nfactors; k++) {
+			const struct assay_report_kv *f = &c->factors[k];
+			if (strlen(f->value) <= 32 && !strlist_has(&vary, f->key) &&
+			    factor_differs(r, f))
+				strlist_push(&vary, f->key);
+		}
+	}
 	struct sbuf label = SBUF_INIT;
 	for (size_t i = 0; i < r->ntrain && vary.n; i++) {
-		const struct assay_report_case *c = NULL;
-		for (size_t j = 0; j < r->ncases && !c; j++)
-			if (!strcmp(r->cases[j].id, r->train[i].case_id))
-				c = &r->cases[j];
+		const struct assay_report_case *c = case_of(r, r->train[i].case_id);
 		sbuf_reset(&label);
 		for (size_t k = 0; c && k < c->nfactors; k++)
 			if (strlist_has(&vary, c->factors[k].key) &&
@@ -150,4 +150,19 @@ void load_training(struct loader *L, const struct assay_store_cases *sc)
 	}
 	sbuf_release(&label);
 	strlist_clear(&vary);
+}
+
+void load_training(struct loader *L, const struct assay_store_cases *sc)
+{
+	struct assay_report *r = L->r;
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct assay_report_case *c = &r->cases[i];
+		const char *dir = NULL;
+		for (size_t k = 0; k < sc->n && !dir; k++)
+			if (!strcmp(sc->v[k].case_id, c->id))
+				dir = sc->v[k].artifact_dir;
+		if (dir)
+			train_case(r, c, dir);
+	}
+	train_labels(r);
 }

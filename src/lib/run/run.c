@@ -295,7 +295,8 @@ static assay_err end_leftovers(struct run_ctx *rc, struct assay_error *e)
 	assay_err err = assay_store_procs_open(rc->store, rc->res->run_id, end_one, &l, e);
 	const struct assay_launcher_ops *ops = rc->suite.launcher->ops;
 	if (err == ASSAY_OK && ops->resume)
-		ops->resume(rc->suite.launcher, rc->res->run_id, &l.jobs, &l.report);
+		ops->resume(rc->suite.launcher, rc->res->run_id, rc->res->run_dir, rc->attempt,
+			    &l.jobs, &l.report);
 	if (err == ASSAY_OK)
 		err = assay_store_procs_end(rc->store, rc->res->run_id, NULL, e);
 	/* One event per line. */

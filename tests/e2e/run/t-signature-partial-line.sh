@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh" "$@"
 cat >suite.json <<'JSON'
 {"kind": "command", "name": "partial", "cluster": "e2e", "combos": {"hang": {}},
- "argv": ["sh", "-c", "echo step 1; printf 'Segmentation fault'; sleep 60; touch {CASE_DIR}/slept"],
+ "argv": ["sh", "-c", "echo step 1; printf 'Segmentation fault'; sleep 60 && touch {CASE_DIR}/slept"],
  "parser": "none", "timeout_s": 40}
 JSON
 run_assay 3 run --store s.db --quiet suite.json

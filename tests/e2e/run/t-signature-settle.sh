@@ -11,7 +11,7 @@ cat >suite.json <<'JSON'
 {"kind": "command", "name": "settle", "cluster": "e2e",
  "combos": {"hip": {"MSG": "RuntimeError: HIP error: an illegal memory access was encountered"},
             "plain": {"MSG": "ValueError: shapes (4,) and (5,) not aligned"}},
- "argv": ["sh", "-c", "printf 'step 1\\nTraceback (most recent call last):\\n  File \"train.py\", line 9, in <module>\\n%s\\n' \"$MSG\" >&2; sleep 60; touch {CASE_DIR}/slept"],
+ "argv": ["sh", "-c", "printf 'step 1\\nTraceback (most recent call last):\\n  File \"train.py\", line 9, in <module>\\n%s\\n' \"$MSG\" >&2; sleep 60 && touch {CASE_DIR}/slept"],
  "env": {"MSG": "{MSG}"},
  "parser": "none", "timeout_s": 120}
 JSON
@@ -40,7 +40,7 @@ PY
 # stderr.log and the reason have the exception line.
 cat >late.json <<'JSON'
 {"kind": "command", "name": "late", "cluster": "e2e", "combos": {"late": {}},
- "argv": ["sh", "-c", "echo 'Traceback (most recent call last):' >&2; sleep 0.3; printf '  File \"a.py\", line 1, in f\\nKeyError: late\\n' >&2; seq 1 60 >&2; sleep 60; touch {CASE_DIR}/slept"],
+ "argv": ["sh", "-c", "echo 'Traceback (most recent call last):' >&2; sleep 0.3; printf '  File \"a.py\", line 1, in f\\nKeyError: late\\n' >&2; seq 1 60 >&2; sleep 60 && touch {CASE_DIR}/slept"],
  "signatures": {"tune": {"python": {"settle_s": 120}}},
  "parser": "none", "timeout_s": 200}
 JSON

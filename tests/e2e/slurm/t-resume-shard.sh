@@ -4,6 +4,11 @@
 # (and says so) before it submits, its job gets a spool folder of its own
 # (slurm/a2/...-a2.d), so the first attempt's step-N.done and end markers
 # cannot end its steps, and the resumed cases run to their real outcome.
+# A job of the killed attempt that reaches Slurm only after the resume looked
+# (its sbatch still on its way when assay died: a CI run once had one hold
+# the node for minutes) ends at once: the resume wrote "end" into the killed
+# attempt's spool folder, and the job reads it before any step. A job whose
+# spool folder was removed ends as well.
 #   t-resume-shard.sh ASSAY
 . "$(dirname "$0")/lib.sh" "$@"
 cat >suite.json <<JSON
@@ -41,4 +46,17 @@ expect_eq "$(q s.db "SELECT group_concat(case_id || ':' || outcome || ':' || att
   "c1:passed:1 c2:passed:2 c3:passed:1" "stored cases"
 expect_eq "$(q s.db "SELECT count(*) FROM measurements")" 3 "rows"
 expect_eq "$(q s.db "SELECT count(*) FROM procs WHERE ended IS NULL")" 0 "open process records"
+# The late job: the killed attempt's script submitted again by hand.
+spool="out/$run/slurm/assay-$run-shard.d"
+[ -e "$spool/end" ] || fail "the resume did not end the killed attempt's spool folder"
+rm -f "$spool/step-2.done"
+late=$(sbatch --parsable "out/$run/slurm/assay-$run-shard.sh")
+expect_eq "$(final_state "$late")" COMPLETED "a late job of the killed attempt"
+[ ! -e "$spool/step-2.done" ] || fail "the late job ran a step of the killed attempt"
+# A shard job whose run folder was removed (a test's scratch folder, a user
+# cleaning up right after the run) ends too, rather than idling for
+# idle_s (600 s): the resumed attempt's script again, its spool folder gone.
+rm -rf "out/$run/slurm/a2/assay-$run-shard-a2.d"
+gone=$(sbatch --parsable "out/$run/slurm/a2/assay-$run-shard-a2.sh")
+expect_eq "$(final_state "$gone")" COMPLETED "a shard job whose spool folder was removed"
 echo ok

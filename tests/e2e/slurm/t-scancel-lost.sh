@@ -18,7 +18,7 @@ export PATH="$T/bin:$PATH"
 cat >suite.json <<JSON
 {"kind": "command", "name": "lost", "cluster": "e2e",
  "combos": {"c1": {"I": 1}},
- "argv": ["sh", "-c", "echo 'rank 0: NCCL error: unhandled system error' >&2; sleep 90; touch $T/slept"],
+ "argv": ["sh", "-c", "echo 'rank 0: NCCL error: unhandled system error' >&2; sleep 90 && touch $T/slept"],
  "parser": "none",
  "launcher": {"type": "slurm", "gpu_gres": false, "poll_interval_s": 0.5, "time": "5"}}
 JSON

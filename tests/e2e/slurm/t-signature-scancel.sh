@@ -3,14 +3,18 @@
 # cancelled with scancel as soon as the line is seen in its per-node log:
 # workload-failed naming the signature, the job CANCELLED with assay's
 # comment, the sleep cut short. The next case of the shard gets a new job
-# and passes; the secret it prints is redacted everywhere.
+# and passes; the secret it prints is redacted everywhere. The workload
+# touches "slept" only when its sleep ends normally ("&&"): Slurm signals the
+# step's processes one by one, and a shell whose sleep died first could
+# otherwise run the touch before its own SIGTERM arrived (a failure seen
+# once, at load 8).
 #   t-signature-scancel.sh ASSAY
 . "$(dirname "$0")/lib.sh" "$@"
 export ASSAY_E2E_SECRET="sig-secret-$$-$RANDOM"
 cat >suite.json <<JSON
 {"kind": "command", "name": "sig", "cluster": "e2e",
  "combos": {"nccl": {"MODE": "fail"}, "ok": {"MODE": "ok"}},
- "argv": ["sh", "-c", "if [ \"\$0\" = fail ]; then echo \$\$ > $T/sleeper.pid; echo 'rank 0: NCCL error: unhandled system error' >&2; sleep 120; touch $T/slept; fi; echo \"token \$ASSAY_E2E_SECRET\"", "{MODE}"],
+ "argv": ["sh", "-c", "if [ \"\$0\" = fail ]; then echo \$\$ > $T/sleeper.pid; echo 'rank 0: NCCL error: unhandled system error' >&2; sleep 120 && touch $T/slept; fi; echo \"token \$ASSAY_E2E_SECRET\"", "{MODE}"],
  "parser": "none", "secrets": ["ASSAY_E2E_SECRET"],
  "launcher": {"type": "slurm", "gpu_gres": false, "poll_interval_s": 0.5, "time": "5"}}
 JSON
