@@ -149,9 +149,9 @@ static void start(struct run *r, const char *opts, double timeout_s)
 	strlist_push(&r->argv, "true");
 	assay_redactor_init(&r->red);
 	assay_redactor_add(&r->red, "TOKEN", "hunter2-secret");
-	struct assay_launch_spec spec = {"c1", casedir, &r->argv, &r->env,   NULL, timeout_s,
-					 0,    1,       &r->red,  on_output, r,    "c1",
-					 1,    0,       NULL,     NULL,      NULL, 1};
+	struct assay_launch_spec spec = {"c1", casedir, &r->argv,  &r->env, NULL, timeout_s, 0,
+					 1,    &r->red, on_output, r,       "c1", 1,         0,
+					 NULL, NULL,    NULL,      1,       NULL, NULL};
 	assert_int_equal(r->l->ops->prepare(r->l, &spec, &r->job, &e), ASSAY_OK);
 	assert_int_equal(r->l->ops->submit(r->job, &e), ASSAY_OK);
 }
@@ -291,8 +291,9 @@ static void test_gone_and_sbatch_errors(void **state)
 	json_decref(v);
 	put(fake, "sbatch-error", "sbatch: error: Batch job submission failed: Invalid account\n");
 	strlist_push(&r.argv, "true");
-	struct assay_launch_spec spec = {"c1", casedir, &r.argv, NULL, NULL, 0,    0,    1,    NULL,
-					 NULL, NULL,    NULL,    1,    0,    NULL, NULL, NULL, 1};
+	struct assay_launch_spec spec = {"c1", casedir, &r.argv, NULL, NULL, 0,   0,
+					 1,    NULL,    NULL,    NULL, NULL, 1,   0,
+					 NULL, NULL,    NULL,    1,    NULL, NULL};
 	assert_int_equal(r.l->ops->prepare(r.l, &spec, &r.job, &e), ASSAY_OK);
 	assert_int_equal(r.l->ops->submit(r.job, &e), ASSAY_INFRA);
 	assert_non_null(strstr(e.message, "failed (exit 1): sbatch: error: Batch job submission "

@@ -686,7 +686,9 @@ static assay_err submit_in_place(struct assay_job *j, struct assay_error *e)
 						 NULL,
 						 NULL,
 						 in_place_record,
-						 j->attempt};
+						 j->attempt,
+						 NULL,
+						 NULL};
 		const struct assay_launcher_ops *ops = j->l->local->ops;
 		rc = ops->prepare(j->l->local, &spec, &j->inner, e);
 		if (rc == ASSAY_OK)

@@ -722,6 +722,29 @@ static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_sui
 	return err;
 }
 
+/* Image provenance: the digest the runtime resolves the image to (podman,
+ * docker: `image inspect`, after pulling it when the block says so), or the
+ * reference as given (pyxis, enroot, apptainer resolve it on the node). An
+ * image that cannot be inspected here is left to the runtime: its run
+ * pulls it or fails, and the digest is then recorded as unknown. */
+static assay_err record_image(struct run_ctx *rc, const struct assay_suite_case *c,
+			      const struct assay_container *ctr, struct assay_case_outcome *out,
+			      struct assay_error *e)
+{
+	struct sbuf d = SBUF_INIT;
+	struct assay_error ignore;
+	if (assay_container_digest(ctr, &d, &ignore) != ASSAY_OK)
+		sbuf_reset(&d);
+	assay_err err = assay_store_case_image(rc->store, rc->res->run_id, c->id, ctr->image,
+					       d.len ? sbuf_str(&d) : NULL, e);
+	free(out->image);
+	free(out->image_digest);
+	out->image = xstrdup(ctr->image);
+	out->image_digest = d.len ? sbuf_detach(&d, NULL) : NULL;
+	sbuf_release(&d);
+	return err;
+}
+
 assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
 		   struct assay_case_outcome *out, struct assay_error *e)
 {
@@ -762,8 +785,11 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	    c->id,       case_dir, &p.argv,     &p.env,    p.cwd,     rc->suite.timeout_s,
 	    p.mpi_ranks, c->nodes, &rc->redact, on_output, &w,        NULL,
 	    0,           0,        NULL,        NULL,      on_record, rc->attempt,
+	    NULL,        NULL,
 	};
 	w.case_id = c->id;
+	spec.container = p.container.on ? &p.container : NULL;
+	spec.run_id = rc->res->run_id;
 	assay_suite_place(&rc->suite, c, &spec);
 	if ((err = ops->prepare(rc->suite.launcher, &spec, &job, e)) != ASSAY_OK)
 		goto out;
@@ -775,6 +801,8 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	sbuf_release(&desc);
 	before = xcalloc(p.results.n ? p.results.n : 1, sizeof(*before));
 	snapshot(&p, before);
+	if (err == ASSAY_OK && p.container.on)
+		err = record_image(rc, c, &p.container, out, e);
 	if (err != ASSAY_OK || (err = ops->submit(job, e)) != ASSAY_OK)
 		goto out;
 	struct assay_job_status st;

@@ -189,7 +189,10 @@ static void dry_run(struct run_ctx *rc)
 				    p.mpi_ranks, c->nodes, &rc->redact,
 				    NULL,        NULL,     NULL,
 				    0,           0,        NULL,
-				    NULL,        NULL,     1};
+				    NULL,        NULL,     1,
+				    NULL,        NULL};
+				spec.container = p.container.on ? &p.container : NULL;
+				spec.run_id = rc->res->run_id;
 				assay_suite_place(&rc->suite, c, &spec);
 				if (ops->prepare(rc->suite.launcher, &spec, &job, &e) == ASSAY_OK) {
 					ops->describe(job, &text);
