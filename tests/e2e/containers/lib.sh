@@ -11,7 +11,7 @@
 # the reason, and fails instead under ASSAY_REQUIRE_CONTAINERS=1 (.ci/run).
 . "$(dirname "${BASH_SOURCE[0]}")/../run/lib.sh" "$1"
 
-IMAGE=localhost/assay-e2e:busybox
+IMAGE=localhost/assay-e2e:busybox-2
 skip() {
   if [ "${ASSAY_REQUIRE_CONTAINERS:-0}" = 1 ]; then
     fail "containers required (ASSAY_REQUIRE_CONTAINERS=1) but $*"
@@ -43,6 +43,11 @@ if ! podman image exists "$IMAGE" 2>/dev/null; then
     [ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
   done
   echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+  # A merged-/usr host's /lib and /lib64 are links into /usr: the same links
+  # here let host programs run from a read-only /usr mount (t-ep-case.sh).
+  for d in lib lib64; do
+    if [ -L "/$d" ]; then ln -s "$(readlink "/$d")" "$root/$d"; fi
+  done
   tar -C "$root" -c . | podman import - "$IMAGE" >"$T/import.txt" 2>&1 ||
     skip "podman import failed: $(tail -n 3 "$T/import.txt" | tr '\n' ' ')"
   rm -rf "$root"
