@@ -317,8 +317,21 @@ void assay_container_wrap_argv(const struct assay_container *ctr, const char *ca
 			push_same(out, case_dir);
 		}
 		for (size_t i = 0; i < ctr->mounts.n; i++) {
+			/* enroot's --mount is an fstab entry with colon-separated
+			 * fields (SRC:DST:TYPE:OPTIONS; doc/cmd/start.md of
+			 * NVIDIA/enroot): a mode becomes "none:bind,MODE". */
+			const char *m = ctr->mounts.v[i];
+			const char *mode = strchr(strchr(m, ':') + 1, ':');
 			strlist_push(out, "--mount");
-			strlist_push(out, ctr->mounts.v[i]);
+			if (!mode) {
+				strlist_push(out, m);
+			} else {
+				struct sbuf sb = SBUF_INIT;
+				sbuf_add(&sb, m, (size_t)(mode - m));
+				sbuf_addf(&sb, ":none:bind,%s", mode + 1);
+				strlist_push(out, sbuf_str(&sb));
+				sbuf_release(&sb);
+			}
 		}
 		/* enroot start --env NAME passes the host's value of NAME. */
 		for (size_t i = 0; i < names.n; i++) {

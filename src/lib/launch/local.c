@@ -82,6 +82,12 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	struct local_launcher *l = (struct local_launcher *)base;
 	if (!s->argv || !s->argv->n)
 		return assay_error_set(e, ASSAY_USAGE, "%s: empty command", s->case_id);
+	if (s->container && s->container->on && s->container->runtime == ASSAY_CTR_PYXIS)
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "case %s: container runtime pyxis is a Slurm plugin; run the "
+		    "suite with the slurm launcher, or use podman or docker",
+		    s->case_id);
 	struct assay_job *job = xcalloc(1, sizeof(*job));
 	struct local_job *j = J(job);
 	j->l = l;
@@ -132,6 +138,14 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 		assay_container_run_argv(s->container, j->ctr_name, s->run_id ? s->run_id : "run",
 					 s->case_id, abs_dir, &names, &inner, &j->argv);
 		free(abs_dir);
+		strlist_clear(&names);
+		strlist_clear(&inner);
+	} else if (s->container && s->container->on && s->container->runtime != ASSAY_CTR_PYXIS) {
+		/* enroot, apptainer: the same wrapper a Slurm step gets. */
+		struct strlist names = STRLIST_INIT;
+		for (size_t i = 0; s->redact && i < s->redact->n; i++)
+			strlist_push(&names, s->redact->v[i].name);
+		assay_container_wrap_argv(s->container, j->dir, &names, &inner, &j->argv);
 		strlist_clear(&names);
 		strlist_clear(&inner);
 	} else {
