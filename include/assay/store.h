@@ -361,6 +361,9 @@ struct assay_store_run {
 	int exit_code;         /* -1 while running or after a kill */
 	int resumed;
 	long long ncases; /* cases recorded (begun) */
+	/* The container image its cases ran in, and its digest ("mixed" when
+	 * they differ); NULL without a container or in a store older than 6. */
+	char *image, *image_digest;
 };
 /* The run run_id ("last": the newest). ASSAY_USAGE when unknown. */
 assay_err assay_store_run_get(struct assay_store *s, const char *run_id,

@@ -3,7 +3,7 @@
 # rows (written inside the container into the case folder, mounted at the
 # same path) are parsed and stored, each container had the run's name and
 # labels, none remains, and the image's digest is recorded on the case and
-# the run, and shown by summary.json and `assay history`.
+# the run, and shown by summary.json, the reports and `assay history`.
 . "$(dirname "$0")/lib.sh" "$@"
 cat >suite.json <<JSON
 {"kind": "command", "name": "ctr", "cluster": "e2e", "revision": "r1",
@@ -30,4 +30,7 @@ expect_eq "$(q s.db "SELECT image || ' ' || image_digest FROM runs")" "$IMAGE $d
 expect_grep "\"image_digest\": \"$digest\"" "out/$run/summary.json"
 run_assay 0 history --store s.db "$(q s.db "SELECT key FROM series LIMIT 1")"
 expect_grep "$digest" out.txt
+# The report says which image produced the numbers.
+expect_grep "image digest $digest" "out/$run/summary.md"
+expect_grep "<dt>image digest</dt><dd class=\"mono\" title=\"$digest\">" "out/$run/report.html"
 echo ok
