@@ -111,7 +111,12 @@ static void check_devices(struct lint_ctx *c, const json_t *ctr)
 {
 	const json_t *d = json_object_get(ctr, "devices");
 	const json_t *plat = json_object_get(c->doc, "platforms");
-	if (!json_is_string(d) || !strcmp(json_string_value(d), "none") || !json_is_string(plat))
+	if (!json_is_string(d) || !strcmp(json_string_value(d), "none") || !json_is_string(plat) ||
+	    !c->on_disk)
+		return;
+	/* A regular file only: a path such as /dev/zero would never end. */
+	struct stat st;
+	if (stat(json_string_value(plat), &st) != 0 || !S_ISREG(st.st_mode))
 		return;
 	const char *want = json_string_value(d);
 	struct assay_registry reg;
