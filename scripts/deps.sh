@@ -10,7 +10,10 @@ set -euo pipefail
 pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev libpcre2-dev
             libopenmpi-dev openmpi-bin"
 # hipcc: the compile check of assay-ep's HIP kernels (tests/e2e/ep).
-pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3 hipcc"
+# podman, runc, busybox-static: the container tests (tests/e2e/containers)
+# run rootful podman on an image imported from a static busybox.
+pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3 hipcc
+            podman runc busybox-static"
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
 pkgs_otava="python3 python3-numpy python3-scipy"

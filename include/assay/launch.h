@@ -28,6 +28,7 @@
 typedef void (*assay_output_fn)(void *ctx, const char *stream, const char *data, size_t len);
 
 struct assay_proc_record; /* include/assay/contain.h */
+struct assay_container;   /* include/assay/container.h */
 /* Called once the case's processes (or its job) exist, before the workload
  * runs: what is needed to find it again after assay was killed. An error
  * stops the case before it runs. */
@@ -58,6 +59,10 @@ struct assay_launch_spec {
 	const char *registry_file;             /* where the platform was read from */
 	assay_record_fn on_record;             /* may be NULL; called with ctx */
 	int attempt; /* the run's attempt (1, and 2... after --resume); 0 means 1 */
+	/* The case's container (include/assay/container.h), or NULL: the
+	 * launcher runs argv inside it; run_id names and labels it. */
+	const struct assay_container *container;
+	const char *run_id;
 };
 
 enum assay_job_end {

@@ -158,6 +158,8 @@ struct assay_report {
 	char *ended;
 	char *matrix_digest;  /* hex SHA-256 */
 	char *catalog_digest; /* hex SHA-256 */
+	char *image;          /* the container image (provenance), or NULL */
+	char *image_digest;   /* what it resolved to, or NULL */
 	assay_err exit_code;  /* the run's outcome */
 
 	struct assay_report_case *cases;

@@ -43,6 +43,8 @@ struct assay_case_outcome {
 	bool earlier;                   /* finished in an earlier attempt of this run (--resume) */
 	char *dir;                      /* the case folder, or NULL when it never ran */
 	struct assay_verdicts verdicts; /* its gate verdicts, as stored */
+	char *image;                    /* its container image as written, or NULL */
+	char *image_digest;             /* what the runtime resolved it to, or NULL */
 };
 
 enum assay_run_event_kind {

@@ -112,6 +112,10 @@ struct assay_slurm_step {
 	const struct assay_slurm_env *env; /* step-only variables */
 	size_t n_env;
 	const char *cwd; /* srun --chdir (absolute); NULL: the job's directory */
+	/* srun options of the step's container (pyxis: --container-image=...),
+	 * after the launcher's own; include/assay/container.h. */
+	const char *const *srun_opts;
+	size_t n_srun_opts;
 };
 
 struct assay_slurm_job {

@@ -18,7 +18,7 @@ struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
  * are migrated forward on open; a newer one is refused. */
-#define ASSAY_STORE_SCHEMA_VERSION 5
+#define ASSAY_STORE_SCHEMA_VERSION 6
 /* Default path of the store used by the commands. */
 #define ASSAY_STORE_DEFAULT_PATH "assay.db"
 
@@ -164,6 +164,11 @@ assay_err assay_store_run_attempt(struct assay_store *s, const char *run_id, int
 assay_err assay_store_proc_record(struct assay_store *s, const char *run_id, const char *case_id,
 				  int run_attempt, const struct assay_proc_record *r,
 				  struct assay_error *e);
+/* The container image a case runs in: the reference as written and its
+ * resolved digest (cases.image, cases.image_digest); the run's columns get
+ * the same, or "mixed" when its cases differ. Provenance only. */
+assay_err assay_store_case_image(struct assay_store *s, const char *run_id, const char *case_id,
+				 const char *image, const char *digest, struct assay_error *e);
 /* Split a finished case's duration: queue_s of it waiting in a queue
  * (cases.queue_s), the rest running (cases.run_s). */
 assay_err assay_store_case_queue(struct assay_store *s, const char *run_id, const char *case_id,
@@ -288,6 +293,7 @@ struct assay_point {
 	char *timestamp;
 	char *run_id;
 	double value;
+	char *image_digest; /* the container image its case ran in (with the run id), or NULL */
 };
 struct assay_points {
 	struct assay_point *v;
@@ -355,6 +361,9 @@ struct assay_store_run {
 	int exit_code;         /* -1 while running or after a kill */
 	int resumed;
 	long long ncases; /* cases recorded (begun) */
+	/* The container image its cases ran in, and its digest ("mixed" when
+	 * they differ); NULL without a container or in a store older than 6. */
+	char *image, *image_digest;
 };
 /* The run run_id ("last": the newest). ASSAY_USAGE when unknown. */
 assay_err assay_store_run_get(struct assay_store *s, const char *run_id,

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "assay/config.h"
+#include "assay/container.h"
 #include "assay/detect.h"
 #include "assay/error.h"
 #include "assay/gate.h"
@@ -106,6 +107,9 @@ struct assay_suite {
 	struct strlist raw_artifacts;
 	struct strlist env; /* NAME=template */
 	double timeout_s;   /* 0: none */
+	/* The container the cases run in (on: false when none); its strings may
+	 * hold placeholders (docs/containers.md). */
+	struct assay_container container;
 
 	/* kind "command" */
 	struct strlist argv;    /* templates */
@@ -156,6 +160,7 @@ struct assay_case_plan {
 	json_t *timing;         /* its content */
 	json_t *context;        /* series fields for every row */
 	const char *parser;
+	struct assay_container container; /* this case's, placeholders filled (on: false: none) */
 };
 /* Plan case c of run run_id whose folder is case_dir. builtins adds values
  * for placeholders (RUN_ID, CASE_ID, CASE_DIR, OUT, NODE, HOST are set

@@ -68,6 +68,9 @@ static void notes(const struct assay_point *pt, size_t i, const struct assay_cha
 			  assay_annotation_kind_name(ann->v[k].kind), ann->v[k].note ? ": " : "",
 			  ann->v[k].note ? ann->v[k].note : "");
 	}
+	/* Provenance, not identity: a new image continues the series. */
+	if (pt->image_digest)
+		sbuf_addf(sb, "%simage %s", sb->len ? "; " : "", pt->image_digest);
 }
 
 /* What is printed: the series, its points, their change points and notes. */

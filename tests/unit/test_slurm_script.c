@@ -176,9 +176,9 @@ static void test_script_gpu_example(void **state)
 	const struct assay_slurm_env env[] = {{"ASSAY_RUN_ID", "r1"}, {"NCCL_DEBUG", "WARN"}};
 	const struct assay_slurm_step steps[] = {
 	    {CASE_DECODE, ep_decode, ARRAY_SIZE(ep_decode), true, "/runs/r1/slurm/" CASE_DECODE,
-	     "/runs/r1/slurm/" CASE_DECODE "/exit", NULL, 0, NULL},
+	     "/runs/r1/slurm/" CASE_DECODE "/exit", NULL, 0, NULL, NULL, 0},
 	    {CASE_PREFILL, ep_prefill, ARRAY_SIZE(ep_prefill), true, "/runs/r1/slurm/" CASE_PREFILL,
-	     "/runs/r1/slurm/" CASE_PREFILL "/exit", NULL, 0, NULL},
+	     "/runs/r1/slurm/" CASE_PREFILL "/exit", NULL, 0, NULL, NULL, 0},
 	};
 	struct assay_slurm_job j = {
 	    .name = "assay-r1-h100-nccl-bf16-n2",
@@ -248,7 +248,9 @@ static void test_script_command_example(void **state)
 					      "/runs/r1/slurm/llama-8b-smoke/exit",
 					      NULL,
 					      0,
-					      NULL};
+					      NULL,
+					      NULL,
+					      0};
 	json_t *net = json_pack("{s:s}", "socket_ifname", "bond0");
 	struct assay_slurm_job j = {
 	    .name = "assay-r1-llama-8b-smoke",
@@ -316,8 +318,17 @@ static void test_script_runs_with_hostile_values(void **state)
 	const struct assay_slurm_env env[] = {{"HOSTILE", hostile_value}};
 	const struct assay_slurm_env step_env[] = {{"STEP_VAR", "a'b c"}};
 	const char *const secrets[] = {"SECRET_TOKEN"};
-	const struct assay_slurm_step step = {
-	    "case \n with newline", args, ARRAY_SIZE(args), false, logs, status, step_env, 1, NULL};
+	const struct assay_slurm_step step = {"case \n with newline",
+					      args,
+					      ARRAY_SIZE(args),
+					      false,
+					      logs,
+					      status,
+					      step_env,
+					      1,
+					      NULL,
+					      NULL,
+					      0};
 	const json_t *net = json_pack("{s:s}", "socket_ifname", "eth 1");
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
@@ -428,9 +439,9 @@ static void test_script_spool(void **state)
 		   *three[] = {"/bin/echo", "three"};
 	const struct assay_slurm_env env2[] = {{"STEP_VAR", "second"}};
 	const struct assay_slurm_step steps[] = {
-	    {"first", one, 2, false, logs, st1, NULL, 0, NULL},
-	    {"second", two, 2, true, logs, st2, env2, 1, "/work dir"},
-	    {"third", three, 2, false, logs, st3, NULL, 0, NULL},
+	    {"first", one, 2, false, logs, st1, NULL, 0, NULL, NULL, 0},
+	    {"second", two, 2, true, logs, st2, env2, 1, "/work dir", NULL, 0},
+	    {"third", three, 2, false, logs, st3, NULL, 0, NULL, NULL, 0},
 	};
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
@@ -542,7 +553,7 @@ static void test_script_refusals(void **state)
 {
 	(void)state;
 	const char *argv[] = {"true"};
-	struct assay_slurm_step step = {"c", argv, 1, false, NULL, NULL, NULL, 0, NULL};
+	struct assay_slurm_step step = {"c", argv, 1, false, NULL, NULL, NULL, 0, NULL, NULL, 0};
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
 	struct assay_slurm_job base = {.name = "j",
@@ -599,11 +610,12 @@ static void test_script_refusals(void **state)
 	j.n_steps = 0;
 	assert_string_equal(refuse(&j), "job j has no steps");
 	const char *empty[] = {""};
-	struct assay_slurm_step s2 = {"c", empty, 1, false, NULL, NULL, NULL, 0, NULL};
+	struct assay_slurm_step s2 = {"c", empty, 1, false, NULL, NULL, NULL, 0, NULL, NULL, 0};
 	j = base;
 	j.steps = &s2;
 	assert_string_equal(refuse(&j), "job j, step 1: no program");
-	struct assay_slurm_step s3 = {"c", argv, 1, false, NULL, "rel/status", NULL, 0, NULL};
+	struct assay_slurm_step s3 = {"c",  argv, 1,    false, NULL, "rel/status",
+				      NULL, 0,    NULL, NULL,  0};
 	j.steps = &s3;
 	assert_string_equal(refuse(&j), "status file \"rel/status\": expected an absolute path");
 	j = base;

@@ -2,7 +2,9 @@
  * (include/assay/contain.h), stdout/stderr captured through pipes,
  * redacted, written to the case folder and handed to the watcher; timeout
  * and cancel stop the whole group (SIGTERM, then freeze and SIGKILL after
- * the grace period), and leftovers are stopped when the command ends. */
+ * the grace period), and leftovers are stopped when the command ends. A
+ * case with a podman/docker container runs `RUNTIME run --rm --name ...`,
+ * and every stop also reaches the container by name (kill, then rm -f). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "assay/contain.h"
+#include "assay/container.h"
 #include "assay/json.h"
 #include "assay/launch.h"
 #include "assay/proc.h"
@@ -57,6 +60,10 @@ struct local_job {
 	int status;
 	enum assay_job_end forced;
 	char start_error[512];
+	/* A podman/docker container: its runtime and name (ctr_name NULL: none). */
+	enum assay_ctr_runtime ctr_rt;
+	char *ctr_name;
+	bool ctr_gone;
 };
 
 /* struct assay_job is opaque to callers; ours is a local_job. */
@@ -75,6 +82,12 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	struct local_launcher *l = (struct local_launcher *)base;
 	if (!s->argv || !s->argv->n)
 		return assay_error_set(e, ASSAY_USAGE, "%s: empty command", s->case_id);
+	if (s->container && s->container->on && s->container->runtime == ASSAY_CTR_PYXIS)
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "case %s: container runtime pyxis is a Slurm plugin; run the "
+		    "suite with the slurm launcher, or use podman or docker",
+		    s->case_id);
 	struct assay_job *job = xcalloc(1, sizeof(*job));
 	struct local_job *j = J(job);
 	j->l = l;
@@ -89,15 +102,54 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	j->pid = -1;
 	for (int i = 0; i < 2; i++)
 		j->pipe_fd[i] = j->log_fd[i] = -1;
+	struct strlist inner = STRLIST_INIT;
 	if (s->mpi_ranks > 0) {
 		if (l->openmpi < 0) {
 			const char *starter = l->o.mpirun.n ? l->o.mpirun.v[0] : "mpirun";
 			l->openmpi = assay_mpi_is_openmpi(starter);
 		}
-		assay_mpi_command(&l->o, l->openmpi, s->mpi_ranks, s->argv, &j->argv);
+		assay_mpi_command(&l->o, l->openmpi, s->mpi_ranks, s->argv, &inner);
 	} else {
 		for (size_t i = 0; i < s->argv->n; i++)
-			strlist_push(&j->argv, s->argv->v[i]);
+			strlist_push(&inner, s->argv->v[i]);
+	}
+	if (assay_container_is_local(s->container)) {
+		/* All ranks in one container: mpirun runs inside it. Variables and
+		 * secrets cross by name; their values stay in podman's environment. */
+		struct sbuf name = SBUF_INIT;
+		struct strlist names = STRLIST_INIT;
+		assay_container_name(s->run_id ? s->run_id : "run", s->case_id, s->attempt, &name);
+		for (size_t i = 0; s->env && i < s->env->n; i++) {
+			const char *eq = strchr(s->env->v[i], '=');
+			char *n = xstrndup(s->env->v[i],
+					   eq ? (size_t)(eq - s->env->v[i]) : strlen(s->env->v[i]));
+			strlist_push(&names, n);
+			free(n);
+		}
+		for (size_t i = 0; s->redact && i < s->redact->n; i++)
+			if (!strlist_has(&names, s->redact->v[i].name))
+				strlist_push(&names, s->redact->v[i].name);
+		j->ctr_rt = s->container->runtime;
+		j->ctr_name = sbuf_detach(&name, NULL);
+		char cwd[4096];
+		char *abs_dir = j->dir[0] == '/' || !getcwd(cwd, sizeof(cwd))
+				    ? xstrdup(j->dir)
+				    : xasprintf("%s/%s", cwd, j->dir);
+		assay_container_run_argv(s->container, j->ctr_name, s->run_id ? s->run_id : "run",
+					 s->case_id, abs_dir, &names, &inner, &j->argv);
+		free(abs_dir);
+		strlist_clear(&names);
+		strlist_clear(&inner);
+	} else if (s->container && s->container->on && s->container->runtime != ASSAY_CTR_PYXIS) {
+		/* enroot, apptainer: the same wrapper a Slurm step gets. */
+		struct strlist names = STRLIST_INIT;
+		for (size_t i = 0; s->redact && i < s->redact->n; i++)
+			strlist_push(&names, s->redact->v[i].name);
+		assay_container_wrap_argv(s->container, j->dir, &names, &inner, &j->argv);
+		strlist_clear(&names);
+		strlist_clear(&inner);
+	} else {
+		j->argv = inner;
 	}
 	for (size_t i = 0; s->env && i < s->env->n; i++)
 		strlist_push(&j->env, s->env->v[i]);
@@ -280,7 +332,7 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 					      assay_contain_kind_name(j->cg.kind),
 					      j->cg.path[0] ? j->cg.path : NULL,
 					      NULL,
-					      NULL};
+					      j->ctr_name};
 		rec = j->on_record(j->ctx, &r, e);
 	}
 	if (rec == ASSAY_OK) {
@@ -392,14 +444,29 @@ static void terminate(struct local_job *j)
 {
 	track(j);
 	assay_proc_signal_new(&j->procs, &j->termed, SIGTERM);
-	if (!j->term_at)
+	if (!j->term_at) {
 		j->term_at = assay_monotonic();
+		/* The container's processes are the runtime's, not in our group. */
+		if (j->ctr_name)
+			assay_container_signal(j->ctr_rt, j->ctr_name, "TERM");
+	}
+}
+
+/* The container is gone for good: killed and removed (once). */
+static void remove_container(struct local_job *j)
+{
+	if (!j->ctr_name || j->ctr_gone)
+		return;
+	assay_container_signal(j->ctr_rt, j->ctr_name, "KILL");
+	assay_container_remove(j->ctr_rt, j->ctr_name);
+	j->ctr_gone = true;
 }
 
 /* Freeze the group and SIGKILL all of it (without a cgroup: every process
  * tracked). */
 static void kill_now(struct local_job *j)
 {
+	remove_container(j);
 	if (j->cg.path[0]) {
 		assay_contain_kill(&j->cg);
 	} else {
@@ -552,6 +619,8 @@ static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job
 			}
 			j->done = true;
 			j->end_time = assay_monotonic();
+			if (j->term_at || !WIFEXITED(j->status) || WEXITSTATUS(j->status))
+				remove_container(j); /* --rm may not have had its turn */
 			assay_contain_remove(&j->cg);
 		}
 	} else if (j->term_at) {
@@ -619,6 +688,7 @@ static void release(struct assay_job *job)
 	free(j->case_id);
 	free(j->dir);
 	free(j->cwd);
+	free(j->ctr_name);
 	strlist_clear(&j->argv);
 	strlist_clear(&j->env);
 	free(job);

@@ -15,6 +15,7 @@
 
 #include "assay/config.h"
 #include "assay/contain.h"
+#include "assay/container.h"
 #include "assay/launch.h"
 #include "assay/proc.h"
 #include "assay/slurm.h"
@@ -71,6 +72,7 @@ struct assay_job {
 	const json_t *network;
 	bool mpi, first_in_group;
 	struct strlist argv, env, secrets, hosts;
+	struct strlist srun_opts; /* the container's (pyxis), or empty */
 	double timeout_s;
 	const struct assay_redactor *redact;
 	assay_output_fn on_output;
@@ -195,7 +197,7 @@ static assay_err check(struct assay_launcher *base, const struct assay_launch_sp
 /* The pieces assay_slurm_script() and friends read, for one job. */
 struct parts {
 	struct assay_slurm_env *env;
-	const char **argv, **secrets;
+	const char **argv, **secrets, **srun_opts;
 	struct assay_slurm_step step;
 	struct assay_slurm_job job;
 };
@@ -217,8 +219,12 @@ static void parts_init(struct parts *p, const struct assay_job *j, const char *n
 	p->secrets = xcalloc(j->secrets.n + 1, sizeof(*p->secrets));
 	for (size_t i = 0; i < j->secrets.n; i++)
 		p->secrets[i] = j->secrets.v[i];
-	p->step = (struct assay_slurm_step){j->case_id,     p->argv, j->argv.n, j->mpi, j->raw,
-					    j->status_file, p->env,  j->env.n,  j->cwd};
+	p->srun_opts = xcalloc(j->srun_opts.n + 1, sizeof(*p->srun_opts));
+	for (size_t i = 0; i < j->srun_opts.n; i++)
+		p->srun_opts[i] = j->srun_opts.v[i];
+	p->step = (struct assay_slurm_step){j->case_id, p->argv,        j->argv.n,     j->mpi,
+					    j->raw,     j->status_file, p->env,        j->env.n,
+					    j->cwd,     p->srun_opts,   j->srun_opts.n};
 	p->job = (struct assay_slurm_job){.name = name,
 					  .shape = j->shape,
 					  .o = &j->o,
@@ -240,6 +246,7 @@ static void parts_release(struct parts *p)
 	free(p->env);
 	free(p->argv);
 	free(p->secrets);
+	free(p->srun_opts);
 }
 
 /* The job script (the whole case, or a shard's driver) for job `name`. */
@@ -335,6 +342,40 @@ static void choose_mode(struct slurm_launcher *l, struct assay_job *j)
 	j->hosts = use;
 }
 
+/* A case in a container: pyxis adds srun options (the container named
+ * after the job, so a shard's steps reuse the imported image); enroot and
+ * apptainer wrap the program. Variables and secrets cross by name. */
+static assay_err container_step(struct assay_job *j, const struct assay_container *ctr,
+				struct assay_error *e)
+{
+	if (assay_container_is_local(ctr))
+		return assay_error_set(e, ASSAY_USAGE,
+				       "case %s: container runtime %s runs under the local "
+				       "launcher; on Slurm use pyxis, enroot or apptainer",
+				       j->case_id, assay_ctr_runtime_names[ctr->runtime]);
+	struct strlist names = STRLIST_INIT;
+	for (size_t i = 0; i < j->env.n; i++) {
+		const char *eq = strchr(j->env.v[i], '=');
+		char *n =
+		    xstrndup(j->env.v[i], eq ? (size_t)(eq - j->env.v[i]) : strlen(j->env.v[i]));
+		strlist_push(&names, n);
+		free(n);
+	}
+	for (size_t i = 0; i < j->secrets.n; i++)
+		if (!strlist_has(&names, j->secrets.v[i]))
+			strlist_push(&names, j->secrets.v[i]);
+	if (ctr->runtime == ASSAY_CTR_PYXIS) {
+		assay_container_srun_opts(ctr, j->name, j->case_dir, &names, &j->srun_opts);
+	} else {
+		struct strlist inner = j->argv;
+		memset(&j->argv, 0, sizeof(j->argv));
+		assay_container_wrap_argv(ctr, j->case_dir, &names, &inner, &j->argv);
+		strlist_clear(&inner);
+	}
+	strlist_clear(&names);
+	return ASSAY_OK;
+}
+
 static assay_err prepare(struct assay_launcher *base, const struct assay_launch_spec *s,
 			 struct assay_job **out, struct assay_error *e)
 {
@@ -379,6 +420,10 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	choose_mode(l, j);
 	j->name = j->attempt > 1 ? xasprintf("assay-%s-%s-a%d", j->run_id, group_of(j), j->attempt)
 				 : xasprintf("assay-%s-%s", j->run_id, group_of(j));
+	if (s->container && s->container->on && container_step(j, s->container, e) != ASSAY_OK) {
+		job_free(j);
+		return ASSAY_USAGE;
+	}
 	j->first_in_group = !l->last_group || strcmp(l->last_group, group_of(j));
 	l->group_n = j->first_in_group ? 1 : l->group_n + 1;
 	free(l->last_group);
@@ -1080,6 +1125,7 @@ static void job_free(struct assay_job *j)
 	strlist_clear(&j->env);
 	strlist_clear(&j->secrets);
 	strlist_clear(&j->hosts);
+	strlist_clear(&j->srun_opts);
 	free(j);
 }
 

@@ -310,6 +310,8 @@ static void step_words(const struct assay_slurm_job *j, const struct assay_slurm
 	strlist_push(w, sbuf_str(&sb));
 	for (size_t i = 0; o && i < o->srun_args.n; i++)
 		strlist_push(w, o->srun_args.v[i]);
+	for (size_t i = 0; i < s->n_srun_opts; i++)
+		strlist_push(w, s->srun_opts[i]);
 	sbuf_release(&sb);
 }
 

@@ -13,7 +13,7 @@
 static const struct lint_family *const families[] = {
     &lint_family_placement, &lint_family_images,       &lint_family_job,     &lint_family_network,
     &lint_family_cards,     &lint_family_placeholders, &lint_family_secrets, &lint_family_suite,
-    &lint_family_gates,     &lint_family_assay,        &lint_family_context,
+    &lint_family_gates,     &lint_family_assay,        &lint_family_context, &lint_family_container,
 };
 
 size_t assay_lint_rule_count(void)

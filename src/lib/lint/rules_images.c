@@ -11,7 +11,7 @@ static const struct assay_lint_rule rules[] = {
      "a built_models entry whose key names no built_images entry: it never runs"},
     {"image-without-model", "images", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
      "a built_images entry without a built_models entry of the same key: it is skipped"},
-    {"image-tag", "images", ASSAY_LINT_WARNING, true, KIND(MANIFEST),
+    {"image-tag", "images", ASSAY_LINT_WARNING, true, KIND(MANIFEST) | KIND(SUITE),
      "an image reference without a tag or with the moving \"latest\" tag"},
     {"image-tag-reused", "images", ASSAY_LINT_ERROR, true, KIND(MANIFEST),
      "two local images built from different dockerfiles under one docker_image tag"},
@@ -136,6 +136,13 @@ static void check_reused(struct lint_ctx *c, const json_t *images)
 
 static void check(struct lint_ctx *c)
 {
+	if (c->kind == ASSAY_LINT_SUITE && json_is_object(c->doc)) {
+		/* A suite's container image (docs/containers.md). */
+		const json_t *ctr = json_object_get(c->doc, "container");
+		if (json_is_object(ctr) && lint_on(c, R_TAG))
+			check_ref(c, ctr, "$.container", "image");
+		return;
+	}
 	if (c->kind != ASSAY_LINT_MANIFEST || !json_is_object(c->doc))
 		return;
 	const json_t *images = json_object_get(c->doc, "built_images");

@@ -166,6 +166,10 @@ static void header(struct html *h)
 	meta(h, "ended", r->ended, false);
 	meta(h, "matrix digest", r->matrix_digest, true);
 	meta(h, "catalog digest", r->catalog_digest, true);
+	if (r->image) { /* provenance of a run in a container */
+		meta(h, "image", r->image, false);
+		meta(h, "image digest", r->image_digest, true);
+	}
 	sbuf_adds(h->o, "</dl><div class=\"counts\">");
 	sbuf_addf(h->o, "<span class=\"total\">%zu case%s</span>", r->ncases,
 		  r->ncases == 1 ? "" : "s");

@@ -311,6 +311,8 @@ static void header(struct loader *L, const struct assay_store_run *run)
 	assay_report_set(&r->ended, run->ended);
 	assay_report_set(&r->matrix_digest, run->matrix_sha256);
 	assay_report_set(&r->catalog_digest, run->catalog_sha256);
+	assay_report_set(&r->image, run->image);
+	assay_report_set(&r->image_digest, run->image_digest);
 	if (run->exit_code >= 0 && run->ended) {
 		r->exit_code = (assay_err)run->exit_code;
 	} else {

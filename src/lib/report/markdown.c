@@ -135,6 +135,8 @@ static void md_facts(struct sbuf *o, const struct assay_report *r)
 	const char *facts[][2] = {{"revision", r->revision},
 				  {"host", r->host},
 				  {"launcher", r->launcher},
+				  {"image", r->image},
+				  {"image digest", r->image_digest},
 				  {"started", r->started},
 				  {"ended", r->ended}};
 	bool first = true;

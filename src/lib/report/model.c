@@ -99,9 +99,9 @@ static void gate_release(struct assay_report_gate *g)
 
 void assay_report_release(struct assay_report *r)
 {
-	char **header[] = {&r->suite, &r->run_id,        &r->revision,
-			   &r->host,  &r->launcher,      &r->started,
-			   &r->ended, &r->matrix_digest, &r->catalog_digest};
+	char **header[] = {&r->suite,          &r->run_id,  &r->revision,    &r->host,
+			   &r->launcher,       &r->started, &r->ended,       &r->matrix_digest,
+			   &r->catalog_digest, &r->image,   &r->image_digest};
 	for (size_t i = 0; i < ARRAY_SIZE(header); i++)
 		free(*header[i]);
 	for (size_t i = 0; i < r->ncases; i++)

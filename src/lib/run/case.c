@@ -735,8 +735,32 @@ void run_launch_spec(const struct run_ctx *rc, const struct assay_suite_case *c,
 	    .nodes = c->nodes,
 	    .redact = &rc->redact,
 	    .attempt = rc->attempt,
+	    .container = p->container.on ? &p->container : NULL,
+	    .run_id = rc->res->run_id,
 	};
 	assay_suite_place(&rc->suite, c, spec);
+}
+
+/* Image provenance: the digest the runtime resolves the image to (podman,
+ * docker: `image inspect`), or the reference as given (pyxis, enroot,
+ * apptainer resolve it on the node). An image not present yet is left to
+ * the runtime (its run pulls it) and inspected again after the case. */
+static assay_err record_image(struct run_ctx *rc, const struct assay_suite_case *c,
+			      const struct assay_container *ctr, struct assay_case_outcome *out,
+			      struct assay_error *e)
+{
+	struct sbuf d = SBUF_INIT;
+	struct assay_error ignore;
+	if (assay_container_digest(ctr, &d, &ignore) != ASSAY_OK)
+		sbuf_reset(&d);
+	assay_err err = assay_store_case_image(rc->store, rc->res->run_id, c->id, ctr->image,
+					       d.len ? sbuf_str(&d) : NULL, e);
+	free(out->image);
+	free(out->image_digest);
+	out->image = xstrdup(ctr->image);
+	out->image_digest = d.len ? sbuf_detach(&d, NULL) : NULL;
+	sbuf_release(&d);
+	return err;
 }
 
 assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
@@ -791,6 +815,10 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	sbuf_release(&desc);
 	before = xcalloc(p.results.n ? p.results.n : 1, sizeof(*before));
 	snapshot(&p, before);
+	/* Recorded before it runs (a killed run keeps it), unless the runtime
+	 * pulls the image anew: then only after. */
+	if (err == ASSAY_OK && p.container.on && p.container.pull != ASSAY_CTR_PULL_ALWAYS)
+		err = record_image(rc, c, &p.container, out, e);
 	if (err != ASSAY_OK || (err = ops->submit(job, e)) != ASSAY_OK)
 		goto out;
 	struct assay_job_status st;
@@ -798,6 +826,10 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 	if ((err = follow(rc, index, c, job, &w, &st, &interrupted, e)) != ASSAY_OK ||
 	    (err = ops->collect(job, e)) != ASSAY_OK ||
 	    (err = run_redact_case_dir(rc, case_dir, &redacted, e)) != ASSAY_OK)
+		goto out;
+	/* An image pulled by the case itself is known only now. */
+	if (p.container.on && (!out->image_digest || p.container.pull == ASSAY_CTR_PULL_ALWAYS) &&
+	    (err = record_image(rc, c, &p.container, out, e)) != ASSAY_OK)
 		goto out;
 	out->duration_s = assay_monotonic() - t0;
 	out->queue_s = st.queue_s < out->duration_s ? st.queue_s : out->duration_s;

@@ -29,6 +29,8 @@ void case_outcome_release(struct assay_case_outcome *o)
 	free(o->source);
 	free(o->line);
 	free(o->dir);
+	free(o->image);
+	free(o->image_digest);
 	assay_verdicts_release(&o->verdicts);
 	memset(o, 0, sizeof(*o));
 }
@@ -79,6 +81,10 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 		json_object_set_new(
 		    o, "run_s",
 		    json_real(c->duration_s > c->queue_s ? c->duration_s - c->queue_s : 0));
+		if (c->image) {
+			json_object_set_new(o, "image", json_string(c->image));
+			json_object_set_new(o, "image_digest", str_or_null(c->image_digest));
+		}
 		if (c->signature)
 			json_object_set_new(o, "signature",
 					    json_pack("{s:s, s:s, s:s}", "name", c->signature,
@@ -101,6 +107,27 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 	    res->interrupted, "counts", counts, "cases", cases, "secrets", secrets);
 	if (res->attempt > 0)
 		json_object_set_new(doc, "attempt", json_integer(res->attempt));
+	/* The run's image: its cases' when they agree, else "mixed". */
+	const char *image = NULL, *digest = NULL;
+	bool mixed = false;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct assay_case_outcome *c = &res->cases[i];
+		if (!c->image)
+			continue;
+		const char *d = c->image_digest ? c->image_digest : "";
+		if (!image) {
+			image = c->image;
+			digest = d;
+		} else if (strcmp(image, c->image) || strcmp(digest, d)) {
+			mixed = true;
+		}
+	}
+	if (image) {
+		json_object_set_new(doc, "image", json_string(mixed ? "mixed" : image));
+		json_object_set_new(doc, "image_digest",
+				    mixed ? json_string("mixed")
+					  : (*digest ? json_string(digest) : json_null()));
+	}
 	if (res->resume_hint)
 		json_object_set_new(doc, "resume_command", json_string(res->resume_hint));
 	return doc;

@@ -286,6 +286,26 @@ static void end_one(const char *case_id, int attempt, const struct assay_proc_re
 	sbuf_release(&what);
 }
 
+/* Containers of the run's earlier attempts (found by their assay.run
+ * label, whether or not the store recorded them): killed and removed. */
+static void end_containers(struct run_ctx *rc, struct sbuf *report)
+{
+	enum assay_ctr_runtime rt = rc->suite.container.runtime;
+	struct strlist names = STRLIST_INIT;
+	struct assay_error e;
+	if (assay_container_list(rt, rc->res->run_id, &names, &e) != ASSAY_OK) {
+		sbuf_addf(report, "%s\n", e.message);
+		return;
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		assay_container_signal(rt, names.v[i], "KILL");
+		bool ok = assay_container_remove(rt, names.v[i]);
+		sbuf_addf(report, "%s container %s\n", ok ? "removed" : "could not remove",
+			  names.v[i]);
+	}
+	strlist_clear(&names);
+}
+
 /* Before a resumed run starts anything: end what its killed attempts left
  * running (recorded in the store before each case started; the launcher
  * also looks for jobs named after the run), and say so. */
@@ -297,6 +317,8 @@ static assay_err end_leftovers(struct run_ctx *rc, struct assay_error *e)
 	if (err == ASSAY_OK && ops->resume)
 		ops->resume(rc->suite.launcher, rc->res->run_id, rc->res->run_dir, rc->attempt,
 			    &l.jobs, &l.report);
+	if (err == ASSAY_OK && assay_container_is_local(&rc->suite.container))
+		end_containers(rc, &l.report);
 	if (err == ASSAY_OK)
 		err = assay_store_procs_end(rc->store, rc->res->run_id, NULL, e);
 	/* One event per line. */

@@ -107,6 +107,33 @@ assay_err assay_store_case_queue(struct assay_store *s, const char *run_id, cons
 	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording a case's queue time");
 }
 
+assay_err assay_store_case_image(struct assay_store *s, const char *run_id, const char *case_id,
+				 const char *image, const char *digest, struct assay_error *e)
+{
+	long long case_pk;
+	assay_err rc = store_case_pk(s, run_id, case_id, &case_pk, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	static const char *const sql[] = {
+	    "UPDATE cases SET image = ?2, image_digest = ?3 WHERE id = ?1",
+	    "UPDATE runs SET image = CASE WHEN image IS NULL OR image = ?2 THEN ?2 ELSE 'mixed' "
+	    "END, image_digest = CASE WHEN image_digest IS NULL OR image_digest = ?3 THEN ?3 "
+	    "ELSE 'mixed' END WHERE id = (SELECT run FROM cases WHERE id = ?1)"};
+	for (size_t i = 0; i < 2; i++) {
+		sqlite3_stmt *st = store_prepare(s, sql[i], e);
+		if (!st)
+			return e ? e->code : ASSAY_INFRA;
+		sqlite3_bind_int64(st, 1, case_pk);
+		store_bind_text(st, 2, image);
+		store_bind_text(st, 3, digest);
+		int step = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (step != SQLITE_DONE)
+			return store_sqlerr(s, e, "recording a case's image");
+	}
+	return ASSAY_OK;
+}
+
 static const char *col(sqlite3_stmt *st, int i)
 {
 	return (const char *)sqlite3_column_text(st, i);

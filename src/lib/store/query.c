@@ -237,10 +237,15 @@ void assay_series_list_release(struct assay_series_list *l)
 }
 
 /* A series' points: the run column names the run that stored the point. */
-static const char points_sql[] =
-    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id) "
-    "FROM measurements m JOIN runs r ON r.id = m.run WHERE m.series = ?1 AND "
+/* A store older than schema 6 (read-only, not migrated) has no image. */
+static const char points_sql_v5[] =
+    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "
+    "NULL FROM measurements m JOIN runs r ON r.id = m.run WHERE m.series = ?1 AND "
     "m.timestamp >= ?2 ORDER BY m.timestamp, m.id";
+static const char points_sql[] =
+    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "
+    "c.image_digest FROM measurements m JOIN runs r ON r.id = m.run LEFT JOIN cases c ON "
+    "c.id = m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 ORDER BY m.timestamp, m.id";
 
 /* Rows as stored: an ingested row keeps its own run id, NULL included. */
 static const char rows_sql[] =
@@ -320,7 +325,10 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 		return step == SQLITE_DONE ? assay_error_set(e, ASSAY_USAGE, "%s: no series %s",
 							     s->path, series_key)
 					   : store_sqlerr(s, e, "finding a series");
-	sqlite3_stmt *st = with_run ? store_prepare(s, points_sql, e) : store_stmt(s, ST_VALUES, e);
+	sqlite3_stmt *st =
+	    with_run ? store_prepare(
+			   s, assay_store_schema_version(s) >= 6 ? points_sql : points_sql_v5, e)
+		     : store_stmt(s, ST_VALUES, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, sid);
@@ -332,6 +340,7 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 		pt->revision = store_column_dup(st, 2);
 		pt->timestamp = store_column_dup(st, 3);
 		pt->run_id = with_run ? store_column_dup(st, 4) : NULL;
+		pt->image_digest = with_run ? store_column_dup(st, 5) : NULL;
 	}
 	if (step != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "reading points");
@@ -361,6 +370,7 @@ void assay_points_release(struct assay_points *p)
 		free(p->v[i].revision);
 		free(p->v[i].timestamp);
 		free(p->v[i].run_id);
+		free(p->v[i].image_digest);
 	}
 	free(p->v);
 	memset(p, 0, sizeof(*p));

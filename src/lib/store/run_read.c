@@ -21,6 +21,8 @@ void assay_store_run_release(struct assay_store_run *r)
 	free(r->launcher);
 	free(r->started);
 	free(r->ended);
+	free(r->image);
+	free(r->image_digest);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -45,11 +47,19 @@ assay_err assay_store_run_get(struct assay_store *s, const char *run_id,
 {
 	memset(out, 0, sizeof(*out));
 	assay_err rc;
+	/* Schema 6 added the image columns; an older store read as it is has none. */
+	bool images = assay_store_schema_version(s) >= 6;
 	sqlite3_stmt *st = run_stmt(
 	    s, run_id,
-	    "SELECT run_id, suite, revision, config_sha256, matrix_sha256, catalog_sha256, host, "
-	    "launcher, started, ended, coalesce(exit_code, -1), resumed, "
-	    "(SELECT count(*) FROM cases c WHERE c.run = r.id) FROM runs r WHERE id = ?1",
+	    images
+		? "SELECT run_id, suite, revision, config_sha256, matrix_sha256, catalog_sha256, "
+		  "host, launcher, started, ended, coalesce(exit_code, -1), resumed, "
+		  "(SELECT count(*) FROM cases c WHERE c.run = r.id), image, image_digest FROM "
+		  "runs r WHERE id = ?1"
+		: "SELECT run_id, suite, revision, config_sha256, matrix_sha256, catalog_sha256, "
+		  "host, launcher, started, ended, coalesce(exit_code, -1), resumed, "
+		  "(SELECT count(*) FROM cases c WHERE c.run = r.id), NULL, NULL FROM runs r "
+		  "WHERE id = ?1",
 	    &rc, e);
 	if (!st)
 		return rc;
@@ -65,6 +75,8 @@ assay_err assay_store_run_get(struct assay_store *s, const char *run_id,
 		out->exit_code = sqlite3_column_int(st, 10);
 		out->resumed = sqlite3_column_int(st, 11);
 		out->ncases = sqlite3_column_int64(st, 12);
+		out->image = store_column_dup(st, 13);
+		out->image_digest = store_column_dup(st, 14);
 	}
 	sqlite3_finalize(st);
 	return rc;

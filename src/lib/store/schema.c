@@ -170,6 +170,14 @@ static const char *const migrations[] = {
     " started, ended, duration_s, attempts, rows, artifact_dir, stdout_log, stderr_log ON cases"
     " WHEN OLD.outcome IS NOT NULL AND OLD.outcome NOT IN ('skipped','infrastructure')"
     " BEGIN SELECT RAISE(ABORT, 'case already finished'); END;",
+
+    /* 6: image provenance: the container image a case ran in, as written
+     * and as resolved (a digest), and the run's (the same for every case,
+     * or "mixed"). Not part of any series' identity. */
+    "ALTER TABLE cases ADD COLUMN image TEXT;"
+    "ALTER TABLE cases ADD COLUMN image_digest TEXT;"
+    "ALTER TABLE runs ADD COLUMN image TEXT;"
+    "ALTER TABLE runs ADD COLUMN image_digest TEXT;",
 };
 
 /* The oldest version a read-only open reads as it is (3 only changed an

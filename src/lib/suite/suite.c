@@ -14,7 +14,7 @@
 
 #define COMMON_KEYS                                                                                \
 	"kind", "name", "description", "launcher", "store", "output", "cluster", "revision",       \
-	    "signatures", "secrets", "env", "timeout_s", "gates", "raw_artifacts"
+	    "signatures", "secrets", "env", "timeout_s", "gates", "raw_artifacts", "container"
 
 const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep",
 					   "filters",   "assay_ep",  NULL};
@@ -290,7 +290,9 @@ static int parse_common(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		return -1;
 	if (parse_revision(c, doc, s) < 0 || parse_signatures(c, doc, s) < 0 ||
 	    parse_env(c, doc, s) < 0 || parse_secrets(c, doc, s) < 0 ||
-	    parse_raw_artifacts(c, doc, s) < 0)
+	    parse_raw_artifacts(c, doc, s) < 0 ||
+	    assay_container_parse(c, json_object_get(doc, "container"), "$.container",
+				  &s->container) < 0)
 		return -1;
 	return 0;
 }
@@ -359,6 +361,28 @@ static int check_placement(struct assay_suite *s, struct assay_error *e)
 	return 0;
 }
 
+static assay_err plan_container(const struct assay_suite *s, const json_t *vars,
+				struct assay_container *out, struct assay_error *e);
+
+/* Every placeholder of the container block has a value for every case
+ * (checked at load, like the other templates). */
+static int check_container(struct assay_suite *s, struct assay_error *e)
+{
+	for (size_t i = 0; s->container.on && i < s->n_cases; i++) {
+		const struct assay_suite_case *c = &s->cases[i];
+		if (!c->runnable)
+			continue;
+		json_t *vars = suite_builtin_vars(s, c, "RUN", "CASE_DIR");
+		struct assay_container one;
+		assay_err rc = plan_container(s, vars, &one, e);
+		json_decref(vars);
+		if (rc != ASSAY_OK)
+			return -1;
+		assay_container_release(&one);
+	}
+	return 0;
+}
+
 assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay_error *e)
 {
 	memset(s, 0, sizeof(*s));
@@ -387,6 +411,8 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 		rc = suite_parse_gates(&c, doc, s);
 	if (rc == 0)
 		rc = check_placement(s, e);
+	if (rc == 0)
+		rc = check_container(s, e);
 	if (rc == 0) {
 		json_t *all = json_pack("{s:O}", "suite", doc);
 		if (s->kind == ASSAY_SUITE_EP)
@@ -448,6 +474,7 @@ void assay_suite_release(struct assay_suite *s)
 	assay_sweep_release(&s->sweep);
 	assay_matrix_release(&s->matrix);
 	free(s->assay_ep);
+	assay_container_release(&s->container);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -567,6 +594,7 @@ void assay_case_plan_release(struct assay_case_plan *p)
 	free(p->timing_file);
 	json_decref(p->timing);
 	json_decref(p->context);
+	assay_container_release(&p->container);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -606,11 +634,65 @@ assay_err suite_expand(const char *tmpl, const json_t *vars, const char *file, c
 	return ASSAY_USAGE;
 }
 
+/* One case's container: the block with its placeholders filled. */
+static assay_err plan_container(const struct assay_suite *s, const json_t *vars,
+				struct assay_container *out, struct assay_error *e)
+{
+	memset(out, 0, sizeof(*out));
+	if (!s->container.on)
+		return ASSAY_OK;
+	assay_container_copy(out, &s->container);
+	struct sbuf sb = SBUF_INIT;
+	assay_err rc = suite_expand(s->container.image, vars, s->file, "$.container.image", &sb, e);
+	if (rc == ASSAY_OK) {
+		free(out->image);
+		out->image = sbuf_detach(&sb, NULL);
+	}
+	if (rc == ASSAY_OK && s->container.workdir) {
+		rc = suite_expand(s->container.workdir, vars, s->file, "$.container.workdir", &sb,
+				  e);
+		if (rc == ASSAY_OK) {
+			free(out->workdir);
+			out->workdir = sbuf_detach(&sb, NULL);
+		}
+	}
+	struct {
+		const char *key;
+		const struct strlist *from;
+		struct strlist *to;
+	} lists[] = {{"mounts", &s->container.mounts, &out->mounts},
+		     {"options", &s->container.options, &out->options}};
+	for (size_t l = 0; l < 2 && rc == ASSAY_OK; l++) {
+		strlist_clear(lists[l].to);
+		for (size_t i = 0; i < lists[l].from->n && rc == ASSAY_OK; i++) {
+			char kp[64], ip[96];
+			snprintf(kp, sizeof(kp), "$.container.%s", lists[l].key);
+			assay_json_path_index(ip, sizeof(ip), kp, i);
+			sbuf_reset(&sb);
+			rc = suite_expand(lists[l].from->v[i], vars, s->file, ip, &sb, e);
+			if (rc == ASSAY_OK)
+				strlist_push(lists[l].to, sbuf_str(&sb));
+		}
+	}
+	sbuf_release(&sb);
+	if (rc != ASSAY_OK)
+		assay_container_release(out);
+	return rc;
+}
+
 assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite_case *c,
 			   const char *run_id, const char *case_dir, const char *assay_ep,
 			   struct assay_case_plan *p, struct assay_error *e)
 {
 	memset(p, 0, sizeof(*p));
+	/* In a container the case folder is mounted at its absolute path, and
+	 * {CASE_DIR} must name it there too. */
+	char *abs_dir = NULL;
+	if (s->container.on && case_dir && case_dir[0] != '/') {
+		char cwd[4096];
+		if (getcwd(cwd, sizeof(cwd)))
+			case_dir = abs_dir = xasprintf("%s/%s", cwd, case_dir);
+	}
 	json_t *vars = suite_builtin_vars(s, c, run_id, case_dir);
 	assay_err rc = ASSAY_OK;
 	for (size_t i = 0; i < s->env.n && rc == ASSAY_OK; i++) {
@@ -631,7 +713,10 @@ assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite
 	if (rc == ASSAY_OK)
 		rc = s->kind == ASSAY_SUITE_EP ? suite_plan_ep(s, c, vars, assay_ep, p, e)
 					       : suite_plan_command(s, c, vars, p, e);
+	if (rc == ASSAY_OK)
+		rc = plan_container(s, vars, &p->container, e);
 	json_decref(vars);
+	free(abs_dir);
 	if (rc != ASSAY_OK)
 		assay_case_plan_release(p);
 	return rc;

@@ -1,0 +1,214 @@
+/* Unit tests for containers (src/lib/launch/container.c): the block's
+ * parsing and refusals (file and JSON path), container names, and the exact
+ * argv each runtime gets: names of variables and secrets only, never a
+ * value; enroot mounts as colon-separated fstab entries. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "assay/container.h"
+#include "assay/json.h"
+
+static int parse(const char *text, struct assay_container *ctr, struct assay_error *e)
+{
+	json_t *v = json_loads(text, 0, NULL);
+	assert_non_null(v);
+	struct assay_cfg c = {"suite.json", e};
+	int rc = assay_container_parse(&c, v, "$.container", ctr);
+	json_decref(v);
+	return rc;
+}
+
+static char *joined(const struct strlist *l)
+{
+	return strlist_join(l, " ");
+}
+
+static void test_parse_defaults(void **state)
+{
+	(void)state;
+	struct assay_container ctr;
+	struct assay_error e;
+	assert_int_equal(parse("{\"image\": \"img:1\"}", &ctr, &e), 0);
+	assert_true(ctr.on);
+	assert_int_equal(ctr.runtime, ASSAY_CTR_PODMAN);
+	assert_int_equal(ctr.pull, ASSAY_CTR_PULL_MISSING);
+	assert_int_equal(ctr.devices, ASSAY_CTR_DEV_NONE);
+	assert_true(assay_container_is_local(&ctr));
+	assay_container_release(&ctr);
+	struct assay_container none;
+	struct assay_cfg c = {"suite.json", &e};
+	assert_int_equal(assay_container_parse(&c, NULL, "$.container", &none), 0);
+	assert_false(none.on);
+	assert_false(assay_container_is_local(&none));
+}
+
+static void test_parse_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *path, *msg;
+	} bad[] = {
+	    {"{}", "$.container.image", "missing"},
+	    {"{\"image\": \"i\", \"runtime\": \"singularity\"}", "$.container.runtime",
+	     "expected one of"},
+	    {"{\"image\": \"i\", \"env\": [\"TOKEN=hunter2\"]}", "$.container.env[0]",
+	     "expected a variable name, got \"NAME=value\""},
+	    {"{\"image\": \"i\", \"env\": [\"1X\"]}", "$.container.env[0]", "variable name"},
+	    {"{\"image\": \"i\", \"mounts\": [\"/data\"]}", "$.container.mounts[0]",
+	     "host:container[:ro]"},
+	    {"{\"image\": \"i\", \"mounts\": [\"/a:/b:rx\"]}", "$.container.mounts[0]",
+	     "host:container[:ro]"},
+	    {"{\"image\": \"i\", \"pull\": \"sometimes\"}", "$.container.pull", "expected one of"},
+	    {"{\"image\": \"i\", \"devices\": \"intel\"}", "$.container.devices",
+	     "expected one of"},
+	    {"{\"image\": \"i\", \"volumes\": []}", "$.container.volumes", "unknown key"},
+	    {"[\"i\"]", "$.container", "expected a container object"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct assay_container ctr;
+		struct assay_error e;
+		assay_error_clear(&e);
+		assert_int_equal(parse(bad[i].text, &ctr, &e), -1);
+		assert_string_equal(e.path, bad[i].path);
+		if (!strstr(e.message, bad[i].msg))
+			fail_msg("%s: \"%s\" lacks \"%s\"", bad[i].text, e.message, bad[i].msg);
+		/* The value of a NAME=value is never echoed. */
+		assert_null(strstr(e.message, "hunter2"));
+		assert_false(ctr.on);
+	}
+}
+
+static void test_name(void **state)
+{
+	(void)state;
+	struct sbuf sb = SBUF_INIT;
+	assay_container_name("20261202T000000Z-abc123", "h100/ep=8 bf16", 2, &sb);
+	assert_string_equal(sbuf_str(&sb), "assay-20261202T000000Z-abc123-h100-ep-8-bf16-a2");
+	sbuf_reset(&sb);
+	assay_container_name("r", "c", 0, &sb);
+	assert_string_equal(sbuf_str(&sb), "assay-r-c-a1");
+	sbuf_release(&sb);
+}
+
+static void test_run_argv(void **state)
+{
+	(void)state;
+	struct assay_container ctr;
+	struct assay_error e;
+	assert_int_equal(parse("{\"image\": \"img@sha256:ab\", \"runtime\": \"docker\", "
+			       "\"devices\": \"nvidia\", \"mounts\": [\"/d:/d:ro\"], "
+			       "\"workdir\": \"/w\", \"env\": [\"HF_HOME\", \"TOKEN\"], "
+			       "\"options\": [\"--shm-size=1g\"], \"pull\": \"always\"}",
+			       &ctr, &e),
+			 0);
+	struct strlist names = STRLIST_INIT, argv = STRLIST_INIT, out = STRLIST_INIT;
+	strlist_push(&names, "TOKEN"); /* a secret named twice passes once */
+	strlist_push(&names, "RUN");
+	strlist_push(&argv, "python3");
+	strlist_push(&argv, "x.py");
+	assay_container_run_argv(&ctr, "n1", "r1", "c1", "/out/r1/c1", &names, &argv, &out);
+	char *s = joined(&out);
+	assert_string_equal(s, "docker run --rm --name n1 --label assay.run=r1 --label "
+			       "assay.case=c1 --pull=always --gpus all --ipc=host --network=host "
+			       "-v /out/r1/c1:/out/r1/c1 -v /d:/d:ro --workdir /w --env HF_HOME "
+			       "--env TOKEN --env RUN --shm-size=1g img@sha256:ab python3 x.py");
+	free(s);
+	/* podman takes NVIDIA GPUs through CDI. */
+	strlist_clear(&out);
+	ctr.runtime = ASSAY_CTR_PODMAN;
+	assay_container_run_argv(&ctr, "n1", "r1", "c1", NULL, NULL, &argv, &out);
+	s = joined(&out);
+	assert_non_null(strstr(s, " --device nvidia.com/gpu=all "));
+	free(s);
+	/* AMD: the device nodes, groups, IPC and security options. */
+	strlist_clear(&out);
+	ctr.devices = ASSAY_CTR_DEV_AMD;
+	assay_container_run_argv(&ctr, "n1", "r1", "c1", NULL, NULL, &argv, &out);
+	s = joined(&out);
+	assert_non_null(strstr(s,
+			       " --device=/dev/kfd --device=/dev/dri --group-add video "
+			       "--cap-add=SYS_PTRACE --cap-add=SYS_ADMIN --security-opt "
+			       "seccomp=unconfined --security-opt apparmor=unconfined --ipc=host "
+			       "--network=host "));
+	free(s);
+	strlist_clear(&out);
+	strlist_clear(&argv);
+	strlist_clear(&names);
+	assay_container_release(&ctr);
+}
+
+static void test_slurm_forms(void **state)
+{
+	(void)state;
+	struct assay_container ctr;
+	struct assay_error e;
+	assert_int_equal(parse("{\"image\": \"nvcr.io#nvidia/pytorch:24.01\", \"runtime\": "
+			       "\"pyxis\", \"mounts\": [\"/d:/d:ro\", \"/s:/s\"], \"workdir\": "
+			       "\"/w\", \"env\": [\"HF_HOME\"]}",
+			       &ctr, &e),
+			 0);
+	struct strlist names = STRLIST_INIT, argv = STRLIST_INIT, out = STRLIST_INIT;
+	strlist_push(&names, "TOKEN");
+	strlist_push(&argv, "prog");
+	assay_container_srun_opts(&ctr, "assay-r-g", "/out/c", &names, &out);
+	char *s = joined(&out);
+	assert_string_equal(s, "--container-image=nvcr.io#nvidia/pytorch:24.01 "
+			       "--container-mounts=/out/c:/out/c,/d:/d:ro,/s:/s "
+			       "--container-workdir=/w --container-env=HF_HOME,TOKEN "
+			       "--container-name=assay-r-g");
+	free(s);
+	strlist_clear(&out);
+	ctr.runtime = ASSAY_CTR_ENROOT;
+	assay_container_wrap_argv(&ctr, "/out/c", &names, &argv, &out);
+	s = joined(&out);
+	assert_string_equal(s,
+			    "enroot start --mount /out/c:/out/c --mount /d:/d:none:bind,ro "
+			    "--mount /s:/s --env HF_HOME --env TOKEN "
+			    "nvcr.io#nvidia/pytorch:24.01 sh -c cd \"$0\" && exec \"$@\" /w prog");
+	free(s);
+	strlist_clear(&out);
+	ctr.runtime = ASSAY_CTR_APPTAINER;
+	ctr.devices = ASSAY_CTR_DEV_AMD;
+	assay_container_wrap_argv(&ctr, NULL, &names, &argv, &out);
+	s = joined(&out);
+	assert_string_equal(s, "apptainer exec --rocm --bind /d:/d:ro --bind /s:/s --pwd /w "
+			       "nvcr.io#nvidia/pytorch:24.01 prog");
+	free(s);
+	strlist_clear(&out);
+	strlist_clear(&argv);
+	strlist_clear(&names);
+	assay_container_release(&ctr);
+}
+
+/* The digest of a runtime-resolved image is the reference for pyxis,
+ * enroot and apptainer (the node resolves it). */
+static void test_digest_reference(void **state)
+{
+	(void)state;
+	struct assay_container ctr;
+	struct assay_error e;
+	assert_int_equal(parse("{\"image\": \"/img/x.sif\", \"runtime\": \"apptainer\"}", &ctr, &e),
+			 0);
+	struct sbuf d = SBUF_INIT;
+	assert_int_equal(assay_container_digest(&ctr, &d, &e), ASSAY_OK);
+	assert_string_equal(sbuf_str(&d), "/img/x.sif");
+	sbuf_release(&d);
+	assay_container_release(&ctr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse_defaults), cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_name),           cmocka_unit_test(test_run_argv),
+	    cmocka_unit_test(test_slurm_forms),    cmocka_unit_test(test_digest_reference),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
