@@ -1170,8 +1170,8 @@ static void end_earlier_spools(const char *run_dir, int attempt, struct sbuf *re
 {
 	size_t ended = 0;
 	for (int a = 1; a < attempt; a++) {
-		char *dir = a > 1 ? xasprintf("%s/slurm/a%d", run_dir, a)
-				  : xasprintf("%s/slurm", run_dir);
+		char *dir =
+		    a > 1 ? xasprintf("%s/slurm/a%d", run_dir, a) : xasprintf("%s/slurm", run_dir);
 		DIR *d = opendir(dir);
 		struct dirent *de;
 		while (d && (de = readdir(d))) {

@@ -2,7 +2,7 @@
 # with the case's name and labels, AMD devices as madengine passes them,
 # the case folder mounted at its own path, variables and secrets by name
 # (--env NAME) and never their values, options verbatim, then the image
-args: run --dry-run --out /runs tests/cli/run/inputs/container-docker.json
+args: run --dry-run --out /runs tests/fixtures/cli/run/container-docker.json
 env: ASSAY_GOLDEN_TOKEN=golden-token-value-never-printed
 exit: 0
 --- stdout

@@ -1,6 +1,6 @@
 # A command suite in an enroot container on Slurm: the exact step line of the
 # job script (every other line is as without a container); secrets by name
-args: run --dry-run --out /runs tests/cli/run/inputs/container-enroot.json
+args: run --dry-run --out /runs tests/fixtures/cli/run/container-enroot.json
 env: SLURM_JOB_ID=
 env: SLURM_JOBID=
 env: ASSAY_GOLDEN_TOKEN=golden-token-value-never-printed
