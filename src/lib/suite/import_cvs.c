@@ -623,16 +623,72 @@ static int import_top(struct cvs *x, const json_t *root, const char **image)
 		if (strstr(*image, "<changeme>"))
 			note(
 			    x, "$.container",
-			    "the image was never filled in (\"<changeme>\"); the suite runs the "
-			    "training command directly: run assay inside the image, or wrap $.argv "
-			    "in its runtime");
-		else
-			note(x, "$.container",
-			     "the suite runs the training command directly: run assay inside image "
-			     "%s, or wrap $.argv in its runtime (the image is in $.description)",
-			     *image);
+			    "the image was never filled in (\"<changeme>\"); fill it in and import "
+			    "again to get the suite's container block");
 	}
 	return 0;
+}
+
+/* CVS's docker arguments as the suite's container block (docs/containers.md):
+ * volumes become mounts, network/ipc/privileged become options, the ROCm
+ * device nodes the "amd" preset. What has no counterpart is noted. */
+static void import_container(struct cvs *x, const json_t *ct, const char *image, json_t *suite)
+{
+	if (!image || strstr(image, "<changeme>"))
+		return;
+	json_t *c = json_object(), *mounts = json_array(), *options = json_array();
+	const json_t *rt = json_object_get(ct, "runtime");
+	const char *name = json_string_value(json_object_get(rt, "name"));
+	json_object_set_new(c, "runtime",
+			    json_string(name && !strcmp(name, "podman") ? "podman" : "docker"));
+	if (name && strcmp(name, "docker") && strcmp(name, "podman"))
+		note(x, "$.container.runtime.name", "runtime %s: the suite uses docker", name);
+	json_object_set_new(c, "image", json_string(image));
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)json_object_get(rt, "args"), key, v)
+	{
+		char path[256];
+		assay_json_path_key(path, sizeof(path), "$.container.runtime.args", key);
+		if ((!strcmp(key, "network") || !strcmp(key, "ipc")) && json_is_string(v)) {
+			if (!strcmp(json_string_value(v), "host"))
+				continue; /* the "amd" preset passes --network=host --ipc=host */
+			char *o = xasprintf("--%s=%s", key, json_string_value(v));
+			json_array_append_new(options, json_string(o));
+			free(o);
+		} else if (!strcmp(key, "privileged") && json_is_true(v)) {
+			json_array_append_new(options, json_string("--privileged"));
+		} else if (!strcmp(key, "volumes") && json_is_array(v)) {
+			for (size_t i = 0; i < json_array_size(v); i++) {
+				const char *m = json_string_value(json_array_get(v, i));
+				char *u = m && strchr(m, ':') ? subst_user(x, m) : NULL;
+				if (u)
+					json_array_append_new(mounts, json_string(u));
+				else
+					note(x, path, "a volume that is not host:container");
+				free(u);
+			}
+		} else if (!strcmp(key, "devices")) {
+			/* The ROCm device nodes: the "amd" preset passes them with the
+			 * groups and options ROCm containers need. */
+		} else {
+			note(x, path,
+			     "no counterpart in the container block; add it to "
+			     "$.container.options if it matters");
+		}
+	}
+	json_object_set_new(c, "devices", json_string("amd"));
+	if (json_array_size(mounts))
+		json_object_set(c, "mounts", mounts);
+	if (json_array_size(options))
+		json_object_set(c, "options", options);
+	json_decref(mounts);
+	json_decref(options);
+	if (json_object_get(ct, "name") || json_object_get(ct, "lifetime"))
+		note(x, "$.container",
+		     "name and lifetime: assay runs one container per case, named after the run "
+		     "and the case");
+	json_object_set_new(suite, "container", c);
 }
 
 static void describe(json_t *suite, const char *base, const char *framework, const char *arch,
@@ -643,11 +699,8 @@ static void describe(json_t *suite, const char *base, const char *framework, con
 		  base, framework, arch ? arch : "gpu_arch not set");
 	if (image && strstr(image, "<changeme>"))
 		sbuf_adds(&sb, " CVS runs it in a container whose image the config leaves unset "
-			       "(container.image): run the suite inside that image.");
-	else if (image)
-		sbuf_addf(&sb,
-			  " CVS runs it in container image %s: run the suite inside that image.",
-			  image);
+			       "(container.image): fill it in and import again, or run the suite "
+			       "inside that image.");
 	char *d = literal(sbuf_str(&sb));
 	json_object_set_new(suite, "description", json_string(d));
 	free(d);
@@ -765,10 +818,10 @@ static void import_gates(struct cvs *x, const struct cvs_parts *p, json_t *loss_
 /* The suite with its keys in the order a suite is written by hand. */
 static json_t *ordered(const json_t *suite)
 {
-	static const char *const order[] = {"kind",     "name",    "description", "combos",
-					    "runs",     "argv",    "env",         "secrets",
-					    "parser",   "context", "nodes",       "gpus_per_node",
-					    "training", "gates",   NULL};
+	static const char *const order[] = {"kind",          "name",      "description", "combos",
+					    "runs",          "container", "argv",        "env",
+					    "secrets",       "parser",    "context",     "nodes",
+					    "gpus_per_node", "training",  "gates",       NULL};
 	json_t *out = json_object();
 	for (size_t i = 0; order[i]; i++)
 		if (json_object_get(suite, order[i]))
@@ -825,6 +878,7 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 		rc = import_loss_curve(&x, root, lc);
 	if (!rc) {
 		describe(suite, base, p.framework, p.arch, p.image);
+		import_container(&x, json_object_get(root, "container"), p.image, suite);
 		import_command(&x, &p, suite);
 		import_gates(&x, &p, lc, suite);
 		out->suite = ordered(suite);

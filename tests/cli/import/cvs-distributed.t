@@ -5,7 +5,7 @@ exit: 0
 {
   "kind": "command",
   "name": "distributed",
-  "description": "ROCm/cvs distributed.json (megatron_distributed, MI325X) as an assay suite, written by `assay import cvs`. CVS runs it in container image rocm/megatron-lm:v25.9: run the suite inside that image.",
+  "description": "ROCm/cvs distributed.json (megatron_distributed, MI325X) as an assay suite, written by `assay import cvs`.",
   "combos": {
     "llama3_3_70b-mi325-bs64-mbs1-fp8": {
       "MBS": "1",
@@ -21,6 +21,13 @@ exit: 0
     }
   },
   "runs": ["llama3_3_70b-mi325-bs64-mbs1-fp8", "llama3_3_70b-mi325-bs64-mbs1-bf16"],
+  "container": {
+    "runtime": "docker",
+    "image": "rocm/megatron-lm:v25.9",
+    "devices": "amd",
+    "mounts": ["/home/alice:/home/alice", "/dev/infiniband:/dev/infiniband", "/usr/local/lib/libbnxt_re-rdmav34.so:/usr/lib/x86_64-linux-gnu/libibverbs/libbnxt_re-rdmav34.so.host", "/lib/libibverbs.d:/lib/libibverbs.d"],
+    "options": ["--privileged"]
+  },
   "argv": ["sh", "-c", "cd /workspace/Megatron-LM && exec env {PRECISION_ENV} bash examples/llama/train_llama3.sh"],
   "env": {
     "NNODES": "2",
@@ -71,7 +78,6 @@ exit: 0
 }
 --- stderr
 tests/fixtures/cli/import/distributed.json: $.scaling_baseline: not carried over: assay's scaling gate compares with a baseline combination of the same run ($.gates.scaling, docs/suite.md)
-tests/fixtures/cli/import/distributed.json: $.container: not carried over: the suite runs the training command directly: run assay inside image rocm/megatron-lm:v25.9, or wrap $.argv in its runtime (the image is in $.description)
 tests/fixtures/cli/import/distributed.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
 tests/fixtures/cli/import/distributed.json: $.config.scripts_dir: not carried over: assay starts the command itself; there are no wrapper scripts
 tests/fixtures/cli/import/distributed.json: $.config.rocm_dir: not carried over: CVS adds <rocm>/lib to LD_LIBRARY_PATH; set it in $.env if the image needs it
@@ -80,4 +86,5 @@ tests/fixtures/cli/import/distributed.json: $.config.hca_id_pattern: not carried
 tests/fixtures/cli/import/distributed.json: $.config.verify_network_errors: not carried over: CVS's RDMA/ethtool error-counter comparison runs outside the training command
 tests/fixtures/cli/import/distributed.json: $.sweep.combinations.*.name: not carried over: a combination's case id is its key
 tests/fixtures/cli/import/distributed.json: $.sweep.combinations.*.result_dict: not carried over: limits come from the threshold file (CVS's loader refuses this key)
+tests/fixtures/cli/import/distributed.json: $.container: not carried over: name and lifetime: assay runs one container per case, named after the run and the case
 tests/fixtures/cli/import/distributed.json: $.framework: not carried over: megatron_distributed: the suite starts one command on this host (the local launcher); give it a Slurm launcher for 2 nodes (docs/slurm.md)

@@ -5,7 +5,7 @@ exit: 0
 {
   "kind": "command",
   "name": "mi325x_megatron_llama-3.1-8b_single",
-  "description": "ROCm/cvs mi325x_megatron_llama-3.1-8b_single.json (megatron_single, MI325X) as an assay suite, written by `assay import cvs`. CVS runs it in a container whose image the config leaves unset (container.image): run the suite inside that image.",
+  "description": "ROCm/cvs mi325x_megatron_llama-3.1-8b_single.json (megatron_single, MI325X) as an assay suite, written by `assay import cvs`. CVS runs it in a container whose image the config leaves unset (container.image): fill it in and import again, or run the suite inside that image.",
   "combos": {
     "llama3_1_8b-mi325-bs128-mbs4-fp8": {
       "MBS": "4",
@@ -73,7 +73,7 @@ exit: 0
   }
 }
 --- stderr
-tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.container: not carried over: the image was never filled in ("<changeme>"); the suite runs the training command directly: run assay inside the image, or wrap $.argv in its runtime
+tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.container: not carried over: the image was never filled in ("<changeme>"); fill it in and import again to get the suite's container block
 tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
 tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.scripts_dir: not carried over: assay starts the command itself; there are no wrapper scripts
 tests/fixtures/gate/cvs/mi325x_megatron_llama-3.1-8b_single.json: $.config.rocm_dir: not carried over: CVS adds <rocm>/lib to LD_LIBRARY_PATH; set it in $.env if the image needs it

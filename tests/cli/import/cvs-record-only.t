@@ -5,7 +5,7 @@ exit: 0
 {
   "kind": "command",
   "name": "record-only",
-  "description": "ROCm/cvs record-only.json (megatron_single, MI325X) as an assay suite, written by `assay import cvs`. CVS runs it in container image rocm/megatron-lm:v25.9: run the suite inside that image.",
+  "description": "ROCm/cvs record-only.json (megatron_single, MI325X) as an assay suite, written by `assay import cvs`.",
   "combos": {
     "llama3_1_8b-mi325-bs128-mbs4-fp8": {
       "MBS": "4",
@@ -33,6 +33,13 @@ exit: 0
     }
   },
   "runs": ["llama3_1_8b-mi325-bs128-mbs4-fp8", "llama3_1_8b-mi325-bs128-mbs4-bf16", "llama3_1_8b-mi325-bs128-mbs4-mxfp4", "llama3_1_8b-mi325-bs128-mbs4-mxfp8"],
+  "container": {
+    "runtime": "docker",
+    "image": "rocm/megatron-lm:v25.9",
+    "devices": "amd",
+    "mounts": ["/home/alice:/home/alice", "/dev/infiniband:/dev/infiniband"],
+    "options": ["--privileged"]
+  },
   "argv": ["sh", "-c", "cd /workspace/Megatron-LM && exec env {PRECISION_ENV} bash examples/deepseek_v2/train_deepseekv2.sh"],
   "env": {
     "LOG_DIR": "/home/alice/LOGS/megatron",
@@ -72,7 +79,6 @@ exit: 0
   }
 }
 --- stderr
-tests/fixtures/cli/import/record-only.json: $.container: not carried over: the suite runs the training command directly: run assay inside image rocm/megatron-lm:v25.9, or wrap $.argv in its runtime (the image is in $.description)
 tests/fixtures/cli/import/record-only.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
 tests/fixtures/cli/import/record-only.json: $.config.scripts_dir: not carried over: assay starts the command itself; there are no wrapper scripts
 tests/fixtures/cli/import/record-only.json: $.config.rocm_dir: not carried over: CVS adds <rocm>/lib to LD_LIBRARY_PATH; set it in $.env if the image needs it
@@ -87,4 +93,5 @@ tests/fixtures/cli/import/record-only.json: $.sweep.combinations.*.name: not car
 tests/fixtures/cli/import/record-only.json: $.sweep.combinations.*.result_dict: not carried over: limits come from the threshold file (CVS's loader refuses this key)
 tests/fixtures/cli/import/record-only.json: $.sweep.combinations.llama3_1_8b-mi325-bs128-mbs4-mxfp4.precision: not carried over: "MXFP4" has no variables for this model family; CVS then sets TE_FP8=1, and so does the suite
 tests/fixtures/cli/import/record-only.json: $.sweep.combinations.llama3_1_8b-mi325-bs128-mbs4-mxfp8.precision: not carried over: "MXFP8" has no variables for this model family; CVS then sets TE_FP8=1, and so does the suite
+tests/fixtures/cli/import/record-only.json: $.container: not carried over: name and lifetime: assay runs one container per case, named after the run and the case
 tests/fixtures/cli/import/record-only.json: $.enforce_thresholds: not carried over: false (record only): the suite names no thresholds file, and every row is stored unjudged
