@@ -98,6 +98,8 @@ assay_err assay_write_file_atomic(const char *path, const void *data, size_t len
 				  struct assay_error *e);
 /* mkdir -p; ASSAY_INFRA on failure. */
 assay_err assay_mkdirs(const char *path, struct assay_error *e);
+/* Remove a folder of plain files (best effort: what cannot go stays). */
+void assay_remove_flat_dir(const char *dir);
 
 /* UTC time as RFC 3339 with seconds, e.g. 2026-11-30T19:15:02Z. */
 void assay_time_rfc3339(int64_t unix_seconds, char out[32]);

@@ -804,7 +804,7 @@ static assay_err submit_shard(struct assay_job *j, struct assay_error *e)
 static assay_err submit(struct assay_job *j, struct assay_error *e)
 {
 	j->start = assay_monotonic();
-	slurm_remove_dir(j->raw); /* what an earlier attempt left */
+	assay_remove_flat_dir(j->raw); /* what an earlier attempt left */
 	if (assay_mkdirs(j->raw, e) != ASSAY_OK)
 		return ASSAY_INFRA;
 	if (node_logs_open(&j->logs, j->raw, j->case_dir, j->redact, j->on_output, j->ctx, e) !=

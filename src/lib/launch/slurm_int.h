@@ -59,6 +59,5 @@ void node_logs_remove_raw(const struct node_logs *n);
 void node_logs_release(struct node_logs *n);
 
 /* Remove every file of dir (not recursive), then dir. */
-void slurm_remove_dir(const char *dir);
 
 #endif

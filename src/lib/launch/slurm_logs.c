@@ -241,27 +241,10 @@ assay_err node_logs_poll(struct node_logs *n, bool final, struct assay_error *e)
 	return ASSAY_OK;
 }
 
-void slurm_remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		char *path = xasprintf("%s/%s", dir, de->d_name);
-		unlink(path);
-		free(path);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 void node_logs_remove_raw(const struct node_logs *n)
 {
 	if (n->raw)
-		slurm_remove_dir(n->raw);
+		assay_remove_flat_dir(n->raw);
 }
 
 void node_logs_release(struct node_logs *n)

@@ -35,8 +35,7 @@ void assay_publish_result_release(struct assay_publish_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void problem(struct assay_publish_result *res, const char *fmt, ...) ASSAY_PRINTF(2, 3);
-static void problem(struct assay_publish_result *res, const char *fmt, ...)
+bool pub_problem(struct assay_publish_result *res, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -46,6 +45,7 @@ static void problem(struct assay_publish_result *res, const char *fmt, ...)
 	va_end(ap);
 	strlist_push(&res->problems, s);
 	free(s);
+	return false;
 }
 
 struct runs {
@@ -91,8 +91,8 @@ static assay_err select_runs(struct assay_store *s, const struct assay_publish_o
 				strlist_push(&ids, l.v[i].run_id);
 		assay_run_list_release(&l);
 		if (ids.n < (size_t)o->last) {
-			problem(res, "suite %s has %zu run%s of revision %s, %ld wanted", o->suite,
-				ids.n, ids.n == 1 ? "" : "s", o->revision, o->last);
+			pub_problem(res, "suite %s has %zu run%s of revision %s, %ld wanted",
+				    o->suite, ids.n, ids.n == 1 ? "" : "s", o->revision, o->last);
 			strlist_clear(&ids);
 			return ASSAY_GATE_FAILED;
 		}
@@ -132,34 +132,35 @@ static assay_err qualify(struct assay_store *s, const struct assay_publish_opts 
 	for (size_t i = 0; i < runs->n && rc == ASSAY_OK; i++) {
 		const struct assay_store_run *r = &runs->v[i];
 		if (!same(r->suite, o->suite))
-			problem(res, "run %s: suite %s, not %s", r->run_id, or_none(r->suite),
-				o->suite);
+			pub_problem(res, "run %s: suite %s, not %s", r->run_id, or_none(r->suite),
+				    o->suite);
 		if (!same(r->revision, rev))
-			problem(res, "run %s: revision %s, not %s", r->run_id, or_none(r->revision),
-				or_none(rev));
+			pub_problem(res, "run %s: revision %s, not %s", r->run_id,
+				    or_none(r->revision), or_none(rev));
 		if (!same(r->matrix_sha256, matrix))
-			problem(res, "run %s: matrix digest %s, not %s (run %s)", r->run_id,
-				or_none(r->matrix_sha256), or_none(matrix), runs->v[0].run_id);
+			pub_problem(res, "run %s: matrix digest %s, not %s (run %s)", r->run_id,
+				    or_none(r->matrix_sha256), or_none(matrix), runs->v[0].run_id);
 		if (!r->ended || r->exit_code < 0)
-			problem(res, "run %s: did not finish", r->run_id);
+			pub_problem(res, "run %s: did not finish", r->run_id);
 		if (r->resumed > 0)
-			problem(res, "run %s: resumed %d time%s, not a first attempt", r->run_id,
-				r->resumed, r->resumed == 1 ? "" : "s");
+			pub_problem(res, "run %s: resumed %d time%s, not a first attempt",
+				    r->run_id, r->resumed, r->resumed == 1 ? "" : "s");
 		rc = assay_store_case_details(s, r->run_id, &cases[i], e);
 		for (size_t c = 0; rc == ASSAY_OK && c < cases[i].n; c++) {
 			const struct assay_store_case *k = &cases[i].v[c];
 			if (!strlist_has(&all, k->case_id))
 				strlist_push(&all, k->case_id);
 			if (!k->outcome)
-				problem(res, "run %s: case %s: did not finish", r->run_id,
-					k->case_id);
+				pub_problem(res, "run %s: case %s: did not finish", r->run_id,
+					    k->case_id);
 			else if (strcmp(k->outcome, "passed") && strcmp(k->outcome, "unsupported"))
-				problem(res, "run %s: case %s: %s%s%s", r->run_id, k->case_id,
-					k->outcome, k->reason ? ": " : "",
-					k->reason ? k->reason : "");
+				pub_problem(res, "run %s: case %s: %s%s%s", r->run_id, k->case_id,
+					    k->outcome, k->reason ? ": " : "",
+					    k->reason ? k->reason : "");
 			if (k->attempts > 1)
-				problem(res, "run %s: case %s: %d attempts, not a first attempt",
-					r->run_id, k->case_id, k->attempts);
+				pub_problem(res,
+					    "run %s: case %s: %d attempts, not a first attempt",
+					    r->run_id, k->case_id, k->attempts);
 		}
 	}
 	for (size_t i = 0; i < runs->n && rc == ASSAY_OK; i++)
@@ -168,8 +169,8 @@ static assay_err qualify(struct assay_store *s, const struct assay_publish_opts 
 			for (size_t k = 0; k < cases[i].n && !found; k++)
 				found = !strcmp(cases[i].v[k].case_id, all.v[c]);
 			if (!found)
-				problem(res, "run %s: case %s: missing", runs->v[i].run_id,
-					all.v[c]);
+				pub_problem(res, "run %s: case %s: missing", runs->v[i].run_id,
+					    all.v[c]);
 		}
 	for (size_t i = 0; i < runs->n; i++)
 		assay_store_cases_release(&cases[i]);
@@ -393,23 +394,6 @@ static assay_err put_file(const char *tmp, const char *name, const char *data, s
 	return rc;
 }
 
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		char *p = xasprintf("%s/%s", dir, de->d_name);
-		unlink(p);
-		free(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 /* The manifest's canonical text with its own digest (of the canonical JSON
  * without the manifest_sha256 key) set. */
 char *pub_manifest_text(json_t *m, char sha_out[65])
@@ -487,7 +471,7 @@ static assay_err write_folder(const struct assay_publish_opts *o, const struct r
 		    e, errno == EEXIST || errno == ENOTEMPTY ? ASSAY_USAGE : ASSAY_INFRA,
 		    "%s: cannot move the publication into place: %s", o->out_dir, strerror(errno));
 	if (rc != ASSAY_OK)
-		remove_tree(tmpl);
+		assay_remove_flat_dir(tmpl);
 	free(tmpl);
 	return rc;
 }
@@ -504,7 +488,7 @@ static void publish_series(const struct series_set *ss, const struct runs *runs,
 		bool complete = true;
 		for (size_t r = 0; r < runs->n; r++)
 			if (!s->n[r]) {
-				problem(res, "%s: no rows in run %s", label, runs->v[r].run_id);
+				pub_problem(res, "%s: no rows in run %s", label, runs->v[r].run_id);
 				complete = false;
 			}
 		if (!complete)
@@ -512,33 +496,35 @@ static void publish_series(const struct series_set *ss, const struct runs *runs,
 		struct pub_stability st;
 		pub_stability_compute(s, runs->n, &o->limits, &st);
 		if (!(st.spread <= st.spread_limit))
-			problem(res, "%s: %s spread %.4gx above the limit %.4gx", label,
-				st.tail ? "p99" : "p50", st.spread, st.spread_limit);
+			pub_problem(res, "%s: %s spread %.4gx above the limit %.4gx", label,
+				    st.tail ? "p99" : "p50", st.spread, st.spread_limit);
 		if (!(st.drift <= o->limits.trial_drift))
-			problem(res, "%s: trial drift %.4g above the limit %.4g", label, st.drift,
-				o->limits.trial_drift);
+			pub_problem(res, "%s: trial drift %.4g above the limit %.4g", label,
+				    st.drift, o->limits.trial_drift);
 		/* Below 1/limit trials one outlier already exceeds the limit: the
 		 * check would demand none at all, which with a few runs of one
 		 * trial is noise. It applies from that many trials on. */
 		double need = o->limits.outlier_frac > 0 ? ceil(1 / o->limits.outlier_frac) : 1;
 		if ((double)st.trials >= need && !(st.outlier_fraction <= o->limits.outlier_frac))
-			problem(res, "%s: %zu of %zu trials beyond %gxMAD (%.3g%%, limit %.3g%%)",
-				label, st.outliers, st.trials, o->limits.mad_k,
-				st.outlier_fraction * 100, o->limits.outlier_frac * 100);
+			pub_problem(res,
+				    "%s: %zu of %zu trials beyond %gxMAD (%.3g%%, limit %.3g%%)",
+				    label, st.outliers, st.trials, o->limits.mad_k,
+				    st.outlier_fraction * 100, o->limits.outlier_frac * 100);
 		struct assay_publish_ci ci;
 		assay_publish_bootstrap((const double *const *)s->vals, s->n, runs->n, o->resamples,
 					o->level, pub_series_seed(o->seed, s->key), &ci);
 		json_t *row = series_row(s, runs, o, &st, &ci);
 		const char *field = NULL;
 		if (path_field(json_object_get(row, "series"), &field))
-			problem(res, "%s: series field %s holds a file path", label, field);
+			pub_problem(res, "%s: series field %s holds a file path", label, field);
 		char *text = assay_json_canonical(row);
 		for (size_t k = 0; k < private->n; k++)
 			if (strstr(text, private->v[k])) {
-				problem(res,
-					"%s: holds a host or user name; set the suite's cluster "
-					"and keep names out of series fields",
-					label);
+				pub_problem(
+				    res,
+				    "%s: holds a host or user name; set the suite's cluster "
+				    "and keep names out of series fields",
+				    label);
 				break;
 			}
 		sbuf_adds(out, text);
@@ -579,7 +565,7 @@ assay_err assay_publish(struct assay_store *s, const struct assay_publish_opts *
 	if (rc == ASSAY_OK && !res->problems.n)
 		rc = gather(s, &runs, &ss, e);
 	if (rc == ASSAY_OK && !res->problems.n && !ss.n)
-		problem(res, "the runs stored no rows");
+		pub_problem(res, "the runs stored no rows");
 	for (size_t i = 0; i < runs.n; i++) {
 		const char *h = runs.v[i].host;
 		if (h && strlen(h) >= 3 && !strlist_has(&private, h))

@@ -43,4 +43,8 @@ uint64_t pub_series_seed(uint64_t seed, const char *key);
  * manifest_sha256 (set here) the digest of the canonical JSON without it. */
 char *pub_manifest_text(json_t *m, char sha_out[65]);
 
+/* Add one line (printf-style) to res->problems; false, so that a check can
+ * return pub_problem(...). */
+bool pub_problem(struct assay_publish_result *res, const char *fmt, ...) ASSAY_PRINTF(2, 3);
+
 #endif

@@ -12,20 +12,6 @@
 #include "assay/json.h"
 #include "publish_int.h"
 
-static bool fail(struct assay_publish_result *res, const char *fmt, ...) ASSAY_PRINTF(2, 3);
-static bool fail(struct assay_publish_result *res, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	strlist_push(&res->problems, s);
-	free(s);
-	return false;
-}
-
 static bool is_hex64(const json_t *v)
 {
 	const char *s = json_string_value(v);
@@ -73,18 +59,18 @@ static bool check_keys(const json_t *o, const struct key_want *keys, const char 
 		       struct assay_publish_result *res)
 {
 	if (!json_is_object(o))
-		return fail(res, "%s: expected an object", where);
+		return pub_problem(res, "%s: expected an object", where);
 	size_t n = 0;
 	for (; keys[n].key; n++) {
 		json_t *v = json_object_get(o, keys[n].key);
 		if (!v)
-			return fail(res, "%s: no key %s", where, keys[n].key);
+			return pub_problem(res, "%s: no key %s", where, keys[n].key);
 		if (!want_ok(v, keys[n].w))
-			return fail(res, "%s: %s: expected %s", where, keys[n].key,
-				    want_name(keys[n].w));
+			return pub_problem(res, "%s: %s: expected %s", where, keys[n].key,
+					   want_name(keys[n].w));
 	}
 	if (json_object_size(o) != n)
-		return fail(res, "%s: keys other than the schema's", where);
+		return pub_problem(res, "%s: keys other than the schema's", where);
 	return true;
 }
 
@@ -145,14 +131,14 @@ static json_t *check_manifest(const char *dir, struct assay_publish_result *res)
 	char *text = assay_read_file(path, &len, &e);
 	free(path);
 	if (!text) {
-		fail(res, "manifest.json: missing or unreadable");
+		pub_problem(res, "manifest.json: missing or unreadable");
 		return NULL;
 	}
 	json_error_t je;
 	json_t *m = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	bool ok = m != NULL;
 	if (!m)
-		fail(res, "manifest.json: line %d: not JSON: %s", je.line, je.text);
+		pub_problem(res, "manifest.json: line %d: not JSON: %s", je.line, je.text);
 	if (ok)
 		ok = check_keys(m, manifest_keys, "manifest.json", res) &&
 		     check_keys(json_object_get(m, "limits"), limit_keys, "manifest.json: limits",
@@ -167,22 +153,24 @@ static json_t *check_manifest(const char *dir, struct assay_publish_result *res)
 		char *want = pub_manifest_text(copy, sha);
 		json_decref(copy);
 		if (strcmp(stated, sha))
-			ok = fail(res, "manifest.json: manifest_sha256 does not match its content");
+			ok = pub_problem(
+			    res, "manifest.json: manifest_sha256 does not match its content");
 		else if (strlen(want) != len || memcmp(want, text, len))
-			ok = fail(res, "manifest.json: not in canonical form (edited?)");
+			ok = pub_problem(res, "manifest.json: not in canonical form (edited?)");
 		free(want);
 	}
 	if (ok) {
 		const char *st = json_string_value(json_object_get(m, "schema"));
 		const char *status = json_string_value(json_object_get(m, "status"));
 		if (strcmp(st, ASSAY_PUBLISH_MANIFEST_SCHEMA))
-			ok = fail(res, "manifest.json: schema %s, expected %s", st,
-				  ASSAY_PUBLISH_MANIFEST_SCHEMA);
+			ok = pub_problem(res, "manifest.json: schema %s, expected %s", st,
+					 ASSAY_PUBLISH_MANIFEST_SCHEMA);
 		else if (strcmp(status, "released") && strcmp(status, "unversioned"))
-			ok = fail(res, "manifest.json: status %s, expected released or unversioned",
-				  status);
+			ok = pub_problem(
+			    res, "manifest.json: status %s, expected released or unversioned",
+			    status);
 		else if (!strcmp(status, "released") != json_is_string(json_object_get(m, "tag")))
-			ok = fail(
+			ok = pub_problem(
 			    res,
 			    "manifest.json: a tag goes with status released, and only with it");
 	}
@@ -191,9 +179,9 @@ static json_t *check_manifest(const char *dir, struct assay_publish_result *res)
 		size_t i;
 		json_t *v;
 		if (json_array_size(ids) < 2)
-			ok = fail(res, "manifest.json: run_ids: expected 2 or more run ids");
+			ok = pub_problem(res, "manifest.json: run_ids: expected 2 or more run ids");
 		json_array_foreach(ids, i, v) if (ok && !json_is_string(v)) ok =
-		    fail(res, "manifest.json: run_ids[%zu]: expected a string", i);
+		    pub_problem(res, "manifest.json: run_ids[%zu]: expected a string", i);
 	}
 	free(text);
 	if (!ok) {
@@ -212,10 +200,10 @@ static bool check_row(const json_t *row, const json_t *m, long line,
 	if (!check_keys(row, row_keys, where, res))
 		return false;
 	if (strcmp(json_string_value(json_object_get(row, "schema")), ASSAY_PUBLISH_ROW_SCHEMA))
-		return fail(res, "%s: schema: expected %s", where, ASSAY_PUBLISH_ROW_SCHEMA);
+		return pub_problem(res, "%s: schema: expected %s", where, ASSAY_PUBLISH_ROW_SCHEMA);
 	const char *dir = json_string_value(json_object_get(row, "direction"));
 	if (strcmp(dir, "higher") && strcmp(dir, "lower"))
-		return fail(res, "%s: direction: expected higher or lower", where);
+		return pub_problem(res, "%s: direction: expected higher or lower", where);
 	char sub[96];
 	snprintf(sub, sizeof(sub), "%s: ci", where);
 	if (!check_keys(json_object_get(row, "ci"), ci_keys, sub, res))
@@ -229,19 +217,20 @@ static bool check_row(const json_t *row, const json_t *m, long line,
 		return false;
 	const json_t *ids = json_object_get(m, "run_ids");
 	if (!json_equal(json_object_get(prov, "run_ids"), (json_t *)ids))
-		return fail(res, "%s: provenance: run_ids differ from the manifest's", where);
+		return pub_problem(res, "%s: provenance: run_ids differ from the manifest's",
+				   where);
 	static const char *const same[] = {"suite", "revision", "matrix_sha256", "catalog_sha256",
 					   NULL};
 	for (int i = 0; same[i]; i++)
 		if (!json_equal(json_object_get(prov, same[i]), json_object_get(m, same[i])))
-			return fail(res, "%s: provenance: %s differs from the manifest's", where,
-				    same[i]);
+			return pub_problem(res, "%s: provenance: %s differs from the manifest's",
+					   where, same[i]);
 	const json_t *rv = json_object_get(row, "run_values");
 	if (json_array_size(rv) != json_array_size(ids))
-		return fail(res, "%s: run_values: expected one value per run", where);
+		return pub_problem(res, "%s: run_values: expected one value per run", where);
 	size_t i;
 	json_t *v;
-	json_array_foreach(rv, i, v) if (!json_is_number(v)) return fail(
+	json_array_foreach(rv, i, v) if (!json_is_number(v)) return pub_problem(
 	    res, "%s: run_values[%zu]: expected a number", where, i);
 	return true;
 }
@@ -255,21 +244,21 @@ static void check_rows(const char *text, size_t len, const json_t *m,
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		line++;
 		if (!nl) {
-			fail(res, "rows.ndjson: line %ld: no newline at the end", line);
+			pub_problem(res, "rows.ndjson: line %ld: no newline at the end", line);
 			return;
 		}
 		size_t ll = (size_t)(nl - (text + pos));
 		json_error_t je;
 		json_t *row = json_loadb(text + pos, ll, JSON_REJECT_DUPLICATES, &je);
 		if (!row) {
-			fail(res, "rows.ndjson: line %ld: not JSON: %s", line, je.text);
+			pub_problem(res, "rows.ndjson: line %ld: not JSON: %s", line, je.text);
 			return;
 		}
 		char *canon = assay_json_canonical(row);
 		bool ok = strlen(canon) == ll && !memcmp(canon, text + pos, ll);
 		free(canon);
 		if (!ok) {
-			fail(res, "rows.ndjson: line %ld: not in canonical form", line);
+			pub_problem(res, "rows.ndjson: line %ld: not in canonical form", line);
 			json_decref(row);
 			return;
 		}
@@ -282,7 +271,8 @@ static void check_rows(const char *text, size_t len, const json_t *m,
 	}
 	json_int_t want = json_integer_value(json_object_get(m, "series"));
 	if ((json_int_t)n != want)
-		fail(res, "rows.ndjson: %zu rows, the manifest says %lld", n, (long long)want);
+		pub_problem(res, "rows.ndjson: %zu rows, the manifest says %lld", n,
+			    (long long)want);
 }
 
 /* Every file the manifest lists: digest, size, schema; none extra. */
@@ -293,10 +283,11 @@ static void check_files(const char *dir, const json_t *m, struct assay_publish_r
 	json_t *f;
 	bool released = !strcmp(json_string_value(json_object_get(m, "status")), "released");
 	if (!json_object_get(files, "rows.ndjson"))
-		fail(res, "manifest.json: files: rows.ndjson is not listed");
+		pub_problem(res, "manifest.json: files: rows.ndjson is not listed");
 	if (released != (json_object_get(files, "RELEASE") != NULL))
-		fail(res, "manifest.json: files: a RELEASE marker goes with status released, "
-			  "and only with it");
+		pub_problem(res,
+			    "manifest.json: files: a RELEASE marker goes with status released, "
+			    "and only with it");
 	json_object_foreach((json_t *)files, name, f)
 	{
 		char where[300];
@@ -304,7 +295,7 @@ static void check_files(const char *dir, const json_t *m, struct assay_publish_r
 		if (!check_keys(f, file_keys, where, res))
 			continue;
 		if (strchr(name, '/') || !strcmp(name, "manifest.json") || name[0] == '.') {
-			fail(res, "%s: not a file of the folder", where);
+			pub_problem(res, "%s: not a file of the folder", where);
 			continue;
 		}
 		char *path = xasprintf("%s/%s", dir, name);
@@ -313,14 +304,14 @@ static void check_files(const char *dir, const json_t *m, struct assay_publish_r
 		char *text = assay_read_file(path, &len, &e);
 		free(path);
 		if (!text) {
-			fail(res, "%s: missing", name);
+			pub_problem(res, "%s: missing", name);
 			continue;
 		}
 		char sha[65];
 		assay_sha256_hex(text, len, sha);
 		if ((json_int_t)len != json_integer_value(json_object_get(f, "bytes")) ||
 		    strcmp(sha, json_string_value(json_object_get(f, "sha256"))))
-			fail(res, "%s: SHA-256 or size differs from the manifest", name);
+			pub_problem(res, "%s: SHA-256 or size differs from the manifest", name);
 		else if (!strcmp(name, "rows.ndjson"))
 			check_rows(text, len, m, res);
 		else if (!strcmp(name, "RELEASE")) {
@@ -329,8 +320,8 @@ static void check_files(const char *dir, const json_t *m, struct assay_publish_r
 			    !json_equal(json_object_get(rel, "tag"), json_object_get(m, "tag")) ||
 			    !json_equal(json_object_get(rel, "matrix_sha256"),
 					json_object_get(m, "matrix_sha256")))
-				fail(res,
-				     "RELEASE: tag or matrix digest differs from the manifest");
+				pub_problem(
+				    res, "RELEASE: tag or matrix digest differs from the manifest");
 			json_decref(rel);
 		}
 		free(text);
@@ -340,7 +331,7 @@ static void check_files(const char *dir, const json_t *m, struct assay_publish_r
 	while (d && (de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
 		    strcmp(de->d_name, "manifest.json") && !json_object_get(files, de->d_name))
-			fail(res, "%s: not in the manifest", de->d_name);
+			pub_problem(res, "%s: not in the manifest", de->d_name);
 	if (d)
 		closedir(d);
 }

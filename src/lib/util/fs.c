@@ -1,4 +1,5 @@
 /* Files, clocks and number parsing shared by every module. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -113,6 +114,23 @@ assay_err assay_write_file_atomic(const char *path, const void *data, size_t len
 	}
 	free(tmp);
 	return ASSAY_OK;
+}
+
+void assay_remove_flat_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *p = xasprintf("%s/%s", dir, de->d_name);
+		unlink(p);
+		free(p);
+	}
+	closedir(d);
+	rmdir(dir);
 }
 
 assay_err assay_mkdirs(const char *path, struct assay_error *e)
