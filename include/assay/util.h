@@ -116,5 +116,7 @@ bool assay_parse_double(const char *s, double *out);
 
 bool assay_starts_with(const char *s, const char *prefix);
 bool assay_ends_with(const char *s, const char *suffix);
+/* A shell variable name: a letter or '_', then letters, digits and '_'. */
+bool assay_env_name_valid(const char *s);
 
 #endif

@@ -27,17 +27,6 @@ static int index_of(const char *const *names, const char *s)
 	return 0;
 }
 
-static bool valid_env_name(const char *s)
-{
-	if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_'))
-			return false;
-	return true;
-}
-
 /* An optional array of strings (may be empty) at path.key into out. */
 static int strings(struct assay_cfg *c, const json_t *v, const char *path, const char *key,
 		   bool names, struct strlist *out)
@@ -61,7 +50,7 @@ static int strings(struct assay_cfg *c, const json_t *v, const char *path, const
 					      "passes names only, values come from assay's "
 					      "environment");
 		if (!json_is_string(s) || !json_string_length(s) ||
-		    (names && !valid_env_name(json_string_value(s))))
+		    (names && !assay_env_name_valid(json_string_value(s))))
 			return assay_cfg_expected(
 			    c, ip, names ? "an environment variable name" : "a non-empty string",
 			    s);

@@ -364,23 +364,13 @@ void train_finish(struct assay_train_result *r, const struct assay_train_opts *o
 	for (size_t i = 0; i < r->n_steps; i++)
 		if (r->steps[i].derived)
 			r->tokens_derived = true;
-	size_t n = r->n_logged, w;
-	if (o->warmup_steps >= 0) {
-		w = (size_t)o->warmup_steps;
-	} else {
-		double pct = ceil((double)n * o->warmup_percent / 100.0 - 1e-9);
-		w = o->warmup_min > 0 ? (size_t)o->warmup_min : 0;
-		if (pct > (double)w)
-			w = (size_t)pct;
-	}
-	if (w > n)
-		w = n;
+	size_t w = train_warmup_rule(o, r->n_logged);
 	/* Thinned: the warm-up ends at a kept step (rounded up). */
 	size_t k = 0;
 	while (k < r->n_steps && (size_t)r->steps[k].index < w)
 		k++;
 	if (r->stride > 1)
-		w = k < r->n_steps ? (size_t)r->steps[k].index : n;
+		w = k < r->n_steps ? (size_t)r->steps[k].index : r->n_logged;
 	r->warmup = k;
 	r->warmup_logged = w;
 	for (size_t i = 0; i < r->n_steps; i++)

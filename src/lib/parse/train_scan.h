@@ -50,6 +50,9 @@ void train_note_nonfinite(struct assay_train_result *r, long long step, long lin
 			  const char *label, size_t label_len, const char *text, size_t text_len);
 /* World size, derived tokens and the warm-up split; log_world is the world
  * size the log named (0 none). */
+/* The warm-up, in steps, that the options' rule gives n unique steps
+ * (training.c). */
+size_t train_warmup_rule(const struct assay_train_opts *o, size_t n);
 void train_finish(struct assay_train_result *r, const struct assay_train_opts *o,
 		  long long log_world);
 

@@ -204,7 +204,7 @@ static void refine_step(const struct assay_train_step *s, void *arg)
 }
 
 /* The warm-up as the rule gives it over all unique steps. */
-static size_t warmup_rule(const struct assay_train_opts *o, size_t n)
+size_t train_warmup_rule(const struct assay_train_opts *o, size_t n)
 {
 	size_t w;
 	if (o->warmup_steps >= 0) {
@@ -228,7 +228,7 @@ assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct 
 		assay_train_opts_init(&defaults);
 		o = &defaults;
 	}
-	struct refine f = {r, warmup_rule(o, r->n_logged), false};
+	struct refine f = {r, train_warmup_rule(o, r->n_logged), false};
 	struct assay_train_opts o2 = *o;
 	o2.no_errors = true;
 	o2.on_step = refine_step;

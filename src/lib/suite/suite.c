@@ -30,13 +30,7 @@ static const char *const revision_keys[] = {"git", NULL};
 
 bool suite_valid_name(const char *s)
 {
-	if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_'))
-			return false;
-	return true;
+	return assay_env_name_valid(s);
 }
 
 static int parse_patterns(struct assay_cfg *c, const json_t *sig, const char *key, bool benign,
