@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 			if (!assay_parse_long(argv[++i], &ncases) || ncases < 1)
 				return usage();
 		} else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
-			if (!assay_parse_long(argv[++i], &nruns) || nruns < 1 || nruns > 99)
+			if (!assay_parse_long(argv[++i], &nruns) || nruns < 1 || nruns > 999)
 				return usage();
 		} else if (!strcmp(argv[i], "--secret") && i + 1 < argc) {
 			secret = argv[++i];
@@ -323,7 +323,7 @@ int main(int argc, char **argv)
 	for (int run = 1; run <= nruns; run++) {
 		bool last = run == nruns;
 		char rev[16], started[32], run_id[64];
-		snprintf(rev, sizeof(rev), "r%02d", run);
+		snprintf(rev, sizeof(rev), nruns > 99 ? "r%03d" : "r%02d", run);
 		assay_time_rfc3339(1795000000 + (int64_t)run * 86400, started);
 		struct assay_run_info info = {NULL,   "synthetic",   rev,     NULL,   matrix,
 					      digest, "gpu-node-01", "local", started};

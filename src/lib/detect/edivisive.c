@@ -5,6 +5,7 @@
  * follows Apache Otava step for step, including its floating-point order
  * where it matters for ties; see include/assay/detect.h for the assay one. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,13 +153,73 @@ static double lag1(const double *x1, size_t n1, double m1, const double *x2, siz
 	return r > 0.95 ? 0.95 : r;
 }
 
-/* Copy x[0..n) into out without the points further than 3.5 robust standard
- * deviations (1.4826 MAD) from the median; returns how many were kept. */
+/* The median and the MAD of n values given sorted (sv), as assay_median()
+ * computes them from the values in any order: the MAD is the median of the
+ * distances, which run outwards from the median on both sides, so merging
+ * the two runs finds it without a second selection. */
+static void median_mad(const double *sv, size_t n, double *med_out, double *mad_out)
+{
+	double hi = sv[n / 2];
+	double med = n % 2 ? hi : 0.5 * (sv[n / 2 - 1] + hi);
+	size_t p = n / 2; /* the first value not below the median */
+	while (p > 0 && sv[p - 1] >= med)
+		p--;
+	while (p < n && sv[p] < med)
+		p++;
+	size_t l = p, r = p;
+	double prev = 0, cur = 0;
+	for (size_t step = 0; step <= n / 2; step++) {
+		double dl = l > 0 ? fabs(sv[l - 1] - med) : INFINITY;
+		double dr = r < n ? fabs(sv[r] - med) : INFINITY;
+		prev = cur;
+		if (dl <= dr) {
+			cur = dl;
+			l--;
+		} else {
+			cur = dr;
+			r++;
+		}
+	}
+	*med_out = med;
+	*mad_out = n % 2 ? cur : 0.5 * (prev + cur);
+}
+
+/* x[0..n) into out without the points further than 3.5 robust standard
+ * deviations (1.4826 MAD) from the median (sv: the same values sorted);
+ * returns how many were kept. */
+static size_t trim_sorted(const double *x, const double *sv, size_t n, double *out)
+{
+	if (n < 5) {
+		memcpy(out, x, n * sizeof(*x));
+		return n;
+	}
+	double med, mad;
+	median_mad(sv, n, &med, &mad);
+	double lim = 3.5 * 1.4826 * mad;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (mad == 0 || fabs(x[i] - med) <= lim)
+			out[k++] = x[i];
+	return k;
+}
+
+/* The same for x alone: its values sorted into scratch first (insertion
+ * sort up to 64 values, where it beats two selections; selections above). */
 static size_t trim(const double *x, size_t n, double *out, double *scratch)
 {
 	if (n < 5) {
 		memcpy(out, x, n * sizeof(*x));
 		return n;
+	}
+	if (n <= 64) {
+		for (size_t i = 0; i < n; i++) {
+			double v = x[i];
+			size_t j = i;
+			for (; j > 0 && scratch[j - 1] > v; j--)
+				scratch[j] = scratch[j - 1];
+			scratch[j] = v;
+		}
+		return trim_sorted(x, scratch, n, out);
 	}
 	memcpy(scratch, x, n * sizeof(*x));
 	double med = assay_median(scratch, n);
@@ -171,6 +232,81 @@ static size_t trim(const double *x, size_t n, double *out, double *scratch)
 		if (mad == 0 || fabs(x[i] - med) <= lim)
 			out[k++] = x[i];
 	return k;
+}
+
+/* A window's values in ascending order with their positions, so that the
+ * sorted values of any stretch [a, b) of it come out in one pass. */
+struct wsort {
+	double *v;
+	unsigned *pos;
+	size_t n;
+};
+
+static void wsort_fill(struct wsort *w, const double *z, size_t m)
+{
+	w->v = xrealloc(w->v, (m ? 2 * m : 1) * sizeof(*w->v));
+	w->pos = xrealloc(w->pos, (m ? 2 * m : 1) * sizeof(*w->pos));
+	w->n = m;
+	/* Insertion sort of runs of 16, then merges (ties keep their order). */
+	for (size_t lo = 0; lo < m; lo += 16) {
+		size_t hi = lo + 16 < m ? lo + 16 : m;
+		for (size_t i = lo; i < hi; i++) {
+			double v = z[i];
+			size_t j = i;
+			for (; j > lo && w->v[j - 1] > v; j--) {
+				w->v[j] = w->v[j - 1];
+				w->pos[j] = w->pos[j - 1];
+			}
+			w->v[j] = v;
+			w->pos[j] = (unsigned)i;
+		}
+	}
+	double *v = w->v, *tv = w->v + m;
+	unsigned *p = w->pos, *tp = w->pos + m;
+	for (size_t run = 16; run < m; run *= 2) {
+		for (size_t lo = 0; lo < m; lo += 2 * run) {
+			size_t mid = lo + run < m ? lo + run : m,
+			       hi = lo + 2 * run < m ? lo + 2 * run : m;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi) {
+				bool right = v[j] < v[i];
+				tv[k] = right ? v[j] : v[i];
+				tp[k++] = right ? p[j++] : p[i++];
+			}
+			for (; i < mid; i++, k++) {
+				tv[k] = v[i];
+				tp[k] = p[i];
+			}
+			for (; j < hi; j++, k++) {
+				tv[k] = v[j];
+				tp[k] = p[j];
+			}
+		}
+		double *sv = v;
+		unsigned *sp = p;
+		v = tv;
+		p = tp;
+		tv = sv;
+		tp = sp;
+	}
+	if (v != w->v) {
+		memcpy(w->v, v, m * sizeof(*v));
+		memcpy(w->pos, p, m * sizeof(*p));
+	}
+}
+
+/* The sorted values of [a, b) and of [b, c) into sl and sr. */
+static void wsort_split(const struct wsort *w, size_t a, size_t b, size_t c, double *sl, double *sr)
+{
+	size_t nl = 0, nr = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		size_t p = w->pos[i];
+		double v = w->v[i];
+		sl[nl] = v;
+		sr[nr] = v;
+		nl += p - a < b - a;
+		nr += p - b < c - b;
+	}
 }
 
 /* Pooled two-sided t-test p-value of two samples (sample variances), with
@@ -214,7 +350,7 @@ static double pooled_p(const double *x1, size_t n1, const double *x2, size_t n2,
  * change points, where segments should be level) an allowance for lag-1
  * autocorrelation. The reported means and sd are of all points. */
 static void ttest(const double *x, size_t a, size_t b, size_t c, bool compat, bool serial,
-		  struct side_stats *s)
+		  const struct wsort *w, struct side_stats *s)
 {
 	s->n1 = b - a;
 	s->n2 = c - b;
@@ -223,10 +359,19 @@ static void ttest(const double *x, size_t a, size_t b, size_t c, bool compat, bo
 	s->p = 1.0;
 	if (!compat) {
 		size_t n = c - a;
-		double stack[3 * 256];
-		double *buf = n <= 256 ? stack : xmalloc(3 * n * sizeof(*buf));
+		double stack[4 * 256];
+		double *buf = n <= 256 ? stack : xmalloc(4 * n * sizeof(*buf));
 		double *l = buf, *r = buf + n, *scratch = buf + 2 * n;
-		size_t nl = trim(x + a, s->n1, l, scratch), nr = trim(x + b, s->n2, r, scratch);
+		size_t nl, nr;
+		if (w && 4 * n >= w->n) { /* a pass over w costs about as much as n */
+			double *sr = buf + 3 * n;
+			wsort_split(w, a, b, c, scratch, sr);
+			nl = trim_sorted(x + a, scratch, s->n1, l);
+			nr = trim_sorted(x + b, sr, s->n2, r);
+		} else {
+			nl = trim(x + a, s->n1, l, scratch);
+			nr = trim(x + b, s->n2, r, scratch);
+		}
 		s->p = pooled_p(l, nl, r, nr, serial);
 		if (buf != stack)
 			free(buf);
@@ -256,6 +401,7 @@ struct cpt {
 struct cplist {
 	struct cpt *v;
 	size_t n, alloc;
+	const struct wsort *sorted; /* the whole series sorted (assay flavour) */
 };
 
 static void cp_insert(struct cplist *l, size_t index, const struct side_stats *st)
@@ -281,7 +427,29 @@ static void cp_remove(struct cplist *l, size_t pos)
 struct qscratch {
 	double *p;
 	size_t cap;
+	struct wsort w; /* the window sorted (assay flavour) */
 };
+
+/* The coefficients of Q's three terms depend only on tau - s and kappa - s:
+ * for intervals up to COEF_MAX points they come from tables filled once
+ * (the same divisions, so the same doubles), which leaves the inner loop
+ * without a division. coef_b[t][k] = 2(k - t) / (k (t - 1)), coef_c[t][k] =
+ * 2t / (k (k - t - 1)), coef_a[k] = 2 / k; 0 where the term is absent. */
+#define COEF_MAX 128
+static double coef_a[COEF_MAX + 1], coef_b[COEF_MAX][COEF_MAX + 1], coef_c[COEF_MAX][COEF_MAX + 1];
+static pthread_once_t coef_once = PTHREAD_ONCE_INIT;
+
+static void coef_fill(void)
+{
+	for (size_t k = 1; k <= COEF_MAX; k++)
+		coef_a[k] = 2.0 / (double)k;
+	for (size_t t = 1; t < COEF_MAX; t++)
+		for (size_t k = t + 1; k <= COEF_MAX; k++) {
+			coef_b[t][k] = t > 1 ? (double)(2 * (k - t)) / (double)(k * (t - 1)) : 0.0;
+			coef_c[t][k] =
+			    k - t - 1 > 0 ? (double)(2 * t) / (double)(k * (k - t - 1)) : 0.0;
+		}
+}
 
 /* For every split tau in [s+1, stop-1] of z[s..stop), the largest Q over
  * the end points kappa, into tq[tau] (first maximum in kappa order, as
@@ -302,26 +470,34 @@ static void split_scores(const double *z, size_t s, size_t stop, struct qscratch
 			row[r - s + 1] = row[r - s] + fabs(z[r] - z[k]);
 	}
 #define P(k, r) q->p[((k)-s) * len + ((r)-s)]
+	bool table = len <= COEF_MAX;
+	if (table)
+		pthread_once(&coef_once, coef_fill);
 	double sxx = 0.0;
 	for (size_t tau = s + 1; tau < stop; tau++) {
 		if (tau > s + 1)
 			sxx += P(tau - 1, tau - 1); /* pairs within z[s..tau) */
 		double sxy = 0.0, syy = 0.0, best = -INFINITY;
-		double nm1 = (double)(tau - s - 1);
+		size_t t = tau - s;
 		for (size_t kappa = tau + 1; kappa <= stop; kappa++) {
 			size_t k = kappa - 1; /* the point joining Y */
 			sxy += P(k, tau);
 			if (k > tau)
 				syy += P(k, k) - P(k, tau);
-			double a = 2.0 / (double)(kappa - s) * sxy;
-			double b = nm1 > 0 ? (double)(2 * (kappa - tau)) /
-						 (double)((kappa - s) * (tau - s - 1)) * sxx
-					   : 0.0;
-			double c = kappa - tau - 1 > 0
-				       ? (double)(2 * (tau - s)) /
-					     (double)((kappa - s) * (kappa - tau - 1)) * syy
-				       : 0.0;
-			double qv = a - b - c;
+			size_t kk = kappa - s;
+			double qv;
+			if (table) {
+				qv = coef_a[kk] * sxy - coef_b[t][kk] * sxx - coef_c[t][kk] * syy;
+			} else {
+				double a = 2.0 / (double)kk * sxy;
+				double b =
+				    t > 1 ? (double)(2 * (kk - t)) / (double)(kk * (t - 1)) * sxx
+					  : 0.0;
+				double c = kk - t - 1 > 0
+					       ? (double)(2 * t) / (double)(kk * (kk - t - 1)) * syy
+					       : 0.0;
+				qv = a - b - c;
+			}
 			if (qv > best)
 				best = qv;
 		}
@@ -364,6 +540,8 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat, 
 	double *tq = xmalloc((m + 1) * sizeof(*tq));
 	size_t *scored = xcalloc(m + 1, sizeof(*scored)); /* stop + 1 of the scored interval */
 	found->n = 0;
+	if (!compat)
+		wsort_fill(&q->w, z, m);
 	for (;;) {
 		double best = -INFINITY;
 		size_t best_tau = 0, best_s = 0, best_stop = 0;
@@ -388,7 +566,7 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat, 
 		if (best == -INFINITY)
 			break;
 		struct side_stats st;
-		ttest(z, best_s, best_tau, best_stop, compat, false, &st);
+		ttest(z, best_s, best_tau, best_stop, compat, false, compat ? NULL : &q->w, &st);
 		if (st.p <= max_p) {
 			cp_insert(found, best_tau, &st);
 		} else if (!compat && nskip < ARRAY_SIZE(skip)) {
@@ -408,14 +586,14 @@ static void retest(const double *x, size_t n, struct cplist *l, size_t pos, bool
 		return;
 	size_t a = pos ? l->v[pos - 1].index : 0;
 	size_t c = pos + 1 < l->n ? l->v[pos + 1].index : n;
-	ttest(x, a, l->v[pos].index, c, compat, true, &l->v[pos].st);
+	ttest(x, a, l->v[pos].index, c, compat, true, compat ? NULL : l->sorted, &l->v[pos].st);
 }
 
 static void split(const double *x, size_t n, const struct assay_detect_opts *o, double first_p,
 		  struct cplist *out)
 {
-	struct qscratch q = {NULL, 0};
-	struct cplist local = {NULL, 0, 0};
+	struct qscratch q = {NULL, 0, {NULL, NULL, 0}};
+	struct cplist local = {NULL, 0, 0, NULL};
 	size_t step = (size_t)o->window / 2, start = 0;
 	while (start < n) {
 		size_t end = start + (size_t)o->window < n ? start + (size_t)o->window : n;
@@ -433,6 +611,8 @@ static void split(const double *x, size_t n, const struct assay_detect_opts *o, 
 	}
 	free(local.v);
 	free(q.p);
+	free(q.w.v);
+	free(q.w.pos);
 	for (size_t i = 0; i < out->n; i++)
 		retest(x, n, out, i, o->otava_compat);
 }
@@ -569,7 +749,12 @@ assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts
 	/* Otava's relaxed first pass. */
 	double p = o->max_pvalue;
 	double first = p < 0.05 ? p * 10 : (p < 0.5 ? p * 2 : p);
-	struct cplist l = {NULL, 0, 0};
+	struct cplist l = {NULL, 0, 0, NULL};
+	struct wsort sorted = {NULL, NULL, 0};
+	if (n >= 2 && !o->otava_compat) {
+		wsort_fill(&sorted, x, n);
+		l.sorted = &sorted;
+	}
 	if (n >= 2) {
 		split(x, n, o, first, &l);
 		merge(x, n, o, &l);
@@ -598,5 +783,7 @@ assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts
 		c->magnitude = magnitude(st);
 	}
 	free(l.v);
+	free(sorted.v);
+	free(sorted.pos);
 	return ASSAY_OK;
 }
