@@ -295,6 +295,22 @@ static void wsort_fill(struct wsort *w, const double *z, size_t m)
 	}
 }
 
+/* w: the stretch [start, start + m) of the sorted series, positions made
+ * relative to start (one pass; no sort). */
+static void wsort_window(struct wsort *w, const struct wsort *series, size_t start, size_t m)
+{
+	w->v = xrealloc(w->v, (m ? 2 * m : 1) * sizeof(*w->v));
+	w->pos = xrealloc(w->pos, (m ? 2 * m : 1) * sizeof(*w->pos));
+	size_t n = 0;
+	for (size_t i = 0; i < series->n && n < m; i++) {
+		size_t p = series->pos[i] - start;
+		w->v[n] = series->v[i];
+		w->pos[n] = (unsigned)p;
+		n += p < m;
+	}
+	w->n = n;
+}
+
 /* The sorted values of [a, b) and of [b, c) into sl and sr. */
 static void wsort_split(const struct wsort *w, size_t a, size_t b, size_t c, double *sl, double *sr)
 {
@@ -402,6 +418,7 @@ struct cplist {
 	struct cpt *v;
 	size_t n, alloc;
 	const struct wsort *sorted; /* the whole series sorted (assay flavour) */
+	const double *base;         /* the series sorted is of */
 };
 
 static void cp_insert(struct cplist *l, size_t index, const struct side_stats *st)
@@ -451,6 +468,85 @@ static void coef_fill(void)
 		}
 }
 
+/* The column prefix sums P(k, r) = sum_{i=s}^{r-1} |z_i - z_k| for r in
+ * [s, k], at p[(k - s) * len + (r - s)]. Four rows at a time: each row's
+ * sum is a chain of dependent additions, so four chains keep the adder
+ * busy; every row still adds its terms in the same order. */
+static void prefix_rows(const double *z, size_t s, size_t stop, double *p)
+{
+	size_t len = stop - s, k = s;
+	for (; k + 3 < stop; k += 4) {
+		double *r0 = p + (k - s) * len, *r1 = r0 + len, *r2 = r1 + len, *r3 = r2 + len;
+		double z0 = z[k], z1 = z[k + 1], z2 = z[k + 2], z3 = z[k + 3];
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+		r0[0] = r1[0] = r2[0] = r3[0] = 0.0;
+		for (size_t r = s; r < k; r++) {
+			double zr = z[r];
+			size_t i = r - s + 1;
+			r0[i] = a0 += fabs(zr - z0);
+			r1[i] = a1 += fabs(zr - z1);
+			r2[i] = a2 += fabs(zr - z2);
+			r3[i] = a3 += fabs(zr - z3);
+		}
+		size_t i = k - s + 1;
+		r1[i] = a1 += fabs(z0 - z1);
+		r2[i] = a2 += fabs(z0 - z2);
+		r3[i] = a3 += fabs(z0 - z3);
+		r2[i + 1] = a2 += fabs(z1 - z2);
+		r3[i + 1] = a3 += fabs(z1 - z3);
+		r3[i + 2] = a3 += fabs(z2 - z3);
+	}
+	for (; k < stop; k++) {
+		double *row = p + (k - s) * len;
+		row[0] = 0.0;
+		for (size_t r = s; r < k; r++)
+			row[r - s + 1] = row[r - s] + fabs(z[r] - z[k]);
+	}
+}
+
+/* The best Q of splits t and t + 1 (relative to s) from the tables, two at
+ * a time for the same reason; each keeps its own order of additions. */
+static void scores_pair(const double *p, size_t len, size_t t, double sxx0, double *best0,
+			double *best1)
+{
+#define PR(k, r) p[(k)*len + (r)]
+	double sxx1 = sxx0 + PR(t, t);
+	double sxy0 = PR(t, t), syy0 = 0.0; /* kappa = t + 1: k = t joins Y */
+	double b0 = coef_a[t + 1] * sxy0 - coef_b[t][t + 1] * sxx0 - coef_c[t][t + 1] * syy0;
+	double b1 = -INFINITY;
+	double sxy1 = 0.0, syy1 = 0.0;
+	if (t + 2 <= len) { /* kappa = t + 2: k = t + 1 */
+		size_t k = t + 1;
+		sxy0 += PR(k, t);
+		syy0 += PR(k, k) - PR(k, t);
+		double q0 =
+		    coef_a[t + 2] * sxy0 - coef_b[t][t + 2] * sxx0 - coef_c[t][t + 2] * syy0;
+		if (q0 > b0)
+			b0 = q0;
+		sxy1 += PR(k, t + 1);
+		double q1 = coef_a[t + 2] * sxy1 - coef_b[t + 1][t + 2] * sxx1 -
+			    coef_c[t + 1][t + 2] * syy1;
+		if (q1 > b1)
+			b1 = q1;
+	}
+	for (size_t kk = t + 3; kk <= len; kk++) {
+		size_t k = kk - 1;
+		sxy0 += PR(k, t);
+		syy0 += PR(k, k) - PR(k, t);
+		sxy1 += PR(k, t + 1);
+		syy1 += PR(k, k) - PR(k, t + 1);
+		double q0 = coef_a[kk] * sxy0 - coef_b[t][kk] * sxx0 - coef_c[t][kk] * syy0;
+		double q1 = coef_a[kk] * sxy1 - coef_b[t + 1][kk] * sxx1 - coef_c[t + 1][kk] * syy1;
+		if (q0 > b0)
+			b0 = q0;
+		if (q1 > b1)
+			b1 = q1;
+	}
+	*best0 = b0;
+	*best1 = b1;
+#undef PR
+}
+
 /* For every split tau in [s+1, stop-1] of z[s..stop), the largest Q over
  * the end points kappa, into tq[tau] (first maximum in kappa order, as
  * numpy's argmax finds it). The column prefix sums make it O(len^2). */
@@ -462,18 +558,37 @@ static void split_scores(const double *z, size_t s, size_t stop, struct qscratch
 		q->cap = len * len;
 		q->p = xmalloc(q->cap * sizeof(*q->p));
 	}
-	/* P(k, r) at p[(k - s) * len + (r - s)], for r in [s, k]. */
-	for (size_t k = s; k < stop; k++) {
-		double *row = q->p + (k - s) * len;
-		row[0] = 0.0;
-		for (size_t r = s; r < k; r++)
-			row[r - s + 1] = row[r - s] + fabs(z[r] - z[k]);
-	}
+	prefix_rows(z, s, stop, q->p);
 #define P(k, r) q->p[((k)-s) * len + ((r)-s)]
 	bool table = len <= COEF_MAX;
-	if (table)
-		pthread_once(&coef_once, coef_fill);
 	double sxx = 0.0;
+	if (table) {
+		pthread_once(&coef_once, coef_fill);
+		size_t t = 1;
+		for (; t + 1 < len; t += 2) {
+			if (t > 1)
+				sxx += P(s + t - 1, s + t - 1);
+			scores_pair(q->p, len, t, sxx, &tq[s + t], &tq[s + t + 1]);
+			sxx += P(s + t, s + t);
+		}
+		if (t < len) {
+			if (t > 1)
+				sxx += P(s + t - 1, s + t - 1);
+			double sxy = 0.0, syy = 0.0, best = -INFINITY;
+			for (size_t kk = t + 1; kk <= len; kk++) {
+				size_t k = s + kk - 1;
+				sxy += P(k, s + t);
+				if (kk - 1 > t)
+					syy += P(k, k) - P(k, s + t);
+				double qv =
+				    coef_a[kk] * sxy - coef_b[t][kk] * sxx - coef_c[t][kk] * syy;
+				if (qv > best)
+					best = qv;
+			}
+			tq[s + t] = best;
+		}
+		return;
+	}
 	for (size_t tau = s + 1; tau < stop; tau++) {
 		if (tau > s + 1)
 			sxx += P(tau - 1, tau - 1); /* pairs within z[s..tau) */
@@ -485,19 +600,13 @@ static void split_scores(const double *z, size_t s, size_t stop, struct qscratch
 			if (k > tau)
 				syy += P(k, k) - P(k, tau);
 			size_t kk = kappa - s;
-			double qv;
-			if (table) {
-				qv = coef_a[kk] * sxy - coef_b[t][kk] * sxx - coef_c[t][kk] * syy;
-			} else {
-				double a = 2.0 / (double)kk * sxy;
-				double b =
-				    t > 1 ? (double)(2 * (kk - t)) / (double)(kk * (t - 1)) * sxx
-					  : 0.0;
-				double c = kk - t - 1 > 0
-					       ? (double)(2 * t) / (double)(kk * (kk - t - 1)) * syy
-					       : 0.0;
-				qv = a - b - c;
-			}
+			double a = 2.0 / (double)kk * sxy;
+			double b =
+			    t > 1 ? (double)(2 * (kk - t)) / (double)(kk * (t - 1)) * sxx : 0.0;
+			double c = kk - t - 1 > 0
+				       ? (double)(2 * t) / (double)(kk * (kk - t - 1)) * syy
+				       : 0.0;
+			double qv = a - b - c;
 			if (qv > best)
 				best = qv;
 		}
@@ -541,7 +650,7 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat, 
 	size_t *scored = xcalloc(m + 1, sizeof(*scored)); /* stop + 1 of the scored interval */
 	found->n = 0;
 	if (!compat)
-		wsort_fill(&q->w, z, m);
+		wsort_window(&q->w, found->sorted, (size_t)(z - found->base), m);
 	for (;;) {
 		double best = -INFINITY;
 		size_t best_tau = 0, best_s = 0, best_stop = 0;
@@ -593,7 +702,7 @@ static void split(const double *x, size_t n, const struct assay_detect_opts *o, 
 		  struct cplist *out)
 {
 	struct qscratch q = {NULL, 0, {NULL, NULL, 0}};
-	struct cplist local = {NULL, 0, 0, NULL};
+	struct cplist local = {NULL, 0, 0, out->sorted, x};
 	size_t step = (size_t)o->window / 2, start = 0;
 	while (start < n) {
 		size_t end = start + (size_t)o->window < n ? start + (size_t)o->window : n;
@@ -749,7 +858,7 @@ assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts
 	/* Otava's relaxed first pass. */
 	double p = o->max_pvalue;
 	double first = p < 0.05 ? p * 10 : (p < 0.5 ? p * 2 : p);
-	struct cplist l = {NULL, 0, 0, NULL};
+	struct cplist l = {NULL, 0, 0, NULL, x};
 	struct wsort sorted = {NULL, NULL, 0};
 	if (n >= 2 && !o->otava_compat) {
 		wsort_fill(&sorted, x, n);
