@@ -86,6 +86,9 @@ struct assay_train_opts {
 	/* Steps kept in r->steps; beyond it an evenly spaced sample is kept
 	 * (0: ASSAY_TRAIN_KEEP_STEPS). Everything else is computed over all steps. */
 	size_t keep_steps;
+	/* Unique steps whose warm-up metrics are recorded for
+	 * assay_train_refine() (0: ASSAY_TRAIN_WARM_RECORD). */
+	size_t warm_record;
 	bool no_errors; /* do not look for error signatures (the watcher did) */
 	/* Called once for every unique step as it is read (warmup is not known
 	 * yet: see assay_train_result.warmup_logged). */
@@ -93,6 +96,8 @@ struct assay_train_opts {
 	void *on_step_arg;
 };
 #define ASSAY_TRAIN_KEEP_STEPS 65536
+/* Unique steps whose warm-up metrics are recorded (6 MiB). */
+#define ASSAY_TRAIN_WARM_RECORD 262144
 /* Lines longer than this are scanned in pieces (docs/training.md). */
 #define ASSAY_TRAIN_LINE_CAP (1u << 20)
 void assay_train_opts_init(struct assay_train_opts *o);
@@ -150,11 +155,16 @@ struct assay_train_result {
 	long double agg_sum[ASSAY_TM_AVG_COUNT];
 	long long agg_sum_n[ASSAY_TM_AVG_COUNT];
 	/* Thinned logs: exact value counts of those metrics (private), and the
-	 * warm-up steps' sums once assay_train_refine() read them again. */
+	 * warm-up steps' sums once assay_train_refine() took them out. */
 	void *counts;
 	bool refined;
 	long double warm_sum[ASSAY_TM_AVG_COUNT];
 	long long warm_n[ASSAY_TM_AVG_COUNT];
+	/* Those metrics of the first ASSAY_TRAIN_WARM_RECORD unique steps (NaN
+	 * where absent or not finite), so that the warm-up of a log up to ten
+	 * times that long comes out of them instead of a second read. */
+	double (*warm_rec)[ASSAY_TM_AVG_COUNT];
+	size_t n_warm_rec, alloc_warm_rec, warm_cap;
 
 	/* Error signatures found (none with opts.no_errors). */
 	struct assay_train_error *errors;
@@ -222,11 +232,14 @@ void assay_train_stream_feed(struct assay_train_stream *st, const char *data, si
  * and nothing in the log is Megatron-LM's or Primus's. */
 assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file,
 				 struct assay_error *e);
-/* A result whose steps were thinned out (stride > 1), read from a file fd
- * can seek in: read its warm-up steps again from the start, so the steady
- * mean is over exactly the steps the warm-up rule leaves and the median is
- * exact (while the log has at most 65536 distinct values). o as for the
- * first pass. Nothing to do (ASSAY_OK) otherwise. */
+/* A result whose steps were thinned out (stride > 1): take its warm-up
+ * steps out of the steady statistics, so the steady mean is over exactly
+ * the steps the warm-up rule leaves and the median is exact (while the log
+ * has at most 65536 distinct values). The warm-up comes from the record of
+ * the first steps (r->warm_rec) when it is that short, else it is read
+ * again from the start of fd (a file it can seek in; fd < 0 or a pipe:
+ * nothing is done). o as for the first pass. Nothing to do (ASSAY_OK)
+ * otherwise. */
 assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct assay_train_opts *o,
 			     const char *file, struct assay_error *e);
 /* Parse what fd gives until its end (a golden-values file, small, is read

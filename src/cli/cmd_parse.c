@@ -152,8 +152,9 @@ static assay_err parse_stream(const struct parse_args *a, const char *file, cons
 	if (rc == ASSAY_OK && err)
 		rc =
 		    assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s", strerror(err));
-	/* A long log from a file: its warm-up read again for exact statistics. */
-	if (rc == ASSAY_OK && !a->steps && r.stride > 1 && !fstat(fd, &st) && S_ISREG(st.st_mode))
+	/* A long log: its warm-up taken out for exact statistics (from the
+	 * record of its first steps, or read again from a file). */
+	if (rc == ASSAY_OK && !a->steps && r.stride > 1)
 		rc = assay_train_refine(&r, fd, &a->topts, file, e);
 	if (rc == ASSAY_OK && !a->steps) {
 		struct assay_parse_opts po = a->popts;

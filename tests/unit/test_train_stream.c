@@ -316,10 +316,40 @@ static void test_bounded_steps(void **state)
 	assert_int_equal(n2, n1);
 	assert_true(fabs(m1 - m2) <= 1e-12 * m1);
 	assert_true(d1 == d2);
-	/* From a pipe (no second read): close, the warm-up rounded to a kept step. */
+	/* From a pipe: the warm-up (100 steps) from the record of the first
+	 * steps, as exact as the second read. */
+	assert_false(thin.refined);
+	assert_int_equal(assay_train_refine(&thin, -1, &o, "t", &e), ASSAY_OK);
+	assert_true(thin.refined);
 	size_t n3 = assay_train_steady(&thin, ASSAY_TM_ELAPSED_MS, &m2, &d2);
-	assert_true(n3 <= n1 && n3 + (size_t)thin.stride > n1);
+	assert_int_equal(n3, n1);
+	assert_true(fabs(m1 - m2) <= 1e-12 * m1);
+	assert_true(d1 == d2);
+	/* A warm-up longer than the record: read again from a file, and from a
+	 * pipe close, the warm-up rounded to a kept step. */
+	struct assay_train_result fr2, thin2;
+	o.warm_record = 50;
+	char path2[] = "/tmp/assay-test-train-XXXXXX";
+	fd = mkstemp(path2);
+	assert_true(fd >= 0);
+	unlink(path2);
+	assert_int_equal(write(fd, sb.buf, sb.len), (ssize_t)sb.len);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(assay_train_parse_fd("auto", fd, -1, &o, "t", &fr2, &e), ASSAY_OK);
+	close(fd);
+	assert_int_equal(fr2.n_warm_rec, 50);
+	assert_true(fr2.refined);
+	assert_int_equal(assay_train_steady(&fr2, ASSAY_TM_ELAPSED_MS, &m2, &d2), n1);
+	assert_true(fabs(m1 - m2) <= 1e-12 * m1);
+	assert_true(d1 == d2);
+	parse_sb("megatron", &sb, &o, &thin2);
+	assert_int_equal(assay_train_refine(&thin2, -1, &o, "t", &e), ASSAY_OK);
+	assert_false(thin2.refined);
+	size_t n4 = assay_train_steady(&thin2, ASSAY_TM_ELAPSED_MS, &m2, &d2);
+	assert_true(n4 <= n1 && n4 + (size_t)thin2.stride > n1);
 	assert_true(fabs(m1 - m2) < 0.1);
+	assay_train_result_release(&thin2);
+	assay_train_result_release(&fr2);
 	assay_train_result_release(&fr);
 	assay_train_result_release(&thin);
 	assay_train_result_release(&full);

@@ -287,11 +287,25 @@ static void keep_step(struct assay_train_result *r, const struct assay_train_ste
 	r->steps[r->n_steps++] = *s;
 }
 
+/* The metrics a warm-up takes out of the steady statistics, for the first
+ * r->warm_cap unique steps. */
+static void record_warm(struct assay_train_result *r, const struct assay_train_step *s)
+{
+	if (r->n_warm_rec >= r->warm_cap || (size_t)s->index != r->n_warm_rec)
+		return;
+	ALLOC_GROW(r->warm_rec, r->n_warm_rec + 1, r->alloc_warm_rec);
+	for (int m = 0; m < ASSAY_TM_AVG_COUNT; m++)
+		r->warm_rec[r->n_warm_rec][m] =
+		    (s->has & (1u << m)) && isfinite(s->v[m]) ? s->v[m] : NAN;
+	r->n_warm_rec++;
+}
+
 void train_push_step(struct assay_train_result *r, const struct assay_train_step *in)
 {
 	struct assay_train_step s = *in;
 	s.index = (long long)r->n_logged++;
 	aggregate(r, &s);
+	record_warm(r, &s);
 	keep_step(r, &s);
 	if (s.total > 0 && s.step == s.total)
 		r->complete_iteration = true;
@@ -1238,6 +1252,7 @@ struct assay_train_stream *assay_train_stream_new(const char *format,
 	    !strcmp(format, "megatron") ? &train_megatron : &train_primus;
 	train_result_init(r, d->name);
 	r->keep = st->o.keep_steps ? st->o.keep_steps : ASSAY_TRAIN_KEEP_STEPS;
+	r->warm_cap = st->o.warm_record ? st->o.warm_record : ASSAY_TRAIN_WARM_RECORD;
 	st->r = r;
 	st->s.d = d;
 	st->s.o = &st->o;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "assay/stats.h"
@@ -163,8 +164,8 @@ assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
 	}
 	int err = errno;
 	rc = assay_train_stream_end(st, file, e);
-	if (rc == ASSAY_OK && n >= 0 && r->stride > 1 && tee_fd < 0 && lseek(fd, 0, SEEK_CUR) >= 0)
-		rc = assay_train_refine(r, fd, o, file, e);
+	if (rc == ASSAY_OK && n >= 0 && r->stride > 1)
+		rc = assay_train_refine(r, tee_fd < 0 ? fd : -1, o, file, e);
 	if (n < 0) {
 		rc = assay_error_at(e, n == -1 ? ASSAY_USAGE : ASSAY_INFRA, file, NULL, 0,
 				    n == -1 ? "cannot read: %s" : "cannot keep a copy: %s",
@@ -218,6 +219,20 @@ size_t train_warmup_rule(const struct assay_train_opts *o, size_t n)
 	return w > n ? n : w;
 }
 
+/* The warm-up (its first w unique steps) is out of the sums and counts:
+ * mark the result refined and the kept steps that belong to it. */
+static void refine_done(struct assay_train_result *r, size_t w)
+{
+	r->refined = true;
+	r->warmup_logged = w;
+	size_t k = 0;
+	while (k < r->n_steps && (size_t)r->steps[k].index < w)
+		k++;
+	r->warmup = k;
+	for (size_t i = 0; i < r->n_steps; i++)
+		r->steps[i].warmup = i < k;
+}
+
 assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct assay_train_opts *o,
 			     const char *file, struct assay_error *e)
 {
@@ -229,13 +244,33 @@ assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct 
 		o = &defaults;
 	}
 	struct refine f = {r, train_warmup_rule(o, r->n_logged), false};
+	memset(r->warm_sum, 0, sizeof(r->warm_sum));
+	memset(r->warm_n, 0, sizeof(r->warm_n));
+	if (f.w <= r->n_warm_rec) {
+		/* Recorded in the first pass: the same values a second read gives. */
+		struct assay_train_step s;
+		train_step_init(&s);
+		for (size_t i = 0; i < f.w; i++) {
+			s.index = (long long)i;
+			s.has = 0;
+			for (int m = 0; m < ASSAY_TM_AVG_COUNT; m++) {
+				s.v[m] = r->warm_rec[i][m];
+				if (!isnan(s.v[m]))
+					s.has |= 1u << m;
+			}
+			refine_step(&s, &f);
+		}
+		refine_done(r, f.w);
+		return ASSAY_OK;
+	}
+	struct stat sb;
+	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+		return ASSAY_OK;
 	struct assay_train_opts o2 = *o;
 	o2.no_errors = true;
 	o2.on_step = refine_step;
 	o2.on_step_arg = &f;
 	o2.keep_steps = r->keep; /* the same thinning, so the same repeats */
-	memset(r->warm_sum, 0, sizeof(r->warm_sum));
-	memset(r->warm_n, 0, sizeof(r->warm_n));
 	struct assay_train_result tmp;
 	struct assay_train_stream *st = assay_train_stream_new(r->format, &o2, &tmp);
 	char *buf = xmalloc(READ_BLOCK);
@@ -257,14 +292,7 @@ assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct 
 	if (n < 0)
 		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read again: %s",
 				      strerror(err));
-	r->refined = true;
-	r->warmup_logged = f.w;
-	size_t k = 0;
-	while (k < r->n_steps && (size_t)r->steps[k].index < f.w)
-		k++;
-	r->warmup = k;
-	for (size_t i = 0; i < r->n_steps; i++)
-		r->steps[i].warmup = i < k;
+	refine_done(r, f.w);
 	return ASSAY_OK;
 }
 
@@ -279,6 +307,7 @@ void assay_train_result_release(struct assay_train_result *r)
 	free(r->ckpts);
 	free(r->evals);
 	free(r->errors);
+	free(r->warm_rec);
 	train_result_init(r, r->format);
 }
 
