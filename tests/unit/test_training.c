@@ -118,6 +118,51 @@ static void test_numbers(void **state)
 	assert_true(x == 12);
 }
 
+/* train_number against strtod (correctly rounded in glibc) on generated
+ * numbers: 0 to 19 digits before and after the point, with and without an
+ * exponent, followed by the bytes that end numbers in logs (and bytes that
+ * are not digits only by a little: '/', ':', 0xFA..0xFF), so the eight-byte
+ * digit runs meet every length and every neighbour. */
+static void test_numbers_differential(void **state)
+{
+	(void)state;
+	static const char tails[] = {' ', '|',  '/',        ':',        'G',
+				     '%', '\n', (char)0xFA, (char)0xFF, '\0'};
+	uint64_t rng = 0x9E3779B97F4A7C15ULL;
+	char text[96], copy[96];
+	for (int i = 0; i < 200000; i++) {
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		size_t n = 0;
+		int ints = (int)(rng % 20), fracs = (int)(rng >> 8) % 20;
+		if (rng >> 60 & 1)
+			text[n++] = '-';
+		for (int d = 0; d < ints; d++)
+			text[n++] = (char)('0' + (rng >> (d * 3 % 60)) % 10);
+		if (fracs || !ints) {
+			text[n++] = '.';
+			for (int d = 0; d < fracs || (!ints && d == 0); d++)
+				text[n++] = (char)('0' + (rng >> ((d * 5 + 7) % 60)) % 10);
+		}
+		if (rng >> 61 & 1)
+			n += (size_t)snprintf(text + n, 8, "E%+03d", (int)(rng >> 40) % 40 - 20);
+		size_t len = n;
+		int pad = (int)(rng >> 50) % 10;
+		for (int k = 0; k < pad; k++)
+			text[n++] = tails[(rng >> (k * 4)) % (sizeof(tails) - 1)];
+		text[n] = '\0';
+		memcpy(copy, text, len);
+		copy[len] = '\0';
+		double x, want = strtod(copy, NULL);
+		const char *end = train_number(text, text + n, &x);
+		assert_non_null(end);
+		assert_int_equal(end - text, len);
+		if (x != want)
+			fail_msg("\"%s\": %.17g, strtod %.17g", copy, x, want);
+	}
+}
+
 /* ---- Megatron fixtures ---- */
 
 static void test_megatron_basic(void **state)
@@ -772,6 +817,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_numbers),
+	    cmocka_unit_test(test_numbers_differential),
 	    cmocka_unit_test(test_megatron_basic),
 	    cmocka_unit_test(test_megatron_derived_tokens),
 	    cmocka_unit_test(test_megatron_rocm_and_summary),
