@@ -416,7 +416,7 @@ static assay_err gate_ab_variants(struct run_ctx *rc, const struct assay_suite_c
 				}
 				long i = idx[w][r];
 				snprintf(missing, sizeof(missing),
-					 "variant %s did not produce %s: case %s is %s", names[w],
+					 "variant %s did not produce %s in case %s (%s)", names[w],
 					 metric, i >= 0 ? s->cases[i].id : "-",
 					 i >= 0 ? assay_outcome_name(rc->res->cases[i].outcome)
 						: "missing");

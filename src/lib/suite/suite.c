@@ -385,8 +385,10 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 	memset(s, 0, sizeof(*s));
 	s->file = xstrdup(file);
 	json_t *doc = assay_json_load_file(file, e);
-	if (!doc)
+	if (!doc) {
+		assay_suite_release(s);
 		return ASSAY_USAGE;
+	}
 	struct assay_cfg c = {file, e};
 	const char *kind;
 	int rc = -1;
