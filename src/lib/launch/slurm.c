@@ -68,6 +68,7 @@ struct assay_job {
 	enum mode mode;
 	char *case_id, *case_dir, *run_id, *slurm_dir, *raw, *status_file, *cwd, *group, *name;
 	const char *share; /* the spec's: set only while preparing */
+	bool shared;       /* job_per "case", but in one job with its variants */
 	struct assay_slurm_options o;
 	struct assay_slurm_shape shape;
 	const json_t *network;
@@ -317,6 +318,7 @@ static void choose_mode(struct slurm_launcher *l, struct assay_job *j)
 		free(j->group);
 		j->group = xstrdup(j->share);
 		j->mode = PER_SHARD;
+		j->shared = true;
 	}
 	if (!l->alloc_known) {
 		struct assay_error ae;
@@ -489,7 +491,9 @@ static void describe(const struct assay_job *j, struct sbuf *out)
 		if (j->mode == PER_CASE || j->first_in_group)
 			sbuf_addf(&d, "sbatch --parsable %s/%s.sh\n", j->slurm_dir, j->name);
 		else
-			sbuf_addf(&d, "a step of job %s (one job per shard)\n", j->name);
+			sbuf_addf(&d, "a step of job %s (%s)\n", j->name,
+				  j->shared ? "one job for the variants of a case"
+					    : "one job per shard");
 		if (j->why[0])
 			sbuf_addf(&d, "  a new job, not in place: %s\n", j->why);
 		if (j->mode == PER_CASE || j->first_in_group)

@@ -400,6 +400,15 @@ static assay_err gate_ab_variants(struct run_ctx *rc, const struct assay_suite_c
 	char spec[160];
 	snprintf(spec, sizeof(spec), "%s/%s median worse by < %g%%", g->candidate, g->baseline,
 		 g->threshold * 100);
+	if (!keys.n) {
+		char *m = strlist_join(&g->metrics, ", ");
+		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "ab", g->metrics.n ? m : "-", NAN, "",
+				   spec,
+				   "variants %s and %s produced no measurement to compare%s%s%s",
+				   g->baseline, g->candidate, g->metrics.n ? " (metrics: " : "",
+				   g->metrics.n ? m : "", g->metrics.n ? ")" : "");
+		free(m);
+	}
 	double *bv = xcalloc(n, sizeof(*bv)), *cv = xcalloc(n, sizeof(*cv));
 	for (size_t k = 0; k < keys.n && err == ASSAY_OK; k++) {
 		const struct assay_row *mine = find_pair(&view, keys.v[k]);

@@ -372,6 +372,10 @@ static int parse_ab_variants(struct assay_cfg *c, struct assay_suite *s, const c
 		}
 		sbuf_release(&names);
 	}
+	if (s->parser && !strcmp(s->parser, "none"))
+		return assay_cfg_fail(c, "$.gates.ab",
+				      "compares the variants' measurements; parser \"none\" "
+				      "produces none");
 	struct assay_suite_ab *ab = &s->gates.ab;
 	ab->baseline = xstrdup(base);
 	ab->candidate = xstrdup(cand);
