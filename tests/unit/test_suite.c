@@ -296,6 +296,36 @@ static void test_ep_suite(void **state)
 	assert_null(json_object_get(p.timing, "profile")); /* assay-ep reads the six fields */
 	assay_case_plan_release(&p);
 	assay_suite_release(&s);
+
+	/* Variants of an EP suite: each matrix case once per variant, the
+	 * variant's arguments after assay-ep's, its env, and the ab gate between
+	 * variants rather than backends. */
+	snprintf(text, sizeof(text), ep_suite, "");
+	char *end = strrchr(text, '}');
+	snprintf(end, sizeof(text) - (size_t)(end - text),
+		 ", \"variants\": {\"a\": {}, \"b\": {\"args\": [\"--note\", \"{CASE_ID}\"], "
+		 "\"env\": {\"OMP_NUM_THREADS\": \"1\"}}},\n"
+		 " \"gates\": {\"ab\": {\"baseline\": \"a\", \"candidate\": \"b\", "
+		 "\"threshold\": 0.5}}}\n");
+	write_suite(text);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_int_equal(s.n_cases, 12);
+	assert_true(s.gates.ab.variants);
+	c = assay_suite_find_case(&s, "local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16.b");
+	assert_non_null(c);
+	assert_true(c == assay_suite_find_case(
+			     &s, "local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16.a") +
+			     1);
+	assert_string_equal(c->variant->name, "b");
+	assert_int_equal(assay_suite_plan(&s, c, "R1", "out/R1/x", "assay-ep", &p, &e), ASSAY_OK);
+	argv = strlist_join(&p.argv, " ");
+	assert_non_null(strstr(argv, "--out out/R1/x/result.json --note "
+				     "local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16.b"));
+	free(argv);
+	assert_true(strlist_has(&p.env, "OMP_NUM_THREADS=1"));
+	assert_string_equal(json_string_value(json_object_get(p.context, "variant")), "b");
+	assay_case_plan_release(&p);
+	assay_suite_release(&s);
 }
 
 static void test_ep_errors(void **state)
