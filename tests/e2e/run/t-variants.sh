@@ -55,6 +55,10 @@ expect_grep '^12 cases: 10 passed, 2 gate-failed$' out.txt
 expect_eq "$(q slow.db "SELECT group_concat(DISTINCT json_extract(fields, '\$.variant')) FROM series")" \
   "baseline,candidate" "variants in the series"
 expect_eq "$(q slow.db "SELECT count(*) FROM series WHERE metric = 'step_ms'")" 4 "step_ms series"
+# The report shows each variant's series and every case's variant and repeat.
+expect_grep 'variant=baseline' o/*/report.html
+expect_grep 'variant=candidate' o/*/report.html
+expect_grep 'variant</i> candidate</span>' o/*/report.html
 # The candidate's overrides reached it: its argv and environment.
 expect_grep '^variant args: o/.*/small.candidate.1 small.candidate.1 --candidate$' o/*/small.candidate.1/stdout.log
 expect_grep 'FACTOR=1.05' o/*/small.candidate.1/command.txt
