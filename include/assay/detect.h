@@ -105,6 +105,10 @@ struct assay_regression {
 	bool acked;        /* a regression let through by an ack annotation */
 	bool insufficient; /* not enough history to judge: passes */
 	double change;     /* relative change of the new value (after/before - 1) */
+	/* Paired ab (assay_gate_ab_pairs): the median, least and greatest of
+	 * the candidate/baseline ratios, and how many pairs. */
+	double ratio, ratio_min, ratio_max;
+	size_t pairs;
 	char message[512]; /* one line for reports */
 };
 struct assay_regressions {
@@ -140,6 +144,15 @@ void assay_gate_rolling_mean(const double *history, size_t n, double value,
 assay_err assay_gate_ab(const struct assay_row *baseline, const struct assay_row *candidate,
 			double threshold, bool acked, struct assay_regression *out,
 			struct assay_error *e);
+/* A/B of paired measurements in one run (variants: the pair r ran side by
+ * side on the same nodes): the ratios candidate[r]/baseline[r], their
+ * median and spread. Fails when the median ratio is worse than 1 by more
+ * than threshold (for lower-is-better, 1/median - 1 < -threshold; e.g. 0.02:
+ * at most 2% slower). ASSAY_USAGE when n is 0, a value is not finite, a
+ * baseline is 0 or the threshold is negative. */
+assay_err assay_gate_ab_pairs(const double *baseline, const double *candidate, size_t n,
+			      enum assay_direction dir, double threshold, bool acked,
+			      struct assay_regression *out, struct assay_error *e);
 /* The regression gates' results as verdicts (include/assay/gate.h), the
  * one list reports and the store read: g on row becomes FAIL for a
  * regression, PASS otherwise (acked when an ack or expected annotation let a

@@ -51,8 +51,12 @@ struct assay_launch_spec {
 	void *ctx;
 	/* Placement, for launchers that allocate nodes (Slurm); filled by
 	 * assay_suite_place() (include/assay/suite.h), zero otherwise. */
-	const char *group;                     /* cases of one group (an EP shard, a command suite)
-						* that run one after another may share an allocation */
+	const char *group; /* cases of one group (an EP shard, a command suite)
+			    * that run one after another may share an allocation */
+	/* Cases of one share (the variants and repeats of one suite case) run
+	 * in one allocation even where the launcher gives each case its own
+	 * (Slurm job_per "case"); NULL: none. */
+	const char *share;
 	long long ranks_per_node;              /* tasks per node the case asks for */
 	long long gpus_per_node;               /* GPUs per node it uses */
 	const struct assay_platform *platform; /* its platform (EP suites), else NULL */

@@ -29,6 +29,21 @@
 
 enum assay_suite_kind { ASSAY_SUITE_EP = 0, ASSAY_SUITE_COMMAND = 1 };
 
+/* One variant of a suite (docs/suite.md, "Variants"): what it changes in
+ * every case it runs. Templates may hold placeholders. */
+struct assay_suite_variant {
+	char *name;
+	json_t *vars;                   /* placeholder values over the combo's ({} when none) */
+	struct strlist env;             /* NAME=template, over the suite's env */
+	struct strlist args;            /* templates appended to the case's argv */
+	char *image;                    /* template replacing the container's image, or NULL */
+	struct strlist ld_library_path; /* templates prepended to LD_LIBRARY_PATH */
+	struct strlist ld_preload;      /* templates prepended to LD_PRELOAD */
+	/* Variant-provided expectation values (the `expect` block of the
+	 * issue's provenance part) belong here, with a row in the override
+	 * table of src/lib/suite/variants.c. */
+};
+
 /* One case of a suite, before the run fills in its run id and folder. */
 struct assay_suite_case {
 	char *id;
@@ -46,6 +61,12 @@ struct assay_suite_case {
 	/* A command stage: its argv templates (results, logs: none; parser
 	 * none); NULL for a combo's case. */
 	struct strlist *stage_argv;
+	/* Variants and repeats (docs/suite.md, "Variants"): the variant this
+	 * case runs (NULL: none), its repeat (1-based; 0 when the suite has
+	 * neither) and the id of the case it is a copy of (NULL: none). */
+	const struct assay_suite_variant *variant;
+	long long rep;
+	char *base;
 };
 
 /* The gates block (docs/suite.md, "Gates"), checked when the suite loads. */
@@ -65,7 +86,8 @@ struct assay_suite_regression {
 	bool enforce;
 };
 struct assay_suite_ab {
-	char *baseline, *candidate; /* backends */
+	char *baseline, *candidate; /* backends, or variants when the suite has them */
+	bool variants;              /* baseline and candidate name variants */
 	double threshold;           /* fail when the candidate is worse by more */
 	struct strlist metrics;     /* as for regression */
 	bool enforce;
@@ -130,6 +152,12 @@ struct assay_suite {
 	char *assay_ep; /* the assay-ep binary, or NULL: next to assay, then PATH */
 
 	struct assay_suite_gates gates;
+
+	/* "variants" and "repeat": every case runs once per variant, repeat
+	 * times, interleaved (A B A B ...). n_variants 0: none. */
+	struct assay_suite_variant *variants;
+	size_t n_variants;
+	long long repeat; /* 1 by default */
 
 	struct assay_suite_case *cases; /* in run order */
 	size_t n_cases;

@@ -302,6 +302,53 @@ static void rows_of(struct assay_rows *rows, const double *v, size_t n, size_t f
 	}
 }
 
+/* Paired A/B of variants: the median of candidate/baseline ratios, its
+ * spread, and the threshold by direction. */
+static void test_gate_ab_pairs(void **state)
+{
+	(void)state;
+	struct assay_regression v;
+	struct assay_error e;
+	/* 5% slower (lower is better) fails a 2% threshold, 0.1% passes. */
+	double base[] = {100, 200, 300}, slow[] = {105, 210, 315}, same[] = {100.1, 200.2, 300.3};
+	assert_int_equal(assay_gate_ab_pairs(base, slow, 3, ASSAY_DIR_LOWER, 0.02, false, &v, &e),
+			 ASSAY_OK);
+	assert_int_equal(v.outcome, ASSAY_GATE_FAILED);
+	assert_int_equal(v.pairs, 3);
+	assert_true(fabs(v.ratio - 1.05) < 1e-12);
+	assert_string_equal(v.gate, "ab");
+	assert_string_equal(v.message, "candidate/baseline median 1.0500 over 3 pairs (spread "
+				       "1.0500..1.0500): -4.76% (regression beyond -2%)");
+	assert_int_equal(assay_gate_ab_pairs(base, same, 3, ASSAY_DIR_LOWER, 0.02, false, &v, &e),
+			 ASSAY_OK);
+	assert_int_equal(v.outcome, ASSAY_OK);
+	/* Higher is better: 5% more is no regression; the median of an even
+	 * count is the mean of the middle two; the spread is min..max. */
+	double b4[] = {10, 10, 10, 10}, c4[] = {9.0, 9.9, 10.1, 12};
+	assert_int_equal(assay_gate_ab_pairs(base, slow, 3, ASSAY_DIR_HIGHER, 0.02, false, &v, &e),
+			 ASSAY_OK);
+	assert_int_equal(v.outcome, ASSAY_OK);
+	assert_int_equal(assay_gate_ab_pairs(b4, c4, 4, ASSAY_DIR_HIGHER, 0.02, false, &v, &e),
+			 ASSAY_OK);
+	assert_true(fabs(v.ratio - 1.0) < 1e-12);
+	assert_true(fabs(v.ratio_min - 0.9) < 1e-12 && fabs(v.ratio_max - 1.2) < 1e-12);
+	assert_int_equal(v.outcome, ASSAY_OK);
+	/* An acked regression passes, marked. */
+	assert_int_equal(assay_gate_ab_pairs(base, slow, 3, ASSAY_DIR_LOWER, 0.02, true, &v, &e),
+			 ASSAY_OK);
+	assert_true(v.acked && v.outcome == ASSAY_OK);
+	/* Nothing to compare, a zero baseline, a negative threshold. */
+	assert_int_equal(assay_gate_ab_pairs(base, slow, 0, ASSAY_DIR_LOWER, 0.02, false, &v, &e),
+			 ASSAY_USAGE);
+	double zero[] = {0};
+	assert_int_equal(assay_gate_ab_pairs(zero, slow, 1, ASSAY_DIR_LOWER, 0.02, false, &v, &e),
+			 ASSAY_USAGE);
+	assert_string_equal(e.message,
+			    "ab gate: pair 1: baseline 0, candidate 105: no finite ratio");
+	assert_int_equal(assay_gate_ab_pairs(base, slow, 3, ASSAY_DIR_LOWER, -1, false, &v, &e),
+			 ASSAY_USAGE);
+}
+
 static void test_gate_history(void **state)
 {
 	(void)state;
@@ -381,7 +428,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_student_t),    cmocka_unit_test(test_tigerbeetle),
 	    cmocka_unit_test(test_synthetic),    cmocka_unit_test(test_gates),
-	    cmocka_unit_test(test_gate_history),
+	    cmocka_unit_test(test_gate_history), cmocka_unit_test(test_gate_ab_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,7 +165,7 @@ static void test_command_errors(void **state)
 		       "\"parser\": \"rows\", \"timeout\": 5}"),
 	    "$.timeout: unknown key (expected one of: kind, name, description, launcher, store, "
 	    "output, cluster, revision, signatures, secrets, env, timeout_s, gates, raw_artifacts, "
-	    "container, "
+	    "container, variants, repeat, "
 	    "combos, "
 	    "runs, argv, cwd, parser, results, logs, context, nodes, gpus_per_node, training, "
 	    "stages, madengine)");
@@ -296,6 +296,36 @@ static void test_ep_suite(void **state)
 	assert_null(json_object_get(p.timing, "profile")); /* assay-ep reads the six fields */
 	assay_case_plan_release(&p);
 	assay_suite_release(&s);
+
+	/* Variants of an EP suite: each matrix case once per variant, the
+	 * variant's arguments after assay-ep's, its env, and the ab gate between
+	 * variants rather than backends. */
+	snprintf(text, sizeof(text), ep_suite, "");
+	char *end = strrchr(text, '}');
+	snprintf(end, sizeof(text) - (size_t)(end - text),
+		 ", \"variants\": {\"a\": {}, \"b\": {\"args\": [\"--note\", \"{CASE_ID}\"], "
+		 "\"env\": {\"OMP_NUM_THREADS\": \"1\"}}},\n"
+		 " \"gates\": {\"ab\": {\"baseline\": \"a\", \"candidate\": \"b\", "
+		 "\"threshold\": 0.5}}}\n");
+	write_suite(text);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_int_equal(s.n_cases, 12);
+	assert_true(s.gates.ab.variants);
+	c = assay_suite_find_case(&s, "local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16.b");
+	assert_non_null(c);
+	assert_true(c == assay_suite_find_case(
+			     &s, "local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16.a") +
+			     1);
+	assert_string_equal(c->variant->name, "b");
+	assert_int_equal(assay_suite_plan(&s, c, "R1", "out/R1/x", "assay-ep", &p, &e), ASSAY_OK);
+	argv = strlist_join(&p.argv, " ");
+	assert_non_null(strstr(argv, "--out out/R1/x/result.json --note "
+				     "local-cpu-shm-deepseek-v3-normal-decode-ep2-uniform-bf16.b"));
+	free(argv);
+	assert_true(strlist_has(&p.env, "OMP_NUM_THREADS=1"));
+	assert_string_equal(json_string_value(json_object_get(p.context, "variant")), "b");
+	assay_case_plan_release(&p);
+	assay_suite_release(&s);
 }
 
 static void test_ep_errors(void **state)
@@ -318,7 +348,7 @@ static void test_ep_errors(void **state)
 		       "\"sweep\": \"configs/sweep-local.json\", \"combos\": {}}"),
 	    "$.combos: unknown key (expected one of: kind, name, description, launcher, "
 	    "store, output, cluster, revision, signatures, secrets, env, timeout_s, gates, "
-	    "raw_artifacts, container, "
+	    "raw_artifacts, container, variants, repeat, "
 	    "platforms, sweep, filters, assay_ep)");
 }
 
@@ -419,8 +449,8 @@ static void test_gates(void **state)
 	/* Errors: every one names the file and the JSON path, before anything runs. */
 	assert_string_equal(
 	    gated_fails(gated_thresholds, ", \"ab\": {}"),
-	    "$.gates.ab: compares two backends of an EP suite at each point; a command "
-	    "suite has none");
+	    "$.gates.ab: compares two backends of an EP suite at each point, or two variants "
+	    "(\"variants\"); this suite has neither");
 	assert_string_equal(gated_fails(gated_thresholds, ", \"extra\": 1"),
 			    "$.gates.extra: unknown key (expected one of: thresholds, loss_curve, "
 			    "convergence, scaling, checkpoint, regression, ab)");
@@ -645,6 +675,110 @@ static void test_stages(void **state)
 	}
 }
 
+/* Variants and repeats (docs/suite.md, "Variants"): every case once per
+ * repeat and variant, interleaved, each variant's overrides on the plan, the
+ * variant in the factors and the series; bad blocks located. */
+static const char variant_suite[] =
+    "{\"kind\": \"command\", \"name\": \"ab\",\n"
+    " \"combos\": {\"a\": {\"N\": 1}, \"b\": {\"N\": 2}},\n"
+    " \"argv\": [\"run.sh\", \"--lib={LIB}\", \"{N}\"],\n"
+    " \"env\": {\"KEEP\": \"x\", \"LD_LIBRARY_PATH\": \"/usr/lib\"},\n"
+    " \"parser\": \"rows\",\n"
+    " \"variants\": {\"base\": {\"vars\": {\"LIB\": \"stock\"}},\n"
+    "              \"cand\": {\"vars\": {\"LIB\": \"new\"}, \"env\": {\"KEEP\": \"y\", \"F\": "
+    "\"{N}\"},\n"
+    "                       \"args\": [\"--extra\"], \"ld_library_path\": [\"/opt/{LIB}\"],\n"
+    "                       \"ld_preload\": [\"/opt/x.so\"]}},\n"
+    " \"repeat\": 2,\n"
+    " \"gates\": {\"ab\": {\"baseline\": \"base\", \"candidate\": \"cand\", \"threshold\": "
+    "0.02}}}\n";
+
+static void test_variants(void **state)
+{
+	(void)state;
+	struct assay_suite s;
+	struct assay_error e;
+	write_suite(variant_suite);
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	static const char *const ids[] = {"a.base.1", "a.cand.1", "a.base.2", "a.cand.2",
+					  "b.base.1", "b.cand.1", "b.base.2", "b.cand.2"};
+	assert_int_equal(s.n_cases, 8);
+	for (size_t i = 0; i < 8; i++) {
+		assert_string_equal(s.cases[i].id, ids[i]);
+		assert_string_equal(s.cases[i].base, i < 4 ? "a" : "b");
+		assert_int_equal(s.cases[i].rep, (long long)(i / 2 % 2 + 1));
+		assert_string_equal(
+		    json_string_value(json_object_get(s.cases[i].factors, "variant")),
+		    i % 2 ? "cand" : "base");
+	}
+	assert_true(s.gates.ab_on && s.gates.ab.variants);
+	struct assay_case_plan p;
+	assert_int_equal(assay_suite_plan(&s, &s.cases[1], "R", "out/R/a.cand.1", NULL, &p, &e),
+			 ASSAY_OK);
+	char *argv = strlist_join(&p.argv, " "), *env = strlist_join(&p.env, " ");
+	assert_string_equal(argv, "run.sh --lib=new 1 --extra");
+	assert_non_null(strstr(env, "KEEP=y"));
+	assert_non_null(strstr(env, "F=1"));
+	assert_non_null(strstr(env, "LD_LIBRARY_PATH=/opt/new:/usr/lib"));
+	assert_non_null(strstr(env, "LD_PRELOAD=/opt/x.so"));
+	assert_null(strstr(env, "KEEP=x"));
+	assert_string_equal(json_string_value(json_object_get(p.context, "variant")), "cand");
+	free(argv);
+	free(env);
+	assay_case_plan_release(&p);
+	assert_int_equal(assay_suite_plan(&s, &s.cases[0], "R", "out/R/a.base.1", NULL, &p, &e),
+			 ASSAY_OK);
+	argv = strlist_join(&p.argv, " ");
+	env = strlist_join(&p.env, " ");
+	assert_string_equal(argv, "run.sh --lib=stock 1");
+	assert_string_equal(env, "KEEP=x LD_LIBRARY_PATH=/usr/lib");
+	free(argv);
+	free(env);
+	assay_case_plan_release(&p);
+	assay_suite_release(&s);
+
+	/* Errors name the JSON path. */
+	static const struct {
+		const char *patch, *want;
+	} bad[] = {
+	    {"\"variants\": {\"only\": {}}",
+	     "$.variants: expected at least two variants (a baseline and a candidate), got 1"},
+	    {"\"variants\": {\"a b\": {}, \"c\": {}}",
+	     "$.variants[\"a b\"]: a variant name is part of case ids: letters, digits, '_' and "
+	     "'-' "
+	     "(got \"a b\")"},
+	    {"\"variants\": {\"x\": {\"argv\": []}, \"y\": {}}",
+	     "$.variants.x.argv: unknown key (expected one of: env, vars, args, image, "
+	     "ld_library_path, ld_preload)"},
+	    {"\"variants\": {\"x\": {\"image\": \"img\"}, \"y\": {}}",
+	     "$.variants.x.image: replaces the container's image: the suite has no \"container\" "
+	     "block (docs/containers.md)"},
+	    {"\"variants\": {\"x\": {\"env\": {\"LD_PRELOAD\": \"/a.so\"}}, \"y\": {}}",
+	     "$.variants.x.env.LD_PRELOAD: set with \"ld_preload\" (a list of paths)"},
+	    {"\"variants\": {\"x\": {\"args\": [\"{NOPE}\"]}, \"y\": {}}",
+	     "$.variants.x.args[0]: placeholder {NOPE} has no value"},
+	    {"\"variants\": {\"x\": {}, \"y\": {}}, \"gates\": {\"ab\": {\"baseline\": \"x\", "
+	     "\"candidate\": \"z\", \"threshold\": 0.1}}",
+	     "$.gates.ab.candidate: no variant \"z\" (variants: x, y)"},
+	    {"\"repeat\": 0", "$.repeat: expected an integer from 1 to 1000, got 0"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[1024];
+		snprintf(text, sizeof(text),
+			 "{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"t\"], "
+			 "\"parser\": \"rows\", %s}",
+			 bad[i].patch);
+		assert_string_equal(load_fails(text), bad[i].want);
+	}
+	/* A placeholder only one variant fills. */
+	assert_string_equal(
+	    load_fails("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"t\", "
+		       "\"{LIB}\"], \"parser\": \"rows\", \"variants\": {\"x\": {\"vars\": "
+		       "{\"LIB\": 1}}, \"y\": {}}}"),
+	    "$.argv[1]: placeholder {LIB} has no value in combo \"a\" with variant \"y\" (they "
+	    "have: nothing)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -652,7 +786,7 @@ int main(void)
 	    cmocka_unit_test(test_command_errors), cmocka_unit_test(test_secrets),
 	    cmocka_unit_test(test_ep_suite),       cmocka_unit_test(test_ep_errors),
 	    cmocka_unit_test(test_gates),          cmocka_unit_test(test_ep_gates),
-	    cmocka_unit_test(test_template),
+	    cmocka_unit_test(test_template),       cmocka_unit_test(test_variants),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

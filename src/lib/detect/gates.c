@@ -205,6 +205,54 @@ assay_err assay_gate_ab(const struct assay_row *baseline, const struct assay_row
 	return ASSAY_OK;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+assay_err assay_gate_ab_pairs(const double *baseline, const double *candidate, size_t n,
+			      enum assay_direction dir, double threshold, bool acked,
+			      struct assay_regression *out, struct assay_error *e)
+{
+	verdict_init(out, "ab");
+	if (!n)
+		return assay_error_set(e, ASSAY_USAGE, "ab gate: no pairs to compare");
+	if (!(threshold >= 0))
+		return assay_error_set(e, ASSAY_USAGE, "ab gate: threshold %g: expected >= 0",
+				       threshold);
+	double *ratio = xcalloc(n, sizeof(*ratio));
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(baseline[i]) || !isfinite(candidate[i]) || baseline[i] == 0) {
+			free(ratio);
+			return assay_error_set(e, ASSAY_USAGE,
+					       "ab gate: pair %zu: baseline %g, candidate %g: "
+					       "no finite ratio",
+					       i + 1, baseline[i], candidate[i]);
+		}
+		ratio[i] = candidate[i] / baseline[i];
+	}
+	qsort(ratio, n, sizeof(*ratio), cmp_double);
+	double med = n % 2 ? ratio[n / 2] : (ratio[n / 2 - 1] + ratio[n / 2]) / 2;
+	out->ratio = med;
+	out->ratio_min = ratio[0];
+	out->ratio_max = ratio[n - 1];
+	out->pairs = n;
+	free(ratio);
+	out->change = med - 1.0;
+	double change = dir == ASSAY_DIR_LOWER ? (med == 0 ? 0.0 : 1.0 / med - 1.0) : med - 1.0;
+	bool fail = change < -threshold;
+	out->acked = fail && acked;
+	out->outcome = fail && !acked ? ASSAY_GATE_FAILED : ASSAY_OK;
+	snprintf(out->message, sizeof(out->message),
+		 "candidate/baseline median %.4f over %zu pair%s (spread %.4f..%.4f): "
+		 "%+.2f%% (%s beyond -%.3g%%)%s",
+		 med, n, n == 1 ? "" : "s", out->ratio_min, out->ratio_max, change * 100,
+		 fail ? "regression" : "not a regression", threshold * 100,
+		 out->acked ? ", acknowledged" : "");
+	return ASSAY_OK;
+}
+
 /* History values of a series, without revisions annotated `ignore`. */
 static assay_err history(struct assay_store *s, const char *key, const struct assay_annotations *a,
 			 double **vals, char ***revs, size_t *n, struct assay_error *e)

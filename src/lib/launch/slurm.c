@@ -67,6 +67,8 @@ struct assay_job {
 	struct slurm_launcher *l;
 	enum mode mode;
 	char *case_id, *case_dir, *run_id, *slurm_dir, *raw, *status_file, *cwd, *group, *name;
+	const char *share; /* the spec's: set only while preparing */
+	bool shared;       /* job_per "case", but in one job with its variants */
 	struct assay_slurm_options o;
 	struct assay_slurm_shape shape;
 	const json_t *network;
@@ -311,6 +313,13 @@ static const char *group_of(const struct assay_job *j)
 static void choose_mode(struct slurm_launcher *l, struct assay_job *j)
 {
 	j->mode = l->o.job_per == ASSAY_SLURM_PER_CASE || !j->group ? PER_CASE : PER_SHARD;
+	/* The variants and repeats of one case share a job whatever job_per says. */
+	if (j->mode == PER_CASE && j->share) {
+		free(j->group);
+		j->group = xstrdup(j->share);
+		j->mode = PER_SHARD;
+		j->shared = true;
+	}
 	if (!l->alloc_known) {
 		struct assay_error ae;
 		l->alloc_known = true;
@@ -403,6 +412,7 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	j->status_file = xasprintf("%s/exit", j->raw);
 	j->cwd = s->cwd ? absolute(s->cwd) : NULL;
 	j->group = s->group ? xstrdup(s->group) : NULL;
+	j->share = s->share;
 	j->network = s->platform ? s->platform->network : NULL;
 	j->mpi = s->mpi_ranks > 0;
 	j->timeout_s = s->timeout_s;
@@ -481,7 +491,9 @@ static void describe(const struct assay_job *j, struct sbuf *out)
 		if (j->mode == PER_CASE || j->first_in_group)
 			sbuf_addf(&d, "sbatch --parsable %s/%s.sh\n", j->slurm_dir, j->name);
 		else
-			sbuf_addf(&d, "a step of job %s (one job per shard)\n", j->name);
+			sbuf_addf(&d, "a step of job %s (%s)\n", j->name,
+				  j->shared ? "one job for the variants of a case"
+					    : "one job per shard");
 		if (j->why[0])
 			sbuf_addf(&d, "  a new job, not in place: %s\n", j->why);
 		if (j->mode == PER_CASE || j->first_in_group)

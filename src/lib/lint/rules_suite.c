@@ -1,7 +1,8 @@
 /* Suite rules (docs/suite.md): runs that name no combo (in runs or in a
  * stage's runs), and {NAME} placeholders in a suite's templates (argv, env,
- * cwd, results, logs, context) that a run's combo and assay's built-ins
- * leave without a value. Every one is reported, where the suite loader
+ * cwd, results, logs, context, a variant's overrides) that a run's combo,
+ * its variant's vars and assay's built-ins leave without a value, and an ab
+ * gate naming no variant. Every one is reported, where the suite loader
  * stops at the first. */
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,14 @@ static const struct assay_lint_rule rules[] = {
     {"suite-unknown-run", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
      "an entry of a suite's runs (or of a stage's runs) that names no combo"},
     {"suite-unfilled-placeholder", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
-     "a {NAME} in a suite's argv, env, cwd, results, logs or context that a run leaves unfilled"},
+     "a {NAME} in a suite's argv, env, cwd, results, logs, context or a variant's overrides that "
+     "a run leaves unfilled"},
+    {"suite-unknown-variant", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
+     "the ab gate of a suite with variants names a baseline or candidate that is no variant"},
 };
 #define R_RUN         (&rules[0])
 #define R_PLACEHOLDER (&rules[1])
+#define R_VARIANT     (&rules[2])
 
 static bool is_kind(const json_t *doc, const char *kind)
 {
@@ -154,7 +159,17 @@ static bool builtin(const char *name)
 struct unfilled {
 	const json_t *combos;       /* NULL: an ep suite (built-ins only) */
 	const struct strlist *runs; /* the combos that run */
+	const json_t *variants;     /* the suite's "variants" object, or NULL */
+	const char *only;           /* a template of this variant's overrides, or NULL */
 };
+
+/* Whether combo run with variant (NULL: none) gives name a value. */
+static bool filled(const struct unfilled *u, const char *run, const char *variant, const char *name)
+{
+	const json_t *vars = json_object_get(json_object_get(u->variants, variant), "vars");
+	return json_object_get(json_object_get(u->combos, run), name) ||
+	       (variant && json_object_get(vars, name));
+}
 
 /* Report each placeholder of the template at path that a run leaves unfilled. */
 static void check_template(struct lint_ctx *c, const struct unfilled *u, const char *path,
@@ -181,17 +196,43 @@ static void check_template(struct lint_ctx *c, const struct unfilled *u, const c
 			    name, sbuf_str(&builtins));
 			continue;
 		}
-		struct strlist lacking = STRLIST_INIT;
-		for (size_t r = 0; r < u->runs->n; r++)
-			if (!json_object_get(json_object_get(u->combos, u->runs->v[r]), name))
-				strlist_push(&lacking, u->runs->v[r]);
+		struct strlist lacking = STRLIST_INIT, pairs = STRLIST_INIT;
+		size_t nvar = json_object_size(u->variants);
+		for (size_t r = 0; r < u->runs->n; r++) {
+			const char *run = u->runs->v[r], *vn;
+			const json_t *vv;
+			if (u->only || !nvar) {
+				if (!filled(u, run, u->only, name))
+					strlist_push(&lacking, run);
+				continue;
+			}
+			size_t miss = 0;
+			json_object_foreach((json_t *)u->variants, vn, vv)
+			{
+				if (filled(u, run, vn, name))
+					continue;
+				miss++;
+				char *pair = xasprintf("\"%s\" with variant \"%s\"", run, vn);
+				strlist_push(&pairs, pair);
+				free(pair);
+			}
+			if (miss == nvar)
+				strlist_push(&lacking, run);
+		}
 		struct sbuf list = SBUF_INIT;
-		if (lacking.n && lacking.n == u->runs->n) {
+		if (pairs.n && lacking.n != u->runs->n) {
+			add_names(&list, (const char *const *)pairs.v, pairs.n, false);
+			lint_report(c, R_PLACEHOLDER, path,
+				    "placeholder {%s} has no value in combo %s", name,
+				    sbuf_str(&list));
+		} else if (lacking.n && lacking.n == u->runs->n) {
 			add_names(&list, (const char *const *)lacking.v, lacking.n, false);
 			lint_report(c, R_PLACEHOLDER, path,
 				    "placeholder {%s} has no value: no combo that runs sets it "
-				    "(combos: %s), and it is not one of assay's own (%s)",
-				    name, sbuf_str(&list), sbuf_str(&builtins));
+				    "(combos: %s)%s%s%s, and it is not one of assay's own (%s)",
+				    name, sbuf_str(&list), u->only ? ", nor variant \"" : "",
+				    u->only ? u->only : "", u->only ? "\"'s vars" : "",
+				    sbuf_str(&builtins));
 		} else if (lacking.n) {
 			add_names(&list, (const char *const *)lacking.v, lacking.n, true);
 			lint_report(c, R_PLACEHOLDER, path,
@@ -200,9 +241,80 @@ static void check_template(struct lint_ctx *c, const struct unfilled *u, const c
 		}
 		sbuf_release(&list);
 		strlist_clear(&lacking);
+		strlist_clear(&pairs);
 	}
 	sbuf_release(&builtins);
 	strlist_clear(&names);
+}
+
+/* The templates of each variant's overrides, filled from the combos and
+ * that variant's vars. */
+static void check_variant_templates(struct lint_ctx *c, const struct unfilled *u)
+{
+	static const char *const lists[] = {"args", "ld_library_path", "ld_preload"};
+	const char *vn;
+	const json_t *vv;
+	if (!json_is_object(u->variants) || !u->combos)
+		return;
+	json_object_foreach((json_t *)u->variants, vn, vv)
+	{
+		struct unfilled one = *u;
+		one.only = vn;
+		char *base = lint_path_key("$.variants", vn);
+		for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+			const json_t *a = json_object_get(vv, lists[l]);
+			char *lp = lint_path_key(base, lists[l]);
+			size_t i;
+			json_t *v;
+			json_array_foreach(a, i, v)
+			{
+				char *p = lint_path_index(lp, i);
+				check_template(c, &one, p, v);
+				free(p);
+			}
+			free(lp);
+		}
+		const json_t *env = json_object_get(vv, "env");
+		char *ep = lint_path_key(base, "env");
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)env, k, v)
+		{
+			char *p = lint_path_key(ep, k);
+			check_template(c, &one, p, v);
+			free(p);
+		}
+		free(ep);
+		char *ip = lint_path_key(base, "image");
+		check_template(c, &one, ip, json_object_get(vv, "image"));
+		free(ip);
+		free(base);
+	}
+}
+
+/* The ab gate of a suite with variants names two of them. */
+static void check_ab_variants(struct lint_ctx *c)
+{
+	const json_t *vs = json_object_get(c->doc, "variants");
+	const json_t *ab = json_object_get(json_object_get(c->doc, "gates"), "ab");
+	static const char *const keys[] = {"baseline", "candidate"};
+	if (!json_is_object(vs) || !json_is_object(ab))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *name = json_string_value(json_object_get(ab, keys[i]));
+		if (!name || json_object_get(vs, name))
+			continue;
+		struct sbuf list = SBUF_INIT;
+		const char *vn;
+		const json_t *vv;
+		json_object_foreach((json_t *)vs, vn, vv)
+		    sbuf_addf(&list, "%s%s", list.len ? ", " : "", vn);
+		char *p = xasprintf("$.gates.ab.%s", keys[i]);
+		lint_report(c, R_VARIANT, p, "no variant \"%s\" (variants: %s)", name,
+			    sbuf_str(&list));
+		free(p);
+		sbuf_release(&list);
+	}
 }
 
 /* Every template of the suite: arrays of strings, objects of strings, cwd. */
@@ -243,6 +355,7 @@ static void check_placeholders(struct lint_ctx *c, const struct unfilled *u)
 	}
 	if (command)
 		check_template(c, u, "$.cwd", json_object_get(c->doc, "cwd"));
+	check_variant_templates(c, u);
 }
 
 static void check(struct lint_ctx *c)
@@ -252,15 +365,17 @@ static void check(struct lint_ctx *c)
 	const json_t *combos = json_object_get(c->doc, "combos");
 	if (is_kind(c->doc, "command") && lint_on(c, R_RUN))
 		check_runs(c, combos);
+	if (lint_on(c, R_VARIANT))
+		check_ab_variants(c);
 	if (!lint_on(c, R_PLACEHOLDER))
 		return;
 	if (is_kind(c->doc, "ep")) {
-		struct unfilled u = {NULL, NULL};
+		struct unfilled u = {NULL, NULL, NULL, NULL};
 		check_placeholders(c, &u);
 	} else if (is_kind(c->doc, "command") && json_is_object(combos)) {
 		struct strlist runs = STRLIST_INIT;
 		running_combos(c->doc, combos, &runs);
-		struct unfilled u = {combos, &runs};
+		struct unfilled u = {combos, &runs, json_object_get(c->doc, "variants"), NULL};
 		check_placeholders(c, &u);
 		strlist_clear(&runs);
 	}

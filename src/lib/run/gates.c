@@ -314,6 +314,171 @@ static assay_err gate_ab(struct run_ctx *rc, const struct assay_suite_case *c,
 	return err == ASSAY_INFRA ? err : ASSAY_OK;
 }
 
+/* The identity of a row across variants: metric, statistic and series
+ * but for the variant. */
+static char *pair_key(const struct assay_row *r)
+{
+	json_t *x = json_deep_copy(r->series);
+	json_object_del(x, "variant");
+	char *fields = assay_json_dumps(x, ASSAY_JSON_SORT);
+	json_decref(x);
+	char *key = xasprintf("%s/%s %s", r->metric, r->statistic, fields);
+	free(fields);
+	return key;
+}
+
+static const struct assay_row *find_pair(const struct assay_rows *rows, const char *key)
+{
+	for (size_t i = 0; i < rows->n; i++) {
+		char *k = pair_key(&rows->v[i]);
+		bool eq = !strcmp(k, key);
+		free(k);
+		if (eq)
+			return &rows->v[i];
+	}
+	return NULL;
+}
+
+/* The copy of case base that runs variant name in repeat rep, or -1. */
+static long variant_case(const struct assay_suite *s, const char *base, const char *name,
+			 long long rep)
+{
+	for (size_t i = 0; i < s->n_cases; i++) {
+		const struct assay_suite_case *k = &s->cases[i];
+		if (k->base && k->variant && !strcmp(k->base, base) &&
+		    !strcmp(k->variant->name, name) && k->rep == rep)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* The ab gate between variants: on the candidate's last repeat of a case,
+ * every selected measurement against the baseline's, pair by pair (repeat
+ * r of each ran side by side). A variant that did not produce a
+ * measurement the other did fails. */
+static assay_err gate_ab_variants(struct run_ctx *rc, const struct assay_suite_case *c,
+				  const struct assay_rows *rows, struct assay_verdicts *out,
+				  struct assay_error *e)
+{
+	const struct assay_suite *s = &rc->suite;
+	const struct assay_suite_ab *g = &s->gates.ab;
+	if (!c->variant || strcmp(c->variant->name, g->candidate) || c->rep != s->repeat)
+		return ASSAY_OK;
+	size_t n = (size_t)s->repeat;
+	long *idx[2];
+	struct assay_rows *got[2];
+	const char *names[2] = {g->baseline, g->candidate};
+	assay_err err = ASSAY_OK;
+	for (int w = 0; w < 2; w++) {
+		idx[w] = xcalloc(n, sizeof(*idx[w]));
+		got[w] = xcalloc(n, sizeof(*got[w]));
+	}
+	for (int w = 0; w < 2; w++)
+		for (size_t r = 0; r < n; r++) {
+			idx[w][r] = variant_case(s, c->base, names[w], (long long)r + 1);
+			got[w][r] = (struct assay_rows)ASSAY_ROWS_INIT;
+			if (idx[w][r] < 0 || (w == 1 && r + 1 == n) || err != ASSAY_OK)
+				continue;
+			struct assay_error se;
+			if (assay_store_case_rows(rc->store, rc->res->run_id,
+						  s->cases[idx[w][r]].id, &got[w][r],
+						  &se) == ASSAY_INFRA) {
+				*e = se;
+				err = ASSAY_INFRA;
+			}
+		}
+	struct assay_rows view = select_rows(rows, &g->metrics);
+	/* The measurements to pair: the candidate's and the baseline's last. */
+	struct assay_rows lastb = select_rows(&got[0][n - 1], &g->metrics);
+	struct strlist keys = STRLIST_INIT;
+	for (size_t i = 0; i < view.n + lastb.n; i++) {
+		char *k = pair_key(i < view.n ? &view.v[i] : &lastb.v[i - view.n]);
+		if (!strlist_has(&keys, k))
+			strlist_push(&keys, k);
+		free(k);
+	}
+	char spec[160];
+	snprintf(spec, sizeof(spec), "%s/%s median worse by < %g%%", g->candidate, g->baseline,
+		 g->threshold * 100);
+	if (!keys.n) {
+		char *m = strlist_join(&g->metrics, ", ");
+		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "ab", g->metrics.n ? m : "-", NAN, "",
+				   spec,
+				   "variants %s and %s produced no measurement to compare%s%s%s",
+				   g->baseline, g->candidate, g->metrics.n ? " (metrics: " : "",
+				   g->metrics.n ? m : "", g->metrics.n ? ")" : "");
+		free(m);
+	}
+	double *bv = xcalloc(n, sizeof(*bv)), *cv = xcalloc(n, sizeof(*cv));
+	for (size_t k = 0; k < keys.n && err == ASSAY_OK; k++) {
+		const struct assay_row *mine = find_pair(&view, keys.v[k]);
+		const struct assay_row *any = mine ? mine : find_pair(&lastb, keys.v[k]);
+		char metric[256], missing[512] = "";
+		snprintf(metric, sizeof(metric), "%s/%s", any->metric, any->statistic);
+		for (size_t r = 0; r < n && !missing[0]; r++) {
+			for (int w = 0; w < 2 && !missing[0]; w++) {
+				const struct assay_row *x =
+				    w == 1 && r + 1 == n ? mine : find_pair(&got[w][r], keys.v[k]);
+				if (x) {
+					(w ? cv : bv)[r] = x->value;
+					continue;
+				}
+				long i = idx[w][r];
+				snprintf(missing, sizeof(missing),
+					 "variant %s did not produce %s in case %s (%s)", names[w],
+					 metric, i >= 0 ? s->cases[i].id : "-",
+					 i >= 0 ? assay_outcome_name(rc->res->cases[i].outcome)
+						: "missing");
+			}
+		}
+		struct assay_verdict *v;
+		if (missing[0]) {
+			v = assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "ab", metric, NAN, "", spec,
+					       "%s", missing);
+		} else {
+			struct assay_annotations ann = {0};
+			if ((err = assay_store_annotations(rc->store, any->series_key, &ann, e)) !=
+			    ASSAY_OK)
+				break;
+			bool acked =
+			    any->revision &&
+			    (assay_annotations_has(&ann, any->revision, ASSAY_ANN_ACK) ||
+			     assay_annotations_has(&ann, any->revision, ASSAY_ANN_EXPECTED));
+			assay_annotations_release(&ann);
+			struct assay_regression ab;
+			struct assay_error ge;
+			if (assay_gate_ab_pairs(bv, cv, n, any->direction, g->threshold, acked, &ab,
+						&ge) != ASSAY_OK) {
+				v = assay_verdicts_add(
+				    out, g->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
+				    "ab", metric, NAN, "", spec, "cannot compare: %s", ge.message);
+			} else {
+				v = assay_regression_verdict(&ab, any, spec, g->enforce, out);
+				v->value = ab.ratio;
+				free(v->unit);
+				v->unit = xstrdup("ratio");
+			}
+		}
+		if (mine) {
+			free(v->series_key);
+			v->series_key = xstrdup(mine->series_key);
+			label_verdict(v, &view, mine);
+		}
+	}
+	free(bv);
+	free(cv);
+	strlist_clear(&keys);
+	free(view.v);
+	free(lastb.v);
+	for (int w = 0; w < 2; w++) {
+		for (size_t r = 0; r < n; r++)
+			assay_rows_release(&got[w][r]);
+		free(got[w]);
+		free(idx[w]);
+	}
+	return err == ASSAY_INFRA ? err : ASSAY_OK;
+}
+
 assay_err run_gates(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
 		    const struct assay_rows *rows, const struct assay_train_result *train,
 		    struct assay_verdicts *out, struct assay_error *e)
@@ -350,7 +515,8 @@ assay_err run_gates(struct run_ctx *rc, size_t index, const struct assay_suite_c
 	if (g->regression_on)
 		err = gate_regression(rc, rows, out, e);
 	if (err == ASSAY_OK && g->ab_on)
-		err = gate_ab(rc, c, rows, out, e);
+		err = g->ab.variants ? gate_ab_variants(rc, c, rows, out, e)
+				     : gate_ab(rc, c, rows, out, e);
 	return err;
 }
 

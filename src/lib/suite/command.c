@@ -80,7 +80,7 @@ static int parse_combos(struct assay_cfg *c, const json_t *doc, json_t **combos)
 
 /* Every template of the suite expands for this combo (with dummy built-ins). */
 static int check_templates(struct assay_cfg *c, const struct assay_suite *s, const json_t *combo,
-			   const char *combo_name, const char *combo_path)
+			   const char *combo_name, const char *combo_path, const char *variant)
 {
 	json_t *vars = json_deep_copy(combo);
 	for (size_t b = 0; assay_template_builtins[b]; b++)
@@ -130,8 +130,16 @@ static int check_templates(struct assay_cfg *c, const struct assay_suite *s, con
 	struct sbuf names = SBUF_INIT;
 	json_object_foreach((json_t *)combo, k, v)
 	    sbuf_addf(&names, "%s%s", names.len ? ", " : "", k);
-	assay_cfg_fail(c, path, "placeholder {%s} has no value in combo \"%s\" (%s has: %s)",
-		       missing, combo_name, combo_path, names.len ? sbuf_str(&names) : "nothing");
+	if (variant)
+		assay_cfg_fail(c, path,
+			       "placeholder {%s} has no value in combo \"%s\" with variant \"%s\" "
+			       "(they have: %s)",
+			       missing, combo_name, variant,
+			       names.len ? sbuf_str(&names) : "nothing");
+	else
+		assay_cfg_fail(
+		    c, path, "placeholder {%s} has no value in combo \"%s\" (%s has: %s)", missing,
+		    combo_name, combo_path, names.len ? sbuf_str(&names) : "nothing");
 	sbuf_release(&names);
 	free(missing);
 	return -1;
@@ -294,8 +302,14 @@ static int add_run(struct assay_cfg *c, const json_t *doc, struct assay_suite *s
 		return rc;
 	}
 	assay_json_path_key(cp, sizeof(cp), "$.combos", name);
-	if (check_templates(c, s, combo, name, cp) < 0)
-		return -1;
+	for (size_t v = 0; v < (s->n_variants ? s->n_variants : 1); v++) {
+		const struct assay_suite_variant *var = s->n_variants ? &s->variants[v] : NULL;
+		json_t *vars = suite_variant_vars(combo, var);
+		int bad = check_templates(c, s, vars, name, cp, var ? var->name : NULL);
+		json_decref(vars);
+		if (bad < 0)
+			return -1;
+	}
 	char *id = assay_id_sanitize(name);
 	char what[300];
 	snprintf(what, sizeof(what), "combo \"%s\"", name);

@@ -349,6 +349,41 @@ static void ab_pair(struct assay_suite *s)
 	free(base);
 }
 
+/* With variants, the ab gate compares two of them within the run (the
+ * pairing is by case: run/gates.c). */
+static int parse_ab_variants(struct assay_cfg *c, struct assay_suite *s, const char *base,
+			     const char *cand)
+{
+	const char *which[] = {base, cand}, *keyname[] = {"baseline", "candidate"};
+	for (int w = 0; w < 2; w++) {
+		bool found = false;
+		struct sbuf names = SBUF_INIT;
+		for (size_t i = 0; i < s->n_variants; i++) {
+			found = found || !strcmp(s->variants[i].name, which[w]);
+			sbuf_addf(&names, "%s%s", i ? ", " : "", s->variants[i].name);
+		}
+		char p[64];
+		snprintf(p, sizeof(p), "$.gates.ab.%s", keyname[w]);
+		if (!found) {
+			assay_cfg_fail(c, p, "no variant \"%s\" (variants: %s)", which[w],
+				       sbuf_str(&names));
+			sbuf_release(&names);
+			return -1;
+		}
+		sbuf_release(&names);
+	}
+	if (s->parser && !strcmp(s->parser, "none"))
+		return assay_cfg_fail(c, "$.gates.ab",
+				      "compares the variants' measurements; parser \"none\" "
+				      "produces none");
+	struct assay_suite_ab *ab = &s->gates.ab;
+	ab->baseline = xstrdup(base);
+	ab->candidate = xstrdup(cand);
+	ab->variants = true;
+	s->gates.ab_on = true;
+	return 0;
+}
+
 static int parse_ab(struct assay_cfg *c, const json_t *v, struct assay_suite *s)
 {
 	static const char *const keys[] = {"baseline", "candidate", "threshold",
@@ -371,6 +406,8 @@ static int parse_ab(struct assay_cfg *c, const json_t *v, struct assay_suite *s)
 	if (!strcmp(base, cand))
 		return assay_cfg_fail(c, "$.gates.ab.candidate",
 				      "the candidate is the baseline (\"%s\")", cand);
+	if (s->n_variants)
+		return parse_ab_variants(c, s, base, cand);
 	const char *which[] = {base, cand}, *keyname[] = {"baseline", "candidate"};
 	for (int w = 0; w < 2; w++) {
 		bool found = false;
@@ -415,11 +452,21 @@ int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite
 			    "megatron-golden or auto, not \"%s\"",
 			    s->parser);
 	}
-	if (json_object_get(g, "ab") && s->kind != ASSAY_SUITE_EP)
+	if (json_object_get(g, "ab") && s->kind != ASSAY_SUITE_EP && !s->n_variants)
 		return assay_cfg_fail(
 		    c, "$.gates.ab",
-		    "compares two backends of an EP suite at each point; a command "
-		    "suite has none");
+		    "compares two backends of an EP suite at each point, or two variants "
+		    "(\"variants\"); this suite has neither");
+	static const char *const per_combo[] = {"scaling", "checkpoint", NULL};
+	for (size_t i = 0; per_combo[i]; i++) {
+		char p[64];
+		snprintf(p, sizeof(p), "$.gates.%s", per_combo[i]);
+		if (json_object_get(g, per_combo[i]) && (s->n_variants || s->repeat > 1))
+			return assay_cfg_fail(c, p,
+					      "pairs combos, which \"variants\" and \"repeat\" "
+					      "run more than once; compare variants with the ab "
+					      "gate");
+	}
 	const json_t *v;
 	if (json_object_get(g, "thresholds") && parse_thresholds(c, g, s) < 0)
 		return -1;

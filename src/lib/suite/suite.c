@@ -14,7 +14,8 @@
 
 #define COMMON_KEYS                                                                                \
 	"kind", "name", "description", "launcher", "store", "output", "cluster", "revision",       \
-	    "signatures", "secrets", "env", "timeout_s", "gates", "raw_artifacts", "container"
+	    "signatures", "secrets", "env", "timeout_s", "gates", "raw_artifacts", "container",    \
+	    "variants", "repeat"
 
 const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep",
 					   "filters",   "assay_ep",  NULL};
@@ -286,7 +287,8 @@ static int parse_common(struct assay_cfg *c, const json_t *doc, struct assay_sui
 	    parse_env(c, doc, s) < 0 || parse_secrets(c, doc, s) < 0 ||
 	    parse_raw_artifacts(c, doc, s) < 0 ||
 	    assay_container_parse(c, json_object_get(doc, "container"), "$.container",
-				  &s->container) < 0)
+				  &s->container) < 0 ||
+	    suite_parse_variants(c, doc, s) < 0)
 		return -1;
 	return 0;
 }
@@ -296,6 +298,7 @@ void assay_suite_place(const struct assay_suite *s, const struct assay_suite_cas
 {
 	spec->nodes = c->nodes;
 	spec->ranks_per_node = c->ranks_per_node;
+	spec->share = c->base;
 	if (c->ep) {
 		spec->group = c->ep->shard;
 		spec->platform = assay_registry_find(&s->registry, c->ep->sku);
@@ -382,8 +385,10 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 	memset(s, 0, sizeof(*s));
 	s->file = xstrdup(file);
 	json_t *doc = assay_json_load_file(file, e);
-	if (!doc)
+	if (!doc) {
+		assay_suite_release(s);
 		return ASSAY_USAGE;
+	}
 	struct assay_cfg c = {file, e};
 	const char *kind;
 	int rc = -1;
@@ -402,11 +407,15 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 	rc = s->kind == ASSAY_SUITE_EP ? suite_parse_ep(&c, doc, s)
 				       : suite_parse_command(&c, doc, s);
 	if (rc == 0)
+		rc = suite_expand_variants(&c, s);
+	if (rc == 0)
 		rc = suite_parse_gates(&c, doc, s);
 	if (rc == 0)
 		rc = check_placement(s, e);
 	if (rc == 0)
 		rc = check_container(s, e);
+	if (rc == 0 && suite_check_variants(s, e) != ASSAY_OK)
+		rc = -1;
 	if (rc == 0) {
 		json_t *all = json_pack("{s:O}", "suite", doc);
 		if (s->kind == ASSAY_SUITE_EP)
@@ -438,6 +447,7 @@ void assay_suite_release(struct assay_suite *s)
 		json_decref(k->vars);
 		free(k->cell);
 		free(k->stage);
+		free(k->base);
 		if (k->stage_argv)
 			strlist_clear(k->stage_argv);
 		free(k->stage_argv);
@@ -469,6 +479,7 @@ void assay_suite_release(struct assay_suite *s)
 	assay_matrix_release(&s->matrix);
 	free(s->assay_ep);
 	assay_container_release(&s->container);
+	suite_variants_release(s);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -709,6 +720,8 @@ assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite
 					       : suite_plan_command(s, c, vars, p, e);
 	if (rc == ASSAY_OK)
 		rc = plan_container(s, vars, &p->container, e);
+	if (rc == ASSAY_OK)
+		rc = suite_variant_apply(s, c, vars, p, e);
 	json_decref(vars);
 	free(abs_dir);
 	if (rc != ASSAY_OK)

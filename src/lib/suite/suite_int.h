@@ -20,6 +20,21 @@ assay_err suite_plan_ep(const struct assay_suite *s, const struct assay_suite_ca
 assay_err suite_plan_command(const struct assay_suite *s, const struct assay_suite_case *c,
 			     const json_t *vars, struct assay_case_plan *p, struct assay_error *e);
 
+/* Variants and repeats (variants.c). parse: "variants" and "repeat", after
+ * the common keys; expand: every case into one per repeat and variant,
+ * interleaved, once the kind's cases are known; apply: a variant's
+ * overrides on a planned case (vars: the case's, built-ins included). */
+extern const char *const assay_suite_variant_keys[];
+int suite_parse_variants(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+int suite_expand_variants(struct assay_cfg *c, struct assay_suite *s);
+assay_err suite_variant_apply(const struct assay_suite *s, const struct assay_suite_case *c,
+			      const json_t *vars, struct assay_case_plan *p, struct assay_error *e);
+void suite_variants_release(struct assay_suite *s);
+/* Every variant's templates expand for every case (at load). */
+assay_err suite_check_variants(const struct assay_suite *s, struct assay_error *e);
+/* A combo's values with a variant's vars over them (v NULL: a copy). */
+json_t *suite_variant_vars(const json_t *combo, const struct assay_suite_variant *v);
+
 /* [A-Za-z_][A-Za-z0-9_]*: environment variables and placeholders. */
 bool suite_valid_name(const char *s);
 /* Append a string, number or boolean as text; -1 (located error) otherwise. */
