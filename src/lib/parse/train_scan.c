@@ -397,14 +397,13 @@ static void record_warm(struct assay_train_result *r, const struct assay_train_s
 	r->n_warm_rec++;
 }
 
-void train_push_step(struct assay_train_result *r, const struct assay_train_step *in)
+void train_push_step(struct assay_train_result *r, struct assay_train_step *s)
 {
-	struct assay_train_step s = *in;
-	s.index = (long long)r->n_logged++;
-	aggregate(r, &s);
-	record_warm(r, &s);
-	keep_step(r, &s);
-	if (s.total > 0 && s.step == s.total)
+	s->index = (long long)r->n_logged++;
+	aggregate(r, s);
+	record_warm(r, s);
+	keep_step(r, s);
+	if (s->total > 0 && s->step == s->total)
 		r->complete_iteration = true;
 }
 
@@ -879,12 +878,9 @@ static bool step_line(struct scan *s, const char *ls, const char *it, const char
 				  : s->line_world      ? s->line_world
 						       : s->log_world;
 		derive_tokens(&st, s->o->seq_len, world);
-		train_push_step(s->r, &st);
-		if (s->o->on_step) {
-			const struct assay_train_result *r = s->r;
-			st.index = (long long)r->n_logged - 1;
+		train_push_step(s->r, &st); /* sets st.index */
+		if (s->o->on_step)
 			s->o->on_step(&st, s->o->on_step_arg);
-		}
 	} else {
 		s->r->duplicates++;
 	}

@@ -44,7 +44,9 @@ const char *train_number(const char *p, const char *end, double *out);
 void train_result_init(struct assay_train_result *r, const char *format);
 /* A fresh step: every optional field absent. */
 void train_step_init(struct assay_train_step *s);
-void train_push_step(struct assay_train_result *r, const struct assay_train_step *s);
+/* Counts s as the next unique step: numbers it (s->index), adds it to the
+ * aggregates (s->cum) and keeps it when the thinning keeps its index. */
+void train_push_step(struct assay_train_result *r, struct assay_train_step *s);
 /* Record a NaN/Inf value (the first one is kept in detail). */
 void train_note_nonfinite(struct assay_train_result *r, long long step, long line,
 			  const char *label, size_t label_len, const char *text, size_t text_len);
