@@ -1314,6 +1314,11 @@ static void scan_lines(struct scan *s, const char *data, size_t len)
 		const char *le = line_end(it, end);
 		if (!iteration_hit(s, ls, it, le))
 			scan_gap(s, ls, le < end ? le + 1 : end);
+		else if (s->counted == ls && le < end && *le == '\n') {
+			/* Numbered up to this line: past its \n, without a search. */
+			s->line_no++;
+			s->counted = le + 1;
+		}
 		p = le < end ? le + 1 : end;
 	}
 	line_of(s, end);
