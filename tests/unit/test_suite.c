@@ -165,7 +165,7 @@ static void test_command_errors(void **state)
 		       "\"parser\": \"rows\", \"timeout\": 5}"),
 	    "$.timeout: unknown key (expected one of: kind, name, description, launcher, store, "
 	    "output, cluster, revision, signatures, secrets, env, timeout_s, gates, raw_artifacts, "
-	    "container, "
+	    "container, expect, "
 	    "combos, "
 	    "runs, argv, cwd, parser, results, logs, context, nodes, gpus_per_node, training, "
 	    "stages, madengine)");
@@ -318,7 +318,7 @@ static void test_ep_errors(void **state)
 		       "\"sweep\": \"configs/sweep-local.json\", \"combos\": {}}"),
 	    "$.combos: unknown key (expected one of: kind, name, description, launcher, "
 	    "store, output, cluster, revision, signatures, secrets, env, timeout_s, gates, "
-	    "raw_artifacts, container, "
+	    "raw_artifacts, container, expect, "
 	    "platforms, sweep, filters, assay_ep)");
 }
 

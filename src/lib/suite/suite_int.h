@@ -20,6 +20,11 @@ assay_err suite_plan_ep(const struct assay_suite *s, const struct assay_suite_ca
 assay_err suite_plan_command(const struct assay_suite *s, const struct assay_suite_case *c,
 			     const json_t *vars, struct assay_case_plan *p, struct assay_error *e);
 
+/* The expect block (expect.c); its check against every case, at load. */
+int suite_parse_expect(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+int suite_check_expect(struct assay_suite *s, struct assay_error *e);
+void suite_expect_release(struct assay_suite *s);
+
 /* [A-Za-z_][A-Za-z0-9_]*: environment variables and placeholders. */
 bool suite_valid_name(const char *s);
 /* Append a string, number or boolean as text; -1 (located error) otherwise. */
