@@ -2,6 +2,7 @@
  * and checks (name, PCRE2 pattern, per node or per rank), and each case's
  * patterns with its placeholders filled and compiled. The run matches them
  * against the case's output (src/lib/run/expect.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,8 +157,12 @@ int suite_check_expect(struct assay_suite *s, struct assay_error *e)
 		struct assay_expect_plan one;
 		assay_err rc = assay_suite_expect_plan(s, vars, &one, e);
 		json_decref(vars);
-		if (rc != ASSAY_OK)
+		if (rc != ASSAY_OK) {
+			/* Which case: a pattern is filled per case. */
+			size_t n = strlen(e->message);
+			snprintf(e->message + n, sizeof(e->message) - n, " (case %s)", c->id);
 			return -1;
+		}
 		assay_expect_plan_release(&one);
 	}
 	return 0;
