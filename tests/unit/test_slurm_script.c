@@ -551,6 +551,30 @@ static const char *refuse(struct assay_slurm_job *j)
 	return msg;
 }
 
+/* A per-rank expectation (docs/suite.md, "Provenance") needs each task's
+ * output apart: srun's %t after the node's %N; without it one file per node. */
+static void test_step_per_task_logs(void **state)
+{
+	(void)state;
+	const char *argv[] = {"true"};
+	struct assay_slurm_step step = {"c",  argv, 1,    false, "/runs/x/c", NULL,
+					NULL, 0,    NULL, NULL,  0,           true};
+	struct assay_slurm_options o;
+	assay_slurm_options_init(&o);
+	struct assay_slurm_job j = {.name = "j", .shape = {1, 2, 0}, .o = &o, .log_dir = "/runs/x"};
+	struct strlist w = STRLIST_INIT;
+	struct assay_error e;
+	assert_int_equal(assay_slurm_step_argv(&j, &step, NULL, &w, &e), ASSAY_OK);
+	assert_true(strlist_has(&w, "--output=/runs/x/c/%x-%j-%N.%t.out"));
+	assert_true(strlist_has(&w, "--error=/runs/x/c/%x-%j-%N.%t.err"));
+	strlist_clear(&w);
+	step.per_task = false;
+	assert_int_equal(assay_slurm_step_argv(&j, &step, NULL, &w, &e), ASSAY_OK);
+	assert_true(strlist_has(&w, "--output=/runs/x/c/%x-%j-%N.out"));
+	strlist_clear(&w);
+	assay_slurm_options_release(&o);
+}
+
 static void test_script_refusals(void **state)
 {
 	(void)state;
@@ -663,6 +687,7 @@ int main(void)
 	    cmocka_unit_test(test_script_runs_with_hostile_values),
 	    cmocka_unit_test(test_script_spool),
 	    cmocka_unit_test(test_script_refusals),
+	    cmocka_unit_test(test_step_per_task_logs),
 	    cmocka_unit_test(test_network_env),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -61,6 +61,11 @@ static int by_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static bool all_digits(const char *p, size_t n)
 {
 	if (!n)
@@ -84,9 +89,15 @@ static bool slurm_units(const char *case_dir, bool per_task, enum assay_expect_p
 		return false;
 	}
 	u->where = xstrdup(dir);
+	struct strlist files = STRLIST_INIT;
 	struct dirent *de;
-	while ((de = readdir(d))) {
-		const char *f = de->d_name;
+	while ((de = readdir(d)))
+		strlist_push(&files, de->d_name);
+	closedir(d);
+	/* In name order: a node's text is its tasks' in task order. */
+	qsort(files.v, files.n, sizeof(*files.v), cmp_str);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *f = files.v[i];
 		if (f[0] == '.' || (!assay_ends_with(f, ".out") && !assay_ends_with(f, ".err")) ||
 		    !strcmp(f, "srun.out") || !strcmp(f, "srun.err") || !strcmp(f, "batch.out"))
 			continue;
@@ -108,7 +119,7 @@ static bool slurm_units(const char *case_dir, bool per_task, enum assay_expect_p
 		free(path);
 		free(stem);
 	}
-	closedir(d);
+	strlist_clear(&files);
 	free(dir);
 	return true;
 }
