@@ -64,7 +64,9 @@ struct assay_launch_spec {
 	const struct assay_container *container;
 	const char *run_id;
 	/* Keep each rank's output apart (a per-rank expectation, docs/suite.md
-	 * "Provenance"): Slurm writes one file per task, <node>.<task>.out|.err. */
+	 * "Provenance"): Slurm writes one file per task, <node>.<task>.out|.err;
+	 * the local launcher's mpirun (Open MPI) gets --output-filename
+	 * <dir>/ranks. */
 	bool per_task_logs;
 };
 
