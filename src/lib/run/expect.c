@@ -263,11 +263,15 @@ assay_err run_expect(struct run_ctx *rc, const struct assay_suite_case *c, const
 				missing[n_missing++] = un;
 			}
 		}
-		/* Ranks are numbered from 0: a rank below the highest seen that
-		 * left no output at all matched nothing either. */
+		/* Ranks are numbered from 0: a rank below the highest seen (or,
+		 * for an EP case, below its EP) that left no output at all matched
+		 * nothing either. */
 		long long gaps = 0, first_gap = -1;
+		long long ranks = u.n ? u.v[u.n - 1].rank + 1 : 0;
+		if (c->ep && c->ep->ep > ranks)
+			ranks = c->ep->ep;
 		if (x->per == ASSAY_EXPECT_RANK && u.n)
-			for (long long r = 0, k = 0; r < u.v[u.n - 1].rank; r++) {
+			for (long long r = 0, k = 0; r < ranks; r++) {
 				if ((size_t)k < u.n && u.v[k].rank == r) {
 					k++;
 					continue;
@@ -287,6 +291,10 @@ assay_err run_expect(struct run_ctx *rc, const struct assay_suite_case *c, const
 				  "expectation %s: rank %lld left no output in %s (%lld rank(s) "
 				  "missing)",
 				  x->name, first_gap, u.where, gaps);
+		else if (why->len == 0 && x->per == ASSAY_EXPECT_NODE && c->nodes > 1 &&
+			 (long long)u.n < c->nodes)
+			sbuf_addf(why, "expectation %s: output from %zu of %lld nodes in %s",
+				  x->name, u.n, c->nodes, u.where);
 		free(missing);
 		units_release(&u);
 	}

@@ -14,7 +14,7 @@ cat >work.sh <<'EOF2'
 # work.sh CASE_DIR V0 V1: rank 0 prints V0, rank 1 V1 (a build tag holds
 # the secret); rank 0 writes one measurement.
 if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then v=$3; else v=$2; fi
-echo "NCCL INFO RCCL version : $v+hip6.2 build $ASSAY_E2E_CANARY"
+[ -z "$v" ] || echo "NCCL INFO RCCL version : $v+hip6.2 build $ASSAY_E2E_CANARY"
 if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then
   printf '{"series":{"workload":"toy"},"metric":"busbw","statistic":"mean","value":41.5,"unit":"GB/s","direction":"higher"}\n' >"$1/rows.ndjson"
 fi
@@ -23,7 +23,8 @@ root=()
 [ "$(id -u)" = 0 ] && root=('"--allow-run-as-root",')
 cat >suite.json <<JSON
 {"kind": "command", "name": "prov", "cluster": "e2e",
- "combos": {"same": {"V0": "2.22.3", "V1": "2.22.3"}, "mixed": {"V0": "2.22.3", "V1": "2.20.5"}},
+ "combos": {"same": {"V0": "2.22.3", "V1": "2.22.3"}, "mixed": {"V0": "2.22.3", "V1": "2.20.5"},
+            "silent": {"V0": "2.22.3", "V1": ""}},
  "argv": ["mpirun", ${root[*]} "--oversubscribe", "-np", "2", "--output-filename", "{CASE_DIR}/ranks",
           "sh", "$T/work.sh", "{CASE_DIR}", "{V0}", "{V1}"],
  "secrets": ["ASSAY_E2E_CANARY"],
@@ -38,6 +39,10 @@ expect_eq "$(q s.db "SELECT outcome FROM cases WHERE case_id = 'same'")" passed 
 expect_eq "$(q s.db "SELECT outcome || ': ' || reason FROM cases WHERE case_id = 'mixed'")" \
   'infrastructure: provenance: expectation rccl-version not matched on rank 1 (pattern RCCL version\s*:?\s*2\.22\.3\S*( build \S+)?)' \
   "outcome of mixed"
+# A rank that printed nothing matched nothing.
+expect_eq "$(q s.db "SELECT outcome || ': ' || reason FROM cases WHERE case_id = 'silent'")" \
+  'infrastructure: provenance: expectation rccl-version not matched on rank 1 (pattern RCCL version\s*:?\s*2\.22\.3\S*( build \S+)?)' \
+  "outcome of silent"
 # Its measurement never reaches the store (another build's number).
 expect_eq "$(q s.db "SELECT count(*) FROM measurements m JOIN cases c ON c.id = m.\"case\" WHERE c.case_id = 'mixed'")" 0 "rows of mixed"
 expect_eq "$(q s.db "SELECT count(*) FROM measurements m JOIN cases c ON c.id = m.\"case\" WHERE c.case_id = 'same'")" 1 "rows of same"

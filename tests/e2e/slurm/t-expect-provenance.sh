@@ -4,15 +4,16 @@
 # (SLURM_PROCID) picking the version. With a per-rank expectation srun
 # writes one file per task (%N.%t); where task 1 prints the wrong version
 # the case fails as infrastructure (failure provenance, exit 5) naming rank
-# 1, its node and the expectation; where both print the right one the
-# matched strings are the case's provenance.
+# 1, its node and the expectation, and so it does where task 1 prints
+# nothing; where both print the right one the matched strings are the
+# case's provenance.
 #   t-expect-provenance.sh ASSAY
 . "$(dirname "$0")/lib.sh" "$@"
 node=$(sinfo -h -N -o %N | head -n 1)
 cat >suite.json <<'JSON'
 {"kind": "command", "name": "prov", "cluster": "e2e",
- "combos": {"same": {"V1": "2.22.3"}, "mixed": {"V1": "2.20.5"}},
- "argv": ["sh", "-c", "if [ \"$SLURM_PROCID\" = 1 ]; then v={V1}; else v=2.22.3; fi; echo \"RCCL version : $v\""],
+ "combos": {"same": {"V1": "2.22.3"}, "mixed": {"V1": "2.20.5"}, "silent": {"V1": ""}},
+ "argv": ["sh", "-c", "if [ \"$SLURM_PROCID\" = 1 ]; then v={V1}; else v=2.22.3; fi; [ -z \"$v\" ] || echo \"RCCL version : $v\""],
  "expect": [{"name": "rccl-version", "pattern": "RCCL version\\s*:?\\s*2\\.22\\.3", "per": "rank"},
             {"name": "rccl-seen", "pattern": "RCCL version : [0-9.]+", "per": "node"}],
  "parser": "none",
@@ -25,6 +26,10 @@ expect_eq "$(q s.db "SELECT outcome FROM cases WHERE case_id = 'same'")" passed 
 expect_eq "$(q s.db "SELECT outcome || ': ' || reason FROM cases WHERE case_id = 'mixed'")" \
   "infrastructure: provenance: expectation rccl-version not matched on rank 1 ($node) (pattern RCCL version\\s*:?\\s*2\\.22\\.3)" \
   "outcome of mixed"
+# A task that printed nothing has an empty file, and matched nothing.
+expect_eq "$(q s.db "SELECT outcome || ': ' || reason FROM cases WHERE case_id = 'silent'")" \
+  "infrastructure: provenance: expectation rccl-version not matched on rank 1 ($node) (pattern RCCL version\\s*:?\\s*2\\.22\\.3)" \
+  "outcome of silent"
 # One file per task in the case folder's nodes/.
 [ -f "out/$run/mixed/nodes/$node.1.out" ] || { ls -R "out/$run/mixed" >&2; fail "no per-task log $node.1.out"; }
 expect_eq "$(q s.db "SELECT c.case_id || '|' || p.name || '|' || p.per || '|' || p.unit || '|' || coalesce(p.matched, '-') FROM provenance p JOIN cases c ON c.id = p.\"case\" ORDER BY c.case_id, p.name, p.unit")" \
@@ -33,5 +38,8 @@ mixed|rccl-version|rank|0|RCCL version : 2.22.3
 mixed|rccl-version|rank|1|-
 same|rccl-seen|node|$node|RCCL version : 2.22.3
 same|rccl-version|rank|0|RCCL version : 2.22.3
-same|rccl-version|rank|1|RCCL version : 2.22.3" "provenance"
+same|rccl-version|rank|1|RCCL version : 2.22.3
+silent|rccl-seen|node|$node|RCCL version : 2.22.3
+silent|rccl-version|rank|0|RCCL version : 2.22.3
+silent|rccl-version|rank|1|-" "provenance"
 echo ok
