@@ -63,15 +63,11 @@ int suite_parse_expect(struct assay_cfg *c, const json_t *doc, struct assay_suit
 		    assay_cfg_enum(c, v, p, "per", ASSAY_CFG_OPTIONAL, pers, &per) < 0)
 			return -1;
 		assay_json_path_key(pp, sizeof(pp), p, "name");
-		if (!*name)
-			return assay_cfg_fail(c, pp, "an expectation needs a name");
 		for (size_t k = 0; k < s->n_expect; k++)
 			if (!strcmp(s->expect[k].name, name))
 				return assay_cfg_fail(c, pp, "expectation \"%s\" is named twice",
 						      name);
 		assay_json_path_key(pp, sizeof(pp), p, "pattern");
-		if (!*pattern)
-			return assay_cfg_fail(c, pp, "expected a PCRE2 pattern, got \"\"");
 		if (check_literal(c, pp, pattern) < 0)
 			return -1;
 		struct assay_expect *x = &s->expect[s->n_expect++];
