@@ -255,10 +255,19 @@ assay_err run_expect(struct run_ctx *rc, const struct assay_suite_case *c, const
 			p->per = xstrdup(per);
 			p->unit = xstrdup(un->name);
 			if (hit) {
-				char *m = xstrndup(un->text.buf + a,
-						   b - a > MATCH_MAX ? MATCH_MAX : b - a);
+				/* Redacted whole, then cut: a cut never splits a
+				 * secret past the redactor. */
+				char *m = xstrndup(un->text.buf + a, b - a);
 				p->matched = assay_redactor_str(&rc->redact, m);
 				free(m);
+				size_t cut = MATCH_MAX;
+				if (strlen(p->matched) > cut) {
+					/* Not inside a UTF-8 sequence. */
+					while (cut &&
+					       ((unsigned char)p->matched[cut] & 0xC0) == 0x80)
+						cut--;
+					p->matched[cut] = '\0';
+				}
 			} else {
 				missing[n_missing++] = un;
 			}
