@@ -314,3 +314,26 @@ assay_err run_expect(struct run_ctx *rc, const struct assay_suite_case *c, const
 	json_decref(vars);
 	return err;
 }
+
+void run_expect_describe(struct run_ctx *rc, const struct assay_suite_case *c, const char *case_dir,
+			 struct sbuf *out)
+{
+	if (!rc->suite.n_expect)
+		return;
+	json_t *vars = expect_vars(rc, c, case_dir);
+	struct assay_expect_plan plan;
+	struct assay_error e;
+	if (assay_suite_expect_plan(&rc->suite, vars, &plan, &e) == ASSAY_OK) {
+		for (size_t i = 0; i < plan.n; i++) {
+			char *line =
+			    xasprintf("  expect: %s per %s: %s\n", plan.v[i].name,
+				      assay_expect_per_name(plan.v[i].per), plan.v[i].pattern);
+			char *red = assay_redactor_str(&rc->redact, line);
+			sbuf_adds(out, red);
+			free(red);
+			free(line);
+		}
+		assay_expect_plan_release(&plan);
+	}
+	json_decref(vars);
+}

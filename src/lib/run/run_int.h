@@ -73,6 +73,9 @@ void run_train_release(struct run_ctx *rc);
  * provenance in the store; why gets the first failure (empty: all matched). */
 assay_err run_expect(struct run_ctx *rc, const struct assay_suite_case *c, const char *case_dir,
 		     struct sbuf *why, struct assay_error *e);
+/* --dry-run: "  expect: NAME per node|rank: PATTERN" lines, filled. */
+void run_expect_describe(struct run_ctx *rc, const struct assay_suite_case *c, const char *case_dir,
+			 struct sbuf *out);
 assay_err run_redact_case_dir(struct run_ctx *rc, const char *case_dir, size_t *n,
 			      struct assay_error *e);
 
