@@ -67,6 +67,11 @@ struct assay_launch_spec {
 	 * launcher runs argv inside it; run_id names and labels it. */
 	const struct assay_container *container;
 	const char *run_id;
+	/* Keep each rank's output apart (a per-rank expectation, docs/suite.md
+	 * "Provenance"): Slurm writes one file per task, <node>.<task>.out|.err;
+	 * the local launcher's mpirun (Open MPI) gets --output-filename
+	 * <dir>/ranks. */
+	bool per_task_logs;
 };
 
 enum assay_job_end {

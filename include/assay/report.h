@@ -147,6 +147,13 @@ struct assay_report_history {
 	char *message;
 };
 
+/* What a provenance expectation ("expect") matched on one node or rank of
+ * a case (the store's provenance table). */
+struct assay_report_prov {
+	char *case_id, *name, *per, *unit;
+	char *matched; /* NULL: nothing matched */
+};
+
 struct assay_report {
 	/* The run header. */
 	char *suite;
@@ -172,6 +179,8 @@ struct assay_report {
 	size_t ntrain, train_alloc;
 	struct assay_report_history *history;
 	size_t nhistory, history_alloc;
+	struct assay_report_prov *provenance; /* by case, expectation, node or rank */
+	size_t nprovenance;
 
 	/* Values replaced by "***" in everything written. */
 	struct assay_redactor secrets;

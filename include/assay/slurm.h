@@ -116,6 +116,8 @@ struct assay_slurm_step {
 	 * after the launcher's own; include/assay/container.h. */
 	const char *const *srun_opts;
 	size_t n_srun_opts;
+	/* One log file per task: LOG_DIR/<job>-<jobid>-<node>.<task>.out|.err. */
+	bool per_task;
 };
 
 struct assay_slurm_job {

@@ -18,7 +18,7 @@ struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
  * are migrated forward on open; a newer one is refused. */
-#define ASSAY_STORE_SCHEMA_VERSION 6
+#define ASSAY_STORE_SCHEMA_VERSION 7
 /* Default path of the store used by the commands. */
 #define ASSAY_STORE_DEFAULT_PATH "assay.db"
 
@@ -169,6 +169,24 @@ assay_err assay_store_proc_record(struct assay_store *s, const char *run_id, con
  * the same, or "mixed" when its cases differ. Provenance only. */
 assay_err assay_store_case_image(struct assay_store *s, const char *run_id, const char *case_id,
 				 const char *image, const char *digest, struct assay_error *e);
+/* Case provenance (table provenance, schema 7): what each expectation
+ * matched on each node or rank ("unit"); matched NULL where nothing did.
+ * Replaces what an earlier attempt of the case recorded. */
+struct assay_provenance {
+	char *case_id; /* when read back */
+	char *name;
+	char *per; /* "node" or "rank" */
+	char *unit;
+	char *matched; /* redacted; NULL: no match */
+};
+assay_err assay_store_case_provenance(struct assay_store *s, const char *run_id,
+				      const char *case_id, const struct assay_provenance *v,
+				      size_t n, struct assay_error *e);
+/* Every provenance record of run_id, by case, name and unit; *v (free with
+ * assay_provenance_free) is NULL and *n 0 for a store older than schema 7. */
+assay_err assay_store_run_provenance(struct assay_store *s, const char *run_id,
+				     struct assay_provenance **v, size_t *n, struct assay_error *e);
+void assay_provenance_free(struct assay_provenance *v, size_t n);
 /* Split a finished case's duration: queue_s of it waiting in a queue
  * (cases.queue_s), the rest running (cases.run_s). */
 assay_err assay_store_case_queue(struct assay_store *s, const char *run_id, const char *case_id,

@@ -6,7 +6,7 @@
  *   "command"  named combos of values, an ordered list of runs, and an argv
  *              template with {NAME} placeholders filled from each combo.
  * Common keys: launcher, store, output, signatures, secrets, env, timeout_s,
- * revision, cluster, gates. Loading is strict (unknown keys, wrong types, a
+ * revision, cluster, gates, expect. Loading is strict (unknown keys, wrong types, a
  * placeholder with no value, a secret's value in the file, a gate that
  * cannot apply: exit 2). */
 #ifndef ASSAY_SUITE_H
@@ -108,6 +108,17 @@ struct assay_suite_gates {
  * every row; an entry is a metric, or metric/statistic). */
 bool assay_suite_metric_selected(const struct strlist *metrics, const struct assay_row *r);
 
+/* Provenance expectations ("expect", docs/suite.md): a pattern every
+ * node's (or every rank's) output of a case must show, under a name. */
+enum assay_expect_per { ASSAY_EXPECT_NODE = 0, ASSAY_EXPECT_RANK = 1 };
+struct assay_expect {
+	char *name;
+	char *pattern; /* a template: placeholders are filled per case */
+	enum assay_expect_per per;
+};
+/* "node" or "rank". */
+const char *assay_expect_per_name(enum assay_expect_per per);
+
 struct assay_suite {
 	char *file;
 	enum assay_suite_kind kind;
@@ -132,6 +143,8 @@ struct assay_suite {
 	/* The container the cases run in (on: false when none); its strings may
 	 * hold placeholders (docs/containers.md). */
 	struct assay_container container;
+	struct assay_expect *expect; /* in file order */
+	size_t n_expect;
 
 	/* kind "command" */
 	struct strlist argv;    /* templates */
@@ -197,6 +210,32 @@ assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite
 			   const char *run_id, const char *case_dir, const char *assay_ep,
 			   struct assay_case_plan *p, struct assay_error *e);
 void assay_case_plan_release(struct assay_case_plan *p);
+
+/* A case's expectations: the patterns with its placeholders filled, compiled. */
+struct assay_expect_case {
+	char *name;
+	char *pattern;
+	enum assay_expect_per per;
+	void *code; /* assay_pattern_compile() */
+};
+struct assay_expect_plan {
+	struct assay_expect_case *v;
+	size_t n;
+};
+/* Fill and compile the suite's expectations with vars (a case's
+ * placeholder values and the built-ins). ASSAY_USAGE naming
+ * $.expect[i].pattern when a placeholder has no value or the pattern does
+ * not compile. */
+assay_err assay_suite_expect_plan(const struct assay_suite *s, const json_t *vars,
+				  struct assay_expect_plan *p, struct assay_error *e);
+void assay_expect_plan_release(struct assay_expect_plan *p);
+/* Whether an expectation of the suite is checked per rank (then each
+ * rank's output must be kept apart: docs/suite.md, "Provenance"). */
+bool assay_suite_expect_per_rank(const struct assay_suite *s);
+/* A case's placeholder values with the run's built-ins (RUN_ID, CASE_ID,
+ * CASE_DIR, OUT, NODE, HOST); the caller decrefs. */
+json_t *assay_suite_case_vars(const struct assay_suite *s, const struct assay_suite_case *c,
+			      const char *run_id, const char *case_dir);
 
 /* The placement fields of a launch spec for case c: its group (the EP
  * shard, or the suite for a command suite), nodes, ranks and GPUs per node,

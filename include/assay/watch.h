@@ -95,6 +95,15 @@ size_t assay_sigset_disable(struct assay_sigset *set, const char *name);
 const struct assay_signature *assay_sigset_find(const struct assay_sigset *set, const char *name);
 void assay_sigset_release(struct assay_sigset *set);
 
+/* One pattern on its own, compiled as signatures are (PCRE2, multi-line,
+ * any of \n \r \r\n ends a line): NULL with "invalid pattern at offset N:
+ * ..." (ASSAY_USAGE) when it does not compile. search: the first match in
+ * [data, data + len), its bytes [*start, *end). */
+void *assay_pattern_compile(const char *pattern, struct assay_error *e);
+bool assay_pattern_search(const void *code, const char *data, size_t len, size_t *start,
+			  size_t *end);
+void assay_pattern_free(void *code);
+
 /* What ended a case. */
 struct assay_match {
 	char *signature;

@@ -176,9 +176,9 @@ static void test_script_gpu_example(void **state)
 	const struct assay_slurm_env env[] = {{"ASSAY_RUN_ID", "r1"}, {"NCCL_DEBUG", "WARN"}};
 	const struct assay_slurm_step steps[] = {
 	    {CASE_DECODE, ep_decode, ARRAY_SIZE(ep_decode), true, "/runs/r1/slurm/" CASE_DECODE,
-	     "/runs/r1/slurm/" CASE_DECODE "/exit", NULL, 0, NULL, NULL, 0},
+	     "/runs/r1/slurm/" CASE_DECODE "/exit", NULL, 0, NULL, NULL, 0, false},
 	    {CASE_PREFILL, ep_prefill, ARRAY_SIZE(ep_prefill), true, "/runs/r1/slurm/" CASE_PREFILL,
-	     "/runs/r1/slurm/" CASE_PREFILL "/exit", NULL, 0, NULL, NULL, 0},
+	     "/runs/r1/slurm/" CASE_PREFILL "/exit", NULL, 0, NULL, NULL, 0, false},
 	};
 	struct assay_slurm_job j = {
 	    .name = "assay-r1-h100-nccl-bf16-n2",
@@ -250,7 +250,8 @@ static void test_script_command_example(void **state)
 					      0,
 					      NULL,
 					      NULL,
-					      0};
+					      0,
+					      false};
 	json_t *net = json_pack("{s:s}", "socket_ifname", "bond0");
 	struct assay_slurm_job j = {
 	    .name = "assay-r1-llama-8b-smoke",
@@ -328,7 +329,8 @@ static void test_script_runs_with_hostile_values(void **state)
 					      1,
 					      NULL,
 					      NULL,
-					      0};
+					      0,
+					      false};
 	const json_t *net = json_pack("{s:s}", "socket_ifname", "eth 1");
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
@@ -439,9 +441,9 @@ static void test_script_spool(void **state)
 		   *three[] = {"/bin/echo", "three"};
 	const struct assay_slurm_env env2[] = {{"STEP_VAR", "second"}};
 	const struct assay_slurm_step steps[] = {
-	    {"first", one, 2, false, logs, st1, NULL, 0, NULL, NULL, 0},
-	    {"second", two, 2, true, logs, st2, env2, 1, "/work dir", NULL, 0},
-	    {"third", three, 2, false, logs, st3, NULL, 0, NULL, NULL, 0},
+	    {"first", one, 2, false, logs, st1, NULL, 0, NULL, NULL, 0, false},
+	    {"second", two, 2, true, logs, st2, env2, 1, "/work dir", NULL, 0, false},
+	    {"third", three, 2, false, logs, st3, NULL, 0, NULL, NULL, 0, false},
 	};
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
@@ -549,11 +551,36 @@ static const char *refuse(struct assay_slurm_job *j)
 	return msg;
 }
 
+/* A per-rank expectation (docs/suite.md, "Provenance") needs each task's
+ * output apart: srun's %t after the node's %N; without it one file per node. */
+static void test_step_per_task_logs(void **state)
+{
+	(void)state;
+	const char *argv[] = {"true"};
+	struct assay_slurm_step step = {"c",  argv, 1,    false, "/runs/x/c", NULL,
+					NULL, 0,    NULL, NULL,  0,           true};
+	struct assay_slurm_options o;
+	assay_slurm_options_init(&o);
+	struct assay_slurm_job j = {.name = "j", .shape = {1, 2, 0}, .o = &o, .log_dir = "/runs/x"};
+	struct strlist w = STRLIST_INIT;
+	struct assay_error e;
+	assert_int_equal(assay_slurm_step_argv(&j, &step, NULL, &w, &e), ASSAY_OK);
+	assert_true(strlist_has(&w, "--output=/runs/x/c/%x-%j-%N.%t.out"));
+	assert_true(strlist_has(&w, "--error=/runs/x/c/%x-%j-%N.%t.err"));
+	strlist_clear(&w);
+	step.per_task = false;
+	assert_int_equal(assay_slurm_step_argv(&j, &step, NULL, &w, &e), ASSAY_OK);
+	assert_true(strlist_has(&w, "--output=/runs/x/c/%x-%j-%N.out"));
+	strlist_clear(&w);
+	assay_slurm_options_release(&o);
+}
+
 static void test_script_refusals(void **state)
 {
 	(void)state;
 	const char *argv[] = {"true"};
-	struct assay_slurm_step step = {"c", argv, 1, false, NULL, NULL, NULL, 0, NULL, NULL, 0};
+	struct assay_slurm_step step = {"c",  argv, 1,    false, NULL, NULL,
+					NULL, 0,    NULL, NULL,  0,    false};
 	struct assay_slurm_options o;
 	assay_slurm_options_init(&o);
 	struct assay_slurm_job base = {.name = "j",
@@ -610,12 +637,13 @@ static void test_script_refusals(void **state)
 	j.n_steps = 0;
 	assert_string_equal(refuse(&j), "job j has no steps");
 	const char *empty[] = {""};
-	struct assay_slurm_step s2 = {"c", empty, 1, false, NULL, NULL, NULL, 0, NULL, NULL, 0};
+	struct assay_slurm_step s2 = {"c",  empty, 1,    false, NULL, NULL,
+				      NULL, 0,     NULL, NULL,  0,    false};
 	j = base;
 	j.steps = &s2;
 	assert_string_equal(refuse(&j), "job j, step 1: no program");
 	struct assay_slurm_step s3 = {"c",  argv, 1,    false, NULL, "rel/status",
-				      NULL, 0,    NULL, NULL,  0};
+				      NULL, 0,    NULL, NULL,  0,    false};
 	j.steps = &s3;
 	assert_string_equal(refuse(&j), "status file \"rel/status\": expected an absolute path");
 	j = base;
@@ -659,6 +687,7 @@ int main(void)
 	    cmocka_unit_test(test_script_runs_with_hostile_values),
 	    cmocka_unit_test(test_script_spool),
 	    cmocka_unit_test(test_script_refusals),
+	    cmocka_unit_test(test_step_per_task_logs),
 	    cmocka_unit_test(test_network_env),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -202,7 +202,7 @@ static void test_migrate_from_v1(void **state)
 	/* Read-only, a version 1 store is refused: its outcomes need rewriting. */
 	struct assay_store *s = NULL;
 	assert_int_equal(assay_store_open(path, ASSAY_STORE_READONLY, &s, &e), ASSAY_USAGE);
-	assert_non_null(strstr(e.message, "store schema version 1 needs migrating to 6"));
+	assert_non_null(strstr(e.message, "store schema version 1 needs migrating to 7"));
 	s = open_store();
 	assert_int_equal(assay_store_schema_version(s), ASSAY_STORE_SCHEMA_VERSION);
 	/* Version 3: the series index covers what reading a series needs. */
@@ -286,7 +286,7 @@ static void test_readonly_v2(void **state)
 		     "ALTER TABLE cases DROP COLUMN run_s; ALTER TABLE cases DROP COLUMN "
 		     "image; ALTER TABLE cases DROP COLUMN image_digest; ALTER TABLE runs "
 		     "DROP COLUMN image; ALTER TABLE runs DROP COLUMN image_digest; "
-		     "PRAGMA user_version = 2"),
+		     "DROP TABLE provenance; PRAGMA user_version = 2"),
 	    SQLITE_OK);
 	assert_int_equal(assay_store_open(path, ASSAY_STORE_READONLY, &s, &e), ASSAY_OK);
 	assert_int_equal(assay_store_schema_version(s), 2);
@@ -339,6 +339,43 @@ static void test_runs(void **state)
 	assert_int_equal(
 	    sql_int("SELECT started = '2026-11-30T18:15:02Z' FROM runs WHERE run_id = 'r1'"), 1);
 	assert_int_equal(sql_int("SELECT resumed FROM runs ORDER BY id DESC LIMIT 1"), 1);
+}
+
+/* Case provenance (schema 7): written per case (a new attempt replaces
+ * what the last one wrote), read back per run in case order; a version 6
+ * store read as it is has none. */
+static void test_provenance(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_run_info ri = {.run_id = "r1"};
+	assert_int_equal(assay_store_run_begin(s, &ri, NULL, &e), ASSAY_OK);
+	struct assay_case_info ci = {.case_id = "c1", .started = "2026-01-01T00:00:00Z"};
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	struct assay_provenance first[] = {{NULL, "rccl", "node", "n1", "RCCL version 2.20.5"}};
+	assert_int_equal(assay_store_case_provenance(s, "r1", "c1", first, 1, &e), ASSAY_OK);
+	struct assay_provenance again[] = {{NULL, "rccl", "rank", "0", "RCCL version 2.22.3"},
+					   {NULL, "rccl", "rank", "1", NULL}};
+	assert_int_equal(assay_store_case_provenance(s, "r1", "c1", again, 2, &e), ASSAY_OK);
+	assert_int_equal(assay_store_case_provenance(s, "r1", "nope", again, 2, &e), ASSAY_USAGE);
+	struct assay_provenance *v;
+	size_t n;
+	assert_int_equal(assay_store_run_provenance(s, "r1", &v, &n, &e), ASSAY_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].case_id, "c1");
+	assert_string_equal(v[0].per, "rank");
+	assert_string_equal(v[0].unit, "0");
+	assert_string_equal(v[0].matched, "RCCL version 2.22.3");
+	assert_null(v[1].matched);
+	assay_provenance_free(v, n);
+	close_store(s);
+	assert_int_equal(sql_exec("DROP TABLE provenance; PRAGMA user_version = 6"), SQLITE_OK);
+	assert_int_equal(assay_store_open(path, ASSAY_STORE_READONLY, &s, &e), ASSAY_OK);
+	assert_int_equal(assay_store_run_provenance(s, "r1", &v, &n, &e), ASSAY_OK);
+	assert_int_equal(n, 0);
+	assert_null(v);
+	close_store(s);
 }
 
 static void test_cases(void **state)
@@ -957,6 +994,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_open, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_provenance, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_migrate_from_empty, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_migrate_from_v1, setup, teardown),

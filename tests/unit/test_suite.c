@@ -14,6 +14,7 @@
 #include "assay/json.h"
 #include "assay/parse.h"
 #include "assay/suite.h"
+#include "assay/watch.h"
 
 static char dir[64];
 static char path[128];
@@ -165,7 +166,7 @@ static void test_command_errors(void **state)
 		       "\"parser\": \"rows\", \"timeout\": 5}"),
 	    "$.timeout: unknown key (expected one of: kind, name, description, launcher, store, "
 	    "output, cluster, revision, signatures, secrets, env, timeout_s, gates, raw_artifacts, "
-	    "container, variants, repeat, "
+	    "container, variants, repeat, expect, "
 	    "combos, "
 	    "runs, argv, cwd, parser, results, logs, context, nodes, gpus_per_node, training, "
 	    "stages, madengine)");
@@ -348,7 +349,7 @@ static void test_ep_errors(void **state)
 		       "\"sweep\": \"configs/sweep-local.json\", \"combos\": {}}"),
 	    "$.combos: unknown key (expected one of: kind, name, description, launcher, "
 	    "store, output, cluster, revision, signatures, secrets, env, timeout_s, gates, "
-	    "raw_artifacts, container, variants, repeat, "
+	    "raw_artifacts, container, variants, repeat, expect, "
 	    "platforms, sweep, filters, assay_ep)");
 }
 
@@ -779,6 +780,74 @@ static void test_variants(void **state)
 	    "have: nothing)");
 }
 
+/* Provenance expectations: loaded in order, per node by default, patterns
+ * filled per case (a combo's value, a built-in) and compiled; the run asks
+ * for per-task logs only when one is per rank. */
+static void test_expect(void **state)
+{
+	(void)state;
+	struct assay_suite s;
+	struct assay_error e;
+	write_suite("{\"kind\": \"command\", \"combos\": {\"a\": {\"V\": \"2\\\\.22\\\\.3\"}},"
+		    " \"argv\": [\"true\"], \"parser\": \"none\","
+		    " \"expect\": [{\"name\": \"rccl\", \"pattern\": \"RCCL version {V}\"},"
+		    " {\"name\": \"host\", \"pattern\": \"on {HOST}\\\\b\", \"per\": \"rank\"}]}");
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_int_equal(s.n_expect, 2);
+	assert_string_equal(s.expect[0].name, "rccl");
+	assert_int_equal(s.expect[0].per, ASSAY_EXPECT_NODE);
+	assert_int_equal(s.expect[1].per, ASSAY_EXPECT_RANK);
+	assert_true(assay_suite_expect_per_rank(&s));
+	json_t *vars = assay_suite_case_vars(&s, &s.cases[0], "R", "out/R/a");
+	json_object_set_new(vars, "HOST", json_string("n07"));
+	struct assay_expect_plan p;
+	assert_int_equal(assay_suite_expect_plan(&s, vars, &p, &e), ASSAY_OK);
+	assert_int_equal(p.n, 2);
+	assert_string_equal(p.v[0].pattern, "RCCL version 2\\.22\\.3");
+	assert_string_equal(p.v[1].pattern, "on n07\\b");
+	const char *log = "x\nNCCL INFO RCCL version 2.22.3+hip6.2\n";
+	size_t a0, a1;
+	assert_true(assay_pattern_search(p.v[0].code, log, strlen(log), &a0, &a1));
+	assert_int_equal(a0, 12);
+	assert_int_equal(a1, 31);
+	assert_false(assay_pattern_search(p.v[0].code, "RCCL version 2x22x3", 19, &a0, &a1));
+	assay_expect_plan_release(&p);
+	json_decref(vars);
+	assay_suite_release(&s);
+
+	/* Without per-rank expectations nothing asks for per-task logs. */
+	write_suite("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"true\"],"
+		    " \"parser\": \"none\", \"expect\": [{\"name\": \"n\", \"pattern\": \"x\"}]}");
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_false(assay_suite_expect_per_rank(&s));
+	assay_suite_release(&s);
+
+	const char *head = "{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"true\"], "
+			   "\"parser\": \"none\", \"expect\": ";
+	static const struct {
+		const char *expect, *want;
+	} bad[] = {
+	    {"[{\"name\": \"n\", \"pattern\": \"\"}]",
+	     "$.expect[0].pattern: expected a non-empty string, got \"\""},
+	    {"[{\"name\": \"\", \"pattern\": \"x\"}]",
+	     "$.expect[0].name: expected a non-empty string, got \"\""},
+	    {"[{\"name\": \"n\", \"pattern\": \"x\", \"where\": 1}]",
+	     "$.expect[0].where: unknown key (expected one of: name, pattern, per)"},
+	    {"[\"x\"]", "$.expect[0]: expected an object with name, pattern and per, got \"x\""},
+	    {"[{\"name\": \"n\", \"pattern\": \"(x\"}]",
+	     "$.expect[0].pattern: invalid pattern at offset 2: missing closing parenthesis"},
+	    {"[{\"name\": \"n\", \"pattern\": \"x\", \"per\": \"gpu\"}]",
+	     "$.expect[0].per: expected one of \"node\", \"rank\", got \"gpu\""},
+	    {"{\"name\": 1}",
+	     "$.expect: expected an array of {\"name\", \"pattern\", \"per\"} objects, got {...}"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *text = xasprintf("%s%s}", head, bad[i].expect);
+		assert_string_equal(load_fails(text), bad[i].want);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -786,7 +855,7 @@ int main(void)
 	    cmocka_unit_test(test_command_errors), cmocka_unit_test(test_secrets),
 	    cmocka_unit_test(test_ep_suite),       cmocka_unit_test(test_ep_errors),
 	    cmocka_unit_test(test_gates),          cmocka_unit_test(test_ep_gates),
-	    cmocka_unit_test(test_template),       cmocka_unit_test(test_variants),
+	    cmocka_unit_test(test_template), cmocka_unit_test(test_expect),       cmocka_unit_test(test_variants),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -108,7 +108,24 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 			const char *starter = l->o.mpirun.n ? l->o.mpirun.v[0] : "mpirun";
 			l->openmpi = assay_mpi_is_openmpi(starter);
 		}
-		assay_mpi_command(&l->o, l->openmpi, s->mpi_ranks, s->argv, &inner);
+		/* Each rank's output apart (a per-rank expectation): Open MPI's
+		 * DIR/<job>/rank.N/stdout|stderr, DIR = <case>/ranks. */
+		struct assay_local_opts o = l->o;
+		struct strlist args = STRLIST_INIT;
+		if (s->per_task_logs && l->openmpi) {
+			for (size_t i = 0; i < l->o.mpirun_args.n; i++)
+				strlist_push(&args, l->o.mpirun_args.v[i]);
+			char cwd[4096];
+			char *ranks = s->dir[0] == '/' || !getcwd(cwd, sizeof(cwd))
+					  ? xasprintf("%s/ranks", s->dir)
+					  : xasprintf("%s/%s/ranks", cwd, s->dir);
+			strlist_push(&args, "--output-filename");
+			strlist_push(&args, ranks);
+			free(ranks);
+			o.mpirun_args = args;
+		}
+		assay_mpi_command(&o, l->openmpi, s->mpi_ranks, s->argv, &inner);
+		strlist_clear(&args);
 	} else {
 		for (size_t i = 0; i < s->argv->n; i++)
 			strlist_push(&inner, s->argv->v[i]);

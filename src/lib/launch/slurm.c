@@ -72,7 +72,7 @@ struct assay_job {
 	struct assay_slurm_options o;
 	struct assay_slurm_shape shape;
 	const json_t *network;
-	bool mpi, first_in_group;
+	bool mpi, first_in_group, per_task;
 	struct strlist argv, env, secrets, hosts;
 	struct strlist srun_opts; /* the container's (pyxis), or empty */
 	double timeout_s;
@@ -224,9 +224,9 @@ static void parts_init(struct parts *p, const struct assay_job *j, const char *n
 	p->srun_opts = xcalloc(j->srun_opts.n + 1, sizeof(*p->srun_opts));
 	for (size_t i = 0; i < j->srun_opts.n; i++)
 		p->srun_opts[i] = j->srun_opts.v[i];
-	p->step = (struct assay_slurm_step){j->case_id, p->argv,        j->argv.n,     j->mpi,
-					    j->raw,     j->status_file, p->env,        j->env.n,
-					    j->cwd,     p->srun_opts,   j->srun_opts.n};
+	p->step = (struct assay_slurm_step){
+	    j->case_id, p->argv,  j->argv.n, j->mpi,       j->raw,         j->status_file,
+	    p->env,     j->env.n, j->cwd,    p->srun_opts, j->srun_opts.n, j->per_task};
 	p->job = (struct assay_slurm_job){.name = name,
 					  .shape = j->shape,
 					  .o = &j->o,
@@ -415,6 +415,7 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	j->share = s->share;
 	j->network = s->platform ? s->platform->network : NULL;
 	j->mpi = s->mpi_ranks > 0;
+	j->per_task = s->per_task_logs;
 	j->timeout_s = s->timeout_s;
 	j->redact = s->redact;
 	j->on_output = s->on_output;

@@ -223,6 +223,10 @@ static assay_err drain(struct node_logs *n, struct log_source *s, bool final, st
 	}
 	if (rc == ASSAY_OK && final)
 		rc = feed(n, s, NULL, 0, true, e);
+	/* A node (or task) that wrote nothing still gets its copy, empty: it
+	 * ran, and a provenance expectation must find it silent. */
+	if (rc == ASSAY_OK && final && !s->shared && s->tail.path && copy_fd(n, s, e) < 0)
+		rc = ASSAY_INFRA;
 	sbuf_release(&raw);
 	return rc;
 }

@@ -302,11 +302,11 @@ static void step_words(const struct assay_slurm_job *j, const struct assay_slurm
 	}
 	sbuf_reset(&sb);
 	sbuf_adds(&sb, "--output=");
-	add_path(&sb, dir, "%x-%j-%N.out");
+	add_path(&sb, dir, s->per_task ? "%x-%j-%N.%t.out" : "%x-%j-%N.out");
 	strlist_push(w, sbuf_str(&sb));
 	sbuf_reset(&sb);
 	sbuf_adds(&sb, "--error=");
-	add_path(&sb, dir, "%x-%j-%N.err");
+	add_path(&sb, dir, s->per_task ? "%x-%j-%N.%t.err" : "%x-%j-%N.err");
 	strlist_push(w, sbuf_str(&sb));
 	for (size_t i = 0; o && i < o->srun_args.n; i++)
 		strlist_push(w, o->srun_args.v[i]);

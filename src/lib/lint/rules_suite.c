@@ -1,8 +1,8 @@
 /* Suite rules (docs/suite.md): runs that name no combo (in runs or in a
  * stage's runs), and {NAME} placeholders in a suite's templates (argv, env,
- * cwd, results, logs, context, a variant's overrides) that a run's combo,
- * its variant's vars and assay's built-ins leave without a value, and an ab
- * gate naming no variant. Every one is reported, where the suite loader
+ * cwd, results, logs, context, expect patterns, a variant's overrides) that a
+ * run's combo, its variant's vars and assay's built-ins leave without a
+ * value, and an ab gate naming no variant. Every one is reported, where the suite loader
  * stops at the first. */
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +14,8 @@ static const struct assay_lint_rule rules[] = {
     {"suite-unknown-run", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
      "an entry of a suite's runs (or of a stage's runs) that names no combo"},
     {"suite-unfilled-placeholder", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
-     "a {NAME} in a suite's argv, env, cwd, results, logs, context or a variant's overrides that "
-     "a run leaves unfilled"},
+     "a {NAME} in a suite's argv, env, cwd, results, logs, context, expect pattern or a variant's "
+     "overrides that a run leaves unfilled"},
     {"suite-unknown-variant", "suite", ASSAY_LINT_ERROR, true, KIND(SUITE),
      "the ab gate of a suite with variants names a baseline or candidate that is no variant"},
 };
@@ -356,6 +356,17 @@ static void check_placeholders(struct lint_ctx *c, const struct unfilled *u)
 	if (command)
 		check_template(c, u, "$.cwd", json_object_get(c->doc, "cwd"));
 	check_variant_templates(c, u);
+	/* Provenance expectations: each pattern is a template. */
+	const json_t *expect = json_object_get(c->doc, "expect"), *x;
+	size_t i;
+	json_array_foreach(expect, i, x)
+	{
+		char *ip = lint_path_index("$.expect", i);
+		char *p = lint_path_key(ip, "pattern");
+		check_template(c, u, p, json_object_get(x, "pattern"));
+		free(p);
+		free(ip);
+	}
 }
 
 static void check(struct lint_ctx *c)

@@ -327,6 +327,40 @@ static void cases(struct html *h)
 	strlist_clear(&common);
 }
 
+/* What the provenance expectations matched, per case and node or rank. */
+static void provenance_section(struct html *h)
+{
+	const struct assay_report *r = h->r;
+	if (!r->nprovenance)
+		return;
+	sbuf_addf(h->o,
+		  "<section id=\"provenance\"><h2>Provenance <small>%zu</small></h2>"
+		  "<div class=\"scroll\"><table><thead><tr><th>Case</th><th>Expectation</th>"
+		  "<th>Node or rank</th><th>Matched</th></tr></thead><tbody>",
+		  r->nprovenance);
+	for (size_t i = 0; i < r->nprovenance; i++) {
+		const struct assay_report_prov *p = &r->provenance[i];
+		sbuf_adds(h->o, "<tr><td><code>");
+		esc(h, p->case_id);
+		sbuf_adds(h->o, "</code></td><td>");
+		esc(h, p->name);
+		sbuf_adds(h->o, "</td><td>");
+		esc(h, p->per);
+		sbuf_adds(h->o, " ");
+		esc(h, p->unit);
+		sbuf_adds(h->o, "</td><td>");
+		if (p->matched) {
+			sbuf_adds(h->o, "<code>");
+			esc(h, p->matched);
+			sbuf_adds(h->o, "</code>");
+		} else {
+			sbuf_adds(h->o, "<strong>no match</strong>");
+		}
+		sbuf_adds(h->o, "</td></tr>");
+	}
+	sbuf_adds(h->o, "</tbody></table></div></section>");
+}
+
 static void gate_row(struct html *h, const struct assay_report_gate *g, bool with_case)
 {
 	sbuf_adds(h->o, "<tr>");
@@ -1028,6 +1062,8 @@ void assay_report_html(const struct assay_report *r, struct sbuf *out)
 	sbuf_adds(&doc, "</style></head><body>");
 	header(&h);
 	sbuf_adds(&doc, "<nav><a href=\"#cases\">Cases</a>");
+	if (r->nprovenance)
+		sbuf_adds(&doc, "<a href=\"#provenance\">Provenance</a>");
 	if (r->ngates)
 		sbuf_adds(&doc, "<a href=\"#gates\">Gates</a>");
 	if (r->nep)
@@ -1038,6 +1074,7 @@ void assay_report_html(const struct assay_report *r, struct sbuf *out)
 		sbuf_adds(&doc, "<a href=\"#history\">History</a>");
 	sbuf_adds(&doc, "</nav><main>");
 	cases(&h);
+	provenance_section(&h);
 	gates(&h);
 	ep_section(&h);
 	train_section(&h);

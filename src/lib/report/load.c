@@ -436,6 +436,20 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	header(&L, &run);
 	secrets(&L, src->redact, found);
 	load_cases(&L, &sc);
+	struct assay_provenance *prov;
+	size_t nprov;
+	if ((rc = assay_store_run_provenance(L.s, run.run_id, &prov, &nprov, e)) != ASSAY_OK)
+		goto out;
+	r->provenance = xcalloc(nprov + 1, sizeof(*r->provenance));
+	for (size_t i = 0; i < nprov; i++) {
+		struct assay_report_prov *p = &r->provenance[r->nprovenance++];
+		p->case_id = xstrdup(prov[i].case_id);
+		p->name = xstrdup(prov[i].name);
+		p->per = xstrdup(prov[i].per);
+		p->unit = xstrdup(prov[i].unit);
+		p->matched = prov[i].matched ? xstrdup(prov[i].matched) : NULL;
+	}
+	assay_provenance_free(prov, nprov);
 	if ((rc = assay_store_verdicts(L.s, run.run_id, NULL, on_verdict, &L, e)) != ASSAY_OK ||
 	    (rc = assay_store_run_rows(L.s, run.run_id, load_ep_skip, load_row_fields, load_on_row,
 				       &L, e)) != ASSAY_OK)

@@ -128,6 +128,26 @@ static void md_regressions(struct sbuf *o, const struct assay_report *r, size_t 
 	more(o, shown, regress);
 }
 
+/* What the provenance expectations matched, per case and node or rank. */
+static void md_provenance(struct sbuf *o, const struct assay_report *r)
+{
+	sbuf_adds(o, "\n#### Provenance\n\n| case | expectation | node or rank | matched |\n"
+		     "|---|---|---|---|\n");
+	size_t shown = 0;
+	for (size_t i = 0; i < r->nprovenance && shown < ROWS_MAX; i++, shown++) {
+		const struct assay_report_prov *p = &r->provenance[i];
+		char *unit = xasprintf("%s %s", p->per, p->unit);
+		sbuf_adds(o, "|");
+		cell(o, p->case_id, r);
+		cell(o, p->name, r);
+		cell(o, unit, r);
+		cell(o, p->matched ? p->matched : "(no match)", r);
+		sbuf_adds(o, "\n");
+		free(unit);
+	}
+	more(o, shown, r->nprovenance);
+}
+
 /* The closing line: revision, host, launcher and times, and the other files. */
 static void md_facts(struct sbuf *o, const struct assay_report *r)
 {
@@ -181,6 +201,8 @@ void assay_report_markdown(const struct assay_report *r, struct sbuf *out)
 		md_failed_gates(&o, r, gate_fail);
 	if (regress)
 		md_regressions(&o, r, regress);
+	if (r->nprovenance)
+		md_provenance(&o, r);
 	md_facts(&o, r);
 	rep_redact_all(&o, REP_MD, &r->secrets);
 	sbuf_add(out, o.buf, o.len);

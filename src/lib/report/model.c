@@ -106,6 +106,15 @@ void assay_report_release(struct assay_report *r)
 		free(*header[i]);
 	for (size_t i = 0; i < r->ncases; i++)
 		case_release(&r->cases[i]);
+	for (size_t i = 0; i < r->nprovenance; i++) {
+		struct assay_report_prov *p = &r->provenance[i];
+		free(p->case_id);
+		free(p->name);
+		free(p->per);
+		free(p->unit);
+		free(p->matched);
+	}
+	free(r->provenance);
 	free(r->cases);
 	for (size_t i = 0; i < r->ngates; i++)
 		gate_release(&r->gates[i]);

@@ -1,7 +1,8 @@
 /* One case through the pipeline: plan it, record its start, launch it, watch
  * its output and log files for error signatures (a match stops it after its
  * settle window),
- * then turn the end into exactly one outcome, parse its results into rows
+ * then turn the end into exactly one outcome, check the suite's provenance
+ * expectations (expect.c), parse its results into rows
  * (a training log also into <case>/steps.ndjson), gate them, and store
  * outcome, rows and verdicts in one transaction. */
 #include <errno.h>
@@ -737,6 +738,7 @@ void run_launch_spec(const struct run_ctx *rc, const struct assay_suite_case *c,
 	    .attempt = rc->attempt,
 	    .container = p->container.on ? &p->container : NULL,
 	    .run_id = rc->res->run_id,
+	    .per_task_logs = assay_suite_expect_per_rank(&rc->suite),
 	};
 	assay_suite_place(&rc->suite, c, spec);
 }
@@ -841,6 +843,18 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 		rc->res->interrupted = true;
 	} else {
 		decide_end(rc, c, &p, &w, &st, out);
+		/* Provenance (expect): a node or rank that did not show what it
+		 * must fails the case as infrastructure, before its results
+		 * are read: numbers of another build never enter the series.
+		 * A workload failure stands; its provenance is still kept. */
+		struct sbuf why = SBUF_INIT;
+		err = run_expect(rc, c, case_dir, &why, e);
+		if (err == ASSAY_OK && why.len && out->outcome == ASSAY_OUTCOME_PASSED)
+			case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_PROVENANCE,
+					 "provenance: %s", sbuf_str(&why));
+		sbuf_release(&why);
+		if (err != ASSAY_OK)
+			goto out;
 		if (out->outcome == ASSAY_OUTCOME_PASSED ||
 		    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED)
 			err = parse_results(rc, c, &p, before, case_dir,

@@ -204,6 +204,7 @@ static void dry_run(struct run_ctx *rc)
 						  p.parser);
 					free(files);
 				}
+				run_expect_describe(rc, c, dir, &text);
 				assay_case_plan_release(&p);
 			}
 			free(dir);

@@ -69,6 +69,13 @@ void run_train_release(struct run_ctx *rc);
 /* Redact in place every file under case_dir that holds a secret's value,
  * but the suite's raw_artifacts (case_files.c); *n gets how many were
  * rewritten. ASSAY_INFRA when one cannot be written. */
+/* The suite's expectations on a case that ran (expect.c): records its
+ * provenance in the store; why gets the first failure (empty: all matched). */
+assay_err run_expect(struct run_ctx *rc, const struct assay_suite_case *c, const char *case_dir,
+		     struct sbuf *why, struct assay_error *e);
+/* --dry-run: "  expect: NAME per node|rank: PATTERN" lines, filled. */
+void run_expect_describe(struct run_ctx *rc, const struct assay_suite_case *c, const char *case_dir,
+			 struct sbuf *out);
 assay_err run_redact_case_dir(struct run_ctx *rc, const char *case_dir, size_t *n,
 			      struct assay_error *e);
 

@@ -178,6 +178,18 @@ static const char *const migrations[] = {
     "ALTER TABLE cases ADD COLUMN image_digest TEXT;"
     "ALTER TABLE runs ADD COLUMN image TEXT;"
     "ALTER TABLE runs ADD COLUMN image_digest TEXT;",
+
+    /* 7: case provenance: what each expectation of the suite ("expect")
+     * matched on each node or rank of a case, redacted; matched is NULL
+     * where nothing did. Not part of any series' identity. */
+    "CREATE TABLE IF NOT EXISTS provenance ("
+    " id INTEGER PRIMARY KEY,"
+    " \"case\" INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,"
+    " name TEXT NOT NULL,"
+    " per TEXT NOT NULL CHECK (per IN ('node','rank')),"
+    " unit TEXT NOT NULL,"
+    " matched TEXT,"
+    " UNIQUE (\"case\", name, unit));",
 };
 
 /* The oldest version a read-only open reads as it is (3 only changed an

@@ -1,5 +1,5 @@
 /* Suite loading: the keys every suite has (launcher, store, output,
- * signatures, secrets, env, timeout, revision, cluster), dispatch to the
+ * signatures, secrets, env, timeout, revision, cluster, expect), dispatch to the
  * kind ("ep" in ep.c, "command" in command.c), the launcher's placement
  * checks, the check that no secret's value is written in a config file, and
  * the release. Format: docs/suite.md. */
@@ -15,7 +15,7 @@
 #define COMMON_KEYS                                                                                \
 	"kind", "name", "description", "launcher", "store", "output", "cluster", "revision",       \
 	    "signatures", "secrets", "env", "timeout_s", "gates", "raw_artifacts", "container",    \
-	    "variants", "repeat"
+	    "variants", "repeat", "expect"
 
 const char *const assay_suite_ep_keys[] = {COMMON_KEYS, "platforms", "sweep",
 					   "filters",   "assay_ep",  NULL};
@@ -288,7 +288,7 @@ static int parse_common(struct assay_cfg *c, const json_t *doc, struct assay_sui
 	    parse_raw_artifacts(c, doc, s) < 0 ||
 	    assay_container_parse(c, json_object_get(doc, "container"), "$.container",
 				  &s->container) < 0 ||
-	    suite_parse_variants(c, doc, s) < 0)
+	    suite_parse_variants(c, doc, s) < 0 || suite_parse_expect(c, doc, s) < 0)
 		return -1;
 	return 0;
 }
@@ -416,6 +416,8 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 		rc = check_container(s, e);
 	if (rc == 0 && suite_check_variants(s, e) != ASSAY_OK)
 		rc = -1;
+	if (rc == 0)
+		rc = suite_check_expect(s, e);
 	if (rc == 0) {
 		json_t *all = json_pack("{s:O}", "suite", doc);
 		if (s->kind == ASSAY_SUITE_EP)
@@ -480,6 +482,7 @@ void assay_suite_release(struct assay_suite *s)
 	free(s->assay_ep);
 	assay_container_release(&s->container);
 	suite_variants_release(s);
+	suite_expect_release(s);
 	memset(s, 0, sizeof(*s));
 }
 

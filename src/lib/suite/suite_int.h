@@ -34,6 +34,10 @@ void suite_variants_release(struct assay_suite *s);
 assay_err suite_check_variants(const struct assay_suite *s, struct assay_error *e);
 /* A combo's values with a variant's vars over them (v NULL: a copy). */
 json_t *suite_variant_vars(const json_t *combo, const struct assay_suite_variant *v);
+/* The expect block (expect.c); its check against every case, at load. */
+int suite_parse_expect(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+int suite_check_expect(struct assay_suite *s, struct assay_error *e);
+void suite_expect_release(struct assay_suite *s);
 
 /* [A-Za-z_][A-Za-z0-9_]*: environment variables and placeholders. */
 bool suite_valid_name(const char *s);

@@ -237,3 +237,31 @@ void assay_match_release(struct assay_match *m)
 	free(m->line);
 	memset(m, 0, sizeof(*m));
 }
+
+/* A standalone pattern (provenance expectations): compiled as a signature
+ * is, searched in a whole block. */
+void *assay_pattern_compile(const char *pattern, struct assay_error *e)
+{
+	return compile(pattern, e);
+}
+
+bool assay_pattern_search(const void *code, const char *data, size_t len, size_t *start,
+			  size_t *end)
+{
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
+	if (!md)
+		abort();
+	int rc = pcre2_match(code, (PCRE2_SPTR)(data ? data : ""), len, 0, 0, md, NULL);
+	if (rc >= 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		*start = ov[0];
+		*end = ov[1] >= ov[0] ? ov[1] : ov[0];
+	}
+	pcre2_match_data_free(md);
+	return rc >= 0;
+}
+
+void assay_pattern_free(void *code)
+{
+	pcre2_code_free(code);
+}

@@ -122,7 +122,7 @@ static bool submit(struct job *j, const char *work)
 	snprintf(j->script_path, sizeof(j->script_path), "%s/%s.sh", work, j->name);
 	mkdir(j->dir, 0755);
 	j->step = (struct assay_slurm_step){j->name, j->argv, j->argc, false, j->dir, j->status,
-					    NULL,    0,       NULL,    NULL,  0};
+					    NULL,    0,       NULL,    NULL,  0,      false};
 	struct assay_slurm_job job = {.name = j->name,
 				      .shape = {1, 1, 0},
 				      .o = &o,
@@ -275,7 +275,7 @@ static int in_allocation(const char *work)
 	const char *cmd[] = {"/bin/sh", "-c",
 			     "printf 'step %s of job %s\\n' \"$SLURM_STEP_ID\" \"$SLURM_JOB_ID\""};
 	struct assay_slurm_step step = {
-	    "in-allocation", cmd, 3, false, dir, NULL, NULL, 0, NULL, NULL, 0};
+	    "in-allocation", cmd, 3, false, dir, NULL, NULL, 0, NULL, NULL, 0, false};
 	struct assay_slurm_job job = {.name = "assay-smoke-alloc",
 				      .shape = {1, 1, 0},
 				      .log_dir = dir,
