@@ -39,9 +39,8 @@ struct assay_suite_variant {
 	char *image;                    /* template replacing the container's image, or NULL */
 	struct strlist ld_library_path; /* templates prepended to LD_LIBRARY_PATH */
 	struct strlist ld_preload;      /* templates prepended to LD_PRELOAD */
-	/* Variant-provided expectation values (the `expect` block of the
-	 * issue's provenance part) belong here, with a row in the override
-	 * table of src/lib/suite/variants.c. */
+	/* Expectations ("expect") take the variant's values through vars: a
+	 * candidate's pattern holds its own {VERSION}. */
 };
 
 /* One case of a suite, before the run fills in its run id and folder. */

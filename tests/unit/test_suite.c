@@ -848,14 +848,46 @@ static void test_expect(void **state)
 	}
 }
 
+/* A variant's vars fill the expectations too: the candidate expects its own
+ * version string (docs/suite.md, "Provenance"). */
+static void test_expect_variants(void **state)
+{
+	(void)state;
+	struct assay_suite s;
+	struct assay_error e;
+	write_suite("{\"kind\": \"command\", \"combos\": {\"a\": {}}, \"argv\": [\"true\"],"
+		    " \"parser\": \"none\","
+		    " \"variants\": {\"stock\": {\"vars\": {\"RCCL\": \"2\\\\.22\\\\.3\"}},"
+		    " \"overlay\": {\"vars\": {\"RCCL\": \"2\\\\.23\\\\.0\"}}},"
+		    " \"expect\": [{\"name\": \"rccl\", \"pattern\": \"RCCL version {RCCL}\"}]}");
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_int_equal(s.n_cases, 2);
+	static const char *const want[] = {"RCCL version 2\\.22\\.3", "RCCL version 2\\.23\\.0"};
+	for (size_t i = 0; i < 2; i++) {
+		json_t *vars = assay_suite_case_vars(&s, &s.cases[i], "R", "out/R/x");
+		struct assay_expect_plan p;
+		assert_int_equal(assay_suite_expect_plan(&s, vars, &p, &e), ASSAY_OK);
+		assert_string_equal(p.v[0].pattern, want[i]);
+		size_t a0, a1;
+		const char *log = i ? "RCCL version 2.23.0" : "RCCL version 2.22.3";
+		assert_true(assay_pattern_search(p.v[0].code, log, strlen(log), &a0, &a1));
+		const char *other = i ? "RCCL version 2.22.3" : "RCCL version 2.23.0";
+		assert_false(assay_pattern_search(p.v[0].code, other, strlen(other), &a0, &a1));
+		assay_expect_plan_release(&p);
+		json_decref(vars);
+	}
+	assay_suite_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_stages),         cmocka_unit_test(test_command_suite),
-	    cmocka_unit_test(test_command_errors), cmocka_unit_test(test_secrets),
-	    cmocka_unit_test(test_ep_suite),       cmocka_unit_test(test_ep_errors),
-	    cmocka_unit_test(test_gates),          cmocka_unit_test(test_ep_gates),
-	    cmocka_unit_test(test_template), cmocka_unit_test(test_expect),       cmocka_unit_test(test_variants),
+	    cmocka_unit_test(test_stages),          cmocka_unit_test(test_command_suite),
+	    cmocka_unit_test(test_command_errors),  cmocka_unit_test(test_secrets),
+	    cmocka_unit_test(test_ep_suite),        cmocka_unit_test(test_ep_errors),
+	    cmocka_unit_test(test_gates),           cmocka_unit_test(test_ep_gates),
+	    cmocka_unit_test(test_template),        cmocka_unit_test(test_expect),
+	    cmocka_unit_test(test_expect_variants), cmocka_unit_test(test_variants),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -198,10 +198,10 @@ static void collect_units(const struct run_ctx *rc, const char *case_dir, const 
 		qsort(u->v, u->n, sizeof(*u->v), by_name);
 }
 
-/* HOOK(variants): the values an expectation's placeholders get. Today a
- * case's combo values and assay's built-ins; the variants work merges the
- * running variant's overrides into vars here, so that a candidate expects
- * its own version string ({RCCL_VERSION} set per variant). */
+/* The values an expectation's placeholders get: the case's combo values
+ * with its variant's vars over them (a variant's copy of a case carries
+ * both, src/lib/suite/variants.c), and assay's built-ins; so a candidate
+ * expects its own version string ({RCCL_VERSION} set per variant). */
 static json_t *expect_vars(const struct run_ctx *rc, const struct assay_suite_case *c,
 			   const char *case_dir)
 {

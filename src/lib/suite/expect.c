@@ -143,8 +143,7 @@ void assay_expect_plan_release(struct assay_expect_plan *p)
 
 /* Every runnable case fills every expectation's placeholders, and the
  * filled pattern compiles (checked at load, like the other templates).
- * HOOK(variants): with variants, check each case once per variant, its
- * overrides merged into vars as src/lib/run/expect.c's expect_vars() does. */
+ * With variants every variant's copy of a case is checked, with its vars. */
 int suite_check_expect(struct assay_suite *s, struct assay_error *e)
 {
 	for (size_t i = 0; s->n_expect && i < s->n_cases; i++) {

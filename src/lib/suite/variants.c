@@ -131,8 +131,8 @@ static int set_image(struct assay_cfg *c, const struct assay_suite *s, const jso
 	return 0;
 }
 
-/* What a variant may override: its key and its parser. The `expect`
- * helper's variant-provided expectation values get a row here. */
+/* What a variant may override: its key and its parser. An expectation's
+ * values need no row: a pattern's {NAME} takes the variant's vars. */
 static const struct {
 	const char *key;
 	int (*parse)(struct assay_cfg *c, const struct assay_suite *s, const json_t *v,
@@ -144,7 +144,6 @@ static const struct {
     {"image", set_image},
     {"ld_library_path", set_ld_library_path},
     {"ld_preload", set_ld_preload},
-    /* variant-provided expectation values: {"expect", set_expect}, */
 };
 
 const char *const assay_suite_variant_keys[] = {
