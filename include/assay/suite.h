@@ -5,6 +5,9 @@
  *              cases are recorded, never run.
  *   "command"  named combos of values, an ordered list of runs, and an argv
  *              template with {NAME} placeholders filled from each combo.
+ *   "collective" operations x dtypes x nodes x ranks: each case runs an
+ *              nccl-tests program (or assay-coll) with nccl-tests' flags
+ *              and its table is read as format nccl-tests-text.
  * Common keys: launcher, store, output, signatures, secrets, env, timeout_s,
  * revision, cluster, gates. Loading is strict (unknown keys, wrong types, a
  * placeholder with no value, a secret's value in the file, a gate that
@@ -27,7 +30,18 @@
 #include "assay/util.h"
 #include "assay/watch.h"
 
-enum assay_suite_kind { ASSAY_SUITE_EP = 0, ASSAY_SUITE_COMMAND = 1 };
+enum assay_suite_kind { ASSAY_SUITE_EP = 0, ASSAY_SUITE_COMMAND = 1, ASSAY_SUITE_COLLECTIVE = 2 };
+
+/* kind "collective" (collective.c): what every case shares. */
+struct assay_suite_coll {
+	char *binary;    /* a template ({OP}, ...): the benchmark program */
+	bool assay_coll; /* the binary is assay-coll: --op and --backend are passed */
+	char *backend;   /* assay-coll's backend, or NULL */
+	long long min_bytes, max_bytes, factor;
+	long long iters, warmups;
+	bool check;
+	struct strlist args; /* more arguments, templates */
+};
 
 /* One case of a suite, before the run fills in its run id and folder. */
 struct assay_suite_case {
@@ -81,6 +95,9 @@ struct assay_suite_gates {
 	struct assay_suite_checkpoint checkpoint;
 	struct assay_suite_regression regression;
 	struct assay_suite_ab ab;
+	/* kind "collective": per-size thresholds (src/lib/gate/thresholds_coll.c) */
+	bool coll_thresholds_on;
+	struct assay_coll_thresholds coll_thresholds;
 };
 /* Whether a row's "metric/statistic" is selected by a metrics list (empty:
  * every row; an entry is a metric, or metric/statistic). */
@@ -129,6 +146,9 @@ struct assay_suite {
 	struct assay_matrix matrix;
 	char *assay_ep; /* the assay-ep binary, or NULL: next to assay, then PATH */
 
+	/* kind "collective" (NULL otherwise) */
+	struct assay_suite_coll *coll;
+
 	struct assay_suite_gates gates;
 
 	struct assay_suite_case *cases; /* in run order */
@@ -175,6 +195,10 @@ void assay_case_plan_release(struct assay_case_plan *p);
  * and its platform. */
 void assay_suite_place(const struct assay_suite *s, const struct assay_suite_case *c,
 		       struct assay_launch_spec *spec);
+
+/* The message sizes a collective suite's cases sweep, as nccl-tests steps
+ * them (min, min*factor, ... <= max): how many, in *out (caller frees). */
+size_t assay_suite_coll_sizes(const struct assay_suite *s, long long **out);
 
 /* Placeholders: "{NAME}" is replaced by vars[NAME] (a string, number or
  * boolean); "{{" and "}}" are literal braces; a "{" that does not start a

@@ -17,6 +17,7 @@ const char *assay_failure_name(enum assay_failure f)
 	case ASSAY_FAILURE_TIMEOUT: return "timeout";
 	case ASSAY_FAILURE_NOT_STARTED: return "not-started";
 	case ASSAY_FAILURE_TRAINING: return "training-log";
+	case ASSAY_FAILURE_CORRECTNESS: return "correctness";
 	default: return "";
 	}
 }

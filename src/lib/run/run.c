@@ -237,7 +237,7 @@ static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *
 			continue;
 		const char *reason = json_string_value(json_object_get(c, "reason"));
 		const char *failure = json_string_value(json_object_get(c, "failure"));
-		for (int f = ASSAY_FAILURE_EXIT; failure && f <= ASSAY_FAILURE_TRAINING; f++)
+		for (int f = ASSAY_FAILURE_EXIT; failure && f <= ASSAY_FAILURE_CORRECTNESS; f++)
 			if (!strcmp(failure, assay_failure_name((enum assay_failure)f)))
 				out->failure = (enum assay_failure)f;
 		out->reason = reason ? xstrdup(reason) : NULL;
