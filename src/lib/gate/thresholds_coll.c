@@ -334,6 +334,13 @@ size_t assay_gate_coll_correctness(const struct assay_rows *rows, struct assay_v
 	return n;
 }
 
+/* A row of another operation (a file with several tables) is not judged. */
+static bool other_op(const struct assay_row *r, const char *operation)
+{
+	const char *op = json_string_value(json_object_get(r->series, "collective"));
+	return op && strcmp(op, operation);
+}
+
 static bool swept(const long long *sizes, size_t n, long long bytes)
 {
 	if (!sizes)
@@ -368,6 +375,7 @@ void assay_gate_coll_thresholds(const struct assay_coll_thresholds *t, const cha
 		for (size_t k = 0; k < rows->n && !hit; k++) {
 			const struct assay_row *r = &rows->v[k];
 			if (row_is(r, metric, "mean") && row_bytes(r) == th->bytes &&
+			    !other_op(r, operation) &&
 			    !strcmp(row_str(r, "placement"), th->placement))
 				hit = r;
 		}
@@ -396,7 +404,8 @@ void assay_gate_coll_thresholds(const struct assay_coll_thresholds *t, const cha
 	const char *judged = assay_coll_judged_placement(operation);
 	for (size_t k = 0; k < rows->n; k++) {
 		const struct assay_row *r = &rows->v[k];
-		if (!row_is(r, "busbw", "mean") || strcmp(row_str(r, "placement"), judged))
+		if (!row_is(r, "busbw", "mean") || strcmp(row_str(r, "placement"), judged) ||
+		    other_op(r, operation))
 			continue;
 		bool named = false;
 		for (size_t i = 0; i < t->n && !named; i++)
