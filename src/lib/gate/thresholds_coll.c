@@ -56,6 +56,10 @@ static int read_value(struct assay_cfg *c, const json_t *v, const char *path, bo
 		if (end == s || !end || *end)
 			d = NAN;
 	}
+	if (json_is_string(v) && strstr(json_string_value(v), "<changeme>"))
+		return assay_cfg_fail(c, path,
+				      "unfilled placeholder \"<changeme>\": replace it with a "
+				      "calibrated value");
 	if (!isfinite(d) || d < 0 || (time && d == 0))
 		return assay_cfg_expected(
 		    c, path,
