@@ -199,6 +199,9 @@ void assay_suite_place(const struct assay_suite *s, const struct assay_suite_cas
 /* The message sizes a collective suite's cases sweep, as nccl-tests steps
  * them (min, min*factor, ... <= max): how many, in *out (caller frees). */
 size_t assay_suite_coll_sizes(const struct assay_suite *s, long long **out);
+/* Before a collective suite runs locally (no container): every case's
+ * program is there and executable. ASSAY_INFRA naming it otherwise. */
+assay_err assay_suite_coll_check(const struct assay_suite *s, struct assay_error *e);
 
 /* Placeholders: "{NAME}" is replaced by vars[NAME] (a string, number or
  * boolean); "{{" and "}}" are literal braces; a "{" that does not start a

@@ -582,6 +582,8 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 	}
 	if (rc.suite.kind == ASSAY_SUITE_EP && (err = check_ep_tools(&rc, e)) != ASSAY_OK)
 		goto out;
+	if ((err = assay_suite_coll_check(&rc.suite, e)) != ASSAY_OK)
+		goto out;
 	if ((err = begin(&rc, &done, &prev, e)) != ASSAY_OK)
 		goto out;
 	if ((err = assay_mkdirs(res->run_dir, e)) != ASSAY_OK)

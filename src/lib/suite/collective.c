@@ -344,6 +344,50 @@ assay_err suite_plan_collective(const struct assay_suite *s, const struct assay_
 	return ASSAY_OK;
 }
 
+static bool executable(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	const char *path = getenv("PATH");
+	bool found = false;
+	while (path && *path && !found) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		char *p = xasprintf("%.*s/%s", (int)n, path, prog);
+		found = access(p, X_OK) == 0;
+		free(p);
+		path += n + (colon ? 1 : 0);
+	}
+	return found;
+}
+
+assay_err assay_suite_coll_check(const struct assay_suite *s, struct assay_error *e)
+{
+	/* On Slurm or in a container the program is the nodes' or the image's. */
+	if (!s->coll || s->container.on || strcmp(s->launcher_name, "local"))
+		return ASSAY_OK;
+	struct sbuf sb = SBUF_INIT;
+	assay_err rc = ASSAY_OK;
+	for (size_t i = 0; i < s->n_cases && rc == ASSAY_OK; i++) {
+		json_t *vars = suite_builtin_vars(s, &s->cases[i], "RUN", "CASE_DIR");
+		sbuf_reset(&sb);
+		if (suite_expand(s->coll->binary, vars, s->file, "$.binary", &sb, e) != ASSAY_OK)
+			rc = ASSAY_USAGE;
+		else if (!executable(sbuf_str(&sb)))
+			rc = s->coll->assay_coll && !strchr(s->coll->binary + 1, '/')
+				 ? assay_error_set(e, ASSAY_INFRA,
+						   "assay-coll not found (%s): build it with `make "
+						   "build`, or name the benchmark with \"binary\"",
+						   sbuf_str(&sb))
+				 : assay_error_at(e, ASSAY_INFRA, s->file, "$.binary", 0,
+						  "%s (case %s) is not an executable program",
+						  sbuf_str(&sb), s->cases[i].id);
+		json_decref(vars);
+	}
+	sbuf_release(&sb);
+	return rc;
+}
+
 /* The gates block's thresholds for a collective suite: a per-size file. */
 int suite_parse_coll_thresholds(struct assay_cfg *c, const json_t *g, struct assay_suite *s)
 {
