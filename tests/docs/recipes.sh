@@ -26,6 +26,12 @@ for c in $commands; do
   grep -q "assay $c\b" README.md || miss "command $c" "not in README.md's tour (no 'assay $c')"
 done
 
+# A suite key (every kind's key list in src/lib/suite/suite.c): named on
+# docs/suite.md, as `key`.
+for k in $(awk '$1 == "suitekey" { print $2 ":" $3 }' <<<"$entries"); do
+  grep -q "\`${k#*:}\`" docs/suite.md || miss "suite key ${k#*:} (kind ${k%%:*})" "not on docs/suite.md"
+done
+
 # An input format: a row of the format table (where the names come from) and
 # a fuzz target tests/fuzz/fuzz_<name>.c (dashes become underscores); its
 # row in docs/ingest.md and its name in the help: tests/docs/formats.sh.
