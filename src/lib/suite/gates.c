@@ -422,10 +422,10 @@ int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite
 			    s->parser);
 	}
 	if (json_object_get(g, "ab") && s->kind != ASSAY_SUITE_EP)
-		return assay_cfg_fail(
-		    c, "$.gates.ab",
-		    "compares two backends of an EP suite at each point; a command "
-		    "suite has none");
+		return assay_cfg_fail(c, "$.gates.ab",
+				      "compares two backends of an EP suite at each point; a %s "
+				      "suite has none",
+				      s->kind == ASSAY_SUITE_COLLECTIVE ? "collective" : "command");
 	const json_t *v;
 	if (json_object_get(g, "thresholds") &&
 	    (s->kind == ASSAY_SUITE_COLLECTIVE ? suite_parse_coll_thresholds(c, g, s)
