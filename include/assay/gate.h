@@ -131,6 +131,56 @@ assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *co
 				const struct assay_rows *rows, struct assay_verdicts *out,
 				struct assay_error *e);
 
+/* ---- collective thresholds per message size (thresholds_coll.c) ---- */
+
+/* One limit: busbw at least value (GB/s), or time at most value (us), for
+ * one operation, message size and placement. */
+struct assay_coll_threshold {
+	char *operation; /* "all_reduce" (a CVS "all_reduce_perf" without "_perf") */
+	long long bytes; /* the message size, as nccl-tests prints it */
+	bool max_time;   /* false: busbw/mean >= value; true: time_us/mean <= value */
+	double value;
+	char placement[16]; /* "in-place" or "out-of-place" */
+	char path[256];     /* JSON path of the value, for messages */
+};
+
+struct assay_coll_thresholds {
+	char *file;
+	bool cvs;     /* a ROCm/cvs rccl config (or its "results" object) */
+	bool enforce; /* false: every judged size is RECORD (CVS verify_bus_bw "False") */
+	struct assay_coll_threshold *v;
+	size_t n;
+};
+
+/* Load a per-size thresholds file: assay's shape or CVS's rccl shape
+ * (docs/collectives.md, "Thresholds"). ASSAY_USAGE naming the file and the
+ * JSON path of what is wrong. */
+assay_err assay_coll_thresholds_load(const char *file, struct assay_coll_thresholds *t,
+				     struct assay_error *e);
+assay_err assay_coll_thresholds_parse(const json_t *doc, const char *file,
+				      struct assay_coll_thresholds *t, struct assay_error *e);
+void assay_coll_thresholds_release(struct assay_coll_thresholds *t);
+/* Whether the file has a threshold for operation. */
+bool assay_coll_thresholds_has(const struct assay_coll_thresholds *t, const char *operation);
+/* Verdicts for one case of operation whose sweep has sizes[0..n) (NULL: any
+ * size): per threshold PASS or FAIL (RECORD when not enforced), FAIL
+ * "missing" for a swept size without a row, SKIPPED for a size the case
+ * does not sweep; RECORD for a swept size without a threshold (busbw of the
+ * judged placement). Every #wrong > 0 is a FAIL ("correctness"), enforced or
+ * not. t may be NULL: then only the correctness verdicts. */
+void assay_gate_coll_thresholds(const struct assay_coll_thresholds *t, const char *operation,
+				const long long *sizes, size_t n, const struct assay_rows *rows,
+				struct assay_verdicts *out);
+/* The correctness verdicts alone (wrong/count > 0 rows): how many FAIL were
+ * added. */
+size_t assay_gate_coll_correctness(const struct assay_rows *rows, struct assay_verdicts *out);
+/* "1048576" -> 1048576; "1K", "4M", "1G" (x1024, as nccl-tests' -b/-e);
+ * false when malformed or negative. */
+bool assay_coll_size_parse(const char *text, long long *out);
+/* The placement CVS judges for an operation: out-of-place for alltoall,
+ * in-place for the others. */
+const char *assay_coll_judged_placement(const char *operation);
+
 /* ---- training-run gates ---- */
 
 /* Run health (health.c): complete, no NaN/Inf, some metrics. */

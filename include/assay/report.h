@@ -128,6 +128,19 @@ struct assay_report_train {
 	double slope, intercept, fit_from, fit_to;
 };
 
+/* One busbw-vs-size curve of a collective chart (one chart per operation):
+ * a series of rows that differ only in their message size, at one
+ * revision. */
+struct assay_report_coll {
+	char *operation; /* the chart ("all_reduce") */
+	char *label;     /* what tells the curve from the chart's others ("in-place") */
+	char *revision;  /* measured at */
+	bool current;    /* this run's; false: an earlier revision, drawn fainter */
+	int color;       /* one colour per label, the same for its earlier revisions */
+	struct assay_report_xy *points; /* bytes, busbw (GB/s); ascending bytes */
+	size_t npoints, points_alloc;
+};
+
 struct assay_report_hpoint {
 	char *revision;
 	double value;
@@ -181,6 +194,8 @@ struct assay_report {
 	size_t nhistory, history_alloc;
 	struct assay_report_prov *provenance; /* by case, expectation, node or rank */
 	size_t nprovenance;
+	struct assay_report_coll *coll; /* collective curves, this run's first per chart */
+	size_t ncoll, coll_alloc;
 
 	/* Values replaced by "***" in everything written. */
 	struct assay_redactor secrets;
@@ -211,6 +226,11 @@ struct assay_report_train *assay_report_add_train(struct assay_report *r, const 
 						  const char *label);
 void assay_report_train_loss(struct assay_report_train *t, double step, double loss);
 void assay_report_train_throughput(struct assay_report_train *t, double step, double value);
+struct assay_report_coll *assay_report_add_coll(struct assay_report *r, const char *operation,
+						const char *label, const char *revision,
+						bool current);
+/* Set the busbw at bytes (replacing an earlier value at the same size). */
+void assay_report_coll_point(struct assay_report_coll *c, double bytes, double busbw);
 struct assay_report_history *assay_report_add_history(struct assay_report *r, const char *label,
 						      const char *unit);
 void assay_report_history_point(struct assay_report_history *h, const char *revision, double value);

@@ -26,9 +26,10 @@ enum assay_failure {
 	ASSAY_FAILURE_NOT_STARTED, /* the command could not be started */
 	ASSAY_FAILURE_TRAINING,    /* exit 0, but the training log is incomplete or has NaN/Inf */
 	ASSAY_FAILURE_PROVENANCE,  /* an expectation ("expect") matched nowhere on a node or rank */
+	ASSAY_FAILURE_CORRECTNESS, /* a collective benchmark counted wrong elements (#wrong > 0) */
 };
-/* "exit-code", "signal", "signature", "timeout", "not-started", "training-log", "provenance" (""
- * for none). */
+/* "exit-code", "signal", "signature", "timeout", "not-started", "training-log", "provenance",
+ * "correctness" ("" for none). */
 const char *assay_failure_name(enum assay_failure f);
 
 struct assay_case_outcome {

@@ -5,6 +5,9 @@
  *              cases are recorded, never run.
  *   "command"  named combos of values, an ordered list of runs, and an argv
  *              template with {NAME} placeholders filled from each combo.
+ *   "collective" operations x dtypes x nodes x ranks: each case runs an
+ *              nccl-tests program (or assay-coll) with nccl-tests' flags
+ *              and its table is read as format nccl-tests-text.
  * Common keys: launcher, store, output, signatures, secrets, env, timeout_s,
  * revision, cluster, gates, expect. Loading is strict (unknown keys, wrong types, a
  * placeholder with no value, a secret's value in the file, a gate that
@@ -27,7 +30,18 @@
 #include "assay/util.h"
 #include "assay/watch.h"
 
-enum assay_suite_kind { ASSAY_SUITE_EP = 0, ASSAY_SUITE_COMMAND = 1 };
+enum assay_suite_kind { ASSAY_SUITE_EP = 0, ASSAY_SUITE_COMMAND = 1, ASSAY_SUITE_COLLECTIVE = 2 };
+
+/* kind "collective" (collective.c): what every case shares. */
+struct assay_suite_coll {
+	char *binary;    /* a template ({OP}, ...): the benchmark program */
+	bool assay_coll; /* the binary is assay-coll: --op and --backend are passed */
+	char *backend;   /* assay-coll's backend, or NULL */
+	long long min_bytes, max_bytes, factor;
+	long long iters, warmups;
+	bool check;
+	struct strlist args; /* more arguments, templates */
+};
 
 /* One variant of a suite (docs/suite.md, "Variants"): what it changes in
  * every case it runs. Templates may hold placeholders. */
@@ -102,6 +116,9 @@ struct assay_suite_gates {
 	struct assay_suite_checkpoint checkpoint;
 	struct assay_suite_regression regression;
 	struct assay_suite_ab ab;
+	/* kind "collective": per-size thresholds (src/lib/gate/thresholds_coll.c) */
+	bool coll_thresholds_on;
+	struct assay_coll_thresholds coll_thresholds;
 };
 /* Whether a row's "metric/statistic" is selected by a metrics list (empty:
  * every row; an entry is a metric, or metric/statistic). */
@@ -162,6 +179,9 @@ struct assay_suite {
 	struct assay_sweep sweep;
 	struct assay_matrix matrix;
 	char *assay_ep; /* the assay-ep binary, or NULL: next to assay, then PATH */
+
+	/* kind "collective" (NULL otherwise) */
+	struct assay_suite_coll *coll;
 
 	struct assay_suite_gates gates;
 
@@ -241,6 +261,13 @@ json_t *assay_suite_case_vars(const struct assay_suite *s, const struct assay_su
  * and its platform. */
 void assay_suite_place(const struct assay_suite *s, const struct assay_suite_case *c,
 		       struct assay_launch_spec *spec);
+
+/* The message sizes a collective suite's cases sweep, as nccl-tests steps
+ * them (min, min*factor, ... <= max): how many, in *out (caller frees). */
+size_t assay_suite_coll_sizes(const struct assay_suite *s, long long **out);
+/* Before a collective suite runs locally (no container): every case's
+ * program is there and executable. ASSAY_INFRA naming it otherwise. */
+assay_err assay_suite_coll_check(const struct assay_suite *s, struct assay_error *e);
 
 /* Placeholders: "{NAME}" is replaced by vars[NAME] (a string, number or
  * boolean); "{{" and "}}" are literal braces; a "{" that does not start a

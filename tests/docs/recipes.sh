@@ -42,11 +42,12 @@ done < <(awk '$1 == "signature"' <<<"$entries")
 for fam in $(awk '$1 == "family" { print $2 }' <<<"$entries"); do
   grep -q "\`$fam\`" docs/suite.md || miss "signature family $fam" "not named in docs/suite.md"
 done
-# A suite key (the loader's lists, e.g. "expect"): a row of one of
-# docs/suite.md's key tables names it in its first cell.
-for k in $(awk '$1 == "suite-key" { print $2 }' <<<"$entries" | sort -u); do
-  grep -Eq "^\| [^|]*\`$k\`[^|]*\|" docs/suite.md ||
-    miss "suite key $k" "no row naming \`$k\` in docs/suite.md's key tables"
+# A suite key (every kind's key list in src/lib/suite/suite.c, e.g.
+# "expect"): a row of one of docs/suite.md's key tables names it in its
+# first cell.
+for k in $(awk '$1 == "suitekey" { print $2 ":" $3 }' <<<"$entries"); do
+  grep -Eq "^\| [^|]*\`${k#*:}\`[^|]*\|" docs/suite.md ||
+    miss "suite key ${k#*:} (kind ${k%%:*})" "no row naming \`${k#*:}\` in docs/suite.md's key tables"
 done
 [ "$fail" = 0 ] && echo "ok: $(wc -w <<<"$commands") commands, $(grep -c '^format' <<<"$entries") formats, $(grep -c '^signature' <<<"$entries") signatures"
 exit $fail

@@ -124,7 +124,7 @@ static void test_log_placement(void **state)
 	/* Points at 1, 10, 100 on a log x axis are evenly spaced over the plot
 	 * (x from 64 to 622 px for the default 640 px width). */
 	double x[] = {1, 10, 100}, y[] = {5, 5, 5};
-	struct svg_series s = {"s", x, y, 3, 0, SVG_MARK_CIRCLE, false, true, false};
+	struct svg_series s = {"s", x, y, 3, 0, SVG_MARK_CIRCLE, false, true, false, false};
 	struct svg_chart c = {.x_log = true, .series = &s, .nseries = 1};
 	char *out = render(&c);
 	assert_non_null(strstr(out, "cx=\"64\""));
@@ -135,7 +135,7 @@ static void test_log_placement(void **state)
 	/* Non-positive values cannot sit on a log axis: they are left out, never
 	 * written as nan or inf. */
 	double y2[] = {0, -1, 50};
-	struct svg_series s2 = {"s", x, y2, 3, 0, SVG_MARK_CIRCLE, false, false, true};
+	struct svg_series s2 = {"s", x, y2, 3, 0, SVG_MARK_CIRCLE, false, false, true, false};
 	c = (struct svg_chart){
 	    .x_log = true, .y_log = true, .series = &s2, .nseries = 1, .standalone = true};
 	out = render(&c);
@@ -148,7 +148,7 @@ static void test_log_placement(void **state)
 
 	/* Numbers no axis can hold, and a fit that cannot be drawn on log axes. */
 	double x3[] = {NAN, 1e308, 2, 3}, y3[] = {1, 1, INFINITY, 4};
-	struct svg_series s3 = {"s", x3, y3, 4, 0, SVG_MARK_CIRCLE, false, false, true};
+	struct svg_series s3 = {"s", x3, y3, 4, 0, SVG_MARK_CIRCLE, false, false, true, false};
 	c = (struct svg_chart){.x_log = true,
 			       .y_log = true,
 			       .series = &s3,
@@ -176,8 +176,8 @@ static void test_escaping(void **state)
 	struct assay_redactor secrets = ASSAY_REDACTOR_INIT;
 	assay_redactor_add(&secrets, "S", "s3cr3t");
 	double x[] = {1, 2}, y[] = {3, 4};
-	struct svg_series s = {"<b>\"q\" & 's' s3cr3t", x,     y,     2,   0,
-			       SVG_MARK_AUTO,           false, false, true};
+	struct svg_series s = {"<b>\"q\" & 's' s3cr3t", x,     y,     2,    0,
+			       SVG_MARK_AUTO,           false, false, true, false};
 	const char *cats[] = {"r<1>", "r&2"};
 	struct svg_vline v = {0.5, "change </title><script>"};
 	struct svg_chart c = {.title = "<script>alert(1)</script>",
@@ -211,8 +211,8 @@ static void test_features(void **state)
 	(void)state;
 	double x[] = {1, 2, 3, 4, 5, 6}, y[] = {10, 8, 6.5, 6, 5.5, 5.2};
 	struct svg_series s[] = {
-	    {"loss", x, y, 6, SVG_COLOR_AUTO, SVG_MARK_AUTO, false, false, true},
-	    {"other", x, y, 6, SVG_COLOR_AUTO, SVG_MARK_AUTO, true, false, false},
+	    {"loss", x, y, 6, SVG_COLOR_AUTO, SVG_MARK_AUTO, false, false, true, false},
+	    {"other", x, y, 6, SVG_COLOR_AUTO, SVG_MARK_AUTO, true, false, false, false},
 	};
 	struct svg_band band = {0.5, 2.5, "warm-up"};
 	struct svg_chart c = {.title = "t",
@@ -263,7 +263,7 @@ static void test_dense(void **state)
 		x[i] = (double)i;
 		y[i] = sin((double)i / 1000.0) + (i == 123457 ? 50 : 0);
 	}
-	struct svg_series s = {"dense", x, y, n, 0, SVG_MARK_NONE, false, false, false};
+	struct svg_series s = {"dense", x, y, n, 0, SVG_MARK_NONE, false, false, false, false};
 	struct svg_chart c = {.series = &s, .nseries = 1};
 	char *out = render(&c);
 	assert_true(strlen(out) < 60000);

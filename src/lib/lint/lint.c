@@ -107,8 +107,9 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc)
 		return ASSAY_LINT_MANIFEST;
 	/* A suite first: an ep suite's platforms is a path, not a registry. */
 	const json_t *kind = json_object_get(doc, "kind");
-	if (json_is_string(kind) &&
-	    (!strcmp(json_string_value(kind), "ep") || !strcmp(json_string_value(kind), "command")))
+	if (json_is_string(kind) && (!strcmp(json_string_value(kind), "ep") ||
+				     !strcmp(json_string_value(kind), "command") ||
+				     !strcmp(json_string_value(kind), "collective")))
 		return ASSAY_LINT_SUITE;
 	if (json_object_get(doc, "platforms"))
 		return ASSAY_LINT_PLATFORMS;

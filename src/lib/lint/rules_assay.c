@@ -23,7 +23,8 @@ static bool suite_rule_at(const struct lint_ctx *c, const char *path)
 	return false;
 }
 
-/* A suite's error in a file it names (its registry, its sweep file) is
+/* A suite's error in a file it names (its registry, its sweep file, its
+ * thresholds file) is
  * reported at the key that names it, with that file's location. */
 static void report_suite(struct lint_ctx *c, const struct assay_error *e)
 {
@@ -40,6 +41,9 @@ static void report_suite(struct lint_ctx *c, const struct assay_error *e)
 		if (json_is_string(v) && !strcmp(json_string_value(v), e->file))
 			at = i ? "$.sweep" : "$.platforms";
 	}
+	const json_t *th = json_object_get(json_object_get(c->doc, "gates"), "thresholds");
+	if (json_is_string(th) && !strcmp(json_string_value(th), e->file))
+		at = "$.gates.thresholds";
 	char buf[2048];
 	lint_report(c, R_CONFIG, at, "%s", assay_error_format(e, buf, sizeof(buf)));
 }

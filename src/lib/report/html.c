@@ -537,11 +537,11 @@ static void ep_charts(struct html *h, const struct ep_group *g, const struct str
 		/* Labels come below: the hover text needs them, but only p50's
 		 * series goes in the legend (p99 shares its colour and marker). */
 		lat[2 * k] = (struct svg_series){NULL, x + at, p50 + at, ep->npoints, color,
-						 mark, false,  false,    true};
+						 mark, false,  false,    true,        false};
 		lat[2 * k + 1] = (struct svg_series){NULL, x + at, p99 + at, ep->npoints, color,
-						     mark, true,   false,    true};
+						     mark, true,   false,    true,        false};
 		bw[k] = (struct svg_series){NULL, x + at, bwv + at, ep->npoints, color,
-					    mark, false,  false,    true};
+					    mark, false,  false,    true,        false};
 		at += ep->npoints;
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -549,10 +549,10 @@ static void ep_charts(struct html *h, const struct ep_group *g, const struct str
 		bw[k].label = labels.v[k];
 	}
 	/* Style-only legend entries for the two statistics. */
-	lat[2 * n] = (struct svg_series){"p50",         NULL,  NULL,  0,    SVG_COLOR_GREY,
-					 SVG_MARK_NONE, false, false, false};
-	lat[2 * n + 1] = (struct svg_series){"p99",         NULL, NULL,  0,    SVG_COLOR_GREY,
-					     SVG_MARK_NONE, true, false, false};
+	lat[2 * n] = (struct svg_series){"p50",         NULL,  NULL,  0,     SVG_COLOR_GREY,
+					 SVG_MARK_NONE, false, false, false, false};
+	lat[2 * n + 1] = (struct svg_series){"p99",         NULL, NULL,  0,     SVG_COLOR_GREY,
+					     SVG_MARK_NONE, true, false, false, false};
 	struct sbuf t1 = SBUF_INIT, t2 = SBUF_INIT;
 	ep_title(&t1, g, "latency");
 	ep_title(&t2, g, "bandwidth per rank");
@@ -791,8 +791,8 @@ static void train_fit(struct html *h, const struct assay_report_train *t)
 static struct svg_series train_series(const char *label, double *x, double *y, size_t n, int color,
 				      enum svg_marker mark)
 {
-	return (struct svg_series){label, x,     y,      n, color, n <= 60 ? mark : SVG_MARK_NONE,
-				   false, false, n <= 60};
+	return (struct svg_series){
+	    label, x, y, n, color, n <= 60 ? mark : SVG_MARK_NONE, false, false, n <= 60, false};
 }
 
 /* The loss chart (with the fitted line) and the throughput chart, warm-up shaded. */
@@ -897,6 +897,97 @@ static void train_section(struct html *h)
 	sbuf_adds(h->o, "</section>");
 }
 
+/* ---- collectives ---- */
+
+/* One chart per operation: busbw against the message size (log-2 axis),
+ * this run's curves, and fainter behind them the same curves at earlier
+ * revisions (docs/report.md, "Collectives"). */
+static void coll_chart(struct html *h, size_t from, size_t to)
+{
+	const struct assay_report *r = h->r;
+	size_t n = to - from;
+	struct svg_series *ser = xcalloc(n + 2, sizeof(*ser));
+	double **xs = xcalloc(n + 1, sizeof(double *)), **ys = xcalloc(n + 1, sizeof(double *));
+	struct strlist revs = STRLIST_INIT;
+	size_t k = 0;
+	/* Earlier revisions first, so this run's lines are drawn on top. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = from; i < to; i++) {
+			const struct assay_report_coll *c = &r->coll[i];
+			if (c->current != (pass == 1))
+				continue;
+			xy_split(c->points, c->npoints, &xs[k], &ys[k]);
+			ser[k] =
+			    (struct svg_series){c->current ? c->label : NULL,
+						xs[k],
+						ys[k],
+						c->npoints,
+						c->color,
+						c->current ? (int)SVG_MARK_AUTO : SVG_MARK_NONE,
+						false,
+						false,
+						c->current,
+						!c->current};
+			if (c->current)
+				ser[k].marker = c->color % SVG_MARK_COUNT + 1;
+			if (!c->current && c->revision && !strlist_has(&revs, c->revision))
+				strlist_push(&revs, c->revision);
+			k++;
+		}
+	struct sbuf legend = SBUF_INIT, title = SBUF_INIT;
+	if (revs.n) {
+		sbuf_adds(&legend, "earlier: ");
+		for (size_t i = 0; i < revs.n; i++)
+			sbuf_addf(&legend, "%s%.12s", i ? ", " : "", revs.v[i]);
+		ser[k++] = (struct svg_series){legend.buf,    NULL,  NULL,  0,     SVG_COLOR_GREY,
+					       SVG_MARK_NONE, false, false, false, true};
+	}
+	sbuf_addf(&title, "%s: bus bandwidth by message size", r->coll[from].operation);
+	struct svg_chart chart = {.title = title.buf,
+				  .x_title = "message size (bytes)",
+				  .y_title = "busbw (GB/s)",
+				  .x_log2 = true,
+				  .y_zero = true,
+				  .series = ser,
+				  .nseries = k,
+				  .secrets = h->secrets};
+	sbuf_adds(h->o, "<figure>");
+	svg_chart(h->o, &chart);
+	sbuf_adds(h->o, "</figure>");
+	for (size_t i = 0; i < n; i++) {
+		free(xs[i]);
+		free(ys[i]);
+	}
+	free(xs);
+	free(ys);
+	free(ser);
+	strlist_clear(&revs);
+	sbuf_release(&legend);
+	sbuf_release(&title);
+}
+
+static void coll_section(struct html *h)
+{
+	const struct assay_report *r = h->r;
+	if (!r->ncoll)
+		return;
+	size_t nops = 0;
+	for (size_t i = 0; i < r->ncoll; i++)
+		nops += !i || strcmp(r->coll[i].operation, r->coll[i - 1].operation);
+	sbuf_addf(h->o,
+		  "<section id=\"collectives\"><h2>Collectives <small>%zu operation%s</small>"
+		  "</h2><div class=\"charts\">",
+		  nops, nops == 1 ? "" : "s");
+	for (size_t i = 0; i < r->ncoll;) {
+		size_t j = i + 1;
+		while (j < r->ncoll && !strcmp(r->coll[j].operation, r->coll[i].operation))
+			j++;
+		coll_chart(h, i, j);
+		i = j;
+	}
+	sbuf_adds(h->o, "</div></section>");
+}
+
 /* ---- history ---- */
 
 static void history_card(struct html *h, const struct assay_report_history *s)
@@ -934,7 +1025,8 @@ static void history_card(struct html *h, const struct assay_report_history *s)
 	else
 		sbuf_adds(&ytitle, s->lower_is_better ? "lower is better" : "higher is better");
 	struct svg_series ser = {
-	    "value", x, y, n, 0, n <= 80 ? SVG_MARK_CIRCLE : SVG_MARK_NONE, false, false, n <= 80};
+	    "value", x,     y,       n,    0, n <= 80 ? SVG_MARK_CIRCLE : SVG_MARK_NONE,
+	    false,   false, n <= 80, false};
 	struct svg_chart c = {.x_title = "revision",
 			      .y_title = ytitle.buf,
 			      .x_categories = cats,
@@ -1070,6 +1162,8 @@ void assay_report_html(const struct assay_report *r, struct sbuf *out)
 		sbuf_adds(&doc, "<a href=\"#ep\">EP</a>");
 	if (r->ntrain)
 		sbuf_adds(&doc, "<a href=\"#training\">Training</a>");
+	if (r->ncoll)
+		sbuf_adds(&doc, "<a href=\"#collectives\">Collectives</a>");
 	if (r->nhistory)
 		sbuf_adds(&doc, "<a href=\"#history\">History</a>");
 	sbuf_adds(&doc, "</nav><main>");
@@ -1078,6 +1172,7 @@ void assay_report_html(const struct assay_report *r, struct sbuf *out)
 	gates(&h);
 	ep_section(&h);
 	train_section(&h);
+	coll_section(&h);
 	history_section(&h);
 	sbuf_addf(&doc,
 		  "</main><footer>Written by assay %s. This page is self-contained: it "

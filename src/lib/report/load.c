@@ -459,6 +459,8 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 		goto out;
 	load_training(&L, &sc);
 	rc = load_history(&L, e);
+	if (rc == ASSAY_OK)
+		rc = load_coll(&L, e);
 out:
 	for (size_t i = 0; i < L.nhgates; i++) {
 		free(L.hgates[i].key);
@@ -470,6 +472,7 @@ out:
 		json_decref(L.ladder_ids[i]);
 	free(L.ladder_ids);
 	strlist_clear(&L.keys);
+	strlist_clear(&L.coll_keys);
 	json_decref(L.summary);
 	free(L.out_abs);
 	assay_store_cases_release(&sc);

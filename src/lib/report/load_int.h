@@ -32,6 +32,8 @@ struct loader {
 
 	/* Series the history follows, in the order the run stored them. */
 	struct strlist keys;
+	/* Collective busbw series (a "bytes" field), for load_coll.c. */
+	struct strlist coll_keys;
 
 	/* Verdicts of the regression gates, by series, for the history. */
 	struct hgate *hgates;
@@ -55,6 +57,10 @@ void load_ep_groups(struct loader *L);
  * its case, gate and metric (metric and statistic left out). */
 assay_err load_gate_series(struct loader *L, struct assay_error *e);
 assay_err load_history(struct loader *L, struct assay_error *e);
+
+/* load_coll.c: busbw-vs-size curves of the run's collective rows, with
+ * earlier revisions. */
+assay_err load_coll(struct loader *L, struct assay_error *e);
 
 /* load_train.c: a training chart per case with a steps.ndjson. */
 void load_training(struct loader *L, const struct assay_store_cases *sc);

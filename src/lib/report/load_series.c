@@ -17,8 +17,8 @@
 /* Points of a series shown and searched for change points: the newest ones. */
 #define HISTORY_POINTS 100
 
-enum { F_COMPONENT, F_TOKENS };
-const char *const load_row_fields[] = {"component", "tokens", NULL};
+enum { F_COMPONENT, F_TOKENS, F_BYTES };
+const char *const load_row_fields[] = {"component", "tokens", "bytes", NULL};
 /* What assay-ep rows the report leaves out: diagnostics of every point that
  * neither the EP charts nor the history follow (docs/report.md). */
 const char *const load_ep_skip[] = {"cross_rank_min_us@component",
@@ -90,6 +90,8 @@ int load_on_row(const struct assay_store_rowview *row, void *ctx)
 	const char *m = row->metric, *st = row->statistic;
 	if (!comp || !in(m, ep_metrics, ARRAY_SIZE(ep_metrics))) {
 		strlist_push(&L->keys, row->series_key); /* not EP: followed in full */
+		if (row->field[F_BYTES] && !strcmp(m, "busbw") && !strcmp(st, "mean"))
+			strlist_push(&L->coll_keys, row->series_key); /* collective charts */
 		return 0;
 	}
 	bool rt = !strcmp(comp, "roundtrip"), oracle = !strcmp(comp, "oracle");

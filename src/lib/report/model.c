@@ -139,6 +139,13 @@ void assay_report_release(struct assay_report *r)
 		free(t->throughput_unit);
 	}
 	free(r->train);
+	for (size_t i = 0; i < r->ncoll; i++) {
+		free(r->coll[i].operation);
+		free(r->coll[i].label);
+		free(r->coll[i].revision);
+		free(r->coll[i].points);
+	}
+	free(r->coll);
 	for (size_t i = 0; i < r->nhistory; i++) {
 		struct assay_report_history *h = &r->history[i];
 		free(h->label);
@@ -228,6 +235,35 @@ struct assay_report_train *assay_report_add_train(struct assay_report *r, const 
 	assay_report_set(&t->label, label);
 	t->slope = t->intercept = t->fit_from = t->fit_to = NAN;
 	return t;
+}
+
+struct assay_report_coll *assay_report_add_coll(struct assay_report *r, const char *operation,
+						const char *label, const char *revision,
+						bool current)
+{
+	ALLOC_GROW(r->coll, r->ncoll + 1, r->coll_alloc);
+	struct assay_report_coll *c = &r->coll[r->ncoll++];
+	memset(c, 0, sizeof(*c));
+	assay_report_set(&c->operation, operation);
+	assay_report_set(&c->label, label);
+	assay_report_set(&c->revision, revision);
+	c->current = current;
+	return c;
+}
+
+void assay_report_coll_point(struct assay_report_coll *c, double bytes, double busbw)
+{
+	size_t i = 0;
+	while (i < c->npoints && c->points[i].x < bytes)
+		i++;
+	if (i < c->npoints && c->points[i].x == bytes) {
+		c->points[i].y = busbw;
+		return;
+	}
+	ALLOC_GROW(c->points, c->npoints + 1, c->points_alloc);
+	memmove(&c->points[i + 1], &c->points[i], (c->npoints - i) * sizeof(*c->points));
+	c->points[i] = (struct assay_report_xy){bytes, busbw};
+	c->npoints++;
 }
 
 void assay_report_train_loss(struct assay_report_train *t, double step, double loss)

@@ -61,6 +61,7 @@ struct svg_series {
 	bool dashed;
 	bool no_line;     /* scatter: markers only */
 	bool point_title; /* a hover <title> per marker: "label: x, y" */
+	bool faint;       /* drawn lighter (earlier revisions behind this run's lines) */
 };
 
 struct svg_band {
@@ -78,7 +79,8 @@ struct svg_chart {
 	const char *x_title, *y_title; /* with units: "latency (µs)" */
 	int width, height;             /* 0: 640 x 300 (the legend adds rows below) */
 	bool x_log, y_log;             /* base-10 axes */
-	bool y_zero;                   /* linear y starts at 0 when data are positive */
+	bool x_log2; /* a base-2 x axis of byte sizes: ticks at powers of two ("1K", "1M") */
+	bool y_zero; /* linear y starts at 0 when data are positive */
 	/* A category x axis: x = 0..n-1 labelled with these (history revisions). */
 	const char *const *x_categories;
 	size_t ncategories;
@@ -119,6 +121,11 @@ size_t svg_ticks_linear(double *lo, double *hi, int target, double *ticks, size_
  * 1-2-5 x 10^k over up to two decades, every decade up to six, else every
  * k-th decade. */
 size_t svg_ticks_log(double *lo, double *hi, double *ticks, size_t max);
+/* Log-2 ticks: *lo and *hi (positive) widened to powers of two; ticks at
+ * every 1st, 2nd, 5th or 10th power, at most 8. */
+size_t svg_ticks_log2(double *lo, double *hi, double *ticks, size_t max);
+/* A byte size at a power of two for people: "8", "512", "1K", "32M", "2G". */
+const char *svg_bytes_label(char *buf, size_t size, double v);
 /* A tick label: 1-2-5 multiples print exactly ("0.05", "200"); 10^4 and up
  * with k, M, G ("20k"), and 10^3 too when kilo (an axis that reaches 10^4,
  * so "1k" sits next to "10k"); below 10^-3 in e notation ("1e-5"). */

@@ -1,7 +1,7 @@
 /* assay's SVG charts: line and scatter charts with "nice" 1-2-5 ticks, linear
- * or log-10 axes, category x axes, legends, distinct colours and markers,
- * shaded x ranges, vertical markers, a highlighted point and a fitted line.
- * All text is escaped; the same chart always gives the same bytes. */
+ * or log-10 axes (or a log-2 axis of byte sizes), category x axes, legends, distinct colours and
+ * markers, shaded x ranges, vertical markers, a highlighted point and a fitted line. All text is
+ * escaped; the same chart always gives the same bytes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@ static const char *const palette[] = {"#2563eb", "#ea580c", "#16a34a", "#9333ea"
 struct axis {
 	double lo, hi; /* in data units */
 	bool log;
+	bool log2;   /* base 2 (with log) */
 	double a, b; /* pixel range */
 	double ticks[64];
 	size_t nticks;
@@ -31,7 +32,11 @@ struct axis {
 static double axis_px(const struct axis *ax, double v)
 {
 	double t, lo, hi;
-	if (ax->log) {
+	if (ax->log2) {
+		t = log2(v);
+		lo = log2(ax->lo);
+		hi = log2(ax->hi);
+	} else if (ax->log) {
 		t = log10(v);
 		lo = log10(ax->lo);
 		hi = log10(ax->hi);
@@ -182,6 +187,47 @@ static const char *fixed(char *buf, size_t size, double v, int dec)
 	return buf;
 }
 
+size_t svg_ticks_log2(double *lo, double *hi, double *ticks, size_t max)
+{
+	int a = (int)floor(log2(*lo) + 1e-9), b = (int)ceil(log2(*hi) - 1e-9);
+	if (a < -60)
+		a = -60;
+	if (b > 80)
+		b = 80;
+	if (b <= a)
+		b = a + 1;
+	*lo = ldexp(1, a);
+	*hi = ldexp(1, b);
+	static const int steps[] = {1, 2, 5, 10, 20};
+	int k = 20;
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		int first = (int)ceil((double)a / steps[i]) * steps[i];
+		if ((b - first) / steps[i] + 1 <= 8) {
+			k = steps[i];
+			break;
+		}
+	}
+	size_t n = 0;
+	for (int e = (int)ceil((double)a / k) * k; e <= b && n < max; e += k)
+		ticks[n++] = ldexp(1, e);
+	return n;
+}
+
+const char *svg_bytes_label(char *buf, size_t size, double v)
+{
+	static const char *const units[] = {"", "K", "M", "G", "T", "P", "E"};
+	size_t u = 0;
+	while (v >= 1024 && u + 1 < ARRAY_SIZE(units)) {
+		v /= 1024;
+		u++;
+	}
+	if (v >= 1 && v == floor(v))
+		snprintf(buf, size, "%.0f%s", v, units[u]);
+	else
+		snprintf(buf, size, "%g%s", v, units[u]);
+	return buf;
+}
+
 const char *svg_tick_label(char *buf, size_t size, double v, double step, bool kilo)
 {
 	double a = fabs(v);
@@ -225,7 +271,7 @@ static bool usable(const struct svg_chart *c, const struct svg_series *s, size_t
 	/* Beyond 1e300 the axis arithmetic itself overflows. */
 	if (!isfinite(x) || !isfinite(y) || fabs(x) > 1e300 || fabs(y) > 1e300)
 		return false;
-	if ((c->x_log && x <= 0) || (c->y_log && y <= 0))
+	if (((c->x_log || c->x_log2) && x <= 0) || (c->y_log && y <= 0))
 		return false;
 	return true;
 }
@@ -318,8 +364,9 @@ static void line_point(struct sbuf *o, const struct svg_series *s, size_t i, con
 		       const struct axis *ya, const char *color, bool *open)
 {
 	if (!*open) {
-		sbuf_addf(o, "<polyline stroke=\"%s\"%s points=\"", color,
-			  s->dashed ? " stroke-dasharray=\"5 3\"" : "");
+		sbuf_addf(o, "<polyline stroke=\"%s\"%s%s points=\"", color,
+			  s->dashed ? " stroke-dasharray=\"5 3\"" : "",
+			  s->faint ? " stroke-opacity=\"0.35\" stroke-width=\"1.25\"" : "");
 		*open = true;
 	} else {
 		sbuf_addch(o, ' ');
@@ -374,6 +421,7 @@ struct legend_item {
 	const char *color;
 	int marker;
 	bool dashed, line, ring, band;
+	bool faint;
 };
 
 static double legend_item_width(const struct legend_item *it)
@@ -393,8 +441,9 @@ static void legend_swatch(struct sbuf *o, const struct legend_item *it, double x
 		return;
 	}
 	if (it->line) {
-		sbuf_addf(o, "<path stroke=\"%s\" stroke-width=\"1.75\"%s d=\"M", it->color,
-			  it->dashed ? " stroke-dasharray=\"5 3\"" : "");
+		sbuf_addf(o, "<path stroke=\"%s\" stroke-width=\"1.75\"%s%s d=\"M", it->color,
+			  it->dashed ? " stroke-dasharray=\"5 3\"" : "",
+			  it->faint ? " stroke-opacity=\"0.35\"" : "");
 		coord(o, x);
 		sbuf_addch(o, ' ');
 		coord(o, y);
@@ -444,7 +493,10 @@ static int legend(struct sbuf *o, const struct legend_item *items, size_t n, dou
 
 static void axis_ticks(struct axis *ax, int target)
 {
-	if (ax->log) {
+	if (ax->log2) {
+		ax->nticks = svg_ticks_log2(&ax->lo, &ax->hi, ax->ticks, ARRAY_SIZE(ax->ticks));
+		ax->step = 0;
+	} else if (ax->log) {
 		ax->nticks = svg_ticks_log(&ax->lo, &ax->hi, ax->ticks, ARRAY_SIZE(ax->ticks));
 		ax->step = 0;
 	} else {
@@ -516,7 +568,7 @@ static void frame_ranges(const struct svg_chart *c, struct frame *f, double r[4]
 		grow(&xlo, &xhi, c->bands[k].from);
 		grow(&xlo, &xhi, c->bands[k].to);
 	}
-	if (!c->x_log)
+	if (!c->x_log && !c->x_log2)
 		for (size_t k = 0; k < c->nvlines && f->points; k++)
 			grow(&xlo, &xhi, c->vlines[k].x);
 	if (c->y_zero && !c->y_log && f->points && ylo > 0)
@@ -535,8 +587,12 @@ static void frame_init(const struct svg_chart *c, struct frame *f)
 	f->pw = f->W - f->ml - mr;
 	f->ph = f->H - f->mt - mb;
 	frame_ranges(c, f, r);
-	f->xa =
-	    (struct axis){.lo = r[0], .hi = r[1], .log = c->x_log, .a = f->ml, .b = f->ml + f->pw};
+	f->xa = (struct axis){.lo = r[0],
+			      .hi = r[1],
+			      .log = c->x_log || c->x_log2,
+			      .log2 = c->x_log2,
+			      .a = f->ml,
+			      .b = f->ml + f->pw};
 	f->ya =
 	    (struct axis){.lo = r[2], .hi = r[3], .log = c->y_log, .a = f->mt + f->ph, .b = f->mt};
 	if (f->cat) {
@@ -558,23 +614,24 @@ static size_t legend_items(const struct svg_chart *c, struct legend_item *items)
 		const struct svg_series *s = &c->series[k];
 		if (s->label)
 			items[n++] = (struct legend_item){
-			    s->label, color_of(s, k), marker_of(s, k), s->dashed, !s->no_line,
-			    false,    false};
+			    s->label,    color_of(s, k), marker_of(s, k), s->dashed,
+			    !s->no_line, false,          false,           s->faint};
 	}
 	if (c->fit && c->fit_label)
-		items[n++] = (struct legend_item){c->fit_label, FIT, 0, true, true, false, false};
+		items[n++] =
+		    (struct legend_item){c->fit_label, FIT, 0, true, true, false, false, false};
 	for (size_t k = 0; k < c->nbands; k++)
 		if (c->bands[k].label) {
 			items[n++] = (struct legend_item){
-			    c->bands[k].label, NULL, 0, false, false, false, true};
+			    c->bands[k].label, NULL, 0, false, false, false, true, false};
 			break;
 		}
 	if (c->nvlines && c->vline_legend)
-		items[n++] =
-		    (struct legend_item){c->vline_legend, "#7c3aed", 0, true, true, false, false};
+		items[n++] = (struct legend_item){c->vline_legend, "#7c3aed", 0,    true, true,
+						  false,           false,     false};
 	if (c->highlight && c->highlight_label)
-		items[n++] =
-		    (struct legend_item){c->highlight_label, INK, 0, false, false, true, false};
+		items[n++] = (struct legend_item){
+		    c->highlight_label, INK, 0, false, false, true, false, false};
 	return n;
 }
 
@@ -648,7 +705,7 @@ static void grid(struct sbuf *o, const struct frame *f)
 	const struct axis *xa = &f->xa, *ya = &f->ya;
 	if (ya->log)
 		log_minor(o, ya, false, f->ml, f->ml + f->pw);
-	if (xa->log)
+	if (xa->log && !xa->log2)
 		log_minor(o, xa, true, f->mt, f->mt + f->ph);
 	sbuf_adds(o, "<path stroke=\"#e5e7eb\" d=\"");
 	for (size_t i = 0; i < ya->nticks; i++) {
@@ -725,8 +782,9 @@ static void tick_labels(struct sbuf *o, const struct svg_chart *c, const struct 
 	} else {
 		for (size_t i = 0; i < xa->nticks; i++) {
 			x_label_open(o, f, xa->ticks[i]);
-			sbuf_adds(o, svg_tick_label(lab, sizeof(lab), xa->ticks[i], xa->step,
-						    xa->hi >= 1e4));
+			sbuf_adds(o, xa->log2 ? svg_bytes_label(lab, sizeof(lab), xa->ticks[i])
+					      : svg_tick_label(lab, sizeof(lab), xa->ticks[i],
+							       xa->step, xa->hi >= 1e4));
 			sbuf_adds(o, "</text>");
 		}
 	}
@@ -769,6 +827,8 @@ static const char *point_title(struct sbuf *t, const struct svg_chart *c, const 
 	if (f->cat && s->x[i] >= 0 && s->x[i] < (double)c->ncategories) {
 		const char *name = c->x_categories[(size_t)s->x[i]];
 		sbuf_adds(t, name ? name : "");
+	} else if (f->xa.log2) {
+		sbuf_adds(t, svg_bytes_label(xs, sizeof(xs), s->x[i]));
 	} else {
 		sbuf_adds(t, rep_num(xs, sizeof(xs), s->x[i], 6));
 	}

@@ -860,6 +860,9 @@ assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_ca
 			err = parse_results(rc, c, &p, before, case_dir,
 					    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED, out, &pr,
 					    e);
+		if (err == ASSAY_OK && rc->suite.kind == ASSAY_SUITE_COLLECTIVE &&
+		    out->outcome == ASSAY_OUTCOME_PASSED)
+			run_coll_correctness(rc, &pr.rows, out);
 		if (err == ASSAY_OK)
 			err = judge(rc, index - 1, c, &pr, out, e);
 	}

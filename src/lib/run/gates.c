@@ -495,6 +495,8 @@ assay_err run_gates(struct run_ctx *rc, size_t index, const struct assay_suite_c
 			assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "threshold", "-", NAN, "", "",
 					   "cannot judge: %s", ge.message);
 	}
+	if (g->coll_thresholds_on)
+		run_coll_gate(rc, c, rows, out);
 	if (g->loss_curve_on) {
 		if (train)
 			assay_gate_loss_curve(&g->loss_curve, train, out);

@@ -18,6 +18,7 @@ const char *assay_failure_name(enum assay_failure f)
 	case ASSAY_FAILURE_NOT_STARTED: return "not-started";
 	case ASSAY_FAILURE_TRAINING: return "training-log";
 	case ASSAY_FAILURE_PROVENANCE: return "provenance";
+	case ASSAY_FAILURE_CORRECTNESS: return "correctness";
 	default: return "";
 	}
 }

@@ -238,7 +238,7 @@ static void earlier_outcome(struct run_ctx *rc, const struct assay_case_status *
 			continue;
 		const char *reason = json_string_value(json_object_get(c, "reason"));
 		const char *failure = json_string_value(json_object_get(c, "failure"));
-		for (int f = ASSAY_FAILURE_EXIT; failure && f <= ASSAY_FAILURE_TRAINING; f++)
+		for (int f = ASSAY_FAILURE_EXIT; failure && f <= ASSAY_FAILURE_CORRECTNESS; f++)
 			if (!strcmp(failure, assay_failure_name((enum assay_failure)f)))
 				out->failure = (enum assay_failure)f;
 		out->reason = reason ? xstrdup(reason) : NULL;
@@ -582,6 +582,8 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 		goto out;
 	}
 	if (rc.suite.kind == ASSAY_SUITE_EP && (err = check_ep_tools(&rc, e)) != ASSAY_OK)
+		goto out;
+	if ((err = assay_suite_coll_check(&rc.suite, e)) != ASSAY_OK)
 		goto out;
 	if ((err = begin(&rc, &done, &prev, e)) != ASSAY_OK)
 		goto out;

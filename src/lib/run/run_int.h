@@ -85,6 +85,16 @@ assay_err run_redact_case_dir(struct run_ctx *rc, const char *case_dir, size_t *
 bool run_is_teardown(const struct assay_suite_case *c);
 bool run_stage_failed(const struct assay_suite_case *c, const struct assay_case_outcome *o);
 
+/* Collective suites (coll.c): a case whose rows count wrong elements
+ * (#wrong > 0) is invalid: workload-failed (failure correctness), with a
+ * FAIL verdict per size and placement, and those sizes' rows moved to
+ * their own series (verdict "invalid"), as assay-ep's invalid points. */
+void run_coll_correctness(struct run_ctx *rc, struct assay_rows *rows,
+			  struct assay_case_outcome *out);
+/* The per-size thresholds gate of a collective case. */
+void run_coll_gate(struct run_ctx *rc, const struct assay_suite_case *c,
+		   const struct assay_rows *rows, struct assay_verdicts *out);
+
 void case_outcome_release(struct assay_case_outcome *o);
 /* Set outcome, failure and a printf-style reason (redacted). */
 void case_outcome_set(struct run_ctx *rc, struct assay_case_outcome *o, enum assay_outcome outcome,

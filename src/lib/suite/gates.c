@@ -441,6 +441,12 @@ int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite
 		snprintf(p, sizeof(p), "$.gates.%s", command_only[i]);
 		if (!json_object_get(g, command_only[i]))
 			continue;
+		if (s->kind == ASSAY_SUITE_COLLECTIVE && !strcmp(command_only[i], "thresholds"))
+			continue; /* a per-size file (collective.c) */
+		if (s->kind == ASSAY_SUITE_COLLECTIVE)
+			return assay_cfg_fail(c, p,
+					      "applies to command suites (collective suites take "
+					      "thresholds and regression)");
 		if (s->kind != ASSAY_SUITE_COMMAND)
 			return assay_cfg_fail(c, p,
 					      "applies to command suites (EP suites take "
@@ -468,7 +474,9 @@ int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite
 					      "gate");
 	}
 	const json_t *v;
-	if (json_object_get(g, "thresholds") && parse_thresholds(c, g, s) < 0)
+	if (json_object_get(g, "thresholds") &&
+	    (s->kind == ASSAY_SUITE_COLLECTIVE ? suite_parse_coll_thresholds(c, g, s)
+					       : parse_thresholds(c, g, s)) < 0)
 		return -1;
 	if ((v = json_object_get(g, "loss_curve"))) {
 		if (assay_loss_curve_spec_parse(c, v, "$.gates.loss_curve", &s->gates.loss_curve) <
@@ -500,6 +508,7 @@ int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite
 void suite_gates_release(struct assay_suite_gates *g)
 {
 	assay_thresholds_release(&g->thresholds);
+	assay_coll_thresholds_release(&g->coll_thresholds);
 	assay_loss_curve_spec_release(&g->loss_curve);
 	free(g->scaling.baseline);
 	strlist_clear(&g->scaling.cases);

@@ -1,8 +1,8 @@
 /* Suite loading: the keys every suite has (launcher, store, output,
  * signatures, secrets, env, timeout, revision, cluster, expect), dispatch to the
- * kind ("ep" in ep.c, "command" in command.c), the launcher's placement
- * checks, the check that no secret's value is written in a config file, and
- * the release. Format: docs/suite.md. */
+ * kind ("ep" in ep.c, "command" in command.c, "collective" in collective.c), the
+ * launcher's placement checks, the check that no secret's value is written in a
+ * config file, and the release. Format: docs/suite.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,11 @@ const char *const assay_suite_command_keys[] = {
     COMMON_KEYS, "combos", "runs",          "argv",     "cwd",    "parser",    "results", "logs",
     "context",   "nodes",  "gpus_per_node", "training", "stages", "madengine", NULL};
 
-static const char *const kinds[] = {"ep", "command", NULL};
+const char *const assay_suite_collective_keys[] = {
+    COMMON_KEYS, "binary",     "backend", "operations", "dtypes", "sizes", "ranks",
+    "nodes",     "iterations", "warmups", "check",      "args",   NULL};
+
+static const char *const kinds[] = {"ep", "command", "collective", NULL};
 static const char *const signature_keys[] = {"errors",  "benign", "disable",
 					     "builtin", "tune",   NULL};
 static const char *const tune_keys[] = {"settle_s", "settle_lines", "priority", NULL};
@@ -398,14 +402,18 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 	}
 	if (assay_cfg_enum(&c, doc, "$", "kind", ASSAY_CFG_REQUIRED, kinds, &kind) < 0)
 		goto out;
-	s->kind = !strcmp(kind, "ep") ? ASSAY_SUITE_EP : ASSAY_SUITE_COMMAND;
+	s->kind = !strcmp(kind, "ep")           ? ASSAY_SUITE_EP
+		  : !strcmp(kind, "collective") ? ASSAY_SUITE_COLLECTIVE
+						: ASSAY_SUITE_COMMAND;
 	if (assay_cfg_object(&c, doc, "$",
-			     s->kind == ASSAY_SUITE_EP ? assay_suite_ep_keys
-						       : assay_suite_command_keys) < 0 ||
+			     s->kind == ASSAY_SUITE_EP           ? assay_suite_ep_keys
+			     : s->kind == ASSAY_SUITE_COLLECTIVE ? assay_suite_collective_keys
+								 : assay_suite_command_keys) < 0 ||
 	    parse_common(&c, doc, s) < 0)
 		goto out;
-	rc = s->kind == ASSAY_SUITE_EP ? suite_parse_ep(&c, doc, s)
-				       : suite_parse_command(&c, doc, s);
+	rc = s->kind == ASSAY_SUITE_EP           ? suite_parse_ep(&c, doc, s)
+	     : s->kind == ASSAY_SUITE_COLLECTIVE ? suite_parse_collective(&c, doc, s)
+						 : suite_parse_command(&c, doc, s);
 	if (rc == 0)
 		rc = suite_expand_variants(&c, s);
 	if (rc == 0)
@@ -424,7 +432,7 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 			json_object_set_new(all, "inputs",
 					    json_pack("{s:s, s:s}", "platforms", s->registry.sha256,
 						      "sweep", s->sweep.sha256));
-		if (s->gates.thresholds_on)
+		if (s->gates.thresholds_on || s->gates.coll_thresholds_on)
 			json_object_set_new(all, "thresholds",
 					    json_string(s->gates.thresholds_sha256));
 		assay_json_sha256(all, s->sha256);
@@ -483,6 +491,7 @@ void assay_suite_release(struct assay_suite *s)
 	assay_container_release(&s->container);
 	suite_variants_release(s);
 	suite_expect_release(s);
+	suite_coll_release(s->coll);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -587,6 +596,9 @@ assay_err assay_suite_secrets(const struct assay_suite *s, bool allow_unset,
 			return ASSAY_USAGE;
 	}
 	if (s->gates.thresholds_on && scan_file(s->gates.thresholds.file, r, e) != ASSAY_OK)
+		return ASSAY_USAGE;
+	if (s->gates.coll_thresholds_on &&
+	    scan_file(s->gates.coll_thresholds.file, r, e) != ASSAY_OK)
 		return ASSAY_USAGE;
 	return ASSAY_OK;
 }
@@ -719,8 +731,9 @@ assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite
 		free(name);
 	}
 	if (rc == ASSAY_OK)
-		rc = s->kind == ASSAY_SUITE_EP ? suite_plan_ep(s, c, vars, assay_ep, p, e)
-					       : suite_plan_command(s, c, vars, p, e);
+		rc = s->kind == ASSAY_SUITE_EP           ? suite_plan_ep(s, c, vars, assay_ep, p, e)
+		     : s->kind == ASSAY_SUITE_COLLECTIVE ? suite_plan_collective(s, c, vars, p, e)
+							 : suite_plan_command(s, c, vars, p, e);
 	if (rc == ASSAY_OK)
 		rc = plan_container(s, vars, &p->container, e);
 	if (rc == ASSAY_OK)

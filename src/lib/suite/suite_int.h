@@ -8,9 +8,17 @@
 
 extern const char *const assay_suite_ep_keys[];
 extern const char *const assay_suite_command_keys[];
+extern const char *const assay_suite_collective_keys[];
 
 int suite_parse_ep(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
 int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+/* kind "collective" (collective.c) */
+int suite_parse_collective(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+assay_err suite_plan_collective(const struct assay_suite *s, const struct assay_suite_case *c,
+				const json_t *vars, struct assay_case_plan *p,
+				struct assay_error *e);
+int suite_parse_coll_thresholds(struct assay_cfg *c, const json_t *g, struct assay_suite *s);
+void suite_coll_release(struct assay_suite_coll *k);
 /* The gates block (gates.c), once the cases are known. */
 int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
 void suite_gates_release(struct assay_suite_gates *g);

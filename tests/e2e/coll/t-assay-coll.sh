@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# LEAD: the assay-coll e2e (registered in CMakeLists.txt once the assay_coll
+# target exists). A collective suite with assay-coll as its program
+# (--op, --backend, nccl-tests' flags) runs locally under mpirun; its table
+# reads into rows; the thresholds file fails one size on purpose (1 MiB
+# needs an impossible busbw) and passes another (8 B within a generous
+# time): exit 1, the verdict names the size.
+# Usage: t-assay-coll.sh ASSAY ASSAY_COLL
+. "$ASSAY_SOURCE_DIR/tests/e2e/run/lib.sh" "$1"
+coll=$2
+cat >thr.json <<'JSON'
+{"all_reduce": {"busbw": {"1M": 1000000}, "time_us": {"8": 10000000}}}
+JSON
+cat >suite.json <<JSON
+{"kind": "collective", "name": "assay-coll-e2e", "cluster": "e2e",
+ "binary": "$coll", "backend": "shm",
+ "operations": ["all_reduce"], "sizes": {"min": 8, "max": "4M"}, "ranks": [2],
+ "iterations": 5, "warmups": 1, "timeout_s": 300,
+ "gates": {"thresholds": "thr.json"}}
+JSON
+run_assay 1 run --store s.db --revision A suite.json
+expect_grep '^all_reduce-float-1x2 +gate-failed .*gates: 1 FAIL \(threshold busbw/mean: all_reduce at 1048576 B, in-place: busbw .* < 1e\+06\), 1 PASS' out.txt
+expect_grep 'assay-coll --op all_reduce --backend shm -b 8 -e 4194304 -f 2 -g 1 -n 5 -w 1 -c 1 -d float$' out/*/all_reduce-float-1x2/command.txt
+# 20 sizes x 2 placements x (time, algbw, busbw, #wrong), + the average.
+expect_eq "$(q s.db "SELECT count(*) FROM measurements")" 161 "stored rows"
+expect_eq "$(q s.db "SELECT count(*) FROM series WHERE json_extract(fields, '$.backend') = 'shm'
+                     AND json_extract(fields, '$.workload') = 'nccl-tests'")" 161 "series fields"
