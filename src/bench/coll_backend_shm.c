@@ -81,10 +81,22 @@ static void meet(struct shm_state *s)
 	atomic_store_explicit(s->ctl[s->me], e, memory_order_release);
 	for (int r = 0; r < s->n; r++) {
 		unsigned spins = 0;
-		while (atomic_load_explicit(s->ctl[r], memory_order_acquire) < e)
-			if (++spins > 64)
-				sched_yield(); /* ranks may share a core */
+		while (atomic_load_explicit(s->ctl[r], memory_order_acquire) < e) {
+			/* Spin as MPI's shared-memory transport polls; yield
+			 * once it lasts, as ranks may share a core. */
+			if (++spins < (1u << 12))
+				cpu_relax();
+			else
+				sched_yield();
+		}
 	}
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
 }
 
 static unsigned char *peer_send(const struct shm_state *s, const struct coll_call *c, int r)

@@ -195,6 +195,9 @@ assay_err assay_parse_nccl_tests(const char *data, size_t len, const struct assa
 		goto done;
 	json_object_set_new(base, "workload", json_string("nccl-tests"));
 	json_object_set_new(base, "collective", json_string(coll));
+	const json_t *be = json_object_get(doc, "backend"); /* assay-coll's */
+	if (json_is_string(be) && json_string_length(be) && json_string_length(be) < 32)
+		json_object_set_new(base, "backend", json_string(json_string_value(be)));
 	int sc = scale_from_devices(&c, doc, scale, sizeof(scale));
 	if (sc < 0)
 		goto done;
