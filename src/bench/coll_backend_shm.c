@@ -74,6 +74,13 @@ static assay_err shm_setup(struct coll_run *run, size_t send_bytes, size_t recv_
 	return ASSAY_OK;
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
 /* Meeting number seq+1: publish it, wait until every rank has. */
 static void meet(struct shm_state *s)
 {
@@ -90,13 +97,6 @@ static void meet(struct shm_state *s)
 				sched_yield();
 		}
 	}
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
 }
 
 static unsigned char *peer_send(const struct shm_state *s, const struct coll_call *c, int r)
