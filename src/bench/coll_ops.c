@@ -72,35 +72,15 @@ static inline float bf2f(uint16_t h)
 	return assay_bf16_to_float(h);
 }
 
-#define INT_KERNEL(T)                                                                              \
-	static void red_##T(enum coll_redop r, T *restrict dst, const T *a, const T *b, size_t n)  \
-	{                                                                                          \
-		switch (r) {                                                                       \
-		case CR_PROD:                                                                      \
-			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = (T)((uint64_t)a[i] * (uint64_t)b[i]);                     \
-			break;                                                                     \
-		case CR_MAX:                                                                       \
-			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = a[i] > b[i] ? a[i] : b[i];                                \
-			break;                                                                     \
-		case CR_MIN:                                                                       \
-			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = a[i] < b[i] ? a[i] : b[i];                                \
-			break;                                                                     \
-		default:                                                                           \
-			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = (T)((uint64_t)a[i] + (uint64_t)b[i]);                     \
-			break;                                                                     \
-		}                                                                                  \
-	}
-#define FLOAT_KERNEL(T)                                                                            \
+/* dst = a OP b elementwise; integers add and multiply in 64 bits and wrap
+ * (no signed overflow), floats in their own type. */
+#define KERNEL(T, ADD, MUL)                                                                        \
 	static void red_##T(enum coll_redop r, T *dst, const T *a, const T *b, size_t n)           \
 	{                                                                                          \
 		switch (r) {                                                                       \
 		case CR_PROD:                                                                      \
 			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = a[i] * b[i];                                              \
+				dst[i] = MUL(T, a[i], b[i]);                                       \
 			break;                                                                     \
 		case CR_MAX:                                                                       \
 			for (size_t i = 0; i < n; i++)                                             \
@@ -112,18 +92,22 @@ static inline float bf2f(uint16_t h)
 			break;                                                                     \
 		default:                                                                           \
 			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = a[i] + b[i];                                              \
+				dst[i] = ADD(T, a[i], b[i]);                                       \
 			break;                                                                     \
 		}                                                                                  \
 	}
-INT_KERNEL(int8_t)
-INT_KERNEL(uint8_t)
-INT_KERNEL(int32_t)
-INT_KERNEL(uint32_t)
-INT_KERNEL(int64_t)
-INT_KERNEL(uint64_t)
-FLOAT_KERNEL(float)
-FLOAT_KERNEL(double)
+#define IADD(T, x, y) (T)((uint64_t)(x) + (uint64_t)(y))
+#define IMUL(T, x, y) (T)((uint64_t)(x) * (uint64_t)(y))
+#define FADD(T, x, y) ((x) + (y))
+#define FMUL(T, x, y) ((x) * (y))
+KERNEL(int8_t, IADD, IMUL)
+KERNEL(uint8_t, IADD, IMUL)
+KERNEL(int32_t, IADD, IMUL)
+KERNEL(uint32_t, IADD, IMUL)
+KERNEL(int64_t, IADD, IMUL)
+KERNEL(uint64_t, IADD, IMUL)
+KERNEL(float, FADD, FMUL)
+KERNEL(double, FADD, FMUL)
 
 static void red_bf16(enum coll_redop r, uint16_t *dst, const uint16_t *a, const uint16_t *b,
 		     size_t n)
