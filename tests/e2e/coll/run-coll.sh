@@ -26,8 +26,9 @@ if [ -n "${COLL_ARGV0:-}" ]; then
   bin=$tmp/$COLL_ARGV0
 fi
 EP_EXPECT_STDERR=${COLL_EXPECT_STDERR:-} "$(dirname "$0")/../ep/run-ep.sh" "$bin" "$np" "$want_rc" - - \
-  -- "${args[@]}" >"$tmp/stdout"
-cat "$tmp/stdout"
+  -- "${args[@]}" >"$tmp/all"
+cat "$tmp/all"
+grep -v '^run-ep.sh: ' "$tmp/all" >"$tmp/stdout" || true
 if [ -z "${COLL_EXPECT_STDERR:-}" ]; then
   [ "$want_rc" = 3 ] && check+=(--wrong)
   python3 "$(dirname "$0")/check-output.py" "$tmp/stdout" "$assay" "$op" "$backend" "$np" "${check[@]}"
