@@ -26,21 +26,8 @@ static size_t page_round(size_t n)
 
 static assay_err shm_setup(struct ep_run *run, char *reason, size_t size)
 {
-	MPI_Comm node;
-	int n = 0;
-	MPI_CHECK(MPI_Comm_split_type(run->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-	MPI_CHECK(MPI_Comm_size(node, &n));
-	MPI_CHECK(MPI_Comm_free(&node));
-	int all = n == run->size, ok = 0;
-	MPI_CHECK(MPI_Allreduce(&all, &ok, 1, MPI_INT, MPI_LAND, run->comm));
-	if (!ok) {
-		snprintf(reason, size,
-			 "shm needs all %d ranks on one node (MPI_COMM_TYPE_SHARED), but rank %d "
-			 "shares a node with %d",
-			 run->size, run->rank, n);
-		return ASSAY_NO_METRICS;
-	}
-	return ASSAY_OK;
+	return ep_shm_one_node(run->comm, run->rank, run->size, reason, size) ? ASSAY_OK
+									      : ASSAY_NO_METRICS;
 }
 
 static void shm_point_init(struct ep_run *run, struct ep_point *pt)
@@ -48,13 +35,7 @@ static void shm_point_init(struct ep_run *run, struct ep_point *pt)
 	struct shm_point *s = xcalloc(1, sizeof(*s));
 	size_t recv_bytes = page_round((size_t)pt->nrecv * pt->l.stride);
 	size_t y_bytes = page_round((size_t)pt->nrecv * (size_t)pt->p.hidden * 2);
-	MPI_Info info;
-	MPI_CHECK(MPI_Info_create(&info));
-	MPI_CHECK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
-	unsigned char *base = NULL;
-	MPI_CHECK(MPI_Win_allocate_shared((MPI_Aint)(recv_bytes + y_bytes + 4096), 1, info,
-					  run->comm, &base, &s->win));
-	MPI_CHECK(MPI_Info_free(&info));
+	unsigned char *base = ep_shm_window(run->comm, recv_bytes + y_bytes + 4096, &s->win);
 	memset(base, 0, recv_bytes + y_bytes);
 	s->recv = xcalloc((size_t)run->size, sizeof(*s->recv));
 	s->y = xcalloc((size_t)run->size, sizeof(*s->y));

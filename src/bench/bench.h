@@ -12,24 +12,7 @@
 #include "assay/ep.h"
 #include "assay/error.h"
 
-/* Check an MPI call; on failure name the rank and call and abort the job
- * with exit code 5 (ASSAY_INFRA). */
-#define MPI_CHECK(call)                                                                            \
-	do {                                                                                       \
-		int mpi_rc_ = (call);                                                              \
-		if (mpi_rc_ != MPI_SUCCESS)                                                        \
-			ep_mpi_fail(#call, mpi_rc_, __FILE__, __LINE__);                           \
-	} while (0)
-_Noreturn void ep_mpi_fail(const char *call, int rc, const char *file, int line);
-/* Print "assay-ep: rank R: message" to stderr and abort the job with code. */
-_Noreturn void ep_die(int code, const char *fmt, ...) ASSAY_PRINTF(2, 3);
-
-enum ep_copy_kind { EP_COPY_MEMCPY = 0, EP_COPY_NT = 1 };
-extern const char *const ep_copy_names[]; /* "memcpy", "nt", NULL */
-/* Copy n bytes; EP_COPY_NT uses non-temporal stores (call ep_copy_fence()
- * before publishing the data). */
-void ep_copy(void *dst, const void *src, size_t n, enum ep_copy_kind kind);
-void ep_copy_fence(void);
+#include "bench_core.h"
 
 enum ep_inject {
 	EP_INJECT_NONE = 0,
@@ -199,11 +182,7 @@ extern const char ep_run_help[], ep_routing_help[], ep_probe_help[];
  * unless ep_quiet (set on ranks other than 0, known from the launcher's
  * environment before MPI starts); they return ASSAY_USAGE. */
 extern bool ep_quiet;
-bool ep_env_rank0(void);
 int ep_usage(const char *cmd, const char *fmt, ...) ASSAY_PRINTF(2, 3);
-/* Return rc from a command that failed before MPI started, after meeting the
- * other ranks when run under a launcher (so rank 0's message is not lost). */
-int ep_usage_done(int rc);
 bool ep_parse_int(const char *cmd, const char *flag, const char *s, long long min, long long max,
 		  long long *out);
 /* "a, b or c" from a NULL-terminated list, for "expected ..." messages. */

@@ -50,41 +50,6 @@ const char *ep_precision_name(enum assay_ep_precision p)
 	return assay_known_precisions[p];
 }
 
-void ep_copy(void *dst, const void *src, size_t n, enum ep_copy_kind kind)
-{
-#if defined(__SSE2__)
-	if (kind == EP_COPY_NT && n >= 256) {
-		unsigned char *d = dst;
-		const unsigned char *s = src;
-		size_t head = (16 - ((uintptr_t)d & 15)) & 15;
-		memcpy(d, s, head);
-		d += head, s += head, n -= head;
-		size_t i = 0;
-		for (; i + 64 <= n; i += 64) {
-			__m128i a = _mm_loadu_si128((const __m128i *)(s + i));
-			__m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
-			__m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
-			__m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
-			_mm_stream_si128((__m128i *)(d + i), a);
-			_mm_stream_si128((__m128i *)(d + i + 16), b);
-			_mm_stream_si128((__m128i *)(d + i + 32), c);
-			_mm_stream_si128((__m128i *)(d + i + 48), e);
-		}
-		memcpy(d + i, s + i, n - i);
-		return;
-	}
-#endif
-	(void)kind;
-	memcpy(dst, src, n);
-}
-
-void ep_copy_fence(void)
-{
-#if defined(__SSE2__)
-	_mm_sfence();
-#endif
-}
-
 void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 {
 	pt->p = run->base;

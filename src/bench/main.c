@@ -81,62 +81,7 @@ int main(int argc, char **argv)
 	return ASSAY_USAGE;
 }
 
-_Noreturn void ep_die(int code, const char *fmt, ...)
-{
-	int rank = 0, init = 0;
-	MPI_Initialized(&init);
-	if (init)
-		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "assay-ep: rank %d: %s\n", rank, msg);
-	fflush(stderr);
-	if (init)
-		MPI_Abort(MPI_COMM_WORLD, code);
-	exit(code);
-}
-
-_Noreturn void ep_mpi_fail(const char *call, int rc, const char *file, int line)
-{
-	char text[MPI_MAX_ERROR_STRING] = "";
-	int n = 0;
-	MPI_Error_string(rc, text, &n);
-	const char *paren = strchr(call, '(');
-	int len = paren ? (int)(paren - call) : (int)strlen(call);
-	ep_die(ASSAY_INFRA, "%.*s failed (%s:%d): %s", len, call, file, line, text);
-}
-
 bool ep_quiet;
-
-bool ep_env_rank0(void)
-{
-	static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
-	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
-		const char *v = getenv(vars[i]);
-		if (v)
-			return !strcmp(v, "0");
-	}
-	return true;
-}
-
-int ep_usage_done(int rc)
-{
-	/* Under a launcher, the first rank to exit non-zero makes mpirun kill the
-	 * others, perhaps before rank 0 printed the message: meet in MPI_Init
-	 * and MPI_Finalize first (rank 0 has printed by then). */
-	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"};
-	for (size_t i = 0; i < ARRAY_SIZE(vars); i++)
-		if (getenv(vars[i])) {
-			fflush(stderr);
-			if (MPI_Init(NULL, NULL) == MPI_SUCCESS)
-				MPI_Finalize();
-			break;
-		}
-	return rc;
-}
 
 int ep_usage(const char *cmd, const char *fmt, ...)
 {

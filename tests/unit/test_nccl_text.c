@@ -407,6 +407,37 @@ static void test_detect(void **state)
 	assert_false(assay_detect_nccl_tests_text("x size count type busbw\n", 24));
 }
 
+/* assay-coll's output (tests/fixtures/nccl-text/assay-coll-*: its stdout and
+ * -J JSON of one run, mpirun -np 2 assay-coll -O reduce_scatter --backend shm
+ * -b 1K -e 64K -f 8 -n 3): the backend from its first line / top-level key
+ * is a series field, and both files give the same series. */
+static void test_assay_coll_backend(void **state)
+{
+	(void)state;
+	struct assay_rows js = ASSAY_ROWS_INIT, tx = ASSAY_ROWS_INIT;
+	struct assay_error e;
+	assert_int_equal(parse_file(FIX "assay-coll-reduce_scatter-shm.txt", &tx, &e, NULL),
+			 ASSAY_OK);
+	size_t len;
+	char *d = assay_read_file(FIX "assay-coll-reduce_scatter-shm.json", &len, &e);
+	assert_non_null(d);
+	struct assay_parse_opts o = {.file = "rs.json"};
+	assert_int_equal(assay_format_find("nccl-tests")->parse(d, len, &o, &js, &e), ASSAY_OK);
+	free(d);
+	assert_int_equal(count(&tx, "busbw", "mean"), 3 * 2);
+	assert_int_equal(js.n, tx.n);
+	for (size_t i = 0; i < tx.n; i++) {
+		assert_string_equal(sfield(&tx.v[i], "backend"), "shm");
+		assert_string_equal(sfield(&tx.v[i], "collective"), "reduce_scatter");
+		size_t k = 0;
+		while (k < js.n && strcmp(js.v[k].series_key, tx.v[i].series_key))
+			k++;
+		assert_true(k < js.n);
+	}
+	assay_rows_release(&js);
+	assay_rows_release(&tx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +448,7 @@ int main(void)
 	    cmocka_unit_test(test_same_series_as_json),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_detect),
+	    cmocka_unit_test(test_assay_coll_backend),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

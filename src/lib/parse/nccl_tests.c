@@ -1,13 +1,14 @@
 /* Format "nccl-tests": the JSON that nccl-tests and rccl-tests write with -J
  * (version 2: args, config with devices, results per message size with
  * out_of_place and in_place time, alg_bw, bus_bw and nwrong, and the
- * average bus bandwidth). Scale comes from the devices (hosts x ranks per
- * host), precision from the data type. */
+ * average bus bandwidth; assay-coll adds a top-level "collective"). Scale comes from the devices
+ * (hosts x ranks per host), precision from the data type. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "assay/cfg.h"
+#include "assay/collective.h"
 #include "assay/json.h"
 #include "peer.h"
 
@@ -29,6 +30,12 @@ static int num(struct assay_cfg *c, const json_t *o, const char *path, const cha
 /* The collective: "all_reduce" from args[0] ".../all_reduce_perf". */
 static bool collective(const json_t *doc, char *out, size_t size)
 {
+	/* assay-coll names it at the top level (its args[0] is assay-coll). */
+	const json_t *named = json_object_get(doc, "collective");
+	if (json_is_string(named) && assay_coll_known(json_string_value(named))) {
+		snprintf(out, size, "%s", json_string_value(named));
+		return true;
+	}
 	const json_t *a0 = json_array_get(json_object_get(doc, "args"), 0);
 	if (!json_is_string(a0) || !json_string_length(a0))
 		return false;
@@ -188,6 +195,9 @@ assay_err assay_parse_nccl_tests(const char *data, size_t len, const struct assa
 		goto done;
 	json_object_set_new(base, "workload", json_string("nccl-tests"));
 	json_object_set_new(base, "collective", json_string(coll));
+	const json_t *be = json_object_get(doc, "backend"); /* assay-coll's */
+	if (json_is_string(be) && json_string_length(be) && json_string_length(be) < 32)
+		json_object_set_new(base, "backend", json_string(json_string_value(be)));
 	int sc = scale_from_devices(&c, doc, scale, sizeof(scale));
 	if (sc < 0)
 		goto done;

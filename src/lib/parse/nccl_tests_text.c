@@ -77,6 +77,7 @@ struct state {
 	struct assay_error *e;
 	struct assay_rows *tmp;
 	char coll[128];
+	char backend[32]; /* assay-coll's "# assay-coll version V (REV) backend B" */
 	struct strlist hosts;
 	long ndev;
 	long long iters, skip;
@@ -197,6 +198,8 @@ static json_t *base_series(struct state *s)
 	json_object_set_new(b, "workload", json_string("nccl-tests"));
 	if (s->coll[0])
 		json_object_set_new(b, "collective", json_string(s->coll));
+	if (s->backend[0])
+		json_object_set_new(b, "backend", json_string(s->backend));
 	if (s->ndev > 0 && s->hosts.n > 0) {
 		char scale[64];
 		long nodes = (long)s->hosts.n;
@@ -394,6 +397,10 @@ static int comment(struct state *s, char *line, long lno)
 		program_collective(tok[3], s->coll, sizeof(s->coll));
 		strlist_clear(&s->hosts);
 		s->ndev = 0;
+	} else if (n >= 2 && !strcmp(tok[0], "assay-coll") && !strcmp(tok[1], "version")) {
+		for (int i = 2; i + 1 < n; i++)
+			if (!strcmp(tok[i], "backend"))
+				snprintf(s->backend, sizeof(s->backend), "%s", tok[i + 1]);
 	} else if (n >= 1 && !strcmp(tok[0], "nThread")) {
 		options(s, tok, n);
 	} else if (n >= 1 && !strcmp(tok[0], "Per-Iteration")) {

@@ -301,7 +301,7 @@ assay_err suite_plan_collective(const struct assay_suite *s, const struct assay_
 	struct strlist *a = &p->argv;
 	strlist_push(a, sbuf_str(&sb));
 	if (k->assay_coll) {
-		strlist_push(a, "--op");
+		strlist_push(a, "-O");
 		strlist_push(a, op);
 		strlist_push(a, "--backend");
 		strlist_push(a, k->backend);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # LEAD: the assay-coll e2e (registered in CMakeLists.txt once the assay_coll
 # target exists). A collective suite with assay-coll as its program
-# (--op, --backend, nccl-tests' flags) runs locally under mpirun; its table
+# (-O, --backend, nccl-tests' flags) runs locally under mpirun; its table
 # reads into rows; the thresholds file fails one size on purpose (1 MiB
 # needs an impossible busbw) and passes another (8 B within a generous
 # time): exit 1, the verdict names the size.
@@ -20,7 +20,7 @@ cat >suite.json <<JSON
 JSON
 run_assay 1 run --store s.db --revision A suite.json
 expect_grep '^all_reduce-float-1x2 +gate-failed .*gates: 1 FAIL \(threshold busbw/mean: all_reduce at 1048576 B, in-place: busbw .* < 1e\+06\), 1 PASS' out.txt
-expect_grep 'assay-coll --op all_reduce --backend shm -b 8 -e 4194304 -f 2 -g 1 -n 5 -w 1 -c 1 -d float$' out/*/all_reduce-float-1x2/command.txt
+expect_grep 'assay-coll -O all_reduce --backend shm -b 8 -e 4194304 -f 2 -g 1 -n 5 -w 1 -c 1 -d float$' out/*/all_reduce-float-1x2/command.txt
 # 20 sizes x 2 placements x (time, algbw, busbw, #wrong), + the average.
 expect_eq "$(q s.db "SELECT count(*) FROM measurements")" 161 "stored rows"
 expect_eq "$(q s.db "SELECT count(*) FROM series WHERE json_extract(fields, '$.backend') = 'shm'

@@ -1,0 +1,110 @@
+/* assay-coll internals: the operations, data types and reduction operators
+ * of nccl-tests, one call's shape, the backend table and the run. Only
+ * src/bench links MPI. */
+#ifndef ASSAY_COLL_H
+#define ASSAY_COLL_H
+
+#include <stdint.h>
+
+#include "bench_core.h"
+
+enum coll_op {
+	COLL_ALL_REDUCE,
+	COLL_ALL_GATHER,
+	COLL_REDUCE_SCATTER,
+	COLL_ALLTOALL,
+	COLL_BROADCAST,
+	COLL_REDUCE,
+	COLL_SENDRECV,
+	COLL_NOPS
+};
+/* "all_reduce", ... as nccl-tests names its programs without "_perf". */
+extern const char *const coll_op_names[COLL_NOPS + 1];
+bool coll_op_has_redop(enum coll_op op); /* else the table says "none" */
+bool coll_op_has_root(enum coll_op op);  /* else the table says -1 */
+
+/* nccl-tests' -d names, in its order; half is not built (coll_type_size 0). */
+enum coll_type {
+	CT_INT8,
+	CT_UINT8,
+	CT_INT32,
+	CT_UINT32,
+	CT_INT64,
+	CT_UINT64,
+	CT_HALF,
+	CT_FLOAT,
+	CT_DOUBLE,
+	CT_BF16,
+	CT_NTYPES
+};
+extern const char *const coll_type_names[CT_NTYPES + 1];
+size_t coll_type_size(enum coll_type t);
+
+/* nccl-tests' -o names, in its order (mulsum is not built). */
+enum coll_redop { CR_SUM, CR_PROD, CR_MAX, CR_MIN, CR_AVG, CR_NREDOPS };
+extern const char *const coll_redop_names[CR_NREDOPS + 1];
+
+/* The element counts of one size, as nccl-tests' <Op>GetCollByteCount:
+ * count is what the call is given; the in-place offsets are per rank. */
+struct coll_shape {
+	size_t count, send_count, recv_count, send_inplace, recv_inplace;
+};
+void coll_shape_of(enum coll_op op, size_t bytes, size_t elt, int nranks, struct coll_shape *s);
+
+/* One collective call on one rank. In place, rank r's send region starts
+ * send_stride * r bytes into its receive buffer and its receive region
+ * recv_stride * r bytes into it; out of place both strides are 0 and send
+ * is the send buffer. */
+struct coll_call {
+	enum coll_op op;
+	enum coll_type type;
+	enum coll_redop redop;
+	int root;
+	size_t count;
+	bool in_place;
+	size_t send_stride, recv_stride;
+	void *send, *recv;
+};
+
+struct coll_run;
+/* A backend: one file each, one row in coll_backends[]. setup() gets the
+ * largest send and receive buffers of the sweep, sets run->sendbuf and
+ * run->recvbuf, and returns ASSAY_OK, or ASSAY_NO_METRICS with a reason
+ * when it cannot run here. Every hook runs on every rank. */
+struct coll_backend {
+	const char *name;
+	assay_err (*setup)(struct coll_run *run, size_t send_bytes, size_t recv_bytes, char *reason,
+			   size_t len);
+	void (*call)(struct coll_run *run, const struct coll_call *c);
+	void (*teardown)(struct coll_run *run);
+};
+extern const struct coll_backend coll_backend_mpi, coll_backend_shm;
+extern const struct coll_backend *const coll_backends[]; /* NULL-terminated */
+
+struct coll_run {
+	MPI_Comm comm;
+	int rank, size;
+	const struct coll_backend *be;
+	void *be_state;
+	unsigned char *sendbuf, *recvbuf;
+};
+
+/* Element arithmetic (coll_ops.c). reduce: dst[i] = a[i] OP b[i] for n
+ * elements (dst may be a or b); avg reduces as sum, and finish() divides
+ * by nranks (a no-op for the other operators). */
+void coll_reduce(enum coll_type t, enum coll_redop r, void *dst, const void *a, const void *b,
+		 size_t n);
+void coll_finish(enum coll_type t, enum coll_redop r, void *buf, size_t n, int nranks);
+
+/* The check (nccl-tests' InitData / CheckData). fill: rank's input of the
+ * call from seed (element index i of the input is element base + i of the
+ * rank's stream); poison: the receive region with 0xFF bytes; wrong: the
+ * elements of this rank's output that differ bit for bit from the expected
+ * result. */
+void coll_fill(const struct coll_call *c, int rank, int nranks, uint64_t seed);
+void coll_poison(const struct coll_call *c, int rank, int nranks);
+int64_t coll_wrong(const struct coll_call *c, int rank, int nranks, uint64_t seed);
+/* Elements of the rank's output region (what coll_wrong compares). */
+size_t coll_out_count(const struct coll_call *c, int nranks);
+
+#endif

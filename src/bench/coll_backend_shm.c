@@ -1,0 +1,284 @@
+/* assay-coll backend "shm": collectives through one MPI-3 shared window.
+ * Each rank's send and receive buffers live in the window, so a peer reads
+ * them in place: one copy per byte (all_gather, alltoall, broadcast,
+ * sendrecv pull the peers' blocks; all_reduce and reduce reduce this rank's
+ * 1/n of the data from every peer and write it to every receiver, a
+ * reduce-scatter and all-gather in one pass). Calls whose input fits a slot
+ * (COLL_SHM_SLOT) copy it into the slot and meet once; larger ones meet on
+ * entry and on exit. Ranks meet on sequence counters in the window. */
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/util.h"
+#include "coll.h"
+
+#define COLL_SHM_SLOT  (16u << 10) /* input bytes that take the one-meeting path */
+#define COLL_SHM_BLOCK (32u << 10) /* reduction block: stays in cache */
+#define CTL_BYTES      4096u
+
+struct shm_state {
+	MPI_Win win;
+	int me, n;
+	uint64_t seq;                 /* meetings this rank has entered */
+	_Atomic uint64_t **ctl;       /* [n] each rank's counter */
+	unsigned char *(*slot)[2];    /* [n][2] each rank's two slots */
+	unsigned char **send, **recv; /* [n] each rank's buffers */
+	unsigned char **src;          /* [n] the call's sources */
+	unsigned char *acc;           /* [COLL_SHM_BLOCK] private */
+	unsigned char *stage;         /* [recv bytes] private, in-place staging */
+	size_t recv_bytes;
+};
+
+static size_t page_round(size_t n)
+{
+	return (n + 4095) & ~(size_t)4095;
+}
+
+static assay_err shm_setup(struct coll_run *run, size_t send_bytes, size_t recv_bytes, char *reason,
+			   size_t len)
+{
+	if (!ep_shm_one_node(run->comm, run->rank, run->size, reason, len))
+		return ASSAY_NO_METRICS;
+	struct shm_state *s = xcalloc(1, sizeof(*s));
+	s->me = run->rank, s->n = run->size;
+	size_t sb = page_round(send_bytes ? send_bytes : 1),
+	       rb = page_round(recv_bytes ? recv_bytes : 1);
+	size_t total = CTL_BYTES + 2 * COLL_SHM_SLOT + sb + rb;
+	unsigned char *mine = ep_shm_window(run->comm, total, &s->win);
+	memset(mine, 0, total); /* first touch outside timing; counters at 0 */
+	s->ctl = xcalloc((size_t)s->n, sizeof(*s->ctl));
+	s->slot = xcalloc((size_t)s->n, sizeof(*s->slot));
+	s->send = xcalloc((size_t)s->n, sizeof(*s->send));
+	s->recv = xcalloc((size_t)s->n, sizeof(*s->recv));
+	for (int r = 0; r < s->n; r++) {
+		MPI_Aint sz;
+		int disp;
+		unsigned char *b;
+		MPI_CHECK(MPI_Win_shared_query(s->win, r, &sz, &disp, &b));
+		s->ctl[r] = (_Atomic uint64_t *)b;
+		s->slot[r][0] = b + CTL_BYTES;
+		s->slot[r][1] = b + CTL_BYTES + COLL_SHM_SLOT;
+		s->send[r] = b + CTL_BYTES + 2 * COLL_SHM_SLOT;
+		s->recv[r] = s->send[r] + sb;
+	}
+	s->src = xcalloc((size_t)s->n, sizeof(*s->src));
+	s->acc = xmalloc(COLL_SHM_BLOCK);
+	s->recv_bytes = recv_bytes;
+	run->be_state = s;
+	run->sendbuf = s->send[s->me];
+	run->recvbuf = s->recv[s->me];
+	/* Every rank's window is zeroed before anyone meets on it. */
+	MPI_CHECK(MPI_Barrier(run->comm));
+	return ASSAY_OK;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* Meeting number seq+1: publish it, wait until every rank has. */
+static void meet(struct shm_state *s)
+{
+	uint64_t e = ++s->seq;
+	atomic_store_explicit(s->ctl[s->me], e, memory_order_release);
+	for (int r = 0; r < s->n; r++) {
+		unsigned spins = 0;
+		while (atomic_load_explicit(s->ctl[r], memory_order_acquire) < e) {
+			/* Spin as MPI's shared-memory transport polls; yield
+			 * once it lasts, as ranks may share a core. */
+			if (++spins < (1u << 12))
+				cpu_relax();
+			else
+				sched_yield();
+		}
+	}
+}
+
+static unsigned char *peer_send(const struct shm_state *s, const struct coll_call *c, int r)
+{
+	return c->in_place ? s->recv[r] + c->send_stride * (size_t)r : s->send[r];
+}
+
+static unsigned char *peer_recv(const struct shm_state *s, const struct coll_call *c, int r)
+{
+	return s->recv[r] + c->recv_stride * (size_t)r;
+}
+
+/* dst = the reduction of n sources at offset off (bytes), len elements. */
+static void reduce_into(const struct coll_call *c, unsigned char *dst, unsigned char *const *src,
+			int n, size_t off, size_t len)
+{
+	if (n == 1)
+		memcpy(dst, src[0] + off, len * coll_type_size(c->type));
+	else
+		coll_reduce(c->type, c->redop, dst, src[0] + off, src[1] + off, len);
+	for (int r = 2; r < n; r++)
+		coll_reduce(c->type, c->redop, dst, dst, src[r] + off, len);
+	coll_finish(c->type, c->redop, dst, len, n);
+}
+
+static size_t in_bytes(const struct coll_call *c, int n)
+{
+	size_t elt = coll_type_size(c->type);
+	bool blocks = c->op == COLL_REDUCE_SCATTER || c->op == COLL_ALLTOALL;
+	return c->count * elt * (blocks ? (size_t)n : 1);
+}
+
+/* Small calls: the input goes into this rank's slot, one meeting, and each
+ * rank builds its output from the slots (in place is safe: inputs were
+ * copied first). A slot is written again two meetings later at the
+ * earliest, after every peer has finished reading it. */
+static void small_call(struct shm_state *s, const struct coll_call *c)
+{
+	int n = s->n, me = s->me, par = (int)((s->seq + 1) & 1);
+	size_t elt = coll_type_size(c->type), cb = c->count * elt;
+	if (c->op != COLL_BROADCAST || me == c->root)
+		memcpy(s->slot[me][par], c->send, in_bytes(c, n));
+	meet(s);
+	unsigned char **src = s->src;
+	for (int r = 0; r < n; r++)
+		src[r] = s->slot[r][par];
+	unsigned char *out = c->recv;
+	switch (c->op) {
+	case COLL_ALL_REDUCE: reduce_into(c, out, src, n, 0, c->count); break;
+	case COLL_REDUCE:
+		if (me == c->root)
+			reduce_into(c, out, src, n, 0, c->count);
+		break;
+	case COLL_REDUCE_SCATTER: reduce_into(c, out, src, n, (size_t)me * cb, c->count); break;
+	case COLL_ALL_GATHER:
+		for (int r = 0; r < n; r++)
+			memcpy(out + (size_t)r * cb, src[r], cb);
+		break;
+	case COLL_ALLTOALL:
+		for (int r = 0; r < n; r++)
+			memcpy(out + (size_t)r * cb, src[r] + (size_t)me * cb, cb);
+		break;
+	case COLL_BROADCAST: memcpy(out, src[c->root], cb); break;
+	case COLL_SENDRECV: memcpy(out, src[(me - 1 + n) % n], cb); break;
+	default: break;
+	}
+}
+
+/* This rank's share of count elements: [lo, hi), cache-line aligned. */
+static void my_part(size_t count, size_t elt, int n, int me, size_t *lo, size_t *hi)
+{
+	size_t align = 64 / elt, part = (count + (size_t)n - 1) / (size_t)n;
+	part = (part + align - 1) / align * align;
+	*lo = part * (size_t)me < count ? part * (size_t)me : count;
+	*hi = *lo + part < count ? *lo + part : count;
+}
+
+/* Large calls: meet on entry (every input ready, every output free), copy
+ * or reduce straight out of the peers' buffers, meet on exit. */
+static void large_call(struct shm_state *s, const struct coll_call *c)
+{
+	int n = s->n, me = s->me;
+	size_t elt = coll_type_size(c->type), cb = c->count * elt;
+	unsigned char **src = s->src, *out = peer_recv(s, c, me);
+	for (int r = 0; r < n; r++)
+		src[r] = peer_send(s, c, r);
+	meet(s);
+	switch (c->op) {
+	case COLL_ALL_REDUCE:
+	case COLL_REDUCE:
+	case COLL_REDUCE_SCATTER: {
+		size_t lo = 0, hi = c->count, base = 0, blk = COLL_SHM_BLOCK / elt;
+		if (c->op == COLL_REDUCE_SCATTER)
+			base = (size_t)me * cb;
+		else
+			my_part(c->count, elt, n, me, &lo, &hi);
+		for (size_t i = lo; i < hi; i += blk) {
+			size_t len = hi - i < blk ? hi - i : blk;
+			reduce_into(c, s->acc, src, n, base + i * elt, len);
+			if (c->op == COLL_REDUCE_SCATTER)
+				memcpy(out + i * elt, s->acc, len * elt);
+			else if (c->op == COLL_REDUCE)
+				memcpy(peer_recv(s, c, c->root) + i * elt, s->acc, len * elt);
+			else
+				for (int k = 0; k < n; k++) {
+					int r = (me + k) % n;
+					memcpy(peer_recv(s, c, r) + i * elt, s->acc, len * elt);
+				}
+		}
+		break;
+	}
+	case COLL_ALL_GATHER:
+		for (int k = 0; k < n; k++) {
+			int r = (me + k) % n;
+			if (!(c->in_place && r == me))
+				memcpy(out + (size_t)r * cb, src[r], cb);
+		}
+		break;
+	case COLL_BROADCAST:
+		if (!(c->in_place && me == c->root))
+			memcpy(out, src[c->root], cb);
+		break;
+	case COLL_ALLTOALL:
+	case COLL_SENDRECV: {
+		/* In place a peer may still read this rank's buffer: stage the
+		 * blocks privately, meet, then write them. */
+		unsigned char *dst = out;
+		if (c->in_place) {
+			if (!s->stage)
+				s->stage = xmalloc(s->recv_bytes ? s->recv_bytes : 1);
+			dst = s->stage;
+		}
+		if (c->op == COLL_SENDRECV) {
+			memcpy(dst, src[(me - 1 + n) % n], cb);
+		} else {
+			for (int k = 0; k < n; k++) {
+				int r = (me + k) % n;
+				memcpy(dst + (size_t)r * cb, src[r] + (size_t)me * cb, cb);
+			}
+		}
+		if (c->in_place) {
+			meet(s);
+			memcpy(out, dst, cb * (c->op == COLL_SENDRECV ? 1 : (size_t)n));
+		}
+		break;
+	}
+	default: break;
+	}
+	meet(s);
+}
+
+static void shm_call(struct coll_run *run, const struct coll_call *c)
+{
+	struct shm_state *s = run->be_state;
+	if (in_bytes(c, s->n) <= COLL_SHM_SLOT)
+		small_call(s, c);
+	else
+		large_call(s, c);
+}
+
+static void shm_teardown(struct coll_run *run)
+{
+	struct shm_state *s = run->be_state;
+	if (!s)
+		return;
+	MPI_CHECK(MPI_Barrier(run->comm));
+	MPI_CHECK(MPI_Win_free(&s->win));
+	free(s->ctl);
+	free(s->slot);
+	free(s->send);
+	free(s->recv);
+	free(s->src);
+	free(s->acc);
+	free(s->stage);
+	free(s);
+	run->be_state = NULL;
+	run->sendbuf = run->recvbuf = NULL;
+}
+
+const struct coll_backend coll_backend_shm = {
+    .name = "shm",
+    .setup = shm_setup,
+    .call = shm_call,
+    .teardown = shm_teardown,
+};

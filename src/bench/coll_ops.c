@@ -1,0 +1,372 @@
+/* assay-coll's operations, data types and reduction operators as nccl-tests
+ * has them (src/<op>.cu GetCollByteCount, src/common.cu test_typenames and
+ * test_opnames), the element arithmetic the shm backend and the bfloat16 MPI
+ * operators use, and the check: seeded inputs whose reductions are exact in
+ * every type, and an expected result computed on its own scalar path. */
+#include <string.h>
+
+#include "assay/ep.h"
+#include "coll.h"
+
+const char *const coll_op_names[COLL_NOPS + 1] = {"all_reduce", "all_gather", "reduce_scatter",
+						  "alltoall",   "broadcast",  "reduce",
+						  "sendrecv",   NULL};
+const char *const coll_type_names[CT_NTYPES + 1] = {"int8",   "uint8",    "int32", "uint32",
+						    "int64",  "uint64",   "half",  "float",
+						    "double", "bfloat16", NULL};
+const char *const coll_redop_names[CR_NREDOPS + 1] = {"sum", "prod", "max", "min", "avg", NULL};
+
+bool coll_op_has_redop(enum coll_op op)
+{
+	return op == COLL_ALL_REDUCE || op == COLL_REDUCE_SCATTER || op == COLL_REDUCE ||
+	       op == COLL_SENDRECV;
+}
+
+bool coll_op_has_root(enum coll_op op)
+{
+	return op == COLL_BROADCAST || op == COLL_REDUCE;
+}
+
+size_t coll_type_size(enum coll_type t)
+{
+	static const size_t sizes[CT_NTYPES] = {1, 1, 4, 4, 8, 8, 0, 4, 8, 2};
+	return sizes[t];
+}
+
+static bool is_float(enum coll_type t)
+{
+	return t == CT_FLOAT || t == CT_DOUBLE || t == CT_BF16;
+}
+
+static bool is_signed(enum coll_type t)
+{
+	return t == CT_INT8 || t == CT_INT32 || t == CT_INT64;
+}
+
+void coll_shape_of(enum coll_op op, size_t bytes, size_t elt, int nranks, struct coll_shape *s)
+{
+	size_t count = bytes / elt, n = (size_t)nranks;
+	size_t base = (count / n) & ~(16 / elt - 1);
+	memset(s, 0, sizeof(*s));
+	switch (op) {
+	case COLL_ALL_GATHER:
+		s->count = s->send_count = s->send_inplace = base;
+		s->recv_count = base * n;
+		break;
+	case COLL_REDUCE_SCATTER:
+		s->count = s->recv_count = s->recv_inplace = base;
+		s->send_count = base * n;
+		break;
+	case COLL_ALLTOALL:
+		s->count = base;
+		s->send_count = s->recv_count = base * n;
+		break;
+	default: s->count = s->send_count = s->recv_count = count; break;
+	}
+}
+
+/* ---- element arithmetic ---- */
+
+static inline float bf2f(uint16_t h)
+{
+	return assay_bf16_to_float(h);
+}
+
+/* dst = a OP b elementwise; integers add and multiply in 64 bits and wrap
+ * (no signed overflow), floats in their own type. */
+#define KERNEL(T, ADD, MUL)                                                                        \
+	static void red_##T(enum coll_redop r, T *dst, const T *a, const T *b, size_t n)           \
+	{                                                                                          \
+		switch (r) {                                                                       \
+		case CR_PROD:                                                                      \
+			for (size_t i = 0; i < n; i++)                                             \
+				dst[i] = MUL(T, a[i], b[i]);                                       \
+			break;                                                                     \
+		case CR_MAX:                                                                       \
+			for (size_t i = 0; i < n; i++)                                             \
+				dst[i] = a[i] > b[i] ? a[i] : b[i];                                \
+			break;                                                                     \
+		case CR_MIN:                                                                       \
+			for (size_t i = 0; i < n; i++)                                             \
+				dst[i] = a[i] < b[i] ? a[i] : b[i];                                \
+			break;                                                                     \
+		default:                                                                           \
+			for (size_t i = 0; i < n; i++)                                             \
+				dst[i] = ADD(T, a[i], b[i]);                                       \
+			break;                                                                     \
+		}                                                                                  \
+	}
+#define IADD(T, x, y) (T)((uint64_t)(x) + (uint64_t)(y))
+#define IMUL(T, x, y) (T)((uint64_t)(x) * (uint64_t)(y))
+#define FADD(T, x, y) ((x) + (y))
+#define FMUL(T, x, y) ((x) * (y))
+KERNEL(int8_t, IADD, IMUL)
+KERNEL(uint8_t, IADD, IMUL)
+KERNEL(int32_t, IADD, IMUL)
+KERNEL(uint32_t, IADD, IMUL)
+KERNEL(int64_t, IADD, IMUL)
+KERNEL(uint64_t, IADD, IMUL)
+KERNEL(float, FADD, FMUL)
+KERNEL(double, FADD, FMUL)
+
+static void red_bf16(enum coll_redop r, uint16_t *dst, const uint16_t *a, const uint16_t *b,
+		     size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		float x = bf2f(a[i]), y = bf2f(b[i]);
+		float v = r == CR_PROD  ? x * y
+			  : r == CR_MAX ? (x > y ? x : y)
+			  : r == CR_MIN ? (x < y ? x : y)
+					: x + y;
+		dst[i] = assay_bf16_from_float(v);
+	}
+}
+
+void coll_reduce(enum coll_type t, enum coll_redop r, void *dst, const void *a, const void *b,
+		 size_t n)
+{
+	switch (t) {
+	case CT_INT8: red_int8_t(r, dst, a, b, n); break;
+	case CT_UINT8: red_uint8_t(r, dst, a, b, n); break;
+	case CT_INT32: red_int32_t(r, dst, a, b, n); break;
+	case CT_UINT32: red_uint32_t(r, dst, a, b, n); break;
+	case CT_INT64: red_int64_t(r, dst, a, b, n); break;
+	case CT_UINT64: red_uint64_t(r, dst, a, b, n); break;
+	case CT_FLOAT: red_float(r, dst, a, b, n); break;
+	case CT_DOUBLE: red_double(r, dst, a, b, n); break;
+	case CT_BF16: red_bf16(r, dst, a, b, n); break;
+	default: break;
+	}
+}
+
+#define DIV_INT(T, W)                                                                              \
+	for (size_t i = 0; i < n; i++)                                                             \
+		((T *)buf)[i] = (T)((W)((T *)buf)[i] / (W)nranks);
+
+void coll_finish(enum coll_type t, enum coll_redop r, void *buf, size_t n, int nranks)
+{
+	if (r != CR_AVG)
+		return;
+	switch (t) {
+	case CT_INT8: DIV_INT(int8_t, int64_t) break;
+	case CT_UINT8: DIV_INT(uint8_t, uint64_t) break;
+	case CT_INT32: DIV_INT(int32_t, int64_t) break;
+	case CT_UINT32: DIV_INT(uint32_t, uint64_t) break;
+	case CT_INT64: DIV_INT(int64_t, int64_t) break;
+	case CT_UINT64: DIV_INT(uint64_t, uint64_t) break;
+	case CT_FLOAT:
+		for (size_t i = 0; i < n; i++)
+			((float *)buf)[i] /= (float)nranks;
+		break;
+	case CT_DOUBLE:
+		for (size_t i = 0; i < n; i++)
+			((double *)buf)[i] /= (double)nranks;
+		break;
+	case CT_BF16:
+		for (size_t i = 0; i < n; i++) {
+			uint16_t *p = (uint16_t *)buf + i;
+			*p = assay_bf16_from_float(bf2f(*p) / (float)nranks);
+		}
+		break;
+	default: break;
+	}
+}
+
+/* ---- the check ---- */
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+/* One element in the value domain: integers as 64 bits (sign-extended for
+ * signed types), floating types as a double. */
+struct val {
+	uint64_t u;
+	double d;
+};
+
+static uint64_t wrap(enum coll_type t, uint64_t u)
+{
+	size_t bits = coll_type_size(t) * 8;
+	if (bits >= 64)
+		return u;
+	u &= (1ull << bits) - 1;
+	if (is_signed(t) && (u >> (bits - 1)))
+		u |= ~0ull << bits;
+	return u;
+}
+
+/* The inputs: integers are any bits of the type (never 0 in products, as
+ * nccl-tests); floating sums take integers in [-4, 4] and products +-1, 2 or
+ * 1/2, so every order of reduction is exact (up to 64 ranks in bfloat16);
+ * min, max and the copies take multiples of 1/8 in [-125, 125]. */
+static struct val gen(enum coll_type t, enum coll_redop r, uint64_t seed, int rank, uint64_t i)
+{
+	uint64_t h = mix(mix(seed * 0x2545F4914F6CDD1Dull + (uint64_t)rank) ^ i);
+	struct val v = {0, 0};
+	if (!is_float(t)) {
+		v.u = wrap(t, h);
+		if (r == CR_PROD && v.u == 0)
+			v.u = 1;
+		return v;
+	}
+	static const double prods[4] = {1, -1, 2, 0.5};
+	if (r == CR_SUM || r == CR_AVG)
+		v.d = (double)((int)(h % 9) - 4);
+	else if (r == CR_PROD)
+		v.d = prods[h & 3];
+	else
+		v.d = ((double)(int64_t)(h % 2001) - 1000) / 8;
+	/* What the type holds (bfloat16 rounds; float and double are exact). */
+	if (t == CT_BF16)
+		v.d = bf2f(assay_bf16_from_float((float)v.d));
+	return v;
+}
+
+static void store(enum coll_type t, struct val v, void *p)
+{
+	if (t == CT_FLOAT) {
+		float f = (float)v.d;
+		memcpy(p, &f, 4);
+	} else if (t == CT_DOUBLE) {
+		memcpy(p, &v.d, 8);
+	} else if (t == CT_BF16) {
+		uint16_t h = assay_bf16_from_float((float)v.d);
+		memcpy(p, &h, 2);
+	} else {
+		memcpy(p, &v.u, coll_type_size(t)); /* little-endian: the low bytes */
+	}
+}
+
+static struct val fold(enum coll_type t, enum coll_redop r, struct val a, struct val b)
+{
+	if (is_float(t)) {
+		a.d = r == CR_PROD  ? a.d * b.d
+		      : r == CR_MAX ? (a.d > b.d ? a.d : b.d)
+		      : r == CR_MIN ? (a.d < b.d ? a.d : b.d)
+				    : a.d + b.d;
+		return a;
+	}
+	bool s = is_signed(t);
+	bool gt = s ? (int64_t)a.u > (int64_t)b.u : a.u > b.u;
+	a.u = r == CR_PROD  ? a.u * b.u
+	      : r == CR_MAX ? (gt ? a.u : b.u)
+	      : r == CR_MIN ? (gt ? b.u : a.u)
+			    : a.u + b.u;
+	a.u = wrap(t, a.u);
+	return a;
+}
+
+static struct val finish(enum coll_type t, enum coll_redop r, struct val v, int nranks)
+{
+	if (r != CR_AVG)
+		return v;
+	if (t == CT_FLOAT)
+		v.d = (double)((float)v.d / (float)nranks);
+	else if (t == CT_DOUBLE)
+		v.d = v.d / nranks;
+	else if (t == CT_BF16)
+		v.d = bf2f(assay_bf16_from_float((float)v.d / (float)nranks));
+	else if (is_signed(t))
+		v.u = wrap(t, (uint64_t)((int64_t)v.u / nranks));
+	else
+		v.u = wrap(t, v.u / (uint64_t)nranks);
+	return v;
+}
+
+/* The operator the inputs are made for: the copies use min/max's. */
+static enum coll_redop gen_op(const struct coll_call *c)
+{
+	return coll_op_has_redop(c->op) ? c->redop : CR_MAX;
+}
+
+static size_t in_count(const struct coll_call *c, int nranks)
+{
+	switch (c->op) {
+	case COLL_REDUCE_SCATTER:
+	case COLL_ALLTOALL: return c->count * (size_t)nranks;
+	default: return c->count;
+	}
+}
+
+size_t coll_out_count(const struct coll_call *c, int nranks)
+{
+	switch (c->op) {
+	case COLL_ALL_GATHER:
+	case COLL_ALLTOALL: return c->count * (size_t)nranks;
+	default: return c->count;
+	}
+}
+
+void coll_fill(const struct coll_call *c, int rank, int nranks, uint64_t seed)
+{
+	size_t elt = coll_type_size(c->type), n = in_count(c, nranks);
+	enum coll_redop r = gen_op(c);
+	unsigned char *p = c->send;
+	for (size_t i = 0; i < n; i++)
+		store(c->type, gen(c->type, r, seed, rank, i), p + i * elt);
+}
+
+void coll_poison(const struct coll_call *c, int rank, int nranks)
+{
+	size_t elt = coll_type_size(c->type);
+	size_t n = in_count(c, nranks), m = coll_out_count(c, nranks);
+	unsigned char *base = (unsigned char *)c->recv - c->recv_stride * (size_t)rank;
+	size_t bytes = (c->recv_stride * (size_t)rank) + m * elt;
+	if (c->in_place && c->send_stride * (size_t)rank + n * elt > bytes)
+		bytes = c->send_stride * (size_t)rank + n * elt;
+	memset(base, 0xFF, bytes);
+}
+
+/* Element i of rank's output as the operation defines it. */
+static struct val expect(const struct coll_call *c, int rank, int nranks, uint64_t seed, size_t i,
+			 bool *untouched)
+{
+	enum coll_type t = c->type;
+	enum coll_redop r = gen_op(c);
+	size_t blk = i / (c->count ? c->count : 1), k = i % (c->count ? c->count : 1);
+	*untouched = false;
+	switch (c->op) {
+	case COLL_ALL_GATHER: return gen(t, r, seed, (int)blk, k);
+	case COLL_ALLTOALL: return gen(t, r, seed, (int)blk, (uint64_t)rank * c->count + k);
+	case COLL_BROADCAST: return gen(t, r, seed, c->root, i);
+	case COLL_SENDRECV: return gen(t, r, seed, (rank - 1 + nranks) % nranks, i);
+	case COLL_REDUCE:
+		if (rank != c->root) {
+			/* Not the root: the receive buffer keeps what it held. */
+			*untouched = !c->in_place;
+			return gen(t, r, seed, rank, i);
+		}
+		/* fall through */
+	default: {
+		uint64_t at = c->op == COLL_REDUCE_SCATTER ? (uint64_t)rank * c->count + i : i;
+		struct val acc = gen(t, r, seed, 0, at);
+		for (int q = 1; q < nranks; q++)
+			acc = fold(t, r, acc, gen(t, r, seed, q, at));
+		return finish(t, r, acc, nranks);
+	}
+	}
+}
+
+int64_t coll_wrong(const struct coll_call *c, int rank, int nranks, uint64_t seed)
+{
+	size_t elt = coll_type_size(c->type), m = coll_out_count(c, nranks);
+	const unsigned char *out = c->recv;
+	unsigned char want[8], poison[8];
+	memset(poison, 0xFF, sizeof(poison));
+	int64_t wrong = 0;
+	for (size_t i = 0; i < m; i++) {
+		bool untouched;
+		struct val v = expect(c, rank, nranks, seed, i, &untouched);
+		if (untouched)
+			memcpy(want, poison, elt);
+		else
+			store(c->type, v, want);
+		wrong += memcmp(out + i * elt, want, elt) != 0;
+	}
+	return wrong;
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# Checks one assay-coll stdout against nccl-tests' layout and assay's ingest.
+#   check-output.py STDOUT ASSAY OP BACKEND NP [--wrong] [--json FILE]
+# Layout: the three table header lines must equal, byte for byte, those of
+# tests/fixtures/nccl-text/all_reduce_perf-h100-2n.log (written with the
+# printf formats of NVIDIA/nccl-tests a0b82b2 src/util.cu writeResultHeader,
+# lines 738-766, see make-fixtures.py), and every data row must end each of
+# its 13 cells at the same column as that fixture's rows do
+# (writeBenchmarkLinePreamble "%12li  %12li  %8s  %6s  %6s", lines 455-457;
+# writeBenchmarkLineBody "  %7s  %6s  %6s  %6g" / "    N/A" with
+# getFloatStr, lines 487-511). The footer follows writeResultFooter (lines
+# 777-780). Sizes and counts follow src/<op>.cu GetCollByteCount, busbw the
+# factors of doc/PERFORMANCE.md. Then `assay parse` must read a row per
+# measured cell, with the collective and backend in the series.
+import json, os, re, subprocess, sys
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'fixtures',
+                   'nccl-text', 'all_reduce_perf-h100-2n.log')
+FACTOR = {'all_reduce': lambda n: 2 * (n - 1) / n, 'all_gather': lambda n: (n - 1) / n,
+          'reduce_scatter': lambda n: (n - 1) / n, 'alltoall': lambda n: (n - 1) / n,
+          'broadcast': lambda n: 1, 'reduce': lambda n: 1, 'sendrecv': lambda n: 1}
+ELT = {'int8': 1, 'uint8': 1, 'int32': 4, 'uint32': 4, 'int64': 8, 'uint64': 8, 'float': 4,
+       'double': 8, 'bfloat16': 2}
+
+
+def fail(msg):
+    sys.exit('check-output.py: ' + msg)
+
+
+def ends(line):
+    return [m.end() for m in re.finditer(r'\S+', line)]
+
+
+def table(lines):
+    """The three header lines and the data rows."""
+    i = next((k for k, l in enumerate(lines) if 'out-of-place' in l and l.startswith('#')), None)
+    if i is None:
+        fail('no table header')
+    rows = [l for l in lines[i + 3:] if l and not l.startswith('#')]
+    return lines[i:i + 3], rows
+
+
+def main():
+    a = sys.argv[1:]
+    out, assay, op, backend, n = a[0], a[1], a[2], a[3], int(a[4])
+    want_wrong = '--wrong' in a
+    js = a[a.index('--json') + 1] if '--json' in a else None
+    lines = open(out).read().split('\n')
+    fix = open(FIX).read().split('\n')
+    head, rows = table(lines)
+    validation = not any(l.startswith('# nThread') and 'validation: 0 ' in l for l in lines)
+    fhead, frows = table(fix)
+    for got, want in zip(head, fhead):
+        if got != want:
+            fail('header line differs from nccl-tests\':\n got  %r\n want %r' % (got, want))
+    fends = ends(frows[0])
+    if not rows:
+        fail('no data rows')
+    wrong_cells = checked = 0
+    for r in rows:
+        t = r.split()
+        # "    N/A" is one column narrower than "  %6g" (util.cu line 508).
+        want = list(fends)
+        for j in (8, 12):
+            if j < len(t) and t[j] == 'N/A':
+                want[j:] = [e - 1 for e in want[j:]]
+        if ends(r) != want:
+            fail('row cells end at %s, nccl-tests\' at %s:\n%r' % (ends(r), want, r))
+        size, count, typ, redop, root = int(t[0]), int(t[1]), t[2], t[3], int(t[4])
+        if op in ('all_gather', 'reduce_scatter', 'alltoall'):
+            # the printed size is the buffer of count * n elements
+            if size != count * n * ELT[typ]:
+                fail('size %d is not count %d x %d ranks x %d bytes' % (size, count, n, ELT[typ]))
+        elif size != count * ELT[typ]:
+            fail('size %d is not count %d x %d bytes' % (size, count, ELT[typ]))
+        if (redop == 'none') != (op in ('all_gather', 'alltoall', 'broadcast')):
+            fail('redop %s for %s' % (redop, op))
+        if (root == -1) != (op not in ('broadcast', 'reduce')):
+            fail('root %d for %s' % (root, op))
+        for k in (5, 9):
+            tm, alg, bus, wr = t[k:k + 4]
+            if float(alg) >= 1:
+                want = float(alg) * FACTOR[op](n)
+                if abs(float(bus) - want) > 0.006 + 0.006 * FACTOR[op](n):
+                    fail('busbw %s is not algbw %s x %.4f' % (bus, alg, FACTOR[op](n)))
+            if wr != 'N/A':
+                checked += 1
+                wrong_cells += int(wr) > 0
+            elif validation and not (k == 9 and op in ('alltoall', 'sendrecv')):
+                fail('#wrong N/A where nccl-tests checks: %r' % r)
+    oob = [l for l in lines if l.startswith('# Out of bounds values')]
+    avg = [l for l in lines if l.startswith('# Avg bus bandwidth')]
+    if len(oob) != 1 or not re.fullmatch(r'# Out of bounds values : \d+ (OK|FAILED)', oob[0]):
+        fail('footer: %r' % oob)
+    if len(avg) != 1 or not re.fullmatch(r'# Avg bus bandwidth    : \S+ ', avg[0]):
+        fail('footer: %r' % avg)
+    if ('# Collective test starting: %s_perf' % op) not in lines or \
+       ('# Collective test concluded: %s_perf' % op) not in lines:
+        fail('no "# Collective test starting/concluded: %s_perf"' % op)
+    if want_wrong != (wrong_cells > 0) or want_wrong != oob[0].endswith('FAILED'):
+        fail('expected %s, got %d cells with #wrong > 0 and %r' %
+             ('#wrong > 0' if want_wrong else 'no wrong elements', wrong_cells, oob[0]))
+    # assay's own ingest.
+    for f, fmt in ((out, 'nccl-tests-text'),) + (((js, 'nccl-tests'),) if js else ()):
+        p = subprocess.run([assay, 'parse', '--input-format', fmt, f], capture_output=True,
+                           text=True)
+        if p.returncode != 0:
+            fail('assay parse %s: exit %d: %s' % (fmt, p.returncode, p.stderr))
+        got = [json.loads(l) for l in p.stdout.splitlines()]
+        bus = [g for g in got if g['metric'] == 'busbw' and g['statistic'] == 'mean']
+        wrong = [g for g in got if g['metric'] == 'wrong']
+        if len(bus) != 2 * len(rows) or len(wrong) != checked:
+            fail('%s: %d busbw rows and %d wrong rows for %d table rows and %d checked cells' %
+                 (fmt, len(bus), len(wrong), len(rows), checked))
+        for g in got:
+            s = g['series']
+            if s.get('collective') != op or s.get('backend') != backend or \
+               s.get('scale') != '1x%d' % n:
+                fail('%s: series %s' % (fmt, s))
+    if js:
+        doc = json.load(open(js))
+        for res in doc['results']:
+            for pl in ('out_of_place', 'in_place'):
+                st = res[pl + '_per_iter']
+                if not (st['min_us'] <= st['p50_us'] <= st['p99_us'] <= st['max_us']):
+                    fail('percentiles out of order: %s' % st)
+                if len(st['times_us']) != res['actual_iterations']:
+                    fail('times_us has %d samples' % len(st['times_us']))
+        if 'env' in doc:
+            fail('the JSON must not copy the environment')
+    print('check-output.py: ok (%d rows, %d checked cells)' % (len(rows), checked))
+
+
+main()

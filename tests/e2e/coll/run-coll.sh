@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs assay-coll under mpirun for CTest (through ../ep/run-ep.sh, which
+# handles root, oversubscription, the sanitizers and the exit code) and
+# checks its layout against nccl-tests' and its ingest (check-output.py).
+#   run-coll.sh ASSAY_COLL ASSAY NP EXIT OP BACKEND -- assay-coll arguments...
+# EXIT 3 means #wrong > 0 is expected; COLL_EXPECT_STDERR: a message that
+# must appear once on stderr (then nothing else is checked). COLL_JSON=1
+# adds -J and checks it. COLL_ARGV0=NAME runs assay-coll through a link
+# named NAME. Open MPI 4.1's op/avx component saturates 8-bit sums
+# (docs/collectives.md): it is turned off so the tests check assay-coll.
+set -euo pipefail
+bin=$1 assay=$2 np=$3 want_rc=$4 op=$5 backend=$6
+shift 6
+[ "$1" = -- ] && shift
+export OMPI_MCA_op=^avx
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+args=("$@")
+check=()
+if [ "${COLL_JSON:-}" = 1 ]; then
+  args+=(-J "$tmp/out.json")
+  check+=(--json "$tmp/out.json")
+fi
+if [ -n "${COLL_ARGV0:-}" ]; then
+  ln -s "$bin" "$tmp/$COLL_ARGV0"
+  bin=$tmp/$COLL_ARGV0
+fi
+EP_EXPECT_STDERR=${COLL_EXPECT_STDERR:-} "$(dirname "$0")/../ep/run-ep.sh" "$bin" "$np" "$want_rc" - - \
+  -- "${args[@]}" >"$tmp/all"
+cat "$tmp/all"
+grep -v '^run-ep.sh: ' "$tmp/all" >"$tmp/stdout" || true
+if [ -z "${COLL_EXPECT_STDERR:-}" ]; then
+  [ "$want_rc" = 3 ] && check+=(--wrong)
+  python3 "$(dirname "$0")/check-output.py" "$tmp/stdout" "$assay" "$op" "$backend" "$np" "${check[@]}"
+fi
+echo "run-coll.sh: ok"
