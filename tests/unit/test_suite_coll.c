@@ -131,7 +131,7 @@ static void test_assay_coll_default(void **state)
 	const char *base = strrchr(p.argv.v[0], '/');
 	assert_string_equal(base ? base + 1 : p.argv.v[0], "assay-coll");
 	char *argv = joined(&p.argv);
-	assert_non_null(strstr(argv, " --op all_gather --backend shm -b 1024 -e 4096 -f 2 -g 1 "
+	assert_non_null(strstr(argv, " -O all_gather --backend shm -b 1024 -e 4096 -f 2 -g 1 "
 				     "-n 20 -w 5 -c 1 -d float"));
 	free(argv);
 	assert_string_equal(json_string_value(json_object_get(p.context, "backend")), "shm");

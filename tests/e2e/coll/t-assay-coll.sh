@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# LEAD: the assay-coll e2e (registered in CMakeLists.txt once the assay_coll
-# target exists). A collective suite with assay-coll as its program
+# A collective suite with assay-coll as its program
 # (-O, --backend, nccl-tests' flags) runs locally under mpirun; its table
 # reads into rows; the thresholds file fails one size on purpose (1 MiB
 # needs an impossible busbw) and passes another (8 B within a generous
-# time): exit 1, the verdict names the size.
+# time): exit 1, the verdict names the size. The ranks run with
+# detect_leaks=0 (Open MPI's own allocations at exit, as tests/e2e/ep/run-ep.sh
+# says) and without Open MPI's op/avx (docs/collectives.md).
 # Usage: t-assay-coll.sh ASSAY ASSAY_COLL
 . "$ASSAY_SOURCE_DIR/tests/e2e/run/lib.sh" "$1"
 coll=$2
@@ -16,6 +17,7 @@ cat >suite.json <<JSON
  "binary": "$coll", "backend": "shm",
  "operations": ["all_reduce"], "sizes": {"min": 8, "max": "4M"}, "ranks": [2],
  "iterations": 5, "warmups": 1, "timeout_s": 300,
+ "env": {"ASAN_OPTIONS": "detect_leaks=0", "OMPI_MCA_op": "^avx"},
  "gates": {"thresholds": "thr.json"}}
 JSON
 run_assay 1 run --store s.db --revision A suite.json

@@ -34,11 +34,12 @@ expect_eq "$(final_state "$id")" COMPLETED "state of the case's job"
 # One table (rank 0's), every row stored.
 expect_eq "$(q s.db "SELECT count(*) FROM measurements")" 249 "stored rows"
 
-# LEAD: assay-coll through the local Slurm, once it is built next to assay
-# (src/bench, branch wip2-coll): the same suite with assay-coll as the
-# program (backend mpi) and a threshold that fails 1 MiB on purpose.
+# assay-coll (built next to assay) through the local Slurm: the same suite
+# with assay-coll as the program (backend mpi) and a threshold that fails
+# 1 MiB on purpose.
 coll="$(dirname "$1")/assay-coll"
-if [ -x "$coll" ]; then
+[ -x "$coll" ] || fail "no assay-coll next to $1"
+{
   cat >thr2.json <<'JSON'
 {"all_reduce": {"busbw": {"1M": 1000000}}}
 JSON
@@ -53,4 +54,4 @@ JSON
   run_assay 1 run --store s2.db --quiet coll.json
   expect_grep '^all_reduce-float-1x2 +gate-failed .*gates: 1 FAIL \(threshold busbw/mean: all_reduce at 1048576 B, in-place: busbw .* < 1e\+06\)' out.txt
   [ "$(q s2.db "SELECT count(*) FROM measurements")" -gt 0 ] || fail "assay-coll: no rows stored"
-fi
+}
