@@ -160,7 +160,8 @@ static const uint64_t pow10_int[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 
 #endif
 
 /* The number at p times 10^shift, correctly rounded on the fast path. */
-static const char *decimal(const char *p, const char *end, int shift, double *out)
+static inline __attribute__((always_inline)) const char *decimal(const char *p, const char *end,
+								 int shift, double *out)
 {
 	const char *start = p;
 	bool neg = false;
