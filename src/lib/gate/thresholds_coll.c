@@ -112,7 +112,7 @@ static int parse_sizes(struct assay_cfg *c, struct assay_coll_thresholds *t, con
 				return assay_cfg_fail(c, kp, "duplicate size: %lld B is also at %s",
 						      bytes, o->path);
 		}
-		double value;
+		double value = 0;
 		if (read_value(c, v, kp, time, &value) < 0)
 			return -1;
 		t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
