@@ -290,6 +290,8 @@ struct assay_series_filter {
 	struct strlist keys;  /* series keys or prefixes; empty: all */
 	struct strlist match; /* "field=value" entries */
 	const char *since;    /* RFC 3339 timestamp (or a prefix: 2026-11-01); rows at or after */
+	bool bare; /* list the series without counting their rows or reading the last one:
+		    * a series with no row at or after since is listed too (count 0) */
 };
 void assay_series_filter_release(struct assay_series_filter *f);
 
@@ -305,7 +307,8 @@ typedef int (*assay_store_row_fn)(const struct assay_row *r, void *ctx);
 assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filter *f,
 			   assay_store_row_fn fn, void *ctx, struct assay_error *e);
 
-/* One series' points in time order (timestamp, then insertion). */
+/* One series' points in time order (timestamp, then insertion), read into
+ * an empty list. */
 struct assay_point {
 	char *revision; /* may be NULL */
 	char *timestamp;
@@ -316,6 +319,7 @@ struct assay_point {
 struct assay_points {
 	struct assay_point *v;
 	size_t n, alloc;
+	char *strings; /* the points' strings in one block (owned), or NULL: each owned */
 };
 assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
 			     struct assay_points *out, struct assay_error *e);

@@ -653,8 +653,39 @@ static void test_series_identity(void **state)
 		assert_int_equal(pts.n, 5);
 		for (size_t j = 0; j < pts.n; j++)
 			assert_true(pts.v[j].value == (strcmp(p, "bf16") ? 200 : 100) + (double)j);
+		/* Points go into an empty list only; their strings share one block. */
+		assert_int_equal(assay_store_series_values(s, l.v[i].key, NULL, &pts, &e),
+				 ASSAY_USAGE);
+		assert_string_equal(e.message, "points are read into an empty list");
+		assay_points_release(&pts);
+		assert_int_equal(assay_store_series_values(s, l.v[i].key, NULL, &pts, &e),
+				 ASSAY_OK);
+		assert_int_equal(pts.n, 5);
+		assert_non_null(pts.strings);
+		for (size_t j = 0; j < pts.n; j++) {
+			assert_string_equal(pts.v[j].revision, "r");
+			assert_null(pts.v[j].run_id);
+			assert_true(pts.v[j].revision > pts.strings &&
+				    pts.v[j].timestamp > pts.strings);
+		}
 		assay_points_release(&pts);
 	}
+	/* A bare listing: the same series, no counts read; with a since after
+	 * every row a bare listing still names them (count 0), a full one not. */
+	f.bare = true;
+	f.since = "2999-01-01";
+	struct assay_series_list lb = {0};
+	assert_int_equal(assay_store_series(s, &f, &lb, &e), ASSAY_OK);
+	assert_int_equal(lb.n, 2);
+	assert_string_equal(lb.v[0].key, l.v[0].key);
+	assert_int_equal(lb.v[0].count, 0);
+	assert_null(lb.v[0].last_timestamp);
+	assay_series_list_release(&lb);
+	f.bare = false;
+	assert_int_equal(assay_store_series(s, &f, &lb, &e), ASSAY_OK);
+	assert_int_equal(lb.n, 0);
+	assay_series_list_release(&lb);
+	f.since = NULL;
 	/* A row whose unit disagrees with its stored series is refused whole. */
 	struct assay_rows other = ASSAY_ROWS_INIT;
 	add_row(&other, "bf16", "tokens", 1, NULL);

@@ -189,7 +189,7 @@ static bool same_str(const char *a, const char *b)
 assay_err load_gate_series(struct loader *L, struct assay_error *e)
 {
 	struct assay_report *r = L->r;
-	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, NULL};
+	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, NULL, false};
 	for (size_t i = 0; i < r->ngates; i++)
 		if (r->gates[i].series_key && !strlist_has(&f.keys, r->gates[i].series_key))
 			strlist_push(&f.keys, r->gates[i].series_key);

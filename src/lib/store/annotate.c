@@ -104,11 +104,7 @@ assay_err assay_store_unannotate(struct assay_store *s, const char *series_key,
 assay_err assay_store_annotations(struct assay_store *s, const char *series_key,
 				  struct assay_annotations *out, struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(
-	    s,
-	    "SELECT s.key, a.revision, a.kind, a.note, a.created FROM annotations a JOIN series s "
-	    "ON s.id = a.series WHERE ?1 IS NULL OR s.key = ?1 ORDER BY a.id",
-	    e);
+	sqlite3_stmt *st = store_stmt(s, ST_ANNOTATIONS, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	store_bind_text(st, 1, series_key);
@@ -123,7 +119,7 @@ assay_err assay_store_annotations(struct assay_store *s, const char *series_key,
 		a->note = store_column_dup(st, 3);
 		a->created = store_column_dup(st, 4);
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (step != SQLITE_DONE)
 		return store_sqlerr(s, e, "reading annotations");
 	return ASSAY_OK;

@@ -28,6 +28,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_IDENT_FIND] = "SELECT id, value FROM measurements WHERE series = ?1 AND run_id IS ?2 AND "
 		      "revision IS ?3 AND case_id IS ?4 AND (?5 IS NULL OR timestamp = ?5) AND "
 		      "\"case\" IS NULL ORDER BY id LIMIT 1",
+    /* Annotations of one series (?1), or of every series (NULL). */
+    [ST_ANNOTATIONS] = "SELECT s.key, a.revision, a.kind, a.note, a.created FROM annotations a "
+		       "JOIN series s ON s.id = a.series WHERE ?1 IS NULL OR s.key = ?1 "
+		       "ORDER BY a.id",
 };
 
 assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what)

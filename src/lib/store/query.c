@@ -174,15 +174,28 @@ assay_err assay_store_series(struct assay_store *s, const struct assay_series_fi
 	assay_err rc = check_filter(f, since, e);
 	if (rc != ASSAY_OK || (rc = pick_series(s, f, &p, &n, e)) != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *cnt = store_prepare(
+	sqlite3_stmt *cnt = NULL, *last = NULL;
+	if (f->bare) {
+		for (size_t i = 0; i < n; i++) {
+			ALLOC_GROW(out->v, out->n + 1, out->alloc);
+			struct assay_series_info *si = &out->v[out->n++];
+			*si = (struct assay_series_info){.key = p[i].key,
+							 .fields = p[i].fields,
+							 .unit = p[i].unit,
+							 .direction = p[i].dir};
+			p[i].key = p[i].unit = NULL;
+			p[i].fields = NULL;
+		}
+		goto done;
+	}
+	cnt = store_prepare(
 	    s, "SELECT count(*) FROM measurements WHERE series = ?1 AND timestamp >= ?2", e);
-	sqlite3_stmt *last =
-	    cnt ? store_prepare(s,
-				"SELECT value, revision, timestamp FROM measurements "
-				"WHERE series = ?1 AND timestamp >= ?2 ORDER BY "
-				"timestamp DESC, id DESC LIMIT 1",
-				e)
-		: NULL;
+	last = cnt ? store_prepare(s,
+				   "SELECT value, revision, timestamp FROM measurements "
+				   "WHERE series = ?1 AND timestamp >= ?2 ORDER BY "
+				   "timestamp DESC, id DESC LIMIT 1",
+				   e)
+		   : NULL;
 	if (!last) {
 		rc = e ? e->code : ASSAY_INFRA;
 		goto done;
@@ -309,8 +322,10 @@ assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filt
 static assay_err read_points(struct assay_store *s, const char *series_key, const char *since,
 			     bool with_run, struct assay_points *out, struct assay_error *e)
 {
-	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, since};
+	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, since, false};
 	char norm[32];
+	if (out->n || out->strings)
+		return assay_error_set(e, ASSAY_USAGE, "points are read into an empty list");
 	assay_err rc = check_filter(&f, norm, e);
 	if (rc != ASSAY_OK)
 		return rc;
@@ -333,17 +348,41 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_int64(st, 1, sid);
 	sqlite3_bind_text(st, 2, norm, -1, SQLITE_STATIC);
+	/* The points' strings go to one block, as offsets + 1 (0: NULL) until
+	 * it stops growing: one allocation per series instead of two to four
+	 * per point. */
+	struct sbuf strings = SBUF_INIT;
+	size_t(*off)[4] = NULL, off_alloc = 0, first = out->n;
+	sbuf_addch(&strings, '\0');
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		ALLOC_GROW(off, out->n - first + 1, off_alloc);
+		size_t *o = off[out->n - first];
 		struct assay_point *pt = &out->v[out->n++];
 		pt->value = sqlite3_column_double(st, 0);
-		pt->revision = store_column_dup(st, 2);
-		pt->timestamp = store_column_dup(st, 3);
-		pt->run_id = with_run ? store_column_dup(st, 4) : NULL;
-		pt->image_digest = with_run ? store_column_dup(st, 5) : NULL;
+		for (int c = 0; c < 4; c++) {
+			const unsigned char *t =
+			    c < 2 || with_run ? sqlite3_column_text(st, 2 + c) : NULL;
+			o[c] = 0;
+			if (t) {
+				o[c] = strings.len;
+				sbuf_add(&strings, t, (size_t)sqlite3_column_bytes(st, 2 + c) + 1);
+			}
+		}
 	}
 	if (step != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "reading points");
+	char *block = sbuf_detach(&strings, NULL);
+	for (size_t i = first; i < out->n; i++) {
+		size_t *o = off[i - first];
+		struct assay_point *pt = &out->v[i];
+		pt->revision = o[0] ? block + o[0] : NULL;
+		pt->timestamp = o[1] ? block + o[1] : NULL;
+		pt->run_id = o[2] ? block + o[2] : NULL;
+		pt->image_digest = o[3] ? block + o[3] : NULL;
+	}
+	free(off);
+	out->strings = block;
 	if (with_run)
 		sqlite3_finalize(st);
 	else
@@ -366,12 +405,14 @@ assay_err assay_store_series_values(struct assay_store *s, const char *series_ke
 
 void assay_points_release(struct assay_points *p)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->v[i].revision);
-		free(p->v[i].timestamp);
-		free(p->v[i].run_id);
-		free(p->v[i].image_digest);
-	}
+	if (!p->strings) /* filled point by point (CSV input, history walk) */
+		for (size_t i = 0; i < p->n; i++) {
+			free(p->v[i].revision);
+			free(p->v[i].timestamp);
+			free(p->v[i].run_id);
+			free(p->v[i].image_digest);
+		}
+	free(p->strings);
 	free(p->v);
 	memset(p, 0, sizeof(*p));
 }

@@ -16,6 +16,7 @@ enum store_stmt_id {
 	ST_IDENT_FIND,
 	ST_SERIES_ID,
 	ST_VALUES,
+	ST_ANNOTATIONS,
 	ST_COUNT
 };
 
