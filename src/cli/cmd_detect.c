@@ -225,11 +225,18 @@ static int detect_points(struct printer *p, const struct assay_detect_opts *o,
 	return job_print(p, &j, key, fields, unit, dir);
 }
 
-/* Detection threads: each takes the next job of the batch until none is left. */
+/* Detection threads: each takes the next prepared job of the batch, waiting
+ * while the reading thread is still preparing it; the reading thread joins
+ * them once the batch is read, so reading and detection overlap. */
 struct job_pool {
 	struct series_job *jobs;
-	size_t n, next;
+	size_t ready, next;
+	bool closed;
+	int waiting;
 	pthread_mutex_t lock;
+	pthread_cond_t more;
+	pthread_t th[64];
+	int started;
 };
 
 static void *job_worker(void *arg)
@@ -237,26 +244,56 @@ static void *job_worker(void *arg)
 	struct job_pool *jp = arg;
 	for (;;) {
 		pthread_mutex_lock(&jp->lock);
-		size_t i = jp->next++;
+		while (jp->next >= jp->ready && !jp->closed) {
+			jp->waiting++;
+			pthread_cond_wait(&jp->more, &jp->lock);
+			jp->waiting--;
+		}
+		size_t i = jp->next < jp->ready ? jp->next++ : SIZE_MAX;
 		pthread_mutex_unlock(&jp->lock);
-		if (i >= jp->n)
+		if (i == SIZE_MAX)
 			return NULL;
 		job_detect(&jp->jobs[i]);
 	}
 }
 
-static void detect_batch(struct series_job *jobs, size_t n, int nthreads)
+/* Start nthreads - 1 detection threads on jobs (none ready yet). */
+static void pool_start(struct job_pool *jp, struct series_job *jobs, int nthreads)
 {
-	struct job_pool jp = {jobs, n, 0, PTHREAD_MUTEX_INITIALIZER};
-	pthread_t th[64];
-	int started = 0;
-	for (int t = 1; t < nthreads && t < 64 && (size_t)t < n; t++)
-		if (pthread_create(&th[started], NULL, job_worker, &jp) == 0)
-			started++;
-	job_worker(&jp); /* this thread works too */
-	for (int t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
-	pthread_mutex_destroy(&jp.lock);
+	*jp = (struct job_pool){.jobs = jobs};
+	pthread_mutex_init(&jp->lock, NULL);
+	pthread_cond_init(&jp->more, NULL);
+	for (int t = 1; t < nthreads && t < 64; t++)
+		if (pthread_create(&jp->th[jp->started], NULL, job_worker, jp) == 0)
+			jp->started++;
+}
+
+/* The job after the last ready one is prepared: hand it to a thread. A
+ * waiting thread is woken once a few jobs wait for it (a wake-up costs
+ * about as much as detecting a short series). */
+#define POOL_WAKE 8
+
+static void pool_ready(struct job_pool *jp)
+{
+	pthread_mutex_lock(&jp->lock);
+	jp->ready++;
+	if (jp->waiting && jp->ready - jp->next >= POOL_WAKE)
+		pthread_cond_signal(&jp->more);
+	pthread_mutex_unlock(&jp->lock);
+}
+
+/* No more jobs: detect what is left on this thread too, then join. */
+static void pool_finish(struct job_pool *jp)
+{
+	pthread_mutex_lock(&jp->lock);
+	jp->closed = true;
+	pthread_cond_broadcast(&jp->more);
+	pthread_mutex_unlock(&jp->lock);
+	job_worker(jp);
+	for (int t = 0; t < jp->started; t++)
+		pthread_join(jp->th[t], NULL);
+	pthread_cond_destroy(&jp->more);
+	pthread_mutex_destroy(&jp->lock);
 }
 
 static int detect_input(struct printer *p, const struct assay_detect_opts *o, const char *file,
@@ -286,6 +323,7 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	struct assay_store *s;
 	struct assay_series_list l = {0};
 	struct assay_error e;
+	sc->filter.bare = true; /* a series without points is passed over below */
 	int rc = store_cli_open_series(sc, false, &s, &l);
 	if (rc != ASSAY_OK)
 		return rc;
@@ -296,6 +334,8 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	struct series_job *jobs = xcalloc(DETECT_BATCH, sizeof(*jobs));
 	for (size_t base = 0; rc == ASSAY_OK && base < l.n; base += DETECT_BATCH) {
 		size_t n = l.n - base < DETECT_BATCH ? l.n - base : DETECT_BATCH, got = 0;
+		struct job_pool jp;
+		pool_start(&jp, jobs, n > 1 ? nthreads : 1);
 		for (; got < n; got++) {
 			const char *key = l.v[base + got].key;
 			if (assay_store_series_values(s, key, sc->filter.since, &pts[got], &e) !=
@@ -306,12 +346,12 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 			}
 			jobs[got] = (struct series_job){.pts = &pts[got], .ann = &ann[got], .o = o};
 			job_prepare(&jobs[got]);
+			pool_ready(&jp);
 		}
-		if (rc == ASSAY_OK)
-			detect_batch(jobs, n, nthreads);
+		pool_finish(&jp); /* the jobs read so far, also after an error */
 		for (size_t i = 0; i < got; i++) {
 			const struct assay_series_info *si = &l.v[base + i];
-			if (rc == ASSAY_OK)
+			if (rc == ASSAY_OK && pts[i].n) /* none since --since: not a series here */
 				rc = job_print(p, &jobs[i], si->key, si->fields, si->unit,
 					       si->direction);
 			assay_changes_release(&jobs[i].ch);
