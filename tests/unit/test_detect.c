@@ -25,6 +25,26 @@ static void close_rel(double got, double want, double tol)
 		fail_msg("got %.17g, want %.17g (relative error %.3g)", got, want, err);
 }
 
+/* The detector passes over a window candidate whose normal tail
+ * probability erfc(|t| / sqrt 2) is above the cut (times 1 + 1e-9) without
+ * computing the exact p (src/lib/detect/edivisive.c, pooled_p): that needs
+ * P(|T_df| > t) >= erfc(t / sqrt 2) / (1 + 1e-9) at every df a window test
+ * can have (up to 2 x the largest window) and every t. */
+static void test_student_tails_heavier_than_normal(void **state)
+{
+	(void)state;
+	size_t checked = 0;
+	for (double df = 1.0; df <= 2000.0; df += df < 60 ? 0.5 : 7.0)
+		for (double t = 0.0; t <= 40.0; t += 0.0125) {
+			double p = assay_t_two_sided(t, df), lb = erfc(t * M_SQRT1_2);
+			if (!(p * (1.0 + 1e-9) >= lb))
+				fail_msg("df %g t %g: p %.17g below the normal tail %.17g", df, t,
+					 p, lb);
+			checked++;
+		}
+	assert_true(checked > 600000);
+}
+
 static void test_student_t(void **state)
 {
 	(void)state;
@@ -426,9 +446,13 @@ static void test_gate_history(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_student_t),    cmocka_unit_test(test_tigerbeetle),
-	    cmocka_unit_test(test_synthetic),    cmocka_unit_test(test_gates),
-	    cmocka_unit_test(test_gate_history), cmocka_unit_test(test_gate_ab_pairs),
+	    cmocka_unit_test(test_student_t),
+	    cmocka_unit_test(test_student_tails_heavier_than_normal),
+	    cmocka_unit_test(test_tigerbeetle),
+	    cmocka_unit_test(test_synthetic),
+	    cmocka_unit_test(test_gates),
+	    cmocka_unit_test(test_gate_history),
+	    cmocka_unit_test(test_gate_ab_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

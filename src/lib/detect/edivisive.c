@@ -326,8 +326,13 @@ static void wsort_split(const struct wsort *w, size_t a, size_t b, size_t c, dou
 }
 
 /* Pooled two-sided t-test p-value of two samples (sample variances), with
- * the lag-1 autocorrelation allowance when serial. */
-static double pooled_p(const double *x1, size_t n1, const double *x2, size_t n2, bool serial)
+ * the lag-1 autocorrelation allowance when serial. With cut > 0 only
+ * whether p <= cut matters: a t whose normal tail probability is already
+ * above cut returns that, a lower bound of p (Student's t has heavier tails
+ * than the normal at every df: P(|T| > t) >= erfc(t / sqrt 2), checked in
+ * tests/unit/test_detect.c), without the incomplete beta function. */
+static double pooled_p(const double *x1, size_t n1, const double *x2, size_t n2, bool serial,
+		       double cut)
 {
 	double m1, m2, s1, s2;
 	if (n1 < 1 || n2 < 1 || n1 + n2 < 3)
@@ -354,6 +359,11 @@ static double pooled_p(const double *x1, size_t n1, const double *x2, size_t n2,
 				df = 1.0;
 		}
 	}
+	if (cut > 0) {
+		double lb = erfc(fabs(t) * M_SQRT1_2);
+		if (lb > cut * (1.0 + 1e-9))
+			return lb;
+	}
 	double p = assay_t_two_sided(t, df);
 	return isnan(p) ? 1.0 : p;
 }
@@ -366,12 +376,14 @@ static double pooled_p(const double *x1, size_t n1, const double *x2, size_t n2,
  * change points, where segments should be level) an allowance for lag-1
  * autocorrelation. The reported means and sd are of all points. */
 static void ttest(const double *x, size_t a, size_t b, size_t c, bool compat, bool serial,
-		  const struct wsort *w, struct side_stats *s)
+		  const struct wsort *w, double cut, struct side_stats *s)
 {
 	s->n1 = b - a;
 	s->n2 = c - b;
-	mean_std(x + a, s->n1, compat ? 0 : s->n1 > 1, &s->mean1, &s->sd1);
-	mean_std(x + b, s->n2, compat ? 0 : s->n2 > 1, &s->mean2, &s->sd2);
+	if (compat || cut <= 0) {
+		mean_std(x + a, s->n1, compat ? 0 : s->n1 > 1, &s->mean1, &s->sd1);
+		mean_std(x + b, s->n2, compat ? 0 : s->n2 > 1, &s->mean2, &s->sd2);
+	}
 	s->p = 1.0;
 	if (!compat) {
 		size_t n = c - a;
@@ -388,7 +400,7 @@ static void ttest(const double *x, size_t a, size_t b, size_t c, bool compat, bo
 			nl = trim(x + a, s->n1, l, scratch);
 			nr = trim(x + b, s->n2, r, scratch);
 		}
-		s->p = pooled_p(l, nl, r, nr, serial);
+		s->p = pooled_p(l, nl, r, nr, serial, cut);
 		if (buf != stack)
 			free(buf);
 		return;
@@ -615,18 +627,15 @@ static void split_scores(const double *z, size_t s, size_t stop, struct qscratch
 #undef P
 }
 
-/* The split of [s, stop) with the largest score that is not skipped, the
- * first in (tau, kappa) order among equals; -INFINITY when none. */
-static double best_split(const double *tq, size_t s, size_t stop, const size_t *skip, size_t nskip,
-			 size_t *tau_out)
+/* The split of [s, stop) with the largest score, the first in (tau, kappa)
+ * order among equals (a skipped split scores -INFINITY); -INFINITY when
+ * none. */
+static double best_split(const double *tq, size_t s, size_t stop, size_t *tau_out)
 {
 	double best = -INFINITY;
 	size_t best_tau = s + 1;
 	for (size_t tau = s + 1; tau < stop; tau++) {
-		bool skipped = false;
-		for (size_t i = 0; i < nskip; i++)
-			skipped |= skip[i] == tau;
-		if (!skipped && tq[tau] > best) {
+		if (tq[tau] > best) {
 			best = tq[tau];
 			best_tau = tau;
 		}
@@ -662,9 +671,12 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat, 
 			if (scored[s] != stop + 1) {
 				split_scores(z, s, stop, q, tq);
 				scored[s] = stop + 1;
+				for (size_t k = 0; k < nskip; k++)
+					if (skip[k] > s && skip[k] < stop)
+						tq[skip[k]] = -INFINITY;
 			}
 			size_t tau;
-			double qv = best_split(tq, s, stop, skip, nskip, &tau);
+			double qv = best_split(tq, s, stop, &tau);
 			if (qv > best) {
 				best = qv;
 				best_tau = tau;
@@ -674,12 +686,17 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat, 
 		}
 		if (best == -INFINITY)
 			break;
-		struct side_stats st;
-		ttest(z, best_s, best_tau, best_stop, compat, false, compat ? NULL : &q->w, &st);
+		struct side_stats st = {0};
+		/* Only whether p passes matters here (split() re-tests every point
+		 * it keeps): the assay flavour skips the means of all points and,
+		 * for a t that cannot pass, the exact p. */
+		ttest(z, best_s, best_tau, best_stop, compat, false, compat ? NULL : &q->w,
+		      compat ? 0.0 : max_p, &st);
 		if (st.p <= max_p) {
 			cp_insert(found, best_tau, &st);
 		} else if (!compat && nskip < ARRAY_SIZE(skip)) {
 			skip[nskip++] = best_tau;
+			tq[best_tau] = -INFINITY; /* its interval's scores stay cached */
 		} else {
 			break;
 		}
@@ -695,7 +712,8 @@ static void retest(const double *x, size_t n, struct cplist *l, size_t pos, bool
 		return;
 	size_t a = pos ? l->v[pos - 1].index : 0;
 	size_t c = pos + 1 < l->n ? l->v[pos + 1].index : n;
-	ttest(x, a, l->v[pos].index, c, compat, true, compat ? NULL : l->sorted, &l->v[pos].st);
+	ttest(x, a, l->v[pos].index, c, compat, true, compat ? NULL : l->sorted, 0.0,
+	      &l->v[pos].st);
 }
 
 static void split(const double *x, size_t n, const struct assay_detect_opts *o, double first_p,
