@@ -157,6 +157,30 @@ static double lag1(const double *x1, size_t n1, double m1, const double *x2, siz
  * computes them from the values in any order: the MAD is the median of the
  * distances, which run outwards from the median on both sides, so merging
  * the two runs finds it without a second selection. */
+/* The k-th smallest (0-based) distance from med of the values left of p
+ * (distances grow leftwards) and from p on (growing rightwards), n values
+ * in all: a binary search for how many come from the left. */
+static double kth_distance(const double *sv, size_t n, size_t p, double med, size_t k)
+{
+#define LD(i) fabs(sv[p - 1 - (i)] - med) /* i-th nearest on the left */
+#define RD(j) fabs(sv[p + (j)] - med)     /* j-th nearest on the right */
+	size_t nl = p, nr = n - p;
+	/* i from the left and k + 1 - i from the right make the k + 1 nearest. */
+	size_t lo = k + 1 > nr ? k + 1 - nr : 0, hi = k + 1 < nl ? k + 1 : nl;
+	while (lo < hi) {
+		size_t i = lo + (hi - lo) / 2; /* too few from the left when LD(i) < RD(k - i) */
+		if (LD(i) < RD(k - i))
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	size_t i = lo, j = k + 1 - lo;
+	double a = i ? LD(i - 1) : -INFINITY, b = j ? RD(j - 1) : -INFINITY;
+	return a > b ? a : b;
+#undef LD
+#undef RD
+}
+
 static void median_mad(const double *sv, size_t n, double *med_out, double *mad_out)
 {
 	double hi = sv[n / 2];
@@ -166,22 +190,12 @@ static void median_mad(const double *sv, size_t n, double *med_out, double *mad_
 		p--;
 	while (p < n && sv[p] < med)
 		p++;
-	size_t l = p, r = p;
-	double prev = 0, cur = 0;
-	for (size_t step = 0; step <= n / 2; step++) {
-		double dl = l > 0 ? fabs(sv[l - 1] - med) : INFINITY;
-		double dr = r < n ? fabs(sv[r] - med) : INFINITY;
-		prev = cur;
-		if (dl <= dr) {
-			cur = dl;
-			l--;
-		} else {
-			cur = dr;
-			r++;
-		}
-	}
+	/* The MAD is the median of the distances, which run outwards from the
+	 * median on both sides: the (n/2)-th smallest, averaged with the one
+	 * before when n is even. */
+	double cur = kth_distance(sv, n, p, med, n / 2);
 	*med_out = med;
-	*mad_out = n % 2 ? cur : 0.5 * (prev + cur);
+	*mad_out = n % 2 ? cur : 0.5 * (kth_distance(sv, n, p, med, n / 2 - 1) + cur);
 }
 
 /* x[0..n) into out without the points further than 3.5 robust standard
