@@ -151,6 +151,7 @@ struct series_job {
 	size_t *idx, n;
 	struct assay_changes ch;
 	assay_err rc;
+	bool done; /* detected (in a pool: under its lock) */
 	char err[512];
 };
 
@@ -225,44 +226,62 @@ static int detect_points(struct printer *p, const struct assay_detect_opts *o,
 	return job_print(p, &j, key, fields, unit, dir);
 }
 
-/* Detection threads: each takes the next prepared job of the batch, waiting
- * while the reading thread is still preparing it; the reading thread joins
- * them once the batch is read, so reading and detection overlap. */
+/* Detection threads over a ring of jobs: each takes the next prepared job,
+ * waiting while the reading thread is still preparing it. The reading
+ * thread prints the jobs in order as they are done, and detects too when it
+ * has to wait, so reading, detection and printing overlap and only a ring's
+ * worth of series is in memory. */
 struct job_pool {
-	struct series_job *jobs;
-	size_t ready, next;
+	struct series_job *jobs; /* job i at jobs[i % ring] */
+	size_t ring, ready, next;
 	bool closed;
-	int waiting;
+	int waiting;       /* detection threads waiting for a job */
+	bool reader_waits; /* the reading thread waits for a job to be done */
 	pthread_mutex_t lock;
-	pthread_cond_t more;
+	pthread_cond_t more, finished;
 	pthread_t th[64];
 	int started;
 };
 
+/* Detect the next ready job, if any (jp->lock held on entry and on return). */
+static bool pool_take(struct job_pool *jp)
+{
+	if (jp->next >= jp->ready)
+		return false;
+	struct series_job *j = &jp->jobs[jp->next++ % jp->ring];
+	pthread_mutex_unlock(&jp->lock);
+	job_detect(j);
+	pthread_mutex_lock(&jp->lock);
+	j->done = true;
+	if (jp->reader_waits)
+		pthread_cond_signal(&jp->finished);
+	return true;
+}
+
 static void *job_worker(void *arg)
 {
 	struct job_pool *jp = arg;
+	pthread_mutex_lock(&jp->lock);
 	for (;;) {
-		pthread_mutex_lock(&jp->lock);
-		while (jp->next >= jp->ready && !jp->closed) {
-			jp->waiting++;
-			pthread_cond_wait(&jp->more, &jp->lock);
-			jp->waiting--;
-		}
-		size_t i = jp->next < jp->ready ? jp->next++ : SIZE_MAX;
-		pthread_mutex_unlock(&jp->lock);
-		if (i == SIZE_MAX)
-			return NULL;
-		job_detect(&jp->jobs[i]);
+		if (pool_take(jp))
+			continue;
+		if (jp->closed)
+			break;
+		jp->waiting++;
+		pthread_cond_wait(&jp->more, &jp->lock);
+		jp->waiting--;
 	}
+	pthread_mutex_unlock(&jp->lock);
+	return NULL;
 }
 
-/* Start nthreads - 1 detection threads on jobs (none ready yet). */
-static void pool_start(struct job_pool *jp, struct series_job *jobs, int nthreads)
+/* Start nthreads - 1 detection threads on a ring of jobs (none ready yet). */
+static void pool_start(struct job_pool *jp, struct series_job *jobs, size_t ring, int nthreads)
 {
-	*jp = (struct job_pool){.jobs = jobs};
+	*jp = (struct job_pool){.jobs = jobs, .ring = ring};
 	pthread_mutex_init(&jp->lock, NULL);
 	pthread_cond_init(&jp->more, NULL);
+	pthread_cond_init(&jp->finished, NULL);
 	for (int t = 1; t < nthreads && t < 64; t++)
 		if (pthread_create(&jp->th[jp->started], NULL, job_worker, jp) == 0)
 			jp->started++;
@@ -282,16 +301,34 @@ static void pool_ready(struct job_pool *jp)
 	pthread_mutex_unlock(&jp->lock);
 }
 
-/* No more jobs: detect what is left on this thread too, then join. */
+/* Whether job i is done; with wait, detect ready jobs on this thread (or
+ * wait for the threads) until it is. */
+static bool pool_done(struct job_pool *jp, size_t i, bool wait)
+{
+	struct series_job *j = &jp->jobs[i % jp->ring];
+	pthread_mutex_lock(&jp->lock);
+	while (wait && !j->done) {
+		if (pool_take(jp))
+			continue;
+		jp->reader_waits = true;
+		pthread_cond_wait(&jp->finished, &jp->lock);
+		jp->reader_waits = false;
+	}
+	bool done = j->done;
+	pthread_mutex_unlock(&jp->lock);
+	return done;
+}
+
+/* No more jobs: let the threads finish and join them. */
 static void pool_finish(struct job_pool *jp)
 {
 	pthread_mutex_lock(&jp->lock);
 	jp->closed = true;
 	pthread_cond_broadcast(&jp->more);
 	pthread_mutex_unlock(&jp->lock);
-	job_worker(jp);
 	for (int t = 0; t < jp->started; t++)
 		pthread_join(jp->th[t], NULL);
+	pthread_cond_destroy(&jp->finished);
 	pthread_cond_destroy(&jp->more);
 	pthread_mutex_destroy(&jp->lock);
 }
@@ -315,8 +352,30 @@ static int detect_input(struct printer *p, const struct assay_detect_opts *o, co
 }
 
 /* Series are read (from the series index alone) and printed in order on
- * this thread, a batch at a time; the batch is detected on every CPU. */
-#define DETECT_BATCH 512
+ * this thread, detected on every CPU meanwhile; at most DETECT_RING of them
+ * are in memory at a time. */
+#define DETECT_RING 256
+
+struct ring_slot {
+	struct assay_points pts;
+	struct assay_annotations ann;
+};
+
+/* Print job i (when rc is still ok and the series has points since
+ * --since) and free its slot. */
+static int print_slot(struct printer *p, struct series_job *j, struct ring_slot *sl,
+		      const struct assay_series_info *si, int rc)
+{
+	if (rc == ASSAY_OK && sl->pts.n) /* none since --since: not a series here */
+		rc = job_print(p, j, si->key, si->fields, si->unit, si->direction);
+	assay_changes_release(&j->ch);
+	free(j->x);
+	free(j->idx);
+	assay_points_release(&sl->pts);
+	assay_annotations_release(&sl->ann);
+	*j = (struct series_job){0};
+	return rc;
+}
 
 static int detect_store(struct printer *p, const struct assay_detect_opts *o, struct store_cli *sc)
 {
@@ -328,46 +387,49 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	if (rc != ASSAY_OK)
 		return rc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int nthreads = cpus > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
-	struct assay_points *pts = xcalloc(DETECT_BATCH, sizeof(*pts));
-	struct assay_annotations *ann = xcalloc(DETECT_BATCH, sizeof(*ann));
-	struct series_job *jobs = xcalloc(DETECT_BATCH, sizeof(*jobs));
-	for (size_t base = 0; rc == ASSAY_OK && base < l.n; base += DETECT_BATCH) {
-		size_t n = l.n - base < DETECT_BATCH ? l.n - base : DETECT_BATCH, got = 0;
-		struct job_pool jp;
-		pool_start(&jp, jobs, n > 1 ? nthreads : 1);
-		for (; got < n; got++) {
-			const char *key = l.v[base + got].key;
-			if (assay_store_series_values(s, key, sc->filter.since, &pts[got], &e) !=
-				ASSAY_OK ||
-			    assay_store_annotations(s, key, &ann[got], &e) != ASSAY_OK) {
+	int nthreads = cpus > 1 && l.n > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
+	struct ring_slot *slots = xcalloc(DETECT_RING, sizeof(*slots));
+	struct series_job *jobs = xcalloc(DETECT_RING, sizeof(*jobs));
+	struct job_pool jp;
+	pool_start(&jp, jobs, DETECT_RING, nthreads);
+	size_t got = 0, printed = 0;
+	for (; got < l.n; got++) {
+		if (got - printed == DETECT_RING) { /* the ring is full: the oldest goes */
+			pool_done(&jp, printed, true);
+			rc = print_slot(p, &jobs[printed % DETECT_RING],
+					&slots[printed % DETECT_RING], &l.v[printed], rc);
+			printed++;
+		}
+		struct ring_slot *sl = &slots[got % DETECT_RING];
+		const char *key = l.v[got].key;
+		if (rc != ASSAY_OK ||
+		    assay_store_series_values(s, key, sc->filter.since, &sl->pts, &e) != ASSAY_OK ||
+		    assay_store_annotations(s, key, &sl->ann, &e) != ASSAY_OK) {
+			if (rc == ASSAY_OK)
 				rc = cli_report(&e);
-				break;
-			}
-			jobs[got] = (struct series_job){.pts = &pts[got], .ann = &ann[got], .o = o};
-			job_prepare(&jobs[got]);
-			pool_ready(&jp);
+			assay_points_release(&sl->pts);
+			assay_annotations_release(&sl->ann);
+			break;
 		}
-		pool_finish(&jp); /* the jobs read so far, also after an error */
-		for (size_t i = 0; i < got; i++) {
-			const struct assay_series_info *si = &l.v[base + i];
-			if (rc == ASSAY_OK && pts[i].n) /* none since --since: not a series here */
-				rc = job_print(p, &jobs[i], si->key, si->fields, si->unit,
-					       si->direction);
-			assay_changes_release(&jobs[i].ch);
-			free(jobs[i].x);
-			free(jobs[i].idx);
-			assay_points_release(&pts[i]);
-			assay_annotations_release(&ann[i]);
-		}
-		if (got < n) {
-			assay_points_release(&pts[got]);
-			assay_annotations_release(&ann[got]);
+		struct series_job *j = &jobs[got % DETECT_RING];
+		*j = (struct series_job){.pts = &sl->pts, .ann = &sl->ann, .o = o};
+		job_prepare(j);
+		pool_ready(&jp);
+		while (printed <= got && pool_done(&jp, printed, false)) {
+			rc = print_slot(p, &jobs[printed % DETECT_RING],
+					&slots[printed % DETECT_RING], &l.v[printed], rc);
+			printed++;
 		}
 	}
+	/* What was read is detected and freed, also after an error. */
+	for (; printed < got; printed++) {
+		pool_done(&jp, printed, true);
+		rc = print_slot(p, &jobs[printed % DETECT_RING], &slots[printed % DETECT_RING],
+				&l.v[printed], rc);
+	}
+	pool_finish(&jp);
 	free(jobs);
-	free(pts);
-	free(ann);
+	free(slots);
 	assay_series_list_release(&l);
 	return store_cli_close(s, rc);
 }
