@@ -906,8 +906,9 @@ static void refine(const double *x, size_t n, struct cplist *l, int min_segment)
 		y[i] = x[i];
 		if (i == 0 || i + 1 == n || sd == 0)
 			continue;
-		double m[3] = {x[i - 1], x[i], x[i + 1]};
-		double med = assay_median(m, 3);
+		double a = x[i - 1], b = x[i], c = x[i + 1]; /* their median, inline */
+		double lo = a < b ? a : b, hi = a < b ? b : a;
+		double med = c < lo ? lo : (c > hi ? hi : c);
 		if (fabs(x[i] - med) > 4.0 * sd)
 			y[i] = med;
 	}
