@@ -186,26 +186,71 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+/* A gate series' identity fields, by key. */
+struct gate_fields {
+	const char *key; /* the gate's */
+	json_t *fields;
+};
+
+static int cmp_gate_fields(const void *a, const void *b)
+{
+	return strcmp(((const struct gate_fields *)a)->key, ((const struct gate_fields *)b)->key);
+}
+
+struct gate_fields_ctx {
+	struct gate_fields *v;
+	size_t n;
+};
+
+static int on_gate_series(const char *key, const char *fields_json, void *ctx)
+{
+	struct gate_fields_ctx *G = ctx;
+	struct gate_fields want = {key, NULL};
+	struct gate_fields *g = bsearch(&want, G->v, G->n, sizeof(*G->v), cmp_gate_fields);
+	if (g && !g->fields)
+		g->fields = json_loads(fields_json ? fields_json : "{}", 0, NULL);
+	return 0;
+}
+
 assay_err load_gate_series(struct loader *L, struct assay_error *e)
 {
 	struct assay_report *r = L->r;
-	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, NULL};
+	/* The gates' series, each looked up once by its exact key (not a
+	 * listing of every series in the store). */
+	struct gate_fields_ctx G = {xcalloc(r->ngates + 1, sizeof(*G.v)), 0};
 	for (size_t i = 0; i < r->ngates; i++)
-		if (r->gates[i].series_key && !strlist_has(&f.keys, r->gates[i].series_key))
-			strlist_push(&f.keys, r->gates[i].series_key);
-	struct assay_series_list sl = {0};
+		if (r->gates[i].series_key)
+			G.v[G.n++] = (struct gate_fields){r->gates[i].series_key, NULL};
+	if (G.n)
+		qsort(G.v, G.n, sizeof(*G.v), cmp_gate_fields);
+	size_t w = 0;
+	struct strlist keys = STRLIST_INIT;
+	for (size_t i = 0; i < G.n; i++)
+		if (!w || strcmp(G.v[w - 1].key, G.v[i].key)) {
+			G.v[w++] = G.v[i];
+			strlist_push(&keys, G.v[i].key);
+		}
+	G.n = w;
 	assay_err rc = ASSAY_OK;
-	if (f.keys.n)
-		rc = assay_store_series(L->s, &f, &sl, e);
-	assay_series_filter_release(&f);
-	if (rc != ASSAY_OK)
+	if (keys.n)
+		rc = assay_store_series_by_key(L->s, &keys, on_gate_series, &G, e);
+	strlist_clear(&keys);
+	if (rc != ASSAY_OK) {
+		for (size_t i = 0; i < G.n; i++)
+			json_decref(G.v[i].fields);
+		free(G.v);
 		return rc;
+	}
 	/* fields[i]: gate i's series object, NULL when it has none. */
 	json_t **fields = xcalloc(r->ngates + 1, sizeof(*fields));
-	for (size_t i = 0; i < r->ngates; i++)
-		for (size_t k = 0; k < sl.n && r->gates[i].series_key && !fields[i]; k++)
-			if (!strcmp(sl.v[k].key, r->gates[i].series_key))
-				fields[i] = sl.v[k].fields;
+	for (size_t i = 0; i < r->ngates; i++) {
+		if (!r->gates[i].series_key)
+			continue;
+		struct gate_fields want = {r->gates[i].series_key, NULL};
+		const struct gate_fields *g =
+		    bsearch(&want, G.v, G.n, sizeof(*G.v), cmp_gate_fields);
+		fields[i] = g ? g->fields : NULL;
+	}
 	bool *done = xcalloc(r->ngates + 1, sizeof(*done));
 	json_t **group = xcalloc(r->ngates + 1, sizeof(*group));
 	static const char *const skip[] = {"metric", "statistic"};
@@ -252,7 +297,9 @@ assay_err load_gate_series(struct loader *L, struct assay_error *e)
 	free(group);
 	free(done);
 	free(fields);
-	assay_series_list_release(&sl);
+	for (size_t i = 0; i < G.n; i++)
+		json_decref(G.v[i].fields);
+	free(G.v);
 	return ASSAY_OK;
 }
 
@@ -262,7 +309,8 @@ struct hseries {
 	char *key, *unit;
 	json_t *fields;
 	enum assay_direction dir;
-	struct assay_report_hpoint *pts; /* revision owned */
+	struct assay_report_hpoint *pts; /* revisions in strings */
+	char *strings;                   /* the points' revisions, one block */
 	size_t n;
 	long mine;      /* this run's point, -1 when ignored */
 	size_t ignored; /* points left out (annotated ignore) */
@@ -271,14 +319,38 @@ struct hseries {
 struct hctx {
 	struct hseries *v;
 	size_t n, alloc;
-	const struct assay_annotations *ann;
+	const struct assay_annotation **ign; /* the ignore annotations, by series key */
+	size_t nign;
 };
 
-static bool ignored(const struct assay_annotations *a, const char *key, const char *rev)
+static int cmp_ann(const void *a, const void *b)
 {
-	for (size_t i = 0; rev && i < a->n; i++)
-		if (a->v[i].kind == ASSAY_ANN_IGNORE && !strcmp(a->v[i].series_key, key) &&
-		    !strcmp(a->v[i].revision, rev))
+	const struct assay_annotation *x = *(const struct assay_annotation *const *)a;
+	const struct assay_annotation *y = *(const struct assay_annotation *const *)b;
+	return strcmp(x->series_key, y->series_key);
+}
+
+/* The ignore annotations of series key: [*from, return value). */
+static size_t ignores_of(const struct hctx *H, const char *key, size_t *from)
+{
+	size_t lo = 0, hi = H->nign;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(H->ign[mid]->series_key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*from = lo;
+	while (hi < H->nign && !strcmp(H->ign[hi]->series_key, key))
+		hi++;
+	return hi;
+}
+
+static bool ignored(const struct hctx *H, size_t from, size_t to, const char *rev)
+{
+	for (size_t i = from; rev && i < to; i++)
+		if (!strcmp(H->ign[i]->revision, rev))
 			return true;
 	return false;
 }
@@ -297,17 +369,28 @@ static int on_history(const struct assay_store_history *h, void *ctx)
 	s->dir = h->direction;
 	s->pts = xcalloc(h->points->n + 1, sizeof(*s->pts));
 	s->mine = -1;
+	/* Revisions go to one block per series (offsets until it is made). */
+	size_t size = 0, from, to = H->nign ? ignores_of(H, h->series_key, &from) : 0;
 	for (size_t i = 0; i < h->points->n; i++) {
 		const struct assay_point *p = &h->points->v[i];
-		if (H->ann->n && ignored(H->ann, h->series_key, p->revision)) {
+		if (to && ignored(H, from, to, p->revision)) {
 			s->ignored++;
 			continue;
 		}
 		if ((long)i == h->this_run)
 			s->mine = (long)s->n;
-		s->pts[s->n].revision = xstrdup(p->revision ? p->revision : "-");
+		s->pts[s->n].revision = (char *)p->revision; /* the walk's, for now */
 		s->pts[s->n].value = p->value;
+		size += strlen(p->revision ? p->revision : "-") + 1;
 		s->n++;
+	}
+	char *at = s->strings = xmalloc(size + 1);
+	for (size_t i = 0; i < s->n; i++) {
+		const char *rev = s->pts[i].revision ? s->pts[i].revision : "-";
+		size_t len = strlen(rev) + 1;
+		memcpy(at, rev, len);
+		s->pts[i].revision = at;
+		at += len;
 	}
 	return 0;
 }
@@ -516,9 +599,15 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	if (L->nhgates)
 		qsort(L->hgates, L->nhgates, sizeof(*L->hgates), cmp_hgate);
 	struct assay_annotations ann = {0};
-	struct hctx H = {NULL, 0, 0, &ann};
+	struct hctx H = {NULL, 0, 0, NULL, 0};
 	dedupe(&L->keys);
 	assay_err rc = assay_store_annotations(L->s, NULL, &ann, e);
+	H.ign = xcalloc(ann.n + 1, sizeof(*H.ign));
+	for (size_t i = 0; i < ann.n; i++)
+		if (ann.v[i].kind == ASSAY_ANN_IGNORE && ann.v[i].series_key && ann.v[i].revision)
+			H.ign[H.nign++] = &ann.v[i];
+	if (H.nign)
+		qsort(H.ign, H.nign, sizeof(*H.ign), cmp_ann);
 	if (rc == ASSAY_OK)
 		rc = assay_store_run_history(L->s, L->run_id, &L->keys, HISTORY_POINTS, on_history,
 					     &H, e);
@@ -564,7 +653,9 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 		/* The model takes the points as they are (no copies). */
 		h->points = s->pts;
 		h->npoints = h->points_alloc = s->n;
+		h->strings = s->strings;
 		s->pts = NULL;
+		s->strings = NULL;
 		for (size_t k = 0; k < rank[j].ch.n; k++)
 			assay_report_history_change(h, rank[j].ch.v[k].index);
 		h->new_point = s->mine;
@@ -581,11 +672,11 @@ out:
 		free(s->key);
 		free(s->unit);
 		json_decref(s->fields);
-		for (size_t k = 0; s->pts && k < s->n; k++)
-			free(s->pts[k].revision);
+		free(s->strings);
 		free(s->pts);
 	}
 	free(H.v);
+	free(H.ign);
 	assay_annotations_release(&ann);
 	return rc;
 }

@@ -271,17 +271,6 @@ assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const 
 	return rc;
 }
 
-/* Empty p for reuse (its array stays). */
-static void points_clear(struct assay_points *p)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->v[i].revision);
-		free(p->v[i].timestamp);
-		free(p->v[i].run_id);
-	}
-	p->n = 0;
-}
-
 /* The statements of the history walk. */
 enum { H_SERIES, H_MINE, H_UPTO, H_NEWEST, H_COUNT };
 static const char *const history_sql[H_COUNT] = {
@@ -297,6 +286,52 @@ static const char *const history_sql[H_COUNT] = {
     "SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 "
     "ORDER BY timestamp DESC, id DESC LIMIT ?3",
 };
+
+/* Read the points of series sid (newest first from SQLite) into p, oldest
+ * first, their strings into one block (offsets while it grows); *mine is
+ * set to the index of the run's newest point, -1 when none. */
+static assay_err read_history(struct assay_store *s, sqlite3_stmt *pts, struct assay_points *p,
+			      struct sbuf *strings, size_t **off, size_t *off_alloc, long *mine,
+			      struct assay_error *e)
+{
+	int step;
+	p->n = 0;
+	sbuf_reset(strings);
+	sbuf_addch(strings, '\0');
+	*mine = -1;
+	while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
+		ALLOC_GROW(p->v, p->n + 1, p->alloc);
+		ALLOC_GROW(*off, 2 * (p->n + 1), *off_alloc);
+		struct assay_point *pt = &p->v[p->n];
+		pt->value = sqlite3_column_double(pts, 0);
+		for (int c = 0; c < 2; c++) {
+			const unsigned char *t = sqlite3_column_text(pts, 1 + c);
+			(*off)[2 * p->n + (size_t)c] = t ? strings->len : 0;
+			if (t)
+				sbuf_add(strings, t, (size_t)sqlite3_column_bytes(pts, 1 + c) + 1);
+		}
+		if (*mine < 0 && sqlite3_column_int(pts, 3))
+			*mine = (long)p->n;
+		p->n++;
+	}
+	if (step != SQLITE_DONE)
+		return store_sqlerr(s, e, "reading a series' points");
+	for (size_t i = 0; i < p->n; i++) {
+		size_t rev = (*off)[2 * i], ts = (*off)[2 * i + 1];
+		p->v[i].revision = rev ? strings->buf + rev : NULL;
+		p->v[i].timestamp = ts ? strings->buf + ts : NULL;
+		p->v[i].run_id = p->v[i].image_digest = NULL;
+	}
+	/* Newest first from SQLite: oldest first for the caller. */
+	for (size_t i = 0, j = p->n ? p->n - 1 : 0; i < j; i++, j--) {
+		struct assay_point t = p->v[i];
+		p->v[i] = p->v[j];
+		p->v[j] = t;
+	}
+	if (*mine >= 0)
+		*mine = (long)p->n - 1 - *mine;
+	return ASSAY_OK;
+}
 
 assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 				  const struct strlist *keys, size_t max_points,
@@ -314,7 +349,12 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 			return e ? e->code : ASSAY_INFRA;
 		}
 	sqlite3_stmt *ser = st[H_SERIES], *mine_st = st[H_MINE];
+	/* One array of points and one block of their strings, reused for
+	 * every series: no allocation per point, and the memory is that of one
+	 * series' max_points whatever the store's depth. */
 	struct assay_points p = {0};
+	struct sbuf strings = SBUF_INIT;
+	size_t *off = NULL, off_alloc = 0;
 	for (size_t k = 0; k < keys->n && rc == ASSAY_OK; k++) {
 		sqlite3_reset(ser);
 		sqlite3_bind_text(ser, 1, keys->v[k], -1, SQLITE_STATIC);
@@ -345,27 +385,10 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 			sqlite3_bind_value(pts, 4, sqlite3_column_value(mine_st, 0));
 			sqlite3_bind_int64(pts, 5, sqlite3_column_int64(mine_st, 1));
 		}
-		long mine = -1;
-		while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
-			ALLOC_GROW(p.v, p.n + 1, p.alloc);
-			struct assay_point *pt = &p.v[p.n++];
-			pt->value = sqlite3_column_double(pts, 0);
-			pt->revision = store_column_dup(pts, 1);
-			pt->timestamp = store_column_dup(pts, 2);
-			pt->run_id = NULL;
-			if (mine < 0 && sqlite3_column_int(pts, 3))
-				mine = (long)p.n - 1;
-		}
-		if (step != SQLITE_DONE) {
-			rc = store_sqlerr(s, e, "reading a series' points");
+		long mine;
+		if ((rc = read_history(s, pts, &p, &strings, &off, &off_alloc, &mine, e)) !=
+		    ASSAY_OK)
 			break;
-		}
-		/* Newest first from SQLite: oldest first for the caller. */
-		for (size_t i = 0, j = p.n ? p.n - 1 : 0; i < j; i++, j--) {
-			struct assay_point t = p.v[i];
-			p.v[i] = p.v[j];
-			p.v[j] = t;
-		}
 		struct assay_store_history h = {
 		    keys->v[k],
 		    (const char *)sqlite3_column_text(ser, 1),
@@ -373,15 +396,39 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 		    (enum assay_direction)assay_direction_parse(
 			(const char *)sqlite3_column_text(ser, 3)),
 		    &p,
-		    mine >= 0 ? (long)p.n - 1 - mine : -1,
+		    mine,
 		};
 		int stop = fn(&h, ctx);
-		points_clear(&p);
 		if (stop)
 			rc = (assay_err)stop;
 	}
-	assay_points_release(&p);
+	free(p.v);
+	free(off);
+	sbuf_release(&strings);
 	for (int i = 0; i < H_COUNT; i++)
 		sqlite3_finalize(st[i]);
+	return rc;
+}
+
+assay_err assay_store_series_by_key(struct assay_store *s, const struct strlist *keys,
+				    assay_store_series_key_fn fn, void *ctx, struct assay_error *e)
+{
+	sqlite3_stmt *st = store_prepare(s, history_sql[H_SERIES], e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	assay_err rc = ASSAY_OK;
+	for (size_t k = 0; k < keys->n && rc == ASSAY_OK; k++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, keys->v[k], -1, SQLITE_STATIC);
+		int step = sqlite3_step(st);
+		if (step == SQLITE_ROW) {
+			int stop = fn(keys->v[k], (const char *)sqlite3_column_text(st, 1), ctx);
+			if (stop)
+				rc = (assay_err)stop;
+		} else if (step != SQLITE_DONE) {
+			rc = store_sqlerr(s, e, "finding a series");
+		}
+	}
+	sqlite3_finalize(st);
 	return rc;
 }
