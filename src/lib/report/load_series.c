@@ -305,9 +305,79 @@ assay_err load_gate_series(struct loader *L, struct assay_error *e)
 
 /* ---- history ---- */
 
+/* The followed series' fields, interned: every distinct key and value is
+ * kept once and a series holds pairs of their indexes (a parsed object per
+ * series was most of a big report's memory). */
+struct fpair {
+	unsigned key, val;
+};
+
+struct fintern {
+	json_t *key_ids, *val_ids; /* name or value text -> index */
+	struct strlist keys;       /* by index */
+	json_t **vals;             /* by index */
+	size_t nvals, vals_alloc;
+	struct sbuf text;
+};
+
+static unsigned intern_key(struct fintern *I, const char *k)
+{
+	const json_t *id = json_object_get(I->key_ids, k);
+	if (id)
+		return (unsigned)json_integer_value(id);
+	json_object_set_new(I->key_ids, k, json_integer((json_int_t)I->keys.n));
+	strlist_push(&I->keys, k);
+	return (unsigned)I->keys.n - 1;
+}
+
+static unsigned intern_val(struct fintern *I, json_t *v)
+{
+	/* The text that tells values apart as json_equal does: a string as
+	 * "s" and itself, anything else as "j" and its canonical JSON. */
+	sbuf_reset(&I->text);
+	const char *str = json_string_value(v);
+	if (str && strlen(str) == json_string_length(v)) {
+		sbuf_addch(&I->text, 's');
+		sbuf_adds(&I->text, str);
+	} else {
+		char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
+		sbuf_addch(&I->text, 'j');
+		sbuf_adds(&I->text, t ? t : "");
+		free(t);
+	}
+	const json_t *id = json_object_get(I->val_ids, I->text.buf);
+	if (id)
+		return (unsigned)json_integer_value(id);
+	json_object_set_new(I->val_ids, I->text.buf, json_integer((json_int_t)I->nvals));
+	ALLOC_GROW(I->vals, I->nvals + 1, I->vals_alloc);
+	I->vals[I->nvals++] = json_incref(v);
+	return (unsigned)I->nvals - 1;
+}
+
+static void intern_release(struct fintern *I)
+{
+	json_decref(I->key_ids);
+	json_decref(I->val_ids);
+	strlist_clear(&I->keys);
+	for (size_t i = 0; i < I->nvals; i++)
+		json_decref(I->vals[i]);
+	free(I->vals);
+	sbuf_release(&I->text);
+}
+
+/* Series s's value of key k, NULL when it has none. */
+static const json_t *fvalue(const struct fintern *I, const struct fpair *f, size_t nf, unsigned k)
+{
+	for (size_t i = 0; i < nf; i++)
+		if (f[i].key == k)
+			return I->vals[f[i].val];
+	return NULL;
+}
+
 struct hseries {
 	char *key, *unit;
-	json_t *fields;
+	struct fpair *f; /* its fields, interned */
+	size_t nf;
 	enum assay_direction dir;
 	struct assay_report_hpoint *pts; /* revisions in strings */
 	char *strings;                   /* the points' revisions, one block */
@@ -321,6 +391,7 @@ struct hctx {
 	size_t n, alloc;
 	const struct assay_annotation **ign; /* the ignore annotations, by series key */
 	size_t nign;
+	struct fintern in;
 };
 
 static int cmp_ann(const void *a, const void *b)
@@ -363,9 +434,15 @@ static int on_history(const struct assay_store_history *h, void *ctx)
 	memset(s, 0, sizeof(*s));
 	s->key = xstrdup(h->series_key);
 	s->unit = xstrdup(h->unit ? h->unit : "");
-	s->fields = json_loads(h->fields_json ? h->fields_json : "{}", 0, NULL);
-	if (!s->fields)
-		s->fields = json_object();
+	json_t *fields = json_loads(h->fields_json ? h->fields_json : "{}", 0, NULL);
+	s->f = xcalloc(json_object_size(fields) + 1, sizeof(*s->f));
+	const char *k;
+	json_t *v;
+	json_object_foreach(fields, k, v)
+	{
+		s->f[s->nf++] = (struct fpair){intern_key(&H->in, k), intern_val(&H->in, v)};
+	}
+	json_decref(fields);
 	s->dir = h->direction;
 	s->pts = xcalloc(h->points->n + 1, sizeof(*s->pts));
 	s->mine = -1;
@@ -599,7 +676,9 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	if (L->nhgates)
 		qsort(L->hgates, L->nhgates, sizeof(*L->hgates), cmp_hgate);
 	struct assay_annotations ann = {0};
-	struct hctx H = {NULL, 0, 0, NULL, 0};
+	struct hctx H = {NULL, 0,
+			 0,    NULL,
+			 0,    {json_object(), json_object(), STRLIST_INIT, NULL, 0, 0, SBUF_INIT}};
 	dedupe(&L->keys);
 	assay_err rc = assay_store_annotations(L->s, NULL, &ann, e);
 	H.ign = xcalloc(ann.n + 1, sizeof(*H.ign));
@@ -613,33 +692,51 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 					     &H, e);
 	if (rc != ASSAY_OK)
 		goto out;
-	/* Labels name the fields that tell the followed series apart. */
-	json_t **fields = xcalloc(H.n + 1, sizeof(json_t *));
+	/* Labels name the fields that tell the followed series apart: the keys
+	 * whose values differ between the series that have them (as
+	 * varying_keys, over the interned pairs). */
+	size_t nkeys = H.in.keys.n;
+	unsigned *first = xcalloc(nkeys + 1, sizeof(*first));
+	bool *varies = xcalloc(nkeys + 1, sizeof(*varies));
 	for (size_t i = 0; i < H.n; i++)
-		fields[i] = H.v[i].fields;
-	static const char *const label_skip[] = {"metric", "statistic"};
+		for (size_t k = 0; k < H.v[i].nf; k++) {
+			const struct fpair *f = &H.v[i].f[k];
+			if (!first[f->key])
+				first[f->key] = f->val + 1;
+			else if (first[f->key] != f->val + 1)
+				varies[f->key] = true;
+		}
 	struct strlist vary = STRLIST_INIT;
-	varying_keys(fields, H.n, label_skip, ARRAY_SIZE(label_skip), &vary);
+	for (size_t k = 0; k < nkeys; k++)
+		if (varies[k] && strcmp(H.in.keys.v[k], "metric") &&
+		    strcmp(H.in.keys.v[k], "statistic"))
+			strlist_push(&vary, H.in.keys.v[k]);
 	if (vary.n)
 		qsort(vary.v, vary.n, sizeof(char *), cmp_str);
-	free(fields);
+	unsigned *vary_ids = xcalloc(vary.n + 1, sizeof(*vary_ids));
+	for (size_t k = 0; k < vary.n; k++)
+		vary_ids[k] = intern_key(&H.in, vary.v[k]);
+	unsigned metric_id = intern_key(&H.in, "metric"), stat_id = intern_key(&H.in, "statistic");
+	free(first);
+	free(varies);
 
 	struct hrank *rank = xcalloc(H.n + 1, sizeof(*rank));
 	rank_all(L, &H, rank);
 	qsort(rank, H.n, sizeof(*rank), cmp_rank);
-	struct sbuf label = SBUF_INIT, msg = SBUF_INIT;
+	struct sbuf label = SBUF_INIT, msg = SBUF_INIT, v = SBUF_INIT;
 	for (size_t j = 0; j < H.n; j++) {
 		struct hseries *s = &H.v[rank[j].index];
+		const char *metric = json_string_value(fvalue(&H.in, s->f, s->nf, metric_id));
+		const char *stat = json_string_value(fvalue(&H.in, s->f, s->nf, stat_id));
 		sbuf_reset(&label);
-		sbuf_addf(&label, "%s %s",
-			  load_jstr(s->fields, "metric") ? load_jstr(s->fields, "metric") : "?",
-			  load_jstr(s->fields, "statistic") ? load_jstr(s->fields, "statistic")
-							    : "");
-		struct sbuf kv = SBUF_INIT;
-		key_values(s->fields, &vary, &kv);
-		if (kv.len)
-			sbuf_addf(&label, " · %s", kv.buf);
-		sbuf_release(&kv);
+		sbuf_addf(&label, "%s %s", metric ? metric : "?", stat ? stat : "");
+		for (size_t k = 0; k < vary.n; k++) {
+			const json_t *val = fvalue(&H.in, s->f, s->nf, vary_ids[k]);
+			if (!val)
+				continue;
+			load_factor_value(val, &v);
+			sbuf_addf(&label, " · %s=%s", vary.v[k], v.buf);
+		}
 		struct assay_report_history *h = assay_report_add_history(L->r, label.buf, s->unit);
 		h->lower_is_better = s->dir == ASSAY_DIR_LOWER;
 		sbuf_reset(&msg);
@@ -665,18 +762,21 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	free(rank);
 	sbuf_release(&label);
 	sbuf_release(&msg);
+	sbuf_release(&v);
 	strlist_clear(&vary);
+	free(vary_ids);
 out:
 	for (size_t i = 0; i < H.n; i++) {
 		struct hseries *s = &H.v[i];
 		free(s->key);
 		free(s->unit);
-		json_decref(s->fields);
+		free(s->f);
 		free(s->strings);
 		free(s->pts);
 	}
 	free(H.v);
 	free(H.ign);
+	intern_release(&H.in);
 	assay_annotations_release(&ann);
 	return rc;
 }
