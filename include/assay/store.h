@@ -435,8 +435,8 @@ assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const 
 
 /* One series' history as run_id saw it: its points in time order up to and
  * including the last point run_id stored (the newest max_points of them;
- * their run_id is not filled in). The points and their strings belong to
- * the walk and are valid during the call only. */
+ * only value and revision are filled in). The points and their strings
+ * belong to the walk and are valid during the call only. */
 struct assay_store_history {
 	const char *series_key;
 	const char *fields_json;

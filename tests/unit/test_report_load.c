@@ -446,8 +446,8 @@ static int count_points(const struct assay_store_history *h, void *ctx)
 	size_t *most = ctx;
 	if (h->points->n > *most)
 		*most = h->points->n;
-	for (size_t i = 1; i < h->points->n; i++)
-		assert_true(strcmp(h->points->v[i - 1].timestamp, h->points->v[i].timestamp) <= 0);
+	for (size_t i = 1; i < h->points->n; i++) /* oldest first: r030 ... r129 */
+		assert_true(strcmp(h->points->v[i - 1].revision, h->points->v[i].revision) < 0);
 	return 0;
 }
 

@@ -272,55 +272,45 @@ assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const 
 }
 
 /* The statements of the history walk. */
-enum { H_SERIES, H_MINE, H_UPTO, H_NEWEST, H_COUNT };
+enum { H_SERIES, H_UPTO, H_NEWEST, H_COUNT };
 static const char *const history_sql[H_COUNT] = {
     "SELECT id, fields, unit, direction FROM series WHERE key = ?1",
-    /* The run's last point of the series: the index walked from the newest. */
-    "SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
-    "ORDER BY timestamp DESC, id DESC LIMIT 1",
-    /* The newest ?3 points up to it (the index walked backwards: the cost
-     * does not grow with the depth of the store). */
-    "SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 AND "
-    "(timestamp < ?4 OR (timestamp = ?4 AND id <= ?5)) ORDER BY timestamp DESC, id DESC "
-    "LIMIT ?3",
-    "SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 "
+    /* The newest ?3 points up to the run's last one (found from the newest
+     * end of the series index), newest first: the index walked backwards,
+     * so the cost does not grow with the depth of the store. */
+    "SELECT value, revision FROM measurements WHERE series = ?1 AND (timestamp, id) <= "
+    "(SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
+    "ORDER BY timestamp DESC, id DESC LIMIT 1) ORDER BY timestamp DESC, id DESC LIMIT ?3",
+    /* A series the run has no point in: the newest ?3. */
+    "SELECT value, revision FROM measurements WHERE series = ?1 "
     "ORDER BY timestamp DESC, id DESC LIMIT ?3",
 };
 
 /* Read the points of series sid (newest first from SQLite) into p, oldest
- * first, their strings into one block (offsets while it grows); *mine is
- * set to the index of the run's newest point, -1 when none. */
+ * first, their revisions into one block (offsets while it grows). */
 static assay_err read_history(struct assay_store *s, sqlite3_stmt *pts, struct assay_points *p,
-			      struct sbuf *strings, size_t **off, size_t *off_alloc, long *mine,
+			      struct sbuf *strings, size_t **off, size_t *off_alloc,
 			      struct assay_error *e)
 {
 	int step;
 	p->n = 0;
 	sbuf_reset(strings);
 	sbuf_addch(strings, '\0');
-	*mine = -1;
 	while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
 		ALLOC_GROW(p->v, p->n + 1, p->alloc);
-		ALLOC_GROW(*off, 2 * (p->n + 1), *off_alloc);
-		struct assay_point *pt = &p->v[p->n];
-		pt->value = sqlite3_column_double(pts, 0);
-		for (int c = 0; c < 2; c++) {
-			const unsigned char *t = sqlite3_column_text(pts, 1 + c);
-			(*off)[2 * p->n + (size_t)c] = t ? strings->len : 0;
-			if (t)
-				sbuf_add(strings, t, (size_t)sqlite3_column_bytes(pts, 1 + c) + 1);
-		}
-		if (*mine < 0 && sqlite3_column_int(pts, 3))
-			*mine = (long)p->n;
+		ALLOC_GROW(*off, p->n + 1, *off_alloc);
+		p->v[p->n].value = sqlite3_column_double(pts, 0);
+		const unsigned char *t = sqlite3_column_text(pts, 1);
+		(*off)[p->n] = t ? strings->len : 0;
+		if (t)
+			sbuf_add(strings, t, (size_t)sqlite3_column_bytes(pts, 1) + 1);
 		p->n++;
 	}
 	if (step != SQLITE_DONE)
 		return store_sqlerr(s, e, "reading a series' points");
 	for (size_t i = 0; i < p->n; i++) {
-		size_t rev = (*off)[2 * i], ts = (*off)[2 * i + 1];
-		p->v[i].revision = rev ? strings->buf + rev : NULL;
-		p->v[i].timestamp = ts ? strings->buf + ts : NULL;
-		p->v[i].run_id = p->v[i].image_digest = NULL;
+		p->v[i].revision = (*off)[i] ? strings->buf + (*off)[i] : NULL;
+		p->v[i].timestamp = p->v[i].run_id = p->v[i].image_digest = NULL;
 	}
 	/* Newest first from SQLite: oldest first for the caller. */
 	for (size_t i = 0, j = p->n ? p->n - 1 : 0; i < j; i++, j--) {
@@ -328,8 +318,6 @@ static assay_err read_history(struct assay_store *s, sqlite3_stmt *pts, struct a
 		p->v[i] = p->v[j];
 		p->v[j] = t;
 	}
-	if (*mine >= 0)
-		*mine = (long)p->n - 1 - *mine;
 	return ASSAY_OK;
 }
 
@@ -348,13 +336,14 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 				sqlite3_finalize(st[k]);
 			return e ? e->code : ASSAY_INFRA;
 		}
-	sqlite3_stmt *ser = st[H_SERIES], *mine_st = st[H_MINE];
+	sqlite3_stmt *ser = st[H_SERIES];
 	/* One array of points and one block of their strings, reused for
 	 * every series: no allocation per point, and the memory is that of one
 	 * series' max_points whatever the store's depth. */
 	struct assay_points p = {0};
 	struct sbuf strings = SBUF_INIT;
 	size_t *off = NULL, off_alloc = 0;
+	sqlite3_int64 limit = max_points ? (sqlite3_int64)max_points : -1;
 	for (size_t k = 0; k < keys->n && rc == ASSAY_OK; k++) {
 		sqlite3_reset(ser);
 		sqlite3_bind_text(ser, 1, keys->v[k], -1, SQLITE_STATIC);
@@ -366,28 +355,26 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 			break;
 		}
 		long long sid = sqlite3_column_int64(ser, 0);
-		sqlite3_reset(mine_st);
-		sqlite3_bind_int64(mine_st, 1, sid);
-		sqlite3_bind_int64(mine_st, 2, pk);
-		step = sqlite3_step(mine_st);
-		if (step != SQLITE_ROW && step != SQLITE_DONE) {
-			rc = store_sqlerr(s, e, "reading a series' points");
-			break;
+		/* As the run saw it: up to its own point, at most max_points;
+		 * the first row read (the newest) is the run's. Without a point
+		 * of the run, the newest. */
+		long mine = -1;
+		for (int q = H_UPTO; q <= H_NEWEST; q++) {
+			sqlite3_stmt *pts = st[q];
+			sqlite3_reset(pts);
+			sqlite3_bind_int64(pts, 1, sid);
+			sqlite3_bind_int64(pts, 3, limit);
+			if (q == H_UPTO)
+				sqlite3_bind_int64(pts, 2, pk);
+			if ((rc = read_history(s, pts, &p, &strings, &off, &off_alloc, e)) !=
+			    ASSAY_OK)
+				break;
+			if (p.n) {
+				mine = q == H_UPTO ? (long)p.n - 1 : -1;
+				break;
+			}
 		}
-		/* As the run saw it: up to its own point (or, without one, the
-		 * newest), at most max_points. */
-		sqlite3_stmt *pts = step == SQLITE_ROW ? st[H_UPTO] : st[H_NEWEST];
-		sqlite3_reset(pts);
-		sqlite3_bind_int64(pts, 1, sid);
-		sqlite3_bind_int64(pts, 2, pk);
-		sqlite3_bind_int64(pts, 3, max_points ? (sqlite3_int64)max_points : -1);
-		if (step == SQLITE_ROW) {
-			sqlite3_bind_value(pts, 4, sqlite3_column_value(mine_st, 0));
-			sqlite3_bind_int64(pts, 5, sqlite3_column_int64(mine_st, 1));
-		}
-		long mine;
-		if ((rc = read_history(s, pts, &p, &strings, &off, &off_alloc, &mine, e)) !=
-		    ASSAY_OK)
+		if (rc != ASSAY_OK)
 			break;
 		struct assay_store_history h = {
 		    keys->v[k],
