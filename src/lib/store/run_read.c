@@ -278,12 +278,12 @@ static const char *const history_sql[H_COUNT] = {
     /* The newest ?3 points up to the run's last one (found from the newest
      * end of the series index), newest first: the index walked backwards,
      * so the cost does not grow with the depth of the store. */
-    "SELECT value, revision FROM measurements WHERE series = ?1 AND (timestamp, id) <= "
-    "(SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
-    "ORDER BY timestamp DESC, id DESC LIMIT 1) ORDER BY timestamp DESC, id DESC LIMIT ?3",
+    ("SELECT value, revision FROM measurements WHERE series = ?1 AND (timestamp, id) <= "
+     "(SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
+     "ORDER BY timestamp DESC, id DESC LIMIT 1) ORDER BY timestamp DESC, id DESC LIMIT ?3"),
     /* A series the run has no point in: the newest ?3. */
-    "SELECT value, revision FROM measurements WHERE series = ?1 "
-    "ORDER BY timestamp DESC, id DESC LIMIT ?3",
+    ("SELECT value, revision FROM measurements WHERE series = ?1 "
+     "ORDER BY timestamp DESC, id DESC LIMIT ?3"),
 };
 
 /* Read the points of series sid (newest first from SQLite) into p, oldest
