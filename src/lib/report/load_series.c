@@ -374,7 +374,19 @@ static const json_t *fvalue(const struct fintern *I, const struct fpair *f, size
 	return NULL;
 }
 
+/* How interesting a series is: 0 this run starts a worse regime, 1 a
+ * better one, 2 change points elsewhere, 3 nothing; within a rank, the
+ * biggest move of this run's point against the mean of the earlier ones
+ * first. */
+struct hrank {
+	size_t index;
+	int rank;
+	double move;
+	struct assay_changes ch;
+};
+
 struct hseries {
+	struct hrank r; /* found as it is read */
 	char *key, *unit;
 	struct fpair *f; /* its fields, interned */
 	size_t nf;
@@ -386,12 +398,23 @@ struct hseries {
 	size_t ignored; /* points left out (annotated ignore) */
 };
 
-struct hctx {
-	struct hseries *v;
-	size_t n, alloc;
+/* What the threads reading the history share (read only, but for in). */
+struct hshared {
+	const struct loader *L;
 	const struct assay_annotation **ign; /* the ignore annotations, by series key */
 	size_t nign;
 	struct fintern in;
+	pthread_mutex_t lock; /* of in */
+};
+
+/* One reading thread's series and detection buffers. */
+struct hctx {
+	struct hshared *S;
+	struct hseries *v;
+	size_t n, alloc;
+	struct assay_detect_opts opts;
+	double *x;
+	size_t xalloc;
 };
 
 static int cmp_ann(const void *a, const void *b)
@@ -402,7 +425,7 @@ static int cmp_ann(const void *a, const void *b)
 }
 
 /* The ignore annotations of series key: [*from, return value). */
-static size_t ignores_of(const struct hctx *H, const char *key, size_t *from)
+static size_t ignores_of(const struct hshared *H, const char *key, size_t *from)
 {
 	size_t lo = 0, hi = H->nign;
 	while (lo < hi) {
@@ -418,13 +441,15 @@ static size_t ignores_of(const struct hctx *H, const char *key, size_t *from)
 	return hi;
 }
 
-static bool ignored(const struct hctx *H, size_t from, size_t to, const char *rev)
+static bool ignored(const struct hshared *H, size_t from, size_t to, const char *rev)
 {
 	for (size_t i = from; rev && i < to; i++)
 		if (!strcmp(H->ign[i]->revision, rev))
 			return true;
 	return false;
 }
+
+static void rank_one(struct hctx *H, struct hseries *s);
 
 static int on_history(const struct assay_store_history *h, void *ctx)
 {
@@ -438,19 +463,21 @@ static int on_history(const struct assay_store_history *h, void *ctx)
 	s->f = xcalloc(json_object_size(fields) + 1, sizeof(*s->f));
 	const char *k;
 	json_t *v;
+	pthread_mutex_lock(&H->S->lock);
 	json_object_foreach(fields, k, v)
 	{
-		s->f[s->nf++] = (struct fpair){intern_key(&H->in, k), intern_val(&H->in, v)};
+		s->f[s->nf++] = (struct fpair){intern_key(&H->S->in, k), intern_val(&H->S->in, v)};
 	}
+	pthread_mutex_unlock(&H->S->lock);
 	json_decref(fields);
 	s->dir = h->direction;
 	s->pts = xcalloc(h->points->n + 1, sizeof(*s->pts));
 	s->mine = -1;
 	/* Revisions go to one block per series (offsets until it is made). */
-	size_t size = 0, from, to = H->nign ? ignores_of(H, h->series_key, &from) : 0;
+	size_t size = 0, from, to = H->S->nign ? ignores_of(H->S, h->series_key, &from) : 0;
 	for (size_t i = 0; i < h->points->n; i++) {
 		const struct assay_point *p = &h->points->v[i];
-		if (to && ignored(H, from, to, p->revision)) {
+		if (to && ignored(H->S, from, to, p->revision)) {
 			s->ignored++;
 			continue;
 		}
@@ -469,19 +496,9 @@ static int on_history(const struct assay_store_history *h, void *ctx)
 		s->pts[i].revision = at;
 		at += len;
 	}
+	rank_one(H, s);
 	return 0;
 }
-
-/* How interesting a series is: 0 this run starts a worse regime, 1 a
- * better one, 2 change points elsewhere, 3 nothing; within a rank, the
- * biggest move of this run's point against the mean of the earlier ones
- * first. */
-struct hrank {
-	size_t index;
-	int rank;
-	double move;
-	struct assay_changes ch;
-};
 
 static int cmp_rank(const void *a, const void *b)
 {
@@ -608,67 +625,125 @@ static bool gate_verdict(const struct loader *L, const char *key, enum assay_rep
 	return any;
 }
 
-/* Detection and ranking of series [from, to): one share of rank_all. */
-struct rank_job {
-	const struct loader *L;
-	const struct hctx *H;
-	struct hrank *rank;
-	size_t from, to;
+/* Change points and rank of series s, found by the thread that read it. */
+static void rank_one(struct hctx *H, struct hseries *s)
+{
+	struct hrank *r = &s->r;
+	r->rank = 3;
+	r->move = move_of(s);
+	ALLOC_GROW(H->x, s->n + 1, H->xalloc);
+	for (size_t k = 0; k < s->n; k++)
+		H->x[k] = s->pts[k].value;
+	struct assay_error de;
+	if (assay_detect(H->x, s->n, &H->opts, &r->ch, &de) != ASSAY_OK)
+		r->ch.n = 0; /* stored values are finite; nothing to find */
+	if (r->ch.n) {
+		const struct assay_change *c = &r->ch.v[r->ch.n - 1];
+		r->rank = s->mine >= 0 && c->index == (size_t)s->mine
+			      ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
+			      : 2;
+	}
+	struct sbuf ignore = SBUF_INIT;
+	enum assay_report_verdict v;
+	if (gate_verdict(H->S->L, s->key, &v, &ignore) && v == ASSAY_VERDICT_FAIL)
+		r->rank = -1; /* a failed regression gate comes first */
+	sbuf_release(&ignore);
+}
+
+/* A second thread reading (and detecting) the second half of the followed
+ * series on a connection of its own: reading the points and detection are
+ * most of a big report's time, and the series are independent (the result
+ * does not depend on the split). */
+struct hworker {
+	struct hctx H;
+	struct strlist keys; /* a view into the loader's keys */
+	const char *store, *run_id;
+	bool opened;
+	assay_err rc;
+	struct assay_error e;
 };
 
-static void *rank_share(void *arg)
+static void *read_share(void *arg)
 {
-	const struct rank_job *j = arg;
-	struct assay_detect_opts opts;
-	assay_detect_defaults(&opts);
-	double *x = NULL;
-	size_t xalloc = 0;
-	for (size_t i = j->from; i < j->to; i++) {
-		const struct hseries *s = &j->H->v[i];
-		struct hrank *r = &j->rank[i];
-		r->index = i;
-		r->rank = 3;
-		r->move = move_of(s);
-		ALLOC_GROW(x, s->n + 1, xalloc);
-		for (size_t k = 0; k < s->n; k++)
-			x[k] = s->pts[k].value;
-		struct assay_error de;
-		if (assay_detect(x, s->n, &opts, &r->ch, &de) != ASSAY_OK)
-			r->ch.n = 0; /* stored values are finite; nothing to find */
-		if (r->ch.n) {
-			const struct assay_change *c = &r->ch.v[r->ch.n - 1];
-			r->rank = s->mine >= 0 && c->index == (size_t)s->mine
-				      ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
-				      : 2;
-		}
-		struct sbuf ignore = SBUF_INIT;
-		enum assay_report_verdict v;
-		if (gate_verdict(j->L, s->key, &v, &ignore) && v == ASSAY_VERDICT_FAIL)
-			r->rank = -1; /* a failed regression gate comes first */
-		sbuf_release(&ignore);
-	}
-	free(x);
+	struct hworker *w = arg;
+	struct assay_store *s;
+	w->rc = assay_store_open(w->store, ASSAY_STORE_READONLY, &s, &w->e);
+	if (w->rc != ASSAY_OK)
+		return NULL;
+	w->opened = true;
+	w->rc = assay_store_run_history(s, w->run_id, &w->keys, HISTORY_POINTS, on_history, &w->H,
+					&w->e);
+	struct assay_error ce;
+	assay_store_close(s, &ce);
 	return NULL;
 }
 
-/* Change points and rank of every followed series. Deep histories of big
- * runs make this a third of the report's time, so it is shared with a
- * second thread when there is more than one CPU (each series is
- * independent; the result does not depend on the split). */
-static void rank_all(const struct loader *L, const struct hctx *H, struct hrank *rank)
+static void hctx_init(struct hctx *H, struct hshared *S)
 {
-	struct rank_job jobs[2] = {{L, H, rank, 0, H->n}, {L, H, rank, H->n, H->n}};
-	pthread_t t;
-	bool two = H->n >= 512 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
-	if (two) {
-		jobs[0].to = jobs[1].from = H->n / 2;
-		two = pthread_create(&t, NULL, rank_share, &jobs[1]) == 0;
-		if (!two)
-			jobs[0].to = H->n; /* no thread: all here */
+	memset(H, 0, sizeof(*H));
+	H->S = S;
+	assay_detect_defaults(&H->opts);
+}
+
+static void hseries_release(struct hseries *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct hseries *s = &v[i];
+		free(s->key);
+		free(s->unit);
+		free(s->f);
+		free(s->strings);
+		free(s->pts);
+		assay_changes_release(&s->r.ch);
 	}
-	rank_share(&jobs[0]);
-	if (two)
-		pthread_join(t, NULL);
+	free(v);
+}
+
+/* Read the history of L->keys into H (in key order), on two threads when
+ * there are many series and more than one CPU. */
+static assay_err read_all(struct loader *L, struct hctx *H, struct assay_error *e)
+{
+	const struct strlist *keys = &L->keys;
+	size_t half = keys->n;
+	struct hworker w;
+	pthread_t t;
+	bool two = keys->n >= 512 && L->store && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	if (two) {
+		memset(&w, 0, sizeof(w));
+		hctx_init(&w.H, H->S);
+		half = keys->n / 2;
+		w.keys = (struct strlist){keys->v + half, keys->n - half, 0};
+		w.store = L->store;
+		w.run_id = L->run_id;
+		two = pthread_create(&t, NULL, read_share, &w) == 0;
+		if (!two)
+			half = keys->n;
+	}
+	struct strlist mine = {keys->v, half, 0};
+	assay_err rc =
+	    assay_store_run_history(L->s, L->run_id, &mine, HISTORY_POINTS, on_history, H, e);
+	if (!two)
+		return rc;
+	pthread_join(t, NULL);
+	if (rc == ASSAY_OK && w.rc == ASSAY_OK) {
+		ALLOC_GROW(H->v, H->n + w.H.n, H->alloc);
+		if (w.H.n)
+			memcpy(H->v + H->n, w.H.v, w.H.n * sizeof(*H->v));
+		H->n += w.H.n;
+		w.H.n = 0;
+	} else if (rc == ASSAY_OK && !w.opened) {
+		/* No second connection: the rest here. */
+		struct strlist rest = {keys->v + half, keys->n - half, 0};
+		rc = assay_store_run_history(L->s, L->run_id, &rest, HISTORY_POINTS, on_history, H,
+					     e);
+	} else if (rc == ASSAY_OK) {
+		rc = w.rc;
+		if (e)
+			*e = w.e;
+	}
+	hseries_release(w.H.v, w.H.n);
+	free(w.H.x);
+	return rc;
 }
 
 assay_err load_history(struct loader *L, struct assay_error *e)
@@ -676,26 +751,29 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	if (L->nhgates)
 		qsort(L->hgates, L->nhgates, sizeof(*L->hgates), cmp_hgate);
 	struct assay_annotations ann = {0};
-	struct hctx H = {NULL, 0,
-			 0,    NULL,
-			 0,    {json_object(), json_object(), STRLIST_INIT, NULL, 0, 0, SBUF_INIT}};
+	struct hshared S = {L,
+			    NULL,
+			    0,
+			    {json_object(), json_object(), STRLIST_INIT, NULL, 0, 0, SBUF_INIT},
+			    PTHREAD_MUTEX_INITIALIZER};
+	struct hctx H;
+	hctx_init(&H, &S);
 	dedupe(&L->keys);
 	assay_err rc = assay_store_annotations(L->s, NULL, &ann, e);
-	H.ign = xcalloc(ann.n + 1, sizeof(*H.ign));
+	S.ign = xcalloc(ann.n + 1, sizeof(*S.ign));
 	for (size_t i = 0; i < ann.n; i++)
 		if (ann.v[i].kind == ASSAY_ANN_IGNORE && ann.v[i].series_key && ann.v[i].revision)
-			H.ign[H.nign++] = &ann.v[i];
-	if (H.nign)
-		qsort(H.ign, H.nign, sizeof(*H.ign), cmp_ann);
+			S.ign[S.nign++] = &ann.v[i];
+	if (S.nign)
+		qsort(S.ign, S.nign, sizeof(*S.ign), cmp_ann);
 	if (rc == ASSAY_OK)
-		rc = assay_store_run_history(L->s, L->run_id, &L->keys, HISTORY_POINTS, on_history,
-					     &H, e);
+		rc = read_all(L, &H, e);
 	if (rc != ASSAY_OK)
 		goto out;
 	/* Labels name the fields that tell the followed series apart: the keys
 	 * whose values differ between the series that have them (as
 	 * varying_keys, over the interned pairs). */
-	size_t nkeys = H.in.keys.n;
+	size_t nkeys = S.in.keys.n;
 	unsigned *first = xcalloc(nkeys + 1, sizeof(*first));
 	bool *varies = xcalloc(nkeys + 1, sizeof(*varies));
 	for (size_t i = 0; i < H.n; i++)
@@ -708,30 +786,35 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 		}
 	struct strlist vary = STRLIST_INIT;
 	for (size_t k = 0; k < nkeys; k++)
-		if (varies[k] && strcmp(H.in.keys.v[k], "metric") &&
-		    strcmp(H.in.keys.v[k], "statistic"))
-			strlist_push(&vary, H.in.keys.v[k]);
+		if (varies[k] && strcmp(S.in.keys.v[k], "metric") &&
+		    strcmp(S.in.keys.v[k], "statistic"))
+			strlist_push(&vary, S.in.keys.v[k]);
 	if (vary.n)
 		qsort(vary.v, vary.n, sizeof(char *), cmp_str);
 	unsigned *vary_ids = xcalloc(vary.n + 1, sizeof(*vary_ids));
 	for (size_t k = 0; k < vary.n; k++)
-		vary_ids[k] = intern_key(&H.in, vary.v[k]);
-	unsigned metric_id = intern_key(&H.in, "metric"), stat_id = intern_key(&H.in, "statistic");
+		vary_ids[k] = intern_key(&S.in, vary.v[k]);
+	unsigned metric_id = intern_key(&S.in, "metric"), stat_id = intern_key(&S.in, "statistic");
 	free(first);
 	free(varies);
 
+	/* The ranks as found while reading (their change points move here). */
 	struct hrank *rank = xcalloc(H.n + 1, sizeof(*rank));
-	rank_all(L, &H, rank);
+	for (size_t i = 0; i < H.n; i++) {
+		rank[i] = H.v[i].r;
+		rank[i].index = i;
+		memset(&H.v[i].r.ch, 0, sizeof(H.v[i].r.ch));
+	}
 	qsort(rank, H.n, sizeof(*rank), cmp_rank);
 	struct sbuf label = SBUF_INIT, msg = SBUF_INIT, v = SBUF_INIT;
 	for (size_t j = 0; j < H.n; j++) {
 		struct hseries *s = &H.v[rank[j].index];
-		const char *metric = json_string_value(fvalue(&H.in, s->f, s->nf, metric_id));
-		const char *stat = json_string_value(fvalue(&H.in, s->f, s->nf, stat_id));
+		const char *metric = json_string_value(fvalue(&S.in, s->f, s->nf, metric_id));
+		const char *stat = json_string_value(fvalue(&S.in, s->f, s->nf, stat_id));
 		sbuf_reset(&label);
 		sbuf_addf(&label, "%s %s", metric ? metric : "?", stat ? stat : "");
 		for (size_t k = 0; k < vary.n; k++) {
-			const json_t *val = fvalue(&H.in, s->f, s->nf, vary_ids[k]);
+			const json_t *val = fvalue(&S.in, s->f, s->nf, vary_ids[k]);
 			if (!val)
 				continue;
 			load_factor_value(val, &v);
@@ -766,17 +849,11 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	strlist_clear(&vary);
 	free(vary_ids);
 out:
-	for (size_t i = 0; i < H.n; i++) {
-		struct hseries *s = &H.v[i];
-		free(s->key);
-		free(s->unit);
-		free(s->f);
-		free(s->strings);
-		free(s->pts);
-	}
-	free(H.v);
-	free(H.ign);
-	intern_release(&H.in);
+	hseries_release(H.v, H.n);
+	free(H.x);
+	free(S.ign);
+	intern_release(&S.in);
+	pthread_mutex_destroy(&S.lock);
 	assay_annotations_release(&ann);
 	return rc;
 }
