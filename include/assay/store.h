@@ -27,6 +27,8 @@ struct assay_store; /* opaque; one connection, not shared between threads */
 enum {
 	ASSAY_STORE_CREATE = 1,   /* create the file (and migrate) when missing */
 	ASSAY_STORE_READONLY = 2, /* no writes; the file must exist */
+	ASSAY_STORE_NOMAP = 4,    /* read through SQLite's page cache only (no memory map):
+				   * a second connection to a store already mapped */
 };
 
 /* Open (and with ASSAY_STORE_CREATE create) the store at path, migrating it

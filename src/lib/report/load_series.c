@@ -667,7 +667,9 @@ static void *read_share(void *arg)
 {
 	struct hworker *w = arg;
 	struct assay_store *s;
-	w->rc = assay_store_open(w->store, ASSAY_STORE_READONLY, &s, &w->e);
+	/* No memory map of its own: its pages would count a second time in
+	 * the report's resident memory. */
+	w->rc = assay_store_open(w->store, ASSAY_STORE_READONLY | ASSAY_STORE_NOMAP, &s, &w->e);
 	if (w->rc != ASSAY_OK)
 		return NULL;
 	w->opened = true;
