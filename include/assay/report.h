@@ -153,6 +153,7 @@ struct assay_report_history {
 	bool lower_is_better;
 	struct assay_report_hpoint *points; /* oldest first */
 	size_t npoints, points_alloc;
+	char *strings;         /* the points' revisions in one block (owned), or NULL: each owned */
 	size_t *change_points; /* indexes into points: first point of a new regime */
 	size_t nchange_points, change_points_alloc;
 	long new_point; /* index of this run's point; -1 when none */

@@ -27,6 +27,8 @@ struct assay_store; /* opaque; one connection, not shared between threads */
 enum {
 	ASSAY_STORE_CREATE = 1,   /* create the file (and migrate) when missing */
 	ASSAY_STORE_READONLY = 2, /* no writes; the file must exist */
+	ASSAY_STORE_NOMAP = 4,    /* read through SQLite's page cache only (no memory map):
+				   * a second connection to a store already mapped */
 };
 
 /* Open (and with ASSAY_STORE_CREATE create) the store at path, migrating it
@@ -439,7 +441,8 @@ assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const 
 
 /* One series' history as run_id saw it: its points in time order up to and
  * including the last point run_id stored (the newest max_points of them;
- * their run_id is not filled in). */
+ * only value and revision are filled in). The points and their strings
+ * belong to the walk and are valid during the call only. */
 struct assay_store_history {
 	const char *series_key;
 	const char *fields_json;
@@ -453,5 +456,11 @@ typedef int (*assay_store_history_fn)(const struct assay_store_history *h, void 
 assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 				  const struct strlist *keys, size_t max_points,
 				  assay_store_history_fn fn, void *ctx, struct assay_error *e);
+
+/* fn(key, fields_json, ctx) for each key of keys that names a stored series
+ * (exact keys, in that order; unknown keys are skipped). */
+typedef int (*assay_store_series_key_fn)(const char *key, const char *fields_json, void *ctx);
+assay_err assay_store_series_by_key(struct assay_store *s, const struct strlist *keys,
+				    assay_store_series_key_fn fn, void *ctx, struct assay_error *e);
 
 #endif

@@ -254,6 +254,123 @@ static assay_err train_case(const char *log, const struct assay_parse_opts *po, 
 	return rc;
 }
 
+/* One run as it is being written. */
+struct gen_run {
+	char rev[16], started[32], run_id[64];
+	char *dir;    /* its output folder (written for the last run only) */
+	uint64_t rng; /* its noise state */
+	assay_err worst;
+};
+
+/* Case c at revision run: stored through the runner's calls; for the last
+ * run also its folder, logs and artifact, and co filled for summary.json. */
+static assay_err gen_case_run(struct assay_store *s, const struct gen_case *c, int run, bool last,
+			      struct gen_run *g, const char *secret, struct assay_case_outcome *co,
+			      struct assay_error *e)
+{
+	enum assay_outcome o = last ? c->outcome : ASSAY_OUTCOME_PASSED;
+	if (co) {
+		co->case_id = xstrdup(c->id);
+		co->outcome = o;
+	}
+	if (o == ASSAY_OUTCOME_SKIPPED || (o == ASSAY_OUTCOME_UNSUPPORTED && !c->train)) {
+		const char *why = o == ASSAY_OUTCOME_SKIPPED
+				      ? "not run: --fail-fast after an earlier failure"
+				      : "backend-platform-unsupported: shm needs all ranks "
+					"on one node (ep 16 spans 2 nodes)";
+		struct assay_case_info ci = {c->id, NULL, NULL, NULL, NULL, g->started};
+		struct assay_case_result cr = {o, why, NULL, -1, NULL, NULL};
+		assay_err rc = assay_store_case_record(s, g->run_id, &ci, &cr, e);
+		if (co)
+			co->reason = xstrdup(why);
+		return rc;
+	}
+	char *dir = xasprintf("%s/%s", g->dir, c->id);
+	char *out_log = xasprintf("%s/stdout.log", dir);
+	char *err_log = xasprintf("%s/stderr.log", dir);
+	json_t *factors = NULL;
+	bool gate_failed = o == ASSAY_OUTCOME_GATE_FAILED;
+	bool slower = last && c->slower;
+	/* A failed training case is slow and diverges. */
+	char *input = c->train ? train_log(c->j, run, gate_failed, gate_failed ? 1.5 : 1)
+			       : ep_artifact(c->j, run, slower ? 1.3 : 1, &factors);
+	if (c->train)
+		factors = json_pack("{s:s, s:s, s:i, s:s}", "workload", "megatron", "model",
+				    "llama3-8b", "tp", 1 << (c->j % 3), "precision", "bf16");
+	struct assay_case_info ci = {c->id, factors, dir, out_log, err_log, g->started};
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct assay_verdicts verdicts = ASSAY_VERDICTS_INIT;
+	const char *reason = NULL;
+	double duration = c->train ? 600 + 300 * noise() : 20 + 40 * noise();
+	char *why = NULL;
+	assay_err rc = assay_store_case_begin(s, g->run_id, &ci, e);
+	if (rc == ASSAY_OK && last)
+		rc = assay_mkdirs(dir, e);
+	if (rc != ASSAY_OK)
+		goto out;
+	if (o == ASSAY_OUTCOME_WORKLOAD_FAILED) {
+		/* With --secret, a value the report must redact (as if the store
+		 * held one that escaped the run's redaction). */
+		why = xasprintf("signature nccl-error in stderr: [rank3] NCCL WARN connection to "
+				"gpu-node-07 timed out%s%s",
+				secret ? "; token " : "", secret ? secret : "");
+		reason = why;
+		duration = 8.5;
+	} else if (o == ASSAY_OUTCOME_NO_METRICS) {
+		reason = "exit code 0 but no measurements in result.json (parser assay-ep)";
+	} else {
+		json_t *ctx = json_pack("{s:s, s:s, s:s, s:s}", "suite", "synthetic", "cluster",
+					"lab", "scale", "1x8", "sku", c->train ? "mi355x" : c->sku);
+		if (c->train)
+			json_object_set_new(ctx, "precision", json_string("bf16"));
+		struct assay_parse_opts po = {c->id, ctx, g->run_id, c->id, g->rev, g->started};
+		if (c->train)
+			rc = train_case(input, &po, last ? dir : NULL, &rows, &verdicts, e);
+		else if ((rc = assay_parse_ep_case(input, strlen(input), &po, &rows, e)) ==
+			 ASSAY_OK)
+			ep_gates(&rows, gate_failed && !slower, slower, &verdicts);
+		json_decref(ctx);
+		if (rc != ASSAY_OK)
+			goto out;
+		if (o == ASSAY_OUTCOME_GATE_FAILED)
+			reason = "gates: 1 FAIL, 1 PASS";
+	}
+	if (last) {
+		char *text = c->train ? xstrdup(input) : xstrdup("");
+		rc = assay_write_file_atomic(out_log, text, strlen(text), e);
+		if (rc == ASSAY_OK)
+			rc = assay_write_file_atomic(err_log, reason ? reason : "",
+						     reason ? strlen(reason) : 0, e);
+		free(text);
+		if (rc == ASSAY_OK && !c->train && o != ASSAY_OUTCOME_NO_METRICS) {
+			char *art = xasprintf("%s/result.json", dir);
+			rc = assay_write_file_atomic(art, input, strlen(input), e);
+			free(art);
+		}
+		if (rc != ASSAY_OK)
+			goto out;
+		co->reason = reason ? xstrdup(reason) : NULL;
+		for (size_t k = 0; k < verdicts.n; k++)
+			assay_verdicts_push_copy(&co->verdicts, &verdicts.v[k]);
+		co->duration_s = duration;
+		co->rows = rows.n;
+		co->dir = xstrdup(dir);
+	}
+	g->worst = assay_err_worst(g->worst, assay_outcome_exit(o));
+	struct assay_case_result cr = {o, reason, NULL, duration, &rows, &verdicts};
+	rc = assay_store_case_finish(s, g->run_id, c->id, &cr, e);
+out:
+	assay_rows_release(&rows);
+	assay_verdicts_release(&verdicts);
+	json_decref(factors);
+	free(input);
+	free(why);
+	free(dir);
+	free(out_log);
+	free(err_log);
+	return rc;
+}
+
 static int fail(const char *what, const struct assay_error *e)
 {
 	fprintf(stderr, "report_store: %s: %s\n", what, e->message);
@@ -320,162 +437,71 @@ int main(int argc, char **argv)
 	assay_sha256_hex("report_store catalog", 20, digest);
 	assay_sha256_hex("report_store matrix", 19, matrix);
 	struct assay_run_result res = {0};
+	/* Every run is begun first, then the cases are written case by case,
+	 * each at every revision in turn (runs stay open meanwhile), then the
+	 * runs end. The rows are the same as written run by run (each run's
+	 * noise has its own state, drawn in case order), but a series' points
+	 * now reach the series index one after another instead of one per run
+	 * spread over the whole index: a 1,000 x 100 store is written in minutes
+	 * instead of an hour of rewriting index pages. The index is then denser
+	 * than one grown run by run (docs/performance.md, "Issue 16"). */
+	struct gen_run *runs = xcalloc((size_t)nruns + 1, sizeof(*runs));
 	for (int run = 1; run <= nruns; run++) {
-		bool last = run == nruns;
-		char rev[16], started[32], run_id[64];
-		snprintf(rev, sizeof(rev), nruns > 99 ? "r%03d" : "r%02d", run);
-		assay_time_rfc3339(1795000000 + (int64_t)run * 86400, started);
-		struct assay_run_info info = {NULL,   "synthetic",   rev,     NULL,   matrix,
-					      digest, "gpu-node-01", "local", started};
-		rng_state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)run;
-		if (assay_store_run_begin(s, &info, run_id, &e))
+		struct gen_run *g = &runs[run - 1];
+		snprintf(g->rev, sizeof(g->rev), nruns > 99 ? "r%03d" : "r%02d", run);
+		assay_time_rfc3339(1795000000 + (int64_t)run * 86400, g->started);
+		struct assay_run_info info = {NULL,   "synthetic",   g->rev,  NULL,      matrix,
+					      digest, "gpu-node-01", "local", g->started};
+		g->rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)run;
+		if (assay_store_run_begin(s, &info, g->run_id, &e))
 			return fail("run", &e);
-		char *run_dir = xasprintf("%s/%s", outdir, run_id);
-		if (last) {
-			res.cases = xcalloc((size_t)ncases, sizeof(*res.cases));
-			res.n = (size_t)ncases;
-			snprintf(res.run_id, sizeof(res.run_id), "%s", run_id);
-			res.suite = xstrdup("synthetic");
-			res.revision = xstrdup(rev);
-			res.store = xstrdup(store);
-			res.run_dir = xstrdup(run_dir);
-			strlist_push(&res.secrets, "REPORT_STORE_SECRET");
-			if (assay_mkdirs(run_dir, &e))
-				return fail(run_dir, &e);
-		}
-		assay_err worst = ASSAY_OK;
-		for (size_t i = 0; i < (size_t)ncases; i++) {
-			struct gen_case *c = &cases[i];
-			enum assay_outcome o = last ? c->outcome : ASSAY_OUTCOME_PASSED;
-			struct assay_case_outcome *co = last ? &res.cases[i] : NULL;
-			if (co) {
-				co->case_id = xstrdup(c->id);
-				co->outcome = o;
-			}
-			if (o == ASSAY_OUTCOME_SKIPPED ||
-			    (o == ASSAY_OUTCOME_UNSUPPORTED && !c->train)) {
-				const char *why =
-				    o == ASSAY_OUTCOME_SKIPPED
-					? "not run: --fail-fast after an earlier failure"
-					: "backend-platform-unsupported: shm needs all ranks "
-					  "on one node (ep 16 spans 2 nodes)";
-				struct assay_case_info ci = {c->id, NULL, NULL,
-							     NULL,  NULL, started};
-				struct assay_case_result cr = {o, why, NULL, -1, NULL, NULL};
-				if (assay_store_case_record(s, run_id, &ci, &cr, &e))
-					return fail(c->id, &e);
-				if (co)
-					co->reason = xstrdup(why);
-				continue;
-			}
-			char *dir = xasprintf("%s/%s", run_dir, c->id);
-			char *out_log = xasprintf("%s/stdout.log", dir);
-			char *err_log = xasprintf("%s/stderr.log", dir);
-			json_t *factors = NULL;
-			bool gate_failed = o == ASSAY_OUTCOME_GATE_FAILED;
-			bool slower = last && c->slower;
-			/* A failed training case is slow and diverges. */
-			char *input = c->train
-					  ? train_log(c->j, run, gate_failed, gate_failed ? 1.5 : 1)
-					  : ep_artifact(c->j, run, slower ? 1.3 : 1, &factors);
-			if (c->train)
-				factors = json_pack("{s:s, s:s, s:i, s:s}", "workload", "megatron",
-						    "model", "llama3-8b", "tp", 1 << (c->j % 3),
-						    "precision", "bf16");
-			struct assay_case_info ci = {c->id,   factors, dir,
-						     out_log, err_log, started};
-			if (assay_store_case_begin(s, run_id, &ci, &e) ||
-			    (last && assay_mkdirs(dir, &e)))
-				return fail(c->id, &e);
-			struct assay_rows rows = ASSAY_ROWS_INIT;
-			struct assay_verdicts verdicts = ASSAY_VERDICTS_INIT;
-			const char *reason = NULL;
-			double duration = c->train ? 600 + 300 * noise() : 20 + 40 * noise();
-			char *why = NULL;
-			if (o == ASSAY_OUTCOME_WORKLOAD_FAILED) {
-				/* With --secret, a value the report must redact (as if the
-				 * store held one that escaped the run's redaction). */
-				why = xasprintf("signature nccl-error in stderr: [rank3] NCCL WARN "
-						"connection to gpu-node-07 timed out%s%s",
-						secret ? "; token " : "", secret ? secret : "");
-				reason = why;
-				duration = 8.5;
-			} else if (o == ASSAY_OUTCOME_NO_METRICS) {
-				reason = "exit code 0 but no measurements in result.json (parser "
-					 "assay-ep)";
-			} else {
-				json_t *ctx = json_pack("{s:s, s:s, s:s, s:s}", "suite",
-							"synthetic", "cluster", "lab", "scale",
-							"1x8", "sku", c->train ? "mi355x" : c->sku);
-				if (c->train)
-					json_object_set_new(ctx, "precision", json_string("bf16"));
-				struct assay_parse_opts po = {c->id, ctx, run_id,
-							      c->id, rev, started};
-				if (c->train) {
-					if (train_case(input, &po, last ? dir : NULL, &rows,
-						       &verdicts, &e))
-						return fail(c->id, &e);
-				} else if (assay_parse_ep_case(input, strlen(input), &po, &rows,
-							       &e)) {
-					return fail(c->id, &e);
-				} else {
-					ep_gates(&rows, gate_failed && !slower, slower, &verdicts);
-				}
-				json_decref(ctx);
-				if (o == ASSAY_OUTCOME_GATE_FAILED)
-					reason = "gates: 1 FAIL, 1 PASS";
-			}
-			if (last) {
-				char *text = c->train ? xstrdup(input) : xstrdup("");
-				if (assay_write_file_atomic(out_log, text, strlen(text), &e) ||
-				    assay_write_file_atomic(err_log, reason ? reason : "",
-							    reason ? strlen(reason) : 0, &e))
-					return fail(dir, &e);
-				free(text);
-				if (!c->train && o != ASSAY_OUTCOME_NO_METRICS) {
-					char *art = xasprintf("%s/result.json", dir);
-					if (assay_write_file_atomic(art, input, strlen(input), &e))
-						return fail(art, &e);
-					free(art);
-				}
-				co->reason = reason ? xstrdup(reason) : NULL;
-				for (size_t k = 0; k < verdicts.n; k++)
-					assay_verdicts_push_copy(&co->verdicts, &verdicts.v[k]);
-				co->duration_s = duration;
-				co->rows = rows.n;
-				co->dir = xstrdup(dir);
-			}
-			worst = assay_err_worst(worst, assay_outcome_exit(o));
-			struct assay_case_result cr = {o, reason, NULL, duration, &rows, &verdicts};
-			if (assay_store_case_finish(s, run_id, c->id, &cr, &e))
-				return fail(c->id, &e);
-			assay_rows_release(&rows);
-			assay_verdicts_release(&verdicts);
-			json_decref(factors);
-			free(input);
-			free(why);
-			free(dir);
-			free(out_log);
-			free(err_log);
-		}
-		if (assay_store_run_end(s, run_id, worst, &e))
-			return fail("run end", &e);
-		if (last) {
-			res.exit_code = worst;
-			for (size_t i = 0; i < res.n; i++)
-				res.counts[res.cases[i].outcome]++;
-			json_t *doc = assay_run_summary_json(&res);
-			char *text = assay_json_dumps(doc, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
-			char *path = xasprintf("%s/summary.json", run_dir);
-			if (assay_write_file_atomic(path, text, strlen(text), &e))
-				return fail(path, &e);
-			free(path);
-			free(text);
-			json_decref(doc);
-			printf("%s\n", run_id);
-		}
-		free(run_dir);
+		g->dir = xasprintf("%s/%s", outdir, g->run_id);
 	}
+	const struct gen_run *lastg = &runs[nruns - 1];
+	res.cases = xcalloc((size_t)ncases, sizeof(*res.cases));
+	res.n = (size_t)ncases;
+	snprintf(res.run_id, sizeof(res.run_id), "%s", lastg->run_id);
+	res.suite = xstrdup("synthetic");
+	res.revision = xstrdup(lastg->rev);
+	res.store = xstrdup(store);
+	res.run_dir = xstrdup(lastg->dir);
+	strlist_push(&res.secrets, "REPORT_STORE_SECRET");
+	if (assay_mkdirs(lastg->dir, &e))
+		return fail(lastg->dir, &e);
+	/* One transaction per few cases (every revision of them). */
+	for (size_t i = 0; i < (size_t)ncases; i++) {
+		if (i % 8 == 0 && assay_store_batch_begin(s, &e))
+			return fail("batch", &e);
+		for (int run = 1; run <= nruns; run++) {
+			struct gen_run *g = &runs[run - 1];
+			rng_state = g->rng;
+			if (gen_case_run(s, &cases[i], run, run == nruns, g, secret,
+					 run == nruns ? &res.cases[i] : NULL, &e))
+				return fail(cases[i].id, &e);
+			g->rng = rng_state;
+		}
+		if ((i % 8 == 7 || i + 1 == (size_t)ncases) && assay_store_batch_commit(s, &e))
+			return fail("batch", &e);
+	}
+	for (int run = 1; run <= nruns; run++) {
+		struct gen_run *g = &runs[run - 1];
+		if (assay_store_run_end(s, g->run_id, g->worst, &e))
+			return fail("run end", &e);
+		free(g->dir);
+	}
+	res.exit_code = runs[nruns - 1].worst;
+	for (size_t i = 0; i < res.n; i++)
+		res.counts[res.cases[i].outcome]++;
+	json_t *doc = assay_run_summary_json(&res);
+	char *text = assay_json_dumps(doc, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
+	char *path = xasprintf("%s/summary.json", res.run_dir);
+	if (assay_write_file_atomic(path, text, strlen(text), &e))
+		return fail(path, &e);
+	free(path);
+	free(text);
+	json_decref(doc);
+	printf("%s\n", res.run_id);
+	free(runs);
 	assay_run_result_release(&res);
 	free(cases);
 	if (assay_store_close(s, &e))

@@ -437,6 +437,104 @@ static void test_history(void **state)
 	assay_report_release(&r);
 }
 
+/* History is capped at the newest 100 points up to the run's own, whatever
+ * the store's depth: 130 revisions of two series (one gated, one with a
+ * revision annotated ignore), reported at the last run and at an earlier one;
+ * the store's walk hands over at most max_points per series. */
+static int count_points(const struct assay_store_history *h, void *ctx)
+{
+	size_t *most = ctx;
+	if (h->points->n > *most)
+		*most = h->points->n;
+	for (size_t i = 1; i < h->points->n; i++) /* oldest first: r030 ... r129 */
+		assert_true(strcmp(h->points->v[i - 1].revision, h->points->v[i].revision) < 0);
+	return 0;
+}
+
+static void test_history_depth(void **state)
+{
+	(void)state;
+	char id[64], at110[64] = "", key[65] = "";
+	struct assay_error e;
+	struct assay_store *s;
+	ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
+	for (int i = 0; i < 130; i++) {
+		char rev[8], when[32];
+		snprintf(rev, sizeof(rev), "r%03d", i);
+		assay_time_rfc3339(1790000000 + (int64_t)i * 3600, when);
+		struct assay_run_info info = {NULL, "deep", rev,     NULL, NULL,
+					      NULL, "h",    "local", when};
+		ok(assay_store_run_begin(s, &info, id, &e), &e);
+		struct assay_case_info ci = {"c", NULL, NULL, NULL, NULL, when};
+		ok(assay_store_case_begin(s, id, &ci, &e), &e);
+		struct assay_rows rows = ASSAY_ROWS_INIT;
+		plain_row(&rows, "tokens_per_s", 100 + i % 3, rev);
+		plain_row(&rows, "step_ms", 50 + i % 2, rev);
+		for (size_t k = 0; k < rows.n; k++) {
+			free(rows.v[k].timestamp);
+			rows.v[k].timestamp = xstrdup(when);
+		}
+		snprintf(key, sizeof(key), "%s", rows.v[0].series_key);
+		struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
+		struct assay_verdict *v =
+		    assay_verdicts_add(&vs, ASSAY_VERDICT_PASS, "rolling-mean", "tokens_per_s/mean",
+				       100, "tokens/s", "worse by < 5%%", "within 5%%");
+		v->series_key = xstrdup(key);
+		struct assay_case_result res = {ASSAY_OUTCOME_PASSED, NULL, NULL, 1, &rows, &vs};
+		ok(assay_store_case_finish(s, id, "c", &res, &e), &e);
+		ok(assay_store_run_end(s, id, ASSAY_OK, &e), &e);
+		if (i == 110)
+			snprintf(at110, sizeof(at110), "%s", id);
+		if (i == 120) /* a step_ms point left out */
+			ok(assay_store_annotate(s, rows.v[1].series_key, rev, ASSAY_ANN_IGNORE,
+						"bad node", &e),
+			   &e);
+		assay_rows_release(&rows);
+		assay_verdicts_release(&vs);
+	}
+	struct strlist keys = STRLIST_INIT;
+	strlist_push(&keys, key);
+	size_t most = 0;
+	ok(assay_store_run_history(s, "last", &keys, 100, count_points, &most, &e), &e);
+	assert_int_equal(most, 100);
+	strlist_clear(&keys);
+	ok(assay_store_close(s, &e), &e);
+
+	struct assay_report r;
+	struct assay_report_found f;
+	ok(load("last", tmp, &r, &f, &e), &e);
+	assert_int_equal(r.nhistory, 2);
+	const struct assay_report_history *h = find_history(&r, "tokens_per_s mean");
+	assert_non_null(h);
+	assert_int_equal(h->npoints, 100);
+	assert_int_equal(h->new_point, 99);
+	assert_string_equal(h->points[0].revision, "r030");
+	assert_string_equal(h->points[99].revision, "r129");
+	assert_true(h->points[99].value == 100 + 129 % 3);
+	assert_int_equal(h->verdict, ASSAY_VERDICT_PASS);
+	assert_non_null(strstr(h->message, "rolling-mean PASS: within 5%"));
+	/* The gate's series is found (by its key): one series, nothing to name. */
+	assert_int_equal(r.ngates, 1);
+	assert_null(r.gates[0].series);
+	h = find_history(&r, "step_ms mean");
+	assert_int_equal(h->npoints, 99); /* r120 left out of the newest 100 */
+	assert_string_equal(h->points[0].revision, "r030");
+	assert_string_equal(h->points[90].revision, "r121");
+	assert_non_null(strstr(h->message, "1 point annotated ignore left out"));
+	assay_report_found_release(&f);
+	assay_report_release(&r);
+
+	/* An earlier run: the newest 100 up to its own point. */
+	ok(load(at110, tmp, &r, &f, &e), &e);
+	h = find_history(&r, "tokens_per_s mean");
+	assert_int_equal(h->npoints, 100);
+	assert_int_equal(h->new_point, 99);
+	assert_string_equal(h->points[0].revision, "r011");
+	assert_string_equal(h->points[99].revision, "r110");
+	assay_report_found_release(&f);
+	assay_report_release(&r);
+}
+
 static void test_groups(void **state)
 {
 	(void)state;
@@ -646,6 +744,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_secrets_given, setup),
 	    cmocka_unit_test_setup(test_ep_ladders, setup),
 	    cmocka_unit_test_setup(test_history, setup),
+	    cmocka_unit_test_setup(test_history_depth, setup),
 	    cmocka_unit_test_setup(test_groups, setup),
 	    cmocka_unit_test_setup(test_unended, setup),
 	    cmocka_unit_test_setup(test_gates_and_training, setup),

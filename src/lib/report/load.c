@@ -361,6 +361,7 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	memset(found, 0, sizeof(*found));
 	struct loader L = {0};
 	L.r = r;
+	L.store = src->store;
 	L.last_ladder = -1;
 	L.last_case = -1;
 	struct assay_store_run run = {0};

@@ -19,6 +19,7 @@ struct hgate {
 struct loader {
 	struct assay_report *r;
 	struct assay_store *s;
+	const char *store; /* its path: a second connection reads part of the history */
 	const char *run_id;
 	char *run_dir, *out_abs;
 	json_t *summary;

@@ -186,26 +186,71 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+/* A gate series' identity fields, by key. */
+struct gate_fields {
+	const char *key; /* the gate's */
+	json_t *fields;
+};
+
+static int cmp_gate_fields(const void *a, const void *b)
+{
+	return strcmp(((const struct gate_fields *)a)->key, ((const struct gate_fields *)b)->key);
+}
+
+struct gate_fields_ctx {
+	struct gate_fields *v;
+	size_t n;
+};
+
+static int on_gate_series(const char *key, const char *fields_json, void *ctx)
+{
+	struct gate_fields_ctx *G = ctx;
+	struct gate_fields want = {key, NULL};
+	struct gate_fields *g = bsearch(&want, G->v, G->n, sizeof(*G->v), cmp_gate_fields);
+	if (g && !g->fields)
+		g->fields = json_loads(fields_json ? fields_json : "{}", 0, NULL);
+	return 0;
+}
+
 assay_err load_gate_series(struct loader *L, struct assay_error *e)
 {
 	struct assay_report *r = L->r;
-	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, NULL, false};
+	/* The gates' series, each looked up once by its exact key (not a
+	 * listing of every series in the store). */
+	struct gate_fields_ctx G = {xcalloc(r->ngates + 1, sizeof(*G.v)), 0};
 	for (size_t i = 0; i < r->ngates; i++)
-		if (r->gates[i].series_key && !strlist_has(&f.keys, r->gates[i].series_key))
-			strlist_push(&f.keys, r->gates[i].series_key);
-	struct assay_series_list sl = {0};
+		if (r->gates[i].series_key)
+			G.v[G.n++] = (struct gate_fields){r->gates[i].series_key, NULL};
+	if (G.n)
+		qsort(G.v, G.n, sizeof(*G.v), cmp_gate_fields);
+	size_t w = 0;
+	struct strlist keys = STRLIST_INIT;
+	for (size_t i = 0; i < G.n; i++)
+		if (!w || strcmp(G.v[w - 1].key, G.v[i].key)) {
+			G.v[w++] = G.v[i];
+			strlist_push(&keys, G.v[i].key);
+		}
+	G.n = w;
 	assay_err rc = ASSAY_OK;
-	if (f.keys.n)
-		rc = assay_store_series(L->s, &f, &sl, e);
-	assay_series_filter_release(&f);
-	if (rc != ASSAY_OK)
+	if (keys.n)
+		rc = assay_store_series_by_key(L->s, &keys, on_gate_series, &G, e);
+	strlist_clear(&keys);
+	if (rc != ASSAY_OK) {
+		for (size_t i = 0; i < G.n; i++)
+			json_decref(G.v[i].fields);
+		free(G.v);
 		return rc;
+	}
 	/* fields[i]: gate i's series object, NULL when it has none. */
 	json_t **fields = xcalloc(r->ngates + 1, sizeof(*fields));
-	for (size_t i = 0; i < r->ngates; i++)
-		for (size_t k = 0; k < sl.n && r->gates[i].series_key && !fields[i]; k++)
-			if (!strcmp(sl.v[k].key, r->gates[i].series_key))
-				fields[i] = sl.v[k].fields;
+	for (size_t i = 0; i < r->ngates; i++) {
+		if (!r->gates[i].series_key)
+			continue;
+		struct gate_fields want = {r->gates[i].series_key, NULL};
+		const struct gate_fields *g =
+		    bsearch(&want, G.v, G.n, sizeof(*G.v), cmp_gate_fields);
+		fields[i] = g ? g->fields : NULL;
+	}
 	bool *done = xcalloc(r->ngates + 1, sizeof(*done));
 	json_t **group = xcalloc(r->ngates + 1, sizeof(*group));
 	static const char *const skip[] = {"metric", "statistic"};
@@ -252,64 +297,81 @@ assay_err load_gate_series(struct loader *L, struct assay_error *e)
 	free(group);
 	free(done);
 	free(fields);
-	assay_series_list_release(&sl);
+	for (size_t i = 0; i < G.n; i++)
+		json_decref(G.v[i].fields);
+	free(G.v);
 	return ASSAY_OK;
 }
 
 /* ---- history ---- */
 
-struct hseries {
-	char *key, *unit;
-	json_t *fields;
-	enum assay_direction dir;
-	struct assay_report_hpoint *pts; /* revision owned */
-	size_t n;
-	long mine;      /* this run's point, -1 when ignored */
-	size_t ignored; /* points left out (annotated ignore) */
+/* The followed series' fields, interned: every distinct key and value is
+ * kept once and a series holds pairs of their indexes (a parsed object per
+ * series was most of a big report's memory). */
+struct fpair {
+	unsigned key, val;
 };
 
-struct hctx {
-	struct hseries *v;
-	size_t n, alloc;
-	const struct assay_annotations *ann;
+struct fintern {
+	json_t *key_ids, *val_ids; /* name or value text -> index */
+	struct strlist keys;       /* by index */
+	json_t **vals;             /* by index */
+	size_t nvals, vals_alloc;
+	struct sbuf text;
 };
 
-static bool ignored(const struct assay_annotations *a, const char *key, const char *rev)
+static unsigned intern_key(struct fintern *I, const char *k)
 {
-	for (size_t i = 0; rev && i < a->n; i++)
-		if (a->v[i].kind == ASSAY_ANN_IGNORE && !strcmp(a->v[i].series_key, key) &&
-		    !strcmp(a->v[i].revision, rev))
-			return true;
-	return false;
+	const json_t *id = json_object_get(I->key_ids, k);
+	if (id)
+		return (unsigned)json_integer_value(id);
+	json_object_set_new(I->key_ids, k, json_integer((json_int_t)I->keys.n));
+	strlist_push(&I->keys, k);
+	return (unsigned)I->keys.n - 1;
 }
 
-static int on_history(const struct assay_store_history *h, void *ctx)
+static unsigned intern_val(struct fintern *I, json_t *v)
 {
-	struct hctx *H = ctx;
-	ALLOC_GROW(H->v, H->n + 1, H->alloc);
-	struct hseries *s = &H->v[H->n++];
-	memset(s, 0, sizeof(*s));
-	s->key = xstrdup(h->series_key);
-	s->unit = xstrdup(h->unit ? h->unit : "");
-	s->fields = json_loads(h->fields_json ? h->fields_json : "{}", 0, NULL);
-	if (!s->fields)
-		s->fields = json_object();
-	s->dir = h->direction;
-	s->pts = xcalloc(h->points->n + 1, sizeof(*s->pts));
-	s->mine = -1;
-	for (size_t i = 0; i < h->points->n; i++) {
-		const struct assay_point *p = &h->points->v[i];
-		if (H->ann->n && ignored(H->ann, h->series_key, p->revision)) {
-			s->ignored++;
-			continue;
-		}
-		if ((long)i == h->this_run)
-			s->mine = (long)s->n;
-		s->pts[s->n].revision = xstrdup(p->revision ? p->revision : "-");
-		s->pts[s->n].value = p->value;
-		s->n++;
+	/* The text that tells values apart as json_equal does: a string as
+	 * "s" and itself, anything else as "j" and its canonical JSON. */
+	sbuf_reset(&I->text);
+	const char *str = json_string_value(v);
+	if (str && strlen(str) == json_string_length(v)) {
+		sbuf_addch(&I->text, 's');
+		sbuf_adds(&I->text, str);
+	} else {
+		char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
+		sbuf_addch(&I->text, 'j');
+		sbuf_adds(&I->text, t ? t : "");
+		free(t);
 	}
-	return 0;
+	const json_t *id = json_object_get(I->val_ids, I->text.buf);
+	if (id)
+		return (unsigned)json_integer_value(id);
+	json_object_set_new(I->val_ids, I->text.buf, json_integer((json_int_t)I->nvals));
+	ALLOC_GROW(I->vals, I->nvals + 1, I->vals_alloc);
+	I->vals[I->nvals++] = json_incref(v);
+	return (unsigned)I->nvals - 1;
+}
+
+static void intern_release(struct fintern *I)
+{
+	json_decref(I->key_ids);
+	json_decref(I->val_ids);
+	strlist_clear(&I->keys);
+	for (size_t i = 0; i < I->nvals; i++)
+		json_decref(I->vals[i]);
+	free(I->vals);
+	sbuf_release(&I->text);
+}
+
+/* Series s's value of key k, NULL when it has none. */
+static const json_t *fvalue(const struct fintern *I, const struct fpair *f, size_t nf, unsigned k)
+{
+	for (size_t i = 0; i < nf; i++)
+		if (f[i].key == k)
+			return I->vals[f[i].val];
+	return NULL;
 }
 
 /* How interesting a series is: 0 this run starts a worse regime, 1 a
@@ -322,6 +384,121 @@ struct hrank {
 	double move;
 	struct assay_changes ch;
 };
+
+struct hseries {
+	struct hrank r; /* found as it is read */
+	char *key, *unit;
+	struct fpair *f; /* its fields, interned */
+	size_t nf;
+	enum assay_direction dir;
+	struct assay_report_hpoint *pts; /* revisions in strings */
+	char *strings;                   /* the points' revisions, one block */
+	size_t n;
+	long mine;      /* this run's point, -1 when ignored */
+	size_t ignored; /* points left out (annotated ignore) */
+};
+
+/* What the threads reading the history share (read only, but for in). */
+struct hshared {
+	const struct loader *L;
+	const struct assay_annotation **ign; /* the ignore annotations, by series key */
+	size_t nign;
+	struct fintern in;
+	pthread_mutex_t lock; /* of in */
+};
+
+/* One reading thread's series and detection buffers. */
+struct hctx {
+	struct hshared *S;
+	struct hseries *v;
+	size_t n, alloc;
+	struct assay_detect_opts opts;
+	double *x;
+	size_t xalloc;
+};
+
+static int cmp_ann(const void *a, const void *b)
+{
+	const struct assay_annotation *x = *(const struct assay_annotation *const *)a;
+	const struct assay_annotation *y = *(const struct assay_annotation *const *)b;
+	return strcmp(x->series_key, y->series_key);
+}
+
+/* The ignore annotations of series key: [*from, return value). */
+static size_t ignores_of(const struct hshared *H, const char *key, size_t *from)
+{
+	size_t lo = 0, hi = H->nign;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(H->ign[mid]->series_key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*from = lo;
+	while (hi < H->nign && !strcmp(H->ign[hi]->series_key, key))
+		hi++;
+	return hi;
+}
+
+static bool ignored(const struct hshared *H, size_t from, size_t to, const char *rev)
+{
+	for (size_t i = from; rev && i < to; i++)
+		if (!strcmp(H->ign[i]->revision, rev))
+			return true;
+	return false;
+}
+
+static void rank_one(struct hctx *H, struct hseries *s);
+
+static int on_history(const struct assay_store_history *h, void *ctx)
+{
+	struct hctx *H = ctx;
+	ALLOC_GROW(H->v, H->n + 1, H->alloc);
+	struct hseries *s = &H->v[H->n++];
+	memset(s, 0, sizeof(*s));
+	s->key = xstrdup(h->series_key);
+	s->unit = xstrdup(h->unit ? h->unit : "");
+	json_t *fields = json_loads(h->fields_json ? h->fields_json : "{}", 0, NULL);
+	s->f = xcalloc(json_object_size(fields) + 1, sizeof(*s->f));
+	const char *k;
+	json_t *v;
+	pthread_mutex_lock(&H->S->lock);
+	json_object_foreach(fields, k, v)
+	{
+		s->f[s->nf++] = (struct fpair){intern_key(&H->S->in, k), intern_val(&H->S->in, v)};
+	}
+	pthread_mutex_unlock(&H->S->lock);
+	json_decref(fields);
+	s->dir = h->direction;
+	s->pts = xcalloc(h->points->n + 1, sizeof(*s->pts));
+	s->mine = -1;
+	/* Revisions go to one block per series (offsets until it is made). */
+	size_t size = 0, from, to = H->S->nign ? ignores_of(H->S, h->series_key, &from) : 0;
+	for (size_t i = 0; i < h->points->n; i++) {
+		const struct assay_point *p = &h->points->v[i];
+		if (to && ignored(H->S, from, to, p->revision)) {
+			s->ignored++;
+			continue;
+		}
+		if ((long)i == h->this_run)
+			s->mine = (long)s->n;
+		s->pts[s->n].revision = (char *)p->revision; /* the walk's, for now */
+		s->pts[s->n].value = p->value;
+		size += strlen(p->revision ? p->revision : "-") + 1;
+		s->n++;
+	}
+	char *at = s->strings = xmalloc(size + 1);
+	for (size_t i = 0; i < s->n; i++) {
+		const char *rev = s->pts[i].revision ? s->pts[i].revision : "-";
+		size_t len = strlen(rev) + 1;
+		memcpy(at, rev, len);
+		s->pts[i].revision = at;
+		at += len;
+	}
+	rank_one(H, s);
+	return 0;
+}
 
 static int cmp_rank(const void *a, const void *b)
 {
@@ -448,67 +625,127 @@ static bool gate_verdict(const struct loader *L, const char *key, enum assay_rep
 	return any;
 }
 
-/* Detection and ranking of series [from, to): one share of rank_all. */
-struct rank_job {
-	const struct loader *L;
-	const struct hctx *H;
-	struct hrank *rank;
-	size_t from, to;
+/* Change points and rank of series s, found by the thread that read it. */
+static void rank_one(struct hctx *H, struct hseries *s)
+{
+	struct hrank *r = &s->r;
+	r->rank = 3;
+	r->move = move_of(s);
+	ALLOC_GROW(H->x, s->n + 1, H->xalloc);
+	for (size_t k = 0; k < s->n; k++)
+		H->x[k] = s->pts[k].value;
+	struct assay_error de;
+	if (assay_detect(H->x, s->n, &H->opts, &r->ch, &de) != ASSAY_OK)
+		r->ch.n = 0; /* stored values are finite; nothing to find */
+	if (r->ch.n) {
+		const struct assay_change *c = &r->ch.v[r->ch.n - 1];
+		r->rank = s->mine >= 0 && c->index == (size_t)s->mine
+			      ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
+			      : 2;
+	}
+	struct sbuf ignore = SBUF_INIT;
+	enum assay_report_verdict v;
+	if (gate_verdict(H->S->L, s->key, &v, &ignore) && v == ASSAY_VERDICT_FAIL)
+		r->rank = -1; /* a failed regression gate comes first */
+	sbuf_release(&ignore);
+}
+
+/* A second thread reading (and detecting) the second half of the followed
+ * series on a connection of its own: reading the points and detection are
+ * most of a big report's time, and the series are independent (the result
+ * does not depend on the split). */
+struct hworker {
+	struct hctx H;
+	struct strlist keys; /* a view into the loader's keys */
+	const char *store, *run_id;
+	bool opened;
+	assay_err rc;
+	struct assay_error e;
 };
 
-static void *rank_share(void *arg)
+static void *read_share(void *arg)
 {
-	const struct rank_job *j = arg;
-	struct assay_detect_opts opts;
-	assay_detect_defaults(&opts);
-	double *x = NULL;
-	size_t xalloc = 0;
-	for (size_t i = j->from; i < j->to; i++) {
-		const struct hseries *s = &j->H->v[i];
-		struct hrank *r = &j->rank[i];
-		r->index = i;
-		r->rank = 3;
-		r->move = move_of(s);
-		ALLOC_GROW(x, s->n + 1, xalloc);
-		for (size_t k = 0; k < s->n; k++)
-			x[k] = s->pts[k].value;
-		struct assay_error de;
-		if (assay_detect(x, s->n, &opts, &r->ch, &de) != ASSAY_OK)
-			r->ch.n = 0; /* stored values are finite; nothing to find */
-		if (r->ch.n) {
-			const struct assay_change *c = &r->ch.v[r->ch.n - 1];
-			r->rank = s->mine >= 0 && c->index == (size_t)s->mine
-				      ? (assay_change_is_regression(c, s->dir) ? 0 : 1)
-				      : 2;
-		}
-		struct sbuf ignore = SBUF_INIT;
-		enum assay_report_verdict v;
-		if (gate_verdict(j->L, s->key, &v, &ignore) && v == ASSAY_VERDICT_FAIL)
-			r->rank = -1; /* a failed regression gate comes first */
-		sbuf_release(&ignore);
-	}
-	free(x);
+	struct hworker *w = arg;
+	struct assay_store *s;
+	/* No memory map of its own: its pages would count a second time in
+	 * the report's resident memory. */
+	w->rc = assay_store_open(w->store, ASSAY_STORE_READONLY | ASSAY_STORE_NOMAP, &s, &w->e);
+	if (w->rc != ASSAY_OK)
+		return NULL;
+	w->opened = true;
+	w->rc = assay_store_run_history(s, w->run_id, &w->keys, HISTORY_POINTS, on_history, &w->H,
+					&w->e);
+	struct assay_error ce;
+	assay_store_close(s, &ce);
 	return NULL;
 }
 
-/* Change points and rank of every followed series. Deep histories of big
- * runs make this a third of the report's time, so it is shared with a
- * second thread when there is more than one CPU (each series is
- * independent; the result does not depend on the split). */
-static void rank_all(const struct loader *L, const struct hctx *H, struct hrank *rank)
+static void hctx_init(struct hctx *H, struct hshared *S)
 {
-	struct rank_job jobs[2] = {{L, H, rank, 0, H->n}, {L, H, rank, H->n, H->n}};
-	pthread_t t;
-	bool two = H->n >= 512 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
-	if (two) {
-		jobs[0].to = jobs[1].from = H->n / 2;
-		two = pthread_create(&t, NULL, rank_share, &jobs[1]) == 0;
-		if (!two)
-			jobs[0].to = H->n; /* no thread: all here */
+	memset(H, 0, sizeof(*H));
+	H->S = S;
+	assay_detect_defaults(&H->opts);
+}
+
+static void hseries_release(struct hseries *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct hseries *s = &v[i];
+		free(s->key);
+		free(s->unit);
+		free(s->f);
+		free(s->strings);
+		free(s->pts);
+		assay_changes_release(&s->r.ch);
 	}
-	rank_share(&jobs[0]);
-	if (two)
-		pthread_join(t, NULL);
+	free(v);
+}
+
+/* Read the history of L->keys into H (in key order), on two threads when
+ * there are many series and more than one CPU. */
+static assay_err read_all(struct loader *L, struct hctx *H, struct assay_error *e)
+{
+	const struct strlist *keys = &L->keys;
+	size_t half = keys->n;
+	struct hworker w;
+	pthread_t t;
+	bool two = keys->n >= 512 && L->store && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	if (two) {
+		memset(&w, 0, sizeof(w));
+		hctx_init(&w.H, H->S);
+		half = keys->n / 2;
+		w.keys = (struct strlist){keys->v + half, keys->n - half, 0};
+		w.store = L->store;
+		w.run_id = L->run_id;
+		two = pthread_create(&t, NULL, read_share, &w) == 0;
+		if (!two)
+			half = keys->n;
+	}
+	struct strlist mine = {keys->v, half, 0};
+	assay_err rc =
+	    assay_store_run_history(L->s, L->run_id, &mine, HISTORY_POINTS, on_history, H, e);
+	if (!two)
+		return rc;
+	pthread_join(t, NULL);
+	if (rc == ASSAY_OK && w.rc == ASSAY_OK) {
+		ALLOC_GROW(H->v, H->n + w.H.n, H->alloc);
+		if (w.H.n)
+			memcpy(H->v + H->n, w.H.v, w.H.n * sizeof(*H->v));
+		H->n += w.H.n;
+		w.H.n = 0;
+	} else if (rc == ASSAY_OK && !w.opened) {
+		/* No second connection: the rest here. */
+		struct strlist rest = {keys->v + half, keys->n - half, 0};
+		rc = assay_store_run_history(L->s, L->run_id, &rest, HISTORY_POINTS, on_history, H,
+					     e);
+	} else if (rc == ASSAY_OK) {
+		rc = w.rc;
+		if (e)
+			*e = w.e;
+	}
+	hseries_release(w.H.v, w.H.n);
+	free(w.H.x);
+	return rc;
 }
 
 assay_err load_history(struct loader *L, struct assay_error *e)
@@ -516,41 +753,75 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	if (L->nhgates)
 		qsort(L->hgates, L->nhgates, sizeof(*L->hgates), cmp_hgate);
 	struct assay_annotations ann = {0};
-	struct hctx H = {NULL, 0, 0, &ann};
+	struct hshared S = {L,
+			    NULL,
+			    0,
+			    {json_object(), json_object(), STRLIST_INIT, NULL, 0, 0, SBUF_INIT},
+			    PTHREAD_MUTEX_INITIALIZER};
+	struct hctx H;
+	hctx_init(&H, &S);
 	dedupe(&L->keys);
 	assay_err rc = assay_store_annotations(L->s, NULL, &ann, e);
+	S.ign = xcalloc(ann.n + 1, sizeof(*S.ign));
+	for (size_t i = 0; i < ann.n; i++)
+		if (ann.v[i].kind == ASSAY_ANN_IGNORE && ann.v[i].series_key && ann.v[i].revision)
+			S.ign[S.nign++] = &ann.v[i];
+	if (S.nign)
+		qsort(S.ign, S.nign, sizeof(*S.ign), cmp_ann);
 	if (rc == ASSAY_OK)
-		rc = assay_store_run_history(L->s, L->run_id, &L->keys, HISTORY_POINTS, on_history,
-					     &H, e);
+		rc = read_all(L, &H, e);
 	if (rc != ASSAY_OK)
 		goto out;
-	/* Labels name the fields that tell the followed series apart. */
-	json_t **fields = xcalloc(H.n + 1, sizeof(json_t *));
+	/* Labels name the fields that tell the followed series apart: the keys
+	 * whose values differ between the series that have them (as
+	 * varying_keys, over the interned pairs). */
+	size_t nkeys = S.in.keys.n;
+	unsigned *first = xcalloc(nkeys + 1, sizeof(*first));
+	bool *varies = xcalloc(nkeys + 1, sizeof(*varies));
 	for (size_t i = 0; i < H.n; i++)
-		fields[i] = H.v[i].fields;
-	static const char *const label_skip[] = {"metric", "statistic"};
+		for (size_t k = 0; k < H.v[i].nf; k++) {
+			const struct fpair *f = &H.v[i].f[k];
+			if (!first[f->key])
+				first[f->key] = f->val + 1;
+			else if (first[f->key] != f->val + 1)
+				varies[f->key] = true;
+		}
 	struct strlist vary = STRLIST_INIT;
-	varying_keys(fields, H.n, label_skip, ARRAY_SIZE(label_skip), &vary);
+	for (size_t k = 0; k < nkeys; k++)
+		if (varies[k] && strcmp(S.in.keys.v[k], "metric") &&
+		    strcmp(S.in.keys.v[k], "statistic"))
+			strlist_push(&vary, S.in.keys.v[k]);
 	if (vary.n)
 		qsort(vary.v, vary.n, sizeof(char *), cmp_str);
-	free(fields);
+	unsigned *vary_ids = xcalloc(vary.n + 1, sizeof(*vary_ids));
+	for (size_t k = 0; k < vary.n; k++)
+		vary_ids[k] = intern_key(&S.in, vary.v[k]);
+	unsigned metric_id = intern_key(&S.in, "metric"), stat_id = intern_key(&S.in, "statistic");
+	free(first);
+	free(varies);
 
+	/* The ranks as found while reading (their change points move here). */
 	struct hrank *rank = xcalloc(H.n + 1, sizeof(*rank));
-	rank_all(L, &H, rank);
+	for (size_t i = 0; i < H.n; i++) {
+		rank[i] = H.v[i].r;
+		rank[i].index = i;
+		memset(&H.v[i].r.ch, 0, sizeof(H.v[i].r.ch));
+	}
 	qsort(rank, H.n, sizeof(*rank), cmp_rank);
-	struct sbuf label = SBUF_INIT, msg = SBUF_INIT;
+	struct sbuf label = SBUF_INIT, msg = SBUF_INIT, v = SBUF_INIT;
 	for (size_t j = 0; j < H.n; j++) {
 		struct hseries *s = &H.v[rank[j].index];
+		const char *metric = json_string_value(fvalue(&S.in, s->f, s->nf, metric_id));
+		const char *stat = json_string_value(fvalue(&S.in, s->f, s->nf, stat_id));
 		sbuf_reset(&label);
-		sbuf_addf(&label, "%s %s",
-			  load_jstr(s->fields, "metric") ? load_jstr(s->fields, "metric") : "?",
-			  load_jstr(s->fields, "statistic") ? load_jstr(s->fields, "statistic")
-							    : "");
-		struct sbuf kv = SBUF_INIT;
-		key_values(s->fields, &vary, &kv);
-		if (kv.len)
-			sbuf_addf(&label, " · %s", kv.buf);
-		sbuf_release(&kv);
+		sbuf_addf(&label, "%s %s", metric ? metric : "?", stat ? stat : "");
+		for (size_t k = 0; k < vary.n; k++) {
+			const json_t *val = fvalue(&S.in, s->f, s->nf, vary_ids[k]);
+			if (!val)
+				continue;
+			load_factor_value(val, &v);
+			sbuf_addf(&label, " · %s=%s", vary.v[k], v.buf);
+		}
 		struct assay_report_history *h = assay_report_add_history(L->r, label.buf, s->unit);
 		h->lower_is_better = s->dir == ASSAY_DIR_LOWER;
 		sbuf_reset(&msg);
@@ -564,7 +835,9 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 		/* The model takes the points as they are (no copies). */
 		h->points = s->pts;
 		h->npoints = h->points_alloc = s->n;
+		h->strings = s->strings;
 		s->pts = NULL;
+		s->strings = NULL;
 		for (size_t k = 0; k < rank[j].ch.n; k++)
 			assay_report_history_change(h, rank[j].ch.v[k].index);
 		h->new_point = s->mine;
@@ -574,18 +847,15 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	free(rank);
 	sbuf_release(&label);
 	sbuf_release(&msg);
+	sbuf_release(&v);
 	strlist_clear(&vary);
+	free(vary_ids);
 out:
-	for (size_t i = 0; i < H.n; i++) {
-		struct hseries *s = &H.v[i];
-		free(s->key);
-		free(s->unit);
-		json_decref(s->fields);
-		for (size_t k = 0; s->pts && k < s->n; k++)
-			free(s->pts[k].revision);
-		free(s->pts);
-	}
-	free(H.v);
+	hseries_release(H.v, H.n);
+	free(H.x);
+	free(S.ign);
+	intern_release(&S.in);
+	pthread_mutex_destroy(&S.lock);
 	assay_annotations_release(&ann);
 	return rc;
 }

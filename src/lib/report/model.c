@@ -150,8 +150,9 @@ void assay_report_release(struct assay_report *r)
 		struct assay_report_history *h = &r->history[i];
 		free(h->label);
 		free(h->unit);
-		for (size_t k = 0; k < h->npoints; k++)
+		for (size_t k = 0; !h->strings && k < h->npoints; k++)
 			free(h->points[k].revision);
+		free(h->strings);
 		free(h->points);
 		free(h->change_points);
 		free(h->message);

@@ -250,7 +250,7 @@ assay_err assay_store_open(const char *path, int flags, struct assay_store **out
 	 * are read through SQLite's page cache. */
 	char pragmas[128];
 	snprintf(pragmas, sizeof(pragmas), "PRAGMA foreign_keys = ON; PRAGMA mmap_size = %lld",
-		 mmap_bytes());
+		 flags & ASSAY_STORE_NOMAP ? 0 : mmap_bytes());
 	assay_err rc = store_exec(s, pragmas, e);
 	if (rc == ASSAY_OK && !ro) {
 		/* Durable against a killed process; a power cut may lose the last commits. */

@@ -271,32 +271,55 @@ assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const 
 	return rc;
 }
 
-/* Empty p for reuse (its array stays). */
-static void points_clear(struct assay_points *p)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->v[i].revision);
-		free(p->v[i].timestamp);
-		free(p->v[i].run_id);
-	}
-	p->n = 0;
-}
-
 /* The statements of the history walk. */
-enum { H_SERIES, H_MINE, H_UPTO, H_NEWEST, H_COUNT };
+enum { H_SERIES, H_UPTO, H_NEWEST, H_COUNT };
 static const char *const history_sql[H_COUNT] = {
     "SELECT id, fields, unit, direction FROM series WHERE key = ?1",
-    /* The run's last point of the series: the index walked from the newest. */
-    "SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
-    "ORDER BY timestamp DESC, id DESC LIMIT 1",
-    /* The newest ?3 points up to it (the index walked backwards: the cost
-     * does not grow with the depth of the store). */
-    "SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 AND "
-    "(timestamp < ?4 OR (timestamp = ?4 AND id <= ?5)) ORDER BY timestamp DESC, id DESC "
-    "LIMIT ?3",
-    "SELECT value, revision, timestamp, run = ?2 FROM measurements WHERE series = ?1 "
-    "ORDER BY timestamp DESC, id DESC LIMIT ?3",
+    /* The newest ?3 points up to the run's last one (found from the newest
+     * end of the series index), newest first: the index walked backwards,
+     * so the cost does not grow with the depth of the store. */
+    ("SELECT value, revision FROM measurements WHERE series = ?1 AND (timestamp, id) <= "
+     "(SELECT timestamp, id FROM measurements WHERE series = ?1 AND run = ?2 "
+     "ORDER BY timestamp DESC, id DESC LIMIT 1) ORDER BY timestamp DESC, id DESC LIMIT ?3"),
+    /* A series the run has no point in: the newest ?3. */
+    ("SELECT value, revision FROM measurements WHERE series = ?1 "
+     "ORDER BY timestamp DESC, id DESC LIMIT ?3"),
 };
+
+/* Read the points of series sid (newest first from SQLite) into p, oldest
+ * first, their revisions into one block (offsets while it grows). */
+static assay_err read_history(struct assay_store *s, sqlite3_stmt *pts, struct assay_points *p,
+			      struct sbuf *strings, size_t **off, size_t *off_alloc,
+			      struct assay_error *e)
+{
+	int step;
+	p->n = 0;
+	sbuf_reset(strings);
+	sbuf_addch(strings, '\0');
+	while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
+		ALLOC_GROW(p->v, p->n + 1, p->alloc);
+		ALLOC_GROW(*off, p->n + 1, *off_alloc);
+		p->v[p->n].value = sqlite3_column_double(pts, 0);
+		const unsigned char *t = sqlite3_column_text(pts, 1);
+		(*off)[p->n] = t ? strings->len : 0;
+		if (t)
+			sbuf_add(strings, t, (size_t)sqlite3_column_bytes(pts, 1) + 1);
+		p->n++;
+	}
+	if (step != SQLITE_DONE)
+		return store_sqlerr(s, e, "reading a series' points");
+	for (size_t i = 0; i < p->n; i++) {
+		p->v[i].revision = (*off)[i] ? strings->buf + (*off)[i] : NULL;
+		p->v[i].timestamp = p->v[i].run_id = p->v[i].image_digest = NULL;
+	}
+	/* Newest first from SQLite: oldest first for the caller. */
+	for (size_t i = 0, j = p->n ? p->n - 1 : 0; i < j; i++, j--) {
+		struct assay_point t = p->v[i];
+		p->v[i] = p->v[j];
+		p->v[j] = t;
+	}
+	return ASSAY_OK;
+}
 
 assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 				  const struct strlist *keys, size_t max_points,
@@ -313,8 +336,14 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 				sqlite3_finalize(st[k]);
 			return e ? e->code : ASSAY_INFRA;
 		}
-	sqlite3_stmt *ser = st[H_SERIES], *mine_st = st[H_MINE];
+	sqlite3_stmt *ser = st[H_SERIES];
+	/* One array of points and one block of their strings, reused for
+	 * every series: no allocation per point, and the memory is that of one
+	 * series' max_points whatever the store's depth. */
 	struct assay_points p = {0};
+	struct sbuf strings = SBUF_INIT;
+	size_t *off = NULL, off_alloc = 0;
+	sqlite3_int64 limit = max_points ? (sqlite3_int64)max_points : -1;
 	for (size_t k = 0; k < keys->n && rc == ASSAY_OK; k++) {
 		sqlite3_reset(ser);
 		sqlite3_bind_text(ser, 1, keys->v[k], -1, SQLITE_STATIC);
@@ -326,46 +355,27 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 			break;
 		}
 		long long sid = sqlite3_column_int64(ser, 0);
-		sqlite3_reset(mine_st);
-		sqlite3_bind_int64(mine_st, 1, sid);
-		sqlite3_bind_int64(mine_st, 2, pk);
-		step = sqlite3_step(mine_st);
-		if (step != SQLITE_ROW && step != SQLITE_DONE) {
-			rc = store_sqlerr(s, e, "reading a series' points");
-			break;
-		}
-		/* As the run saw it: up to its own point (or, without one, the
-		 * newest), at most max_points. */
-		sqlite3_stmt *pts = step == SQLITE_ROW ? st[H_UPTO] : st[H_NEWEST];
-		sqlite3_reset(pts);
-		sqlite3_bind_int64(pts, 1, sid);
-		sqlite3_bind_int64(pts, 2, pk);
-		sqlite3_bind_int64(pts, 3, max_points ? (sqlite3_int64)max_points : -1);
-		if (step == SQLITE_ROW) {
-			sqlite3_bind_value(pts, 4, sqlite3_column_value(mine_st, 0));
-			sqlite3_bind_int64(pts, 5, sqlite3_column_int64(mine_st, 1));
-		}
+		/* As the run saw it: up to its own point, at most max_points;
+		 * the first row read (the newest) is the run's. Without a point
+		 * of the run, the newest. */
 		long mine = -1;
-		while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
-			ALLOC_GROW(p.v, p.n + 1, p.alloc);
-			struct assay_point *pt = &p.v[p.n++];
-			pt->value = sqlite3_column_double(pts, 0);
-			pt->revision = store_column_dup(pts, 1);
-			pt->timestamp = store_column_dup(pts, 2);
-			pt->run_id = NULL;
-			if (mine < 0 && sqlite3_column_int(pts, 3))
-				mine = (long)p.n - 1;
+		for (int q = H_UPTO; q <= H_NEWEST; q++) {
+			sqlite3_stmt *pts = st[q];
+			sqlite3_reset(pts);
+			sqlite3_bind_int64(pts, 1, sid);
+			sqlite3_bind_int64(pts, 3, limit);
+			if (q == H_UPTO)
+				sqlite3_bind_int64(pts, 2, pk);
+			if ((rc = read_history(s, pts, &p, &strings, &off, &off_alloc, e)) !=
+			    ASSAY_OK)
+				break;
+			if (p.n) {
+				mine = q == H_UPTO ? (long)p.n - 1 : -1;
+				break;
+			}
 		}
-		if (step != SQLITE_DONE) {
-			rc = store_sqlerr(s, e, "reading a series' points");
+		if (rc != ASSAY_OK)
 			break;
-		}
-		/* Newest first from SQLite: oldest first for the caller. */
-		for (size_t i = 0, j = p.n ? p.n - 1 : 0; i < j; i++, j--) {
-			struct assay_point t = p.v[i];
-			p.v[i] = p.v[j];
-			p.v[j] = t;
-		}
 		struct assay_store_history h = {
 		    keys->v[k],
 		    (const char *)sqlite3_column_text(ser, 1),
@@ -373,15 +383,39 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 		    (enum assay_direction)assay_direction_parse(
 			(const char *)sqlite3_column_text(ser, 3)),
 		    &p,
-		    mine >= 0 ? (long)p.n - 1 - mine : -1,
+		    mine,
 		};
 		int stop = fn(&h, ctx);
-		points_clear(&p);
 		if (stop)
 			rc = (assay_err)stop;
 	}
-	assay_points_release(&p);
+	free(p.v);
+	free(off);
+	sbuf_release(&strings);
 	for (int i = 0; i < H_COUNT; i++)
 		sqlite3_finalize(st[i]);
+	return rc;
+}
+
+assay_err assay_store_series_by_key(struct assay_store *s, const struct strlist *keys,
+				    assay_store_series_key_fn fn, void *ctx, struct assay_error *e)
+{
+	sqlite3_stmt *st = store_prepare(s, history_sql[H_SERIES], e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	assay_err rc = ASSAY_OK;
+	for (size_t k = 0; k < keys->n && rc == ASSAY_OK; k++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, keys->v[k], -1, SQLITE_STATIC);
+		int step = sqlite3_step(st);
+		if (step == SQLITE_ROW) {
+			int stop = fn(keys->v[k], (const char *)sqlite3_column_text(st, 1), ctx);
+			if (stop)
+				rc = (assay_err)stop;
+		} else if (step != SQLITE_DONE) {
+			rc = store_sqlerr(s, e, "finding a series");
+		}
+	}
+	sqlite3_finalize(st);
 	return rc;
 }
