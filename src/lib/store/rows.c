@@ -101,6 +101,9 @@ static void cache_put(struct assay_store *s, const char *key, long long id, cons
 		for (size_t i = 0; i < old_cap; i++)
 			if (old[i].key[0]) {
 				cache_put(s, old[i].key, old[i].id, old[i].unit, old[i].direction);
+				struct series_slot *c = cache_find(s, old[i].key);
+				c->fresh = old[i].fresh;
+				c->probed = old[i].probed;
 				free(old[i].unit);
 			}
 		free(old);
@@ -121,9 +124,10 @@ static const char *opt_field(const json_t *series, const char *k, char *buf, siz
 	return v && field_text(v, buf, size) ? buf : NULL;
 }
 
-/* The series id of r, inserting the series when new. */
+/* The series id of r, inserting the series when new; *slot (when not NULL)
+ * gets its cache slot, valid until the next series is cached. */
 static assay_err series_id(struct assay_store *s, const struct assay_row *r, long long *id,
-			   struct assay_error *e)
+			   struct series_slot **slot, struct assay_error *e)
 {
 	struct series_slot *c = cache_find(s, r->series_key);
 	const char *unit;
@@ -173,6 +177,10 @@ static assay_err series_id(struct assay_store *s, const struct assay_row *r, lon
 		return store_sqlerr(s, e, "adding a series");
 	*id = sqlite3_last_insert_rowid(s->db);
 	cache_put(s, r->series_key, *id, r->unit, r->direction);
+	c = cache_find(s, r->series_key);
+	c->fresh = s->ident_gen; /* new in this transaction: it holds no rows yet */
+	if (slot)
+		*slot = c;
 	return ASSAY_OK;
 check:
 	if (strcmp(unit, r->unit) || dir != r->direction)
@@ -182,13 +190,15 @@ check:
 		    "says %s (%s is better)",
 		    r->metric, r->statistic, r->series_key, unit, assay_direction_name(dir),
 		    r->unit, assay_direction_name(r->direction));
+	if (slot)
+		*slot = c;
 	return ASSAY_OK;
 }
 
 /* Check row i, find its series and normalize its time into ts. */
 static assay_err row_prepare(struct assay_store *s, const struct assay_row *r, size_t i,
-			     const char *default_time, long long *sid, char ts[32],
-			     struct assay_error *e)
+			     const char *default_time, long long *sid, struct series_slot **slot,
+			     char ts[32], struct assay_error *e)
 {
 	int64_t t;
 	assay_err rc;
@@ -196,7 +206,7 @@ static assay_err row_prepare(struct assay_store *s, const struct assay_row *r, s
 		return assay_error_set(e, ASSAY_USAGE, "row %zu: not finished (no series key)",
 				       i + 1);
 	if ((rc = assay_store_check_identity(r, e)) != ASSAY_OK ||
-	    (rc = series_id(s, r, sid, e)) != ASSAY_OK) {
+	    (rc = series_id(s, r, sid, slot, e)) != ASSAY_OK) {
 		assay_error_prefix(e, "row %zu", i + 1);
 		return rc;
 	}
@@ -249,7 +259,7 @@ assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long c
 	for (size_t i = 0; i < rows->n; i++) {
 		long long sid;
 		char ts[32];
-		assay_err rc = row_prepare(s, &rows->v[i], i, default_time, &sid, ts, e);
+		assay_err rc = row_prepare(s, &rows->v[i], i, default_time, &sid, NULL, ts, e);
 		if (rc == ASSAY_OK)
 			rc = row_insert(s, run_pk, case_pk, sid, &rows->v[i], keep_provenance, ts,
 					i, e);
@@ -280,6 +290,132 @@ static assay_err earlier_ingest(struct assay_store *s, const char *sha256, char 
 	if (step != SQLITE_ROW && step != SQLITE_DONE)
 		return store_sqlerr(s, e, "looking up earlier ingests");
 	return ASSAY_OK;
+}
+
+/* ---- rows that cannot be stored yet: identities of fresh series ----
+ *
+ * A series created in this transaction, or one the store held no ingested
+ * rows of when this transaction first asked, holds only the rows this
+ * transaction ingested into it. Their identities are kept as hashes: a row
+ * of such a series whose hash is not in the set is new, and the index
+ * lookup is skipped; a hash in the set (the row, or a collision) is looked
+ * up as any other row. Each stored row enters twice: with its timestamp,
+ * and without one (a row with no timestamp of its own matches any). */
+
+static uint64_t mix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+
+static uint64_t hash_text(uint64_t h, const char *v)
+{
+	if (!v)
+		return mix64(h ^ 0x6e756c6cULL); /* NULL differs from "" */
+	size_t n = 0;
+	for (; v[n]; n++)
+		h = (h ^ (unsigned char)v[n]) * 0x100000001b3ULL;
+	return mix64(h + n + 1);
+}
+
+/* The hash of an identity; ts NULL: the one that matches any timestamp. */
+static uint64_t ident_hash(long long sid, const struct assay_row *r, const char *ts)
+{
+	uint64_t h = mix64((uint64_t)sid ^ (ts ? 0x74696d65ULL : 0x616e79ULL));
+	h = hash_text(h, r->run_id);
+	h = hash_text(h, r->revision);
+	h = hash_text(h, r->case_id);
+	if (ts)
+		h = hash_text(h, ts);
+	return h ? h : 1;
+}
+
+static struct ident_set *idents(struct assay_store *s)
+{
+	struct ident_set *set = &s->idents;
+	if (set->gen != s->ident_gen) {
+		if (set->v)
+			memset(set->v, 0, set->cap * sizeof(*set->v));
+		set->n = 0;
+		set->gen = s->ident_gen;
+	}
+	return set;
+}
+
+static bool ident_has(struct ident_set *set, uint64_t h)
+{
+	if (!set->cap)
+		return false;
+	for (size_t i = h & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
+		if (set->v[i] == h)
+			return true;
+		if (!set->v[i])
+			return false;
+	}
+}
+
+static void ident_add(struct ident_set *set, uint64_t h)
+{
+	if ((set->n + 1) * 2 > set->cap) {
+		uint64_t *old = set->v;
+		size_t old_cap = set->cap;
+		set->cap = old_cap ? old_cap * 2 : 1024;
+		set->v = xcalloc(set->cap, sizeof(*set->v));
+		set->n = 0;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i])
+				ident_add(set, old[i]);
+		free(old);
+	}
+	size_t i = h & (set->cap - 1);
+	while (set->v[i] && set->v[i] != h)
+		i = (i + 1) & (set->cap - 1);
+	if (!set->v[i]) {
+		set->v[i] = h;
+		set->n++;
+	}
+}
+
+void store_idents_release(struct assay_store *s)
+{
+	sqlite3_finalize(s->ident_probe);
+	s->ident_probe = NULL;
+	free(s->idents.v);
+	memset(&s->idents, 0, sizeof(s->idents));
+}
+
+/* 1 when the series of slot c (id sid) is fresh in this transaction, 0
+ * when not, -1 on error. A series asked about for the first time in this
+ * transaction is fresh when the store holds no ingested row of it. */
+static int series_fresh(struct assay_store *s, struct series_slot *c, long long sid,
+			struct assay_error *e)
+{
+	if (c->fresh == s->ident_gen)
+		return 1;
+	if (c->probed == s->ident_gen)
+		return 0;
+	if (!s->ident_probe &&
+	    !(s->ident_probe = store_prepare(s,
+					     "SELECT 1 FROM measurements WHERE series = ?1 AND "
+					     "\"case\" IS NULL LIMIT 1",
+					     e)))
+		return -1;
+	sqlite3_stmt *st = s->ident_probe;
+	sqlite3_bind_int64(st, 1, sid);
+	int step = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		store_sqlerr(s, e, "looking up a series' rows");
+		return -1;
+	}
+	c->probed = s->ident_gen;
+	if (step == SQLITE_ROW)
+		return 0;
+	c->fresh = s->ident_gen;
+	return 1;
 }
 
 /* 1 and the stored row's id, value and run when r's identity is stored,
@@ -378,10 +514,21 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		long long sid, id;
 		double stored;
 		char ts[32];
-		if ((rc = row_prepare(s, r, i, now, &sid, ts, e)) != ASSAY_OK)
+		struct series_slot *slot;
+		if ((rc = row_prepare(s, r, i, now, &sid, &slot, ts, e)) != ASSAY_OK)
 			break;
 		bool has_identity = r->run_id || r->timestamp;
-		int found = has_identity ? identity_find(s, sid, r, ts, &id, &stored, e) : 0;
+		/* Every row stored into a fresh series enters the set, those
+		 * without an identity too (a later row's timestamp may equal the
+		 * time such a row was given). */
+		int fresh = series_fresh(s, slot, sid, e);
+		int found = 0;
+		if (fresh < 0)
+			found = -1;
+		else if (has_identity &&
+			 (!fresh ||
+			  ident_has(idents(s), ident_hash(sid, r, r->timestamp ? ts : NULL))))
+			found = identity_find(s, sid, r, ts, &id, &stored, e);
 		if (found < 0) {
 			rc = e ? e->code : ASSAY_INFRA;
 			break;
@@ -424,8 +571,14 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		}
 		if (!pk && (rc = ingest_run(s, info, rows->n, res, &pk, e)) != ASSAY_OK)
 			break;
-		if ((rc = row_insert(s, pk, 0, sid, r, true, ts, i, e)) == ASSAY_OK)
-			res->added++;
+		if ((rc = row_insert(s, pk, 0, sid, r, true, ts, i, e)) != ASSAY_OK)
+			break;
+		res->added++;
+		if (fresh > 0) {
+			struct ident_set *set = idents(s);
+			ident_add(set, ident_hash(sid, r, ts));
+			ident_add(set, ident_hash(sid, r, NULL));
+		}
 	}
 	if (rc == ASSAY_OK && pk)
 		rc = set_ingest_rows(s, pk, res->added, e);
