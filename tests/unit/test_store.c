@@ -801,6 +801,34 @@ static void test_ingest_fresh_series(void **state)
 	assay_rows_release(&r);
 }
 
+/* New rows are stored 32 to a statement: a row the database refuses
+ * inside such a statement is still named, and nothing of the file stays. */
+static void test_ingest_chunk_error(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_ingest_result res;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	for (int i = 0; i < 70; i++) {
+		char rev[16];
+		snprintf(rev, sizeof(rev), "r%d", i);
+		add_series_row(&rows, i % 7, rev, "2026-01-01T00:00:00Z", NULL, i);
+	}
+	rows.v[39].value = NAN; /* stored as NULL: value NOT NULL refuses it */
+	struct assay_ingest_info ii = {.file = "f", .format = "rows", .sha256 = "nan"};
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "f: row 40: "));
+	assert_non_null(strstr(e.message, "NOT NULL constraint failed: measurements.value"));
+	rows.v[39].value = 39;
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 70);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 70);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs"), 1);
+	assay_rows_release(&rows);
+}
+
 /* Series written under a precision alias (an older store: "fp8", "FP8")
  * merge into the canonical one with their points and annotations. */
 static void test_merge_aliases(void **state)
@@ -1121,6 +1149,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_cases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ingest_fresh_series, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ingest_chunk_error, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rows_walk, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_merge_aliases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_annotations, setup, teardown),

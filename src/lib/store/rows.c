@@ -383,6 +383,8 @@ void store_idents_release(struct assay_store *s)
 {
 	sqlite3_finalize(s->ident_probe);
 	s->ident_probe = NULL;
+	sqlite3_finalize(s->insert_many);
+	s->insert_many = NULL;
 	free(s->idents.v);
 	memset(&s->idents, 0, sizeof(s->idents));
 }
@@ -443,6 +445,91 @@ static int identity_find(struct assay_store *s, long long sid, const struct assa
 		return 0;
 	store_sqlerr(s, e, "looking up a row");
 	return -1;
+}
+
+/* ---- new rows of an ingest, stored CHUNK at a time ----
+ *
+ * Every INSERT into measurements runs in a statement transaction (its
+ * trigger may abort it), which copies each page the statement changes
+ * into the statement journal first: a page per index and one of the table
+ * for each row alone. One statement for CHUNK rows copies the table's last
+ * page once, and costs one statement's overhead. Rows wait here only while
+ * nothing reads the table: a lookup or replacement stores them first. */
+
+#define CHUNK 32
+
+struct pending {
+	struct assay_store *s;
+	long long run_pk;
+	size_t n;
+	struct {
+		const struct assay_row *r;
+		long long sid;
+		size_t i;
+		char ts[32];
+	} v[CHUNK];
+};
+
+static assay_err pending_flush(struct pending *p, struct assay_error *e)
+{
+	struct assay_store *s = p->s;
+	size_t n = p->n;
+	p->n = 0;
+	if (n < CHUNK) {
+		for (size_t k = 0; k < n; k++) {
+			assay_err rc = row_insert(s, p->run_pk, 0, p->v[k].sid, p->v[k].r, true,
+						  p->v[k].ts, p->v[k].i, e);
+			if (rc != ASSAY_OK)
+				return rc;
+		}
+		return ASSAY_OK;
+	}
+	if (!s->insert_many) {
+		struct sbuf sql = SBUF_INIT;
+		sbuf_adds(&sql, "INSERT INTO measurements (run, \"case\", series, run_id, case_id, "
+				"value, samples, revision, timestamp) VALUES ");
+		for (int k = 0; k < CHUNK; k++)
+			sbuf_addf(&sql, "%s(?1, NULL, ?, ?, ?, ?, ?, ?, ?)", k ? ", " : "");
+		s->insert_many = store_prepare(s, sql.buf, e);
+		sbuf_release(&sql);
+		if (!s->insert_many)
+			return e ? e->code : ASSAY_INFRA;
+	}
+	sqlite3_stmt *st = s->insert_many;
+	sqlite3_bind_int64(st, 1, p->run_pk);
+	for (size_t k = 0; k < n; k++) {
+		const struct assay_row *r = p->v[k].r;
+		int b = 2 + (int)k * 7;
+		sqlite3_bind_int64(st, b, p->v[k].sid);
+		store_bind_text(st, b + 1, r->run_id);
+		store_bind_text(st, b + 2, r->case_id);
+		sqlite3_bind_double(st, b + 3, r->value);
+		sqlite3_bind_int64(st, b + 4, r->samples);
+		store_bind_text(st, b + 5, r->revision);
+		sqlite3_bind_text(st, b + 6, p->v[k].ts, -1, SQLITE_STATIC);
+	}
+	int step = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (step == SQLITE_DONE)
+		return ASSAY_OK;
+	/* The statement changed nothing; one row at a time names the row. */
+	assay_err rc = store_sqlerr(s, e, "storing rows");
+	for (size_t k = 0; k < n; k++)
+		if ((rc = row_insert(s, p->run_pk, 0, p->v[k].sid, p->v[k].r, true, p->v[k].ts,
+				     p->v[k].i, e)) != ASSAY_OK)
+			return rc;
+	return store_sqlerr(s, e, "storing rows");
+}
+
+static assay_err pending_add(struct pending *p, const struct assay_row *r, long long sid, size_t i,
+			     const char *ts, struct assay_error *e)
+{
+	p->v[p->n].r = r;
+	p->v[p->n].sid = sid;
+	p->v[p->n].i = i;
+	snprintf(p->v[p->n].ts, sizeof(p->v[p->n].ts), "%s", ts);
+	return ++p->n == CHUNK ? pending_flush(p, e) : ASSAY_OK;
 }
 
 /* Make the ingest's run and its ingests row (once, at the first new row). */
@@ -506,9 +593,14 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		return rc;
 	if ((rc = earlier_ingest(s, info->sha256, res->earlier_run, e)) != ASSAY_OK)
 		goto fail;
+	/* A page cache that holds a large ingest's changed pages, so that they
+	 * reach the WAL once, at the commit. */
+	if ((rc = store_exec(s, "PRAGMA cache_size = -262144", e)) != ASSAY_OK)
+		goto fail;
 	char now[32];
 	assay_now_rfc3339(now);
 	long long pk = 0;
+	struct pending pend = {.s = s};
 	for (size_t i = 0; i < rows->n && rc == ASSAY_OK; i++) {
 		const struct assay_row *r = &rows->v[i];
 		long long sid, id;
@@ -528,7 +620,9 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		else if (has_identity &&
 			 (!fresh ||
 			  ident_has(idents(s), ident_hash(sid, r, r->timestamp ? ts : NULL))))
-			found = identity_find(s, sid, r, ts, &id, &stored, e);
+			found = (rc = pending_flush(&pend, e)) != ASSAY_OK
+				    ? -1
+				    : identity_find(s, sid, r, ts, &id, &stored, e);
 		if (found < 0) {
 			rc = e ? e->code : ASSAY_INFRA;
 			break;
@@ -571,7 +665,8 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		}
 		if (!pk && (rc = ingest_run(s, info, rows->n, res, &pk, e)) != ASSAY_OK)
 			break;
-		if ((rc = row_insert(s, pk, 0, sid, r, true, ts, i, e)) != ASSAY_OK)
+		pend.run_pk = pk;
+		if ((rc = pending_add(&pend, r, sid, i, ts, e)) != ASSAY_OK)
 			break;
 		res->added++;
 		if (fresh > 0) {
@@ -580,6 +675,8 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 			ident_add(set, ident_hash(sid, r, NULL));
 		}
 	}
+	if (rc == ASSAY_OK)
+		rc = pending_flush(&pend, e);
 	if (rc == ASSAY_OK && pk)
 		rc = set_ingest_rows(s, pk, res->added, e);
 	if (rc != ASSAY_OK) {

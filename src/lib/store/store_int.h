@@ -55,6 +55,7 @@ struct assay_store {
 	unsigned ident_gen; /* bumped at the start of every transaction */
 	struct ident_set idents;
 	sqlite3_stmt *ident_probe; /* does a series hold ingested rows? */
+	sqlite3_stmt *insert_many; /* ingest: STORE_INSERT_CHUNK rows in one statement */
 };
 
 /* Fill e from the connection's last error: "PATH: what: sqlite message".
@@ -96,7 +97,8 @@ assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long c
 			    const struct assay_rows *rows, bool keep_provenance,
 			    const char *default_time, struct assay_error *e);
 void store_cache_clear(struct assay_store *s);
-/* Free the identity set and its statement (before closing the connection). */
+/* Free the identity set and the ingest's statements (before closing the
+ * connection). */
 void store_idents_release(struct assay_store *s);
 /* Insert a case's verdicts (verdicts.c) inside an open transaction. */
 assay_err store_insert_verdicts(struct assay_store *s, long long case_pk,
