@@ -292,15 +292,15 @@ static assay_err earlier_ingest(struct assay_store *s, const char *sha256, char 
 	return ASSAY_OK;
 }
 
-/* ---- rows that cannot be stored yet: identities of fresh series ----
+/* ---- identities of the rows of fresh series ----
  *
  * A series created in this transaction, or one the store held no ingested
  * rows of when this transaction first asked, holds only the rows this
  * transaction ingested into it. Their identities are kept as hashes: a row
  * of such a series whose hash is not in the set is new, and the index
  * lookup is skipped; a hash in the set (the row, or a collision) is looked
- * up as any other row. Each stored row enters twice: with its timestamp,
- * and without one (a row with no timestamp of its own matches any). */
+ * up as any other row, and so is a row without a timestamp of its own
+ * (which matches any). */
 
 static uint64_t mix64(uint64_t h)
 {
@@ -321,15 +321,14 @@ static uint64_t hash_text(uint64_t h, const char *v)
 	return mix64(h + n + 1);
 }
 
-/* The hash of an identity; ts NULL: the one that matches any timestamp. */
+/* The hash of an identity stored with timestamp ts. */
 static uint64_t ident_hash(long long sid, const struct assay_row *r, const char *ts)
 {
-	uint64_t h = mix64((uint64_t)sid ^ (ts ? 0x74696d65ULL : 0x616e79ULL));
+	uint64_t h = mix64((uint64_t)sid);
 	h = hash_text(h, r->run_id);
 	h = hash_text(h, r->revision);
 	h = hash_text(h, r->case_id);
-	if (ts)
-		h = hash_text(h, ts);
+	h = hash_text(h, ts);
 	return h ? h : 1;
 }
 
@@ -618,8 +617,7 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		if (fresh < 0)
 			found = -1;
 		else if (has_identity &&
-			 (!fresh ||
-			  ident_has(idents(s), ident_hash(sid, r, r->timestamp ? ts : NULL))))
+			 (!fresh || !r->timestamp || ident_has(idents(s), ident_hash(sid, r, ts))))
 			found = (rc = pending_flush(&pend, e)) != ASSAY_OK
 				    ? -1
 				    : identity_find(s, sid, r, ts, &id, &stored, e);
@@ -672,7 +670,6 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		if (fresh > 0) {
 			struct ident_set *set = idents(s);
 			ident_add(set, ident_hash(sid, r, ts));
-			ident_add(set, ident_hash(sid, r, NULL));
 		}
 	}
 	if (rc == ASSAY_OK)
