@@ -7,7 +7,8 @@
 #                    floor for storing them: no parsing, validation or keys)
 #   detect baseline  sqlite3 reading every point of every series in series and
 #                    time order (the floor for getting the data out)
-# Targets (issue 6): ingest < 10 s, detect < 10 s.
+# Targets: ingest no slower than 1.2x the baseline (issue 16), detect of
+# 10,000 series x 200 points < 10 s (issue 6; issue 16: < 2 s on 2 cores).
 # usage: bench/store-speed.sh [ASSAY_BINARY]   (default build/release/bin/assay,
 #        built with `make build` when missing). Needs python3 and sqlite3.
 set -euo pipefail
@@ -60,8 +61,9 @@ rows=$(cat "$work"/ingest/*.ndjson | wc -l)
 
 echo
 echo "== ingest: $rows rows in 10 files"
-base_ingest() {
-  sqlite3 "$work/base.db" <<EOF
+# The baseline as a script of its own, so that its CPU time can be taken too.
+cat >"$work/base.sh" <<EOF
+sqlite3 "\$1" <<'SQL'
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = NORMAL;
 CREATE TABLE m (series TEXT, metric TEXT, statistic TEXT, value REAL, unit TEXT, direction TEXT,
@@ -69,18 +71,22 @@ CREATE TABLE m (series TEXT, metric TEXT, statistic TEXT, value REAL, unit TEXT,
 CREATE INDEX m_series ON m (series, timestamp);
 .mode csv
 .import $work/ingest.csv m
+SQL
 EOF
-}
-t_base=$(seconds base_ingest)
-cpu_assay=$(cpu_of "$assay" store ingest --store "$work/cpu.db" "$work"/ingest/*.ndjson)
+# Each side twice, interleaved: once for its wall time, once for its CPU
+# time (user + sys, every thread); the wall ratio is the target's measure.
+t_base=$(seconds bash "$work/base.sh" "$work/base.db")
 t_assay=$(seconds "$assay" store ingest --store "$work/ingest.db" "$work"/ingest/*.ndjson)
+cpu_base=$(cpu_of bash "$work/base.sh" "$work/base-cpu.db")
+cpu_assay=$(cpu_of "$assay" store ingest --store "$work/cpu.db" "$work"/ingest/*.ndjson)
 stored=$(sqlite3 "$work/ingest.db" "SELECT count(*) FROM measurements")
-printf "%-34s %8.2f s\n" "baseline (sqlite3 .import)" "$t_base"
+printf "%-34s %8.2f s   (%s s CPU)\n" "baseline (sqlite3 .import)" "$t_base" "$cpu_base"
 printf "%-34s %8.2f s   (%s s CPU)   %.0f rows/s\n" "assay store ingest" "$t_assay" "$cpu_assay" \
   "$(calc "$rows / $t_assay")"
-printf "%-34s %8.2f x   target < 10 s: %s   rows stored: %s\n" "ratio assay / baseline" \
-  "$(calc "$t_assay / $t_base")" "$(calc "$t_assay < 10" | grep -q 1 && echo met || echo MISSED)" "$stored"
-
+printf "%-34s %8.2f x   (CPU %s x)   target <= 1.2 x: %s   rows stored: %s\n" \
+  "ratio assay / baseline" "$(calc "$t_assay / $t_base")" \
+  "$(awk -v a="$cpu_assay" -v b="$cpu_base" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')" \
+  "$(calc "$t_assay <= 1.2 * $t_base" | grep -q 1 && echo met || echo MISSED)" "$stored"
 echo
 echo "== detect: 10000 series x 200 points (CI defaults: window 50, max p 1e-4)"
 "$assay" store ingest --store "$work/detect.db" "$work"/detect/*.ndjson >/dev/null

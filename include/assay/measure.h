@@ -21,7 +21,8 @@ enum assay_direction {
 struct assay_row {
 	char *run_id;   /* may be NULL until stored */
 	char *case_id;  /* may be NULL */
-	json_t *series; /* owned object; includes metric and statistic */
+	json_t *series; /* includes metric and statistic; rows read from one file may
+			 * share it: assay_row_own_series() before changing it */
 	char series_key[65];
 	char *metric;
 	char *statistic;
@@ -56,6 +57,8 @@ void assay_row_set(struct assay_row *r, json_t *series, const char *metric, cons
 /* Copy metric and statistic into series, validate (finite value, direction,
  * non-empty metric/statistic/unit), and compute series_key. ASSAY_USAGE. */
 assay_err assay_row_finish(struct assay_row *r, struct assay_error *e);
+/* Give r a series object of its own (a copy when other rows share it). */
+void assay_row_own_series(struct assay_row *r);
 void assay_row_copy(struct assay_row *dst, const struct assay_row *src);
 
 /* JSON form (the NDJSON line format, documented in docs/rows.md). */
@@ -91,7 +94,8 @@ void assay_rows_push(struct assay_rows *rows, struct assay_row *r); /* takes ove
 void assay_rows_release(struct assay_rows *rows);
 /* Appends one NDJSON line per row (sorted keys) to sb. */
 void assay_rows_ndjson(const struct assay_rows *rows, struct sbuf *sb);
-/* Parse NDJSON text (blank lines ignored); all-or-nothing. */
+/* Parse NDJSON text (blank lines ignored); all-or-nothing. Rows of the same
+ * series share one series object. */
 assay_err assay_rows_parse_ndjson(const char *text, size_t len, const char *file,
 				  struct assay_rows *out, struct assay_error *e);
 

@@ -288,6 +288,7 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 		if (json_object_size(p->overrides)) {
 			const char *k;
 			json_t *v;
+			assay_row_own_series(r);
 			json_object_foreach(p->overrides, k, v)
 			{
 				json_object_set(r->series, k, v);

@@ -11,6 +11,7 @@
 
 #include "assay/json.h"
 #include "assay/measure.h"
+#include "measure/measure_int.h"
 
 static void make(struct assay_row *r, const char *precision, double v)
 {
@@ -130,6 +131,142 @@ static void test_ndjson_errors(void **state)
 	assay_rows_release(&rows);
 }
 
+static void same_text(const char *a, const char *b)
+{
+	if (a || b) {
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_string_equal(a, b);
+	}
+}
+
+/* The fast row reader against the general one, line by line: what the fast
+ * one takes the general one takes too, to the same row; what it leaves
+ * (0) the general one decides. Returns whether the fast one took it. */
+static bool fast_agrees(struct row_memo *memo, const char *line)
+{
+	struct assay_row f, g;
+	struct assay_error e;
+	int took = row_parse_fast(memo, line, strlen(line), &f);
+	json_error_t je;
+	json_t *o = json_loadb(line, strlen(line), JSON_REJECT_DUPLICATES, &je);
+	assay_err rc = o ? assay_row_from_json(o, &g, "f", 1, &e) : ASSAY_USAGE;
+	json_decref(o);
+	if (!took) {
+		if (rc == ASSAY_OK)
+			assay_row_release(&g);
+		return false;
+	}
+	if (rc != ASSAY_OK)
+		fail_msg("the fast reader took a line the general one refuses: %s", line);
+	assert_string_equal(f.series_key, g.series_key);
+	assert_true(json_equal(f.series, g.series));
+	assert_string_equal(f.metric, g.metric);
+	assert_string_equal(f.statistic, g.statistic);
+	assert_string_equal(f.unit, g.unit);
+	assert_memory_equal(&f.value, &g.value, sizeof(f.value)); /* -0 too */
+	assert_int_equal(f.direction, g.direction);
+	assert_int_equal(f.samples, g.samples);
+	same_text(f.run_id, g.run_id);
+	same_text(f.case_id, g.case_id);
+	same_text(f.revision, g.revision);
+	same_text(f.timestamp, g.timestamp);
+	assay_row_release(&f);
+	assay_row_release(&g);
+	return true;
+}
+
+static void test_rows_fast(void **state)
+{
+	(void)state;
+#define S "\"series\":{\"cluster\":\"c\",\"scale\":\"2N/16GPU\",\"precision\":\"fp8\"}"
+#define M "\"metric\":\"tok\",\"statistic\":\"mean\""
+#define U "\"unit\":\"tok/s\",\"direction\":\"higher\""
+	/* Taken: the shape bench/gen-rows.py and store export write, and
+	 * variations of spacing, order and numbers. */
+	static const char *const taken[] = {
+	    "{" S "," M ",\"value\":758.631," U ",\"samples\":1,\"revision\":\"r00000\","
+	    "\"timestamp\":\"2026-01-01T00:00:00Z\",\"run_id\":null,\"case_id\":null}",
+	    "  { " U " , \"value\" : -0 , " M ", " S " }  \r",
+	    "{" U ",\"value\":-0.0," M "," S ",\"samples\":123456789012345678}",
+	    "{" U ",\"value\":1.5e-400," M "," S ",\"run_id\":\"ci-7\",\"case_id\":\"k\"}",
+	    "{" U ",\"value\":12E+3," M "," S ",\"revision\":\"abc\"}",
+	    "{" U ",\"value\":-7," M ",\"series\":{\"a\":{\"b\":[1,2.5,\"x\\\"}\"]},\"c\":null}}",
+	    "{" U ",\"value\":3," M ",\"series\":{}}",
+	    /* series_key: the canonical key or the key of the series as written */
+	    "{" U ",\"value\":1," M ",\"series\":{\"precision\":\"fp8\"},\"series_key\":"
+	    "\"b810ce76a43dda065c28bfe94fcc3d90fcc93cfe167f2be40ae61e8cc4c4b96e\"}",
+	    "{" U ",\"value\":2," M ",\"series\":{\"precision\":\"fp8\"},\"series_key\":"
+	    "\"efd6805437d830c2a573ed08aedfd500accd06c8c3ca4beff9a481e381d3280c\"}",
+	};
+	/* Left to the general reader (which takes some and refuses others). */
+	static const char *const left[] = {
+	    "{" U ",\"value\":1," M "," S ",\"series_key\":\"00\"}",
+	    "{" U ",\"value\":1e400," M "," S "}",
+	    "{" U ",\"value\":1234567890123456789," M "," S "}",
+	    "{" U ",\"value\":\"1\"," M "," S "}",
+	    "{" U ",\"value\":null," M "," S "}",
+	    "{" U ",\"value\":01," M "," S "}",
+	    "{" U ",\"value\":1.," M "," S "}",
+	    "{" U ",\"value\":1," M "," S ",\"samples\":0}",
+	    "{" U ",\"value\":1," M "," S ",\"samples\":2.0}",
+	    "{" U ",\"value\":1," M "," S ",\"samples\":null}",
+	    "{" U ",\"value\":1," M "," S ",\"run_id\":7}",
+	    "{" U ",\"value\":1," M "," S ",\"run_id\":\"\"}",
+	    "{" U ",\"value\":1," M "," S ",\"revision\":\"caf\\u00e9\"}",
+	    "{" U ",\"value\":1," M "," S ",\"revision\":\"caf\xc3\xa9\"}",
+	    "{" U ",\"value\":1," M "," S ",\"revision\":\"a\tb\"}",
+	    "{" U ",\"value\":1," M "," S ",\"value\":2}",
+	    "{" U ",\"value\":1," M "," S ",\"extra\":1}",
+	    "{" U ",\"value\":1," M "," S ",}",
+	    "{" U ",\"value\":1," M "," S "} x",
+	    "{" U ",\"value\":1," M "," S,
+	    "{\"unit\":\"tok/s\",\"direction\":\"up\",\"value\":1," M "," S "}",
+	    "{\"unit\":\"\",\"direction\":\"lower\",\"value\":1," M "," S "}",
+	    "{\"direction\":\"lower\",\"value\":1," M "," S "}",
+	    "{" U ",\"value\":1,\"metric\":\"\",\"statistic\":\"s\"," S "}",
+	    "{" U ",\"value\":1," M ",\"series\":[]}",
+	    "{" U ",\"value\":1," M ",\"series\":{\"a\":1,\"a\":2}}",
+	    "{" U ",\"value\":1," M ",\"series\":{\"a\":1}",
+	    "{" U ",\"value\":1," M ",\"series\":\"x\"}",
+	    "{}",
+	    "[1]",
+	    "",
+	};
+	struct row_memo *memo = row_memo_new();
+	for (size_t i = 0; i < ARRAY_SIZE(taken); i++)
+		if (!fast_agrees(memo, taken[i]))
+			fail_msg("the fast reader left a plain line: %s", taken[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(left); i++)
+		if (fast_agrees(memo, left[i]))
+			fail_msg("the fast reader took: %s", left[i]);
+	row_memo_free(memo);
+#undef S
+#undef M
+#undef U
+	/* Rows of one series share its object; changing one copies it first. */
+	const char *text =
+	    "{\"series\":{\"cluster\":\"c\",\"scale\":\"1x8\",\"precision\":\"bf16\"},\"metric\":"
+	    "\"m\",\"statistic\":\"s\",\"value\":1,\"unit\":\"u\",\"direction\":\"lower\"}\n"
+	    "{\"series\":{\"cluster\":\"c\",\"scale\":\"1x8\",\"precision\":\"bf16\"},\"metric\":"
+	    "\"m\",\"statistic\":\"s\",\"value\":2,\"unit\":\"u\",\"direction\":\"lower\"}\n";
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct assay_error e;
+	assert_int_equal(assay_rows_parse_ndjson(text, strlen(text), "r", &rows, &e), ASSAY_OK);
+	assert_int_equal(rows.n, 2);
+	assert_ptr_equal(rows.v[0].series, rows.v[1].series);
+	char key[65];
+	memcpy(key, rows.v[1].series_key, sizeof(key));
+	assay_row_own_series(&rows.v[0]);
+	assert_ptr_not_equal(rows.v[0].series, rows.v[1].series);
+	json_object_set_new(rows.v[0].series, "cluster", json_string("d"));
+	assert_int_equal(assay_row_finish(&rows.v[0], &e), ASSAY_OK);
+	assert_string_not_equal(rows.v[0].series_key, key);
+	assert_string_equal(rows.v[1].series_key, key);
+	assert_string_equal(json_string_value(json_object_get(rows.v[1].series, "cluster")), "c");
+	assay_rows_release(&rows);
+}
+
 /* One precision vocabulary: aliases meet at one canonical name, and every
  * finished row carries it (at 53f999a "fp8" from assay-ep and "fp8_e4m3"
  * from nccl-tests were two series). */
@@ -189,7 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_series_key),       cmocka_unit_test(test_validation),
 	    cmocka_unit_test(test_ndjson_roundtrip), cmocka_unit_test(test_ndjson_errors),
-	    cmocka_unit_test(test_vocabulary),
+	    cmocka_unit_test(test_rows_fast),        cmocka_unit_test(test_vocabulary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -716,6 +716,150 @@ static void test_series_identity(void **state)
 	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 10);
 }
 
+static void add_series_row(struct assay_rows *rows, int series, const char *revision,
+			   const char *timestamp, const char *run_id, double v)
+{
+	char wl[32];
+	snprintf(wl, sizeof(wl), "w%d", series);
+	struct assay_row *r = assay_rows_add(rows);
+	assay_row_set(r,
+		      json_pack("{s:s, s:s, s:s, s:s}", "workload", wl, "cluster", "mi300x-a",
+				"scale", "1x8", "precision", "bf16"),
+		      "tokens", "mean", v, "tok/s", ASSAY_DIR_HIGHER);
+	r->revision = revision ? xstrdup(revision) : NULL;
+	r->timestamp = timestamp ? xstrdup(timestamp) : NULL;
+	r->run_id = run_id ? xstrdup(run_id) : NULL;
+	struct assay_error e;
+	assert_int_equal(assay_row_finish(r, &e), ASSAY_OK);
+}
+
+/* Rows of a series that is new in the transaction (or holds no ingested
+ * rows) skip the identity lookup unless the hash of their identity was
+ * stored in it: duplicates are still found in one file, across the files
+ * of one batch and in a later transaction, and a changed value is still a
+ * conflict. 300 series, so the series cache grows while they are fresh. */
+static void test_ingest_fresh_series(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_ingest_result res;
+	struct assay_rows a = ASSAY_ROWS_INIT, grown = ASSAY_ROWS_INIT, changed = ASSAY_ROWS_INIT;
+	static const char *const ts[] = {"2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z",
+					 "2026-01-03T00:00:00Z"};
+	for (int p = 0; p < 3; p++)
+		for (int i = 0; i < 300; i++) {
+			char rev[8];
+			snprintf(rev, sizeof(rev), "p%d", p);
+			if (p < 2)
+				add_series_row(&a, i, rev, ts[p], NULL, i + p);
+			add_series_row(&grown, i, rev, ts[p], NULL, i + p);
+		}
+	add_series_row(&a, 7, "p1", ts[1], NULL, 8); /* a duplicate inside the file */
+	add_series_row(&changed, 299, "p1", ts[1], NULL, 1.5);
+	struct assay_ingest_info ia = {.file = "a", .format = "rows", .sha256 = "fa"};
+	struct assay_ingest_info ig = {.file = "grown", .format = "rows", .sha256 = "fg"};
+	struct assay_ingest_info ic = {.file = "changed", .format = "rows", .sha256 = "fc"};
+	/* One batch: the grown file finds the first file's rows; a changed
+	 * value under one of them is a conflict that undoes the batch. */
+	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 600);
+	assert_int_equal(res.present, 1);
+	assert_int_equal(assay_store_ingest_rows(s, &ig, &grown, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 300);
+	assert_int_equal(res.present, 600);
+	assert_int_equal(assay_store_ingest_rows(s, &ic, &changed, &res, &e), ASSAY_USAGE);
+	assert_string_equal(e.message,
+			    "changed: row 1: tokens/mean (run_id -, revision p1, timestamp "
+			    "2026-01-02T00:00:00Z) is stored with value 300, this file says 1.5; "
+			    "--replace stores the new value");
+	assert_int_equal(assay_store_batch_commit(s, &e), ASSAY_USAGE);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 0);
+	/* Again, committed; then the grown file in a transaction of its own,
+	 * where the series hold rows already: nothing new. */
+	assert_int_equal(assay_store_batch_begin(s, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ia, &a, &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ig, &grown, &res, &e), ASSAY_OK);
+	assert_int_equal(assay_store_batch_commit(s, &e), ASSAY_OK);
+	assert_int_equal(assay_store_ingest_rows(s, &ig, &grown, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 0);
+	assert_int_equal(res.present, 900);
+	/* Another writer stores a row of a series this connection made: the
+	 * next transaction here must not take the series for fresh. */
+	struct assay_rows late = ASSAY_ROWS_INIT;
+	add_series_row(&late, 0, "p9", ts[2], NULL, 9);
+	struct assay_ingest_info il = {.file = "late", .format = "rows", .sha256 = "fl"};
+	struct assay_store *other = open_store();
+	assert_int_equal(assay_store_ingest_rows(other, &il, &late, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 1);
+	close_store(other);
+	assert_int_equal(assay_store_ingest_rows(s, &il, &late, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 0);
+	assert_int_equal(res.present, 1);
+	assay_rows_release(&late);
+	assert_int_equal(assay_store_ingest_rows(s, &ic, &changed, &res, &e), ASSAY_USAGE);
+	/* A conflict inside one file of new series: nothing of it is stored. */
+	struct assay_rows c2 = ASSAY_ROWS_INIT;
+	add_series_row(&c2, 500, "r", ts[0], NULL, 1);
+	add_series_row(&c2, 501, "r", ts[0], NULL, 1);
+	add_series_row(&c2, 500, "r", ts[0], NULL, 2);
+	assert_int_equal(assay_store_ingest_rows(s, &ic, &c2, &res, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "changed: row 3: tokens/mean"));
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 901);
+	/* A row without a timestamp matches its run id at any time; the same
+	 * run id and revision at another time is another row. */
+	struct assay_rows r = ASSAY_ROWS_INIT;
+	add_series_row(&r, 600, "r", ts[0], "ci-1", 5);
+	add_series_row(&r, 600, "r", NULL, "ci-1", 5);
+	add_series_row(&r, 600, "r", ts[1], "ci-1", 6);
+	add_series_row(&r, 601, "r", NULL, "ci-1", 7);
+	add_series_row(&r, 601, "r", NULL, "ci-1", 7);
+	ic.sha256 = "fr";
+	assert_int_equal(assay_store_ingest_rows(s, &ic, &r, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 3);
+	assert_int_equal(res.present, 2);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 904);
+	assert_int_equal(
+	    sql_int("SELECT count(*) FROM (SELECT DISTINCT series, revision, timestamp "
+		    "FROM measurements WHERE run_id IS NULL)"),
+	    901);
+	assay_rows_release(&a);
+	assay_rows_release(&grown);
+	assay_rows_release(&changed);
+	assay_rows_release(&c2);
+	assay_rows_release(&r);
+}
+
+/* New rows are stored 32 to a statement: a row the database refuses
+ * inside such a statement is still named, and nothing of the file stays. */
+static void test_ingest_chunk_error(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_ingest_result res;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	for (int i = 0; i < 70; i++) {
+		char rev[16];
+		snprintf(rev, sizeof(rev), "r%d", i);
+		add_series_row(&rows, i % 7, rev, "2026-01-01T00:00:00Z", NULL, i);
+	}
+	rows.v[39].value = NAN; /* stored as NULL: value NOT NULL refuses it */
+	struct assay_ingest_info ii = {.file = "f", .format = "rows", .sha256 = "nan"};
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "f: row 40: "));
+	assert_non_null(strstr(e.message, "NOT NULL constraint failed: measurements.value"));
+	rows.v[39].value = 39;
+	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
+	assert_int_equal(res.added, 70);
+	close_store(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 70);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs"), 1);
+	assay_rows_release(&rows);
+}
+
 /* Series written under a precision alias (an older store: "fp8", "FP8")
  * merge into the canonical one with their points and annotations. */
 static void test_merge_aliases(void **state)
@@ -1035,6 +1179,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ingest_fresh_series, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ingest_chunk_error, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rows_walk, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_merge_aliases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_annotations, setup, teardown),

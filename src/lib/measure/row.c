@@ -7,6 +7,7 @@
 #include "assay/cfg.h"
 #include "assay/json.h"
 #include "assay/measure.h"
+#include "measure_int.h"
 
 const char *assay_direction_name(enum assay_direction d)
 {
@@ -82,11 +83,22 @@ assay_err assay_row_finish(struct assay_row *r, struct assay_error *e)
 		r->series = json_object();
 	if (!json_is_object(r->series))
 		return assay_error_set(e, ASSAY_USAGE, "series must be an object");
+	assay_row_own_series(r);
 	assay_series_canonicalize(r->series);
 	json_object_set_new(r->series, "metric", json_string(r->metric));
 	json_object_set_new(r->series, "statistic", json_string(r->statistic));
 	assay_json_sha256(r->series, r->series_key);
 	return ASSAY_OK;
+}
+
+void assay_row_own_series(struct assay_row *r)
+{
+	/* jansson's json_t has its reference count in the open. */
+	if (r->series && r->series->refcount > 1) {
+		json_t *copy = json_deep_copy(r->series);
+		json_decref(r->series);
+		r->series = copy;
+	}
 }
 
 static char *dup_or_null(const char *s)
@@ -247,23 +259,41 @@ assay_err assay_rows_parse_ndjson(const char *text, size_t len, const char *file
 				  struct assay_rows *out, struct assay_error *e)
 {
 	struct assay_rows tmp = ASSAY_ROWS_INIT;
+	struct row_memo *memo = row_memo_new();
 	long line = 0;
 	size_t pos = 0;
-	json_t *o;
-	int got;
-	while ((got = assay_ndjson_next(text, len, &pos, &line, file, &o, e)) == 1) {
+	assay_err rc = ASSAY_OK;
+	while (pos < len) {
+		/* Lines of the plain shape are read without a JSON document
+		 * (rows_fast.c); any other goes to the general reader. */
+		const char *start = text + pos;
+		const char *nl = memchr(start, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - start) : len - pos;
 		struct assay_row r;
-		assay_err rc = assay_row_from_json(o, &r, file, line, e);
-		json_decref(o);
-		if (rc != ASSAY_OK) {
-			assay_rows_release(&tmp);
-			return rc;
+		if (row_parse_fast(memo, start, n, &r)) {
+			pos += n + (nl ? 1 : 0);
+			line++;
+			assay_rows_push(&tmp, &r);
+			continue;
 		}
+		json_t *o;
+		int got = assay_ndjson_next(text, len, &pos, &line, file, &o, e);
+		if (got == 0)
+			break;
+		if (got < 0) {
+			rc = ASSAY_USAGE;
+			break;
+		}
+		rc = assay_row_from_json(o, &r, file, line, e);
+		json_decref(o);
+		if (rc != ASSAY_OK)
+			break;
 		assay_rows_push(&tmp, &r);
 	}
-	if (got < 0) {
+	row_memo_free(memo);
+	if (rc != ASSAY_OK) {
 		assay_rows_release(&tmp);
-		return ASSAY_USAGE;
+		return rc;
 	}
 	for (size_t i = 0; i < tmp.n; i++)
 		assay_rows_push(out, &tmp.v[i]);

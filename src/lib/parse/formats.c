@@ -100,6 +100,7 @@ assay_err assay_parse_stamp(struct assay_rows *rows, size_t from, const struct a
 			json_object_foreach((json_t *)o->context, k,
 					    v) if (!json_object_get(r->series, k))
 			{
+				assay_row_own_series(r);
 				json_object_set(r->series, k, v);
 				added = true;
 			}

@@ -32,6 +32,7 @@ void run_coll_correctness(struct run_ctx *rc, struct assay_rows *rows,
 		}
 		if (!invalid)
 			continue;
+		assay_row_own_series(r);
 		json_object_set_new(r->series, "verdict", json_string("invalid"));
 		struct assay_error ignore;
 		assay_row_finish(r, &ignore);

@@ -85,6 +85,7 @@ assay_err store_begin(struct assay_store *s, struct assay_error *e)
 		return assay_error_set(e, ASSAY_USAGE, "%s: the store is open read-only", s->path);
 	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return store_sqlerr(s, e, "starting a transaction");
+	s->ident_gen++; /* other writers may have written since the last one */
 	return ASSAY_OK;
 }
 
@@ -272,6 +273,7 @@ assay_err assay_store_close(struct assay_store *s, struct assay_error *e)
 		return ASSAY_OK;
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->stmt[i]);
+	store_idents_release(s);
 	assay_err rc = ASSAY_OK;
 	if (sqlite3_close(s->db) != SQLITE_OK) {
 		rc = assay_error_set(e, ASSAY_INFRA, "%s: closing the store: %s", s->path,

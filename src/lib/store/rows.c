@@ -101,6 +101,9 @@ static void cache_put(struct assay_store *s, const char *key, long long id, cons
 		for (size_t i = 0; i < old_cap; i++)
 			if (old[i].key[0]) {
 				cache_put(s, old[i].key, old[i].id, old[i].unit, old[i].direction);
+				struct series_slot *c = cache_find(s, old[i].key);
+				c->fresh = old[i].fresh;
+				c->probed = old[i].probed;
 				free(old[i].unit);
 			}
 		free(old);
@@ -121,9 +124,10 @@ static const char *opt_field(const json_t *series, const char *k, char *buf, siz
 	return v && field_text(v, buf, size) ? buf : NULL;
 }
 
-/* The series id of r, inserting the series when new. */
+/* The series id of r, inserting the series when new; *slot (when not NULL)
+ * gets its cache slot, valid until the next series is cached. */
 static assay_err series_id(struct assay_store *s, const struct assay_row *r, long long *id,
-			   struct assay_error *e)
+			   struct series_slot **slot, struct assay_error *e)
 {
 	struct series_slot *c = cache_find(s, r->series_key);
 	const char *unit;
@@ -173,6 +177,10 @@ static assay_err series_id(struct assay_store *s, const struct assay_row *r, lon
 		return store_sqlerr(s, e, "adding a series");
 	*id = sqlite3_last_insert_rowid(s->db);
 	cache_put(s, r->series_key, *id, r->unit, r->direction);
+	c = cache_find(s, r->series_key);
+	c->fresh = s->ident_gen; /* new in this transaction: it holds no rows yet */
+	if (slot)
+		*slot = c;
 	return ASSAY_OK;
 check:
 	if (strcmp(unit, r->unit) || dir != r->direction)
@@ -182,13 +190,15 @@ check:
 		    "says %s (%s is better)",
 		    r->metric, r->statistic, r->series_key, unit, assay_direction_name(dir),
 		    r->unit, assay_direction_name(r->direction));
+	if (slot)
+		*slot = c;
 	return ASSAY_OK;
 }
 
 /* Check row i, find its series and normalize its time into ts. */
 static assay_err row_prepare(struct assay_store *s, const struct assay_row *r, size_t i,
-			     const char *default_time, long long *sid, char ts[32],
-			     struct assay_error *e)
+			     const char *default_time, long long *sid, struct series_slot **slot,
+			     char ts[32], struct assay_error *e)
 {
 	int64_t t;
 	assay_err rc;
@@ -196,7 +206,7 @@ static assay_err row_prepare(struct assay_store *s, const struct assay_row *r, s
 		return assay_error_set(e, ASSAY_USAGE, "row %zu: not finished (no series key)",
 				       i + 1);
 	if ((rc = assay_store_check_identity(r, e)) != ASSAY_OK ||
-	    (rc = series_id(s, r, sid, e)) != ASSAY_OK) {
+	    (rc = series_id(s, r, sid, slot, e)) != ASSAY_OK) {
 		assay_error_prefix(e, "row %zu", i + 1);
 		return rc;
 	}
@@ -249,7 +259,7 @@ assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long c
 	for (size_t i = 0; i < rows->n; i++) {
 		long long sid;
 		char ts[32];
-		assay_err rc = row_prepare(s, &rows->v[i], i, default_time, &sid, ts, e);
+		assay_err rc = row_prepare(s, &rows->v[i], i, default_time, &sid, NULL, ts, e);
 		if (rc == ASSAY_OK)
 			rc = row_insert(s, run_pk, case_pk, sid, &rows->v[i], keep_provenance, ts,
 					i, e);
@@ -282,6 +292,133 @@ static assay_err earlier_ingest(struct assay_store *s, const char *sha256, char 
 	return ASSAY_OK;
 }
 
+/* ---- identities of the rows of fresh series ----
+ *
+ * A series created in this transaction, or one the store held no ingested
+ * rows of when this transaction first asked, holds only the rows this
+ * transaction ingested into it. Their identities are kept as hashes: a row
+ * of such a series whose hash is not in the set is new, and the index
+ * lookup is skipped; a hash in the set (the row, or a collision) is looked
+ * up as any other row, and so is a row without a timestamp of its own
+ * (which matches any). */
+
+static uint64_t mix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+
+static uint64_t hash_text(uint64_t h, const char *v)
+{
+	if (!v)
+		return mix64(h ^ 0x6e756c6cULL); /* NULL differs from "" */
+	size_t n = 0;
+	for (; v[n]; n++)
+		h = (h ^ (unsigned char)v[n]) * 0x100000001b3ULL;
+	return mix64(h + n + 1);
+}
+
+/* The hash of an identity stored with timestamp ts. */
+static uint64_t ident_hash(long long sid, const struct assay_row *r, const char *ts)
+{
+	uint64_t h = mix64((uint64_t)sid);
+	h = hash_text(h, r->run_id);
+	h = hash_text(h, r->revision);
+	h = hash_text(h, r->case_id);
+	h = hash_text(h, ts);
+	return h ? h : 1;
+}
+
+static struct ident_set *idents(struct assay_store *s)
+{
+	struct ident_set *set = &s->idents;
+	if (set->gen != s->ident_gen) {
+		if (set->v)
+			memset(set->v, 0, set->cap * sizeof(*set->v));
+		set->n = 0;
+		set->gen = s->ident_gen;
+	}
+	return set;
+}
+
+static bool ident_has(struct ident_set *set, uint64_t h)
+{
+	if (!set->cap)
+		return false;
+	for (size_t i = h & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
+		if (set->v[i] == h)
+			return true;
+		if (!set->v[i])
+			return false;
+	}
+}
+
+static void ident_add(struct ident_set *set, uint64_t h)
+{
+	if ((set->n + 1) * 2 > set->cap) {
+		uint64_t *old = set->v;
+		size_t old_cap = set->cap;
+		set->cap = old_cap ? old_cap * 2 : 1024;
+		set->v = xcalloc(set->cap, sizeof(*set->v));
+		set->n = 0;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i])
+				ident_add(set, old[i]);
+		free(old);
+	}
+	size_t i = h & (set->cap - 1);
+	while (set->v[i] && set->v[i] != h)
+		i = (i + 1) & (set->cap - 1);
+	if (!set->v[i]) {
+		set->v[i] = h;
+		set->n++;
+	}
+}
+
+void store_idents_release(struct assay_store *s)
+{
+	sqlite3_finalize(s->ident_probe);
+	s->ident_probe = NULL;
+	sqlite3_finalize(s->insert_many);
+	s->insert_many = NULL;
+	free(s->idents.v);
+	memset(&s->idents, 0, sizeof(s->idents));
+}
+
+/* 1 when the series of slot c (id sid) is fresh in this transaction, 0
+ * when not, -1 on error. A series asked about for the first time in this
+ * transaction is fresh when the store holds no ingested row of it. */
+static int series_fresh(struct assay_store *s, struct series_slot *c, long long sid,
+			struct assay_error *e)
+{
+	if (c->fresh == s->ident_gen)
+		return 1;
+	if (c->probed == s->ident_gen)
+		return 0;
+	if (!s->ident_probe &&
+	    !(s->ident_probe = store_prepare(s,
+					     "SELECT 1 FROM measurements WHERE series = ?1 AND "
+					     "\"case\" IS NULL LIMIT 1",
+					     e)))
+		return -1;
+	sqlite3_stmt *st = s->ident_probe;
+	sqlite3_bind_int64(st, 1, sid);
+	int step = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		store_sqlerr(s, e, "looking up a series' rows");
+		return -1;
+	}
+	c->probed = s->ident_gen;
+	if (step == SQLITE_ROW)
+		return 0;
+	c->fresh = s->ident_gen;
+	return 1;
+}
+
 /* 1 and the stored row's id, value and run when r's identity is stored,
  * 0 when not, -1 on error. */
 static int identity_find(struct assay_store *s, long long sid, const struct assay_row *r,
@@ -307,6 +444,91 @@ static int identity_find(struct assay_store *s, long long sid, const struct assa
 		return 0;
 	store_sqlerr(s, e, "looking up a row");
 	return -1;
+}
+
+/* ---- new rows of an ingest, stored CHUNK at a time ----
+ *
+ * Every INSERT into measurements runs in a statement transaction (its
+ * trigger may abort it), which copies each page the statement changes
+ * into the statement journal first: a page per index and one of the table
+ * for each row alone. One statement for CHUNK rows copies the table's last
+ * page once, and costs one statement's overhead. Rows wait here only while
+ * nothing reads the table: a lookup or replacement stores them first. */
+
+#define CHUNK 32
+
+struct pending {
+	struct assay_store *s;
+	long long run_pk;
+	size_t n;
+	struct {
+		const struct assay_row *r;
+		long long sid;
+		size_t i;
+		char ts[32];
+	} v[CHUNK];
+};
+
+static assay_err pending_flush(struct pending *p, struct assay_error *e)
+{
+	struct assay_store *s = p->s;
+	size_t n = p->n;
+	p->n = 0;
+	if (n < CHUNK) {
+		for (size_t k = 0; k < n; k++) {
+			assay_err rc = row_insert(s, p->run_pk, 0, p->v[k].sid, p->v[k].r, true,
+						  p->v[k].ts, p->v[k].i, e);
+			if (rc != ASSAY_OK)
+				return rc;
+		}
+		return ASSAY_OK;
+	}
+	if (!s->insert_many) {
+		struct sbuf sql = SBUF_INIT;
+		sbuf_adds(&sql, "INSERT INTO measurements (run, \"case\", series, run_id, case_id, "
+				"value, samples, revision, timestamp) VALUES ");
+		for (int k = 0; k < CHUNK; k++)
+			sbuf_addf(&sql, "%s(?1, NULL, ?, ?, ?, ?, ?, ?, ?)", k ? ", " : "");
+		s->insert_many = store_prepare(s, sql.buf, e);
+		sbuf_release(&sql);
+		if (!s->insert_many)
+			return e ? e->code : ASSAY_INFRA;
+	}
+	sqlite3_stmt *st = s->insert_many;
+	sqlite3_bind_int64(st, 1, p->run_pk);
+	for (size_t k = 0; k < n; k++) {
+		const struct assay_row *r = p->v[k].r;
+		int b = 2 + (int)k * 7;
+		sqlite3_bind_int64(st, b, p->v[k].sid);
+		store_bind_text(st, b + 1, r->run_id);
+		store_bind_text(st, b + 2, r->case_id);
+		sqlite3_bind_double(st, b + 3, r->value);
+		sqlite3_bind_int64(st, b + 4, r->samples);
+		store_bind_text(st, b + 5, r->revision);
+		sqlite3_bind_text(st, b + 6, p->v[k].ts, -1, SQLITE_STATIC);
+	}
+	int step = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (step == SQLITE_DONE)
+		return ASSAY_OK;
+	/* The statement changed nothing; one row at a time names the row. */
+	assay_err rc = store_sqlerr(s, e, "storing rows");
+	for (size_t k = 0; k < n; k++)
+		if ((rc = row_insert(s, p->run_pk, 0, p->v[k].sid, p->v[k].r, true, p->v[k].ts,
+				     p->v[k].i, e)) != ASSAY_OK)
+			return rc;
+	return store_sqlerr(s, e, "storing rows");
+}
+
+static assay_err pending_add(struct pending *p, const struct assay_row *r, long long sid, size_t i,
+			     const char *ts, struct assay_error *e)
+{
+	p->v[p->n].r = r;
+	p->v[p->n].sid = sid;
+	p->v[p->n].i = i;
+	snprintf(p->v[p->n].ts, sizeof(p->v[p->n].ts), "%s", ts);
+	return ++p->n == CHUNK ? pending_flush(p, e) : ASSAY_OK;
 }
 
 /* Make the ingest's run and its ingests row (once, at the first new row). */
@@ -370,18 +592,35 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		return rc;
 	if ((rc = earlier_ingest(s, info->sha256, res->earlier_run, e)) != ASSAY_OK)
 		goto fail;
+	/* A page cache that holds a large ingest's changed pages, so that they
+	 * reach the WAL once, at the commit. */
+	if ((rc = store_exec(s, "PRAGMA cache_size = -262144", e)) != ASSAY_OK)
+		goto fail;
 	char now[32];
 	assay_now_rfc3339(now);
 	long long pk = 0;
+	struct pending pend = {.s = s};
 	for (size_t i = 0; i < rows->n && rc == ASSAY_OK; i++) {
 		const struct assay_row *r = &rows->v[i];
 		long long sid, id;
 		double stored;
 		char ts[32];
-		if ((rc = row_prepare(s, r, i, now, &sid, ts, e)) != ASSAY_OK)
+		struct series_slot *slot;
+		if ((rc = row_prepare(s, r, i, now, &sid, &slot, ts, e)) != ASSAY_OK)
 			break;
 		bool has_identity = r->run_id || r->timestamp;
-		int found = has_identity ? identity_find(s, sid, r, ts, &id, &stored, e) : 0;
+		/* Every row stored into a fresh series enters the set, those
+		 * without an identity too (a later row's timestamp may equal the
+		 * time such a row was given). */
+		int fresh = series_fresh(s, slot, sid, e);
+		int found = 0;
+		if (fresh < 0)
+			found = -1;
+		else if (has_identity &&
+			 (!fresh || !r->timestamp || ident_has(idents(s), ident_hash(sid, r, ts))))
+			found = (rc = pending_flush(&pend, e)) != ASSAY_OK
+				    ? -1
+				    : identity_find(s, sid, r, ts, &id, &stored, e);
 		if (found < 0) {
 			rc = e ? e->code : ASSAY_INFRA;
 			break;
@@ -424,9 +663,17 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		}
 		if (!pk && (rc = ingest_run(s, info, rows->n, res, &pk, e)) != ASSAY_OK)
 			break;
-		if ((rc = row_insert(s, pk, 0, sid, r, true, ts, i, e)) == ASSAY_OK)
-			res->added++;
+		pend.run_pk = pk;
+		if ((rc = pending_add(&pend, r, sid, i, ts, e)) != ASSAY_OK)
+			break;
+		res->added++;
+		if (fresh > 0) {
+			struct ident_set *set = idents(s);
+			ident_add(set, ident_hash(sid, r, ts));
+		}
 	}
+	if (rc == ASSAY_OK)
+		rc = pending_flush(&pend, e);
 	if (rc == ASSAY_OK && pk)
 		rc = set_ingest_rows(s, pk, res->added, e);
 	if (rc != ASSAY_OK) {

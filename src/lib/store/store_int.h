@@ -4,6 +4,7 @@
 #define ASSAY_STORE_INT_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 
 #include "assay/store.h"
 
@@ -27,6 +28,20 @@ struct series_slot {
 	long long id;
 	char *unit;
 	enum assay_direction direction;
+	/* Identity generations (struct ident_set): fresh when every ingested
+	 * row the series holds is in s->idents, probed when the store was
+	 * asked whether it holds any. */
+	unsigned fresh, probed;
+};
+
+/* Hashes of the identities of the rows ingested into fresh series in this
+ * transaction (rows.c): a row of a fresh series whose hash is not here is
+ * not stored, without a lookup. Valid while gen equals the store's
+ * ident_gen, which every transaction bumps. */
+struct ident_set {
+	uint64_t *v; /* open addressing, 0 = empty */
+	size_t n, cap;
+	unsigned gen;
 };
 
 struct assay_store {
@@ -38,6 +53,10 @@ struct assay_store {
 	sqlite3_stmt *stmt[ST_COUNT];
 	struct series_slot *cache;
 	size_t cache_n, cache_cap;
+	unsigned ident_gen; /* bumped at the start of every transaction */
+	struct ident_set idents;
+	sqlite3_stmt *ident_probe; /* does a series hold ingested rows? */
+	sqlite3_stmt *insert_many; /* ingest: STORE_INSERT_CHUNK rows in one statement */
 };
 
 /* Fill e from the connection's last error: "PATH: what: sqlite message".
@@ -79,6 +98,9 @@ assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long c
 			    const struct assay_rows *rows, bool keep_provenance,
 			    const char *default_time, struct assay_error *e);
 void store_cache_clear(struct assay_store *s);
+/* Free the identity set and the ingest's statements (before closing the
+ * connection). */
+void store_idents_release(struct assay_store *s);
 /* Insert a case's verdicts (verdicts.c) inside an open transaction. */
 assay_err store_insert_verdicts(struct assay_store *s, long long case_pk,
 				const struct assay_verdicts *vs, struct assay_error *e);
