@@ -1,9 +1,12 @@
 /* JSON loading with located errors, a deterministic serializer, canonical
  * JSON digests and JSON path strings. */
+#include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -293,12 +296,44 @@ char *assay_json_canonical(const json_t *v)
 	return assay_json_dumps(v, ASSAY_JSON_SORT);
 }
 
+/* libcrypto's SHA-256, loaded on first use (cmake/libcrypto.cmake says
+ * why). Its two functions, with OpenSSL's own prototypes. */
+static struct {
+	pthread_once_t once;
+	__typeof__(EVP_Digest) *digest;
+	__typeof__(EVP_sha256) *sha256;
+	char why[200];
+} crypto = {.once = PTHREAD_ONCE_INIT};
+
+static void crypto_load(void)
+{
+	void *h = dlopen(ASSAY_LIBCRYPTO, RTLD_NOW | RTLD_LOCAL);
+	if (h) {
+		/* POSIX: a function's address comes back as a void *. */
+		*(void **)&crypto.digest = dlsym(h, "EVP_Digest");
+		*(void **)&crypto.sha256 = dlsym(h, "EVP_sha256");
+	}
+	if (!crypto.digest || !crypto.sha256) {
+		const char *why = dlerror();
+		snprintf(crypto.why, sizeof(crypto.why), "assay: cannot load %s: %s\n",
+			 ASSAY_LIBCRYPTO, why ? why : "EVP_Digest or EVP_sha256 missing");
+	}
+}
+
 void assay_sha256_hex(const void *data, size_t len, char out[65])
 {
 	unsigned char md[32];
 	unsigned int mdlen = 0;
 	static const char hex[] = "0123456789abcdef";
-	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+	pthread_once(&crypto.once, crypto_load);
+	if (!crypto.digest) {
+		/* What the dynamic loader does when a library a program needs is
+		 * missing at start-up: say so and exit 127. */
+		ssize_t w = write(2, crypto.why, strlen(crypto.why));
+		(void)w;
+		_exit(127);
+	}
+	crypto.digest(data, len, md, &mdlen, crypto.sha256(), NULL);
 	for (int i = 0; i < 32; i++) {
 		out[2 * i] = hex[md[i] >> 4];
 		out[2 * i + 1] = hex[md[i] & 15];
