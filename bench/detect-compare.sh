@@ -2,7 +2,9 @@
 # Change-point detection speed: Apache Otava and assay side by side on the
 # same generated series (bench/gen-rows.py: SERIES series x POINTS points,
 # a 3% step in one series of ten), the same settings (window 50, max p-value
-# 1e-4, min magnitude 0), interleaved, ROUNDS rounds, medians.
+# 1e-4, min magnitude 0), interleaved in an order that turns each round
+# (so that no one always runs right after Otava's cache-cooling Python),
+# ROUNDS rounds, medians.
 #   Otava:  a checkout of apache/otava in OTAVA_DIR (kept outside the project,
 #           never vendored) run by /usr/bin/python3 with Debian's python3-numpy
 #           and python3-scipy (scripts/deps.sh otava): bench/otava_detect.py
@@ -23,19 +25,20 @@ assay=$PWD/build/release/bin/assay
 [ -x "$assay" ] || make build >/dev/null
 work=$(mktemp -d "${TMPDIR:-/tmp}/assay-detect-compare.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-now() { date +%s.%N; }
-# cpu FILE CMD...: run CMD, its CPU seconds (user + system, all threads) into FILE.
-cpu() {
-  local f=$1
+# timed FILE CMD...: run CMD; "wall user system" seconds into FILE: wall from
+# bash's microsecond clock (no process started to read it: nothing but CMD
+# runs between the readings), CPU from bash's `time` (rusage, all threads).
+# CMD's stderr stays where the caller sent it.
+timed() {
+  local f=$1 TIMEFORMAT='%3U %3S' t0 t1
   shift
-  if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f '%U %S' -o "$f.t" "$@"
-    awk '{ printf "%.3f\n", $1 + $2 }' "$f.t" >"$f"
-  else
-    "$@"
-    echo 0 >"$f"
-  fi
+  t0=$EPOCHREALTIME
+  { time "$@" 2>&3; } 3>&2 2>"$f.cpu"
+  t1=$EPOCHREALTIME
+  echo "$t0 $t1 $(cat "$f.cpu")" >"$f"
 }
+wall() { awk '{ printf "%.6f\n", $2 - $1 }' "$1"; }
+cpu() { awk '{ printf "%.3f\n", $3 + $4 }' "$1"; }
 python3 bench/gen-rows.py "$work/rows" "$nseries" "$npoints" 1 16 >/dev/null
 "$assay" store ingest --store "$work/s.db" "$work"/rows/*.ndjson >/dev/null
 # The same series for Otava: one JSON list of values per line, in time order.
@@ -61,26 +64,34 @@ else
 fi
 
 declare -a t_ot t_otc t_as t_ac c_ot c_as c_ac
+run_otava() {
+  [ -n "$otava" ] || return 0
+  timed "$work/t.ot" /usr/bin/python3 bench/otava_detect.py "$otava" "$work/series.ndjson" 50 0.0001 \
+    >"$work/ot.out" 2>"$work/ot.err"
+  ot_found=$(cat "$work/ot.out")
+  t_ot+=("$(wall "$work/t.ot")")
+  c_ot+=("$(cpu "$work/t.ot")")
+  t_otc+=("$(cat "$work/ot.err")")
+}
+run_default() {
+  timed "$work/t.as" "$assay" detect --store "$work/s.db" --format csv >"$work/as.csv"
+  t_as+=("$(wall "$work/t.as")")
+  c_as+=("$(cpu "$work/t.as")")
+}
+run_compat() {
+  timed "$work/t.ac" "$assay" detect --store "$work/s.db" --format csv --otava-compat \
+    --max-pvalue 0.0001 >"$work/ac.csv"
+  t_ac+=("$(wall "$work/t.ac")")
+  c_ac+=("$(cpu "$work/t.ac")")
+}
+# The order turns each round (O D C, D C O, C O D, ...): whatever runs right
+# after Otava's 0.5 s of Python finds the caches cold, so no one always does.
+order=(run_otava run_default run_compat)
 for r in $(seq 1 "$rounds"); do
-  if [ -n "$otava" ]; then
-    t0=$(now)
-    cpu "$work/c.ot" /usr/bin/python3 bench/otava_detect.py "$otava" "$work/series.ndjson" 50 0.0001 \
-      >"$work/ot.out" 2>"$work/ot.err"
-    t1=$(now)
-    ot_found=$(cat "$work/ot.out")
-    t_ot+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
-    c_ot+=("$(cat "$work/c.ot")")
-    t_otc+=("$(cat "$work/ot.err")")
-  fi
-  t0=$(now)
-  cpu "$work/c.as" "$assay" detect --store "$work/s.db" --format csv >"$work/as.csv"
-  t1=$(now)
-  cpu "$work/c.ac" "$assay" detect --store "$work/s.db" --format csv --otava-compat --max-pvalue 0.0001 >"$work/ac.csv"
-  t2=$(now)
-  c_as+=("$(cat "$work/c.as")")
-  c_ac+=("$(cat "$work/c.ac")")
-  t_as+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
-  t_ac+=("$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')")
+  k=$(((r - 1) % 3))
+  for i in 0 1 2; do
+    ${order[$(((k + i) % 3))]}
+  done
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 as=$(median "${t_as[@]}")
