@@ -6,6 +6,7 @@
  * where it matters for ties; see include/assay/detect.h for the assay one. */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -537,24 +538,35 @@ struct qscratch {
 };
 
 /* The coefficients of Q's three terms depend only on tau - s and kappa - s:
- * for intervals up to COEF_MAX points they come from tables filled once
- * (the same divisions, so the same doubles), which leaves the inner loop
- * without a division. coef_b[t][k] = 2(k - t) / (k (t - 1)), coef_c[t][k] =
- * 2t / (k (k - t - 1)), coef_a[k] = 2 / k; 0 where the term is absent. */
+ * for intervals up to COEF_MAX points they come from tables (the same
+ * divisions, so the same doubles), which leaves the inner loop without a
+ * division. coef_b[t][k] = 2(k - t) / (k (t - 1)), coef_c[t][k] =
+ * 2t / (k (k - t - 1)), coef_a[k] = 2 / k; 0 where the term is absent. The
+ * tables are filled up to the longest interval asked for so far (a window
+ * of 50 touches 26 of their 65 pages and does 2,450 of their 16,256
+ * divisions: a process detecting a few series pays for what it uses). */
 #define COEF_MAX 128
 static double coef_a[COEF_MAX + 1], coef_b[COEF_MAX][COEF_MAX + 1], coef_c[COEF_MAX][COEF_MAX + 1];
-static pthread_once_t coef_once = PTHREAD_ONCE_INIT;
+static _Atomic size_t coef_filled; /* columns k <= coef_filled are ready */
+static pthread_mutex_t coef_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void coef_fill(void)
+static void coef_need(size_t len)
 {
-	for (size_t k = 1; k <= COEF_MAX; k++)
+	if (atomic_load_explicit(&coef_filled, memory_order_acquire) >= len)
+		return;
+	pthread_mutex_lock(&coef_lock);
+	size_t from = atomic_load_explicit(&coef_filled, memory_order_relaxed) + 1;
+	for (size_t k = from; k <= len; k++) {
 		coef_a[k] = 2.0 / (double)k;
-	for (size_t t = 1; t < COEF_MAX; t++)
-		for (size_t k = t + 1; k <= COEF_MAX; k++) {
+		for (size_t t = 1; t < k; t++) {
 			coef_b[t][k] = t > 1 ? (double)(2 * (k - t)) / (double)(k * (t - 1)) : 0.0;
 			coef_c[t][k] =
 			    k - t - 1 > 0 ? (double)(2 * t) / (double)(k * (k - t - 1)) : 0.0;
 		}
+	}
+	if (from <= len)
+		atomic_store_explicit(&coef_filled, len, memory_order_release);
+	pthread_mutex_unlock(&coef_lock);
 }
 
 /* The column prefix sums P(k, r) = sum_{i=s}^{r-1} |z_i - z_k| for r in
@@ -652,7 +664,7 @@ static void split_scores(const double *z, size_t s, size_t stop, struct qscratch
 	bool table = len <= COEF_MAX;
 	double sxx = 0.0;
 	if (table) {
-		pthread_once(&coef_once, coef_fill);
+		coef_need(len);
 		size_t t = 1;
 		for (; t + 1 < len; t += 2) {
 			if (t > 1)
@@ -971,8 +983,8 @@ assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts
 		}
 	}
 	for (size_t i = 0; i < l.n; i++) {
-		if (!o->otava_compat)
-			retest(x, n, &l, i, false);
+		/* Every point's statistics are those of its final neighbours: the
+		 * last merge re-tested the neighbours of each point it removed. */
 		const struct side_stats *st = &l.v[i].st;
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		struct assay_change *c = &out->v[out->n++];
