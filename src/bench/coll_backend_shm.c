@@ -8,11 +8,16 @@
  * entry and on exit. Ranks meet on sequence counters in the window. */
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "assay/util.h"
 #include "coll.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define COLL_SHM_SLOT  (16u << 10) /* input bytes that take the one-meeting path */
 #define COLL_SHM_BLOCK (32u << 10) /* reduction block: stays in cache */
@@ -107,6 +112,49 @@ static unsigned char *peer_send(const struct shm_state *s, const struct coll_cal
 static unsigned char *peer_recv(const struct shm_state *s, const struct coll_call *c, int r)
 {
 	return s->recv[r] + c->recv_stride * (size_t)r;
+}
+
+/* Copies of calls above this many bytes per block store past the caches
+ * (non-temporal): the output is not read again before it is evicted, and a
+ * store that skips the cache does not read the line first. */
+static size_t nt_from(void)
+{
+	static size_t v;
+	if (!v) {
+		const char *e = getenv("ASSAY_COLL_NT_BYTES");
+		v = e ? (size_t)strtoull(e, NULL, 0) : (size_t)8 << 20;
+		if (!v)
+			v = SIZE_MAX;
+	}
+	return v;
+}
+
+/* n bytes from src to dst; block: the call's block size, which picks
+ * non-temporal stores. */
+static void copy_out(unsigned char *dst, const unsigned char *src, size_t n, size_t block)
+{
+#ifdef __SSE2__
+	if (block >= nt_from() && n >= 64) {
+		size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+		memcpy(dst, src, head);
+		dst += head, src += head, n -= head;
+		size_t k = n / 64;
+		for (size_t i = 0; i < k; i++, dst += 64, src += 64) {
+			__m128i a = _mm_loadu_si128((const __m128i *)src),
+				b = _mm_loadu_si128((const __m128i *)(src + 16)),
+				c = _mm_loadu_si128((const __m128i *)(src + 32)),
+				d = _mm_loadu_si128((const __m128i *)(src + 48));
+			_mm_stream_si128((__m128i *)dst, a);
+			_mm_stream_si128((__m128i *)(dst + 16), b);
+			_mm_stream_si128((__m128i *)(dst + 32), c);
+			_mm_stream_si128((__m128i *)(dst + 48), d);
+		}
+		_mm_sfence();
+		memcpy(dst, src, n % 64);
+		return;
+	}
+#endif
+	memcpy(dst, src, n);
 }
 
 /* dst = the reduction of n sources at offset off (bytes), len elements. */
@@ -208,13 +256,23 @@ static void large_call(struct shm_state *s, const struct coll_call *c)
 		}
 		break;
 	}
-	case COLL_ALL_GATHER:
-		for (int k = 0; k < n; k++) {
-			int r = (me + k) % n;
-			if (!(c->in_place && r == me))
-				memcpy(out + (size_t)r * cb, src[r], cb);
+	case COLL_ALL_GATHER: {
+		/* Pushed: this rank's input goes to its block of every output, a
+		 * cache-sized piece at a time, so it is read once for n writes
+		 * (pulling the n blocks reads n inputs). Outputs are free after
+		 * the entry meeting, and no two ranks write the same block. */
+		size_t piece = COLL_SHM_BLOCK * 2;
+		for (size_t o = 0; o < cb; o += piece) {
+			size_t len = cb - o < piece ? cb - o : piece;
+			for (int k = 0; k < n; k++) {
+				int r = (me + k) % n;
+				if (!(c->in_place && r == me))
+					copy_out(peer_recv(s, c, r) + (size_t)me * cb + o,
+						 src[me] + o, len, cb);
+			}
 		}
 		break;
+	}
 	case COLL_BROADCAST:
 		if (!(c->in_place && me == c->root))
 			memcpy(out, src[c->root], cb);
@@ -234,7 +292,7 @@ static void large_call(struct shm_state *s, const struct coll_call *c)
 		} else {
 			for (int k = 0; k < n; k++) {
 				int r = (me + k) % n;
-				memcpy(dst + (size_t)r * cb, src[r] + (size_t)me * cb, cb);
+				copy_out(dst + (size_t)r * cb, src[r] + (size_t)me * cb, cb, cb);
 			}
 		}
 		if (c->in_place) {
