@@ -150,6 +150,16 @@ char *store_column_dup(sqlite3_stmt *st, int col)
 	return t ? xstrdup((const char *)t) : NULL;
 }
 
+size_t store_column_append(struct sbuf *b, sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	if (!t)
+		return 0;
+	size_t off = b->len;
+	sbuf_add(b, t, (size_t)sqlite3_column_bytes(st, col) + 1);
+	return off;
+}
+
 static int busy_ms(void)
 {
 	const char *v = getenv("ASSAY_STORE_BUSY_MS");

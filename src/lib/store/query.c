@@ -360,15 +360,8 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 		size_t *o = off[out->n - first];
 		struct assay_point *pt = &out->v[out->n++];
 		pt->value = sqlite3_column_double(st, 0);
-		for (int c = 0; c < 4; c++) {
-			const unsigned char *t =
-			    c < 2 || with_run ? sqlite3_column_text(st, 2 + c) : NULL;
-			o[c] = 0;
-			if (t) {
-				o[c] = strings.len;
-				sbuf_add(&strings, t, (size_t)sqlite3_column_bytes(st, 2 + c) + 1);
-			}
-		}
+		for (int c = 0; c < 4; c++)
+			o[c] = c < 2 || with_run ? store_column_append(&strings, st, 2 + c) : 0;
 	}
 	if (step != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "reading points");
@@ -376,10 +369,10 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 	for (size_t i = first; i < out->n; i++) {
 		size_t *o = off[i - first];
 		struct assay_point *pt = &out->v[i];
-		pt->revision = o[0] ? block + o[0] : NULL;
-		pt->timestamp = o[1] ? block + o[1] : NULL;
-		pt->run_id = o[2] ? block + o[2] : NULL;
-		pt->image_digest = o[3] ? block + o[3] : NULL;
+		pt->revision = store_block_str(block, o[0]);
+		pt->timestamp = store_block_str(block, o[1]);
+		pt->run_id = store_block_str(block, o[2]);
+		pt->image_digest = store_block_str(block, o[3]);
 	}
 	free(off);
 	out->strings = block;

@@ -300,16 +300,13 @@ static assay_err read_history(struct assay_store *s, sqlite3_stmt *pts, struct a
 		ALLOC_GROW(p->v, p->n + 1, p->alloc);
 		ALLOC_GROW(*off, p->n + 1, *off_alloc);
 		p->v[p->n].value = sqlite3_column_double(pts, 0);
-		const unsigned char *t = sqlite3_column_text(pts, 1);
-		(*off)[p->n] = t ? strings->len : 0;
-		if (t)
-			sbuf_add(strings, t, (size_t)sqlite3_column_bytes(pts, 1) + 1);
+		(*off)[p->n] = store_column_append(strings, pts, 1);
 		p->n++;
 	}
 	if (step != SQLITE_DONE)
 		return store_sqlerr(s, e, "reading a series' points");
 	for (size_t i = 0; i < p->n; i++) {
-		p->v[i].revision = (*off)[i] ? strings->buf + (*off)[i] : NULL;
+		p->v[i].revision = store_block_str(strings->buf, (*off)[i]);
 		p->v[i].timestamp = p->v[i].run_id = p->v[i].image_digest = NULL;
 	}
 	/* Newest first from SQLite: oldest first for the caller. */

@@ -77,6 +77,15 @@ void store_rollback(struct assay_store *s);
 void store_bind_text(sqlite3_stmt *st, int idx, const char *v);
 /* Copy a text column (NULL stays NULL). */
 char *store_column_dup(sqlite3_stmt *st, int col);
+/* Strings of many rows in one block b (started with one NUL, so that no
+ * string sits at offset 0): column col's text appended, its offset returned
+ * (0: NULL); store_block_str turns an offset back into the string once b
+ * stops growing. */
+size_t store_column_append(struct sbuf *b, sqlite3_stmt *st, int col);
+static inline char *store_block_str(char *block, size_t off)
+{
+	return off ? block + off : NULL;
+}
 
 /* Apply the migrations up to ASSAY_STORE_SCHEMA_VERSION (schema.c). */
 assay_err store_migrate(struct assay_store *s, struct assay_error *e);
