@@ -18,23 +18,8 @@
 #include <string.h>
 
 #include "assay/detect.h"
+#include "bench_rng.h"
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-static uint64_t next_u64(void)
-{
-	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-static double uniform(void)
-{
-	return ((double)(next_u64() >> 11) + 0.5) / 9007199254740992.0;
-}
-static double gauss(void)
-{
-	return sqrt(-2.0 * log(uniform())) * cos(2.0 * M_PI * uniform());
-}
 /* Student t with 3 df, scaled to unit variance (its variance is 3). */
 static double student3(void)
 {
