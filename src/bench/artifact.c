@@ -187,7 +187,7 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 	json_t *timing = assay_timing_to_json(&run->timing);
 	json_t *doc = json_pack(
 	    "{s:s, s:s, s:o, s:i, s:{s:s, s:s, s:s}, s:s, s:s, s:f, s:{s:s, s:s, s:i},"
-	    " s:{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:o, s:s?, s:s},"
+	    " s:{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:o, s:s?, s:s?, s:s},"
 	    " s:o, s:o}",
 	    "schema", "assay.ep.case/1", "outcome", outcome, "reasons", why, "exit_code", exit_code,
 	    "tool", "name", "assay-ep", "version", assay_version_string, "revision",
@@ -201,6 +201,7 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 	    ladder, "copy",
 	    run->be && run->be->host_copy ? (run->copy_set ? ep_copy_names[run->copy] : "auto")
 					  : NULL,
+	    "reduce", run->be && run->be->host_data ? ep_reduce_names[ep_reduce_isa()] : NULL,
 	    "inject", ep_inject_names[run->inject], "timing", timing, "points", points);
 	if (!doc)
 		return assay_error_set(e, ASSAY_INFRA, "cannot build the artifact JSON");

@@ -34,10 +34,11 @@ static void mpi_point_init(struct ep_run *run, struct ep_point *pt)
 	MPI_CHECK(MPI_Type_commit(&m->rec));
 	MPI_CHECK(MPI_Type_contiguous((int)(pt->p.hidden * 2), MPI_BYTE, &m->row));
 	MPI_CHECK(MPI_Type_commit(&m->row));
-	m->pack = xmalloc((size_t)(sent ? sent : 1) * pt->l.stride);
-	m->recv = xmalloc((size_t)(pt->nrecv ? pt->nrecv : 1) * pt->l.stride);
-	m->y = xmalloc((size_t)(pt->nrecv ? pt->nrecv : 1) * (size_t)pt->p.hidden * 2);
-	m->back = xmalloc((size_t)(sent ? sent : 1) * (size_t)pt->p.hidden * 2);
+	/* On line boundaries, as shm's window segments are. */
+	m->pack = ep_alloc_lines((size_t)(sent ? sent : 1) * pt->l.stride);
+	m->recv = ep_alloc_lines((size_t)(pt->nrecv ? pt->nrecv : 1) * pt->l.stride);
+	m->y = ep_alloc_lines((size_t)(pt->nrecv ? pt->nrecv : 1) * (size_t)pt->p.hidden * 2);
+	m->back = ep_alloc_lines((size_t)(sent ? sent : 1) * (size_t)pt->p.hidden * 2);
 	m->sdispl = xcalloc((size_t)run->size, sizeof(int));
 	m->rdispl = xcalloc((size_t)run->size, sizeof(int));
 	m->bases = xcalloc((size_t)run->size, sizeof(*m->bases));

@@ -35,18 +35,13 @@ static void shm_point_init(struct ep_run *run, struct ep_point *pt)
 	struct shm_point *s = xcalloc(1, sizeof(*s));
 	size_t recv_bytes = page_round((size_t)pt->nrecv * pt->l.stride);
 	size_t y_bytes = page_round((size_t)pt->nrecv * (size_t)pt->p.hidden * 2);
-	unsigned char *base = ep_shm_window(run->comm, recv_bytes + y_bytes + 4096, &s->win);
-	memset(base, 0, recv_bytes + y_bytes);
 	s->recv = xcalloc((size_t)run->size, sizeof(*s->recv));
 	s->y = xcalloc((size_t)run->size, sizeof(*s->y));
+	unsigned char *base = ep_shm_window(run->comm, recv_bytes + y_bytes, &s->win, s->recv);
+	memset(base, 0, recv_bytes + y_bytes);
 	for (int r = 0; r < run->size; r++) {
-		MPI_Aint sz;
-		int disp;
-		unsigned char *b;
-		MPI_CHECK(MPI_Win_shared_query(s->win, r, &sz, &disp, &b));
 		int64_t nr = pt->rs.recv_copies[r];
-		s->recv[r] = b;
-		s->y[r] = (uint16_t *)(b + page_round((size_t)nr * pt->l.stride));
+		s->y[r] = (uint16_t *)(s->recv[r] + page_round((size_t)nr * pt->l.stride));
 	}
 	s->counts = xcalloc((size_t)(run->size * run->size), sizeof(int));
 	s->offset = xcalloc((size_t)run->size, sizeof(*s->offset));

@@ -156,6 +156,17 @@ double ep_point_memory(const struct ep_run *run, int64_t tokens);
 /* Shared combine reduction: rows of local token i from destination d start
  * at bases[d] + slot * hidden; writes pt->out with the domain rule. */
 void ep_reduce(const struct ep_point *pt, const uint16_t *const *bases);
+/* The instruction sets of ep_reduce, widest first: "avx512", "avx2", "sse2",
+ * "scalar" (NULL-terminated); every one gives the same sums. */
+extern const char *const ep_reduce_names[];
+/* Whether this build and CPU have ep_reduce_names[isa]. */
+bool ep_reduce_available(int isa);
+/* Use ep_reduce_names[isa] from now on; false (and no change) when not
+ * available. */
+bool ep_reduce_select(int isa);
+/* The index into ep_reduce_names in use: the selected one, else the widest
+ * available. */
+int ep_reduce_isa(void);
 /* Copy each local token's record once per destination into dst, the block
  * for rank d starting at record displ[d] (the per-destination packing). */
 void ep_pack(const struct ep_point *pt, const int *displ, unsigned char *dst);

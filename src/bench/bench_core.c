@@ -97,6 +97,15 @@ void ep_copy(void *dst, const void *src, size_t n, enum ep_copy_kind kind)
 	memcpy(dst, src, n);
 }
 
+void *ep_alloc_lines(size_t n)
+{
+	n = (n + 63) & ~(size_t)63;
+	void *p = aligned_alloc(64, n ? n : 64);
+	if (!p)
+		abort();
+	return p;
+}
+
 void ep_copy_fence(void)
 {
 #if defined(__SSE2__)
@@ -121,13 +130,23 @@ bool ep_shm_one_node(MPI_Comm comm, int rank, int size, char *reason, size_t len
 	return ok;
 }
 
-void *ep_shm_window(MPI_Comm comm, size_t bytes, MPI_Win *win)
+unsigned char *ep_shm_window(MPI_Comm comm, size_t bytes, MPI_Win *win, unsigned char **seg)
 {
 	MPI_Info info;
+	int me, n;
+	MPI_CHECK(MPI_Comm_rank(comm, &me));
+	MPI_CHECK(MPI_Comm_size(comm, &n));
 	MPI_CHECK(MPI_Info_create(&info));
 	MPI_CHECK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
 	void *base = NULL;
-	MPI_CHECK(MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, comm, &base, win));
+	MPI_CHECK(MPI_Win_allocate_shared((MPI_Aint)(bytes + 4096), 1, info, comm, &base, win));
 	MPI_CHECK(MPI_Info_free(&info));
-	return base;
+	for (int r = 0; r < n; r++) {
+		MPI_Aint sz;
+		int disp;
+		unsigned char *b;
+		MPI_CHECK(MPI_Win_shared_query(*win, r, &sz, &disp, &b));
+		seg[r] = (unsigned char *)(((uintptr_t)b + 4095) & ~(uintptr_t)4095);
+	}
+	return seg[me];
 }

@@ -30,14 +30,22 @@ extern const char *const ep_copy_names[]; /* "memcpy", "nt", NULL */
  * before publishing the data). */
 void ep_copy(void *dst, const void *src, size_t n, enum ep_copy_kind kind);
 void ep_copy_fence(void);
+/* n bytes (at least 1) on a 64-byte line boundary, so records padded to 64
+ * bytes never straddle a line; aborts on exhaustion like xmalloc. Free with
+ * free(). */
+void *ep_alloc_lines(size_t n);
 
 /* MPI-3 shared windows (the shm backends). one_node: whether all ranks of
  * comm share a node (collective); when not, reason says which rank does not.
- * window: this rank's segment of bytes in a new shared window of comm
- * (noncontiguous: each rank's segment on its own pages); peers' segments
- * come from MPI_Win_shared_query. */
+ * window: a new shared window of comm (noncontiguous) in which every rank
+ * has bytes of its own starting on a page boundary; seg (one per rank of
+ * comm) gets every rank's segment as this process sees it, and the return
+ * value is this rank's. The page boundary matters: Open MPI's osc/sm
+ * returns segments that start 8 bytes past a 64-byte line (0x...108), which
+ * split every 64-byte record across cache lines and made non-temporal
+ * copies into them about 2x slower than into aligned memory. */
 bool ep_shm_one_node(MPI_Comm comm, int rank, int size, char *reason, size_t len);
-void *ep_shm_window(MPI_Comm comm, size_t bytes, MPI_Win *win);
+unsigned char *ep_shm_window(MPI_Comm comm, size_t bytes, MPI_Win *win, unsigned char **seg);
 
 /* Whether this process is rank 0 (or runs without a launcher), known from
  * the launcher's environment before MPI starts. */

@@ -55,19 +55,8 @@ struct ep_pattern *ep_pattern_open(MPI_Comm comm, int rank, int size, const stru
 		return pa;
 	}
 	size_t bytes = page_round((size_t)pt->nrecv * pt->l.stride);
-	MPI_Info info;
-	unsigned char *base = NULL;
-	MPI_CHECK(MPI_Info_create(&info));
-	MPI_CHECK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
-	MPI_CHECK(
-	    MPI_Win_allocate_shared((MPI_Aint)(bytes + 4096), 1, info, comm, &base, &pa->win));
-	MPI_CHECK(MPI_Info_free(&info));
+	unsigned char *base = ep_shm_window(comm, bytes, &pa->win, pa->recv);
 	memset(base, 0, bytes); /* first touch outside the timed copies */
-	for (int r = 0; r < size; r++) {
-		MPI_Aint sz;
-		int disp;
-		MPI_CHECK(MPI_Win_shared_query(pa->win, r, &sz, &disp, &pa->recv[r]));
-	}
 	MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, pa->win));
 	return pa;
 }

@@ -113,19 +113,14 @@ static int probe_stream(MPI_Comm comm, int rank, int size, long long bytes, long
 			const char *out)
 {
 	size_t n = (size_t)bytes;
-	unsigned char *src = xmalloc(n), *base = NULL;
+	unsigned char *src = xmalloc(n);
 	memset(src, rank + 1, n);
-	MPI_Info info;
 	MPI_Win win;
-	MPI_CHECK(MPI_Info_create(&info));
-	MPI_CHECK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
-	MPI_CHECK(MPI_Win_allocate_shared((MPI_Aint)n, 1, info, comm, &base, &win));
-	MPI_CHECK(MPI_Info_free(&info));
+	unsigned char **seg = xcalloc((size_t)size, sizeof(*seg));
+	unsigned char *base = ep_shm_window(comm, n, &win, seg);
 	memset(base, 0, n);
-	MPI_Aint sz;
-	int disp;
-	unsigned char *peer;
-	MPI_CHECK(MPI_Win_shared_query(win, (rank + 1) % size, &sz, &disp, &peer));
+	unsigned char *peer = seg[(rank + 1) % size];
+	free(seg);
 	MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
 	double gb[2], *t = xmalloc((size_t)reps * sizeof(*t));
 	for (int kind = 0; kind < 2; kind++) {

@@ -37,6 +37,8 @@ const char ep_run_help[] =
     "                         sizes, custom otherwise)\n"
     "  --copy memcpy|nt       shm copy routine (default: the faster on each point's\n"
     "                         own copy pattern, measured at setup)\n"
+    "  --reduce ISA           combine reduction of the host backends: avx512, avx2,\n"
+    "                         sse2 or scalar (default: the widest this CPU has)\n"
     "  --inject FAULT         corrupt one value on one rank before the first\n"
     "                         oracle pass: combine-bitflip, dispatch-drop, wrong-expert,\n"
     "                         payload-bitflip, weight-bitflip, id-erase, routing-skew\n"
@@ -194,7 +196,7 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 	long long ep = 0, sud = 0;
 	struct ep_shape_opts sh = EP_SHAPE_DEFAULTS;
 	const char *tokens = NULL, *profile = NULL, *timing_file = NULL, *precision = NULL;
-	int copy = -1, inject = -1, prec = 0;
+	int copy = -1, inject = -1, prec = 0, reduce = -1;
 	run->mode = "normal";
 	run->copy = EP_COPY_NT;
 	const struct ep_opt opts[] = {
@@ -211,6 +213,7 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 	    EP_OPT_STRING("--workload", &run->workload),
 	    EP_OPT_STRING("--out", &run->out_file),
 	    EP_OPT_CHOICE("--copy", &copy, ep_copy_names),
+	    EP_OPT_CHOICE("--reduce", &reduce, ep_reduce_names),
 	    EP_OPT_CHOICE("--inject", &inject, ep_inject_names + 1),
 	    EP_OPT_END,
 	};
@@ -220,6 +223,10 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 		run->copy = (enum ep_copy_kind)copy, run->copy_set = true;
 	if (inject >= 0)
 		run->inject = (enum ep_inject)(inject + 1);
+	if (reduce >= 0 && !ep_reduce_select(reduce))
+		return ep_usage("run",
+				"--reduce %s: this CPU or build does not have it (it has %s)",
+				ep_reduce_names[reduce], ep_reduce_names[ep_reduce_isa()]);
 	static const char *const required[] = {"--backend", "--ep", "--phase", "--precision",
 					       "--tokens"};
 	const void *have[] = {run->backend_name, ep ? "" : NULL, run->phase, precision, tokens};

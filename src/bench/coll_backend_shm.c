@@ -51,23 +51,22 @@ static assay_err shm_setup(struct coll_run *run, size_t send_bytes, size_t recv_
 	size_t sb = page_round(send_bytes ? send_bytes : 1),
 	       rb = page_round(recv_bytes ? recv_bytes : 1);
 	size_t total = CTL_BYTES + 2 * COLL_SHM_SLOT + sb + rb;
-	unsigned char *mine = ep_shm_window(run->comm, total, &s->win);
+	unsigned char **seg = xcalloc((size_t)s->n, sizeof(*seg));
+	unsigned char *mine = ep_shm_window(run->comm, total, &s->win, seg);
 	memset(mine, 0, total); /* first touch outside timing; counters at 0 */
 	s->ctl = xcalloc((size_t)s->n, sizeof(*s->ctl));
 	s->slot = xcalloc((size_t)s->n, sizeof(*s->slot));
 	s->send = xcalloc((size_t)s->n, sizeof(*s->send));
 	s->recv = xcalloc((size_t)s->n, sizeof(*s->recv));
 	for (int r = 0; r < s->n; r++) {
-		MPI_Aint sz;
-		int disp;
-		unsigned char *b;
-		MPI_CHECK(MPI_Win_shared_query(s->win, r, &sz, &disp, &b));
+		unsigned char *b = seg[r];
 		s->ctl[r] = (_Atomic uint64_t *)b;
 		s->slot[r][0] = b + CTL_BYTES;
 		s->slot[r][1] = b + CTL_BYTES + COLL_SHM_SLOT;
 		s->send[r] = b + CTL_BYTES + 2 * COLL_SHM_SLOT;
 		s->recv[r] = s->send[r] + sb;
 	}
+	free(seg);
 	s->src = xcalloc((size_t)s->n, sizeof(*s->src));
 	s->acc = xmalloc(COLL_SHM_BLOCK);
 	s->recv_bytes = recv_bytes;

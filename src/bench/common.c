@@ -6,6 +6,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "assay/util.h"
 #include "bench.h"
@@ -58,7 +61,7 @@ void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 	assay_ep_routing_build(&pt->p, &pt->r);
 	assay_ep_route_stats(&pt->p, &pt->r, &pt->rs);
 	int64_t K = pt->p.topk, T = tokens;
-	pt->send = xmalloc((size_t)T * pt->l.stride);
+	pt->send = ep_alloc_lines((size_t)T * pt->l.stride);
 	pt->dests = xmalloc((size_t)(T * K) * sizeof(*pt->dests));
 	pt->ndests = xmalloc((size_t)T * sizeof(*pt->ndests));
 	pt->slot = xmalloc((size_t)(T * K) * sizeof(*pt->slot));
@@ -76,7 +79,11 @@ void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 		}
 	}
 	pt->nrecv = pt->rs.recv_copies[run->rank];
-	pt->out = xcalloc((size_t)(T * pt->p.hidden), sizeof(*pt->out));
+	/* On a line boundary, for the reduction's full-width streaming stores;
+	 * touched here, outside every timed window. */
+	size_t out_bytes = (size_t)(T * pt->p.hidden) * sizeof(*pt->out);
+	pt->out = ep_alloc_lines(out_bytes);
+	memset(pt->out, 0, out_bytes);
 	pt->valid = true;
 	pt->copy = run->copy;
 	pt->copy_forced = run->copy_set;
@@ -169,11 +176,17 @@ static void add_row(float *restrict acc, const uint16_t *restrict row, int64_t n
 			acc[c] += bf16f(row[c]);
 }
 
+/* out = sum of n BF16 rows in float32, streamed out with non-temporal stores
+ * (the output is written once and not read back soon), in the same order and
+ * rounding as the scalar loop: row0 + row1 + ... in float32. Each variant returns
+ * false when H or the output's alignment does not suit its width (ep_reduce
+ * then runs the scalar loop). The widest the CPU has is used unless
+ * --reduce chose (ep_reduce_select); all give the same sums (a vector sum
+ * starts from +0, so a -0 row alone gives +0 where the scalar loop keeps -0). */
+typedef bool (*reduce_fn)(float *out, const uint16_t *const *rows, int n, int64_t H);
+
 #if defined(__SSE2__)
-/* out = sum of n BF16 rows in float32, 8 columns at a time, streamed out with
- * non-temporal stores (the output is written once and not read back soon).
- * Same order and rounding as the scalar loop: 0 + row0 + row1 + ... */
-static bool reduce_stream(float *out, const uint16_t *const *rows, int n, int64_t H)
+static bool reduce_sse2(float *out, const uint16_t *const *rows, int n, int64_t H)
 {
 	if ((H & 7) || ((uintptr_t)out & 15))
 		return false;
@@ -192,26 +205,112 @@ static bool reduce_stream(float *out, const uint16_t *const *rows, int n, int64_
 }
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static bool reduce_avx2(float *out, const uint16_t *const *rows,
+							int n, int64_t H)
+{
+	if ((H & 7) || ((uintptr_t)out & 31))
+		return false;
+	for (int64_t c = 0; c < H; c += 8) {
+		__m256 acc = _mm256_setzero_ps();
+		for (int j = 0; j < n; j++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(rows[j] + c));
+			__m256i w = _mm256_slli_epi32(_mm256_cvtepu16_epi32(v), 16);
+			acc = _mm256_add_ps(acc, _mm256_castsi256_ps(w));
+		}
+		_mm256_stream_ps(out + c, acc);
+	}
+	return true;
+}
+
+__attribute__((target("avx512f,avx512bw"))) static bool
+reduce_avx512(float *out, const uint16_t *const *rows, int n, int64_t H)
+{
+	if ((H & 15) || ((uintptr_t)out & 63))
+		return false;
+	for (int64_t c = 0; c < H; c += 16) {
+		__m512 acc = _mm512_setzero_ps();
+		for (int j = 0; j < n; j++) {
+			__m256i v = _mm256_loadu_si256((const __m256i *)(rows[j] + c));
+			__m512i w = _mm512_slli_epi32(_mm512_cvtepu16_epi32(v), 16);
+			acc = _mm512_add_ps(acc, _mm512_castsi512_ps(w));
+		}
+		_mm512_stream_ps(out + c, acc);
+	}
+	return true;
+}
+#endif
+
+/* Widest first; ep_reduce_names lists them in this order. */
+static const reduce_fn reduce_impls[] = {
+#if defined(__x86_64__) && defined(__GNUC__)
+    reduce_avx512, reduce_avx2,
+#else
+    NULL, NULL,
+#endif
+#if defined(__SSE2__)
+    reduce_sse2,
+#else
+    NULL,
+#endif
+    NULL, /* scalar: the plain loop of ep_reduce */
+};
+const char *const ep_reduce_names[] = {"avx512", "avx2", "sse2", "scalar", NULL};
+static int reduce_sel = -1;
+
+bool ep_reduce_available(int isa)
+{
+	if (isa < 0 || isa >= (int)ARRAY_SIZE(reduce_impls))
+		return false;
+	if (isa == (int)ARRAY_SIZE(reduce_impls) - 1)
+		return true;
+	if (!reduce_impls[isa])
+		return false;
+#if defined(__x86_64__) && defined(__GNUC__)
+	__builtin_cpu_init();
+	if (isa == 0)
+		return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+	if (isa == 1)
+		return __builtin_cpu_supports("avx2");
+#endif
+	return true;
+}
+
+bool ep_reduce_select(int isa)
+{
+	if (!ep_reduce_available(isa))
+		return false;
+	reduce_sel = isa;
+	return true;
+}
+
+int ep_reduce_isa(void)
+{
+	for (int i = 0; reduce_sel < 0; i++)
+		if (ep_reduce_available(i))
+			reduce_sel = i;
+	return reduce_sel;
+}
+
 void ep_reduce(const struct ep_point *pt, const uint16_t *const *bases)
 {
 	int64_t H = pt->p.hidden, K = pt->p.topk, sud = pt->p.scale_up_domain;
 	bool cast = assay_ep_domains(&pt->p) > 1;
 	float *dom = cast ? xmalloc((size_t)H * sizeof(*dom)) : NULL;
+	reduce_fn fn = reduce_impls[ep_reduce_isa()];
 	for (int64_t i = 0; i < pt->p.tokens; i++) {
 		float *out = pt->out + i * H;
 		const int32_t *d = pt->dests + i * K;
 		const int64_t *s = pt->slot + i * K;
 		int n = pt->ndests[i];
 		if (!cast) {
-#if defined(__SSE2__)
 			const uint16_t *rows[64];
-			if (n <= 64) {
+			if (fn && n <= 64) {
 				for (int j = 0; j < n; j++)
 					rows[j] = bases[d[j]] + s[j] * H;
-				if (reduce_stream(out, rows, n, H))
+				if (fn(out, rows, n, H))
 					continue;
 			}
-#endif
 			for (int j = 0; j < n; j++)
 				add_row(out, bases[d[j]] + s[j] * H, H, j == 0);
 			continue;

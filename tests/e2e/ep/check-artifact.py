@@ -4,7 +4,7 @@
 # on success every check passed before and after timing and every component
 # has the contract's sample count with ordered statistics; on invalid the
 # named checks failed.
-import json, math, sys
+import json, math, os, sys
 
 path, want, failing, stdout = sys.argv[1:5]
 doc = json.load(open(path))
@@ -23,6 +23,16 @@ case = doc["case"]
 # The copy routine applies to shm only (issue 17): null for every other backend.
 if (case["copy"] is None) != (case["backend"] != "shm"):
     fail(f"case.copy {case['copy']!r} for backend {case['backend']}")
+# The combine reduction's instruction set: host backends only (mpi, shm);
+# EP_EXPECT_REDUCE names the one --reduce chose.
+host = case["backend"] in ("mpi", "shm")
+if host and case["reduce"] not in ("avx512", "avx2", "sse2", "scalar"):
+    fail(f"case.reduce {case['reduce']!r} for backend {case['backend']}")
+if not host and case.get("reduce") is not None:
+    fail(f"case.reduce {case['reduce']!r} for backend {case['backend']}")
+want_reduce = os.environ.get("EP_EXPECT_REDUCE")
+if want_reduce and case["reduce"] != want_reduce:
+    fail(f"case.reduce {case['reduce']!r}, expected {want_reduce!r}")
 if want == "unsupported":
     if not doc["reasons"] or doc["points"]:
         fail("unsupported needs reasons and no points")
