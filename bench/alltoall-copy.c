@@ -53,8 +53,8 @@ static int cmp(const void *a, const void *b)
 static double run(size_t size, int nt)
 {
 	size_t cb = size / 2, per = 2 * size;
-	char *base = mmap(NULL, 2 * per + 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			  -1, 0);
+	char *base =
+	    mmap(NULL, 2 * per + 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (base == MAP_FAILED) {
 		perror("alltoall-copy: mmap");
 		exit(1);
