@@ -255,12 +255,12 @@ void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *p
 					roundtrip(run, pt);
 				dst[it] = (assay_monotonic() - t0) * 1e6;
 			}
+			/* The ceiling under the same conditions: the bare copy
+			 * pattern, every trial, right after the dispatch calls,
+			 * while the caches hold what dispatch left in them. */
+			for (long long it = 0; pa && comp == EP_DISPATCH && it < prounds; it++)
+				local[3][npat++] = ep_pattern_round(pa, pt->pattern_copy);
 		}
-		/* The ceiling under the same conditions: the bare copy pattern,
-		 * every trial, after the components (no warm-up needed: the
-		 * components just ran on the same rows). */
-		for (long long it = 0; pa && it < prounds; it++)
-			local[3][npat++] = ep_pattern_round(pa, pt->pattern_copy);
 	}
 
 	/* Reduce each sample across ranks: MAX is the latency, MIN cross_rank_min. */
