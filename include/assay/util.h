@@ -34,6 +34,17 @@ char *xasprintf(const char *fmt, ...) ASSAY_PRINTF(1, 2);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Spreads a 64-bit key over all bits (splitmix64's finalizer), for the
+ * bucket of an open-addressing hash table: mix & (capacity - 1). */
+static inline uint64_t assay_mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
 /* A growable, always NUL-terminated string. */
 struct sbuf {
 	char *buf;

@@ -18,15 +18,6 @@ static uint64_t bits_of(double v)
 	return b;
 }
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 31;
-	x *= 0x7fb5d329728ea185ULL;
-	x ^= x >> 27;
-	x *= 0x81dadef4bc2dd44dULL;
-	return x ^ (x >> 33);
-}
-
 static void grow(struct train_counts *c)
 {
 	size_t cap = c->cap ? c->cap * 2 : 1024;
@@ -37,7 +28,7 @@ static void grow(struct train_counts *c)
 	for (size_t i = 0; i < c->cap; i++) {
 		if (c->keys[i] == EMPTY)
 			continue;
-		size_t h = mix(c->keys[i]) & (cap - 1);
+		size_t h = assay_mix64(c->keys[i]) & (cap - 1);
 		while (keys[h] != EMPTY)
 			h = (h + 1) & (cap - 1);
 		keys[h] = c->keys[i];
@@ -64,7 +55,7 @@ void train_counts_add(struct train_counts *c, double v, long long delta)
 		}
 		grow(c);
 	}
-	size_t h = mix(k) & (c->cap - 1);
+	size_t h = assay_mix64(k) & (c->cap - 1);
 	while (c->keys[h] != EMPTY && c->keys[h] != k)
 		h = (h + 1) & (c->cap - 1);
 	if (c->keys[h] == EMPTY) {

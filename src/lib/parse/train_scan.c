@@ -528,15 +528,6 @@ static long line_of(struct scan *s, const char *ls)
 	return s->line_no;
 }
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /* Adds step to the set; false when it was there already. */
 static bool set_add(struct scan *s, long long step)
 {
@@ -548,7 +539,7 @@ static bool set_add(struct scan *s, long long step)
 		for (size_t i = 0; i < s->set_cap; i++) {
 			if (s->set[i] < 0)
 				continue;
-			size_t h = mix((uint64_t)s->set[i]) & (cap - 1);
+			size_t h = assay_mix64((uint64_t)s->set[i]) & (cap - 1);
 			while (set[h] >= 0)
 				h = (h + 1) & (cap - 1);
 			set[h] = s->set[i];
@@ -557,7 +548,7 @@ static bool set_add(struct scan *s, long long step)
 		s->set = set;
 		s->set_cap = cap;
 	}
-	size_t h = mix((uint64_t)step) & (s->set_cap - 1);
+	size_t h = assay_mix64((uint64_t)step) & (s->set_cap - 1);
 	while (s->set[h] >= 0) {
 		if (s->set[h] == step)
 			return false;

@@ -302,29 +302,20 @@ static assay_err earlier_ingest(struct assay_store *s, const char *sha256, char 
  * up as any other row, and so is a row without a timestamp of its own
  * (which matches any). */
 
-static uint64_t mix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 33);
-}
-
 static uint64_t hash_text(uint64_t h, const char *v)
 {
 	if (!v)
-		return mix64(h ^ 0x6e756c6cULL); /* NULL differs from "" */
+		return assay_mix64(h ^ 0x6e756c6cULL); /* NULL differs from "" */
 	size_t n = 0;
 	for (; v[n]; n++)
 		h = (h ^ (unsigned char)v[n]) * 0x100000001b3ULL;
-	return mix64(h + n + 1);
+	return assay_mix64(h + n + 1);
 }
 
 /* The hash of an identity stored with timestamp ts. */
 static uint64_t ident_hash(long long sid, const struct assay_row *r, const char *ts)
 {
-	uint64_t h = mix64((uint64_t)sid);
+	uint64_t h = assay_mix64((uint64_t)sid);
 	h = hash_text(h, r->run_id);
 	h = hash_text(h, r->revision);
 	h = hash_text(h, r->case_id);
