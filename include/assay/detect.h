@@ -74,6 +74,18 @@ void assay_changes_release(struct assay_changes *c);
 assay_err assay_detect(const double *x, size_t n, const struct assay_detect_opts *o,
 		       struct assay_changes *out, struct assay_error *e);
 
+/* The search for the best split alone, exposed for tests: for every split
+ * t in [1, len) of z[0..len), the largest energy divergence Q over the end
+ * points, into best[t], computed in the named vector width ("c", "sse2",
+ * "avx2"; NULL: the one the detector uses, see ASSAY_DETECT_SIMD in
+ * docs/detect.md). false when the width is unknown or the CPU lacks it. */
+bool assay_detect_split_scores(const double *z, size_t len, const char *width, double *best);
+
+/* The series sorted as the detector sorts it, exposed for tests: x[0..n)
+ * in ascending order into v, each value's position into pos (equal values
+ * in the order of their positions). */
+void assay_detect_sorted(const double *x, size_t n, double *v, unsigned *pos);
+
 /* Read a series from CSV for `assay detect --input`: a header
  * "revision,value" or "revision,timestamp,value", then one point per line,
  * oldest first. ASSAY_USAGE naming file and line for anything else. */

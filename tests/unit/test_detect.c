@@ -17,6 +17,7 @@
 
 #include "assay/detect.h"
 #include "assay/json.h"
+#include "assay/util.h"
 
 static void close_rel(double got, double want, double tol)
 {
@@ -227,6 +228,152 @@ static void test_synthetic(void **state)
 	o.window = 1;
 	assert_int_equal(assay_detect(x, 200, &o, &ch, &e), ASSAY_USAGE);
 	assert_string_equal(e.message, "window 1: expected an integer from 2 to 1000");
+}
+
+/* The best-split search from its definition (src/lib/detect/edivisive.c,
+ * split_scores): P(k, r) = sum of |z_i - z_k| over i < r, added from i = 0;
+ * for split t, sxx adds P(j, j) for j = 1 .. t-1; at end point k + 1 the
+ * sums grow by P(k, t) and P(k, k) - P(k, t); Q = 2/kk sxy - 2(kk-t)/(kk(t-1))
+ * sxx - 2t/(kk(kk-t-1)) syy (a term absent when its divisor is 0); the best
+ * is the first maximum over k. Straight loops, in the same order of
+ * additions, so every width must give these doubles exactly. */
+static double row_prefix(const double *z, size_t k, size_t r)
+{
+	double acc = 0.0;
+	for (size_t i = 0; i < r; i++)
+		acc += fabs(z[i] - z[k]);
+	return acc;
+}
+
+static void ref_scores(const double *z, size_t len, double *best)
+{
+	for (size_t t = 1; t < len; t++) {
+		double sxx = 0.0;
+		for (size_t j = 1; j < t; j++)
+			sxx += row_prefix(z, j, j);
+		double sxy = 0.0, syy = 0.0, b = 0.0;
+		for (size_t k = t; k < len; k++) {
+			double pkt = row_prefix(z, k, t), pkk = row_prefix(z, k, k);
+			size_t kk = k + 1;
+			double a = 2.0 / (double)kk;
+			double cb = t > 1 ? (double)(2 * (kk - t)) / (double)(kk * (t - 1)) : 0.0;
+			double cc =
+			    kk - t - 1 > 0 ? (double)(2 * t) / (double)(kk * (kk - t - 1)) : 0.0;
+			if (k == t) {
+				sxy = pkt;
+				syy = 0.0;
+			} else {
+				sxy += pkt;
+				syy += pkk - pkt;
+			}
+			double q = a * sxy - cb * sxx - cc * syy;
+			b = k == t || q > b ? q : b;
+		}
+		best[t] = b;
+	}
+}
+
+static void test_split_scores_widths(void **state)
+{
+	(void)state;
+	/* Lengths around every vector boundary (blocks of 4 and 8 splits), the
+	 * table limit (128) and past it; noise, ties, constants, steps, large
+	 * and negative levels. */
+	static const size_t lens[] = {2,  3,  4,  5,  7,  8,  9,   10,  15,  16,  17,
+				      18, 31, 49, 50, 51, 64, 100, 127, 128, 129, 140};
+	static const char *widths[] = {"c", "sse2", "avx2"};
+	double z[140], want[140], got[140];
+	size_t compared = 0;
+	rng = 99;
+	for (size_t li = 0; li < ARRAY_SIZE(lens); li++) {
+		size_t n = lens[li];
+		for (int pat = 0; pat < 6; pat++) {
+			for (size_t i = 0; i < n; i++) {
+				double g = gauss();
+				z[i] = pat == 0   ? 100.0 + g
+				       : pat == 1 ? round(3.0 * g) /* ties */
+				       : pat == 2 ? 7.0            /* constant */
+				       : pat == 3 ? (i < n / 3 ? 10.0 : 10.5) + 0.1 * g
+				       : pat == 4 ? 1e12 + 1e3 * g
+						  : -50.0 + (i % 5 == 0 ? 40.0 : 0.0) + g;
+			}
+			ref_scores(z, n, want);
+			for (size_t w = 0; w < ARRAY_SIZE(widths); w++) {
+				memset(got, 0xff, sizeof(got));
+				if (!assay_detect_split_scores(z, n, widths[w], got)) {
+					assert_true(w > 0); /* scalar C is always there */
+					continue;
+				}
+				for (size_t t = 1; t < n; t++)
+					if (memcmp(&got[t], &want[t], sizeof(double)))
+						fail_msg("width %s, %zu points, pattern %d, split "
+							 "%zu: %.17g, want %.17g",
+							 widths[w], n, pat, t, got[t], want[t]);
+				compared++;
+			}
+		}
+	}
+	assert_true(compared >= ARRAY_SIZE(lens) * 6 * 2);
+	assert_false(assay_detect_split_scores(z, 10, "avx1024", got));
+}
+
+static const double *sort_base;
+static int by_value_then_pos(const void *a, const void *b)
+{
+	unsigned i = *(const unsigned *)a, j = *(const unsigned *)b;
+	double x = sort_base[i], y = sort_base[j];
+	return x < y ? -1 : x > y ? 1 : (i > j) - (i < j);
+}
+
+/* The detector's sort of a series (a radix sort over the top bits that
+ * vary, an insertion pass, a whole radix sort when that pass would move too
+ * much, a merge sort up to 32 values) against qsort by value, then
+ * position. */
+static void test_series_sort(void **state)
+{
+	(void)state;
+	static const size_t lens[] = {1, 2, 5, 31, 32, 33, 64, 200, 1000, 5000};
+	size_t nmax = 5000;
+	double *x = malloc(nmax * sizeof(*x)), *v = malloc(nmax * sizeof(*v));
+	unsigned *pos = malloc(nmax * sizeof(*pos)), *want = malloc(nmax * sizeof(*want));
+	rng = 5;
+	for (size_t li = 0; li < ARRAY_SIZE(lens); li++) {
+		size_t n = lens[li];
+		for (int pat = 0; pat < 7; pat++) {
+			for (size_t i = 0; i < n; i++) {
+				double g = gauss();
+				x[i] = pat == 0   ? 100.0 * (1.0 + 0.02 * g)
+				       : pat == 1 ? round(2.0 * g)  /* ties, -0.0 and 0.0 */
+				       : pat == 2 ? 3.0             /* all equal */
+				       : pat == 3 ? -1e-300 * g     /* tiny, both signs */
+				       : pat == 4 ? (double)(n - i) /* descending */
+						  : 100.0 + 1e-9 * g;
+				if (pat == 1 && x[i] == 0.0 && i % 2)
+					x[i] = -0.0;
+				if (pat == 5 && i == n / 2)
+					x[i] =
+					    1e300; /* one huge outlier: top bits alike below it */
+				if (pat == 6)
+					x[i] = (i % 3 ? 1.0 : -1.0) * 1e6 * gauss();
+			}
+			for (size_t i = 0; i < n; i++)
+				want[i] = (unsigned)i;
+			sort_base = x;
+			qsort(want, n, sizeof(*want), by_value_then_pos);
+			assay_detect_sorted(x, n, v, pos);
+			for (size_t i = 0; i < n; i++) {
+				if (pos[i] != want[i] || memcmp(&v[i], &x[want[i]], sizeof(double)))
+					fail_msg("%zu values, pattern %d, rank %zu: position %u "
+						 "(%.17g), "
+						 "want %u (%.17g)",
+						 n, pat, i, pos[i], v[i], want[i], x[want[i]]);
+			}
+		}
+	}
+	free(x);
+	free(v);
+	free(pos);
+	free(want);
 }
 
 static void test_gates(void **state)
@@ -450,6 +597,8 @@ int main(void)
 	    cmocka_unit_test(test_student_tails_heavier_than_normal),
 	    cmocka_unit_test(test_tigerbeetle),
 	    cmocka_unit_test(test_synthetic),
+	    cmocka_unit_test(test_split_scores_widths),
+	    cmocka_unit_test(test_series_sort),
 	    cmocka_unit_test(test_gates),
 	    cmocka_unit_test(test_gate_history),
 	    cmocka_unit_test(test_gate_ab_pairs),
