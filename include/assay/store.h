@@ -61,6 +61,13 @@ assay_err assay_store_batch_begin(struct assay_store *s, struct assay_error *e);
 assay_err assay_store_batch_commit(struct assay_store *s, struct assay_error *e);
 void assay_store_batch_rollback(struct assay_store *s);
 
+/* A read snapshot: between snapshot_begin and snapshot_end every read sees
+ * the store as of the first one, under one read transaction (one WAL read
+ * lock for all the statements instead of one each); writers go on
+ * committing meanwhile. For commands that read many series. */
+assay_err assay_store_snapshot_begin(struct assay_store *s, struct assay_error *e);
+void assay_store_snapshot_end(struct assay_store *s);
+
 /* ---- runs and cases: what the runner calls ---- */
 
 struct assay_run_info {
@@ -317,6 +324,7 @@ struct assay_point {
 	char *run_id;
 	double value;
 	char *image_digest; /* the container image its case ran in (with the run id), or NULL */
+	long long id;       /* the measurement's row in the store (lean reads), else 0 */
 };
 struct assay_points {
 	struct assay_point *v;
@@ -331,6 +339,16 @@ assay_err assay_store_points(struct assay_store *s, const char *series_key, cons
 assay_err assay_store_series_values(struct assay_store *s, const char *series_key,
 				    const char *since, struct assay_points *out,
 				    struct assay_error *e);
+/* Detection over many series: only each point's value and row id (and its
+ * revision when revisions is set; the other strings NULL), which is all the
+ * series index must give per point; assay_store_point_strings then reads
+ * the revision and timestamp of the few points reported (allocated, the
+ * revision NULL when the row has none). */
+assay_err assay_store_series_values_lean(struct assay_store *s, const char *series_key,
+					 const char *since, bool revisions,
+					 struct assay_points *out, struct assay_error *e);
+assay_err assay_store_point_strings(struct assay_store *s, long long id, char **revision,
+				    char **timestamp, struct assay_error *e);
 void assay_points_release(struct assay_points *p);
 
 /* Resolve a full key or unique prefix to the series key. ASSAY_USAGE when

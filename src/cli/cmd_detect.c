@@ -361,13 +361,50 @@ struct ring_slot {
 	struct assay_annotations ann;
 };
 
+/* The points were read lean (values and row ids): read the revision and
+ * timestamp of the points a change reports (its first point and the one
+ * before it) into sl's points, as strings that *fetched owns. */
+static int fill_changes(struct assay_store *s, const struct series_job *j, struct ring_slot *sl,
+			char ***fetched, size_t *nfetched)
+{
+	size_t alloc = 0;
+	for (size_t i = 0; j->rc == ASSAY_OK && i < j->ch.n; i++) {
+		for (size_t back = 0; back < 2; back++) {
+			struct assay_point *pt = &sl->pts.v[j->idx[j->ch.v[i].index - back]];
+			if (pt->timestamp || !pt->id)
+				continue;
+			char *rev, *ts;
+			struct assay_error e;
+			if (assay_store_point_strings(s, pt->id, &rev, &ts, &e) != ASSAY_OK)
+				return cli_report(&e);
+			ALLOC_GROW(*fetched, *nfetched + 2, alloc);
+			(*fetched)[(*nfetched)++] = ts;
+			pt->timestamp = ts;
+			if (!pt->revision && rev) {
+				(*fetched)[(*nfetched)++] = rev;
+				pt->revision = rev;
+			} else {
+				free(rev);
+			}
+		}
+	}
+	return ASSAY_OK;
+}
+
 /* Print job i (when rc is still ok and the series has points since
  * --since) and free its slot. */
-static int print_slot(struct printer *p, struct series_job *j, struct ring_slot *sl,
-		      const struct assay_series_info *si, int rc)
+static int print_slot(struct assay_store *s, struct printer *p, struct series_job *j,
+		      struct ring_slot *sl, const struct assay_series_info *si, int rc)
 {
+	char **fetched = NULL;
+	size_t nfetched = 0;
 	if (rc == ASSAY_OK && sl->pts.n) /* none since --since: not a series here */
+		rc = fill_changes(s, j, sl, &fetched, &nfetched);
+	if (rc == ASSAY_OK && sl->pts.n)
 		rc = job_print(p, j, si->key, si->fields, si->unit, si->direction);
+	for (size_t i = 0; i < nfetched; i++)
+		free(fetched[i]);
+	free(fetched);
 	assay_changes_release(&j->ch);
 	free(j->x);
 	free(j->idx);
@@ -375,6 +412,14 @@ static int print_slot(struct printer *p, struct series_job *j, struct ring_slot 
 	assay_annotations_release(&sl->ann);
 	*j = (struct series_job){0};
 	return rc;
+}
+
+static bool has_ignore(const struct assay_annotations *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].kind == ASSAY_ANN_IGNORE)
+			return true;
+	return false;
 }
 
 static int detect_store(struct printer *p, const struct assay_detect_opts *o, struct store_cli *sc)
@@ -386,6 +431,11 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	int rc = store_cli_open_series(sc, false, &s, &l);
 	if (rc != ASSAY_OK)
 		return rc;
+	/* Every series as of one moment, under one read lock. */
+	if (assay_store_snapshot_begin(s, &e) != ASSAY_OK) {
+		assay_series_list_release(&l);
+		return store_cli_close(s, cli_report(&e));
+	}
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int nthreads = cpus > 1 && l.n > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
 	struct ring_slot *slots = xcalloc(DETECT_RING, sizeof(*slots));
@@ -396,15 +446,17 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	for (; got < l.n; got++) {
 		if (got - printed == DETECT_RING) { /* the ring is full: the oldest goes */
 			pool_done(&jp, printed, true);
-			rc = print_slot(p, &jobs[printed % DETECT_RING],
+			rc = print_slot(s, p, &jobs[printed % DETECT_RING],
 					&slots[printed % DETECT_RING], &l.v[printed], rc);
 			printed++;
 		}
 		struct ring_slot *sl = &slots[got % DETECT_RING];
 		const char *key = l.v[got].key;
-		if (rc != ASSAY_OK ||
-		    assay_store_series_values(s, key, sc->filter.since, &sl->pts, &e) != ASSAY_OK ||
-		    assay_store_annotations(s, key, &sl->ann, &e) != ASSAY_OK) {
+		/* Revisions only where an ignore annotation needs them: reading every
+		 * point's strings costs more than detecting. */
+		if (rc != ASSAY_OK || assay_store_annotations(s, key, &sl->ann, &e) != ASSAY_OK ||
+		    assay_store_series_values_lean(s, key, sc->filter.since, has_ignore(&sl->ann),
+						   &sl->pts, &e) != ASSAY_OK) {
 			if (rc == ASSAY_OK)
 				rc = cli_report(&e);
 			assay_points_release(&sl->pts);
@@ -416,7 +468,7 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 		job_prepare(j);
 		pool_ready(&jp);
 		while (printed <= got && pool_done(&jp, printed, false)) {
-			rc = print_slot(p, &jobs[printed % DETECT_RING],
+			rc = print_slot(s, p, &jobs[printed % DETECT_RING],
 					&slots[printed % DETECT_RING], &l.v[printed], rc);
 			printed++;
 		}
@@ -424,10 +476,11 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	/* What was read is detected and freed, also after an error. */
 	for (; printed < got; printed++) {
 		pool_done(&jp, printed, true);
-		rc = print_slot(p, &jobs[printed % DETECT_RING], &slots[printed % DETECT_RING],
+		rc = print_slot(s, p, &jobs[printed % DETECT_RING], &slots[printed % DETECT_RING],
 				&l.v[printed], rc);
 	}
 	pool_finish(&jp);
+	assay_store_snapshot_end(s);
 	free(jobs);
 	free(slots);
 	assay_series_list_release(&l);

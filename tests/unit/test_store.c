@@ -669,6 +669,53 @@ static void test_series_identity(void **state)
 				    pts.v[j].timestamp > pts.strings);
 		}
 		assay_points_release(&pts);
+		/* Lean: values and row ids only, revisions when asked; the strings of
+		 * one point by its id. */
+		for (int rev = 0; rev < 2; rev++) {
+			assert_int_equal(
+			    assay_store_series_values_lean(s, l.v[i].key, NULL, rev, &pts, &e),
+			    ASSAY_OK);
+			assert_int_equal(pts.n, 5);
+			for (size_t j = 0; j < pts.n; j++) {
+				assert_true(pts.v[j].value ==
+					    (strcmp(p, "bf16") ? 200 : 100) + (double)j);
+				assert_true(pts.v[j].id > 0);
+				assert_true(j == 0 || pts.v[j].id > pts.v[j - 1].id);
+				assert_null(pts.v[j].timestamp);
+				if (rev)
+					assert_string_equal(pts.v[j].revision, "r");
+				else
+					assert_null(pts.v[j].revision);
+			}
+			char *r, *ts;
+			assert_int_equal(assay_store_point_strings(s, pts.v[2].id, &r, &ts, &e),
+					 ASSAY_OK);
+			assert_string_equal(r, "r");
+			assert_int_equal(strlen(ts), 20); /* RFC 3339 UTC, seconds */
+			free(r);
+			free(ts);
+			assay_points_release(&pts);
+		}
+	}
+	{
+		char *r, *ts;
+		assert_int_equal(assay_store_point_strings(s, 999999, &r, &ts, &e), ASSAY_USAGE);
+		assert_null(r);
+		assert_null(ts);
+		assert_non_null(strstr(e.message, ": no measurement 999999"));
+		/* A snapshot: one read transaction; a second one while it is open is
+		 * refused; reads go on inside it. */
+		assert_int_equal(assay_store_snapshot_begin(s, &e), ASSAY_OK);
+		assert_int_equal(assay_store_snapshot_begin(s, &e), ASSAY_USAGE);
+		assert_non_null(strstr(e.message, ": a transaction is already open"));
+		struct assay_points pts = {0};
+		assert_int_equal(
+		    assay_store_series_values_lean(s, l.v[0].key, NULL, false, &pts, &e), ASSAY_OK);
+		assert_int_equal(pts.n, 5);
+		assay_points_release(&pts);
+		assay_store_snapshot_end(s);
+		assert_int_equal(assay_store_snapshot_begin(s, &e), ASSAY_OK);
+		assay_store_snapshot_end(s);
 	}
 	/* A bare listing: the same series, no counts read; with a since after
 	 * every row a bare listing still names them (count 0), a full one not. */

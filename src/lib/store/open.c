@@ -25,6 +25,11 @@ static const char *const stmt_sql[ST_COUNT] = {
      * the points query). */
     [ST_VALUES] = "SELECT value, NULL, revision, timestamp FROM measurements WHERE series = ?1 "
 		  "AND timestamp >= ?2 ORDER BY timestamp, id",
+    [ST_VALUES_LEAN] = "SELECT value, id FROM measurements WHERE series = ?1 AND timestamp >= ?2 "
+		       "ORDER BY timestamp, id",
+    [ST_VALUES_LEAN_REV] = "SELECT value, id, revision FROM measurements WHERE series = ?1 AND "
+			   "timestamp >= ?2 ORDER BY timestamp, id",
+    [ST_POINT_STRINGS] = "SELECT revision, timestamp FROM measurements WHERE id = ?1",
     [ST_IDENT_FIND] = "SELECT id, value FROM measurements WHERE series = ?1 AND run_id IS ?2 AND "
 		      "revision IS ?3 AND case_id IS ?4 AND (?5 IS NULL OR timestamp = ?5) AND "
 		      "\"case\" IS NULL ORDER BY id LIMIT 1",
@@ -134,6 +139,25 @@ void assay_store_batch_rollback(struct assay_store *s)
 {
 	if (s->batch)
 		store_rollback(s);
+}
+
+assay_err assay_store_snapshot_begin(struct assay_store *s, struct assay_error *e)
+{
+	if (s->batch || !sqlite3_get_autocommit(s->db))
+		return assay_error_set(e, ASSAY_USAGE, "%s: a transaction is already open",
+				       s->path);
+	if (sqlite3_exec(s->db, "BEGIN DEFERRED", NULL, NULL, NULL) != SQLITE_OK)
+		return store_sqlerr(s, e, "starting a read");
+	return ASSAY_OK;
+}
+
+void assay_store_snapshot_end(struct assay_store *s)
+{
+	for (int i = 0; i < ST_COUNT; i++)
+		if (s->stmt[i])
+			sqlite3_reset(s->stmt[i]);
+	if (!s->batch && !sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 }
 
 void store_bind_text(sqlite3_stmt *st, int idx, const char *v)

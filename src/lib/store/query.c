@@ -316,14 +316,13 @@ assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filt
 	return rc;
 }
 
-/* Points of one series: with_run reads each point's run id too (which
- * leaves the index for the runs table and the row), else only what the
- * series index covers. */
-static assay_err read_points(struct assay_store *s, const char *series_key, const char *since,
-			     bool with_run, struct assay_points *out, struct assay_error *e)
+/* A series' id and the --since bound normalised, before reading its
+ * points into the empty list out. */
+static assay_err points_start(struct assay_store *s, const char *series_key, const char *since,
+			      const struct assay_points *out, long long *sid, char norm[32],
+			      struct assay_error *e)
 {
 	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, since, false};
-	char norm[32];
 	if (out->n || out->strings)
 		return assay_error_set(e, ASSAY_USAGE, "points are read into an empty list");
 	assay_err rc = check_filter(&f, norm, e);
@@ -334,12 +333,27 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 		return e ? e->code : ASSAY_INFRA;
 	sqlite3_bind_text(id, 1, series_key, -1, SQLITE_STATIC);
 	int step = sqlite3_step(id);
-	long long sid = step == SQLITE_ROW ? sqlite3_column_int64(id, 0) : 0;
+	*sid = step == SQLITE_ROW ? sqlite3_column_int64(id, 0) : 0;
 	sqlite3_reset(id);
 	if (step != SQLITE_ROW)
 		return step == SQLITE_DONE ? assay_error_set(e, ASSAY_USAGE, "%s: no series %s",
 							     s->path, series_key)
 					   : store_sqlerr(s, e, "finding a series");
+	return ASSAY_OK;
+}
+
+/* Points of one series: with_run reads each point's run id too (which
+ * leaves the index for the runs table and the row), else only what the
+ * series index covers. */
+static assay_err read_points(struct assay_store *s, const char *series_key, const char *since,
+			     bool with_run, struct assay_points *out, struct assay_error *e)
+{
+	char norm[32];
+	long long sid;
+	assay_err rc = points_start(s, series_key, since, out, &sid, norm, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	int step;
 	sqlite3_stmt *st =
 	    with_run ? store_prepare(
 			   s, assay_store_schema_version(s) >= 6 ? points_sql : points_sql_v5, e)
@@ -394,6 +408,68 @@ assay_err assay_store_series_values(struct assay_store *s, const char *series_ke
 				    struct assay_error *e)
 {
 	return read_points(s, series_key, since, false, out, e);
+}
+
+assay_err assay_store_series_values_lean(struct assay_store *s, const char *series_key,
+					 const char *since, bool revisions,
+					 struct assay_points *out, struct assay_error *e)
+{
+	char norm[32];
+	long long sid;
+	assay_err rc = points_start(s, series_key, since, out, &sid, norm, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	sqlite3_stmt *st = store_stmt(s, revisions ? ST_VALUES_LEAN_REV : ST_VALUES_LEAN, e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, sid);
+	sqlite3_bind_text(st, 2, norm, -1, SQLITE_STATIC);
+	struct sbuf strings = SBUF_INIT;
+	size_t *off = NULL, off_alloc = 0, first = out->n;
+	int step;
+	sbuf_addch(&strings, '\0');
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		struct assay_point *pt = &out->v[out->n++];
+		memset(pt, 0, sizeof(*pt));
+		pt->value = sqlite3_column_double(st, 0);
+		pt->id = sqlite3_column_int64(st, 1);
+		if (revisions) {
+			ALLOC_GROW(off, out->n - first, off_alloc);
+			off[out->n - first - 1] = store_column_append(&strings, st, 2);
+		}
+	}
+	if (step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "reading points");
+	char *block = sbuf_detach(&strings, NULL);
+	for (size_t i = first; revisions && i < out->n; i++)
+		out->v[i].revision = store_block_str(block, off[i - first]);
+	free(off);
+	out->strings = block;
+	sqlite3_reset(st);
+	return rc;
+}
+
+assay_err assay_store_point_strings(struct assay_store *s, long long id, char **revision,
+				    char **timestamp, struct assay_error *e)
+{
+	*revision = *timestamp = NULL;
+	sqlite3_stmt *st = store_stmt(s, ST_POINT_STRINGS, e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(st, 1, id);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		const char *r = (const char *)sqlite3_column_text(st, 0);
+		*revision = r ? xstrdup(r) : NULL;
+		*timestamp = xstrdup((const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_reset(st);
+	if (step == SQLITE_ROW)
+		return ASSAY_OK;
+	return step == SQLITE_DONE
+		   ? assay_error_set(e, ASSAY_USAGE, "%s: no measurement %lld", s->path, id)
+		   : store_sqlerr(s, e, "reading a point");
 }
 
 void assay_points_release(struct assay_points *p)
