@@ -317,6 +317,36 @@ static void test_split_scores_widths(void **state)
 	assert_false(assay_detect_split_scores(z, 10, "avx1024", got));
 }
 
+/* A series much longer than the window (each window then sorted on its
+ * own, not cut from the sorted series): two 3-sigma steps among spikes are
+ * found where they are, and nothing else. */
+static void test_long_series(void **state)
+{
+	(void)state;
+	struct assay_detect_opts o;
+	struct assay_changes ch = {0};
+	struct assay_error e;
+	size_t n = 1000;
+	double *x = malloc(n * sizeof(*x));
+	assay_detect_defaults(&o);
+	rng = 11;
+	noise(x, n, 1000.0, 10.0);
+	for (size_t i = 300; i < n; i++)
+		x[i] -= 30.0;
+	for (size_t i = 700; i < n; i++)
+		x[i] += 35.0;
+	for (size_t i = 50; i < n; i += 97)
+		x[i] += 120.0; /* spikes */
+	assert_int_equal(assay_detect(x, n, &o, &ch, &e), ASSAY_OK);
+	assert_int_equal(ch.n, 2);
+	assert_true(ch.v[0].index >= 298 && ch.v[0].index <= 302);
+	assert_true(ch.v[1].index >= 698 && ch.v[1].index <= 702);
+	assert_true(assay_change_is_regression(&ch.v[0], ASSAY_DIR_HIGHER));
+	assert_false(assay_change_is_regression(&ch.v[1], ASSAY_DIR_HIGHER));
+	assay_changes_release(&ch);
+	free(x);
+}
+
 static const double *sort_base;
 static int by_value_then_pos(const void *a, const void *b)
 {
@@ -599,6 +629,7 @@ int main(void)
 	    cmocka_unit_test(test_synthetic),
 	    cmocka_unit_test(test_split_scores_widths),
 	    cmocka_unit_test(test_series_sort),
+	    cmocka_unit_test(test_long_series),
 	    cmocka_unit_test(test_gates),
 	    cmocka_unit_test(test_gate_history),
 	    cmocka_unit_test(test_gate_ab_pairs),

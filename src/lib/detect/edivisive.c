@@ -1084,7 +1084,11 @@ static void window_detect(const double *z, size_t m, double max_p, bool compat, 
 	double *tq = xmalloc((m + 1) * sizeof(*tq));
 	size_t *scored = xcalloc(m + 1, sizeof(*scored)); /* stop + 1 of the scored interval */
 	found->n = 0;
-	if (!compat)
+	/* The window sorted: cut from the sorted series (one pass over it), or
+	 * sorted afresh where the series is much longer than the window. */
+	if (!compat && found->sorted->n > 8 * m)
+		wsort_fill(&q->w, z, m);
+	else if (!compat)
 		wsort_window(&q->w, found->sorted, (size_t)(z - found->base), m);
 	for (;;) {
 		double best = -INFINITY;
