@@ -14,14 +14,15 @@
 #           in a store, as a whole process; and --otava-compat.
 # Without OTAVA_DIR it says so and times assay alone.
 # Target (issue 16): assay through the CLI at least 50x faster per series.
-# usage: OTAVA_DIR=/path/to/otava bench/detect-compare.sh [SERIES [POINTS [ROUNDS]]]
-#        (default 100 200 5; builds build/release with `make build` when missing)
+# usage: OTAVA_DIR=/path/to/otava [ASSAY=binary] bench/detect-compare.sh [SERIES [POINTS [ROUNDS]]]
+#        (default 100 200 5; ASSAY defaults to build/release/bin/assay, built
+#        with `make build` when missing; another build's binary compares commits)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nseries=${1:-100}
 npoints=${2:-200}
 rounds=${3:-5}
-assay=$PWD/build/release/bin/assay
+assay=${ASSAY:-$PWD/build/release/bin/assay}
 [ -x "$assay" ] || make build >/dev/null
 work=$(mktemp -d "${TMPDIR:-/tmp}/assay-detect-compare.XXXXXX")
 trap 'rm -rf "$work"' EXIT

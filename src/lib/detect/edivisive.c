@@ -811,49 +811,47 @@ static void scores_c(const double *restrict p, size_t len, size_t t0, size_t t1,
  * over at the end run in scores_c. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define SCORES_STEP(x, y, b, r, sv, off, starting)                                                 \
-	do {                                                                                       \
-		V x_ = ADD(x, r), y_ = ADD(y, SUB(pkk, r));                                        \
-		if (starting) {                                                                    \
-			M m_ = ISLANE(off);                                                        \
-			x_ = BLEND(x_, pkk, m_);                                                   \
-			y_ = BLEND(y_, zero, m_);                                                  \
-			V q_ = SUB(SUB(MUL(a, x_), MUL(LOAD(cb_ + (off)), sv)),                    \
-				   MUL(LOAD(cc_ + (off)), y_));                                    \
-			b = BLEND(MAX(q_, b), q_, m_);                                             \
-		} else {                                                                           \
-			V q_ = SUB(SUB(MUL(a, x_), MUL(LOAD(cb_ + (off)), sv)),                    \
-				   MUL(LOAD(cc_ + (off)), y_));                                    \
-			b = MAX(q_, b);                                                            \
-		}                                                                                  \
-		x = x_;                                                                            \
-		y = y_;                                                                            \
-	} while (0)
-#define SCORES_SIMD(W)                                                                             \
+/* The width's operations (V a vector, W its lanes) come as arguments:
+ * LOAD, STORE, SET1, ADD, SUB, MUL, MAX, BLEND(a, b, mask) (b where mask),
+ * LANE(d, off) (the mask of the lane whose index + off is d) and PART(v, n)
+ * (the first n doubles of v, the rest 0.0). */
+#define SCORES_SIMD(V, W, LOAD, STORE, SET1, ADD, SUB, MUL, MAX, BLEND, LANE, PART)                \
 	size_t t = t0;                                                                             \
 	V zero = SET1(0.0);                                                                        \
 	for (; t + 2 * (W) <= t1; t += 2 * (W)) {                                                  \
-		V x0 = zero, x1 = zero, y0 = zero, y1 = zero, b0 = zero, b1 = zero;                \
-		V s0 = LOAD(sx + t), s1 = LOAD(sx + t + (W));                                      \
+		V xs[2] = {zero, zero}, ys[2] = {zero, zero}, bs[2] = {zero, zero};                \
+		V sv[2] = {LOAD(sx + t), LOAD(sx + t + (W))};                                      \
 		for (size_t k = t; k < len; k++) {                                                 \
-			const double *row = p + k * len + t;                                       \
-			const double *cb_ = coef_b[k + 1] + t, *cc_ = coef_c[k + 1] + t;           \
+			const double *cb = coef_b[k + 1] + t, *cc = coef_c[k + 1] + t;             \
 			V a = SET1(coef_a[k + 1]), pkk = SET1(p[k * len + k]);                     \
-			V r0 = LOADR(row, k, t), r1 = LOADR(row + (W), k, t + (W));                \
-			bool st = k < t + 2 * (W);                                                 \
-			SCORES_STEP(x0, y0, b0, r0, s0, 0, st);                                    \
-			SCORES_STEP(x1, y1, b1, r1, s1, (W), st);                                  \
+			bool starting = k < t + 2 * (W); /* a lane's split starts at this row */   \
+			for (int h = 0; h < 2; h++) {                                              \
+				size_t off = (size_t)h * (W);                                      \
+				const double *row = p + k * len + t + off;                         \
+				/* lanes past k (not started) read as 0.0: only the row's own      \
+				 * doubles are read */                                             \
+				V r = k >= t + off + (W)-1                                         \
+					  ? LOAD(row)                                              \
+					  : PART(row, k + 1 > t + off ? k + 1 - (t + off) : 0);    \
+				V x = ADD(xs[h], r), y = ADD(ys[h], SUB(pkk, r));                  \
+				V m = zero;                                                        \
+				if (starting) {                                                    \
+					m = LANE((double)(k - t), (double)off);                    \
+					x = BLEND(x, pkk, m);                                      \
+					y = BLEND(y, zero, m);                                     \
+				}                                                                  \
+				V q = SUB(SUB(MUL(a, x), MUL(LOAD(cb + off), sv[h])),              \
+					  MUL(LOAD(cc + off), y));                                 \
+				bs[h] = starting ? BLEND(MAX(q, bs[h]), q, m) : MAX(q, bs[h]);     \
+				xs[h] = x;                                                         \
+				ys[h] = y;                                                         \
+			}                                                                          \
 		}                                                                                  \
-		STORE(best + t, b0);                                                               \
-		STORE(best + t + (W), b1);                                                         \
+		STORE(best + t, bs[0]);                                                            \
+		STORE(best + t + (W), bs[1]);                                                      \
 	}
 
-/* A row's lanes from t on; those past k (splits not started) read as 0.0
- * (only the row's own doubles are read: its last vector may end past it). */
-#define LOADR(ptr, k, tt)                                                                          \
-	((k) >= (tt) + (W_)-1 ? LOAD(ptr) : load_part(ptr, (k) + 1 > (tt) ? (k) + 1 - (tt) : 0))
-
-__attribute__((target("avx2"))) static inline __m256d load_part256(const double *v, size_t n)
+__attribute__((target("avx2"))) static inline __m256d part256(const double *v, size_t n)
 {
 	double tmp[4] = {0, 0, 0, 0};
 	for (size_t i = 0; i < n && i < 4; i++)
@@ -861,85 +859,51 @@ __attribute__((target("avx2"))) static inline __m256d load_part256(const double 
 	return _mm256_loadu_pd(tmp);
 }
 
+__attribute__((target("avx2"))) static inline __m256d blend256(__m256d a, __m256d b, __m256d m)
+{
+	return _mm256_blendv_pd(a, b, m);
+}
+
+__attribute__((target("avx2"))) static inline __m256d lane256(double d, double off)
+{
+	__m256d idx = _mm256_add_pd(_mm256_set_pd(3, 2, 1, 0), _mm256_set1_pd(off));
+	return _mm256_cmp_pd(_mm256_set1_pd(d), idx, _CMP_EQ_OQ);
+}
+
 __attribute__((target("avx2"))) static void scores_avx2(const double *restrict p, size_t len,
 							size_t t0, size_t t1,
 							const double *restrict sx,
 							double *restrict best)
 {
-#define V                __m256d
-#define M                __m256d
-#define W_               4
-#define LOAD             _mm256_loadu_pd
-#define STORE            _mm256_storeu_pd
-#define SET1             _mm256_set1_pd
-#define ADD              _mm256_add_pd
-#define SUB              _mm256_sub_pd
-#define MUL              _mm256_mul_pd
-#define MAX              _mm256_max_pd
-#define BLEND(a_, b_, m) _mm256_blendv_pd(a_, b_, m)
-#define ISLANE(off)                                                                                \
-	_mm256_cmp_pd(_mm256_set1_pd((double)(k - t)),                                             \
-		      _mm256_add_pd(_mm256_set_pd(3, 2, 1, 0), _mm256_set1_pd((double)(off))),     \
-		      _CMP_EQ_OQ)
-#define load_part load_part256
-	SCORES_SIMD(4);
-	/* The caller's SSE code after 256-bit registers with upper halves in use
-	 * runs several times slower on some CPUs: clear them. */
+	SCORES_SIMD(__m256d, 4, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_add_pd,
+		    _mm256_sub_pd, _mm256_mul_pd, _mm256_max_pd, blend256, lane256, part256);
+	/* SSE code after 256-bit registers with upper halves in use runs
+	 * several times slower on some CPUs: clear them. */
 	_mm256_zeroupper();
 	scores_c(p, len, t, t1, sx, best);
-#undef V
-#undef M
-#undef W_
-#undef LOAD
-#undef STORE
-#undef SET1
-#undef ADD
-#undef SUB
-#undef MUL
-#undef MAX
-#undef BLEND
-#undef ISLANE
-#undef load_part
 }
 
-static inline __m128d load_part128(const double *v, size_t n)
+static inline __m128d part128(const double *v, size_t n)
 {
 	return n >= 2 ? _mm_loadu_pd(v) : _mm_set_pd(0.0, n ? v[0] : 0.0);
+}
+
+static inline __m128d blend128(__m128d a, __m128d b, __m128d m)
+{
+	return _mm_or_pd(_mm_and_pd(m, b), _mm_andnot_pd(m, a));
+}
+
+static inline __m128d lane128(double d, double off)
+{
+	return _mm_cmpeq_pd(_mm_set1_pd(d), _mm_add_pd(_mm_set_pd(1, 0), _mm_set1_pd(off)));
 }
 
 static void scores_sse2(const double *restrict p, size_t len, size_t t0, size_t t1,
 			const double *restrict sx, double *restrict best)
 {
-#define V                __m128d
-#define M                __m128d
-#define W_               2
-#define LOAD             _mm_loadu_pd
-#define STORE            _mm_storeu_pd
-#define SET1             _mm_set1_pd
-#define ADD              _mm_add_pd
-#define SUB              _mm_sub_pd
-#define MUL              _mm_mul_pd
-#define MAX              _mm_max_pd
-#define BLEND(a_, b_, m) _mm_or_pd(_mm_and_pd(m, b_), _mm_andnot_pd(m, a_))
-#define ISLANE(off)                                                                                \
-	_mm_cmpeq_pd(_mm_set1_pd((double)(k - t)),                                                 \
-		     _mm_add_pd(_mm_set_pd(1, 0), _mm_set1_pd((double)(off))))
-#define load_part load_part128
-	SCORES_SIMD(2);
+	SCORES_SIMD(__m128d, 2, _mm_loadu_pd, _mm_storeu_pd, _mm_set1_pd, _mm_add_pd, _mm_sub_pd,
+		    _mm_mul_pd, _mm_max_pd, blend128, lane128, part128);
 	scores_c(p, len, t, t1, sx, best);
-#undef V
-#undef M
-#undef W_
-#undef LOAD
-#undef STORE
-#undef SET1
-#undef ADD
-#undef SUB
-#undef MUL
-#undef MAX
-#undef BLEND
-#undef ISLANE
-#undef load_part
 }
 #endif
 
