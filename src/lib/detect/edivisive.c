@@ -910,6 +910,24 @@ static void scores_sse2(const double *restrict p, size_t len, size_t t0, size_t 
 typedef void scores_fn(const double *restrict, size_t, size_t, size_t, const double *restrict,
 		       double *restrict);
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+/* AVX2 usable: the CPU has it and the OS saves the YMM registers. Asked
+ * with cpuid here, once, rather than __builtin_cpu_supports, whose libgcc
+ * constructor runs cpuid at the start of every assay process (each cpuid
+ * a trap to the hypervisor on a virtual machine). */
+static bool cpu_avx2(void)
+{
+	unsigned a, b, c, d, lo, hi;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX))
+		return false;
+	__asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	if ((lo & 6) != 6) /* XMM and YMM state */
+		return false;
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2);
+}
+#endif
+
 /* The implementation of a width by name; NULL when unknown or the CPU
  * lacks it. */
 static scores_fn *scores_named(const char *name)
@@ -917,10 +935,9 @@ static scores_fn *scores_named(const char *name)
 	if (!strcmp(name, "c"))
 		return scores_c;
 #if defined(__x86_64__) && defined(__GNUC__)
-	__builtin_cpu_init();
 	if (!strcmp(name, "sse2"))
 		return scores_sse2;
-	if (!strcmp(name, "avx2") && __builtin_cpu_supports("avx2"))
+	if (!strcmp(name, "avx2") && cpu_avx2())
 		return scores_avx2;
 #endif
 	return NULL;
