@@ -279,8 +279,10 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 				  struct assay_error *e);
 
 struct assay_series_info {
-	char *key;      /* series_key */
-	json_t *fields; /* the series object (owned) */
+	char *key;         /* series_key */
+	json_t *fields;    /* the series object (owned); NULL in a bare listing without
+			    * matches, until assay_series_fields() */
+	char *fields_text; /* its JSON text where fields is not parsed yet (owned) */
 	char *unit;
 	enum assay_direction direction;
 	long long count;
@@ -292,6 +294,8 @@ struct assay_series_list {
 	struct assay_series_info *v;
 	size_t n, alloc;
 };
+/* A listed series' fields, parsed on first use. */
+const json_t *assay_series_fields(struct assay_series_info *si);
 
 /* Which series a query covers: a key (or a unique key prefix of at least 8
  * hex digits), and/or field=value matches on the series object; all must hold. */
@@ -300,7 +304,8 @@ struct assay_series_filter {
 	struct strlist match; /* "field=value" entries */
 	const char *since;    /* RFC 3339 timestamp (or a prefix: 2026-11-01); rows at or after */
 	bool bare; /* list the series without counting their rows or reading the last one:
-		    * a series with no row at or after since is listed too (count 0) */
+		    * a series with no row at or after since is listed too (count 0);
+		    * without matches the fields stay text (assay_series_fields) */
 };
 void assay_series_filter_release(struct assay_series_filter *f);
 

@@ -394,14 +394,16 @@ static int fill_changes(struct assay_store *s, const struct series_job *j, struc
 /* Print job i (when rc is still ok and the series has points since
  * --since) and free its slot. */
 static int print_slot(struct assay_store *s, struct printer *p, struct series_job *j,
-		      struct ring_slot *sl, const struct assay_series_info *si, int rc)
+		      struct ring_slot *sl, struct assay_series_info *si, int rc)
 {
 	char **fetched = NULL;
 	size_t nfetched = 0;
 	if (rc == ASSAY_OK && sl->pts.n) /* none since --since: not a series here */
 		rc = fill_changes(s, j, sl, &fetched, &nfetched);
+	/* The fields are parsed for the series that report changes only. */
+	const json_t *fields = j->ch.n ? assay_series_fields(si) : si->fields;
 	if (rc == ASSAY_OK && sl->pts.n)
-		rc = job_print(p, j, si->key, si->fields, si->unit, si->direction);
+		rc = job_print(p, j, si->key, fields, si->unit, si->direction);
 	for (size_t i = 0; i < nfetched; i++)
 		free(fetched[i]);
 	free(fetched);
@@ -409,9 +411,52 @@ static int print_slot(struct assay_store *s, struct printer *p, struct series_jo
 	free(j->x);
 	free(j->idx);
 	assay_points_release(&sl->pts);
-	assay_annotations_release(&sl->ann);
+	sl->ann = (struct assay_annotations){0}; /* a view into all of them */
 	*j = (struct series_job){0};
 	return rc;
+}
+
+/* Every annotation of the store, read once (one statement, not one per
+ * series) and grouped by series, each series' in store order. */
+static const struct assay_annotations *ann_sorting;
+static int ann_cmp(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, k = *(const size_t *)b;
+	int c = strcmp(ann_sorting->v[i].series_key, ann_sorting->v[k].series_key);
+	return c ? c : (i > k) - (i < k);
+}
+
+static void ann_group(struct assay_annotations *all)
+{
+	size_t *ix = xmalloc((all->n + 1) * sizeof(*ix));
+	for (size_t i = 0; i < all->n; i++)
+		ix[i] = i;
+	ann_sorting = all;
+	qsort(ix, all->n, sizeof(*ix), ann_cmp);
+	struct assay_annotation *v = xmalloc((all->n + 1) * sizeof(*v));
+	for (size_t i = 0; i < all->n; i++)
+		v[i] = all->v[ix[i]];
+	free(all->v);
+	all->v = v;
+	all->alloc = all->n;
+	free(ix);
+}
+
+/* The annotations of one series: a view into the grouped list. */
+static struct assay_annotations ann_view(const struct assay_annotations *all, const char *key)
+{
+	size_t lo = 0, hi = all->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(all->v[mid].series_key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < all->n && !strcmp(all->v[end].series_key, key))
+		end++;
+	return (struct assay_annotations){all->v + lo, end - lo, 0};
 }
 
 static bool has_ignore(const struct assay_annotations *a)
@@ -436,6 +481,14 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 		assay_series_list_release(&l);
 		return store_cli_close(s, cli_report(&e));
 	}
+	struct assay_annotations ann = {0};
+	if (assay_store_annotations(s, NULL, &ann, &e) != ASSAY_OK) {
+		assay_store_snapshot_end(s);
+		assay_annotations_release(&ann);
+		assay_series_list_release(&l);
+		return store_cli_close(s, cli_report(&e));
+	}
+	ann_group(&ann);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int nthreads = cpus > 1 && l.n > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
 	struct ring_slot *slots = xcalloc(DETECT_RING, sizeof(*slots));
@@ -454,13 +507,14 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 		const char *key = l.v[got].key;
 		/* Revisions only where an ignore annotation needs them: reading every
 		 * point's strings costs more than detecting. */
-		if (rc != ASSAY_OK || assay_store_annotations(s, key, &sl->ann, &e) != ASSAY_OK ||
+		sl->ann = ann_view(&ann, key);
+		if (rc != ASSAY_OK ||
 		    assay_store_series_values_lean(s, key, sc->filter.since, has_ignore(&sl->ann),
 						   &sl->pts, &e) != ASSAY_OK) {
 			if (rc == ASSAY_OK)
 				rc = cli_report(&e);
 			assay_points_release(&sl->pts);
-			assay_annotations_release(&sl->ann);
+			sl->ann = (struct assay_annotations){0};
 			break;
 		}
 		struct series_job *j = &jobs[got % DETECT_RING];
@@ -481,6 +535,7 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	}
 	pool_finish(&jp);
 	assay_store_snapshot_end(s);
+	assay_annotations_release(&ann);
 	free(jobs);
 	free(slots);
 	assay_series_list_release(&l);

@@ -727,7 +727,22 @@ static void test_series_identity(void **state)
 	assert_string_equal(lb.v[0].key, l.v[0].key);
 	assert_int_equal(lb.v[0].count, 0);
 	assert_null(lb.v[0].last_timestamp);
+	/* Its fields stay text until asked for; a full listing parses them. */
+	assert_null(lb.v[0].fields);
+	assert_non_null(lb.v[0].fields_text);
+	const json_t *bf = assay_series_fields(&lb.v[0]);
+	assert_true(json_equal((json_t *)bf, l.v[0].fields));
+	assert_ptr_equal(assay_series_fields(&lb.v[0]), bf);
+	assert_null(l.v[0].fields_text);
 	assay_series_list_release(&lb);
+	/* With a match the bare listing parses them to filter. */
+	strlist_push(&f.match, "precision=bf16");
+	assert_int_equal(assay_store_series(s, &f, &lb, &e), ASSAY_OK);
+	assert_int_equal(lb.n, 1);
+	assert_non_null(lb.v[0].fields);
+	assert_null(lb.v[0].fields_text);
+	assay_series_list_release(&lb);
+	strlist_clear(&f.match);
 	f.bare = false;
 	assert_int_equal(assay_store_series(s, &f, &lb, &e), ASSAY_OK);
 	assert_int_equal(lb.n, 0);

@@ -104,10 +104,13 @@ assay_err assay_store_unannotate(struct assay_store *s, const char *series_key,
 assay_err assay_store_annotations(struct assay_store *s, const char *series_key,
 				  struct assay_annotations *out, struct assay_error *e)
 {
-	sqlite3_stmt *st = store_stmt(s, ST_ANNOTATIONS, e);
+	/* `key = ?1 OR ?1 IS NULL` would scan every annotation for each series
+	 * asked for: two statements. */
+	sqlite3_stmt *st = store_stmt(s, series_key ? ST_ANNOTATIONS : ST_ANNOTATIONS_ALL, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	store_bind_text(st, 1, series_key);
+	if (series_key)
+		store_bind_text(st, 1, series_key);
 	int step;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);

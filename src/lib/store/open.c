@@ -34,9 +34,11 @@ static const char *const stmt_sql[ST_COUNT] = {
 		      "revision IS ?3 AND case_id IS ?4 AND (?5 IS NULL OR timestamp = ?5) AND "
 		      "\"case\" IS NULL ORDER BY id LIMIT 1",
     /* Annotations of one series (?1), or of every series (NULL). */
+    /* One series' (by the series and annotation indexes) or all of them. */
     [ST_ANNOTATIONS] = "SELECT s.key, a.revision, a.kind, a.note, a.created FROM annotations a "
-		       "JOIN series s ON s.id = a.series WHERE ?1 IS NULL OR s.key = ?1 "
-		       "ORDER BY a.id",
+		       "JOIN series s ON s.id = a.series WHERE s.key = ?1 ORDER BY a.id",
+    [ST_ANNOTATIONS_ALL] = "SELECT s.key, a.revision, a.kind, a.note, a.created FROM annotations "
+			   "a JOIN series s ON s.id = a.series ORDER BY a.id",
 };
 
 assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what)

@@ -108,6 +108,7 @@ struct picked {
 	char *key, *metric, *statistic, *unit;
 	enum assay_direction dir;
 	json_t *fields;
+	char *fields_text; /* instead of fields, in a bare listing without matches */
 };
 
 static void picked_release(struct picked *p, size_t n)
@@ -118,6 +119,7 @@ static void picked_release(struct picked *p, size_t n)
 		free(p[i].statistic);
 		free(p[i].unit);
 		json_decref(p[i].fields);
+		free(p[i].fields_text);
 	}
 	free(p);
 }
@@ -137,8 +139,11 @@ static assay_err pick_series(struct assay_store *s, const struct assay_series_fi
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(st, 1);
 		const char *text = (const char *)sqlite3_column_text(st, 2);
-		json_t *fields = json_loads(text ? text : "{}", 0, NULL);
-		if (!fields)
+		/* A bare listing without matches leaves the fields as text: parsing
+		 * them is most of listing, and a detection prints few series. */
+		bool lazy = f->bare && !f->match.n;
+		json_t *fields = lazy ? NULL : json_loads(text ? text : "{}", 0, NULL);
+		if (!fields && !lazy)
 			fields = json_object();
 		if (!filter_accepts(f, key, fields)) {
 			json_decref(fields);
@@ -149,6 +154,7 @@ static assay_err pick_series(struct assay_store *s, const struct assay_series_fi
 		p->id = sqlite3_column_int64(st, 0);
 		p->key = xstrdup(key);
 		p->fields = fields;
+		p->fields_text = lazy ? xstrdup(text ? text : "{}") : NULL;
 		p->metric = store_column_dup(st, 3);
 		p->statistic = store_column_dup(st, 4);
 		p->unit = store_column_dup(st, 5);
@@ -181,9 +187,10 @@ assay_err assay_store_series(struct assay_store *s, const struct assay_series_fi
 			struct assay_series_info *si = &out->v[out->n++];
 			*si = (struct assay_series_info){.key = p[i].key,
 							 .fields = p[i].fields,
+							 .fields_text = p[i].fields_text,
 							 .unit = p[i].unit,
 							 .direction = p[i].dir};
-			p[i].key = p[i].unit = NULL;
+			p[i].key = p[i].unit = p[i].fields_text = NULL;
 			p[i].fields = NULL;
 		}
 		goto done;
@@ -220,6 +227,7 @@ assay_err assay_store_series(struct assay_store *s, const struct assay_series_fi
 		}
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		struct assay_series_info *si = &out->v[out->n++];
+		*si = (struct assay_series_info){0};
 		si->key = xstrdup(p[i].key);
 		si->fields = json_incref(p[i].fields);
 		si->unit = xstrdup(p[i].unit);
@@ -236,11 +244,22 @@ done:
 	return rc;
 }
 
+const json_t *assay_series_fields(struct assay_series_info *si)
+{
+	if (!si->fields && si->fields_text) {
+		si->fields = json_loads(si->fields_text, 0, NULL);
+		if (!si->fields)
+			si->fields = json_object();
+	}
+	return si->fields;
+}
+
 void assay_series_list_release(struct assay_series_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].key);
 		json_decref(l->v[i].fields);
+		free(l->v[i].fields_text);
 		free(l->v[i].unit);
 		free(l->v[i].last_revision);
 		free(l->v[i].last_timestamp);
