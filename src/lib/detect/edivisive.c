@@ -559,19 +559,17 @@ static double normal_cut(double cut)
 	static _Thread_local double for_cut = -1.0, below = 0.0;
 	if (cut == for_cut)
 		return below;
+	/* erfc(lo / sqrt 2) > want throughout (from erfc(0) = 1; for a cut of
+	 * 1 or more no t qualifies and lo stays 0). */
 	double lo = 0.0, hi = 64.0, want = cut * (1.0 + 1e-9);
-	if (!(erfc(lo) > want)) {
-		hi = 0.0; /* no t passes the quick test */
-	} else {
-		for (int it = 0; it < 200 && lo < hi; it++) {
-			double mid = 0.5 * (lo + hi);
-			if (mid <= lo || mid >= hi)
-				break;
-			if (erfc(mid * M_SQRT1_2) > want)
-				lo = mid;
-			else
-				hi = mid;
-		}
+	for (int it = 0; it < 200 && want < 1.0; it++) {
+		double mid = 0.5 * (lo + hi);
+		if (mid <= lo || mid >= hi)
+			break;
+		if (erfc(mid * M_SQRT1_2) > want)
+			lo = mid;
+		else
+			hi = mid;
 	}
 	for_cut = cut;
 	below = lo * (1.0 - 1e-9);
