@@ -2,7 +2,7 @@
  * based routing, activations with source-id columns, BF16 and OCP FP8 e4m3
  * codecs with 128-column block scales, the expert transform, the combine
  * expectation with scale-up domains, the dispatch/combine oracle checks and
- * nearest-rank statistics. assay-ep (src/bench) moves the data; this decides
+ * nearest-rank statistics. assay-ep (src/assay-ep) moves the data; this decides
  * what correct is. */
 #ifndef ASSAY_EP_H
 #define ASSAY_EP_H

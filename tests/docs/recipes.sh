@@ -20,7 +20,7 @@ entries=$("$registry") || { echo "the registry program failed"; exit 1; }
 commands=$("$assay" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
 [ -n "$commands" ] || miss "assay help" "no command listed"
 for c in $commands; do
-  [ -f "src/cli/cmd_$c.c" ] || miss "command $c" "no src/cli/cmd_$c.c"
+  [ -f "src/assay/cmd_$c.c" ] || miss "command $c" "no src/assay/cmd_$c.c"
   [ -f "docs/$c.md" ] || miss "command $c" "no docs/$c.md"
   compgen -G "tests/cli/$c/*.t" >/dev/null || miss "command $c" "no golden test tests/cli/$c/*.t"
   grep -q "assay $c\b" README.md || miss "command $c" "not in README.md's tour (no 'assay $c')"

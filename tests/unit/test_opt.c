@@ -1,4 +1,4 @@
-/* Unit tests for the CLI option engine (src/cli/opt.c): every row kind lands
+/* Unit tests for the CLI option engine (src/assay/opt.c): every row kind lands
  * its value at its offset, shared tables keep their own base, deprecated
  * spellings resolve to the new name, and each misuse is an exit-2 usage
  * error; the help and the doc list are made from the same rows. */

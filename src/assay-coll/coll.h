@@ -1,6 +1,6 @@
 /* assay-coll internals: the operations, data types and reduction operators
  * of nccl-tests, one call's shape, the backend table and the run. Only
- * src/bench links MPI. */
+ * the benchmark programs (src/assay-ep, src/assay-coll, src/mpi) link MPI. */
 #ifndef ASSAY_COLL_H
 #define ASSAY_COLL_H
 

@@ -1,5 +1,6 @@
 /* assay-ep internals: the run, its ladder points, the backend table and the
- * MPI error check. Only src/bench links MPI (and CUDA/NCCL for nccl). */
+ * MPI error check. Only the benchmark programs
+ * (src/assay-ep, src/assay-coll, src/mpi) link MPI; only assay-ep links CUDA/NCCL. */
 #ifndef ASSAY_BENCH_H
 #define ASSAY_BENCH_H
 

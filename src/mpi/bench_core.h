@@ -1,4 +1,4 @@
-/* Helpers shared by the MPI programs of src/bench (assay-ep, assay-coll),
+/* Helpers shared by the MPI programs (src/assay-ep, src/assay-coll),
  * built once as the static library assay_bench_core (bench_core.c). */
 #ifndef ASSAY_BENCH_CORE_H
 #define ASSAY_BENCH_CORE_H
