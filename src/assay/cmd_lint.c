@@ -2,7 +2,6 @@
  * own configs; print the findings as text, JSON, SARIF or GitHub
  * annotations, and exit 0 (clean or warnings), 1 (errors) or 2 (bad input). */
 #include <libgen.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "assay/json.h"
 #include "assay/lint.h"
+#include "assay/pool.h"
 #include "assay/version.h"
 #include "cli.h"
 #include "opt.h"
@@ -207,43 +207,31 @@ struct job {
 	struct assay_error err;
 };
 
-struct pool {
+struct lint_jobs {
 	struct job *jobs;
-	size_t n, next;
 	const struct assay_lint_options *opts;
-	pthread_mutex_t lock;
 };
 
-static void *worker(void *arg)
+static void lint_task(void *ctx, size_t i, int worker)
 {
-	struct pool *p = arg;
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		size_t i = p->next++;
-		pthread_mutex_unlock(&p->lock);
-		if (i >= p->n)
-			return NULL;
-		struct job *j = &p->jobs[i];
-		if (!j->skip)
-			j->rc = assay_lint_file(j->file, p->opts, j->allow, &j->result, &j->err);
-	}
+	(void)worker;
+	struct lint_jobs *l = ctx;
+	struct job *j = &l->jobs[i];
+	if (!j->skip)
+		j->rc = assay_lint_file(j->file, l->opts, j->allow, &j->result, &j->err);
 }
 
-/* Lint every job with up to nthreads threads (the library keeps no shared state). */
+/* Lint every job on up to nthreads threads, this one included (the library
+ * keeps no shared state). */
 static void run_jobs(struct job *jobs, size_t n, const struct assay_lint_options *o, long nthreads)
 {
-	struct pool p = {jobs, n, 0, o, PTHREAD_MUTEX_INITIALIZER};
+	struct lint_jobs l = {jobs, o};
 	if (nthreads > (long)n)
 		nthreads = (long)n;
-	pthread_t *t = xcalloc((size_t)(nthreads > 1 ? nthreads : 1), sizeof(*t));
-	long started = 0;
-	for (long i = 1; i < nthreads; i++)
-		if (pthread_create(&t[i], NULL, worker, &p) == 0)
-			started = i;
-	worker(&p);
-	for (long i = 1; i <= started; i++)
-		pthread_join(t[i], NULL);
-	free(t);
+	struct assay_pool_opts po = {nthreads > 1 ? (int)nthreads - 1 : 0, true, 1};
+	struct assay_pool *p = assay_pool_start(&po, lint_task, &l);
+	assay_pool_submit(p, n);
+	assay_pool_finish(p);
 }
 
 /* Parse the options; -1 after --help, an exit code on a usage error. */
