@@ -3,7 +3,6 @@
  * history. Algorithm and options: docs/detect.md. */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 
 #include "assay/detect.h"
 #include "assay/json.h"
+#include "assay/pool.h"
 #include "cli.h"
 #include "opt.h"
 #include "store_cli.h"
@@ -151,7 +151,6 @@ struct series_job {
 	size_t *idx, n;
 	struct assay_changes ch;
 	assay_err rc;
-	bool done; /* detected (in a pool: under its lock) */
 	char err[512];
 };
 
@@ -226,111 +225,24 @@ static int detect_points(struct printer *p, const struct assay_detect_opts *o,
 	return job_print(p, &j, key, fields, unit, dir);
 }
 
-/* Detection threads over a ring of jobs: each takes the next prepared job,
- * waiting while the reading thread is still preparing it. The reading
- * thread prints the jobs in order as they are done, and detects too when it
- * has to wait, so reading, detection and printing overlap and only a ring's
- * worth of series is in memory. */
-struct job_pool {
-	struct series_job *jobs; /* job i at jobs[i % ring] */
-	size_t ring, ready, next;
-	bool closed;
-	int waiting;       /* detection threads waiting for a job */
-	bool reader_waits; /* the reading thread waits for a job to be done */
-	pthread_mutex_t lock;
-	pthread_cond_t more, finished;
-	pthread_t th[64];
-	int started;
-};
-
-/* Detect the next ready job, if any (jp->lock held on entry and on return). */
-static bool pool_take(struct job_pool *jp)
-{
-	if (jp->next >= jp->ready)
-		return false;
-	struct series_job *j = &jp->jobs[jp->next++ % jp->ring];
-	pthread_mutex_unlock(&jp->lock);
-	job_detect(j);
-	pthread_mutex_lock(&jp->lock);
-	j->done = true;
-	if (jp->reader_waits)
-		pthread_cond_signal(&jp->finished);
-	return true;
-}
-
-static void *job_worker(void *arg)
-{
-	struct job_pool *jp = arg;
-	pthread_mutex_lock(&jp->lock);
-	for (;;) {
-		if (pool_take(jp))
-			continue;
-		if (jp->closed)
-			break;
-		jp->waiting++;
-		pthread_cond_wait(&jp->more, &jp->lock);
-		jp->waiting--;
-	}
-	pthread_mutex_unlock(&jp->lock);
-	return NULL;
-}
-
-/* Start nthreads - 1 detection threads on a ring of jobs (none ready yet). */
-static void pool_start(struct job_pool *jp, struct series_job *jobs, size_t ring, int nthreads)
-{
-	*jp = (struct job_pool){.jobs = jobs, .ring = ring};
-	pthread_mutex_init(&jp->lock, NULL);
-	pthread_cond_init(&jp->more, NULL);
-	pthread_cond_init(&jp->finished, NULL);
-	for (int t = 1; t < nthreads && t < 64; t++)
-		if (pthread_create(&jp->th[jp->started], NULL, job_worker, jp) == 0)
-			jp->started++;
-}
-
-/* The job after the last ready one is prepared: hand it to a thread. A
- * waiting thread is woken once a few jobs wait for it (a wake-up costs
- * about as much as detecting a short series). */
+/* Detection over a ring of jobs on the util pool: task i is job i % ring,
+ * made ready by the reading thread once it is prepared. The reading thread
+ * prints the jobs in order as they are done, and detects too when it has to
+ * wait, so reading, detection and printing overlap and only a ring's worth
+ * of series is in memory. A waiting thread is woken once a few jobs wait for
+ * it (a wake-up costs about as much as detecting a short series). */
 #define POOL_WAKE 8
 
-static void pool_ready(struct job_pool *jp)
-{
-	pthread_mutex_lock(&jp->lock);
-	jp->ready++;
-	if (jp->waiting && jp->ready - jp->next >= POOL_WAKE)
-		pthread_cond_signal(&jp->more);
-	pthread_mutex_unlock(&jp->lock);
-}
+struct job_ring {
+	struct series_job *jobs; /* job i at jobs[i % ring] */
+	size_t ring;
+};
 
-/* Whether job i is done; with wait, detect ready jobs on this thread (or
- * wait for the threads) until it is. */
-static bool pool_done(struct job_pool *jp, size_t i, bool wait)
+static void job_task(void *ctx, size_t i, int worker)
 {
-	struct series_job *j = &jp->jobs[i % jp->ring];
-	pthread_mutex_lock(&jp->lock);
-	while (wait && !j->done) {
-		if (pool_take(jp))
-			continue;
-		jp->reader_waits = true;
-		pthread_cond_wait(&jp->finished, &jp->lock);
-		jp->reader_waits = false;
-	}
-	bool done = j->done;
-	pthread_mutex_unlock(&jp->lock);
-	return done;
-}
-
-/* No more jobs: let the threads finish and join them. */
-static void pool_finish(struct job_pool *jp)
-{
-	pthread_mutex_lock(&jp->lock);
-	jp->closed = true;
-	pthread_cond_broadcast(&jp->more);
-	pthread_mutex_unlock(&jp->lock);
-	for (int t = 0; t < jp->started; t++)
-		pthread_join(jp->th[t], NULL);
-	pthread_cond_destroy(&jp->finished);
-	pthread_cond_destroy(&jp->more);
-	pthread_mutex_destroy(&jp->lock);
+	(void)worker;
+	struct job_ring *r = ctx;
+	job_detect(&r->jobs[i % r->ring]);
 }
 
 static int detect_input(struct printer *p, const struct assay_detect_opts *o, const char *file,
@@ -489,16 +401,16 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 		return store_cli_close(s, cli_report(&e));
 	}
 	ann_group(&ann);
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int nthreads = cpus > 1 && l.n > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
+	int nthreads = assay_pool_threads(l.n, 64);
 	struct ring_slot *slots = xcalloc(DETECT_RING, sizeof(*slots));
 	struct series_job *jobs = xcalloc(DETECT_RING, sizeof(*jobs));
-	struct job_pool jp;
-	pool_start(&jp, jobs, DETECT_RING, nthreads);
+	struct job_ring ring = {jobs, DETECT_RING};
+	struct assay_pool_opts po = {nthreads - 1, true, POOL_WAKE};
+	struct assay_pool *jp = assay_pool_start(&po, job_task, &ring);
 	size_t got = 0, printed = 0;
 	for (; got < l.n; got++) {
 		if (got - printed == DETECT_RING) { /* the ring is full: the oldest goes */
-			pool_done(&jp, printed, true);
+			assay_pool_wait(jp, printed);
 			rc = print_slot(s, p, &jobs[printed % DETECT_RING],
 					&slots[printed % DETECT_RING], &l.v[printed], rc);
 			printed++;
@@ -520,8 +432,8 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 		struct series_job *j = &jobs[got % DETECT_RING];
 		*j = (struct series_job){.pts = &sl->pts, .ann = &sl->ann, .o = o};
 		job_prepare(j);
-		pool_ready(&jp);
-		while (printed <= got && pool_done(&jp, printed, false)) {
+		assay_pool_submit(jp, got + 1);
+		while (printed <= got && assay_pool_done(jp, printed)) {
 			rc = print_slot(s, p, &jobs[printed % DETECT_RING],
 					&slots[printed % DETECT_RING], &l.v[printed], rc);
 			printed++;
@@ -529,11 +441,11 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	}
 	/* What was read is detected and freed, also after an error. */
 	for (; printed < got; printed++) {
-		pool_done(&jp, printed, true);
+		assay_pool_wait(jp, printed);
 		rc = print_slot(s, p, &jobs[printed % DETECT_RING], &slots[printed % DETECT_RING],
 				&l.v[printed], rc);
 	}
-	pool_finish(&jp);
+	assay_pool_finish(jp);
 	assay_store_snapshot_end(s);
 	assay_annotations_release(&ann);
 	free(jobs);
