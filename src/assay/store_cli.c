@@ -1,12 +1,13 @@
 /* Shared by the store, history and detect commands: --store, the series
  * filter options, opening the store and naming series in tables. */
 #include <ctype.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "assay/json.h"
+#include "assay/pool.h"
 #include "cli.h"
 #include "store_cli.h"
 #include "opt.h"
@@ -324,137 +325,92 @@ int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_fil
 	return rc;
 }
 
-/* ---- parsing files on several threads, handed out in order ---- */
+/* ---- parsing files on the util pool, handed out in order ---- */
 
 struct pool_slot {
 	struct parsed_file pf;
 	struct sbuf err;
 	int rc;
-	bool done;
-	bool released; /* the consumer is finished with it */
-	int worker;    /* which thread parsed it (and frees it: its malloc arena) */
+	int worker;           /* which thread parsed it (and frees it: its malloc arena) */
+	atomic_bool released; /* the consumer is finished with it */
 };
 
 struct parse_pool {
-	int started; /* threads that have taken their id */
 	const char *cmd;
 	const struct parse_cli *p;
 	struct pool_slot *slots;
-	int n, next, taken; /* next: the next file to parse; taken: files handed out */
-	int ahead;          /* most files parsed but not yet taken */
-	bool stop;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	pthread_t *threads;
-	int nthreads;
+	int n;
+	int ahead;     /* most files parsed ahead of the consumer */
+	int *freed_to; /* per thread: the slots below it are released and looked at */
+	struct assay_pool *pool;
 };
 
-/* Free the rows of this worker's files that the consumer has finished
- * with (called with the lock held; frees without it). */
-static void pool_free_released(struct parse_pool *pool, int me)
+/* Free the rows of this thread's files that the consumer has finished with
+ * (it releases them in order, so each thread looks at each slot once). */
+static void pool_free_released(struct parse_pool *pp, int me)
 {
-	for (int i = 0; i < pool->n; i++) {
-		struct pool_slot *slot = &pool->slots[i];
-		if (slot->worker != me || !slot->released || !slot->pf.rows.v)
-			continue;
-		struct assay_rows rows = slot->pf.rows;
-		memset(&slot->pf.rows, 0, sizeof(slot->pf.rows));
-		pthread_mutex_unlock(&pool->lock);
-		assay_rows_release(&rows);
-		pthread_mutex_lock(&pool->lock);
+	int i = pp->freed_to[me];
+	for (; i < pp->n && atomic_load(&pp->slots[i].released); i++) {
+		struct pool_slot *slot = &pp->slots[i];
+		if (slot->worker == me)
+			assay_rows_release(&slot->pf.rows);
 	}
+	pp->freed_to[me] = i;
 }
 
-static void *pool_worker(void *arg)
+static void parse_task(void *ctx, size_t i, int worker)
 {
-	struct parse_pool *pool = arg;
-	pthread_mutex_lock(&pool->lock);
-	int me = pool->started++;
-	for (;;) {
-		pool_free_released(pool, me);
-		while (!pool->stop && pool->next < pool->n &&
-		       pool->next - pool->taken >= pool->ahead) {
-			pthread_cond_wait(&pool->cond, &pool->lock);
-			pool_free_released(pool, me);
-		}
-		if (pool->stop || pool->next >= pool->n)
-			break;
-		struct pool_slot *slot = &pool->slots[pool->next++];
-		slot->worker = me;
-		pthread_mutex_unlock(&pool->lock);
-		int rc = parse_file(pool->cmd, pool->p, &slot->pf, &slot->err);
-		pthread_mutex_lock(&pool->lock);
-		slot->rc = rc;
-		slot->done = true;
-		pthread_cond_broadcast(&pool->cond);
-	}
-	pthread_mutex_unlock(&pool->lock);
-	return NULL;
+	struct parse_pool *pp = ctx;
+	pool_free_released(pp, worker);
+	struct pool_slot *slot = &pp->slots[i];
+	slot->worker = worker;
+	slot->rc = parse_file(pp->cmd, pp->p, &slot->pf, &slot->err);
 }
 
-void parse_pool_release(struct parse_pool *pool, int i)
+void parse_pool_release(struct parse_pool *pp, int i)
 {
-	pthread_mutex_lock(&pool->lock);
-	pool->slots[i].released = true;
-	pthread_cond_broadcast(&pool->cond);
-	pthread_mutex_unlock(&pool->lock);
+	atomic_store(&pp->slots[i].released, true);
 }
 
 struct parse_pool *parse_pool_start(const char *cmd, const struct parse_cli *p, int n, char **paths)
 {
-	struct parse_pool *pool = xcalloc(1, sizeof(*pool));
-	pool->cmd = cmd;
-	pool->p = p;
-	pool->n = n;
-	pool->slots = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*pool->slots));
+	struct parse_pool *pp = xcalloc(1, sizeof(*pp));
+	pp->cmd = cmd;
+	pp->p = p;
+	pp->n = n;
+	pp->slots = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*pp->slots));
 	for (int i = 0; i < n; i++)
-		pool->slots[i].pf.path = paths[i];
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	pool->nthreads = cpus > 1 ? (int)(cpus < 8 ? cpus : 8) : 1;
-	if (pool->nthreads > n)
-		pool->nthreads = n > 0 ? n : 1;
-	pool->ahead = pool->nthreads;
-	pthread_mutex_init(&pool->lock, NULL);
-	pthread_cond_init(&pool->cond, NULL);
-	/* jansson seeds its hash function on first use; do it before the threads. */
-	json_object_seed(0);
-	pool->threads = xcalloc((size_t)pool->nthreads, sizeof(*pool->threads));
-	for (int i = 0; i < pool->nthreads; i++)
-		if (pthread_create(&pool->threads[i], NULL, pool_worker, pool) != 0)
-			abort();
-	return pool;
+		pp->slots[i].pf.path = paths[i];
+	int nthreads = assay_pool_threads(n > 0 ? (size_t)n : 1, 8);
+	pp->ahead = nthreads;
+	pp->freed_to = xcalloc((size_t)nthreads + 1, sizeof(*pp->freed_to));
+	struct assay_pool_opts o = {nthreads, false, 1};
+	pp->pool = assay_pool_start(&o, parse_task, pp);
+	assay_pool_submit(pp->pool, (size_t)(n < pp->ahead ? n : pp->ahead));
+	return pp;
 }
 
-int parse_pool_get(struct parse_pool *pool, int i, struct parsed_file **pf)
+int parse_pool_get(struct parse_pool *pp, int i, struct parsed_file **pf)
 {
-	pthread_mutex_lock(&pool->lock);
-	while (!pool->slots[i].done)
-		pthread_cond_wait(&pool->cond, &pool->lock);
-	pool->taken = i + 1;
-	pthread_cond_broadcast(&pool->cond);
-	pthread_mutex_unlock(&pool->lock);
-	struct pool_slot *slot = &pool->slots[i];
+	assay_pool_wait(pp->pool, (size_t)i);
+	int more = i + 1 + pp->ahead;
+	assay_pool_submit(pp->pool, (size_t)(more < pp->n ? more : pp->n));
+	struct pool_slot *slot = &pp->slots[i];
 	if (slot->rc != ASSAY_OK)
 		fprintf(stderr, "%s\n", sbuf_str(&slot->err));
 	*pf = &slot->pf;
 	return slot->rc;
 }
 
-void parse_pool_stop(struct parse_pool *pool)
+void parse_pool_stop(struct parse_pool *pp)
 {
-	pthread_mutex_lock(&pool->lock);
-	pool->stop = true;
-	pthread_cond_broadcast(&pool->cond);
-	pthread_mutex_unlock(&pool->lock);
-	for (int i = 0; i < pool->nthreads; i++)
-		pthread_join(pool->threads[i], NULL);
-	for (int i = 0; i < pool->n; i++) {
-		assay_rows_release(&pool->slots[i].pf.rows);
-		sbuf_release(&pool->slots[i].err);
+	assay_pool_cancel(pp->pool);
+	assay_pool_finish(pp->pool);
+	for (int i = 0; i < pp->n; i++) {
+		assay_rows_release(&pp->slots[i].pf.rows);
+		sbuf_release(&pp->slots[i].err);
 	}
-	pthread_cond_destroy(&pool->cond);
-	pthread_mutex_destroy(&pool->lock);
-	free(pool->threads);
-	free(pool->slots);
-	free(pool);
+	free(pp->freed_to);
+	free(pp->slots);
+	free(pp);
 }
