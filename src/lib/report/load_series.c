@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "assay/detect.h"
 #include "assay/json.h"
+#include "assay/pool.h"
 #include "report/load_int.h"
 
 /* Points of a series shown and searched for change points: the newest ones. */
@@ -663,21 +663,22 @@ struct hworker {
 	struct assay_error e;
 };
 
-static void *read_share(void *arg)
+static void read_share(void *arg, size_t task, int worker)
 {
+	(void)task;
+	(void)worker;
 	struct hworker *w = arg;
 	struct assay_store *s;
 	/* No memory map of its own: its pages would count a second time in
 	 * the report's resident memory. */
 	w->rc = assay_store_open(w->store, ASSAY_STORE_READONLY | ASSAY_STORE_NOMAP, &s, &w->e);
 	if (w->rc != ASSAY_OK)
-		return NULL;
+		return;
 	w->opened = true;
 	w->rc = assay_store_run_history(s, w->run_id, &w->keys, HISTORY_POINTS, on_history, &w->H,
 					&w->e);
 	struct assay_error ce;
 	assay_store_close(s, &ce);
-	return NULL;
 }
 
 static void hctx_init(struct hctx *H, struct hshared *S)
@@ -702,14 +703,15 @@ static void hseries_release(struct hseries *v, size_t n)
 }
 
 /* Read the history of L->keys into H (in key order), on two threads when
- * there are many series and more than one CPU. */
+ * there are many series and more than one CPU: the second half is one task
+ * of a util pool, this thread reads the first. */
 static assay_err read_all(struct loader *L, struct hctx *H, struct assay_error *e)
 {
 	const struct strlist *keys = &L->keys;
 	size_t half = keys->n;
 	struct hworker w;
-	pthread_t t;
-	bool two = keys->n >= 512 && L->store && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	struct assay_pool *pool = NULL;
+	bool two = keys->n >= 512 && L->store && assay_pool_threads(2, 2) > 1;
 	if (two) {
 		memset(&w, 0, sizeof(w));
 		hctx_init(&w.H, H->S);
@@ -717,16 +719,16 @@ static assay_err read_all(struct loader *L, struct hctx *H, struct assay_error *
 		w.keys = (struct strlist){keys->v + half, keys->n - half, 0};
 		w.store = L->store;
 		w.run_id = L->run_id;
-		two = pthread_create(&t, NULL, read_share, &w) == 0;
-		if (!two)
-			half = keys->n;
+		struct assay_pool_opts o = {1, false, 1};
+		pool = assay_pool_start(&o, read_share, &w);
+		assay_pool_submit(pool, 1);
 	}
 	struct strlist mine = {keys->v, half, 0};
 	assay_err rc =
 	    assay_store_run_history(L->s, L->run_id, &mine, HISTORY_POINTS, on_history, H, e);
 	if (!two)
 		return rc;
-	pthread_join(t, NULL);
+	assay_pool_finish(pool);
 	if (rc == ASSAY_OK && w.rc == ASSAY_OK) {
 		ALLOC_GROW(H->v, H->n + w.H.n, H->alloc);
 		if (w.H.n)
