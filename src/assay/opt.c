@@ -126,6 +126,32 @@ static int count_error(const struct cli_spec *spec, int npos, const char *extra)
 			       spec->max_args == 1 ? "" : "s", npos);
 }
 
+/* The element of argv that held the long option just returned (its value
+ * may have been the next element), or NULL for a short option. */
+static const char *long_text(int argc, char **argv, bool has_arg)
+{
+	int at = optind - 1;
+	if (has_arg && optarg && at >= 1 && optarg == argv[at])
+		at--;
+	if (at < 1 || at >= argc || strncmp(argv[at], "--", 2))
+		return NULL;
+	return argv[at];
+}
+
+/* Options take their full names: getopt_long also takes a unique prefix
+ * ("--sto" for "--store"), which would break a script the day a second
+ * option starts the same way. The exit code of a prefix, or 0. */
+static int exact_name(const struct cli_spec *spec, const char *text, const char *name)
+{
+	size_t len = strcspn(text + 2, "=");
+	if (len == strlen(name) && !strncmp(text + 2, name, len))
+		return 0;
+	return cli_usage_error(
+	    spec->name,
+	    "unknown option '%.*s' (did you mean '--%s'? options take their full names)",
+	    (int)(len + 2), text, name);
+}
+
 int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *args, int *first)
 {
 	size_t n = flatten(spec->opts, 0, NULL, 0);
@@ -152,6 +178,12 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *args, in
 	opterr = 0;
 	optind = 1;
 	while (!rc && (opt = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		const char *text = opt == 'h' || opt >= 256
+				       ? long_text(argc, argv, opt >= 256 && f[opt - 256].o->arg)
+				       : NULL;
+		if (text &&
+		    (rc = exact_name(spec, text, opt == 'h' ? "help" : f[opt - 256].o->name)))
+			break;
 		if (opt == 'h') {
 			cli_help(spec, stdout);
 			rc = -1;

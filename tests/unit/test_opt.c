@@ -185,6 +185,34 @@ static void test_errors(void **state)
 	}
 }
 
+/* Options take their full names: a unique prefix getopt_long would take
+ * ("--sto", "--for=json", "--he") is an unknown option; a value that looks
+ * like a prefix ("--name --sto") is a value. */
+static void test_exact_names(void **state)
+{
+	(void)state;
+	struct args a;
+	int first;
+	const char *bad[][3] = {
+	    {"--sto", "s.db", "f"}, {"--for=json", "f", NULL}, {"--he", NULL, NULL},
+	    {"--appen", "x", "f"},  {"--ca", "ok", "f"},       {"--js", "f", NULL},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc =
+		    parse(&a, &first, bad[i][0], bad[i][1], bad[i][1] ? bad[i][2] : NULL, NULL);
+		if (rc != 2)
+			fail_msg("case %zu (%s): exit %d, expected 2", i, bad[i][0], rc);
+		release(&a);
+	}
+	assert_int_equal(parse(&a, &first, "--name", "--sto", "--store=s.db", "f", NULL), 0);
+	assert_string_equal(a.name, "--sto");
+	assert_string_equal(a.sh.store, "s.db");
+	release(&a);
+	assert_int_equal(parse(&a, &first, "f", "--format=json", NULL), 0);
+	assert_string_equal(a.format, "json");
+	release(&a);
+}
+
 static void test_help_and_doc(void **state)
 {
 	(void)state;
@@ -213,9 +241,8 @@ static void test_help_and_doc(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_values),
-	    cmocka_unit_test(test_alias),
-	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_values),       cmocka_unit_test(test_alias),
+	    cmocka_unit_test(test_errors),       cmocka_unit_test(test_exact_names),
 	    cmocka_unit_test(test_help_and_doc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
