@@ -148,6 +148,23 @@ assay_err assay_lint_file(const char *file, const struct assay_lint_options *o,
 			  struct assay_error *e);
 void assay_lint_result_release(struct assay_lint_result *r);
 
+/* Files linted together (`assay lint FILE...`). */
+struct assay_lint_batch {
+	size_t n;
+	struct assay_lint_result *res; /* file i's; res[i].error when it was not linted */
+	bool *allow_invalid;           /* not linted: its directory's .assay-lint.json is invalid */
+	struct assay_error *allow_errors; /* each invalid .assay-lint.json once, in file order */
+	size_t nallow_errors, allow_alloc;
+};
+/* Lint n files with assay_lint_file, each with the allow list of its
+ * directory (assay_lint_allow_load_dir, read once per directory), on up to
+ * threads threads of the util pool (0: one per core). The worst error of a
+ * file that could not be linted (ASSAY_USAGE), or ASSAY_OK; b holds every
+ * file's result either way. */
+assay_err assay_lint_files(char *const *files, size_t n, const struct assay_lint_options *o,
+			   int threads, struct assay_lint_batch *b);
+void assay_lint_batch_release(struct assay_lint_batch *b);
+
 /* Renderings. Human: "FILE:$.path: severity: rule: message" per line.
  * GitHub: workflow command annotations ("::error file=...::..."), and an
  * ::error for a file that could not be linted. JSON and SARIF carry that

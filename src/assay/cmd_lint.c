@@ -1,7 +1,6 @@
 /* assay lint: check madengine manifests, madengine model cards and assay's
  * own configs; print the findings as text, JSON, SARIF or GitHub
  * annotations, and exit 0 (clean or warnings), 1 (errors) or 2 (bad input). */
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,6 @@
 
 #include "assay/json.h"
 #include "assay/lint.h"
-#include "assay/pool.h"
 #include "assay/version.h"
 #include "cli.h"
 #include "opt.h"
@@ -144,96 +142,6 @@ static void list_rules(void)
 	}
 }
 
-/* Allow lists, loaded once per directory; each stays where it is allocated
- * (jobs keep pointers to them). */
-struct allow_cache {
-	struct strlist dirs;
-	struct assay_lint_allow **v; /* NULL where the file is invalid */
-	struct assay_error *errs;    /* why, where it is */
-};
-
-static const struct assay_lint_allow *allow_for(struct allow_cache *c, const char *file,
-						assay_err *rc, const struct assay_error **err)
-{
-	char *copy = xstrdup(file);
-	char *dir = xstrdup(dirname(copy));
-	free(copy);
-	for (size_t i = 0; i < c->dirs.n; i++) {
-		if (!strcmp(c->dirs.v[i], dir)) {
-			free(dir);
-			*rc = c->v[i] ? ASSAY_OK : ASSAY_USAGE;
-			*err = &c->errs[i];
-			return c->v[i];
-		}
-	}
-	size_t i = c->dirs.n;
-	strlist_push(&c->dirs, dir);
-	c->v = xrealloc(c->v, c->dirs.n * sizeof(*c->v));
-	c->errs = xrealloc(c->errs, c->dirs.n * sizeof(*c->errs));
-	c->v[i] = xcalloc(1, sizeof(*c->v[i]));
-	struct assay_error *e = &c->errs[i];
-	assay_error_clear(e);
-	*rc = assay_lint_allow_load_dir(dir, c->v[i], e);
-	*err = e;
-	free(dir);
-	if (*rc != ASSAY_OK) {
-		cli_report(e);
-		free(c->v[i]);
-		c->v[i] = NULL;
-	}
-	return c->v[i];
-}
-
-static void allow_cache_release(struct allow_cache *c)
-{
-	for (size_t i = 0; i < c->dirs.n; i++) {
-		if (c->v[i])
-			assay_lint_allow_release(c->v[i]);
-		free(c->v[i]);
-	}
-	free(c->v);
-	free(c->errs);
-	strlist_clear(&c->dirs);
-}
-
-/* One file to lint; workers fill result, rc and err. */
-struct job {
-	const char *file;
-	const struct assay_lint_allow *allow;
-	bool skip;        /* its .assay-lint.json is invalid (already reported) */
-	size_t allow_err; /* index of that error in the cache */
-	struct assay_lint_result result;
-	assay_err rc;
-	struct assay_error err;
-};
-
-struct lint_jobs {
-	struct job *jobs;
-	const struct assay_lint_options *opts;
-};
-
-static void lint_task(void *ctx, size_t i, int worker)
-{
-	(void)worker;
-	struct lint_jobs *l = ctx;
-	struct job *j = &l->jobs[i];
-	if (!j->skip)
-		j->rc = assay_lint_file(j->file, l->opts, j->allow, &j->result, &j->err);
-}
-
-/* Lint every job on up to nthreads threads, this one included (the library
- * keeps no shared state). */
-static void run_jobs(struct job *jobs, size_t n, const struct assay_lint_options *o, long nthreads)
-{
-	struct lint_jobs l = {jobs, o};
-	if (nthreads > (long)n)
-		nthreads = (long)n;
-	struct assay_pool_opts po = {nthreads > 1 ? (int)nthreads - 1 : 0, true, 1};
-	struct assay_pool *p = assay_pool_start(&po, lint_task, &l);
-	assay_pool_submit(p, n);
-	assay_pool_finish(p);
-}
-
 /* Parse the options; -1 after --help, an exit code on a usage error. */
 static int lint_parse(int argc, char **argv, struct lint_args *a, int *first)
 {
@@ -261,44 +169,15 @@ struct totals {
 	size_t errors, warnings, allowed, linted;
 };
 
-/* Set up one job per file with the allow list of its directory. */
-static assay_err prepare_jobs(struct job *jobs, char **files, size_t n, struct allow_cache *cache)
+/* Print the files' errors and per-file formats in order, and count. */
+static void print_files(const struct assay_lint_batch *b, const char *format, struct totals *t)
 {
-	assay_err rc = ASSAY_OK;
-	for (size_t i = 0; i < n; i++) {
-		assay_err arc;
-		const struct assay_error *aerr = NULL;
-		jobs[i].file = files[i];
-		jobs[i].allow = allow_for(cache, jobs[i].file, &arc, &aerr);
-		jobs[i].skip = arc != ASSAY_OK;
-		jobs[i].allow_err = aerr ? (size_t)(aerr - cache->errs) : 0;
-		rc = assay_err_worst(rc, arc);
-	}
-	return rc;
-}
-
-/* Move each job's result into res, print the per-file formats as they come
- * and count; returns the worst error of a file that could not be linted. */
-static assay_err collect(struct job *jobs, size_t n, const struct allow_cache *cache,
-			 const char *format, struct assay_lint_result *res, struct totals *t)
-{
-	assay_err rc = ASSAY_OK;
 	bool human = !strcmp(format, "human"), github = !strcmp(format, "github");
 	struct sbuf out = SBUF_INIT;
-	for (size_t i = 0; i < n; i++) {
-		struct job *j = &jobs[i];
-		if (j->skip) {
-			/* Not linted: its .assay-lint.json is invalid (reported above). */
-			memset(&j->result, 0, sizeof(j->result));
-			j->result.file = xstrdup(j->file);
-			j->result.error = xcalloc(1, sizeof(*j->result.error));
-			*j->result.error = cache->errs[j->allow_err];
-			j->result.errors = 1;
-		} else if (j->rc != ASSAY_OK) {
-			rc = assay_err_worst(rc, cli_report(&j->err));
-		}
-		struct assay_lint_result *r = &res[i];
-		*r = j->result;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct assay_lint_result *r = &b->res[i];
+		if (r->error && !b->allow_invalid[i])
+			cli_report(r->error);
 		if (!r->error) {
 			/* A file that failed is counted in the JSON document; the exit
 			 * code is 2 already. */
@@ -315,7 +194,6 @@ static assay_err collect(struct job *jobs, size_t n, const struct allow_cache *c
 		sbuf_reset(&out);
 	}
 	sbuf_release(&out);
-	return rc;
 }
 
 /* The whole-run formats, and the count on stderr after human output. */
@@ -351,20 +229,16 @@ int cmd_lint(int argc, char **argv)
 		list_rules();
 		return ASSAY_OK;
 	}
-	size_t n = (size_t)(argc - first);
-	struct job *jobs = xcalloc(n, sizeof(*jobs));
-	struct assay_lint_result *res = xcalloc(n, sizeof(*res));
-	struct allow_cache cache = {STRLIST_INIT, NULL, NULL};
+	struct assay_lint_batch b;
 	struct totals t = {0};
-	assay_err worst = prepare_jobs(jobs, argv + first, n, &cache);
-	run_jobs(jobs, n, &a.o, (long)a.jobs < 1 ? 1 : (long)a.jobs);
-	worst = assay_err_worst(worst, collect(jobs, n, &cache, a.format, res, &t));
-	free(jobs);
-	print_end(a.format, res, n, &t);
-	for (size_t i = 0; i < n; i++)
-		assay_lint_result_release(&res[i]);
-	free(res);
-	allow_cache_release(&cache);
+	assay_err worst = assay_lint_files(argv + first, (size_t)(argc - first), &a.o,
+					   (int)(a.jobs < 1 ? 1 : a.jobs), &b);
+	/* An invalid .assay-lint.json is named once, before the files. */
+	for (size_t i = 0; i < b.nallow_errors; i++)
+		cli_report(&b.allow_errors[i]);
+	print_files(&b, a.format, &t);
+	print_end(a.format, b.res, b.n, &t);
+	assay_lint_batch_release(&b);
 	if (t.errors || (!strcmp(a.fail_on, "warning") && t.warnings))
 		worst = assay_err_worst(worst, ASSAY_GATE_FAILED); /* exit 1: at --fail-on */
 	return worst;
