@@ -77,18 +77,10 @@ static assay_err container_step(struct assay_job *j, const struct assay_containe
 	return ASSAY_OK;
 }
 
-static assay_err prepare(struct assay_launcher *base, const struct assay_launch_spec *s,
-			 struct assay_job **out, struct assay_error *e)
+/* What the spec gives the job, and its folders and name parts under the
+ * run folder. */
+static void job_fill(struct assay_job *j, const struct assay_launch_spec *s)
 {
-	struct slurm_launcher *l = (struct slurm_launcher *)base;
-	if (!s->argv || !s->argv->n)
-		return assay_error_set(e, ASSAY_USAGE, "%s: empty command", s->case_id);
-	struct assay_job *j = xcalloc(1, sizeof(*j));
-	j->l = l;
-	if (slurm_place(l, s, &j->o, &j->shape, e) != ASSAY_OK) {
-		job_free(j);
-		return ASSAY_USAGE;
-	}
 	j->case_id = xstrdup(s->case_id);
 	j->case_dir = absolute(s->dir);
 	char *run_dir = parent_dir(j->case_dir);
@@ -120,18 +112,13 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 	for (size_t i = 0; s->redact && i < s->redact->n; i++)
 		if (!strlist_has(&j->secrets, s->redact->v[i].name))
 			strlist_push(&j->secrets, s->redact->v[i].name);
-	slurm_choose_mode(l, j);
-	j->name = j->attempt > 1 ? xasprintf("assay-%s-%s-a%d", j->run_id, group_of(j), j->attempt)
-				 : xasprintf("assay-%s-%s", j->run_id, group_of(j));
-	if (s->container && s->container->on && container_step(j, s->container, e) != ASSAY_OK) {
-		job_free(j);
-		return ASSAY_USAGE;
-	}
-	j->first_in_group = !l->last_group || strcmp(l->last_group, group_of(j));
-	l->group_n = j->first_in_group ? 1 : l->group_n + 1;
-	free(l->last_group);
-	l->last_group = xstrdup(group_of(j));
-	/* Everything that can be refused is refused here, before it runs. */
+}
+
+/* Everything that can be refused is refused here, before it runs: the srun
+ * command in place; else the job script, and the step text of a shard's
+ * case (step index of its group). */
+static assay_err job_texts(struct assay_job *j, size_t index, struct assay_error *e)
+{
 	struct sbuf sb = SBUF_INIT;
 	assay_err rc = ASSAY_OK;
 	if (j->mode == IN_PLACE) {
@@ -145,12 +132,39 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 		free(spool);
 		j->script = sbuf_detach(&sb, NULL);
 		if (rc == ASSAY_OK && j->mode == PER_SHARD) {
-			rc = slurm_step_text(j, j->name, l->group_n - 1, &sb, e);
+			rc = slurm_step_text(j, j->name, index, &sb, e);
 			j->step_text = sbuf_detach(&sb, NULL);
 		}
 	}
 	sbuf_release(&sb);
-	if (rc != ASSAY_OK) {
+	return rc;
+}
+
+static assay_err prepare(struct assay_launcher *base, const struct assay_launch_spec *s,
+			 struct assay_job **out, struct assay_error *e)
+{
+	struct slurm_launcher *l = (struct slurm_launcher *)base;
+	if (!s->argv || !s->argv->n)
+		return assay_error_set(e, ASSAY_USAGE, "%s: empty command", s->case_id);
+	struct assay_job *j = xcalloc(1, sizeof(*j));
+	j->l = l;
+	if (slurm_place(l, s, &j->o, &j->shape, e) != ASSAY_OK) {
+		job_free(j);
+		return ASSAY_USAGE;
+	}
+	job_fill(j, s);
+	slurm_choose_mode(l, j);
+	j->name = j->attempt > 1 ? xasprintf("assay-%s-%s-a%d", j->run_id, group_of(j), j->attempt)
+				 : xasprintf("assay-%s-%s", j->run_id, group_of(j));
+	if (s->container && s->container->on && container_step(j, s->container, e) != ASSAY_OK) {
+		job_free(j);
+		return ASSAY_USAGE;
+	}
+	j->first_in_group = !l->last_group || strcmp(l->last_group, group_of(j));
+	l->group_n = j->first_in_group ? 1 : l->group_n + 1;
+	free(l->last_group);
+	l->last_group = xstrdup(group_of(j));
+	if (job_texts(j, l->group_n - 1, e) != ASSAY_OK) {
 		assay_error_prefix(e, "case %s", j->case_id);
 		job_free(j);
 		return ASSAY_USAGE;
