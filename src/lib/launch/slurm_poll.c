@@ -190,6 +190,47 @@ static assay_err poll_in_place(struct assay_job *j, double wait_s, struct assay_
 	return ASSAY_OK;
 }
 
+/* The job has ended, or the shard's job has run the case's step: how the
+ * case ended, unless the status about to be filled must first say where the
+ * step ran (then the case ends on the next poll). */
+static assay_err poll_end(struct assay_job *j, bool shard_step_done, double interval,
+			  struct assay_error *e)
+{
+	struct batch *b = j->b;
+	if (!j->run_start && shard_step_done && b->phase == ASSAY_SLURM_PENDING) {
+		struct assay_error ignore; /* one more look: how long has it run? */
+		slurm_batch_look(b, interval, &ignore);
+	}
+	if (shard_step_done && !j->told_running && b->phase == ASSAY_SLURM_RUNNING &&
+	    b->have_info) {
+		/* The step ran and ended between two looks: say where it ran
+		 * (one status more, still running), then end on the next poll. */
+		return ASSAY_OK;
+	}
+	if (node_logs_poll(&j->logs, true, e) != ASSAY_OK)
+		return ASSAY_INFRA;
+	if (!j->run_start && b->have_info && b->info.run_time_s >= 0 &&
+	    strcmp(b->info.state, "PENDING") && (j->mode == PER_CASE || b->steps == 1)) {
+		/* Ended before a look saw it run: Slurm says how long it ran. */
+		double rs = assay_monotonic() - (double)b->info.run_time_s;
+		j->run_start = rs > j->start ? rs : j->start;
+	}
+	if (shard_step_done) {
+		b->phase = ASSAY_SLURM_RUNNING; /* it ran a step, so it is no longer pending */
+		int code = read_status(j);
+		if (code < 0)
+			finish(j, ASSAY_JOB_EXITED, 255, 0,
+			       "the step ended but wrote no exit status (%s)", j->status_file);
+		else
+			finish(j, ASSAY_JOB_EXITED, code, 0, "exit code %d", code);
+	} else if (finish_from_state(j, e) != ASSAY_OK) {
+		return ASSAY_INFRA;
+	}
+	if (j->mode == PER_SHARD && j->st.end != ASSAY_JOB_EXITED)
+		b->broken = true; /* the next case of the shard needs a new job */
+	return ASSAY_OK;
+}
+
 static assay_err poll_batch(struct assay_job *j, double wait_s, struct assay_job_status *st,
 			    struct assay_error *e)
 {
@@ -226,42 +267,8 @@ static assay_err poll_batch(struct assay_job *j, double wait_s, struct assay_job
 		}
 		shard_step_done = j->mode == PER_SHARD && step_done(j);
 	}
-	if (shard_step_done || b->final) {
-		if (!j->run_start && shard_step_done && b->phase == ASSAY_SLURM_PENDING) {
-			struct assay_error ignore; /* one more look: how long has it run? */
-			slurm_batch_look(b, interval, &ignore);
-		}
-		if (shard_step_done && !j->told_running && b->phase == ASSAY_SLURM_RUNNING &&
-		    b->have_info) {
-			/* The step ran and ended between two looks: say where it ran
-			 * (one status more, still running), then end on the next poll. */
-			fill_status(j, st);
-			return ASSAY_OK;
-		}
-		if (node_logs_poll(&j->logs, true, e) != ASSAY_OK)
-			return ASSAY_INFRA;
-		if (!j->run_start && b->have_info && b->info.run_time_s >= 0 &&
-		    strcmp(b->info.state, "PENDING") && (j->mode == PER_CASE || b->steps == 1)) {
-			/* Ended before a look saw it run: Slurm says how long it ran. */
-			double rs = assay_monotonic() - (double)b->info.run_time_s;
-			j->run_start = rs > j->start ? rs : j->start;
-		}
-		if (shard_step_done) {
-			b->phase =
-			    ASSAY_SLURM_RUNNING; /* it ran a step, so it is no longer pending */
-			int code = read_status(j);
-			if (code < 0)
-				finish(j, ASSAY_JOB_EXITED, 255, 0,
-				       "the step ended but wrote no exit status (%s)",
-				       j->status_file);
-			else
-				finish(j, ASSAY_JOB_EXITED, code, 0, "exit code %d", code);
-		} else if (finish_from_state(j, e) != ASSAY_OK) {
-			return ASSAY_INFRA;
-		}
-		if (j->mode == PER_SHARD && j->st.end != ASSAY_JOB_EXITED)
-			b->broken = true; /* the next case of the shard needs a new job */
-	}
+	if ((shard_step_done || b->final) && poll_end(j, shard_step_done, interval, e) != ASSAY_OK)
+		return ASSAY_INFRA;
 	fill_status(j, st);
 	return ASSAY_OK;
 }
