@@ -76,6 +76,66 @@ static struct local_job *J(const struct assay_job *job)
 	return (struct local_job *)&job->j;
 }
 
+/* The case's ranks under mpirun (inner: the command with its starter). */
+static void mpi_command(struct local_launcher *l, const struct assay_launch_spec *s,
+			struct strlist *inner)
+{
+	if (l->openmpi < 0) {
+		const char *starter = l->o.mpirun.n ? l->o.mpirun.v[0] : "mpirun";
+		l->openmpi = assay_mpi_is_openmpi(starter);
+	}
+	/* Each rank's output apart (a per-rank expectation): Open MPI's
+	 * DIR/<job>/rank.N/stdout|stderr, DIR = <case>/ranks. */
+	struct assay_local_opts o = l->o;
+	struct strlist args = STRLIST_INIT;
+	if (s->per_task_logs && l->openmpi) {
+		for (size_t i = 0; i < l->o.mpirun_args.n; i++)
+			strlist_push(&args, l->o.mpirun_args.v[i]);
+		char cwd[4096];
+		char *ranks = s->dir[0] == '/' || !getcwd(cwd, sizeof(cwd))
+				  ? xasprintf("%s/ranks", s->dir)
+				  : xasprintf("%s/%s/ranks", cwd, s->dir);
+		strlist_push(&args, "--output-filename");
+		strlist_push(&args, ranks);
+		free(ranks);
+		o.mpirun_args = args;
+	}
+	assay_mpi_command(&o, l->openmpi, s->mpi_ranks, s->argv, inner);
+	strlist_clear(&args);
+}
+
+/* A podman/docker container: j->argv runs inner (cleared) in it, all ranks
+ * in one container (mpirun runs inside it). Variables and secrets cross by
+ * name; their values stay in podman's environment. */
+static void in_container(struct local_job *j, const struct assay_launch_spec *s,
+			 struct strlist *inner)
+{
+	struct sbuf name = SBUF_INIT;
+	struct strlist names = STRLIST_INIT;
+	assay_container_name(s->run_id ? s->run_id : "run", s->case_id, s->attempt, &name);
+	for (size_t i = 0; s->env && i < s->env->n; i++) {
+		const char *eq = strchr(s->env->v[i], '=');
+		char *n =
+		    xstrndup(s->env->v[i], eq ? (size_t)(eq - s->env->v[i]) : strlen(s->env->v[i]));
+		strlist_push(&names, n);
+		free(n);
+	}
+	for (size_t i = 0; s->redact && i < s->redact->n; i++)
+		if (!strlist_has(&names, s->redact->v[i].name))
+			strlist_push(&names, s->redact->v[i].name);
+	j->ctr_rt = s->container->runtime;
+	j->ctr_name = sbuf_detach(&name, NULL);
+	char cwd[4096];
+	char *abs_dir = j->dir[0] == '/' || !getcwd(cwd, sizeof(cwd))
+			    ? xstrdup(j->dir)
+			    : xasprintf("%s/%s", cwd, j->dir);
+	assay_container_run_argv(s->container, j->ctr_name, s->run_id ? s->run_id : "run",
+				 s->case_id, abs_dir, &names, inner, &j->argv);
+	free(abs_dir);
+	strlist_clear(&names);
+	strlist_clear(inner);
+}
+
 static assay_err prepare(struct assay_launcher *base, const struct assay_launch_spec *s,
 			 struct assay_job **out, struct assay_error *e)
 {
@@ -104,59 +164,13 @@ static assay_err prepare(struct assay_launcher *base, const struct assay_launch_
 		j->pipe_fd[i] = j->log_fd[i] = -1;
 	struct strlist inner = STRLIST_INIT;
 	if (s->mpi_ranks > 0) {
-		if (l->openmpi < 0) {
-			const char *starter = l->o.mpirun.n ? l->o.mpirun.v[0] : "mpirun";
-			l->openmpi = assay_mpi_is_openmpi(starter);
-		}
-		/* Each rank's output apart (a per-rank expectation): Open MPI's
-		 * DIR/<job>/rank.N/stdout|stderr, DIR = <case>/ranks. */
-		struct assay_local_opts o = l->o;
-		struct strlist args = STRLIST_INIT;
-		if (s->per_task_logs && l->openmpi) {
-			for (size_t i = 0; i < l->o.mpirun_args.n; i++)
-				strlist_push(&args, l->o.mpirun_args.v[i]);
-			char cwd[4096];
-			char *ranks = s->dir[0] == '/' || !getcwd(cwd, sizeof(cwd))
-					  ? xasprintf("%s/ranks", s->dir)
-					  : xasprintf("%s/%s/ranks", cwd, s->dir);
-			strlist_push(&args, "--output-filename");
-			strlist_push(&args, ranks);
-			free(ranks);
-			o.mpirun_args = args;
-		}
-		assay_mpi_command(&o, l->openmpi, s->mpi_ranks, s->argv, &inner);
-		strlist_clear(&args);
+		mpi_command(l, s, &inner);
 	} else {
 		for (size_t i = 0; i < s->argv->n; i++)
 			strlist_push(&inner, s->argv->v[i]);
 	}
 	if (assay_container_is_local(s->container)) {
-		/* All ranks in one container: mpirun runs inside it. Variables and
-		 * secrets cross by name; their values stay in podman's environment. */
-		struct sbuf name = SBUF_INIT;
-		struct strlist names = STRLIST_INIT;
-		assay_container_name(s->run_id ? s->run_id : "run", s->case_id, s->attempt, &name);
-		for (size_t i = 0; s->env && i < s->env->n; i++) {
-			const char *eq = strchr(s->env->v[i], '=');
-			char *n = xstrndup(s->env->v[i],
-					   eq ? (size_t)(eq - s->env->v[i]) : strlen(s->env->v[i]));
-			strlist_push(&names, n);
-			free(n);
-		}
-		for (size_t i = 0; s->redact && i < s->redact->n; i++)
-			if (!strlist_has(&names, s->redact->v[i].name))
-				strlist_push(&names, s->redact->v[i].name);
-		j->ctr_rt = s->container->runtime;
-		j->ctr_name = sbuf_detach(&name, NULL);
-		char cwd[4096];
-		char *abs_dir = j->dir[0] == '/' || !getcwd(cwd, sizeof(cwd))
-				    ? xstrdup(j->dir)
-				    : xasprintf("%s/%s", cwd, j->dir);
-		assay_container_run_argv(s->container, j->ctr_name, s->run_id ? s->run_id : "run",
-					 s->case_id, abs_dir, &names, &inner, &j->argv);
-		free(abs_dir);
-		strlist_clear(&names);
-		strlist_clear(&inner);
+		in_container(j, s, &inner);
 	} else if (s->container && s->container->on && s->container->runtime != ASSAY_CTR_PYXIS) {
 		/* enroot, apptainer: the same wrapper a Slurm step gets. */
 		struct strlist names = STRLIST_INIT;
@@ -274,6 +288,73 @@ static void child(struct local_job *j, int out_w, int err_w, int errp, int go, p
 	_exit(127);
 }
 
+/* Close what is open of submit's pipes. */
+static void close_pipes(int outp[2], int errp_[2], int errp[2], int gop[2])
+{
+	for (int i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp_[i] >= 0)
+			close(errp_[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+		if (gop[i] >= 0)
+			close(gop[i]);
+	}
+}
+
+/* Hand the runner what finds the case's processes again (its first
+ * process, cgroup and container). */
+static assay_err record(const struct local_job *j, struct assay_error *e)
+{
+	char host[256], boot[64];
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	assay_boot_id(boot);
+	struct assay_proc_record r = {host,
+				      boot,
+				      j->pid,
+				      j->pid_start,
+				      assay_contain_kind_name(j->cg.kind),
+				      j->cg.path[0] ? j->cg.path : NULL,
+				      NULL,
+				      j->ctr_name};
+	return j->on_record(j->ctx, &r, e);
+}
+
+/* Wait for the child's exec through errp_r (closed here): an errno means it
+ * could not start. After a failed record (rec) the child exits unexecuted:
+ * reap it and end the case with rec. */
+static assay_err exec_result(struct local_job *j, int errp_r, assay_err rec)
+{
+	/* Blocks until exec succeeded (the pipe closes) or failed (errno). */
+	int child_err = 0;
+	ssize_t got;
+	do
+		got = read(errp_r, &child_err, sizeof(child_err));
+	while (got < 0 && errno == EINTR);
+	close(errp_r);
+	if (rec != ASSAY_OK) {
+		for (int i = 0; i < 2; i++) {
+			close(j->pipe_fd[i]);
+			j->pipe_fd[i] = -1;
+		}
+		while (waitpid(j->pid, &j->status, 0) < 0 && errno == EINTR)
+			;
+		j->reaped = j->done = true;
+		assay_contain_remove(&j->cg);
+		return rec;
+	}
+	if (got == (ssize_t)sizeof(child_err)) {
+		snprintf(j->start_error, sizeof(j->start_error), "cannot execute '%s'%s%s: %s",
+			 j->argv.v[0], j->cwd ? " in " : "", j->cwd ? j->cwd : "",
+			 strerror(child_err));
+		j->forced = ASSAY_JOB_NOT_STARTED;
+	}
+	return ASSAY_OK;
+}
+
 static assay_err submit(struct assay_job *job, struct assay_error *e)
 {
 	struct local_job *j = J(job);
@@ -286,16 +367,7 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 	if (pipe2(outp, O_CLOEXEC) || pipe2(errp_, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) ||
 	    pipe2(gop, O_CLOEXEC)) {
 		int err = errno;
-		for (int i = 0; i < 2; i++) {
-			if (outp[i] >= 0)
-				close(outp[i]);
-			if (errp_[i] >= 0)
-				close(errp_[i]);
-			if (errp[i] >= 0)
-				close(errp[i]);
-			if (gop[i] >= 0)
-				close(gop[i]);
-		}
+		close_pipes(outp, errp_, errp, gop);
 		return assay_error_set(e, ASSAY_INFRA, "pipe: %s", strerror(err));
 	}
 	/* The argv strlist must be NULL-terminated for exec. */
@@ -312,12 +384,7 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 	if (pid < 0) {
 		int err = errno;
 		free(envp);
-		for (int i = 0; i < 2; i++) {
-			close(outp[i]);
-			close(errp_[i]);
-			close(errp[i]);
-			close(gop[i]);
-		}
+		close_pipes(outp, errp_, errp, gop);
 		assay_contain_remove(&j->cg);
 		return assay_error_set(e, ASSAY_INFRA, "fork: %s", strerror(err));
 	}
@@ -335,23 +402,7 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 	if (!assay_proc_start(pid, &j->pid_start))
 		j->pid_start = 0;
 	/* Recorded before the workload runs, so a later assay can find it. */
-	assay_err rec = ASSAY_OK;
-	if (j->on_record) {
-		char host[256], boot[64];
-		if (gethostname(host, sizeof(host)) != 0)
-			snprintf(host, sizeof(host), "localhost");
-		host[sizeof(host) - 1] = '\0';
-		assay_boot_id(boot);
-		struct assay_proc_record r = {host,
-					      boot,
-					      pid,
-					      j->pid_start,
-					      assay_contain_kind_name(j->cg.kind),
-					      j->cg.path[0] ? j->cg.path : NULL,
-					      NULL,
-					      j->ctr_name};
-		rec = j->on_record(j->ctx, &r, e);
-	}
+	assay_err rec = j->on_record ? record(j, e) : ASSAY_OK;
 	if (rec == ASSAY_OK) {
 		char ok = 1;
 		ssize_t w;
@@ -366,31 +417,7 @@ static assay_err submit(struct assay_job *job, struct assay_error *e)
 		fcntl(j->pipe_fd[i], F_SETFL, fcntl(j->pipe_fd[i], F_GETFL) | O_NONBLOCK);
 		assay_redact_stream_init(&j->rs[i], j->redact);
 	}
-	/* Blocks until exec succeeded (the pipe closes) or failed (errno). */
-	int child_err = 0;
-	ssize_t got;
-	do
-		got = read(errp[0], &child_err, sizeof(child_err));
-	while (got < 0 && errno == EINTR);
-	close(errp[0]);
-	if (rec != ASSAY_OK) {
-		for (int i = 0; i < 2; i++) {
-			close(j->pipe_fd[i]);
-			j->pipe_fd[i] = -1;
-		}
-		while (waitpid(pid, &j->status, 0) < 0 && errno == EINTR)
-			;
-		j->reaped = j->done = true;
-		assay_contain_remove(&j->cg);
-		return rec;
-	}
-	if (got == (ssize_t)sizeof(child_err)) {
-		snprintf(j->start_error, sizeof(j->start_error), "cannot execute '%s'%s%s: %s",
-			 j->argv.v[0], j->cwd ? " in " : "", j->cwd ? j->cwd : "",
-			 strerror(child_err));
-		j->forced = ASSAY_JOB_NOT_STARTED;
-	}
-	return ASSAY_OK;
+	return exec_result(j, errp[0], rec);
 }
 
 static assay_err deliver(struct local_job *j, int i, const char *data, size_t len, bool eof,
@@ -550,17 +577,12 @@ static void fill_status(const struct local_job *j, struct assay_job_status *st)
 	}
 }
 
-static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job_status *st,
-			  struct assay_error *e)
+/* Sleep until output comes, or no longer than the next deadline (wait_s at
+ * most). */
+static assay_err wait_output(const struct local_job *j, double wait_s, double grace,
+			     struct assay_error *e)
 {
-	struct local_job *j = J(job);
-	if (!j->started || j->done) {
-		fill_status(j, st);
-		return ASSAY_OK;
-	}
-	double grace = j->l->o.grace_s;
 	double now = assay_monotonic();
-	/* Sleep no longer than the next deadline. */
 	double wait = wait_s;
 	if (j->timeout_s > 0 && !j->term_at)
 		wait = fmin(wait, j->start + j->timeout_s - now);
@@ -588,13 +610,74 @@ static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job
 		struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
 		nanosleep(&ts, NULL);
 	}
+	return ASSAY_OK;
+}
+
+/* Nobody of the session can write any more: take what the pipes still
+ * hold, then close them (a process that left the session could keep them
+ * open forever). */
+static assay_err drain_last(struct local_job *j, struct assay_error *e)
+{
+	for (int i = 0; i < 2; i++) {
+		while (j->pipe_fd[i] >= 0) {
+			assay_err rc = drain(j, i, e);
+			if (rc != ASSAY_OK)
+				return rc;
+			if (j->pipe_fd[i] < 0)
+				break;
+			struct pollfd p = {j->pipe_fd[i], POLLIN, 0};
+			if (poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)))
+				continue;
+			rc = deliver(j, i, NULL, 0, true, e);
+			close(j->pipe_fd[i]);
+			j->pipe_fd[i] = -1;
+			if (rc != ASSAY_OK)
+				return rc;
+		}
+	}
+	return ASSAY_OK;
+}
+
+/* The command ended: anything left in its group is a leftover, stopped
+ * like the command; once none is left, the case is done. */
+static assay_err after_exit(struct local_job *j, double now, double grace, struct assay_error *e)
+{
+	size_t left = track(j);
+	if (left && !j->killed)
+		terminate(j);
+	if (left && (j->killed || now >= j->term_at + grace))
+		kill_now(j);
+	if (!left) {
+		assay_err rc = drain_last(j, e);
+		if (rc != ASSAY_OK)
+			return rc;
+		j->done = true;
+		j->end_time = assay_monotonic();
+		if (j->term_at || !WIFEXITED(j->status) || WEXITSTATUS(j->status))
+			remove_container(j); /* --rm may not have had its turn */
+		assay_contain_remove(&j->cg);
+	}
+	return ASSAY_OK;
+}
+
+static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job_status *st,
+			  struct assay_error *e)
+{
+	struct local_job *j = J(job);
+	if (!j->started || j->done) {
+		fill_status(j, st);
+		return ASSAY_OK;
+	}
+	double grace = j->l->o.grace_s;
+	if (wait_output(j, wait_s, grace, e) != ASSAY_OK)
+		return ASSAY_INFRA;
 	for (int i = 0; i < 2; i++) {
 		assay_err rc = drain(j, i, e);
 		if (rc != ASSAY_OK)
 			return rc;
 	}
 	reap(j);
-	now = assay_monotonic();
+	double now = assay_monotonic();
 	if (!j->reaped && now - j->tracked_at >= 1.0) {
 		/* Keep the family current while its tree is intact, so a process that
 		 * leaves the session is still known as the case's. */
@@ -607,39 +690,9 @@ static assay_err poll_job(struct assay_job *job, double wait_s, struct assay_job
 		terminate(j);
 	}
 	if (j->reaped) {
-		/* The command ended: anything left in its group is a leftover. */
-		size_t left = track(j);
-		if (left && !j->killed)
-			terminate(j);
-		if (left && (j->killed || now >= j->term_at + grace))
-			kill_now(j);
-		if (!left) {
-			/* Nobody of the session can write any more: take what the pipes
-			 * still hold, then close them (a process that left the session
-			 * could keep them open forever). */
-			for (int i = 0; i < 2; i++) {
-				while (j->pipe_fd[i] >= 0) {
-					assay_err rc = drain(j, i, e);
-					if (rc != ASSAY_OK)
-						return rc;
-					if (j->pipe_fd[i] < 0)
-						break;
-					struct pollfd p = {j->pipe_fd[i], POLLIN, 0};
-					if (poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)))
-						continue;
-					rc = deliver(j, i, NULL, 0, true, e);
-					close(j->pipe_fd[i]);
-					j->pipe_fd[i] = -1;
-					if (rc != ASSAY_OK)
-						return rc;
-				}
-			}
-			j->done = true;
-			j->end_time = assay_monotonic();
-			if (j->term_at || !WIFEXITED(j->status) || WEXITSTATUS(j->status))
-				remove_container(j); /* --rm may not have had its turn */
-			assay_contain_remove(&j->cg);
-		}
+		assay_err rc = after_exit(j, now, grace, e);
+		if (rc != ASSAY_OK)
+			return rc;
 	} else if (j->term_at) {
 		if (!j->killed)
 			terminate(j);

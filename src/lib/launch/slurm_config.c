@@ -167,21 +167,12 @@ static bool sbatch_arg_ok(const char *s, char *why, size_t size)
 	return true;
 }
 
-int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *path,
-			      struct assay_slurm_options *o)
+/* The block's strings and flags, with the time limit's syntax and the host
+ * lists checked. */
+static int get_placement(struct assay_cfg *c, const json_t *v, const char *path,
+			 struct assay_slurm_options *o)
 {
-	static const char *const job_per_values[] = {"shard", "case", NULL};
-	const char *s;
 	char kp[256];
-	if (assay_cfg_object(c, v, path, option_keys) < 0)
-		return -1;
-	int rc = assay_cfg_string(c, v, path, "type", ASSAY_CFG_OPTIONAL, &s);
-	if (rc < 0)
-		return -1;
-	if (rc == 1 && strcmp(s, "slurm")) {
-		assay_json_path_key(kp, sizeof(kp), path, "type");
-		return assay_cfg_fail(c, kp, "expected \"slurm\", got \"%s\"", s);
-	}
 	if (get_string(c, v, path, "partition", &o->partition) < 0 ||
 	    get_string(c, v, path, "account", &o->account) < 0 ||
 	    get_string(c, v, path, "qos", &o->qos) < 0 ||
@@ -211,16 +202,16 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 			return assay_cfg_fail(c, kp, "%s", he.message);
 		}
 	}
-	if (assay_cfg_int(c, v, path, "gpus_per_node", ASSAY_CFG_OPTIONAL, 1, 4096,
-			  &o->gpus_per_node) < 0 ||
-	    assay_cfg_int(c, v, path, "master_port", ASSAY_CFG_OPTIONAL, 1, 65535,
-			  &o->master_port) < 0 ||
-	    assay_cfg_int(c, v, path, "ntasks_per_node", ASSAY_CFG_OPTIONAL, 1, 4096,
-			  &o->ntasks_per_node) < 0 ||
-	    assay_cfg_number(c, v, path, "poll_interval_s", ASSAY_CFG_OPTIONAL, 0.1, 3600,
-			     &o->poll_interval_s) < 0)
-		return -1;
-	rc = assay_cfg_string(c, v, path, "mpi", ASSAY_CFG_OPTIONAL, &s);
+	return 0;
+}
+
+/* "mpi": the name of an srun --mpi plugin. */
+static int get_mpi(struct assay_cfg *c, const json_t *v, const char *path,
+		   struct assay_slurm_options *o)
+{
+	const char *s;
+	char kp[256];
+	int rc = assay_cfg_string(c, v, path, "mpi", ASSAY_CFG_OPTIONAL, &s);
 	if (rc < 0)
 		return -1;
 	if (rc == 1) {
@@ -237,6 +228,37 @@ int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *
 		}
 		o->mpi = xstrdup(s);
 	}
+	return 0;
+}
+
+int assay_slurm_options_parse(struct assay_cfg *c, const json_t *v, const char *path,
+			      struct assay_slurm_options *o)
+{
+	static const char *const job_per_values[] = {"shard", "case", NULL};
+	const char *s;
+	char kp[256];
+	if (assay_cfg_object(c, v, path, option_keys) < 0)
+		return -1;
+	int rc = assay_cfg_string(c, v, path, "type", ASSAY_CFG_OPTIONAL, &s);
+	if (rc < 0)
+		return -1;
+	if (rc == 1 && strcmp(s, "slurm")) {
+		assay_json_path_key(kp, sizeof(kp), path, "type");
+		return assay_cfg_fail(c, kp, "expected \"slurm\", got \"%s\"", s);
+	}
+	if (get_placement(c, v, path, o) < 0)
+		return -1;
+	if (assay_cfg_int(c, v, path, "gpus_per_node", ASSAY_CFG_OPTIONAL, 1, 4096,
+			  &o->gpus_per_node) < 0 ||
+	    assay_cfg_int(c, v, path, "master_port", ASSAY_CFG_OPTIONAL, 1, 65535,
+			  &o->master_port) < 0 ||
+	    assay_cfg_int(c, v, path, "ntasks_per_node", ASSAY_CFG_OPTIONAL, 1, 4096,
+			  &o->ntasks_per_node) < 0 ||
+	    assay_cfg_number(c, v, path, "poll_interval_s", ASSAY_CFG_OPTIONAL, 0.1, 3600,
+			     &o->poll_interval_s) < 0)
+		return -1;
+	if (get_mpi(c, v, path, o) < 0)
+		return -1;
 	if (get_argv(c, v, path, "mpi_launcher", no_newline, &o->mpi_launcher) < 0 ||
 	    get_argv(c, v, path, "srun_args", srun_arg_ok, &o->srun_args) < 0 ||
 	    get_argv(c, v, path, "sbatch_args", sbatch_arg_ok, &o->sbatch_args) < 0)

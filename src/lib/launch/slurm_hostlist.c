@@ -12,6 +12,52 @@ static bool is_sep(char c)
 	return c == ',' || c == ' ' || c == '\t' || c == '\n';
 }
 
+/* A name without brackets: prefix + s[0..len) is one host. */
+static assay_err add_host(const char *expr, const char *s, size_t len, struct sbuf *prefix,
+			  struct strlist *out, struct assay_error *e)
+{
+	if (out->n >= ASSAY_HOSTLIST_MAX)
+		return assay_error_set(e, ASSAY_USAGE, "hostlist \"%s\": more than %d hosts", expr,
+				       ASSAY_HOSTLIST_MAX);
+	size_t keep = prefix->len;
+	sbuf_add(prefix, s, len);
+	strlist_push(out, sbuf_str(prefix));
+	prefix->len = keep;
+	prefix->buf[keep] = '\0';
+	return ASSAY_OK;
+}
+
+/* One item p[0..q) inside brackets, "N" or "N-M": its bounds, and the width
+ * of N (its zero padding). */
+static assay_err range_item(const char *expr, const char *p, const char *q,
+			    unsigned long long *lo_out, unsigned long long *hi_out, int *width,
+			    struct assay_error *e)
+{
+	const char *dash = memchr(p, '-', (size_t)(q - p));
+	const char *lo_s = p, *lo_e = dash ? dash : q;
+	const char *hi_s = dash ? dash + 1 : p, *hi_e = q;
+	unsigned long long lo = 0, hi = 0;
+	bool ok = lo_e > lo_s && hi_e > hi_s && lo_e - lo_s <= 18 && hi_e - hi_s <= 18;
+	for (const char *c = lo_s; ok && c < lo_e; c++)
+		ok = isdigit((unsigned char)*c), lo = lo * 10 + (unsigned)(*c - '0');
+	for (const char *c = hi_s; ok && c < hi_e; c++)
+		ok = isdigit((unsigned char)*c), hi = hi * 10 + (unsigned)(*c - '0');
+	if (!ok)
+		return assay_error_set(e, ASSAY_USAGE,
+				       "hostlist \"%s\": bad range \"%.*s\" (expected N or N-M)",
+				       expr, (int)(q - p), p);
+	if (hi < lo)
+		return assay_error_set(e, ASSAY_USAGE, "hostlist \"%s\": reversed range \"%.*s\"",
+				       expr, (int)(q - p), p);
+	if (hi - lo >= ASSAY_HOSTLIST_MAX)
+		return assay_error_set(e, ASSAY_USAGE, "hostlist \"%s\": more than %d hosts", expr,
+				       ASSAY_HOSTLIST_MAX);
+	*lo_out = lo;
+	*hi_out = hi;
+	*width = (int)(lo_e - lo_s);
+	return ASSAY_OK;
+}
+
 /* Expand one host expression s[0..len) after prefix into out. */
 static assay_err expand_one(const char *expr, const char *s, size_t len, struct sbuf *prefix,
 			    struct strlist *out, struct assay_error *e)
@@ -21,18 +67,8 @@ static assay_err expand_one(const char *expr, const char *s, size_t len, struct 
 		lb++;
 	if (lb < len && s[lb] == ']')
 		return assay_error_set(e, ASSAY_USAGE, "hostlist \"%s\": unmatched ']'", expr);
-	if (lb == len) {
-		if (out->n >= ASSAY_HOSTLIST_MAX)
-			return assay_error_set(e, ASSAY_USAGE,
-					       "hostlist \"%s\": more than %d hosts", expr,
-					       ASSAY_HOSTLIST_MAX);
-		size_t keep = prefix->len;
-		sbuf_add(prefix, s, len);
-		strlist_push(out, sbuf_str(prefix));
-		prefix->len = keep;
-		prefix->buf[keep] = '\0';
-		return ASSAY_OK;
-	}
+	if (lb == len)
+		return add_host(expr, s, len, prefix, out, e);
 	size_t rb = lb + 1;
 	while (rb < len && s[rb] != ']' && s[rb] != '[')
 		rb++;
@@ -50,32 +86,10 @@ static assay_err expand_one(const char *expr, const char *s, size_t len, struct 
 		const char *q = p;
 		while (q < end && *q != ',')
 			q++;
-		const char *dash = memchr(p, '-', (size_t)(q - p));
-		const char *lo_s = p, *lo_e = dash ? dash : q;
-		const char *hi_s = dash ? dash + 1 : p, *hi_e = q;
-		unsigned long long lo = 0, hi = 0;
-		bool ok = lo_e > lo_s && hi_e > hi_s && lo_e - lo_s <= 18 && hi_e - hi_s <= 18;
-		for (const char *c = lo_s; ok && c < lo_e; c++)
-			ok = isdigit((unsigned char)*c), lo = lo * 10 + (unsigned)(*c - '0');
-		for (const char *c = hi_s; ok && c < hi_e; c++)
-			ok = isdigit((unsigned char)*c), hi = hi * 10 + (unsigned)(*c - '0');
-		if (!ok) {
-			assay_error_set(e, ASSAY_USAGE,
-					"hostlist \"%s\": bad range \"%.*s\" (expected N or N-M)",
-					expr, (int)(q - p), p);
+		unsigned long long lo, hi;
+		int width;
+		if (range_item(expr, p, q, &lo, &hi, &width, e) != ASSAY_OK)
 			goto fail;
-		}
-		if (hi < lo) {
-			assay_error_set(e, ASSAY_USAGE, "hostlist \"%s\": reversed range \"%.*s\"",
-					expr, (int)(q - p), p);
-			goto fail;
-		}
-		if (hi - lo >= ASSAY_HOSTLIST_MAX) {
-			assay_error_set(e, ASSAY_USAGE, "hostlist \"%s\": more than %d hosts", expr,
-					ASSAY_HOSTLIST_MAX);
-			goto fail;
-		}
-		int width = (int)(lo_e - lo_s);
 		for (unsigned long long v = lo; v <= hi; v++) {
 			prefix->len = base;
 			prefix->buf[base] = '\0';

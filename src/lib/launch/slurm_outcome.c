@@ -91,6 +91,32 @@ static void exit_suffix(const struct assay_slurm_jobinfo *j, struct sbuf *sb)
 		sbuf_addf(sb, ", exit code %d", j->exit_code);
 }
 
+/* A cancelled job: by assay (its flag, or the comment assay's scontrol
+ * update left, with the reason after it) or by someone else. */
+static void cancel_message(const struct assay_slurm_jobinfo *j, bool assay_cancelled,
+			   struct assay_slurm_outcome *out, struct sbuf *sb)
+{
+	out->cancelled = true;
+	out->cancelled_by_assay =
+	    assay_cancelled ||
+	    (j->comment && assay_starts_with(j->comment, ASSAY_SLURM_CANCEL_COMMENT));
+	if (out->cancelled_by_assay) {
+		sbuf_adds(sb, " by assay");
+		const char *c = j->comment;
+		if (c && assay_starts_with(c, ASSAY_SLURM_CANCEL_COMMENT)) {
+			c += strlen(ASSAY_SLURM_CANCEL_COMMENT);
+			while (*c == ':' || *c == ' ')
+				c++;
+			if (*c)
+				sbuf_addf(sb, ": %s", c);
+		}
+	} else {
+		sbuf_adds(sb, " by someone else (not assay: a user, an administrator or "
+			      "Slurm itself)");
+		reason_suffix(j, sb);
+	}
+}
+
 void assay_slurm_outcome(const struct assay_slurm_jobinfo *j, bool assay_cancelled,
 			 struct assay_slurm_outcome *out)
 {
@@ -135,27 +161,7 @@ void assay_slurm_outcome(const struct assay_slurm_jobinfo *j, bool assay_cancell
 		}
 		break;
 	}
-	case K_CANCELLED:
-		out->cancelled = true;
-		out->cancelled_by_assay =
-		    assay_cancelled ||
-		    (j->comment && assay_starts_with(j->comment, ASSAY_SLURM_CANCEL_COMMENT));
-		if (out->cancelled_by_assay) {
-			sbuf_adds(&sb, " by assay");
-			const char *c = j->comment;
-			if (c && assay_starts_with(c, ASSAY_SLURM_CANCEL_COMMENT)) {
-				c += strlen(ASSAY_SLURM_CANCEL_COMMENT);
-				while (*c == ':' || *c == ' ')
-					c++;
-				if (*c)
-					sbuf_addf(&sb, ": %s", c);
-			}
-		} else {
-			sbuf_adds(&sb, " by someone else (not assay: a user, an administrator or "
-				       "Slurm itself)");
-			reason_suffix(j, &sb);
-		}
-		break;
+	case K_CANCELLED: cancel_message(j, assay_cancelled, out, &sb); break;
 	case K_PLAIN:
 		if (r->phase == ASSAY_SLURM_FINAL && r->code != ASSAY_OK) {
 			reason_suffix(j, &sb);
