@@ -89,6 +89,67 @@ static void put_utf8(struct sbuf *sb, unsigned cp)
 	sbuf_add(sb, b, n);
 }
 
+/* A \u escape at q (past the "u"), with the low surrogate that must follow
+ * a high one, as UTF-8 into sb; the end of it, NULL when jansson refuses it. */
+static const unsigned char *unicode_escape(struct sbuf *sb, const unsigned char *q,
+					   const unsigned char *stop)
+{
+	if (stop - q < 4)
+		return NULL;
+	int cp = hex4(q);
+	q += 4;
+	if (cp <= 0) /* invalid, or \u0000, which jansson refuses */
+		return NULL;
+	if (cp >= 0xdc00 && cp <= 0xdfff)
+		return NULL;
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		if (stop - q < 6 || q[0] != '\\' || q[1] != 'u')
+			return NULL;
+		int lo = hex4(q + 2);
+		if (lo < 0xdc00 || lo > 0xdfff)
+			return NULL;
+		q += 6;
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	put_utf8(sb, (unsigned)cp);
+	return q;
+}
+
+/* The text of [q, stop) with its escapes decoded, into sb; false when an
+ * escape is not one jansson accepts. */
+static bool unescape(struct sbuf *sb, const unsigned char *q, const unsigned char *stop)
+{
+	sbuf_reset(sb);
+	while (q < stop) {
+		if (*q != '\\') {
+			const unsigned char *run = q;
+			while (q < stop && *q != '\\')
+				q++;
+			sbuf_add(sb, (const char *)run, (size_t)(q - run));
+			continue;
+		}
+		q++;
+		if (q >= stop)
+			return false;
+		switch (*q++) {
+		case '"': sbuf_addch(sb, '"'); break;
+		case '\\': sbuf_addch(sb, '\\'); break;
+		case '/': sbuf_addch(sb, '/'); break;
+		case 'b': sbuf_addch(sb, '\b'); break;
+		case 'f': sbuf_addch(sb, '\f'); break;
+		case 'n': sbuf_addch(sb, '\n'); break;
+		case 'r': sbuf_addch(sb, '\r'); break;
+		case 't': sbuf_addch(sb, '\t'); break;
+		case 'u':
+			if (!(q = unicode_escape(sb, q, stop)))
+				return false;
+			break;
+		default: return false;
+		}
+	}
+	return true;
+}
+
 /* r->p at the opening quote: the string's text in *s, *n (valid until the
  * next string is read). False when it is not one jansson accepts. */
 static bool string(struct rd *r, const char **s, size_t *n)
@@ -127,51 +188,8 @@ static bool string(struct rd *r, const char **s, size_t *n)
 		*n = (size_t)(stop - start);
 		return true;
 	}
-	sbuf_reset(&r->tmp);
-	for (const unsigned char *q = start; q < stop;) {
-		if (*q != '\\') {
-			const unsigned char *run = q;
-			while (q < stop && *q != '\\')
-				q++;
-			sbuf_add(&r->tmp, (const char *)run, (size_t)(q - run));
-			continue;
-		}
-		q++;
-		if (q >= stop)
-			return false;
-		switch (*q++) {
-		case '"': sbuf_addch(&r->tmp, '"'); break;
-		case '\\': sbuf_addch(&r->tmp, '\\'); break;
-		case '/': sbuf_addch(&r->tmp, '/'); break;
-		case 'b': sbuf_addch(&r->tmp, '\b'); break;
-		case 'f': sbuf_addch(&r->tmp, '\f'); break;
-		case 'n': sbuf_addch(&r->tmp, '\n'); break;
-		case 'r': sbuf_addch(&r->tmp, '\r'); break;
-		case 't': sbuf_addch(&r->tmp, '\t'); break;
-		case 'u': {
-			if (stop - q < 4)
-				return false;
-			int cp = hex4(q);
-			q += 4;
-			if (cp <= 0) /* invalid, or \u0000, which jansson refuses */
-				return false;
-			if (cp >= 0xdc00 && cp <= 0xdfff)
-				return false;
-			if (cp >= 0xd800 && cp <= 0xdbff) {
-				if (stop - q < 6 || q[0] != '\\' || q[1] != 'u')
-					return false;
-				int lo = hex4(q + 2);
-				if (lo < 0xdc00 || lo > 0xdfff)
-					return false;
-				q += 6;
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			}
-			put_utf8(&r->tmp, (unsigned)cp);
-			break;
-		}
-		default: return false;
-		}
-	}
+	if (!unescape(&r->tmp, start, stop))
+		return false;
 	*s = r->tmp.buf ? r->tmp.buf : "";
 	*n = r->tmp.len;
 	return true;

@@ -280,26 +280,16 @@ static void release(json_t *v, bool arena)
 		json_decref(v);
 }
 
-static assay_err lint_text(const char *text, size_t len, const char *file, bool on_disk,
-			   const struct assay_lint_options *o, const struct assay_lint_allow *allow,
-			   const struct ctx_source *cs, bool arena, struct assay_lint_result *r,
-			   struct assay_error *e)
+/* The kind to lint doc as: --kind, else detected; with a context file
+ * only a manifest. False with the error in e when there is none. */
+static bool lint_kind_of(json_t *doc, const char *file, const struct assay_lint_options *o,
+			 const struct ctx_source *cs, enum assay_lint_kind *out,
+			 struct assay_error *e)
 {
-	struct assay_error local;
-	if (!e)
-		e = &local;
-	memset(r, 0, sizeof(*r));
-	r->file = xstrdup(file);
-	json_t *doc = lint_json_fast(text, len);
-	if (!doc)
-		doc = assay_json_loadb(text, len, file, e);
-	if (!doc)
-		return lint_failed(r, e);
 	enum assay_lint_kind kind = o->kind;
 	if (kind == ASSAY_LINT_AUTO)
 		kind = assay_lint_detect(doc);
 	if (kind == ASSAY_LINT_AUTO || kind >= ASSAY_LINT_KIND_COUNT) {
-		release(doc, arena);
 		assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
 			       "cannot tell what kind of file this is: a madengine manifest "
 			       "has built_images or built_models, a models.json is an array of "
@@ -307,17 +297,25 @@ static assay_err lint_text(const char *text, size_t len, const char *file, bool 
 			       "suite and workload, a suite has \"kind\": \"ep\" or "
 			       "\"command\", a madengine additional-context file has keys such as "
 			       "gpu_vendor, docker_env_vars or slurm (or pass --kind)");
-		return lint_failed(r, e);
+		return false;
 	}
 	if (cs && kind != ASSAY_LINT_MANIFEST) {
-		release(doc, arena);
 		assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
 			       "--context merges an additional-context file into a madengine "
 			       "manifest, and this is a %s",
 			       assay_lint_kind_name(kind));
-		return lint_failed(r, e);
+		return false;
 	}
-	r->kind = kind;
+	*out = kind;
+	return true;
+}
+
+/* Every family's checks over doc, as an additional-context file's view or
+ * merged with the context file; returns the view or merge (NULL if none). */
+static json_t *lint_check(json_t *doc, enum assay_lint_kind kind, const char *file, bool on_disk,
+			  const struct assay_lint_options *o, const struct ctx_source *cs,
+			  struct assay_lint_result *r)
+{
 	struct lint_ctx c = {0};
 	c.kind = kind;
 	c.file = file;
@@ -336,28 +334,44 @@ static assay_err lint_text(const char *text, size_t len, const char *file, bool 
 	c.doc = view ? view : doc;
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
 		families[i]->check(&c);
+	return view;
+}
 
+/* The finding's path in the file that holds it (the context file for a
+ * merged value), then its line and column there. */
+static void finding_place(struct assay_lint_finding *f, enum assay_lint_kind kind, const char *text,
+			  size_t len, json_t *doc, const struct ctx_source *cs)
+{
+	if (kind == ASSAY_LINT_CONTEXT) {
+		char *p = lint_context_view_path(f->path);
+		free(f->path);
+		f->path = p;
+	} else if (cs && !f->file) {
+		char *p = lint_context_merged_path(doc, cs->doc, f->path);
+		if (p) {
+			free(f->path);
+			f->path = p;
+			f->file = xstrdup(cs->file);
+		}
+	}
+	size_t off =
+	    f->file ? lint_locate(cs->text, cs->len, f->path) : lint_locate(text, len, f->path);
+	if (f->file)
+		lint_line_col(cs->text, cs->len, off, &f->line, &f->column);
+	else
+		lint_line_col(text, len, off, &f->line, &f->column);
+}
+
+/* The findings placed and given their severity here; those turned off or
+ * allowed are dropped (the allowed counted). */
+static void lint_keep(struct assay_lint_result *r, enum assay_lint_kind kind, const char *text,
+		      size_t len, const char *file, json_t *doc, const struct ctx_source *cs,
+		      const struct assay_lint_options *o, const struct assay_lint_allow *allow)
+{
 	size_t kept = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		struct assay_lint_finding *f = &r->v[i];
-		if (kind == ASSAY_LINT_CONTEXT) {
-			char *p = lint_context_view_path(f->path);
-			free(f->path);
-			f->path = p;
-		} else if (cs && !f->file) {
-			char *p = lint_context_merged_path(doc, cs->doc, f->path);
-			if (p) {
-				free(f->path);
-				f->path = p;
-				f->file = xstrdup(cs->file);
-			}
-		}
-		size_t off = f->file ? lint_locate(cs->text, cs->len, f->path)
-				     : lint_locate(text, len, f->path);
-		if (f->file)
-			lint_line_col(cs->text, cs->len, off, &f->line, &f->column);
-		else
-			lint_line_col(text, len, off, &f->line, &f->column);
+		finding_place(f, kind, text, len, doc, cs);
 		unsigned sev = severity_of(f, o, allow);
 		if (sev == ASSAY_LINT_OFF) {
 			finding_release(f);
@@ -371,9 +385,34 @@ static assay_err lint_text(const char *text, size_t len, const char *file, bool 
 		}
 		r->v[kept++] = *f;
 	}
+	r->n = kept;
+}
+
+static assay_err lint_text(const char *text, size_t len, const char *file, bool on_disk,
+			   const struct assay_lint_options *o, const struct assay_lint_allow *allow,
+			   const struct ctx_source *cs, bool arena, struct assay_lint_result *r,
+			   struct assay_error *e)
+{
+	struct assay_error local;
+	if (!e)
+		e = &local;
+	memset(r, 0, sizeof(*r));
+	r->file = xstrdup(file);
+	json_t *doc = lint_json_fast(text, len);
+	if (!doc)
+		doc = assay_json_loadb(text, len, file, e);
+	if (!doc)
+		return lint_failed(r, e);
+	enum assay_lint_kind kind;
+	if (!lint_kind_of(doc, file, o, cs, &kind, e)) {
+		release(doc, arena);
+		return lint_failed(r, e);
+	}
+	r->kind = kind;
+	json_t *view = lint_check(doc, kind, file, on_disk, o, cs, r);
+	lint_keep(r, kind, text, len, file, doc, cs, o, allow);
 	release(view, arena);
 	release(doc, arena);
-	r->n = kept;
 	if (r->n)
 		qsort(r->v, r->n, sizeof(*r->v), cmp_finding);
 	for (size_t i = 0; i < r->n; i++) {

@@ -272,103 +272,135 @@ static char *dup_n(const char *s, size_t n)
 	return d;
 }
 
-int row_parse_fast(struct row_memo *m, const char *line, size_t len, struct assay_row *r)
+/* The fields of one line as read: string values as spans of the line. */
+struct fields {
+	const char *sv[F_COUNT];
+	size_t sn[F_COUNT];
+	bool seen[F_COUNT], null[F_COUNT];
+	double value;
+	long long samples;
+};
+
+/* The value of field f at x->p: false when it is not of the plain shape. */
+static inline bool field_value(struct lx *x, int f, struct fields *fs)
 {
-	struct lx x = {line, line + len};
-	const char *sv[F_COUNT] = {0};
-	size_t sn[F_COUNT] = {0};
-	bool seen[F_COUNT] = {0}, null[F_COUNT] = {0};
-	double value = 0;
-	long long samples = 1;
-	ws(&x);
-	if (x.p >= x.end || *x.p++ != '{')
-		return 0;
-	ws(&x);
-	if (x.p < x.end && *x.p == '}')
-		return 0;
+	bool integer;
+	double d;
+	long long ll;
+	if (f == F_SERIES)
+		return object_span(x, &fs->sv[f], &fs->sn[f]);
+	if (f == F_VALUE) {
+		if (!number(x, &integer, &d, &ll))
+			return false;
+		fs->value = d;
+		return true;
+	}
+	if (f == F_SAMPLES) {
+		if (!number(x, &integer, &d, &ll) || !integer || ll < 1)
+			return false;
+		fs->samples = ll;
+		return true;
+	}
+	if (x->end - x->p >= 4 && !memcmp(x->p, "null", 4) &&
+	    (f == F_RUN_ID || f == F_CASE_ID || f == F_REVISION || f == F_TIMESTAMP)) {
+		x->p += 4;
+		fs->null[f] = true;
+		return true;
+	}
+	return plain_string(x, &fs->sv[f], &fs->sn[f]) && fs->sn[f];
+}
+
+/* The line's one flat object of known fields, each at most once, and
+ * nothing after it. */
+static inline bool read_fields(struct lx *x, struct fields *fs)
+{
+	ws(x);
+	if (x->p >= x->end || *x->p++ != '{')
+		return false;
+	ws(x);
+	if (x->p < x->end && *x->p == '}')
+		return false;
 	for (;;) {
 		const char *k;
 		size_t kn;
-		ws(&x);
-		if (!plain_string(&x, &k, &kn))
-			return 0;
+		ws(x);
+		if (!plain_string(x, &k, &kn))
+			return false;
 		int f = field_of(k, kn);
-		if (f < 0 || seen[f])
-			return 0; /* unknown or twice: the general reader says so */
-		seen[f] = true;
-		ws(&x);
-		if (x.p >= x.end || *x.p++ != ':')
-			return 0;
-		ws(&x);
-		bool integer;
-		double d;
-		long long ll;
-		if (f == F_SERIES) {
-			if (!object_span(&x, &sv[f], &sn[f]))
-				return 0;
-		} else if (f == F_VALUE) {
-			if (!number(&x, &integer, &d, &ll))
-				return 0;
-			value = d;
-		} else if (f == F_SAMPLES) {
-			if (!number(&x, &integer, &d, &ll) || !integer || ll < 1)
-				return 0;
-			samples = ll;
-		} else if (x.end - x.p >= 4 && !memcmp(x.p, "null", 4) &&
-			   (f == F_RUN_ID || f == F_CASE_ID || f == F_REVISION ||
-			    f == F_TIMESTAMP)) {
-			x.p += 4;
-			null[f] = true;
-		} else if (!plain_string(&x, &sv[f], &sn[f]) || !sn[f]) {
-			return 0;
-		}
-		ws(&x);
-		if (x.p < x.end && *x.p == ',') {
-			x.p++;
+		if (f < 0 || fs->seen[f])
+			return false; /* unknown or twice: the general reader says so */
+		fs->seen[f] = true;
+		ws(x);
+		if (x->p >= x->end || *x->p++ != ':')
+			return false;
+		ws(x);
+		if (!field_value(x, f, fs))
+			return false;
+		ws(x);
+		if (x->p < x->end && *x->p == ',') {
+			x->p++;
 			continue;
 		}
-		if (x.p < x.end && *x.p == '}') {
-			x.p++;
+		if (x->p < x->end && *x->p == '}') {
+			x->p++;
 			break;
 		}
-		return 0;
+		return false;
 	}
-	ws(&x);
-	if (x.p != x.end)
-		return 0;
-	if (!seen[F_SERIES] || !seen[F_METRIC] || !seen[F_STATISTIC] || !seen[F_VALUE] ||
-	    !seen[F_UNIT] || !seen[F_DIRECTION])
-		return 0;
-	enum assay_direction dir;
-	if (sn[F_DIRECTION] == 6 && !memcmp(sv[F_DIRECTION], "higher", 6))
-		dir = ASSAY_DIR_HIGHER;
-	else if (sn[F_DIRECTION] == 5 && !memcmp(sv[F_DIRECTION], "lower", 5))
-		dir = ASSAY_DIR_LOWER;
-	else
-		return 0;
-	char *metric = dup_n(sv[F_METRIC], sn[F_METRIC]);
-	char *statistic = dup_n(sv[F_STATISTIC], sn[F_STATISTIC]);
-	struct memo_entry *me = memo_get(m, sv[F_SERIES], sn[F_SERIES], metric, statistic);
-	if (!me || (seen[F_SERIES_KEY] &&
-		    !((sn[F_SERIES_KEY] == 64 && !memcmp(sv[F_SERIES_KEY], me->key, 64)) ||
-		      (sn[F_SERIES_KEY] == 64 && !memcmp(sv[F_SERIES_KEY], me->raw_key, 64))))) {
-		free(metric);
-		free(statistic);
-		return 0;
-	}
+	ws(x);
+	return x->p == x->end;
+}
+
+/* The row from the fields and the series' memo entry; it takes metric and
+ * statistic. */
+static inline void fill_row(struct assay_row *r, const struct fields *fs,
+			    const struct memo_entry *me, char *metric, char *statistic,
+			    enum assay_direction dir)
+{
 	assay_row_init(r);
 	r->series = json_incref(me->series);
 	memcpy(r->series_key, me->key, sizeof(r->series_key));
 	r->metric = metric;
 	r->statistic = statistic;
-	r->value = value;
-	r->unit = dup_n(sv[F_UNIT], sn[F_UNIT]);
+	r->value = fs->value;
+	r->unit = dup_n(fs->sv[F_UNIT], fs->sn[F_UNIT]);
 	r->direction = dir;
-	r->samples = samples;
+	r->samples = fs->samples;
 	static const enum field opt[] = {F_RUN_ID, F_CASE_ID, F_REVISION, F_TIMESTAMP};
 	char **dst[] = {&r->run_id, &r->case_id, &r->revision, &r->timestamp};
 	for (size_t i = 0; i < 4; i++)
-		if (seen[opt[i]] && !null[opt[i]])
-			*dst[i] = dup_n(sv[opt[i]], sn[opt[i]]);
+		if (fs->seen[opt[i]] && !fs->null[opt[i]])
+			*dst[i] = dup_n(fs->sv[opt[i]], fs->sn[opt[i]]);
+}
+
+int row_parse_fast(struct row_memo *m, const char *line, size_t len, struct assay_row *r)
+{
+	struct lx x = {line, line + len};
+	struct fields fs = {.value = 0, .samples = 1};
+	if (!read_fields(&x, &fs))
+		return 0;
+	const bool *seen = fs.seen;
+	if (!seen[F_SERIES] || !seen[F_METRIC] || !seen[F_STATISTIC] || !seen[F_VALUE] ||
+	    !seen[F_UNIT] || !seen[F_DIRECTION])
+		return 0;
+	enum assay_direction dir;
+	if (fs.sn[F_DIRECTION] == 6 && !memcmp(fs.sv[F_DIRECTION], "higher", 6))
+		dir = ASSAY_DIR_HIGHER;
+	else if (fs.sn[F_DIRECTION] == 5 && !memcmp(fs.sv[F_DIRECTION], "lower", 5))
+		dir = ASSAY_DIR_LOWER;
+	else
+		return 0;
+	char *metric = dup_n(fs.sv[F_METRIC], fs.sn[F_METRIC]);
+	char *statistic = dup_n(fs.sv[F_STATISTIC], fs.sn[F_STATISTIC]);
+	struct memo_entry *me = memo_get(m, fs.sv[F_SERIES], fs.sn[F_SERIES], metric, statistic);
+	const char *key = fs.sv[F_SERIES_KEY];
+	if (!me || (seen[F_SERIES_KEY] &&
+		    !((fs.sn[F_SERIES_KEY] == 64 && !memcmp(key, me->key, 64)) ||
+		      (fs.sn[F_SERIES_KEY] == 64 && !memcmp(key, me->raw_key, 64))))) {
+		free(metric);
+		free(statistic);
+		return 0;
+	}
+	fill_row(r, &fs, me, metric, statistic, dir);
 	return 1;
 }

@@ -93,22 +93,18 @@ static void set_str(json_t *series, const char *k, const char *v)
 		json_object_set_new(series, k, json_string(v));
 }
 
-int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows *rows, char *why,
-		     size_t why_size, const char **bad_field)
+/* The performance value: a number, or a string that reads as one. -1 with
+ * a message when it is neither, else whether there is a finite value. */
+static int record_value(const json_t *rec, const char *perf, double *value, char *why,
+			size_t why_size, const char **bad_field)
 {
-	char model[512], metric[256], perf[128], status[64], buf[1024];
-	text(rec, "model", model, sizeof(model));
-	text(rec, "metric", metric, sizeof(metric));
-	text(rec, "performance", perf, sizeof(perf));
-	text(rec, "status", status, sizeof(status));
 	const json_t *pv = json_object_get(rec, "performance");
-	double value;
 	bool bad = false, have = false;
 	if (json_is_number(pv)) {
-		value = json_number_value(pv);
-		have = isfinite(value);
+		*value = json_number_value(pv);
+		have = isfinite(*value);
 	} else if (!pv || json_is_null(pv) || json_is_string(pv)) {
-		have = peer_number(perf, &value, &bad);
+		have = peer_number(perf, value, &bad);
 	} else {
 		bad = true;
 	}
@@ -122,20 +118,14 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 				 assay_json_brief(pv, brief, sizeof(brief)));
 		return -1;
 	}
-	if (status[0] && strcasecmp(status, "SUCCESS"))
-		return 0;
-	if (!have)
-		return 0;
-	if (!model[0]) {
-		*bad_field = "model";
-		snprintf(why, why_size, "expected a model name, got an empty value");
-		return -1;
-	}
-	if (!metric[0]) {
-		*bad_field = "metric";
-		snprintf(why, why_size, "expected a metric name, got an empty value");
-		return -1;
-	}
+	return have;
+}
+
+/* The series of the record's fixed fields: workload, precision, scale
+ * (nodes x GPUs per node) and the identity fields. */
+static json_t *record_series(const json_t *rec, const char *model)
+{
+	char buf[1024];
 	json_t *series = json_object();
 	json_object_set_new(series, "workload", json_string(model));
 	text(rec, "training_precision", buf, sizeof(buf));
@@ -157,9 +147,46 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 		text(rec, identity[i], buf, sizeof(buf));
 		set_str(series, identity[i], buf);
 	}
+	return series;
+}
+
+/* An extra column's value as a series field (precision and scale
+ * normalised); NULL when empty, or when a scale is malformed (then why). */
+static json_t *extra_field(const char *k, const json_t *v, char *why, size_t why_size,
+			   const char **bad_field)
+{
+	json_t *s = peer_scalar(v);
+	if (!s && (json_is_object(v) || json_is_array(v)) &&
+	    json_object_size(v) + json_array_size(v))
+		s = json_deep_copy(v);
+	if (!s || (json_is_string(s) && !json_string_length(s))) {
+		json_decref(s);
+		return NULL;
+	}
+	if ((!strcmp(k, "precision") || !strcmp(k, "scale")) && json_is_string(s)) {
+		char norm[64];
+		if (!strcmp(k, "precision"))
+			peer_precision(json_string_value(s), norm, sizeof(norm));
+		else if (!peer_scale(json_string_value(s), norm, sizeof(norm))) {
+			*bad_field = "scale";
+			snprintf(why, why_size, "expected NODESxGPUS such as 2x8, got \"%.60s\"",
+				 json_string_value(s));
+			json_decref(s);
+			return NULL;
+		}
+		json_decref(s);
+		s = json_string(norm);
+	}
+	return s;
+}
+
+/* The extra columns: numbers with metric-like names into metrics, the rest
+ * into series. -1 with a message when one is malformed. */
+static int record_extras(const json_t *extras, json_t *series, json_t *metrics, char *why,
+			 size_t why_size, const char **bad_field)
+{
 	const char *k;
 	const json_t *v;
-	json_t *metrics = json_object(); /* extra columns that are measurements */
 	json_object_foreach((json_t *)extras, k, v)
 	{
 		if (!strcmp(k, "model") || !strcmp(k, "performance") || !strcmp(k, "metric") ||
@@ -169,38 +196,30 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 			json_object_set(metrics, k, (json_t *)v);
 			continue;
 		}
-		json_t *s = peer_scalar(v);
-		if (!s && (json_is_object(v) || json_is_array(v)) &&
-		    json_object_size(v) + json_array_size(v))
-			s = json_deep_copy(v);
-		if (!s || (json_is_string(s) && !json_string_length(s))) {
-			json_decref(s);
-			continue;
+		const char *bad = NULL;
+		json_t *s = extra_field(k, v, why, why_size, &bad);
+		if (bad) {
+			*bad_field = bad;
+			return -1;
 		}
-		if ((!strcmp(k, "precision") || !strcmp(k, "scale")) && json_is_string(s)) {
-			char norm[64];
-			if (!strcmp(k, "precision"))
-				peer_precision(json_string_value(s), norm, sizeof(norm));
-			else if (!peer_scale(json_string_value(s), norm, sizeof(norm))) {
-				*bad_field = "scale";
-				snprintf(why, why_size,
-					 "expected NODESxGPUS such as 2x8, got \"%.60s\"",
-					 json_string_value(s));
-				json_decref(s);
-				json_decref(series);
-				json_decref(metrics);
-				return -1;
-			}
-			json_decref(s);
-			s = json_string(norm);
-		}
-		json_object_set_new(series, k, s);
+		if (s)
+			json_object_set_new(series, k, s);
 	}
+	return 0;
+}
+
+/* The rows: one per finite extra metric, then the performance row (which
+ * takes series). Returns how many. */
+static int record_rows(const json_t *rec, json_t *series, const json_t *metrics, const char *metric,
+		       double value, struct assay_rows *rows)
+{
 	char revision[256], build[128];
 	text(rec, "git_commit", revision, sizeof(revision));
 	text(rec, "build_number", build, sizeof(build));
 	int added = 0;
-	json_object_foreach(metrics, k, v)
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)metrics, k, v)
 	{
 		double x = json_number_value(v);
 		if (!isfinite(x))
@@ -213,12 +232,49 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 		m->run_id = build[0] ? xstrdup(build) : NULL;
 		added++;
 	}
-	json_decref(metrics);
 	struct assay_row *r = assay_rows_add(rows);
 	assay_row_set(r, series, metric, "value", value, metric, peer_direction(metric));
 	r->revision = revision[0] ? xstrdup(revision) : NULL;
 	r->run_id = build[0] ? xstrdup(build) : NULL;
 	return added + 1;
+}
+
+int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows *rows, char *why,
+		     size_t why_size, const char **bad_field)
+{
+	char model[512], metric[256], perf[128], status[64];
+	text(rec, "model", model, sizeof(model));
+	text(rec, "metric", metric, sizeof(metric));
+	text(rec, "performance", perf, sizeof(perf));
+	text(rec, "status", status, sizeof(status));
+	double value;
+	int have = record_value(rec, perf, &value, why, why_size, bad_field);
+	if (have < 0)
+		return -1;
+	if (status[0] && strcasecmp(status, "SUCCESS"))
+		return 0;
+	if (!have)
+		return 0;
+	if (!model[0]) {
+		*bad_field = "model";
+		snprintf(why, why_size, "expected a model name, got an empty value");
+		return -1;
+	}
+	if (!metric[0]) {
+		*bad_field = "metric";
+		snprintf(why, why_size, "expected a metric name, got an empty value");
+		return -1;
+	}
+	json_t *series = record_series(rec, model);
+	json_t *metrics = json_object(); /* extra columns that are measurements */
+	if (record_extras(extras, series, metrics, why, why_size, bad_field) < 0) {
+		json_decref(series);
+		json_decref(metrics);
+		return -1;
+	}
+	int n = record_rows(rec, series, metrics, metric, value, rows);
+	json_decref(metrics);
+	return n;
 }
 
 assay_err madengine_parse_csv(const char *data, size_t len, const struct assay_parse_opts *o,

@@ -1,6 +1,7 @@
 /* Private to src/lib/parse: the single-pass scanner shared by the
- * Megatron-LM and Primus parsers (train_scan.c), and the result helpers the
- * golden-values parser shares with them. */
+ * Megatron-LM and Primus parsers (train_scan.c and the files it names; its
+ * own internals in train_scan_int.h), and the result helpers the
+ * golden-values parser shares with them (train_result.c). */
 #ifndef ASSAY_PARSE_TRAIN_SCAN_H
 #define ASSAY_PARSE_TRAIN_SCAN_H
 
@@ -40,10 +41,16 @@ void train_counts_release(struct train_counts *c);
  * (any case). Returns the end, or NULL when there is none. Never reads at or
  * past end. */
 const char *train_number(const char *p, const char *end, double *out);
+/* As train_number, times 10^shift (a percentage as a ratio: -2), correctly
+ * rounded on the fast path (train_number.c). */
+const char *train_decimal(const char *p, const char *end, int shift, double *out);
 
 void train_result_init(struct assay_train_result *r, const char *format);
 /* A fresh step: every optional field absent. */
 void train_step_init(struct assay_train_step *s);
+/* Tokens/s/GPU from global batch size, sequence length and elapsed time,
+ * when the step has the elapsed time but no tokens. */
+void train_derive_tokens(struct assay_train_step *s, long long seq_len, long long world);
 /* Counts s as the next unique step: numbers it (s->index), adds it to the
  * aggregates (s->cum) and keeps it when the thinning keeps its index. */
 void train_push_step(struct assay_train_result *r, struct assay_train_step *s);

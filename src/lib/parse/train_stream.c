@@ -1,0 +1,149 @@
+/* Training logs as a stream: each block's whole lines go to the scanner at
+ * once, the unterminated last line is carried to the next block, and a line
+ * longer than ASSAY_TRAIN_LINE_CAP is scanned in overlapping pieces; at the
+ * end the format (for "auto") and the result are settled. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/watch.h"
+#include "train_scan_int.h"
+
+struct assay_train_stream {
+	struct scan s;
+	struct assay_train_result *r;
+	struct assay_train_opts o;
+	char *carry; /* the unterminated last line so far, at most ASSAY_TRAIN_LINE_CAP */
+	size_t carry_len;
+	bool in_long; /* carry continues a line longer than the cap */
+};
+
+struct assay_train_stream *assay_train_stream_new(const char *format,
+						  const struct assay_train_opts *o,
+						  struct assay_train_result *r)
+{
+	struct assay_train_stream *st = xcalloc(1, sizeof(*st));
+	if (o)
+		st->o = *o;
+	else
+		assay_train_opts_init(&st->o);
+	bool is_auto = !strcmp(format, "auto");
+	const struct train_dialect *d =
+	    !strcmp(format, "megatron") ? &train_megatron : &train_primus;
+	train_result_init(r, d->name);
+	r->keep = st->o.keep_steps ? st->o.keep_steps : ASSAY_TRAIN_KEEP_STEPS;
+	r->warm_cap = st->o.warm_record ? st->o.warm_record : ASSAY_TRAIN_WARM_RECORD;
+	st->r = r;
+	st->s.d = d;
+	st->s.o = &st->o;
+	st->s.r = r;
+	st->s.line_no = 1;
+	st->s.auto_format = is_auto;
+	if (!st->o.no_errors)
+		st->s.cls = assay_classifier_new();
+	st->carry = xmalloc(ASSAY_TRAIN_LINE_CAP);
+	return st;
+}
+
+/* A piece of a line longer than the cap: scanned whole, and its last
+ * PIECE_OVERLAP bytes begin the next piece, so a marker across the cut
+ * (every keyword is shorter) is seen whole in one of them. */
+#define PIECE_OVERLAP 256
+static void long_piece(struct assay_train_stream *st)
+{
+	struct assay_train_result *r = st->r;
+	if (!st->in_long) {
+		st->in_long = true;
+		if (!r->long_lines++)
+			r->long_line_first = st->s.line_no;
+	}
+	long line = st->s.line_no;
+	train_scan_lines(&st->s, st->carry, st->carry_len);
+	st->s.line_no = line; /* the line goes on */
+	memmove(st->carry, st->carry + st->carry_len - PIECE_OVERLAP, PIECE_OVERLAP);
+	st->carry_len = PIECE_OVERLAP;
+}
+
+/* Append [p, p + n) to the carried line, scanning pieces of a long one. */
+static void carry_add(struct assay_train_stream *st, const char *p, size_t n)
+{
+	while (n) {
+		size_t room = ASSAY_TRAIN_LINE_CAP - st->carry_len;
+		size_t take = n < room ? n : room;
+		memcpy(st->carry + st->carry_len, p, take);
+		st->carry_len += take;
+		p += take;
+		n -= take;
+		if (st->carry_len == ASSAY_TRAIN_LINE_CAP)
+			long_piece(st);
+	}
+}
+
+static const char *first_eol(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *stop = nl ? nl : end;
+	const char *cr = p < stop ? memchr(p, '\r', (size_t)(stop - p)) : NULL;
+	return cr ? cr : nl;
+}
+
+static const char *last_eol(const char *p, const char *end)
+{
+	const char *nl = memrchr(p, '\n', (size_t)(end - p));
+	const char *from = nl ? nl + 1 : p;
+	const char *cr = from < end ? memrchr(from, '\r', (size_t)(end - from)) : NULL;
+	return cr ? cr : nl;
+}
+
+void assay_train_stream_feed(struct assay_train_stream *st, const char *data, size_t len)
+{
+	const char *p = data, *end = data + len;
+	if (!len)
+		return;
+	if (st->carry_len || st->in_long) {
+		const char *eol = first_eol(p, end);
+		if (!eol) {
+			carry_add(st, p, len);
+			return;
+		}
+		carry_add(st, p, (size_t)(eol + 1 - p));
+		train_scan_lines(&st->s, st->carry, st->carry_len);
+		st->carry_len = 0;
+		st->in_long = false;
+		p = eol + 1;
+	}
+	if (p >= end)
+		return;
+	const char *last = last_eol(p, end);
+	if (last) {
+		train_scan_lines(&st->s, p, (size_t)(last + 1 - p));
+		p = last + 1;
+	}
+	carry_add(st, p, (size_t)(end - p));
+}
+
+assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file,
+				 struct assay_error *e)
+{
+	struct scan *s = &st->s;
+	struct assay_train_result *r = st->r;
+	if (st->carry_len)
+		train_scan_lines(s, st->carry, st->carry_len);
+	assay_err rc = ASSAY_OK;
+	if (s->auto_format) {
+		if (s->ev_primus)
+			r->format = train_primus.name;
+		else if (s->ev_megatron)
+			r->format = train_megatron.name;
+		else
+			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+					    "cannot tell the format: not a Megatron-LM or Primus "
+					    "log, nor a golden-values file (use --input-format)");
+	}
+	long long world = s->line_world ? s->line_world : s->log_world;
+	train_finish(r, &st->o, world);
+	free(s->set);
+	assay_classifier_free(s->cls);
+	free(st->carry);
+	free(st);
+	return rc;
+}
