@@ -119,6 +119,13 @@ const struct assay_threshold_cell *assay_thresholds_cell(const struct assay_thre
  * the cell's JSON path). combos are canonical keys. */
 assay_err assay_thresholds_check_combos(const struct assay_thresholds *t, const char *const *combos,
 					size_t n, struct assay_error *e);
+/* Before judging rows under combo (NULL: "default"): combo has a cell of
+ * its own (an unknown combo is ASSAY_USAGE naming $.cells and the cells
+ * there are), and every metric of that cell is one a row has or a parser of
+ * the format table produces (a misspelt one is ASSAY_USAGE at the
+ * threshold's path, not "missing"). */
+assay_err assay_thresholds_check_metrics(const struct assay_thresholds *t, const char *combo,
+					 const struct assay_rows *rows, struct assay_error *e);
 /* The statistic a threshold on metric reads when it names none (training
  * metrics: docs/gate.md); NULL for metrics it does not know. */
 const char *assay_threshold_default_statistic(const char *metric);

@@ -106,54 +106,6 @@ static assay_err load_log(const struct gate_args *a, const char *file, struct as
 	return rc;
 }
 
-/* Every metric a parser in the format table names (NULL-terminated list
- * entries "metric/statistic"). */
-static bool metric_known(const char *metric)
-{
-	for (const struct assay_format *f = assay_formats; f->name; f++)
-		if (assay_format_produces(f, metric, NULL) == 1)
-			return true;
-	return false;
-}
-
-/* The thresholds cell for --combo: its own cell (an unknown combo is a
- * config error), and every metric it names is one a row has or a parser
- * produces (a misspelt one is a config error, not "missing"). */
-static assay_err check_thresholds(const struct assay_thresholds *th, const char *combo,
-				  const struct assay_rows *rows, struct assay_error *e)
-{
-	char canon[256] = "default";
-	if (combo)
-		assay_combo_canonical(combo, canon, sizeof(canon), NULL);
-	const struct assay_threshold_cell *cell = assay_thresholds_cell(th, canon);
-	if (combo) {
-		if (!cell || strcmp(cell->key, canon)) {
-			struct sbuf sb = SBUF_INIT;
-			for (size_t i = 0; i < th->n_cells; i++)
-				sbuf_addf(&sb, "%s%s", i ? ", " : "", th->cells[i].key);
-			assay_error_at(e, ASSAY_USAGE, th->file, "$.cells", 0,
-				       "no cell for combo \"%s\" (cells: %s)", canon,
-				       sb.len ? sbuf_str(&sb) : "none");
-			sbuf_release(&sb);
-			return ASSAY_USAGE;
-		}
-	}
-	if (!cell)
-		return ASSAY_OK;
-	for (size_t i = 0; i < cell->n; i++) {
-		const struct assay_threshold *t = &cell->v[i];
-		bool in_rows = false;
-		for (size_t j = 0; j < rows->n && !in_rows; j++)
-			in_rows = !strcmp(rows->v[j].metric, t->metric);
-		if (!in_rows && !metric_known(t->metric))
-			return assay_error_at(e, ASSAY_USAGE, th->file, t->path, 0,
-					      "unknown metric \"%s\": no row has it and no parser "
-					      "produces it (a misspelt name?)",
-					      t->metric);
-	}
-	return ASSAY_OK;
-}
-
 static void value_text(const struct assay_verdict *v, char *buf, size_t n)
 {
 	if (isnan(v->value))
@@ -297,7 +249,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 		}
 		have_pair = true;
 	}
-	if (a->thresholds && check_thresholds(&th, a->combo, &rows, &err) != ASSAY_OK)
+	if (a->thresholds && assay_thresholds_check_metrics(&th, a->combo, &rows, &err) != ASSAY_OK)
 		goto report;
 	if (a->thresholds && assay_gate_thresholds(&th, a->combo ? a->combo : "default", &rows, &vs,
 						   &err) != ASSAY_OK)
