@@ -212,33 +212,98 @@ static int on_gate_series(const char *key, const char *fields_json, void *ctx)
 	return 0;
 }
 
+/* The gates' series, each looked up once by its exact key (not a listing
+ * of every series in the store), into G sorted by key. */
+static assay_err gate_fields_read(struct loader *L, struct gate_fields_ctx *G,
+				  struct assay_error *e)
+{
+	struct assay_report *r = L->r;
+	G->v = xcalloc(r->ngates + 1, sizeof(*G->v));
+	G->n = 0;
+	for (size_t i = 0; i < r->ngates; i++)
+		if (r->gates[i].series_key)
+			G->v[G->n++] = (struct gate_fields){r->gates[i].series_key, NULL};
+	if (G->n)
+		qsort(G->v, G->n, sizeof(*G->v), cmp_gate_fields);
+	size_t w = 0;
+	struct strlist keys = STRLIST_INIT;
+	for (size_t i = 0; i < G->n; i++)
+		if (!w || strcmp(G->v[w - 1].key, G->v[i].key)) {
+			G->v[w++] = G->v[i];
+			strlist_push(&keys, G->v[i].key);
+		}
+	G->n = w;
+	assay_err rc = ASSAY_OK;
+	if (keys.n)
+		rc = assay_store_series_by_key(L->s, &keys, on_gate_series, G, e);
+	strlist_clear(&keys);
+	return rc;
+}
+
+static void gate_fields_release(struct gate_fields_ctx *G)
+{
+	for (size_t i = 0; i < G->n; i++)
+		json_decref(G->v[i].fields);
+	free(G->v);
+}
+
+static bool same_gate(const struct assay_report_gate *g, const struct assay_report_gate *h)
+{
+	return same_str(g->case_id, h->case_id) && same_str(g->name, h->name) &&
+	       same_str(g->metric, h->metric);
+}
+
+/* Gate h's series label: "k=v k=v" for the keys in vary its fields have. */
+static void gate_label(struct assay_report_gate *h, const json_t *fields,
+		       const struct strlist *vary, struct sbuf *sb)
+{
+	sbuf_reset(sb);
+	struct sbuf v = SBUF_INIT;
+	for (size_t j = 0; j < vary->n; j++) {
+		const json_t *val = json_object_get(fields, vary->v[j]);
+		if (!val)
+			continue;
+		load_factor_value(val, &v);
+		sbuf_addf(sb, "%s%s=%s", sb->len ? " " : "", vary->v[j], v.buf);
+	}
+	sbuf_release(&v);
+	assay_report_set(&h->series, sb->len ? sb->buf : NULL);
+}
+
+/* The labels of gate i and the gates not yet done of its case, gate and
+ * metric (fields[k]: gate k's series object or NULL; group: room for all). */
+static void gate_group_labels(struct assay_report *r, size_t i, json_t **fields, bool *done,
+			      json_t **group, struct sbuf *sb)
+{
+	static const char *const skip[] = {"metric", "statistic"};
+	const struct assay_report_gate *g = &r->gates[i];
+	size_t n = 0;
+	for (size_t k = i; k < r->ngates; k++)
+		if (!done[k] && same_gate(g, &r->gates[k]) && fields[k])
+			group[n++] = fields[k];
+	struct strlist vary = STRLIST_INIT;
+	varying_keys(group, n, skip, ARRAY_SIZE(skip), &vary);
+	if (vary.n)
+		qsort(vary.v, vary.n, sizeof(char *), cmp_str);
+	for (size_t k = i; k < r->ngates; k++) {
+		struct assay_report_gate *h = &r->gates[k];
+		if (done[k] || !same_gate(g, h))
+			continue;
+		done[k] = true;
+		if (!fields[k] || !vary.n)
+			continue;
+		gate_label(h, fields[k], &vary, sb);
+	}
+	strlist_clear(&vary);
+}
+
 assay_err load_gate_series(struct loader *L, struct assay_error *e)
 {
 	struct assay_report *r = L->r;
-	/* The gates' series, each looked up once by its exact key (not a
-	 * listing of every series in the store). */
-	struct gate_fields_ctx G = {xcalloc(r->ngates + 1, sizeof(*G.v)), 0};
-	for (size_t i = 0; i < r->ngates; i++)
-		if (r->gates[i].series_key)
-			G.v[G.n++] = (struct gate_fields){r->gates[i].series_key, NULL};
-	if (G.n)
-		qsort(G.v, G.n, sizeof(*G.v), cmp_gate_fields);
-	size_t w = 0;
-	struct strlist keys = STRLIST_INIT;
-	for (size_t i = 0; i < G.n; i++)
-		if (!w || strcmp(G.v[w - 1].key, G.v[i].key)) {
-			G.v[w++] = G.v[i];
-			strlist_push(&keys, G.v[i].key);
-		}
-	G.n = w;
-	assay_err rc = ASSAY_OK;
-	if (keys.n)
-		rc = assay_store_series_by_key(L->s, &keys, on_gate_series, &G, e);
-	strlist_clear(&keys);
+	struct gate_fields_ctx G;
+	assay_err rc = gate_fields_read(L, &G, e);
 	if (rc != ASSAY_OK) {
-		for (size_t i = 0; i < G.n; i++)
-			json_decref(G.v[i].fields);
-		free(G.v);
+		gate_fields_release(&G);
 		return rc;
 	}
 	/* fields[i]: gate i's series object, NULL when it has none. */
@@ -253,53 +318,15 @@ assay_err load_gate_series(struct loader *L, struct assay_error *e)
 	}
 	bool *done = xcalloc(r->ngates + 1, sizeof(*done));
 	json_t **group = xcalloc(r->ngates + 1, sizeof(*group));
-	static const char *const skip[] = {"metric", "statistic"};
 	struct sbuf sb = SBUF_INIT;
-	for (size_t i = 0; i < r->ngates; i++) {
-		if (done[i])
-			continue;
-		const struct assay_report_gate *g = &r->gates[i];
-		size_t n = 0;
-		for (size_t k = i; k < r->ngates; k++) {
-			const struct assay_report_gate *h = &r->gates[k];
-			if (!done[k] && same_str(g->case_id, h->case_id) &&
-			    same_str(g->name, h->name) && same_str(g->metric, h->metric) &&
-			    fields[k])
-				group[n++] = fields[k];
-		}
-		struct strlist vary = STRLIST_INIT;
-		varying_keys(group, n, skip, ARRAY_SIZE(skip), &vary);
-		if (vary.n)
-			qsort(vary.v, vary.n, sizeof(char *), cmp_str);
-		for (size_t k = i; k < r->ngates; k++) {
-			struct assay_report_gate *h = &r->gates[k];
-			if (done[k] || !same_str(g->case_id, h->case_id) ||
-			    !same_str(g->name, h->name) || !same_str(g->metric, h->metric))
-				continue;
-			done[k] = true;
-			if (!fields[k] || !vary.n)
-				continue;
-			sbuf_reset(&sb);
-			struct sbuf v = SBUF_INIT;
-			for (size_t j = 0; j < vary.n; j++) {
-				const json_t *val = json_object_get(fields[k], vary.v[j]);
-				if (!val)
-					continue;
-				load_factor_value(val, &v);
-				sbuf_addf(&sb, "%s%s=%s", sb.len ? " " : "", vary.v[j], v.buf);
-			}
-			sbuf_release(&v);
-			assay_report_set(&h->series, sb.len ? sb.buf : NULL);
-		}
-		strlist_clear(&vary);
-	}
+	for (size_t i = 0; i < r->ngates; i++)
+		if (!done[i])
+			gate_group_labels(r, i, fields, done, group, &sb);
 	sbuf_release(&sb);
 	free(group);
 	free(done);
 	free(fields);
-	for (size_t i = 0; i < G.n; i++)
-		json_decref(G.v[i].fields);
-	free(G.v);
+	gate_fields_release(&G);
 	return ASSAY_OK;
 }
 
@@ -750,6 +777,128 @@ static assay_err read_all(struct loader *L, struct hctx *H, struct assay_error *
 	return rc;
 }
 
+/* The ignore annotations of ann, sorted by series key, into S. */
+static void ignores_sort(struct hshared *S, struct assay_annotations *ann)
+{
+	S->ign = xcalloc(ann->n + 1, sizeof(*S->ign));
+	for (size_t i = 0; i < ann->n; i++)
+		if (ann->v[i].kind == ASSAY_ANN_IGNORE && ann->v[i].series_key &&
+		    ann->v[i].revision)
+			S->ign[S->nign++] = &ann->v[i];
+	if (S->nign)
+		qsort(S->ign, S->nign, sizeof(*S->ign), cmp_ann);
+}
+
+/* The fields that label the followed series: the keys whose values differ
+ * between the series that have them (as varying_keys, over the interned
+ * pairs), sorted, with their ids; and the ids of metric and statistic. */
+struct hlabels {
+	struct strlist vary;
+	unsigned *vary_ids;
+	unsigned metric_id, stat_id;
+};
+
+static void hlabels_find(struct hshared *S, const struct hctx *H, struct hlabels *o)
+{
+	size_t nkeys = S->in.keys.n;
+	unsigned *first = xcalloc(nkeys + 1, sizeof(*first));
+	bool *varies = xcalloc(nkeys + 1, sizeof(*varies));
+	for (size_t i = 0; i < H->n; i++)
+		for (size_t k = 0; k < H->v[i].nf; k++) {
+			const struct fpair *f = &H->v[i].f[k];
+			if (!first[f->key])
+				first[f->key] = f->val + 1;
+			else if (first[f->key] != f->val + 1)
+				varies[f->key] = true;
+		}
+	o->vary = (struct strlist)STRLIST_INIT;
+	for (size_t k = 0; k < nkeys; k++)
+		if (varies[k] && strcmp(S->in.keys.v[k], "metric") &&
+		    strcmp(S->in.keys.v[k], "statistic"))
+			strlist_push(&o->vary, S->in.keys.v[k]);
+	if (o->vary.n)
+		qsort(o->vary.v, o->vary.n, sizeof(char *), cmp_str);
+	o->vary_ids = xcalloc(o->vary.n + 1, sizeof(*o->vary_ids));
+	for (size_t k = 0; k < o->vary.n; k++)
+		o->vary_ids[k] = intern_key(&S->in, o->vary.v[k]);
+	o->metric_id = intern_key(&S->in, "metric");
+	o->stat_id = intern_key(&S->in, "statistic");
+	free(first);
+	free(varies);
+}
+
+/* "metric statistic · k=v · ..." of series s into label (v: scratch). */
+static void history_label(const struct hshared *S, const struct hlabels *lb,
+			  const struct hseries *s, struct sbuf *label, struct sbuf *v)
+{
+	const char *metric = json_string_value(fvalue(&S->in, s->f, s->nf, lb->metric_id));
+	const char *stat = json_string_value(fvalue(&S->in, s->f, s->nf, lb->stat_id));
+	sbuf_reset(label);
+	sbuf_addf(label, "%s %s", metric ? metric : "?", stat ? stat : "");
+	for (size_t k = 0; k < lb->vary.n; k++) {
+		const json_t *val = fvalue(&S->in, s->f, s->nf, lb->vary_ids[k]);
+		if (!val)
+			continue;
+		load_factor_value(val, v);
+		sbuf_addf(label, " · %s=%s", lb->vary.v[k], v->buf);
+	}
+}
+
+/* Series s into the model under label: the gates' verdict and the message,
+ * its points (handed over, no copies) and its change points (rk's). */
+static void history_add(struct loader *L, struct hseries *s, const struct hrank *rk,
+			const char *label, struct sbuf *msg)
+{
+	struct assay_report_history *h = assay_report_add_history(L->r, label, s->unit);
+	h->lower_is_better = s->dir == ASSAY_DIR_LOWER;
+	sbuf_reset(msg);
+	enum assay_report_verdict verdict = ASSAY_VERDICT_RECORD;
+	bool gated = gate_verdict(L, s->key, &verdict, msg);
+	if (gated)
+		sbuf_adds(msg, "; ");
+	history_message(s, &rk->ch, gated, msg);
+	assay_report_set(&h->message, msg->buf);
+	h->verdict = verdict;
+	/* The model takes the points as they are (no copies). */
+	h->points = s->pts;
+	h->npoints = h->points_alloc = s->n;
+	h->strings = s->strings;
+	s->pts = NULL;
+	s->strings = NULL;
+	for (size_t k = 0; k < rk->ch.n; k++)
+		assay_report_history_change(h, rk->ch.v[k].index);
+	h->new_point = s->mine;
+}
+
+/* The series read into the model, in the order of their ranks. */
+static void history_to_model(struct loader *L, struct hshared *S, struct hctx *H)
+{
+	struct hlabels lb;
+	hlabels_find(S, H, &lb);
+	/* The ranks as found while reading (their change points move here). */
+	struct hrank *rank = xcalloc(H->n + 1, sizeof(*rank));
+	for (size_t i = 0; i < H->n; i++) {
+		rank[i] = H->v[i].r;
+		rank[i].index = i;
+		memset(&H->v[i].r.ch, 0, sizeof(H->v[i].r.ch));
+	}
+	qsort(rank, H->n, sizeof(*rank), cmp_rank);
+	struct sbuf label = SBUF_INIT, msg = SBUF_INIT, v = SBUF_INIT;
+	for (size_t j = 0; j < H->n; j++) {
+		struct hseries *s = &H->v[rank[j].index];
+		history_label(S, &lb, s, &label, &v);
+		history_add(L, s, &rank[j], label.buf, &msg);
+	}
+	for (size_t i = 0; i < H->n; i++)
+		assay_changes_release(&rank[i].ch);
+	free(rank);
+	sbuf_release(&label);
+	sbuf_release(&msg);
+	sbuf_release(&v);
+	strlist_clear(&lb.vary);
+	free(lb.vary_ids);
+}
+
 assay_err load_history(struct loader *L, struct assay_error *e)
 {
 	if (L->nhgates)
@@ -764,95 +913,11 @@ assay_err load_history(struct loader *L, struct assay_error *e)
 	hctx_init(&H, &S);
 	dedupe(&L->keys);
 	assay_err rc = assay_store_annotations(L->s, NULL, &ann, e);
-	S.ign = xcalloc(ann.n + 1, sizeof(*S.ign));
-	for (size_t i = 0; i < ann.n; i++)
-		if (ann.v[i].kind == ASSAY_ANN_IGNORE && ann.v[i].series_key && ann.v[i].revision)
-			S.ign[S.nign++] = &ann.v[i];
-	if (S.nign)
-		qsort(S.ign, S.nign, sizeof(*S.ign), cmp_ann);
+	ignores_sort(&S, &ann);
 	if (rc == ASSAY_OK)
 		rc = read_all(L, &H, e);
-	if (rc != ASSAY_OK)
-		goto out;
-	/* Labels name the fields that tell the followed series apart: the keys
-	 * whose values differ between the series that have them (as
-	 * varying_keys, over the interned pairs). */
-	size_t nkeys = S.in.keys.n;
-	unsigned *first = xcalloc(nkeys + 1, sizeof(*first));
-	bool *varies = xcalloc(nkeys + 1, sizeof(*varies));
-	for (size_t i = 0; i < H.n; i++)
-		for (size_t k = 0; k < H.v[i].nf; k++) {
-			const struct fpair *f = &H.v[i].f[k];
-			if (!first[f->key])
-				first[f->key] = f->val + 1;
-			else if (first[f->key] != f->val + 1)
-				varies[f->key] = true;
-		}
-	struct strlist vary = STRLIST_INIT;
-	for (size_t k = 0; k < nkeys; k++)
-		if (varies[k] && strcmp(S.in.keys.v[k], "metric") &&
-		    strcmp(S.in.keys.v[k], "statistic"))
-			strlist_push(&vary, S.in.keys.v[k]);
-	if (vary.n)
-		qsort(vary.v, vary.n, sizeof(char *), cmp_str);
-	unsigned *vary_ids = xcalloc(vary.n + 1, sizeof(*vary_ids));
-	for (size_t k = 0; k < vary.n; k++)
-		vary_ids[k] = intern_key(&S.in, vary.v[k]);
-	unsigned metric_id = intern_key(&S.in, "metric"), stat_id = intern_key(&S.in, "statistic");
-	free(first);
-	free(varies);
-
-	/* The ranks as found while reading (their change points move here). */
-	struct hrank *rank = xcalloc(H.n + 1, sizeof(*rank));
-	for (size_t i = 0; i < H.n; i++) {
-		rank[i] = H.v[i].r;
-		rank[i].index = i;
-		memset(&H.v[i].r.ch, 0, sizeof(H.v[i].r.ch));
-	}
-	qsort(rank, H.n, sizeof(*rank), cmp_rank);
-	struct sbuf label = SBUF_INIT, msg = SBUF_INIT, v = SBUF_INIT;
-	for (size_t j = 0; j < H.n; j++) {
-		struct hseries *s = &H.v[rank[j].index];
-		const char *metric = json_string_value(fvalue(&S.in, s->f, s->nf, metric_id));
-		const char *stat = json_string_value(fvalue(&S.in, s->f, s->nf, stat_id));
-		sbuf_reset(&label);
-		sbuf_addf(&label, "%s %s", metric ? metric : "?", stat ? stat : "");
-		for (size_t k = 0; k < vary.n; k++) {
-			const json_t *val = fvalue(&S.in, s->f, s->nf, vary_ids[k]);
-			if (!val)
-				continue;
-			load_factor_value(val, &v);
-			sbuf_addf(&label, " · %s=%s", vary.v[k], v.buf);
-		}
-		struct assay_report_history *h = assay_report_add_history(L->r, label.buf, s->unit);
-		h->lower_is_better = s->dir == ASSAY_DIR_LOWER;
-		sbuf_reset(&msg);
-		enum assay_report_verdict verdict = ASSAY_VERDICT_RECORD;
-		bool gated = gate_verdict(L, s->key, &verdict, &msg);
-		if (gated)
-			sbuf_adds(&msg, "; ");
-		history_message(s, &rank[j].ch, gated, &msg);
-		assay_report_set(&h->message, msg.buf);
-		h->verdict = verdict;
-		/* The model takes the points as they are (no copies). */
-		h->points = s->pts;
-		h->npoints = h->points_alloc = s->n;
-		h->strings = s->strings;
-		s->pts = NULL;
-		s->strings = NULL;
-		for (size_t k = 0; k < rank[j].ch.n; k++)
-			assay_report_history_change(h, rank[j].ch.v[k].index);
-		h->new_point = s->mine;
-	}
-	for (size_t i = 0; i < H.n; i++)
-		assay_changes_release(&rank[i].ch);
-	free(rank);
-	sbuf_release(&label);
-	sbuf_release(&msg);
-	sbuf_release(&v);
-	strlist_clear(&vary);
-	free(vary_ids);
-out:
+	if (rc == ASSAY_OK)
+		history_to_model(L, &S, &H);
 	hseries_release(H.v, H.n);
 	free(H.x);
 	free(S.ign);
