@@ -2,7 +2,8 @@
  * the run header, every case (the store's record, completed by the run
  * folder's summary.json for cases the store did not finish), links to the
  * cases' files, the gate verdicts and the secrets; the rows, history and
- * training curves are read by load_series.c and load_train.c. */
+ * training curves are read by load_series.c, load_history.c and
+ * load_train.c. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -86,6 +87,11 @@ static char *rel_path(const char *dir, const char *file)
 const char *load_jstr(const json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
+}
+
+int load_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* ---- cases ---- */
