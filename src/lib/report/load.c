@@ -2,7 +2,8 @@
  * the run header, every case (the store's record, completed by the run
  * folder's summary.json for cases the store did not finish), links to the
  * cases' files, the gate verdicts and the secrets; the rows, history and
- * training curves are read by load_series.c and load_train.c. */
+ * training curves are read by load_series.c, load_history.c and
+ * load_train.c. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -86,6 +87,11 @@ static char *rel_path(const char *dir, const char *file)
 const char *load_jstr(const json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
+}
+
+int load_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* ---- cases ---- */
@@ -355,6 +361,139 @@ static char *find_run_dir(const struct assay_report_source *src, const struct as
 	return NULL;
 }
 
+/* The run folder into found->run_dir (when it is here; *lost when it was
+ * recorded but is not) and the folder the report goes to into
+ * found->out_dir and L->out_abs: an error when the run folder is missing
+ * and nothing else will do, or when there is no folder to write to. */
+static assay_err find_folders(struct loader *L, const struct assay_report_source *src,
+			      const struct assay_store_cases *sc, const struct assay_store_run *run,
+			      struct assay_report_found *found, bool *lost, struct assay_error *e)
+{
+	char *dir = find_run_dir(src, sc);
+	*lost = dir && !is_dir(dir); /* recorded, but not here */
+	if (dir && !*lost) {
+		found->run_dir = dir;
+	} else if (src->run_dir || (dir && !src->out_dir)) {
+		assay_err rc = assay_error_set(
+		    e, ASSAY_USAGE,
+		    "run %s: its output folder %s does not exist here (paths in the "
+		    "store are relative to where `assay run` was started)%s",
+		    run->run_id, dir ? dir : src->run_dir,
+		    src->run_dir ? ""
+				 : "; run assay report from there, or give --out "
+				   "to write a report without it");
+		free(dir);
+		return rc;
+	} else {
+		free(dir);
+	}
+	const char *out = src->out_dir ? src->out_dir : found->run_dir;
+	if (!out)
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "run %s has no output folder (an ingested run?); give --out DIR", run->run_id);
+	found->out_dir = xstrdup(out);
+	L->out_abs = abs_path(out);
+	L->run_dir = found->run_dir;
+	return ASSAY_OK;
+}
+
+/* The run folder's summary.json into L->summary; notes when the folder has
+ * none or was not found (lost). */
+static assay_err read_summary(struct loader *L, const struct assay_store_run *run, bool lost,
+			      struct assay_error *e)
+{
+	if (!L->run_dir) {
+		if (lost)
+			strlist_push(&L->r->notes,
+				     "The run's output folder was not found: cases are shown as "
+				     "the store recorded them, without links to their files.");
+		return ASSAY_OK;
+	}
+	assay_err rc = ASSAY_OK;
+	char *sum = xasprintf("%s/summary.json", L->run_dir);
+	if (load_is_file(sum)) {
+		L->summary = assay_json_load_file(sum, e);
+		const char *sid = L->summary ? load_jstr(L->summary, "run_id") : NULL;
+		if (!L->summary)
+			rc = ASSAY_USAGE;
+		else if (sid && strcmp(sid, run->run_id))
+			rc = assay_error_at(e, ASSAY_USAGE, sum, "$.run_id", 0,
+					    "this folder belongs to run %s, not %s", sid,
+					    run->run_id);
+	} else {
+		strlist_push(&L->r->notes, "The run folder has no summary.json: cases the store "
+					   "did not finish (unsupported, skipped) may be missing.");
+	}
+	free(sum);
+	return rc;
+}
+
+/* What the provenance expectations matched, per case and node or rank. */
+static assay_err load_provenance(struct loader *L, const char *run_id, struct assay_error *e)
+{
+	struct assay_report *r = L->r;
+	struct assay_provenance *prov;
+	size_t nprov;
+	assay_err rc = assay_store_run_provenance(L->s, run_id, &prov, &nprov, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	r->provenance = xcalloc(nprov + 1, sizeof(*r->provenance));
+	for (size_t i = 0; i < nprov; i++) {
+		struct assay_report_prov *p = &r->provenance[r->nprovenance++];
+		p->case_id = xstrdup(prov[i].case_id);
+		p->name = xstrdup(prov[i].name);
+		p->per = xstrdup(prov[i].per);
+		p->unit = xstrdup(prov[i].unit);
+		p->matched = prov[i].matched ? xstrdup(prov[i].matched) : NULL;
+	}
+	assay_provenance_free(prov, nprov);
+	return ASSAY_OK;
+}
+
+/* The model from the store and the folders found: the header, secrets and
+ * cases first (the verdicts add to the cases' reasons), then the rows and
+ * what is made of them. */
+static assay_err load_run(struct loader *L, const struct assay_report_source *src,
+			  const struct assay_store_cases *sc, const struct assay_store_run *run,
+			  struct assay_report_found *found, struct assay_error *e)
+{
+	assay_err rc;
+	header(L, run);
+	secrets(L, src->redact, found);
+	load_cases(L, sc);
+	if ((rc = load_provenance(L, run->run_id, e)) != ASSAY_OK ||
+	    (rc = assay_store_verdicts(L->s, run->run_id, NULL, on_verdict, L, e)) != ASSAY_OK ||
+	    (rc = assay_store_run_rows(L->s, run->run_id, load_ep_skip, load_row_fields,
+				       load_on_row, L, e)) != ASSAY_OK)
+		return rc;
+	load_ep_groups(L);
+	if ((rc = load_gate_series(L, e)) != ASSAY_OK)
+		return rc;
+	load_training(L, sc);
+	rc = load_history(L, e);
+	if (rc == ASSAY_OK)
+		rc = load_coll(L, e);
+	return rc;
+}
+
+static void loader_release(struct loader *L)
+{
+	for (size_t i = 0; i < L->nhgates; i++) {
+		free(L->hgates[i].key);
+		free(L->hgates[i].gate);
+		free(L->hgates[i].message);
+	}
+	free(L->hgates);
+	for (size_t i = 0; i < L->nladders; i++)
+		json_decref(L->ladder_ids[i]);
+	free(L->ladder_ids);
+	strlist_clear(&L->keys);
+	strlist_clear(&L->coll_keys);
+	json_decref(L->summary);
+	free(L->out_abs);
+}
+
 assay_err assay_report_load(const struct assay_report_source *src, struct assay_report *r,
 			    struct assay_report_found *found, struct assay_error *e)
 {
@@ -367,6 +506,7 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	struct assay_store_run run = {0};
 	struct assay_store_cases sc = {0};
 	assay_err rc;
+	bool lost = false;
 	if (access(src->store, F_OK) != 0)
 		return assay_error_at(e, ASSAY_USAGE, src->store, NULL, 0, "no such store");
 	if ((rc = assay_store_open(src->store, ASSAY_STORE_READONLY, &L.s, e)) != ASSAY_OK)
@@ -377,105 +517,11 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	found->run_id = xstrdup(run.run_id);
 	L.run_id = run.run_id;
 	L.ended = run.ended != NULL;
-
-	char *dir = find_run_dir(src, &sc);
-	bool lost = dir && !is_dir(dir); /* recorded, but not here */
-	if (dir && !lost) {
-		found->run_dir = dir;
-	} else if (src->run_dir || (dir && !src->out_dir)) {
-		rc = assay_error_set(
-		    e, ASSAY_USAGE,
-		    "run %s: its output folder %s does not exist here (paths in the "
-		    "store are relative to where `assay run` was started)%s",
-		    run.run_id, dir ? dir : src->run_dir,
-		    src->run_dir ? ""
-				 : "; run assay report from there, or give --out "
-				   "to write a report without it");
-		free(dir);
-		goto out;
-	} else {
-		free(dir);
-	}
-	const char *out = src->out_dir ? src->out_dir : found->run_dir;
-	if (!out) {
-		rc = assay_error_set(
-		    e, ASSAY_USAGE,
-		    "run %s has no output folder (an ingested run?); give --out DIR", run.run_id);
-		goto out;
-	}
-	found->out_dir = xstrdup(out);
-	L.out_abs = abs_path(out);
-	L.run_dir = found->run_dir;
-
-	if (found->run_dir) {
-		char *sum = xasprintf("%s/summary.json", found->run_dir);
-		if (load_is_file(sum)) {
-			L.summary = assay_json_load_file(sum, e);
-			if (!L.summary) {
-				free(sum);
-				rc = ASSAY_USAGE;
-				goto out;
-			}
-			const char *sid = load_jstr(L.summary, "run_id");
-			if (sid && strcmp(sid, run.run_id)) {
-				rc = assay_error_at(e, ASSAY_USAGE, sum, "$.run_id", 0,
-						    "this folder belongs to run %s, not %s", sid,
-						    run.run_id);
-				free(sum);
-				goto out;
-			}
-		} else {
-			strlist_push(&r->notes,
-				     "The run folder has no summary.json: cases the store "
-				     "did not finish (unsupported, skipped) may be missing.");
-		}
-		free(sum);
-	} else if (lost) {
-		strlist_push(&r->notes, "The run's output folder was not found: cases are shown as "
-					"the store recorded them, without links to their files.");
-	}
-	header(&L, &run);
-	secrets(&L, src->redact, found);
-	load_cases(&L, &sc);
-	struct assay_provenance *prov;
-	size_t nprov;
-	if ((rc = assay_store_run_provenance(L.s, run.run_id, &prov, &nprov, e)) != ASSAY_OK)
-		goto out;
-	r->provenance = xcalloc(nprov + 1, sizeof(*r->provenance));
-	for (size_t i = 0; i < nprov; i++) {
-		struct assay_report_prov *p = &r->provenance[r->nprovenance++];
-		p->case_id = xstrdup(prov[i].case_id);
-		p->name = xstrdup(prov[i].name);
-		p->per = xstrdup(prov[i].per);
-		p->unit = xstrdup(prov[i].unit);
-		p->matched = prov[i].matched ? xstrdup(prov[i].matched) : NULL;
-	}
-	assay_provenance_free(prov, nprov);
-	if ((rc = assay_store_verdicts(L.s, run.run_id, NULL, on_verdict, &L, e)) != ASSAY_OK ||
-	    (rc = assay_store_run_rows(L.s, run.run_id, load_ep_skip, load_row_fields, load_on_row,
-				       &L, e)) != ASSAY_OK)
-		goto out;
-	load_ep_groups(&L);
-	if ((rc = load_gate_series(&L, e)) != ASSAY_OK)
-		goto out;
-	load_training(&L, &sc);
-	rc = load_history(&L, e);
-	if (rc == ASSAY_OK)
-		rc = load_coll(&L, e);
+	if ((rc = find_folders(&L, src, &sc, &run, found, &lost, e)) == ASSAY_OK &&
+	    (rc = read_summary(&L, &run, lost, e)) == ASSAY_OK)
+		rc = load_run(&L, src, &sc, &run, found, e);
 out:
-	for (size_t i = 0; i < L.nhgates; i++) {
-		free(L.hgates[i].key);
-		free(L.hgates[i].gate);
-		free(L.hgates[i].message);
-	}
-	free(L.hgates);
-	for (size_t i = 0; i < L.nladders; i++)
-		json_decref(L.ladder_ids[i]);
-	free(L.ladder_ids);
-	strlist_clear(&L.keys);
-	strlist_clear(&L.coll_keys);
-	json_decref(L.summary);
-	free(L.out_abs);
+	loader_release(&L);
 	assay_store_cases_release(&sc);
 	assay_store_run_release(&run);
 	struct assay_error ce;

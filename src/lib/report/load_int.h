@@ -1,6 +1,6 @@
-/* Shared by the files that fill the report model from a run
- * (load.c, load_series.c, load_train.c): the loader's state. Not a public
- * header. */
+/* Shared by the files that fill the report model from a run (load.c,
+ * load_series.c, load_history.c, load_coll.c, load_train.c): the loader's
+ * state. Not a public header. */
 #ifndef ASSAY_REPORT_LOAD_INT_H
 #define ASSAY_REPORT_LOAD_INT_H
 
@@ -47,9 +47,11 @@ bool load_is_file(const char *path);
 const char *load_jstr(const json_t *o, const char *key);
 /* v as text into sb (reset first). */
 void load_factor_value(const json_t *v, struct sbuf *sb);
+/* strcmp of two char * (for qsort). */
+int load_cmp_str(const void *a, const void *b);
 
 /* load_series.c: the row walk (EP ladders, the followed series), then the
- * EP groups and the history. */
+ * EP groups and the gates' series labels. */
 extern const char *const load_row_fields[]; /* the fields on_row reads */
 extern const char *const load_ep_skip[];    /* assay-ep rows nothing reads */
 int load_on_row(const struct assay_store_rowview *row, void *ctx);
@@ -57,6 +59,8 @@ void load_ep_groups(struct loader *L);
 /* Each gate's series label: the series fields that differ among the gates of
  * its case, gate and metric (metric and statistic left out). */
 assay_err load_gate_series(struct loader *L, struct assay_error *e);
+
+/* load_history.c: the followed series' history, change points and ranks. */
 assay_err load_history(struct loader *L, struct assay_error *e);
 
 /* load_coll.c: busbw-vs-size curves of the run's collective rows, with
