@@ -28,7 +28,7 @@ static void close_rel(double got, double want, double tol)
 
 /* The detector passes over a window candidate whose normal tail
  * probability erfc(|t| / sqrt 2) is above the cut (times 1 + 1e-9) without
- * computing the exact p (src/lib/detect/edivisive.c, pooled_p): that needs
+ * computing the exact p (src/lib/detect/edivisive_ttest.c, pooled_p): that needs
  * P(|T_df| > t) >= erfc(t / sqrt 2) / (1 + 1e-9) at every df a window test
  * can have (up to 2 x the largest window) and every t. */
 static void test_student_tails_heavier_than_normal(void **state)
@@ -230,7 +230,7 @@ static void test_synthetic(void **state)
 	assert_string_equal(e.message, "window 1: expected an integer from 2 to 1000");
 }
 
-/* The best-split search from its definition (src/lib/detect/edivisive.c,
+/* The best-split search from its definition (src/lib/detect/edivisive_q.c,
  * split_scores): P(k, r) = sum of |z_i - z_k| over i < r, added from i = 0;
  * for split t, sxx adds P(j, j) for j = 1 .. t-1; at end point k + 1 the
  * sums grow by P(k, t) and P(k, k) - P(k, t); Q = 2/kk sxy - 2(kk-t)/(kk(t-1))
