@@ -101,26 +101,14 @@ static size_t overlap(const struct assay_train_result *save,
 	return n;
 }
 
-void assay_gate_checkpoint(const struct assay_checkpoint_spec *s,
-			   const struct assay_train_result *save,
-			   const struct assay_train_result *resume, struct assay_verdicts *out)
+/* The resumed run's first step follows checkpoint ckpt, and the checkpoint
+ * it says it loaded (when it says) is ckpt. */
+static void judge_resume_step(const struct assay_checkpoint_spec *s,
+			      const struct assay_train_result *save,
+			      const struct assay_train_result *resume, long long ckpt,
+			      struct assay_verdicts *out)
 {
-	enum assay_verdict_status fail = s->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD;
-	long long ckpt =
-	    s->last_checkpoint >= 0 ? s->last_checkpoint : assay_train_last_saved(save);
 	char spec[96], why[256];
-	if (ckpt < 0) {
-		assay_verdicts_add(
-		    out, fail, "checkpoint", "resume_first_step", NAN, "step", "",
-		    "missing: the saving run logged no saved checkpoint and the spec "
-		    "gives no last_checkpoint");
-		return;
-	}
-	if (!resume->n_steps) {
-		assay_verdicts_add(out, fail, "checkpoint", "resume_first_step", NAN, "step", "",
-				   "missing: the resumed run logged no step");
-		return;
-	}
 	/* With a log interval L, the first logged step after checkpoint c is the
 	 * next multiple of L (c + 1 when every step is logged). */
 	long long every = log_interval(save);
@@ -139,7 +127,18 @@ void assay_gate_checkpoint(const struct assay_checkpoint_spec *s,
 		judge(out, s, loaded == ckpt, "loaded_iteration", (double)loaded, "step", spec,
 		      why);
 	}
-	/* The saved step's loss: at the checkpoint, or the last logged step before it. */
+}
+
+/* The resumed run's first loss against the saved step's loss: at the
+ * checkpoint, or the last logged step before it. */
+static void judge_resume_loss(const struct assay_checkpoint_spec *s,
+			      const struct assay_train_result *save,
+			      const struct assay_train_result *resume, long long ckpt,
+			      struct assay_verdicts *out)
+{
+	enum assay_verdict_status fail = s->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD;
+	const struct assay_train_step *first = &resume->steps[0];
+	char spec[96], why[256];
 	double saved = NAN, resumed;
 	long long saved_step = -1;
 	for (size_t i = 0; i < save->n_steps && save->steps[i].step <= ckpt; i++) {
@@ -162,6 +161,16 @@ void assay_gate_checkpoint(const struct assay_checkpoint_spec *s,
 			 first->step, saved, saved_step, rd);
 		judge(out, s, rd <= s->loss_rtol, "resume_loss_rdiff", rd, "ratio", spec, why);
 	}
+}
+
+/* The losses on steps after checkpoint ckpt that both runs logged agree
+ * (recorded when the spec gives no overlap_rtol). */
+static void judge_overlap(const struct assay_checkpoint_spec *s,
+			  const struct assay_train_result *save,
+			  const struct assay_train_result *resume, long long ckpt,
+			  struct assay_verdicts *out)
+{
+	char spec[96], why[256];
 	double rdiff;
 	long long worst = -1;
 	size_t shared = overlap(save, resume, ckpt, &rdiff, &worst);
@@ -182,6 +191,30 @@ void assay_gate_checkpoint(const struct assay_checkpoint_spec *s,
 		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "checkpoint", "overlap_loss_rdiff",
 				   NAN, "ratio", spec, "no step after the checkpoint in both runs");
 	}
+}
+
+void assay_gate_checkpoint(const struct assay_checkpoint_spec *s,
+			   const struct assay_train_result *save,
+			   const struct assay_train_result *resume, struct assay_verdicts *out)
+{
+	enum assay_verdict_status fail = s->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD;
+	long long ckpt =
+	    s->last_checkpoint >= 0 ? s->last_checkpoint : assay_train_last_saved(save);
+	if (ckpt < 0) {
+		assay_verdicts_add(
+		    out, fail, "checkpoint", "resume_first_step", NAN, "step", "",
+		    "missing: the saving run logged no saved checkpoint and the spec "
+		    "gives no last_checkpoint");
+		return;
+	}
+	if (!resume->n_steps) {
+		assay_verdicts_add(out, fail, "checkpoint", "resume_first_step", NAN, "step", "",
+				   "missing: the resumed run logged no step");
+		return;
+	}
+	judge_resume_step(s, save, resume, ckpt, out);
+	judge_resume_loss(s, save, resume, ckpt, out);
+	judge_overlap(s, save, resume, ckpt, out);
 	double ms = last_ms(save, ASSAY_CKPT_SAVE);
 	if (!isnan(ms))
 		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "checkpoint", "checkpoint_save_ms",

@@ -222,6 +222,99 @@ static void name_units(struct sbuf *sb, enum assay_expect_per per, const struct 
 		sbuf_addf(sb, " and %zu more", n - 8);
 }
 
+/* What was matched, per expectation and unit: the case's provenance. */
+struct records {
+	struct assay_provenance *v;
+	size_t n, alloc;
+};
+
+/* Match expectation x in unit un and record what matched (NULL when
+ * nothing did); false when it matched nothing. */
+static bool match_unit(struct run_ctx *rc, const struct assay_expect_case *x, const struct unit *un,
+		       struct records *rec)
+{
+	size_t a, b;
+	bool hit = assay_pattern_search(x->code, un->text.buf, un->text.len, &a, &b);
+	ALLOC_GROW(rec->v, rec->n + 1, rec->alloc);
+	struct assay_provenance *p = &rec->v[rec->n++];
+	memset(p, 0, sizeof(*p));
+	p->name = xstrdup(x->name);
+	p->per = xstrdup(assay_expect_per_name(x->per));
+	p->unit = xstrdup(un->name);
+	if (!hit)
+		return false;
+	/* Redacted whole, then cut: a cut never splits a secret past the
+	 * redactor. */
+	char *m = xstrndup(un->text.buf + a, b - a);
+	p->matched = assay_redactor_str(&rc->redact, m);
+	free(m);
+	size_t cut = MATCH_MAX;
+	if (strlen(p->matched) > cut) {
+		/* Not inside a UTF-8 sequence. */
+		while (cut && ((unsigned char)p->matched[cut] & 0xC0) == 0x80)
+			cut--;
+		p->matched[cut] = '\0';
+	}
+	return true;
+}
+
+/* Ranks are numbered from 0: a rank below the highest seen (or, for an EP
+ * case, below its EP) that left no output at all matched nothing either.
+ * How many did so; *first gets the first. */
+static long long rank_gaps(const struct assay_suite_case *c, const struct assay_expect_case *x,
+			   const struct units *u, long long *first)
+{
+	long long gaps = 0;
+	long long ranks = u->n ? u->v[u->n - 1].rank + 1 : 0;
+	if (c->ep && c->ep->ep > ranks)
+		ranks = c->ep->ep;
+	if (x->per == ASSAY_EXPECT_RANK && u->n)
+		for (long long r = 0, k = 0; r < ranks; r++) {
+			if ((size_t)k < u->n && u->v[k].rank == r) {
+				k++;
+				continue;
+			}
+			if (!gaps++)
+				*first = r;
+		}
+	return gaps;
+}
+
+/* Expectation x on the case's output: every unit matched, its records
+ * added; why gets the failure when it is the first. */
+static void expect_one(struct run_ctx *rc, const struct assay_suite_case *c,
+		       const struct assay_expect_case *x, const char *case_dir, const json_t *vars,
+		       struct records *rec, struct sbuf *why)
+{
+	const char *per = assay_expect_per_name(x->per);
+	struct units u = {0};
+	collect_units(rc, case_dir, vars, x->per, &u);
+	const struct unit **missing = xcalloc(u.n + 1, sizeof(*missing));
+	size_t n_missing = 0;
+	for (size_t k = 0; k < u.n; k++)
+		if (!match_unit(rc, x, &u.v[k], rec))
+			missing[n_missing++] = &u.v[k];
+	long long first_gap = -1;
+	long long gaps = rank_gaps(c, x, &u, &first_gap);
+	if (why->len == 0 && !u.n)
+		sbuf_addf(why, "expectation %s: no per-%s output in %s", x->name, per, u.where);
+	else if (why->len == 0 && n_missing) {
+		sbuf_addf(why, "expectation %s not matched on ", x->name);
+		name_units(why, x->per, missing, n_missing);
+		sbuf_addf(why, " (pattern %s)", x->pattern);
+	} else if (why->len == 0 && gaps)
+		sbuf_addf(why,
+			  "expectation %s: rank %lld left no output in %s (%lld rank(s) "
+			  "missing)",
+			  x->name, first_gap, u.where, gaps);
+	else if (why->len == 0 && x->per == ASSAY_EXPECT_NODE && c->nodes > 1 &&
+		 (long long)u.n < c->nodes)
+		sbuf_addf(why, "expectation %s: output from %zu of %lld nodes in %s", x->name, u.n,
+			  c->nodes, u.where);
+	free(missing);
+	units_release(&u);
+}
+
 assay_err run_expect(struct run_ctx *rc, const struct assay_suite_case *c, const char *case_dir,
 		     struct sbuf *why, struct assay_error *e)
 {
@@ -234,82 +327,12 @@ assay_err run_expect(struct run_ctx *rc, const struct assay_suite_case *c, const
 		json_decref(vars);
 		return err;
 	}
-	struct assay_provenance *rec = NULL;
-	size_t n_rec = 0, alloc = 0;
-	for (size_t i = 0; i < plan.n; i++) {
-		const struct assay_expect_case *x = &plan.v[i];
-		const char *per = assay_expect_per_name(x->per);
-		struct units u = {0};
-		collect_units(rc, case_dir, vars, x->per, &u);
-		const struct unit **missing = xcalloc(u.n + 1, sizeof(*missing));
-		size_t n_missing = 0;
-		for (size_t k = 0; k < u.n; k++) {
-			size_t a, b;
-			const struct unit *un = &u.v[k];
-			bool hit =
-			    assay_pattern_search(x->code, un->text.buf, un->text.len, &a, &b);
-			ALLOC_GROW(rec, n_rec + 1, alloc);
-			struct assay_provenance *p = &rec[n_rec++];
-			memset(p, 0, sizeof(*p));
-			p->name = xstrdup(x->name);
-			p->per = xstrdup(per);
-			p->unit = xstrdup(un->name);
-			if (hit) {
-				/* Redacted whole, then cut: a cut never splits a
-				 * secret past the redactor. */
-				char *m = xstrndup(un->text.buf + a, b - a);
-				p->matched = assay_redactor_str(&rc->redact, m);
-				free(m);
-				size_t cut = MATCH_MAX;
-				if (strlen(p->matched) > cut) {
-					/* Not inside a UTF-8 sequence. */
-					while (cut &&
-					       ((unsigned char)p->matched[cut] & 0xC0) == 0x80)
-						cut--;
-					p->matched[cut] = '\0';
-				}
-			} else {
-				missing[n_missing++] = un;
-			}
-		}
-		/* Ranks are numbered from 0: a rank below the highest seen (or,
-		 * for an EP case, below its EP) that left no output at all matched
-		 * nothing either. */
-		long long gaps = 0, first_gap = -1;
-		long long ranks = u.n ? u.v[u.n - 1].rank + 1 : 0;
-		if (c->ep && c->ep->ep > ranks)
-			ranks = c->ep->ep;
-		if (x->per == ASSAY_EXPECT_RANK && u.n)
-			for (long long r = 0, k = 0; r < ranks; r++) {
-				if ((size_t)k < u.n && u.v[k].rank == r) {
-					k++;
-					continue;
-				}
-				if (!gaps++)
-					first_gap = r;
-			}
-		if (why->len == 0 && !u.n)
-			sbuf_addf(why, "expectation %s: no per-%s output in %s", x->name, per,
-				  u.where);
-		else if (why->len == 0 && n_missing) {
-			sbuf_addf(why, "expectation %s not matched on ", x->name);
-			name_units(why, x->per, missing, n_missing);
-			sbuf_addf(why, " (pattern %s)", x->pattern);
-		} else if (why->len == 0 && gaps)
-			sbuf_addf(why,
-				  "expectation %s: rank %lld left no output in %s (%lld rank(s) "
-				  "missing)",
-				  x->name, first_gap, u.where, gaps);
-		else if (why->len == 0 && x->per == ASSAY_EXPECT_NODE && c->nodes > 1 &&
-			 (long long)u.n < c->nodes)
-			sbuf_addf(why, "expectation %s: output from %zu of %lld nodes in %s",
-				  x->name, u.n, c->nodes, u.where);
-		free(missing);
-		units_release(&u);
-	}
+	struct records rec = {NULL, 0, 0};
+	for (size_t i = 0; i < plan.n; i++)
+		expect_one(rc, c, &plan.v[i], case_dir, vars, &rec, why);
 	/* Recorded even when the case failed otherwise: what ran is known. */
-	err = assay_store_case_provenance(rc->store, rc->res->run_id, c->id, rec, n_rec, e);
-	assay_provenance_free(rec, n_rec);
+	err = assay_store_case_provenance(rc->store, rc->res->run_id, c->id, rec.v, rec.n, e);
+	assay_provenance_free(rec.v, rec.n);
 	assay_expect_plan_release(&plan);
 	json_decref(vars);
 	return err;

@@ -247,6 +247,20 @@ static bool backend_is(const struct assay_suite_case *c, const char *backend)
 	return b && !strcmp(b, backend);
 }
 
+/* Is revision (NULL: none) acked or expected on series key? */
+static assay_err revision_acked(struct run_ctx *rc, const char *series_key, const char *revision,
+				bool *acked, struct assay_error *e)
+{
+	struct assay_annotations ann = {0};
+	assay_err err = assay_store_annotations(rc->store, series_key, &ann, e);
+	if (err != ASSAY_OK)
+		return err;
+	*acked = revision && (assay_annotations_has(&ann, revision, ASSAY_ANN_ACK) ||
+			      assay_annotations_has(&ann, revision, ASSAY_ANN_EXPECTED));
+	assay_annotations_release(&ann);
+	return ASSAY_OK;
+}
+
 static assay_err gate_ab(struct run_ctx *rc, const struct assay_suite_case *c,
 			 const struct assay_rows *rows, struct assay_verdicts *out,
 			 struct assay_error *e)
@@ -290,13 +304,9 @@ static assay_err gate_ab(struct run_ctx *rc, const struct assay_suite_case *c,
 			label_verdict(v, &view, r);
 			continue;
 		}
-		struct assay_annotations ann = {0};
-		if ((err = assay_store_annotations(rc->store, r->series_key, &ann, e)) != ASSAY_OK)
+		bool acked;
+		if ((err = revision_acked(rc, r->series_key, r->revision, &acked, e)) != ASSAY_OK)
 			break;
-		bool acked =
-		    r->revision && (assay_annotations_has(&ann, r->revision, ASSAY_ANN_ACK) ||
-				    assay_annotations_has(&ann, r->revision, ASSAY_ANN_EXPECTED));
-		assay_annotations_release(&ann);
 		struct assay_regression ab;
 		struct assay_error ge;
 		if (assay_gate_ab(b, r, g->threshold, acked, &ab, &ge) != ASSAY_OK) {
@@ -352,6 +362,137 @@ static long variant_case(const struct assay_suite *s, const char *base, const ch
 	return -1;
 }
 
+/* The stored rows of a case's variant copies, repeat by repeat: [0] the
+ * baseline's, [1] the candidate's (but its last repeat: the case at hand). */
+struct variant_rows {
+	size_t n; /* repeats */
+	const char *names[2];
+	long *idx[2]; /* the copy's case index, -1: none */
+	struct assay_rows *got[2];
+};
+
+/* Load them for case c; ASSAY_INFRA (e filled) when the store fails, the
+ * rest then left empty. */
+static assay_err variant_rows_load(struct run_ctx *rc, const struct assay_suite_case *c,
+				   struct variant_rows *vr, struct assay_error *e)
+{
+	const struct assay_suite *s = &rc->suite;
+	size_t n = vr->n = (size_t)s->repeat;
+	assay_err err = ASSAY_OK;
+	vr->names[0] = s->gates.ab.baseline;
+	vr->names[1] = s->gates.ab.candidate;
+	for (int w = 0; w < 2; w++) {
+		vr->idx[w] = xcalloc(n, sizeof(*vr->idx[w]));
+		vr->got[w] = xcalloc(n, sizeof(*vr->got[w]));
+	}
+	for (int w = 0; w < 2; w++)
+		for (size_t r = 0; r < n; r++) {
+			long i = vr->idx[w][r] =
+			    variant_case(s, c->base, vr->names[w], (long long)r + 1);
+			vr->got[w][r] = (struct assay_rows)ASSAY_ROWS_INIT;
+			if (i < 0 || (w == 1 && r + 1 == n) || err != ASSAY_OK)
+				continue;
+			struct assay_error se;
+			if (assay_store_case_rows(rc->store, rc->res->run_id, s->cases[i].id,
+						  &vr->got[w][r], &se) == ASSAY_INFRA) {
+				*e = se;
+				err = ASSAY_INFRA;
+			}
+		}
+	return err;
+}
+
+static void variant_rows_release(struct variant_rows *vr)
+{
+	for (int w = 0; w < 2; w++) {
+		for (size_t r = 0; r < vr->n; r++)
+			assay_rows_release(&vr->got[w][r]);
+		free(vr->got[w]);
+		free(vr->idx[w]);
+	}
+}
+
+/* The values of pair key in every repeat of both variants, into bv and cv
+ * (mine: the case's own row of it); or in missing, which one a variant did
+ * not produce. */
+static void pair_values(const struct run_ctx *rc, const struct variant_rows *vr, const char *key,
+			const struct assay_row *mine, const char *metric, double *bv, double *cv,
+			char *missing, size_t size)
+{
+	for (size_t r = 0; r < vr->n; r++)
+		for (int w = 0; w < 2; w++) {
+			const struct assay_row *x =
+			    w == 1 && r + 1 == vr->n ? mine : find_pair(&vr->got[w][r], key);
+			if (x) {
+				(w ? cv : bv)[r] = x->value;
+				continue;
+			}
+			long i = vr->idx[w][r];
+			snprintf(missing, size, "variant %s did not produce %s in case %s (%s)",
+				 vr->names[w], metric, i >= 0 ? rc->suite.cases[i].id : "-",
+				 i >= 0 ? assay_outcome_name(rc->res->cases[i].outcome)
+					: "missing");
+			return;
+		}
+}
+
+/* The ab verdict on pair key, the case's rows in view and the baseline's
+ * last repeat's in lastb; bv and cv: room for the values. */
+static assay_err ab_pair(struct run_ctx *rc, const struct variant_rows *vr,
+			 const struct assay_rows *view, const struct assay_rows *lastb,
+			 const char *key, const char *spec, double *bv, double *cv,
+			 struct assay_verdicts *out, struct assay_error *e)
+{
+	const struct assay_suite_ab *g = &rc->suite.gates.ab;
+	const struct assay_row *mine = find_pair(view, key);
+	const struct assay_row *any = mine ? mine : find_pair(lastb, key);
+	char metric[256], missing[512] = "";
+	snprintf(metric, sizeof(metric), "%s/%s", any->metric, any->statistic);
+	pair_values(rc, vr, key, mine, metric, bv, cv, missing, sizeof(missing));
+	struct assay_verdict *v;
+	if (missing[0]) {
+		v = assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "ab", metric, NAN, "", spec, "%s",
+				       missing);
+	} else {
+		bool acked;
+		assay_err err = revision_acked(rc, any->series_key, any->revision, &acked, e);
+		if (err != ASSAY_OK)
+			return err;
+		struct assay_regression ab;
+		struct assay_error ge;
+		if (assay_gate_ab_pairs(bv, cv, vr->n, any->direction, g->threshold, acked, &ab,
+					&ge) != ASSAY_OK) {
+			v = assay_verdicts_add(
+			    out, g->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD, "ab",
+			    metric, NAN, "", spec, "cannot compare: %s", ge.message);
+		} else {
+			v = assay_regression_verdict(&ab, any, spec, g->enforce, out);
+			v->value = ab.ratio;
+			free(v->unit);
+			v->unit = xstrdup("ratio");
+		}
+	}
+	if (mine) {
+		free(v->series_key);
+		v->series_key = xstrdup(mine->series_key);
+		label_verdict(v, view, mine);
+	}
+	return ASSAY_OK;
+}
+
+/* The measurements to pair: the candidate's (view) and the baseline's
+ * last (lastb), each once. */
+static void pair_keys(const struct assay_rows *view, const struct assay_rows *lastb,
+		      struct strlist *keys)
+{
+	for (size_t i = 0; i < view->n + lastb->n; i++) {
+		char *k = pair_key(i < view->n ? &view->v[i] : &lastb->v[i - view->n]);
+		if (!strlist_has(keys, k))
+			strlist_push(keys, k);
+		free(k);
+	}
+}
+
 /* The ab gate between variants: on the candidate's last repeat of a case,
  * every selected measurement against the baseline's, pair by pair (repeat
  * r of each ran side by side). A variant that did not produce a
@@ -364,39 +505,13 @@ static assay_err gate_ab_variants(struct run_ctx *rc, const struct assay_suite_c
 	const struct assay_suite_ab *g = &s->gates.ab;
 	if (!c->variant || strcmp(c->variant->name, g->candidate) || c->rep != s->repeat)
 		return ASSAY_OK;
-	size_t n = (size_t)s->repeat;
-	long *idx[2];
-	struct assay_rows *got[2];
-	const char *names[2] = {g->baseline, g->candidate};
-	assay_err err = ASSAY_OK;
-	for (int w = 0; w < 2; w++) {
-		idx[w] = xcalloc(n, sizeof(*idx[w]));
-		got[w] = xcalloc(n, sizeof(*got[w]));
-	}
-	for (int w = 0; w < 2; w++)
-		for (size_t r = 0; r < n; r++) {
-			idx[w][r] = variant_case(s, c->base, names[w], (long long)r + 1);
-			got[w][r] = (struct assay_rows)ASSAY_ROWS_INIT;
-			if (idx[w][r] < 0 || (w == 1 && r + 1 == n) || err != ASSAY_OK)
-				continue;
-			struct assay_error se;
-			if (assay_store_case_rows(rc->store, rc->res->run_id,
-						  s->cases[idx[w][r]].id, &got[w][r],
-						  &se) == ASSAY_INFRA) {
-				*e = se;
-				err = ASSAY_INFRA;
-			}
-		}
+	struct variant_rows vr;
+	assay_err err = variant_rows_load(rc, c, &vr, e);
+	size_t n = vr.n;
 	struct assay_rows view = select_rows(rows, &g->metrics);
-	/* The measurements to pair: the candidate's and the baseline's last. */
-	struct assay_rows lastb = select_rows(&got[0][n - 1], &g->metrics);
+	struct assay_rows lastb = select_rows(&vr.got[0][n - 1], &g->metrics);
 	struct strlist keys = STRLIST_INIT;
-	for (size_t i = 0; i < view.n + lastb.n; i++) {
-		char *k = pair_key(i < view.n ? &view.v[i] : &lastb.v[i - view.n]);
-		if (!strlist_has(&keys, k))
-			strlist_push(&keys, k);
-		free(k);
-	}
+	pair_keys(&view, &lastb, &keys);
 	char spec[160];
 	snprintf(spec, sizeof(spec), "%s/%s median worse by < %g%%", g->candidate, g->baseline,
 		 g->threshold * 100);
@@ -410,72 +525,14 @@ static assay_err gate_ab_variants(struct run_ctx *rc, const struct assay_suite_c
 		free(m);
 	}
 	double *bv = xcalloc(n, sizeof(*bv)), *cv = xcalloc(n, sizeof(*cv));
-	for (size_t k = 0; k < keys.n && err == ASSAY_OK; k++) {
-		const struct assay_row *mine = find_pair(&view, keys.v[k]);
-		const struct assay_row *any = mine ? mine : find_pair(&lastb, keys.v[k]);
-		char metric[256], missing[512] = "";
-		snprintf(metric, sizeof(metric), "%s/%s", any->metric, any->statistic);
-		for (size_t r = 0; r < n && !missing[0]; r++) {
-			for (int w = 0; w < 2 && !missing[0]; w++) {
-				const struct assay_row *x =
-				    w == 1 && r + 1 == n ? mine : find_pair(&got[w][r], keys.v[k]);
-				if (x) {
-					(w ? cv : bv)[r] = x->value;
-					continue;
-				}
-				long i = idx[w][r];
-				snprintf(missing, sizeof(missing),
-					 "variant %s did not produce %s in case %s (%s)", names[w],
-					 metric, i >= 0 ? s->cases[i].id : "-",
-					 i >= 0 ? assay_outcome_name(rc->res->cases[i].outcome)
-						: "missing");
-			}
-		}
-		struct assay_verdict *v;
-		if (missing[0]) {
-			v = assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "ab", metric, NAN, "", spec,
-					       "%s", missing);
-		} else {
-			struct assay_annotations ann = {0};
-			if ((err = assay_store_annotations(rc->store, any->series_key, &ann, e)) !=
-			    ASSAY_OK)
-				break;
-			bool acked =
-			    any->revision &&
-			    (assay_annotations_has(&ann, any->revision, ASSAY_ANN_ACK) ||
-			     assay_annotations_has(&ann, any->revision, ASSAY_ANN_EXPECTED));
-			assay_annotations_release(&ann);
-			struct assay_regression ab;
-			struct assay_error ge;
-			if (assay_gate_ab_pairs(bv, cv, n, any->direction, g->threshold, acked, &ab,
-						&ge) != ASSAY_OK) {
-				v = assay_verdicts_add(
-				    out, g->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
-				    "ab", metric, NAN, "", spec, "cannot compare: %s", ge.message);
-			} else {
-				v = assay_regression_verdict(&ab, any, spec, g->enforce, out);
-				v->value = ab.ratio;
-				free(v->unit);
-				v->unit = xstrdup("ratio");
-			}
-		}
-		if (mine) {
-			free(v->series_key);
-			v->series_key = xstrdup(mine->series_key);
-			label_verdict(v, &view, mine);
-		}
-	}
+	for (size_t k = 0; k < keys.n && err == ASSAY_OK; k++)
+		err = ab_pair(rc, &vr, &view, &lastb, keys.v[k], spec, bv, cv, out, e);
 	free(bv);
 	free(cv);
 	strlist_clear(&keys);
 	free(view.v);
 	free(lastb.v);
-	for (int w = 0; w < 2; w++) {
-		for (size_t r = 0; r < n; r++)
-			assay_rows_release(&got[w][r]);
-		free(got[w]);
-		free(idx[w]);
-	}
+	variant_rows_release(&vr);
 	return err == ASSAY_INFRA ? err : ASSAY_OK;
 }
 

@@ -360,48 +360,40 @@ static char *resume_hint(const struct run_ctx *rc)
 	return sbuf_detach(&sb, NULL);
 }
 
-/* Open the store and begin the run, or continue the run to resume. */
-static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t **prev,
-		       struct assay_error *e)
+/* Begin a new run in the open store: its id, attempt 1 and its folder. */
+static assay_err begin_new(struct run_ctx *rc, struct assay_error *e)
 {
 	struct assay_run_result *res = rc->res;
-	assay_err err;
-	const char *slash = strrchr(res->store, '/');
-	if (!rc->o->resume && slash && slash != res->store) {
-		/* A new store may live in a folder that does not exist yet. */
-		char *dir = xstrndup(res->store, (size_t)(slash - res->store));
-		err = assay_mkdirs(dir, e);
-		free(dir);
-		if (err != ASSAY_OK)
-			return err;
-	}
-	err = assay_store_open(res->store, rc->o->resume ? 0 : ASSAY_STORE_CREATE, &rc->store, e);
-	if (err != ASSAY_OK)
-		return err;
-	if (!rc->o->resume) {
-		char host[256];
-		if (gethostname(host, sizeof(host)) != 0)
-			snprintf(host, sizeof(host), "localhost");
-		host[sizeof(host) - 1] = '\0';
-		bool ep = rc->suite.kind == ASSAY_SUITE_EP;
-		struct assay_run_info info = {NULL,
-					      rc->suite.name,
-					      res->revision,
-					      rc->suite.sha256,
-					      ep ? rc->suite.matrix.matrix_sha256 : NULL,
-					      ep ? rc->suite.matrix.catalog_sha256 : NULL,
-					      host,
-					      rc->suite.launcher_name,
-					      NULL};
-		err = assay_store_run_begin(rc->store, &info, res->run_id, e);
-		rc->attempt = res->attempt = 1;
-		if (err == ASSAY_OK)
-			res->run_dir = xasprintf(
-			    "%s/%s", rc->o->output ? rc->o->output : rc->suite.output, res->run_id);
-		return err;
-	}
-	/* Resume: the same suite, or the case ids would not mean the same. The
-	 * store says which run and which suite; the out folder may be another. */
+	char host[256];
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	bool ep = rc->suite.kind == ASSAY_SUITE_EP;
+	struct assay_run_info info = {NULL,
+				      rc->suite.name,
+				      res->revision,
+				      rc->suite.sha256,
+				      ep ? rc->suite.matrix.matrix_sha256 : NULL,
+				      ep ? rc->suite.matrix.catalog_sha256 : NULL,
+				      host,
+				      rc->suite.launcher_name,
+				      NULL};
+	assay_err err = assay_store_run_begin(rc->store, &info, res->run_id, e);
+	rc->attempt = res->attempt = 1;
+	if (err == ASSAY_OK)
+		res->run_dir = xasprintf("%s/%s", rc->o->output ? rc->o->output : rc->suite.output,
+					 res->run_id);
+	return err;
+}
+
+/* Resume: the same suite, or the case ids would not mean the same. The
+ * store says which run and which suite; the out folder may be another.
+ * *prev gets the run's earlier summary.json, when there is one. */
+static assay_err begin_resume(struct run_ctx *rc, struct assay_case_list *done, json_t **prev,
+			      struct assay_error *e)
+{
+	struct assay_run_result *res = rc->res;
+	assay_err err = ASSAY_OK;
 	char id[64];
 	if (!strcmp(rc->o->resume, "last"))
 		err = assay_store_last_run(rc->store, id, e);
@@ -444,6 +436,29 @@ static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t 
 	return assay_store_run_cases(rc->store, res->run_id, done, e);
 }
 
+/* Open the store and begin the run, or continue the run to resume. */
+static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t **prev,
+		       struct assay_error *e)
+{
+	struct assay_run_result *res = rc->res;
+	assay_err err;
+	const char *slash = strrchr(res->store, '/');
+	if (!rc->o->resume && slash && slash != res->store) {
+		/* A new store may live in a folder that does not exist yet. */
+		char *dir = xstrndup(res->store, (size_t)(slash - res->store));
+		err = assay_mkdirs(dir, e);
+		free(dir);
+		if (err != ASSAY_OK)
+			return err;
+	}
+	err = assay_store_open(res->store, rc->o->resume ? 0 : ASSAY_STORE_CREATE, &rc->store, e);
+	if (err != ASSAY_OK)
+		return err;
+	if (!rc->o->resume)
+		return begin_new(rc, e);
+	return begin_resume(rc, done, prev, e);
+}
+
 bool run_is_teardown(const struct assay_suite_case *c)
 {
 	return c->stage && !strcmp(c->stage, "teardown");
@@ -465,14 +480,76 @@ static const struct assay_case_status *find_status(const struct assay_case_list 
 	return NULL;
 }
 
+/* What the cases run so far say about the ones after them. */
+struct run_state {
+	const char *failed; /* --fail-fast: the first case that did not pass */
+	const char *failed_stage;
+	const struct assay_case_outcome *stage_failed; /* its case's outcome */
+	assay_err infra;
+};
+
+/* A case this attempt does not run: set its outcome and say true; false
+ * for a case to run. */
+static bool not_run(struct run_ctx *rc, const struct run_state *rs,
+		    const struct assay_suite_case *c, struct assay_case_outcome *out)
+{
+	/* The teardown stage runs whatever happened before it. */
+	bool teardown = run_is_teardown(c);
+	if (!c->runnable) {
+		case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE, "%s",
+				 c->reason);
+	} else if (rs->infra != ASSAY_OK && !teardown) {
+		case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
+				 "not run: the run stopped on an infrastructure error");
+	} else if (stop_requested(rc) && !teardown) {
+		case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
+				 "not run: assay was interrupted");
+		rc->res->interrupted = true;
+	} else if (rs->failed && !teardown) {
+		case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
+				 "not run: --fail-fast after %s", rs->failed);
+	} else if (rs->failed_stage && !teardown && strcmp(c->stage, rs->failed_stage)) {
+		case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
+				 "not run: stage %s failed (%s %s)", rs->failed_stage,
+				 rs->stage_failed->case_id,
+				 assay_outcome_name(rs->stage_failed->outcome));
+	} else if (c->nodes > 1 && !strcmp(rc->suite.launcher_name, "local")) {
+		case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE,
+				 "needs %lld nodes; the local launcher runs on this one", c->nodes);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Run case i (0-based) and note what its outcome means for the rest. */
+static void run_one(struct run_ctx *rc, struct run_state *rs, size_t i,
+		    const struct assay_suite_case *c, struct assay_case_outcome *out,
+		    struct assay_error *e)
+{
+	rs->infra = run_case(rc, i + 1, c, out, e);
+	if (rs->infra != ASSAY_OK) {
+		/* Stored as infrastructure when the store still works: a resume
+		 * runs it again. */
+		struct assay_error ignore;
+		case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_NONE, "%s",
+				 e->message);
+		record_not_run(rc, c, out, &ignore);
+	}
+	rc->left--;
+	rc->timed_s += out->duration_s;
+	rc->timed_n++;
+	if (run_stage_failed(c, out) && !rs->failed_stage)
+		rs->failed_stage = c->stage, rs->stage_failed = out;
+	if (rc->o->fail_fast && !rs->failed && out->outcome != ASSAY_OUTCOME_PASSED &&
+	    out->outcome != ASSAY_OUTCOME_UNSUPPORTED && out->outcome != ASSAY_OUTCOME_SKIPPED)
+		rs->failed = c->id;
+}
+
 static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *done,
 			   const json_t *prev, struct assay_error *e)
 {
-	struct assay_run_result *res = rc->res;
-	const char *failed = NULL;
-	const struct assay_case_outcome *stage_failed = NULL; /* its case's outcome */
-	const char *failed_stage = NULL;
-	assay_err infra = ASSAY_OK;
+	struct run_state rs = {NULL, NULL, NULL, ASSAY_OK};
 	for (size_t i = 0; i < rc->suite.n_cases; i++)
 		if (rc->suite.cases[i].runnable &&
 		    !assay_case_list_finished(done, rc->suite.cases[i].id))
@@ -480,71 +557,57 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 	run_event(rc, ASSAY_EVENT_RUN_START, 0, NULL, NULL, 0, NULL);
 	for (size_t i = 0; i < rc->suite.n_cases; i++) {
 		const struct assay_suite_case *c = &rc->suite.cases[i];
-		struct assay_case_outcome *out = &res->cases[i];
+		struct assay_case_outcome *out = &rc->res->cases[i];
 		const struct assay_case_status *st = find_status(done, c->id);
 		bool record = true;
-		/* The teardown stage runs whatever happened before it. */
-		bool teardown = run_is_teardown(c);
 		if (st && assay_case_list_finished(done, c->id)) {
 			earlier_outcome(rc, st, prev, out);
-			if (run_stage_failed(c, out) && !failed_stage)
-				failed_stage = c->stage, stage_failed = out;
+			if (run_stage_failed(c, out) && !rs.failed_stage)
+				rs.failed_stage = c->stage, rs.stage_failed = out;
 			record = false;
-		} else if (!c->runnable) {
-			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE,
-					 "%s", c->reason);
-		} else if (infra != ASSAY_OK && !teardown) {
-			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
-					 "not run: the run stopped on an infrastructure error");
-		} else if (stop_requested(rc) && !teardown) {
-			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
-					 "not run: assay was interrupted");
-			res->interrupted = true;
-		} else if (failed && !teardown) {
-			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
-					 "not run: --fail-fast after %s", failed);
-		} else if (failed_stage && !teardown && strcmp(c->stage, failed_stage)) {
-			case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
-					 "not run: stage %s failed (%s %s)", failed_stage,
-					 stage_failed->case_id,
-					 assay_outcome_name(stage_failed->outcome));
-		} else if (c->nodes > 1 && !strcmp(rc->suite.launcher_name, "local")) {
-			case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE,
-					 "needs %lld nodes; the local launcher runs on this one",
-					 c->nodes);
-		} else {
+		} else if (!not_run(rc, &rs, c, out)) {
 			record = false;
-			infra = run_case(rc, i + 1, c, out, e);
-			if (infra != ASSAY_OK) {
-				/* Stored as infrastructure when the store still works: a
-				 * resume runs it again. */
-				struct assay_error ignore;
-				case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_NONE,
-						 "%s", e->message);
-				record_not_run(rc, c, out, &ignore);
-			}
-			rc->left--;
-			rc->timed_s += out->duration_s;
-			rc->timed_n++;
-			if (run_stage_failed(c, out) && !failed_stage)
-				failed_stage = c->stage, stage_failed = out;
-			if (rc->o->fail_fast && !failed && out->outcome != ASSAY_OUTCOME_PASSED &&
-			    out->outcome != ASSAY_OUTCOME_UNSUPPORTED &&
-			    out->outcome != ASSAY_OUTCOME_SKIPPED)
-				failed = c->id;
+			run_one(rc, &rs, i, c, out, e);
 		}
 		if (record) {
 			struct assay_error re;
 			assay_err err = record_not_run(rc, c, out, &re);
-			if (err != ASSAY_OK && infra == ASSAY_OK) {
-				infra = err;
+			if (err != ASSAY_OK && rs.infra == ASSAY_OK) {
+				rs.infra = err;
 				*e = re;
 			}
 		}
 		run_event(rc, ASSAY_EVENT_CASE_END, i + 1, c->id, out, out->duration_s, NULL);
 		write_summary(rc);
 	}
-	return infra;
+	return rs.infra;
+}
+
+/* End the begun run, whose cases ended in err: its exit code, the worst
+ * of its outcomes (teardown's reported, never masking) and err, in the
+ * summary and the store; an interrupted run says how to resume it. */
+static assay_err end_run(struct run_ctx *rc, assay_err err, struct assay_error *e)
+{
+	struct assay_run_result *res = rc->res;
+	for (size_t i = 0; i < res->n; i++)
+		if (!run_is_teardown(&rc->suite.cases[i])) /* reported, never masking */
+			res->exit_code = assay_err_worst(res->exit_code,
+							 assay_outcome_exit(res->cases[i].outcome));
+	if (err == ASSAY_OK && res->interrupted) {
+		res->resume_hint = resume_hint(rc);
+		err = assay_error_set(e, ASSAY_INFRA,
+				      "interrupted; the unfinished cases run with: %s",
+				      res->resume_hint);
+	}
+	res->exit_code = assay_err_worst(res->exit_code, err);
+	write_summary(rc);
+	struct assay_error ee;
+	if (assay_store_run_end(rc->store, res->run_id, res->exit_code, &ee) != ASSAY_OK &&
+	    err == ASSAY_OK) {
+		*e = ee;
+		res->exit_code = assay_err_worst(res->exit_code, ASSAY_INFRA);
+	}
+	return res->exit_code;
 }
 
 assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *res,
@@ -587,29 +650,9 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 		goto out;
 	if ((err = begin(&rc, &done, &prev, e)) != ASSAY_OK)
 		goto out;
-	if ((err = assay_mkdirs(res->run_dir, e)) != ASSAY_OK)
-		goto end;
-	err = run_cases(&rc, &done, prev, e);
-end:
-	for (size_t i = 0; i < res->n; i++)
-		if (!run_is_teardown(&rc.suite.cases[i])) /* reported, never masking */
-			res->exit_code = assay_err_worst(res->exit_code,
-							 assay_outcome_exit(res->cases[i].outcome));
-	if (err == ASSAY_OK && res->interrupted) {
-		res->resume_hint = resume_hint(&rc);
-		err = assay_error_set(e, ASSAY_INFRA,
-				      "interrupted; the unfinished cases run with: %s",
-				      res->resume_hint);
-	}
-	res->exit_code = assay_err_worst(res->exit_code, err);
-	write_summary(&rc);
-	struct assay_error ee;
-	if (assay_store_run_end(rc.store, res->run_id, res->exit_code, &ee) != ASSAY_OK &&
-	    err == ASSAY_OK) {
-		*e = ee;
-		res->exit_code = assay_err_worst(res->exit_code, ASSAY_INFRA);
-	}
-	err = res->exit_code;
+	if ((err = assay_mkdirs(res->run_dir, e)) == ASSAY_OK)
+		err = run_cases(&rc, &done, prev, e);
+	err = end_run(&rc, err, e);
 out:
 	if (rc.store) {
 		struct assay_error ce;

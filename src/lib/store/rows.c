@@ -572,6 +572,97 @@ static assay_err set_ingest_rows(struct assay_store *s, long long pk, size_t n,
 	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording the ingest");
 }
 
+/* Row i (r, at timestamp ts) is stored already, with value stored (row
+ * id): counted when the value is the same, replaced with --replace, an
+ * error otherwise. Off the hot path: only a file ingested again gets here. */
+static assay_err row_stored(struct assay_store *s, const struct assay_ingest_info *info,
+			    const struct assay_row *r, size_t i, const char *ts, long long id,
+			    double stored, struct assay_ingest_result *res, struct assay_error *e)
+{
+	if (stored == r->value) {
+		res->present++;
+		return ASSAY_OK;
+	}
+	if (!info->replace)
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "row %zu: %s/%s (run_id %s, revision %s, timestamp %s) is stored "
+		    "with value %.10g, this file says %.10g; --replace stores the new "
+		    "value",
+		    i + 1, r->metric, r->statistic, r->run_id ? r->run_id : "-",
+		    r->revision ? r->revision : "-", r->timestamp ? ts : "-", stored, r->value);
+	sqlite3_stmt *u =
+	    store_prepare(s, "UPDATE measurements SET value = ?2, samples = ?3 WHERE id = ?1", e);
+	if (!u)
+		return e ? e->code : ASSAY_INFRA;
+	sqlite3_bind_int64(u, 1, id);
+	sqlite3_bind_double(u, 2, r->value);
+	sqlite3_bind_int64(u, 3, r->samples);
+	int step = sqlite3_step(u);
+	sqlite3_finalize(u);
+	res->replaced++;
+	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "replacing a row");
+}
+
+/* Every row of the ingest: present, replaced, skipped or added (the run
+ * made at the first added row), in the open transaction. */
+static assay_err ingest_each(struct assay_store *s, const struct assay_ingest_info *info,
+			     const struct assay_rows *rows, struct assay_ingest_result *res,
+			     struct assay_error *e)
+{
+	char now[32];
+	assay_now_rfc3339(now);
+	long long pk = 0;
+	struct pending pend = {.s = s};
+	assay_err rc = ASSAY_OK;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct assay_row *r = &rows->v[i];
+		long long sid, id;
+		double stored;
+		char ts[32];
+		struct series_slot *slot;
+		if ((rc = row_prepare(s, r, i, now, &sid, &slot, ts, e)) != ASSAY_OK)
+			return rc;
+		bool has_identity = r->run_id || r->timestamp;
+		/* Every row stored into a fresh series enters the set, those
+		 * without an identity too (a later row's timestamp may equal the
+		 * time such a row was given). */
+		int fresh = series_fresh(s, slot, sid, e);
+		int found = 0;
+		if (fresh < 0)
+			found = -1;
+		else if (has_identity &&
+			 (!fresh || !r->timestamp || ident_has(idents(s), ident_hash(sid, r, ts))))
+			found = (rc = pending_flush(&pend, e)) != ASSAY_OK
+				    ? -1
+				    : identity_find(s, sid, r, ts, &id, &stored, e);
+		if (found < 0)
+			return e ? e->code : ASSAY_INFRA;
+		if (found) {
+			if ((rc = row_stored(s, info, r, i, ts, id, stored, res, e)) != ASSAY_OK)
+				return rc;
+			continue;
+		}
+		if (!has_identity && res->earlier_run[0] && !info->force) {
+			res->skipped++;
+			continue;
+		}
+		if (!pk && (rc = ingest_run(s, info, rows->n, res, &pk, e)) != ASSAY_OK)
+			return rc;
+		pend.run_pk = pk;
+		if ((rc = pending_add(&pend, r, sid, i, ts, e)) != ASSAY_OK)
+			return rc;
+		res->added++;
+		if (fresh > 0) {
+			struct ident_set *set = idents(s);
+			ident_add(set, ident_hash(sid, r, ts));
+		}
+	}
+	if ((rc = pending_flush(&pend, e)) == ASSAY_OK && pk)
+		rc = set_ingest_rows(s, pk, res->added, e);
+	return rc;
+}
+
 assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_ingest_info *info,
 				  const struct assay_rows *rows, struct assay_ingest_result *res,
 				  struct assay_error *e)
@@ -587,87 +678,7 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 	 * reach the WAL once, at the commit. */
 	if ((rc = store_exec(s, "PRAGMA cache_size = -262144", e)) != ASSAY_OK)
 		goto fail;
-	char now[32];
-	assay_now_rfc3339(now);
-	long long pk = 0;
-	struct pending pend = {.s = s};
-	for (size_t i = 0; i < rows->n && rc == ASSAY_OK; i++) {
-		const struct assay_row *r = &rows->v[i];
-		long long sid, id;
-		double stored;
-		char ts[32];
-		struct series_slot *slot;
-		if ((rc = row_prepare(s, r, i, now, &sid, &slot, ts, e)) != ASSAY_OK)
-			break;
-		bool has_identity = r->run_id || r->timestamp;
-		/* Every row stored into a fresh series enters the set, those
-		 * without an identity too (a later row's timestamp may equal the
-		 * time such a row was given). */
-		int fresh = series_fresh(s, slot, sid, e);
-		int found = 0;
-		if (fresh < 0)
-			found = -1;
-		else if (has_identity &&
-			 (!fresh || !r->timestamp || ident_has(idents(s), ident_hash(sid, r, ts))))
-			found = (rc = pending_flush(&pend, e)) != ASSAY_OK
-				    ? -1
-				    : identity_find(s, sid, r, ts, &id, &stored, e);
-		if (found < 0) {
-			rc = e ? e->code : ASSAY_INFRA;
-			break;
-		}
-		if (found && stored == r->value) {
-			res->present++;
-			continue;
-		}
-		if (found && !info->replace) {
-			rc = assay_error_set(
-			    e, ASSAY_USAGE,
-			    "row %zu: %s/%s (run_id %s, revision %s, timestamp %s) is stored "
-			    "with value %.10g, this file says %.10g; --replace stores the new "
-			    "value",
-			    i + 1, r->metric, r->statistic, r->run_id ? r->run_id : "-",
-			    r->revision ? r->revision : "-", r->timestamp ? ts : "-", stored,
-			    r->value);
-			break;
-		}
-		if (found) {
-			sqlite3_stmt *u = store_prepare(
-			    s, "UPDATE measurements SET value = ?2, samples = ?3 WHERE id = ?1", e);
-			if (!u) {
-				rc = e ? e->code : ASSAY_INFRA;
-				break;
-			}
-			sqlite3_bind_int64(u, 1, id);
-			sqlite3_bind_double(u, 2, r->value);
-			sqlite3_bind_int64(u, 3, r->samples);
-			int step = sqlite3_step(u);
-			sqlite3_finalize(u);
-			if (step != SQLITE_DONE)
-				rc = store_sqlerr(s, e, "replacing a row");
-			res->replaced++;
-			continue;
-		}
-		if (!has_identity && res->earlier_run[0] && !info->force) {
-			res->skipped++;
-			continue;
-		}
-		if (!pk && (rc = ingest_run(s, info, rows->n, res, &pk, e)) != ASSAY_OK)
-			break;
-		pend.run_pk = pk;
-		if ((rc = pending_add(&pend, r, sid, i, ts, e)) != ASSAY_OK)
-			break;
-		res->added++;
-		if (fresh > 0) {
-			struct ident_set *set = idents(s);
-			ident_add(set, ident_hash(sid, r, ts));
-		}
-	}
-	if (rc == ASSAY_OK)
-		rc = pending_flush(&pend, e);
-	if (rc == ASSAY_OK && pk)
-		rc = set_ingest_rows(s, pk, res->added, e);
-	if (rc != ASSAY_OK) {
+	if ((rc = ingest_each(s, info, rows, res, e)) != ASSAY_OK) {
 		if (info->file)
 			assay_error_prefix(e, "%s", info->file);
 		goto fail;

@@ -163,90 +163,107 @@ static int parse_settings(struct assay_cfg *c, const json_t *doc, struct assay_s
 	return 0;
 }
 
-int suite_parse_collective(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+/* The lists whose product is the suite's cases. */
+struct axes {
+	struct strlist ops, types;
+	long long *ranks, *nodes;
+	size_t n_ranks, n_nodes;
+};
+
+/* "operations", "ranks", "dtypes" (default float), "nodes" (default 1). */
+static int parse_axes(struct assay_cfg *c, const json_t *doc, struct axes *a)
 {
-	struct strlist ops = STRLIST_INIT, types = STRLIST_INIT;
-	long long *ranks = NULL, *nodes = NULL;
-	size_t n_ranks = 0, n_nodes = 0;
-	int rc = -1;
-	s->coll = xcalloc(1, sizeof(*s->coll));
-	if (parse_settings(c, doc, s) < 0 ||
-	    assay_cfg_string_list(c, doc, "$", "operations", ASSAY_CFG_REQUIRED, operations, &ops) <
-		0 ||
-	    assay_cfg_int_list(c, doc, "$", "ranks", ASSAY_CFG_REQUIRED, 1, 1 << 20, &ranks,
-			       &n_ranks) < 0)
-		goto out;
+	if (assay_cfg_string_list(c, doc, "$", "operations", ASSAY_CFG_REQUIRED, operations,
+				  &a->ops) < 0 ||
+	    assay_cfg_int_list(c, doc, "$", "ranks", ASSAY_CFG_REQUIRED, 1, 1 << 20, &a->ranks,
+			       &a->n_ranks) < 0)
+		return -1;
 	if (json_object_get(doc, "dtypes")) {
 		if (assay_cfg_string_list(c, doc, "$", "dtypes", ASSAY_CFG_REQUIRED, dtypes,
-					  &types) < 0)
-			goto out;
+					  &a->types) < 0)
+			return -1;
 	} else {
-		strlist_push(&types, "float");
+		strlist_push(&a->types, "float");
 	}
 	if (json_object_get(doc, "nodes")) {
-		if (assay_cfg_int_list(c, doc, "$", "nodes", ASSAY_CFG_REQUIRED, 1, 1 << 20, &nodes,
-				       &n_nodes) < 0)
-			goto out;
+		if (assay_cfg_int_list(c, doc, "$", "nodes", ASSAY_CFG_REQUIRED, 1, 1 << 20,
+				       &a->nodes, &a->n_nodes) < 0)
+			return -1;
 	} else {
-		nodes = xcalloc(1, sizeof(*nodes));
-		nodes[0] = n_nodes = 1;
+		a->nodes = xcalloc(1, sizeof(*a->nodes));
+		a->nodes[0] = a->n_nodes = 1;
 	}
+	return 0;
+}
+
+/* The suite's name when it gives none: its file's, less ".json". */
+static void default_name(struct assay_suite *s)
+{
+	const char *base = strrchr(s->file, '/');
+	base = base ? base + 1 : s->file;
+	size_t n = strlen(base);
+	if (assay_ends_with(base, ".json"))
+		n -= 5;
+	s->name = xstrndup(base, n);
+}
+
+/* Append the case of operation o, dtype t, nodes nd and ranks r (indexes
+ * into a) to s->cases (room for it is there). */
+static int add_case(struct assay_cfg *c, struct assay_suite *s, const struct axes *a, size_t o,
+		    size_t t, size_t nd, size_t r)
+{
+	long long ranks = a->ranks[r], nodes = a->nodes[nd];
+	if (ranks % nodes)
+		return assay_cfg_fail(
+		    c, "$.ranks", "%lld ranks do not divide evenly over %lld nodes", ranks, nodes);
+	struct assay_suite_case *k = &s->cases[s->n_cases++];
+	k->nodes = nodes;
+	k->ranks_per_node = ranks / nodes;
+	k->id =
+	    xasprintf("%s-%s-%lldx%lld", a->ops.v[o], a->types.v[t], k->nodes, k->ranks_per_node);
+	k->runnable = true;
+	k->ab_baseline = -1;
+	assay_train_opts_init(&k->train);
+	k->vars = json_pack("{s:s, s:s, s:I, s:I}", "OP", a->ops.v[o], "DTYPE", a->types.v[t],
+			    "RANKS", (json_int_t)ranks, "NODES", (json_int_t)nodes);
+	k->factors =
+	    json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "operation", a->ops.v[o], "dtype",
+		      a->types.v[t], "ranks", (json_int_t)ranks, "nodes", (json_int_t)nodes,
+		      "min_bytes", (json_int_t)s->coll->min_bytes, "max_bytes",
+		      (json_int_t)s->coll->max_bytes, "factor", (json_int_t)s->coll->factor);
+	return check_templates(c, s, k->vars);
+}
+
+int suite_parse_collective(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	struct axes a = {STRLIST_INIT, STRLIST_INIT, NULL, NULL, 0, 0};
+	int rc = -1;
+	s->coll = xcalloc(1, sizeof(*s->coll));
+	if (parse_settings(c, doc, s) < 0 || parse_axes(c, doc, &a) < 0)
+		goto out;
 	/* One program per operation: a fixed binary runs one. */
-	if (ops.n > 1 && !s->coll->assay_coll && !strstr(s->coll->binary, "{OP}")) {
+	if (a.ops.n > 1 && !s->coll->assay_coll && !strstr(s->coll->binary, "{OP}")) {
 		assay_cfg_fail(c, "$.binary",
 			       "runs one operation, and operations lists %zu; name the program "
 			       "with {OP} (e.g. \"/opt/nccl-tests/build/{OP}_perf\")",
-			       ops.n);
+			       a.ops.n);
 		goto out;
 	}
-	if (!s->name) {
-		const char *base = strrchr(s->file, '/');
-		base = base ? base + 1 : s->file;
-		size_t n = strlen(base);
-		if (assay_ends_with(base, ".json"))
-			n -= 5;
-		s->name = xstrndup(base, n);
-	}
-	s->cases = xcalloc(ops.n * types.n * n_nodes * n_ranks + 1, sizeof(*s->cases));
-	for (size_t o = 0; o < ops.n; o++)
-		for (size_t t = 0; t < types.n; t++)
-			for (size_t nd = 0; nd < n_nodes; nd++)
-				for (size_t r = 0; r < n_ranks; r++) {
-					if (ranks[r] % nodes[nd]) {
-						assay_cfg_fail(c, "$.ranks",
-							       "%lld ranks do not divide evenly "
-							       "over %lld nodes",
-							       ranks[r], nodes[nd]);
+	if (!s->name)
+		default_name(s);
+	s->cases = xcalloc(a.ops.n * a.types.n * a.n_nodes * a.n_ranks + 1, sizeof(*s->cases));
+	for (size_t o = 0; o < a.ops.n; o++)
+		for (size_t t = 0; t < a.types.n; t++)
+			for (size_t nd = 0; nd < a.n_nodes; nd++)
+				for (size_t r = 0; r < a.n_ranks; r++)
+					if (add_case(c, s, &a, o, t, nd, r) < 0)
 						goto out;
-					}
-					struct assay_suite_case *k = &s->cases[s->n_cases++];
-					k->nodes = nodes[nd];
-					k->ranks_per_node = ranks[r] / nodes[nd];
-					k->id = xasprintf("%s-%s-%lldx%lld", ops.v[o], types.v[t],
-							  k->nodes, k->ranks_per_node);
-					k->runnable = true;
-					k->ab_baseline = -1;
-					assay_train_opts_init(&k->train);
-					k->vars = json_pack("{s:s, s:s, s:I, s:I}", "OP", ops.v[o],
-							    "DTYPE", types.v[t], "RANKS",
-							    (json_int_t)ranks[r], "NODES",
-							    (json_int_t)nodes[nd]);
-					k->factors = json_pack(
-					    "{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "operation",
-					    ops.v[o], "dtype", types.v[t], "ranks",
-					    (json_int_t)ranks[r], "nodes", (json_int_t)nodes[nd],
-					    "min_bytes", (json_int_t)s->coll->min_bytes,
-					    "max_bytes", (json_int_t)s->coll->max_bytes, "factor",
-					    (json_int_t)s->coll->factor);
-					if (check_templates(c, s, k->vars) < 0)
-						goto out;
-				}
 	rc = 0;
 out:
-	strlist_clear(&ops);
-	strlist_clear(&types);
-	free(ranks);
-	free(nodes);
+	strlist_clear(&a.ops);
+	strlist_clear(&a.types);
+	free(a.ranks);
+	free(a.nodes);
 	return rc;
 }
 

@@ -333,13 +333,140 @@ static int add_run(struct assay_cfg *c, const json_t *doc, struct assay_suite *s
 	return 0;
 }
 
+/* A stage's name (at np) is a case id, listed once; teardown is the last
+ * stage. */
+static int stage_name_check(struct assay_cfg *c, const char *name, const char *np, bool last,
+			    const struct strlist *names)
+{
+	char *id = assay_id_sanitize(name);
+	int rc = 0;
+	if (strcmp(id, name))
+		rc = assay_cfg_fail(c, np,
+				    "a stage name is a case id: letters, digits, '.', '_' "
+				    "and '-' (got \"%s\")",
+				    name);
+	else if (strlist_has(names, name))
+		rc = assay_cfg_fail(c, np, "stage \"%s\" is listed twice", name);
+	else if (!strcmp(name, "teardown") && !last)
+		rc = assay_cfg_fail(c, np, "teardown must be the last stage");
+	free(id);
+	return rc;
+}
+
+/* A stage of runs (g, at p): the case of each combo it lists, in order. */
+static int stage_runs(struct assay_cfg *c, const json_t *doc, struct assay_suite *s,
+		      const json_t *combos, const json_t *g, const char *p, const char *name)
+{
+	struct strlist runs = STRLIST_INIT;
+	if (assay_cfg_string_list(c, g, p, "runs", ASSAY_CFG_REQUIRED, NULL, &runs) < 0)
+		return -1;
+	int rc = 0;
+	for (size_t k = 0; k < runs.n && !rc; k++) {
+		char rp[192], lp[160];
+		assay_json_path_key(lp, sizeof(lp), p, "runs");
+		assay_json_path_index(rp, sizeof(rp), lp, k);
+		rc = add_run(c, doc, s, combos, runs.v[k], rp, name);
+	}
+	strlist_clear(&runs);
+	return rc;
+}
+
+/* A command stage's "argv" (g, at p) into argv: strings, the first not
+ * empty, with assay's own placeholders only. */
+static int stage_argv(struct assay_cfg *c, const json_t *g, const char *p, struct strlist *argv)
+{
+	char ap[160];
+	assay_json_path_key(ap, sizeof(ap), p, "argv");
+	const json_t *av = json_object_get(g, "argv");
+	if (!json_is_array(av) || !json_array_size(av))
+		return assay_cfg_expected(c, ap, "a non-empty array of strings", av);
+	json_t *vars = json_object();
+	for (size_t b = 0; assay_template_builtins[b]; b++)
+		json_object_set_new(vars, assay_template_builtins[b], json_string("x"));
+	int rc = 0;
+	for (size_t k = 0; k < json_array_size(av) && !rc; k++) {
+		const json_t *item = json_array_get(av, k);
+		char ip[192];
+		assay_json_path_index(ip, sizeof(ip), ap, k);
+		if (!json_is_string(item) || (!k && !json_string_length(item))) {
+			rc = assay_cfg_expected(c, ip, "a non-empty string", item);
+			break;
+		}
+		struct sbuf sb = SBUF_INIT;
+		char *missing = NULL;
+		if (assay_template_expand(json_string_value(item), vars, &sb, &missing) < 0)
+			rc = assay_cfg_fail(c, ip,
+					    "placeholder {%s} has no value (a command stage "
+					    "has assay's own placeholders only)",
+					    missing);
+		free(missing);
+		sbuf_release(&sb);
+		strlist_push(argv, json_string_value(item));
+	}
+	json_decref(vars);
+	return rc;
+}
+
+/* A command stage (g, at p; its name at np): one case, id name, that runs
+ * its argv. */
+static int stage_command(struct assay_cfg *c, struct assay_suite *s, const json_t *g, const char *p,
+			 const char *np, const char *name)
+{
+	struct strlist argv = STRLIST_INIT;
+	int rc = stage_argv(c, g, p, &argv);
+	if (!rc && (rc = id_taken(c, s, name, np, "stage")) == 0) {
+		struct assay_suite_case *k = &s->cases[s->n_cases++];
+		k->id = xstrdup(name);
+		k->runnable = true;
+		k->stage = xstrdup(name);
+		k->stage_argv = xcalloc(1, sizeof(*k->stage_argv));
+		*k->stage_argv = argv;
+		argv = (struct strlist)STRLIST_INIT;
+		k->vars = json_object();
+		k->factors = json_pack("{s:s}", "stage", name);
+		k->nodes = 1;
+		k->ranks_per_node = 1;
+		assay_train_opts_init(&k->train);
+	}
+	strlist_clear(&argv);
+	return rc;
+}
+
+/* Stage i of st: its name checked and kept in names, its cases added. */
+static int parse_stage(struct assay_cfg *c, const json_t *doc, struct assay_suite *s,
+		       const json_t *combos, const json_t *st, size_t i, struct strlist *names)
+{
+	static const char *const keys[] = {"name", "runs", "argv", NULL};
+	const json_t *g = json_array_get(st, i);
+	char p[128], np[160];
+	const char *name;
+	assay_json_path_index(p, sizeof(p), "$.stages", i);
+	if (!json_is_object(g))
+		return assay_cfg_expected(c, p, "a stage object ({\"name\", \"runs\" or \"argv\"})",
+					  g);
+	if (assay_cfg_object(c, g, p, keys) < 0 ||
+	    assay_cfg_string(c, g, p, "name", ASSAY_CFG_REQUIRED, &name) < 0)
+		return -1;
+	assay_json_path_key(np, sizeof(np), p, "name");
+	if (stage_name_check(c, name, np, i + 1 == json_array_size(st), names) < 0)
+		return -1;
+	strlist_push(names, name);
+	bool has_runs = json_object_get(g, "runs"), has_argv = json_object_get(g, "argv");
+	if (has_runs == has_argv)
+		return assay_cfg_fail(c, p,
+				      "a stage has \"runs\" (combos) or \"argv\" (a command), %s",
+				      has_runs ? "not both" : "found neither");
+	if (has_runs)
+		return stage_runs(c, doc, s, combos, g, p, name);
+	return stage_command(c, s, g, p, np, name);
+}
+
 /* "stages": [{"name": "setup", "argv": [...]}, {"name": "main", "runs":
  * [...]}, {"name": "teardown", "argv": [...]}]: cases in stage order; a
  * stage of argv is one case (id: the stage's name) that runs that command. */
 static int parse_stages(struct assay_cfg *c, const json_t *doc, struct assay_suite *s,
 			const json_t *combos)
 {
-	static const char *const keys[] = {"name", "runs", "argv", NULL};
 	json_t *st;
 	if (json_object_get(doc, "runs"))
 		return assay_cfg_fail(c, "$.runs",
@@ -358,111 +485,8 @@ static int parse_stages(struct assay_cfg *c, const json_t *doc, struct assay_sui
 	s->staged = true;
 	struct strlist names = STRLIST_INIT;
 	int rc = 0;
-	for (size_t i = 0; i < json_array_size(st) && !rc; i++) {
-		const json_t *g = json_array_get(st, i);
-		char p[128];
-		const char *name;
-		assay_json_path_index(p, sizeof(p), "$.stages", i);
-		if (!json_is_object(g)) {
-			rc = assay_cfg_expected(
-			    c, p, "a stage object ({\"name\", \"runs\" or \"argv\"})", g);
-			break;
-		}
-		if (assay_cfg_object(c, g, p, keys) < 0 ||
-		    assay_cfg_string(c, g, p, "name", ASSAY_CFG_REQUIRED, &name) < 0) {
-			rc = -1;
-			break;
-		}
-		char np[160];
-		assay_json_path_key(np, sizeof(np), p, "name");
-		char *id = assay_id_sanitize(name);
-		if (strcmp(id, name))
-			rc = assay_cfg_fail(c, np,
-					    "a stage name is a case id: letters, digits, '.', '_' "
-					    "and '-' (got \"%s\")",
-					    name);
-		else if (strlist_has(&names, name))
-			rc = assay_cfg_fail(c, np, "stage \"%s\" is listed twice", name);
-		else if (!strcmp(name, "teardown") && i + 1 != json_array_size(st))
-			rc = assay_cfg_fail(c, np, "teardown must be the last stage");
-		free(id);
-		if (rc)
-			break;
-		strlist_push(&names, name);
-		bool has_runs = json_object_get(g, "runs"), has_argv = json_object_get(g, "argv");
-		if (has_runs == has_argv) {
-			rc =
-			    assay_cfg_fail(c, p,
-					   "a stage has \"runs\" (combos) or \"argv\" (a command), "
-					   "%s",
-					   has_runs ? "not both" : "found neither");
-			break;
-		}
-		if (has_runs) {
-			struct strlist runs = STRLIST_INIT;
-			if (assay_cfg_string_list(c, g, p, "runs", ASSAY_CFG_REQUIRED, NULL,
-						  &runs) < 0) {
-				rc = -1;
-				break;
-			}
-			for (size_t k = 0; k < runs.n && !rc; k++) {
-				char rp[192], lp[160];
-				assay_json_path_key(lp, sizeof(lp), p, "runs");
-				assay_json_path_index(rp, sizeof(rp), lp, k);
-				rc = add_run(c, doc, s, combos, runs.v[k], rp, name);
-			}
-			strlist_clear(&runs);
-			continue;
-		}
-		/* A command stage. */
-		struct strlist argv = STRLIST_INIT;
-		char ap[160];
-		assay_json_path_key(ap, sizeof(ap), p, "argv");
-		const json_t *av = json_object_get(g, "argv");
-		if (!json_is_array(av) || !json_array_size(av)) {
-			rc = assay_cfg_expected(c, ap, "a non-empty array of strings", av);
-			break;
-		}
-		json_t *vars = json_object();
-		for (size_t b = 0; assay_template_builtins[b]; b++)
-			json_object_set_new(vars, assay_template_builtins[b], json_string("x"));
-		for (size_t k = 0; k < json_array_size(av) && !rc; k++) {
-			const json_t *item = json_array_get(av, k);
-			char ip[192];
-			assay_json_path_index(ip, sizeof(ip), ap, k);
-			if (!json_is_string(item) || (!k && !json_string_length(item))) {
-				rc = assay_cfg_expected(c, ip, "a non-empty string", item);
-				break;
-			}
-			struct sbuf sb = SBUF_INIT;
-			char *missing = NULL;
-			if (assay_template_expand(json_string_value(item), vars, &sb, &missing) < 0)
-				rc =
-				    assay_cfg_fail(c, ip,
-						   "placeholder {%s} has no value (a command stage "
-						   "has assay's own placeholders only)",
-						   missing);
-			free(missing);
-			sbuf_release(&sb);
-			strlist_push(&argv, json_string_value(item));
-		}
-		json_decref(vars);
-		if (!rc && (rc = id_taken(c, s, name, np, "stage")) == 0) {
-			struct assay_suite_case *k = &s->cases[s->n_cases++];
-			k->id = xstrdup(name);
-			k->runnable = true;
-			k->stage = xstrdup(name);
-			k->stage_argv = xcalloc(1, sizeof(*k->stage_argv));
-			*k->stage_argv = argv;
-			argv = (struct strlist)STRLIST_INIT;
-			k->vars = json_object();
-			k->factors = json_pack("{s:s}", "stage", name);
-			k->nodes = 1;
-			k->ranks_per_node = 1;
-			assay_train_opts_init(&k->train);
-		}
-		strlist_clear(&argv);
-	}
+	for (size_t i = 0; i < json_array_size(st) && !rc; i++)
+		rc = parse_stage(c, doc, s, combos, st, i, &names);
 	strlist_clear(&names);
 	return rc;
 }
