@@ -457,147 +457,223 @@ static assay_err record_image(struct run_ctx *rc, const struct assay_suite_case 
 	return err;
 }
 
-assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
-		   struct assay_case_outcome *out, struct assay_error *e)
-{
-	const struct assay_launcher_ops *ops = rc->suite.launcher->ops;
-	double t0 = assay_monotonic();
-	char *case_dir = xasprintf("%s/%s", rc->res->run_dir, c->id);
-	char *out_log = xasprintf("%s/stdout.log", case_dir);
-	char *err_log = xasprintf("%s/stderr.log", case_dir);
-	struct assay_case_plan p = {0};
-	struct assay_job *job = NULL;
+/* One case as it runs: its folder, plan, job and the watch on it. */
+struct case_run {
+	struct run_ctx *rc;
+	size_t index;
+	const struct assay_suite_case *c;
+	struct assay_case_outcome *out;
+	char *dir;
+	struct assay_case_plan p;
+	struct assay_job *job;
 	struct watch w;
-	struct run_before *before = NULL;
-	bool watching = false, interrupted = false;
+	bool watching, interrupted;
+	struct run_before *before; /* the results files before it ran */
+	struct assay_job_status st;
+};
+
+/* An empty case folder, the plan (and its timing file), the case begun in
+ * the store. */
+static assay_err case_begin(struct case_run *cr, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
 	assay_err err;
-	free(out->dir);
-	out->dir = xstrdup(case_dir);
-	if ((err = fresh_dir(case_dir, e)) != ASSAY_OK ||
-	    (err = assay_suite_plan(&rc->suite, c, rc->res->run_id, case_dir, rc->assay_ep, &p,
-				    e)) != ASSAY_OK)
-		goto out;
-	if (p.timing_file) {
-		char *text = assay_json_dumps(p.timing, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
-		err = assay_write_file_atomic(p.timing_file, text, strlen(text), e);
+	if ((err = fresh_dir(cr->dir, e)) != ASSAY_OK ||
+	    (err = assay_suite_plan(&rc->suite, cr->c, rc->res->run_id, cr->dir, rc->assay_ep,
+				    &cr->p, e)) != ASSAY_OK)
+		return err;
+	if (cr->p.timing_file) {
+		char *text = assay_json_dumps(cr->p.timing, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
+		err = assay_write_file_atomic(cr->p.timing_file, text, strlen(text), e);
 		free(text);
 		if (err != ASSAY_OK)
-			goto out;
+			return err;
 	}
-	struct assay_case_info info = {c->id, c->factors, case_dir, out_log, err_log, NULL};
-	if ((err = assay_store_case_begin(rc->store, rc->res->run_id, &info, e)) != ASSAY_OK)
-		goto out;
-	run_event(rc, ASSAY_EVENT_CASE_START, index, c->id, NULL, 0, NULL);
-	if ((err = watch_init(&w, rc, &p, case_dir, e)) != ASSAY_OK) {
-		watching = true;
-		goto out;
-	}
-	watching = true;
+	char *out_log = xasprintf("%s/stdout.log", cr->dir);
+	char *err_log = xasprintf("%s/stderr.log", cr->dir);
+	struct assay_case_info info = {cr->c->id, cr->c->factors, cr->dir, out_log, err_log, NULL};
+	err = assay_store_case_begin(rc->store, rc->res->run_id, &info, e);
+	free(out_log);
+	free(err_log);
+	if (err == ASSAY_OK)
+		run_event(rc, ASSAY_EVENT_CASE_START, cr->index, cr->c->id, NULL, 0, NULL);
+	return err;
+}
+
+/* Watch, prepare (<case>/command.txt), note the results files as they are
+ * and submit. */
+static assay_err case_launch(struct case_run *cr, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	const struct assay_launcher_ops *ops = rc->suite.launcher->ops;
+	const struct assay_container *ctr = &cr->p.container;
+	cr->watching = true;
+	assay_err err = watch_init(&cr->w, rc, &cr->p, cr->dir, e);
+	if (err != ASSAY_OK)
+		return err;
 	struct assay_launch_spec spec;
-	run_launch_spec(rc, c, &p, case_dir, &spec);
+	run_launch_spec(rc, cr->c, &cr->p, cr->dir, &spec);
 	spec.on_output = on_output;
 	spec.on_record = on_record;
-	spec.ctx = &w;
-	w.case_id = c->id;
-	if ((err = ops->prepare(rc->suite.launcher, &spec, &job, e)) != ASSAY_OK)
-		goto out;
+	spec.ctx = &cr->w;
+	cr->w.case_id = cr->c->id;
+	if ((err = ops->prepare(rc->suite.launcher, &spec, &cr->job, e)) != ASSAY_OK)
+		return err;
 	struct sbuf desc = SBUF_INIT;
-	ops->describe(job, &desc);
-	char *cmd_file = xasprintf("%s/command.txt", case_dir);
+	ops->describe(cr->job, &desc);
+	char *cmd_file = xasprintf("%s/command.txt", cr->dir);
 	err = assay_write_file_atomic(cmd_file, desc.buf, desc.len, e);
 	free(cmd_file);
 	sbuf_release(&desc);
-	before = run_results_snapshot(&p);
+	cr->before = run_results_snapshot(&cr->p);
 	/* Recorded before it runs (a killed run keeps it), unless the runtime
 	 * pulls the image anew: then only after. */
-	if (err == ASSAY_OK && p.container.on && p.container.pull != ASSAY_CTR_PULL_ALWAYS)
-		err = record_image(rc, c, &p.container, out, e);
-	if (err != ASSAY_OK || (err = ops->submit(job, e)) != ASSAY_OK)
-		goto out;
-	struct assay_job_status st;
+	if (err == ASSAY_OK && ctr->on && ctr->pull != ASSAY_CTR_PULL_ALWAYS)
+		err = record_image(rc, cr->c, ctr, cr->out, e);
+	if (err == ASSAY_OK)
+		err = ops->submit(cr->job, e);
+	return err;
+}
+
+/* Follow it to its end, collect, redact the case folder, and time it. */
+static assay_err case_wait(struct case_run *cr, double t0, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	const struct assay_container *ctr = &cr->p.container;
+	struct assay_case_outcome *out = cr->out;
 	size_t redacted;
-	if ((err = follow(rc, index, c, job, &w, &st, &interrupted, e)) != ASSAY_OK ||
-	    (err = ops->collect(job, e)) != ASSAY_OK ||
-	    (err = run_redact_case_dir(rc, case_dir, &redacted, e)) != ASSAY_OK)
-		goto out;
+	assay_err err;
+	if ((err = follow(rc, cr->index, cr->c, cr->job, &cr->w, &cr->st, &cr->interrupted, e)) !=
+		ASSAY_OK ||
+	    (err = rc->suite.launcher->ops->collect(cr->job, e)) != ASSAY_OK ||
+	    (err = run_redact_case_dir(rc, cr->dir, &redacted, e)) != ASSAY_OK)
+		return err;
 	/* An image pulled by the case itself is known only now. */
-	if (p.container.on && (!out->image_digest || p.container.pull == ASSAY_CTR_PULL_ALWAYS) &&
-	    (err = record_image(rc, c, &p.container, out, e)) != ASSAY_OK)
-		goto out;
+	if (ctr->on && (!out->image_digest || ctr->pull == ASSAY_CTR_PULL_ALWAYS) &&
+	    (err = record_image(rc, cr->c, ctr, out, e)) != ASSAY_OK)
+		return err;
 	out->duration_s = assay_monotonic() - t0;
-	out->queue_s = st.queue_s < out->duration_s ? st.queue_s : out->duration_s;
-	struct run_parsed pr = {ASSAY_ROWS_INIT, {0}, false};
-	if (interrupted && !w.match) {
-		/* Skipped, stored without rows: --resume runs it again. */
+	out->queue_s = cr->st.queue_s < out->duration_s ? cr->st.queue_s : out->duration_s;
+	return ASSAY_OK;
+}
+
+/* Interrupted: skipped, stored without rows (--resume runs it again). */
+static bool case_skipped(const struct case_run *cr)
+{
+	return cr->interrupted && !cr->w.match;
+}
+
+/* The job's end as the case's outcome, then provenance (expect): a node or
+ * rank that did not show what it must fails the case as infrastructure,
+ * before its results are read: numbers of another build never enter the
+ * series. A workload failure stands; its provenance is still kept. */
+static assay_err case_end(struct case_run *cr, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	struct assay_case_outcome *out = cr->out;
+	if (case_skipped(cr)) {
 		case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
 				 "interrupted while running; resume to run it again");
 		rc->res->interrupted = true;
-	} else {
-		decide_end(rc, c, &p, &w, &st, out);
-		/* Provenance (expect): a node or rank that did not show what it
-		 * must fails the case as infrastructure, before its results
-		 * are read: numbers of another build never enter the series.
-		 * A workload failure stands; its provenance is still kept. */
-		struct sbuf why = SBUF_INIT;
-		err = run_expect(rc, c, case_dir, &why, e);
-		if (err == ASSAY_OK && why.len && out->outcome == ASSAY_OUTCOME_PASSED)
-			case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_PROVENANCE,
-					 "provenance: %s", sbuf_str(&why));
-		sbuf_release(&why);
-		if (err != ASSAY_OK)
-			goto out;
+		return ASSAY_OK;
+	}
+	decide_end(rc, cr->c, &cr->p, &cr->w, &cr->st, out);
+	struct sbuf why = SBUF_INIT;
+	assay_err err = run_expect(rc, cr->c, cr->dir, &why, e);
+	if (err == ASSAY_OK && why.len && out->outcome == ASSAY_OUTCOME_PASSED)
+		case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_PROVENANCE,
+				 "provenance: %s", sbuf_str(&why));
+	sbuf_release(&why);
+	return err;
+}
+
+/* Store the case's end with its rows and verdicts (err: what went wrong
+ * before, then nothing is stored). A row the store refuses (e.g. a unit
+ * that disagrees with the stored series) leaves the case no usable
+ * measurements: stored as no-metrics. */
+static assay_err case_store(struct case_run *cr, struct run_parsed *pr, assay_err err,
+			    struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	struct assay_case_outcome *out = cr->out;
+	const char *id = cr->c->id;
+	if (err == ASSAY_OK) {
+		struct assay_case_result r = {out->outcome,    out->reason, NULL,
+					      out->duration_s, &pr->rows,   &out->verdicts};
+		err = assay_store_case_finish(rc->store, rc->res->run_id, id, &r, e);
+	}
+	if (err == ASSAY_USAGE && pr->rows.n) {
+		char buf[1200];
+		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
+				 "the store refused the measurements: %s",
+				 assay_error_format(e, buf, sizeof(buf)));
+		assay_rows_release(&pr->rows);
+		assay_verdicts_release(&out->verdicts);
+		struct assay_case_result r2 = {ASSAY_OUTCOME_NO_METRICS, out->reason, NULL,
+					       out->duration_s,          NULL,        NULL};
+		err = assay_store_case_finish(rc->store, rc->res->run_id, id, &r2, e);
+	}
+	if (err == ASSAY_OK && out->queue_s > 0)
+		err = assay_store_case_queue(rc->store, rc->res->run_id, id, out->queue_s, e);
+	return err;
+}
+
+/* Its results parsed and gated (unless skipped), then stored. */
+static assay_err case_results(struct case_run *cr, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	struct assay_case_outcome *out = cr->out;
+	struct run_parsed pr = {ASSAY_ROWS_INIT, {0}, false};
+	assay_err err = ASSAY_OK;
+	if (!case_skipped(cr)) {
 		if (out->outcome == ASSAY_OUTCOME_PASSED ||
 		    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED)
-			err = run_parse_results(rc, c, &p, before, case_dir,
+			err = run_parse_results(rc, cr->c, &cr->p, cr->before, cr->dir,
 						out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED, out,
 						&pr, e);
 		if (err == ASSAY_OK && rc->suite.kind == ASSAY_SUITE_COLLECTIVE &&
 		    out->outcome == ASSAY_OUTCOME_PASSED)
 			run_coll_correctness(rc, &pr.rows, out);
 		if (err == ASSAY_OK)
-			err = judge(rc, index - 1, c, &pr, out, e);
+			err = judge(rc, cr->index - 1, cr->c, &pr, out, e);
 	}
-	if (err == ASSAY_OK) {
-		struct assay_case_result r = {out->outcome,    out->reason, NULL,
-					      out->duration_s, &pr.rows,    &out->verdicts};
-		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r, e);
-	}
-	if (err == ASSAY_USAGE && pr.rows.n) {
-		/* The store refused a row (e.g. a unit that disagrees with the
-		 * stored series): the case produced no usable measurements. */
-		char buf[1200];
-		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-				 "the store refused the measurements: %s",
-				 assay_error_format(e, buf, sizeof(buf)));
-		assay_rows_release(&pr.rows);
-		assay_verdicts_release(&out->verdicts);
-		struct assay_case_result r2 = {ASSAY_OUTCOME_NO_METRICS, out->reason, NULL,
-					       out->duration_s,          NULL,        NULL};
-		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r2, e);
-	}
-	if (err == ASSAY_OK && out->queue_s > 0)
-		err = assay_store_case_queue(rc->store, rc->res->run_id, c->id, out->queue_s, e);
+	err = case_store(cr, &pr, err, e);
 	out->rows = err == ASSAY_OK ? pr.rows.n : 0;
 	if (pr.have_train)
-		run_keep_train(rc, index - 1, &pr.train);
+		run_keep_train(rc, cr->index - 1, &pr.train);
 	assay_rows_release(&pr.rows);
-	if (err != ASSAY_OK)
-		goto out;
-	if (interrupted)
+	if (err == ASSAY_OK && cr->interrupted)
 		rc->res->interrupted = true;
-out:
-	if (job) {
-		ops->release(job);
+	return err;
+}
+
+assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
+		   struct assay_case_outcome *out, struct assay_error *e)
+{
+	double t0 = assay_monotonic();
+	struct case_run cr = {.rc = rc, .index = index, .c = c, .out = out};
+	cr.dir = xasprintf("%s/%s", rc->res->run_dir, c->id);
+	free(out->dir);
+	out->dir = xstrdup(cr.dir);
+	assay_err err = case_begin(&cr, e);
+	if (err == ASSAY_OK)
+		err = case_launch(&cr, e);
+	if (err == ASSAY_OK)
+		err = case_wait(&cr, t0, e);
+	if (err == ASSAY_OK)
+		err = case_end(&cr, e);
+	if (err == ASSAY_OK)
+		err = case_results(&cr, e);
+	if (cr.job) {
+		rc->suite.launcher->ops->release(cr.job);
 		/* Its processes (or job) are gone: a resume has nothing to end. */
 		struct assay_error ignore;
 		assay_store_procs_end(rc->store, rc->res->run_id, c->id, &ignore);
 	}
-	if (watching)
-		watch_release(&w);
-	assay_case_plan_release(&p);
-	free(before);
-	free(case_dir);
-	free(out_log);
-	free(err_log);
+	if (cr.watching)
+		watch_release(&cr.w);
+	assay_case_plan_release(&cr.p);
+	free(cr.before);
+	free(cr.dir);
 	return err;
 }
