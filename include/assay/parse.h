@@ -88,6 +88,8 @@ struct assay_train_opts;
 struct assay_train_result;
 
 /* How to read. Zero is a whole read, the content deciding as CONTENT says. */
+struct assay_train_stream;
+
 struct assay_results_opts {
 	const char *hint;              /* a format's name; NULL or "auto": the content decides */
 	enum assay_detect_by by;       /* how the content decides */
@@ -107,11 +109,11 @@ struct assay_results_opts {
 	 * not the whole file. A streamed log's rows have its warm-up taken out
 	 * exactly (assay_train_refine); a log read whole does not (as before). */
 	bool stream;
-	/* Streaming: feed a regular file through windows of a private map (a
-	 * tenth of the CPU time of copying). A file that shrinks while mapped
-	 * ends the process: "FILE: cannot read: the file shrank while it was
-	 * read", exit 2. For a command's own thread only. */
-	bool map;
+	/* Streaming: after the first block, feed the rest of fd (from its
+	 * offset) another way, e.g. through a map, leaving the offset after what
+	 * was fed; false where it fed nothing (then read() goes on). Only when
+	 * the input is not also kept (again on a pipe). NULL: read() only. */
+	bool (*feed_rest)(struct assay_train_stream *ts, int fd, const char *file);
 	/* Streaming: keep the input for a second read (out->fd; a pipe is copied
 	 * to an unlinked temporary file as it is read). Names the reason in the
 	 * error when that copy cannot be made ("--steps"). */

@@ -4,11 +4,9 @@
  * block by block to assay_train_stream (assay parse) in bounded memory. */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,9 +15,6 @@
 #include "assay/training.h"
 
 #define BLOCK (1u << 20)
-/* A regular file is streamed through windows of a private map rather than
- * copied into a buffer: about a tenth of the CPU time of a large log. */
-#define MAP_WINDOW (16u << 20)
 
 static bool named(const char *hint)
 {
@@ -108,54 +103,6 @@ assay_err assay_results_parse(const char *file, const char *data, size_t len,
 
 /* ---- streaming a training text log ---- */
 
-static const char *mapped_file; /* for the SIGBUS handler */
-
-/* A mapped file cut short while it is read (truncated, or rotated with
- * copytruncate) faults on its missing pages: say so and stop with exit 2.
- * assay parse prints nothing on stdout before every file is read. */
-static void on_sigbus(int sig)
-{
-	(void)sig;
-	static const char tail[] = ": cannot read: the file shrank while it was read\n";
-	ssize_t rc = write(2, mapped_file, strlen(mapped_file));
-	rc = write(2, tail, sizeof(tail) - 1);
-	(void)rc;
-	_exit(ASSAY_USAGE);
-}
-
-/* Feed the rest of a regular file, from fd's offset to its size now,
- * through the map; fd's offset is left after it, so a file that grew is
- * read on from there. False (nothing fed) where it cannot be mapped. */
-static bool feed_mapped(struct assay_train_stream *ts, int fd, const char *file)
-{
-	struct stat st;
-	off_t off = lseek(fd, 0, SEEK_CUR);
-	if (off < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= off)
-		return false;
-	struct sigaction sa = {.sa_handler = on_sigbus}, old;
-	sigemptyset(&sa.sa_mask);
-	mapped_file = file;
-	if (sigaction(SIGBUS, &sa, &old))
-		return false;
-	bool fed = false;
-	while (off < st.st_size) {
-		off_t base = off & ~(off_t)(MAP_WINDOW - 1);
-		size_t len = (size_t)(st.st_size - base) < MAP_WINDOW ? (size_t)(st.st_size - base)
-								      : MAP_WINDOW;
-		char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, base);
-		if (m == MAP_FAILED)
-			break;
-		madvise(m, len, MADV_SEQUENTIAL);
-		assay_train_stream_feed(ts, m + (off - base), len - (size_t)(off - base));
-		munmap(m, len);
-		off = base + (off_t)len;
-		fed = true;
-	}
-	sigaction(SIGBUS, &old, NULL);
-	lseek(fd, off, SEEK_SET);
-	return fed;
-}
-
 /* For opts.again on a pipe: an unlinked temporary file, or -1 (e set). */
 static int keep_copy(const char *file, const char *why, struct assay_error *e)
 {
@@ -174,8 +121,8 @@ static int keep_copy(const char *file, const char *why, struct assay_error *e)
 
 /* Feed fd to ts after the first n bytes in buf (a BLOCK), copying every byte
  * to tee when it is >= 0. 0, or the errno of a failed read or copy. */
-static int feed(struct assay_train_stream *ts, int fd, int tee, bool map, const char *file,
-		char *buf, ssize_t n)
+static int feed(struct assay_train_stream *ts, int fd, int tee, const struct assay_results_opts *o,
+		const char *file, char *buf, ssize_t n)
 {
 	int err = 0;
 	while (n > 0) {
@@ -186,8 +133,8 @@ static int feed(struct assay_train_stream *ts, int fd, int tee, bool map, const 
 		assay_train_stream_feed(ts, buf, (size_t)n);
 		if (n < (ssize_t)BLOCK)
 			break;
-		if (tee < 0 && map)
-			feed_mapped(ts, fd, file);
+		if (tee < 0 && o->feed_rest)
+			o->feed_rest(ts, fd, file);
 		n = assay_read_full(fd, buf, BLOCK);
 	}
 	if (n < 0)
@@ -233,7 +180,7 @@ static assay_err read_stream(const char *file, int fd, const char *format, char 
 		return fail(out, ASSAY_RESULTS_UNREADABLE, ASSAY_INFRA);
 	struct assay_train_result own, *r = o->train ? o->train : &own;
 	struct assay_train_stream *ts = assay_train_stream_new(format, o->train_opts, r);
-	int err = feed(ts, fd, tee, o->map, file, buf, n);
+	int err = feed(ts, fd, tee, o, file, buf, n);
 	assay_err rc = assay_train_stream_end(ts, file, e);
 	rc = stream_rows(file, fd, format, err, rc, r, o, out, e);
 	if (rc == ASSAY_OK && o->again) {
