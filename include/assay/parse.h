@@ -1,7 +1,8 @@
 /* Input formats: every result file assay reads becomes measurement rows.
  * One parser file per format in src/lib/parse/, one row in the table in
- * src/lib/parse/formats.c. `assay parse` and `assay store ingest` both look
- * formats up here. */
+ * src/lib/parse/formats.c. Every command reads result files through the one
+ * reader below (assay_results_read, src/lib/parse/read.c), so a new format
+ * needs no edit anywhere else. */
 #ifndef ASSAY_PARSE_H
 #define ASSAY_PARSE_H
 
@@ -48,6 +49,9 @@ struct assay_format {
 	 * run's outcome (docs/training.md); assay_train_detect() tries these
 	 * rows in table order. */
 	bool training;
+	/* A training text log that assay_train_stream reads in pieces: the
+	 * reader may stream it rather than hold it whole (opts.stream). */
+	bool stream;
 };
 
 /* The table, terminated by a row with name NULL. */
@@ -59,26 +63,96 @@ const struct assay_format *assay_format_detect(const char *data, size_t len);
 const struct assay_format *assay_format_detect_record(const char *data, size_t len);
 /* How a result file's format is found when no format is named. */
 enum assay_detect_by {
-	ASSAY_DETECT_CONTENT, /* a mark anywhere in the data (assay parse, assay run) */
+	ASSAY_DETECT_CONTENT, /* a mark anywhere, table order (assay parse, assay detect) */
 	ASSAY_DETECT_RECORD,  /* the header or first record only (assay store ingest) */
+	/* The training rows first (a mark anywhere), then as CONTENT: assay
+	 * run, where a case's results that look like a training log are one. */
+	ASSAY_DETECT_TRAINING,
 };
 /* The format that reads data: the one hint names, or (hint NULL or "auto")
  * the one its content shows, looked for as by says. NULL when hint names no
- * format or none claims the data. assay parse, assay store ingest, assay
- * detect --gate and assay run all decide here. */
+ * format or none claims the data. Every reader decides here. */
 const struct assay_format *assay_results_format(const char *hint, const char *data, size_t len,
 						enum assay_detect_by by);
 
-/* A result file read whole and parsed into rows. */
-struct assay_results {
-	const struct assay_format *format; /* what read it; NULL: none (see below) */
-	char sha256[65];                   /* of the file's bytes; "" until it was read */
-	struct assay_rows rows;            /* appended to */
+/* ---- The results reader (src/lib/parse/read.c) ----
+ * assay parse, assay store ingest, assay detect and assay run read result
+ * files here: a file (or an open fd, such as standard input), its format
+ * found (assay_results_format), read whole and parsed by its row of the
+ * table into rows and, for a training format, a training result; or, with
+ * opts.stream, a training text log fed block by block to assay_train_stream
+ * so that a log of any size is read in bounded memory. Every error names
+ * the file (file: message). */
+
+struct assay_train_opts;
+struct assay_train_result;
+
+/* How to read. Zero is a whole read, the content deciding as CONTENT says. */
+struct assay_train_stream;
+
+struct assay_results_opts {
+	const char *hint;              /* a format's name; NULL or "auto": the content decides */
+	enum assay_detect_by by;       /* how the content decides */
+	struct assay_parse_opts parse; /* stamps of the rows (parse.file: the file read) */
+	/* A training format: its options (NULL: the defaults), and where its
+	 * result goes (NULL: it only gives rows). *train is set by every call
+	 * that has one: release it whatever the outcome. */
+	const struct assay_train_opts *train_opts;
+	struct assay_train_result *train;
+	/* No rows: a training format gives its result only; any other format
+	 * is read and named (out->format) but not parsed. */
+	bool no_rows;
+	bool sha256; /* the digest of the bytes in out->sha256 (not of a streamed log) */
+	/* Stream a training text log (a row marked stream; with no hint, also
+	 * what no other row claims in the first MiB: the log's lines then tell
+	 * Megatron-LM from Primus). The format is decided on the first MiB then,
+	 * not the whole file. A streamed log's rows have its warm-up taken out
+	 * exactly (assay_train_refine); a log read whole does not (as before). */
+	bool stream;
+	/* Streaming: after the first block, feed the rest of fd (from its
+	 * offset) another way, e.g. through a map, leaving the offset after what
+	 * was fed; false where it fed nothing (then read() goes on). Only when
+	 * the input is not also kept (again on a pipe). NULL: read() only. */
+	bool (*feed_rest)(struct assay_train_stream *ts, int fd, const char *file);
+	/* Streaming: keep the input for a second read (out->fd; a pipe is copied
+	 * to an unlinked temporary file as it is read). Names the reason in the
+	 * error when that copy cannot be made ("--steps"). */
+	const char *again;
 };
-/* Read path, find its format (assay_results_format) and parse it into
- * out->rows with o (o->file is path). ASSAY_USAGE with out->format NULL and
- * out->sha256 set when no format reads it (an unknown hint, or content none
- * claims); otherwise the read or parse error. */
+
+/* Why a read failed (out->fail). */
+enum assay_results_fail {
+	ASSAY_RESULTS_OK,
+	ASSAY_RESULTS_UNREADABLE, /* it cannot be opened or read (or copied for again) */
+	ASSAY_RESULTS_UNKNOWN,    /* the hint names no format */
+	ASSAY_RESULTS_UNDETECTED, /* no format claims the content (the stream: nor its lines) */
+	ASSAY_RESULTS_INVALID,    /* its format's parser refused it */
+};
+
+/* A result file read. */
+struct assay_results {
+	const struct assay_format *format; /* what read it; NULL: none (see fail) */
+	enum assay_results_fail fail;
+	char sha256[65];        /* of the file's bytes with opts.sha256; "" until read */
+	struct assay_rows rows; /* appended to (all or nothing per file) */
+	bool streamed;          /* a training log read as a stream */
+	int fd;                 /* opts.again: open on the input (the caller closes); else -1 */
+};
+
+/* Read file (fd >= 0: from that open fd, which stays open, file naming it;
+ * fd < 0: open file) as o says into out. The error in e names the file;
+ * out->fail says which step failed. */
+assay_err assay_results_read(const char *file, int fd, const struct assay_results_opts *o,
+			     struct assay_results *out, struct assay_error *e);
+/* The same on len bytes already in memory (file names them): the format
+ * found (o->hint, o->by) and the bytes parsed; nothing is read, digested or
+ * streamed. */
+assay_err assay_results_parse(const char *file, const char *data, size_t len,
+			      const struct assay_results_opts *o, struct assay_results *out,
+			      struct assay_error *e);
+/* assay_results_read of path read whole with its digest, rows stamped by o:
+ * ASSAY_USAGE "unknown format 'H'" or "cannot tell the format from the
+ * content" when no format reads it (out->format NULL, out->sha256 set). */
 assay_err assay_read_results(const char *path, const char *hint, enum assay_detect_by by,
 			     const struct assay_parse_opts *o, struct assay_results *out,
 			     struct assay_error *e);

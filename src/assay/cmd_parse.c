@@ -2,7 +2,6 @@
  * the table) and print measurement rows, or a training log's per-step
  * records, as NDJSON; the exit code says whether the run completed. */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,14 +86,11 @@ struct parsed {
 	char reason[1536];
 	/* A training log read as a stream; --steps reads it a second time. */
 	bool streamed;
-	int fd;   /* open on the file (or the copy of standard input), -1 none */
-	bool tmp; /* fd is a copy of standard input */
+	int fd; /* open on the file (or the copy of standard input), -1 none */
 	long long world_size;
 	size_t warmup_logged;
 	size_t steps_from, steps_to; /* a file read whole: its records in the steps buffer */
 };
-
-#define BLOCK (1u << 20)
 
 /* Warnings a training result carries, on stderr. */
 static void train_warnings(const char *file, const struct assay_train_result *r)
@@ -112,15 +108,94 @@ static void train_warnings(const char *file, const struct assay_train_result *r)
 			r->long_line_first);
 }
 
-/* A regular file is read through windows of a private map rather than
- * copied into a buffer: about a tenth of the CPU time of a large log. */
+struct step_out {
+	const char *file;
+	size_t warmup_logged;
+};
+
+static void print_step(const struct assay_train_step *s, void *arg)
+{
+	const struct step_out *so = arg;
+	struct assay_train_step c = *s;
+	c.warmup = (size_t)s->index < so->warmup_logged;
+	json_t *o = assay_train_step_to_json(&c);
+	json_object_set_new(o, "file", json_string(so->file));
+	struct sbuf sb = SBUF_INIT;
+	assay_json_write(&sb, o, ASSAY_JSON_SORT);
+	sbuf_addch(&sb, '\n');
+	fwrite(sb.buf, 1, sb.len, stdout);
+	sbuf_release(&sb);
+	json_decref(o);
+}
+
+/* --steps, second pass: the per-step records, streamed to stdout. */
+static assay_err print_steps(const struct parse_args *a, const char *format, struct parsed *p,
+			     struct assay_error *e)
+{
+	if (lseek(p->fd, 0, SEEK_SET) < 0)
+		return assay_error_at(e, ASSAY_INFRA, p->file, NULL, 0, "cannot read again: %s",
+				      strerror(errno));
+	struct step_out so = {p->file, p->warmup_logged};
+	struct assay_train_opts o = a->topts;
+	o.world_size = p->world_size;
+	o.no_errors = true;
+	o.on_step = print_step;
+	o.on_step_arg = &so;
+	struct assay_train_result r;
+	assay_err rc = assay_train_parse_fd(format, p->fd, -1, &o, p->file, &r, e);
+	assay_train_result_release(&r);
+	return rc;
+}
+
+/* A training log read whole (a golden-values file): with --steps its step
+ * records, appended to steps. */
+static void whole_steps(const char *file, const struct assay_train_result *r, struct sbuf *steps,
+			struct parsed *p)
+{
+	p->steps_from = steps->len;
+	json_t *f = json_string(file);
+	for (size_t i = 0; i < r->n_steps; i++) {
+		json_t *o = assay_train_step_to_json(&r->steps[i]);
+		json_object_set(o, "file", f);
+		assay_json_write(steps, o, ASSAY_JSON_SORT);
+		sbuf_addch(steps, '\n');
+		json_decref(o);
+	}
+	json_decref(f);
+	p->steps_to = steps->len;
+}
+
+/* What a training log read gave: its outcome, warnings, and for --steps
+ * where its records come from. */
+static void training_read(const struct parse_args *a, const char *file,
+			  const struct assay_results *res, const struct assay_train_result *r,
+			  struct sbuf *steps, struct parsed *p)
+{
+	p->outcome = assay_train_outcome(r);
+	assay_train_outcome_text(r, p->reason, sizeof(p->reason));
+	if (!res->streamed) {
+		if (a->steps)
+			whole_steps(file, r, steps, p);
+		return;
+	}
+	train_warnings(file, r);
+	p->streamed = true;
+	p->world_size = r->world_size;
+	p->warmup_logged = r->warmup_logged;
+	p->fd = res->fd;
+}
+
+/* A regular file is streamed through windows of a private map rather than
+ * copied into a buffer: about a tenth of the CPU time of a large log. The
+ * program does this, not the library: a file that shrinks while mapped
+ * faults, and the handler ends the process. */
 #define MAP_WINDOW (16u << 20)
 
 static const char *mapped_file; /* for the SIGBUS handler */
 
 /* A mapped file cut short while it is read (truncated, or rotated with
  * copytruncate) faults on its missing pages: say so and stop with exit 2.
- * Nothing is on stdout yet (rows are printed after every file is read). */
+ * assay parse prints nothing on stdout before every file is read. */
 static void on_sigbus(int sig)
 {
 	(void)sig;
@@ -164,222 +239,43 @@ static bool feed_mapped(struct assay_train_stream *ts, int fd, const char *file)
 	return fed;
 }
 
-/* A training log as a stream from fd, after the first n bytes in buf. With
- * --steps a pipe is copied to an unlinked temporary file for the second pass. */
-static assay_err parse_stream(const struct parse_args *a, const char *file, const char *format,
-			      int fd, char *buf, ssize_t n, struct assay_rows *rows,
-			      struct parsed *p, struct assay_error *e)
-{
-	int tee = -1;
-	struct stat st;
-	if (a->steps && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
-		const char *dir = getenv("TMPDIR");
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/assay-parse-XXXXXX", dir && *dir ? dir : "/tmp");
-		tee = mkstemp(path);
-		if (tee < 0)
-			return assay_error_at(e, ASSAY_INFRA, file, NULL, 0,
-					      "cannot keep a copy of the input for --steps: %s",
-					      strerror(errno));
-		unlink(path);
-	}
-	struct assay_train_result r;
-	struct assay_train_stream *ts = assay_train_stream_new(format, &a->topts, &r);
-	int err = 0;
-	while (n > 0) {
-		if (tee >= 0 && write(tee, buf, (size_t)n) != n) {
-			err = errno ? errno : EIO;
-			break;
-		}
-		assay_train_stream_feed(ts, buf, (size_t)n);
-		if (n < (ssize_t)BLOCK)
-			break;
-		if (tee < 0)
-			feed_mapped(ts, fd, file);
-		n = assay_read_full(fd, buf, BLOCK);
-	}
-	if (n < 0)
-		err = errno;
-	assay_err rc = assay_train_stream_end(ts, file, e);
-	if (rc == ASSAY_USAGE && !strcmp(format, "auto") && !err)
-		rc = assay_error_at(
-		    e, ASSAY_USAGE, file, NULL, 0,
-		    "cannot tell the format (use --input-format; see 'assay help parse')");
-	if (rc == ASSAY_OK && err)
-		rc =
-		    assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s", strerror(err));
-	/* A long log: its warm-up taken out for exact statistics (from the
-	 * record of its first steps, or read again from a file). */
-	if (rc == ASSAY_OK && !a->steps && r.stride > 1)
-		rc = assay_train_refine(&r, fd, &a->topts, file, e);
-	if (rc == ASSAY_OK && !a->steps) {
-		struct assay_parse_opts po = a->popts;
-		po.file = file;
-		rc = assay_train_rows(&r, &po, rows, e);
-	}
-	if (rc == ASSAY_OK) {
-		p->outcome = assay_train_outcome(&r);
-		assay_train_outcome_text(&r, p->reason, sizeof(p->reason));
-		train_warnings(file, &r);
-		p->streamed = true;
-		p->world_size = r.world_size;
-		p->warmup_logged = r.warmup_logged;
-		if (a->steps) {
-			p->fd = tee >= 0 ? tee : dup(fd);
-			p->tmp = tee >= 0;
-			tee = -1;
-		}
-	}
-	if (tee >= 0)
-		close(tee);
-	assay_train_result_release(&r);
-	return rc;
-}
-
-struct step_out {
-	const char *file;
-	size_t warmup_logged;
-};
-
-static void print_step(const struct assay_train_step *s, void *arg)
-{
-	const struct step_out *so = arg;
-	struct assay_train_step c = *s;
-	c.warmup = (size_t)s->index < so->warmup_logged;
-	json_t *o = assay_train_step_to_json(&c);
-	json_object_set_new(o, "file", json_string(so->file));
-	struct sbuf sb = SBUF_INIT;
-	assay_json_write(&sb, o, ASSAY_JSON_SORT);
-	sbuf_addch(&sb, '\n');
-	fwrite(sb.buf, 1, sb.len, stdout);
-	sbuf_release(&sb);
-	json_decref(o);
-}
-
-/* --steps, second pass: the per-step records, streamed to stdout. */
-static assay_err print_steps(const struct parse_args *a, const char *format, struct parsed *p,
-			     struct assay_error *e)
-{
-	if (lseek(p->fd, 0, SEEK_SET) < 0)
-		return assay_error_at(e, ASSAY_INFRA, p->file, NULL, 0, "cannot read again: %s",
-				      strerror(errno));
-	struct step_out so = {p->file, p->warmup_logged};
-	struct assay_train_opts o = a->topts;
-	o.world_size = p->world_size;
-	o.no_errors = true;
-	o.on_step = print_step;
-	o.on_step_arg = &so;
-	struct assay_train_result r;
-	assay_err rc = assay_train_parse_fd(format, p->fd, -1, &o, p->file, &r, e);
-	assay_train_result_release(&r);
-	return rc;
-}
-
-/* A file read whole (a format other than a streamed training log): its rows,
- * or a training log's step records appended to steps. */
-static assay_err parse_whole(const struct parse_args *a, const char *file, const char *format,
-			     const struct sbuf *all, struct assay_rows *rows, struct sbuf *steps,
-			     struct parsed *p, struct assay_error *e)
-{
-	assay_err rc;
-	const char *data = all->buf ? all->buf : "";
-	size_t len = all->len;
-	struct assay_parse_opts po = a->popts;
-	po.file = file;
-	if (assay_train_format_known(format)) {
-		struct assay_train_result r;
-		rc = assay_train_parse(format, data, len, &a->topts, file, &r, e);
-		if (rc == ASSAY_OK && a->steps) {
-			p->steps_from = steps->len;
-			json_t *f = json_string(file);
-			for (size_t i = 0; i < r.n_steps; i++) {
-				json_t *o = assay_train_step_to_json(&r.steps[i]);
-				json_object_set(o, "file", f);
-				assay_json_write(steps, o, ASSAY_JSON_SORT);
-				sbuf_addch(steps, '\n');
-				json_decref(o);
-			}
-			json_decref(f);
-			p->steps_to = steps->len;
-		} else if (rc == ASSAY_OK) {
-			rc = assay_train_rows(&r, &po, rows, e);
-		}
-		if (rc == ASSAY_OK) {
-			p->outcome = assay_train_outcome(&r);
-			assay_train_outcome_text(&r, p->reason, sizeof(p->reason));
-		}
-		assay_train_result_release(&r);
-	} else {
-		const struct assay_format *f = assay_format_find(format);
-		if (a->steps) {
-			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
-					    "--steps needs a training log, not format %s", format);
-		} else {
-			size_t before = rows->n;
-			rc = f->parse(data, len, &po, rows, e);
-			if (rc == ASSAY_OK && rows->n == before) {
-				p->outcome = ASSAY_NO_METRICS;
-				snprintf(p->reason, sizeof(p->reason), "no metrics: no rows");
-			}
-		}
-	}
-	return rc;
-}
-
-/* Parse one file into rows (or step lines); fills p. ASSAY_USAGE on bad input. */
-static assay_err parse_one(const struct parse_args *a, const char *file, struct assay_rows *rows,
+/* Read one file (standard input for "-") into res->rows, or with --steps
+ * its step lines; fills p. ASSAY_USAGE on bad input. */
+static assay_err parse_one(const struct parse_args *a, const char *file, struct assay_results *res,
 			   struct sbuf *steps, struct parsed *p, struct assay_error *e)
 {
-	bool is_stdin = !strcmp(file, "-");
 	p->file = file;
 	p->outcome = ASSAY_OK;
 	p->reason[0] = '\0';
 	p->fd = -1;
-	int fd = is_stdin ? 0 : open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
-				      strerror(errno));
-	char *buf = xmalloc(BLOCK);
-	ssize_t n = assay_read_full(fd, buf, BLOCK);
-	assay_err rc = ASSAY_OK;
-	if (n < 0) {
-		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
-				    strerror(errno));
-		goto out;
+	/* A training text log is streamed: a log of any size in bounded memory. */
+	struct assay_train_result r;
+	struct assay_results_opts o = {.hint = a->format,
+				       .by = ASSAY_DETECT_CONTENT,
+				       .parse = a->popts,
+				       .train_opts = &a->topts,
+				       .train = &r,
+				       .no_rows = a->steps,
+				       .stream = true,
+				       .feed_rest = feed_mapped,
+				       .again = a->steps ? "--steps" : NULL};
+	size_t before = res->rows.n;
+	assay_err rc = assay_results_read(file, strcmp(file, "-") ? -1 : 0, &o, res, e);
+	if (res->fail == ASSAY_RESULTS_UNDETECTED)
+		rc = assay_error_at(
+		    e, ASSAY_USAGE, file, NULL, 0,
+		    "cannot tell the format (use --input-format; see 'assay help parse')");
+	else if (rc == ASSAY_OK && res->format->training)
+		training_read(a, file, res, &r, steps, p);
+	else if (rc == ASSAY_OK && a->steps)
+		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
+				    "--steps needs a training log, not format %s",
+				    res->format->name);
+	else if (rc == ASSAY_OK && res->rows.n == before) {
+		p->outcome = ASSAY_NO_METRICS;
+		snprintf(p->reason, sizeof(p->reason), "no metrics: no rows");
 	}
-	const char *format = a->format;
-	if (!strcmp(format, "auto")) {
-		/* Other formats show on their first lines; a training log may
-		 * start with anything, so it is told by the whole stream. */
-		const struct assay_format *f =
-		    assay_results_format(NULL, buf, (size_t)n, ASSAY_DETECT_CONTENT);
-		if (f && (!f->training || !strcmp(f->name, "megatron-golden")))
-			format = f->name;
-	}
-	if (!strcmp(format, "megatron") || !strcmp(format, "primus") || !strcmp(format, "auto")) {
-		rc = parse_stream(a, file, format, fd, buf, n, rows, p, e);
-		goto out;
-	}
-	/* Any other format: the whole file in memory. */
-	struct sbuf all = SBUF_INIT;
-	sbuf_add(&all, buf, (size_t)n);
-	while (n == (ssize_t)BLOCK) {
-		n = assay_read_full(fd, buf, BLOCK);
-		if (n > 0)
-			sbuf_add(&all, buf, (size_t)n);
-	}
-	if (n < 0) {
-		rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0, "cannot read: %s",
-				    strerror(errno));
-		sbuf_release(&all);
-		goto out;
-	}
-	rc = parse_whole(a, file, format, &all, rows, steps, p, e);
-	sbuf_release(&all);
-out:
-	free(buf);
-	if (!is_stdin)
-		close(fd);
+	assay_train_result_release(&r);
 	return rc;
 }
 
@@ -441,11 +337,11 @@ int cmd_parse(int argc, char **argv)
 	struct parsed *p = xcalloc(nfiles, sizeof(*p));
 	for (size_t i = 0; i < nfiles; i++)
 		p[i].fd = -1;
-	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct assay_results res = {.rows = ASSAY_ROWS_INIT};
 	struct sbuf steps = SBUF_INIT;
 	struct assay_error err;
 	for (size_t i = 0; i < nfiles; i++) {
-		if (parse_one(&a, argv[optind + (int)i], &rows, &steps, &p[i], &err) != ASSAY_OK) {
+		if (parse_one(&a, argv[optind + (int)i], &res, &steps, &p[i], &err) != ASSAY_OK) {
 			rc = cli_report(&err);
 			goto out;
 		}
@@ -455,7 +351,7 @@ int cmd_parse(int argc, char **argv)
 			goto out;
 	} else {
 		struct sbuf sb = SBUF_INIT;
-		assay_rows_ndjson(&rows, &sb);
+		assay_rows_ndjson(&res.rows, &sb);
 		fwrite(sbuf_str(&sb), 1, sb.len, stdout);
 		sbuf_release(&sb);
 	}
@@ -469,7 +365,7 @@ out:
 	for (size_t i = 0; i < nfiles; i++)
 		if (p[i].fd >= 0)
 			close(p[i].fd);
-	assay_rows_release(&rows);
+	assay_rows_release(&res.rows);
 	sbuf_release(&steps);
 	free(p);
 	json_decref(ctx);

@@ -262,15 +262,18 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 	char buf[2048];
 	/* Ingest tells formats apart by their header or first record only: a
 	 * file that merely mentions Megatron is not a training log. */
-	struct assay_parse_opts po = {.context = p->context, .revision = p->revision};
+	struct assay_results_opts o = {.hint = p->format,
+				       .by = strcmp(cmd, "store") ? ASSAY_DETECT_CONTENT
+								  : ASSAY_DETECT_RECORD,
+				       .parse = {.context = p->context, .revision = p->revision},
+				       .sha256 = true};
 	struct assay_results res = {.rows = ASSAY_ROWS_INIT};
-	assay_err rc = assay_read_results(
-	    pf->path, p->format, strcmp(cmd, "store") ? ASSAY_DETECT_CONTENT : ASSAY_DETECT_RECORD,
-	    &po, &res, &e);
+	assay_err rc = assay_results_read(pf->path, -1, &o, &res, &e);
 	pf->format = res.format;
 	memcpy(pf->sha256, res.sha256, sizeof(pf->sha256));
 	pf->rows = res.rows;
-	if (rc != ASSAY_OK && !res.format && res.sha256[0]) {
+	if (res.fail == ASSAY_RESULTS_UNKNOWN || res.fail == ASSAY_RESULTS_UNDETECTED) {
+		/* "auto" given: still named an unknown format here, as always. */
 		if (p->format)
 			sbuf_addf(err, "assay %s: unknown format '%s' (see 'assay help %s')", cmd,
 				  p->format, cmd);

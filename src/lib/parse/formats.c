@@ -1,7 +1,7 @@
 /* The table of input formats and the helpers every parser shares. A new
  * format is one parser file and one row here (with the metrics its file
  * declares, or NULL when its data names them, and whether it is a training
- * log), and every command finds it through assay_results_format(). */
+ * log), and every command reads it through the reader (read.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,32 +22,32 @@ static bool detect_rows(const char *data, size_t len)
 
 const struct assay_format assay_formats[] = {
     {"rows", "NDJSON measurement rows (assay parse / assay store export output)", assay_parse_rows,
-     detect_rows, NULL, true, false},
+     detect_rows, NULL, true, false, false},
     {"rows-csv", "measurement rows as CSV (assay store export --format csv output)",
-     assay_parse_rows_csv, assay_detect_rows_csv, NULL, true, false},
+     assay_parse_rows_csv, assay_detect_rows_csv, NULL, true, false, false},
     {"assay-ep", "assay-ep case artifacts (schema assay.ep.case/1, docs/ep.md)",
-     assay_parse_ep_case, assay_detect_ep_case, assay_ep_case_metrics, true, false},
+     assay_parse_ep_case, assay_detect_ep_case, assay_ep_case_metrics, true, false, false},
     {"madengine-csv", "madengine perf.csv (29 fixed columns, extra multiple_results columns)",
-     assay_parse_madengine_csv, assay_detect_madengine_csv, NULL, true, false},
+     assay_parse_madengine_csv, assay_detect_madengine_csv, NULL, true, false, false},
     {"madengine-super", "madengine perf_entry_super.json (with configs and multi_results)",
-     assay_parse_madengine_super, assay_detect_madengine_super, NULL, true, false},
+     assay_parse_madengine_super, assay_detect_madengine_super, NULL, true, false, false},
     {"multiple-results", "a madengine multiple_results CSV (model, performance, metric, ...)",
-     assay_parse_multiple_results, assay_detect_multiple_results, NULL, true, false},
+     assay_parse_multiple_results, assay_detect_multiple_results, NULL, true, false, false},
     {"rccl-ci", "RCCL CI perf history JSONL (run_id, timestamp, commit, workload, ...)",
-     assay_parse_rccl_ci, assay_detect_rccl_ci, assay_rccl_ci_metrics, true, false},
+     assay_parse_rccl_ci, assay_detect_rccl_ci, assay_rccl_ci_metrics, true, false, false},
     {"nccl-tests", "nccl-tests / rccl-tests -J JSON output", assay_parse_nccl_tests,
-     assay_detect_nccl_tests, assay_nccl_tests_metrics, true, false},
+     assay_detect_nccl_tests, assay_nccl_tests_metrics, true, false, false},
     {"nccl-tests-text", "nccl-tests / rccl-tests text output (the size table on stdout)",
      assay_parse_nccl_tests_text, assay_detect_nccl_tests_text, assay_nccl_tests_text_metrics, true,
-     false},
+     false, false},
     {"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
      assay_parse_megatron_golden, assay_detect_megatron_golden, assay_megatron_golden_metrics, true,
-     true},
+     true, false},
     {"primus", "Primus training log (logger prefix, ANSI colours, X/Y values)", assay_parse_primus,
-     assay_detect_primus, assay_primus_metrics, false, true},
+     assay_detect_primus, assay_primus_metrics, false, true, true},
     {"megatron", "Megatron-LM training log (training_log iteration lines)", assay_parse_megatron,
-     assay_detect_megatron, assay_megatron_metrics, false, true},
-    {NULL, NULL, NULL, NULL, NULL, false, false},
+     assay_detect_megatron, assay_megatron_metrics, false, true, true},
+    {NULL, NULL, NULL, NULL, NULL, false, false, false},
 };
 
 const struct assay_format *assay_format_find(const char *name)
@@ -133,34 +133,11 @@ const struct assay_format *assay_results_format(const char *hint, const char *da
 {
 	if (hint && strcmp(hint, "auto"))
 		return assay_format_find(hint);
-	return by == ASSAY_DETECT_RECORD ? assay_format_detect_record(data, len)
-					 : assay_format_detect(data, len);
-}
-
-assay_err assay_read_results(const char *path, const char *hint, enum assay_detect_by by,
-			     const struct assay_parse_opts *o, struct assay_results *out,
-			     struct assay_error *e)
-{
-	size_t len;
-	out->format = NULL;
-	out->sha256[0] = '\0';
-	char *data = assay_read_file(path, &len, e);
-	if (!data)
-		return e->code;
-	assay_sha256_hex(data, len, out->sha256);
-	out->format = assay_results_format(hint, data, len, by);
-	assay_err rc;
-	if (!out->format) {
-		rc =
-		    hint && strcmp(hint, "auto")
-			? assay_error_at(e, ASSAY_USAGE, path, NULL, 0, "unknown format '%s'", hint)
-			: assay_error_at(e, ASSAY_USAGE, path, NULL, 0,
-					 "cannot tell the format from the content");
-	} else {
-		struct assay_parse_opts po = *o;
-		po.file = path;
-		rc = out->format->parse(data, len, &po, &out->rows, e);
-	}
-	free(data);
-	return rc;
+	if (by == ASSAY_DETECT_RECORD)
+		return assay_format_detect_record(data, len);
+	if (by == ASSAY_DETECT_TRAINING)
+		for (const struct assay_format *f = assay_formats; f->name; f++)
+			if (f->training && f->detect && f->detect(data, len))
+				return f;
+	return assay_format_detect(data, len);
 }

@@ -23,28 +23,6 @@
 
 #define TAIL_CHUNK (1u << 20)
 
-/* A results file as it was before the case started, to tell a file the
- * case wrote from one an earlier case left behind. */
-struct before {
-	bool existed;
-	struct stat st;
-};
-
-static void snapshot(const struct assay_case_plan *p, struct before *b)
-{
-	for (size_t i = 0; i < p->results.n; i++)
-		b[i].existed = stat(p->results.v[i], &b[i].st) == 0;
-}
-
-static bool unchanged(const char *file, const struct before *b)
-{
-	struct stat st;
-	return b->existed && stat(file, &st) == 0 && st.st_dev == b->st.st_dev &&
-	       st.st_ino == b->st.st_ino && st.st_size == b->st.st_size &&
-	       st.st_mtim.tv_sec == b->st.st_mtim.tv_sec &&
-	       st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec;
-}
-
 struct log_watch {
 	struct assay_tail tail;
 	struct assay_scanner scan;
@@ -217,8 +195,7 @@ static assay_err tail_logs(struct watch *w, bool final, struct assay_error *e)
 	return rc;
 }
 
-/* Where the redacted copy of watched log i goes: <case>/logs/<i+1>-<name>. */
-static char *log_copy(const char *case_dir, size_t i, const char *log)
+char *run_log_copy(const char *case_dir, size_t i, const char *log)
 {
 	const char *base = strrchr(log, '/');
 	return xasprintf("%s/logs/%zu-%s", case_dir, i + 1, base ? base + 1 : log);
@@ -242,7 +219,7 @@ static assay_err watch_init(struct watch *w, struct run_ctx *rc, const struct as
 		assay_tail_skip_existing(&l->tail); /* only this case's lines */
 		assay_scanner_init(&l->scan, &rc->suite.signatures, p->logs.v[i]);
 		assay_redact_stream_init(&l->rs, &rc->redact);
-		char *copy = log_copy(case_dir, i, p->logs.v[i]);
+		char *copy = run_log_copy(case_dir, i, p->logs.v[i]);
 		l->copy_fd = open(copy, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (l->copy_fd < 0)
 			err = assay_error_at(e, ASSAY_INFRA, copy, NULL, 0, "cannot write: %s",
@@ -307,291 +284,6 @@ static char *ep_unsupported_reason(const char *artifact)
 	return out ? out : xstrdup("assay-ep reported the case unsupported (exit 4)");
 }
 
-/* The files a case's results are read from: the suite's results, or for a
- * training log watched per node without results, the copies of the logs
- * (true: assay wrote them, so they are this case's). */
-static bool results_files(const struct run_ctx *rc, const struct assay_case_plan *p,
-			  const char *case_dir, struct strlist *out)
-{
-	if (rc->suite.training && !rc->suite.results_given && p->logs.n) {
-		for (size_t i = 0; i < p->logs.n; i++) {
-			char *copy = log_copy(case_dir, i, p->logs.v[i]);
-			strlist_push(out, copy);
-			free(copy);
-		}
-		return true;
-	}
-	for (size_t i = 0; i < p->results.n; i++)
-		strlist_push(out, p->results.v[i]);
-	return false;
-}
-
-/* Read every results file, redacted (results written by the workload may
- * hold a secret: nothing of them reaches rows or the store unredacted).
- * before (may be NULL) tells a file this case wrote from one left behind.
- * false with why set when a file was not written or cannot be read. */
-static bool read_results(struct run_ctx *rc, const struct strlist *files,
-			 const struct before *before, struct sbuf *data, char *why, size_t n)
-{
-	for (size_t i = 0; i < files->n; i++) {
-		const char *file = files->v[i];
-		struct assay_error pe;
-		size_t len;
-		if (before && unchanged(file, &before[i])) {
-			/* Never let an earlier case's results pass for this one's. */
-			snprintf(why, n,
-				 "results file %s was not written by this case (unchanged since it "
-				 "started)",
-				 file);
-			return false;
-		}
-		char *raw = assay_read_file(file, &len, &pe);
-		if (!raw) {
-			snprintf(why, n, "results file %s was not written", file);
-			return false;
-		}
-		assay_redactor_append(&rc->redact, raw, len, &data[i]);
-		free(raw);
-	}
-	return true;
-}
-
-/* The results as one training log: the files in order, each ending a line.
- * first[i] (when not NULL) gets the joined log's line where file i starts. */
-static void join_logs(const struct sbuf *data, size_t n, struct sbuf *out, long *first)
-{
-	long line = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (first)
-			first[i] = line;
-		sbuf_add(out, data[i].buf ? data[i].buf : "", data[i].len);
-		if (data[i].len && data[i].buf[data[i].len - 1] != '\n')
-			sbuf_addch(out, '\n');
-		for (size_t k = 0; k < data[i].len; k++)
-			line += data[i].buf[k] == '\n';
-		if (data[i].len && data[i].buf[data[i].len - 1] != '\n')
-			line++;
-	}
-}
-
-/* <case>/steps.ndjson: the per-step records, as `assay parse --steps`
- * prints them (file and line of each step's own file). */
-static assay_err write_steps(const struct assay_train_result *r, const struct strlist *files,
-			     const long *first, const char *case_dir, struct assay_error *e)
-{
-	struct sbuf sb = SBUF_INIT;
-	for (size_t i = 0; i < r->n_steps; i++) {
-		json_t *o = assay_train_step_to_json(&r->steps[i]);
-		size_t f = 0;
-		while (r->steps[i].line > 0 && f + 1 < files->n && first[f + 1] <= r->steps[i].line)
-			f++;
-		if (files->n) {
-			json_object_set_new(o, "file", json_string(files->v[f]));
-			if (r->steps[i].line > 0)
-				json_object_set_new(o, "line",
-						    json_integer(r->steps[i].line - first[f] + 1));
-		}
-		assay_json_write(&sb, o, ASSAY_JSON_SORT);
-		sbuf_addch(&sb, '\n');
-		json_decref(o);
-	}
-	char *path = xasprintf("%s/steps.ndjson", case_dir);
-	assay_err rc = assay_write_file_atomic(path, sb.buf ? sb.buf : "", sb.len, e);
-	free(path);
-	sbuf_release(&sb);
-	return rc;
-}
-
-assay_err run_read_training(struct run_ctx *rc, const struct assay_suite_case *c,
-			    const char *case_dir, struct assay_train_result *r, char *why, size_t n)
-{
-	struct assay_case_plan p;
-	struct assay_error e;
-	memset(r, 0, sizeof(*r));
-	if (assay_suite_plan(&rc->suite, c, rc->res->run_id, case_dir, rc->assay_ep, &p, &e) !=
-	    ASSAY_OK) {
-		snprintf(why, n, "%s", e.message);
-		return ASSAY_USAGE;
-	}
-	struct strlist files = STRLIST_INIT;
-	results_files(rc, &p, case_dir, &files);
-	struct sbuf *data = xcalloc(files.n + 1, sizeof(*data)), all = SBUF_INIT;
-	assay_err err = ASSAY_USAGE;
-	if (read_results(rc, &files, NULL, data, why, n)) {
-		join_logs(data, files.n, &all, NULL);
-		struct assay_train_opts topts = c->train;
-		topts.no_errors = true; /* the watcher's business */
-		err = assay_train_parse(p.parser, all.buf ? all.buf : "", all.len, &topts,
-					files.n ? files.v[0] : "-", r, &e);
-		if (err != ASSAY_OK)
-			snprintf(why, n, "%s", e.message);
-	}
-	sbuf_release(&all);
-	for (size_t i = 0; i < files.n; i++)
-		sbuf_release(&data[i]);
-	free(data);
-	strlist_clear(&files);
-	assay_case_plan_release(&p);
-	return err;
-}
-
-/* What parsing a case's results gave. */
-struct parsed {
-	struct assay_rows rows;
-	struct assay_train_result train;
-	bool have_train; /* a training log was parsed (train is set) */
-};
-
-/* A training log: per-step records into <case>/steps.ndjson, rows, and the
- * outcome (docs/suite.md, "Training logs"): incomplete or NaN/Inf is
- * workload-failed, no iteration line no-metrics. workload_failed: the
- * workload failed already; keep the steps and the run-health story only. */
-static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_case *c,
-				const struct assay_case_plan *p, const char *format,
-				const struct strlist *files, const struct sbuf *data,
-				const char *case_dir, bool workload_failed,
-				struct assay_case_outcome *out, struct parsed *pr,
-				struct assay_error *e)
-{
-	struct assay_error pe;
-	const char *file = files->n ? files->v[0] : "-";
-	long *first = xcalloc(files->n + 1, sizeof(*first));
-	struct sbuf joined = SBUF_INIT, *log = &joined;
-	join_logs(data, files->n, &joined, first);
-	/* Error signatures are the watcher's business here: it honours the
-	 * suite's disabled and benign ones. */
-	struct assay_train_opts topts = c->train;
-	topts.no_errors = true;
-	assay_err prc = assay_train_parse(format, log->buf ? log->buf : "", log->len, &topts, file,
-					  &pr->train, &pe);
-	sbuf_release(&joined);
-	if (prc != ASSAY_OK) {
-		free(first);
-		assay_train_result_release(&pr->train);
-		if (!workload_failed) {
-			char buf[1200];
-			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-					 "%s results unreadable: %s", format,
-					 assay_error_format(&pe, buf, sizeof(buf)));
-		}
-		return ASSAY_OK;
-	}
-	pr->have_train = true;
-	assay_err err = write_steps(&pr->train, files, first, case_dir, e);
-	free(first);
-	if (err != ASSAY_OK || workload_failed)
-		return err;
-	char now[32];
-	assay_now_rfc3339(now);
-	struct assay_parse_opts o = {file,  p->context,        rc->res->run_id,
-				     c->id, rc->res->revision, now};
-	if (assay_train_rows(&pr->train, &o, &pr->rows, &pe) != ASSAY_OK) {
-		char buf[1200];
-		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE, "%s",
-				 assay_error_format(&pe, buf, sizeof(buf)));
-		assay_rows_release(&pr->rows);
-		return ASSAY_OK;
-	}
-	char why[512];
-	assay_train_outcome_text(&pr->train, why, sizeof(why));
-	switch (assay_train_outcome(&pr->train)) {
-	case ASSAY_WORKLOAD_FAILED:
-		/* Never a pass, never folded into no-metrics: the rows stay. */
-		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_TRAINING,
-				 "training log: %s", why);
-		break;
-	case ASSAY_NO_METRICS:
-		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-				 "exit code 0 but %s in %s (parser %s)", why, file, format);
-		break;
-	default: case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
-	}
-	return ASSAY_OK;
-}
-
-/* Parse the results into rows (and a training result); decide passed or
- * no-metrics, or for a training log workload-failed. With workload_failed
- * set only a training log's steps are kept (the outcome stands). */
-static assay_err parse_results(struct run_ctx *rc, const struct assay_suite_case *c,
-			       const struct assay_case_plan *p, const struct before *before,
-			       const char *case_dir, bool workload_failed,
-			       struct assay_case_outcome *out, struct parsed *pr,
-			       struct assay_error *e)
-{
-	if (!strcmp(p->parser, "none")) {
-		if (!workload_failed)
-			case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
-		return ASSAY_OK;
-	}
-	if (workload_failed && !rc->suite.training)
-		return ASSAY_OK;
-	struct strlist files = STRLIST_INIT;
-	if (results_files(rc, p, case_dir, &files))
-		before = NULL;
-	struct sbuf *data = xcalloc(files.n + 1, sizeof(*data));
-	char why[1200];
-	assay_err err = ASSAY_OK;
-	if (!read_results(rc, &files, before, data, why, sizeof(why))) {
-		if (!workload_failed)
-			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-					 "%s", why);
-		goto done;
-	}
-	const char *train = assay_train_format_known(p->parser) ? p->parser : NULL;
-	if (!train && !strcmp(p->parser, "auto") && files.n)
-		train = assay_train_detect(data[0].buf ? data[0].buf : "", data[0].len);
-	if (train) {
-		err = parse_training(rc, c, p, train, &files, data, case_dir, workload_failed, out,
-				     pr, e);
-		goto done;
-	}
-	if (workload_failed)
-		goto done;
-	char now[32];
-	assay_now_rfc3339(now);
-	for (size_t i = 0; i < files.n; i++) {
-		const char *file = files.v[i];
-		struct assay_error pe;
-		const struct assay_format *f = assay_results_format(
-		    p->parser, data[i].buf ? data[i].buf : "", data[i].len, ASSAY_DETECT_CONTENT);
-		if (!f) {
-			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-					 strcmp(p->parser, "auto")
-					     ? "no parser for format %s in this build"
-					     : "cannot tell the format of %s",
-					 strcmp(p->parser, "auto") ? p->parser : file);
-			assay_rows_release(&pr->rows);
-			goto done;
-		}
-		struct assay_parse_opts o = {file,  p->context,        rc->res->run_id,
-					     c->id, rc->res->revision, now};
-		if (f->parse(data[i].buf ? data[i].buf : "", data[i].len, &o, &pr->rows, &pe) !=
-		    ASSAY_OK) {
-			char buf[1200];
-			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-					 "%s results unreadable: %s", f->name,
-					 assay_error_format(&pe, buf, sizeof(buf)));
-			assay_rows_release(&pr->rows);
-			goto done;
-		}
-	}
-	if (!pr->rows.n) {
-		char *names = strlist_join(&files, ", ");
-		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
-				 "exit code 0 but no measurements in %s (parser %s)", names,
-				 p->parser);
-		free(names);
-		goto done;
-	}
-	case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
-done:
-	for (size_t i = 0; i < files.n; i++)
-		sbuf_release(&data[i]);
-	free(data);
-	strlist_clear(&files);
-	return err;
-}
-
 /* Turn the launcher's end and the watch into the case's outcome. */
 static void decide_end(struct run_ctx *rc, const struct assay_suite_case *c,
 		       const struct assay_case_plan *p, const struct watch *w,
@@ -651,7 +343,7 @@ static void decide_end(struct run_ctx *rc, const struct assay_suite_case *c,
  * gated (FAIL: gate-failed); a training run that failed keeps its
  * run-health verdicts, which say why. */
 static assay_err judge(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
-		       struct parsed *pr, struct assay_case_outcome *out, struct assay_error *e)
+		       struct run_parsed *pr, struct assay_case_outcome *out, struct assay_error *e)
 {
 	if (out->outcome == ASSAY_OUTCOME_PASSED && (pr->rows.n || pr->have_train)) {
 		assay_err err = run_gates(rc, index, c, &pr->rows,
@@ -765,148 +457,223 @@ static assay_err record_image(struct run_ctx *rc, const struct assay_suite_case 
 	return err;
 }
 
-assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
-		   struct assay_case_outcome *out, struct assay_error *e)
-{
-	const struct assay_launcher_ops *ops = rc->suite.launcher->ops;
-	double t0 = assay_monotonic();
-	char *case_dir = xasprintf("%s/%s", rc->res->run_dir, c->id);
-	char *out_log = xasprintf("%s/stdout.log", case_dir);
-	char *err_log = xasprintf("%s/stderr.log", case_dir);
-	struct assay_case_plan p = {0};
-	struct assay_job *job = NULL;
+/* One case as it runs: its folder, plan, job and the watch on it. */
+struct case_run {
+	struct run_ctx *rc;
+	size_t index;
+	const struct assay_suite_case *c;
+	struct assay_case_outcome *out;
+	char *dir;
+	struct assay_case_plan p;
+	struct assay_job *job;
 	struct watch w;
-	struct before *before = NULL;
-	bool watching = false, interrupted = false;
+	bool watching, interrupted;
+	struct run_before *before; /* the results files before it ran */
+	struct assay_job_status st;
+};
+
+/* An empty case folder, the plan (and its timing file), the case begun in
+ * the store. */
+static assay_err case_begin(struct case_run *cr, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
 	assay_err err;
-	free(out->dir);
-	out->dir = xstrdup(case_dir);
-	if ((err = fresh_dir(case_dir, e)) != ASSAY_OK ||
-	    (err = assay_suite_plan(&rc->suite, c, rc->res->run_id, case_dir, rc->assay_ep, &p,
-				    e)) != ASSAY_OK)
-		goto out;
-	if (p.timing_file) {
-		char *text = assay_json_dumps(p.timing, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
-		err = assay_write_file_atomic(p.timing_file, text, strlen(text), e);
+	if ((err = fresh_dir(cr->dir, e)) != ASSAY_OK ||
+	    (err = assay_suite_plan(&rc->suite, cr->c, rc->res->run_id, cr->dir, rc->assay_ep,
+				    &cr->p, e)) != ASSAY_OK)
+		return err;
+	if (cr->p.timing_file) {
+		char *text = assay_json_dumps(cr->p.timing, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
+		err = assay_write_file_atomic(cr->p.timing_file, text, strlen(text), e);
 		free(text);
 		if (err != ASSAY_OK)
-			goto out;
+			return err;
 	}
-	struct assay_case_info info = {c->id, c->factors, case_dir, out_log, err_log, NULL};
-	if ((err = assay_store_case_begin(rc->store, rc->res->run_id, &info, e)) != ASSAY_OK)
-		goto out;
-	run_event(rc, ASSAY_EVENT_CASE_START, index, c->id, NULL, 0, NULL);
-	if ((err = watch_init(&w, rc, &p, case_dir, e)) != ASSAY_OK) {
-		watching = true;
-		goto out;
-	}
-	watching = true;
+	char *out_log = xasprintf("%s/stdout.log", cr->dir);
+	char *err_log = xasprintf("%s/stderr.log", cr->dir);
+	struct assay_case_info info = {cr->c->id, cr->c->factors, cr->dir, out_log, err_log, NULL};
+	err = assay_store_case_begin(rc->store, rc->res->run_id, &info, e);
+	free(out_log);
+	free(err_log);
+	if (err == ASSAY_OK)
+		run_event(rc, ASSAY_EVENT_CASE_START, cr->index, cr->c->id, NULL, 0, NULL);
+	return err;
+}
+
+/* Watch, prepare (<case>/command.txt), note the results files as they are
+ * and submit. */
+static assay_err case_launch(struct case_run *cr, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	const struct assay_launcher_ops *ops = rc->suite.launcher->ops;
+	const struct assay_container *ctr = &cr->p.container;
+	cr->watching = true;
+	assay_err err = watch_init(&cr->w, rc, &cr->p, cr->dir, e);
+	if (err != ASSAY_OK)
+		return err;
 	struct assay_launch_spec spec;
-	run_launch_spec(rc, c, &p, case_dir, &spec);
+	run_launch_spec(rc, cr->c, &cr->p, cr->dir, &spec);
 	spec.on_output = on_output;
 	spec.on_record = on_record;
-	spec.ctx = &w;
-	w.case_id = c->id;
-	if ((err = ops->prepare(rc->suite.launcher, &spec, &job, e)) != ASSAY_OK)
-		goto out;
+	spec.ctx = &cr->w;
+	cr->w.case_id = cr->c->id;
+	if ((err = ops->prepare(rc->suite.launcher, &spec, &cr->job, e)) != ASSAY_OK)
+		return err;
 	struct sbuf desc = SBUF_INIT;
-	ops->describe(job, &desc);
-	char *cmd_file = xasprintf("%s/command.txt", case_dir);
+	ops->describe(cr->job, &desc);
+	char *cmd_file = xasprintf("%s/command.txt", cr->dir);
 	err = assay_write_file_atomic(cmd_file, desc.buf, desc.len, e);
 	free(cmd_file);
 	sbuf_release(&desc);
-	before = xcalloc(p.results.n ? p.results.n : 1, sizeof(*before));
-	snapshot(&p, before);
+	cr->before = run_results_snapshot(&cr->p);
 	/* Recorded before it runs (a killed run keeps it), unless the runtime
 	 * pulls the image anew: then only after. */
-	if (err == ASSAY_OK && p.container.on && p.container.pull != ASSAY_CTR_PULL_ALWAYS)
-		err = record_image(rc, c, &p.container, out, e);
-	if (err != ASSAY_OK || (err = ops->submit(job, e)) != ASSAY_OK)
-		goto out;
-	struct assay_job_status st;
+	if (err == ASSAY_OK && ctr->on && ctr->pull != ASSAY_CTR_PULL_ALWAYS)
+		err = record_image(rc, cr->c, ctr, cr->out, e);
+	if (err == ASSAY_OK)
+		err = ops->submit(cr->job, e);
+	return err;
+}
+
+/* Follow it to its end, collect, redact the case folder, and time it. */
+static assay_err case_wait(struct case_run *cr, double t0, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	const struct assay_container *ctr = &cr->p.container;
+	struct assay_case_outcome *out = cr->out;
 	size_t redacted;
-	if ((err = follow(rc, index, c, job, &w, &st, &interrupted, e)) != ASSAY_OK ||
-	    (err = ops->collect(job, e)) != ASSAY_OK ||
-	    (err = run_redact_case_dir(rc, case_dir, &redacted, e)) != ASSAY_OK)
-		goto out;
+	assay_err err;
+	if ((err = follow(rc, cr->index, cr->c, cr->job, &cr->w, &cr->st, &cr->interrupted, e)) !=
+		ASSAY_OK ||
+	    (err = rc->suite.launcher->ops->collect(cr->job, e)) != ASSAY_OK ||
+	    (err = run_redact_case_dir(rc, cr->dir, &redacted, e)) != ASSAY_OK)
+		return err;
 	/* An image pulled by the case itself is known only now. */
-	if (p.container.on && (!out->image_digest || p.container.pull == ASSAY_CTR_PULL_ALWAYS) &&
-	    (err = record_image(rc, c, &p.container, out, e)) != ASSAY_OK)
-		goto out;
+	if (ctr->on && (!out->image_digest || ctr->pull == ASSAY_CTR_PULL_ALWAYS) &&
+	    (err = record_image(rc, cr->c, ctr, out, e)) != ASSAY_OK)
+		return err;
 	out->duration_s = assay_monotonic() - t0;
-	out->queue_s = st.queue_s < out->duration_s ? st.queue_s : out->duration_s;
-	struct parsed pr = {ASSAY_ROWS_INIT, {0}, false};
-	if (interrupted && !w.match) {
-		/* Skipped, stored without rows: --resume runs it again. */
+	out->queue_s = cr->st.queue_s < out->duration_s ? cr->st.queue_s : out->duration_s;
+	return ASSAY_OK;
+}
+
+/* Interrupted: skipped, stored without rows (--resume runs it again). */
+static bool case_skipped(const struct case_run *cr)
+{
+	return cr->interrupted && !cr->w.match;
+}
+
+/* The job's end as the case's outcome, then provenance (expect): a node or
+ * rank that did not show what it must fails the case as infrastructure,
+ * before its results are read: numbers of another build never enter the
+ * series. A workload failure stands; its provenance is still kept. */
+static assay_err case_end(struct case_run *cr, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	struct assay_case_outcome *out = cr->out;
+	if (case_skipped(cr)) {
 		case_outcome_set(rc, out, ASSAY_OUTCOME_SKIPPED, ASSAY_FAILURE_NONE,
 				 "interrupted while running; resume to run it again");
 		rc->res->interrupted = true;
-	} else {
-		decide_end(rc, c, &p, &w, &st, out);
-		/* Provenance (expect): a node or rank that did not show what it
-		 * must fails the case as infrastructure, before its results
-		 * are read: numbers of another build never enter the series.
-		 * A workload failure stands; its provenance is still kept. */
-		struct sbuf why = SBUF_INIT;
-		err = run_expect(rc, c, case_dir, &why, e);
-		if (err == ASSAY_OK && why.len && out->outcome == ASSAY_OUTCOME_PASSED)
-			case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_PROVENANCE,
-					 "provenance: %s", sbuf_str(&why));
-		sbuf_release(&why);
-		if (err != ASSAY_OK)
-			goto out;
-		if (out->outcome == ASSAY_OUTCOME_PASSED ||
-		    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED)
-			err = parse_results(rc, c, &p, before, case_dir,
-					    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED, out, &pr,
-					    e);
-		if (err == ASSAY_OK && rc->suite.kind == ASSAY_SUITE_COLLECTIVE &&
-		    out->outcome == ASSAY_OUTCOME_PASSED)
-			run_coll_correctness(rc, &pr.rows, out);
-		if (err == ASSAY_OK)
-			err = judge(rc, index - 1, c, &pr, out, e);
+		return ASSAY_OK;
 	}
+	decide_end(rc, cr->c, &cr->p, &cr->w, &cr->st, out);
+	struct sbuf why = SBUF_INIT;
+	assay_err err = run_expect(rc, cr->c, cr->dir, &why, e);
+	if (err == ASSAY_OK && why.len && out->outcome == ASSAY_OUTCOME_PASSED)
+		case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_PROVENANCE,
+				 "provenance: %s", sbuf_str(&why));
+	sbuf_release(&why);
+	return err;
+}
+
+/* Store the case's end with its rows and verdicts (err: what went wrong
+ * before, then nothing is stored). A row the store refuses (e.g. a unit
+ * that disagrees with the stored series) leaves the case no usable
+ * measurements: stored as no-metrics. */
+static assay_err case_store(struct case_run *cr, struct run_parsed *pr, assay_err err,
+			    struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	struct assay_case_outcome *out = cr->out;
+	const char *id = cr->c->id;
 	if (err == ASSAY_OK) {
 		struct assay_case_result r = {out->outcome,    out->reason, NULL,
-					      out->duration_s, &pr.rows,    &out->verdicts};
-		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r, e);
+					      out->duration_s, &pr->rows,   &out->verdicts};
+		err = assay_store_case_finish(rc->store, rc->res->run_id, id, &r, e);
 	}
-	if (err == ASSAY_USAGE && pr.rows.n) {
-		/* The store refused a row (e.g. a unit that disagrees with the
-		 * stored series): the case produced no usable measurements. */
+	if (err == ASSAY_USAGE && pr->rows.n) {
 		char buf[1200];
 		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
 				 "the store refused the measurements: %s",
 				 assay_error_format(e, buf, sizeof(buf)));
-		assay_rows_release(&pr.rows);
+		assay_rows_release(&pr->rows);
 		assay_verdicts_release(&out->verdicts);
 		struct assay_case_result r2 = {ASSAY_OUTCOME_NO_METRICS, out->reason, NULL,
 					       out->duration_s,          NULL,        NULL};
-		err = assay_store_case_finish(rc->store, rc->res->run_id, c->id, &r2, e);
+		err = assay_store_case_finish(rc->store, rc->res->run_id, id, &r2, e);
 	}
 	if (err == ASSAY_OK && out->queue_s > 0)
-		err = assay_store_case_queue(rc->store, rc->res->run_id, c->id, out->queue_s, e);
+		err = assay_store_case_queue(rc->store, rc->res->run_id, id, out->queue_s, e);
+	return err;
+}
+
+/* Its results parsed and gated (unless skipped), then stored. */
+static assay_err case_results(struct case_run *cr, struct assay_error *e)
+{
+	struct run_ctx *rc = cr->rc;
+	struct assay_case_outcome *out = cr->out;
+	struct run_parsed pr = {ASSAY_ROWS_INIT, {0}, false};
+	assay_err err = ASSAY_OK;
+	if (!case_skipped(cr)) {
+		if (out->outcome == ASSAY_OUTCOME_PASSED ||
+		    out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED)
+			err = run_parse_results(rc, cr->c, &cr->p, cr->before, cr->dir,
+						out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED, out,
+						&pr, e);
+		if (err == ASSAY_OK && rc->suite.kind == ASSAY_SUITE_COLLECTIVE &&
+		    out->outcome == ASSAY_OUTCOME_PASSED)
+			run_coll_correctness(rc, &pr.rows, out);
+		if (err == ASSAY_OK)
+			err = judge(rc, cr->index - 1, cr->c, &pr, out, e);
+	}
+	err = case_store(cr, &pr, err, e);
 	out->rows = err == ASSAY_OK ? pr.rows.n : 0;
 	if (pr.have_train)
-		run_keep_train(rc, index - 1, &pr.train);
+		run_keep_train(rc, cr->index - 1, &pr.train);
 	assay_rows_release(&pr.rows);
-	if (err != ASSAY_OK)
-		goto out;
-	if (interrupted)
+	if (err == ASSAY_OK && cr->interrupted)
 		rc->res->interrupted = true;
-out:
-	if (job) {
-		ops->release(job);
+	return err;
+}
+
+assay_err run_case(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
+		   struct assay_case_outcome *out, struct assay_error *e)
+{
+	double t0 = assay_monotonic();
+	struct case_run cr = {.rc = rc, .index = index, .c = c, .out = out};
+	cr.dir = xasprintf("%s/%s", rc->res->run_dir, c->id);
+	free(out->dir);
+	out->dir = xstrdup(cr.dir);
+	assay_err err = case_begin(&cr, e);
+	if (err == ASSAY_OK)
+		err = case_launch(&cr, e);
+	if (err == ASSAY_OK)
+		err = case_wait(&cr, t0, e);
+	if (err == ASSAY_OK)
+		err = case_end(&cr, e);
+	if (err == ASSAY_OK)
+		err = case_results(&cr, e);
+	if (cr.job) {
+		rc->suite.launcher->ops->release(cr.job);
 		/* Its processes (or job) are gone: a resume has nothing to end. */
 		struct assay_error ignore;
 		assay_store_procs_end(rc->store, rc->res->run_id, c->id, &ignore);
 	}
-	if (watching)
-		watch_release(&w);
-	assay_case_plan_release(&p);
-	free(before);
-	free(case_dir);
-	free(out_log);
-	free(err_log);
+	if (cr.watching)
+		watch_release(&cr.w);
+	assay_case_plan_release(&cr.p);
+	free(cr.before);
+	free(cr.dir);
 	return err;
 }

@@ -59,6 +59,32 @@ void run_verdict_digest(const struct assay_verdicts *vs, struct sbuf *out);
 /* Keep case index's training result when a later gate reads it (taken
  * over: r is emptied either way). */
 void run_keep_train(struct run_ctx *rc, size_t index, struct assay_train_result *r);
+/* Where the redacted copy of watched log i goes: <case>/logs/<i+1>-<name>
+ * (case.c). */
+char *run_log_copy(const char *case_dir, size_t i, const char *log);
+
+/* A case's results (case_results.c). The results files as they were before
+ * the case started (free it), to tell a file the case wrote from one an
+ * earlier case left behind. */
+struct run_before;
+struct run_before *run_results_snapshot(const struct assay_case_plan *p);
+/* What parsing a case's results gave. */
+struct run_parsed {
+	struct assay_rows rows;
+	struct assay_train_result train;
+	bool have_train; /* a training log was parsed (train is set) */
+};
+/* Parse the results (planned as p, checked against before when not NULL)
+ * into rows and, for a training log, a training result and
+ * <case>/steps.ndjson; decide passed or no-metrics, or for a training log
+ * workload-failed. With workload_failed set only a training log's steps are
+ * kept (the outcome stands). ASSAY_INFRA when steps.ndjson cannot be
+ * written. */
+assay_err run_parse_results(struct run_ctx *rc, const struct assay_suite_case *c,
+			    const struct assay_case_plan *p, const struct run_before *before,
+			    const char *case_dir, bool workload_failed,
+			    struct assay_case_outcome *out, struct run_parsed *pr,
+			    struct assay_error *e);
 /* Parse case c's results (in case_dir) as one training log, as the case
  * did: for gates that read a case an earlier attempt finished. */
 assay_err run_read_training(struct run_ctx *rc, const struct assay_suite_case *c,
