@@ -38,15 +38,22 @@ static int opt_series(void *args, const char *arg, const char *cmd)
 	return ASSAY_OK;
 }
 
+/* The format table's names, for --input-format's help. */
+static void format_names(struct sbuf *out)
+{
+	for (const struct assay_format *f = assay_formats; f->name; f++)
+		sbuf_addf(out, "%s%s%s", f == assay_formats ? "" : " ", f->name,
+			  f[1].name ? "," : "");
+}
+
 static const struct cli_opt parse_opts[] = {
     {.type = CLI_STRING,
      .name = "input-format",
      .arg = "F",
      .off = offsetof(struct parse_args, format),
-     .help = "auto, or one of the formats of docs/ingest.md: rows, rows-csv,\n"
-	     "assay-ep, madengine-csv, madengine-super, multiple-results, rccl-ci,\n"
-	     "nccl-tests, nccl-tests-text, megatron-golden, primus, megatron",
-     .def = "auto"},
+     .help = "auto, or one of the formats of docs/ingest.md:",
+     .def = "auto",
+     .help_more = format_names},
     CLI_OPT_FLAG("steps", struct parse_args, steps,
 		 "print a training log's per-step records instead of rows"),
     CLI_OPT_TABLE(train_cli_opts, struct parse_args, topts),

@@ -239,6 +239,31 @@ static const char *label(const struct cli_opt *o, char *buf, size_t size)
 }
 
 /* Print text with every line after the first indented by indent columns. */
+/* o's help text into sb: its help, then what help_more appends, broken
+ * into lines of at most 70 characters at the spaces it adds. */
+static void help_text(const struct cli_opt *o, struct sbuf *sb)
+{
+	sbuf_addf(sb, "%s", o->help);
+	if (!o->help_more)
+		return;
+	struct sbuf more = SBUF_INIT;
+	o->help_more(&more);
+	const char *nl = strrchr(sbuf_str(sb), '\n');
+	size_t col = sb->len - (nl ? (size_t)(nl + 1 - sb->buf) : 0);
+	for (const char *w = sbuf_str(&more); *w;) {
+		size_t len = strcspn(w, " ");
+		if (col + 1 + len > 70) {
+			sbuf_addf(sb, "\n%.*s", (int)len, w);
+			col = len;
+		} else {
+			sbuf_addf(sb, " %.*s", (int)len, w);
+			col += 1 + len;
+		}
+		w += len + strspn(w + len, " ");
+	}
+	sbuf_release(&more);
+}
+
 static void print_wrapped(FILE *out, const char *text, int indent)
 {
 	for (const char *p = text; *p;) {
@@ -300,7 +325,7 @@ void cli_help(const struct cli_spec *spec, FILE *out)
 		if (o->alias_arg)
 			sbuf_addf(&sb, "same as --%s %s", o->alias_of, o->alias_arg);
 		else
-			sbuf_addf(&sb, "%s", o->help);
+			help_text(o, &sb);
 		if (o->def)
 			sbuf_addf(&sb, " (default: %s)", o->def);
 		print_wrapped(out, sbuf_str(&sb), width + 4);
@@ -345,8 +370,11 @@ void cli_doc_options(const struct cli_spec *spec, FILE *out)
 			fprintf(out, "deprecated spelling of `--%s`\n", o->alias_of);
 			continue;
 		}
-		for (const char *p = o->help; *p; p++)
+		struct sbuf sb = SBUF_INIT;
+		help_text(o, &sb);
+		for (const char *p = sbuf_str(&sb); *p; p++)
 			fputc(*p == '\n' ? ' ' : *p, out);
+		sbuf_release(&sb);
 		if (o->def)
 			fprintf(out, " (default: %s)", o->def);
 		fputc('\n', out);

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "assay/util.h"
+
 enum cli_opt_type {
 	CLI_END = 0,
 	CLI_STRING, /* const char *: the argument as given */
@@ -39,6 +41,9 @@ struct cli_opt {
 	/* With alias_of: a documented shorthand (no deprecation note) that stands
 	 * for --ALIAS_OF ALIAS_ARG, e.g. --json for --format json. */
 	const char *alias_arg;
+	/* Words appended to help from a table of the library (comma-separated,
+	 * e.g. every input format), so the help names what the table holds. */
+	void (*help_more)(struct sbuf *out);
 };
 
 /* Rows for the common kinds; others are written with designated initialisers. */
