@@ -170,19 +170,19 @@ static const char *missing_input(const struct gate_args *a, const struct assay_g
 	return NULL;
 }
 
-/* The rows of the RESULTS files, appended to rows. */
+/* The rows of the RESULTS files (format rows), appended to rows, through
+ * the results reader. */
 static assay_err read_rows(int nres, char **results, struct assay_rows *rows, struct assay_error *e)
 {
-	for (int i = 0; i < nres; i++) {
-		size_t len;
-		char *data = assay_read_file(results[i], &len, e);
-		struct assay_parse_opts po = {.file = results[i]};
-		assay_err rc = data ? assay_parse_rows(data, len, &po, rows, e) : e->code;
-		free(data);
-		if (rc != ASSAY_OK)
-			return rc;
+	struct assay_results res = {.rows = *rows};
+	assay_err rc = ASSAY_OK;
+	for (int i = 0; i < nres && rc == ASSAY_OK; i++) {
+		struct assay_results_opts o = {.hint = "rows", .by = ASSAY_DETECT_CONTENT};
+		o.parse.file = results[i];
+		rc = assay_results_read(results[i], -1, &o, &res, e);
 	}
-	return ASSAY_OK;
+	*rows = res.rows;
+	return rc;
 }
 
 /* The spec's gates on the logs read, then the verdicts as --format asks. */
