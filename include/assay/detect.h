@@ -95,6 +95,53 @@ assay_err assay_detect_read_csv(const char *data, size_t len, const char *file,
 /* Whether a change is a regression for a metric of direction dir. */
 bool assay_change_is_regression(const struct assay_change *c, enum assay_direction dir);
 
+/* ---- change points of stored series ---- */
+
+/* A change point as `assay detect` reports it: the change, its index the
+ * point's position among all the series' points (those annotated ignore
+ * included); the revision that starts the new regime and the last one of
+ * the old (either may be NULL), the new regime's first timestamp, and
+ * "ack" or "expected" when such an annotation covers its revision (else
+ * NULL). The strings belong to the series' points. */
+struct assay_change_point {
+	struct assay_change c;
+	const char *revision, *previous, *timestamp;
+	const char *annotation;
+};
+struct assay_change_points {
+	struct assay_change_point *v;
+	size_t n, alloc;
+	size_t points; /* points detected on: those annotated ignore left out */
+};
+void assay_change_points_release(struct assay_change_points *c);
+
+/* Change points of one series' points (oldest first) into out (emptied
+ * first), leaving out the points whose revision ann (may be NULL) annotates
+ * ignore. ASSAY_USAGE for a non-finite value or bad options (out->points is
+ * set all the same). */
+assay_err assay_detect_points(const struct assay_points *pts, const struct assay_annotations *ann,
+			      const struct assay_detect_opts *o, struct assay_change_points *out,
+			      struct assay_error *e);
+
+/* Called by assay_detect_store for each series in list order, on the
+ * calling thread: si the listed series (assay_series_fields parses its
+ * fields), cp its change points, valid during the call. A non-zero return
+ * stops the detection and is returned as is. */
+typedef int assay_detect_series_fn(void *ctx, struct assay_series_info *si,
+				   const struct assay_change_points *cp);
+
+/* Change points of every series of l (listed from s, say with a bare
+ * filter), each read from the series index with its points at or after
+ * since (NULL: all), as of one snapshot; a series without such points is
+ * passed over. Every annotation of the store applies. Detection runs on
+ * the util pool (include/assay/pool.h) a few hundred series ahead of fn, so
+ * that only those are in memory. Returns store errors (e says which),
+ * ASSAY_USAGE "KEY: message" when detection rejects a series, or fn's
+ * non-zero return; nothing is handed over after an error. */
+assay_err assay_detect_store(struct assay_store *s, struct assay_series_list *l, const char *since,
+			     const struct assay_detect_opts *o, assay_detect_series_fn *fn,
+			     void *ctx, struct assay_error *e);
+
 /* ---- regression gates ---- */
 
 struct assay_gate_config {

@@ -229,6 +229,81 @@ static void my_part(size_t count, size_t elt, int n, int me, size_t *lo, size_t 
 	*hi = *lo + part < count ? *lo + part : count;
 }
 
+/* A large reduction: this rank's part (all_reduce, reduce) or its own
+ * block (reduce_scatter), a cache-sized block at a time, written to every
+ * receiver of it. */
+static void large_reduce(struct shm_state *s, const struct coll_call *c, size_t elt,
+			 unsigned char **src, unsigned char *out)
+{
+	int n = s->n, me = s->me;
+	size_t cb = c->count * elt;
+	size_t lo = 0, hi = c->count, base = 0, blk = COLL_SHM_BLOCK / elt;
+	if (c->op == COLL_REDUCE_SCATTER)
+		base = (size_t)me * cb;
+	else
+		my_part(c->count, elt, n, me, &lo, &hi);
+	for (size_t i = lo; i < hi; i += blk) {
+		size_t len = hi - i < blk ? hi - i : blk;
+		reduce_into(c, s->acc, src, n, base + i * elt, len);
+		if (c->op == COLL_REDUCE_SCATTER)
+			memcpy(out + i * elt, s->acc, len * elt);
+		else if (c->op == COLL_REDUCE)
+			memcpy(peer_recv(s, c, c->root) + i * elt, s->acc, len * elt);
+		else
+			for (int k = 0; k < n; k++) {
+				int r = (me + k) % n;
+				memcpy(peer_recv(s, c, r) + i * elt, s->acc, len * elt);
+			}
+	}
+}
+
+/* A large all_gather, pushed: this rank's input goes to its block of every
+ * output, a cache-sized piece at a time, so it is read once for n writes
+ * (pulling the n blocks reads n inputs). Outputs are free after the entry
+ * meeting, and no two ranks write the same block. */
+static void large_gather(struct shm_state *s, const struct coll_call *c, size_t elt,
+			 unsigned char **src)
+{
+	int n = s->n, me = s->me;
+	size_t cb = c->count * elt, piece = COLL_SHM_BLOCK * 2;
+	for (size_t o = 0; o < cb; o += piece) {
+		size_t len = cb - o < piece ? cb - o : piece;
+		for (int k = 0; k < n; k++) {
+			int r = (me + k) % n;
+			if (!(c->in_place && r == me))
+				copy_out(peer_recv(s, c, r) + (size_t)me * cb + o, src[me] + o, len,
+					 cb);
+		}
+	}
+}
+
+/* A large alltoall or sendrecv. In place a peer may still read this rank's
+ * buffer: stage the blocks privately, meet, then write them. */
+static void large_exchange(struct shm_state *s, const struct coll_call *c, size_t elt,
+			   unsigned char **src, unsigned char *out)
+{
+	int n = s->n, me = s->me;
+	size_t cb = c->count * elt;
+	unsigned char *dst = out;
+	if (c->in_place) {
+		if (!s->stage)
+			s->stage = xmalloc(s->recv_bytes ? s->recv_bytes : 1);
+		dst = s->stage;
+	}
+	if (c->op == COLL_SENDRECV) {
+		memcpy(dst, src[(me - 1 + n) % n], cb);
+	} else {
+		for (int k = 0; k < n; k++) {
+			int r = (me + k) % n;
+			copy_out(dst + (size_t)r * cb, src[r] + (size_t)me * cb, cb, cb);
+		}
+	}
+	if (c->in_place) {
+		meet(s);
+		memcpy(out, dst, cb * (c->op == COLL_SENDRECV ? 1 : (size_t)n));
+	}
+}
+
 /* Large calls: meet on entry (every input ready, every output free), copy
  * or reduce straight out of the peers' buffers, meet on exit. */
 static void large_call(struct shm_state *s, const struct coll_call *c)
@@ -242,72 +317,14 @@ static void large_call(struct shm_state *s, const struct coll_call *c)
 	switch (c->op) {
 	case COLL_ALL_REDUCE:
 	case COLL_REDUCE:
-	case COLL_REDUCE_SCATTER: {
-		size_t lo = 0, hi = c->count, base = 0, blk = COLL_SHM_BLOCK / elt;
-		if (c->op == COLL_REDUCE_SCATTER)
-			base = (size_t)me * cb;
-		else
-			my_part(c->count, elt, n, me, &lo, &hi);
-		for (size_t i = lo; i < hi; i += blk) {
-			size_t len = hi - i < blk ? hi - i : blk;
-			reduce_into(c, s->acc, src, n, base + i * elt, len);
-			if (c->op == COLL_REDUCE_SCATTER)
-				memcpy(out + i * elt, s->acc, len * elt);
-			else if (c->op == COLL_REDUCE)
-				memcpy(peer_recv(s, c, c->root) + i * elt, s->acc, len * elt);
-			else
-				for (int k = 0; k < n; k++) {
-					int r = (me + k) % n;
-					memcpy(peer_recv(s, c, r) + i * elt, s->acc, len * elt);
-				}
-		}
-		break;
-	}
-	case COLL_ALL_GATHER: {
-		/* Pushed: this rank's input goes to its block of every output, a
-		 * cache-sized piece at a time, so it is read once for n writes
-		 * (pulling the n blocks reads n inputs). Outputs are free after
-		 * the entry meeting, and no two ranks write the same block. */
-		size_t piece = COLL_SHM_BLOCK * 2;
-		for (size_t o = 0; o < cb; o += piece) {
-			size_t len = cb - o < piece ? cb - o : piece;
-			for (int k = 0; k < n; k++) {
-				int r = (me + k) % n;
-				if (!(c->in_place && r == me))
-					copy_out(peer_recv(s, c, r) + (size_t)me * cb + o,
-						 src[me] + o, len, cb);
-			}
-		}
-		break;
-	}
+	case COLL_REDUCE_SCATTER: large_reduce(s, c, elt, src, out); break;
+	case COLL_ALL_GATHER: large_gather(s, c, elt, src); break;
 	case COLL_BROADCAST:
 		if (!(c->in_place && me == c->root))
 			memcpy(out, src[c->root], cb);
 		break;
 	case COLL_ALLTOALL:
-	case COLL_SENDRECV: {
-		/* In place a peer may still read this rank's buffer: stage the
-		 * blocks privately, meet, then write them. */
-		unsigned char *dst = out;
-		if (c->in_place) {
-			if (!s->stage)
-				s->stage = xmalloc(s->recv_bytes ? s->recv_bytes : 1);
-			dst = s->stage;
-		}
-		if (c->op == COLL_SENDRECV) {
-			memcpy(dst, src[(me - 1 + n) % n], cb);
-		} else {
-			for (int k = 0; k < n; k++) {
-				int r = (me + k) % n;
-				copy_out(dst + (size_t)r * cb, src[r] + (size_t)me * cb, cb, cb);
-			}
-		}
-		if (c->in_place) {
-			meet(s);
-			memcpy(out, dst, cb * (c->op == COLL_SENDRECV ? 1 : (size_t)n));
-		}
-		break;
-	}
+	case COLL_SENDRECV: large_exchange(s, c, elt, src, out); break;
 	default: break;
 	}
 	meet(s);

@@ -5,6 +5,9 @@
 #define ASSAY_COLL_H
 
 #include <stdint.h>
+#include <stdio.h>
+
+#include "assay/json.h"
 
 #include "bench_core.h"
 
@@ -106,5 +109,68 @@ void coll_poison(const struct coll_call *c, int rank, int nranks);
 int64_t coll_wrong(const struct coll_call *c, int rank, int nranks, uint64_t seed);
 /* Elements of the rank's output region (what coll_wrong compares). */
 size_t coll_out_count(const struct coll_call *c, int nranks);
+
+/* ---- the program (main.c, args.c, timing.c, table.c) ---- */
+
+/* The command line (args.c). */
+struct coll_opts {
+	int op, backend;
+	size_t minb, maxb, stepb, stepf;
+	long long iters, warmup, check, root, average, blocking;
+	int type, redop; /* -1: all */
+	const char *json;
+	bool inject;
+};
+/* No messages: set on every rank but 0 before the arguments are read. */
+extern bool coll_quiet;
+/* "assay-coll: message" on stderr (unless coll_quiet); returns ASSAY_USAGE. */
+int coll_usage(const char *fmt, ...) ASSAY_PRINTF(1, 2);
+/* Read the command line into o: 0, an exit code, or -1 after --help. */
+int coll_parse_args(int argc, char **argv, struct coll_opts *o);
+
+/* The sweep and what it prints: rank 0 writes the table (and the rows of
+ * the -J JSON into results). */
+struct coll_table {
+	struct coll_opts *o;
+	struct coll_run run;
+	double bw_sum;
+	int bw_count, errors;
+	json_t *results; /* rank 0 with -J */
+	int rep;
+};
+
+/* One placement's point of a row: the time column, bandwidths, the check
+ * (report false: N/A) and the samples of the -J JSON (MAX across ranks per
+ * iteration, rank 0 only). */
+struct coll_point {
+	double time, algbw, busbw;
+	bool report;
+	int64_t wrong;
+	double *samples; /* sorted in place when printed */
+	size_t n;
+};
+
+/* nccl-tests' TimeTest for one type, operator and root: one row per size
+ * (timing.c). */
+void coll_time_test(struct coll_table *t, enum coll_type type, enum coll_redop redop, int root);
+
+/* The output (table.c). coll_device_report (every rank): nccl-tests'
+ * writeDeviceReport, the options line and one line per rank, returning the
+ * devices of the -J JSON on rank 0. The others run on rank 0 only: the
+ * table's header, each row (its start, a point per placement, its end) and
+ * the footer, with the rows of the -J JSON where row is not NULL. */
+json_t *coll_device_report(struct coll_table *t, const char *prog);
+void coll_table_header(void);
+json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, enum coll_type type,
+		       const char *redop_name, int root);
+void coll_row_point(const struct coll_call *c, const struct coll_point *pt, json_t *row);
+void coll_row_end(const struct coll_table *t, json_t *row);
+void coll_table_footer(int errors, double avg, const char *prog);
+/* The -J JSON: opened (F, or F.0, F.1 ... when F exists) with its head in
+ * *doc, then completed and written; coll_json_finish returns the exit code
+ * (rc, or ASSAY_INFRA when the file cannot be written). */
+FILE *coll_json_open(struct coll_table *t, int argc, char **argv, json_t **doc);
+int coll_json_finish(FILE *jf, json_t *doc, struct coll_table *t, json_t *devs, int errors,
+		     double avg, int rc);
 
 #endif

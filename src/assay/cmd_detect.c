@@ -1,6 +1,7 @@
 /* assay detect: change points in stored series (or in one series from a
  * CSV file), and regression gates of new result files against the stored
- * history. Algorithm and options: docs/detect.md. */
+ * history. Algorithm and options: docs/detect.md. Here the options and the
+ * output; the detection over a store is the library's (assay_detect_store). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +11,6 @@
 
 #include "assay/detect.h"
 #include "assay/json.h"
-#include "assay/pool.h"
 #include "cli.h"
 #include "opt.h"
 #include "store_cli.h"
@@ -21,9 +21,7 @@ struct report {
 	const json_t *fields; /* may be NULL (--input) */
 	const char *unit;
 	enum assay_direction dir;
-	struct assay_change c;
-	const char *revision, *previous, *timestamp;
-	const char *annotation; /* "ack", "expected" or NULL */
+	const struct assay_change_point *cp;
 };
 
 struct printer {
@@ -36,7 +34,7 @@ struct printer {
 
 static const char *kind(const struct report *r)
 {
-	return assay_change_is_regression(&r->c, r->dir) ? "regression" : "improvement";
+	return assay_change_is_regression(&r->cp->c, r->dir) ? "regression" : "improvement";
 }
 
 /* The shortest text that reads back as d. */
@@ -50,11 +48,57 @@ static void shortest(double d, char *out, size_t size)
 	sbuf_release(&sb);
 }
 
-static void print_report(struct printer *p, const struct report *r)
+static void print_json(struct printer *p, const struct report *r)
 {
-	p->changes++;
-	if (!strcmp(kind(r), "regression") && !r->annotation)
-		p->regression = true;
+	const struct assay_change *c = &r->cp->c;
+	json_t *o = json_pack(
+	    "{s:s, s:O?, s:I, s:s?, s:s?, s:s?, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:f, s:s, "
+	    "s:s?, s:s, s:s?}",
+	    "series_key", r->key, "series", r->fields, "index", (json_int_t)c->index, "revision",
+	    r->cp->revision, "previous_revision", r->cp->previous, "timestamp", r->cp->timestamp,
+	    "mean_before", c->mean_before, "mean_after", c->mean_after, "stddev_before",
+	    c->std_before, "stddev_after", c->std_after, "n_before", (json_int_t)c->n_before,
+	    "n_after", (json_int_t)c->n_after, "change_percent", c->rel_change * 100, "pvalue",
+	    c->pvalue, "kind", kind(r), "annotation", r->cp->annotation, "direction",
+	    assay_direction_name(r->dir), "unit", r->unit);
+	json_array_append_new(p->json, o);
+}
+
+static void print_csv(struct printer *p, const struct report *r)
+{
+	const struct assay_change *c = &r->cp->c;
+	double nums[] = {c->mean_before, c->std_before,       c->mean_after,
+			 c->std_after,   c->rel_change * 100, c->pvalue};
+	char num[6][40];
+	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
+		shortest(nums[i], num[i], sizeof(num[i]));
+	if (!p->header)
+		printf("series_key,index,revision,previous_revision,timestamp,mean_before,"
+		       "stddev_before,n_before,mean_after,stddev_after,n_after,change_percent,"
+		       "pvalue,kind,annotation,direction,unit,series\n");
+	p->header = true;
+	store_cli_csv(stdout, r->key);
+	printf(",%zu,", c->index);
+	store_cli_csv(stdout, r->cp->revision);
+	putchar(',');
+	store_cli_csv(stdout, r->cp->previous);
+	printf(",%s,%s,%s,%zu,%s,%s,%zu,%s,%s,%s,%s,%s,", r->cp->timestamp ? r->cp->timestamp : "",
+	       num[0], num[1], c->n_before, num[2], num[3], c->n_after, num[4], num[5], kind(r),
+	       r->cp->annotation ? r->cp->annotation : "", assay_direction_name(r->dir));
+	store_cli_csv(stdout, r->unit);
+	putchar(',');
+	if (r->fields) {
+		char *t = assay_json_canonical(r->fields);
+		store_cli_csv(stdout, t);
+		free(t);
+	}
+	putchar('\n');
+}
+
+static void print_table(struct printer *p, const struct report *r)
+{
+	const struct assay_change *c = &r->cp->c;
+	const char *ann = r->cp->annotation;
 	char label[1024] = "";
 	if (!r->fields)
 		snprintf(label, sizeof(label), "%s", r->key);
@@ -64,68 +108,34 @@ static void print_report(struct printer *p, const struct report *r)
 		snprintf(label, sizeof(label), "%s", sbuf_str(&sb));
 		sbuf_release(&sb);
 	}
-	if (!strcmp(p->format, "json")) {
-		json_t *o = json_pack(
-		    "{s:s, s:O?, s:I, s:s?, s:s?, s:s?, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:f, "
-		    "s:s, "
-		    "s:s?, s:s, s:s?}",
-		    "series_key", r->key, "series", r->fields, "index", (json_int_t)r->c.index,
-		    "revision", r->revision, "previous_revision", r->previous, "timestamp",
-		    r->timestamp, "mean_before", r->c.mean_before, "mean_after", r->c.mean_after,
-		    "stddev_before", r->c.std_before, "stddev_after", r->c.std_after, "n_before",
-		    (json_int_t)r->c.n_before, "n_after", (json_int_t)r->c.n_after,
-		    "change_percent", r->c.rel_change * 100, "pvalue", r->c.pvalue, "kind", kind(r),
-		    "annotation", r->annotation, "direction", assay_direction_name(r->dir), "unit",
-		    r->unit);
-		json_array_append_new(p->json, o);
-		return;
-	}
-	if (!strcmp(p->format, "csv")) {
-		double nums[] = {r->c.mean_before, r->c.std_before,       r->c.mean_after,
-				 r->c.std_after,   r->c.rel_change * 100, r->c.pvalue};
-		char num[6][40];
-		for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
-			shortest(nums[i], num[i], sizeof(num[i]));
-		if (!p->header)
-			printf(
-			    "series_key,index,revision,previous_revision,timestamp,mean_before,"
-			    "stddev_before,n_before,mean_after,stddev_after,n_after,change_percent,"
-			    "pvalue,kind,annotation,direction,unit,series\n");
-		p->header = true;
-		store_cli_csv(stdout, r->key);
-		printf(",%zu,", r->c.index);
-		store_cli_csv(stdout, r->revision);
-		putchar(',');
-		store_cli_csv(stdout, r->previous);
-		printf(",%s,%s,%s,%zu,%s,%s,%zu,%s,%s,%s,%s,%s,", r->timestamp ? r->timestamp : "",
-		       num[0], num[1], r->c.n_before, num[2], num[3], r->c.n_after, num[4], num[5],
-		       kind(r), r->annotation ? r->annotation : "", assay_direction_name(r->dir));
-		store_cli_csv(stdout, r->unit);
-		putchar(',');
-		if (r->fields) {
-			char *t = assay_json_canonical(r->fields);
-			store_cli_csv(stdout, t);
-			free(t);
-		}
-		putchar('\n');
-		return;
-	}
 	if (!p->header)
 		printf("%-12s %5s %-10s %-10s %-24s %-24s %9s %8s  %s\n", "series", "point",
 		       "revision", "previous", "before: mean sd n", "after: mean sd n", "change",
 		       "p-value", "kind");
 	p->header = true;
 	char before[64], after[64], k[64];
-	snprintf(before, sizeof(before), "%.6g %.3g %zu", r->c.mean_before, r->c.std_before,
-		 r->c.n_before);
-	snprintf(after, sizeof(after), "%.6g %.3g %zu", r->c.mean_after, r->c.std_after,
-		 r->c.n_after);
-	snprintf(k, sizeof(k), "%s%s%s%s", kind(r), r->annotation ? " (" : "",
-		 r->annotation ? r->annotation : "", r->annotation ? ")" : "");
+	snprintf(before, sizeof(before), "%.6g %.3g %zu", c->mean_before, c->std_before,
+		 c->n_before);
+	snprintf(after, sizeof(after), "%.6g %.3g %zu", c->mean_after, c->std_after, c->n_after);
+	snprintf(k, sizeof(k), "%s%s%s%s", kind(r), ann ? " (" : "", ann ? ann : "",
+		 ann ? ")" : "");
 	printf("%-12.12s %5zu %-10.10s %-10.10s %-24s %-24s %+8.2f%% %8.2g  %s%s%s\n",
-	       r->fields ? r->key : "-", r->c.index, r->revision ? r->revision : "-",
-	       r->previous ? r->previous : "-", before, after, r->c.rel_change * 100, r->c.pvalue,
-	       k, label[0] ? "  " : "", label);
+	       r->fields ? r->key : "-", c->index, r->cp->revision ? r->cp->revision : "-",
+	       r->cp->previous ? r->cp->previous : "-", before, after, c->rel_change * 100,
+	       c->pvalue, k, label[0] ? "  " : "", label);
+}
+
+static void print_report(struct printer *p, const struct report *r)
+{
+	p->changes++;
+	if (!strcmp(kind(r), "regression") && !r->cp->annotation)
+		p->regression = true;
+	if (!strcmp(p->format, "json"))
+		print_json(p, r);
+	else if (!strcmp(p->format, "csv"))
+		print_csv(p, r);
+	else
+		print_table(p, r);
 }
 
 static int finish_print(struct printer *p, bool fail_on_regression)
@@ -141,108 +151,16 @@ static int finish_print(struct printer *p, bool fail_on_regression)
 	return fail_on_regression && p->regression ? ASSAY_GATE_FAILED : ASSAY_OK;
 }
 
-/* One series on its way through detection: its points (those annotated
- * ignore left out of x), and the changes found. */
-struct series_job {
-	const struct assay_points *pts;
-	const struct assay_annotations *ann;
-	const struct assay_detect_opts *o;
-	double *x;
-	size_t *idx, n;
-	struct assay_changes ch;
-	assay_err rc;
-	char err[512];
-};
-
-static void job_prepare(struct series_job *j)
+/* Print one series' change points. */
+static void print_series(struct printer *p, const char *key, const json_t *fields, const char *unit,
+			 enum assay_direction dir, const struct assay_change_points *cp)
 {
-	const struct assay_points *pts = j->pts;
-	j->x = xmalloc((pts->n + 1) * sizeof(*j->x));
-	j->idx = xmalloc((pts->n + 1) * sizeof(*j->idx));
-	j->n = 0;
-	for (size_t i = 0; i < pts->n; i++) {
-		const char *rev = pts->v[i].revision;
-		if (j->ann && rev && assay_annotations_has(j->ann, rev, ASSAY_ANN_IGNORE))
-			continue;
-		j->idx[j->n] = i;
-		j->x[j->n++] = pts->v[i].value;
-	}
-}
-
-/* The detection itself: pure computation, safe on any thread. */
-static void job_detect(struct series_job *j)
-{
-	struct assay_error e;
-	j->rc = assay_detect(j->x, j->n, j->o, &j->ch, &e);
-	if (j->rc != ASSAY_OK)
-		snprintf(j->err, sizeof(j->err), "%s", e.message);
-}
-
-/* Print a detected series' changes and release the job. */
-static int job_print(struct printer *p, struct series_job *j, const char *key, const json_t *fields,
-		     const char *unit, enum assay_direction dir)
-{
-	int rc = ASSAY_OK;
-	if (j->rc != ASSAY_OK) {
-		fprintf(stderr, "%s: %s\n", key, j->err);
-		rc = ASSAY_USAGE;
-	}
 	p->series++;
-	p->points += j->n;
-	const struct assay_points *pts = j->pts;
-	const struct assay_annotations *ann = j->ann;
-	for (size_t i = 0; rc == ASSAY_OK && i < j->ch.n; i++) {
-		const struct assay_point *now = &pts->v[j->idx[j->ch.v[i].index]];
-		const struct assay_point *before = &pts->v[j->idx[j->ch.v[i].index - 1]];
-		struct report r = {key,           fields,           unit,           dir, j->ch.v[i],
-				   now->revision, before->revision, now->timestamp, NULL};
-		r.c.index = j->idx[j->ch.v[i].index]; /* position in the stored series */
-		if (ann && now->revision) {
-			if (assay_annotations_has(ann, now->revision, ASSAY_ANN_ACK))
-				r.annotation = "ack";
-			else if (assay_annotations_has(ann, now->revision, ASSAY_ANN_EXPECTED))
-				r.annotation = "expected";
-		}
+	p->points += cp->points;
+	for (size_t i = 0; i < cp->n; i++) {
+		struct report r = {key, fields, unit, dir, &cp->v[i]};
 		print_report(p, &r);
 	}
-	assay_changes_release(&j->ch);
-	free(j->x);
-	free(j->idx);
-	j->x = NULL;
-	j->idx = NULL;
-	return rc;
-}
-
-/* Detect on one series' points and print its changes. */
-static int detect_points(struct printer *p, const struct assay_detect_opts *o,
-			 const struct assay_points *pts, const char *key, const json_t *fields,
-			 const char *unit, enum assay_direction dir,
-			 const struct assay_annotations *ann)
-{
-	struct series_job j = {.pts = pts, .ann = ann, .o = o};
-	job_prepare(&j);
-	job_detect(&j);
-	return job_print(p, &j, key, fields, unit, dir);
-}
-
-/* Detection over a ring of jobs on the util pool: task i is job i % ring,
- * made ready by the reading thread once it is prepared. The reading thread
- * prints the jobs in order as they are done, and detects too when it has to
- * wait, so reading, detection and printing overlap and only a ring's worth
- * of series is in memory. A waiting thread is woken once a few jobs wait for
- * it (a wake-up costs about as much as detecting a short series). */
-#define POOL_WAKE 8
-
-struct job_ring {
-	struct series_job *jobs; /* job i at jobs[i % ring] */
-	size_t ring;
-};
-
-static void job_task(void *ctx, size_t i, int worker)
-{
-	(void)worker;
-	struct job_ring *r = ctx;
-	job_detect(&r->jobs[i % r->ring]);
 }
 
 static int detect_input(struct printer *p, const struct assay_detect_opts *o, const char *file,
@@ -258,125 +176,26 @@ static int detect_input(struct printer *p, const struct assay_detect_opts *o, co
 	free(data);
 	if (rc != ASSAY_OK)
 		return cli_report(&e);
-	int out = detect_points(p, o, &pts, file, NULL, "value", dir, NULL);
-	assay_points_release(&pts);
-	return out;
-}
-
-/* Series are read (from the series index alone) and printed in order on
- * this thread, detected on every CPU meanwhile; at most DETECT_RING of them
- * are in memory at a time. */
-#define DETECT_RING 256
-
-struct ring_slot {
-	struct assay_points pts;
-	struct assay_annotations ann;
-};
-
-/* The points were read lean (values and row ids): read the revision and
- * timestamp of the points a change reports (its first point and the one
- * before it) into sl's points, as strings that *fetched owns. */
-static int fill_changes(struct assay_store *s, const struct series_job *j, struct ring_slot *sl,
-			char ***fetched, size_t *nfetched)
-{
-	size_t alloc = 0;
-	for (size_t i = 0; j->rc == ASSAY_OK && i < j->ch.n; i++) {
-		for (size_t back = 0; back < 2; back++) {
-			struct assay_point *pt = &sl->pts.v[j->idx[j->ch.v[i].index - back]];
-			if (pt->timestamp || !pt->id)
-				continue;
-			char *rev, *ts;
-			struct assay_error e;
-			if (assay_store_point_strings(s, pt->id, &rev, &ts, &e) != ASSAY_OK)
-				return cli_report(&e);
-			ALLOC_GROW(*fetched, *nfetched + 2, alloc);
-			(*fetched)[(*nfetched)++] = ts;
-			pt->timestamp = ts;
-			if (!pt->revision && rev) {
-				(*fetched)[(*nfetched)++] = rev;
-				pt->revision = rev;
-			} else {
-				free(rev);
-			}
-		}
+	struct assay_change_points cp = {0};
+	if (assay_detect_points(&pts, NULL, o, &cp, &e) == ASSAY_OK) {
+		print_series(p, file, NULL, "value", dir, &cp);
+	} else {
+		fprintf(stderr, "%s: %s\n", file, e.message);
+		rc = ASSAY_USAGE;
 	}
-	return ASSAY_OK;
-}
-
-/* Print job i (when rc is still ok and the series has points since
- * --since) and free its slot. */
-static int print_slot(struct assay_store *s, struct printer *p, struct series_job *j,
-		      struct ring_slot *sl, struct assay_series_info *si, int rc)
-{
-	char **fetched = NULL;
-	size_t nfetched = 0;
-	if (rc == ASSAY_OK && sl->pts.n) /* none since --since: not a series here */
-		rc = fill_changes(s, j, sl, &fetched, &nfetched);
-	/* The fields are parsed for the series that report changes only. */
-	const json_t *fields = j->ch.n ? assay_series_fields(si) : si->fields;
-	if (rc == ASSAY_OK && sl->pts.n)
-		rc = job_print(p, j, si->key, fields, si->unit, si->direction);
-	for (size_t i = 0; i < nfetched; i++)
-		free(fetched[i]);
-	free(fetched);
-	assay_changes_release(&j->ch);
-	free(j->x);
-	free(j->idx);
-	assay_points_release(&sl->pts);
-	sl->ann = (struct assay_annotations){0}; /* a view into all of them */
-	*j = (struct series_job){0};
+	assay_change_points_release(&cp);
+	assay_points_release(&pts);
 	return rc;
 }
 
-/* Every annotation of the store, read once (one statement, not one per
- * series) and grouped by series, each series' in store order. */
-static const struct assay_annotations *ann_sorting;
-static int ann_cmp(const void *a, const void *b)
+/* A stored series' change points, printed as the library hands them over
+ * (in order); the fields are parsed for the series that report changes only. */
+static int print_stored(void *ctx, struct assay_series_info *si,
+			const struct assay_change_points *cp)
 {
-	size_t i = *(const size_t *)a, k = *(const size_t *)b;
-	int c = strcmp(ann_sorting->v[i].series_key, ann_sorting->v[k].series_key);
-	return c ? c : (i > k) - (i < k);
-}
-
-static void ann_group(struct assay_annotations *all)
-{
-	size_t *ix = xmalloc((all->n + 1) * sizeof(*ix));
-	for (size_t i = 0; i < all->n; i++)
-		ix[i] = i;
-	ann_sorting = all;
-	qsort(ix, all->n, sizeof(*ix), ann_cmp);
-	struct assay_annotation *v = xmalloc((all->n + 1) * sizeof(*v));
-	for (size_t i = 0; i < all->n; i++)
-		v[i] = all->v[ix[i]];
-	free(all->v);
-	all->v = v;
-	all->alloc = all->n;
-	free(ix);
-}
-
-/* The annotations of one series: a view into the grouped list. */
-static struct assay_annotations ann_view(const struct assay_annotations *all, const char *key)
-{
-	size_t lo = 0, hi = all->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(all->v[mid].series_key, key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	size_t end = lo;
-	while (end < all->n && !strcmp(all->v[end].series_key, key))
-		end++;
-	return (struct assay_annotations){all->v + lo, end - lo, 0};
-}
-
-static bool has_ignore(const struct assay_annotations *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		if (a->v[i].kind == ASSAY_ANN_IGNORE)
-			return true;
-	return false;
+	const json_t *fields = cp->n ? assay_series_fields(si) : si->fields;
+	print_series(ctx, si->key, fields, si->unit, si->direction, cp);
+	return ASSAY_OK;
 }
 
 static int detect_store(struct printer *p, const struct assay_detect_opts *o, struct store_cli *sc)
@@ -384,72 +203,12 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	struct assay_store *s;
 	struct assay_series_list l = {0};
 	struct assay_error e;
-	sc->filter.bare = true; /* a series without points is passed over below */
+	sc->filter.bare = true; /* a series without points is passed over */
 	int rc = store_cli_open_series(sc, false, &s, &l);
 	if (rc != ASSAY_OK)
 		return rc;
-	/* Every series as of one moment, under one read lock. */
-	if (assay_store_snapshot_begin(s, &e) != ASSAY_OK) {
-		assay_series_list_release(&l);
-		return store_cli_close(s, cli_report(&e));
-	}
-	struct assay_annotations ann = {0};
-	if (assay_store_annotations(s, NULL, &ann, &e) != ASSAY_OK) {
-		assay_store_snapshot_end(s);
-		assay_annotations_release(&ann);
-		assay_series_list_release(&l);
-		return store_cli_close(s, cli_report(&e));
-	}
-	ann_group(&ann);
-	int nthreads = assay_pool_threads(l.n, 64);
-	struct ring_slot *slots = xcalloc(DETECT_RING, sizeof(*slots));
-	struct series_job *jobs = xcalloc(DETECT_RING, sizeof(*jobs));
-	struct job_ring ring = {jobs, DETECT_RING};
-	struct assay_pool_opts po = {nthreads - 1, true, POOL_WAKE};
-	struct assay_pool *jp = assay_pool_start(&po, job_task, &ring);
-	size_t got = 0, printed = 0;
-	for (; got < l.n; got++) {
-		if (got - printed == DETECT_RING) { /* the ring is full: the oldest goes */
-			assay_pool_wait(jp, printed);
-			rc = print_slot(s, p, &jobs[printed % DETECT_RING],
-					&slots[printed % DETECT_RING], &l.v[printed], rc);
-			printed++;
-		}
-		struct ring_slot *sl = &slots[got % DETECT_RING];
-		const char *key = l.v[got].key;
-		/* Revisions only where an ignore annotation needs them: reading every
-		 * point's strings costs more than detecting. */
-		sl->ann = ann_view(&ann, key);
-		if (rc != ASSAY_OK ||
-		    assay_store_series_values_lean(s, key, sc->filter.since, has_ignore(&sl->ann),
-						   &sl->pts, &e) != ASSAY_OK) {
-			if (rc == ASSAY_OK)
-				rc = cli_report(&e);
-			assay_points_release(&sl->pts);
-			sl->ann = (struct assay_annotations){0};
-			break;
-		}
-		struct series_job *j = &jobs[got % DETECT_RING];
-		*j = (struct series_job){.pts = &sl->pts, .ann = &sl->ann, .o = o};
-		job_prepare(j);
-		assay_pool_submit(jp, got + 1);
-		while (printed <= got && assay_pool_done(jp, printed)) {
-			rc = print_slot(s, p, &jobs[printed % DETECT_RING],
-					&slots[printed % DETECT_RING], &l.v[printed], rc);
-			printed++;
-		}
-	}
-	/* What was read is detected and freed, also after an error. */
-	for (; printed < got; printed++) {
-		assay_pool_wait(jp, printed);
-		rc = print_slot(s, p, &jobs[printed % DETECT_RING], &slots[printed % DETECT_RING],
-				&l.v[printed], rc);
-	}
-	assay_pool_finish(jp);
-	assay_store_snapshot_end(s);
-	assay_annotations_release(&ann);
-	free(jobs);
-	free(slots);
+	if (assay_detect_store(s, &l, sc->filter.since, o, print_stored, p, &e) != ASSAY_OK)
+		rc = cli_report(&e);
 	assay_series_list_release(&l);
 	return store_cli_close(s, rc);
 }

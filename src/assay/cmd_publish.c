@@ -151,6 +151,107 @@ static int verify(const char *dir)
 	return rc;
 }
 
+/* The combinations and ranges the option table cannot check; the exit code
+ * of a usage error, or 0. nruns: the run ids given. */
+static int check_args(const struct publish_args *a, int nruns)
+{
+	if (!a->suite)
+		return cli_usage_error("publish", "--suite is required");
+	if (!a->out)
+		return cli_usage_error("publish", "--out DIR is required");
+	if (nruns && a->last)
+		return cli_usage_error("publish", "name the runs or use --last, not both");
+	if (!nruns && (!a->last || !a->revision))
+		return cli_usage_error("publish", "expected run ids, or --last N with --revision");
+	if (nruns == 1)
+		return cli_usage_error("publish", "one run cannot show stability: name 2 or more");
+	if (!(a->level >= 0.5 && a->level <= 0.999))
+		return cli_usage_error("publish", "--level %g: expected a number from 0.5 to 0.999",
+				       a->level);
+	if (!(a->p50 >= 1 && a->p99 >= 1 && a->drift >= 1 && a->mad_k > 0 && a->outliers >= 0 &&
+	      a->outliers <= 1))
+		return cli_usage_error("publish",
+				       "limits: spreads and drift are ratios of at least "
+				       "1, --mad-k is positive, --outliers is a fraction");
+	return 0;
+}
+
+/* The names that must not appear in a publication: this host's (full and
+ * short), the user's. */
+static void private_names(struct strlist *names)
+{
+	char host[256] = "";
+	if (gethostname(host, sizeof(host) - 1) == 0 && host[0]) {
+		strlist_push(names, host);
+		char *dot = strchr(host, '.');
+		if (dot) {
+			*dot = 0;
+			strlist_push(names, host);
+		}
+	}
+	struct passwd *pw = getpwuid(getuid());
+	if (pw && pw->pw_name)
+		strlist_push(names, pw->pw_name);
+	const char *user = getenv("USER");
+	if (user && *user)
+		strlist_push(names, user);
+}
+
+static void fill_opts(struct assay_publish_opts *o, const struct publish_args *a, int nruns,
+		      char **runs)
+{
+	assay_publish_defaults(o);
+	o->suite = a->suite;
+	o->revision = a->revision;
+	o->last = (long)a->last;
+	for (int i = 0; i < nruns; i++)
+		strlist_push(&o->run_ids, runs[i]);
+	o->limits = (struct assay_publish_limits){a->p50, a->p99, a->drift, a->mad_k, a->outliers};
+	o->resamples = (long)a->resamples;
+	o->level = a->level;
+	o->seed = (uint64_t)a->seed;
+	o->tag = a->tag;
+	o->expect_matrix = a->expect;
+	o->out_dir = a->out;
+	o->assay_version = assay_version_string;
+	private_names(&o->private_names);
+}
+
+/* Publish from the store and say what came of it. */
+static int publish(const struct publish_args *a, const struct assay_publish_opts *o)
+{
+	struct assay_store *s = NULL;
+	struct assay_error e;
+	struct assay_publish_result r = {0};
+	int rc = assay_store_open(a->store, ASSAY_STORE_READONLY, &s, &e);
+	if (rc == ASSAY_OK)
+		rc = assay_publish(s, o, &r, &e);
+	if (rc == ASSAY_GATE_FAILED) {
+		fprintf(stderr, "assay publish: %s\n", e.message);
+		print_problems(&r);
+	} else if (rc != ASSAY_OK) {
+		cli_report(&e);
+	} else {
+		printf("published %zu series of suite %s from runs ", r.series, a->suite);
+		for (size_t i = 0; i < r.run_ids.n; i++)
+			printf("%s%s", i ? ", " : "", r.run_ids.v[i]);
+		printf("\n  %s: %s\n  manifest sha256 %s\n", a->out,
+		       r.released ? "released" : "unversioned", r.manifest_sha256);
+		if (a->tag && a->expect && !r.released)
+			fprintf(
+			    stderr,
+			    "assay publish: --expect-matrix differs from the runs' matrix digest: "
+			    "the publication is unversioned\n");
+	}
+	if (s) {
+		struct assay_error ce;
+		if (assay_store_close(s, &ce) != ASSAY_OK && rc == ASSAY_OK)
+			rc = cli_report(&ce);
+	}
+	assay_publish_result_release(&r);
+	return rc;
+}
+
 int cmd_publish(int argc, char **argv)
 {
 	struct publish_args a = {.store = ASSAY_STORE_DEFAULT_PATH,
@@ -170,88 +271,15 @@ int cmd_publish(int argc, char **argv)
 			return cli_usage_error("publish", "--verify takes only the folder");
 		return verify(a.verify);
 	}
-	if (!a.suite)
-		return cli_usage_error("publish", "--suite is required");
-	if (!a.out)
-		return cli_usage_error("publish", "--out DIR is required");
-	if (first < argc && a.last)
-		return cli_usage_error("publish", "name the runs or use --last, not both");
-	if (first == argc && (!a.last || !a.revision))
-		return cli_usage_error("publish", "expected run ids, or --last N with --revision");
-	if (first + 1 == argc)
-		return cli_usage_error("publish", "one run cannot show stability: name 2 or more");
-	if (!(a.level >= 0.5 && a.level <= 0.999))
-		return cli_usage_error("publish", "--level %g: expected a number from 0.5 to 0.999",
-				       a.level);
-	if (!(a.p50 >= 1 && a.p99 >= 1 && a.drift >= 1 && a.mad_k > 0 && a.outliers >= 0 &&
-	      a.outliers <= 1))
-		return cli_usage_error("publish",
-				       "limits: spreads and drift are ratios of at least "
-				       "1, --mad-k is positive, --outliers is a fraction");
+	rc = check_args(&a, argc - first);
+	if (rc)
+		return rc;
 	if (a.tag && !a.expect)
 		fprintf(stderr, "assay publish: --tag without --expect-matrix: the publication is "
 				"unversioned\n");
-
 	struct assay_publish_opts o;
-	assay_publish_defaults(&o);
-	o.suite = a.suite;
-	o.revision = a.revision;
-	o.last = (long)a.last;
-	for (int i = first; i < argc; i++)
-		strlist_push(&o.run_ids, argv[i]);
-	o.limits = (struct assay_publish_limits){a.p50, a.p99, a.drift, a.mad_k, a.outliers};
-	o.resamples = (long)a.resamples;
-	o.level = a.level;
-	o.seed = (uint64_t)a.seed;
-	o.tag = a.tag;
-	o.expect_matrix = a.expect;
-	o.out_dir = a.out;
-	o.assay_version = assay_version_string;
-	char host[256] = "";
-	if (gethostname(host, sizeof(host) - 1) == 0 && host[0]) {
-		strlist_push(&o.private_names, host);
-		char *dot = strchr(host, '.');
-		if (dot) {
-			*dot = 0;
-			strlist_push(&o.private_names, host);
-		}
-	}
-	struct passwd *pw = getpwuid(getuid());
-	if (pw && pw->pw_name)
-		strlist_push(&o.private_names, pw->pw_name);
-	const char *user = getenv("USER");
-	if (user && *user)
-		strlist_push(&o.private_names, user);
-
-	struct assay_store *s = NULL;
-	struct assay_error e;
-	struct assay_publish_result r = {0};
-	rc = assay_store_open(a.store, ASSAY_STORE_READONLY, &s, &e);
-	if (rc == ASSAY_OK)
-		rc = assay_publish(s, &o, &r, &e);
-	if (rc == ASSAY_GATE_FAILED) {
-		fprintf(stderr, "assay publish: %s\n", e.message);
-		print_problems(&r);
-	} else if (rc != ASSAY_OK) {
-		cli_report(&e);
-	} else {
-		printf("published %zu series of suite %s from runs ", r.series, a.suite);
-		for (size_t i = 0; i < r.run_ids.n; i++)
-			printf("%s%s", i ? ", " : "", r.run_ids.v[i]);
-		printf("\n  %s: %s\n  manifest sha256 %s\n", a.out,
-		       r.released ? "released" : "unversioned", r.manifest_sha256);
-		if (a.tag && a.expect && !r.released)
-			fprintf(
-			    stderr,
-			    "assay publish: --expect-matrix differs from the runs' matrix digest: "
-			    "the publication is unversioned\n");
-	}
-	if (s) {
-		struct assay_error ce;
-		if (assay_store_close(s, &ce) != ASSAY_OK && rc == ASSAY_OK)
-			rc = cli_report(&ce);
-	}
-	assay_publish_result_release(&r);
+	fill_opts(&o, &a, argc - first, argv + first);
+	rc = publish(&a, &o);
 	strlist_clear(&o.run_ids);
 	strlist_clear(&o.private_names);
 	return rc;
