@@ -49,17 +49,17 @@ const struct cli_spec cmd_history_spec = {
 };
 
 /* Notes for point i: a change point starting there, and annotations. */
-static void notes(const struct assay_point *pt, size_t i, const struct assay_changes *ch,
-		  const size_t *idx, const struct assay_annotations *ann, enum assay_direction dir,
-		  struct sbuf *sb)
+static void notes(const struct assay_point *pt, size_t i, const struct assay_change_points *ch,
+		  const struct assay_annotations *ann, enum assay_direction dir, struct sbuf *sb)
 {
 	sbuf_reset(sb);
 	for (size_t k = 0; k < ch->n; k++) {
-		if (idx[ch->v[k].index] != i)
+		const struct assay_change *c = &ch->v[k].c;
+		if (c->index != i)
 			continue;
-		sbuf_addf(sb, "change %+.2f%% (%s, p=%.2g)", ch->v[k].rel_change * 100,
-			  assay_change_is_regression(&ch->v[k], dir) ? "regression" : "improvement",
-			  ch->v[k].pvalue);
+		sbuf_addf(sb, "change %+.2f%% (%s, p=%.2g)", c->rel_change * 100,
+			  assay_change_is_regression(c, dir) ? "regression" : "improvement",
+			  c->pvalue);
 	}
 	for (size_t k = 0; k < ann->n; k++) {
 		if (!pt->revision || strcmp(ann->v[k].revision, pt->revision))
@@ -78,31 +78,18 @@ struct history {
 	const struct assay_series_info *si;
 	struct assay_points pts;
 	struct assay_annotations ann;
-	struct assay_changes ch;
-	size_t *idx; /* the detected series' point i is pts.v[idx[i]] */
+	struct assay_change_points ch; /* indexes into pts */
 };
 
 /* Detect as `assay detect` does, ignored revisions left out. */
 static int history_detect(struct history *h, bool detect)
 {
 	struct assay_error e;
-	double *x = xmalloc((h->pts.n + 1) * sizeof(*x));
-	size_t n = 0;
-	h->idx = xmalloc((h->pts.n + 1) * sizeof(*h->idx));
-	for (size_t i = 0; i < h->pts.n; i++) {
-		const char *rev = h->pts.v[i].revision;
-		if (rev && assay_annotations_has(&h->ann, rev, ASSAY_ANN_IGNORE))
-			continue;
-		h->idx[n] = i;
-		x[n++] = h->pts.v[i].value;
-	}
 	struct assay_detect_opts o;
 	assay_detect_defaults(&o);
-	int rc = ASSAY_OK;
-	if (detect && assay_detect(x, n, &o, &h->ch, &e) != ASSAY_OK)
-		rc = cli_report(&e);
-	free(x);
-	return rc;
+	if (detect && assay_detect_points(&h->pts, &h->ann, &o, &h->ch, &e) != ASSAY_OK)
+		return cli_report(&e);
+	return ASSAY_OK;
 }
 
 static void history_json(const struct history *h)
@@ -111,7 +98,7 @@ static void history_json(const struct history *h)
 	json_t *arr = json_array();
 	for (size_t i = 0; i < h->pts.n; i++) {
 		const struct assay_point *pt = &h->pts.v[i];
-		notes(pt, i, &h->ch, h->idx, &h->ann, h->si->direction, &note);
+		notes(pt, i, &h->ch, &h->ann, h->si->direction, &note);
 		json_array_append_new(arr, json_pack("{s:I, s:s?, s:s?, s:f, s:s?, s:s?}", "index",
 						     (json_int_t)i, "timestamp", pt->timestamp,
 						     "revision", pt->revision, "value", pt->value,
@@ -144,7 +131,7 @@ static void history_text(const struct history *h, bool csv)
 	}
 	for (size_t i = 0; i < h->pts.n; i++) {
 		const struct assay_point *pt = &h->pts.v[i];
-		notes(pt, i, &h->ch, h->idx, &h->ann, si->direction, &note);
+		notes(pt, i, &h->ch, &h->ann, si->direction, &note);
 		json_t *v = json_real(pt->value);
 		char *value = assay_json_dumps(v, 0);
 		json_decref(v);
@@ -206,8 +193,7 @@ int cmd_history(int argc, char **argv)
 	else if (rc == ASSAY_OK)
 		history_text(&h, !strcmp(a.format, "csv"));
 	sc->filter.since = since;
-	free(h.idx);
-	assay_changes_release(&h.ch);
+	assay_change_points_release(&h.ch);
 	assay_annotations_release(&h.ann);
 	assay_points_release(&h.pts);
 	assay_series_list_release(&l);
