@@ -10,6 +10,7 @@
 #include "assay/util.h"
 #include "coll.h"
 
+/* The -d line (%s) is filled in from the type table. */
 static const char usage_text[] =
     "usage: mpirun -np N assay-coll -O OPERATION [options]\n"
     "       mpirun -np N OPERATION_perf [options]   (a link to assay-coll)\n"
@@ -29,8 +30,7 @@ static const char usage_text[] =
     "  -w,--warmup_iters N untimed iterations per size before timing (default 1)\n"
     "  -c,--check N        checked iterations per size (default 1; 0: no check, N/A)\n"
     "  -o,--op OP          sum, prod, max, min, avg or all (default sum)\n"
-    "  -d,--datatype T     int8, uint8, int32, uint32, int64, uint64, float, double,\n"
-    "                      bfloat16 or all (default float)\n"
+    "  -d,--datatype T     %s\n"
     "  -r,--root R         root of broadcast and reduce, -1 for every rank (default 0)\n"
     "  -a,--average A      time column: 0 rank 0, 1 mean, 2 min, 3 max over ranks (default 1)\n"
     "  -z,--blocking 0|1   1: a barrier after each timed iteration (default 0)\n"
@@ -44,6 +44,32 @@ static const char usage_text[] =
     "4 the backend cannot run here (shm across nodes), 5 MPI failure.\n";
 
 bool coll_quiet;
+
+/* The usage, its -d line the built types of the table, wrapped at 80
+ * columns under the option's help column. */
+static void print_usage(void)
+{
+	const char *at = strstr(usage_text, "%s");
+	fwrite(usage_text, 1, (size_t)(at - usage_text), stdout);
+	struct sbuf list = SBUF_INIT;
+	coll_type_list(&list, "all (default float)");
+	size_t col = 22; /* "  -d,--datatype T     " */
+	for (const char *w = sbuf_str(&list); *w;) {
+		size_t len = strcspn(w, " ");
+		if (col > 22 && col + 1 + len > 80) {
+			printf("\n%22s", "");
+			col = 22;
+		} else if (col > 22) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", (int)len, w);
+		col += len;
+		w += len + strspn(w + len, " ");
+	}
+	sbuf_release(&list);
+	fputs(at + 2, stdout);
+}
 
 int coll_usage(const char *fmt, ...)
 {
@@ -166,11 +192,16 @@ static int parse_names(int c, struct coll_opts *o)
 			    !strcmp(optarg, "mulsum") ? " (mulsum is not built)" : "");
 		return 0;
 	default: /* 'd' */
-		o->type = lookup(coll_type_names, optarg, true);
-		if (o->type == -2 || o->type == CT_HALF)
-			return coll_usage("-d: expected int8, uint8, int32, uint32, int64, uint64, "
-					  "float, double, bfloat16 or all, got '%s'%s",
-					  optarg, o->type == CT_HALF ? " (half is not built)" : "");
+		o->type = strcmp(optarg, "all") ? coll_type_find(optarg) : -1;
+		if (strcmp(optarg, "all") && (o->type < 0 || !coll_type_size(o->type))) {
+			struct sbuf sb = SBUF_INIT;
+			coll_type_list(&sb, "all");
+			coll_usage("-d: expected %s, got '%s'%s%s%s", sbuf_str(&sb), optarg,
+				   o->type >= 0 ? " (" : "", o->type >= 0 ? optarg : "",
+				   o->type >= 0 ? " is not built)" : "");
+			sbuf_release(&sb);
+			return ASSAY_USAGE;
+		}
 		return 0;
 	}
 }
@@ -239,7 +270,7 @@ int coll_parse_args(int argc, char **argv, struct coll_opts *o)
 				.warmup = 1,
 				.check = 1,
 				.average = 1,
-				.type = CT_FLOAT,
+				.type = coll_type_find("float"),
 				.redop = CR_SUM};
 	opterr = 0;
 	int c, idx, rc = 0;
@@ -248,7 +279,7 @@ int coll_parse_args(int argc, char **argv, struct coll_opts *o)
 		switch (c) {
 		case 'h':
 			if (!coll_quiet)
-				fputs(usage_text, stdout);
+				print_usage();
 			return -1;
 		case ':': return coll_usage("option '%s' needs a value", argv[optind - 1]);
 		case '?':

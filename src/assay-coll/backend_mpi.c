@@ -1,36 +1,64 @@
 /* assay-coll backend "mpi": the MPI library's own collectives (MPI_Allreduce,
  * MPI_Allgather, MPI_Reduce_scatter_block, MPI_Alltoall, MPI_Bcast,
- * MPI_Reduce, MPI_Sendrecv) on private buffers. bfloat16 reduces with user
- * operators over 16-bit words; avg is a sum divided by the rank count. */
+ * MPI_Reduce, MPI_Sendrecv) on private buffers. A type without an MPI
+ * datatype (bfloat16) moves as words of its size and reduces with user
+ * operators; avg is a sum divided by the rank count. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "assay/util.h"
 #include "coll.h"
 
+/* Types without an MPI datatype (bfloat16) travel as a contiguous datatype
+ * of their size, and reduce with one user operator per reduction that finds
+ * the type by that datatype. */
 struct mpi_state {
-	MPI_Op bf16_ops[CR_NREDOPS];
+	MPI_Op user_ops[CR_NREDOPS];
+	MPI_Datatype *words; /* per type: its datatype of words, or MPI_DATATYPE_NULL */
+	int ntypes;
 };
+static struct mpi_state *user_state; /* the operators have no context argument */
 
-#define BF16_OP(name, r)                                                                           \
+static void user_reduce(enum coll_redop r, void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	for (int t = 0; t < user_state->ntypes; t++)
+		if (user_state->words[t] != MPI_DATATYPE_NULL && user_state->words[t] == *dt) {
+			coll_reduce(t, r, inout, in, inout, (size_t)*len);
+			return;
+		}
+	ep_die(ASSAY_INFRA, "a user reduction on a datatype assay-coll did not make");
+}
+
+#define USER_OP(name, r)                                                                           \
 	static void name(void *in, void *inout, int *len, MPI_Datatype *dt)                        \
 	{                                                                                          \
-		(void)dt;                                                                          \
-		coll_reduce(CT_BF16, r, inout, in, inout, (size_t)*len);                           \
+		user_reduce(r, in, inout, len, dt);                                                \
 	}
-BF16_OP(bf16_sum, CR_SUM)
-BF16_OP(bf16_prod, CR_PROD)
-BF16_OP(bf16_max, CR_MAX)
-BF16_OP(bf16_min, CR_MIN)
+USER_OP(user_sum, CR_SUM)
+USER_OP(user_prod, CR_PROD)
+USER_OP(user_max, CR_MAX)
+USER_OP(user_min, CR_MIN)
 
 static assay_err mpi_setup(struct coll_run *run, size_t send_bytes, size_t recv_bytes, char *reason,
 			   size_t len)
 {
 	(void)reason, (void)len;
 	struct mpi_state *m = xcalloc(1, sizeof(*m));
-	MPI_User_function *fns[CR_NREDOPS] = {bf16_sum, bf16_prod, bf16_max, bf16_min, bf16_sum};
+	MPI_User_function *fns[CR_NREDOPS] = {user_sum, user_prod, user_max, user_min, user_sum};
 	for (int r = 0; r < CR_NREDOPS; r++)
-		MPI_CHECK(MPI_Op_create(fns[r], 1, &m->bf16_ops[r]));
+		MPI_CHECK(MPI_Op_create(fns[r], 1, &m->user_ops[r]));
+	while (coll_types[m->ntypes].name)
+		m->ntypes++;
+	m->words = xcalloc((size_t)m->ntypes, sizeof(*m->words));
+	for (int t = 0; t < m->ntypes; t++) {
+		m->words[t] = MPI_DATATYPE_NULL;
+		if (coll_types[t].size && coll_types[t].mpi == MPI_DATATYPE_NULL) {
+			MPI_CHECK(
+			    MPI_Type_contiguous((int)coll_types[t].size, MPI_BYTE, &m->words[t]));
+			MPI_CHECK(MPI_Type_commit(&m->words[t]));
+		}
+	}
+	user_state = m;
 	run->be_state = m;
 	run->sendbuf = xmalloc(send_bytes ? send_bytes : 1);
 	run->recvbuf = xmalloc(recv_bytes ? recv_bytes : 1);
@@ -40,25 +68,15 @@ static assay_err mpi_setup(struct coll_run *run, size_t send_bytes, size_t recv_
 	return ASSAY_OK;
 }
 
-static MPI_Datatype mpi_type(enum coll_type t)
+static MPI_Datatype mpi_type(const struct mpi_state *m, int t)
 {
-	switch (t) {
-	case CT_INT8: return MPI_INT8_T;
-	case CT_UINT8: return MPI_UINT8_T;
-	case CT_INT32: return MPI_INT32_T;
-	case CT_UINT32: return MPI_UINT32_T;
-	case CT_INT64: return MPI_INT64_T;
-	case CT_UINT64: return MPI_UINT64_T;
-	case CT_FLOAT: return MPI_FLOAT;
-	case CT_DOUBLE: return MPI_DOUBLE;
-	default: return MPI_UINT16_T; /* bfloat16 */
-	}
+	return coll_types[t].mpi != MPI_DATATYPE_NULL ? coll_types[t].mpi : m->words[t];
 }
 
-static MPI_Op mpi_op(const struct mpi_state *m, enum coll_type t, enum coll_redop r)
+static MPI_Op mpi_op(const struct mpi_state *m, int t, enum coll_redop r)
 {
-	if (t == CT_BF16)
-		return m->bf16_ops[r];
+	if (coll_types[t].mpi == MPI_DATATYPE_NULL)
+		return m->user_ops[r];
 	switch (r) {
 	case CR_PROD: return MPI_PROD;
 	case CR_MAX: return MPI_MAX;
@@ -70,7 +88,7 @@ static MPI_Op mpi_op(const struct mpi_state *m, enum coll_type t, enum coll_redo
 static void mpi_call(struct coll_run *run, const struct coll_call *c)
 {
 	struct mpi_state *m = run->be_state;
-	MPI_Datatype dt = mpi_type(c->type);
+	MPI_Datatype dt = mpi_type(m, c->type);
 	MPI_Op op = mpi_op(m, c->type, c->redop);
 	int n = (int)c->count, P = run->size, me = run->rank;
 	void *in = c->in_place ? MPI_IN_PLACE : c->send;
@@ -120,9 +138,15 @@ static void mpi_call(struct coll_run *run, const struct coll_call *c)
 static void mpi_teardown(struct coll_run *run)
 {
 	struct mpi_state *m = run->be_state;
-	if (m)
+	if (m) {
 		for (int r = 0; r < CR_NREDOPS; r++)
-			MPI_CHECK(MPI_Op_free(&m->bf16_ops[r]));
+			MPI_CHECK(MPI_Op_free(&m->user_ops[r]));
+		for (int t = 0; t < m->ntypes; t++)
+			if (m->words[t] != MPI_DATATYPE_NULL)
+				MPI_CHECK(MPI_Type_free(&m->words[t]));
+		free(m->words);
+	}
+	user_state = NULL;
 	free(m);
 	free(run->sendbuf);
 	free(run->recvbuf);

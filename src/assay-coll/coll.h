@@ -26,26 +26,38 @@ extern const char *const coll_op_names[COLL_NOPS + 1];
 bool coll_op_has_redop(enum coll_op op); /* else the table says "none" */
 bool coll_op_has_root(enum coll_op op);  /* else the table says -1 */
 
-/* nccl-tests' -d names, in its order; half is not built (coll_type_size 0). */
-enum coll_type {
-	CT_INT8,
-	CT_UINT8,
-	CT_INT32,
-	CT_UINT32,
-	CT_INT64,
-	CT_UINT64,
-	CT_HALF,
-	CT_FLOAT,
-	CT_DOUBLE,
-	CT_BF16,
-	CT_NTYPES
-};
-extern const char *const coll_type_names[CT_NTYPES + 1];
-size_t coll_type_size(enum coll_type t);
-
 /* nccl-tests' -o names, in its order (mulsum is not built). */
 enum coll_redop { CR_SUM, CR_PROD, CR_MAX, CR_MIN, CR_AVG, CR_NREDOPS };
 extern const char *const coll_redop_names[CR_NREDOPS + 1];
+
+/* A data type is an index into coll_types[] (types.c), nccl-tests' -d
+ * order; a row with size 0 is named by nccl-tests but not built here. */
+enum coll_kind { COLL_SIGNED, COLL_UNSIGNED, COLL_FLOAT };
+struct coll_type_info {
+	const char *name; /* nccl-tests' -d name */
+	size_t size;      /* bytes; 0: not built */
+	enum coll_kind kind;
+	/* Its MPI datatype; MPI_DATATYPE_NULL: the mpi backend moves it as
+	 * words of its size and reduces it with its own operators (reduce). */
+	MPI_Datatype mpi;
+	/* dst[i] = a[i] OP b[i] for n elements (dst may be a or b); avg reduces
+	 * as sum and divide() then divides by the rank count. */
+	void (*reduce)(enum coll_redop r, void *dst, const void *a, const void *b, size_t n);
+	void (*divide)(void *buf, size_t n, int nranks);
+	/* COLL_FLOAT: an element as a double, and a double (exact in the type)
+	 * into an element. */
+	double (*get)(const void *p);
+	void (*put)(double v, void *p);
+};
+extern const struct coll_type_info coll_types[]; /* ended by a NULL name */
+/* The index of the type called name, or -1. */
+int coll_type_find(const char *name);
+/* "int8, uint8, ..., bfloat16 or LAST": the built types, for messages. */
+void coll_type_list(struct sbuf *sb, const char *last);
+static inline size_t coll_type_size(int t)
+{
+	return coll_types[t].size;
+}
 
 /* The element counts of one size, as nccl-tests' <Op>GetCollByteCount:
  * count is what the call is given; the in-place offsets are per rank. */
@@ -60,7 +72,7 @@ void coll_shape_of(enum coll_op op, size_t bytes, size_t elt, int nranks, struct
  * is the send buffer. */
 struct coll_call {
 	enum coll_op op;
-	enum coll_type type;
+	int type; /* coll_types[] index */
 	enum coll_redop redop;
 	int root;
 	size_t count;
@@ -92,12 +104,10 @@ struct coll_run {
 	unsigned char *sendbuf, *recvbuf;
 };
 
-/* Element arithmetic (coll_ops.c). reduce: dst[i] = a[i] OP b[i] for n
- * elements (dst may be a or b); avg reduces as sum, and finish() divides
- * by nranks (a no-op for the other operators). */
-void coll_reduce(enum coll_type t, enum coll_redop r, void *dst, const void *a, const void *b,
-		 size_t n);
-void coll_finish(enum coll_type t, enum coll_redop r, void *buf, size_t n, int nranks);
+/* Element arithmetic of type t (types.c): coll_types[t].reduce, and avg's
+ * division after the sum (a no-op for the other operators). */
+void coll_reduce(int t, enum coll_redop r, void *dst, const void *a, const void *b, size_t n);
+void coll_finish(int t, enum coll_redop r, void *buf, size_t n, int nranks);
 
 /* The check (nccl-tests' InitData / CheckData). fill: rank's input of the
  * call from seed (element index i of the input is element base + i of the
@@ -152,7 +162,7 @@ struct coll_point {
 
 /* nccl-tests' TimeTest for one type, operator and root: one row per size
  * (timing.c). */
-void coll_time_test(struct coll_table *t, enum coll_type type, enum coll_redop redop, int root);
+void coll_time_test(struct coll_table *t, int type, enum coll_redop redop, int root);
 
 /* The output (table.c). coll_device_report (every rank): nccl-tests'
  * writeDeviceReport, the options line and one line per rank, returning the
@@ -161,7 +171,7 @@ void coll_time_test(struct coll_table *t, enum coll_type type, enum coll_redop r
  * the footer, with the rows of the -J JSON where row is not NULL. */
 json_t *coll_device_report(struct coll_table *t, const char *prog);
 void coll_table_header(void);
-json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, enum coll_type type,
+json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, int type,
 		       const char *redop_name, int root);
 void coll_row_point(const struct coll_call *c, const struct coll_point *pt, json_t *row);
 void coll_row_end(const struct coll_table *t, json_t *row);

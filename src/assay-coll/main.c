@@ -16,8 +16,8 @@ const struct coll_backend *const coll_backends[] = {&coll_backend_mpi, &coll_bac
 static void buffer_bytes(const struct coll_opts *o, int nranks, size_t *sb, size_t *rb)
 {
 	*sb = *rb = 0;
-	for (int t = 0; t < CT_NTYPES; t++) {
-		size_t elt = coll_type_size((enum coll_type)t);
+	for (int t = 0; coll_types[t].name; t++) {
+		size_t elt = coll_type_size(t);
 		if (!elt || (o->type >= 0 && o->type != t))
 			continue;
 		struct coll_shape sh;
@@ -39,13 +39,13 @@ static int check_ranks(const struct coll_opts *o, const struct coll_run *run, si
 				   run->size - 1);
 		return ASSAY_USAGE;
 	}
-	for (int ty = 0; ty < CT_NTYPES; ty++) {
-		size_t elt = coll_type_size((enum coll_type)ty);
+	for (int ty = 0; coll_types[ty].name; ty++) {
+		size_t elt = coll_type_size(ty);
 		if (elt && (o->type < 0 || o->type == ty) && rb / elt > INT_MAX) {
 			if (run->rank == 0)
 				coll_usage("-e %zu: %zu elements of %s do not fit an MPI count (at "
 					   "most %d)",
-					   o->maxb, rb / elt, coll_type_names[ty], INT_MAX);
+					   o->maxb, rb / elt, coll_types[ty].name, INT_MAX);
 			return ASSAY_USAGE;
 		}
 	}
@@ -57,8 +57,8 @@ static void sweep(struct coll_table *t)
 {
 	const struct coll_opts *o = t->o;
 	bool redops = coll_op_has_redop((enum coll_op)o->op);
-	for (int ty = 0; ty < CT_NTYPES; ty++) {
-		if (!coll_type_size((enum coll_type)ty) || (o->type >= 0 && o->type != ty))
+	for (int ty = 0; coll_types[ty].name; ty++) {
+		if (!coll_type_size(ty) || (o->type >= 0 && o->type != ty))
 			continue;
 		for (int r = 0; r < CR_NREDOPS; r++) {
 			if (redops ? (o->redop >= 0 && o->redop != r) : r != 0)
@@ -69,8 +69,7 @@ static void sweep(struct coll_table *t)
 				r1 = o->root < 0 ? t->run.size - 1 : (int)o->root;
 			}
 			for (int root = r0; root <= r1; root++)
-				coll_time_test(t, (enum coll_type)ty,
-					       redops ? (enum coll_redop)r : CR_SUM, root);
+				coll_time_test(t, ty, redops ? (enum coll_redop)r : CR_SUM, root);
 		}
 	}
 }

@@ -1,19 +1,14 @@
-/* assay-coll's operations, data types and reduction operators as nccl-tests
- * has them (src/<op>.cu GetCollByteCount, src/common.cu test_typenames and
- * test_opnames), the element arithmetic the shm backend and the bfloat16 MPI
- * operators use, and the check: seeded inputs whose reductions are exact in
- * every type, and an expected result computed on its own scalar path. */
+/* assay-coll's operations and reduction operators as nccl-tests has them
+ * (src/<op>.cu GetCollByteCount, src/common.cu test_opnames), and the check:
+ * seeded inputs whose reductions are exact in every type (types.c), and an
+ * expected result computed on its own scalar path. */
 #include <string.h>
 
-#include "assay/ep.h"
 #include "coll.h"
 
 const char *const coll_op_names[COLL_NOPS + 1] = {"all_reduce", "all_gather", "reduce_scatter",
 						  "alltoall",   "broadcast",  "reduce",
 						  "sendrecv",   NULL};
-const char *const coll_type_names[CT_NTYPES + 1] = {"int8",   "uint8",    "int32", "uint32",
-						    "int64",  "uint64",   "half",  "float",
-						    "double", "bfloat16", NULL};
 const char *const coll_redop_names[CR_NREDOPS + 1] = {"sum", "prod", "max", "min", "avg", NULL};
 
 bool coll_op_has_redop(enum coll_op op)
@@ -27,20 +22,14 @@ bool coll_op_has_root(enum coll_op op)
 	return op == COLL_BROADCAST || op == COLL_REDUCE;
 }
 
-size_t coll_type_size(enum coll_type t)
+static bool is_float(int t)
 {
-	static const size_t sizes[CT_NTYPES] = {1, 1, 4, 4, 8, 8, 0, 4, 8, 2};
-	return sizes[t];
+	return coll_types[t].kind == COLL_FLOAT;
 }
 
-static bool is_float(enum coll_type t)
+static bool is_signed(int t)
 {
-	return t == CT_FLOAT || t == CT_DOUBLE || t == CT_BF16;
-}
-
-static bool is_signed(enum coll_type t)
-{
-	return t == CT_INT8 || t == CT_INT32 || t == CT_INT64;
+	return coll_types[t].kind == COLL_SIGNED;
 }
 
 void coll_shape_of(enum coll_op op, size_t bytes, size_t elt, int nranks, struct coll_shape *s)
@@ -65,113 +54,6 @@ void coll_shape_of(enum coll_op op, size_t bytes, size_t elt, int nranks, struct
 	}
 }
 
-/* ---- element arithmetic ---- */
-
-static inline float bf2f(uint16_t h)
-{
-	return assay_bf16_to_float(h);
-}
-
-/* dst = a OP b elementwise; integers add and multiply in 64 bits and wrap
- * (no signed overflow), floats in their own type. */
-#define KERNEL(T, ADD, MUL)                                                                        \
-	static void red_##T(enum coll_redop r, T *dst, const T *a, const T *b, size_t n)           \
-	{                                                                                          \
-		switch (r) {                                                                       \
-		case CR_PROD:                                                                      \
-			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = MUL(T, a[i], b[i]);                                       \
-			break;                                                                     \
-		case CR_MAX:                                                                       \
-			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = a[i] > b[i] ? a[i] : b[i];                                \
-			break;                                                                     \
-		case CR_MIN:                                                                       \
-			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = a[i] < b[i] ? a[i] : b[i];                                \
-			break;                                                                     \
-		default:                                                                           \
-			for (size_t i = 0; i < n; i++)                                             \
-				dst[i] = ADD(T, a[i], b[i]);                                       \
-			break;                                                                     \
-		}                                                                                  \
-	}
-#define IADD(T, x, y) (T)((uint64_t)(x) + (uint64_t)(y))
-#define IMUL(T, x, y) (T)((uint64_t)(x) * (uint64_t)(y))
-#define FADD(T, x, y) ((x) + (y))
-#define FMUL(T, x, y) ((x) * (y))
-KERNEL(int8_t, IADD, IMUL)
-KERNEL(uint8_t, IADD, IMUL)
-KERNEL(int32_t, IADD, IMUL)
-KERNEL(uint32_t, IADD, IMUL)
-KERNEL(int64_t, IADD, IMUL)
-KERNEL(uint64_t, IADD, IMUL)
-KERNEL(float, FADD, FMUL)
-KERNEL(double, FADD, FMUL)
-
-static void red_bf16(enum coll_redop r, uint16_t *dst, const uint16_t *a, const uint16_t *b,
-		     size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		float x = bf2f(a[i]), y = bf2f(b[i]);
-		float v = r == CR_PROD  ? x * y
-			  : r == CR_MAX ? (x > y ? x : y)
-			  : r == CR_MIN ? (x < y ? x : y)
-					: x + y;
-		dst[i] = assay_bf16_from_float(v);
-	}
-}
-
-void coll_reduce(enum coll_type t, enum coll_redop r, void *dst, const void *a, const void *b,
-		 size_t n)
-{
-	switch (t) {
-	case CT_INT8: red_int8_t(r, dst, a, b, n); break;
-	case CT_UINT8: red_uint8_t(r, dst, a, b, n); break;
-	case CT_INT32: red_int32_t(r, dst, a, b, n); break;
-	case CT_UINT32: red_uint32_t(r, dst, a, b, n); break;
-	case CT_INT64: red_int64_t(r, dst, a, b, n); break;
-	case CT_UINT64: red_uint64_t(r, dst, a, b, n); break;
-	case CT_FLOAT: red_float(r, dst, a, b, n); break;
-	case CT_DOUBLE: red_double(r, dst, a, b, n); break;
-	case CT_BF16: red_bf16(r, dst, a, b, n); break;
-	default: break;
-	}
-}
-
-#define DIV_INT(T, W)                                                                              \
-	for (size_t i = 0; i < n; i++)                                                             \
-		((T *)buf)[i] = (T)((W)((T *)buf)[i] / (W)nranks);
-
-void coll_finish(enum coll_type t, enum coll_redop r, void *buf, size_t n, int nranks)
-{
-	if (r != CR_AVG)
-		return;
-	switch (t) {
-	case CT_INT8: DIV_INT(int8_t, int64_t) break;
-	case CT_UINT8: DIV_INT(uint8_t, uint64_t) break;
-	case CT_INT32: DIV_INT(int32_t, int64_t) break;
-	case CT_UINT32: DIV_INT(uint32_t, uint64_t) break;
-	case CT_INT64: DIV_INT(int64_t, int64_t) break;
-	case CT_UINT64: DIV_INT(uint64_t, uint64_t) break;
-	case CT_FLOAT:
-		for (size_t i = 0; i < n; i++)
-			((float *)buf)[i] /= (float)nranks;
-		break;
-	case CT_DOUBLE:
-		for (size_t i = 0; i < n; i++)
-			((double *)buf)[i] /= (double)nranks;
-		break;
-	case CT_BF16:
-		for (size_t i = 0; i < n; i++) {
-			uint16_t *p = (uint16_t *)buf + i;
-			*p = assay_bf16_from_float(bf2f(*p) / (float)nranks);
-		}
-		break;
-	default: break;
-	}
-}
-
 /* ---- the check ---- */
 
 static uint64_t mix(uint64_t x)
@@ -189,7 +71,7 @@ struct val {
 	double d;
 };
 
-static uint64_t wrap(enum coll_type t, uint64_t u)
+static uint64_t wrap(int t, uint64_t u)
 {
 	size_t bits = coll_type_size(t) * 8;
 	if (bits >= 64)
@@ -204,7 +86,7 @@ static uint64_t wrap(enum coll_type t, uint64_t u)
  * nccl-tests); floating sums take integers in [-4, 4] and products +-1, 2 or
  * 1/2, so every order of reduction is exact (up to 64 ranks in bfloat16);
  * min, max and the copies take multiples of 1/8 in [-125, 125]. */
-static struct val gen(enum coll_type t, enum coll_redop r, uint64_t seed, int rank, uint64_t i)
+static struct val gen(int t, enum coll_redop r, uint64_t seed, int rank, uint64_t i)
 {
 	uint64_t h = mix(mix(seed * 0x2545F4914F6CDD1Dull + (uint64_t)rank) ^ i);
 	struct val v = {0, 0};
@@ -222,27 +104,21 @@ static struct val gen(enum coll_type t, enum coll_redop r, uint64_t seed, int ra
 	else
 		v.d = ((double)(int64_t)(h % 2001) - 1000) / 8;
 	/* What the type holds (bfloat16 rounds; float and double are exact). */
-	if (t == CT_BF16)
-		v.d = bf2f(assay_bf16_from_float((float)v.d));
+	unsigned char held[8];
+	coll_types[t].put(v.d, held);
+	v.d = coll_types[t].get(held);
 	return v;
 }
 
-static void store(enum coll_type t, struct val v, void *p)
+static void store(int t, struct val v, void *p)
 {
-	if (t == CT_FLOAT) {
-		float f = (float)v.d;
-		memcpy(p, &f, 4);
-	} else if (t == CT_DOUBLE) {
-		memcpy(p, &v.d, 8);
-	} else if (t == CT_BF16) {
-		uint16_t h = assay_bf16_from_float((float)v.d);
-		memcpy(p, &h, 2);
-	} else {
+	if (is_float(t))
+		coll_types[t].put(v.d, p);
+	else
 		memcpy(p, &v.u, coll_type_size(t)); /* little-endian: the low bytes */
-	}
 }
 
-static struct val fold(enum coll_type t, enum coll_redop r, struct val a, struct val b)
+static struct val fold(int t, enum coll_redop r, struct val a, struct val b)
 {
 	if (is_float(t)) {
 		a.d = r == CR_PROD  ? a.d * b.d
@@ -261,20 +137,26 @@ static struct val fold(enum coll_type t, enum coll_redop r, struct val a, struct
 	return a;
 }
 
-static struct val finish(enum coll_type t, enum coll_redop r, struct val v, int nranks)
+/* An integer element's bits (little-endian: the low bytes). */
+static uint64_t load_int(int t, const void *p)
+{
+	uint64_t u = 0;
+	memcpy(&u, p, coll_type_size(t));
+	return u;
+}
+
+/* avg: the type's own division of the element (the sum is exact in it). */
+static struct val finish(int t, enum coll_redop r, struct val v, int nranks)
 {
 	if (r != CR_AVG)
 		return v;
-	if (t == CT_FLOAT)
-		v.d = (double)((float)v.d / (float)nranks);
-	else if (t == CT_DOUBLE)
-		v.d = v.d / nranks;
-	else if (t == CT_BF16)
-		v.d = bf2f(assay_bf16_from_float((float)v.d / (float)nranks));
-	else if (is_signed(t))
-		v.u = wrap(t, (uint64_t)((int64_t)v.u / nranks));
+	unsigned char e[8];
+	store(t, v, e);
+	coll_types[t].divide(e, 1, nranks);
+	if (is_float(t))
+		v.d = coll_types[t].get(e);
 	else
-		v.u = wrap(t, v.u / (uint64_t)nranks);
+		v.u = wrap(t, load_int(t, e));
 	return v;
 }
 
@@ -326,7 +208,7 @@ void coll_poison(const struct coll_call *c, int rank, int nranks)
 static struct val expect(const struct coll_call *c, int rank, int nranks, uint64_t seed, size_t i,
 			 bool *untouched)
 {
-	enum coll_type t = c->type;
+	int t = c->type;
 	enum coll_redop r = gen_op(c);
 	size_t blk = i / (c->count ? c->count : 1), k = i % (c->count ? c->count : 1);
 	*untouched = false;

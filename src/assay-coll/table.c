@@ -56,17 +56,17 @@ static json_t *stats_json(double *samples, size_t n)
 			 num(avg > 0 ? sd / avg * 100 : 0.0), "times_us", times);
 }
 
-json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, enum coll_type type,
+json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, int type,
 		       const char *redop_name, int root)
 {
 	char rootname[32];
 	snprintf(rootname, sizeof(rootname), "%6i", root);
-	printf("%12zu  %12zu  %8s  %6s  %6s", bytes, count, coll_type_names[type], redop_name,
+	printf("%12zu  %12zu  %8s  %6s  %6s", bytes, count, coll_types[type].name, redop_name,
 	       rootname);
 	if (!t->results)
 		return NULL;
 	json_t *row = json_pack("{s:I, s:I, s:s, s:s, s:s}", "size", (json_int_t)bytes, "count",
-				(json_int_t)count, "type", coll_type_names[type], "redop",
+				(json_int_t)count, "type", coll_types[type].name, "redop",
 				redop_name, "root", rootname);
 	json_array_append_new(t->results, row);
 	return row;

@@ -148,7 +148,7 @@ static void warm_up(struct coll_table *t, struct coll_call *c)
 	}
 }
 
-void coll_time_test(struct coll_table *t, enum coll_type type, enum coll_redop redop, int root)
+void coll_time_test(struct coll_table *t, int type, enum coll_redop redop, int root)
 {
 	struct coll_opts *o = t->o;
 	struct coll_run *run = &t->run;
