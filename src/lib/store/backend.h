@@ -89,7 +89,7 @@ struct store_backend {
 	/* The id of the row the last INSERT added. */
 	int64_t (*last_id)(struct store_conn *c);
 	/* The connection's last failure: its kind and its message. */
-	enum store_fail (*fail)(struct store_conn *c);
+	enum store_fail (*fail_kind)(struct store_conn *c);
 	const char *(*errmsg)(struct store_conn *c);
 
 	/* Prepare sql: NULL with the connection's error set on failure. */

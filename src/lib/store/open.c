@@ -41,7 +41,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 assay_err store_fail(const struct store_backend *be, struct store_conn *c, const char *path,
 		     struct assay_error *e, const char *what)
 {
-	enum store_fail f = be->fail(c);
+	enum store_fail f = be->fail_kind(c);
 	assay_err rc = f == STORE_FAIL_CONSTRAINT ? ASSAY_USAGE : ASSAY_INFRA;
 	if (f == STORE_FAIL_NOTADB)
 		return assay_error_set(e, ASSAY_USAGE, "%s: not %s", path, be->what);
