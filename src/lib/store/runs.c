@@ -233,7 +233,7 @@ static assay_err find_case(struct assay_store *s, long long run_pk, const char *
 	if (rc == STORE_ROW) {
 		*pk = store_column_int64(st, 0);
 		const char *o = store_column_text(st, 1);
-		*outcome = o ? assay_outcome_parse((const char *)o) : -1;
+		*outcome = o ? assay_outcome_parse(o) : -1;
 		if (o && *outcome < 0)
 			*outcome =
 			    ASSAY_OUTCOME_INFRA; /* not written by this assay: run it again */
@@ -464,7 +464,7 @@ assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
 		struct assay_case_status *c = &out->v[out->n++];
 		c->case_id = store_column_dup(st, 0);
 		const char *o = store_column_text(st, 1);
-		int outcome = o ? assay_outcome_parse((const char *)o) : -1;
+		int outcome = o ? assay_outcome_parse(o) : -1;
 		c->finished = o != NULL;
 		/* An outcome this assay does not know runs again, like infrastructure. */
 		c->outcome = o ? (outcome < 0 ? ASSAY_OUTCOME_INFRA : (enum assay_outcome)outcome)
