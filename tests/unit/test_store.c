@@ -21,6 +21,7 @@
 #include "assay/gate.h"
 #include "assay/json.h"
 #include "assay/store.h"
+#include "store/backend.h"
 
 static char dir[] = "/tmp/assay-test-store-XXXXXX";
 static char path[512];
@@ -1227,9 +1228,67 @@ static void test_killed_writer(void **state)
 	}
 }
 
+/* The backend table picks SQLite for a plain path, and its operations do
+ * what backend.h says (a new backend's test can follow this one). */
+static void test_backend(void **state)
+{
+	(void)state;
+	assert_ptr_equal(store_backend_for(path), &store_sqlite);
+	assert_ptr_equal(store_backend_for("assay.db"), &store_sqlite);
+	assert_ptr_equal(store_backend_for("/results/x.db"), &store_sqlite);
+	const struct store_backend *be = store_backend_for(path);
+	struct store_conn *c = NULL;
+	struct assay_error e;
+	assert_int_equal(be->open(path, ASSAY_STORE_CREATE, &c, &e), ASSAY_OK);
+	assert_int_equal(be->exec(c, "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER NOT NULL, "
+				     "x REAL, s TEXT); INSERT INTO t (n) VALUES (0)"),
+			 0);
+	assert_int_equal(be->begin(c, STORE_TXN_IMMEDIATE), 0);
+	assert_true(be->in_txn(c));
+	struct store_stmt *st = be->prepare(c, "INSERT INTO t (n, x, s) VALUES (?1, ?2, ?3)");
+	assert_non_null(st);
+	assert_int_equal(store_params(st), 3);
+	store_bind_int64(st, 1, 1LL << 40);
+	store_bind_double(st, 2, 2.5);
+	store_bind_textn(st, 3, "abcdef", 3, true);
+	assert_int_equal(store_step(st), STORE_DONE);
+	assert_int_equal(be->changes(c), 1);
+	assert_int_equal(be->last_id(c), 2);
+	store_reset(st);
+	store_clear(st); /* n NULL: the constraint refuses it */
+	assert_int_equal(store_step(st), STORE_ERROR);
+	assert_int_equal(be->fail_kind(c), STORE_FAIL_CONSTRAINT);
+	assert_non_null(strstr(be->errmsg(c), "NOT NULL"));
+	store_finalize(st);
+	assert_int_equal(be->commit(c), 0);
+	assert_false(be->in_txn(c));
+	st = be->prepare(c, "SELECT n, x, s, NULL FROM t WHERE id = ?1");
+	store_bind_static(st, 1, "2");
+	assert_int_equal(store_step(st), STORE_ROW);
+	assert_int_equal(store_columns(st), 4);
+	assert_int_equal(store_column_int64(st, 0), 1LL << 40);
+	assert_true(store_column_double(st, 1) == 2.5);
+	assert_string_equal(store_column_text(st, 2), "abc");
+	assert_int_equal(store_column_bytes(st, 2), 3);
+	assert_false(store_column_null(st, 2));
+	assert_true(store_column_null(st, 3));
+	assert_null(store_column_text(st, 3));
+	assert_int_equal(store_step(st), STORE_DONE);
+	store_finalize(st);
+	assert_null(be->prepare(c, "SELECT x FROM nowhere"));
+	assert_int_equal(be->fail_kind(c), STORE_FAIL_OTHER);
+	assert_non_null(strstr(be->errmsg(c), "no such table"));
+	assert_int_equal(be->begin(c, STORE_TXN_DEFERRED), 0);
+	assert_int_equal(be->exec(c, "DELETE FROM t"), 0);
+	assert_int_equal(be->rollback(c), 0);
+	assert_int_equal(be->close(c, path, &e), ASSAY_OK);
+	assert_int_equal(sql_int("SELECT count(*) FROM t"), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_backend, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_open, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_provenance, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),

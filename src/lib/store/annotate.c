@@ -24,16 +24,16 @@ int assay_annotation_kind_parse(const char *s)
 static assay_err series_pk(struct assay_store *s, const char *key, long long *pk,
 			   struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(s, "SELECT id FROM series WHERE key = ?1", e);
+	struct store_stmt *st = store_prepare(s, "SELECT id FROM series WHERE key = ?1", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	int step = sqlite3_step(st);
-	*pk = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	if (step == SQLITE_DONE)
+	store_bind_static(st, 1, key);
+	int step = store_step(st);
+	*pk = step == STORE_ROW ? store_column_int64(st, 0) : 0;
+	store_finalize(st);
+	if (step == STORE_DONE)
 		return assay_error_set(e, ASSAY_USAGE, "%s: no series %s", s->path, key);
-	return step == SQLITE_ROW ? ASSAY_OK : store_sqlerr(s, e, "finding a series");
+	return step == STORE_ROW ? ASSAY_OK : store_sqlerr(s, e, "finding a series");
 }
 
 static assay_err annotation_write(struct assay_store *s, const char *sql, const char *series_key,
@@ -50,27 +50,27 @@ static assay_err annotation_write(struct assay_store *s, const char *sql, const 
 		return rc;
 	if ((rc = series_pk(s, series_key, &pk, e)) != ASSAY_OK)
 		goto fail;
-	sqlite3_stmt *st = store_prepare(s, sql, e);
+	struct store_stmt *st = store_prepare(s, sql, e);
 	if (!st) {
 		rc = e ? e->code : ASSAY_INFRA;
 		goto fail;
 	}
 	char now[32];
 	assay_now_rfc3339(now);
-	sqlite3_bind_int64(st, 1, pk);
-	sqlite3_bind_text(st, 2, revision, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, kind_names[kind], -1, SQLITE_STATIC);
-	if (sqlite3_bind_parameter_count(st) >= 4) {
+	store_bind_int64(st, 1, pk);
+	store_bind_static(st, 2, revision);
+	store_bind_static(st, 3, kind_names[kind]);
+	if (store_params(st) >= 4) {
 		store_bind_text(st, 4, note);
-		sqlite3_bind_text(st, 5, now, -1, SQLITE_TRANSIENT);
+		store_bind_text(st, 5, now);
 	}
-	int step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE) {
+	int step = store_step(st);
+	store_finalize(st);
+	if (step != STORE_DONE) {
 		rc = store_sqlerr(s, e, "writing an annotation");
 		goto fail;
 	}
-	*changes = sqlite3_changes(s->db);
+	*changes = store_changes(s);
 	return store_commit(s, e);
 fail:
 	store_rollback(s);
@@ -106,24 +106,25 @@ assay_err assay_store_annotations(struct assay_store *s, const char *series_key,
 {
 	/* `key = ?1 OR ?1 IS NULL` would scan every annotation for each series
 	 * asked for: two statements. */
-	sqlite3_stmt *st = store_stmt(s, series_key ? ST_ANNOTATIONS : ST_ANNOTATIONS_ALL, e);
+	struct store_stmt *st =
+	    store_cached(s, series_key ? ST_ANNOTATIONS : ST_ANNOTATIONS_ALL, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	if (series_key)
 		store_bind_text(st, 1, series_key);
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		struct assay_annotation *a = &out->v[out->n++];
 		a->series_key = store_column_dup(st, 0);
 		a->revision = store_column_dup(st, 1);
 		a->kind = (enum assay_annotation_kind)assay_annotation_kind_parse(
-		    (const char *)sqlite3_column_text(st, 2));
+		    store_column_text(st, 2));
 		a->note = store_column_dup(st, 3);
 		a->created = store_column_dup(st, 4);
 	}
-	sqlite3_reset(st);
-	if (step != SQLITE_DONE)
+	store_reset(st);
+	if (step != STORE_DONE)
 		return store_sqlerr(s, e, "reading annotations");
 	return ASSAY_OK;
 }

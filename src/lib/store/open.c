@@ -1,10 +1,7 @@
-/* Opening and closing the store: connection settings (WAL, foreign keys,
- * busy timeout), cached statements, transactions and SQLite error mapping. */
-#include <errno.h>
+/* Opening and closing the store through its backend (backend.h), cached
+ * statements, transactions and the mapping of database errors. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "store_int.h"
 
@@ -41,45 +38,48 @@ static const char *const stmt_sql[ST_COUNT] = {
 			   "a JOIN series s ON s.id = a.series ORDER BY a.id",
 };
 
-assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what)
+assay_err store_fail(const struct store_backend *be, struct store_conn *c, const char *path,
+		     struct assay_error *e, const char *what)
 {
-	int code = sqlite3_extended_errcode(s->db);
-	assay_err rc = (code & 0xff) == SQLITE_CONSTRAINT ? ASSAY_USAGE : ASSAY_INFRA;
-	if ((code & 0xff) == SQLITE_NOTADB)
-		return assay_error_set(e, ASSAY_USAGE, "%s: not an SQLite database", s->path);
-	if ((code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED)
+	enum store_fail f = be->fail_kind(c);
+	assay_err rc = f == STORE_FAIL_CONSTRAINT ? ASSAY_USAGE : ASSAY_INFRA;
+	if (f == STORE_FAIL_NOTADB)
+		return assay_error_set(e, ASSAY_USAGE, "%s: not %s", path, be->what);
+	if (f == STORE_FAIL_BUSY)
 		return assay_error_set(e, ASSAY_INFRA,
 				       "%s: %s: the store stayed locked by another "
 				       "writer beyond the busy timeout",
-				       s->path, what);
-	return assay_error_set(e, rc, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+				       path, what);
+	return assay_error_set(e, rc, "%s: %s: %s", path, what, be->errmsg(c));
 }
 
-sqlite3_stmt *store_prepare(struct assay_store *s, const char *sql, struct assay_error *e)
+assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what)
 {
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	return store_fail(s->be, s->db, s->path, e, what);
+}
+
+struct store_stmt *store_prepare(struct assay_store *s, const char *sql, struct assay_error *e)
+{
+	struct store_stmt *st = s->be->prepare(s->db, sql);
+	if (!st)
 		store_sqlerr(s, e, "preparing a query");
-		sqlite3_finalize(st);
-		return NULL;
-	}
 	return st;
 }
 
-sqlite3_stmt *store_stmt(struct assay_store *s, enum store_stmt_id id, struct assay_error *e)
+struct store_stmt *store_cached(struct assay_store *s, enum store_stmt_id id, struct assay_error *e)
 {
 	if (!s->stmt[id]) {
 		s->stmt[id] = store_prepare(s, stmt_sql[id], e);
 		return s->stmt[id];
 	}
-	sqlite3_reset(s->stmt[id]);
-	sqlite3_clear_bindings(s->stmt[id]);
+	store_reset(s->stmt[id]);
+	store_clear(s->stmt[id]);
 	return s->stmt[id];
 }
 
 assay_err store_exec(struct assay_store *s, const char *sql, struct assay_error *e)
 {
-	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+	if (s->be->exec(s->db, sql) != 0)
 		return store_sqlerr(s, e, "writing");
 	return ASSAY_OK;
 }
@@ -90,7 +90,7 @@ assay_err store_begin(struct assay_store *s, struct assay_error *e)
 		return ASSAY_OK;
 	if (s->readonly)
 		return assay_error_set(e, ASSAY_USAGE, "%s: the store is open read-only", s->path);
-	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+	if (s->be->begin(s->db, STORE_TXN_IMMEDIATE) != 0)
 		return store_sqlerr(s, e, "starting a transaction");
 	s->ident_gen++; /* other writers may have written since the last one */
 	return ASSAY_OK;
@@ -100,7 +100,7 @@ assay_err store_commit(struct assay_store *s, struct assay_error *e)
 {
 	if (s->batch)
 		return ASSAY_OK;
-	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+	if (s->be->commit(s->db) != 0) {
 		assay_err rc = store_sqlerr(s, e, "committing");
 		store_rollback(s);
 		return rc;
@@ -112,9 +112,9 @@ void store_rollback(struct assay_store *s)
 {
 	for (int i = 0; i < ST_COUNT; i++)
 		if (s->stmt[i])
-			sqlite3_reset(s->stmt[i]);
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			store_reset(s->stmt[i]);
+	if (s->be->in_txn(s->db))
+		s->be->rollback(s->db);
 	s->batch = false;
 	store_cache_clear(s);
 }
@@ -145,10 +145,10 @@ void assay_store_batch_rollback(struct assay_store *s)
 
 assay_err assay_store_snapshot_begin(struct assay_store *s, struct assay_error *e)
 {
-	if (s->batch || !sqlite3_get_autocommit(s->db))
+	if (s->batch || s->be->in_txn(s->db))
 		return assay_error_set(e, ASSAY_USAGE, "%s: a transaction is already open",
 				       s->path);
-	if (sqlite3_exec(s->db, "BEGIN DEFERRED", NULL, NULL, NULL) != SQLITE_OK)
+	if (s->be->begin(s->db, STORE_TXN_DEFERRED) != 0)
 		return store_sqlerr(s, e, "starting a read");
 	return ASSAY_OK;
 }
@@ -157,78 +157,25 @@ void assay_store_snapshot_end(struct assay_store *s)
 {
 	for (int i = 0; i < ST_COUNT; i++)
 		if (s->stmt[i])
-			sqlite3_reset(s->stmt[i]);
-	if (!s->batch && !sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+			store_reset(s->stmt[i]);
+	if (!s->batch && s->be->in_txn(s->db))
+		s->be->commit(s->db);
 }
 
-void store_bind_text(sqlite3_stmt *st, int idx, const char *v)
+char *store_column_dup(struct store_stmt *st, int col)
 {
-	if (v)
-		sqlite3_bind_text(st, idx, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, idx);
+	const char *t = store_column_text(st, col);
+	return t ? xstrdup(t) : NULL;
 }
 
-char *store_column_dup(sqlite3_stmt *st, int col)
+size_t store_column_append(struct sbuf *b, struct store_stmt *st, int col)
 {
-	const unsigned char *t = sqlite3_column_text(st, col);
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
-size_t store_column_append(struct sbuf *b, sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
+	const char *t = store_column_text(st, col);
 	if (!t)
 		return 0;
 	size_t off = b->len;
-	sbuf_add(b, t, (size_t)sqlite3_column_bytes(st, col) + 1);
+	sbuf_add(b, t, (size_t)store_column_bytes(st, col) + 1);
 	return off;
-}
-
-static int busy_ms(void)
-{
-	const char *v = getenv("ASSAY_STORE_BUSY_MS");
-	long long ms;
-	if (v && assay_parse_long(v, &ms) && ms >= 0 && ms <= 86400000)
-		return (int)ms;
-	return 300000;
-}
-
-/* The folder of path (".": none), for the writability test. */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
-/* A file: URI for path (RFC 3986 percent-escapes for what a URI reserves)
- * with the query q. */
-static char *file_uri(const char *path, const char *q)
-{
-	struct sbuf sb = SBUF_INIT;
-	sbuf_adds(&sb, "file:");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f)
-			sbuf_addf(&sb, "%%%02X", *p);
-		else
-			sbuf_addch(&sb, (char)*p);
-	}
-	sbuf_addf(&sb, "?%s", q);
-	return sbuf_detach(&sb, NULL);
-}
-
-static long long mmap_bytes(void)
-{
-	const char *v = getenv("ASSAY_STORE_MMAP_MB");
-	long long mb;
-	if (v && assay_parse_long(v, &mb) && mb >= 0 && mb <= 65536)
-		return mb << 20;
-	return 64LL << 20;
 }
 
 static void free_store(struct assay_store *s)
@@ -243,59 +190,17 @@ assay_err assay_store_open(const char *path, int flags, struct assay_store **out
 			   struct assay_error *e)
 {
 	*out = NULL;
-	bool ro = flags & ASSAY_STORE_READONLY;
-	struct stat st;
-	if (stat(path, &st) != 0) {
-		if (errno != ENOENT || ro || !(flags & ASSAY_STORE_CREATE))
-			return assay_error_set(e, ASSAY_USAGE, "%s: no such store (%s)", path,
-					       strerror(errno));
-	} else if (!S_ISREG(st.st_mode)) {
-		return assay_error_set(e, ASSAY_USAGE, "%s: not a regular file", path);
-	}
+	const struct store_backend *be = store_backend_for(path);
+	struct store_conn *c;
+	assay_err rc = be->open(path, flags, &c, e);
+	if (rc != ASSAY_OK)
+		return rc;
 	struct assay_store *s = xcalloc(1, sizeof(*s));
+	s->be = be;
+	s->db = c;
 	s->path = xstrdup(path);
-	s->readonly = ro;
-	int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	char *uri = NULL;
-	if (ro) {
-		/* Read-only: mode=ro. When the folder cannot be written (a shared
-		 * results folder, a read-only mount) SQLite could not create the
-		 * WAL index (-shm) or take its locks: immutable=1 reads the file
-		 * without either (docs/store.md, "Read-only stores"). */
-		char *dir = dir_of(path);
-		s->immutable = access(dir, W_OK) != 0;
-		free(dir);
-		uri = file_uri(path, s->immutable ? "mode=ro&immutable=1" : "mode=ro");
-	}
-	int orc = sqlite3_open_v2(uri ? uri : path, &s->db,
-				  oflags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), NULL);
-	free(uri);
-	if (orc != SQLITE_OK) {
-		assay_error_set(e, ASSAY_INFRA, "%s: cannot open the store: %s", path,
-				s->db ? sqlite3_errmsg(s->db) : "out of memory");
-		sqlite3_close(s->db);
-		free_store(s);
-		return ASSAY_INFRA;
-	}
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, busy_ms());
-	/* Memory-mapped reads: history and detection read series scattered over
-	 * the file, and a page from the map costs no system call. Mapped pages
-	 * count in the process's resident memory, so the map is bounded (64 MiB,
-	 * ASSAY_STORE_MMAP_MB to change it): a report or a detection over a
-	 * store of any size stays within bounded memory; pages beyond the map
-	 * are read through SQLite's page cache. */
-	char pragmas[128];
-	snprintf(pragmas, sizeof(pragmas), "PRAGMA foreign_keys = ON; PRAGMA mmap_size = %lld",
-		 flags & ASSAY_STORE_NOMAP ? 0 : mmap_bytes());
-	assay_err rc = store_exec(s, pragmas, e);
-	if (rc == ASSAY_OK && !ro) {
-		/* Durable against a killed process; a power cut may lose the last commits. */
-		rc = store_exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536", e);
-	}
-	if (rc == ASSAY_OK)
-		rc = store_migrate(s, e);
-	if (rc != ASSAY_OK) {
+	s->readonly = flags & ASSAY_STORE_READONLY;
+	if ((rc = store_migrate(s, e)) != ASSAY_OK) {
 		assay_store_close(s, NULL);
 		return rc;
 	}
@@ -308,14 +213,9 @@ assay_err assay_store_close(struct assay_store *s, struct assay_error *e)
 	if (!s)
 		return ASSAY_OK;
 	for (int i = 0; i < ST_COUNT; i++)
-		sqlite3_finalize(s->stmt[i]);
+		store_finalize(s->stmt[i]);
 	store_idents_release(s);
-	assay_err rc = ASSAY_OK;
-	if (sqlite3_close(s->db) != SQLITE_OK) {
-		rc = assay_error_set(e, ASSAY_INFRA, "%s: closing the store: %s", s->path,
-				     sqlite3_errmsg(s->db));
-		sqlite3_close_v2(s->db); /* release it once the stray statement goes */
-	}
+	assay_err rc = s->be->close(s->db, s->path, e);
 	free_store(s);
 	return rc;
 }
@@ -327,11 +227,11 @@ const char *assay_store_path(const struct assay_store *s)
 
 int assay_store_schema_version(struct assay_store *s)
 {
-	sqlite3_stmt *st = store_prepare(s, "PRAGMA user_version", NULL);
+	struct store_stmt *st = store_prepare(s, s->be->version_sql, NULL);
 	int v = -1;
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	if (st && store_step(st) == STORE_ROW)
+		v = (int)store_column_int64(st, 0);
+	store_finalize(st);
 	return v;
 }
 
@@ -346,11 +246,11 @@ void store_cache_clear(struct assay_store *s)
 
 assay_err assay_store_verify(struct assay_store *s, struct assay_error *e)
 {
-	static const struct {
+	const struct {
 		const char *sql, *what;
 	} checks[] = {
-	    {"PRAGMA integrity_check", NULL},
-	    {"PRAGMA foreign_key_check", "a row refers to a missing parent"},
+	    {s->be->integrity_sql, NULL},
+	    {s->be->fk_check_sql, "a row refers to a missing parent"},
 	    {"SELECT c.case_id FROM measurements m JOIN cases c ON c.id = m.\"case\" "
 	     "WHERE c.outcome IS NULL LIMIT 1",
 	     "rows stored for an unfinished case"},
@@ -363,23 +263,23 @@ assay_err assay_store_verify(struct assay_store *s, struct assay_error *e)
 	     "rows or verdicts stored for a case that runs again (skipped or infrastructure)"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(checks); i++) {
-		sqlite3_stmt *st = store_prepare(s, checks[i].sql, e);
+		struct store_stmt *st = store_prepare(s, checks[i].sql, e);
 		if (!st)
 			return ASSAY_INFRA;
-		int step = sqlite3_step(st);
+		enum store_step step = store_step(st);
 		assay_err rc = ASSAY_OK;
-		if (step == SQLITE_ROW) {
-			const char *t = (const char *)sqlite3_column_text(st, 0);
+		if (step == STORE_ROW) {
+			const char *t = store_column_text(st, 0);
 			if (!checks[i].what && t && strcmp(t, "ok"))
 				rc = assay_error_set(e, ASSAY_INFRA, "%s: integrity check: %s",
 						     s->path, t);
 			else if (checks[i].what)
 				rc = assay_error_set(e, ASSAY_INFRA, "%s: %s (%s)", s->path,
 						     checks[i].what, t ? t : "");
-		} else if (step != SQLITE_DONE) {
+		} else if (step != STORE_DONE) {
 			rc = store_sqlerr(s, e, "checking the store");
 		}
-		sqlite3_finalize(st);
+		store_finalize(st);
 		if (rc != ASSAY_OK)
 			return rc;
 	}

@@ -15,14 +15,14 @@ assay_err assay_store_run_attempt(struct assay_store *s, const char *run_id, int
 	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(s, "SELECT resumed FROM runs WHERE id = ?1", e);
+	struct store_stmt *st = store_prepare(s, "SELECT resumed FROM runs WHERE id = ?1", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, pk);
-	int step = sqlite3_step(st);
-	*attempt = step == SQLITE_ROW ? sqlite3_column_int(st, 0) + 1 : 1;
-	sqlite3_finalize(st);
-	return step == SQLITE_ROW ? ASSAY_OK : store_sqlerr(s, e, "reading the run's attempt");
+	store_bind_int64(st, 1, pk);
+	int step = store_step(st);
+	*attempt = step == STORE_ROW ? (int)store_column_int64(st, 0) + 1 : 1;
+	store_finalize(st);
+	return step == STORE_ROW ? ASSAY_OK : store_sqlerr(s, e, "reading the run's attempt");
 }
 
 assay_err assay_store_proc_record(struct assay_store *s, const char *run_id, const char *case_id,
@@ -35,7 +35,7 @@ assay_err assay_store_proc_record(struct assay_store *s, const char *run_id, con
 		return rc;
 	char now[32];
 	assay_now_rfc3339(now);
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    "INSERT INTO procs (\"case\", run_attempt, host, boot_id, pid, pid_start, contain, "
 	    "cgroup, slurm_job, container, recorded) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
@@ -43,22 +43,22 @@ assay_err assay_store_proc_record(struct assay_store *s, const char *run_id, con
 	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, case_pk);
-	sqlite3_bind_int(st, 2, run_attempt > 0 ? run_attempt : 1);
+	store_bind_int64(st, 1, case_pk);
+	store_bind_int64(st, 2, run_attempt > 0 ? run_attempt : 1);
 	store_bind_text(st, 3, r->host);
 	store_bind_text(st, 4, r->boot_id);
 	if (r->pid > 0) {
-		sqlite3_bind_int64(st, 5, r->pid);
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)r->start);
+		store_bind_int64(st, 5, r->pid);
+		store_bind_int64(st, 6, (int64_t)r->start);
 	}
 	store_bind_text(st, 7, r->contain);
 	store_bind_text(st, 8, r->cgroup);
 	store_bind_text(st, 9, r->slurm_job);
 	store_bind_text(st, 10, r->container);
 	store_bind_text(st, 11, now);
-	int step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording a case's processes");
+	int step = store_step(st);
+	store_finalize(st);
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording a case's processes");
 }
 
 assay_err assay_store_procs_end(struct assay_store *s, const char *run_id, const char *case_id,
@@ -70,19 +70,19 @@ assay_err assay_store_procs_end(struct assay_store *s, const char *run_id, const
 		return rc;
 	char now[32];
 	assay_now_rfc3339(now);
-	sqlite3_stmt *st =
+	struct store_stmt *st =
 	    store_prepare(s,
 			  "UPDATE procs SET ended = ?3 WHERE ended IS NULL AND \"case\" IN "
 			  "(SELECT id FROM cases WHERE run = ?1 AND (?2 IS NULL OR case_id = ?2))",
 			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, pk);
+	store_bind_int64(st, 1, pk);
 	store_bind_text(st, 2, case_id);
-	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
-	int step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "ending a case's processes");
+	store_bind_text(st, 3, now);
+	int step = store_step(st);
+	store_finalize(st);
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "ending a case's processes");
 }
 
 assay_err assay_store_case_queue(struct assay_store *s, const char *run_id, const char *case_id,
@@ -93,18 +93,18 @@ assay_err assay_store_case_queue(struct assay_store *s, const char *run_id, cons
 	if (rc != ASSAY_OK)
 		return rc;
 	/* The finish-once trigger guards outcome changes, not these columns. */
-	sqlite3_stmt *st =
+	struct store_stmt *st =
 	    store_prepare(s,
 			  "UPDATE cases SET queue_s = ?2, run_s = max(0, duration_s - "
 			  "?2) WHERE id = ?1 AND duration_s IS NOT NULL",
 			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, case_pk);
-	sqlite3_bind_double(st, 2, queue_s > 0 ? queue_s : 0);
-	int step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording a case's queue time");
+	store_bind_int64(st, 1, case_pk);
+	store_bind_double(st, 2, queue_s > 0 ? queue_s : 0);
+	int step = store_step(st);
+	store_finalize(st);
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording a case's queue time");
 }
 
 assay_err assay_store_case_image(struct assay_store *s, const char *run_id, const char *case_id,
@@ -120,23 +120,23 @@ assay_err assay_store_case_image(struct assay_store *s, const char *run_id, cons
 	    "END, image_digest = CASE WHEN image_digest IS NULL OR image_digest = ?3 THEN ?3 "
 	    "ELSE 'mixed' END WHERE id = (SELECT run FROM cases WHERE id = ?1)"};
 	for (size_t i = 0; i < 2; i++) {
-		sqlite3_stmt *st = store_prepare(s, sql[i], e);
+		struct store_stmt *st = store_prepare(s, sql[i], e);
 		if (!st)
 			return e ? e->code : ASSAY_INFRA;
-		sqlite3_bind_int64(st, 1, case_pk);
+		store_bind_int64(st, 1, case_pk);
 		store_bind_text(st, 2, image);
 		store_bind_text(st, 3, digest);
-		int step = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (step != SQLITE_DONE)
+		int step = store_step(st);
+		store_finalize(st);
+		if (step != STORE_DONE)
 			return store_sqlerr(s, e, "recording a case's image");
 	}
 	return ASSAY_OK;
 }
 
-static const char *col(sqlite3_stmt *st, int i)
+static const char *col(struct store_stmt *st, int i)
 {
-	return (const char *)sqlite3_column_text(st, i);
+	return store_column_text(st, i);
 }
 
 assay_err assay_store_procs_open(struct assay_store *s, const char *run_id, assay_store_proc_fn fn,
@@ -146,7 +146,7 @@ assay_err assay_store_procs_open(struct assay_store *s, const char *run_id, assa
 	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    "SELECT c.case_id, p.run_attempt, p.host, p.boot_id, p.pid, p.pid_start, p.contain, "
 	    "p.cgroup, p.slurm_job, p.container FROM procs p JOIN cases c ON c.id = p.\"case\" "
@@ -154,19 +154,19 @@ assay_err assay_store_procs_open(struct assay_store *s, const char *run_id, assa
 	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, pk);
+	store_bind_int64(st, 1, pk);
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		struct assay_proc_record r = {col(st, 2),
 					      col(st, 3),
-					      (pid_t)sqlite3_column_int64(st, 4),
-					      (unsigned long long)sqlite3_column_int64(st, 5),
+					      (pid_t)store_column_int64(st, 4),
+					      (unsigned long long)store_column_int64(st, 5),
 					      col(st, 6),
 					      col(st, 7),
 					      col(st, 8),
 					      col(st, 9)};
-		fn(col(st, 0), sqlite3_column_int(st, 1), &r, ctx);
+		fn(col(st, 0), (int)store_column_int64(st, 1), &r, ctx);
 	}
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "listing a run's processes");
+	store_finalize(st);
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "listing a run's processes");
 }

@@ -14,21 +14,21 @@ assay_err assay_store_case_provenance(struct assay_store *s, const char *run_id,
 	assay_err rc = store_case_pk(s, run_id, case_id, &case_pk, e);
 	if (rc != ASSAY_OK || (rc = store_begin(s, e)) != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *del = store_prepare(s, "DELETE FROM provenance WHERE \"case\" = ?1", e);
+	struct store_stmt *del = store_prepare(s, "DELETE FROM provenance WHERE \"case\" = ?1", e);
 	if (!del) {
 		store_rollback(s);
 		return e ? e->code : ASSAY_INFRA;
 	}
-	sqlite3_bind_int64(del, 1, case_pk);
-	int step = sqlite3_step(del);
-	sqlite3_finalize(del);
-	if (step != SQLITE_DONE) {
+	store_bind_int64(del, 1, case_pk);
+	int step = store_step(del);
+	store_finalize(del);
+	if (step != STORE_DONE) {
 		rc = store_sqlerr(s, e, "recording a case's provenance");
 		store_rollback(s);
 		return rc;
 	}
 	for (size_t i = 0; i < n; i++) {
-		sqlite3_stmt *st = store_prepare(
+		struct store_stmt *st = store_prepare(
 		    s,
 		    "INSERT OR REPLACE INTO provenance (\"case\", name, per, unit, matched) "
 		    "VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -37,14 +37,14 @@ assay_err assay_store_case_provenance(struct assay_store *s, const char *run_id,
 			store_rollback(s);
 			return e ? e->code : ASSAY_INFRA;
 		}
-		sqlite3_bind_int64(st, 1, case_pk);
+		store_bind_int64(st, 1, case_pk);
 		store_bind_text(st, 2, v[i].name);
 		store_bind_text(st, 3, v[i].per);
 		store_bind_text(st, 4, v[i].unit);
 		store_bind_text(st, 5, v[i].matched);
-		step = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (step != SQLITE_DONE) {
+		step = store_step(st);
+		store_finalize(st);
+		if (step != STORE_DONE) {
 			rc = store_sqlerr(s, e, "recording a case's provenance");
 			store_rollback(s);
 			return rc;
@@ -65,17 +65,17 @@ assay_err assay_store_run_provenance(struct assay_store *s, const char *run_id,
 	assay_err rc = store_run_pk(s, run_id, &run_pk, real, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    "SELECT c.case_id, p.name, p.per, p.unit, p.matched FROM provenance p JOIN cases c "
 	    "ON c.id = p.\"case\" WHERE c.run = ?1 ORDER BY c.id, p.id",
 	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, run_pk);
+	store_bind_int64(st, 1, run_pk);
 	size_t alloc = 0;
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		ALLOC_GROW(*v, *n + 1, alloc);
 		struct assay_provenance *p = &(*v)[(*n)++];
 		p->case_id = store_column_dup(st, 0);
@@ -84,8 +84,8 @@ assay_err assay_store_run_provenance(struct assay_store *s, const char *run_id,
 		p->unit = store_column_dup(st, 3);
 		p->matched = store_column_dup(st, 4);
 	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE) {
+	store_finalize(st);
+	if (step != STORE_DONE) {
 		assay_provenance_free(*v, *n);
 		*v = NULL;
 		*n = 0;

@@ -127,7 +127,7 @@ static void picked_release(struct picked *p, size_t n)
 static assay_err pick_series(struct assay_store *s, const struct assay_series_filter *f,
 			     struct picked **out, size_t *n_out, struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    "SELECT id, key, fields, metric, statistic, unit, direction FROM series ORDER BY key",
 	    e);
@@ -136,9 +136,9 @@ static assay_err pick_series(struct assay_store *s, const struct assay_series_fi
 	struct picked *v = NULL;
 	size_t n = 0, alloc = 0;
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *key = (const char *)sqlite3_column_text(st, 1);
-		const char *text = (const char *)sqlite3_column_text(st, 2);
+	while ((step = store_step(st)) == STORE_ROW) {
+		const char *key = store_column_text(st, 1);
+		const char *text = store_column_text(st, 2);
 		/* A bare listing without matches leaves the fields as text: parsing
 		 * them is most of listing, and a detection prints few series. */
 		bool lazy = f->bare && !f->match.n;
@@ -151,18 +151,17 @@ static assay_err pick_series(struct assay_store *s, const struct assay_series_fi
 		}
 		ALLOC_GROW(v, n + 1, alloc);
 		struct picked *p = &v[n++];
-		p->id = sqlite3_column_int64(st, 0);
+		p->id = store_column_int64(st, 0);
 		p->key = xstrdup(key);
 		p->fields = fields;
 		p->fields_text = lazy ? xstrdup(text ? text : "{}") : NULL;
 		p->metric = store_column_dup(st, 3);
 		p->statistic = store_column_dup(st, 4);
 		p->unit = store_column_dup(st, 5);
-		p->dir = (enum assay_direction)assay_direction_parse(
-		    (const char *)sqlite3_column_text(st, 6));
+		p->dir = (enum assay_direction)assay_direction_parse(store_column_text(st, 6));
 	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE) {
+	store_finalize(st);
+	if (step != STORE_DONE) {
 		picked_release(v, n);
 		return store_sqlerr(s, e, "listing series");
 	}
@@ -180,7 +179,7 @@ assay_err assay_store_series(struct assay_store *s, const struct assay_series_fi
 	assay_err rc = check_filter(f, since, e);
 	if (rc != ASSAY_OK || (rc = pick_series(s, f, &p, &n, e)) != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *cnt = NULL, *last = NULL;
+	struct store_stmt *cnt = NULL, *last = NULL;
 	if (f->bare) {
 		for (size_t i = 0; i < n; i++) {
 			ALLOC_GROW(out->v, out->n + 1, out->alloc);
@@ -208,20 +207,20 @@ assay_err assay_store_series(struct assay_store *s, const struct assay_series_fi
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
-		sqlite3_reset(cnt);
-		sqlite3_reset(last);
-		sqlite3_bind_int64(cnt, 1, p[i].id);
-		sqlite3_bind_text(cnt, 2, since, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(last, 1, p[i].id);
-		sqlite3_bind_text(last, 2, since, -1, SQLITE_STATIC);
-		if (sqlite3_step(cnt) != SQLITE_ROW) {
+		store_reset(cnt);
+		store_reset(last);
+		store_bind_int64(cnt, 1, p[i].id);
+		store_bind_static(cnt, 2, since);
+		store_bind_int64(last, 1, p[i].id);
+		store_bind_static(last, 2, since);
+		if (store_step(cnt) != STORE_ROW) {
 			rc = store_sqlerr(s, e, "counting rows");
 			goto done;
 		}
-		long long count = sqlite3_column_int64(cnt, 0);
+		long long count = store_column_int64(cnt, 0);
 		if (!count)
 			continue;
-		if (sqlite3_step(last) != SQLITE_ROW) {
+		if (store_step(last) != STORE_ROW) {
 			rc = store_sqlerr(s, e, "reading the last row");
 			goto done;
 		}
@@ -233,13 +232,13 @@ assay_err assay_store_series(struct assay_store *s, const struct assay_series_fi
 		si->unit = xstrdup(p[i].unit);
 		si->direction = p[i].dir;
 		si->count = count;
-		si->last_value = sqlite3_column_double(last, 0);
+		si->last_value = store_column_double(last, 0);
 		si->last_revision = store_column_dup(last, 1);
 		si->last_timestamp = store_column_dup(last, 2);
 	}
 done:
-	sqlite3_finalize(cnt);
-	sqlite3_finalize(last);
+	store_finalize(cnt);
+	store_finalize(last);
 	picked_release(p, n);
 	return rc;
 }
@@ -296,15 +295,15 @@ assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filt
 	assay_err rc = check_filter(f, since, e);
 	if (rc != ASSAY_OK || (rc = pick_series(s, f, &p, &n, e)) != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(s, rows_sql, e);
+	struct store_stmt *st = store_prepare(s, rows_sql, e);
 	if (!st) {
 		picked_release(p, n);
 		return e ? e->code : ASSAY_INFRA;
 	}
 	for (size_t i = 0; i < n && rc == ASSAY_OK; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, p[i].id);
-		sqlite3_bind_text(st, 2, since, -1, SQLITE_STATIC);
+		store_reset(st);
+		store_bind_int64(st, 1, p[i].id);
+		store_bind_static(st, 2, since);
 		struct assay_row r;
 		assay_row_init(&r);
 		r.series = p[i].fields;
@@ -314,23 +313,23 @@ assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filt
 		r.unit = p[i].unit;
 		r.direction = p[i].dir;
 		int step;
-		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-			r.value = sqlite3_column_double(st, 0);
-			r.samples = sqlite3_column_int64(st, 1);
-			r.revision = (char *)sqlite3_column_text(st, 2);
-			r.timestamp = (char *)sqlite3_column_text(st, 3);
-			r.run_id = (char *)sqlite3_column_text(st, 4);
-			r.case_id = (char *)sqlite3_column_text(st, 5);
+		while ((step = store_step(st)) == STORE_ROW) {
+			r.value = store_column_double(st, 0);
+			r.samples = store_column_int64(st, 1);
+			r.revision = (char *)store_column_text(st, 2);
+			r.timestamp = (char *)store_column_text(st, 3);
+			r.run_id = (char *)store_column_text(st, 4);
+			r.case_id = (char *)store_column_text(st, 5);
 			int stop = fn(&r, ctx);
 			if (stop) {
 				rc = (assay_err)stop;
 				break;
 			}
 		}
-		if (rc == ASSAY_OK && step != SQLITE_DONE)
+		if (rc == ASSAY_OK && step != STORE_DONE)
 			rc = store_sqlerr(s, e, "reading rows");
 	}
-	sqlite3_finalize(st);
+	store_finalize(st);
 	picked_release(p, n);
 	return rc;
 }
@@ -347,17 +346,17 @@ static assay_err points_start(struct assay_store *s, const char *series_key, con
 	assay_err rc = check_filter(&f, norm, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *id = store_stmt(s, ST_SERIES_ID, e);
+	struct store_stmt *id = store_cached(s, ST_SERIES_ID, e);
 	if (!id)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_text(id, 1, series_key, -1, SQLITE_STATIC);
-	int step = sqlite3_step(id);
-	*sid = step == SQLITE_ROW ? sqlite3_column_int64(id, 0) : 0;
-	sqlite3_reset(id);
-	if (step != SQLITE_ROW)
-		return step == SQLITE_DONE ? assay_error_set(e, ASSAY_USAGE, "%s: no series %s",
-							     s->path, series_key)
-					   : store_sqlerr(s, e, "finding a series");
+	store_bind_static(id, 1, series_key);
+	int step = store_step(id);
+	*sid = step == STORE_ROW ? store_column_int64(id, 0) : 0;
+	store_reset(id);
+	if (step != STORE_ROW)
+		return step == STORE_DONE ? assay_error_set(e, ASSAY_USAGE, "%s: no series %s",
+							    s->path, series_key)
+					  : store_sqlerr(s, e, "finding a series");
 	return ASSAY_OK;
 }
 
@@ -373,30 +372,30 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 	if (rc != ASSAY_OK)
 		return rc;
 	int step;
-	sqlite3_stmt *st =
+	struct store_stmt *st =
 	    with_run ? store_prepare(
 			   s, assay_store_schema_version(s) >= 6 ? points_sql : points_sql_v5, e)
-		     : store_stmt(s, ST_VALUES, e);
+		     : store_cached(s, ST_VALUES, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, sid);
-	sqlite3_bind_text(st, 2, norm, -1, SQLITE_STATIC);
+	store_bind_int64(st, 1, sid);
+	store_bind_static(st, 2, norm);
 	/* The points' strings go to one block, as offsets + 1 (0: NULL) until
 	 * it stops growing: one allocation per series instead of two to four
 	 * per point. */
 	struct sbuf strings = SBUF_INIT;
 	size_t(*off)[4] = NULL, off_alloc = 0, first = out->n;
 	sbuf_addch(&strings, '\0');
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		ALLOC_GROW(off, out->n - first + 1, off_alloc);
 		size_t *o = off[out->n - first];
 		struct assay_point *pt = &out->v[out->n++];
-		pt->value = sqlite3_column_double(st, 0);
+		pt->value = store_column_double(st, 0);
 		for (int c = 0; c < 4; c++)
 			o[c] = c < 2 || with_run ? store_column_append(&strings, st, 2 + c) : 0;
 	}
-	if (step != SQLITE_DONE)
+	if (step != STORE_DONE)
 		rc = store_sqlerr(s, e, "reading points");
 	char *block = sbuf_detach(&strings, NULL);
 	for (size_t i = first; i < out->n; i++) {
@@ -410,9 +409,9 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 	free(off);
 	out->strings = block;
 	if (with_run)
-		sqlite3_finalize(st);
+		store_finalize(st);
 	else
-		sqlite3_reset(st);
+		store_reset(st);
 	return rc;
 }
 
@@ -438,34 +437,34 @@ assay_err assay_store_series_values_lean(struct assay_store *s, const char *seri
 	assay_err rc = points_start(s, series_key, since, out, &sid, norm, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_stmt(s, revisions ? ST_VALUES_LEAN_REV : ST_VALUES_LEAN, e);
+	struct store_stmt *st = store_cached(s, revisions ? ST_VALUES_LEAN_REV : ST_VALUES_LEAN, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, sid);
-	sqlite3_bind_text(st, 2, norm, -1, SQLITE_STATIC);
+	store_bind_int64(st, 1, sid);
+	store_bind_static(st, 2, norm);
 	struct sbuf strings = SBUF_INIT;
 	size_t *off = NULL, off_alloc = 0, first = out->n;
 	int step;
 	sbuf_addch(&strings, '\0');
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		struct assay_point *pt = &out->v[out->n++];
 		memset(pt, 0, sizeof(*pt));
-		pt->value = sqlite3_column_double(st, 0);
-		pt->id = sqlite3_column_int64(st, 1);
+		pt->value = store_column_double(st, 0);
+		pt->id = store_column_int64(st, 1);
 		if (revisions) {
 			ALLOC_GROW(off, out->n - first, off_alloc);
 			off[out->n - first - 1] = store_column_append(&strings, st, 2);
 		}
 	}
-	if (step != SQLITE_DONE)
+	if (step != STORE_DONE)
 		rc = store_sqlerr(s, e, "reading points");
 	char *block = sbuf_detach(&strings, NULL);
 	for (size_t i = first; revisions && i < out->n; i++)
 		out->v[i].revision = store_block_str(block, off[i - first]);
 	free(off);
 	out->strings = block;
-	sqlite3_reset(st);
+	store_reset(st);
 	return rc;
 }
 
@@ -473,20 +472,20 @@ assay_err assay_store_point_strings(struct assay_store *s, long long id, char **
 				    char **timestamp, struct assay_error *e)
 {
 	*revision = *timestamp = NULL;
-	sqlite3_stmt *st = store_stmt(s, ST_POINT_STRINGS, e);
+	struct store_stmt *st = store_cached(s, ST_POINT_STRINGS, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, id);
-	int step = sqlite3_step(st);
-	if (step == SQLITE_ROW) {
-		const char *r = (const char *)sqlite3_column_text(st, 0);
+	store_bind_int64(st, 1, id);
+	int step = store_step(st);
+	if (step == STORE_ROW) {
+		const char *r = store_column_text(st, 0);
 		*revision = r ? xstrdup(r) : NULL;
-		*timestamp = xstrdup((const char *)sqlite3_column_text(st, 1));
+		*timestamp = xstrdup(store_column_text(st, 1));
 	}
-	sqlite3_reset(st);
-	if (step == SQLITE_ROW)
+	store_reset(st);
+	if (step == STORE_ROW)
 		return ASSAY_OK;
-	return step == SQLITE_DONE
+	return step == STORE_DONE
 		   ? assay_error_set(e, ASSAY_USAGE, "%s: no measurement %lld", s->path, id)
 		   : store_sqlerr(s, e, "reading a point");
 }
@@ -514,20 +513,20 @@ assay_err assay_store_resolve_series(struct assay_store *s, const char *key_or_p
 		    "series \"%s\": expected a series key or a prefix of at least "
 		    "8 lower-case hex digits",
 		    key_or_prefix);
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s, "SELECT key FROM series WHERE key >= ?1 AND key < ?1 || 'g' ORDER BY key LIMIT 2",
 	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_text(st, 1, key_or_prefix, -1, SQLITE_STATIC);
+	store_bind_static(st, 1, key_or_prefix);
 	int found = 0, step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		if (!found)
-			snprintf(key_out, 65, "%s", (const char *)sqlite3_column_text(st, 0));
+			snprintf(key_out, 65, "%s", store_column_text(st, 0));
 		found++;
 	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE)
+	store_finalize(st);
+	if (step != STORE_DONE)
 		return store_sqlerr(s, e, "finding a series");
 	if (!found)
 		return assay_error_set(e, ASSAY_USAGE, "%s: no series %s", s->path, key_or_prefix);

@@ -8,6 +8,16 @@
 #include "assay/json.h"
 #include "store_int.h"
 
+/* Transitional: assay_store_ingest_rows is being split elsewhere and still
+ * names SQLite's calls; they map onto backend.h until the merge converts
+ * them (and its PRAGMA cache_size becomes s->be->bulk_sql). */
+typedef struct store_stmt sqlite3_stmt;
+#define sqlite3_bind_int64  store_bind_int64
+#define sqlite3_bind_double store_bind_double
+#define sqlite3_step        store_step
+#define sqlite3_finalize    store_finalize
+#define SQLITE_DONE         STORE_DONE
+
 const char *const assay_store_identity_fields[] = {"cluster", "scale", "precision", NULL};
 
 /* Text of an identity value: a non-empty string or a number. */
@@ -138,44 +148,44 @@ static assay_err series_id(struct assay_store *s, const struct assay_row *r, lon
 		dir = c->direction;
 		goto check;
 	}
-	sqlite3_stmt *st = store_stmt(s, ST_SERIES_FIND, e);
+	struct store_stmt *st = store_cached(s, ST_SERIES_FIND, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_text(st, 1, r->series_key, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		cache_put(s, r->series_key, *id, (const char *)sqlite3_column_text(st, 1),
-			  (enum assay_direction)assay_direction_parse(
-			      (const char *)sqlite3_column_text(st, 2)));
-		sqlite3_reset(st);
+	store_bind_static(st, 1, r->series_key);
+	int rc = store_step(st);
+	if (rc == STORE_ROW) {
+		*id = store_column_int64(st, 0);
+		cache_put(s, r->series_key, *id, store_column_text(st, 1),
+			  (enum assay_direction)assay_direction_parse(store_column_text(st, 2)));
+		store_reset(st);
 		c = cache_find(s, r->series_key);
 		unit = c->unit;
 		dir = c->direction;
 		goto check;
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
+	store_reset(st);
+	if (rc != STORE_DONE)
 		return store_sqlerr(s, e, "finding a series");
-	if (!(st = store_stmt(s, ST_SERIES_INSERT, e)))
+	if (!(st = store_cached(s, ST_SERIES_INSERT, e)))
 		return e ? e->code : ASSAY_INFRA;
 	char *fields = assay_json_canonical(r->series);
 	char cl[256], sc[256], pr[256], wl[256];
-	sqlite3_bind_text(st, 1, r->series_key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, fields, -1, free);
-	sqlite3_bind_text(st, 3, r->metric, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, r->statistic, -1, SQLITE_STATIC);
+	store_bind_static(st, 1, r->series_key);
+	store_bind_static(st, 2, fields); /* freed once the statement is reset */
+	store_bind_static(st, 3, r->metric);
+	store_bind_static(st, 4, r->statistic);
 	store_bind_text(st, 5, opt_field(r->series, "cluster", cl, sizeof(cl)));
 	store_bind_text(st, 6, opt_field(r->series, "scale", sc, sizeof(sc)));
 	store_bind_text(st, 7, opt_field(r->series, "precision", pr, sizeof(pr)));
 	store_bind_text(st, 8, opt_field(r->series, "workload", wl, sizeof(wl)));
-	sqlite3_bind_text(st, 9, r->unit, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 10, assay_direction_name(r->direction), -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
+	store_bind_static(st, 9, r->unit);
+	store_bind_static(st, 10, assay_direction_name(r->direction));
+	rc = store_step(st);
+	store_reset(st);
+	free(fields);
+	if (rc != STORE_DONE)
 		return store_sqlerr(s, e, "adding a series");
-	*id = sqlite3_last_insert_rowid(s->db);
+	*id = store_last_id(s);
 	cache_put(s, r->series_key, *id, r->unit, r->direction);
 	c = cache_find(s, r->series_key);
 	c->fresh = s->ident_gen; /* new in this transaction: it holds no rows yet */
@@ -227,24 +237,24 @@ static assay_err row_insert(struct assay_store *s, long long run_pk, long long c
 			    long long sid, const struct assay_row *r, bool keep_provenance,
 			    const char *ts, size_t i, struct assay_error *e)
 {
-	sqlite3_stmt *st = store_stmt(s, ST_MEASURE_INSERT, e);
+	struct store_stmt *st = store_cached(s, ST_MEASURE_INSERT, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, run_pk);
+	store_bind_int64(st, 1, run_pk);
 	if (case_pk)
-		sqlite3_bind_int64(st, 2, case_pk);
-	sqlite3_bind_int64(st, 3, sid);
+		store_bind_int64(st, 2, case_pk);
+	store_bind_int64(st, 3, sid);
 	if (keep_provenance) {
 		store_bind_text(st, 4, r->run_id);
 		store_bind_text(st, 5, r->case_id);
 	}
-	sqlite3_bind_double(st, 6, r->value);
-	sqlite3_bind_int64(st, 7, r->samples);
+	store_bind_double(st, 6, r->value);
+	store_bind_int64(st, 7, r->samples);
 	store_bind_text(st, 8, r->revision);
-	sqlite3_bind_text(st, 9, ts, -1, SQLITE_TRANSIENT);
-	int step = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (step != SQLITE_DONE) {
+	store_bind_text(st, 9, ts);
+	int step = store_step(st);
+	store_reset(st);
+	if (step != STORE_DONE) {
 		assay_err rc = store_sqlerr(s, e, "storing a row");
 		assay_error_prefix(e, "row %zu", i + 1);
 		return rc;
@@ -276,18 +286,19 @@ static assay_err earlier_ingest(struct assay_store *s, const char *sha256, char 
 	run[0] = '\0';
 	if (!sha256)
 		return ASSAY_OK;
-	sqlite3_stmt *st = store_prepare(s,
-					 "SELECT r.run_id FROM ingests i JOIN runs r ON r.id = "
-					 "i.run WHERE i.sha256 = ?1 ORDER BY i.id LIMIT 1",
-					 e);
+	struct store_stmt *st =
+	    store_prepare(s,
+			  "SELECT r.run_id FROM ingests i JOIN runs r ON r.id = "
+			  "i.run WHERE i.sha256 = ?1 ORDER BY i.id LIMIT 1",
+			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
-	int step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		snprintf(run, 64, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
+	store_bind_static(st, 1, sha256);
+	int step = store_step(st);
+	if (step == STORE_ROW)
+		snprintf(run, 64, "%s", store_column_text(st, 0));
+	store_finalize(st);
+	if (step != STORE_ROW && step != STORE_DONE)
 		return store_sqlerr(s, e, "looking up earlier ingests");
 	return ASSAY_OK;
 }
@@ -371,9 +382,9 @@ static void ident_add(struct ident_set *set, uint64_t h)
 
 void store_idents_release(struct assay_store *s)
 {
-	sqlite3_finalize(s->ident_probe);
+	store_finalize(s->ident_probe);
 	s->ident_probe = NULL;
-	sqlite3_finalize(s->insert_many);
+	store_finalize(s->insert_many);
 	s->insert_many = NULL;
 	free(s->idents.v);
 	memset(&s->idents, 0, sizeof(s->idents));
@@ -395,16 +406,16 @@ static int series_fresh(struct assay_store *s, struct series_slot *c, long long 
 					     "\"case\" IS NULL LIMIT 1",
 					     e)))
 		return -1;
-	sqlite3_stmt *st = s->ident_probe;
-	sqlite3_bind_int64(st, 1, sid);
-	int step = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+	struct store_stmt *st = s->ident_probe;
+	store_bind_int64(st, 1, sid);
+	int step = store_step(st);
+	store_reset(st);
+	if (step != STORE_ROW && step != STORE_DONE) {
 		store_sqlerr(s, e, "looking up a series' rows");
 		return -1;
 	}
 	c->probed = s->ident_gen;
-	if (step == SQLITE_ROW)
+	if (step == STORE_ROW)
 		return 0;
 	c->fresh = s->ident_gen;
 	return 1;
@@ -415,23 +426,23 @@ static int series_fresh(struct assay_store *s, struct series_slot *c, long long 
 static int identity_find(struct assay_store *s, long long sid, const struct assay_row *r,
 			 const char *ts, long long *id, double *value, struct assay_error *e)
 {
-	sqlite3_stmt *st = store_stmt(s, ST_IDENT_FIND, e);
+	struct store_stmt *st = store_cached(s, ST_IDENT_FIND, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, sid);
+	store_bind_int64(st, 1, sid);
 	store_bind_text(st, 2, r->run_id);
 	store_bind_text(st, 3, r->revision);
 	store_bind_text(st, 4, r->case_id);
 	store_bind_text(st, 5, r->timestamp ? ts : NULL);
-	int step = sqlite3_step(st);
-	if (step == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		*value = sqlite3_column_double(st, 1);
+	int step = store_step(st);
+	if (step == STORE_ROW) {
+		*id = store_column_int64(st, 0);
+		*value = store_column_double(st, 1);
 	}
-	sqlite3_reset(st);
-	if (step == SQLITE_ROW)
+	store_reset(st);
+	if (step == STORE_ROW)
 		return 1;
-	if (step == SQLITE_DONE)
+	if (step == STORE_DONE)
 		return 0;
 	store_sqlerr(s, e, "looking up a row");
 	return -1;
@@ -485,23 +496,23 @@ static assay_err pending_flush(struct pending *p, struct assay_error *e)
 		if (!s->insert_many)
 			return e ? e->code : ASSAY_INFRA;
 	}
-	sqlite3_stmt *st = s->insert_many;
-	sqlite3_bind_int64(st, 1, p->run_pk);
+	struct store_stmt *st = s->insert_many;
+	store_bind_int64(st, 1, p->run_pk);
 	for (size_t k = 0; k < n; k++) {
 		const struct assay_row *r = p->v[k].r;
 		int b = 2 + (int)k * 7;
-		sqlite3_bind_int64(st, b, p->v[k].sid);
+		store_bind_int64(st, b, p->v[k].sid);
 		store_bind_text(st, b + 1, r->run_id);
 		store_bind_text(st, b + 2, r->case_id);
-		sqlite3_bind_double(st, b + 3, r->value);
-		sqlite3_bind_int64(st, b + 4, r->samples);
+		store_bind_double(st, b + 3, r->value);
+		store_bind_int64(st, b + 4, r->samples);
 		store_bind_text(st, b + 5, r->revision);
-		sqlite3_bind_text(st, b + 6, p->v[k].ts, -1, SQLITE_STATIC);
+		store_bind_static(st, b + 6, p->v[k].ts);
 	}
-	int step = sqlite3_step(st);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (step == SQLITE_DONE)
+	int step = store_step(st);
+	store_reset(st);
+	store_clear(st);
+	if (step == STORE_DONE)
 		return ASSAY_OK;
 	/* The statement changed nothing; one row at a time names the row. */
 	assay_err rc = store_sqlerr(s, e, "storing rows");
@@ -533,43 +544,43 @@ static assay_err ingest_run(struct assay_store *s, const struct assay_ingest_inf
 		rc = store_run_pk(s, res->run_id, pk, NULL, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st =
+	struct store_stmt *st =
 	    store_prepare(s,
 			  "INSERT INTO ingests (run, file, format, sha256, rows) VALUES "
 			  "(?1, ?2, ?3, ?4, ?5)",
 			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, *pk);
+	store_bind_int64(st, 1, *pk);
 	store_bind_text(st, 2, info->file ? info->file : "-");
 	store_bind_text(st, 3, info->format ? info->format : "rows");
 	store_bind_text(st, 4, info->sha256 ? info->sha256 : "");
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)nrows);
-	int step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (step == SQLITE_DONE) {
+	store_bind_int64(st, 5, (int64_t)nrows);
+	int step = store_step(st);
+	store_finalize(st);
+	if (step == STORE_DONE) {
 		/* An ingest run ends as it begins, with outcome ok. */
 		if (!(st = store_prepare(
 			  s, "UPDATE runs SET ended = started, exit_code = 0 WHERE id = ?1", e)))
 			return e ? e->code : ASSAY_INFRA;
-		sqlite3_bind_int64(st, 1, *pk);
-		step = sqlite3_step(st);
-		sqlite3_finalize(st);
+		store_bind_int64(st, 1, *pk);
+		step = store_step(st);
+		store_finalize(st);
 	}
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording the ingest");
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording the ingest");
 }
 
 static assay_err set_ingest_rows(struct assay_store *s, long long pk, size_t n,
 				 struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(s, "UPDATE ingests SET rows = ?2 WHERE run = ?1", e);
+	struct store_stmt *st = store_prepare(s, "UPDATE ingests SET rows = ?2 WHERE run = ?1", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, pk);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)n);
-	int step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording the ingest");
+	store_bind_int64(st, 1, pk);
+	store_bind_int64(st, 2, (int64_t)n);
+	int step = store_step(st);
+	store_finalize(st);
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "recording the ingest");
 }
 
 /* Row i (r, at timestamp ts) is stored already, with value stored (row

@@ -28,17 +28,17 @@ void assay_store_run_release(struct assay_store_run *r)
 
 /* sql prepared with ?1 bound to the key of run run_id ("last" allowed);
  * NULL with *rc and e set on failure. */
-static sqlite3_stmt *run_stmt(struct assay_store *s, const char *run_id, const char *sql,
-			      assay_err *rc, struct assay_error *e)
+static struct store_stmt *run_stmt(struct assay_store *s, const char *run_id, const char *sql,
+				   assay_err *rc, struct assay_error *e)
 {
 	long long pk;
 	if ((*rc = store_run_pk(s, run_id, &pk, NULL, e)) != ASSAY_OK)
 		return NULL;
-	sqlite3_stmt *st = store_prepare(s, sql, e);
+	struct store_stmt *st = store_prepare(s, sql, e);
 	if (!st)
 		*rc = e ? e->code : ASSAY_INFRA;
 	else
-		sqlite3_bind_int64(st, 1, pk);
+		store_bind_int64(st, 1, pk);
 	return st;
 }
 
@@ -49,7 +49,7 @@ assay_err assay_store_run_get(struct assay_store *s, const char *run_id,
 	assay_err rc;
 	/* Schema 6 added the image columns; an older store read as it is has none. */
 	bool images = assay_store_schema_version(s) >= 6;
-	sqlite3_stmt *st = run_stmt(
+	struct store_stmt *st = run_stmt(
 	    s, run_id,
 	    images
 		? "SELECT run_id, suite, revision, config_sha256, matrix_sha256, catalog_sha256, "
@@ -63,7 +63,7 @@ assay_err assay_store_run_get(struct assay_store *s, const char *run_id,
 	    &rc, e);
 	if (!st)
 		return rc;
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	if (store_step(st) != STORE_ROW) {
 		rc = store_sqlerr(s, e, "reading a run");
 	} else {
 		char **cols[] = {&out->run_id,        &out->suite,         &out->revision,
@@ -72,13 +72,13 @@ assay_err assay_store_run_get(struct assay_store *s, const char *run_id,
 				 &out->ended};
 		for (int i = 0; i < (int)ARRAY_SIZE(cols); i++)
 			*cols[i] = store_column_dup(st, i);
-		out->exit_code = sqlite3_column_int(st, 10);
-		out->resumed = sqlite3_column_int(st, 11);
-		out->ncases = sqlite3_column_int64(st, 12);
+		out->exit_code = (int)store_column_int64(st, 10);
+		out->resumed = (int)store_column_int64(st, 11);
+		out->ncases = store_column_int64(st, 12);
 		out->image = store_column_dup(st, 13);
 		out->image_digest = store_column_dup(st, 14);
 	}
-	sqlite3_finalize(st);
+	store_finalize(st);
 	return rc;
 }
 
@@ -104,7 +104,7 @@ assay_err assay_store_case_details(struct assay_store *s, const char *run_id,
 				   struct assay_store_cases *out, struct assay_error *e)
 {
 	assay_err rc;
-	sqlite3_stmt *st = run_stmt(
+	struct store_stmt *st = run_stmt(
 	    s, run_id,
 	    "SELECT case_id, factors, outcome, reason, started, ended, duration_s, attempts, "
 	    "coalesce(rows, -1), artifact_dir, stdout_log, stderr_log FROM cases WHERE run = ?1 "
@@ -113,27 +113,26 @@ assay_err assay_store_case_details(struct assay_store *s, const char *run_id,
 	if (!st)
 		return rc;
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		struct assay_store_case *c = &out->v[out->n++];
 		memset(c, 0, sizeof(*c));
 		c->case_id = store_column_dup(st, 0);
-		const char *f = (const char *)sqlite3_column_text(st, 1);
+		const char *f = store_column_text(st, 1);
 		c->factors = f ? json_loads(f, 0, NULL) : NULL;
 		c->outcome = store_column_dup(st, 2);
 		c->reason = store_column_dup(st, 3);
 		c->started = store_column_dup(st, 4);
 		c->ended = store_column_dup(st, 5);
-		c->duration_s =
-		    sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 6);
-		c->attempts = sqlite3_column_int(st, 7);
-		c->rows = sqlite3_column_int64(st, 8);
+		c->duration_s = store_column_null(st, 6) ? NAN : store_column_double(st, 6);
+		c->attempts = (int)store_column_int64(st, 7);
+		c->rows = store_column_int64(st, 8);
 		c->artifact_dir = store_column_dup(st, 9);
 		c->stdout_log = store_column_dup(st, 10);
 		c->stderr_log = store_column_dup(st, 11);
 	}
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading cases");
+	store_finalize(st);
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading cases");
 }
 
 /* json_extract's path for a field name, quoted so that any key works. */
@@ -151,8 +150,8 @@ static void field_path(struct sbuf *sql, const char *name)
 
 /* The statement reading rows of one case (?1) or, with by_run, of a run
  * (?1) whose rows have no case, leaving out the rows skip names. */
-static sqlite3_stmt *rows_stmt(struct assay_store *s, bool by_run, const char *const *skip,
-			       const char *const *fields, struct assay_error *e)
+static struct store_stmt *rows_stmt(struct assay_store *s, bool by_run, const char *const *skip,
+				    const char *const *fields, struct assay_error *e)
 {
 	struct sbuf sql = SBUF_INIT;
 	sbuf_adds(&sql, "SELECT s.key, s.fields, s.metric, s.statistic, s.unit, s.direction, "
@@ -172,7 +171,7 @@ static sqlite3_stmt *rows_stmt(struct assay_store *s, bool by_run, const char *c
 			  arg, arg + 1, arg + 1, arg + 2, arg + 2);
 	}
 	sbuf_adds(&sql, " ORDER BY m.id");
-	sqlite3_stmt *st = store_prepare(s, sql.buf, e);
+	struct store_stmt *st = store_prepare(s, sql.buf, e);
 	sbuf_release(&sql);
 	arg = 2;
 	for (size_t i = 0; st && skip && skip[i]; i++, arg += 3) {
@@ -180,44 +179,42 @@ static sqlite3_stmt *rows_stmt(struct assay_store *s, bool by_run, const char *c
 		size_t end = at ? (size_t)(at - m) : strlen(m);
 		if (slash && (size_t)(slash - m) > end)
 			slash = NULL;
-		sqlite3_bind_text(st, arg, m, slash ? (int)(slash - m) : (int)end,
-				  SQLITE_TRANSIENT);
+		store_bind_textn(st, arg, m, slash ? (int)(slash - m) : (int)end, true);
 		if (slash)
-			sqlite3_bind_text(st, arg + 1, slash + 1, (int)(m + end - slash - 1),
-					  SQLITE_TRANSIENT);
+			store_bind_textn(st, arg + 1, slash + 1, (int)(m + end - slash - 1), true);
 		if (at) {
 			char *key = xasprintf("\"%s\":", at + 1);
-			sqlite3_bind_text(st, arg + 2, key, -1, free);
+			store_bind_text(st, arg + 2, key);
+			free(key);
 		}
 	}
 	return st;
 }
 
 /* Hand every row of st (bound and ready) to fn. */
-static assay_err walk_rows(struct assay_store *s, sqlite3_stmt *st, const char *case_id, size_t nf,
-			   const char **vals, assay_store_rowview_fn fn, void *ctx,
+static assay_err walk_rows(struct assay_store *s, struct store_stmt *st, const char *case_id,
+			   size_t nf, const char **vals, assay_store_rowview_fn fn, void *ctx,
 			   struct assay_error *e)
 {
 	struct assay_store_rowview r;
 	int step;
 	r.case_id = case_id;
 	r.field = vals;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		r.series_key = (const char *)sqlite3_column_text(st, 0);
-		r.fields_json = (const char *)sqlite3_column_text(st, 1);
-		r.metric = (const char *)sqlite3_column_text(st, 2);
-		r.statistic = (const char *)sqlite3_column_text(st, 3);
-		r.unit = (const char *)sqlite3_column_text(st, 4);
-		r.direction = (enum assay_direction)assay_direction_parse(
-		    (const char *)sqlite3_column_text(st, 5));
-		r.value = sqlite3_column_double(st, 6);
+	while ((step = store_step(st)) == STORE_ROW) {
+		r.series_key = store_column_text(st, 0);
+		r.fields_json = store_column_text(st, 1);
+		r.metric = store_column_text(st, 2);
+		r.statistic = store_column_text(st, 3);
+		r.unit = store_column_text(st, 4);
+		r.direction = (enum assay_direction)assay_direction_parse(store_column_text(st, 5));
+		r.value = store_column_double(st, 6);
 		for (size_t i = 0; i < nf; i++)
-			vals[i] = (const char *)sqlite3_column_text(st, 7 + (int)i);
+			vals[i] = store_column_text(st, 7 + (int)i);
 		int stop = fn(&r, ctx);
 		if (stop)
 			return (assay_err)stop;
 	}
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading a run's rows");
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading a run's rows");
 }
 
 assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const char *const *skip,
@@ -231,29 +228,28 @@ assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const 
 	size_t nf = 0;
 	while (fields && fields[nf])
 		nf++;
-	sqlite3_stmt *cases = store_prepare(s,
-					    "SELECT id, case_id FROM cases WHERE run = ?1 "
-					    "ORDER BY id",
-					    e);
-	sqlite3_stmt *st = cases ? rows_stmt(s, false, skip, fields, e) : NULL;
+	struct store_stmt *cases = store_prepare(s,
+						 "SELECT id, case_id FROM cases WHERE run = ?1 "
+						 "ORDER BY id",
+						 e);
+	struct store_stmt *st = cases ? rows_stmt(s, false, skip, fields, e) : NULL;
 	if (!st) {
-		sqlite3_finalize(cases);
+		store_finalize(cases);
 		return e ? e->code : ASSAY_INFRA;
 	}
 	const char **vals = xcalloc(nf + 1, sizeof(*vals));
-	sqlite3_bind_int64(cases, 1, pk);
+	store_bind_int64(cases, 1, pk);
 	bool any = false;
-	int step = SQLITE_DONE;
-	while (rc == ASSAY_OK && (step = sqlite3_step(cases)) == SQLITE_ROW) {
+	int step = STORE_DONE;
+	while (rc == ASSAY_OK && (step = store_step(cases)) == STORE_ROW) {
 		any = true;
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, sqlite3_column_int64(cases, 0));
-		rc = walk_rows(s, st, (const char *)sqlite3_column_text(cases, 1), nf, vals, fn,
-			       ctx, e);
+		store_reset(st);
+		store_bind_int64(st, 1, store_column_int64(cases, 0));
+		rc = walk_rows(s, st, store_column_text(cases, 1), nf, vals, fn, ctx, e);
 	}
-	if (rc == ASSAY_OK && step != SQLITE_DONE)
+	if (rc == ASSAY_OK && step != STORE_DONE)
 		rc = store_sqlerr(s, e, "reading a run's cases");
-	sqlite3_finalize(st);
+	store_finalize(st);
 	st = NULL;
 	/* An ingested run has rows but no cases. */
 	if (rc == ASSAY_OK && !any) {
@@ -261,12 +257,12 @@ assay_err assay_store_run_rows(struct assay_store *s, const char *run_id, const 
 		if (!st)
 			rc = e ? e->code : ASSAY_INFRA;
 		else {
-			sqlite3_bind_int64(st, 1, pk);
+			store_bind_int64(st, 1, pk);
 			rc = walk_rows(s, st, NULL, nf, vals, fn, ctx, e);
 		}
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(cases);
+	store_finalize(st);
+	store_finalize(cases);
 	free(vals);
 	return rc;
 }
@@ -288,7 +284,7 @@ static const char *const history_sql[H_COUNT] = {
 
 /* Read the points of series sid (newest first from SQLite) into p, oldest
  * first, their revisions into one block (offsets while it grows). */
-static assay_err read_history(struct assay_store *s, sqlite3_stmt *pts, struct assay_points *p,
+static assay_err read_history(struct assay_store *s, struct store_stmt *pts, struct assay_points *p,
 			      struct sbuf *strings, size_t **off, size_t *off_alloc,
 			      struct assay_error *e)
 {
@@ -296,14 +292,14 @@ static assay_err read_history(struct assay_store *s, sqlite3_stmt *pts, struct a
 	p->n = 0;
 	sbuf_reset(strings);
 	sbuf_addch(strings, '\0');
-	while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
+	while ((step = store_step(pts)) == STORE_ROW) {
 		ALLOC_GROW(p->v, p->n + 1, p->alloc);
 		ALLOC_GROW(*off, p->n + 1, *off_alloc);
-		p->v[p->n].value = sqlite3_column_double(pts, 0);
+		p->v[p->n].value = store_column_double(pts, 0);
 		(*off)[p->n] = store_column_append(strings, pts, 1);
 		p->n++;
 	}
-	if (step != SQLITE_DONE)
+	if (step != STORE_DONE)
 		return store_sqlerr(s, e, "reading a series' points");
 	for (size_t i = 0; i < p->n; i++) {
 		p->v[i].revision = store_block_str(strings->buf, (*off)[i]);
@@ -326,43 +322,43 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st[H_COUNT] = {NULL};
+	struct store_stmt *st[H_COUNT] = {NULL};
 	for (int i = 0; i < H_COUNT; i++)
 		if (!(st[i] = store_prepare(s, history_sql[i], e))) {
 			for (int k = 0; k < i; k++)
-				sqlite3_finalize(st[k]);
+				store_finalize(st[k]);
 			return e ? e->code : ASSAY_INFRA;
 		}
-	sqlite3_stmt *ser = st[H_SERIES];
+	struct store_stmt *ser = st[H_SERIES];
 	/* One array of points and one block of their strings, reused for
 	 * every series: no allocation per point, and the memory is that of one
 	 * series' max_points whatever the store's depth. */
 	struct assay_points p = {0};
 	struct sbuf strings = SBUF_INIT;
 	size_t *off = NULL, off_alloc = 0;
-	sqlite3_int64 limit = max_points ? (sqlite3_int64)max_points : -1;
+	int64_t limit = max_points ? (int64_t)max_points : -1;
 	for (size_t k = 0; k < keys->n && rc == ASSAY_OK; k++) {
-		sqlite3_reset(ser);
-		sqlite3_bind_text(ser, 1, keys->v[k], -1, SQLITE_STATIC);
-		int step = sqlite3_step(ser);
-		if (step == SQLITE_DONE)
+		store_reset(ser);
+		store_bind_static(ser, 1, keys->v[k]);
+		int step = store_step(ser);
+		if (step == STORE_DONE)
 			continue;
-		if (step != SQLITE_ROW) {
+		if (step != STORE_ROW) {
 			rc = store_sqlerr(s, e, "finding a series");
 			break;
 		}
-		long long sid = sqlite3_column_int64(ser, 0);
+		long long sid = store_column_int64(ser, 0);
 		/* As the run saw it: up to its own point, at most max_points;
 		 * the first row read (the newest) is the run's. Without a point
 		 * of the run, the newest. */
 		long mine = -1;
 		for (int q = H_UPTO; q <= H_NEWEST; q++) {
-			sqlite3_stmt *pts = st[q];
-			sqlite3_reset(pts);
-			sqlite3_bind_int64(pts, 1, sid);
-			sqlite3_bind_int64(pts, 3, limit);
+			struct store_stmt *pts = st[q];
+			store_reset(pts);
+			store_bind_int64(pts, 1, sid);
+			store_bind_int64(pts, 3, limit);
 			if (q == H_UPTO)
-				sqlite3_bind_int64(pts, 2, pk);
+				store_bind_int64(pts, 2, pk);
 			if ((rc = read_history(s, pts, &p, &strings, &off, &off_alloc, e)) !=
 			    ASSAY_OK)
 				break;
@@ -375,10 +371,9 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 			break;
 		struct assay_store_history h = {
 		    keys->v[k],
-		    (const char *)sqlite3_column_text(ser, 1),
-		    (const char *)sqlite3_column_text(ser, 2),
-		    (enum assay_direction)assay_direction_parse(
-			(const char *)sqlite3_column_text(ser, 3)),
+		    store_column_text(ser, 1),
+		    store_column_text(ser, 2),
+		    (enum assay_direction)assay_direction_parse(store_column_text(ser, 3)),
 		    &p,
 		    mine,
 		};
@@ -390,29 +385,29 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 	free(off);
 	sbuf_release(&strings);
 	for (int i = 0; i < H_COUNT; i++)
-		sqlite3_finalize(st[i]);
+		store_finalize(st[i]);
 	return rc;
 }
 
 assay_err assay_store_series_by_key(struct assay_store *s, const struct strlist *keys,
 				    assay_store_series_key_fn fn, void *ctx, struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(s, history_sql[H_SERIES], e);
+	struct store_stmt *st = store_prepare(s, history_sql[H_SERIES], e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	assay_err rc = ASSAY_OK;
 	for (size_t k = 0; k < keys->n && rc == ASSAY_OK; k++) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, keys->v[k], -1, SQLITE_STATIC);
-		int step = sqlite3_step(st);
-		if (step == SQLITE_ROW) {
-			int stop = fn(keys->v[k], (const char *)sqlite3_column_text(st, 1), ctx);
+		store_reset(st);
+		store_bind_static(st, 1, keys->v[k]);
+		int step = store_step(st);
+		if (step == STORE_ROW) {
+			int stop = fn(keys->v[k], store_column_text(st, 1), ctx);
 			if (stop)
 				rc = (assay_err)stop;
-		} else if (step != SQLITE_DONE) {
+		} else if (step != STORE_DONE) {
 			rc = store_sqlerr(s, e, "finding a series");
 		}
 	}
-	sqlite3_finalize(st);
+	store_finalize(st);
 	return rc;
 }

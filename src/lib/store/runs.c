@@ -57,23 +57,23 @@ assay_err store_run_pk(struct assay_store *s, const char *run_id, long long *pk,
 		       struct assay_error *e)
 {
 	bool last = !strcmp(run_id, "last");
-	sqlite3_stmt *st = last ? store_prepare(s,
-						"SELECT id, run_id FROM runs ORDER BY id DESC "
-						"LIMIT 1",
-						e)
-				: store_stmt(s, ST_RUN_FIND, e);
+	struct store_stmt *st = last ? store_prepare(s,
+						     "SELECT id, run_id FROM runs ORDER BY id DESC "
+						     "LIMIT 1",
+						     e)
+				     : store_cached(s, ST_RUN_FIND, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	if (!last)
-		sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
+		store_bind_static(st, 1, run_id);
+	int rc = store_step(st);
 	assay_err out = ASSAY_OK;
 	*pk = 0;
-	if (rc == SQLITE_ROW) {
-		*pk = sqlite3_column_int64(st, 0);
+	if (rc == STORE_ROW) {
+		*pk = store_column_int64(st, 0);
 		if (real_id)
-			snprintf(real_id, 64, "%s", (const char *)sqlite3_column_text(st, 1));
-	} else if (rc == SQLITE_DONE) {
+			snprintf(real_id, 64, "%s", store_column_text(st, 1));
+	} else if (rc == STORE_DONE) {
 		out =
 		    last ? assay_error_set(e, ASSAY_USAGE, "%s: the store has no runs yet", s->path)
 			 : assay_error_set(e, ASSAY_USAGE, "%s: no run '%s'", s->path, run_id);
@@ -81,19 +81,19 @@ assay_err store_run_pk(struct assay_store *s, const char *run_id, long long *pk,
 		out = store_sqlerr(s, e, "finding a run");
 	}
 	if (last)
-		sqlite3_finalize(st);
+		store_finalize(st);
 	else
-		sqlite3_reset(st);
+		store_reset(st);
 	return out;
 }
 
 /* Run one statement to completion inside an open transaction. */
-static assay_err step_done(struct assay_store *s, sqlite3_stmt *st, const char *what,
+static assay_err step_done(struct assay_store *s, struct store_stmt *st, const char *what,
 			   struct assay_error *e)
 {
-	int rc = sqlite3_step(st);
-	assay_err out = rc == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, what);
-	sqlite3_finalize(st);
+	int rc = store_step(st);
+	assay_err out = rc == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, what);
+	store_finalize(st);
 	return out;
 }
 
@@ -115,7 +115,7 @@ assay_err store_run_insert(struct assay_store *s, const struct assay_run_info *i
 	assay_err rc = norm_time(info->started, started, "run start", e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    "INSERT INTO runs (run_id, suite, revision, config_sha256, matrix_sha256, "
 	    "catalog_sha256, host, launcher, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -169,16 +169,16 @@ static assay_err run_update(struct assay_store *s, const char *run_id, const cha
 		goto fail;
 	char now[32];
 	assay_now_rfc3339(now);
-	sqlite3_stmt *st = store_prepare(s, sql, e);
+	struct store_stmt *st = store_prepare(s, sql, e);
 	if (!st) {
 		rc = e ? e->code : ASSAY_INFRA;
 		goto fail;
 	}
-	sqlite3_bind_int64(st, 1, pk);
-	if (sqlite3_bind_parameter_count(st) >= 2)
-		sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
-	if (sqlite3_bind_parameter_count(st) >= 3)
-		sqlite3_bind_int(st, 3, exit_code);
+	store_bind_int64(st, 1, pk);
+	if (store_params(st) >= 2)
+		store_bind_text(st, 2, now);
+	if (store_params(st) >= 3)
+		store_bind_int64(st, 3, exit_code);
 	if ((rc = step_done(s, st, "updating the run", e)) != ASSAY_OK)
 		goto fail;
 	if ((rc = store_commit(s, e)) != ASSAY_OK)
@@ -221,25 +221,25 @@ assay_err assay_store_last_run(struct assay_store *s, char run_id_out[64], struc
 static assay_err find_case(struct assay_store *s, long long run_pk, const char *case_id,
 			   long long *pk, int *outcome, struct assay_error *e)
 {
-	sqlite3_stmt *st =
+	struct store_stmt *st =
 	    store_prepare(s, "SELECT id, outcome FROM cases WHERE run = ?1 AND case_id = ?2", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, run_pk);
-	sqlite3_bind_text(st, 2, case_id, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
+	store_bind_int64(st, 1, run_pk);
+	store_bind_static(st, 2, case_id);
+	int rc = store_step(st);
 	*pk = 0;
 	*outcome = -1;
-	if (rc == SQLITE_ROW) {
-		*pk = sqlite3_column_int64(st, 0);
-		const unsigned char *o = sqlite3_column_text(st, 1);
-		*outcome = o ? assay_outcome_parse((const char *)o) : -1;
+	if (rc == STORE_ROW) {
+		*pk = store_column_int64(st, 0);
+		const char *o = store_column_text(st, 1);
+		*outcome = o ? assay_outcome_parse(o) : -1;
 		if (o && *outcome < 0)
 			*outcome =
 			    ASSAY_OUTCOME_INFRA; /* not written by this assay: run it again */
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	store_finalize(st);
+	if (rc != STORE_ROW && rc != STORE_DONE)
 		return store_sqlerr(s, e, "finding a case");
 	return ASSAY_OK;
 }
@@ -284,7 +284,7 @@ assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
 	}
 	char *factors = info->factors ? assay_json_canonical(info->factors) : NULL;
 	/* Begun again: a killed attempt, or a skipped or infrastructure case. */
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    case_pk
 		? "UPDATE cases SET factors = ?3, started = ?4, artifact_dir = ?5, "
@@ -300,10 +300,10 @@ assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
 		goto fail;
 	}
 	if (case_pk) {
-		sqlite3_bind_int64(st, 8, case_pk);
+		store_bind_int64(st, 8, case_pk);
 	} else {
-		sqlite3_bind_int64(st, 1, run_pk);
-		sqlite3_bind_text(st, 2, info->case_id, -1, SQLITE_STATIC);
+		store_bind_int64(st, 1, run_pk);
+		store_bind_static(st, 2, info->case_id);
 	}
 	store_bind_text(st, 3, factors);
 	store_bind_text(st, 4, started);
@@ -344,7 +344,7 @@ static assay_err set_outcome(struct assay_store *s, long long case_pk,
 			     const struct assay_case_result *res, const char *ended,
 			     struct assay_error *e)
 {
-	sqlite3_stmt *st =
+	struct store_stmt *st =
 	    store_prepare(s,
 			  "UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, rows = ?6, "
 			  "duration_s = CASE WHEN ?5 >= 0 THEN ?5 WHEN attempts = 0 THEN NULL ELSE "
@@ -355,12 +355,12 @@ static assay_err set_outcome(struct assay_store *s, long long case_pk,
 			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, case_pk);
-	sqlite3_bind_text(st, 2, assay_outcome_name(res->outcome), -1, SQLITE_STATIC);
+	store_bind_int64(st, 1, case_pk);
+	store_bind_static(st, 2, assay_outcome_name(res->outcome));
 	store_bind_text(st, 3, res->reason);
-	sqlite3_bind_text(st, 4, ended, -1, SQLITE_STATIC);
-	sqlite3_bind_double(st, 5, res->duration_s);
-	sqlite3_bind_int64(st, 6, res->rows ? (sqlite3_int64)res->rows->n : 0);
+	store_bind_static(st, 4, ended);
+	store_bind_double(st, 5, res->duration_s);
+	store_bind_int64(st, 6, res->rows ? (int64_t)res->rows->n : 0);
 	return step_done(s, st, "finishing the case", e);
 }
 
@@ -418,7 +418,7 @@ assay_err assay_store_case_record(struct assay_store *s, const char *run_id,
 	}
 	if (!case_pk) {
 		char *factors = info->factors ? assay_json_canonical(info->factors) : NULL;
-		sqlite3_stmt *st =
+		struct store_stmt *st =
 		    store_prepare(s,
 				  "INSERT INTO cases (run, case_id, factors, started, "
 				  "artifact_dir, attempts) VALUES (?1, ?2, ?3, ?4, ?5, 0)",
@@ -428,15 +428,15 @@ assay_err assay_store_case_record(struct assay_store *s, const char *run_id,
 			rc = e ? e->code : ASSAY_INFRA;
 			goto fail;
 		}
-		sqlite3_bind_int64(st, 1, run_pk);
-		sqlite3_bind_text(st, 2, info->case_id, -1, SQLITE_STATIC);
+		store_bind_int64(st, 1, run_pk);
+		store_bind_static(st, 2, info->case_id);
 		store_bind_text(st, 3, factors);
-		sqlite3_bind_text(st, 4, ended, -1, SQLITE_STATIC);
+		store_bind_static(st, 4, ended);
 		store_bind_text(st, 5, info->artifact_dir);
 		free(factors);
 		if ((rc = step_done(s, st, "recording the case", e)) != ASSAY_OK)
 			goto fail;
-		case_pk = sqlite3_last_insert_rowid(s->db);
+		case_pk = store_last_id(s);
 	}
 	if ((rc = set_outcome(s, case_pk, res, ended, e)) != ASSAY_OK)
 		goto fail;
@@ -453,26 +453,26 @@ assay_err assay_store_run_cases(struct assay_store *s, const char *run_id,
 	assay_err rc = store_run_pk(s, run_id, &pk, NULL, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s, "SELECT case_id, outcome, attempts FROM cases WHERE run = ?1 ORDER BY id", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, pk);
+	store_bind_int64(st, 1, pk);
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		struct assay_case_status *c = &out->v[out->n++];
 		c->case_id = store_column_dup(st, 0);
-		const unsigned char *o = sqlite3_column_text(st, 1);
-		int outcome = o ? assay_outcome_parse((const char *)o) : -1;
+		const char *o = store_column_text(st, 1);
+		int outcome = o ? assay_outcome_parse(o) : -1;
 		c->finished = o != NULL;
 		/* An outcome this assay does not know runs again, like infrastructure. */
 		c->outcome = o ? (outcome < 0 ? ASSAY_OUTCOME_INFRA : (enum assay_outcome)outcome)
 			       : ASSAY_OUTCOME_PASSED;
-		c->attempts = sqlite3_column_int(st, 2);
+		c->attempts = (int)store_column_int64(st, 2);
 	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE)
+	store_finalize(st);
+	if (step != STORE_DONE)
 		return store_sqlerr(s, e, "listing cases");
 	return ASSAY_OK;
 }
@@ -497,7 +497,7 @@ void assay_case_list_release(struct assay_case_list *l)
 assay_err assay_store_runs(struct assay_store *s, size_t limit, struct assay_run_list *out,
 			   struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    "SELECT r.run_id, r.suite, r.revision, r.launcher, r.started, r.ended, "
 	    "coalesce(r.exit_code, -1), "
@@ -509,9 +509,9 @@ assay_err assay_store_runs(struct assay_store *s, size_t limit, struct assay_run
 	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, limit ? (sqlite3_int64)limit : -1);
+	store_bind_int64(st, 1, limit ? (int64_t)limit : -1);
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		struct assay_run_summary *r = &out->v[out->n++];
 		r->run_id = store_column_dup(st, 0);
@@ -520,13 +520,13 @@ assay_err assay_store_runs(struct assay_store *s, size_t limit, struct assay_run
 		r->launcher = store_column_dup(st, 3);
 		r->started = store_column_dup(st, 4);
 		r->ended = store_column_dup(st, 5);
-		r->exit_code = sqlite3_column_int(st, 6);
-		r->cases = sqlite3_column_int64(st, 7);
-		r->finished = sqlite3_column_int64(st, 8);
-		r->rows = sqlite3_column_int64(st, 9);
+		r->exit_code = (int)store_column_int64(st, 6);
+		r->cases = store_column_int64(st, 7);
+		r->finished = store_column_int64(st, 8);
+		r->rows = store_column_int64(st, 9);
 	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE)
+	store_finalize(st);
+	if (step != STORE_DONE)
 		return store_sqlerr(s, e, "listing runs");
 	return ASSAY_OK;
 }

@@ -1,7 +1,7 @@
-/* The store's schema and its forward migrations. PRAGMA user_version holds
- * the version; migration N takes a store from version N-1 to N, inside one
- * transaction. Never edit a released migration: add the next one. The
- * schema is explained for sqlite3 users in docs/store.md. */
+/* The store's schema and its forward migrations. The backend keeps the
+ * version (SQLite: PRAGMA user_version); migration N takes a store from version N-1 to N, inside
+ * one transaction. Never edit a released migration: add the next one. The schema is explained for
+ * sqlite3 users in docs/store.md. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,14 +201,14 @@ _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == ASSAY_STORE_SCHEMA_
 
 static assay_err pragma_int(struct assay_store *s, const char *sql, int *out, struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(s, sql, e);
+	struct store_stmt *st = store_prepare(s, sql, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (rc == SQLITE_ROW)
+	int rc = store_step(st);
+	if (rc == STORE_ROW)
+		*out = (int)store_column_int64(st, 0);
+	store_finalize(st);
+	if (rc == STORE_ROW)
 		return ASSAY_OK;
 	return store_sqlerr(s, e, "reading the schema version");
 }
@@ -216,16 +216,16 @@ static assay_err pragma_int(struct assay_store *s, const char *sql, int *out, st
 static assay_err check_identity(struct assay_store *s, int *version, struct assay_error *e)
 {
 	int app = 0, tables = 0;
-	assay_err rc = pragma_int(s, "PRAGMA application_id", &app, e);
+	assay_err rc = pragma_int(s, s->be->app_id_sql, &app, e);
 	if (rc == ASSAY_OK)
-		rc = pragma_int(s, "PRAGMA user_version", version, e);
+		rc = pragma_int(s, s->be->version_sql, version, e);
 	if (rc == ASSAY_OK)
-		rc = pragma_int(s, "SELECT count(*) FROM sqlite_master", &tables, e);
+		rc = pragma_int(s, s->be->tables_sql, &tables, e);
 	if (rc != ASSAY_OK)
 		return rc;
 	if ((app && app != STORE_APPLICATION_ID) || (!app && tables))
-		return assay_error_set(e, ASSAY_USAGE,
-				       "%s: an SQLite database, but not an assay store", s->path);
+		return assay_error_set(e, ASSAY_USAGE, "%s: %s, but not an assay store", s->path,
+				       s->be->what);
 	if (*version > ASSAY_STORE_SCHEMA_VERSION)
 		return assay_error_set(e, ASSAY_INFRA,
 				       "%s: store schema version %d is newer than this assay "
@@ -241,7 +241,7 @@ assay_err store_migrate(struct assay_store *s, struct assay_error *e)
 	if (rc != ASSAY_OK)
 		return rc;
 	if (version == ASSAY_STORE_SCHEMA_VERSION)
-		return s->readonly ? ASSAY_OK : store_exec(s, "PRAGMA journal_mode = WAL", e);
+		return s->readonly ? ASSAY_OK : store_exec(s, s->be->writable_sql, e);
 	/* Versions that differ from this one only in indexes read the same. */
 	if (s->readonly && version >= STORE_READABLE_FROM)
 		return ASSAY_OK;
@@ -250,17 +250,16 @@ assay_err store_migrate(struct assay_store *s, struct assay_error *e)
 				       "%s: store schema version %d needs migrating to %d: run "
 				       "'assay store migrate --store %s' once",
 				       s->path, version, ASSAY_STORE_SCHEMA_VERSION, s->path);
-	/* Foreign keys off while tables are rebuilt (dropping the old cases
-	 * table must not cascade to its rows); checked before the commit. */
-	if ((rc = store_exec(s, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = OFF", e)) !=
-		ASSAY_OK ||
+	/* SQLite: foreign keys off while tables are rebuilt (dropping the old
+	 * cases table must not cascade to its rows); checked before the commit. */
+	if ((rc = store_exec(s, s->be->migrate_begin_sql, e)) != ASSAY_OK ||
 	    (rc = store_begin(s, e)) != ASSAY_OK)
 		goto fk_on;
 	/* Another process may have migrated while this one waited for the lock. */
 	if ((rc = check_identity(s, &version, e)) != ASSAY_OK)
 		goto fail;
 	for (int v = version; v < ASSAY_STORE_SCHEMA_VERSION; v++) {
-		if (sqlite3_exec(s->db, migrations[v], NULL, NULL, NULL) != SQLITE_OK) {
+		if (s->be->exec(s->db, migrations[v]) != 0) {
 			char what[64];
 			snprintf(what, sizeof(what), "migrating to schema version %d", v + 1);
 			rc = store_sqlerr(s, e, what);
@@ -271,8 +270,7 @@ assay_err store_migrate(struct assay_store *s, struct assay_error *e)
 	if (version < 4 && (rc = store_merge_aliases(s, NULL, e)) != ASSAY_OK)
 		goto fail;
 	int dangling = 0;
-	if ((rc = pragma_int(s, "SELECT count(*) FROM pragma_foreign_key_check", &dangling, e)) !=
-	    ASSAY_OK)
+	if ((rc = pragma_int(s, s->be->dangling_sql, &dangling, e)) != ASSAY_OK)
 		goto fail;
 	if (dangling) {
 		rc = assay_error_set(e, ASSAY_INFRA,
@@ -281,17 +279,16 @@ assay_err store_migrate(struct assay_store *s, struct assay_error *e)
 				     s->path, ASSAY_STORE_SCHEMA_VERSION, dangling);
 		goto fail;
 	}
-	char sql[128];
-	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
-		 STORE_APPLICATION_ID, ASSAY_STORE_SCHEMA_VERSION);
-	if ((rc = store_exec(s, sql, e)) != ASSAY_OK)
+	if (s->be->stamp(s->db, STORE_APPLICATION_ID, ASSAY_STORE_SCHEMA_VERSION) != 0) {
+		rc = store_sqlerr(s, e, "writing");
 		goto fail;
+	}
 	rc = store_commit(s, e);
 	goto fk_on;
 fail:
 	store_rollback(s);
 fk_on:
-	if (store_exec(s, "PRAGMA foreign_keys = ON", rc == ASSAY_OK ? e : NULL) != ASSAY_OK &&
+	if (store_exec(s, s->be->migrate_end_sql, rc == ASSAY_OK ? e : NULL) != ASSAY_OK &&
 	    rc == ASSAY_OK)
 		rc = ASSAY_INFRA;
 	return rc;
@@ -301,21 +298,21 @@ fk_on:
 static assay_err exec_bound(struct assay_store *s, const char *sql, long long a, long long b,
 			    const char *t1, const char *t2, struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(s, sql, e);
+	struct store_stmt *st = store_prepare(s, sql, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	int n = sqlite3_bind_parameter_count(st);
+	int n = store_params(st);
 	if (n >= 1)
-		sqlite3_bind_int64(st, 1, a);
+		store_bind_int64(st, 1, a);
 	if (n >= 2)
-		sqlite3_bind_int64(st, 2, b);
+		store_bind_int64(st, 2, b);
 	if (n >= 3)
 		store_bind_text(st, 3, t1);
 	if (n >= 4)
 		store_bind_text(st, 4, t2);
-	int step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "merging series");
+	int step = store_step(st);
+	store_finalize(st);
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "merging series");
 }
 
 struct alias_move {
@@ -328,14 +325,14 @@ struct alias_move {
 static assay_err alias_list(struct assay_store *s, struct alias_move **out, size_t *nout,
 			    struct assay_error *e)
 {
-	sqlite3_stmt *st = store_prepare(s, "SELECT id, key, fields FROM series", e);
+	struct store_stmt *st = store_prepare(s, "SELECT id, key, fields FROM series", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	struct alias_move *v = NULL;
 	size_t n = 0, alloc = 0;
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *text = (const char *)sqlite3_column_text(st, 2);
+	while ((step = store_step(st)) == STORE_ROW) {
+		const char *text = store_column_text(st, 2);
 		json_t *f = json_loads(text ? text : "", 0, NULL);
 		if (!json_is_object(f)) {
 			json_decref(f);
@@ -344,11 +341,11 @@ static assay_err alias_list(struct assay_store *s, struct alias_move **out, size
 		assay_series_canonicalize(f);
 		char key[65];
 		assay_json_sha256(f, key);
-		const char *old = (const char *)sqlite3_column_text(st, 1);
+		const char *old = store_column_text(st, 1);
 		if (old && strcmp(old, key)) {
 			ALLOC_GROW(v, n + 1, alloc);
 			struct alias_move *m = &v[n++];
-			m->id = sqlite3_column_int64(st, 0);
+			m->id = store_column_int64(st, 0);
 			snprintf(m->old_key, sizeof(m->old_key), "%s", old);
 			memcpy(m->new_key, key, sizeof(key));
 			m->fields = assay_json_canonical(f);
@@ -359,10 +356,10 @@ static assay_err alias_list(struct assay_store *s, struct alias_move **out, size
 		}
 		json_decref(f);
 	}
-	sqlite3_finalize(st);
+	store_finalize(st);
 	*out = v;
 	*nout = n;
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "listing series");
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "listing series");
 }
 
 /* The canonical series m's points belong to, when it exists with the same
@@ -372,18 +369,18 @@ static assay_err alias_join(struct assay_store *s, const struct alias_move *m, b
 			    struct assay_error *e)
 {
 	long long target = 0;
-	sqlite3_stmt *q =
+	struct store_stmt *q =
 	    store_prepare(s,
 			  "SELECT t.id FROM series t JOIN series o ON o.id = ?2 WHERE t.key = ?1 "
 			  "AND t.unit = o.unit AND t.direction = o.direction",
 			  e);
 	if (!q)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_text(q, 1, m->new_key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 2, m->id);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		target = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
+	store_bind_static(q, 1, m->new_key);
+	store_bind_int64(q, 2, m->id);
+	if (store_step(q) == STORE_ROW)
+		target = store_column_int64(q, 0);
+	store_finalize(q);
 	*moved = target != 0;
 	if (!target)
 		return ASSAY_OK;
@@ -407,24 +404,24 @@ static assay_err alias_join(struct assay_store *s, const struct alias_move *m, b
 static assay_err alias_rename(struct assay_store *s, const struct alias_move *m, bool *renamed,
 			      struct assay_error *e)
 {
-	sqlite3_stmt *u = store_prepare(s,
-					"UPDATE series SET key = ?2, fields = ?3, "
-					"precision = coalesce(?4, precision), scale = "
-					"coalesce(?5, scale) WHERE id = ?1 AND NOT EXISTS "
-					"(SELECT 1 FROM series WHERE key = ?2)",
-					e);
+	struct store_stmt *u = store_prepare(s,
+					     "UPDATE series SET key = ?2, fields = ?3, "
+					     "precision = coalesce(?4, precision), scale = "
+					     "coalesce(?5, scale) WHERE id = ?1 AND NOT EXISTS "
+					     "(SELECT 1 FROM series WHERE key = ?2)",
+					     e);
 	if (!u)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(u, 1, m->id);
-	sqlite3_bind_text(u, 2, m->new_key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(u, 3, m->fields, -1, SQLITE_STATIC);
+	store_bind_int64(u, 1, m->id);
+	store_bind_static(u, 2, m->new_key);
+	store_bind_static(u, 3, m->fields);
 	store_bind_text(u, 4, m->precision);
 	store_bind_text(u, 5, m->scale);
-	int us = sqlite3_step(u);
-	sqlite3_finalize(u);
-	if (us != SQLITE_DONE)
+	int us = store_step(u);
+	store_finalize(u);
+	if (us != STORE_DONE)
 		return store_sqlerr(s, e, "renaming a series");
-	*renamed = sqlite3_changes(s->db) != 0;
+	*renamed = store_changes(s) != 0;
 	return ASSAY_OK;
 }
 
@@ -432,15 +429,15 @@ static assay_err alias_rename(struct assay_store *s, const struct alias_move *m,
 static assay_err alias_verdicts(struct assay_store *s, const struct alias_move *m,
 				struct assay_error *e)
 {
-	sqlite3_stmt *vq =
+	struct store_stmt *vq =
 	    store_prepare(s, "UPDATE verdicts SET series_key = ?2 WHERE series_key = ?1", e);
 	if (!vq)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_text(vq, 1, m->old_key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(vq, 2, m->new_key, -1, SQLITE_STATIC);
-	int vs = sqlite3_step(vq);
-	sqlite3_finalize(vq);
-	return vs == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "renaming a series in verdicts");
+	store_bind_static(vq, 1, m->old_key);
+	store_bind_static(vq, 2, m->new_key);
+	int vs = store_step(vq);
+	store_finalize(vq);
+	return vs == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "renaming a series in verdicts");
 }
 
 assay_err store_merge_aliases(struct assay_store *s, long *merged, struct assay_error *e)

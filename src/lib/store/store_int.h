@@ -1,12 +1,13 @@
 /* Internals of the results store shared by the files of src/lib/store/: the
- * connection struct, cached statements, transactions and error mapping. */
+ * store struct, cached statements, transactions and error mapping. The
+ * database is reached through backend.h alone. */
 #ifndef ASSAY_STORE_INT_H
 #define ASSAY_STORE_INT_H
 
-#include <sqlite3.h>
 #include <stdint.h>
 
 #include "assay/store.h"
+#include "backend.h"
 
 /* Statements prepared once per connection and finalized at close. */
 enum store_stmt_id {
@@ -49,27 +50,33 @@ struct ident_set {
 };
 
 struct assay_store {
-	sqlite3 *db;
+	const struct store_backend *be;
+	struct store_conn *db;
 	char *path;
 	bool readonly;
-	bool immutable; /* read-only in a folder that cannot be written: immutable=1 */
-	bool batch;     /* a batch transaction is open: begin/commit join it */
-	sqlite3_stmt *stmt[ST_COUNT];
+	bool batch; /* a batch transaction is open: begin/commit join it */
+	struct store_stmt *stmt[ST_COUNT];
 	struct series_slot *cache;
 	size_t cache_n, cache_cap;
 	unsigned ident_gen; /* bumped at the start of every transaction */
 	struct ident_set idents;
-	sqlite3_stmt *ident_probe; /* does a series hold ingested rows? */
-	sqlite3_stmt *insert_many; /* ingest: STORE_INSERT_CHUNK rows in one statement */
+	struct store_stmt *ident_probe; /* does a series hold ingested rows? */
+	struct store_stmt *insert_many; /* ingest: STORE_INSERT_CHUNK rows in one statement */
 };
 
-/* Fill e from the connection's last error: "PATH: what: sqlite message".
- * Constraint violations are ASSAY_USAGE, everything else ASSAY_INFRA. */
+/* Fill e from connection c's last failure: "PATH: what: the database's
+ * message". Constraint violations are ASSAY_USAGE, everything else
+ * ASSAY_INFRA. */
+assay_err store_fail(const struct store_backend *be, struct store_conn *c, const char *path,
+		     struct assay_error *e, const char *what);
+/* The same for the store's connection. */
 assay_err store_sqlerr(struct assay_store *s, struct assay_error *e, const char *what);
-/* The cached statement id, prepared on first use and reset. NULL on error. */
-sqlite3_stmt *store_stmt(struct assay_store *s, enum store_stmt_id id, struct assay_error *e);
+/* The cached statement id, prepared on first use and reset (its bindings
+ * cleared). NULL on error. */
+struct store_stmt *store_cached(struct assay_store *s, enum store_stmt_id id,
+				struct assay_error *e);
 /* Prepare a one-off statement (finalize it yourself). */
-sqlite3_stmt *store_prepare(struct assay_store *s, const char *sql, struct assay_error *e);
+struct store_stmt *store_prepare(struct assay_store *s, const char *sql, struct assay_error *e);
 /* Execute SQL without results. */
 assay_err store_exec(struct assay_store *s, const char *sql, struct assay_error *e);
 /* BEGIN IMMEDIATE (waits for other writers), COMMIT, ROLLBACK. */
@@ -77,15 +84,24 @@ assay_err store_begin(struct assay_store *s, struct assay_error *e);
 assay_err store_commit(struct assay_store *s, struct assay_error *e);
 void store_rollback(struct assay_store *s);
 
-/* Bind text or NULL. */
-void store_bind_text(sqlite3_stmt *st, int idx, const char *v);
+/* Rows the last write changed, and the id of the row the last INSERT added. */
+static inline int64_t store_changes(struct assay_store *s)
+{
+	return s->be->changes(s->db);
+}
+
+static inline int64_t store_last_id(struct assay_store *s)
+{
+	return s->be->last_id(s->db);
+}
+
 /* Copy a text column (NULL stays NULL). */
-char *store_column_dup(sqlite3_stmt *st, int col);
+char *store_column_dup(struct store_stmt *st, int col);
 /* Strings of many rows in one block b (started with one NUL, so that no
  * string sits at offset 0): column col's text appended, its offset returned
  * (0: NULL); store_block_str turns an offset back into the string once b
  * stops growing. */
-size_t store_column_append(struct sbuf *b, sqlite3_stmt *st, int col);
+size_t store_column_append(struct sbuf *b, struct store_stmt *st, int col);
 static inline char *store_block_str(char *block, size_t off)
 {
 	return off ? block + off : NULL;

@@ -13,7 +13,7 @@ assay_err store_insert_verdicts(struct assay_store *s, long long case_pk,
 {
 	if (!vs->n)
 		return ASSAY_OK;
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    "INSERT INTO verdicts (\"case\", seq, gate, metric, series_key, status, value, unit, "
 	    "spec, message, acked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -33,26 +33,26 @@ assay_err store_insert_verdicts(struct assay_store *s, long long case_pk,
 						 : "no gate or metric");
 			break;
 		}
-		sqlite3_reset(st);
-		sqlite3_clear_bindings(st);
-		sqlite3_bind_int64(st, 1, case_pk);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i + 1);
+		store_reset(st);
+		store_clear(st);
+		store_bind_int64(st, 1, case_pk);
+		store_bind_int64(st, 2, (int64_t)i + 1);
 		store_bind_text(st, 3, v->gate);
 		store_bind_text(st, 4, v->metric);
 		store_bind_text(st, 5, v->series_key);
 		store_bind_text(st, 6, assay_verdict_status_name(v->status));
 		if (isfinite(v->value))
-			sqlite3_bind_double(st, 7, v->value);
+			store_bind_double(st, 7, v->value);
 		store_bind_text(st, 8, v->unit ? v->unit : "");
 		store_bind_text(st, 9, v->spec ? v->spec : "");
 		store_bind_text(st, 10, v->message ? v->message : "");
-		sqlite3_bind_int(st, 11, v->acked ? 1 : 0);
-		if (sqlite3_step(st) != SQLITE_DONE) {
+		store_bind_int64(st, 11, v->acked ? 1 : 0);
+		if (store_step(st) != STORE_DONE) {
 			rc = store_sqlerr(s, e, "storing a verdict");
 			assay_error_prefix(e, "verdict %zu", i + 1);
 		}
 	}
-	sqlite3_finalize(st);
+	store_finalize(st);
 	return rc;
 }
 
@@ -64,25 +64,25 @@ assay_err store_case_pk(struct assay_store *s, const char *run_id, const char *c
 	assay_err rc = store_run_pk(s, run_id, &run_pk, real, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st =
+	struct store_stmt *st =
 	    store_prepare(s, "SELECT id FROM cases WHERE run = ?1 AND case_id = ?2", e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, run_pk);
-	sqlite3_bind_text(st, 2, case_id, -1, SQLITE_STATIC);
-	int step = sqlite3_step(st);
-	*pk = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	if (step == SQLITE_DONE)
+	store_bind_int64(st, 1, run_pk);
+	store_bind_static(st, 2, case_id);
+	int step = store_step(st);
+	*pk = step == STORE_ROW ? store_column_int64(st, 0) : 0;
+	store_finalize(st);
+	if (step == STORE_DONE)
 		return assay_error_set(e, ASSAY_USAGE, "%s: no case '%s' in run '%s'", s->path,
 				       case_id, real);
-	return step == SQLITE_ROW ? ASSAY_OK : store_sqlerr(s, e, "finding a case");
+	return step == STORE_ROW ? ASSAY_OK : store_sqlerr(s, e, "finding a case");
 }
 
-static char *col_text(sqlite3_stmt *st, int col)
+static char *col_text(struct store_stmt *st, int col)
 {
-	const unsigned char *t = sqlite3_column_text(st, col);
-	return (char *)(t ? t : (const unsigned char *)"");
+	const char *t = store_column_text(st, col);
+	return (char *)(t ? t : "");
 }
 
 assay_err assay_store_verdicts(struct assay_store *s, const char *run_id, const char *case_id,
@@ -92,7 +92,7 @@ assay_err assay_store_verdicts(struct assay_store *s, const char *run_id, const 
 	assay_err rc = store_run_pk(s, run_id, &run_pk, NULL, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    "SELECT c.case_id, v.gate, v.metric, v.series_key, v.status, v.value, v.unit, v.spec, "
 	    "v.message, v.acked FROM verdicts v JOIN cases c ON c.id = v.\"case\" "
@@ -100,30 +100,29 @@ assay_err assay_store_verdicts(struct assay_store *s, const char *run_id, const 
 	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, run_pk);
+	store_bind_int64(st, 1, run_pk);
 	store_bind_text(st, 2, case_id);
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		struct assay_verdict v = {0};
-		int status = assay_verdict_status_parse((const char *)sqlite3_column_text(st, 4));
+		int status = assay_verdict_status_parse(store_column_text(st, 4));
 		v.status = status < 0 ? ASSAY_VERDICT_RECORD : (enum assay_verdict_status)status;
 		v.gate = col_text(st, 1);
 		v.metric = col_text(st, 2);
-		v.series_key = (char *)sqlite3_column_text(st, 3);
-		v.value =
-		    sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 5);
+		v.series_key = (char *)store_column_text(st, 3);
+		v.value = store_column_null(st, 5) ? NAN : store_column_double(st, 5);
 		v.unit = col_text(st, 6);
 		v.spec = col_text(st, 7);
 		v.message = col_text(st, 8);
-		v.acked = sqlite3_column_int(st, 9) != 0;
+		v.acked = (int)store_column_int64(st, 9) != 0;
 		int stop = fn(col_text(st, 0), &v, ctx);
 		if (stop) {
-			sqlite3_finalize(st);
+			store_finalize(st);
 			return (assay_err)stop;
 		}
 	}
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading verdicts");
+	store_finalize(st);
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading verdicts");
 }
 
 static int copy_verdict(const char *case_id, const struct assay_verdict *v, void *ctx)
@@ -150,7 +149,7 @@ assay_err assay_store_case_rows(struct assay_store *s, const char *run_id, const
 	assay_err rc = store_case_pk(s, run_id, case_id, &pk, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	sqlite3_stmt *st = store_prepare(
+	struct store_stmt *st = store_prepare(
 	    s,
 	    "SELECT s.key, s.fields, s.metric, s.statistic, s.unit, s.direction, m.value, "
 	    "m.samples, m.revision, m.timestamp, r.run_id, c.case_id FROM measurements m "
@@ -159,9 +158,9 @@ assay_err assay_store_case_rows(struct assay_store *s, const char *run_id, const
 	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(st, 1, pk);
+	store_bind_int64(st, 1, pk);
 	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = store_step(st)) == STORE_ROW) {
 		struct assay_row *r = assay_rows_add(out);
 		json_t *fields = json_loads(col_text(st, 1), 0, NULL);
 		r->series = fields ? fields : json_object();
@@ -170,13 +169,13 @@ assay_err assay_store_case_rows(struct assay_store *s, const char *run_id, const
 		r->statistic = store_column_dup(st, 3);
 		r->unit = store_column_dup(st, 4);
 		r->direction = (enum assay_direction)assay_direction_parse(col_text(st, 5));
-		r->value = sqlite3_column_double(st, 6);
-		r->samples = sqlite3_column_int64(st, 7);
+		r->value = store_column_double(st, 6);
+		r->samples = store_column_int64(st, 7);
 		r->revision = store_column_dup(st, 8);
 		r->timestamp = store_column_dup(st, 9);
 		r->run_id = store_column_dup(st, 10);
 		r->case_id = store_column_dup(st, 11);
 	}
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading a case's rows");
+	store_finalize(st);
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading a case's rows");
 }

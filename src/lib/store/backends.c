@@ -1,0 +1,22 @@
+/* Which backend a store's path or URI selects: the first row whose prefix
+ * starts it. A new backend adds its row above the last one (which takes
+ * every plain path), e.g. {"postgresql://", &store_postgres}. */
+#include <string.h>
+
+#include "store_int.h"
+
+static const struct {
+	const char *prefix; /* NULL: any path */
+	const struct store_backend *be;
+} backends[] = {
+    {NULL, &store_sqlite},
+};
+
+const struct store_backend *store_backend_for(const char *path)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
+		if (!backends[i].prefix ||
+		    !strncmp(path, backends[i].prefix, strlen(backends[i].prefix)))
+			return backends[i].be;
+	return backends[ARRAY_SIZE(backends) - 1].be;
+}
