@@ -133,7 +133,7 @@ struct store_backend {
 	int (*stamp)(struct store_conn *c, int mark, int version);
 	const char *integrity_sql; /* one text row, "ok" when sound, or rows of problems */
 	const char *fk_check_sql;  /* no rows when every row's parent exists */
-	const char *bulk_sql;      /* run before a large write (store ingest) */
+	const char *bulk_sql;      /* run before a large write (store ingest); NULL: none */
 };
 
 /* The backend that path (a file, or a URI such as postgresql://...)

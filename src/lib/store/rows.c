@@ -8,16 +8,6 @@
 #include "assay/json.h"
 #include "store_int.h"
 
-/* Transitional: assay_store_ingest_rows is being split elsewhere and still
- * names SQLite's calls; they map onto backend.h until the merge converts
- * them (and its PRAGMA cache_size becomes s->be->bulk_sql). */
-typedef struct store_stmt sqlite3_stmt;
-#define sqlite3_bind_int64  store_bind_int64
-#define sqlite3_bind_double store_bind_double
-#define sqlite3_step        store_step
-#define sqlite3_finalize    store_finalize
-#define SQLITE_DONE         STORE_DONE
-
 const char *const assay_store_identity_fields[] = {"cluster", "scale", "precision", NULL};
 
 /* Text of an identity value: a non-empty string or a number. */
@@ -602,17 +592,17 @@ static assay_err row_stored(struct assay_store *s, const struct assay_ingest_inf
 		    "value",
 		    i + 1, r->metric, r->statistic, r->run_id ? r->run_id : "-",
 		    r->revision ? r->revision : "-", r->timestamp ? ts : "-", stored, r->value);
-	sqlite3_stmt *u =
+	struct store_stmt *u =
 	    store_prepare(s, "UPDATE measurements SET value = ?2, samples = ?3 WHERE id = ?1", e);
 	if (!u)
 		return e ? e->code : ASSAY_INFRA;
-	sqlite3_bind_int64(u, 1, id);
-	sqlite3_bind_double(u, 2, r->value);
-	sqlite3_bind_int64(u, 3, r->samples);
-	int step = sqlite3_step(u);
-	sqlite3_finalize(u);
+	store_bind_int64(u, 1, id);
+	store_bind_double(u, 2, r->value);
+	store_bind_int64(u, 3, r->samples);
+	enum store_step step = store_step(u);
+	store_finalize(u);
 	res->replaced++;
-	return step == SQLITE_DONE ? ASSAY_OK : store_sqlerr(s, e, "replacing a row");
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "replacing a row");
 }
 
 /* Every row of the ingest: present, replaced, skipped or added (the run
@@ -685,9 +675,10 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 		return rc;
 	if ((rc = earlier_ingest(s, info->sha256, res->earlier_run, e)) != ASSAY_OK)
 		goto fail;
-	/* A page cache that holds a large ingest's changed pages, so that they
-	 * reach the WAL once, at the commit. */
-	if ((rc = store_exec(s, "PRAGMA cache_size = -262144", e)) != ASSAY_OK)
+	/* The backend's setting for a large write (SQLite: a page cache that
+	 * holds the changed pages, so that they reach the WAL once, at the
+	 * commit). */
+	if (s->be->bulk_sql && (rc = store_exec(s, s->be->bulk_sql, e)) != ASSAY_OK)
 		goto fail;
 	if ((rc = ingest_each(s, info, rows, res, e)) != ASSAY_OK) {
 		if (info->file)
