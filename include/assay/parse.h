@@ -86,10 +86,9 @@ const struct assay_format *assay_results_format(const char *hint, const char *da
 
 struct assay_train_opts;
 struct assay_train_result;
-
-/* How to read. Zero is a whole read, the content deciding as CONTENT says. */
 struct assay_train_stream;
 
+/* How to read. Zero is a whole read, the content deciding as CONTENT says. */
 struct assay_results_opts {
 	const char *hint;              /* a format's name; NULL or "auto": the content decides */
 	enum assay_detect_by by;       /* how the content decides */
