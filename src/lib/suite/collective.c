@@ -196,17 +196,6 @@ static int parse_axes(struct assay_cfg *c, const json_t *doc, struct axes *a)
 	return 0;
 }
 
-/* The suite's name when it gives none: its file's, less ".json". */
-static void default_name(struct assay_suite *s)
-{
-	const char *base = strrchr(s->file, '/');
-	base = base ? base + 1 : s->file;
-	size_t n = strlen(base);
-	if (assay_ends_with(base, ".json"))
-		n -= 5;
-	s->name = xstrndup(base, n);
-}
-
 /* Append the case of operation o, dtype t, nodes nd and ranks r (indexes
  * into a) to s->cases (room for it is there). */
 static int add_case(struct assay_cfg *c, struct assay_suite *s, const struct axes *a, size_t o,
@@ -250,7 +239,7 @@ int suite_parse_collective(struct assay_cfg *c, const json_t *doc, struct assay_
 		goto out;
 	}
 	if (!s->name)
-		default_name(s);
+		suite_default_name(s);
 	s->cases = xcalloc(a.ops.n * a.types.n * a.n_nodes * a.n_ranks + 1, sizeof(*s->cases));
 	for (size_t o = 0; o < a.ops.n; o++)
 		for (size_t t = 0; t < a.types.n; t++)

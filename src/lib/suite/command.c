@@ -515,14 +515,8 @@ int suite_parse_command(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		return -1;
 	if (rc)
 		s->cwd = xstrdup(cwd);
-	if (!s->name) {
-		const char *base = strrchr(s->file, '/');
-		base = base ? base + 1 : s->file;
-		size_t n = strlen(base);
-		if (assay_ends_with(base, ".json"))
-			n -= 5;
-		s->name = xstrndup(base, n);
-	}
+	if (!s->name)
+		suite_default_name(s);
 
 	if (json_object_get(doc, "stages"))
 		return parse_stages(c, doc, s, combos);

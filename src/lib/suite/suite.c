@@ -33,6 +33,17 @@ static const char *const signature_keys[] = {"errors",  "benign", "disable",
 static const char *const tune_keys[] = {"settle_s", "settle_lines", "priority", NULL};
 static const char *const revision_keys[] = {"git", NULL};
 
+/* The suite's name when it gives none: its file's, less ".json". */
+void suite_default_name(struct assay_suite *s)
+{
+	const char *base = strrchr(s->file, '/');
+	base = base ? base + 1 : s->file;
+	size_t n = strlen(base);
+	if (assay_ends_with(base, ".json"))
+		n -= 5;
+	s->name = xstrndup(base, n);
+}
+
 bool suite_valid_name(const char *s)
 {
 	return assay_env_name_valid(s);

@@ -49,6 +49,8 @@ void suite_expect_release(struct assay_suite *s);
 
 /* [A-Za-z_][A-Za-z0-9_]*: environment variables and placeholders. */
 bool suite_valid_name(const char *s);
+/* The suite's name when it gives none: its file's, less ".json". */
+void suite_default_name(struct assay_suite *s);
 /* Append a string, number or boolean as text; -1 (located error) otherwise. */
 int suite_scalar_text(struct assay_cfg *c, const json_t *v, const char *path, struct sbuf *out);
 void suite_short_hostname(char *buf, size_t size);
