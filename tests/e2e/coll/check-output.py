@@ -19,8 +19,8 @@ FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'fixt
 FACTOR = {'all_reduce': lambda n: 2 * (n - 1) / n, 'all_gather': lambda n: (n - 1) / n,
           'reduce_scatter': lambda n: (n - 1) / n, 'alltoall': lambda n: (n - 1) / n,
           'broadcast': lambda n: 1, 'reduce': lambda n: 1, 'sendrecv': lambda n: 1}
-ELT = {'int8': 1, 'uint8': 1, 'int32': 4, 'uint32': 4, 'int64': 8, 'uint64': 8, 'float': 4,
-       'double': 8, 'bfloat16': 2}
+ELT = {'int8': 1, 'uint8': 1, 'int32': 4, 'uint32': 4, 'int64': 8, 'uint64': 8, 'half': 2,
+       'float': 4, 'double': 8, 'bfloat16': 2}
 
 
 def fail(msg):
