@@ -1,7 +1,7 @@
 /* assay-coll backend "mpi": the MPI library's own collectives (MPI_Allreduce,
  * MPI_Allgather, MPI_Reduce_scatter_block, MPI_Alltoall, MPI_Bcast,
  * MPI_Reduce, MPI_Sendrecv) on private buffers. A type without an MPI
- * datatype (bfloat16) moves as words of its size and reduces with user
+ * datatype (half, bfloat16) moves as words of its size and reduces with user
  * operators; avg is a sum divided by the rank count. */
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 #include "assay/util.h"
 #include "coll.h"
 
-/* Types without an MPI datatype (bfloat16) travel as a contiguous datatype
+/* Types without an MPI datatype (half, bfloat16) travel as a contiguous datatype
  * of their size, and reduce with one user operator per reduction that finds
  * the type by that datatype. */
 struct mpi_state {

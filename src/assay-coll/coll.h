@@ -31,7 +31,8 @@ enum coll_redop { CR_SUM, CR_PROD, CR_MAX, CR_MIN, CR_AVG, CR_NREDOPS };
 extern const char *const coll_redop_names[CR_NREDOPS + 1];
 
 /* A data type is an index into coll_types[] (types.c), nccl-tests' -d
- * order; a row with size 0 is named by nccl-tests but not built here. */
+ * order; a row with size 0 would be one nccl-tests names but assay-coll
+ * does not build (-d NAME then says so). */
 enum coll_kind { COLL_SIGNED, COLL_UNSIGNED, COLL_FLOAT };
 struct coll_type_info {
 	const char *name; /* nccl-tests' -d name */
@@ -52,7 +53,7 @@ struct coll_type_info {
 extern const struct coll_type_info coll_types[]; /* ended by a NULL name */
 /* The index of the type called name, or -1. */
 int coll_type_find(const char *name);
-/* "int8, uint8, ..., bfloat16 or LAST": the built types, for messages. */
+/* "int8, uint8, ... or LAST": the built types, for messages. */
 void coll_type_list(struct sbuf *sb, const char *last);
 static inline size_t coll_type_size(int t)
 {

@@ -84,7 +84,8 @@ static uint64_t wrap(int t, uint64_t u)
 
 /* The inputs: integers are any bits of the type (never 0 in products, as
  * nccl-tests); floating sums take integers in [-4, 4] and products +-1, 2 or
- * 1/2, so every order of reduction is exact (up to 64 ranks in bfloat16);
+ * 1/2, so every order of reduction is exact (up to 64 ranks in bfloat16,
+ * products up to 15 ranks in half);
  * min, max and the copies take multiples of 1/8 in [-125, 125]. */
 static struct val gen(int t, enum coll_redop r, uint64_t seed, int rank, uint64_t i)
 {
@@ -103,7 +104,7 @@ static struct val gen(int t, enum coll_redop r, uint64_t seed, int rank, uint64_
 		v.d = prods[h & 3];
 	else
 		v.d = ((double)(int64_t)(h % 2001) - 1000) / 8;
-	/* What the type holds (bfloat16 rounds; float and double are exact). */
+	/* What the type holds (the row's own conversion, exact for these values). */
 	unsigned char held[8];
 	coll_types[t].put(v.d, held);
 	v.d = coll_types[t].get(held);

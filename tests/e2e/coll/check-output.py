@@ -67,6 +67,9 @@ def main():
         if ends(r) != want:
             fail('row cells end at %s, nccl-tests\' at %s:\n%r' % (ends(r), want, r))
         size, count, typ, redop, root = int(t[0]), int(t[1]), t[2], t[3], int(t[4])
+        if typ not in ELT:
+            fail('type %s: its element size is not in ELT (docs/collectives.md, '
+                 '"Adding a data type")' % typ)
         if op in ('all_gather', 'reduce_scatter', 'alltoall'):
             # the printed size is the buffer of count * n elements
             if size != count * n * ELT[typ]:
