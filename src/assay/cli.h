@@ -30,11 +30,6 @@ int cli_report(const struct assay_error *e);
 /* Split a comma-separated option value into list entries. */
 void cli_split_list(struct strlist *l, const char *arg);
 
-/* Declarations of each command's entry point and help text. */
-#define CLI_DECLARE(name)                                                                          \
-	int cmd_##name(int argc, char **argv);                                                     \
-	extern const char cmd_##name##_help[]
-
 /* A command whose help comes from its option table (opt.h). */
 #define CLI_DECLARE_SPEC(name)                                                                     \
 	int cmd_##name(int argc, char **argv);                                                     \

@@ -140,9 +140,6 @@ struct store_backend {
  * selects (backends.c). */
 const struct store_backend *store_backend_for(const char *path);
 
-/* The backends (one file each). */
-extern const struct store_backend store_sqlite;
-
 /* ---- the operations, for the rest of src/lib/store/ ----
  * Statement operations dispatch through the statement's backend. */
 

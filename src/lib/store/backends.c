@@ -1,9 +1,13 @@
 /* Which backend a store's path or URI selects: the first row whose prefix
- * starts it. A new backend adds its row above the last one (which takes
- * every plain path), e.g. {"postgresql://", &store_postgres}. */
+ * starts it. A new backend (one file, <name>.c) adds its declaration and
+ * its row here, above the last row (which takes every plain path), e.g.
+ * {"postgresql://", &store_postgres}. */
 #include <string.h>
 
 #include "store_int.h"
+
+/* The backends, one file each. */
+extern const struct store_backend store_sqlite; /* sqlite.c */
 
 static const struct {
 	const char *prefix; /* NULL: any path */

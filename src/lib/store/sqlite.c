@@ -11,6 +11,9 @@
 
 #include "store_int.h"
 
+/* This backend's table (defined at the end; backends.c selects it). */
+extern const struct store_backend store_sqlite;
+
 struct store_conn {
 	sqlite3 *db;
 };
