@@ -46,6 +46,15 @@ void html_case_ref(struct html *h, const char *id)
 	sbuf_adds(h->o, k >= 0 ? "</code></a>" : "</code>");
 }
 
+void html_chart_pair(struct html *h, const struct svg_chart *c1, const struct svg_chart *c2)
+{
+	sbuf_adds(h->o, "<div class=\"charts\"><figure>");
+	svg_chart(h->o, c1);
+	sbuf_adds(h->o, "</figure><figure>");
+	svg_chart(h->o, c2);
+	sbuf_adds(h->o, "</figure></div>");
+}
+
 void html_xy_split(const struct assay_report_xy *v, size_t n, double **x, double **y)
 {
 	*x = xcalloc(n + 1, sizeof(double));

@@ -110,11 +110,7 @@ static void ep_chart_pair(struct html *h, const struct ep_group *g, const struct
 			       .series = bw,
 			       .nseries = n,
 			       .secrets = h->secrets};
-	sbuf_adds(h->o, "<div class=\"charts\"><figure>");
-	svg_chart(h->o, &c1);
-	sbuf_adds(h->o, "</figure><figure>");
-	svg_chart(h->o, &c2);
-	sbuf_adds(h->o, "</figure></div>");
+	html_chart_pair(h, &c1, &c2);
 	sbuf_release(&t1);
 	sbuf_release(&t2);
 }

@@ -71,6 +71,8 @@ static inline void badge_verdict(struct html *h, enum assay_report_verdict v)
  * by the caller). */
 void html_case_ref(struct html *h, const char *id);
 void html_xy_split(const struct assay_report_xy *v, size_t n, double **x, double **y);
+/* html.c: two charts side by side. */
+void html_chart_pair(struct html *h, const struct svg_chart *c1, const struct svg_chart *c2);
 
 /* The page's sections, in page order; each writes nothing when the report
  * has none of its kind (but the cases, which says so). */

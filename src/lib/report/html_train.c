@@ -82,11 +82,7 @@ static void train_charts(struct html *h, const struct assay_report_train *t)
 			       .bands = &band,
 			       .nbands = warm,
 			       .secrets = h->secrets};
-	sbuf_adds(h->o, "<div class=\"charts\"><figure>");
-	svg_chart(h->o, &c1);
-	sbuf_adds(h->o, "</figure><figure>");
-	svg_chart(h->o, &c2);
-	sbuf_adds(h->o, "</figure></div>");
+	html_chart_pair(h, &c1, &c2);
 	sbuf_release(&ytitle);
 	free(lx);
 	free(ly);
