@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "assay/error.h"
+#include "assay/util.h"
 
 struct store_conn; /* a backend's connection, opaque */
 
@@ -119,21 +120,41 @@ struct store_backend {
 	int (*column_bytes)(struct store_stmt *st, int col);
 	bool (*column_null)(struct store_stmt *st, int col);
 
-	/* The SQL that differs, run by the shared code (schema.c, open.c). */
-	const char *app_id_sql;   /* one integer: the store's mark (0: none) */
-	const char *version_sql;  /* one integer: its schema version (0: new) */
-	const char *tables_sql;   /* one integer: how many tables it holds */
+	/* The store's identity: its mark (0: none), its schema version (0:
+	 * new) and how many tables the database holds: 0, or -1 with the
+	 * connection's error set. */
+	int (*identity)(struct store_conn *c, int *mark, int *version, int *tables);
+	/* The store's name as messages show it (a password taken out): malloc'd. */
+	char *(*name_of)(const char *path);
+	/* Append the SQL of JSON text column col's top-level field key (its
+	 * value as text, NULL when absent). */
+	void (*json_field)(struct sbuf *sql, const char *col, const char *key);
+	/* The function (string, substring) giving the 1-based position of
+	 * substring in string, 0 when absent. */
+	const char *instr_fn;
+	/* Append the SQL of the epoch seconds (an integer) of expr, an RFC 3339 text. */
+	void (*epoch)(struct sbuf *sql, const char *expr);
+	/* The script that takes a store from schema version v-1 to v ("": this
+	 * backend has nothing to change; NULL: none known). */
+	const char *(*migration)(int v);
 	const char *writable_sql; /* run when a writer opens a current store */
 	/* Around a migration's transaction: before it (and before its BEGIN),
 	 * and after it, committed or not. */
 	const char *migrate_begin_sql, *migrate_end_sql;
 	const char *dangling_sql; /* one integer: rows whose parent is missing */
 	/* Stamp a migrated store with its mark and version (read back by
-	 * app_id_sql and version_sql): 0, or -1 with the connection's error. */
+	 * identity): 0, or -1 with the connection's error. */
 	int (*stamp)(struct store_conn *c, int mark, int version);
 	const char *integrity_sql; /* one text row, "ok" when sound, or rows of problems */
 	const char *fk_check_sql;  /* no rows when every row's parent exists */
 	const char *bulk_sql;      /* run before a large write (store ingest); NULL: none */
+	/* Bulk rows (NULL where the backend has none): copy_begin runs sql, a
+	 * COPY ... FROM STDIN in text format; copy_put sends whole lines;
+	 * copy_end finishes it. No other operation may run on the connection
+	 * between copy_begin and copy_end. 0, or -1 with the error set. */
+	int (*copy_begin)(struct store_conn *c, const char *sql);
+	int (*copy_put)(struct store_conn *c, const char *buf, size_t len);
+	int (*copy_end)(struct store_conn *c);
 };
 
 /* The backend that path (a file, or a URI such as postgresql://...)

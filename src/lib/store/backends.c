@@ -7,12 +7,16 @@
 #include "store_int.h"
 
 /* The backends, one file each. */
-extern const struct store_backend store_sqlite; /* sqlite.c */
+extern const struct store_backend store_sqlite;   /* sqlite.c */
+extern const struct store_backend store_postgres; /* postgres.c */
 
 static const struct {
 	const char *prefix; /* NULL: any path */
 	const struct store_backend *be;
 } backends[] = {
+    {"postgresql://", &store_postgres},
+    {"postgres://", &store_postgres},
+    {"service=", &store_postgres},
     {NULL, &store_sqlite},
 };
 

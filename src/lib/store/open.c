@@ -27,8 +27,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_VALUES_LEAN_REV] = "SELECT value, id, revision FROM measurements WHERE series = ?1 AND "
 			   "timestamp >= ?2 ORDER BY timestamp, id",
     [ST_POINT_STRINGS] = "SELECT revision, timestamp FROM measurements WHERE id = ?1",
-    [ST_IDENT_FIND] = "SELECT id, value FROM measurements WHERE series = ?1 AND run_id IS ?2 AND "
-		      "revision IS ?3 AND case_id IS ?4 AND (?5 IS NULL OR timestamp = ?5) AND "
+    [ST_IDENT_FIND] = "SELECT id, value FROM measurements WHERE series = ?1 AND run_id IS NOT "
+		      "DISTINCT FROM ?2 AND revision IS NOT DISTINCT FROM ?3 AND case_id IS NOT "
+		      "DISTINCT FROM ?4 AND (?5 IS NULL OR timestamp = ?5) AND "
 		      "\"case\" IS NULL ORDER BY id LIMIT 1",
     /* Annotations of one series (?1), or of every series (NULL). */
     /* One series' (by the series and annotation indexes) or all of them. */
@@ -116,6 +117,7 @@ void store_rollback(struct assay_store *s)
 	if (s->be->in_txn(s->db))
 		s->be->rollback(s->db);
 	s->batch = false;
+	sbuf_reset(&s->copy_buf);
 	store_cache_clear(s);
 }
 
@@ -181,6 +183,7 @@ size_t store_column_append(struct sbuf *b, struct store_stmt *st, int col)
 static void free_store(struct assay_store *s)
 {
 	store_cache_clear(s);
+	sbuf_release(&s->copy_buf);
 	free(s->cache);
 	free(s->path);
 	free(s);
@@ -198,7 +201,7 @@ assay_err assay_store_open(const char *path, int flags, struct assay_store **out
 	struct assay_store *s = xcalloc(1, sizeof(*s));
 	s->be = be;
 	s->db = c;
-	s->path = xstrdup(path);
+	s->path = be->name_of(path);
 	s->readonly = flags & ASSAY_STORE_READONLY;
 	if ((rc = store_migrate(s, e)) != ASSAY_OK) {
 		assay_store_close(s, NULL);
@@ -227,12 +230,8 @@ const char *assay_store_path(const struct assay_store *s)
 
 int assay_store_schema_version(struct assay_store *s)
 {
-	struct store_stmt *st = store_prepare(s, s->be->version_sql, NULL);
-	int v = -1;
-	if (st && store_step(st) == STORE_ROW)
-		v = (int)store_column_int64(st, 0);
-	store_finalize(st);
-	return v;
+	int mark, v, tables;
+	return s->be->identity(s->db, &mark, &v, &tables) == 0 ? v : -1;
 }
 
 void store_cache_clear(struct assay_store *s)

@@ -95,8 +95,8 @@ assay_err assay_store_case_queue(struct assay_store *s, const char *run_id, cons
 	/* The finish-once trigger guards outcome changes, not these columns. */
 	struct store_stmt *st =
 	    store_prepare(s,
-			  "UPDATE cases SET queue_s = ?2, run_s = max(0, duration_s - "
-			  "?2) WHERE id = ?1 AND duration_s IS NOT NULL",
+			  "UPDATE cases SET queue_s = ?2, run_s = CASE WHEN duration_s > ?2 THEN "
+			  "duration_s - ?2 ELSE 0 END WHERE id = ?1 AND duration_s IS NOT NULL",
 			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;

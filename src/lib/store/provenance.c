@@ -30,8 +30,9 @@ assay_err assay_store_case_provenance(struct assay_store *s, const char *run_id,
 	for (size_t i = 0; i < n; i++) {
 		struct store_stmt *st = store_prepare(
 		    s,
-		    "INSERT OR REPLACE INTO provenance (\"case\", name, per, unit, matched) "
-		    "VALUES (?1, ?2, ?3, ?4, ?5)",
+		    "INSERT INTO provenance (\"case\", name, per, unit, matched) "
+		    "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (\"case\", name, unit) DO UPDATE "
+		    "SET per = excluded.per, matched = excluded.matched",
 		    e);
 		if (!st) {
 			store_rollback(s);

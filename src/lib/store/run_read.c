@@ -135,19 +135,6 @@ assay_err assay_store_case_details(struct assay_store *s, const char *run_id,
 	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading cases");
 }
 
-/* json_extract's path for a field name, quoted so that any key works. */
-static void field_path(struct sbuf *sql, const char *name)
-{
-	sbuf_adds(sql, ", json_extract(s.fields, '$.\"");
-	for (const char *p = name; *p; p++) {
-		if (*p == '\'')
-			sbuf_adds(sql, "''");
-		else if (*p != '"') /* a key with a quote cannot be asked for */
-			sbuf_addch(sql, *p);
-	}
-	sbuf_adds(sql, "\"')");
-}
-
 /* The statement reading rows of one case (?1) or, with by_run, of a run
  * (?1) whose rows have no case, leaving out the rows skip names. */
 static struct store_stmt *rows_stmt(struct assay_store *s, bool by_run, const char *const *skip,
@@ -156,8 +143,10 @@ static struct store_stmt *rows_stmt(struct assay_store *s, bool by_run, const ch
 	struct sbuf sql = SBUF_INIT;
 	sbuf_adds(&sql, "SELECT s.key, s.fields, s.metric, s.statistic, s.unit, s.direction, "
 			"m.value");
-	for (size_t i = 0; fields && fields[i]; i++)
-		field_path(&sql, fields[i]);
+	for (size_t i = 0; fields && fields[i]; i++) {
+		sbuf_adds(&sql, ", ");
+		s->be->json_field(&sql, "s.fields", fields[i]);
+	}
 	sbuf_addf(&sql, " FROM measurements m JOIN series s ON s.id = m.series WHERE %s",
 		  by_run ? "m.run = ?1 AND m.\"case\" IS NULL" : "m.\"case\" = ?1");
 	/* "METRIC[/STATISTIC][@FIELD]": bound as ?n (metric), ?n+1 (statistic)
@@ -167,8 +156,8 @@ static struct store_stmt *rows_stmt(struct assay_store *s, bool by_run, const ch
 	for (size_t i = 0; skip && skip[i]; i++, arg += 3) {
 		sbuf_addf(&sql,
 			  " AND NOT (s.metric = ?%d AND (?%d IS NULL OR s.statistic = ?%d) AND "
-			  "(?%d IS NULL OR instr(s.fields, ?%d) > 0))",
-			  arg, arg + 1, arg + 1, arg + 2, arg + 2);
+			  "(?%d IS NULL OR %s(s.fields, ?%d) > 0))",
+			  arg, arg + 1, arg + 1, arg + 2, s->be->instr_fn, arg + 2);
 	}
 	sbuf_adds(&sql, " ORDER BY m.id");
 	struct store_stmt *st = store_prepare(s, sql.buf, e);

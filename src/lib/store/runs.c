@@ -344,15 +344,21 @@ static assay_err set_outcome(struct assay_store *s, long long case_pk,
 			     const struct assay_case_result *res, const char *ended,
 			     struct assay_error *e)
 {
-	struct store_stmt *st =
-	    store_prepare(s,
-			  "UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, rows = ?6, "
-			  "duration_s = CASE WHEN ?5 >= 0 THEN ?5 WHEN attempts = 0 THEN NULL ELSE "
-			  " max(0, CAST(strftime('%s', ?4) AS INTEGER) - CAST(strftime('%s', "
-			  "started) AS INTEGER)) "
-			  "END, queue_s = CASE WHEN attempts = 0 THEN NULL ELSE 0 END, "
-			  "run_s = CASE WHEN ?5 >= 0 THEN ?5 END WHERE id = ?1",
-			  e);
+	/* Without a measured duration: the seconds from started to ended, at least 0. */
+	struct sbuf span = SBUF_INIT, sql = SBUF_INIT;
+	s->be->epoch(&span, "?4");
+	sbuf_adds(&span, " - ");
+	s->be->epoch(&span, "started");
+	sbuf_addf(&sql,
+		  "UPDATE cases SET outcome = ?2, reason = ?3, ended = ?4, rows = ?6, "
+		  "duration_s = CASE WHEN ?5 >= 0 THEN ?5 WHEN attempts = 0 THEN NULL "
+		  "WHEN %s > 0 THEN %s ELSE 0 END, "
+		  "queue_s = CASE WHEN attempts = 0 THEN NULL ELSE 0 END, "
+		  "run_s = CASE WHEN ?5 >= 0 THEN ?5 END WHERE id = ?1",
+		  span.buf, span.buf);
+	struct store_stmt *st = store_prepare(s, sql.buf, e);
+	sbuf_release(&span);
+	sbuf_release(&sql);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
 	store_bind_int64(st, 1, case_pk);
@@ -509,7 +515,7 @@ assay_err assay_store_runs(struct assay_store *s, size_t limit, struct assay_run
 	    e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	store_bind_int64(st, 1, limit ? (int64_t)limit : -1);
+	store_bind_int64(st, 1, limit ? (int64_t)limit : INT64_MAX);
 	int step;
 	while ((step = store_step(st)) == STORE_ROW) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);

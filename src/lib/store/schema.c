@@ -199,6 +199,11 @@ static const char *const migrations[] = {
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == ASSAY_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");
 
+const char *store_sqlite_migration(int v)
+{
+	return v >= 1 && v <= ASSAY_STORE_SCHEMA_VERSION ? migrations[v - 1] : NULL;
+}
+
 static assay_err pragma_int(struct assay_store *s, const char *sql, int *out, struct assay_error *e)
 {
 	struct store_stmt *st = store_prepare(s, sql, e);
@@ -216,13 +221,8 @@ static assay_err pragma_int(struct assay_store *s, const char *sql, int *out, st
 static assay_err check_identity(struct assay_store *s, int *version, struct assay_error *e)
 {
 	int app = 0, tables = 0;
-	assay_err rc = pragma_int(s, s->be->app_id_sql, &app, e);
-	if (rc == ASSAY_OK)
-		rc = pragma_int(s, s->be->version_sql, version, e);
-	if (rc == ASSAY_OK)
-		rc = pragma_int(s, s->be->tables_sql, &tables, e);
-	if (rc != ASSAY_OK)
-		return rc;
+	if (s->be->identity(s->db, &app, version, &tables) != 0)
+		return store_sqlerr(s, e, "reading the schema version");
 	if ((app && app != STORE_APPLICATION_ID) || (!app && tables))
 		return assay_error_set(e, ASSAY_USAGE, "%s: %s, but not an assay store", s->path,
 				       s->be->what);
@@ -259,7 +259,8 @@ assay_err store_migrate(struct assay_store *s, struct assay_error *e)
 	if ((rc = check_identity(s, &version, e)) != ASSAY_OK)
 		goto fail;
 	for (int v = version; v < ASSAY_STORE_SCHEMA_VERSION; v++) {
-		if (s->be->exec(s->db, migrations[v]) != 0) {
+		const char *sql = s->be->migration(v + 1);
+		if (!sql || (*sql && s->be->exec(s->db, sql) != 0)) {
 			char what[64];
 			snprintf(what, sizeof(what), "migrating to schema version %d", v + 1);
 			rc = store_sqlerr(s, e, what);
@@ -388,9 +389,9 @@ static assay_err alias_join(struct assay_store *s, const struct alias_move *m, b
 	if ((rc = exec_bound(s, "UPDATE measurements SET series = ?2 WHERE series = ?1", m->id,
 			     target, NULL, NULL, e)) != ASSAY_OK ||
 	    (rc = exec_bound(s,
-			     "INSERT OR IGNORE INTO annotations (series, revision, kind, "
+			     "INSERT INTO annotations (series, revision, kind, "
 			     "note, created) SELECT ?2, revision, kind, note, created "
-			     "FROM annotations WHERE series = ?1",
+			     "FROM annotations WHERE series = ?1 ON CONFLICT DO NOTHING",
 			     m->id, target, NULL, NULL, e)) != ASSAY_OK ||
 	    (rc = exec_bound(s, "DELETE FROM annotations WHERE series = ?1 AND ?2 = ?2", m->id, 0,
 			     NULL, NULL, e)) != ASSAY_OK)

@@ -220,6 +220,49 @@ static const char *lite_errmsg(struct store_conn *c)
 	return sqlite3_errmsg(c->db);
 }
 
+static int lite_int(struct store_conn *c, const char *sql, int *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int lite_identity(struct store_conn *c, int *mark, int *version, int *tables)
+{
+	*mark = *version = *tables = 0;
+	if (lite_int(c, "PRAGMA application_id", mark) ||
+	    lite_int(c, "PRAGMA user_version", version) ||
+	    lite_int(c, "SELECT count(*) FROM sqlite_master", tables))
+		return -1;
+	return 0;
+}
+
+static char *lite_name(const char *path)
+{
+	return xstrdup(path);
+}
+
+/* json_extract's path for a field name, quoted so that any key works. */
+static void lite_json_field(struct sbuf *sql, const char *col, const char *key)
+{
+	sbuf_addf(sql, "json_extract(%s, '$.\"", col);
+	for (const char *p = key; *p; p++) {
+		if (*p == '\'')
+			sbuf_adds(sql, "''");
+		else if (*p != '"') /* a key with a quote cannot be asked for */
+			sbuf_addch(sql, *p);
+	}
+	sbuf_adds(sql, "\"')");
+}
+
+static void lite_epoch(struct sbuf *sql, const char *expr)
+{
+	sbuf_addf(sql, "CAST(strftime('%%s', %s) AS INTEGER)", expr);
+}
+
 static int lite_stamp(struct store_conn *c, int mark, int version)
 {
 	char sql[128];
@@ -352,9 +395,12 @@ const struct store_backend store_sqlite = {
     .column_text = lite_column_text,
     .column_bytes = lite_column_bytes,
     .column_null = lite_column_null,
-    .app_id_sql = "PRAGMA application_id",
-    .version_sql = "PRAGMA user_version",
-    .tables_sql = "SELECT count(*) FROM sqlite_master",
+    .identity = lite_identity,
+    .name_of = lite_name,
+    .json_field = lite_json_field,
+    .instr_fn = "instr",
+    .epoch = lite_epoch,
+    .migration = store_sqlite_migration,
     .writable_sql = "PRAGMA journal_mode = WAL",
     /* Foreign keys off while tables are rebuilt (dropping the old cases
      * table must not cascade to its rows); checked before the commit. */

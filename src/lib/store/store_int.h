@@ -4,7 +4,9 @@
 #ifndef ASSAY_STORE_INT_H
 #define ASSAY_STORE_INT_H
 
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "assay/store.h"
 #include "backend.h"
@@ -62,7 +64,19 @@ struct assay_store {
 	struct ident_set idents;
 	struct store_stmt *ident_probe; /* does a series hold ingested rows? */
 	struct store_stmt *insert_many; /* ingest: STORE_INSERT_CHUNK rows in one statement */
+	struct sbuf copy_buf;           /* ingest: rows waiting for a COPY (rows.c) */
 };
+
+/* A double as text that reads back exactly (SQL's Infinity and NaN too). */
+static inline void store_double_text(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "NaN");
+	else if (isinf(v))
+		snprintf(buf, size, "%sInfinity", v < 0 ? "-" : "");
+	else
+		snprintf(buf, size, "%.17g", v);
+}
 
 /* Fill e from connection c's last failure: "PATH: what: the database's
  * message". Constraint violations are ASSAY_USAGE, everything else
@@ -106,6 +120,9 @@ static inline char *store_block_str(char *block, size_t off)
 {
 	return off ? block + off : NULL;
 }
+
+/* SQLite's script from schema version v-1 to v (schema.c). */
+const char *store_sqlite_migration(int v);
 
 /* Apply the migrations up to ASSAY_STORE_SCHEMA_VERSION (schema.c). */
 assay_err store_migrate(struct assay_store *s, struct assay_error *e);
