@@ -99,6 +99,7 @@ struct assay_run_result {
 	char *revision;
 	char *run_dir; /* <output>/<run_id> */
 	char *store;
+	char *store_name; /* store as shown and written: no password */
 	assay_err exit_code;
 	bool interrupted;
 	int attempt;                      /* 1, plus one per --resume */

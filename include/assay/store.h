@@ -46,6 +46,23 @@ int assay_store_schema_version(struct assay_store *s);
  * to an unfinished case. ASSAY_INFRA naming the first problem. */
 assay_err assay_store_verify(struct assay_store *s, struct assay_error *e);
 const char *assay_store_path(const struct assay_store *s);
+/* What assay_store_copy copied. */
+struct assay_copy_counts {
+	long long runs, series, rows; /* rows: measurements */
+	long long total;              /* rows of every table */
+};
+
+/* Copy every row of from (at the current schema version) into to, which
+ * must hold no runs or series yet, in one transaction of to's: ids, runs,
+ * cases, verdicts, series, measurements, annotations, ingests. */
+assay_err assay_store_copy(struct assay_store *from, struct assay_store *to,
+			   struct assay_copy_counts *counts, struct assay_error *e);
+
+/* A store's name as it may be shown or written (malloc'd): a connection
+ * string with its password taken out; a file's path as it is. */
+char *assay_store_name(const char *store);
+/* The store is a file (SQLite), not a database server's. */
+bool assay_store_is_file(const char *store);
 /* Give every series its canonical precision and scale spelling
  * (assay_series_canonicalize): a series that differs from an existing one
  * only in an alias is merged into it (its points, annotations and verdicts

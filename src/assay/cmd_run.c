@@ -134,7 +134,7 @@ static void print_dry_json(const struct assay_run_result *res, json_t *cases)
 {
 	json_t *doc = json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:O}", "schema", "assay.dry-run/1",
 				"suite", res->suite, "revision", res->revision, "run_dir",
-				res->run_dir, "store", res->store, "cases", cases);
+				res->run_dir, "store", res->store_name, "cases", cases);
 	char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
 	printf("%s\n", text);
 	free(text);
@@ -237,7 +237,7 @@ static void print_summary(const struct assay_run_result *res, const char *report
 		first = false;
 	}
 	printf("\nresults: %s/ (summary.json, a folder per case with its logs)\n", res->run_dir);
-	printf("store:   %s (run %s)\n", res->store, res->run_id);
+	printf("store:   %s (run %s)\n", res->store_name, res->run_id);
 	if (report)
 		printf("report:  %s/report.html (and junit.xml, summary.md)\n", report);
 	printf("exit %d (%s)\n", (int)res->exit_code, assay_strerror(res->exit_code));

@@ -537,8 +537,8 @@ static int store_migrate_cmd(int argc, char **argv)
 }
 
 static const struct cli_spec *const store_subs[] = {
-    &ingest_spec,   &export_spec, &series_spec,  &runs_spec,
-    &annotate_spec, &check_spec,  &migrate_spec, NULL,
+    &ingest_spec, &export_spec,  &series_spec,     &runs_spec, &annotate_spec,
+    &check_spec,  &migrate_spec, &store_copy_spec, NULL,
 };
 
 const struct cli_spec cmd_store_spec = {
@@ -546,7 +546,7 @@ const struct cli_spec cmd_store_spec = {
     .usage = "assay store <subcommand> [--store PATH] [options]",
     .about = "The results store: one SQLite file (default ./assay.db) holding runs, cases,\n"
 	     "measurement rows, series and annotations (docs/store.md). Subcommands: ingest,\n"
-	     "export, series, runs, annotate, check, migrate; each one's help follows, and\n"
+	     "export, series, runs, annotate, check, migrate, copy; each one's help follows, and\n"
 	     "`assay store SUB --help` prints only SUB's. filters: --series KEY[,KEY] (a key\n"
 	     "or a prefix of 8+ hex digits), --match FIELD=VALUE (repeatable), --since DATE\n"
 	     "(rows at or after).\n",
@@ -563,17 +563,17 @@ int cmd_store(int argc, char **argv)
 {
 	static int (*const run[])(int, char **) = {
 	    store_ingest,   store_export, store_series,      store_runs,
-	    store_annotate, store_check,  store_migrate_cmd,
+	    store_annotate, store_check,  store_migrate_cmd, store_copy_cmd,
 	};
 	if (argc < 2)
 		return cli_usage_error("store",
 				       "expected a subcommand: ingest, export, series, runs, "
-				       "annotate, check or migrate");
+				       "annotate, check, migrate or copy");
 	for (size_t i = 0; i < ARRAY_SIZE(run); i++)
 		if (!strcmp(argv[1], store_subs[i]->sub_name))
 			return run[i](argc - 1, argv + 1);
 	return cli_usage_error("store",
 			       "unknown subcommand '%s' (ingest, export, series, runs, "
-			       "annotate, check, migrate)",
+			       "annotate, check, migrate, copy)",
 			       argv[1]);
 }

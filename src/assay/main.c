@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assay/store.h"
+#include "assay/util.h"
 #include "assay/version.h"
 #include "cli.h"
 #include "opt.h"
@@ -86,8 +88,33 @@ static int doc_options(const char *name)
 	return ASSAY_OK;
 }
 
+/* A password in a store's connection string stays out of `ps`: the
+ * argument the program reads becomes a copy, and the bytes the kernel shows
+ * as the command line are overwritten with the name that hides it. (It
+ * was visible from exec to here; PGPASSWORD or ~/.pgpass never are.) */
+static void hide_passwords(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char *v = argv[i];
+		if (!strncmp(v, "--", 2) && strchr(v, '='))
+			v = strchr(v, '=') + 1;
+		if (assay_store_is_file(v))
+			continue;
+		char *shown = assay_store_name(v);
+		size_t have = strlen(v);
+		if (strcmp(shown, v) && strlen(shown) <= have) {
+			char *keep = xstrdup(argv[i]);
+			memset(v, 0, have);
+			memcpy(v, shown, strlen(shown));
+			argv[i] = keep; /* freed at exit */
+		}
+		free(shown);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	hide_passwords(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return ASSAY_USAGE;

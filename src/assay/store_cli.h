@@ -61,6 +61,10 @@ int parse_pool_get(struct parse_pool *pool, int i, struct parsed_file **pf);
 void parse_pool_release(struct parse_pool *pool, int i);
 void parse_pool_stop(struct parse_pool *pool);
 
+/* assay store copy (store_copy.c). */
+extern const struct cli_spec store_copy_spec;
+int store_copy_cmd(int argc, char **argv);
+
 void store_cli_release(struct store_cli *c);
 /* Open the store (writable: created when missing). Prints the error and
  * returns its exit code on failure. */

@@ -507,7 +507,7 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	struct assay_store_cases sc = {0};
 	assay_err rc;
 	bool lost = false;
-	if (access(src->store, F_OK) != 0)
+	if (assay_store_is_file(src->store) && access(src->store, F_OK) != 0)
 		return assay_error_at(e, ASSAY_USAGE, src->store, NULL, 0, "no such store");
 	if ((rc = assay_store_open(src->store, ASSAY_STORE_READONLY, &L.s, e)) != ASSAY_OK)
 		return rc;

@@ -104,7 +104,7 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 	json_t *doc = json_pack(
 	    "{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:o, s:o}", "schema", "assay.run/1",
 	    "run_id", res->run_id, "suite", str_or_null(res->suite), "revision",
-	    str_or_null(res->revision), "store", str_or_null(res->store), "exit_code",
+	    str_or_null(res->revision), "store", str_or_null(res->store_name), "exit_code",
 	    (int)res->exit_code, "result", assay_strerror(res->exit_code), "interrupted",
 	    res->interrupted, "counts", counts, "cases", cases, "secrets", secrets);
 	if (res->attempt > 0)
@@ -144,6 +144,7 @@ void assay_run_result_release(struct assay_run_result *res)
 	free(res->revision);
 	free(res->run_dir);
 	free(res->store);
+	free(res->store_name);
 	free(res->resume_hint);
 	strlist_clear(&res->secrets);
 	assay_redactor_release(&res->redact);

@@ -342,7 +342,7 @@ static char *resume_hint(const struct run_ctx *rc)
 {
 	struct sbuf sb = SBUF_INIT;
 	sbuf_addf(&sb, "assay run --resume %s --store ", rc->res->run_id);
-	assay_shell_quote(&sb, rc->res->store);
+	assay_shell_quote(&sb, rc->res->store_name);
 	sbuf_adds(&sb, " --out ");
 	assay_shell_quote(&sb, rc->o->output ? rc->o->output : rc->suite.output);
 	if (rc->o->revision) {
@@ -443,7 +443,7 @@ static assay_err begin(struct run_ctx *rc, struct assay_case_list *done, json_t 
 	struct assay_run_result *res = rc->res;
 	assay_err err;
 	const char *slash = strrchr(res->store, '/');
-	if (!rc->o->resume && slash && slash != res->store) {
+	if (!rc->o->resume && slash && slash != res->store && assay_store_is_file(res->store)) {
 		/* A new store may live in a folder that does not exist yet. */
 		char *dir = xstrndup(res->store, (size_t)(slash - res->store));
 		err = assay_mkdirs(dir, e);
@@ -631,6 +631,7 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 		strlist_push(&res->secrets, rc.suite.secrets.v[i]);
 	assay_redactor_add_all(&res->redact, &rc.redact);
 	res->store = xstrdup(o->store ? o->store : rc.suite.store);
+	res->store_name = assay_store_name(res->store);
 	if (rc.suite.kind == ASSAY_SUITE_EP)
 		rc.assay_ep = find_assay_ep(&rc);
 	res->n = rc.suite.n_cases;

@@ -155,6 +155,12 @@ struct store_backend {
 	int (*copy_begin)(struct store_conn *c, const char *sql);
 	int (*copy_put)(struct store_conn *c, const char *buf, size_t len);
 	int (*copy_end)(struct store_conn *c);
+	/* Run in a transaction that writes children before their parents
+	 * (store copy): foreign keys checked at the commit. */
+	const char *defer_fk_sql;
+	/* After rows were written with their ids: the next id of table follows
+	 * them (NULL where the database does so by itself). */
+	int (*ids_follow)(struct store_conn *c, const char *table);
 };
 
 /* The backend that path (a file, or a URI such as postgresql://...)

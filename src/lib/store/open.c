@@ -223,6 +223,16 @@ assay_err assay_store_close(struct assay_store *s, struct assay_error *e)
 	return rc;
 }
 
+char *assay_store_name(const char *store)
+{
+	return store_backend_for(store)->name_of(store);
+}
+
+bool assay_store_is_file(const char *store)
+{
+	return store_backend_for(store)->copy_begin == NULL;
+}
+
 const char *assay_store_path(const struct assay_store *s)
 {
 	return s->path;

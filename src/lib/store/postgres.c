@@ -68,7 +68,7 @@ static void set_err(struct store_conn *c, const char *state, const char *msg)
 		if (*p == '\n' || *p == '\t') {
 			if (p[1] && sb.len && sb.buf[sb.len - 1] != ' ')
 				sbuf_adds(&sb, p[-1] == '.' || p[-1] == ':' ? " " : "; ");
-		} else {
+		} else if (!(*p == ' ' && sb.len && sb.buf[sb.len - 1] == ' ')) {
 			sbuf_addch(&sb, *p);
 		}
 	}
@@ -702,6 +702,16 @@ static int pg_copy_end(struct store_conn *c)
 	return rc;
 }
 
+static int pg_ids_follow(struct store_conn *c, const char *table)
+{
+	char sql[256];
+	snprintf(sql, sizeof(sql),
+		 "SELECT setval(pg_get_serial_sequence('%s', 'id'), "
+		 "(SELECT COALESCE(max(id), 0) + 1 FROM %s), false)",
+		 table, table);
+	return pg_exec(c, sql);
+}
+
 static char *pg_name(const char *path)
 {
 	return pg_redact(path);
@@ -771,4 +781,6 @@ const struct store_backend store_postgres = {
     .copy_begin = pg_copy_begin,
     .copy_put = pg_copy_put,
     .copy_end = pg_copy_end,
+    .defer_fk_sql = "SET CONSTRAINTS ALL DEFERRED",
+    .ids_follow = pg_ids_follow,
 };

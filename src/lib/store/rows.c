@@ -468,8 +468,7 @@ struct pending {
 
 #define COPY_FLUSH (8u << 20)
 
-/* v as a COPY text field: \N for NULL, backslash escapes. */
-static void copy_text(struct sbuf *b, const char *v)
+void store_copy_text(struct sbuf *b, const char *v)
 {
 	if (!v) {
 		sbuf_adds(b, "\\N");
@@ -510,14 +509,14 @@ static assay_err copy_add(struct pending *p, const struct assay_row *r, long lon
 	struct sbuf *b = &p->s->copy_buf;
 	char num[32];
 	sbuf_addf(b, "%lld\t\\N\t%lld\t", p->run_pk, sid);
-	copy_text(b, r->run_id);
+	store_copy_text(b, r->run_id);
 	sbuf_addch(b, '\t');
-	copy_text(b, r->case_id);
+	store_copy_text(b, r->case_id);
 	store_double_text(num, sizeof(num), r->value);
 	sbuf_addf(b, "\t%s\t%lld\t", num, (long long)r->samples);
-	copy_text(b, r->revision);
+	store_copy_text(b, r->revision);
 	sbuf_addch(b, '\t');
-	copy_text(b, ts);
+	store_copy_text(b, ts);
 	sbuf_addch(b, '\n');
 	return b->len >= COPY_FLUSH ? copy_flush(p->s, e) : ASSAY_OK;
 }

@@ -413,4 +413,5 @@ const struct store_backend store_sqlite = {
     /* A page cache that holds a large ingest's changed pages, so that they
      * reach the WAL once, at the commit. */
     .bulk_sql = "PRAGMA cache_size = -262144",
+    .defer_fk_sql = "PRAGMA defer_foreign_keys = ON",
 };

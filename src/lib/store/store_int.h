@@ -67,6 +67,9 @@ struct assay_store {
 	struct sbuf copy_buf;           /* ingest: rows waiting for a COPY (rows.c) */
 };
 
+/* v as a field of a COPY text line: \N for NULL, backslash escapes (rows.c). */
+void store_copy_text(struct sbuf *b, const char *v);
+
 /* A double as text that reads back exactly (SQL's Infinity and NaN too). */
 static inline void store_double_text(char *buf, size_t size, double v)
 {
