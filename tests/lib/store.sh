@@ -8,6 +8,10 @@
 #   store_sql STORE SQL  runs one SQL statement (sqlite3 or psql -At): rows
 #                        one a line, columns |-separated, NULL empty
 #   store_exists STORE   true when STORE holds tables (an SQLite file exists)
+#   store_files STORE    prints the files that hold STORE's bytes, to grep for
+#                        what must never be written: the SQLite file (and its
+#                        -wal/-journal), or the server's data folder and log
+#                        after a CHECKPOINT
 #   store_cleanup        drops the databases store_new made (call it on exit)
 # The backend is $ASSAY_TEST_BACKEND: sqlite (default) or postgres; CTest's
 # NAME@pg variants set postgres and ASSAY_PG_ENV (the facts file of
@@ -81,6 +85,23 @@ store_exists() {
 		;;
 	*) [ -e "$1" ] ;;
 	esac
+}
+
+store_files() {
+	local f
+	case $1 in
+	postgresql://* | postgres://* | service=*)
+		psql -X -q "$ASSAY_PG_ADMIN" -c CHECKPOINT >&2 || return 1
+		echo "$ASSAY_PG_BASE/data"
+		echo "$ASSAY_PG_BASE/server.log"
+		;;
+	*)
+		for f in "$1" "$1-wal" "$1-journal"; do
+			[ -e "$f" ] && echo "$f"
+		done
+		;;
+	esac
+	return 0
 }
 
 store_cleanup() {
