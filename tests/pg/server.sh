@@ -18,7 +18,8 @@
 #   postgres  the superuser, on the socket only
 # When the server starts under ctest, a watchdog stops and removes it once
 # that ctest process is gone (kill -9 included); ASSAY_PG_WATCH_PID names
-# another process to watch. Exits 77 (CTest SKIP_RETURN_CODE) with "SKIP:"
+# another process to watch. ASSAY_PG_BINDIR overrides the newest
+# /usr/lib/postgresql/*/bin. Exits 77 (CTest SKIP_RETURN_CODE) with "SKIP:"
 # when PostgreSQL is not installed; ASSAY_REQUIRE_POSTGRES=1 makes that exit 1.
 set -uo pipefail
 
@@ -42,7 +43,7 @@ skip() {
 find_bindir() {
 	local d
 	if [ -n "${ASSAY_PG_BINDIR:-}" ]; then
-		echo "$ASSAY_PG_BINDIR"
+		[ -x "$ASSAY_PG_BINDIR/initdb" ] && echo "$ASSAY_PG_BINDIR"
 		return
 	fi
 	for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
@@ -180,7 +181,7 @@ start_watchdog() {
 
 do_start() {
 	bindir=$(find_bindir)
-	[ -n "$bindir" ] || skip "PostgreSQL is not installed (no initdb under /usr/lib/postgresql/*/bin; Debian: apt-get install postgresql)"
+	[ -n "$bindir" ] || skip "PostgreSQL is not installed (no initdb in ${ASSAY_PG_BINDIR:-/usr/lib/postgresql/*/bin}; Debian: apt-get install postgresql, or scripts/deps.sh check)"
 	command -v setpriv >/dev/null || [ "$(id -u)" != 0 ] || skip "setpriv (util-linux) is missing"
 	[ -f "$facts" ] && do_stop
 	pick_owner
