@@ -7,13 +7,16 @@
 #                           for bench/detect-compare.sh, which runs an Apache Otava checkout)
 set -euo pipefail
 
+# libpq-dev: the store's PostgreSQL backend (src/lib/store/postgres.c).
 pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev libpcre2-dev
-            libopenmpi-dev openmpi-bin"
+            libpq-dev libopenmpi-dev openmpi-bin"
 # hipcc: the compile check of assay-ep's HIP kernels (tests/e2e/ep).
 # podman, runc, busybox-static: the container tests (tests/e2e/containers)
 # run rootful podman on an image imported from a static busybox.
+# postgresql: the server (initdb, pg_ctl) and psql of the tests' fixture pg
+# (tests/pg/server.sh), which every NAME@pg test uses.
 pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3 hipcc
-            podman runc busybox-static"
+            podman runc busybox-static postgresql"
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
 pkgs_otava="python3 python3-numpy python3-scipy"

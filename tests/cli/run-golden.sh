@@ -8,17 +8,31 @@
 #   exit: <expected exit code>
 #   env: NAME=VALUE          (optional, repeatable)
 #   stdin: <file>            (optional, relative to the source root)
+#   setup: <arguments>       (optional, repeatable) assay runs these first, each
+#                            must exit 0 (e.g. an ingest into $STORE)
 #   --- stdout               exact expected stdout follows (to the next ---)
 #   --- stderr               exact expected stderr follows
 #   --- stdout-grep          each following line is an ERE that must match stdout
 #   --- stderr-grep          the same for stderr
+# $STORE in args and setup lines is a fresh store on the test's backend
+# (tests/lib/store.sh: an SQLite file, or a PostgreSQL database for the
+# NAME@pg variant); where the output names it, it reads $STORE.
 # ASSAY_GOLDEN_UPDATE=1 rewrites the exact sections from the actual output.
 set -u
 assay=$1
 case_file=$2
 src=${ASSAY_SOURCE_DIR:?}
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib/store.sh
+. "$here/../lib/store.sh"
+trap 'store_cleanup; rm -rf "$tmp"' EXIT
+store_init "$tmp"
+STORE=""
+if grep -Eq '^(args|setup): .*\$STORE' "$case_file"; then
+  STORE=$(store_new store) || exit 1
+fi
+export STORE
 
 args=$(sed -n 's/^args: //p' "$case_file" | head -n1)
 want_exit=$(sed -n 's/^exit: //p' "$case_file" | head -n1)
@@ -36,6 +50,12 @@ while IFS= read -r line; do envs+=("$line"); done < <(sed -n 's/^env: //p' "$cas
 
 cd "$src" || exit 1
 export ASSAY_BIN="$assay"
+while IFS= read -r line; do
+  eval "set -- $line"
+  if ! env "${envs[@]}" "$assay" "$@" </dev/null >"$tmp/setup.out" 2>&1; then
+    echo "setup failed: assay $line"; cat "$tmp/setup.out"; exit 1
+  fi
+done < <(sed -n 's/^setup: //p' "$case_file")
 eval "set -- $args"
 if [ -n "$stdin_file" ]; then
   env "${envs[@]}" "$assay" "$@" <"$stdin_file" >"$tmp/out" 2>"$tmp/err"
@@ -43,6 +63,12 @@ else
   env "${envs[@]}" "$assay" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
 fi
 got_exit=$?
+# The store's path or URL reads $STORE (the same text on both backends).
+if [ -n "$STORE" ]; then
+  for f in "$tmp/out" "$tmp/err"; do
+    STORE=$STORE perl -pi -e 's/\Q$ENV{STORE}\E/\$STORE/g' "$f"
+  done
+fi
 
 if [ "${ASSAY_GOLDEN_UPDATE:-}" = 1 ]; then
   awk -v out="$tmp/out" -v err="$tmp/err" -v code="$got_exit" '

@@ -1,5 +1,5 @@
 # A table row cut short (an NCCL warning interleaved on stdout): file and line, the header it was read against, exit 2, nothing stored
-args: store ingest --store $ASSAY_BUILD_DIR/cli-store-ingest-bad-nccl-text.db --cluster mi300x-a tests/fixtures/nccl-text/all_reduce_perf-rccl-truncated.txt
+args: store ingest --store $STORE --cluster mi300x-a tests/fixtures/nccl-text/all_reduce_perf-rccl-truncated.txt
 exit: 2
 --- stdout
 --- stderr

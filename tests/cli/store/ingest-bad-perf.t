@@ -1,5 +1,5 @@
 # a malformed perf.csv line: file, line and column named, nothing written
-args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db --cluster c tests/fixtures/ingest/perf-bad.csv
+args: store ingest --store $STORE --cluster c tests/fixtures/ingest/perf-bad.csv
 exit: 2
 --- stdout
 --- stderr

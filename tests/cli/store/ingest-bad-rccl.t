@@ -1,5 +1,5 @@
 # a malformed RCCL CI line
-args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db tests/fixtures/ingest/rccl_ci-bad.jsonl
+args: store ingest --store $STORE tests/fixtures/ingest/rccl_ci-bad.jsonl
 exit: 2
 --- stdout
 --- stderr

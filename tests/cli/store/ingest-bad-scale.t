@@ -1,5 +1,5 @@
 # --scale follows the scale grammar (docs/ingest.md): 15 GPUs do not split over 2 nodes
-args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db --scale 2N/15GPU tests/fixtures/ingest/perf.csv
+args: store ingest --store $STORE --scale 2N/15GPU tests/fixtures/ingest/perf.csv
 exit: 2
 --- stdout
 --- stderr

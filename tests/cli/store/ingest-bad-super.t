@@ -1,5 +1,5 @@
 # perf_entry_super.json errors name the JSON path
-args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db --cluster c --scale 1x8 tests/fixtures/ingest/perf_entry_super-bad.json
+args: store ingest --store $STORE --cluster c --scale 1x8 tests/fixtures/ingest/perf_entry_super-bad.json
 exit: 2
 --- stdout
 --- stderr

@@ -1,6 +1,6 @@
 # --format, the old spelling of ingest's --input-format, still works, with a
 # one-line deprecation note
-args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db --format xls tests/fixtures/ingest/perf.csv
+args: store ingest --store $STORE --format xls tests/fixtures/ingest/perf.csv
 exit: 2
 --- stdout
 --- stderr

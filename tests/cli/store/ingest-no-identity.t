@@ -1,5 +1,5 @@
 # every series needs cluster, scale and precision: the message says how to give them
-args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db tests/fixtures/ingest/nccl_tests.json
+args: store ingest --store $STORE tests/fixtures/ingest/nccl_tests.json
 exit: 2
 --- stdout
 --- stderr

@@ -1,5 +1,5 @@
 # content that no format claims
-args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db tests/fixtures/detect/step.csv
+args: store ingest --store $STORE tests/fixtures/detect/step.csv
 exit: 2
 --- stdout
 --- stderr

@@ -1,5 +1,5 @@
 # unknown formats
-args: store ingest --store $ASSAY_BUILD_DIR/cli-store-unused.db --input-format xls tests/fixtures/ingest/perf.csv
+args: store ingest --store $STORE --input-format xls tests/fixtures/ingest/perf.csv
 exit: 2
 --- stdout
 --- stderr

@@ -6,6 +6,7 @@
 # missing case, with a failed case, or 20% slower each refuse the
 # publication with the reason, and nothing is written.
 . "$(dirname "$0")/../run/lib.sh" "$@"
+S=$(store_new s)
 export ASSAY_E2E_CANARY="canary-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 cat >work.sh <<'EOF2'
 #!/bin/sh
@@ -35,11 +36,11 @@ suite ok.json 1
 suite slow.json 1.2
 suite missing.json 1 '["bf16"]'
 suite failing.json 1 "" fail
-last_run() { q s.db "SELECT run_id FROM runs ORDER BY id DESC LIMIT 1"; }
-for i in 1 2 3; do run_assay 0 run --store s.db --out out --revision rev1 --quiet ok.json; done
-good=$(q s.db "SELECT run_id FROM runs ORDER BY id" | tr '\n' ' ')
+last_run() { q "$S" "SELECT run_id FROM runs ORDER BY id DESC LIMIT 1"; }
+for i in 1 2 3; do run_assay 0 run --store "$S" --out out --revision rev1 --quiet ok.json; done
+good=$(q "$S" "SELECT run_id FROM runs ORDER BY id" | tr '\n' ' ')
 
-run_assay 0 publish --store s.db --suite pubtoy --last 3 --revision rev1 --out pub/one
+run_assay 0 publish --store "$S" --suite pubtoy --last 3 --revision rev1 --out pub/one
 expect_grep '^published 4 series of suite pubtoy from runs ' out.txt
 expect_grep '^  pub/one: unversioned$' out.txt
 [ "$(ls pub/one | tr '\n' ' ')" = "manifest.json rows.ndjson " ] || fail "files: $(ls pub/one)"
@@ -53,7 +54,7 @@ if grep -rlF -- "$host" pub; then fail "the host name $host is in the folder"; f
 grep -qF '"note":"***"' pub/one/rows.ndjson || fail "no redacted note: the check saw nothing"
 grep -qF '"ci":{"high":' pub/one/rows.ndjson || fail "no CI in the rows"
 # The same runs and seed again: byte-identical rows.
-run_assay 0 publish --store s.db --suite pubtoy --out pub/two $good
+run_assay 0 publish --store "$S" --suite pubtoy --out pub/two $good
 cmp pub/one/rows.ndjson pub/two/rows.ndjson || fail "the CIs differ for the same seed"
 # One flipped byte (lowest bit of the middle byte) in each file fails --verify.
 flip() { # FILE OFFSET
@@ -70,35 +71,35 @@ for f in rows.ndjson manifest.json; do
 done
 # A release needs both --tag and the matching --expect-matrix: a command
 # suite has no matrix digest, so it stays unversioned.
-run_assay 0 publish --store s.db --suite pubtoy --out pub/tagged --tag v1 --expect-matrix 0000 $good
+run_assay 0 publish --store "$S" --suite pubtoy --out pub/tagged --tag v1 --expect-matrix 0000 $good
 expect_grep '^  pub/tagged: unversioned$' out.txt
 expect_grep 'expect-matrix differs' err.txt
 [ ! -e pub/tagged/RELEASE ] || fail "a release marker without a matching matrix digest"
 
 # A fourth run that does not qualify: each refuses, naming why; nothing written.
-run_assay 0 run --store s.db --out out --revision rev2 --quiet ok.json
+run_assay 0 run --store "$S" --out out --revision rev2 --quiet ok.json
 r=$(last_run)
-run_assay 1 publish --store s.db --suite pubtoy --out pub/bad $good $r
+run_assay 1 publish --store "$S" --suite pubtoy --out pub/bad $good $r
 expect_eq "$(cat err.txt)" "assay publish: not published: 1 check failed
   run $r: revision rev2, not rev1" "another revision"
-run_assay 0 run --store s.db --out out --revision rev1 --quiet missing.json
+run_assay 0 run --store "$S" --out out --revision rev1 --quiet missing.json
 r=$(last_run)
-run_assay 1 publish --store s.db --suite pubtoy --out pub/bad $good $r
+run_assay 1 publish --store "$S" --suite pubtoy --out pub/bad $good $r
 expect_eq "$(cat err.txt)" "assay publish: not published: 1 check failed
   run $r: case fp8: missing" "a missing case"
-run_assay 3 run --store s.db --out out --revision rev1 --quiet failing.json
+run_assay 3 run --store "$S" --out out --revision rev1 --quiet failing.json
 r=$(last_run)
-run_assay 1 publish --store s.db --suite pubtoy --out pub/bad $good $r
+run_assay 1 publish --store "$S" --suite pubtoy --out pub/bad $good $r
 expect_grep "^  run $r: case fp8: workload-failed" err.txt
-run_assay 0 run --store s.db --out out --revision rev1 --quiet slow.json
+run_assay 0 run --store "$S" --out out --revision rev1 --quiet slow.json
 r=$(last_run)
-run_assay 1 publish --store s.db --suite pubtoy --out pub/bad $good $r
+run_assay 1 publish --store "$S" --suite pubtoy --out pub/bad $good $r
 expect_grep "^  series [0-9a-f]{12} \(case bf16, latency_us/p50\): p50 spread 1.2x above the limit 1.1x$" err.txt
 expect_grep "^  series [0-9a-f]{12} \(case fp8, latency_us/p50\): p50 spread 1.2x above the limit 1.1x$" err.txt
 if grep -q 'p99): p99 spread' err.txt; then fail "1.2x is within the p99 limit 1.25x"; fi
 [ ! -e pub/bad ] || fail "a refused publication wrote its folder"
 if ls -d pub/bad.tmp-* 2>/dev/null; then fail "a temporary folder was left"; fi
 # --last takes the newest runs of the revision: the slow and failed ones now.
-run_assay 1 publish --store s.db --suite pubtoy --last 3 --revision rev1 --out pub/bad
+run_assay 1 publish --store "$S" --suite pubtoy --last 3 --revision rev1 --out pub/bad
 expect_grep ': case fp8: workload-failed' err.txt
 echo ok

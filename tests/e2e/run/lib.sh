@@ -1,11 +1,15 @@
 # Shared by the tests/e2e/run/t-*.sh scripts: a scratch folder, the assay
-# binary, and checks that say what they expected. Source it first:
+# binary, stores of the test's backend (S=$(store_new s), tests/lib/store.sh)
+# and checks that say what they expected. Source it first:
 #   . "$(dirname "$0")/lib.sh" "$@"
+# A script with a line "# backends: sqlite" runs on SQLite only (CMakeLists.txt).
 set -euo pipefail
 ASSAY=$1
+. "$(dirname "${BASH_SOURCE[0]}")/../../lib/store.sh"
 T=$(mktemp -d /tmp/assay-e2e-run.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+trap 'store_cleanup; rm -rf "$T"' EXIT
 cd "$T"
+store_init "$T"
 # Workloads under ASan-built assay inherit nothing sanitizer-related; keep
 # the environment small and predictable.
 export LC_ALL=C
@@ -32,9 +36,9 @@ run_assay() {
   fi
 }
 
-# q STORE SQL: one query against a store.
+# q STORE SQL: one query against a store (sqlite3 or psql, rows |-separated).
 q() {
-  sqlite3 -batch -noheader "$1" "$2"
+  store_sql "$1" "$2"
 }
 
 expect_eq() {

@@ -3,6 +3,7 @@
 # line does not fail the case, a suite's own error pattern does, and the
 # built-in signature still fires on a line the benign pattern does not cover.
 . "$(dirname "$0")/lib.sh" "$@"
+S=$(store_new s) T2=$(store_new t)
 row='{"series":{"workload":"w"},"metric":"m","statistic":"mean","value":1,"unit":"s","direction":"lower"}'
 cat >work.sh <<EOF2
 #!/bin/sh
@@ -20,16 +21,16 @@ cat >suite.json <<'JSON'
  "signatures": {"benign": {"ib-fallback": "NCCL error: IB device \\S+ unavailable, falling back"},
                 "errors": {"loss-nan": "lm loss: nan\\b"}}}
 JSON
-run_assay 3 run --store s.db --quiet suite.json
-expect_eq "$(q s.db "SELECT case_id || ':' || outcome FROM cases ORDER BY id" | tr '\n' ' ')" \
+run_assay 3 run --store "$S" --quiet suite.json
+expect_eq "$(q "$S" "SELECT case_id || ':' || outcome FROM cases ORDER BY id" | tr '\n' ' ')" \
   "only-benign:passed user-error:workload-failed real-error:workload-failed " "outcomes"
-expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'user-error'")" \
+expect_eq "$(q "$S" "SELECT reason FROM cases WHERE case_id = 'user-error'")" \
   "signature loss-nan in stdout: iteration 5 | lm loss: nan |" "user signature"
-expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'real-error'")" \
+expect_eq "$(q "$S" "SELECT reason FROM cases WHERE case_id = 'real-error'")" \
   "signature nccl-error in stderr: NCCL error: remote process exited" "built-in signature"
 # Without the benign pattern the harmless line fails the case.
 sed 's/"benign": {[^}]*},//' suite.json > strict.json
 grep -q ib-fallback strict.json && fail "sed did not drop the benign pattern"
-run_assay 3 run --store t.db --quiet strict.json
-expect_eq "$(q t.db "SELECT outcome FROM cases WHERE case_id = 'only-benign'")" "workload-failed" "without benign"
+run_assay 3 run --store "$T2" --quiet strict.json
+expect_eq "$(q "$T2" "SELECT outcome FROM cases WHERE case_id = 'only-benign'")" "workload-failed" "without benign"
 echo ok

@@ -7,6 +7,7 @@
 # both print the right one, it passes and the matched strings, redacted,
 # are the case's provenance in the store and in the report.
 . "$(dirname "$0")/lib.sh" "$@"
+S=$(store_new s)
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
 export ASSAY_E2E_CANARY="canary-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 cat >work.sh <<'EOF2'
@@ -33,19 +34,19 @@ cat >suite.json <<JSON
  "timeout_s": 120,
  "parser": "rows", "results": ["{CASE_DIR}/rows.ndjson"]}
 JSON
-run_assay 5 run --store s.db --out out suite.json
-run=$(q s.db "SELECT run_id FROM runs")
-expect_eq "$(q s.db "SELECT outcome FROM cases WHERE case_id = 'same'")" passed "outcome of same"
-expect_eq "$(q s.db "SELECT outcome || ': ' || reason FROM cases WHERE case_id = 'mixed'")" \
+run_assay 5 run --store "$S" --out out suite.json
+run=$(q "$S" "SELECT run_id FROM runs")
+expect_eq "$(q "$S" "SELECT outcome FROM cases WHERE case_id = 'same'")" passed "outcome of same"
+expect_eq "$(q "$S" "SELECT outcome || ': ' || reason FROM cases WHERE case_id = 'mixed'")" \
   'infrastructure: provenance: expectation rccl-version not matched on rank 1 (pattern RCCL version\s*:?\s*2\.22\.3\S*( build \S+)?)' \
   "outcome of mixed"
 # A rank that printed nothing matched nothing.
-expect_eq "$(q s.db "SELECT outcome || ': ' || reason FROM cases WHERE case_id = 'silent'")" \
+expect_eq "$(q "$S" "SELECT outcome || ': ' || reason FROM cases WHERE case_id = 'silent'")" \
   'infrastructure: provenance: expectation rccl-version not matched on rank 1 (pattern RCCL version\s*:?\s*2\.22\.3\S*( build \S+)?)' \
   "outcome of silent"
 # Its measurement never reaches the store (another build's number).
-expect_eq "$(q s.db "SELECT count(*) FROM measurements m JOIN cases c ON c.id = m.\"case\" WHERE c.case_id = 'mixed'")" 0 "rows of mixed"
-expect_eq "$(q s.db "SELECT count(*) FROM measurements m JOIN cases c ON c.id = m.\"case\" WHERE c.case_id = 'same'")" 1 "rows of same"
+expect_eq "$(q "$S" "SELECT count(*) FROM measurements m JOIN cases c ON c.id = m.\"case\" WHERE c.case_id = 'mixed'")" 0 "rows of mixed"
+expect_eq "$(q "$S" "SELECT count(*) FROM measurements m JOIN cases c ON c.id = m.\"case\" WHERE c.case_id = 'same'")" 1 "rows of same"
 python3 - "out/$run/summary.json" <<'PY'
 import json, sys
 c = {x["case_id"]: x for x in json.load(open(sys.argv[1]))["cases"]}
@@ -55,11 +56,11 @@ PY
 host=$(hostname -s 2>/dev/null || hostname)
 host=${host%%.*}
 # Provenance: both ranks of same, the host as the node; the secret redacted.
-expect_eq "$(q s.db "SELECT p.name || '|' || p.per || '|' || p.unit || '|' || coalesce(p.matched, '-') FROM provenance p JOIN cases c ON c.id = p.\"case\" WHERE c.case_id = 'same' ORDER BY p.name, p.unit")" \
+expect_eq "$(q "$S" "SELECT p.name || '|' || p.per || '|' || p.unit || '|' || coalesce(p.matched, '-') FROM provenance p JOIN cases c ON c.id = p.\"case\" WHERE c.case_id = 'same' ORDER BY p.name, p.unit")" \
 "rccl-any|node|$host|RCCL version : 2.22.3
 rccl-version|rank|0|RCCL version : 2.22.3+hip6.2 build ***
 rccl-version|rank|1|RCCL version : 2.22.3+hip6.2 build ***" "provenance of same"
-expect_eq "$(q s.db "SELECT p.unit || '|' || coalesce(p.matched, '-') FROM provenance p JOIN cases c ON c.id = p.\"case\" WHERE c.case_id = 'mixed' AND p.name = 'rccl-version' ORDER BY p.unit")" \
+expect_eq "$(q "$S" "SELECT p.unit || '|' || coalesce(p.matched, '-') FROM provenance p JOIN cases c ON c.id = p.\"case\" WHERE c.case_id = 'mixed' AND p.name = 'rccl-version' ORDER BY p.unit")" \
 "0|RCCL version : 2.22.3+hip6.2 build ***
 1|-" "provenance of mixed"
 # The report shows what matched.
@@ -68,5 +69,5 @@ expect_grep '\| same \| rccl-version \| rank 1 \| RCCL version : 2\.22\.3\+hip6\
 expect_grep '\| mixed \| rccl-version \| rank 1 \| \(no match\) \|' "out/$run/summary.md"
 expect_grep 'rccl-version' "out/$run/report.html"
 no_canary() { ! grep -rqF -- "$ASSAY_E2E_CANARY" "$@" || fail "the secret's value is written in $*"; }
-no_canary out s.db
+no_canary out $(store_files "$S")
 echo ok

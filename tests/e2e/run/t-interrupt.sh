@@ -4,6 +4,8 @@
 # ranks; the run is recorded with exit 5, nothing of the interrupted case is
 # stored, the cases after it are skipped, and the printed resume command, run
 # as printed, runs exactly those cases.
+# backends: sqlite (not yet on both: each round removes the store file, s.db*,
+# and the resume hint it checks names that path)
 . "$(dirname "$0")/lib.sh" "$@"
 cat >work.sh <<'EOF2'
 #!/bin/sh

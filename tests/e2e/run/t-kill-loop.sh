@@ -4,6 +4,8 @@
 # time the run is resumed. After each resume has started, no process of an
 # earlier attempt is alive; at the end every case is stored exactly once
 # with its rows (none lost, none doubled). Issue 14, "Done when".
+# backends: sqlite (checks the SQLite file after each kill -9: PRAGMA
+# integrity_check, sqlite_master)
 . "$(dirname "$0")/lib.sh" "$@"
 cleanup() {
   set +e

@@ -11,8 +11,9 @@ for parser in megatron primus; do
  "argv": ["sh", "-c", "echo 'using world size: 8, data-parallel size: 8, context-parallel size: 1'; echo '> building GPT2BPETokenizer tokenizer ...'"],
  "parser": "$parser"}
 JSON
-  run_assay 4 run --store $parser.db --quiet suite-$parser.json
-  expect_eq "$(q $parser.db "SELECT outcome FROM cases")" "no-metrics" "$parser outcome"
+  S=$(store_new "$parser")
+  run_assay 4 run --store "$S" --quiet suite-$parser.json
+  expect_eq "$(q "$S" "SELECT outcome FROM cases")" "no-metrics" "$parser outcome"
   expect_grep 'no metrics: the log has no iteration line' out.txt
   expect_grep '^exit 4 \(no-metrics\)$' out.txt
 done
@@ -22,6 +23,7 @@ cat >stopped.json <<'JSON'
  "argv": ["sh", "-c", "echo ' iteration        1/      10 | consumed samples:          256 | elapsed time per iteration (ms): 500.0 | lm loss: 4.000000E+00 |'"],
  "parser": "megatron"}
 JSON
-run_assay 3 run --store stopped.db --quiet stopped.json
-expect_eq "$(q stopped.db "SELECT outcome FROM cases")" "workload-failed" "stopped outcome"
+S=$(store_new stopped)
+run_assay 3 run --store "$S" --quiet stopped.json
+expect_eq "$(q "$S" "SELECT outcome FROM cases")" "workload-failed" "stopped outcome"
 echo ok

@@ -5,6 +5,7 @@
 # is killed with SIGKILL, by the resume, which says what it ended. Run under
 # every containment assay has: a cgroup v2, the v1 freezer and pids
 # hierarchies, and the subreaper fallback (ASSAY_CONTAIN, docs/run.md).
+# backends: sqlite (not yet on both: each round removes the store file, s.db*)
 . "$(dirname "$0")/lib.sh" "$@"
 cleanup() {
   # Never leave a sleeper behind, whatever failed.

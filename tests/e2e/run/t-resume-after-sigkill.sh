@@ -4,6 +4,8 @@
 # case once, no duplicates, no rows of unfinished cases. The kill lands at a
 # different point each round (between cases, inside a case, during the
 # store write), and a resume is itself killed before the last one finishes.
+# backends: sqlite (checks SQLite's file and journal after SIGKILL: PRAGMA,
+# sqlite_master)
 . "$(dirname "$0")/lib.sh" "$@"
 cat >work.sh <<'EOF2'
 #!/bin/sh

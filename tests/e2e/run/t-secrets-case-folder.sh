@@ -5,6 +5,7 @@
 # file it wrote and then the case failed. A binary artifact the suite names
 # in raw_artifacts is left byte for byte as it was written.
 . "$(dirname "$0")/lib.sh" "$@"
+S=$(store_new s) A=$(store_new a) B=$(store_new b)
 export ASSAY_E2E_CANARY="canary-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 cat >work.sh <<'EOF2'
 #!/bin/sh
@@ -26,10 +27,10 @@ cat >suite.json <<'JSON'
  "secrets": ["ASSAY_E2E_CANARY"], "raw_artifacts": ["*.bin"],
  "parser": "rows", "results": ["{CASE_DIR}/rows.ndjson"]}
 JSON
-run_assay 3 run --store s.db --out out suite.json
-run=$(q s.db "SELECT run_id FROM runs")
-expect_eq "$(q s.db "SELECT outcome FROM cases WHERE case_id = 'ok'")" passed "outcome of ok"
-expect_eq "$(q s.db "SELECT outcome FROM cases WHERE case_id = 'fail'")" workload-failed "outcome of fail"
+run_assay 3 run --store "$S" --out out suite.json
+run=$(q "$S" "SELECT run_id FROM runs")
+expect_eq "$(q "$S" "SELECT outcome FROM cases WHERE case_id = 'ok'")" passed "outcome of ok"
+expect_eq "$(q "$S" "SELECT outcome FROM cases WHERE case_id = 'fail'")" workload-failed "outcome of fail"
 for c in ok fail; do
   d=out/$run/$c
   expect_grep '"note":"\*\*\*"' "$d/rows.ndjson"
@@ -40,20 +41,20 @@ for c in ok fail; do
     "$c/model.bin"
 done
 # Nowhere else under the output folder, nor in the store.
-if grep -rlF --exclude=model.bin -- "$ASSAY_E2E_CANARY" out s.db* out.txt err.txt; then
+if grep -rlF --exclude=model.bin -- "$ASSAY_E2E_CANARY" out $(store_files "$S") out.txt err.txt; then
   fail "the secret was written to the files above"
 fi
 
 # Without raw_artifacts the binary is redacted too.
 sed 's/, "raw_artifacts": \["\*.bin"\]//' suite.json >all.json
 grep -q raw_artifacts all.json && fail "all.json still has raw_artifacts"
-run_assay 3 run --store a.db --out aout all.json
-run=$(q a.db "SELECT run_id FROM runs")
+run_assay 3 run --store "$A" --out aout all.json
+run=$(q "$A" "SELECT run_id FROM runs")
 if grep -rlaF -- "$ASSAY_E2E_CANARY" aout; then fail "the secret was left in the files above"; fi
 
 # A pattern outside the case folder is refused.
 sed 's/"raw_artifacts": \["\*.bin"\]/"raw_artifacts": ["..\/x"]/' suite.json >bad.json
-run_assay 2 run --store b.db --out bout bad.json
+run_assay 2 run --store "$B" --out bout bad.json
 expect_eq "$(cat err.txt)" \
   'bad.json: $.raw_artifacts[0]: expected a file name pattern relative to the case folder, got "../x"' \
   "refusal"

@@ -5,6 +5,8 @@
 # parsed from a results file that holds it, not in a signature's matched
 # line or reason, not in the summary and not in any store row. A suite file
 # that contains the value itself is refused (exit 2) naming the secret.
+# backends: sqlite (not yet on both: reads series fields with json_extract
+# and dumps the store with sqlite3 .dump)
 . "$(dirname "$0")/lib.sh" "$@"
 export ASSAY_E2E_CANARY="canary-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 mkdir work

@@ -3,14 +3,15 @@
 # workload then hangs) is matched once no byte came for 200 ms, and the case
 # stops on the signature, not at its timeout.
 . "$(dirname "$0")/lib.sh" "$@"
+S=$(store_new s)
 cat >suite.json <<'JSON'
 {"kind": "command", "name": "partial", "cluster": "e2e", "combos": {"hang": {}},
  "argv": ["sh", "-c", "echo step 1; printf 'Segmentation fault'; sleep 60 && touch {CASE_DIR}/slept"],
  "parser": "none", "timeout_s": 40}
 JSON
-run_assay 3 run --store s.db --quiet suite.json
-run=$(q s.db "SELECT run_id FROM runs")
-expect_eq "$(q s.db "SELECT reason FROM cases")" "signature segfault in stdout: Segmentation fault" \
+run_assay 3 run --store "$S" --quiet suite.json
+run=$(q "$S" "SELECT run_id FROM runs")
+expect_eq "$(q "$S" "SELECT reason FROM cases")" "signature segfault in stdout: Segmentation fault" \
   "stored reason"
 python3 - "out/$run/summary.json" <<'PY'
 import json, sys

@@ -7,6 +7,7 @@
 # workload writes it a moment after the header. Each workload then sleeps;
 # it is stopped, not waited for.
 . "$(dirname "$0")/lib.sh" "$@"
+S=$(store_new s) L=$(store_new l)
 cat >suite.json <<'JSON'
 {"kind": "command", "name": "settle", "cluster": "e2e",
  "combos": {"hip": {"MSG": "RuntimeError: HIP error: an illegal memory access was encountered"},
@@ -15,12 +16,12 @@ cat >suite.json <<'JSON'
  "env": {"MSG": "{MSG}"},
  "parser": "none", "timeout_s": 120}
 JSON
-run_assay 3 run --store s.db --quiet suite.json
-run=$(q s.db "SELECT run_id FROM runs")
-expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'hip'")" \
+run_assay 3 run --store "$S" --quiet suite.json
+run=$(q "$S" "SELECT run_id FROM runs")
+expect_eq "$(q "$S" "SELECT reason FROM cases WHERE case_id = 'hip'")" \
   "signature gpu-page-fault in stderr: RuntimeError: HIP error: an illegal memory access was encountered" \
   "reason of the HIP fault"
-expect_eq "$(q s.db "SELECT reason FROM cases WHERE case_id = 'plain'")" \
+expect_eq "$(q "$S" "SELECT reason FROM cases WHERE case_id = 'plain'")" \
   "signature python-traceback in stderr: ValueError: shapes (4,) and (5,) not aligned" \
   "reason of a plain traceback"
 for c in hip plain; do
@@ -44,9 +45,9 @@ cat >late.json <<'JSON'
  "signatures": {"tune": {"python": {"settle_s": 120}}},
  "parser": "none", "timeout_s": 200}
 JSON
-run_assay 3 run --store l.db --out lout --quiet late.json
-run=$(q l.db "SELECT run_id FROM runs")
-expect_eq "$(q l.db "SELECT reason FROM cases")" "signature python-traceback in stderr: KeyError: late" \
+run_assay 3 run --store "$L" --out lout --quiet late.json
+run=$(q "$L" "SELECT run_id FROM runs")
+expect_eq "$(q "$L" "SELECT reason FROM cases")" "signature python-traceback in stderr: KeyError: late" \
   "reason of the late exception line"
 expect_grep '^KeyError: late$' "lout/$run/late/stderr.log"
 [ ! -e "lout/$run/late/slept" ] || fail "late slept to the end: it was not stopped"

@@ -3,18 +3,19 @@
 # soon as the line is seen: outcome workload-failed with the signature and
 # the line, exit 3; the sleep never finished and no process of it is left.
 . "$(dirname "$0")/lib.sh" "$@"
+S=$(store_new s)
 cat >suite.json <<'JSON'
 {"kind": "command", "name": "sig", "cluster": "e2e",
  "combos": {"nccl": {}},
  "argv": ["sh", "-c", "echo $$ > {CASE_DIR}/../shell.pid; sleep 60 & echo $! > {CASE_DIR}/../sleep.pid; echo step 1; echo 'rank 3: NCCL error: unhandled system error' >&2; wait; touch {CASE_DIR}/../slept"],
  "parser": "none", "timeout_s": 120}
 JSON
-run_assay 3 run --store s.db --quiet suite.json
-run=$(q s.db "SELECT run_id FROM runs")
-expect_eq "$(q s.db "SELECT outcome FROM cases")" "workload-failed" "stored outcome"
-expect_eq "$(q s.db "SELECT reason FROM cases")" \
+run_assay 3 run --store "$S" --quiet suite.json
+run=$(q "$S" "SELECT run_id FROM runs")
+expect_eq "$(q "$S" "SELECT outcome FROM cases")" "workload-failed" "stored outcome"
+expect_eq "$(q "$S" "SELECT reason FROM cases")" \
   "signature nccl-error in stderr: rank 3: NCCL error: unhandled system error" "stored reason"
-expect_eq "$(q s.db "SELECT exit_code FROM runs")" 3 "stored exit code"
+expect_eq "$(q "$S" "SELECT exit_code FROM runs")" 3 "stored exit code"
 expect_grep '^nccl +workload-failed .*signature nccl-error in stderr: rank 3: NCCL error' out.txt
 expect_grep '^exit 3 \(workload-failed\)$' out.txt
 # The line is in the captured log, the sleep was cut short, nothing is left.

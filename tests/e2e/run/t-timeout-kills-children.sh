@@ -5,6 +5,7 @@
 # each rank in a process group of its own). Outcome workload-failed
 # (timeout), exit 3, and no process of the case survives.
 . "$(dirname "$0")/lib.sh" "$@"
+S=$(store_new s)
 cat >spawn.sh <<'EOF2'
 #!/bin/sh
 # spawn.sh PIDFILE: start a small process tree, record its pids, then wait.
@@ -20,9 +21,9 @@ cat >suite.json <<'JSON'
  "argv": ["sh", "spawn.sh", "{CASE_DIR}/../tree.pids"],
  "parser": "none", "timeout_s": 2, "launcher": {"type": "local", "grace_s": 1}}
 JSON
-run_assay 3 run --store s.db --quiet suite.json
-run=$(q s.db "SELECT run_id FROM runs")
-expect_eq "$(q s.db "SELECT outcome || ': ' || reason FROM cases")" "workload-failed: timeout after 2 s" "outcome"
+run_assay 3 run --store "$S" --quiet suite.json
+run=$(q "$S" "SELECT run_id FROM runs")
+expect_eq "$(q "$S" "SELECT outcome || ': ' || reason FROM cases")" "workload-failed: timeout after 2 s" "outcome"
 expect_grep '^spawned$' "out/$run/tree/stdout.log"
 expect_all_gone "out/$run/tree.pids" 4
 
@@ -35,9 +36,9 @@ if command -v mpirun >/dev/null; then
  "env": {"OMPI_ALLOW_RUN_AS_ROOT": 1, "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": 1},
  "parser": "none", "timeout_s": 4, "launcher": {"type": "local", "grace_s": 1}}
 JSON
-  run_assay 3 run --store s.db --quiet mpi.json
-  run=$(q s.db "SELECT run_id FROM runs WHERE suite = 'mpi-timeout'")
-  expect_eq "$(q s.db "SELECT c.outcome FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id = '$run'")" \
+  run_assay 3 run --store "$S" --quiet mpi.json
+  run=$(q "$S" "SELECT run_id FROM runs WHERE suite = 'mpi-timeout'")
+  expect_eq "$(q "$S" "SELECT c.outcome FROM cases c JOIN runs r ON r.id = c.run WHERE r.run_id = '$run'")" \
     "workload-failed" "mpi outcome"
   expect_all_gone "out/$run/ranks.pids" 3
 else

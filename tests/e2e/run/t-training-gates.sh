@@ -8,6 +8,8 @@
 # pass, never no-metrics) with its rows, a log without steps is no-metrics,
 # a crashed workload keeps its steps; per-node logs are parsed from their
 # copies.
+# backends: sqlite (not yet on both: its queries use SQLite's json_extract
+# and group_concat)
 . "$(dirname "$0")/lib.sh" "$@"
 src=${ASSAY_SOURCE_DIR:?}
 megatron_log 10 500.0 >base.log

@@ -6,6 +6,8 @@
 # measurement fails the case; a run killed with SIGKILL inside a variant's
 # case resumes without losing or repeating a case. The workload is
 # deterministic: its metric is SIZE * FACTOR, FACTOR set by the variant.
+# backends: sqlite (not yet on both: its queries use SQLite's json_extract
+# and group_concat)
 . "$(dirname "$0")/lib.sh" "$@"
 cat >work.sh <<'EOF2'
 #!/bin/sh

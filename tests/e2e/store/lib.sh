@@ -1,18 +1,23 @@
 # Shared by the tests/e2e/store/t-*.sh scripts: a scratch folder, the
-# assay binary, and checks that say what they expected. Source it first:
+# assay binary, stores of the test's backend (S=$(store_new s), tests/lib/store.sh)
+# and checks that say what they expected. Source it first:
 #   . "$(dirname "$0")/lib.sh" "$@"
+# A script with a line "# backends: sqlite" runs on SQLite only (CMakeLists.txt).
 set -euo pipefail
 ASSAY=$1
 SRC=${ASSAY_SOURCE_DIR:?}
 FIX=$SRC/tests/fixtures/ingest
+. "$SRC/tests/lib/store.sh"
 T=$(mktemp -d /tmp/assay-e2e-store.XXXXXX)
 cleanup() {
   if [ -n "${CLEANUP:-}" ]; then eval "$CLEANUP" || true; fi
+  store_cleanup
   chmod -R u+w "$T" 2>/dev/null || true
   rm -rf "$T"
 }
 trap cleanup EXIT
 cd "$T"
+store_init "$T"
 export LC_ALL=C
 
 fail() {
@@ -37,8 +42,9 @@ run_assay() {
   fi
 }
 
+# q STORE SQL: one query against a store (sqlite3 or psql, rows |-separated).
 q() {
-  sqlite3 -batch -noheader "$1" "$2"
+  store_sql "$1" "$2"
 }
 
 expect_eq() {

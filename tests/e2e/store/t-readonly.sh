@@ -6,6 +6,8 @@
 # -m), else chattr +i, else (not root) chmod. Skipped, saying why, when none
 # works. At 53f999a every read command exited 5 ("attempt to write a
 # readonly database").
+# backends: sqlite (a store file in a read-only folder; PostgreSQL's
+# counterpart is a role with SELECT only)
 . "$(dirname "$0")/lib.sh" "$@"
 mkdir ro out
 run_assay 0 store ingest --store ro/s.db "$FIX/rccl_ci-nightly.jsonl"
