@@ -34,7 +34,8 @@ struct store_conn {
 struct pg_param {
 	char *v;      /* NULL: SQL NULL */
 	bool own;     /* v is ours to free */
-	unsigned oid; /* 0: text whose type the server infers */
+	unsigned oid; /* 0 (NULL): the server infers its type */
+	bool unused;  /* the SQL does not name it */
 	char num[32]; /* a number's text */
 };
 
@@ -339,7 +340,7 @@ static bool is_null_test(const char *s)
 }
 
 /* sql with SQLite's ?N (and bare ?) parameters as $N; *n gets the largest. */
-static char *dollar_params(const char *sql, int *n)
+static char *dollar_params(const char *sql, int *n, struct sbuf *used)
 {
 	struct sbuf sb = SBUF_INIT;
 	int max = 0;
@@ -369,6 +370,9 @@ static char *dollar_params(const char *sql, int *n)
 		}
 		if (k > max)
 			max = k;
+		while (used->len <= (size_t)k)
+			sbuf_addch(used, 0);
+		used->buf[k] = 1;
 		/* "$n IS NULL" alone cannot tell the server $n's type. */
 		if (is_null_test(p + 1))
 			sbuf_addf(&sb, "CAST($%d AS TEXT)", k);
@@ -384,8 +388,15 @@ static struct store_stmt *pg_prepare(struct store_conn *c, const char *sql)
 	struct pg_stmt *p = xcalloc(1, sizeof(*p));
 	p->base.be = &store_postgres;
 	p->c = c;
-	p->sql = dollar_params(sql, &p->n);
+	struct sbuf used = SBUF_INIT;
+	p->sql = dollar_params(sql, &p->n, &used);
 	p->p = xcalloc((size_t)p->n + 1, sizeof(*p->p));
+	/* A parameter the SQL does not name has no type to infer: text. */
+	for (int i = 0; i < p->n; i++) {
+		p->p[i].unused = !used.buf[i + 1];
+		p->p[i].oid = p->p[i].unused ? OID_TEXT : 0;
+	}
+	sbuf_release(&used);
 	return &p->base;
 }
 
@@ -395,7 +406,7 @@ static void param_drop(struct pg_param *q)
 		free(q->v);
 	q->v = NULL;
 	q->own = false;
-	q->oid = 0;
+	q->oid = q->unused ? OID_TEXT : 0;
 }
 
 static void pg_reset(struct store_stmt *st)
@@ -447,7 +458,7 @@ static struct pg_param *param(struct store_stmt *st, int idx)
 static void pg_bind_int64(struct store_stmt *st, int idx, int64_t v)
 {
 	struct pg_param *q = param(st, idx);
-	if (!q)
+	if (!q || q->unused)
 		return;
 	snprintf(q->num, sizeof(q->num), "%lld", (long long)v);
 	q->v = q->num;
@@ -457,7 +468,7 @@ static void pg_bind_int64(struct store_stmt *st, int idx, int64_t v)
 static void pg_bind_double(struct store_stmt *st, int idx, double v)
 {
 	struct pg_param *q = param(st, idx);
-	if (!q)
+	if (!q || q->unused)
 		return;
 	store_double_text(q->num, sizeof(q->num), v);
 	q->v = q->num;
@@ -467,7 +478,7 @@ static void pg_bind_double(struct store_stmt *st, int idx, double v)
 static void pg_bind_text(struct store_stmt *st, int idx, const char *v, int len, bool copy)
 {
 	struct pg_param *q = param(st, idx);
-	if (!q || !v)
+	if (!q || !v || q->unused)
 		return;
 	if (len >= 0) {
 		q->v = xstrndup(v, (size_t)len);
@@ -478,6 +489,7 @@ static void pg_bind_text(struct store_stmt *st, int idx, const char *v, int len,
 	} else {
 		q->v = (char *)v;
 	}
+	q->oid = OID_TEXT;
 }
 
 static void pg_bind_null(struct store_stmt *st, int idx)

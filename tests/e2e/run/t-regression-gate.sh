@@ -15,18 +15,18 @@ cat >suite.json <<'JSON'
                           "metrics": ["tflops_per_gpu/steady_mean"]}}}
 JSON
 verdict() { # GATE -> status:acked:value of the last run's case
-  q "$S" "SELECT v.status || ':' || v.acked || ':' || v.value FROM verdicts v JOIN cases c ON c.id = v.\"case\"
+  q "$S" "SELECT v.status || ':' || v.acked || ':' || CAST(v.value AS INTEGER) FROM verdicts v JOIN cases c ON c.id = v.\"case\"
           WHERE c.run = (SELECT max(id) FROM runs) AND v.gate = '$1'"
 }
 megatron_log 10 500.0 >train.log
 run_assay 0 run --store "$S" --revision A --quiet suite.json
-expect_eq "$(verdict rolling-mean)" "SKIPPED:0:500.0" "first run: no history"
+expect_eq "$(verdict rolling-mean)" "SKIPPED:0:500" "first run: no history"
 expect_grep '^bf16 +passed .*gates: .*2 SKIPPED' out.txt
 
 # The same suite at revision B, 10% slower: the rolling-mean gate fails.
 megatron_log 10 450.0 >train.log
 run_assay 1 run --store "$S" --revision B --quiet suite.json
-expect_eq "$(verdict rolling-mean)" "FAIL:0:450.0" "regressed run"
+expect_eq "$(verdict rolling-mean)" "FAIL:0:450" "regressed run"
 expect_grep '^bf16 +gate-failed .*gates: 1 FAIL \(rolling-mean tflops_per_gpu/steady_mean: 450 vs mean 500 of the last 1: -10.00% \(regression beyond -2%\)\)' out.txt
 expect_grep '^exit 1 \(gate-failed\)$' out.txt
 expect_eq "$(q "$S" "SELECT outcome FROM cases WHERE run = (SELECT max(id) FROM runs)")" gate-failed "stored outcome"
@@ -40,14 +40,14 @@ expect_eq "$(q "$S" "SELECT count(*) FROM measurements m JOIN series s ON s.id =
 run_assay 0 store annotate --store "$S" --match metric=tflops_per_gpu --match statistic=steady_mean \
   --revision B --kind ack --note 'slower kernel, accepted'
 run_assay 0 run --store "$S" --revision B --quiet suite.json
-expect_eq "$(verdict rolling-mean)" "PASS:1:450.0" "acked run"
+expect_eq "$(verdict rolling-mean)" "PASS:1:450" "acked run"
 expect_grep '^bf16 +passed .*PASS \(1 acked\)' out.txt
 # A later revision at the new level is judged against the mean re-based at B.
 run_assay 0 run --store "$S" --revision C --quiet suite.json
-expect_eq "$(verdict rolling-mean)" "PASS:0:450.0" "after the ack"
+expect_eq "$(verdict rolling-mean)" "PASS:0:450" "after the ack"
 expect_grep "re-based at acknowledged B" <(q "$S" "SELECT message FROM verdicts WHERE gate = 'rolling-mean' ORDER BY id DESC LIMIT 1")
 # And a regression from there fails again.
 megatron_log 10 400.0 >train.log
 run_assay 1 run --store "$S" --revision D --quiet suite.json
-expect_eq "$(verdict rolling-mean)" "FAIL:0:400.0" "a new regression"
+expect_eq "$(verdict rolling-mean)" "FAIL:0:400" "a new regression"
 echo ok
