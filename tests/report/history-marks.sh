@@ -15,7 +15,7 @@ T=$(mktemp -d /tmp/assay-history-marks.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
 run=$("$gen" --cases 40 --runs 8 s.db out)
-REPORT_STORE_SECRET=x "$assay" report --store s.db >/dev/null
+REPORT_STORE_SECRET=not-in-this-store "$assay" report --store s.db >/dev/null
 python3 - "out/$run" <<'PY'
 import re, sys
 d = sys.argv[1]
