@@ -525,7 +525,8 @@ static void test_outliers(void **state)
 	struct assay_publish_result r;
 	assert_int_equal(assay_publish(s, &o, &r, &e), ASSAY_GATE_FAILED);
 	assert_int_equal(r.problems.n, 4); /* every series */
-	assert_non_null(strstr(r.problems.v[0], ": 2 of 20 trials beyond 6xMAD (10%, limit 5%)"));
+	assert_non_null(strstr(r.problems.v[0], ": 2 of 20 trials farther than 6xMAD and 10% "
+						"from the median (10%, limit 5%)"));
 	assay_publish_result_release(&r);
 	/* A looser limit (15%: from 7 trials on) publishes. */
 	o.limits.outlier_frac = 0.15;
@@ -534,7 +535,9 @@ static void test_outliers(void **state)
 	strlist_clear(&o.run_ids);
 	ok(assay_store_close(s, &e), &e);
 
-	/* Three runs of one trial, one 1% off: beyond 6xMAD, yet too few to judge. */
+	/* Three runs of one trial, one 1% off: beyond 6xMAD, but within the
+	 * spread limit of the median: no outlier (at 9918b4f it counted one and
+	 * the row said outlier_fraction 0.333 beside its limit 0.05). */
 	snprintf(store + strlen(store), 8, "-b");
 	snprintf(out + strlen(out), 8, "-b");
 	ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
@@ -549,10 +552,91 @@ static void test_outliers(void **state)
 	assay_publish_result_release(&r);
 	size_t len;
 	char *rows = slurp(out, "rows.ndjson", &len);
-	assert_non_null(strstr(rows, "\"outliers\":1,"));
+	assert_non_null(strstr(rows, "\"outliers\":0,"));
 	free(rows);
 	strlist_clear(&o.run_ids);
 	ok(assay_store_close(s, &e), &e);
+}
+
+/* Every published row within its own limits. */
+static void rows_within_limits(void)
+{
+	size_t len;
+	char *text = slurp(out, "rows.ndjson", &len);
+	assert_non_null(text);
+	size_t n = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), n++) {
+		json_t *row = json_loads(line, 0, NULL);
+		json_t *st = json_object_get(row, "stability");
+		double frac = json_real_value(json_object_get(st, "outlier_fraction"));
+		double lim = json_real_value(json_object_get(st, "outlier_limit"));
+		double spread = json_real_value(json_object_get(st, "spread"));
+		double slim = json_real_value(json_object_get(st, "spread_limit"));
+		if (!(frac <= lim) || !(spread <= slim))
+			fail_msg("published beyond its limits: %s", line);
+		json_decref(row);
+	}
+	assert_int_equal(n, 4);
+	free(text);
+}
+
+/* One rule at every run count: n = 2..5 runs, one of them (the last)
+ * shifted; one or five trials per run (five: 0.1% apart, tight). A run 9%
+ * slower publishes at every n (the spread 1.09x is within 1.10x), and so
+ * does a tight one 2% slower (the MAD rule alone made every trial of it an
+ * outlier); one 12% slower is refused at every n. At 9918b4f three runs of
+ * one trial with one 9% slower published a row saying outlier_fraction
+ * 0.333 (limit 0.05); four runs of five trials with a 9% or 2% shift were
+ * refused for outliers. */
+static void test_stability_every_count(void **state)
+{
+	(void)state;
+	const struct {
+		double shift;
+		int trials;
+		bool publishes;
+	} cases[] = {{1.09, 1, true}, {1.09, 5, true},  {1.02, 5, true},
+		     {1.02, 1, true}, {1.12, 1, false}, {1.12, 5, false}};
+	for (int n = 2; n <= 5; n++)
+		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+			snprintf(store, sizeof(store), "%s/every-%d-%zu.db", tmp, n, k);
+			snprintf(out, sizeof(out), "%s/every-%d-%zu/folder", tmp, n, k);
+			char ids[5][64];
+			struct assay_store *s;
+			struct assay_error e;
+			ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
+			for (int i = 0; i < n; i++) {
+				struct run_spec sp = {.revision = "r1",
+						      .matrix = MATRIX,
+						      .scale = i == n - 1 ? cases[k].shift
+									  : 1 + i / 10000.0,
+						      .trials = cases[k].trials};
+				add_run(s, &sp, ids[i]);
+			}
+			struct assay_publish_opts o;
+			opts_for(&o, ids, n);
+			o.resamples = 100;
+			struct assay_publish_result r;
+			assay_err rc = assay_publish(s, &o, &r, &e);
+			for (size_t i = 0; i < r.problems.n; i++)
+				print_message("n=%d shift=%g trials=%d: %s\n", n, cases[k].shift,
+					      cases[k].trials, r.problems.v[i]);
+			if (cases[k].publishes) {
+				assert_int_equal(rc, ASSAY_OK);
+				rows_within_limits();
+			} else {
+				assert_int_equal(rc, ASSAY_GATE_FAILED);
+				bool spread = false;
+				for (size_t i = 0; i < r.problems.n; i++)
+					spread |=
+					    strstr(r.problems.v[i], "p50): p50 spread 1.1") != NULL;
+				assert_true(spread);
+				nothing_written();
+			}
+			assay_publish_result_release(&r);
+			strlist_clear(&o.run_ids);
+			ok(assay_store_close(s, &e), &e);
+		}
 }
 
 static void test_host_name_refused(void **state)
@@ -592,6 +676,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_stability_limits, setup),
 	    cmocka_unit_test_setup(test_drift_and_outliers, setup),
 	    cmocka_unit_test_setup(test_outliers, setup),
+	    cmocka_unit_test_setup(test_stability_every_count, setup),
 	    cmocka_unit_test_setup(test_host_name_refused, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown_all);

@@ -501,15 +501,16 @@ static void publish_series(const struct series_set *ss, const struct runs *runs,
 		if (!(st.drift <= o->limits.trial_drift))
 			pub_problem(res, "%s: trial drift %.4g above the limit %.4g", label,
 				    st.drift, o->limits.trial_drift);
-		/* Below 1/limit trials one outlier already exceeds the limit: the
-		 * check would demand none at all, which with a few runs of one
-		 * trial is noise. It applies from that many trials on. */
-		double need = o->limits.outlier_frac > 0 ? ceil(1 / o->limits.outlier_frac) : 1;
-		if ((double)st.trials >= need && !(st.outlier_fraction <= o->limits.outlier_frac))
+		/* The same rule at every count of runs and trials: an outlier is
+		 * beyond the spread limit from the median too (stats.c), so a
+		 * published row never states a fraction above its limit. */
+		if (!(st.outlier_fraction <= o->limits.outlier_frac))
 			pub_problem(res,
-				    "%s: %zu of %zu trials beyond %gxMAD (%.3g%%, limit %.3g%%)",
+				    "%s: %zu of %zu trials farther than %gxMAD and %.3g%% from the "
+				    "median (%.3g%%, limit %.3g%%)",
 				    label, st.outliers, st.trials, o->limits.mad_k,
-				    st.outlier_fraction * 100, o->limits.outlier_frac * 100);
+				    (st.spread_limit - 1) * 100, st.outlier_fraction * 100,
+				    o->limits.outlier_frac * 100);
 		struct assay_publish_ci ci;
 		assay_publish_bootstrap((const double *const *)s->vals, s->n, runs->n, o->resamples,
 					o->level, pub_series_seed(o->seed, s->key), &ci);
