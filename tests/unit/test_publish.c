@@ -61,6 +61,7 @@ struct run_spec {
 	const char *skip; /* a case left out */
 	const char *fail; /* a case that fails */
 	const char *cluster;
+	const char *host; /* the run's host (default HOST) */
 	int trials;
 	bool resume;
 	bool retry; /* case a killed once: the run resumed and began it again */
@@ -76,7 +77,7 @@ static void add_run(struct assay_store *s, const struct run_spec *sp, char id[64
 				      .revision = sp->revision,
 				      .matrix_sha256 = sp->matrix,
 				      .catalog_sha256 = CATALOG,
-				      .host = HOST,
+				      .host = sp->host ? sp->host : HOST,
 				      .launcher = "local"};
 	ok(assay_store_run_begin(s, &info, id, &e), &e);
 	const char *cases[] = {"a", "b"};
@@ -663,6 +664,61 @@ static void test_host_name_refused(void **state)
 	ok(assay_store_close(s, &e), &e);
 }
 
+/* Host names under 3 characters (`vm`, `n1`, `g7` are common node names)
+ * are checked too, as whole words of a series field or the case id: a
+ * cluster `vm` on host `vm` (or `g7` named as this machine's) is refused, a
+ * cluster `vmware-pool` or `g70` is not. At 9918b4f names under 3
+ * characters were exempt and `"cluster":"vm"` was published. */
+static void test_short_host_name_refused(void **state)
+{
+	(void)state;
+	const struct {
+		const char *host, *cluster, *private_name;
+		bool refused;
+	} cases[] = {{"vm", "vm", NULL, true},
+		     {"vm.lab.example", "vm", NULL, true},
+		     {"vm", "vmware-pool", NULL, false},
+		     {HOST, "g7", "g7", true},
+		     {HOST, "g70", "g7", false}};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		snprintf(store, sizeof(store), "%s/short-%zu.db", tmp, k);
+		snprintf(out, sizeof(out), "%s/short-%zu/folder", tmp, k);
+		char ids[3][64];
+		struct assay_store *s;
+		struct assay_error e;
+		ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
+		for (int i = 0; i < 3; i++) {
+			struct run_spec sp = {.revision = "r1",
+					      .matrix = MATRIX,
+					      .scale = 1,
+					      .cluster = cases[k].cluster,
+					      .host = cases[k].host};
+			add_run(s, &sp, ids[i]);
+		}
+		struct assay_publish_opts o;
+		opts_for(&o, ids, 3);
+		o.resamples = 100;
+		if (cases[k].private_name)
+			strlist_push(&o.private_names, cases[k].private_name);
+		struct assay_publish_result r;
+		assay_err rc = assay_publish(s, &o, &r, &e);
+		print_message("host %s, cluster %s: %s\n", cases[k].host, cases[k].cluster,
+			      rc == ASSAY_OK ? "published" : e.message);
+		if (cases[k].refused) {
+			assert_int_equal(rc, ASSAY_GATE_FAILED);
+			assert_int_equal(r.problems.n, 4); /* every series */
+			assert_non_null(strstr(r.problems.v[0], "holds a host or user name"));
+			nothing_written();
+		} else {
+			assert_int_equal(rc, ASSAY_OK);
+		}
+		assay_publish_result_release(&r);
+		strlist_clear(&o.run_ids);
+		strlist_clear(&o.private_names);
+		ok(assay_store_close(s, &e), &e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -678,6 +734,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_outliers, setup),
 	    cmocka_unit_test_setup(test_stability_every_count, setup),
 	    cmocka_unit_test_setup(test_host_name_refused, setup),
+	    cmocka_unit_test_setup(test_short_host_name_refused, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown_all);
 }

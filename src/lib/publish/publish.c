@@ -1,6 +1,7 @@
 /* assay publish, the library half: pick and qualify the runs, gather every
  * series across them, check stability, attach the bootstrap CI, and write
  * the publication folder atomically (docs/publish.md). Never prints. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -315,6 +316,41 @@ static const char *path_field(const json_t *o, const char **field)
 	return NULL;
 }
 
+/* Whether w occurs in s as a whole word: not next to a letter or digit. */
+static bool has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = s; n && (p = strstr(p, w)); p++)
+		if ((p == s || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/* Whether the row holds a private (host or user) name. A name of 3 or more
+ * characters anywhere in its text; a shorter one (`vm`, `n1`) only as a
+ * whole word of a series field's value or the case id, where a cluster or
+ * case named after the host puts it (anywhere, `us` would match a unit). */
+static bool holds_private(const char *text, const json_t *row, const char *name)
+{
+	if (strlen(name) >= 3)
+		return strstr(text, name) != NULL;
+	const char *k;
+	json_t *v;
+	const char *cid = json_string_value(json_object_get(row, "case_id"));
+	if (cid && has_word(cid, name))
+		return true;
+	json_object_foreach((json_t *)json_object_get(row, "series"), k, v)
+	{
+		char *t =
+		    json_is_string(v) ? xstrdup(json_string_value(v)) : assay_json_canonical(v);
+		bool hit = has_word(t, name);
+		free(t);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
 /* ---- writing ---- */
 
 static json_t *str_or_null(const char *s)
@@ -520,7 +556,7 @@ static void publish_series(const struct series_set *ss, const struct runs *runs,
 			pub_problem(res, "%s: series field %s holds a file path", label, field);
 		char *text = assay_json_canonical(row);
 		for (size_t k = 0; k < private->n; k++)
-			if (strstr(text, private->v[k])) {
+			if (holds_private(text, row, private->v[k])) {
 				pub_problem(
 				    res,
 				    "%s: holds a host or user name; set the suite's cluster "
@@ -569,10 +605,10 @@ assay_err assay_publish(struct assay_store *s, const struct assay_publish_opts *
 		pub_problem(res, "the runs stored no rows");
 	for (size_t i = 0; i < runs.n; i++) {
 		const char *h = runs.v[i].host;
-		if (h && strlen(h) >= 3 && !strlist_has(&private, h))
+		if (h && *h && !strlist_has(&private, h))
 			strlist_push(&private, h);
 		const char *dot = h ? strchr(h, '.') : NULL;
-		if (dot && dot - h >= 3) {
+		if (dot && dot > h) {
 			char *sh = xstrndup(h, (size_t)(dot - h));
 			if (!strlist_has(&private, sh))
 				strlist_push(&private, sh);
@@ -581,7 +617,7 @@ assay_err assay_publish(struct assay_store *s, const struct assay_publish_opts *
 		strlist_push(&res->run_ids, runs.v[i].run_id);
 	}
 	for (size_t i = 0; i < o->private_names.n; i++)
-		if (strlen(o->private_names.v[i]) >= 3)
+		if (*o->private_names.v[i] && !strlist_has(&private, o->private_names.v[i]))
 			strlist_push(&private, o->private_names.v[i]);
 	if (rc == ASSAY_OK && !res->problems.n)
 		publish_series(&ss, &runs, o, &private, &rows, res);
