@@ -719,6 +719,35 @@ static void test_short_host_name_refused(void **state)
 	}
 }
 
+/* The publication folder is made as mkdir -p would: 0777 less the umask
+ * (at 9918b4f it was mkdtemp's 0700 whatever the umask). */
+static void test_folder_mode_honours_umask(void **state)
+{
+	(void)state;
+	const mode_t masks[] = {022, 027, 002};
+	for (size_t k = 0; k < sizeof(masks) / sizeof(masks[0]); k++) {
+		snprintf(store, sizeof(store), "%s/mode-%zu.db", tmp, k);
+		snprintf(out, sizeof(out), "%s/mode-%zu/folder", tmp, k);
+		char ids[2][64];
+		struct assay_store *s = good_store(2, ids);
+		struct assay_publish_opts o;
+		opts_for(&o, ids, 2);
+		o.resamples = 100;
+		struct assay_publish_result r;
+		struct assay_error e;
+		mode_t old = umask(masks[k]);
+		assay_err rc = assay_publish(s, &o, &r, &e);
+		umask(old);
+		ok(rc, &e);
+		struct stat sb;
+		assert_int_equal(stat(out, &sb), 0);
+		assert_int_equal(sb.st_mode & 07777, 0777 & ~masks[k]);
+		assay_publish_result_release(&r);
+		strlist_clear(&o.run_ids);
+		ok(assay_store_close(s, &e), &e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -735,6 +764,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_stability_every_count, setup),
 	    cmocka_unit_test_setup(test_host_name_refused, setup),
 	    cmocka_unit_test_setup(test_short_host_name_refused, setup),
+	    cmocka_unit_test_setup(test_folder_mode_honours_umask, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown_all);
 }

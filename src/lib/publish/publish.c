@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "assay/json.h"
@@ -455,6 +456,30 @@ static bool tag_ok(const char *t)
 	return true;
 }
 
+/* A new empty folder beside dir, DIR.tmp-XXXXXX, made as mkdir -p would
+ * (0777 less the umask; mkdtemp's 0700 would be the publication's mode
+ * after the rename); NULL with e set when none can be made. */
+static char *temp_folder(const char *dir, struct assay_error *e)
+{
+	unsigned long x = (unsigned long)getpid() * 2654435761UL ^ (unsigned long)time(NULL);
+	for (int i = 0; i < 100; i++) {
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		char *t = xasprintf("%s.tmp-%06lx", dir, (x >> 20) & 0xffffff);
+		if (mkdir(t, 0777) == 0)
+			return t;
+		int err = errno;
+		free(t);
+		if (err != EEXIST) {
+			assay_error_set(e, ASSAY_INFRA, "%s: cannot create a temporary folder: %s",
+					dir, strerror(err));
+			return NULL;
+		}
+	}
+	assay_error_set(e, ASSAY_INFRA, "%s: cannot create a temporary folder: %s", dir,
+			strerror(EEXIST));
+	return NULL;
+}
+
 static assay_err write_folder(const struct assay_publish_opts *o, const struct runs *runs,
 			      const struct sbuf *rows, size_t nseries,
 			      struct assay_publish_result *res, struct assay_error *e)
@@ -462,13 +487,9 @@ static assay_err write_folder(const struct assay_publish_opts *o, const struct r
 	const struct assay_store_run *r0 = &runs->v[0];
 	res->released = o->tag && o->expect_matrix && r0->matrix_sha256 &&
 			!strcmp(o->expect_matrix, r0->matrix_sha256);
-	char *tmpl = xasprintf("%s.tmp-XXXXXX", o->out_dir);
-	if (!mkdtemp(tmpl)) {
-		assay_error_set(e, ASSAY_INFRA, "%s: cannot create a temporary folder: %s",
-				o->out_dir, strerror(errno));
-		free(tmpl);
+	char *tmpl = temp_folder(o->out_dir, e);
+	if (!tmpl)
 		return ASSAY_INFRA;
-	}
 	json_t *files = json_object();
 	assay_err rc =
 	    put_file(tmpl, "rows.ndjson", rows->buf ? rows->buf : "", rows->len, files, e);
