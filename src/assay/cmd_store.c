@@ -445,6 +445,44 @@ static const struct cli_spec annotate_spec = STORE_SPEC(
     "Annotate a revision of the series the filters select (or list their annotations).\n",
     annotate_opts, 0, 0, NULL);
 
+/* "--series K --match F=V" as given, for messages. */
+static char *filter_text(const struct assay_series_filter *f)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < f->keys.n; i++)
+		sbuf_addf(&sb, "%s--series %s", sb.len ? " " : "", f->keys.v[i]);
+	for (size_t i = 0; i < f->match.n; i++)
+		sbuf_addf(&sb, "%s--match %s", sb.len ? " " : "", f->match.v[i]);
+	return sbuf_detach(&sb, NULL);
+}
+
+/* An annotation names a revision of the series: refuse (exit 2) when none
+ * of them has a point at it (a mistyped revision would be kept silently). */
+static int annotate_check_revision(struct assay_store *s, const struct assay_series_list *l,
+				   const struct annotate_args *a)
+{
+	struct assay_error e;
+	for (size_t i = 0; i < l->n; i++) {
+		bool has;
+		if (assay_store_series_has_revision(s, l->v[i].key, a->revision, &has, &e) !=
+		    ASSAY_OK)
+			return cli_report(&e);
+		if (has)
+			return ASSAY_OK;
+	}
+	char *f = filter_text(&a->sc.filter);
+	int rc = l->n == 1 ? cli_usage_error("store",
+					     "annotate: the series %s selects has no point at "
+					     "revision '%s'",
+					     f, a->revision)
+			   : cli_usage_error("store",
+					     "annotate: none of the %zu series %s selects has a "
+					     "point at revision '%s'",
+					     l->n, f, a->revision);
+	free(f);
+	return rc;
+}
+
 /* Annotate, remove or list, series by series. */
 static int annotate_series(struct assay_store *s, const struct assay_series_list *l,
 			   const struct annotate_args *a, int kind)
@@ -505,6 +543,8 @@ static int store_annotate(int argc, char **argv)
 		rc = store_cli_open_series(sc, !a.list, &s, &l);
 	if (rc == ASSAY_OK && !a.list && !l.n)
 		rc = cli_usage_error("store", "annotate: no series matches");
+	if (rc == ASSAY_OK && !a.list && !a.remove)
+		rc = annotate_check_revision(s, &l, &a);
 	if (rc == ASSAY_OK)
 		rc = annotate_series(s, &l, &a, kind);
 	assay_series_list_release(&l);
