@@ -32,6 +32,7 @@ struct assay_row {
 	int64_t samples;
 	char *revision;  /* may be NULL */
 	char *timestamp; /* RFC 3339 UTC, may be NULL */
+	long line;       /* the line of its source file it was read from, 0 when unknown */
 };
 
 struct assay_rows {

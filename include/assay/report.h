@@ -146,6 +146,23 @@ struct assay_report_hpoint {
 	double value;
 };
 
+/* What the detector says of this run's point of a history series. */
+enum assay_report_regime {
+	ASSAY_REGIME_SAME,   /* no change point at this run's point */
+	ASSAY_REGIME_WORSE,  /* this run starts a new regime, for the worse */
+	ASSAY_REGIME_BETTER, /* this run starts a new regime, for the better */
+};
+
+/* How a history series is marked, in report.html and counted in summary.md
+ * (assay_report_history_mark). */
+enum assay_report_mark {
+	ASSAY_MARK_REGRESSION,  /* a regression gate failed, or the run's regime is worse */
+	ASSAY_MARK_IMPROVEMENT, /* the run's regime is better, no regression gate failed */
+	ASSAY_MARK_EARLIER,     /* change points before this run's point only */
+	ASSAY_MARK_NONE,        /* no change point, no failed gate */
+	ASSAY_MARK_COUNT
+};
+
 /* One history series the run touched. */
 struct assay_report_history {
 	char *label; /* e.g. "roundtrip_us p99 · mpi bf16 · ep=8 · T=128" */
@@ -156,7 +173,8 @@ struct assay_report_history {
 	char *strings;         /* the points' revisions in one block (owned), or NULL: each owned */
 	size_t *change_points; /* indexes into points: first point of a new regime */
 	size_t nchange_points, change_points_alloc;
-	long new_point; /* index of this run's point; -1 when none */
+	long new_point;                  /* index of this run's point; -1 when none */
+	enum assay_report_regime regime; /* the detector's word on this run's point */
 	enum assay_report_verdict verdict;
 	char *message;
 };
@@ -236,6 +254,10 @@ struct assay_report_history *assay_report_add_history(struct assay_report *r, co
 						      const char *unit);
 void assay_report_history_point(struct assay_report_history *h, const char *revision, double value);
 void assay_report_history_change(struct assay_report_history *h, size_t index);
+
+/* The mark of a history series; the history marks counted into counts. */
+enum assay_report_mark assay_report_history_mark(const struct assay_report_history *h);
+void assay_report_count_marks(const struct assay_report *r, size_t counts[ASSAY_MARK_COUNT]);
 
 /* Number of cases per outcome. */
 void assay_report_count(const struct assay_report *r, size_t counts[ASSAY_REPORT_OUTCOME_COUNT]);

@@ -408,6 +408,9 @@ assay_err assay_store_annotate(struct assay_store *s, const char *series_key, co
 assay_err assay_store_unannotate(struct assay_store *s, const char *series_key,
 				 const char *revision, enum assay_annotation_kind kind,
 				 bool *removed, struct assay_error *e);
+/* Whether series_key has a point at revision (*has). */
+assay_err assay_store_series_has_revision(struct assay_store *s, const char *series_key,
+					  const char *revision, bool *has, struct assay_error *e);
 /* Annotations of one series (series_key NULL: all), oldest first. */
 assay_err assay_store_annotations(struct assay_store *s, const char *series_key,
 				  struct assay_annotations *out, struct assay_error *e);

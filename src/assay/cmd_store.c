@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "assay/json.h"
 #include "assay/parse.h"
@@ -89,6 +91,36 @@ static const struct cli_spec ingest_spec = STORE_SPEC(
     "--precision fill what the data lacks, --set FIELD=VALUE overrides one.\n",
     ingest_opts, 0, -1, "file");
 
+/* Whether the store at path is a file that does not exist yet (not a
+ * connection string). */
+static bool store_file_absent(const char *path)
+{
+	struct stat sb;
+	return !strstr(path, "://") && strncmp(path, "service=", 8) && lstat(path, &sb) != 0 &&
+	       errno == ENOENT;
+}
+
+/* After a failed ingest into a store this call created: when it holds no
+ * run (nothing of another writer's), close it and remove its files, so
+ * that a failure leaves nothing behind; otherwise just close it. */
+static int close_new_store(struct assay_store *s, const char *path, int rc)
+{
+	struct assay_run_list l = {0};
+	struct assay_error e;
+	bool empty = assay_store_runs(s, 1, &l, &e) == ASSAY_OK && l.n == 0;
+	assay_run_list_release(&l);
+	rc = store_cli_close(s, rc);
+	if (empty) {
+		static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
+		for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+			char *p = xasprintf("%s%s", path, sfx[i]);
+			unlink(p);
+			free(p);
+		}
+	}
+	return rc;
+}
+
 static int store_ingest(int argc, char **argv)
 {
 	struct ingest_args a = {0};
@@ -105,11 +137,15 @@ static int store_ingest(int argc, char **argv)
 	struct assay_error e;
 	struct sbuf report = SBUF_INIT;
 	bool no_rows = false;
+	const char *path = sc->path ? sc->path : ASSAY_STORE_DEFAULT_PATH;
+	bool created = false;
 	struct parse_pool *pool =
 	    rc == ASSAY_OK ? parse_pool_start("store", &a.pc, nfiles, argv + optind) : NULL;
 	for (int i = 0; rc == ASSAY_OK && i < nfiles; i++) {
 		struct parsed_file *pf;
 		rc = parse_pool_get(pool, i, &pf);
+		if (rc == ASSAY_OK && !s)
+			created = store_file_absent(path);
 		if (rc == ASSAY_OK && !s && (rc = store_cli_open(sc, true, &s)) == ASSAY_OK &&
 		    assay_store_batch_begin(s, &e) != ASSAY_OK)
 			rc = cli_report(&e);
@@ -131,7 +167,10 @@ static int store_ingest(int argc, char **argv)
 	sbuf_release(&report);
 	parse_cli_release(&a.pc);
 	store_cli_release(sc);
-	rc = s ? store_cli_close(s, rc) : rc;
+	if (s && created && rc != ASSAY_OK)
+		rc = close_new_store(s, path, rc);
+	else if (s)
+		rc = store_cli_close(s, rc);
 	return rc < 0 ? ASSAY_OK : rc;
 }
 
@@ -406,6 +445,44 @@ static const struct cli_spec annotate_spec = STORE_SPEC(
     "Annotate a revision of the series the filters select (or list their annotations).\n",
     annotate_opts, 0, 0, NULL);
 
+/* "--series K --match F=V" as given, for messages. */
+static char *filter_text(const struct assay_series_filter *f)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < f->keys.n; i++)
+		sbuf_addf(&sb, "%s--series %s", sb.len ? " " : "", f->keys.v[i]);
+	for (size_t i = 0; i < f->match.n; i++)
+		sbuf_addf(&sb, "%s--match %s", sb.len ? " " : "", f->match.v[i]);
+	return sbuf_detach(&sb, NULL);
+}
+
+/* An annotation names a revision of the series: refuse (exit 2) when none
+ * of them has a point at it (a mistyped revision would be kept silently). */
+static int annotate_check_revision(struct assay_store *s, const struct assay_series_list *l,
+				   const struct annotate_args *a)
+{
+	struct assay_error e;
+	for (size_t i = 0; i < l->n; i++) {
+		bool has;
+		if (assay_store_series_has_revision(s, l->v[i].key, a->revision, &has, &e) !=
+		    ASSAY_OK)
+			return cli_report(&e);
+		if (has)
+			return ASSAY_OK;
+	}
+	char *f = filter_text(&a->sc.filter);
+	int rc = l->n == 1 ? cli_usage_error("store",
+					     "annotate: the series %s selects has no point at "
+					     "revision '%s'",
+					     f, a->revision)
+			   : cli_usage_error("store",
+					     "annotate: none of the %zu series %s selects has a "
+					     "point at revision '%s'",
+					     l->n, f, a->revision);
+	free(f);
+	return rc;
+}
+
 /* Annotate, remove or list, series by series. */
 static int annotate_series(struct assay_store *s, const struct assay_series_list *l,
 			   const struct annotate_args *a, int kind)
@@ -466,6 +543,8 @@ static int store_annotate(int argc, char **argv)
 		rc = store_cli_open_series(sc, !a.list, &s, &l);
 	if (rc == ASSAY_OK && !a.list && !l.n)
 		rc = cli_usage_error("store", "annotate: no series matches");
+	if (rc == ASSAY_OK && !a.list && !a.remove)
+		rc = annotate_check_revision(s, &l, &a);
 	if (rc == ASSAY_OK)
 		rc = annotate_series(s, &l, &a, kind);
 	assay_series_list_release(&l);

@@ -254,6 +254,16 @@ bool parse_cli_given(const struct parse_cli *p)
 	       json_object_size(p->overrides) || p->lower.n || p->higher.n;
 }
 
+/* "FILE:LINE: " when the parser knew row i's source line, else
+ * "FILE: row N: ". */
+static void row_where(struct sbuf *err, const char *file, const struct assay_row *r, size_t i)
+{
+	if (r->line > 0)
+		sbuf_addf(err, "%s:%ld: ", file, r->line);
+	else
+		sbuf_addf(err, "%s: row %zu: ", file, i + 1);
+}
+
 /* Parse one file; on failure the message (one line, no newline) goes in err. */
 static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf,
 		      struct sbuf *err)
@@ -298,7 +308,8 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 				json_object_set(r->series, k, v);
 			}
 			if (assay_row_finish(r, &e) != ASSAY_OK) {
-				sbuf_addf(err, "%s: row %zu: %s", pf->path, i + 1, e.message);
+				row_where(err, pf->path, r, i);
+				sbuf_adds(err, e.message);
 				return ASSAY_USAGE;
 			}
 		}
@@ -307,11 +318,11 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 		if (strlist_has(&p->higher, r->metric))
 			r->direction = ASSAY_DIR_HIGHER;
 		if (assay_store_check_identity(r, &e) != ASSAY_OK) {
-			sbuf_addf(
-			    err,
-			    "%s: row %zu: %s; give it with --cluster, --scale, --precision or "
-			    "--set FIELD=VALUE",
-			    pf->path, i + 1, e.message);
+			row_where(err, pf->path, r, i);
+			sbuf_addf(err,
+				  "%s; give it with --cluster, --scale, --precision or "
+				  "--set FIELD=VALUE",
+				  e.message);
 			return ASSAY_USAGE;
 		}
 	}

@@ -45,7 +45,7 @@ static void test_small(void **state)
 	    "### assay: quickstart run r7: **gate-failed** (exit 1)\n\n"
 	    "| outcome | cases |\n|---|---:|\n| passed | 2 |\n| gate-failed | 1 |\n"
 	    "| unsupported | 1 |\n| **total** | **4** |\n\n"
-	    "Gates: 1 evaluated, 1 failed. History: 1 series, 1 regression.\n\n"
+	    "Gates: 1 evaluated, 1 failed. History: 1 series, 1 regression, 0 improvements.\n\n"
 	    "#### Cases that did not pass\n\n| case | outcome | reason |\n|---|---|---|\n"
 	    "| d\\_1 | gate-failed | p99 \\| too high \\*now\\* |\n\n"
 	    "#### Failed gates\n\n| case | gate | metric | value | expected | message |\n"

@@ -61,6 +61,7 @@ struct run_spec {
 	const char *skip; /* a case left out */
 	const char *fail; /* a case that fails */
 	const char *cluster;
+	const char *host; /* the run's host (default HOST) */
 	int trials;
 	bool resume;
 	bool retry; /* case a killed once: the run resumed and began it again */
@@ -76,7 +77,7 @@ static void add_run(struct assay_store *s, const struct run_spec *sp, char id[64
 				      .revision = sp->revision,
 				      .matrix_sha256 = sp->matrix,
 				      .catalog_sha256 = CATALOG,
-				      .host = HOST,
+				      .host = sp->host ? sp->host : HOST,
 				      .launcher = "local"};
 	ok(assay_store_run_begin(s, &info, id, &e), &e);
 	const char *cases[] = {"a", "b"};
@@ -525,7 +526,8 @@ static void test_outliers(void **state)
 	struct assay_publish_result r;
 	assert_int_equal(assay_publish(s, &o, &r, &e), ASSAY_GATE_FAILED);
 	assert_int_equal(r.problems.n, 4); /* every series */
-	assert_non_null(strstr(r.problems.v[0], ": 2 of 20 trials beyond 6xMAD (10%, limit 5%)"));
+	assert_non_null(strstr(r.problems.v[0], ": 2 of 20 trials farther than 6xMAD and 10% "
+						"from the median (10%, limit 5%)"));
 	assay_publish_result_release(&r);
 	/* A looser limit (15%: from 7 trials on) publishes. */
 	o.limits.outlier_frac = 0.15;
@@ -534,7 +536,9 @@ static void test_outliers(void **state)
 	strlist_clear(&o.run_ids);
 	ok(assay_store_close(s, &e), &e);
 
-	/* Three runs of one trial, one 1% off: beyond 6xMAD, yet too few to judge. */
+	/* Three runs of one trial, one 1% off: beyond 6xMAD, but within the
+	 * spread limit of the median: no outlier (at 9918b4f it counted one and
+	 * the row said outlier_fraction 0.333 beside its limit 0.05). */
 	snprintf(store + strlen(store), 8, "-b");
 	snprintf(out + strlen(out), 8, "-b");
 	ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
@@ -549,10 +553,91 @@ static void test_outliers(void **state)
 	assay_publish_result_release(&r);
 	size_t len;
 	char *rows = slurp(out, "rows.ndjson", &len);
-	assert_non_null(strstr(rows, "\"outliers\":1,"));
+	assert_non_null(strstr(rows, "\"outliers\":0,"));
 	free(rows);
 	strlist_clear(&o.run_ids);
 	ok(assay_store_close(s, &e), &e);
+}
+
+/* Every published row within its own limits. */
+static void rows_within_limits(void)
+{
+	size_t len;
+	char *text = slurp(out, "rows.ndjson", &len);
+	assert_non_null(text);
+	size_t n = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), n++) {
+		json_t *row = json_loads(line, 0, NULL);
+		json_t *st = json_object_get(row, "stability");
+		double frac = json_real_value(json_object_get(st, "outlier_fraction"));
+		double lim = json_real_value(json_object_get(st, "outlier_limit"));
+		double spread = json_real_value(json_object_get(st, "spread"));
+		double slim = json_real_value(json_object_get(st, "spread_limit"));
+		if (!(frac <= lim) || !(spread <= slim))
+			fail_msg("published beyond its limits: %s", line);
+		json_decref(row);
+	}
+	assert_int_equal(n, 4);
+	free(text);
+}
+
+/* One rule at every run count: n = 2..5 runs, one of them (the last)
+ * shifted; one or five trials per run (five: 0.1% apart, tight). A run 9%
+ * slower publishes at every n (the spread 1.09x is within 1.10x), and so
+ * does a tight one 2% slower (the MAD rule alone made every trial of it an
+ * outlier); one 12% slower is refused at every n. At 9918b4f three runs of
+ * one trial with one 9% slower published a row saying outlier_fraction
+ * 0.333 (limit 0.05); four runs of five trials with a 9% or 2% shift were
+ * refused for outliers. */
+static void test_stability_every_count(void **state)
+{
+	(void)state;
+	const struct {
+		double shift;
+		int trials;
+		bool publishes;
+	} cases[] = {{1.09, 1, true}, {1.09, 5, true},  {1.02, 5, true},
+		     {1.02, 1, true}, {1.12, 1, false}, {1.12, 5, false}};
+	for (int n = 2; n <= 5; n++)
+		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+			snprintf(store, sizeof(store), "%s/every-%d-%zu.db", tmp, n, k);
+			snprintf(out, sizeof(out), "%s/every-%d-%zu/folder", tmp, n, k);
+			char ids[5][64];
+			struct assay_store *s;
+			struct assay_error e;
+			ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
+			for (int i = 0; i < n; i++) {
+				struct run_spec sp = {.revision = "r1",
+						      .matrix = MATRIX,
+						      .scale = i == n - 1 ? cases[k].shift
+									  : 1 + i / 10000.0,
+						      .trials = cases[k].trials};
+				add_run(s, &sp, ids[i]);
+			}
+			struct assay_publish_opts o;
+			opts_for(&o, ids, n);
+			o.resamples = 100;
+			struct assay_publish_result r;
+			assay_err rc = assay_publish(s, &o, &r, &e);
+			for (size_t i = 0; i < r.problems.n; i++)
+				print_message("n=%d shift=%g trials=%d: %s\n", n, cases[k].shift,
+					      cases[k].trials, r.problems.v[i]);
+			if (cases[k].publishes) {
+				assert_int_equal(rc, ASSAY_OK);
+				rows_within_limits();
+			} else {
+				assert_int_equal(rc, ASSAY_GATE_FAILED);
+				bool spread = false;
+				for (size_t i = 0; i < r.problems.n; i++)
+					spread |=
+					    strstr(r.problems.v[i], "p50): p50 spread 1.1") != NULL;
+				assert_true(spread);
+				nothing_written();
+			}
+			assay_publish_result_release(&r);
+			strlist_clear(&o.run_ids);
+			ok(assay_store_close(s, &e), &e);
+		}
 }
 
 static void test_host_name_refused(void **state)
@@ -579,6 +664,90 @@ static void test_host_name_refused(void **state)
 	ok(assay_store_close(s, &e), &e);
 }
 
+/* Host names under 3 characters (`vm`, `n1`, `g7` are common node names)
+ * are checked too, as whole words of a series field or the case id: a
+ * cluster `vm` on host `vm` (or `g7` named as this machine's) is refused, a
+ * cluster `vmware-pool` or `g70` is not. At 9918b4f names under 3
+ * characters were exempt and `"cluster":"vm"` was published. */
+static void test_short_host_name_refused(void **state)
+{
+	(void)state;
+	const struct {
+		const char *host, *cluster, *private_name;
+		bool refused;
+	} cases[] = {{"vm", "vm", NULL, true},
+		     {"vm.lab.example", "vm", NULL, true},
+		     {"vm", "vmware-pool", NULL, false},
+		     {HOST, "g7", "g7", true},
+		     {HOST, "g70", "g7", false}};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		snprintf(store, sizeof(store), "%s/short-%zu.db", tmp, k);
+		snprintf(out, sizeof(out), "%s/short-%zu/folder", tmp, k);
+		char ids[3][64];
+		struct assay_store *s;
+		struct assay_error e;
+		ok(assay_store_open(store, ASSAY_STORE_CREATE, &s, &e), &e);
+		for (int i = 0; i < 3; i++) {
+			struct run_spec sp = {.revision = "r1",
+					      .matrix = MATRIX,
+					      .scale = 1,
+					      .cluster = cases[k].cluster,
+					      .host = cases[k].host};
+			add_run(s, &sp, ids[i]);
+		}
+		struct assay_publish_opts o;
+		opts_for(&o, ids, 3);
+		o.resamples = 100;
+		if (cases[k].private_name)
+			strlist_push(&o.private_names, cases[k].private_name);
+		struct assay_publish_result r;
+		assay_err rc = assay_publish(s, &o, &r, &e);
+		print_message("host %s, cluster %s: %s\n", cases[k].host, cases[k].cluster,
+			      rc == ASSAY_OK ? "published" : e.message);
+		if (cases[k].refused) {
+			assert_int_equal(rc, ASSAY_GATE_FAILED);
+			assert_int_equal(r.problems.n, 4); /* every series */
+			assert_non_null(strstr(r.problems.v[0], "holds a host or user name"));
+			nothing_written();
+		} else {
+			assert_int_equal(rc, ASSAY_OK);
+		}
+		assay_publish_result_release(&r);
+		strlist_clear(&o.run_ids);
+		strlist_clear(&o.private_names);
+		ok(assay_store_close(s, &e), &e);
+	}
+}
+
+/* The publication folder is made as mkdir -p would: 0777 less the umask
+ * (at 9918b4f it was mkdtemp's 0700 whatever the umask). */
+static void test_folder_mode_honours_umask(void **state)
+{
+	(void)state;
+	const mode_t masks[] = {022, 027, 002};
+	for (size_t k = 0; k < sizeof(masks) / sizeof(masks[0]); k++) {
+		snprintf(store, sizeof(store), "%s/mode-%zu.db", tmp, k);
+		snprintf(out, sizeof(out), "%s/mode-%zu/folder", tmp, k);
+		char ids[2][64];
+		struct assay_store *s = good_store(2, ids);
+		struct assay_publish_opts o;
+		opts_for(&o, ids, 2);
+		o.resamples = 100;
+		struct assay_publish_result r;
+		struct assay_error e;
+		mode_t old = umask(masks[k]);
+		assay_err rc = assay_publish(s, &o, &r, &e);
+		umask(old);
+		ok(rc, &e);
+		struct stat sb;
+		assert_int_equal(stat(out, &sb), 0);
+		assert_int_equal(sb.st_mode & 07777, 0777 & ~masks[k]);
+		assay_publish_result_release(&r);
+		strlist_clear(&o.run_ids);
+		ok(assay_store_close(s, &e), &e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,7 +761,10 @@ int main(void)
 	    cmocka_unit_test_setup(test_stability_limits, setup),
 	    cmocka_unit_test_setup(test_drift_and_outliers, setup),
 	    cmocka_unit_test_setup(test_outliers, setup),
+	    cmocka_unit_test_setup(test_stability_every_count, setup),
 	    cmocka_unit_test_setup(test_host_name_refused, setup),
+	    cmocka_unit_test_setup(test_short_host_name_refused, setup),
+	    cmocka_unit_test_setup(test_folder_mode_honours_umask, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown_all);
 }

@@ -121,6 +121,7 @@ void assay_row_copy(struct assay_row *dst, const struct assay_row *src)
 	dst->samples = src->samples;
 	dst->revision = dup_or_null(src->revision);
 	dst->timestamp = dup_or_null(src->timestamp);
+	dst->line = src->line;
 }
 
 static void set_opt_string(json_t *o, const char *k, const char *v)
@@ -213,6 +214,7 @@ assay_err assay_row_from_json(const json_t *obj, struct assay_row *r, const char
 			       "does not match the series (expected %s)", r->series_key);
 		goto fail;
 	}
+	r->line = line;
 	return ASSAY_OK;
 fail:
 	if (e && line > 0)
@@ -272,7 +274,7 @@ assay_err assay_rows_parse_ndjson(const char *text, size_t len, const char *file
 		struct assay_row r;
 		if (row_parse_fast(memo, start, n, &r)) {
 			pos += n + (nl ? 1 : 0);
-			line++;
+			r.line = ++line;
 			assay_rows_push(&tmp, &r);
 			continue;
 		}

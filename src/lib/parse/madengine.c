@@ -306,9 +306,12 @@ assay_err madengine_parse_csv(const char *data, size_t len, const struct assay_p
 		}
 		char why[256];
 		const char *field = "";
+		size_t before = tmp.n;
 		int n = madengine_record(rec, extras, &tmp, why, sizeof(why), &field);
 		json_decref(rec);
 		json_decref(extras);
+		for (size_t k = before; k < tmp.n; k++)
+			tmp.v[k].line = r.line;
 		if (n < 0) {
 			rc = assay_error_at(e, ASSAY_USAGE, o->file, NULL, r.line,
 					    "column \"%s\": %s", field, why);

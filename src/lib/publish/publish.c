@@ -1,6 +1,7 @@
 /* assay publish, the library half: pick and qualify the runs, gather every
  * series across them, check stability, attach the bootstrap CI, and write
  * the publication folder atomically (docs/publish.md). Never prints. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "assay/json.h"
@@ -315,6 +317,41 @@ static const char *path_field(const json_t *o, const char **field)
 	return NULL;
 }
 
+/* Whether w occurs in s as a whole word: not next to a letter or digit. */
+static bool has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = s; n && (p = strstr(p, w)); p++)
+		if ((p == s || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/* Whether the row holds a private (host or user) name. A name of 3 or more
+ * characters anywhere in its text; a shorter one (`vm`, `n1`) only as a
+ * whole word of a series field's value or the case id, where a cluster or
+ * case named after the host puts it (anywhere, `us` would match a unit). */
+static bool holds_private(const char *text, const json_t *row, const char *name)
+{
+	if (strlen(name) >= 3)
+		return strstr(text, name) != NULL;
+	const char *k;
+	json_t *v;
+	const char *cid = json_string_value(json_object_get(row, "case_id"));
+	if (cid && has_word(cid, name))
+		return true;
+	json_object_foreach((json_t *)json_object_get(row, "series"), k, v)
+	{
+		char *t =
+		    json_is_string(v) ? xstrdup(json_string_value(v)) : assay_json_canonical(v);
+		bool hit = has_word(t, name);
+		free(t);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
 /* ---- writing ---- */
 
 static json_t *str_or_null(const char *s)
@@ -419,6 +456,30 @@ static bool tag_ok(const char *t)
 	return true;
 }
 
+/* A new empty folder beside dir, DIR.tmp-XXXXXX, made as mkdir -p would
+ * (0777 less the umask; mkdtemp's 0700 would be the publication's mode
+ * after the rename); NULL with e set when none can be made. */
+static char *temp_folder(const char *dir, struct assay_error *e)
+{
+	unsigned long x = (unsigned long)getpid() * 2654435761UL ^ (unsigned long)time(NULL);
+	for (int i = 0; i < 100; i++) {
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		char *t = xasprintf("%s.tmp-%06lx", dir, (x >> 20) & 0xffffff);
+		if (mkdir(t, 0777) == 0)
+			return t;
+		int err = errno;
+		free(t);
+		if (err != EEXIST) {
+			assay_error_set(e, ASSAY_INFRA, "%s: cannot create a temporary folder: %s",
+					dir, strerror(err));
+			return NULL;
+		}
+	}
+	assay_error_set(e, ASSAY_INFRA, "%s: cannot create a temporary folder: %s", dir,
+			strerror(EEXIST));
+	return NULL;
+}
+
 static assay_err write_folder(const struct assay_publish_opts *o, const struct runs *runs,
 			      const struct sbuf *rows, size_t nseries,
 			      struct assay_publish_result *res, struct assay_error *e)
@@ -426,13 +487,9 @@ static assay_err write_folder(const struct assay_publish_opts *o, const struct r
 	const struct assay_store_run *r0 = &runs->v[0];
 	res->released = o->tag && o->expect_matrix && r0->matrix_sha256 &&
 			!strcmp(o->expect_matrix, r0->matrix_sha256);
-	char *tmpl = xasprintf("%s.tmp-XXXXXX", o->out_dir);
-	if (!mkdtemp(tmpl)) {
-		assay_error_set(e, ASSAY_INFRA, "%s: cannot create a temporary folder: %s",
-				o->out_dir, strerror(errno));
-		free(tmpl);
+	char *tmpl = temp_folder(o->out_dir, e);
+	if (!tmpl)
 		return ASSAY_INFRA;
-	}
 	json_t *files = json_object();
 	assay_err rc =
 	    put_file(tmpl, "rows.ndjson", rows->buf ? rows->buf : "", rows->len, files, e);
@@ -501,15 +558,16 @@ static void publish_series(const struct series_set *ss, const struct runs *runs,
 		if (!(st.drift <= o->limits.trial_drift))
 			pub_problem(res, "%s: trial drift %.4g above the limit %.4g", label,
 				    st.drift, o->limits.trial_drift);
-		/* Below 1/limit trials one outlier already exceeds the limit: the
-		 * check would demand none at all, which with a few runs of one
-		 * trial is noise. It applies from that many trials on. */
-		double need = o->limits.outlier_frac > 0 ? ceil(1 / o->limits.outlier_frac) : 1;
-		if ((double)st.trials >= need && !(st.outlier_fraction <= o->limits.outlier_frac))
+		/* The same rule at every count of runs and trials: an outlier is
+		 * beyond the spread limit from the median too (stats.c), so a
+		 * published row never states a fraction above its limit. */
+		if (!(st.outlier_fraction <= o->limits.outlier_frac))
 			pub_problem(res,
-				    "%s: %zu of %zu trials beyond %gxMAD (%.3g%%, limit %.3g%%)",
+				    "%s: %zu of %zu trials farther than %gxMAD and %.3g%% from the "
+				    "median (%.3g%%, limit %.3g%%)",
 				    label, st.outliers, st.trials, o->limits.mad_k,
-				    st.outlier_fraction * 100, o->limits.outlier_frac * 100);
+				    (st.spread_limit - 1) * 100, st.outlier_fraction * 100,
+				    o->limits.outlier_frac * 100);
 		struct assay_publish_ci ci;
 		assay_publish_bootstrap((const double *const *)s->vals, s->n, runs->n, o->resamples,
 					o->level, pub_series_seed(o->seed, s->key), &ci);
@@ -519,7 +577,7 @@ static void publish_series(const struct series_set *ss, const struct runs *runs,
 			pub_problem(res, "%s: series field %s holds a file path", label, field);
 		char *text = assay_json_canonical(row);
 		for (size_t k = 0; k < private->n; k++)
-			if (strstr(text, private->v[k])) {
+			if (holds_private(text, row, private->v[k])) {
 				pub_problem(
 				    res,
 				    "%s: holds a host or user name; set the suite's cluster "
@@ -568,10 +626,10 @@ assay_err assay_publish(struct assay_store *s, const struct assay_publish_opts *
 		pub_problem(res, "the runs stored no rows");
 	for (size_t i = 0; i < runs.n; i++) {
 		const char *h = runs.v[i].host;
-		if (h && strlen(h) >= 3 && !strlist_has(&private, h))
+		if (h && *h && !strlist_has(&private, h))
 			strlist_push(&private, h);
 		const char *dot = h ? strchr(h, '.') : NULL;
-		if (dot && dot - h >= 3) {
+		if (dot && dot > h) {
 			char *sh = xstrndup(h, (size_t)(dot - h));
 			if (!strlist_has(&private, sh))
 				strlist_push(&private, sh);
@@ -580,7 +638,7 @@ assay_err assay_publish(struct assay_store *s, const struct assay_publish_opts *
 		strlist_push(&res->run_ids, runs.v[i].run_id);
 	}
 	for (size_t i = 0; i < o->private_names.n; i++)
-		if (strlen(o->private_names.v[i]) >= 3)
+		if (*o->private_names.v[i] && !strlist_has(&private, o->private_names.v[i]))
 			strlist_push(&private, o->private_names.v[i]);
 	if (rc == ASSAY_OK && !res->problems.n)
 		publish_series(&ss, &runs, o, &private, &rows, res);

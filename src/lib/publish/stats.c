@@ -78,7 +78,10 @@ void pub_stability_compute(const struct pub_series *s, size_t nruns,
 		double d = pub_ratio(halves, 2);
 		out->drift = d > out->drift ? d : out->drift;
 	}
-	/* Outliers: all trials of all runs pooled, beyond mad_k x MAD. */
+	/* Outliers: all trials of all runs pooled, beyond mad_k x MAD of their
+	 * median and beyond the spread limit's distance from it (the floor: a
+	 * run shifted less than the spread limit is the spread check's to
+	 * judge, however tight its trials). */
 	double *all = xmalloc((total + 1) * sizeof(*all));
 	size_t k = 0;
 	for (size_t r = 0; r < nruns; r++)
@@ -89,9 +92,11 @@ void pub_stability_compute(const struct pub_series *s, size_t nruns,
 	for (size_t i = 0; i < total; i++)
 		dev[i] = fabs(all[i] - m);
 	double mad = pub_median(dev, total);
-	if (mad > 0)
+	double floor_dev = (out->spread_limit - 1) * fabs(m);
+	double beyond = lim->mad_k * mad > floor_dev ? lim->mad_k * mad : floor_dev;
+	if (beyond > 0)
 		for (size_t i = 0; i < total; i++)
-			out->outliers += fabs(all[i] - m) > lim->mad_k * mad;
+			out->outliers += fabs(all[i] - m) > beyond;
 	out->trials = total;
 	out->outlier_fraction = total ? (double)out->outliers / (double)total : 0;
 	free(dev);

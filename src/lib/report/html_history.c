@@ -5,13 +5,28 @@
 
 #include "report/html_int.h"
 
+/* The mark of a series (summary.md counts the same): a badge, none for a
+ * series without change points or a failed gate. */
+static void badge_mark(struct html *h, enum assay_report_mark m)
+{
+	static const char *const cls[] = {"v-FAIL", "v-PASS", "v-RECORD"};
+	static const char *const name[] = {"regression", "improvement", "earlier change"};
+	if (m < ASSAY_MARK_NONE)
+		sbuf_addf(h->o, " <span class=\"b %s\">%s</span>", cls[m], name[m]);
+}
+
+static bool regression(const struct assay_report_history *s)
+{
+	return assay_report_history_mark(s) == ASSAY_MARK_REGRESSION;
+}
+
 static void history_card(struct html *h, const struct assay_report_history *s)
 {
-	sbuf_addf(h->o, "<div class=\"card%s\"><h3><span>",
-		  s->verdict == ASSAY_VERDICT_FAIL ? " fail" : "");
+	sbuf_addf(h->o, "<div class=\"card%s\"><h3><span>", regression(s) ? " fail" : "");
 	esc(h, s->label);
 	sbuf_adds(h->o, "</span>");
 	badge_verdict(h, s->verdict);
+	badge_mark(h, assay_report_history_mark(s));
 	sbuf_adds(h->o, "</h3>");
 	size_t n = s->npoints;
 	double *x = xcalloc(n + 1, sizeof(double)), *y = xcalloc(n + 1, sizeof(double));
@@ -79,17 +94,21 @@ void html_history(struct html *h)
 	const struct assay_report *r = h->r;
 	if (!r->nhistory)
 		return;
-	size_t fail = 0;
-	for (size_t i = 0; i < r->nhistory; i++)
-		fail += r->history[i].verdict == ASSAY_VERDICT_FAIL;
+	size_t marks[ASSAY_MARK_COUNT];
+	assay_report_count_marks(r, marks);
+	size_t fail = marks[ASSAY_MARK_REGRESSION], imp = marks[ASSAY_MARK_IMPROVEMENT];
 	sbuf_addf(h->o,
 		  "<section id=\"history\"><h2>History <small>%zu series, %zu "
-		  "regression%s</small></h2><div class=\"charts\">",
-		  r->nhistory, fail, fail == 1 ? "" : "s");
+		  "regression%s, %zu improvement%s",
+		  r->nhistory, fail, fail == 1 ? "" : "s", imp, imp == 1 ? "" : "s");
+	if (marks[ASSAY_MARK_EARLIER])
+		sbuf_addf(h->o, ", %zu with change points before this run only",
+			  marks[ASSAY_MARK_EARLIER]);
+	sbuf_adds(h->o, "</small></h2><div class=\"charts\">");
 	size_t drawn = 0;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < r->nhistory && drawn < HISTORY_CHARTS; i++)
-			if ((r->history[i].verdict == ASSAY_VERDICT_FAIL) == (pass == 0)) {
+			if (regression(&r->history[i]) == (pass == 0)) {
 				history_card(h, &r->history[i]);
 				drawn++;
 			}
@@ -109,7 +128,7 @@ void html_history(struct html *h)
 		for (int pass = 0; pass < 2; pass++)
 			for (size_t i = 0; i < r->nhistory && seen < drawn + listed; i++) {
 				const struct assay_report_history *s = &r->history[i];
-				if ((s->verdict == ASSAY_VERDICT_FAIL) != (pass == 0))
+				if (regression(s) != (pass == 0))
 					continue;
 				if (seen++ < drawn)
 					continue;
@@ -117,6 +136,7 @@ void html_history(struct html *h)
 				esc(h, s->label);
 				sbuf_addf(h->o, "</td><td class=\"num\">%zu</td><td>", s->npoints);
 				badge_verdict(h, s->verdict);
+				badge_mark(h, assay_report_history_mark(s));
 				sbuf_adds(h->o, "</td><td>");
 				esc_max(h, s->message, 600);
 				sbuf_adds(h->o, "</td></tr>");
@@ -127,7 +147,7 @@ void html_history(struct html *h)
 			size_t shown = drawn + listed, left_fail = fail > shown ? fail - shown : 0;
 			sbuf_addf(h->o,
 				  "<p class=\"note\">%zu more series are left out of this page "
-				  "(%zu of them with a failed gate); <code>assay history</code> "
+				  "(%zu of them regressions); <code>assay history</code> "
 				  "shows any series from the store.</p>",
 				  r->nhistory - shown, left_fail);
 		}

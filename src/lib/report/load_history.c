@@ -550,6 +550,10 @@ static void history_add(struct loader *L, struct hseries *s, const struct hrank 
 	for (size_t k = 0; k < rk->ch.n; k++)
 		assay_report_history_change(h, rk->ch.v[k].index);
 	h->new_point = s->mine;
+	const struct assay_change *c = rk->ch.n ? &rk->ch.v[rk->ch.n - 1] : NULL;
+	if (c && s->mine >= 0 && c->index == (size_t)s->mine)
+		h->regime = assay_change_is_regression(c, s->dir) ? ASSAY_REGIME_WORSE
+								  : ASSAY_REGIME_BETTER;
 }
 
 /* The series read into the model, in the order of their ranks. */

@@ -115,7 +115,7 @@ static void md_regressions(struct sbuf *o, const struct assay_report *r, size_t 
 	size_t shown = 0;
 	for (size_t i = 0; i < r->nhistory && shown < ROWS_MAX; i++) {
 		const struct assay_report_history *h = &r->history[i];
-		if (h->verdict != ASSAY_VERDICT_FAIL)
+		if (assay_report_history_mark(h) != ASSAY_MARK_REGRESSION)
 			continue;
 		bool has = h->new_point >= 0 && (size_t)h->new_point < h->npoints;
 		sbuf_adds(o, "|");
@@ -126,6 +126,18 @@ static void md_regressions(struct sbuf *o, const struct assay_report *r, size_t 
 		shown++;
 	}
 	more(o, shown, regress);
+}
+
+/* ", N regressions, N improvements, N with earlier change points" as
+ * report.html marks the history series (assay_report_history_mark). */
+static void md_marks(struct sbuf *o, const size_t marks[ASSAY_MARK_COUNT])
+{
+	size_t reg = marks[ASSAY_MARK_REGRESSION], imp = marks[ASSAY_MARK_IMPROVEMENT];
+	sbuf_addf(o, ", %zu regression%s, %zu improvement%s", reg, reg == 1 ? "" : "s", imp,
+		  imp == 1 ? "" : "s");
+	if (marks[ASSAY_MARK_EARLIER])
+		sbuf_addf(o, ", %zu with change points before this run only",
+			  marks[ASSAY_MARK_EARLIER]);
 }
 
 /* What the provenance expectations matched, per case and node or rank. */
@@ -183,18 +195,19 @@ void assay_report_markdown(const struct assay_report *r, struct sbuf *out)
 			sbuf_addf(&o, "| %s | %zu |\n", assay_report_outcome_name(i), counts[i]);
 	sbuf_addf(&o, "| **total** | **%zu** |\n", r->ncases);
 
-	size_t gate_fail = 0, regress = 0, bad = 0;
+	size_t gate_fail = 0, bad = 0, marks[ASSAY_MARK_COUNT];
 	for (size_t i = 0; i < r->ngates; i++)
 		gate_fail += r->gates[i].verdict == ASSAY_VERDICT_FAIL;
-	for (size_t i = 0; i < r->nhistory; i++)
-		regress += r->history[i].verdict == ASSAY_VERDICT_FAIL;
+	assay_report_count_marks(r, marks);
+	size_t regress = marks[ASSAY_MARK_REGRESSION];
 	for (size_t i = 0; i < r->ncases; i++)
 		bad += not_passed(r->cases[i].outcome);
-	if (r->ngates || r->nhistory)
-		sbuf_addf(&o,
-			  "\nGates: %zu evaluated, %zu failed. History: %zu series, %zu "
-			  "regression%s.\n",
-			  r->ngates, gate_fail, r->nhistory, regress, regress == 1 ? "" : "s");
+	if (r->ngates || r->nhistory) {
+		sbuf_addf(&o, "\nGates: %zu evaluated, %zu failed. History: %zu series", r->ngates,
+			  gate_fail, r->nhistory);
+		md_marks(&o, marks);
+		sbuf_adds(&o, ".\n");
+	}
 	if (bad)
 		md_bad_cases(&o, r, bad);
 	if (gate_fail)

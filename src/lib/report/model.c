@@ -306,6 +306,22 @@ void assay_report_history_change(struct assay_report_history *h, size_t index)
 	h->change_points[h->nchange_points++] = index;
 }
 
+enum assay_report_mark assay_report_history_mark(const struct assay_report_history *h)
+{
+	if (h->verdict == ASSAY_VERDICT_FAIL || h->regime == ASSAY_REGIME_WORSE)
+		return ASSAY_MARK_REGRESSION;
+	if (h->regime == ASSAY_REGIME_BETTER)
+		return ASSAY_MARK_IMPROVEMENT;
+	return h->nchange_points ? ASSAY_MARK_EARLIER : ASSAY_MARK_NONE;
+}
+
+void assay_report_count_marks(const struct assay_report *r, size_t counts[ASSAY_MARK_COUNT])
+{
+	memset(counts, 0, ASSAY_MARK_COUNT * sizeof(counts[0]));
+	for (size_t i = 0; i < r->nhistory; i++)
+		counts[assay_report_history_mark(&r->history[i])]++;
+}
+
 void assay_report_count(const struct assay_report *r, size_t counts[ASSAY_REPORT_OUTCOME_COUNT])
 {
 	memset(counts, 0, ASSAY_REPORT_OUTCOME_COUNT * sizeof(counts[0]));

@@ -101,6 +101,26 @@ assay_err assay_store_unannotate(struct assay_store *s, const char *series_key,
 	return rc;
 }
 
+assay_err assay_store_series_has_revision(struct assay_store *s, const char *series_key,
+					  const char *revision, bool *has, struct assay_error *e)
+{
+	struct store_stmt *st =
+	    store_prepare(s,
+			  "SELECT 1 FROM measurements m JOIN series x ON "
+			  "x.id = m.series WHERE x.key = ?1 AND m.revision = ?2 "
+			  "LIMIT 1",
+			  e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	store_bind_static(st, 1, series_key);
+	store_bind_static(st, 2, revision);
+	int step = store_step(st);
+	store_finalize(st);
+	*has = step == STORE_ROW;
+	return step == STORE_ROW || step == STORE_DONE ? ASSAY_OK
+						       : store_sqlerr(s, e, "finding a revision");
+}
+
 assay_err assay_store_annotations(struct assay_store *s, const char *series_key,
 				  struct assay_annotations *out, struct assay_error *e)
 {

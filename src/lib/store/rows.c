@@ -195,27 +195,48 @@ check:
 	return ASSAY_OK;
 }
 
+/* Say where row i is: "FILE:LINE: ..." when its file is known and the
+ * parser knew its line (the text formats), else "row N (line M): ..." or
+ * "row N: ..." (assay_store_ingest_rows adds the file then). */
+static void row_where(struct assay_error *e, const char *file, const struct assay_row *r, size_t i)
+{
+	if (!e)
+		return;
+	if (file && r->line > 0) {
+		snprintf(e->file, sizeof(e->file), "%s", file);
+		e->line = r->line;
+	} else if (r->line > 0) {
+		assay_error_prefix(e, "row %zu (line %ld)", i + 1, r->line);
+	} else {
+		assay_error_prefix(e, "row %zu", i + 1);
+	}
+}
+
 /* Check row i, find its series and normalize its time into ts. */
-static assay_err row_prepare(struct assay_store *s, const struct assay_row *r, size_t i,
-			     const char *default_time, long long *sid, struct series_slot **slot,
-			     char ts[32], struct assay_error *e)
+static assay_err row_prepare(struct assay_store *s, const char *file, const struct assay_row *r,
+			     size_t i, const char *default_time, long long *sid,
+			     struct series_slot **slot, char ts[32], struct assay_error *e)
 {
 	int64_t t;
 	assay_err rc;
-	if (!r->series || strlen(r->series_key) != 64)
-		return assay_error_set(e, ASSAY_USAGE, "row %zu: not finished (no series key)",
-				       i + 1);
+	if (!r->series || strlen(r->series_key) != 64) {
+		rc = assay_error_set(e, ASSAY_USAGE, "not finished (no series key)");
+		row_where(e, file, r, i);
+		return rc;
+	}
 	if ((rc = assay_store_check_identity(r, e)) != ASSAY_OK ||
 	    (rc = series_id(s, r, sid, slot, e)) != ASSAY_OK) {
-		assay_error_prefix(e, "row %zu", i + 1);
+		row_where(e, file, r, i);
 		return rc;
 	}
 	if (r->timestamp) {
-		if (!assay_time_parse(r->timestamp, &t))
-			return assay_error_set(e, ASSAY_USAGE,
-					       "row %zu: timestamp \"%s\" is not an RFC 3339 "
-					       "time",
-					       i + 1, r->timestamp);
+		if (!assay_time_parse(r->timestamp, &t)) {
+			rc = assay_error_set(e, ASSAY_USAGE,
+					     "timestamp \"%s\" is not an RFC 3339 time",
+					     r->timestamp);
+			row_where(e, file, r, i);
+			return rc;
+		}
 		assay_time_rfc3339(t, ts);
 	} else {
 		snprintf(ts, 32, "%s", default_time);
@@ -246,7 +267,7 @@ static assay_err row_insert(struct assay_store *s, long long run_pk, long long c
 	store_reset(st);
 	if (step != STORE_DONE) {
 		assay_err rc = store_sqlerr(s, e, "storing a row");
-		assay_error_prefix(e, "row %zu", i + 1);
+		row_where(e, NULL, r, i);
 		return rc;
 	}
 	return ASSAY_OK;
@@ -259,7 +280,8 @@ assay_err store_insert_rows(struct assay_store *s, long long run_pk, long long c
 	for (size_t i = 0; i < rows->n; i++) {
 		long long sid;
 		char ts[32];
-		assay_err rc = row_prepare(s, &rows->v[i], i, default_time, &sid, NULL, ts, e);
+		assay_err rc =
+		    row_prepare(s, NULL, &rows->v[i], i, default_time, &sid, NULL, ts, e);
 		if (rc == ASSAY_OK)
 			rc = row_insert(s, run_pk, case_pk, sid, &rows->v[i], keep_provenance, ts,
 					i, e);
@@ -648,14 +670,17 @@ static assay_err row_stored(struct assay_store *s, const struct assay_ingest_inf
 		res->present++;
 		return ASSAY_OK;
 	}
-	if (!info->replace)
-		return assay_error_set(
-		    e, ASSAY_USAGE,
-		    "row %zu: %s/%s (run_id %s, revision %s, timestamp %s) is stored "
-		    "with value %.10g, this file says %.10g; --replace stores the new "
-		    "value",
-		    i + 1, r->metric, r->statistic, r->run_id ? r->run_id : "-",
-		    r->revision ? r->revision : "-", r->timestamp ? ts : "-", stored, r->value);
+	if (!info->replace) {
+		assay_error_set(e, ASSAY_USAGE,
+				"%s/%s (run_id %s, revision %s, timestamp %s) is stored "
+				"with value %.10g, this file says %.10g; --replace stores the "
+				"new value",
+				r->metric, r->statistic, r->run_id ? r->run_id : "-",
+				r->revision ? r->revision : "-", r->timestamp ? ts : "-", stored,
+				r->value);
+		row_where(e, info->file, r, i);
+		return ASSAY_USAGE;
+	}
 	struct store_stmt *u =
 	    store_prepare(s, "UPDATE measurements SET value = ?2, samples = ?3 WHERE id = ?1", e);
 	if (!u)
@@ -686,7 +711,7 @@ static assay_err ingest_each(struct assay_store *s, const struct assay_ingest_in
 		double stored;
 		char ts[32];
 		struct series_slot *slot;
-		if ((rc = row_prepare(s, r, i, now, &sid, &slot, ts, e)) != ASSAY_OK)
+		if ((rc = row_prepare(s, info->file, r, i, now, &sid, &slot, ts, e)) != ASSAY_OK)
 			return rc;
 		bool has_identity = r->run_id || r->timestamp;
 		/* Every row stored into a fresh series enters the set, those
@@ -745,7 +770,7 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 	if (s->be->bulk_sql && (rc = store_exec(s, s->be->bulk_sql, e)) != ASSAY_OK)
 		goto fail;
 	if ((rc = ingest_each(s, info, rows, res, e)) != ASSAY_OK) {
-		if (info->file)
+		if (info->file && e && !e->file[0]) /* else row_where named it */
 			assay_error_prefix(e, "%s", info->file);
 		goto fail;
 	}

@@ -4,6 +4,7 @@
  * sqlite3 users in docs/store.md. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "assay/json.h"
 #include "store_int.h"
@@ -245,6 +246,14 @@ assay_err store_migrate(struct assay_store *s, struct assay_error *e)
 	/* Versions that differ from this one only in indexes read the same. */
 	if (s->readonly && version >= STORE_READABLE_FROM)
 		return ASSAY_OK;
+	/* Version 0 is no schema at all: a 0-byte file, or a database
+	 * without tables, which only a writer initialises. */
+	if (s->readonly && !version) {
+		struct stat sb;
+		bool empty_file = stat(s->path, &sb) == 0 && S_ISREG(sb.st_mode) && !sb.st_size;
+		return assay_error_set(e, ASSAY_USAGE, "%s: not an assay store (%s)", s->path,
+				       empty_file ? "empty file" : "an empty database");
+	}
 	if (s->readonly)
 		return assay_error_set(e, ASSAY_USAGE,
 				       "%s: store schema version %d needs migrating to %d: run "

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -195,7 +196,10 @@ bool assay_parse_double(const char *s, double *out)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || *end || !isfinite(v))
+	/* ERANGE also flags a subnormal result (4.9e-324), which is exact
+	 * enough to keep; an underflow to zero and an overflow are not. */
+	bool subnormal = errno == ERANGE && v != 0 && fabs(v) < DBL_MIN;
+	if ((errno && !subnormal) || *end || !isfinite(v))
 		return false;
 	*out = v;
 	return true;

@@ -28,8 +28,12 @@ expect_grep '^dup.ndjson: rows, 60 new, 1 already present, run ' out.txt
 sed '5s/"value":[0-9.e+-]*/"value":1.5/' first.ndjson >changed.ndjson
 cmp -s first.ndjson changed.ndjson && fail "the edit changed nothing"
 run_assay 2 store ingest --store "$C" first.ndjson changed.ndjson
-expect_grep '^changed.ndjson: row 5: .* is stored with value [0-9.]+, this file says 1.5; --replace stores the new value$' err.txt
-expect_eq "$(q "$C" "SELECT count(*) FROM measurements")" 0 "nothing written on a conflict"
+expect_grep '^changed.ndjson:5: .* is stored with value [0-9.]+, this file says 1.5; --replace stores the new value$' err.txt
+if [ "${ASSAY_TEST_BACKEND:-sqlite}" = sqlite ]; then
+  [ ! -e "$C" ] || fail "a conflict on a new store left its file"
+else
+  expect_eq "$(q "$C" "SELECT count(*) FROM measurements")" 0 "nothing written on a conflict"
+fi
 run_assay 0 store ingest --store "$C" --replace first.ndjson changed.ndjson
 expect_grep '^changed.ndjson: rows, 0 new, 59 already present, 1 replaced$' out.txt
 # What the fast reader stored is what the general reader stores: the same
