@@ -18,7 +18,7 @@ struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
  * are migrated forward on open; a newer one is refused. */
-#define ASSAY_STORE_SCHEMA_VERSION 7
+#define ASSAY_STORE_SCHEMA_VERSION 8
 /* Default path of the store used by the commands. */
 #define ASSAY_STORE_DEFAULT_PATH "assay.db"
 
@@ -277,6 +277,38 @@ struct assay_ingest_result {
 assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_ingest_info *info,
 				  const struct assay_rows *rows, struct assay_ingest_result *res,
 				  struct assay_error *e);
+
+/* ---- ingests and forgetting them (tables ingests and forgotten) ---- */
+
+/* One ingest: a file `assay store ingest` stored (its own run), or one that
+ * `assay store forget` took back (forgotten is then set). */
+struct assay_ingest_record {
+	long long id; /* the ingest's id (what `store forget` takes, with its run id) */
+	char *run_id, *file, *format, *sha256;
+	long long rows;
+	char *ingested; /* RFC 3339 */
+	/* Forgotten ingests only, else NULL: when, by whom (user, host), why. */
+	char *forgotten, *by_user, *by_host, *note;
+};
+struct assay_ingest_list {
+	struct assay_ingest_record *v;
+	size_t n, alloc;
+};
+/* Every ingest, stored and forgotten, oldest first (by id). A store older
+ * than schema 8 has no forgotten ones. */
+assay_err assay_store_ingests(struct assay_store *s, struct assay_ingest_list *out,
+			      struct assay_error *e);
+void assay_ingest_list_release(struct assay_ingest_list *l);
+void assay_ingest_record_release(struct assay_ingest_record *r);
+
+/* Take back one ingest (ingest: its id, or its run id): its run and rows go,
+ * and a row of table forgotten records what it was, now, by_user, by_host
+ * and note (may be NULL). One transaction. *out (when not NULL) gets the
+ * record as written. ASSAY_USAGE naming ingest when no stored ingest has
+ * that id (also when it was forgotten already). */
+assay_err assay_store_forget(struct assay_store *s, const char *ingest, const char *by_user,
+			     const char *by_host, const char *note, struct assay_ingest_record *out,
+			     struct assay_error *e);
 
 struct assay_series_info {
 	char *key;         /* series_key */

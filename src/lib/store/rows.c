@@ -534,10 +534,12 @@ static assay_err ingest_run(struct assay_store *s, const struct assay_ingest_inf
 		rc = store_run_pk(s, res->run_id, pk, NULL, e);
 	if (rc != ASSAY_OK)
 		return rc;
+	/* The ingest's id is its run's: never used again, also after `store
+	 * forget` deleted the newest ingest (a new row would take its id). */
 	struct store_stmt *st =
 	    store_prepare(s,
-			  "INSERT INTO ingests (run, file, format, sha256, rows) VALUES "
-			  "(?1, ?2, ?3, ?4, ?5)",
+			  "INSERT INTO ingests (id, run, file, format, sha256, rows) VALUES "
+			  "(?1, ?1, ?2, ?3, ?4, ?5)",
 			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
