@@ -335,13 +335,16 @@ struct assay_series_filter {
 	struct strlist keys;  /* series keys or prefixes; empty: all */
 	struct strlist match; /* "field=value" entries */
 	const char *since;    /* RFC 3339 timestamp (or a prefix: 2026-11-01); rows at or after */
-	bool bare; /* list the series without counting their rows or reading the last one:
-		    * a series with no row at or after since is listed too (count 0);
-		    * without matches the fields stay text (assay_series_fields) */
+	bool bare;         /* list the series without counting their rows or reading the last one:
+			    * a series with no row at or after since is listed too (count 0);
+			    * without matches the fields stay text (assay_series_fields) */
+	const char *until; /* the same as since; rows at or before (a date: to the end of it) */
+	long long last;    /* only each series' newest `last` rows in since..until (0: all) */
 };
 void assay_series_filter_release(struct assay_series_filter *f);
 
-/* Series matching f (sorted by key), with counts and last value. */
+/* Series matching f (sorted by key), with counts and last value (of the
+ * rows in since..until, the count at most f->last). */
 assay_err assay_store_series(struct assay_store *s, const struct assay_series_filter *f,
 			     struct assay_series_list *out, struct assay_error *e);
 void assay_series_list_release(struct assay_series_list *l);
@@ -354,7 +357,10 @@ assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filt
 			   assay_store_row_fn fn, void *ctx, struct assay_error *e);
 
 /* One series' points in time order (timestamp, then insertion), read into
- * an empty list. */
+ * an empty list: those in range's since..until, only the newest range->last
+ * of them when it is not 0 (read newest first, so the cost is that of the
+ * points returned); range NULL: all. Only those three fields of range are
+ * read. */
 struct assay_point {
 	char *revision; /* may be NULL */
 	char *timestamp;
@@ -368,21 +374,22 @@ struct assay_points {
 	size_t n, alloc;
 	char *strings; /* the points' strings in one block (owned), or NULL: each owned */
 };
-assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
-			     struct assay_points *out, struct assay_error *e);
+assay_err assay_store_points(struct assay_store *s, const char *series_key,
+			     const struct assay_series_filter *range, struct assay_points *out,
+			     struct assay_error *e);
 /* The same points without their run ids (run_id NULL), read from the series
  * index alone (measurements_by_series covers value, revision and
  * timestamp): what detection and the gates need. */
 assay_err assay_store_series_values(struct assay_store *s, const char *series_key,
-				    const char *since, struct assay_points *out,
-				    struct assay_error *e);
+				    const struct assay_series_filter *range,
+				    struct assay_points *out, struct assay_error *e);
 /* Detection over many series: only each point's value and row id (and its
  * revision when revisions is set; the other strings NULL), which is all the
  * series index must give per point; assay_store_point_strings then reads
  * the revision and timestamp of the few points reported (allocated, the
  * revision NULL when the row has none). */
 assay_err assay_store_series_values_lean(struct assay_store *s, const char *series_key,
-					 const char *since, bool revisions,
+					 const struct assay_series_filter *range, bool revisions,
 					 struct assay_points *out, struct assay_error *e);
 assay_err assay_store_point_strings(struct assay_store *s, long long id, char **revision,
 				    char **timestamp, struct assay_error *e);

@@ -207,7 +207,7 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	int rc = store_cli_open_series(sc, false, &s, &l);
 	if (rc != ASSAY_OK)
 		return rc;
-	if (assay_detect_store(s, &l, sc->filter.since, o, print_stored, p, &e) != ASSAY_OK)
+	if (assay_detect_store(s, &l, &sc->filter, o, print_stored, p, &e) != ASSAY_OK)
 		rc = cli_report(&e);
 	assay_series_list_release(&l);
 	return store_cli_close(s, rc);
@@ -474,8 +474,10 @@ static const char *conflict(const struct detect_args *a, int nfiles)
 	const struct assay_series_filter *f = &a->sc.filter;
 	if (a->input && a->gates)
 		return "--input and --gate cannot be combined";
-	if (a->input && (f->keys.n || f->match.n || f->since))
-		return "--input reads one series: --series, --match and --since do not apply";
+	if (a->input && (f->keys.n || f->match.n || f->since || f->until || f->last))
+		return "--input reads one series: --series, --match, --since, --until and --last "
+		       "do "
+		       "not apply";
 	if (!a->gates && parse_cli_given(&a->pc))
 		return "--input-format, --cluster, --scale, --precision, --set, --revision and "
 		       "--*-is-better apply to --gate files";

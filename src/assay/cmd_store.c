@@ -710,7 +710,8 @@ const struct cli_spec cmd_store_spec = {
 	     "export, series, runs, ingests, forget, annotate, check, migrate; each one's\n"
 	     "help follows, and `assay store SUB --help` prints only SUB's. filters: --series\n"
 	     "KEY[,KEY] (a key or a prefix of 8+ hex digits), --match FIELD=VALUE\n"
-	     "(repeatable), --since DATE (rows at or after).\n",
+	     "(repeatable), --since DATE (rows at or after), --until DATE (rows at or\n"
+	     "before), --last N (each series' N newest rows).\n",
     .subs = store_subs,
     .examples = "assay store ingest --cluster mi300x-a perf.csv\n"
 		"assay store series --match precision=fp8\n"
