@@ -1,4 +1,4 @@
-/* The results store: one SQLite database (WAL, foreign keys, busy timeout)
+/* The results store: one SQLite database (rollback journal, foreign keys, busy timeout)
  * holding runs, their cases, measurement rows, series and annotations. The
  * schema is documented for sqlite3 users in docs/store.md. Every write is one
  * transaction, so a process killed at any moment leaves a consistent store. */
@@ -62,9 +62,9 @@ assay_err assay_store_batch_commit(struct assay_store *s, struct assay_error *e)
 void assay_store_batch_rollback(struct assay_store *s);
 
 /* A read snapshot: between snapshot_begin and snapshot_end every read sees
- * the store as of the first one, under one read transaction (one WAL read
- * lock for all the statements instead of one each); writers go on
- * committing meanwhile. For commands that read many series. */
+ * the store as of the first one, under one read transaction (one shared
+ * lock for all the statements instead of one each); a writer's commit waits
+ * until it ends. For commands that read many series. */
 assay_err assay_store_snapshot_begin(struct assay_store *s, struct assay_error *e);
 void assay_store_snapshot_end(struct assay_store *s);
 

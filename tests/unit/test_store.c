@@ -120,7 +120,7 @@ static void test_open(void **state)
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "delete");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	/* Reopening read-only works and changes nothing. */

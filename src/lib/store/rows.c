@@ -678,7 +678,7 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 	if ((rc = earlier_ingest(s, info->sha256, res->earlier_run, e)) != ASSAY_OK)
 		goto fail;
 	/* The backend's setting for a large write (SQLite: a page cache that
-	 * holds the changed pages, so that they reach the WAL once, at the
+	 * holds the changed pages, so that they reach the file once, at the
 	 * commit). */
 	if (s->be->bulk_sql && (rc = store_exec(s, s->be->bulk_sql, e)) != ASSAY_OK)
 		goto fail;
