@@ -131,14 +131,16 @@ typedef int assay_detect_series_fn(void *ctx, struct assay_series_info *si,
 				   const struct assay_change_points *cp);
 
 /* Change points of every series of l (listed from s, say with a bare
- * filter), each read from the series index with its points at or after
- * since (NULL: all), as of one snapshot; a series without such points is
+ * filter), each read from the series index with the points range selects
+ * (its since, until and last, include/assay/store.h; NULL: all), as of one
+ * snapshot; a series without such points is
  * passed over. Every annotation of the store applies. Detection runs on
  * the util pool (include/assay/pool.h) a few hundred series ahead of fn, so
  * that only those are in memory. Returns store errors (e says which),
  * ASSAY_USAGE "KEY: message" when detection rejects a series, or fn's
  * non-zero return; nothing is handed over after an error. */
-assay_err assay_detect_store(struct assay_store *s, struct assay_series_list *l, const char *since,
+assay_err assay_detect_store(struct assay_store *s, struct assay_series_list *l,
+			     const struct assay_series_filter *range,
 			     const struct assay_detect_opts *o, assay_detect_series_fn *fn,
 			     void *ctx, struct assay_error *e);
 

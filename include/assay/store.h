@@ -1,4 +1,4 @@
-/* The results store: one SQLite database (WAL, foreign keys, busy timeout)
+/* The results store: one SQLite database (rollback journal, foreign keys, busy timeout)
  * holding runs, their cases, measurement rows, series and annotations. The
  * schema is documented for sqlite3 users in docs/store.md. Every write is one
  * transaction, so a process killed at any moment leaves a consistent store. */
@@ -18,7 +18,7 @@ struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
  * are migrated forward on open; a newer one is refused. */
-#define ASSAY_STORE_SCHEMA_VERSION 7
+#define ASSAY_STORE_SCHEMA_VERSION 8
 /* Default path of the store used by the commands. */
 #define ASSAY_STORE_DEFAULT_PATH "assay.db"
 
@@ -79,9 +79,9 @@ assay_err assay_store_batch_commit(struct assay_store *s, struct assay_error *e)
 void assay_store_batch_rollback(struct assay_store *s);
 
 /* A read snapshot: between snapshot_begin and snapshot_end every read sees
- * the store as of the first one, under one read transaction (one WAL read
- * lock for all the statements instead of one each); writers go on
- * committing meanwhile. For commands that read many series. */
+ * the store as of the first one, under one read transaction (one shared
+ * lock for all the statements instead of one each); a writer's commit waits
+ * until it ends. For commands that read many series. */
 assay_err assay_store_snapshot_begin(struct assay_store *s, struct assay_error *e);
 void assay_store_snapshot_end(struct assay_store *s);
 
@@ -295,6 +295,38 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 				  const struct assay_rows *rows, struct assay_ingest_result *res,
 				  struct assay_error *e);
 
+/* ---- ingests and forgetting them (tables ingests and forgotten) ---- */
+
+/* One ingest: a file `assay store ingest` stored (its own run), or one that
+ * `assay store forget` took back (forgotten is then set). */
+struct assay_ingest_record {
+	long long id; /* the ingest's id (what `store forget` takes, with its run id) */
+	char *run_id, *file, *format, *sha256;
+	long long rows;
+	char *ingested; /* RFC 3339 */
+	/* Forgotten ingests only, else NULL: when, by whom (user, host), why. */
+	char *forgotten, *by_user, *by_host, *note;
+};
+struct assay_ingest_list {
+	struct assay_ingest_record *v;
+	size_t n, alloc;
+};
+/* Every ingest, stored and forgotten, oldest first (by id). A store older
+ * than schema 8 has no forgotten ones. */
+assay_err assay_store_ingests(struct assay_store *s, struct assay_ingest_list *out,
+			      struct assay_error *e);
+void assay_ingest_list_release(struct assay_ingest_list *l);
+void assay_ingest_record_release(struct assay_ingest_record *r);
+
+/* Take back one ingest (ingest: its id, or its run id): its run and rows go,
+ * and a row of table forgotten records what it was, now, by_user, by_host
+ * and note (may be NULL). One transaction. *out (when not NULL) gets the
+ * record as written. ASSAY_USAGE naming ingest when no stored ingest has
+ * that id (also when it was forgotten already). */
+assay_err assay_store_forget(struct assay_store *s, const char *ingest, const char *by_user,
+			     const char *by_host, const char *note, struct assay_ingest_record *out,
+			     struct assay_error *e);
+
 struct assay_series_info {
 	char *key;         /* series_key */
 	json_t *fields;    /* the series object (owned); NULL in a bare listing without
@@ -320,13 +352,16 @@ struct assay_series_filter {
 	struct strlist keys;  /* series keys or prefixes; empty: all */
 	struct strlist match; /* "field=value" entries */
 	const char *since;    /* RFC 3339 timestamp (or a prefix: 2026-11-01); rows at or after */
-	bool bare; /* list the series without counting their rows or reading the last one:
-		    * a series with no row at or after since is listed too (count 0);
-		    * without matches the fields stay text (assay_series_fields) */
+	bool bare;         /* list the series without counting their rows or reading the last one:
+			    * a series with no row at or after since is listed too (count 0);
+			    * without matches the fields stay text (assay_series_fields) */
+	const char *until; /* the same as since; rows at or before (a date: to the end of it) */
+	long long last;    /* only each series' newest `last` rows in since..until (0: all) */
 };
 void assay_series_filter_release(struct assay_series_filter *f);
 
-/* Series matching f (sorted by key), with counts and last value. */
+/* Series matching f (sorted by key), with counts and last value (of the
+ * rows in since..until, the count at most f->last). */
 assay_err assay_store_series(struct assay_store *s, const struct assay_series_filter *f,
 			     struct assay_series_list *out, struct assay_error *e);
 void assay_series_list_release(struct assay_series_list *l);
@@ -339,7 +374,10 @@ assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filt
 			   assay_store_row_fn fn, void *ctx, struct assay_error *e);
 
 /* One series' points in time order (timestamp, then insertion), read into
- * an empty list. */
+ * an empty list: those in range's since..until, only the newest range->last
+ * of them when it is not 0 (read newest first, so the cost is that of the
+ * points returned); range NULL: all. Only those three fields of range are
+ * read. */
 struct assay_point {
 	char *revision; /* may be NULL */
 	char *timestamp;
@@ -353,21 +391,22 @@ struct assay_points {
 	size_t n, alloc;
 	char *strings; /* the points' strings in one block (owned), or NULL: each owned */
 };
-assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
-			     struct assay_points *out, struct assay_error *e);
+assay_err assay_store_points(struct assay_store *s, const char *series_key,
+			     const struct assay_series_filter *range, struct assay_points *out,
+			     struct assay_error *e);
 /* The same points without their run ids (run_id NULL), read from the series
  * index alone (measurements_by_series covers value, revision and
  * timestamp): what detection and the gates need. */
 assay_err assay_store_series_values(struct assay_store *s, const char *series_key,
-				    const char *since, struct assay_points *out,
-				    struct assay_error *e);
+				    const struct assay_series_filter *range,
+				    struct assay_points *out, struct assay_error *e);
 /* Detection over many series: only each point's value and row id (and its
  * revision when revisions is set; the other strings NULL), which is all the
  * series index must give per point; assay_store_point_strings then reads
  * the revision and timestamp of the few points reported (allocated, the
  * revision NULL when the row has none). */
 assay_err assay_store_series_values_lean(struct assay_store *s, const char *series_key,
-					 const char *since, bool revisions,
+					 const struct assay_series_filter *range, bool revisions,
 					 struct assay_points *out, struct assay_error *e);
 assay_err assay_store_point_strings(struct assay_store *s, long long id, char **revision,
 				    char **timestamp, struct assay_error *e);

@@ -30,6 +30,7 @@ struct printer {
 	size_t changes, series, points;
 	bool regression; /* an unacknowledged one */
 	bool header;
+	bool regressions_only; /* --regressions-only: print regressions, one line each */
 };
 
 static const char *kind(const struct report *r)
@@ -125,12 +126,37 @@ static void print_table(struct printer *p, const struct report *r)
 	       c->pvalue, k, label[0] ? "  " : "", label);
 }
 
+/* --regressions-only, as a table: "metric: before -> after (-x%)", where,
+ * and the series as the table names it. */
+static void print_regression(const struct report *r)
+{
+	const struct assay_change *c = &r->cp->c;
+	const json_t *metric = r->fields ? json_object_get(r->fields, "metric") : NULL;
+	const char *ann = r->cp->annotation;
+	printf("%s: %.6g -> %.6g (%+.2f%%%s%s)  at %s (after %s)",
+	       json_is_string(metric) ? json_string_value(metric) : r->key, c->mean_before,
+	       c->mean_after, c->rel_change * 100, ann ? ", " : "", ann ? ann : "",
+	       r->cp->revision ? r->cp->revision : "-", r->cp->previous ? r->cp->previous : "-");
+	if (r->fields) {
+		struct sbuf sb = SBUF_INIT;
+		store_cli_series_label(r->fields, &sb);
+		printf("  %.12s %s", r->key, sbuf_str(&sb));
+		sbuf_release(&sb);
+	}
+	putchar('\n');
+}
+
 static void print_report(struct printer *p, const struct report *r)
 {
+	bool regression = !strcmp(kind(r), "regression");
+	if (p->regressions_only && !regression)
+		return;
 	p->changes++;
-	if (!strcmp(kind(r), "regression") && !r->cp->annotation)
+	if (regression && !r->cp->annotation)
 		p->regression = true;
-	if (!strcmp(p->format, "json"))
+	if (p->regressions_only && !strcmp(p->format, "table"))
+		print_regression(r);
+	else if (!strcmp(p->format, "json"))
 		print_json(p, r);
 	else if (!strcmp(p->format, "csv"))
 		print_csv(p, r);
@@ -145,8 +171,9 @@ static int finish_print(struct printer *p, bool fail_on_regression)
 		printf("%s\n", t);
 		free(t);
 	} else if (!strcmp(p->format, "table")) {
-		printf("%s%zu change point%s in %zu series (%zu points)\n", p->changes ? "\n" : "",
-		       p->changes, p->changes == 1 ? "" : "s", p->series, p->points);
+		printf("%s%zu %s%s in %zu series (%zu points)\n", p->changes ? "\n" : "",
+		       p->changes, p->regressions_only ? "regression" : "change point",
+		       p->changes == 1 ? "" : "s", p->series, p->points);
 	}
 	return fail_on_regression && p->regression ? ASSAY_GATE_FAILED : ASSAY_OK;
 }
@@ -207,7 +234,7 @@ static int detect_store(struct printer *p, const struct assay_detect_opts *o, st
 	int rc = store_cli_open_series(sc, false, &s, &l);
 	if (rc != ASSAY_OK)
 		return rc;
-	if (assay_detect_store(s, &l, sc->filter.since, o, print_stored, p, &e) != ASSAY_OK)
+	if (assay_detect_store(s, &l, &sc->filter, o, print_stored, p, &e) != ASSAY_OK)
 		rc = cli_report(&e);
 	assay_series_list_release(&l);
 	return store_cli_close(s, rc);
@@ -319,7 +346,7 @@ struct detect_args {
 	const char *input, *format, *gates;
 	double window, pvalue, magnitude, segment; /* < 0 (or 0): not given */
 	enum assay_direction dir;
-	bool compat, fail;
+	bool compat, fail, regressions_only;
 };
 
 static bool parse_num(const char *s, double lo, double hi, double *out)
@@ -422,6 +449,9 @@ static const struct cli_opt detect_opts[] = {
     CLI_OPT_FLAG("fail-on-regression", struct detect_args, fail,
 		 "exit 1 when an unacknowledged regression is reported"),
     CLI_OPT_GROUP("output"),
+    CLI_OPT_FLAG("regressions-only", struct detect_args, regressions_only,
+		 "only changes for the worse (the series' direction), the table as one line\n"
+		 "each: METRIC: BEFORE -> AFTER (-X%) at REVISION, then the series"),
     CLI_OPT_FORMAT(struct detect_args, format,
 		   "what is printed: table, json or csv (--gate: table or json)", "table", formats),
     CLI_OPT_JSON,
@@ -474,8 +504,12 @@ static const char *conflict(const struct detect_args *a, int nfiles)
 	const struct assay_series_filter *f = &a->sc.filter;
 	if (a->input && a->gates)
 		return "--input and --gate cannot be combined";
-	if (a->input && (f->keys.n || f->match.n || f->since))
-		return "--input reads one series: --series, --match and --since do not apply";
+	if (a->gates && a->regressions_only)
+		return "--regressions-only applies to change points, not to --gate";
+	if (a->input && (f->keys.n || f->match.n || f->since || f->until || f->last))
+		return "--input reads one series: --series, --match, --since, --until and --last "
+		       "do "
+		       "not apply";
 	if (!a->gates && parse_cli_given(&a->pc))
 		return "--input-format, --cluster, --scale, --precision, --set, --revision and "
 		       "--*-is-better apply to --gate files";
@@ -517,7 +551,8 @@ int cmd_detect(int argc, char **argv)
 	if (rc == ASSAY_OK && a.gates) {
 		rc = gate_files(a.gates, &a.gc, &a.sc, &a.pc, argc - first, argv + first, a.format);
 	} else if (rc == ASSAY_OK) {
-		struct printer p = {a.format, json_array(), 0, 0, 0, false, false};
+		struct printer p = {a.format, json_array(), 0,     0,
+				    0,        false,        false, a.regressions_only};
 		rc = a.input ? detect_input(&p, o, a.input, a.dir) : detect_store(&p, o, &a.sc);
 		if (rc == ASSAY_OK)
 			rc = finish_print(&p, a.fail);

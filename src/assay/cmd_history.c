@@ -174,15 +174,18 @@ int cmd_history(int argc, char **argv)
 	struct assay_series_list l = {0};
 	struct history h = {0};
 	struct assay_error e;
-	const char *since = sc->filter.since;
-	sc->filter.since = NULL; /* select the series by identity, points by time */
+	/* Select the series by identity, points by time. */
+	struct assay_series_filter range = {
+	    .since = sc->filter.since, .until = sc->filter.until, .last = sc->filter.last};
+	sc->filter.since = sc->filter.until = NULL;
+	sc->filter.last = 0;
 	rc = store_cli_open_series(sc, false, &s, &l);
 	if (rc == ASSAY_OK && l.n != 1)
 		rc = cli_usage_error("history", "%s series match%s", l.n ? "several" : "no",
 				     l.n ? "; narrow it with more digits or --match" : "");
 	if (rc == ASSAY_OK) {
 		h.si = &l.v[0];
-		if (assay_store_points(s, h.si->key, since, &h.pts, &e) != ASSAY_OK ||
+		if (assay_store_points(s, h.si->key, &range, &h.pts, &e) != ASSAY_OK ||
 		    assay_store_annotations(s, h.si->key, &h.ann, &e) != ASSAY_OK)
 			rc = cli_report(&e);
 	}
@@ -192,7 +195,6 @@ int cmd_history(int argc, char **argv)
 		history_json(&h);
 	else if (rc == ASSAY_OK)
 		history_text(&h, !strcmp(a.format, "csv"));
-	sc->filter.since = since;
 	assay_change_points_release(&h.ch);
 	assay_annotations_release(&h.ann);
 	assay_points_release(&h.pts);

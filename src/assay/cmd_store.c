@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -554,6 +555,165 @@ static int store_annotate(int argc, char **argv)
 	return rc < 0 ? ASSAY_OK : rc;
 }
 
+/* ---- ingests and forget ---- */
+
+struct ingests_args {
+	struct store_cli sc;
+	const char *format;
+};
+
+static const char *const ingests_formats[] = {"table", "json", "csv", NULL};
+
+static const struct cli_opt ingests_opts[] = {
+    CLI_OPT_TABLE(store_cli_path_opts, struct ingests_args, sc),
+    CLI_OPT_FORMAT(struct ingests_args, format, "what is printed: table, json or csv", "table",
+		   ingests_formats),
+    CLI_OPT_JSON,
+    CLI_OPT_END,
+};
+
+static const struct cli_spec ingests_spec = STORE_SPEC(
+    "ingests", "assay store ingests [--format table|json|csv]",
+    "List the files `store ingest` stored, oldest first: the ingest id (what `store\n"
+    "forget` takes), when, rows, format, sha256 prefix, run and file. An ingest taken\n"
+    "back by `store forget` stays listed, marked forgotten, with when, by whom and why.\n",
+    ingests_opts, 0, 0, NULL);
+
+static json_t *ingest_json(const struct assay_ingest_record *r)
+{
+	json_t *o =
+	    json_pack("{s:I, s:s, s:s, s:s, s:s, s:I, s:s}", "id", (json_int_t)r->id, "ingested",
+		      r->ingested, "file", r->file, "format", r->format, "sha256", r->sha256,
+		      "rows", (json_int_t)r->rows, "run_id", r->run_id);
+	json_object_set_new(o, "forgotten",
+			    r->forgotten
+				? json_pack("{s:s, s:s, s:s, s:s?}", "when", r->forgotten, "user",
+					    r->by_user, "host", r->by_host, "note", r->note)
+				: json_null());
+	return o;
+}
+
+static void ingest_csv(const struct assay_ingest_record *r)
+{
+	printf("%lld,%s,", r->id, r->ingested);
+	store_cli_csv(stdout, r->file);
+	printf(",%s,%s,%lld,%s,%s,", r->format, r->sha256, r->rows, r->run_id,
+	       r->forgotten ? r->forgotten : "");
+	store_cli_csv(stdout, r->by_user);
+	fputc(',', stdout);
+	store_cli_csv(stdout, r->by_host);
+	fputc(',', stdout);
+	store_cli_csv(stdout, r->note);
+	fputc('\n', stdout);
+}
+
+static void ingest_line(const struct assay_ingest_record *r)
+{
+	printf("%6lld  %-20s %8lld  %-14s %-12.12s  %-24s %s\n", r->id, r->ingested, r->rows,
+	       r->format, r->sha256, r->run_id, r->file);
+	if (r->forgotten)
+		printf("%6s  forgotten %s by %s@%s%s%s\n", "", r->forgotten, r->by_user, r->by_host,
+		       r->note ? ": " : "", r->note ? r->note : "");
+}
+
+static void print_ingests(const struct assay_ingest_list *l, const char *format)
+{
+	if (!strcmp(format, "json")) {
+		json_t *arr = json_array();
+		for (size_t i = 0; i < l->n; i++)
+			json_array_append_new(arr, ingest_json(&l->v[i]));
+		char *t = assay_json_dumps(arr, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
+		printf("%s\n", t);
+		free(t);
+		json_decref(arr);
+		return;
+	}
+	bool csv = !strcmp(format, "csv");
+	if (csv)
+		printf("id,ingested,file,format,sha256,rows,run_id,forgotten,user,host,note\n");
+	else
+		printf("%6s  %-20s %8s  %-14s %-12s  %-24s %s\n", "ingest", "ingested", "rows",
+		       "format", "sha256", "run", "file");
+	for (size_t i = 0; i < l->n; i++)
+		(csv ? ingest_csv : ingest_line)(&l->v[i]);
+}
+
+static int store_ingests(int argc, char **argv)
+{
+	struct ingests_args a = {.format = "table"};
+	int first, rc = cli_parse(&ingests_spec, argc, argv, &a, &first);
+	if (rc)
+		return rc < 0 ? ASSAY_OK : rc;
+	struct assay_store *s;
+	if ((rc = store_cli_open(&a.sc, false, &s)) != ASSAY_OK)
+		return rc;
+	struct assay_ingest_list l = {0};
+	struct assay_error e;
+	if (assay_store_ingests(s, &l, &e) != ASSAY_OK)
+		rc = cli_report(&e);
+	else
+		print_ingests(&l, a.format);
+	assay_ingest_list_release(&l);
+	return store_cli_close(s, rc);
+}
+
+struct forget_args {
+	struct store_cli sc;
+	const char *note;
+};
+
+static const struct cli_opt forget_opts[] = {
+    CLI_OPT_TABLE(store_cli_path_opts, struct forget_args, sc),
+    CLI_OPT_STRING("note", "TEXT", struct forget_args, note, "why (kept with the record)"),
+    CLI_OPT_END,
+};
+
+static const struct cli_spec forget_spec =
+    STORE_SPEC("forget", "assay store forget [--note TEXT] INGEST",
+	       "Take back one ingest (INGEST: its id or run id, as `store ingests` lists them):\n"
+	       "its run and rows are deleted, in one transaction, so detect, history, report and\n"
+	       "export no longer see them, and the same file may be ingested again. The store\n"
+	       "keeps a record of it: what it was, when it was forgotten, by whom and why.\n",
+	       forget_opts, 1, 1, "ingest");
+
+/* Who forgets: the user name (or uid) and the host. */
+static void forget_who(char user[64], char host[256])
+{
+	struct passwd *pw = getpwuid(geteuid());
+	if (pw && pw->pw_name && *pw->pw_name)
+		snprintf(user, 64, "%s", pw->pw_name);
+	else
+		snprintf(user, 64, "%lu", (unsigned long)geteuid());
+	if (gethostname(host, 256) != 0 || !*host)
+		snprintf(host, 256, "unknown");
+	host[255] = '\0';
+}
+
+static int store_forget(int argc, char **argv)
+{
+	struct forget_args a = {0};
+	int first, rc = cli_parse(&forget_spec, argc, argv, &a, &first);
+	if (rc)
+		return rc < 0 ? ASSAY_OK : rc;
+	/* A writable open: the store must exist (and is migrated to schema 8). */
+	struct assay_store *s;
+	struct assay_error e;
+	const char *path = a.sc.path ? a.sc.path : ASSAY_STORE_DEFAULT_PATH;
+	if (assay_store_open(path, 0, &s, &e) != ASSAY_OK)
+		return cli_report(&e);
+	char user[64], host[256];
+	forget_who(user, host);
+	struct assay_ingest_record r = {0};
+	if (assay_store_forget(s, argv[first], user, host, a.note, &r, &e) != ASSAY_OK) {
+		rc = cli_report(&e);
+	} else {
+		printf("ingest %lld forgotten: %s (%s, %lld rows, run %s)\n", r.id, r.file,
+		       r.format, r.rows, r.run_id);
+		assay_ingest_record_release(&r);
+	}
+	return store_cli_close(s, rc);
+}
+
 /* ---- check ---- */
 
 static const struct cli_opt path_opts[] = {
@@ -616,8 +776,8 @@ static int store_migrate_cmd(int argc, char **argv)
 }
 
 static const struct cli_spec *const store_subs[] = {
-    &ingest_spec, &export_spec,  &series_spec,     &runs_spec, &annotate_spec,
-    &check_spec,  &migrate_spec, &store_copy_spec, NULL,
+    &ingest_spec,   &export_spec, &series_spec,  &runs_spec,       &ingests_spec, &forget_spec,
+    &annotate_spec, &check_spec,  &migrate_spec, &store_copy_spec, NULL,
 };
 
 const struct cli_spec cmd_store_spec = {
@@ -625,10 +785,11 @@ const struct cli_spec cmd_store_spec = {
     .usage = "assay store <subcommand> [--store PATH] [options]",
     .about = "The results store: one SQLite file (default ./assay.db) holding runs, cases,\n"
 	     "measurement rows, series and annotations (docs/store.md). Subcommands: ingest,\n"
-	     "export, series, runs, annotate, check, migrate, copy; each one's help follows, and\n"
-	     "`assay store SUB --help` prints only SUB's. filters: --series KEY[,KEY] (a key\n"
-	     "or a prefix of 8+ hex digits), --match FIELD=VALUE (repeatable), --since DATE\n"
-	     "(rows at or after).\n",
+	     "export, series, runs, ingests, forget, annotate, check, migrate, copy; each\n"
+	     "one's help follows, and `assay store SUB --help` prints only SUB's. filters:\n"
+	     "--series KEY[,KEY] (a key or a prefix of 8+ hex digits), --match FIELD=VALUE\n"
+	     "(repeatable), --since DATE (rows at or after), --until DATE (rows at or\n"
+	     "before), --last N (each series' N newest rows).\n",
     .subs = store_subs,
     .examples = "assay store ingest --cluster mi300x-a perf.csv\n"
 		"assay store series --match precision=fp8\n"
@@ -641,18 +802,18 @@ const struct cli_spec cmd_store_spec = {
 int cmd_store(int argc, char **argv)
 {
 	static int (*const run[])(int, char **) = {
-	    store_ingest,   store_export, store_series,      store_runs,
-	    store_annotate, store_check,  store_migrate_cmd, store_copy_cmd,
+	    store_ingest, store_export,   store_series, store_runs,        store_ingests,
+	    store_forget, store_annotate, store_check,  store_migrate_cmd, store_copy_cmd,
 	};
 	if (argc < 2)
 		return cli_usage_error("store",
 				       "expected a subcommand: ingest, export, series, runs, "
-				       "annotate, check, migrate or copy");
+				       "ingests, forget, annotate, check, migrate or copy");
 	for (size_t i = 0; i < ARRAY_SIZE(run); i++)
 		if (!strcmp(argv[1], store_subs[i]->sub_name))
 			return run[i](argc - 1, argv + 1);
 	return cli_usage_error("store",
 			       "unknown subcommand '%s' (ingest, export, series, runs, "
-			       "annotate, check, migrate, copy)",
+			       "ingests, forget, annotate, check, migrate, copy)",
 			       argv[1]);
 }

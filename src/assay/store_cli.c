@@ -36,6 +36,14 @@ const struct cli_opt store_cli_opts[] = {
      .help = "only series whose FIELD is VALUE (repeatable; all must hold)"},
     CLI_OPT_STRING("since", "DATE", struct store_cli, filter.since,
 		   "only points at or after DATE (2026-11-01 or an RFC 3339 time)"),
+    CLI_OPT_STRING("until", "DATE", struct store_cli, filter.until,
+		   "only points at or before DATE (a date: to the end of that day)"),
+    {.type = CLI_INT,
+     .name = "last",
+     .arg = "N",
+     .off = offsetof(struct store_cli, filter.last),
+     .help = "only the N newest points of each series (after --since and --until)",
+     .min = 1},
     CLI_OPT_END,
 };
 

@@ -14,7 +14,8 @@ struct store_cli {
 	const char *path; /* --store, default ASSAY_STORE_DEFAULT_PATH */
 	struct assay_series_filter filter;
 };
-/* The same four options as an option table (opt.h), included in a command's
+/* The store and filter options (--store, --series, --match, --since, --until,
+ * --last) as an option table (opt.h), included in a command's
  * table with CLI_OPT_TABLE(store_cli_opts, struct ARGS, FIELD). */
 extern const struct cli_opt store_cli_opts[];
 /* --store alone, for the commands that take no series filters. */

@@ -57,7 +57,7 @@ static struct assay_store *make_store(struct assay_series_list *l)
 	struct assay_ingest_info ii = {.file = "h.ndjson", .format = "rows", .sha256 = "aa"};
 	assert_int_equal(assay_store_ingest_rows(s, &ii, &rows, &res, &e), ASSAY_OK);
 	assay_rows_release(&rows);
-	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, NULL, true};
+	struct assay_series_filter f = {.keys = STRLIST_INIT, .match = STRLIST_INIT, .bare = true};
 	assert_int_equal(assay_store_series(s, &f, l, &e), ASSAY_OK);
 	assert_int_equal(l->n, NSERIES);
 	/* Every step's revision acknowledged; in one series a point ignored. */
@@ -73,8 +73,8 @@ struct seen {
 	struct assay_store *s;
 	const struct assay_detect_opts *o;
 	size_t n, with_changes, acked;
-	size_t stop_at;    /* 0: never */
-	const char *since; /* as given to assay_detect_store */
+	size_t stop_at;                          /* 0: never */
+	const struct assay_series_filter *range; /* as given to assay_detect_store */
 	const struct assay_series_list *l;
 };
 
@@ -86,7 +86,7 @@ static int on_series(void *ctx, struct assay_series_info *si, const struct assay
 	struct assay_error e;
 	struct assay_points pts = {0};
 	struct assay_annotations ann = {0};
-	assert_int_equal(assay_store_series_values(sn->s, si->key, sn->since, &pts, &e), ASSAY_OK);
+	assert_int_equal(assay_store_series_values(sn->s, si->key, sn->range, &pts, &e), ASSAY_OK);
 	assert_int_equal(assay_store_annotations(sn->s, si->key, &ann, &e), ASSAY_OK);
 	assert_string_equal(si->key, sn->l->v[sn->n].key); /* in list order */
 	struct assay_change_points own = {0};
@@ -128,9 +128,20 @@ static void test_every_series_in_order(void **state)
 	assert_int_equal(assay_detect_store(s, &l, NULL, &o, on_series, &sn, &e), 7);
 	assert_int_equal(sn.n, 300);
 	/* Since a time after the step: those points only. */
-	sn = (struct seen){s, &o, 0, 0, 0, 0, "2026-01-01T00:30:00Z", &l};
-	assert_int_equal(assay_detect_store(s, &l, sn.since, &o, on_series, &sn, &e), ASSAY_OK);
+	struct assay_series_filter range = {.since = "2026-01-01T00:30:00Z"};
+	sn = (struct seen){s, &o, 0, 0, 0, 0, &range, &l};
+	assert_int_equal(assay_detect_store(s, &l, sn.range, &o, on_series, &sn, &e), ASSAY_OK);
 	assert_int_equal(sn.n, NSERIES);
+	assert_int_equal(sn.with_changes, 0);
+	/* The newest points only (read backwards, lean and not): the same
+	 * points both ways; until before the step: no change either. */
+	range = (struct assay_series_filter){.last = 25};
+	sn = (struct seen){s, &o, 0, 0, 0, 0, &range, &l};
+	assert_int_equal(assay_detect_store(s, &l, sn.range, &o, on_series, &sn, &e), ASSAY_OK);
+	assert_int_equal(sn.n, NSERIES);
+	range = (struct assay_series_filter){.until = "2026-01-01T00:10:00Z", .last = 1000};
+	sn = (struct seen){s, &o, 0, 0, 0, 0, &range, &l};
+	assert_int_equal(assay_detect_store(s, &l, sn.range, &o, on_series, &sn, &e), ASSAY_OK);
 	assert_int_equal(sn.with_changes, 0);
 	assay_series_list_release(&l);
 	assert_int_equal(assay_store_close(s, &e), ASSAY_OK);

@@ -418,7 +418,7 @@ static void test_history(void **state)
 	/* Points of a revision annotated ignore are left out. */
 	struct assay_store *s;
 	ok(assay_store_open(store, 0, &s, &e), &e);
-	struct assay_series_filter flt = {STRLIST_INIT, STRLIST_INIT, NULL, false};
+	struct assay_series_filter flt = {.keys = STRLIST_INIT, .match = STRLIST_INIT};
 	strlist_push(&flt.match, "metric=tokens_per_s");
 	struct assay_series_list l = {0};
 	ok(assay_store_series(s, &flt, &l, &e), &e);

@@ -122,7 +122,7 @@ struct ring_slot {
 struct over_store {
 	struct assay_store *s;
 	struct assay_series_list *l;
-	const char *since;
+	const struct assay_series_filter *range;
 	const struct assay_detect_opts *o;
 	assay_detect_series_fn *fn;
 	void *ctx;
@@ -202,7 +202,7 @@ static assay_err read_series(struct over_store *r, size_t i)
 	/* Revisions only where an ignore annotation needs them: reading every
 	 * point's strings costs more than detecting. */
 	sl->ann = ann_view(&r->ann, key);
-	assay_err rc = assay_store_series_values_lean(r->s, key, r->since, has_ignore(&sl->ann),
+	assay_err rc = assay_store_series_values_lean(r->s, key, r->range, has_ignore(&sl->ann),
 						      &sl->pts, r->e);
 	if (rc != ASSAY_OK) {
 		assay_points_release(&sl->pts);
@@ -303,12 +303,13 @@ static assay_err run_ring(struct over_store *r)
 	return rc;
 }
 
-assay_err assay_detect_store(struct assay_store *s, struct assay_series_list *l, const char *since,
+assay_err assay_detect_store(struct assay_store *s, struct assay_series_list *l,
+			     const struct assay_series_filter *range,
 			     const struct assay_detect_opts *o, assay_detect_series_fn *fn,
 			     void *ctx, struct assay_error *e)
 {
 	struct over_store r = {
-	    .s = s, .l = l, .since = since, .o = o, .fn = fn, .ctx = ctx, .e = e};
+	    .s = s, .l = l, .range = range, .o = o, .fn = fn, .ctx = ctx, .e = e};
 	/* Every series as of one moment, under one read lock. */
 	assay_err rc = assay_store_snapshot_begin(s, e);
 	if (rc != ASSAY_OK)

@@ -37,6 +37,9 @@ static const struct copy_table {
     {"provenance", "id, \"case\", name, per, unit, matched", "iitttt"},
     {"annotations", "id, series, revision, kind, note, created", "iitttt"},
     {"ingests", "id, run, file, format, sha256, rows", "iittti"},
+    {"forgotten",
+     "id, ingest, run_id, file, format, sha256, rows, ingested, forgotten, by_user, by_host, note",
+     "iittttittttt"},
 };
 
 #define COPY_CHUNK 20000

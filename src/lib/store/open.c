@@ -5,6 +5,14 @@
 
 #include "store_int.h"
 
+/* A series' points in since..until (?1 the series, ?2 and ?3 the bounds),
+ * in time order or the newest ?4 first. */
+#define POINTS_SQL(cols)                                                                           \
+	"SELECT " cols " FROM measurements WHERE series = ?1 AND timestamp >= ?2 AND "             \
+	"timestamp <= ?3"
+#define POINTS_ASC  " ORDER BY timestamp, id"
+#define POINTS_LAST " ORDER BY timestamp DESC, id DESC LIMIT ?4"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_SERIES_FIND] = "SELECT id, unit, direction FROM series WHERE key = ?1",
     [ST_SERIES_INSERT] =
@@ -20,12 +28,13 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* A series' points from measurements_by_series alone (a covering index:
      * value, revision and timestamp are in it; NULL keeps the columns of
      * the points query). */
-    [ST_VALUES] = "SELECT value, NULL, revision, timestamp FROM measurements WHERE series = ?1 "
-		  "AND timestamp >= ?2 ORDER BY timestamp, id",
-    [ST_VALUES_LEAN] = "SELECT value, id FROM measurements WHERE series = ?1 AND timestamp >= ?2 "
-		       "ORDER BY timestamp, id",
-    [ST_VALUES_LEAN_REV] = "SELECT value, id, revision FROM measurements WHERE series = ?1 AND "
-			   "timestamp >= ?2 ORDER BY timestamp, id",
+    [ST_VALUES] = POINTS_SQL("value, NULL, revision, timestamp") POINTS_ASC,
+    [ST_VALUES_LEAN] = POINTS_SQL("value, id") POINTS_ASC,
+    [ST_VALUES_LEAN_REV] = POINTS_SQL("value, id, revision") POINTS_ASC,
+    /* --last N: the newest N, read backwards through the same index. */
+    [ST_VALUES_LAST] = POINTS_SQL("value, NULL, revision, timestamp") POINTS_LAST,
+    [ST_VALUES_LEAN_LAST] = POINTS_SQL("value, id") POINTS_LAST,
+    [ST_VALUES_LEAN_REV_LAST] = POINTS_SQL("value, id, revision") POINTS_LAST,
     [ST_POINT_STRINGS] = "SELECT revision, timestamp FROM measurements WHERE id = ?1",
     [ST_IDENT_FIND] = "SELECT id, value FROM measurements WHERE series = ?1 AND run_id IS NOT "
 		      "DISTINCT FROM ?2 AND revision IS NOT DISTINCT FROM ?3 AND case_id IS NOT "

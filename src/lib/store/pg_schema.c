@@ -2,7 +2,8 @@
  * triggers as schema.c's SQLite migrations), the check a writer passes at
  * open, and the text of values and connection strings. A PostgreSQL store
  * starts at schema version 7: migration 1 creates version 7's schema at
- * once, 2 to 7 change nothing; from 8 on each version has its own text. */
+ * once, 2 to 7 change nothing; from 8 on each version has its own text,
+ * the same change as SQLite's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,12 +139,26 @@ static const char schema_v7[] =
     " WHEN (OLD.outcome IS NOT NULL AND NEW.outcome IS NULL)"
     " EXECUTE FUNCTION assay_case_reopen();";
 
+/* 8: the record of ingests taken back (store forget). */
+static const char schema_v8[] = "CREATE TABLE IF NOT EXISTS forgotten ("
+				" id" ID ","
+				" ingest BIGINT NOT NULL,"
+				" run_id" T " NOT NULL,"
+				" file" T " NOT NULL, format" T " NOT NULL, sha256" T " NOT NULL,"
+				" rows BIGINT NOT NULL,"
+				" ingested" T " NOT NULL,"
+				" forgotten" T " NOT NULL,"
+				" by_user" T " NOT NULL, by_host" T " NOT NULL,"
+				" note" T ");";
+
 const char *pg_migration(int v)
 {
 	if (v == 1)
 		return schema_v7;
 	if (v >= 2 && v <= 7)
 		return "";
+	if (v == 8)
+		return schema_v8;
 	return NULL;
 }
 

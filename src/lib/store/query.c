@@ -54,7 +54,50 @@ static bool series_field_is(const json_t *fields, const char *k, size_t klen, co
 	return false;
 }
 
-static assay_err check_filter(const struct assay_series_filter *f, char since[32],
+/* The bounds of a filter's points, normalised to stored timestamps. */
+struct bounds {
+	char since[32], until[32];
+	long long last;
+};
+
+/* t as an RFC 3339 time (name: since or until) into out; a date alone ends
+ * at the end of its day for until. */
+static assay_err time_bound(const char *name, const char *t, char out[32], struct assay_error *e)
+{
+	int64_t v;
+	if (!assay_time_parse(t, &v))
+		return assay_error_set(e, ASSAY_USAGE,
+				       "%s \"%s\": expected a date (2026-11-01) or an RFC "
+				       "3339 time",
+				       name, t);
+	if (!strcmp(name, "until") && strlen(t) == 10)
+		v += 86399;
+	assay_time_rfc3339(v, out);
+	return ASSAY_OK;
+}
+
+static assay_err check_range(const struct assay_series_filter *f, struct bounds *b,
+			     struct assay_error *e)
+{
+	/* No bound: below and above every stored timestamp. */
+	snprintf(b->since, sizeof(b->since), "%s", "");
+	snprintf(b->until, sizeof(b->until), "%s", "9999-12-31T23:59:59Z");
+	b->last = 0;
+	if (!f)
+		return ASSAY_OK;
+	assay_err rc;
+	if (f->since && (rc = time_bound("since", f->since, b->since, e)) != ASSAY_OK)
+		return rc;
+	if (f->until && (rc = time_bound("until", f->until, b->until, e)) != ASSAY_OK)
+		return rc;
+	if (f->last < 0)
+		return assay_error_set(e, ASSAY_USAGE, "last %lld: expected a count of at least 1",
+				       f->last);
+	b->last = f->last;
+	return ASSAY_OK;
+}
+
+static assay_err check_filter(const struct assay_series_filter *f, struct bounds *b,
 			      struct assay_error *e)
 {
 	for (size_t i = 0; i < f->keys.n; i++)
@@ -70,18 +113,18 @@ static assay_err check_filter(const struct assay_series_filter *f, char since[32
 			return assay_error_set(e, ASSAY_USAGE, "match \"%s\": expected FIELD=VALUE",
 					       f->match.v[i]);
 	}
-	since[0] = '\0';
-	if (f->since) {
-		int64_t t;
-		if (!assay_time_parse(f->since, &t))
-			return assay_error_set(
-			    e, ASSAY_USAGE,
-			    "since \"%s\": expected a date (2026-11-01) or an RFC "
-			    "3339 time",
-			    f->since);
-		assay_time_rfc3339(t, since);
-	}
-	return ASSAY_OK;
+	return check_range(f, b, e);
+}
+
+/* Bind a points statement's series (?1), bounds (?2, ?3) and, reading the
+ * newest first, the count (?4). */
+static void bind_range(struct store_stmt *st, long long sid, const struct bounds *b)
+{
+	store_bind_int64(st, 1, sid);
+	store_bind_static(st, 2, b->since);
+	store_bind_static(st, 3, b->until);
+	if (b->last)
+		store_bind_int64(st, 4, b->last);
 }
 
 static bool filter_accepts(const struct assay_series_filter *f, const char *key,
@@ -173,10 +216,10 @@ static assay_err pick_series(struct assay_store *s, const struct assay_series_fi
 assay_err assay_store_series(struct assay_store *s, const struct assay_series_filter *f,
 			     struct assay_series_list *out, struct assay_error *e)
 {
-	char since[32];
+	struct bounds b;
 	struct picked *p = NULL;
 	size_t n = 0;
-	assay_err rc = check_filter(f, since, e);
+	assay_err rc = check_filter(f, &b, e);
 	if (rc != ASSAY_OK || (rc = pick_series(s, f, &p, &n, e)) != ASSAY_OK)
 		return rc;
 	struct store_stmt *cnt = NULL, *last = NULL;
@@ -194,12 +237,14 @@ assay_err assay_store_series(struct assay_store *s, const struct assay_series_fi
 		}
 		goto done;
 	}
-	cnt = store_prepare(
-	    s, "SELECT count(*) FROM measurements WHERE series = ?1 AND timestamp >= ?2", e);
+	cnt = store_prepare(s,
+			    "SELECT count(*) FROM measurements WHERE series = ?1 AND timestamp "
+			    ">= ?2 AND timestamp <= ?3",
+			    e);
 	last = cnt ? store_prepare(s,
 				   "SELECT value, revision, timestamp FROM measurements "
-				   "WHERE series = ?1 AND timestamp >= ?2 ORDER BY "
-				   "timestamp DESC, id DESC LIMIT 1",
+				   "WHERE series = ?1 AND timestamp >= ?2 AND timestamp <= ?3 "
+				   "ORDER BY timestamp DESC, id DESC LIMIT 1",
 				   e)
 		   : NULL;
 	if (!last) {
@@ -209,15 +254,17 @@ assay_err assay_store_series(struct assay_store *s, const struct assay_series_fi
 	for (size_t i = 0; i < n; i++) {
 		store_reset(cnt);
 		store_reset(last);
-		store_bind_int64(cnt, 1, p[i].id);
-		store_bind_static(cnt, 2, since);
-		store_bind_int64(last, 1, p[i].id);
-		store_bind_static(last, 2, since);
+		struct bounds all = b;
+		all.last = 0; /* the count is cut at b.last below */
+		bind_range(cnt, p[i].id, &all);
+		bind_range(last, p[i].id, &all);
 		if (store_step(cnt) != STORE_ROW) {
 			rc = store_sqlerr(s, e, "counting rows");
 			goto done;
 		}
 		long long count = store_column_int64(cnt, 0);
+		if (b.last && count > b.last)
+			count = b.last;
 		if (!count)
 			continue;
 		if (store_step(last) != STORE_ROW) {
@@ -267,43 +314,55 @@ void assay_series_list_release(struct assay_series_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* A series' points: the run column names the run that stored the point. */
-/* A store older than schema 6 (read-only, not migrated) has no image. */
-static const char points_sql_v5[] =
-    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "
-    "NULL FROM measurements m JOIN runs r ON r.id = m.run WHERE m.series = ?1 AND "
-    "m.timestamp >= ?2 ORDER BY m.timestamp, m.id";
-static const char points_sql[] =
-    "SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "
-    "c.image_digest FROM measurements m JOIN runs r ON r.id = m.run LEFT JOIN cases c ON "
-    "c.id = m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 ORDER BY m.timestamp, m.id";
+/* A series' points: the run column names the run that stored the point.
+ * A store older than schema 6 (read-only, not migrated) has no image. */
+#define POINTS_FROM_V5                                                                             \
+	"SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "       \
+	"NULL FROM measurements m JOIN runs r ON r.id = m.run WHERE m.series = ?1 AND "            \
+	"m.timestamp >= ?2 AND m.timestamp <= ?3"
+#define POINTS_FROM                                                                                \
+	"SELECT m.value, m.samples, m.revision, m.timestamp, coalesce(m.run_id, r.run_id), "       \
+	"c.image_digest FROM measurements m JOIN runs r ON r.id = m.run LEFT JOIN cases c ON "     \
+	"c.id = m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 AND m.timestamp <= ?3"
+#define M_ASC " ORDER BY m.timestamp, m.id"
+/* --last N: the newest N first (read backwards, then turned round). */
+#define M_LAST " ORDER BY m.timestamp DESC, m.id DESC LIMIT ?4"
+static const char *const points_sql[2][2] = {{POINTS_FROM_V5 M_ASC, POINTS_FROM_V5 M_LAST},
+					     {POINTS_FROM M_ASC, POINTS_FROM M_LAST}};
 
-/* Rows as stored: an ingested row keeps its own run id, NULL included. */
+/* Rows as stored: an ingested row keeps its own run id, NULL included.
+ * With --last the newest N of each series, in time order. */
+#define ROWS_RUN                                                                                   \
+	"CASE WHEN m.\"case\" IS NULL AND r.launcher = 'ingest' THEN m.run_id ELSE "               \
+	"coalesce(m.run_id, r.run_id) END"
+#define ROWS_CASE "coalesce(m.case_id, c.case_id)"
+#define ROWS_FROM                                                                                  \
+	" FROM measurements m JOIN runs r ON r.id = m.run LEFT JOIN cases c ON c.id = "            \
+	"m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 AND m.timestamp <= ?3"
 static const char rows_sql[] =
-    "SELECT m.value, m.samples, m.revision, m.timestamp, CASE WHEN m.\"case\" IS NULL AND "
-    "r.launcher = 'ingest' THEN m.run_id ELSE coalesce(m.run_id, r.run_id) END, "
-    "coalesce(m.case_id, c.case_id) FROM measurements m JOIN runs r ON r.id = m.run "
-    "LEFT JOIN cases c ON c.id = m.\"case\" WHERE m.series = ?1 AND m.timestamp >= ?2 "
-    "ORDER BY m.timestamp, m.id";
+    "SELECT m.value, m.samples, m.revision, m.timestamp, " ROWS_RUN ", " ROWS_CASE ROWS_FROM M_ASC;
+static const char rows_last_sql[] =
+    "SELECT value, samples, revision, timestamp, rid, cid FROM (SELECT m.id AS id, m.value AS "
+    "value, m.samples AS samples, m.revision AS revision, m.timestamp AS timestamp, " ROWS_RUN
+    " AS rid, " ROWS_CASE " AS cid" ROWS_FROM M_LAST ") t ORDER BY timestamp, id";
 
 assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filter *f,
 			   assay_store_row_fn fn, void *ctx, struct assay_error *e)
 {
-	char since[32];
+	struct bounds b;
 	struct picked *p = NULL;
 	size_t n = 0;
-	assay_err rc = check_filter(f, since, e);
+	assay_err rc = check_filter(f, &b, e);
 	if (rc != ASSAY_OK || (rc = pick_series(s, f, &p, &n, e)) != ASSAY_OK)
 		return rc;
-	struct store_stmt *st = store_prepare(s, rows_sql, e);
+	struct store_stmt *st = store_prepare(s, b.last ? rows_last_sql : rows_sql, e);
 	if (!st) {
 		picked_release(p, n);
 		return e ? e->code : ASSAY_INFRA;
 	}
 	for (size_t i = 0; i < n && rc == ASSAY_OK; i++) {
 		store_reset(st);
-		store_bind_int64(st, 1, p[i].id);
-		store_bind_static(st, 2, since);
+		bind_range(st, p[i].id, &b);
 		struct assay_row r;
 		assay_row_init(&r);
 		r.series = p[i].fields;
@@ -334,16 +393,16 @@ assay_err assay_store_rows(struct assay_store *s, const struct assay_series_filt
 	return rc;
 }
 
-/* A series' id and the --since bound normalised, before reading its
- * points into the empty list out. */
-static assay_err points_start(struct assay_store *s, const char *series_key, const char *since,
-			      const struct assay_points *out, long long *sid, char norm[32],
+/* A series' id and the bounds of its points normalised, before reading
+ * them into the empty list out. */
+static assay_err points_start(struct assay_store *s, const char *series_key,
+			      const struct assay_series_filter *range,
+			      const struct assay_points *out, long long *sid, struct bounds *b,
 			      struct assay_error *e)
 {
-	struct assay_series_filter f = {STRLIST_INIT, STRLIST_INIT, since, false};
 	if (out->n || out->strings)
 		return assay_error_set(e, ASSAY_USAGE, "points are read into an empty list");
-	assay_err rc = check_filter(&f, norm, e);
+	assay_err rc = check_range(range, b, e);
 	if (rc != ASSAY_OK)
 		return rc;
 	struct store_stmt *id = store_cached(s, ST_SERIES_ID, e);
@@ -360,26 +419,36 @@ static assay_err points_start(struct assay_store *s, const char *series_key, con
 	return ASSAY_OK;
 }
 
+/* Points read newest first (--last): into time order. */
+static void points_reverse(struct assay_points *out)
+{
+	for (size_t i = 0, j = out->n; i + 1 < j; i++, j--) {
+		struct assay_point t = out->v[i];
+		out->v[i] = out->v[j - 1];
+		out->v[j - 1] = t;
+	}
+}
+
 /* Points of one series: with_run reads each point's run id too (which
  * leaves the index for the runs table and the row), else only what the
  * series index covers. */
-static assay_err read_points(struct assay_store *s, const char *series_key, const char *since,
-			     bool with_run, struct assay_points *out, struct assay_error *e)
+static assay_err read_points(struct assay_store *s, const char *series_key,
+			     const struct assay_series_filter *range, bool with_run,
+			     struct assay_points *out, struct assay_error *e)
 {
-	char norm[32];
+	struct bounds b;
 	long long sid;
-	assay_err rc = points_start(s, series_key, since, out, &sid, norm, e);
+	assay_err rc = points_start(s, series_key, range, out, &sid, &b, e);
 	if (rc != ASSAY_OK)
 		return rc;
 	int step;
 	struct store_stmt *st =
-	    with_run ? store_prepare(
-			   s, assay_store_schema_version(s) >= 6 ? points_sql : points_sql_v5, e)
-		     : store_cached(s, ST_VALUES, e);
+	    with_run
+		? store_prepare(s, points_sql[assay_store_schema_version(s) >= 6][b.last != 0], e)
+		: store_cached(s, b.last ? ST_VALUES_LAST : ST_VALUES, e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	store_bind_int64(st, 1, sid);
-	store_bind_static(st, 2, norm);
+	bind_range(st, sid, &b);
 	/* The points' strings go to one block, as offsets + 1 (0: NULL) until
 	 * it stops growing: one allocation per series instead of two to four
 	 * per point. */
@@ -406,6 +475,8 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 		pt->run_id = store_block_str(block, o[2]);
 		pt->image_digest = store_block_str(block, o[3]);
 	}
+	if (b.last)
+		points_reverse(out);
 	free(off);
 	out->strings = block;
 	if (with_run)
@@ -415,33 +486,35 @@ static assay_err read_points(struct assay_store *s, const char *series_key, cons
 	return rc;
 }
 
-assay_err assay_store_points(struct assay_store *s, const char *series_key, const char *since,
-			     struct assay_points *out, struct assay_error *e)
+assay_err assay_store_points(struct assay_store *s, const char *series_key,
+			     const struct assay_series_filter *range, struct assay_points *out,
+			     struct assay_error *e)
 {
-	return read_points(s, series_key, since, true, out, e);
+	return read_points(s, series_key, range, true, out, e);
 }
 
 assay_err assay_store_series_values(struct assay_store *s, const char *series_key,
-				    const char *since, struct assay_points *out,
-				    struct assay_error *e)
+				    const struct assay_series_filter *range,
+				    struct assay_points *out, struct assay_error *e)
 {
-	return read_points(s, series_key, since, false, out, e);
+	return read_points(s, series_key, range, false, out, e);
 }
 
 assay_err assay_store_series_values_lean(struct assay_store *s, const char *series_key,
-					 const char *since, bool revisions,
+					 const struct assay_series_filter *range, bool revisions,
 					 struct assay_points *out, struct assay_error *e)
 {
-	char norm[32];
+	struct bounds b;
 	long long sid;
-	assay_err rc = points_start(s, series_key, since, out, &sid, norm, e);
+	assay_err rc = points_start(s, series_key, range, out, &sid, &b, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	struct store_stmt *st = store_cached(s, revisions ? ST_VALUES_LEAN_REV : ST_VALUES_LEAN, e);
+	static const enum store_stmt_id ids[2][2] = {{ST_VALUES_LEAN, ST_VALUES_LEAN_LAST},
+						     {ST_VALUES_LEAN_REV, ST_VALUES_LEAN_REV_LAST}};
+	struct store_stmt *st = store_cached(s, ids[revisions][b.last != 0], e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
-	store_bind_int64(st, 1, sid);
-	store_bind_static(st, 2, norm);
+	bind_range(st, sid, &b);
 	struct sbuf strings = SBUF_INIT;
 	size_t *off = NULL, off_alloc = 0, first = out->n;
 	int step;
@@ -462,6 +535,8 @@ assay_err assay_store_series_values_lean(struct assay_store *s, const char *seri
 	char *block = sbuf_detach(&strings, NULL);
 	for (size_t i = first; revisions && i < out->n; i++)
 		out->v[i].revision = store_block_str(block, off[i - first]);
+	if (b.last)
+		points_reverse(out);
 	free(off);
 	out->strings = block;
 	store_reset(st);

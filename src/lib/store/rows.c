@@ -620,10 +620,12 @@ static assay_err ingest_run(struct assay_store *s, const struct assay_ingest_inf
 		rc = store_run_pk(s, res->run_id, pk, NULL, e);
 	if (rc != ASSAY_OK)
 		return rc;
+	/* The ingest's id is its run's: never used again, also after `store
+	 * forget` deleted the newest ingest (a new row would take its id). */
 	struct store_stmt *st =
 	    store_prepare(s,
-			  "INSERT INTO ingests (run, file, format, sha256, rows) VALUES "
-			  "(?1, ?2, ?3, ?4, ?5)",
+			  "INSERT INTO ingests (id, run, file, format, sha256, rows) VALUES "
+			  "(?1, ?1, ?2, ?3, ?4, ?5)",
 			  e);
 	if (!st)
 		return e ? e->code : ASSAY_INFRA;
@@ -765,7 +767,7 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 	if ((rc = earlier_ingest(s, info->sha256, res->earlier_run, e)) != ASSAY_OK)
 		goto fail;
 	/* The backend's setting for a large write (SQLite: a page cache that
-	 * holds the changed pages, so that they reach the WAL once, at the
+	 * holds the changed pages, so that they reach the file once, at the
 	 * commit). */
 	if (s->be->bulk_sql && (rc = store_exec(s, s->be->bulk_sql, e)) != ASSAY_OK)
 		goto fail;

@@ -191,6 +191,21 @@ static const char *const migrations[] = {
     " unit TEXT NOT NULL,"
     " matched TEXT,"
     " UNIQUE (\"case\", name, unit));",
+
+    /* 8: a record of every ingest taken back by `assay store forget`: what
+     * it was (its ingest id, run id, file, format, sha256, rows, when it
+     * was ingested), when it was forgotten, by whom (user and host) and
+     * why. Its run and rows are gone; this row stays. */
+    "CREATE TABLE IF NOT EXISTS forgotten ("
+    " id INTEGER PRIMARY KEY,"
+    " ingest INTEGER NOT NULL,"
+    " run_id TEXT NOT NULL,"
+    " file TEXT NOT NULL, format TEXT NOT NULL, sha256 TEXT NOT NULL,"
+    " rows INTEGER NOT NULL,"
+    " ingested TEXT NOT NULL,"
+    " forgotten TEXT NOT NULL,"
+    " by_user TEXT NOT NULL, by_host TEXT NOT NULL,"
+    " note TEXT);",
 };
 
 /* The oldest version a read-only open reads as it is (3 only changed an

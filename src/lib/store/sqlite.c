@@ -1,7 +1,15 @@
 /* The SQLite backend of the store (backend.h): a store is one SQLite file,
- * opened with WAL, foreign keys, a busy timeout and a bounded memory map;
- * read-only stores in folders that cannot be written are opened immutable.
- * The only file of the store that calls SQLite. */
+ * opened with a rollback journal, foreign keys, a busy timeout and a bounded
+ * memory map; read-only stores in folders that cannot be written are opened
+ * immutable. The only file of the store that calls SQLite.
+ *
+ * Why a rollback journal, not WAL: a WAL reader creates -wal and -shm files
+ * beside the store, owned by whoever reads first; in a folder that others
+ * may write, another user's `assay history` then locked the owner out
+ * ("attempt to write a readonly database"). A reader in rollback-journal
+ * mode creates no file; a writer creates -journal and deletes it at its
+ * commit. The price: a writer's commit waits for the readers of the moment
+ * (busy timeout), and readers wait out a commit. */
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -126,6 +134,36 @@ static assay_err lite_close(struct store_conn *c, const char *path, struct assay
 	return rc;
 }
 
+/* A read-only connection finds the journal of a writer stopped in the
+ * middle of a commit ("hot"), which only a writer may roll back: when this
+ * user can write the store and its folder, a writable connection rolls it
+ * back (as any writer's open would); else the message says who can. */
+static assay_err lite_hot_journal(struct store_conn *c, const char *path, struct assay_error *e)
+{
+	static const char probe[] = "SELECT count(*) FROM sqlite_master";
+	if (sqlite3_exec(c->db, probe, NULL, NULL, NULL) == SQLITE_OK ||
+	    sqlite3_extended_errcode(c->db) != SQLITE_READONLY_ROLLBACK)
+		return ASSAY_OK; /* any other failure is the first statement's to report */
+	char *dir = dir_of(path);
+	bool can = access(path, W_OK) == 0 && access(dir, W_OK) == 0;
+	free(dir);
+	sqlite3 *w = NULL;
+	if (can && sqlite3_open_v2(path, &w, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) ==
+		       SQLITE_OK) {
+		sqlite3_busy_timeout(w, busy_ms());
+		sqlite3_exec(w, probe, NULL, NULL, NULL);
+	}
+	sqlite3_close(w);
+	if (sqlite3_exec(c->db, probe, NULL, NULL, NULL) == SQLITE_OK)
+		return ASSAY_OK;
+	return assay_error_set(
+	    e, ASSAY_INFRA,
+	    "%s: a writer stopped in the middle of a commit and left %s-journal, "
+	    "which only a user who can write the store may roll back: its owner "
+	    "should open it once (assay store check --store %s)",
+	    path, path, path);
+}
+
 static assay_err lite_open(const char *path, int flags, struct store_conn **out,
 			   struct assay_error *e)
 {
@@ -159,7 +197,8 @@ static assay_err lite_open(const char *path, int flags, struct store_conn **out,
 	}
 	sqlite3_extended_result_codes(c->db, 1);
 	sqlite3_busy_timeout(c->db, busy_ms());
-	if ((rc = lite_settings(c, path, flags, e)) != ASSAY_OK) {
+	if ((rc = lite_settings(c, path, flags, e)) != ASSAY_OK ||
+	    (ro && (rc = lite_hot_journal(c, path, e)) != ASSAY_OK)) {
 		lite_close(c, path, NULL);
 		return rc;
 	}
@@ -401,17 +440,19 @@ const struct store_backend store_sqlite = {
     .instr_fn = "instr",
     .epoch = lite_epoch,
     .migration = store_sqlite_migration,
-    .writable_sql = "PRAGMA journal_mode = WAL",
+    /* A store left in WAL mode by an older assay switches at its next
+     * writable open (which waits for, then needs, no other connection). */
+    .writable_sql = "PRAGMA journal_mode = DELETE",
     /* Foreign keys off while tables are rebuilt (dropping the old cases
      * table must not cascade to its rows); checked before the commit. */
-    .migrate_begin_sql = "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = OFF",
+    .migrate_begin_sql = "PRAGMA journal_mode = DELETE; PRAGMA foreign_keys = OFF",
     .migrate_end_sql = "PRAGMA foreign_keys = ON",
     .dangling_sql = "SELECT count(*) FROM pragma_foreign_key_check",
     .stamp = lite_stamp,
     .integrity_sql = "PRAGMA integrity_check",
     .fk_check_sql = "PRAGMA foreign_key_check",
     /* A page cache that holds a large ingest's changed pages, so that they
-     * reach the WAL once, at the commit. */
+     * reach the file once, at the commit. */
     .bulk_sql = "PRAGMA cache_size = -262144",
     .defer_fk_sql = "PRAGMA defer_foreign_keys = ON",
 };

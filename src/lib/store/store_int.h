@@ -22,6 +22,9 @@ enum store_stmt_id {
 	ST_VALUES,
 	ST_VALUES_LEAN,
 	ST_VALUES_LEAN_REV,
+	ST_VALUES_LAST, /* the same three, newest first, at most ?4 */
+	ST_VALUES_LEAN_LAST,
+	ST_VALUES_LEAN_REV_LAST,
 	ST_POINT_STRINGS,
 	ST_ANNOTATIONS,
 	ST_ANNOTATIONS_ALL,
