@@ -101,12 +101,17 @@ json_t *assay_run_summary_json(const struct assay_run_result *res)
 	json_t *secrets = json_array();
 	for (size_t i = 0; i < res->secrets.n; i++)
 		json_array_append_new(secrets, json_string(res->secrets.v[i]));
+	/* Written: the store's name without a password. */
+	char *store_name = res->store_name ? xstrdup(res->store_name)
+			   : res->store    ? assay_store_name(res->store)
+					   : NULL;
 	json_t *doc = json_pack(
 	    "{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:o, s:o}", "schema", "assay.run/1",
 	    "run_id", res->run_id, "suite", str_or_null(res->suite), "revision",
-	    str_or_null(res->revision), "store", str_or_null(res->store_name), "exit_code",
+	    str_or_null(res->revision), "store", str_or_null(store_name), "exit_code",
 	    (int)res->exit_code, "result", assay_strerror(res->exit_code), "interrupted",
 	    res->interrupted, "counts", counts, "cases", cases, "secrets", secrets);
+	free(store_name);
 	if (res->attempt > 0)
 		json_object_set_new(doc, "attempt", json_integer(res->attempt));
 	/* The run's image: its cases' when they agree, else "mixed". */

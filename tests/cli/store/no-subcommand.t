@@ -3,4 +3,4 @@ args: store
 exit: 2
 --- stdout
 --- stderr
-assay store: expected a subcommand: ingest, export, series, runs, ingests, forget, annotate, check or migrate
+assay store: expected a subcommand: ingest, export, series, runs, ingests, forget, annotate, check, migrate or copy
