@@ -544,7 +544,8 @@ static int store_annotate(int argc, char **argv)
 		rc = store_cli_open_series(sc, !a.list, &s, &l);
 	if (rc == ASSAY_OK && !a.list && !l.n)
 		rc = cli_usage_error("store", "annotate: no series matches");
-	if (rc == ASSAY_OK && !a.list && !a.remove)
+	/* An expected change may be annotated before its revision runs. */
+	if (rc == ASSAY_OK && !a.list && !a.remove && !(a.kind && !strcmp(a.kind, "expected")))
 		rc = annotate_check_revision(s, &l, &a);
 	if (rc == ASSAY_OK)
 		rc = annotate_series(s, &l, &a, kind);

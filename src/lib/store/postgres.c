@@ -170,14 +170,16 @@ static void strv_free(char **v)
 }
 
 /* The session: quiet notices, a lock timeout (the busy timeout of
- * SQLite's writers), read-only where asked. */
+ * SQLite's writers), a statement timeout (a server that stops answering is
+ * an error, not a hang), read-only where asked. */
 static int session(struct store_conn *c, int flags)
 {
-	char sql[256];
+	char sql[320];
 	snprintf(sql, sizeof(sql),
 		 "SET client_min_messages = warning; SET lock_timeout = %ld; "
-		 "SET extra_float_digits = 3; SET datestyle = 'ISO'%s",
-		 env_ms("ASSAY_STORE_BUSY_MS", 300000),
+		 "SET statement_timeout = %ld; SET extra_float_digits = 3; "
+		 "SET datestyle = 'ISO'%s",
+		 env_ms("ASSAY_STORE_BUSY_MS", 300000), env_ms("ASSAY_STORE_STATEMENT_MS", 600000),
 		 flags & ASSAY_STORE_READONLY ? "; SET default_transaction_read_only = on" : "");
 	return pg_exec(c, sql);
 }

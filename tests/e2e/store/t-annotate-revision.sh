@@ -17,6 +17,9 @@ expect_eq "$(q a.db "SELECT count(*) FROM annotations")" 0 "nothing written"
 # r2 is a revision of one of the three: the annotation is made.
 run_assay 0 store annotate --store a.db --match workload=w --revision r2 --kind ack
 expect_eq "$(q a.db "SELECT count(*) FROM annotations")" 3 "annotated"
+# An expected change is annotated before its revision runs.
+run_assay 0 store annotate --store a.db --match n=1 --revision r9 --kind expected --note planned
+expect_eq "$(q a.db "SELECT count(*) FROM annotations WHERE kind = 'expected'")" 1 "expected ahead"
 run_assay 0 store annotate --store a.db --match n=2 --revision r2 --kind expected --remove
 expect_grep '^[0-9a-f]{12} r2 expected: was not there$' out.txt
 echo ok
