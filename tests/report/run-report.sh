@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `assay run` and its report: written into the run folder at the end and
 # announced in the summary; --no-report writes none; a report that cannot be
-# written (here: a workload deletes the store, so the report cannot read it)
-# is an infrastructure error that turns a passed run into exit 5 but leaves a
-# failed run's exit code (3) alone, and the store keeps the run's own outcome.
+# written (a workload deletes the store, so the report cannot read it; or a
+# folder stands where report.html goes) is an infrastructure error that turns
+# a passed run into exit 5 but leaves a failed run's exit code (3) alone, and
+# the store keeps the run's own outcome.
 #   run-report.sh ASSAY
 set -euo pipefail
 assay=$1
@@ -59,4 +60,14 @@ set -e
 # into the deleted file and the run kept its own exit 3).
 [ $rc = 5 ] || { cat out.txt err.txt >&2; fail "a failed run whose store was deleted exited $rc, expected 5"; }
 grep -q 'the report was not written' err.txt || fail "no report error on stderr (failed run)"
+
+# A failed run whose report alone cannot be written (a folder stands where
+# report.html goes) keeps its own exit code, 3.
+suite noreport '["sh", "-c", "for d in out3/*/; do mkdir \"$d/report.html\"; done; exit 7"]'
+set +e
+"$assay" run --quiet --store noreport.db --out out3 noreport.json >out.txt 2>err.txt
+rc=$?
+set -e
+[ $rc = 3 ] || { cat out.txt err.txt >&2; fail "a failed run whose report failed exited $rc, expected 3"; }
+grep -q 'the report was not written' err.txt || { cat err.txt >&2; fail "no report error on stderr (failed run)"; }
 echo ok
