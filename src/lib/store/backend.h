@@ -2,8 +2,9 @@
  * file, src/lib/store/<name>.c, that fills a struct store_backend, and one
  * row of the table in backends.c (which path or URI selects it); the rest
  * of src/lib/store/ reaches the database only through these operations
- * and never learns which backend it uses. SQLite (sqlite.c) is the one
- * backend today, and the only file that includes sqlite3.h.
+ * and never learns which backend it uses. Two backends: SQLite (sqlite.c,
+ * the only file that includes sqlite3.h) and PostgreSQL (postgres.c and
+ * pg_schema.c, the only files that include libpq-fe.h).
  *
  * The model is the one libpq offers too: a connection; statements
  * prepared once with positional parameters (?1, ?2, ... in the SQL: a
@@ -11,24 +12,13 @@
  * them at prepare), bound by 1-based index and run at the first step;
  * results read one row per step, values by 0-based column index.
  *
- * What a second backend must provide beyond the operations:
- * - the SQL texts of struct store_backend below (schema identity and
- *   version, migration guards, verify's checks, bulk writes);
- * - its own migrations: those of schema.c are SQLite DDL (INTEGER PRIMARY
- *   KEY AUTOINCREMENT, json_valid() in CHECKs, triggers that RAISE(ABORT)),
- *   with the same tables, columns and constraint behaviour;
- * - the SQLite spellings the shared SQL still uses, translated at prepare
- *   or given their own text: INSERT OR IGNORE (schema.c, alias_join) and
- *   INSERT OR REPLACE (provenance.c), `a IS ?n` as a null-safe equality
- *   (open.c, ST_IDENT_FIND), LIMIT -1 for no limit (runs.c, run_read.c),
- *   json_extract() and instr() (run_read.c), strftime('%s', ...) and the
- *   two-argument max() (runs.c, procs.c), ON CONFLICT ... excluded
- *   (annotate.c: PostgreSQL spells it the same);
- * - last_id: the id the connection's last INSERT gave its row (PostgreSQL:
- *   lastval(), or the INSERTs concerned RETURNING id);
- * - error kinds (enum store_fail): constraint violations are the caller's
- *   mistake (ASSAY_USAGE), a lock held past the busy timeout is reported as
- *   such (PostgreSQL: SQLSTATE class 23; 55P03 and 40P01). */
+ * The shared SQL keeps to what both databases read alike: IS NOT DISTINCT
+ * FROM, INSERT ... ON CONFLICT, CASE rather than two-argument max(), LIMIT
+ * with a number; what differs is an operation (identity, migration,
+ * json_field, instr_fn, epoch, COPY, ids_follow) or a text below. Error
+ * kinds (enum store_fail): constraint violations are the caller's mistake
+ * (ASSAY_USAGE), a lock held past the busy timeout is reported as such
+ * (PostgreSQL: SQLSTATE class 23; 55P03, 40P01). */
 #ifndef ASSAY_STORE_BACKEND_H
 #define ASSAY_STORE_BACKEND_H
 
