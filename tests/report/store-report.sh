@@ -7,14 +7,19 @@
 # canary secret the store holds redacted in all three files, links that
 # resolve when the report is written elsewhere, and the warning when a secret
 # is not set.
+# On PostgreSQL (store-report@pg) the generated file is moved into a
+# database with `assay store copy` and reported from there: the same
+# golden files hold.
 #   store-report.sh ASSAY REPORT_STORE
 set -euo pipefail
 assay=$1
 gen=$2
 src=${ASSAY_SOURCE_DIR:?}
 T=$(mktemp -d /tmp/assay-store-report.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+. "$src/tests/lib/store.sh"
+trap 'store_cleanup; rm -rf "$T"' EXIT
 cd "$T"
+store_init "$T"
 fail() {
   echo "FAIL: $*" >&2
   exit 1
@@ -22,8 +27,13 @@ fail() {
 
 canary="c4n4ry-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 run=$("$gen" --cases 40 --runs 3 --secret "$canary" s.db out)
+S=s.db
+if [ "$(store_backend)" != sqlite ]; then
+  S=$(store_new report)
+  "$assay" store copy s.db "$S" >/dev/null || fail "store copy into $S failed"
+fi
 dir=out/$run
-REPORT_STORE_SECRET=$canary "$assay" report --store s.db >stdout.txt 2>stderr.txt ||
+REPORT_STORE_SECRET=$canary "$assay" report --store "$S" >stdout.txt 2>stderr.txt ||
   { cat stderr.txt >&2; fail "assay report failed"; }
 printf 'report of run %s (suite synthetic, exit 3 workload-failed): 40 cases\n  %s/report.html\n  %s/junit.xml\n  %s/summary.md\n' \
   "$run" "$dir" "$dir" "$dir" >want.txt
@@ -60,7 +70,7 @@ fi
 grep -q 'timed out; token \*\*\*' "$dir/report.html" || fail "no redacted reason in report.html"
 
 # Written elsewhere: links climb back to the run folder and resolve.
-"$assay" report --store s.db --out elsewhere/r "$run" >/dev/null 2>stderr.txt
+"$assay" report --store "$S" --out elsewhere/r "$run" >/dev/null 2>stderr.txt
 grep -q "assay report: secret REPORT_STORE_SECRET is not set here" stderr.txt ||
   fail "no warning about the unset secret"
 href=$(grep -o 'href="[^"#]*stdout.log"' elsewhere/r/report.html | head -1 | sed 's/href="//; s/"$//')
