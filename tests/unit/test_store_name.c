@@ -42,6 +42,10 @@ static void test_keywords(void **state)
 	name_is("service=assay password=CANARY", "service=assay");
 	name_is("service=assay password='CAN ARY\\'CANARY' user=ci", "service=assay user=ci");
 	name_is("service=assay password = CANARY dbname=h", "service=assay dbname=h");
+	name_is("host=db port=5432 user=ci password=CANARY dbname=h",
+		"host=db port=5432 user=ci dbname=h");
+	assert_false(assay_store_is_file("host=db dbname=h"));
+	assert_false(assay_store_is_file("dbname=h"));
 }
 
 static void test_files(void **state)

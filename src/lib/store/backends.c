@@ -17,6 +17,13 @@ static const struct {
     {"postgresql://", &store_postgres},
     {"postgres://", &store_postgres},
     {"service=", &store_postgres},
+    /* libpq's keyword/value strings, by their usual first keyword */
+    {"host=", &store_postgres},
+    {"hostaddr=", &store_postgres},
+    {"dbname=", &store_postgres},
+    {"user=", &store_postgres},
+    {"port=", &store_postgres},
+    {"password=", &store_postgres},
     {NULL, &store_sqlite},
 };
 

@@ -16,6 +16,10 @@ extern const char PG_WRITABLE_SQL[];
  * (user:password@ in a URL, password=... as a parameter or keyword). */
 char *pg_redact(const char *conn);
 
+/* msg (a libpq message about conn) with conn and its password, wherever
+ * they appear, replaced by the name pg_redact gives and by "***". */
+char *pg_scrub(const char *msg, const char *conn);
+
 /* A double from PostgreSQL's text. */
 double pg_text_double(const char *t);
 

@@ -254,3 +254,62 @@ char *pg_redact(const char *conn)
 	}
 	return sbuf_detach(&out, NULL);
 }
+
+/* The password conn holds (malloc'd), NULL when none: the user info's
+ * part after ':' in a URL, or a password= parameter or keyword. */
+static char *password_of(const char *conn)
+{
+	const char *sep = strstr(conn, "://");
+	if (sep) {
+		const char *auth = sep + 3, *at = NULL;
+		size_t alen = strcspn(auth, "/?");
+		for (const char *p = auth; p < auth + alen; p++)
+			if (*p == '@')
+				at = p;
+		const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+		if (colon && at - colon > 1)
+			return xstrndup(colon + 1, (size_t)(at - colon - 1));
+	}
+	const char *p = strstr(conn, "password");
+	while (p && p[8] != '=' && p[8] != ' ')
+		p = strstr(p + 1, "password");
+	if (!p)
+		return NULL;
+	p += 8;
+	while (*p == ' ' || *p == '=')
+		p++;
+	if (*p == '\'')
+		p++;
+	size_t n = strcspn(p, " '&\t");
+	return n ? xstrndup(p, n) : NULL;
+}
+
+/* s with every occurrence of what replaced by with. */
+static char *replace_all(const char *s, const char *what, const char *with)
+{
+	struct sbuf out = SBUF_INIT;
+	size_t n = strlen(what);
+	const char *p = s, *q;
+	while (n && (q = strstr(p, what))) {
+		sbuf_add(&out, p, (size_t)(q - p));
+		sbuf_adds(&out, with);
+		p = q + n;
+	}
+	sbuf_adds(&out, p);
+	return sbuf_detach(&out, NULL);
+}
+
+char *pg_scrub(const char *msg, const char *conn)
+{
+	char *shown = pg_redact(conn);
+	char *out = replace_all(msg, conn, shown);
+	free(shown);
+	char *pw = password_of(conn);
+	if (pw) {
+		char *again = replace_all(out, pw, "***");
+		free(out);
+		out = again;
+	}
+	free(pw);
+	return out;
+}

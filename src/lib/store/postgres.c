@@ -126,10 +126,12 @@ static assay_err conninfo(const char *path, char ***kw, char ***val, struct assa
 	PQconninfoOption *opts = PQconninfoParse(path, &perr);
 	if (!opts) {
 		char *shown = pg_redact(path);
+		/* libpq's message may quote the whole string, password and all. */
+		char *why = pg_scrub(perr ? perr : "out of memory", path);
 		assay_error_set(e, ASSAY_USAGE, "%s: not a PostgreSQL connection string: %s", shown,
-				perr ? perr : "out of memory");
+				why);
+		free(why);
 		free(shown);
-		/* perr never holds the password: libpq names the bad part only. */
 		PQfreemem(perr);
 		return ASSAY_USAGE;
 	}
@@ -204,7 +206,9 @@ static assay_err pg_open(const char *path, int flags, struct store_conn **out,
 	strv_free(val);
 	char *shown = pg_redact(path);
 	if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
-		set_err(c, NULL, c->pg ? PQerrorMessage(c->pg) : "out of memory");
+		char *why = pg_scrub(c->pg ? PQerrorMessage(c->pg) : "out of memory", path);
+		set_err(c, NULL, why);
+		free(why);
 		assay_error_set(e, ASSAY_INFRA, "%s: cannot open the store: %s", shown, c->err);
 		free(shown);
 		PQfinish(c->pg);
