@@ -67,7 +67,7 @@ pw_store() {
 }
 
 restart_server() {
-  "$PGSRV" restart "$ASSAY_PG_ENV" >/dev/null || fail "the server did not restart"
+  (cd / && "$PGSRV" restart "$ASSAY_PG_ENV" >/dev/null) || fail "the server did not restart"
 }
 
 # admin SQL: one statement as the superuser (on the socket).
