@@ -3,7 +3,16 @@
 #ifndef ASSAY_STORE_PG_INT_H
 #define ASSAY_STORE_PG_INT_H
 
+#include <libpq-fe.h>
 #include <stddef.h>
+
+/* pg_wire.c: after a PQsend* on a non-blocking connection, wait at most ms
+ * for its answer: the last result (the first failure if one failed; a
+ * COPY's start), or NULL when the server did not answer in time (*why says
+ * so) or the connection failed (*why NULL: PQerrorMessage says why). */
+PGresult *pg_wire_answer(PGconn *pg, long ms, const char **why);
+/* Send len bytes of COPY data within ms: 0, or -1 as pg_wire_answer fails. */
+int pg_wire_copy(PGconn *pg, const char *buf, size_t len, long ms, const char **why);
 
 /* The script that takes a PostgreSQL store to schema version v from v-1
  * ("" where that version changed nothing PostgreSQL holds). */

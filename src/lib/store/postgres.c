@@ -29,6 +29,7 @@ struct store_conn {
 	int64_t changes; /* rows the last INSERT, UPDATE or DELETE changed */
 	unsigned names;  /* prepared statements named so far */
 	bool copying;    /* a COPY FROM STDIN is open */
+	long wait_ms;    /* the longest wait for an answer (pg_wire.c) */
 };
 
 struct pg_param {
@@ -91,10 +92,38 @@ static void res_err(struct store_conn *c, const PGresult *r)
 		set_err(c, state, msg);
 }
 
+/* The answer to what was just sent (sent: PQsend*'s return), waited for
+ * at most c->wait_ms: NULL with the failure kept. */
+static PGresult *ask(struct store_conn *c, int sent)
+{
+	if (!sent) {
+		set_err(c, NULL, PQerrorMessage(c->pg));
+		return NULL;
+	}
+	const char *why = NULL;
+	PGresult *r = pg_wire_answer(c->pg, c->wait_ms, &why);
+	if (!r && why) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "%s (waited %ld s; ASSAY_STORE_STATEMENT_MS)", why,
+			 c->wait_ms / 1000);
+		set_err(c, "57014", msg);
+	} else if (!r) {
+		set_err(c, NULL, PQerrorMessage(c->pg));
+	}
+	return r;
+}
+
+static PGresult *ask_sql(struct store_conn *c, const char *sql)
+{
+	return ask(c, PQsendQuery(c->pg, sql));
+}
+
 /* Run sql (no parameters): 0, or -1 with the failure kept. */
 static int pg_exec(struct store_conn *c, const char *sql)
 {
-	PGresult *r = PQexec(c->pg, sql);
+	PGresult *r = ask_sql(c, sql);
+	if (!r)
+		return -1;
 	ExecStatusType st = PQresultStatus(r);
 	int rc =
 	    st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK || st == PGRES_EMPTY_QUERY ? 0 : -1;
@@ -176,12 +205,20 @@ static void strv_free(char **v)
  * an error, not a hang), read-only where asked. */
 static int session(struct store_conn *c, int flags)
 {
+	long stmt = env_ms("ASSAY_STORE_STATEMENT_MS", 600000);
+	/* The server cancels a statement at its timeout; the client stops
+	 * waiting a little after, in case the server cannot. */
+	c->wait_ms = stmt ? stmt + 30000 : 86400000L * 365;
+	if (PQsetnonblocking(c->pg, 1) != 0) {
+		set_err(c, NULL, PQerrorMessage(c->pg));
+		return -1;
+	}
 	char sql[320];
 	snprintf(sql, sizeof(sql),
 		 "SET client_min_messages = warning; SET lock_timeout = %ld; "
 		 "SET statement_timeout = %ld; SET extra_float_digits = 3; "
 		 "SET datestyle = 'ISO'%s",
-		 env_ms("ASSAY_STORE_BUSY_MS", 300000), env_ms("ASSAY_STORE_STATEMENT_MS", 600000),
+		 env_ms("ASSAY_STORE_BUSY_MS", 300000), stmt,
 		 flags & ASSAY_STORE_READONLY ? "; SET default_transaction_read_only = on" : "");
 	return pg_exec(c, sql);
 }
@@ -266,7 +303,9 @@ static int pg_begin(struct store_conn *c, enum store_txn how)
 
 static int pg_commit(struct store_conn *c)
 {
-	PGresult *r = PQexec(c->pg, "COMMIT");
+	PGresult *r = ask_sql(c, "COMMIT");
+	if (!r)
+		return -1;
 	int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
 	/* A COMMIT of a failed transaction reports ROLLBACK: not committed. */
 	if (!rc && !strcmp(PQcmdStatus(r), "ROLLBACK")) {
@@ -297,7 +336,7 @@ static int64_t pg_changes(struct store_conn *c)
 
 static int64_t pg_last_id(struct store_conn *c)
 {
-	PGresult *r = PQexec(c->pg, "SELECT lastval()");
+	PGresult *r = ask_sql(c, "SELECT lastval()");
 	int64_t id = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
 			 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10)
 			 : 0;
@@ -439,7 +478,7 @@ static void pg_finalize(struct store_stmt *st)
 	if (p->name[0] && !p->c->copying && PQstatus(p->c->pg) == CONNECTION_OK) {
 		char sql[40];
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", p->name);
-		PQclear(PQexec(p->c->pg, sql));
+		PQclear(ask_sql(p->c, sql));
 	}
 	free(p->prep);
 	free(p->p);
@@ -519,7 +558,7 @@ static int server_prepare(struct pg_stmt *p)
 	if (p->name[0]) {
 		char sql[40];
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", p->name);
-		PQclear(PQexec(c->pg, sql));
+		PQclear(ask_sql(c, sql));
 		p->name[0] = 0;
 	}
 	free(p->prep);
@@ -528,7 +567,9 @@ static int server_prepare(struct pg_stmt *p)
 		p->prep[i] = p->p[i].oid;
 	char name[16];
 	snprintf(name, sizeof(name), "a%u", ++c->names);
-	PGresult *r = PQprepare(c->pg, name, p->sql, p->n, (const Oid *)p->prep);
+	PGresult *r = ask(c, PQsendPrepare(c->pg, name, p->sql, p->n, (const Oid *)p->prep));
+	if (!r)
+		return -1;
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		res_err(c, r);
 		PQclear(r);
@@ -550,11 +591,12 @@ static PGresult *run(struct pg_stmt *p)
 	}
 	PGresult *r = NULL;
 	if (p->runs++ == 0 && !p->name[0]) {
-		r = PQexecParams(c->pg, p->sql, p->n, (const Oid *)types, vals, NULL, NULL, 0);
+		r = ask(c, PQsendQueryParams(c->pg, p->sql, p->n, (const Oid *)types, vals, NULL,
+					     NULL, 0));
 	} else if ((!p->name[0] || types_differ(p)) && server_prepare(p) != 0) {
 		r = NULL;
 	} else {
-		r = PQexecPrepared(c->pg, p->name, p->n, vals, NULL, NULL, 0);
+		r = ask(c, PQsendQueryPrepared(c->pg, p->name, p->n, vals, NULL, NULL, 0));
 	}
 	free(vals);
 	free(types);
@@ -639,9 +681,9 @@ static double pg_column_double(struct store_stmt *st, int col)
 static int pg_identity(struct store_conn *c, int *mark, int *version, int *tables)
 {
 	*mark = *version = *tables = 0;
-	PGresult *r = PQexec(c->pg, "SELECT to_regclass('assay_store') IS NOT NULL, "
-				    "(SELECT count(*) FROM pg_tables WHERE schemaname = "
-				    "current_schema())");
+	PGresult *r = ask_sql(c, "SELECT to_regclass('assay_store') IS NOT NULL, "
+				 "(SELECT count(*) FROM pg_tables WHERE schemaname = "
+				 "current_schema())");
 	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
 		res_err(c, r);
 		PQclear(r);
@@ -652,7 +694,7 @@ static int pg_identity(struct store_conn *c, int *mark, int *version, int *table
 	PQclear(r);
 	if (!have)
 		return 0;
-	r = PQexec(c->pg, "SELECT mark, version FROM assay_store");
+	r = ask_sql(c, "SELECT mark, version FROM assay_store");
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 		res_err(c, r);
 		PQclear(r);
@@ -678,7 +720,9 @@ static int pg_stamp(struct store_conn *c, int mark, int version)
 
 static int pg_copy_begin(struct store_conn *c, const char *sql)
 {
-	PGresult *r = PQexec(c->pg, sql);
+	PGresult *r = ask_sql(c, sql);
+	if (!r)
+		return -1;
 	if (PQresultStatus(r) != PGRES_COPY_IN) {
 		res_err(c, r);
 		PQclear(r);
@@ -691,8 +735,9 @@ static int pg_copy_begin(struct store_conn *c, const char *sql)
 
 static int pg_copy_put(struct store_conn *c, const char *buf, size_t len)
 {
-	if (PQputCopyData(c->pg, buf, (int)len) != 1) {
-		set_err(c, NULL, PQerrorMessage(c->pg));
+	const char *why = NULL;
+	if (pg_wire_copy(c->pg, buf, len, c->wait_ms, &why) != 0) {
+		set_err(c, why ? "57014" : NULL, why ? why : PQerrorMessage(c->pg));
 		return -1;
 	}
 	return 0;
@@ -701,22 +746,17 @@ static int pg_copy_put(struct store_conn *c, const char *buf, size_t len)
 static int pg_copy_end(struct store_conn *c)
 {
 	c->copying = false;
-	if (PQputCopyEnd(c->pg, NULL) != 1) {
-		set_err(c, NULL, PQerrorMessage(c->pg));
+	PGresult *r = ask(c, PQputCopyEnd(c->pg, NULL) == 1);
+	if (!r)
 		return -1;
-	}
 	int rc = 0;
-	PGresult *r;
-	while ((r = PQgetResult(c->pg))) {
-		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-			if (!rc)
-				res_err(c, r);
-			rc = -1;
-		} else {
-			c->changes = strtoll(PQcmdTuples(r), NULL, 10);
-		}
-		PQclear(r);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		res_err(c, r);
+		rc = -1;
+	} else {
+		c->changes = strtoll(PQcmdTuples(r), NULL, 10);
 	}
+	PQclear(r);
 	return rc;
 }
 

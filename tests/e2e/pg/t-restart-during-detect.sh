@@ -3,8 +3,11 @@
 # 300 points: exit 5, not a hang (the test's timeout bounds the wait), the
 # message names the store with host and port and no password. A server that
 # answers nothing (SIGSTOP) when assay connects: exit 5 within the connect
-# timeout, not a hang. The test restarts and stops its server: it runs on
-# a server of its own.
+# timeout, not a hang. A server process that stops answering in the middle
+# of the reads (its backend stopped with SIGSTOP; TCP still answers, so no
+# keepalive notices): exit 5 after the statement timeout and a margin, not
+# a hang. The test restarts and stops its server: it runs on a server of
+# its own.
 . "$(dirname "$0")/lib.sh" "$@"
 own_server
 S=$(pw_store d)
@@ -43,4 +46,23 @@ kill -CONT "$ppid"
 expect_prefix "$shown: cannot open the store: " err.txt
 expect_grep 'timeout' err.txt
 if grep -qF -- "$ASSAY_PG_PASSWORD" out.txt err.txt; then fail "the password is in the output: $(cat err.txt)"; fi
+
+# A backend frozen mid-detect: the client stops waiting after
+# ASSAY_STORE_STATEMENT_MS (1 s here) and 30 s more.
+ASSAY_STORE_STATEMENT_MS=1000 "$ASSAY" detect --store "$S" --format csv >out.txt 2>err.txt &
+pid=$!
+PIDS=$pid
+wait_query "$pid" "$(db_of "$S")" '%' || fail "detect ended before its session was seen: $(cat err.txt)"
+bpid=$(admin "SELECT pid FROM pg_stat_activity WHERE application_name = 'assay' AND datname = '$(db_of "$S")'")
+[ -n "$bpid" ] || fail "no backend of assay's session"
+kill -STOP "$bpid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+PIDS=""
+kill -CONT "$bpid" || true
+[ "$rc" = 5 ] || { cat err.txt >&2; fail "detect against a frozen backend exited $rc, expected 5"; }
+expect_prefix "$shown: " err.txt
+expect_grep 'did not answer in time \(waited 31 s; ASSAY_STORE_STATEMENT_MS\)' err.txt
 echo ok
