@@ -97,7 +97,7 @@ row() { # row LABEL NAME: the best try of NAME, and every try's wall
   local b all
   b=$(best "$2")
   all=$(cat "$work/mpg/$2".[0-9]* | awk '{printf "%s%s", sep, $1; sep = "/"}')
-  printf "%-40s %7.2f s  CPU %6.2f s  server CPU %6.2f s  RSS %4d MiB  (tries %s s)\n" "$1" \
+  printf "%-48s %7.2f s  CPU %6.2f s  server CPU %6.2f s  RSS %4d MiB  (tries %s s)\n" "$1" \
     "$(field "$b" 1)" "$(field "$b" 2)" "$(field "$b" 4)" "$(($(field "$b" 3) / 1024))" "$all"
 }
 verdict() { # verdict A B LIMIT: "1.05 x (target <= LIMIT x: met)"

@@ -122,5 +122,3 @@ printf "%-40s %7.2f x   target < 10 s: %s   change points: %s (1000 series have 
 echo
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 bench/store-speed-pg.sh "$assay" "$work"
-echo
-echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
