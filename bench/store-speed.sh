@@ -49,6 +49,7 @@ timed() {
 best() { cat "$work/m/$1".[0-9]* | sort -g | head -n 1; }
 wall() { best "$1" | awk '{print $1}'; }
 row() { # row LABEL NAME: the best try of NAME (wall, CPU) and every try's wall
+  # shellcheck disable=SC2046,SC2183 # best's two fields are two arguments
   printf "%-40s %7.2f s  CPU %6.2f s  (tries %s s)\n" "$1" $(best "$2") \
     "$(cat "$work/m/$2".[0-9]* | awk '{printf "%s%s", sep, $1; sep = "/"}')"
 }
