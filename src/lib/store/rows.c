@@ -400,6 +400,7 @@ void store_idents_release(struct assay_store *s)
 	s->insert_many = NULL;
 	free(s->idents.v);
 	memset(&s->idents, 0, sizeof(s->idents));
+	store_known_release(s);
 }
 
 /* 1 when the series of slot c (id sid) is fresh in this transaction, 0
@@ -696,6 +697,43 @@ static assay_err row_stored(struct assay_store *s, const struct assay_ingest_inf
 	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "replacing a row");
 }
 
+/* The earliest timestamp of the rows that have one ("" when they cannot
+ * be read: every time then), into since[32]. */
+static void earliest(const struct assay_rows *rows, char since[32])
+{
+	int64_t min = INT64_MAX, t;
+	for (size_t i = 0; i < rows->n; i++)
+		if (rows->v[i].timestamp && assay_time_parse(rows->v[i].timestamp, &t) && t < min)
+			min = t;
+	if (min == INT64_MAX)
+		since[0] = 0;
+	else
+		assay_time_rfc3339(min, since);
+}
+
+/* Whether row r (ts) of a series that holds ingested rows is stored: from
+ * the series' identities read at once (rows_known.c); a row this ingest
+ * added itself, or one without a timestamp (any time matches), by a
+ * lookup. 1 (*id, *stored), 0, or -1. */
+static int stored_find(struct pending *pend, struct series_slot *slot, long long sid,
+		       const struct assay_row *r, const char *ts, const struct assay_rows *rows,
+		       char since[33], long long *id, double *stored, struct assay_error *e)
+{
+	struct assay_store *s = pend->s;
+	int found = 0;
+	if (r->timestamp) {
+		if (!since[32]) {
+			earliest(rows, since);
+			since[32] = 1;
+		}
+		found = store_known_find(s, slot, sid, r, ts, since, id, stored, e);
+		if (found <= 0 || *id)
+			return found;
+	}
+	return pending_flush(pend, e) != ASSAY_OK ? -1
+						  : identity_find(s, sid, r, ts, id, stored, e);
+}
+
 /* Every row of the ingest: present, replaced, skipped or added (the run
  * made at the first added row), in the open transaction. */
 static assay_err ingest_each(struct assay_store *s, const struct assay_ingest_info *info,
@@ -707,6 +745,8 @@ static assay_err ingest_each(struct assay_store *s, const struct assay_ingest_in
 	long long pk = 0;
 	struct pending pend = {.s = s};
 	assay_err rc = ASSAY_OK;
+	char since[33] = {0}; /* since[32]: computed */
+	s->known_gen++;       /* this file's identities, from its own since */
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct assay_row *r = &rows->v[i];
 		long long sid, id;
@@ -723,8 +763,10 @@ static assay_err ingest_each(struct assay_store *s, const struct assay_ingest_in
 		int found = 0;
 		if (fresh < 0)
 			found = -1;
+		else if (has_identity && !fresh)
+			found = stored_find(&pend, slot, sid, r, ts, rows, since, &id, &stored, e);
 		else if (has_identity &&
-			 (!fresh || !r->timestamp || ident_has(idents(s), ident_hash(sid, r, ts))))
+			 (!r->timestamp || ident_has(idents(s), ident_hash(sid, r, ts))))
 			found = (rc = pending_flush(&pend, e)) != ASSAY_OK
 				    ? -1
 				    : identity_find(s, sid, r, ts, &id, &stored, e);
@@ -748,6 +790,8 @@ static assay_err ingest_each(struct assay_store *s, const struct assay_ingest_in
 		if (fresh > 0) {
 			struct ident_set *set = idents(s);
 			ident_add(set, ident_hash(sid, r, ts));
+		} else if (has_identity && r->timestamp) {
+			store_known_add(s, sid, r, ts);
 		}
 	}
 	if ((rc = pending_flush(&pend, e)) == ASSAY_OK && pk)

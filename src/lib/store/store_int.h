@@ -42,6 +42,8 @@ struct series_slot {
 	 * row the series holds is in s->idents, probed when the store was
 	 * asked whether it holds any. */
 	unsigned fresh, probed;
+	/* Its stored identities are in s->known (rows_known.c). */
+	unsigned known;
 };
 
 /* Hashes of the identities of the rows ingested into fresh series in this
@@ -51,6 +53,17 @@ struct series_slot {
 struct ident_set {
 	uint64_t *v; /* open addressing, 0 = empty */
 	size_t n, cap;
+	unsigned gen;
+};
+
+/* Stored identities of series that hold ingested rows (rows_known.c),
+ * valid while gen equals the store's known_gen (one ingested file). */
+struct known_set {
+	struct known_entry *v;
+	size_t n, alloc;
+	size_t *slot; /* open addressing: entry index + 1, 0 = empty */
+	size_t cap;
+	struct sbuf block; /* the entries' identities */
 	unsigned gen;
 };
 
@@ -67,8 +80,23 @@ struct assay_store {
 	struct ident_set idents;
 	struct store_stmt *ident_probe; /* does a series hold ingested rows? */
 	struct store_stmt *insert_many; /* ingest: STORE_INSERT_CHUNK rows in one statement */
-	struct sbuf copy_buf;           /* ingest: rows waiting for a COPY (rows.c) */
+	struct known_set known;
+	unsigned known_gen; /* bumped by every ingest: its own since */
+	struct store_stmt *known_read;
+	struct sbuf copy_buf; /* ingest: rows waiting for a COPY (rows.c) */
 };
+
+/* Whether row r (timestamp ts) of series sid (its slot), which holds
+ * ingested rows, is stored: its rows from since on are read at the first
+ * question of the transaction. 1 with *id and *value (*id 0: added by
+ * this transaction, not stored yet), 0 when not, -1 on error. */
+int store_known_find(struct assay_store *s, struct series_slot *slot, long long sid,
+		     const struct assay_row *r, const char *ts, const char *since, long long *id,
+		     double *value, struct assay_error *e);
+/* Row r, added to such a series by this transaction, joins the set. */
+void store_known_add(struct assay_store *s, long long sid, const struct assay_row *r,
+		     const char *ts);
+void store_known_release(struct assay_store *s);
 
 /* v as a field of a COPY text line: \N for NULL, backslash escapes (rows.c). */
 void store_copy_text(struct sbuf *b, const char *v);
