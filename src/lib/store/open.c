@@ -227,6 +227,7 @@ assay_err assay_store_close(struct assay_store *s, struct assay_error *e)
 	for (int i = 0; i < ST_COUNT; i++)
 		store_finalize(s->stmt[i]);
 	store_idents_release(s);
+	store_read_ids_release(s);
 	assay_err rc = s->be->close(s->db, s->path, e);
 	free_store(s);
 	return rc;

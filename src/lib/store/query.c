@@ -167,6 +167,54 @@ static void picked_release(struct picked *p, size_t n)
 	free(p);
 }
 
+static size_t key_slot(const struct read_ids *m, const char *key)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	size_t i = (size_t)assay_mix64(h) & (m->cap - 1);
+	while (m->v[i].key[0] && strcmp(m->v[i].key, key))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static void read_id_put(struct read_ids *m, const char *key, long long id)
+{
+	if (strlen(key) != 64)
+		return;
+	if ((m->n + 1) * 2 > m->cap) {
+		struct read_ids old = *m;
+		m->cap = old.cap ? old.cap * 2 : 1024;
+		m->v = xcalloc(m->cap, sizeof(*m->v));
+		m->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.v[i].key[0])
+				read_id_put(m, old.v[i].key, old.v[i].id);
+		free(old.v);
+	}
+	size_t i = key_slot(m, key);
+	if (!m->v[i].key[0]) {
+		memcpy(m->v[i].key, key, 65);
+		m->n++;
+	}
+	m->v[i].id = id;
+}
+
+/* The id of listed series key, 0 when it was not listed. */
+static long long read_id_get(const struct read_ids *m, const char *key)
+{
+	if (!m->cap)
+		return 0;
+	size_t i = key_slot(m, key);
+	return m->v[i].key[0] ? m->v[i].id : 0;
+}
+
+void store_read_ids_release(struct assay_store *s)
+{
+	free(s->read_ids.v);
+	memset(&s->read_ids, 0, sizeof(s->read_ids));
+}
+
 static assay_err pick_series(struct assay_store *s, const struct assay_series_filter *f,
 			     struct picked **out, size_t *n_out, struct assay_error *e)
 {
@@ -196,6 +244,7 @@ static assay_err pick_series(struct assay_store *s, const struct assay_series_fi
 		struct picked *p = &v[n++];
 		p->id = store_column_int64(st, 0);
 		p->key = xstrdup(key);
+		read_id_put(&s->read_ids, key, p->id);
 		p->fields = fields;
 		p->fields_text = lazy ? xstrdup(text ? text : "{}") : NULL;
 		p->metric = store_column_dup(st, 3);
@@ -405,6 +454,8 @@ static assay_err points_start(struct assay_store *s, const char *series_key,
 	assay_err rc = check_range(range, b, e);
 	if (rc != ASSAY_OK)
 		return rc;
+	if ((*sid = read_id_get(&s->read_ids, series_key)))
+		return ASSAY_OK;
 	struct store_stmt *id = store_cached(s, ST_SERIES_ID, e);
 	if (!id)
 		return e ? e->code : ASSAY_INFRA;

@@ -490,6 +490,7 @@ assay_err store_merge_aliases(struct assay_store *s, long *merged, struct assay_
 	}
 	free(v);
 	store_cache_clear(s);
+	store_read_ids_release(s);
 	if (rc == ASSAY_OK && merged)
 		*merged = done;
 	return rc;

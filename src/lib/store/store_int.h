@@ -67,6 +67,16 @@ struct known_set {
 	unsigned gen;
 };
 
+/* Series ids by key, from the last series listing (query.c): reading a
+ * listed series' points needs no lookup of its id. */
+struct read_ids {
+	struct read_id {
+		char key[65];
+		long long id;
+	} * v; /* open addressing, key[0] == 0: empty */
+	size_t n, cap;
+};
+
 struct assay_store {
 	const struct store_backend *be;
 	struct store_conn *db;
@@ -80,6 +90,7 @@ struct assay_store {
 	struct ident_set idents;
 	struct store_stmt *ident_probe; /* does a series hold ingested rows? */
 	struct store_stmt *insert_many; /* ingest: STORE_INSERT_CHUNK rows in one statement */
+	struct read_ids read_ids;
 	struct known_set known;
 	unsigned known_gen; /* bumped by every ingest: its own since */
 	struct store_stmt *known_read;
@@ -97,6 +108,8 @@ int store_known_find(struct assay_store *s, struct series_slot *slot, long long 
 void store_known_add(struct assay_store *s, long long sid, const struct assay_row *r,
 		     const char *ts);
 void store_known_release(struct assay_store *s);
+/* Forget the listed series' ids (query.c): at close, and when series merge. */
+void store_read_ids_release(struct assay_store *s);
 
 /* v as a field of a COPY text line: \N for NULL, backslash escapes (rows.c). */
 void store_copy_text(struct sbuf *b, const char *v);
