@@ -147,16 +147,9 @@ static assay_err put_rows(struct assay_store *to, const struct copy_table *t, st
 	if (ins || !b->len)
 		return ASSAY_OK;
 	char *sql = xasprintf("COPY %s (%s) FROM STDIN", t->name, t->cols);
-	int rc = to->be->copy_begin(to->db, sql);
+	assay_err rc = store_copy_send(to, sql, "copying rows", e);
 	free(sql);
-	if (rc == 0)
-		rc = to->be->copy_put(to->db, b->buf, b->len);
-	if (rc == 0)
-		rc = to->be->copy_end(to->db);
-	else
-		to->be->copy_end(to->db);
-	sbuf_reset(b);
-	return rc == 0 ? ASSAY_OK : store_sqlerr(to, e, "copying rows");
+	return rc;
 }
 
 static assay_err copy_table(struct assay_store *from, struct assay_store *to,

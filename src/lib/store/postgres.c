@@ -118,6 +118,19 @@ static PGresult *ask_sql(struct store_conn *c, const char *sql)
 	return ask(c, PQsendQuery(c->pg, sql));
 }
 
+/* Result r (NULL: failed already, its failure kept) has status want: 0,
+ * or -1 with the failure kept. r is freed. */
+static int expect(struct store_conn *c, PGresult *r, ExecStatusType want)
+{
+	if (!r)
+		return -1;
+	int rc = PQresultStatus(r) == want ? 0 : -1;
+	if (rc)
+		res_err(c, r);
+	PQclear(r);
+	return rc;
+}
+
 /* Run sql (no parameters): 0, or -1 with the failure kept. */
 static int pg_exec(struct store_conn *c, const char *sql)
 {
@@ -567,15 +580,9 @@ static int server_prepare(struct pg_stmt *p)
 		p->prep[i] = p->p[i].oid;
 	char name[16];
 	snprintf(name, sizeof(name), "a%u", ++c->names);
-	PGresult *r = ask(c, PQsendPrepare(c->pg, name, p->sql, p->n, (const Oid *)p->prep));
-	if (!r)
+	if (expect(c, ask(c, PQsendPrepare(c->pg, name, p->sql, p->n, (const Oid *)p->prep)),
+		   PGRES_COMMAND_OK) != 0)
 		return -1;
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-		res_err(c, r);
-		PQclear(r);
-		return -1;
-	}
-	PQclear(r);
 	memcpy(p->name, name, sizeof(name));
 	return 0;
 }
@@ -720,15 +727,8 @@ static int pg_stamp(struct store_conn *c, int mark, int version)
 
 static int pg_copy_begin(struct store_conn *c, const char *sql)
 {
-	PGresult *r = ask_sql(c, sql);
-	if (!r)
+	if (expect(c, ask_sql(c, sql), PGRES_COPY_IN) != 0)
 		return -1;
-	if (PQresultStatus(r) != PGRES_COPY_IN) {
-		res_err(c, r);
-		PQclear(r);
-		return -1;
-	}
-	PQclear(r);
 	c->copying = true;
 	return 0;
 }

@@ -508,22 +508,32 @@ void store_copy_text(struct sbuf *b, const char *v)
 	}
 }
 
-static assay_err copy_flush(struct assay_store *s, struct assay_error *e)
+assay_err store_copy_send(struct assay_store *s, const char *sql, const char *what,
+			  struct assay_error *e)
 {
 	struct sbuf *b = &s->copy_buf;
+	const struct store_backend *be = s->be;
+	assay_err rc = ASSAY_OK;
 	if (!b->len)
 		return ASSAY_OK;
-	const struct store_backend *be = s->be;
-	int rc = be->copy_begin(s->db, "COPY measurements (run, \"case\", series, run_id, "
-				       "case_id, value, samples, revision, timestamp) FROM STDIN");
-	if (rc == 0)
-		rc = be->copy_put(s->db, b->buf, b->len);
-	if (rc == 0)
-		rc = be->copy_end(s->db);
-	else
+	if (be->copy_begin(s->db, sql) != 0) {
+		rc = store_sqlerr(s, e, what);
+	} else if (be->copy_put(s->db, b->buf, b->len) != 0) {
+		rc = store_sqlerr(s, e, what); /* before the end's own failure */
 		be->copy_end(s->db);
+	} else if (be->copy_end(s->db) != 0) {
+		rc = store_sqlerr(s, e, what);
+	}
 	sbuf_reset(b);
-	return rc == 0 ? ASSAY_OK : store_sqlerr(s, e, "storing rows");
+	return rc;
+}
+
+static assay_err copy_flush(struct assay_store *s, struct assay_error *e)
+{
+	return store_copy_send(s,
+			       "COPY measurements (run, \"case\", series, run_id, case_id, value, "
+			       "samples, revision, timestamp) FROM STDIN",
+			       "storing rows", e);
 }
 
 static assay_err copy_add(struct pending *p, const struct assay_row *r, long long sid,

@@ -111,6 +111,11 @@ void store_known_release(struct assay_store *s);
 /* Forget the listed series' ids (query.c): at close, and when series merge. */
 void store_read_ids_release(struct assay_store *s);
 
+/* Send s->copy_buf's lines by sql (a COPY ... FROM STDIN) and empty it;
+ * a failure is reported as "PATH: what: ..." (rows.c). */
+assay_err store_copy_send(struct assay_store *s, const char *sql, const char *what,
+			  struct assay_error *e);
+
 /* v as a field of a COPY text line: \N for NULL, backslash escapes (rows.c). */
 void store_copy_text(struct sbuf *b, const char *v);
 
