@@ -254,30 +254,24 @@ static assay_err pg_open(const char *path, int flags, struct store_conn **out,
 	c->pg = PQconnectdbParams((const char *const *)kw, (const char *const *)val, 0);
 	strv_free(kw);
 	strv_free(val);
-	char *shown = pg_redact(path);
 	if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
 		char *why = pg_scrub(c->pg ? PQerrorMessage(c->pg) : "out of memory", path);
 		set_err(c, NULL, why);
 		free(why);
-		assay_error_set(e, ASSAY_INFRA, "%s: cannot open the store: %s", shown, c->err);
-		free(shown);
-		PQfinish(c->pg);
-		free(c->err);
-		free(c);
-		return ASSAY_INFRA;
+	} else {
+		PQsetNoticeProcessor(c->pg, quiet, NULL);
+		if (session(c, flags) == 0) {
+			*out = c;
+			return ASSAY_OK;
+		}
 	}
-	PQsetNoticeProcessor(c->pg, quiet, NULL);
-	if (session(c, flags) != 0) {
-		assay_error_set(e, ASSAY_INFRA, "%s: cannot open the store: %s", shown, c->err);
-		free(shown);
-		PQfinish(c->pg);
-		free(c->err);
-		free(c);
-		return ASSAY_INFRA;
-	}
+	char *shown = pg_redact(path);
+	assay_error_set(e, ASSAY_INFRA, "%s: cannot open the store: %s", shown, c->err);
 	free(shown);
-	*out = c;
-	return ASSAY_OK;
+	PQfinish(c->pg);
+	free(c->err);
+	free(c);
+	return ASSAY_INFRA;
 }
 
 static assay_err pg_close(struct store_conn *c, const char *path, struct assay_error *e)
