@@ -22,7 +22,7 @@ static const struct assay_lint_rule rules[] = {
     {"card-nnodes", "cards", ASSAY_LINT_ERROR, true, CARDS,
      "a card's distributed.nnodes differs from its slurm.nodes"},
     {"card-model-repo", "cards", ASSAY_LINT_WARNING, true, CARDS,
-     "args passing --model_repo a card name other than the card's own"},
+     "args passing --model_repo a card name other than the card's base model"},
     {"card-duplicate-name", "cards", ASSAY_LINT_ERROR, true, KIND(MODELS),
      "two model cards with the same name"},
     {"card-primus-results", "cards", ASSAY_LINT_WARNING, true, CARDS,
@@ -166,6 +166,28 @@ static char *model_repo_arg(const char *args)
 	return NULL;
 }
 
+/* The base model of a card: its name without the variant suffixes MAD's
+ * cards add (scripts/primus_megatron-lm/models.json: *_overlay, *_scaleout),
+ * into out. */
+static void card_base(const char *name, char *out, size_t size)
+{
+	static const char *const suffixes[] = {"_overlay", "_scaleout"};
+	snprintf(out, size, "%s", name);
+	for (bool cut = true; cut;) {
+		cut = false;
+		for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
+			size_t n = strlen(out), k = strlen(suffixes[i]);
+			if (n > k && !strcmp(out + n - k, suffixes[i])) {
+				out[n - k] = '\0';
+				cut = true;
+			}
+		}
+	}
+}
+
+/* MAD's convention: a card passes --model_repo its base model's name (a
+ * variant card, *_overlay or *_scaleout, the name without the suffix),
+ * because the run script maps only base names to a model. */
 static void check_model_repo(struct lint_ctx *c, const json_t *card, const char *path)
 {
 	const json_t *args = json_object_get(card, "args");
@@ -173,15 +195,31 @@ static void check_model_repo(struct lint_ctx *c, const json_t *card, const char 
 	if (!json_is_string(args) || !nonempty_string(name))
 		return;
 	char *repo = model_repo_arg(json_string_value(args));
+	const char *own = json_string_value(name);
+	char base[512];
+	card_base(own, base, sizeof(base));
 	/* A Hugging Face id or a path ("org/model", "/models/x") is not a card name. */
-	if (repo && !strchr(repo, '/') && strcmp(repo, json_string_value(name))) {
+	if (repo && !strchr(repo, '/') && strcmp(repo, base)) {
 		char *p = lint_path_key(path, "args");
-		char b1[96], b2[96];
-		lint_report(c, R_MODEL_REPO, p,
-			    "args pass --model_repo %s, not this card's name %s: the run looks up "
-			    "the other model's configuration",
-			    lint_brief(repo, b1, sizeof(b1)),
-			    lint_brief(json_string_value(name), b2, sizeof(b2)));
+		char b1[96], b2[96], b3[96];
+		if (!strcmp(repo, own))
+			lint_report(
+			    c, R_MODEL_REPO, p,
+			    "args pass --model_repo %s, this variant card's own name: the run "
+			    "script knows only base model names and finds no model; pass %s",
+			    lint_brief(repo, b1, sizeof(b1)), lint_brief(base, b2, sizeof(b2)));
+		else if (strcmp(base, own))
+			lint_report(c, R_MODEL_REPO, p,
+				    "args pass --model_repo %s, not this variant card's base model "
+				    "%s: the run looks up the other model's configuration",
+				    lint_brief(repo, b1, sizeof(b1)),
+				    lint_brief(base, b2, sizeof(b2)));
+		else
+			lint_report(
+			    c, R_MODEL_REPO, p,
+			    "args pass --model_repo %s, not this card's name %s: the run looks "
+			    "up the other model's configuration",
+			    lint_brief(repo, b1, sizeof(b1)), lint_brief(own, b3, sizeof(b3)));
 		free(p);
 	}
 	free(repo);
