@@ -208,14 +208,61 @@ static int record_extras(const json_t *extras, json_t *series, json_t *metrics, 
 	return 0;
 }
 
+/* A field's value as the record's identity reads it: numbers by value
+ * (madengine rewrites perf.csv through pandas each time, and a column that
+ * gains an empty cell turns 8 into 8.0), text stripped, objects whole; NULL
+ * for null and empty values (a column added later is empty in older rows). */
+static json_t *identity_value(const json_t *v)
+{
+	if (json_is_object(v) || json_is_array(v))
+		return json_deep_copy(v);
+	json_t *cell =
+	    json_is_string(v) ? peer_cell_value(json_string_value(v)) : json_incref((json_t *)v);
+	json_t *out = peer_scalar(cell);
+	json_decref(cell);
+	if (json_is_string(out) && !*json_string_value(out)) {
+		json_decref(out);
+		out = NULL;
+	}
+	return out;
+}
+
+/* A record without a build number (empty, or madengine's "0" for an unset
+ * BUILD_NUMBER, as under GitHub Actions): its run id is "row-" and 16 hex
+ * digits of the digest of all its non-empty fields (git_commit, model and
+ * the rest), so that the record found again in a cumulative perf.csv or
+ * perf_super.json is the same row. */
+static void record_identity(const json_t *rec, const json_t *extras, char *out, size_t size)
+{
+	const json_t *parts[] = {rec, extras};
+	json_t *all = json_object();
+	for (int i = 0; i < 2; i++) {
+		const char *k;
+		const json_t *v;
+		json_object_foreach((json_t *)parts[i], k, v)
+		{
+			json_t *c = strcmp(k, "build_number") ? identity_value(v) : NULL;
+			if (c)
+				json_object_set_new(all, k, c);
+		}
+	}
+	char hex[65];
+	assay_json_sha256(all, hex);
+	json_decref(all);
+	snprintf(out, size, "row-%.16s", hex);
+}
+
 /* The rows: one per finite extra metric, then the performance row (which
  * takes series). Returns how many. */
-static int record_rows(const json_t *rec, json_t *series, const json_t *metrics, const char *metric,
-		       double value, struct assay_rows *rows)
+static int record_rows(const json_t *rec, const json_t *extras, json_t *series,
+		       const json_t *metrics, const char *metric, double value,
+		       struct assay_rows *rows)
 {
 	char revision[256], build[128];
 	text(rec, "git_commit", revision, sizeof(revision));
 	text(rec, "build_number", build, sizeof(build));
+	if (!build[0] || !strcmp(build, "0"))
+		record_identity(rec, extras, build, sizeof(build));
 	int added = 0;
 	const char *k;
 	const json_t *v;
@@ -272,7 +319,7 @@ int madengine_record(const json_t *rec, const json_t *extras, struct assay_rows 
 		json_decref(metrics);
 		return -1;
 	}
-	int n = record_rows(rec, series, metrics, metric, value, rows);
+	int n = record_rows(rec, extras, series, metrics, metric, value, rows);
 	json_decref(metrics);
 	return n;
 }
