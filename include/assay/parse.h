@@ -21,6 +21,9 @@ struct assay_parse_opts {
 	const char *case_id;
 	const char *revision;
 	const char *timestamp; /* RFC 3339; rows without one get this */
+	/* When not NULL: records a format skips because they hold no
+	 * measurement (RCCL CI's fail records) are counted here. */
+	size_t *not_measured;
 };
 
 /* Parse len bytes of data into rows appended to out. All or nothing: on

@@ -118,6 +118,14 @@ void assay_now_rfc3339(char out[32]);
 /* Parse RFC 3339 (T or space, optional fraction, Z or +hh:mm; no zone means
  * UTC) or a bare date YYYY-MM-DD into whole Unix seconds (fraction dropped). */
 bool assay_time_parse(const char *s, int64_t *unix_seconds);
+/* s (as assay_time_parse reads it) in UTC with its fraction of a second
+ * kept: 2026-05-01T03:04:05.123456Z (trailing zeros dropped, at most 9
+ * digits; no fraction, or an all-zero one, gives whole seconds). False
+ * when s is not a time. */
+bool assay_time_canonical(const char *s, char out[32]);
+/* Whether a canonical time has a fraction of a second; its whole second
+ * (the text without the fraction) into sec[32] when it has. */
+bool assay_time_whole_second(const char *ts, char sec[32]);
 /* Monotonic clock in seconds. */
 double assay_monotonic(void);
 

@@ -46,7 +46,11 @@ static int ingest_file(struct assay_store *s, const struct parsed_file *pf,
 				       .replace = a->replace};
 	struct assay_ingest_result res;
 	if (!pf->rows.n) {
-		sbuf_addf(report, "%s: %s, no measurement rows\n", pf->path, pf->format->name);
+		sbuf_addf(report, "%s: %s, no measurement rows", pf->path, pf->format->name);
+		if (pf->not_measured)
+			sbuf_addf(report, ", %zu fail record%s skipped", pf->not_measured,
+				  pf->not_measured == 1 ? "" : "s");
+		sbuf_addch(report, '\n');
 		*no_rows = true;
 		return ASSAY_OK;
 	}
@@ -56,6 +60,9 @@ static int ingest_file(struct assay_store *s, const struct parsed_file *pf,
 		  res.added, res.present);
 	if (res.replaced)
 		sbuf_addf(report, ", %zu replaced", res.replaced);
+	if (pf->not_measured)
+		sbuf_addf(report, ", %zu fail record%s skipped", pf->not_measured,
+			  pf->not_measured == 1 ? "" : "s");
 	if (res.skipped)
 		sbuf_addf(report,
 			  ", %zu without an identity skipped (the same bytes were ingested as run "

@@ -283,7 +283,9 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 	struct assay_results_opts o = {.hint = p->format,
 				       .by = strcmp(cmd, "store") ? ASSAY_DETECT_CONTENT
 								  : ASSAY_DETECT_RECORD,
-				       .parse = {.context = p->context, .revision = p->revision},
+				       .parse = {.context = p->context,
+						 .revision = p->revision,
+						 .not_measured = &pf->not_measured},
 				       .sha256 = true};
 	struct assay_results res = {.rows = ASSAY_ROWS_INIT};
 	assay_err rc = assay_results_read(pf->path, -1, &o, &res, &e);

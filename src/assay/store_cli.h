@@ -43,6 +43,7 @@ struct parsed_file {
 	const struct assay_format *format;
 	char sha256[65];
 	struct assay_rows rows;
+	size_t not_measured; /* records skipped as holding no measurement */
 };
 /* Read, parse and check one file (every row's series has cluster, scale and
  * precision). Prints the error and returns its exit code on failure. */

@@ -27,7 +27,7 @@ static const struct {
     {"assay-ep", {"tests/fixtures/unit/ep-case-valid.json"}, {NULL}},
     {"rccl-ci",
      {"tests/fixtures/ingest/rccl_ci.jsonl", "tests/fixtures/ingest/rccl_ci-history.jsonl",
-      "tests/fixtures/ingest/rccl_ci-new.jsonl"},
+      "tests/fixtures/ingest/rccl_ci-new.jsonl", "tests/fixtures/rccl-ci/ab-009e1cb.jsonl"},
      {NULL}},
     {"nccl-tests",
      {"tests/fixtures/ingest/nccl_tests.json", "tests/fixtures/metrics/nccl_tests-cpu.json"},

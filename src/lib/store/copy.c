@@ -40,6 +40,7 @@ static const struct copy_table {
     {"forgotten",
      "id, ingest, run_id, file, format, sha256, rows, ingested, forgotten, by_user, by_host, note",
      "iittttittttt"},
+    {"seconds_cut", "id, below", "ii"},
 };
 
 #define COPY_CHUNK 20000

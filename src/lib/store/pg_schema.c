@@ -151,6 +151,14 @@ static const char schema_v8[] = "CREATE TABLE IF NOT EXISTS forgotten ("
 				" by_user" T " NOT NULL, by_host" T " NOT NULL,"
 				" note" T ");";
 
+/* 9: times keep their fraction of a second; rows below `below` were
+ * stored with whole seconds (schema.c, migration 9). */
+static const char schema_v9[] =
+    "CREATE TABLE IF NOT EXISTS seconds_cut ("
+    " id" ID ","
+    " below BIGINT NOT NULL);"
+    "INSERT INTO seconds_cut (below) SELECT id + 1 FROM measurements ORDER BY id DESC LIMIT 1;";
+
 const char *pg_migration(int v)
 {
 	if (v == 1)
@@ -159,6 +167,8 @@ const char *pg_migration(int v)
 		return "";
 	if (v == 8)
 		return schema_v8;
+	if (v == 9)
+		return schema_v9;
 	return NULL;
 }
 

@@ -217,7 +217,6 @@ static assay_err row_prepare(struct assay_store *s, const char *file, const stru
 			     size_t i, const char *default_time, long long *sid,
 			     struct series_slot **slot, char ts[32], struct assay_error *e)
 {
-	int64_t t;
 	assay_err rc;
 	if (!r->series || strlen(r->series_key) != 64) {
 		rc = assay_error_set(e, ASSAY_USAGE, "not finished (no series key)");
@@ -230,14 +229,15 @@ static assay_err row_prepare(struct assay_store *s, const char *file, const stru
 		return rc;
 	}
 	if (r->timestamp) {
-		if (!assay_time_parse(r->timestamp, &t)) {
+		/* In UTC, with the fraction of a second the data gives (schema 9:
+		 * rows stored before kept whole seconds; see legacy_find). */
+		if (!assay_time_canonical(r->timestamp, ts)) {
 			rc = assay_error_set(e, ASSAY_USAGE,
 					     "timestamp \"%s\" is not an RFC 3339 time",
 					     r->timestamp);
 			row_where(e, file, r, i);
 			return rc;
 		}
-		assay_time_rfc3339(t, ts);
 	} else {
 		snprintf(ts, 32, "%s", default_time);
 	}
@@ -312,6 +312,25 @@ static assay_err earlier_ingest(struct assay_store *s, const char *sha256, char 
 	store_finalize(st);
 	if (step != STORE_ROW && step != STORE_DONE)
 		return store_sqlerr(s, e, "looking up earlier ingests");
+	return ASSAY_OK;
+}
+
+/* The first row id stored with fractions of a second (schema 9's
+ * seconds_cut; 0 when none is recorded) into s->seconds_below. */
+static assay_err seconds_cut(struct assay_store *s, struct assay_error *e)
+{
+	s->seconds_below = 0;
+	if (assay_store_schema_version(s) < 9)
+		return ASSAY_OK;
+	struct store_stmt *st = store_prepare(s, "SELECT MAX(below) FROM seconds_cut", e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	int step = store_step(st);
+	if (step == STORE_ROW)
+		s->seconds_below = store_column_int64(st, 0);
+	store_finalize(st);
+	if (step != STORE_ROW && step != STORE_DONE)
+		return store_sqlerr(s, e, "reading seconds_cut");
 	return ASSAY_OK;
 }
 
@@ -715,10 +734,27 @@ static void earliest(const struct assay_rows *rows, char since[32])
 	for (size_t i = 0; i < rows->n; i++)
 		if (rows->v[i].timestamp && assay_time_parse(rows->v[i].timestamp, &t) && t < min)
 			min = t;
+	/* A second earlier: a stored time with a fraction sorts before its
+	 * whole second as text ("05.5Z" < "05Z"). */
 	if (min == INT64_MAX)
 		since[0] = 0;
 	else
-		assay_time_rfc3339(min, since);
+		assay_time_rfc3339(min - 1, since);
+}
+
+/* A row whose time has a fraction of a second is also the row of the same
+ * identity stored before schema version 9 at its whole second (those
+ * stores cut every time to seconds; s->seconds_below is the first row id
+ * stored with fractions). 1 (*id, *stored), 0, or -1. */
+static int legacy_find(struct assay_store *s, struct series_slot *slot, long long sid,
+		       const struct assay_row *r, const char *ts, const char *since, long long *id,
+		       double *stored, struct assay_error *e)
+{
+	char sec[32];
+	if (s->seconds_below <= 1 || !assay_time_whole_second(ts, sec))
+		return 0;
+	int found = store_known_find(s, slot, sid, r, sec, since, id, stored, e);
+	return found > 0 && *id > 0 && *id < s->seconds_below ? 1 : found < 0 ? -1 : 0;
 }
 
 /* Whether row r (ts) of a series that holds ingested rows is stored: from
@@ -737,6 +773,8 @@ static int stored_find(struct pending *pend, struct series_slot *slot, long long
 			since[32] = 1;
 		}
 		found = store_known_find(s, slot, sid, r, ts, since, id, stored, e);
+		if (found == 0)
+			found = legacy_find(s, slot, sid, r, ts, since, id, stored, e);
 		if (found <= 0 || *id)
 			return found;
 	}
@@ -818,7 +856,8 @@ assay_err assay_store_ingest_rows(struct assay_store *s, const struct assay_inge
 	assay_err rc = store_begin(s, e);
 	if (rc != ASSAY_OK)
 		return rc;
-	if ((rc = earlier_ingest(s, info->sha256, res->earlier_run, e)) != ASSAY_OK)
+	if ((rc = earlier_ingest(s, info->sha256, res->earlier_run, e)) != ASSAY_OK ||
+	    (rc = seconds_cut(s, e)) != ASSAY_OK)
 		goto fail;
 	/* The backend's setting for a large write (SQLite: a page cache that
 	 * holds the changed pages, so that they reach the file once, at the

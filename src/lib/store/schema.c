@@ -206,6 +206,17 @@ static const char *const migrations[] = {
     " forgotten TEXT NOT NULL,"
     " by_user TEXT NOT NULL, by_host TEXT NOT NULL,"
     " note TEXT);",
+
+    /* 9: times keep their fraction of a second (rows.c, row_prepare).
+     * Rows stored before were cut to whole seconds: below is the first id
+     * stored after this migration (no row when the store held none), and
+     * an ingested row with a fraction is also found under its whole second
+     * among the rows below it (legacy_find), so a history ingested again
+     * after the upgrade adds nothing twice. */
+    "CREATE TABLE IF NOT EXISTS seconds_cut ("
+    " id INTEGER PRIMARY KEY,"
+    " below INTEGER NOT NULL);"
+    "INSERT INTO seconds_cut (below) SELECT id + 1 FROM measurements ORDER BY id DESC LIMIT 1;",
 };
 
 /* The oldest version a read-only open reads as it is (3 only changed an

@@ -1,6 +1,7 @@
 /* Reading timestamps: RFC 3339 and the near variants result files use
  * ("2026-11-30 19:15:02", fractions, offsets, bare dates), as Unix seconds. */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "assay/util.h"
@@ -74,5 +75,37 @@ bool assay_time_parse(const char *s, int64_t *unix_seconds)
 			return false;
 	}
 	*unix_seconds = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off;
+	return true;
+}
+
+bool assay_time_canonical(const char *s, char out[32])
+{
+	int64_t t;
+	if (!assay_time_parse(s, &t))
+		return false;
+	assay_time_rfc3339(t, out);
+	/* The fraction, when given, follows the seconds (assay_time_parse
+	 * reads fixed-width fields, so it starts at offset 19). */
+	if (strlen(s) < 21 || s[19] != '.')
+		return true;
+	const char *f = s + 20;
+	size_t n = 0;
+	while (isdigit((unsigned char)f[n]))
+		n++;
+	if (n > 9)
+		n = 9;
+	while (n && f[n - 1] == '0')
+		n--;
+	if (!n)
+		return true;
+	snprintf(out + 19, 32 - 19, ".%.*sZ", (int)n, f);
+	return true;
+}
+
+bool assay_time_whole_second(const char *ts, char sec[32])
+{
+	if (strlen(ts) < 21 || ts[19] != '.')
+		return false;
+	snprintf(sec, 32, "%.19sZ", ts);
 	return true;
 }

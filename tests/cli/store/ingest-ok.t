@@ -6,6 +6,6 @@ exit: 0
 ^tests/fixtures/ingest/perf.csv: madengine-csv, 3 new, 0 already present, run 
 ^tests/fixtures/ingest/perf_entry_super.json: madengine-super, 2 new, 0 already present, run 
 ^tests/fixtures/ingest/multiple_results.csv: multiple-results, 4 new, 0 already present, run 
-^tests/fixtures/ingest/rccl_ci.jsonl: rccl-ci, 13 new, 0 already present, run 
+^tests/fixtures/ingest/rccl_ci.jsonl: rccl-ci, 13 new, 0 already present, 1 fail record skipped, run 
 ^tests/fixtures/ingest/nccl_tests.json: nccl-tests, 11 new, 0 already present, run 
 --- stderr
