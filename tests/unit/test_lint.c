@@ -252,7 +252,7 @@ static const char *allow_error(const char *text)
 	"{\"deployment_config\": {\"slurm\": {\"account\": \"<changeme>\", \"qos\": \"TODO\"}},"   \
 	" \"built_images\": {\"i\": {\"docker_image\": \"rocm/x:latest\"}},"                       \
 	" \"built_models\": {\"i\": {\"name\": \"m\", \"dockerfile\": \"d\", \"scripts\": "        \
-	"\"s\"}}}"
+	"\"s\"}}, \"context\": {}}"
 
 static void test_allow(void **state)
 {
@@ -437,9 +437,11 @@ static void test_hostlist(void **state)
 	    {"\" , \"", ""},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		char *text = xasprintf("{\"deployment_config\": {\"slurm\": {\"nodes\": 4, "
-				       "\"network_interface\": \"eth0\", \"nodelist\": %s}}}",
-				       cases[i].nodelist);
+		char *text =
+		    xasprintf("{\"deployment_config\": {\"slurm\": {\"nodes\": 4, "
+			      "\"network_interface\": \"eth0\", \"nodelist\": %s}, "
+			      "\"env_vars\": {\"NCCL_IB_DISABLE\": \"0\"}}, \"context\": {}}",
+			      cases[i].nodelist);
 		struct assay_lint_result r;
 		struct assay_error e;
 		assert_int_equal(lint_text(text, "m.json", ASSAY_LINT_AUTO, NULL, &r, &e),
@@ -518,7 +520,8 @@ static void test_github(void **state)
 	(void)state;
 	struct assay_lint_result r;
 	struct assay_error e;
-	assert_int_equal(lint_text("{\"deployment_config\": {\"slurm\": {\"qos\": \"50% TODO\"}}}",
+	assert_int_equal(lint_text("{\"deployment_config\": {\"slurm\": {\"qos\": \"50% TODO\"}}, "
+				   "\"context\": {}}",
 				   "d:1,x.json", ASSAY_LINT_AUTO, NULL, &r, &e),
 			 ASSAY_OK);
 	struct sbuf sb = SBUF_INIT;

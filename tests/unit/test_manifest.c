@@ -81,7 +81,14 @@ static void test_shape(void **state)
 	assert_true(json_is_true(json_object_get(img, "local_image")));
 	json_t *dc = json_object_get(m, "deployment_config");
 	keys_of(dc, k2, sizeof(k2));
-	assert_string_equal(k2, "distributed,slurm");
+	assert_string_equal(k2, "distributed,env_vars,slurm");
+	/* madengine's multi-node preset would give the job (and the container)
+	 * NCCL_IB_DISABLE=1 and NCCL_SOCKET_IFNAME=eth0: env_vars says RDMA and
+	 * the platform's interface (ROCm/madengine ef87d05,
+	 * presets/slurm/profiles/multi-node.json). */
+	json_t *env = json_object_get(dc, "env_vars");
+	assert_string_equal(json_string_value(json_object_get(env, "NCCL_IB_DISABLE")), "0");
+	assert_string_equal(json_string_value(json_object_get(env, "NCCL_SOCKET_IFNAME")), "eth0");
 	json_t *slurm = json_object_get(dc, "slurm"), *dist = json_object_get(dc, "distributed");
 	assert_int_equal(json_integer_value(json_object_get(slurm, "nodes")), 2);
 	assert_int_equal(json_integer_value(json_object_get(dist, "nnodes")), 2);

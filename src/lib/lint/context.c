@@ -25,10 +25,29 @@ bool lint_context_is_deploy_key(const char *key)
 bool lint_looks_like_context(const json_t *doc)
 {
 	static const char *const keys[] = {
-	    "gpu_vendor",       "guest_os",           "docker_env_vars", "docker_mounts",
-	    "docker_build_arg", "docker_gpus",        "tools",           "pre_scripts",
-	    "post_scripts",     "encapsulate_script", "slurm",           "k8s",
-	    "kubernetes",       "distributed",        "env_vars",        "MAD_CONTAINER_IMAGE",
+	    "gpu_vendor",
+	    "guest_os",
+	    "docker_env_vars",
+	    "docker_mounts",
+	    "docker_build_arg",
+	    "docker_gpus",
+	    "tools",
+	    "pre_scripts",
+	    "post_scripts",
+	    "encapsulate_script",
+	    "slurm",
+	    "k8s",
+	    "kubernetes",
+	    "distributed",
+	    "env_vars",
+	    "MAD_CONTAINER_IMAGE",
+	    /* keys only madengine's validate_additional_context names */
+	    "deploy",
+	    "vllm",
+	    "MAD_ROCM_PATH",
+	    "log_error_patterns",
+	    "log_error_benign_patterns",
+	    "log_error_pattern_scan",
 	};
 	if (!json_is_object(doc))
 		return false;

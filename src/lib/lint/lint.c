@@ -11,9 +11,11 @@
 #include "lint_int.h"
 
 static const struct lint_family *const families[] = {
-    &lint_family_placement, &lint_family_images,       &lint_family_job,     &lint_family_network,
-    &lint_family_cards,     &lint_family_placeholders, &lint_family_secrets, &lint_family_suite,
-    &lint_family_gates,     &lint_family_assay,        &lint_family_context, &lint_family_container,
+    &lint_family_placement, &lint_family_images,        &lint_family_job,
+    &lint_family_network,   &lint_family_cards,         &lint_family_placeholders,
+    &lint_family_secrets,   &lint_family_suite,         &lint_family_gates,
+    &lint_family_assay,     &lint_family_context,       &lint_family_container,
+    &lint_family_preset,    &lint_family_context_valid,
 };
 
 size_t assay_lint_rule_count(void)
@@ -128,7 +130,7 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc)
  * can change under the same manifest. */
 static const char *const strict_rules[] = {
     "no-network-interface", "image-tag",        "nproc-exceeds-gpus",
-    "card-primus-results",  "context-override",
+    "card-primus-results",  "context-override", "preset-env",
 };
 
 bool assay_lint_rule_strict(size_t i)

@@ -91,6 +91,8 @@ extern const struct lint_family lint_family_gates;
 extern const struct lint_family lint_family_assay;
 extern const struct lint_family lint_family_context;
 extern const struct lint_family lint_family_container;
+extern const struct lint_family lint_family_preset;
+extern const struct lint_family lint_family_context_valid;
 
 /* Whether rule is enabled and applies to this file's kind. */
 bool lint_on(const struct lint_ctx *c, const struct assay_lint_rule *rule);
@@ -145,6 +147,20 @@ bool lint_int_value(const json_t *v, bool allow_string, long long *out);
 
 /* More than one node: slurm.nodes, distributed.nnodes or slurm.nodelist. */
 bool lint_multinode(const json_t *doc);
+
+/* madengine's Slurm job environment (rules_preset.c). Whether madengine
+ * deploys doc to Slurm (deployment_config.slurm an object, no k8s), with
+ * slurm.nodes (1 when not given) in *nodes. */
+bool lint_slurm_job(const json_t *doc, long long *nodes);
+/* The value of variable name in the job's environment after madengine's
+ * preset merge and its job template, and in *source where it comes from
+ * ("deployment_config.env_vars", "madengine's multi-node Slurm preset",
+ * ...); NULL when the job does not set it (or doc is no Slurm job). */
+const char *lint_job_env(const json_t *doc, const char *name, char *buf, size_t size,
+			 const char **source);
+/* Whether madengine's container runner copies name from the job's
+ * environment into the container's. */
+bool lint_container_copies(const char *name);
 
 /* Key names that hold secrets: *TOKEN, *SECRET*, *PASSWORD*, *API_KEY*,
  * MAD_SECRETS_* (case-insensitive, see docs/lint.md). */

@@ -93,13 +93,48 @@ static void check_interface(struct lint_ctx *c)
 	if (json_is_object(env) && json_object_get(env, "NCCL_SOCKET_IFNAME") &&
 	    json_object_get(env, "GLOO_SOCKET_IFNAME"))
 		return;
-	lint_report(c, R_NO_IFACE, "$.deployment_config.slurm",
-		    "multi-node job without slurm.network_interface: the NCCL and GLOO bootstrap "
-		    "interface is left to auto-detection (ib0, else the default route)");
+	char buf[64];
+	const char *from,
+	    *nccl = lint_job_env(c->doc, "NCCL_SOCKET_IFNAME", buf, sizeof(buf), &from);
+	char b[96];
+	if (nccl)
+		/* madengine's job template auto-detects an interface only when
+		 * NCCL_SOCKET_IFNAME is unset, which the multi-node preset never
+		 * leaves it. */
+		lint_report(c, R_NO_IFACE, "$.deployment_config.slurm",
+			    "multi-node job without slurm.network_interface: NCCL bootstraps over "
+			    "NCCL_SOCKET_IFNAME=%s (from %s), so the job script's auto-detection "
+			    "does not run, and GLOO_SOCKET_IFNAME is not set; give "
+			    "slurm.network_interface (the job exports it as both)",
+			    lint_brief(nccl, b, sizeof(b)), from);
+	else
+		lint_report(c, R_NO_IFACE, "$.deployment_config.slurm",
+			    "multi-node job without slurm.network_interface: the NCCL and GLOO "
+			    "bootstrap interface is left to auto-detection (ib0, else the default "
+			    "route)");
+}
+
+/* NCCL_IB_DISABLE from madengine's multi-node preset: the manifest does
+ * not set it for the job, and the job gets the preset's 1. */
+static void check_tcp_preset(struct lint_ctx *c)
+{
+	char buf[64];
+	const char *from, *ib = lint_job_env(c->doc, "NCCL_IB_DISABLE", buf, sizeof(buf), &from);
+	bool digits, rest;
+	if (!ib || strcmp(from, "madengine's multi-node Slurm preset") ||
+	    !nccl_int(ib, &digits, &rest))
+		return;
+	lint_report(c, R_TCP, "$.deployment_config.slurm",
+		    "NCCL_IB_DISABLE is %s in this job: %s sets it when "
+		    "deployment_config.env_vars does not, the job script exports it and the "
+		    "container runner copies it into the container, so NCCL runs over TCP "
+		    "sockets; set deployment_config.env_vars.NCCL_IB_DISABLE to \"0\"",
+		    ib, from);
 }
 
 static void check_tcp(struct lint_ctx *c)
 {
+	check_tcp_preset(c);
 	for (size_t b = 0; b < ARRAY_SIZE(env_blocks); b++) {
 		const json_t *env = lint_get(c->doc, env_blocks[b].chain);
 		if (!json_is_object(env))

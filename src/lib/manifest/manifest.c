@@ -320,6 +320,39 @@ static json_t *slurm_block(struct gen *g)
 	return slurm;
 }
 
+/* deployment_config.env_vars: madengine (at ef87d05) merges its Slurm preset
+ * under them (for more than one node NCCL_IB_DISABLE=1 and
+ * NCCL_SOCKET_IFNAME=eth0, and NCCL_DEBUG=WARN), its job script exports
+ * them, and its container runner copies these variables from the job's
+ * environment into the container's over context.docker_env_vars. So each
+ * one the container environment sets is set for the job too, and a
+ * multi-node job gets RDMA (NCCL_IB_DISABLE=0) and the platform's interface
+ * unless the suite says otherwise. NULL when there is nothing to set. */
+static json_t *job_env(struct gen *g, const json_t *denv)
+{
+	static const char *const copied[] = {"NCCL_IB_DISABLE", "NCCL_SOCKET_IFNAME",
+					     "GLOO_SOCKET_IFNAME", "NCCL_DEBUG",
+					     "NCCL_NET_GDR_LEVEL"};
+	json_t *env = json_object();
+	for (size_t i = 0; i < ARRAY_SIZE(copied); i++) {
+		json_t *v = json_object_get(denv, copied[i]);
+		if (v)
+			json_object_set(env, copied[i], v);
+	}
+	if (g->c->nodes > 1) {
+		if (!json_object_get(env, "NCCL_IB_DISABLE"))
+			json_object_set_new(env, "NCCL_IB_DISABLE", json_string("0"));
+		if (!json_object_get(env, "NCCL_SOCKET_IFNAME"))
+			json_object_set(env, "NCCL_SOCKET_IFNAME",
+					json_object_get(g->p->network, "socket_ifname"));
+	}
+	if (!json_object_size(env)) {
+		json_decref(env);
+		return NULL;
+	}
+	return env;
+}
+
 /* deployment_config: madengine's run phase takes slurm and distributed from
  * it and infers the Slurm deployment from slurm being there
  * (run_orchestrator.py, _infer_deployment_target), so no "target". */
@@ -344,8 +377,12 @@ static assay_err add_deployment(struct gen *g, json_t *out)
 	json_t *port = json_object_get(g->p->network, "master_port");
 	if (port)
 		json_object_set(dist, "port", port);
-	json_object_set_new(out, "deployment_config",
-			    json_pack("{s:o, s:o}", "slurm", slurm_block(g), "distributed", dist));
+	json_t *dc = json_pack("{s:o, s:o}", "slurm", slurm_block(g), "distributed", dist);
+	json_t *env =
+	    job_env(g, json_object_get(json_object_get(out, "context"), "docker_env_vars"));
+	if (env)
+		json_object_set_new(dc, "env_vars", env);
+	json_object_set_new(out, "deployment_config", dc);
 	return ASSAY_OK;
 }
 

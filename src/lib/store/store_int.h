@@ -94,7 +94,7 @@ struct assay_store {
 	struct known_set known;
 	unsigned known_gen; /* bumped by every ingest: its own since */
 	struct store_stmt *known_read;
-	struct sbuf copy_buf; /* ingest: rows waiting for a COPY (rows.c) */
+	struct sbuf copy_buf;    /* ingest: rows waiting for a COPY (rows.c) */
 	long long seconds_below; /* rows below this id were stored with whole seconds */
 };
 

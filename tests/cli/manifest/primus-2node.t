@@ -49,6 +49,11 @@ exit: 0
       "nnodes": 2,
       "nproc_per_node": 8,
       "port": 29500
+    },
+    "env_vars": {
+      "NCCL_DEBUG": "WARN",
+      "NCCL_IB_DISABLE": "0",
+      "NCCL_SOCKET_IFNAME": "eth0"
     }
   }
 }

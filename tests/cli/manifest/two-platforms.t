@@ -46,6 +46,11 @@ exit: 0
       "backend": "nccl",
       "nnodes": 2,
       "nproc_per_node": 8
+    },
+    "env_vars": {
+      "NCCL_DEBUG": "WARN",
+      "NCCL_IB_DISABLE": "0",
+      "NCCL_SOCKET_IFNAME": "ib0"
     }
   }
 }
