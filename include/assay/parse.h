@@ -188,6 +188,12 @@ bool assay_detect_rows_csv(const char *data, size_t len);
 assay_err assay_parse_ep_case(const char *data, size_t len, const struct assay_parse_opts *o,
 			      struct assay_rows *out, struct assay_error *e);
 bool assay_detect_ep_case(const char *data, size_t len);
+/* Format "collectivex": a CollectiveX per-case result (record_type
+ * "case-attempt"; docs/ingest.md). */
+extern const char *const assay_collectivex_metrics[];
+assay_err assay_parse_collectivex(const char *data, size_t len, const struct assay_parse_opts *o,
+				  struct assay_rows *out, struct assay_error *e);
+bool assay_detect_collectivex(const char *data, size_t len);
 /* Peer formats read by `assay store ingest` (docs/ingest.md): parser and
  * content sniffer of each. */
 assay_err assay_parse_madengine_csv(const char *data, size_t len, const struct assay_parse_opts *o,

@@ -25,6 +25,12 @@ static const struct {
 	const char *const conformance[3]; /* training-logs/... */
 } fixtures[] = {
     {"assay-ep", {"tests/fixtures/unit/ep-case-valid.json"}, {NULL}},
+    {"collectivex",
+     {"tests/fixtures/collectivex/results/"
+      "mi355x-mori-deepseek-v3-normal-decode-ep8-uniform-bf16_20261120T031415Z-c000.json",
+      "tests/fixtures/collectivex/results/"
+      "mi355x-mori-deepseek-v3-normal-prefill-ep16-uniform-fp8_20261120T031415Z-c001.json"},
+     {NULL}},
     {"rccl-ci",
      {"tests/fixtures/ingest/rccl_ci.jsonl", "tests/fixtures/ingest/rccl_ci-history.jsonl",
       "tests/fixtures/ingest/rccl_ci-new.jsonl", "tests/fixtures/rccl-ci/ab-009e1cb.jsonl"},
