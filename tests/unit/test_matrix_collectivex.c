@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -238,13 +240,110 @@ static void test_errors(void **state)
 	assay_registry_release(&reg);
 }
 
+/* ---- the operator overlay, read as CollectiveX's runtime/config.py
+ * (operator_config) and runtime/common.sh (collx_load_operator_config)
+ * read it at 843c625 ---- */
+
+static const struct assay_platform *sku(const struct assay_registry *reg, const char *name)
+{
+	for (size_t i = 0; i < reg->n; i++)
+		if (!strcmp(reg->v[i].sku, name))
+			return &reg->v[i];
+	fail_msg("no platform %s", name);
+	return NULL;
+}
+
+static const char *field(const json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static char overlay_file[64];
+
+static void write_overlay(const char *text)
+{
+	snprintf(overlay_file, sizeof(overlay_file), "/tmp/assay-cx-overlay-XXXXXX");
+	int fd = mkstemp(overlay_file);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	setenv("COLLECTIVEX_OPERATOR_CONFIG", overlay_file, 1);
+}
+
+static void test_operator_overlay(void **state)
+{
+	(void)state;
+	struct assay_registry reg;
+	struct assay_error e;
+	/* No operator document: the registry's operator and network blocks. */
+	setenv("COLLECTIVEX_OPERATOR_CONFIG", "/nonexistent/collectivex.json", 1);
+	assert_int_equal(assay_registry_load(CX "platform_config.json", &reg, &e), ASSAY_OK);
+	assert_string_equal(field(sku(&reg, "h200-dgxc")->op, "partition"), "main");
+	assert_null(json_object_get(sku(&reg, "h200-dgxc")->network, "socket_ifname"));
+	assay_registry_release(&reg);
+	/* runners.<sku> overlays per field; the registry's network selectors
+	 * win over the document's; another runner's entry is not checked. */
+	write_overlay("{\"runners\": {"
+		      "\"h200-dgxc\": {\"partition\": \"night\", \"socket_ifname\": \"ens7\"},"
+		      "\"h100-dgxc\": {\"qos\": \"high\", \"socket_ifname\": \"ens9\"},"
+		      "\"h300-typo\": {\"bogus\": [1]}}}");
+	assert_int_equal(assay_registry_load(CX "platform_config.json", &reg, &e), ASSAY_OK);
+	assert_string_equal(field(sku(&reg, "h200-dgxc")->op, "partition"), "night");
+	assert_string_equal(field(sku(&reg, "h200-dgxc")->network, "socket_ifname"), "ens7");
+	assert_string_equal(field(sku(&reg, "h100-dgxc")->op, "qos"), "high");
+	assert_string_equal(field(sku(&reg, "h100-dgxc")->op, "partition"), "hpc-gpu-1");
+	assert_string_equal(field(sku(&reg, "h100-dgxc")->network, "socket_ifname"), "eth0");
+	assay_registry_release(&reg);
+	unlink(overlay_file);
+	/* Fails closed: an unknown field, a value that is not a string or an
+	 * integer, no runners. */
+	static const struct {
+		const char *doc, *path;
+	} bad[] = {
+	    {"{\"runners\": {\"h200-dgxc\": {\"partitoin\": \"x\"}}}",
+	     "$.runners.h200-dgxc.partitoin"},
+	    {"{\"runners\": {\"h200-dgxc\": {\"qos\": [\"a\"]}}}", "$.runners.h200-dgxc.qos"},
+	    {"{\"h200-dgxc\": {\"qos\": \"a\"}}", "$.runners"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_overlay(bad[i].doc);
+		assert_int_equal(assay_registry_load(CX "platform_config.json", &reg, &e),
+				 ASSAY_USAGE);
+		assert_string_equal(e.file, overlay_file);
+		assert_string_equal(e.path, bad[i].path);
+		unlink(overlay_file);
+	}
+	/* Without the variable (or with it empty): $XDG_CONFIG_HOME/inferencex. */
+	char dir[] = "/tmp/assay-cx-xdg-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char sub[128], file[160];
+	snprintf(sub, sizeof(sub), "%s/inferencex", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(file, sizeof(file), "%s/collectivex.json", sub);
+	FILE *f = fopen(file, "w");
+	fputs("{\"runners\": {\"mi355x\": {\"partition\": \"xdg\"}}}", f);
+	fclose(f);
+	setenv("COLLECTIVEX_OPERATOR_CONFIG", "", 1);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	assert_int_equal(assay_registry_load(CX "platform_config.json", &reg, &e), ASSAY_OK);
+	assert_string_equal(field(sku(&reg, "mi355x")->op, "partition"), "xdg");
+	assay_registry_release(&reg);
+	unlink(file);
+	rmdir(sub);
+	rmdir(dir);
+	setenv("COLLECTIVEX_OPERATOR_CONFIG", "/nonexistent/collectivex.json", 1);
+}
+
 int main(void)
 {
+	/* The matrix tests read the registry alone, whatever this user's
+	 * ~/.config/inferencex/collectivex.json says. */
+	setenv("COLLECTIVEX_OPERATOR_CONFIG", "/nonexistent/collectivex.json", 1);
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_whole_matrix),
-	    cmocka_unit_test(test_precision_filter),
-	    cmocka_unit_test(test_mode_filter),
-	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_whole_matrix),     cmocka_unit_test(test_precision_filter),
+	    cmocka_unit_test(test_mode_filter),      cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_operator_overlay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

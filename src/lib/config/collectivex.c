@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/config.h"
 #include "assay/json.h"
@@ -206,6 +207,135 @@ static int parse_platform(struct assay_cfg *c, const json_t *v, const char *path
 	return 0;
 }
 
+/* ---- the operator overlay (runtime/config.py, operator_config) ----
+ *
+ * CollectiveX resolves a SKU's operator settings as: the registry's
+ * `operator` block, overlaid per field by `runners.<sku>` of an operator
+ * document ($COLLECTIVEX_OPERATOR_CONFIG, else
+ * ${XDG_CONFIG_HOME:-$HOME/.config}/inferencex/collectivex.json; none when no
+ * file is there), then by the registry's `network` fields (the registry's
+ * network selectors win). Every field must be one it knows, and every value
+ * a string or an integer; anything else fails closed. */
+
+static const char *const operator_fields[] = {
+    "partition",     "account",  "qos",      "squash_dir",    "stage_dir", "enroot_cache_path",
+    "exclude_nodes", "nodelist", "lock_dir", "storage_roots", NULL};
+static const char *const network_fields[] = {"socket_ifname",
+					     "rdma_devices",
+					     "ib_gid_index",
+					     "rdma_service_level",
+					     "rdma_traffic_class",
+					     "rail_isolated",
+					     NULL};
+
+static bool in_list(const char *const *l, const char *k)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, k))
+			return true;
+	return false;
+}
+
+/* The operator document's path into path (as CollectiveX's common.sh
+ * forms it); false when no file is there. */
+static bool overlay_path(char *path, size_t size)
+{
+	const char *env = getenv("COLLECTIVEX_OPERATOR_CONFIG");
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	if (env && *env)
+		snprintf(path, size, "%s", env);
+	else if (xdg && *xdg)
+		snprintf(path, size, "%s/inferencex/collectivex.json", xdg);
+	else
+		snprintf(path, size, "%s/.config/inferencex/collectivex.json", home ? home : "");
+	return access(path, F_OK) == 0;
+}
+
+/* Merge src's fields into sel, each checked; where names the file's path
+ * of src for errors. */
+static int overlay_fields(struct assay_cfg *c, json_t *sel, const json_t *src, const char *where,
+			  const char *const *only)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)src, k, v)
+	{
+		if (only && !in_list(only, k))
+			continue;
+		char p[512];
+		assay_json_path_key(p, sizeof(p), where, k);
+		if (!in_list(operator_fields, k) && !in_list(network_fields, k))
+			return assay_cfg_fail(
+			    c, p,
+			    "CollectiveX refuses operator field \"%s\" (it knows "
+			    "partition, account, qos, squash_dir, stage_dir, "
+			    "enroot_cache_path, exclude_nodes, nodelist, lock_dir, "
+			    "storage_roots and the network selectors)",
+			    k);
+		if (strcmp(k, "storage_roots") && !json_is_string(v) && !json_is_integer(v) &&
+		    !json_is_boolean(v))
+			return assay_cfg_expected(c, p, "a string or an integer", v);
+		json_object_set(sel, k, v);
+	}
+	return 0;
+}
+
+/* One platform's operator and network settings as CollectiveX resolves
+ * them, into p->op and p->network. */
+static int overlay_platform(struct assay_cfg *c, struct assay_cfg *oc, const json_t *raw,
+			    const json_t *runners, struct assay_platform *p)
+{
+	char where[512];
+	json_t *sel = json_object();
+	const json_t *op = json_object_get(raw, "operator"), *net = json_object_get(raw, "network");
+	const json_t *mine = runners ? json_object_get(runners, p->sku) : NULL;
+	int rc = 0;
+	assay_json_path_key(where, sizeof(where), "$.platforms", p->sku);
+	char opw[600], rw[512];
+	snprintf(opw, sizeof(opw), "%s.operator", where);
+	assay_json_path_key(rw, sizeof(rw), "$.runners", p->sku);
+	if (mine && !json_is_object(mine))
+		rc = assay_cfg_expected(oc, rw, "an object of operator fields", mine);
+	if (!rc && json_is_object(op))
+		rc = overlay_fields(c, sel, op, opw, NULL);
+	if (!rc && mine)
+		rc = overlay_fields(oc, sel, mine, rw, NULL);
+	if (!rc && json_is_object(net))
+		rc = overlay_fields(c, sel, net, where, network_fields);
+	if (!rc && (json_is_object(op) || mine)) {
+		json_decref(p->op);
+		p->op = carry_operator(sel);
+	}
+	if (!rc && (json_is_object(net) || mine)) {
+		json_decref(p->network);
+		p->network = carry_network(sel);
+	}
+	json_decref(sel);
+	return rc;
+}
+
+static int apply_overlay(struct assay_cfg *c, const json_t *plats, struct assay_registry *reg)
+{
+	char path[4096];
+	json_t *doc = NULL, *runners = NULL;
+	struct assay_cfg oc = {path, c->err};
+	if (overlay_path(path, sizeof(path))) {
+		if (!(doc = assay_json_load_file(path, c->err)))
+			return -1;
+		if (assay_cfg_member(&oc, doc, "$", "runners", ASSAY_CFG_REQUIRED, JSON_OBJECT,
+				     &runners) < 0) {
+			json_decref(doc);
+			return -1;
+		}
+	}
+	int rc = 0;
+	for (size_t i = 0; !rc && i < reg->n; i++)
+		rc = overlay_platform(c, &oc, json_object_get(plats, reg->v[i].sku), runners,
+				      &reg->v[i]);
+	json_decref(doc);
+	return rc;
+}
+
 assay_err assay_registry_collectivex_parse(const json_t *doc, const char *file,
 					   struct assay_registry *reg, struct assay_error *e)
 {
@@ -220,7 +350,8 @@ assay_err assay_registry_collectivex_parse(const json_t *doc, const char *file,
 	    assay_cfg_member(&c, doc, "$", "platforms", ASSAY_CFG_REQUIRED, JSON_OBJECT, &plats) <
 		0)
 		goto fail;
-	if (config_platforms(&c, doc, plats, reg, parse_platform) < 0)
+	if (config_platforms(&c, doc, plats, reg, parse_platform) < 0 ||
+	    apply_overlay(&c, plats, reg) < 0)
 		goto fail;
 	return ASSAY_OK;
 fail:
