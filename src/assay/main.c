@@ -45,6 +45,25 @@ const struct cli_command *cli_find(const char *name)
 	return NULL;
 }
 
+/* The program as its man page and completion see it (gen.c). */
+static const struct cli_program program = {
+    .name = "assay",
+    .summary = "validate GPU clusters and keep their performance honest",
+    .usage = "assay [--version] [--help] <command> [<args>]\n"
+	     "assay help <command>",
+    .about = "assay runs benchmark suites (launch, watch, parse, gate), stores every\n"
+	     "measurement in a history (SQLite or PostgreSQL), detects regressions\n"
+	     "against it and writes reports. Each command has its own page.\n",
+    .commands = cli_commands,
+    .exits = "0 ok, 1 gate-failed, 2 usage (bad arguments or input: nothing ran),\n"
+	     "3 workload-failed, 4 no-metrics, 5 infrastructure.\n"
+	     "A run reports the most severe outcome of its cases.\n",
+    .examples = "assay run configs/quickstart.json\n"
+		"assay matrix --platforms configs/platforms.json configs/sweep-ep.json\n"
+		"assay help run",
+    .page_per_command = true,
+};
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: assay [--version] [--help] <command> [<args>]\n\n"
@@ -124,6 +143,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return ASSAY_OK;
 	}
+	if (!strcmp(name, "--generate"))
+		return cli_generate(&program, argc - 1, argv + 1);
 	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
 		printf("assay %s (%s)\n", assay_version_string, assay_git_revision);
 		return ASSAY_OK;

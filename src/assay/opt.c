@@ -43,7 +43,11 @@ static int store(const char *cmd, const struct cli_opt *o, void *args, size_t ba
 	void *p = (char *)args + base + o->off;
 	char *end;
 	switch (o->type) {
-	case CLI_STRING: *(const char **)p = arg; return 0;
+	case CLI_STRING:
+		if ((long long)strlen(arg) < o->min)
+			return bad_value(cmd, o, arg, "a value");
+		*(const char **)p = arg;
+		return 0;
 	case CLI_FLAG: *(bool *)p = true; return 0;
 	case CLI_UNSET: *(bool *)p = false; return 0;
 	case CLI_INT: {

@@ -5,6 +5,7 @@
 #ifndef ASSAY_CLI_OPT_H
 #define ASSAY_CLI_OPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -34,7 +35,9 @@ struct cli_opt {
 	const char *help;           /* what it does; '\n' starts a continuation line */
 	const char *def;            /* the default shown in help, or NULL */
 	const char *const *choices; /* CLI_CHOICE: NULL-terminated */
-	long long min;              /* CLI_INT: the smallest value accepted */
+	long long min;              /* CLI_INT: the smallest value accepted; CLI_STRING: the
+				       fewest characters */
+	long long max; /* CLI_INT: the largest value accepted (assay-ep's parser), 0: none */
 	int (*call)(void *args, const char *arg, const char *cmd); /* CLI_CALL */
 	const struct cli_opt *sub;                                 /* CLI_TABLE */
 	const char *alias_of; /* a deprecated spelling: the name to use instead */
@@ -96,6 +99,30 @@ struct cli_spec {
 	const struct cli_spec *const *subs;
 	const char *sub_name; /* a subcommand: its name ("ingest") */
 };
+
+/* A whole program, for what is generated from its tables (gen.c): man
+ * pages and shell completion. A program has commands (assay, assay-ep) or
+ * one table of its own (assay-coll). */
+struct cli_command;
+struct cli_program {
+	const char *name;                   /* "assay-ep" */
+	const char *summary;                /* what it is, one line: the man page's NAME */
+	const char *usage;                  /* the SYNOPSIS lines, '\n'-separated */
+	const char *about;                  /* the DESCRIPTION */
+	const struct cli_command *commands; /* ended by a row without a name, or NULL */
+	const struct cli_spec *spec;        /* a program without commands: its table */
+	const char *examples;               /* one command per line */
+	const char *exits;                  /* the EXIT STATUS paragraph */
+	bool page_per_command;              /* assay-CMD(1) each (assay); else one page for all */
+};
+
+/* `PROG --generate WHAT ...`, the build's generators (docs/development.md):
+ *   --generate man-pages           the names of the program's man pages
+ *   --generate man PAGE            one page (e.g. assay-run) as roff
+ *   --generate completion bash|zsh the completion script
+ *   --generate options [PAGE]      every option of the tables, one a line
+ * Returns the exit code. */
+int cli_generate(const struct cli_program *p, int argc, char **argv);
 
 /* Parse argv (argv[0] is the command name) into args. On success returns 0
  * and sets *first to the index of the first positional argument (getopt_long
