@@ -13,6 +13,7 @@
 
 void cli_gen_bash(const struct cli_program *p, FILE *out);
 void cli_gen_zsh(const struct cli_program *p, FILE *out);
+int cli_gen_man_md(const char *page, const char *summary, const char *path, const char *heading);
 
 /* --- roff --- */
 
@@ -76,7 +77,12 @@ static void roff_text(FILE *out, const char *text)
 static void roff_usage(FILE *out, const char *usage)
 {
 	fputs(".nf\n", out);
-	roff_text(out, usage);
+	for (const char *p = usage; *p;) {
+		size_t len = strcspn(p, "\n");
+		roff_n(out, p, len);
+		fputc('\n', out);
+		p += len + (p[len] ? 1 : 0);
+	}
 	fputs(".fi\n", out);
 }
 
@@ -319,6 +325,8 @@ int cli_generate(const struct cli_program *p, int argc, char **argv)
 			printf("%s-%s\n", p->name, c->name);
 		return 0;
 	}
+	if (!strcmp(what, "man-md") && (argc == 5 || argc == 6))
+		return cli_gen_man_md(argv[2], argv[3], argv[4], argc == 6 ? argv[5] : NULL);
 	if (!strcmp(what, "man") && argc == 3)
 		return gen_man(p, argv[2]);
 	if (!strcmp(what, "completion") && argc == 3 && !strcmp(argv[2], "bash")) {
@@ -330,7 +338,8 @@ int cli_generate(const struct cli_program *p, int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr,
-		"%s --generate: expected man-pages, man PAGE or completion bash|zsh (see "
+		"%s --generate: expected man-pages, man PAGE, man-md PAGE SUMMARY FILE.md "
+		"[HEADING] or completion bash|zsh (see "
 		"docs/development.md)\n",
 		p->name);
 	return ASSAY_USAGE;

@@ -120,7 +120,8 @@ struct cli_program {
  *   --generate man-pages           the names of the program's man pages
  *   --generate man PAGE            one page (e.g. assay-run) as roff
  *   --generate completion bash|zsh the completion script
- *   --generate options [PAGE]      every option of the tables, one a line
+ *   --generate man-md PAGE SUMMARY FILE.md [HEADING]
+ *                                  a section-5 page from a doc page (gen_md.c)
  * Returns the exit code. */
 int cli_generate(const struct cli_program *p, int argc, char **argv);
 
