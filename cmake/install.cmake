@@ -2,7 +2,7 @@
 # (`make install PREFIX=... DESTDIR=...`) puts where, in the GNU layout
 # (docs/install.md):
 #   bin/                          assay, assay-ep, assay-coll
-#   share/assay/                  the example configs and the platform registry
+#   share/assay/configs/          the example configs and the platform registry
 #   share/doc/assay/              README.md and docs/
 #   share/man/man1, man5          one page per program and per command; file formats
 #   share/bash-completion/completions/, ZSH dir   completions
@@ -44,7 +44,9 @@ install(DIRECTORY ${ASSAY_GEN_DIR}/man/ DESTINATION ${CMAKE_INSTALL_MANDIR}
 install(DIRECTORY ${ASSAY_GEN_DIR}/bash-completion/completions/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 install(DIRECTORY ${ASSAY_GEN_DIR}/zsh/ DESTINATION ${ASSAY_ZSH_COMPLETION_DIR})
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/assay)
+# configs/ as it is: its suites name each other as configs/..., so a copy of
+# the folder runs as the source tree does (docs/install.md).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs DESTINATION ${CMAKE_INSTALL_DATADIR}/assay)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
         FILES_MATCHING PATTERN "*.md" PATTERN "*.png")
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
