@@ -42,6 +42,11 @@ install:
 	@cmake --build $(RELEASE_DIR) -j $(JOBS) >/dev/null
 	@DESTDIR=$(DESTDIR) cmake --install $(RELEASE_DIR)
 
+# The Debian package, lintian-checked: build/deb/package/assay_VERSION_ARCH.deb
+deb:
+	@scripts/deps.sh build
+	@scripts/deb.sh $(DEB_DIR)
+
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 

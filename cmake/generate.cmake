@@ -1,5 +1,5 @@
 # Man pages and shell completions of one program, generated from its option
-# tables by the program itself (`PROG --generate`, src/assay/gen.c), run at
+# tables by the program itself (`PROG --generate`, src/cli/gen.c), run at
 # every build by CMakeLists.txt (assay_generated):
 #   cmake -DBIN=path/to/prog -DOUT=build/share -P cmake/generate.cmake
 # writes OUT/man/man1/PAGE.1 for every page the program names, and

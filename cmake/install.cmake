@@ -7,7 +7,7 @@
 #   share/man/man1, man5          one page per program and per command; file formats
 #   share/bash-completion/completions/, ZSH dir   completions
 # Every page and completion is written by the programs themselves from their
-# option tables (`PROG --generate`, src/assay/gen*.c) at every build.
+# option tables (`PROG --generate`, src/cli/gen*.c) at every build.
 include(GNUInstallDirs)
 set(ASSAY_ZSH_COMPLETION_DIR "${CMAKE_INSTALL_DATADIR}/zsh/site-functions" CACHE STRING
     "Where zsh completions are installed (Debian: share/zsh/vendor-completions)")
@@ -46,7 +46,13 @@ install(DIRECTORY ${ASSAY_GEN_DIR}/bash-completion/completions/
 install(DIRECTORY ${ASSAY_GEN_DIR}/zsh/ DESTINATION ${ASSAY_ZSH_COMPLETION_DIR})
 # configs/ as it is: its suites name each other as configs/..., so a copy of
 # the folder runs as the source tree does (docs/install.md).
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs DESTINATION ${CMAKE_INSTALL_DATADIR}/assay)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs DESTINATION ${CMAKE_INSTALL_DATADIR}/assay
+        USE_SOURCE_PERMISSIONS)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
         FILES_MATCHING PATTERN "*.md" PATTERN "*.png")
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+option(ASSAY_DEB "Configure the Debian package (make deb, cmake/package.cmake)" OFF)
+if(ASSAY_DEB)
+  include(${CMAKE_SOURCE_DIR}/cmake/package.cmake)
+endif()

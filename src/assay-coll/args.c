@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "assay/util.h"
-#include "cli.h"
 #include "coll.h"
 #include "opt.h"
 

@@ -14,7 +14,6 @@
 #include "assay/error.h"
 
 #include "bench_core.h"
-#include "cli.h"
 #include "opt.h"
 
 enum ep_inject {

@@ -2,6 +2,7 @@
  * getopt_long's, stores each value at its row's offset, and prints the same
  * rows as --help text and as the Markdown option list of the doc page. */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "opt.h"
 
 /* A flattened row: the option and the base offset of its table. */
@@ -396,4 +396,31 @@ const struct cli_spec *cli_sub(const struct cli_spec *spec, const char *name)
 		if (!strcmp((*sub)->sub_name, name))
 			return *sub;
 	return NULL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "assay %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return ASSAY_USAGE;
+}
+
+void cli_split_list(struct strlist *l, const char *arg)
+{
+	const char *p = arg;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		if (n) {
+			char *s = xstrndup(p, n);
+			if (!strlist_has(l, s))
+				strlist_push(l, s);
+			free(s);
+		}
+		p += n + (comma ? 1 : 0);
+	}
 }

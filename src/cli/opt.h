@@ -1,6 +1,7 @@
-/* One option table per command: it drives getopt_long, the command's --help
- * and the option list of its doc page (docs/development.md, "Options"), so
- * the three cannot drift apart. Values land in the command's own argument
+/* One option table per command: it drives getopt_long, the command's --help,
+ * the option list of its doc page, its man page and completion
+ * (docs/development.md, "Options"), so they cannot drift apart. Shared by
+ * the three programs (src/cli: the library assay_opt). Values land in the command's own argument
  * struct at the offset each row names. */
 #ifndef ASSAY_CLI_OPT_H
 #define ASSAY_CLI_OPT_H
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "assay/error.h"
 #include "assay/util.h"
 
 enum cli_opt_type {
@@ -100,10 +102,24 @@ struct cli_spec {
 	const char *sub_name; /* a subcommand: its name ("ingest") */
 };
 
+/* A row of a program's command table (assay's is in src/assay/main.c,
+ * assay-ep's in src/assay-ep/main.c). */
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the command name */
+	const char *summary;               /* one line for `assay --help` */
+	const char *help;                  /* full text for `assay help NAME`, or NULL: */
+	const struct cli_spec *spec;       /* its option table (opt.h) makes the help */
+};
+
+/* Print "assay CMD: message" to stderr; returns ASSAY_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) ASSAY_PRINTF(2, 3);
+/* Split a comma-separated option value into list entries. */
+void cli_split_list(struct strlist *l, const char *arg);
+
 /* A whole program, for what is generated from its tables (gen.c): man
  * pages and shell completion. A program has commands (assay, assay-ep) or
  * one table of its own (assay-coll). */
-struct cli_command;
 struct cli_program {
 	const char *name;                   /* "assay-ep" */
 	const char *summary;                /* what it is, one line: the man page's NAME */

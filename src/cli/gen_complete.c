@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "opt.h"
 
 void cli_gen_bash(const struct cli_program *p, FILE *out);

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "assay/version.h"
-#include "cli.h"
 #include "opt.h"
 
 void cli_gen_bash(const struct cli_program *p, FILE *out);
