@@ -5,7 +5,7 @@
 # writes OUT/man/man1/PAGE.1 for every page the program names, and
 # OUT/bash-completion/completions/PROG and OUT/zsh/_PROG. Files whose text
 # did not change keep their time stamps.
-cmake_policy(SET CMP0007 NEW)
+cmake_minimum_required(VERSION 3.20)
 get_filename_component(prog ${BIN} NAME)
 set(ENV{ASAN_OPTIONS} detect_leaks=0)
 
@@ -55,10 +55,21 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${prog} --generate man-pages: exit ${rc}")
 endif()
 string(REPLACE "\n" ";" pages "${pages}")
+list(FILTER pages EXCLUDE REGEX "^$")
 foreach(page ${pages})
-  if(page)
-    generate(${OUT}/man/man1/${page}.1 man ${page})
-  endif()
+  generate(${OUT}/man/man1/${page}.1 man ${page})
 endforeach()
+# The pages of a command that is gone: those the last run listed, no longer.
+set(list_file ${OUT}/man/.${prog}.pages)
+if(EXISTS ${list_file})
+  file(STRINGS ${list_file} before)
+  foreach(page ${before})
+    if(NOT page IN_LIST pages)
+      file(REMOVE ${OUT}/man/man1/${page}.1 ${OUT}/man/man1/${page}.1.gz)
+    endif()
+  endforeach()
+endif()
+string(REPLACE ";" "\n" text "${pages}")
+file(WRITE ${list_file} "${text}\n")
 generate(${OUT}/bash-completion/completions/${prog} completion bash)
 generate(${OUT}/zsh/_${prog} completion zsh)
