@@ -205,10 +205,11 @@ static int op_from_program(const char *argv0)
 	return -1;
 }
 
-enum { OPT_BACKEND = 256, OPT_INJECT };
+enum { OPT_BACKEND = 256, OPT_INJECT, OPT_UNHANDLED };
 
-/* getopt_long's table and letters from coll_opts: a row's letter, else
- * OPT_BACKEND or OPT_INJECT by its name. */
+/* getopt_long's table and letters from coll_opts: a row's letter, else the
+ * code of its long name. A row added without a case below is refused as
+ * unknown, never silently ignored (tests/install/meta.sh then fails). */
 static void getopt_tables(struct option *lo, char *shorts)
 {
 	size_t k = 0;
@@ -217,7 +218,8 @@ static void getopt_tables(struct option *lo, char *shorts)
 	for (const struct cli_opt *o = coll_opts; o->type != CLI_END; o++, k++) {
 		int val = o->short_name                 ? o->short_name
 			  : !strcmp(o->name, "backend") ? OPT_BACKEND
-							: OPT_INJECT;
+			  : !strcmp(o->name, "inject")  ? OPT_INJECT
+							: OPT_UNHANDLED;
 		lo[k] = (struct option){o->name, required_argument, 0, val};
 		if (o->short_name) {
 			*sp++ = o->short_name;
@@ -293,28 +295,35 @@ static int parse_int(int c, struct coll_opts *o)
 	} ints[] = {{'t', 1, 1},       {'g', 1, 1},       {'m', 1, 1},       {'f', 1, 1 << 20},
 		    {'n', 1, 1 << 24}, {'w', 0, 1 << 24}, {'c', 0, 1 << 20}, {'r', -1, INT_MAX},
 		    {'z', 0, 1},       {'a', 0, 3}};
-	for (size_t k = 0; k < ARRAY_SIZE(ints); k++) {
-		long long v = 0;
-		if (ints[k].c != c)
-			continue;
-		if (!assay_parse_long(optarg, &v) || v < ints[k].min || v > ints[k].max) {
-			if (ints[k].min == ints[k].max)
-				return coll_usage("-%c: assay-coll runs one rank per process, one "
-						  "call at a time: expected 1, got '%s'",
-						  c, optarg);
-			return coll_usage("-%c: expected an integer from %lld to %lld, got '%s'", c,
-					  ints[k].min, ints[k].max, optarg);
-		}
-		switch (c) {
-		case 'f': o->stepf = (size_t)v; break;
-		case 'n': o->iters = v; break;
-		case 'w': o->warmup = v; break;
-		case 'c': o->check = v; break;
-		case 'r': o->root = v; break;
-		case 'z': o->blocking = v; break;
-		case 'a': o->average = v; break;
-		default: break;
-		}
+	size_t k = 0;
+	while (k < ARRAY_SIZE(ints) && ints[k].c != c)
+		k++;
+	if (k == ARRAY_SIZE(ints)) {
+		const struct cli_opt *row = coll_opts;
+		while (row->type != CLI_END && row->short_name != c)
+			row++;
+		return coll_usage("unknown option '--%s' (a row of coll_opts without its case in "
+				  "args.c)",
+				  row->name ? row->name : "?");
+	}
+	long long v = 0;
+	if (!assay_parse_long(optarg, &v) || v < ints[k].min || v > ints[k].max) {
+		if (ints[k].min == ints[k].max)
+			return coll_usage("-%c: assay-coll runs one rank per process, one "
+					  "call at a time: expected 1, got '%s'",
+					  c, optarg);
+		return coll_usage("-%c: expected an integer from %lld to %lld, got '%s'", c,
+				  ints[k].min, ints[k].max, optarg);
+	}
+	switch (c) {
+	case 'f': o->stepf = (size_t)v; break;
+	case 'n': o->iters = v; break;
+	case 'w': o->warmup = v; break;
+	case 'c': o->check = v; break;
+	case 'r': o->root = v; break;
+	case 'z': o->blocking = v; break;
+	case 'a': o->average = v; break;
+	default: break;
 	}
 	return 0;
 }
@@ -374,6 +383,10 @@ int coll_parse_args(int argc, char **argv, struct coll_opts *o)
 		case OPT_INJECT:
 		case 'o':
 		case 'd': rc = parse_names(c, o); break;
+		case OPT_UNHANDLED:
+			return coll_usage("unknown option '--%s' (a row of coll_opts without its "
+					  "case in args.c)",
+					  longopts[idx].name);
 		default: rc = parse_int(c, o); break;
 		}
 	}
