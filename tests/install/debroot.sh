@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by tests/install/deb.sh and container.sh: the .deb (built once per
 # build folder by scripts/deb.sh) and a fresh Debian 12 root file system
 # made locally by debootstrap from Debian's own packages, holding exactly

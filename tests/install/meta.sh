@@ -68,7 +68,6 @@ check_program() {
     # The help of exactly this context: its own block.
     if [ -z "$ctx" ]; then "$bin" --help; else "$bin" "${words[@]}" --help; fi 2>/dev/null |
       awk -v n=0 '/^usage: / { n++ } n <= 1' | labels >"$tmp/h"
-    [ -s "$tmp/h" ] || [ -z "$ctx" ] || true
     cat "$tmp/h" >>"$all_help"
     if grep -qx "$prog-${words[0]:-}" <<<"$pages"; then page=$prog-${words[0]}; fi
     man_labels "$share/man/man1/$page.1" >"$tmp/m"
