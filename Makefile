@@ -4,8 +4,12 @@ RELEASE_DIR ?= build/release
 CHECK_DIR   ?= build/check
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_ARGS  ?=
+# make install: where (GNU layout under PREFIX), and a staging root (DESTDIR).
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+DEB_DIR     ?= build/deb
 
-.PHONY: all build quickstart check test deps format clean
+.PHONY: all build quickstart check test deps format clean install deb
 
 all: build
 
@@ -28,6 +32,20 @@ check:
 # Re-run the tests of an existing check build.
 test:
 	@cd $(CHECK_DIR) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+# The three programs, example configs, docs, man pages and completions
+# (docs/install.md): make install PREFIX=/opt/assay DESTDIR=/tmp/stage
+install:
+	@scripts/deps.sh build
+	@cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DASSAY_TESTS=OFF \
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build $(RELEASE_DIR) -j $(JOBS) >/dev/null
+	@DESTDIR=$(DESTDIR) cmake --install $(RELEASE_DIR)
+
+# The Debian package, lintian-checked: build/deb/package/assay_VERSION_ARCH.deb
+deb:
+	@scripts/deps.sh build
+	@scripts/deb.sh $(DEB_DIR)
 
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')

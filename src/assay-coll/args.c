@@ -9,67 +9,145 @@
 
 #include "assay/util.h"
 #include "coll.h"
-
-/* The -d line (%s) is filled in from the type table. */
-static const char usage_text[] =
-    "usage: mpirun -np N assay-coll -O OPERATION [options]\n"
-    "       mpirun -np N OPERATION_perf [options]   (a link to assay-coll)\n"
-    "\n"
-    "nccl-tests' benchmarks on host memory over MPI, with its flags and table\n"
-    "(docs/collectives.md). One rank per process.\n"
-    "\n"
-    "  -O,--collective OP  all_reduce, all_gather, reduce_scatter, alltoall, broadcast,\n"
-    "                      reduce or sendrecv (default: from the program name)\n"
-    "  --backend B         mpi (default: the MPI library's collectives) or shm\n"
-    "                      (one-copy algorithms in an MPI-3 shared window)\n"
-    "  -b,--minbytes N     smallest size (default 32M; K, M, G are binary)\n"
-    "  -e,--maxbytes N     largest size (default 32M)\n"
-    "  -i,--stepbytes N    size increment when -f is 1 (default 1M)\n"
-    "  -f,--stepfactor N   size multiplier (default 1: use -i)\n"
-    "  -n,--iters N        timed iterations per size (default 20)\n"
-    "  -w,--warmup_iters N untimed iterations per size before timing (default 1)\n"
-    "  -c,--check N        checked iterations per size (default 1; 0: no check, N/A)\n"
-    "  -o,--op OP          sum, prod, max, min, avg or all (default sum)\n"
-    "  -d,--datatype T     %s\n"
-    "  -r,--root R         root of broadcast and reduce, -1 for every rank (default 0)\n"
-    "  -a,--average A      time column: 0 rank 0, 1 mean, 2 min, 3 max over ranks (default 1)\n"
-    "  -z,--blocking 0|1   1: a barrier after each timed iteration (default 0)\n"
-    "  -g,--ngpus 1  -t,--nthreads 1  -m,--agg_iters 1   accepted as 1 only\n"
-    "  -J,--output_file F  also write nccl-tests' JSON (with percentiles) to F\n"
-    "  --inject bitflip    flip one bit of one output element on the last rank after\n"
-    "                      every checked call (#wrong must count it)\n"
-    "  -h,--help\n"
-    "\n"
-    "exit: 0 every point correct, 2 bad arguments, 3 #wrong > 0 somewhere,\n"
-    "4 the backend cannot run here (shm across nodes), 5 MPI failure.\n";
+#include "opt.h"
 
 bool coll_quiet;
 
-/* The usage, its -d line the built types of the table, wrapped at 80
- * columns under the option's help column. */
-static void print_usage(void)
+static void type_words(struct sbuf *sb)
 {
-	const char *at = strstr(usage_text, "%s");
-	fwrite(usage_text, 1, (size_t)(at - usage_text), stdout);
-	struct sbuf list = SBUF_INIT;
-	coll_type_list(&list, "all (default float)");
-	size_t col = 22; /* "  -d,--datatype T     " */
-	for (const char *w = sbuf_str(&list); *w;) {
-		size_t len = strcspn(w, " ");
-		if (col > 22 && col + 1 + len > 80) {
-			printf("\n%22s", "");
-			col = 22;
-		} else if (col > 22) {
-			putchar(' ');
-			col++;
-		}
-		printf("%.*s", (int)len, w);
-		col += len;
-		w += len + strspn(w + len, " ");
-	}
-	sbuf_release(&list);
-	fputs(at + 2, stdout);
+	coll_type_list(sb, "all");
 }
+
+static const char *const injects[] = {"bitflip", "none", NULL};
+
+#define ONE_ONLY "accepted as 1 only (one rank per process, one call at a time)"
+/* nccl-tests' flags with its short letters and long names, then assay-coll's
+ * own. Parsing is coll_parse_args's (the checks need the letter); the help,
+ * man page and completion come from these rows. */
+static const struct cli_opt coll_opts[] = {
+    {.type = CLI_STRING,
+     .name = "collective",
+     .short_name = 'O',
+     .arg = "OP",
+     .help = "all_reduce, all_gather, reduce_scatter, alltoall, broadcast,\nreduce or sendrecv",
+     .def = "from the program name",
+     .choices = coll_op_names},
+    {.type = CLI_STRING,
+     .name = "backend",
+     .arg = "B",
+     .help = "mpi (the MPI library's collectives) or shm\n(one-copy algorithms in an MPI-3 "
+	     "shared window)",
+     .def = "mpi"},
+    {.type = CLI_STRING,
+     .name = "minbytes",
+     .short_name = 'b',
+     .arg = "N",
+     .help = "smallest size (K, M, G are binary)",
+     .def = "32M"},
+    {.type = CLI_STRING,
+     .name = "maxbytes",
+     .short_name = 'e',
+     .arg = "N",
+     .help = "largest size",
+     .def = "32M"},
+    {.type = CLI_STRING,
+     .name = "stepbytes",
+     .short_name = 'i',
+     .arg = "N",
+     .help = "size increment when -f is 1",
+     .def = "1M"},
+    {.type = CLI_STRING,
+     .name = "stepfactor",
+     .short_name = 'f',
+     .arg = "N",
+     .help = "size multiplier (1: use -i)",
+     .def = "1"},
+    {.type = CLI_STRING,
+     .name = "iters",
+     .short_name = 'n',
+     .arg = "N",
+     .help = "timed iterations per size",
+     .def = "20"},
+    {.type = CLI_STRING,
+     .name = "warmup_iters",
+     .short_name = 'w',
+     .arg = "N",
+     .help = "untimed iterations per size before timing",
+     .def = "1"},
+    {.type = CLI_STRING,
+     .name = "check",
+     .short_name = 'c',
+     .arg = "N",
+     .help = "checked iterations per size (0: no check, N/A)",
+     .def = "1"},
+    {.type = CLI_STRING,
+     .name = "op",
+     .short_name = 'o',
+     .arg = "OP",
+     .help = "sum, prod, max, min, avg or all",
+     .def = "sum",
+     .choices = coll_redop_names},
+    {.type = CLI_STRING,
+     .name = "datatype",
+     .short_name = 'd',
+     .arg = "T",
+     .help = "one of",
+     .help_more = type_words,
+     .def = "float"},
+    {.type = CLI_STRING,
+     .name = "root",
+     .short_name = 'r',
+     .arg = "R",
+     .help = "root of broadcast and reduce, -1 for every rank",
+     .def = "0"},
+    {.type = CLI_STRING,
+     .name = "average",
+     .short_name = 'a',
+     .arg = "A",
+     .help = "time column: 0 rank 0, 1 mean, 2 min, 3 max over ranks",
+     .def = "1"},
+    {.type = CLI_STRING,
+     .name = "blocking",
+     .short_name = 'z',
+     .arg = "0|1",
+     .help = "1: a barrier after each timed iteration",
+     .def = "0"},
+    {.type = CLI_STRING, .name = "ngpus", .short_name = 'g', .arg = "1", .help = ONE_ONLY},
+    {.type = CLI_STRING, .name = "nthreads", .short_name = 't', .arg = "1", .help = ONE_ONLY},
+    {.type = CLI_STRING, .name = "agg_iters", .short_name = 'm', .arg = "1", .help = ONE_ONLY},
+    {.type = CLI_STRING,
+     .name = "output_file",
+     .short_name = 'J',
+     .arg = "FILE",
+     .help = "also write nccl-tests' JSON (with percentiles) to FILE"},
+    {.type = CLI_STRING,
+     .name = "inject",
+     .arg = "bitflip",
+     .help = "flip one bit of one output element on the last rank after\nevery checked call "
+	     "(#wrong must count it)",
+     .choices = injects},
+    CLI_OPT_END,
+};
+
+const struct cli_spec coll_spec = {
+    .name = "assay-coll",
+    .usage = "mpirun -np N assay-coll -O OPERATION [options]\n"
+	     "mpirun -np N OPERATION_perf [options]   (a link to assay-coll)",
+    .about = "nccl-tests' benchmarks on host memory over MPI, with its flags and table\n"
+	     "(docs/collectives.md). One rank per process. Long options may be shortened\n"
+	     "to a unique prefix, as nccl-tests takes them.\n",
+    .opts = coll_opts,
+    .examples = "mpirun -np 2 assay-coll -O all_reduce -b 8 -e 64K -f 4\n"
+		"mpirun -np 2 assay-coll -O alltoall --backend shm -b 1K -e 1M -f 2 -J out.json",
+    .exits = "exit: 0 every point correct, 2 bad arguments, 3 #wrong > 0 somewhere,\n"
+	     "4 the backend cannot run here (shm across nodes), 5 MPI failure.\n",
+};
+
+const struct cli_program coll_program = {
+    .name = "assay-coll",
+    .summary = "nccl-tests' collective benchmarks over MPI, every point checked",
+    .spec = &coll_spec,
+};
 
 int coll_usage(const char *fmt, ...)
 {
@@ -127,29 +205,31 @@ static int op_from_program(const char *argv0)
 	return -1;
 }
 
-enum { OPT_BACKEND = 256, OPT_INJECT };
+enum { OPT_BACKEND = 256, OPT_INJECT, OPT_UNHANDLED };
 
-static const struct option longopts[] = {{"nthreads", required_argument, 0, 't'},
-					 {"ngpus", required_argument, 0, 'g'},
-					 {"minbytes", required_argument, 0, 'b'},
-					 {"maxbytes", required_argument, 0, 'e'},
-					 {"stepbytes", required_argument, 0, 'i'},
-					 {"stepfactor", required_argument, 0, 'f'},
-					 {"iters", required_argument, 0, 'n'},
-					 {"agg_iters", required_argument, 0, 'm'},
-					 {"warmup_iters", required_argument, 0, 'w'},
-					 {"check", required_argument, 0, 'c'},
-					 {"op", required_argument, 0, 'o'},
-					 {"datatype", required_argument, 0, 'd'},
-					 {"root", required_argument, 0, 'r'},
-					 {"blocking", required_argument, 0, 'z'},
-					 {"output_file", required_argument, 0, 'J'},
-					 {"average", required_argument, 0, 'a'},
-					 {"collective", required_argument, 0, 'O'},
-					 {"backend", required_argument, 0, OPT_BACKEND},
-					 {"inject", required_argument, 0, OPT_INJECT},
-					 {"help", no_argument, 0, 'h'},
-					 {0, 0, 0, 0}};
+/* getopt_long's table and letters from coll_opts: a row's letter, else the
+ * code of its long name. A row added without a case below is refused as
+ * unknown, never silently ignored (tests/install/meta.sh then fails). */
+static void getopt_tables(struct option *lo, char *shorts)
+{
+	size_t k = 0;
+	char *sp = shorts;
+	*sp++ = ':';
+	for (const struct cli_opt *o = coll_opts; o->type != CLI_END; o++, k++) {
+		int val = o->short_name                 ? o->short_name
+			  : !strcmp(o->name, "backend") ? OPT_BACKEND
+			  : !strcmp(o->name, "inject")  ? OPT_INJECT
+							: OPT_UNHANDLED;
+		lo[k] = (struct option){o->name, required_argument, 0, val};
+		if (o->short_name) {
+			*sp++ = o->short_name;
+			*sp++ = ':';
+		}
+	}
+	lo[k] = (struct option){"help", no_argument, 0, 'h'};
+	*sp++ = 'h';
+	*sp = 0;
+}
 
 /* The sizes (-b, -e, -i) and the options that take a name. */
 static int parse_sizes(int c, struct coll_opts *o)
@@ -180,7 +260,7 @@ static int parse_names(int c, struct coll_opts *o)
 			return coll_usage("--backend: expected mpi or shm, got '%s'", optarg);
 		return 0;
 	case OPT_INJECT:
-		if (strcmp(optarg, "bitflip") && strcmp(optarg, "none"))
+		if (strcmp(optarg, injects[0]) && strcmp(optarg, injects[1]))
 			return coll_usage("--inject: expected bitflip or none, got '%s'", optarg);
 		o->inject = !strcmp(optarg, "bitflip");
 		return 0;
@@ -215,28 +295,35 @@ static int parse_int(int c, struct coll_opts *o)
 	} ints[] = {{'t', 1, 1},       {'g', 1, 1},       {'m', 1, 1},       {'f', 1, 1 << 20},
 		    {'n', 1, 1 << 24}, {'w', 0, 1 << 24}, {'c', 0, 1 << 20}, {'r', -1, INT_MAX},
 		    {'z', 0, 1},       {'a', 0, 3}};
-	for (size_t k = 0; k < ARRAY_SIZE(ints); k++) {
-		long long v = 0;
-		if (ints[k].c != c)
-			continue;
-		if (!assay_parse_long(optarg, &v) || v < ints[k].min || v > ints[k].max) {
-			if (ints[k].min == ints[k].max)
-				return coll_usage("-%c: assay-coll runs one rank per process, one "
-						  "call at a time: expected 1, got '%s'",
-						  c, optarg);
-			return coll_usage("-%c: expected an integer from %lld to %lld, got '%s'", c,
-					  ints[k].min, ints[k].max, optarg);
-		}
-		switch (c) {
-		case 'f': o->stepf = (size_t)v; break;
-		case 'n': o->iters = v; break;
-		case 'w': o->warmup = v; break;
-		case 'c': o->check = v; break;
-		case 'r': o->root = v; break;
-		case 'z': o->blocking = v; break;
-		case 'a': o->average = v; break;
-		default: break;
-		}
+	size_t k = 0;
+	while (k < ARRAY_SIZE(ints) && ints[k].c != c)
+		k++;
+	if (k == ARRAY_SIZE(ints)) {
+		const struct cli_opt *row = coll_opts;
+		while (row->type != CLI_END && row->short_name != c)
+			row++;
+		return coll_usage("unknown option '--%s' (a row of coll_opts without its case in "
+				  "args.c)",
+				  row->name ? row->name : "?");
+	}
+	long long v = 0;
+	if (!assay_parse_long(optarg, &v) || v < ints[k].min || v > ints[k].max) {
+		if (ints[k].min == ints[k].max)
+			return coll_usage("-%c: assay-coll runs one rank per process, one "
+					  "call at a time: expected 1, got '%s'",
+					  c, optarg);
+		return coll_usage("-%c: expected an integer from %lld to %lld, got '%s'", c,
+				  ints[k].min, ints[k].max, optarg);
+	}
+	switch (c) {
+	case 'f': o->stepf = (size_t)v; break;
+	case 'n': o->iters = v; break;
+	case 'w': o->warmup = v; break;
+	case 'c': o->check = v; break;
+	case 'r': o->root = v; break;
+	case 'z': o->blocking = v; break;
+	case 'a': o->average = v; break;
+	default: break;
 	}
 	return 0;
 }
@@ -272,14 +359,16 @@ int coll_parse_args(int argc, char **argv, struct coll_opts *o)
 				.average = 1,
 				.type = coll_type_find("float"),
 				.redop = CR_SUM};
+	struct option longopts[ARRAY_SIZE(coll_opts) + 1];
+	char shorts[2 * ARRAY_SIZE(coll_opts) + 4];
+	getopt_tables(longopts, shorts);
 	opterr = 0;
 	int c, idx, rc = 0;
-	while (!rc && (c = getopt_long(argc, argv, ":t:g:b:e:i:f:n:m:w:c:o:d:r:z:J:a:O:h", longopts,
-				       &idx)) != -1) {
+	while (!rc && (c = getopt_long(argc, argv, shorts, longopts, &idx)) != -1) {
 		switch (c) {
 		case 'h':
 			if (!coll_quiet)
-				print_usage();
+				cli_help(&coll_spec, stdout);
 			return -1;
 		case ':': return coll_usage("option '%s' needs a value", argv[optind - 1]);
 		case '?':
@@ -294,6 +383,10 @@ int coll_parse_args(int argc, char **argv, struct coll_opts *o)
 		case OPT_INJECT:
 		case 'o':
 		case 'd': rc = parse_names(c, o); break;
+		case OPT_UNHANDLED:
+			return coll_usage("unknown option '--%s' (a row of coll_opts without its "
+					  "case in args.c)",
+					  longopts[idx].name);
 		default: rc = parse_int(c, o); break;
 		}
 	}

@@ -138,6 +138,9 @@ extern bool coll_quiet;
 int coll_usage(const char *fmt, ...) ASSAY_PRINTF(1, 2);
 /* Read the command line into o: 0, an exit code, or -1 after --help. */
 int coll_parse_args(int argc, char **argv, struct coll_opts *o);
+/* The command line's table (args.c), for --help and `--generate`. */
+struct cli_program;
+extern const struct cli_program coll_program;
 
 /* The sweep and what it prints: rank 0 writes the table (and the rows of
  * the -J JSON into results). */

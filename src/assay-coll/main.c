@@ -5,9 +5,11 @@
  * timing.c times the calls and table.c prints. */
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "assay/json.h"
 #include "coll.h"
+#include "opt.h"
 
 const struct coll_backend *const coll_backends[] = {&coll_backend_mpi, &coll_backend_shm, NULL};
 
@@ -94,6 +96,8 @@ static int setup(struct coll_run *run, size_t sb, size_t rb)
 int main(int argc, char **argv)
 {
 	ep_prog = "assay-coll";
+	if (argc > 1 && !strcmp(argv[1], "--generate"))
+		return cli_generate(&coll_program, argc - 1, argv + 1);
 	coll_quiet = !ep_env_rank0();
 	struct coll_opts o;
 	int rc = coll_parse_args(argc, argv, &o);

@@ -14,6 +14,7 @@
 #include "assay/error.h"
 
 #include "bench_core.h"
+#include "opt.h"
 
 enum ep_inject {
 	EP_INJECT_NONE = 0,
@@ -184,11 +185,12 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 			    int exit_code, struct assay_error *e);
 void ep_print_table(struct ep_run *run);
 
-/* Subcommands. */
+/* Subcommands, each with its option table (opt.h, shared with assay): the
+ * help, man page and completion come from it. */
 int ep_cmd_run(int argc, char **argv);
 int ep_cmd_routing(int argc, char **argv);
 int ep_cmd_probe(int argc, char **argv);
-extern const char ep_run_help[], ep_routing_help[], ep_probe_help[];
+extern const struct cli_spec ep_run_spec, ep_routing_spec, ep_probe_spec;
 
 /* Shared argument helpers. Usage errors print "assay-ep CMD: message"
  * unless ep_quiet (set on ranks other than 0, known from the launcher's
@@ -199,44 +201,13 @@ bool ep_parse_int(const char *cmd, const char *flag, const char *s, long long mi
 		  long long *out);
 /* "a, b or c" from a NULL-terminated list, for "expected ..." messages. */
 void ep_choice_words(struct sbuf *sb, const char *const *names);
+/* The names of ep_backends[], NULL-terminated (filled by main before any
+ * table is read): --backend's values for the completion. */
+extern const char *ep_backend_names[];
+void ep_backend_names_fill(void);
 
-/* One option of a subcommand's table, for ep_parse_opts(). */
-enum ep_opt_type {
-	EP_OPT_INT,    /* long long *: a whole number in [min, max] */
-	EP_OPT_STRING, /* const char **: a non-empty value (allow_empty: any) */
-	EP_OPT_FLAG,   /* bool *: set to true, takes no value */
-	EP_OPT_CHOICE, /* int *: the index of the value in choices */
-};
-struct ep_opt {
-	const char *name; /* with its dashes: "--hidden" */
-	enum ep_opt_type type;
-	void *dst;
-	long long min, max;         /* EP_OPT_INT */
-	const char *const *choices; /* EP_OPT_CHOICE: NULL-terminated */
-	bool allow_empty;           /* EP_OPT_STRING */
-};
-#define EP_OPT_INT(n, d, lo, hi)                                                                   \
-	{                                                                                          \
-		.name = n, .type = EP_OPT_INT, .dst = d, .min = lo, .max = hi                      \
-	}
-#define EP_OPT_STRING(n, d)                                                                        \
-	{                                                                                          \
-		.name = n, .type = EP_OPT_STRING, .dst = d                                         \
-	}
-#define EP_OPT_FLAG(n, d)                                                                          \
-	{                                                                                          \
-		.name = n, .type = EP_OPT_FLAG, .dst = d                                           \
-	}
-#define EP_OPT_CHOICE(n, d, c)                                                                     \
-	{                                                                                          \
-		.name = n, .type = EP_OPT_CHOICE, .dst = d, .choices = c                           \
-	}
-#define EP_OPT_END                                                                                 \
-	{                                                                                          \
-		.name = NULL                                                                       \
-	}
 /* The problem-shape options of run and probe, with their defaults (the
- * deepseek-v3 reference sizes). */
+ * deepseek-v3 reference sizes): ep_shape_cli is their table. */
 struct ep_shape_opts {
 	long long hidden, experts, topk, seed;
 };
@@ -244,14 +215,11 @@ struct ep_shape_opts {
 	{                                                                                          \
 		.hidden = 7168, .experts = 256, .topk = 8, .seed = 67                              \
 	}
-#define EP_SHAPE_OPTS(s)                                                                           \
-	EP_OPT_INT("--hidden", &(s).hidden, 32, 1 << 20),                                          \
-	    EP_OPT_INT("--experts", &(s).experts, 1, 1 << 20),                                     \
-	    EP_OPT_INT("--topk", &(s).topk, 1, 1 << 20),                                           \
-	    EP_OPT_INT("--seed", &(s).seed, 0, (long long)(~0ull >> 1))
-/* Parse argv[1..argc) by opts (ended by a row without a name): 0, or
- * ASSAY_USAGE after "assay-ep CMD: ..." (a missing or bad value, an unknown
- * option). */
-int ep_parse_opts(const char *cmd, int argc, char **argv, const struct ep_opt *opts);
+extern const struct cli_opt ep_shape_cli[];
+/* Parse argv[1..argc) by the table opts into args (assay-ep's rules: each
+ * option is "--name VALUE", CLI_INT within [min, max], CLI_STRING at least
+ * min characters, CLI_CHOICE one of choices): 0, or ASSAY_USAGE after
+ * "assay-ep CMD: ..." (a missing or bad value, an unknown option). */
+int ep_parse_opts(const char *cmd, int argc, char **argv, const struct cli_opt *opts, void *args);
 
 #endif

@@ -10,29 +10,81 @@
 #include "assay/util.h"
 #include "bench.h"
 
-const char ep_probe_help[] =
-    "usage: mpirun -np EP assay-ep probe --shape --tokens T [--hidden N] [--experts N]\n"
-    "           [--topk N] [--seed N] [--precision bf16|fp8] [--reps N] [--out FILE]\n"
-    "       mpirun -np EP assay-ep probe [--stream] [--bytes N] [--reps N] [--out FILE]\n"
-    "\n"
-    "--shape: the copy ceiling of one ladder point (T tokens per rank, EP = the\n"
-    "number of ranks, the workload of assay-ep run): every rank copies each of\n"
-    "its token records to every destination rank, itself included, at the\n"
-    "offsets dispatch uses, into an MPI-3 shared window; no count exchange and\n"
-    "no barrier inside the timed copies. --reps rounds (default 10) per routine,\n"
-    "memcpy and non-temporal stores alternating; each round the slowest rank\n"
-    "counts. Prints the p50 and the fastest round per routine in us and in GB/s\n"
-    "per rank (dispatch bytes, as assay-ep run counts them).\n"
-    "\n"
-    "--stream: every rank copies N bytes (default 67108864) from private memory into the\n"
-    "next rank's MPI-3 shared window, all ranks at once, --reps times (default\n"
-    "10) with memcpy and with non-temporal stores. Per repetition the slowest\n"
-    "rank's time counts; the median is printed in GB/s per rank (1e9 bytes),\n"
-    "the unit of assay-ep run's gbps_per_rank. copy_gbps_per_rank is the better\n"
-    "of the two. --out writes the same as JSON (schema assay.ep.probe/1).\n"
-    "\n"
-    "example:\n"
-    "  mpirun -np 2 assay-ep probe\n";
+struct probe_args {
+	bool shape, stream;
+	long long tokens, bytes, reps;
+	struct ep_shape_opts sh;
+	const char *precision, *out;
+};
+
+#define A struct probe_args
+static const struct cli_opt probe_opts[] = {
+    CLI_OPT_FLAG("shape", A, shape, "measure the copy ceiling of one ladder point"),
+    CLI_OPT_FLAG("stream", A, stream, "measure one large copy per rank (the default)"),
+    {.type = CLI_INT,
+     .name = "tokens",
+     .arg = "T",
+     .off = offsetof(A, tokens),
+     .min = 1,
+     .max = 1ll << 31,
+     .help = "--shape: tokens per rank"},
+    CLI_OPT_TABLE(ep_shape_cli, A, sh),
+    {.type = CLI_CHOICE,
+     .name = "precision",
+     .arg = "bf16|fp8",
+     .off = offsetof(A, precision),
+     .help = "--shape: the dispatch payload",
+     .def = "bf16",
+     .choices = assay_known_precisions},
+    {.type = CLI_INT,
+     .name = "bytes",
+     .arg = "N",
+     .off = offsetof(A, bytes),
+     .min = 4096,
+     .max = 1ll << 34,
+     .help = "--stream: bytes each rank copies",
+     .def = "67108864"},
+    {.type = CLI_INT,
+     .name = "reps",
+     .arg = "N",
+     .off = offsetof(A, reps),
+     .min = 1,
+     .max = 100000,
+     .help = "rounds per routine",
+     .def = "10"},
+    {.type = CLI_STRING,
+     .name = "out",
+     .arg = "FILE",
+     .off = offsetof(A, out),
+     .help = "also write the result as JSON (schema assay.ep.probe/1)"},
+    CLI_OPT_END,
+};
+#undef A
+
+const struct cli_spec ep_probe_spec = {
+    .name = "probe",
+    .usage = "mpirun -np EP assay-ep probe --shape --tokens T [--hidden N] [--experts N]\n"
+	     "    [--topk N] [--seed N] [--precision bf16|fp8] [--reps N] [--out FILE]\n"
+	     "mpirun -np EP assay-ep probe [--stream] [--bytes N] [--reps N] [--out FILE]",
+    .about = "--shape: the copy ceiling of one ladder point (T tokens per rank, EP = the\n"
+	     "number of ranks, the workload of assay-ep run): every rank copies each of\n"
+	     "its token records to every destination rank, itself included, at the\n"
+	     "offsets dispatch uses, into an MPI-3 shared window; no count exchange and\n"
+	     "no barrier inside the timed copies. --reps rounds per routine, memcpy and\n"
+	     "non-temporal stores alternating; each round the slowest rank counts. Prints\n"
+	     "the p50 and the fastest round per routine in us and in GB/s per rank\n"
+	     "(dispatch bytes, as assay-ep run counts them).\n"
+	     "\n"
+	     "--stream: every rank copies --bytes from private memory into the next rank's\n"
+	     "MPI-3 shared window, all ranks at once, --reps times with memcpy and with\n"
+	     "non-temporal stores. Per repetition the slowest rank's time counts; the\n"
+	     "median is printed in GB/s per rank (1e9 bytes), the unit of assay-ep run's\n"
+	     "gbps_per_rank. copy_gbps_per_rank is the better of the two.\n",
+    .opts = probe_opts,
+    .examples = "mpirun -np 2 assay-ep probe",
+    .exits = "exit: 0 measured, 2 bad arguments, 4 the ranks do not share one node,\n"
+	     "5 MPI failure or --out cannot be written.\n",
+};
 
 /* Write the probe's JSON document to out (and release it): 0, or
  * ASSAY_INFRA after saying why. */
@@ -175,26 +227,15 @@ static int probe_stream(MPI_Comm comm, int rank, int size, long long bytes, long
 
 int ep_cmd_probe(int argc, char **argv)
 {
-	long long bytes = 64ll << 20, reps = 10;
-	long long tokens = 0;
-	struct ep_shape_opts sh = EP_SHAPE_DEFAULTS;
-	const char *out = NULL;
-	int precision = ASSAY_EP_BF16;
-	bool shape = false, stream = false;
+	struct probe_args a = {.bytes = 64ll << 20, .reps = 10, .sh = EP_SHAPE_DEFAULTS};
 	ep_quiet = !ep_env_rank0();
-	const struct ep_opt opts[] = {
-	    EP_OPT_FLAG("--shape", &shape),
-	    EP_OPT_FLAG("--stream", &stream),
-	    EP_OPT_INT("--tokens", &tokens, 1, 1ll << 31),
-	    EP_SHAPE_OPTS(sh),
-	    EP_OPT_CHOICE("--precision", &precision, assay_known_precisions),
-	    EP_OPT_INT("--bytes", &bytes, 4096, 1ll << 34),
-	    EP_OPT_INT("--reps", &reps, 1, 100000),
-	    {.name = "--out", .type = EP_OPT_STRING, .dst = &out, .allow_empty = true},
-	    EP_OPT_END,
-	};
-	if (ep_parse_opts("probe", argc, argv, opts))
+	if (ep_parse_opts("probe", argc, argv, probe_opts, &a))
 		return ep_usage_done(ASSAY_USAGE);
+	bool shape = a.shape, stream = a.stream;
+	long long bytes = a.bytes, reps = a.reps, tokens = a.tokens;
+	struct ep_shape_opts sh = a.sh;
+	const char *out = a.out;
+	int precision = a.precision ? ep_precision_parse(a.precision) : ASSAY_EP_BF16;
 	if (shape && stream)
 		return ep_usage_done(ep_usage("probe", "--shape and --stream exclude each other"));
 	if (shape != (tokens > 0))

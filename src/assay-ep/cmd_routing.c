@@ -7,40 +7,72 @@
 #include "assay/util.h"
 #include "bench.h"
 
-const char ep_routing_help[] =
-    "usage: assay-ep routing --tokens-per-rank T --ep E [--experts X] [--topk K] [--seed S]\n"
-    "\n"
-    "Prints the global routing (tokens 0 .. T*E-1) as NDJSON, one line per token:\n"
-    "  {\"token\":0,\"experts\":[237,238,...],\"weights\":[0.0805...,...]}\n"
-    "Weights are the stored float32 values with 9 significant digits. Defaults:\n"
-    "experts 256, topk 8, seed 67 (the deepseek-v3 reference workload).\n"
-    "\n"
-    "example:\n"
-    "  assay-ep routing --tokens-per-rank 2 --ep 2\n";
+struct routing_args {
+	long long tokens, ep, experts, topk, seed;
+};
+
+#define A struct routing_args
+static const struct cli_opt routing_opts[] = {
+    {.type = CLI_INT,
+     .name = "tokens-per-rank",
+     .arg = "T",
+     .off = offsetof(A, tokens),
+     .min = 1,
+     .max = 1ll << 31,
+     .help = "tokens per rank (required)"},
+    {.type = CLI_INT,
+     .name = "ep",
+     .arg = "E",
+     .off = offsetof(A, ep),
+     .min = 1,
+     .max = 1 << 16,
+     .help = "EP ranks (required)"},
+    {.type = CLI_INT,
+     .name = "experts",
+     .arg = "X",
+     .off = offsetof(A, experts),
+     .min = 1,
+     .max = 1 << 20,
+     .help = "routed experts",
+     .def = "256"},
+    {.type = CLI_INT,
+     .name = "topk",
+     .arg = "K",
+     .off = offsetof(A, topk),
+     .min = 1,
+     .max = 1 << 20,
+     .help = "experts per token",
+     .def = "8"},
+    {.type = CLI_INT,
+     .name = "seed",
+     .arg = "S",
+     .off = offsetof(A, seed),
+     .min = 0,
+     .max = (long long)(~0ull >> 1),
+     .help = "routing seed",
+     .def = "67"},
+    CLI_OPT_END,
+};
+#undef A
+
+const struct cli_spec ep_routing_spec = {
+    .name = "routing",
+    .usage = "assay-ep routing --tokens-per-rank T --ep E [--experts X] [--topk K] [--seed S]",
+    .about = "Prints the global routing (tokens 0 .. T*E-1) as NDJSON, one line per token:\n"
+	     "  {\"token\":0,\"experts\":[237,238,...],\"weights\":[0.0805...,...]}\n"
+	     "Weights are the stored float32 values with 9 significant digits. The defaults\n"
+	     "are those of the deepseek-v3 reference workload. Needs no MPI.\n",
+    .opts = routing_opts,
+    .examples = "assay-ep routing --tokens-per-rank 2 --ep 2",
+    .exits = "exit: 0 printed, 2 bad arguments, 5 stdout cannot be written.\n",
+};
 
 int ep_cmd_routing(int argc, char **argv)
 {
-	long long T = 0, ep = 0, experts = 256, topk = 8, seed = 67;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		long long *dst = NULL, min = 1, max = 1ll << 31;
-		if (!strcmp(a, "--tokens-per-rank"))
-			dst = &T;
-		else if (!strcmp(a, "--ep"))
-			dst = &ep, max = 1 << 16;
-		else if (!strcmp(a, "--experts"))
-			dst = &experts, max = 1 << 20;
-		else if (!strcmp(a, "--topk"))
-			dst = &topk, max = 1 << 20;
-		else if (!strcmp(a, "--seed"))
-			dst = &seed, min = 0, max = (long long)(~0ull >> 1);
-		else
-			return ep_usage("routing",
-					"unknown option '%s' (see assay-ep routing --help)", a);
-		if (!ep_parse_int("routing", a, v, min, max, dst))
-			return ASSAY_USAGE;
-		i++;
-	}
+	struct routing_args a = {.experts = 256, .topk = 8, .seed = 67};
+	if (ep_parse_opts("routing", argc, argv, routing_opts, &a))
+		return ASSAY_USAGE;
+	long long T = a.tokens, ep = a.ep, experts = a.experts, topk = a.topk, seed = a.seed;
 	if (!T)
 		return ep_usage("routing", "--tokens-per-rank is required");
 	if (!ep)

@@ -12,44 +12,152 @@
 #include "assay/util.h"
 #include "bench.h"
 
-const char ep_run_help[] =
-    "usage: mpirun -np EP assay-ep run --backend mpi|shm|nccl|rccl --ep EP --phase decode|prefill\n"
-    "           --precision bf16|fp8 --tokens LADDER [options]\n"
-    "\n"
-    "Runs one case: every token count of LADDER (tokens per rank, comma-separated)\n"
-    "is staged, checked by the oracle, timed per the timing contract, and checked\n"
-    "again (docs/ep.md). Rank 0 prints a table and writes the artifact.\n"
-    "\n"
-    "  --backend B            mpi, shm, nccl or rccl (required)\n"
-    "  --ep E                 EP ranks; must equal the number of MPI ranks (required)\n"
-    "  --phase P              decode or prefill, a label of the ladder (required)\n"
-    "  --precision P          bf16 or fp8: the dispatch payload (required)\n"
-    "  --tokens LADDER        tokens per rank, e.g. 1,8,64,128 or 1024,2048 (required)\n"
-    "  --mode M               normal (default; low-latency is reported unsupported)\n"
-    "  --profile NAME         timing profile: quick (default) or reference\n"
-    "  --timing FILE          timing profile from a JSON file (docs/config.md)\n"
-    "  --hidden N             columns per token (default 7168, at least 32)\n"
-    "  --experts N            routed experts (default 256, a multiple of EP)\n"
-    "  --topk N               experts per token (default 8)\n"
-    "  --seed N               routing and activation seed (default 67)\n"
-    "  --scale-up-domain N    ranks per scale-up domain (default EP: one domain)\n"
-    "  --workload NAME        workload label (default deepseek-v3 for the reference\n"
-    "                         sizes, custom otherwise)\n"
-    "  --copy memcpy|nt       shm copy routine (default: the faster on each point's\n"
-    "                         own copy pattern, measured at setup)\n"
-    "  --reduce ISA           combine reduction of the host backends: avx512, avx2,\n"
-    "                         sse2 or scalar (default: the widest this CPU has)\n"
-    "  --inject FAULT         corrupt one value on one rank before the first\n"
-    "                         oracle pass: combine-bitflip, dispatch-drop, wrong-expert,\n"
-    "                         payload-bitflip, weight-bitflip, id-erase, routing-skew\n"
-    "  --out FILE             write the artifact (schema assay.ep.case/1) to FILE\n"
-    "\n"
-    "exit: 0 every point valid, 2 bad arguments, 3 a point invalid, 4 unsupported\n"
-    "(the artifact says why), 5 MPI/CUDA setup failure.\n"
-    "\n"
-    "example:\n"
-    "  mpirun -np 2 assay-ep run --backend shm --ep 2 --phase decode --precision bf16 \\\n"
-    "      --tokens 1,8,64,128 --hidden 7168 --out shm-decode.json\n";
+/* The command line of `assay-ep run`, read by ep_parse_opts (main.c) at
+ * the offsets of run_opts; --backend, --phase, --mode and --precision are
+ * checked after, with the rest (check_choices). */
+struct run_args {
+	long long ep, sud;
+	struct ep_shape_opts sh;
+	const char *backend, *phase, *mode, *precision, *tokens, *profile, *timing, *workload, *out,
+	    *copy, *reduce, *inject;
+};
+
+static const char *const phases[] = {"decode", "prefill", NULL};
+static const char *const modes[] = {"normal", "low-latency", NULL};
+static const char *const profiles[] = {"quick", "reference", NULL};
+
+static void backends_required(struct sbuf *sb)
+{
+	ep_backend_words(sb);
+	sbuf_addf(sb, " (required)");
+}
+
+static void precisions_required(struct sbuf *sb)
+{
+	ep_choice_words(sb, assay_known_precisions);
+	sbuf_addf(sb, " (required)");
+}
+
+#define A struct run_args
+static const struct cli_opt run_opts[] = {
+    {.type = CLI_STRING,
+     .name = "backend",
+     .arg = "B",
+     .off = offsetof(A, backend),
+     .min = 1,
+     .help = "the backend:",
+     .help_more = backends_required,
+     .choices = (const char *const *)ep_backend_names},
+    {.type = CLI_INT,
+     .name = "ep",
+     .arg = "E",
+     .off = offsetof(A, ep),
+     .min = 1,
+     .max = 1 << 16,
+     .help = "EP ranks; must equal the number of MPI ranks (required)"},
+    {.type = CLI_STRING,
+     .name = "phase",
+     .arg = "P",
+     .off = offsetof(A, phase),
+     .min = 1,
+     .help = "decode or prefill, a label of the ladder (required)",
+     .choices = phases},
+    {.type = CLI_STRING,
+     .name = "precision",
+     .arg = "P",
+     .off = offsetof(A, precision),
+     .min = 1,
+     .help = "the dispatch payload:",
+     .help_more = precisions_required,
+     .choices = assay_known_precisions},
+    {.type = CLI_STRING,
+     .name = "tokens",
+     .arg = "LADDER",
+     .off = offsetof(A, tokens),
+     .min = 1,
+     .help = "tokens per rank, e.g. 1,8,64,128 or 1024,2048 (required)"},
+    {.type = CLI_STRING,
+     .name = "mode",
+     .arg = "M",
+     .off = offsetof(A, mode),
+     .min = 1,
+     .help = "normal or low-latency (reported unsupported)",
+     .def = "normal",
+     .choices = modes},
+    {.type = CLI_STRING,
+     .name = "profile",
+     .arg = "NAME",
+     .off = offsetof(A, profile),
+     .min = 1,
+     .help = "timing profile: quick or reference",
+     .def = "quick",
+     .choices = profiles},
+    {.type = CLI_STRING,
+     .name = "timing",
+     .arg = "FILE",
+     .off = offsetof(A, timing),
+     .min = 1,
+     .help = "timing profile from a JSON file (docs/config.md)"},
+    CLI_OPT_TABLE(ep_shape_cli, A, sh),
+    {.type = CLI_INT,
+     .name = "scale-up-domain",
+     .arg = "N",
+     .off = offsetof(A, sud),
+     .min = 1,
+     .max = 1 << 16,
+     .help = "ranks per scale-up domain",
+     .def = "EP: one domain"},
+    {.type = CLI_STRING,
+     .name = "workload",
+     .arg = "NAME",
+     .off = offsetof(A, workload),
+     .min = 1,
+     .help = "workload label (default deepseek-v3 for the reference\nsizes, custom otherwise)"},
+    {.type = CLI_CHOICE,
+     .name = "copy",
+     .arg = "memcpy|nt",
+     .off = offsetof(A, copy),
+     .help = "shm copy routine (default: the faster on each point's\nown copy pattern, "
+	     "measured at setup)",
+     .choices = ep_copy_names},
+    {.type = CLI_CHOICE,
+     .name = "reduce",
+     .arg = "ISA",
+     .off = offsetof(A, reduce),
+     .help = "combine reduction of the host backends: avx512, avx2,\nsse2 or scalar (default: "
+	     "the widest this CPU has)",
+     .choices = ep_reduce_names},
+    {.type = CLI_CHOICE,
+     .name = "inject",
+     .arg = "FAULT",
+     .off = offsetof(A, inject),
+     .help = "corrupt one value on one rank before the first\noracle pass: combine-bitflip, "
+	     "dispatch-drop, wrong-expert,\npayload-bitflip, weight-bitflip, id-erase, "
+	     "routing-skew",
+     .choices = ep_inject_names + 1},
+    {.type = CLI_STRING,
+     .name = "out",
+     .arg = "FILE",
+     .off = offsetof(A, out),
+     .min = 1,
+     .help = "write the artifact (schema assay.ep.case/1) to FILE"},
+    CLI_OPT_END,
+};
+#undef A
+
+const struct cli_spec ep_run_spec = {
+    .name = "run",
+    .usage = "mpirun -np EP assay-ep run --backend mpi|shm|nccl|rccl --ep EP --phase "
+	     "decode|prefill\n    --precision bf16|fp8 --tokens LADDER [options]",
+    .about = "Runs one case: every token count of LADDER (tokens per rank, comma-separated)\n"
+	     "is staged, checked by the oracle, timed per the timing contract, and checked\n"
+	     "again (docs/ep.md). Rank 0 prints a table and writes the artifact.\n",
+    .opts = run_opts,
+    .examples = "mpirun -np 2 assay-ep run --backend shm --ep 2 --phase decode --precision "
+		"bf16 \\\n    --tokens 1,8,64,128 --hidden 7168 --out shm-decode.json",
+    .exits = "exit: 0 every point valid, 2 bad arguments, 3 a point invalid, 4 unsupported\n"
+	     "(the artifact says why), 5 MPI/CUDA setup failure.\n",
+};
 
 static int parse_ladder(const char *s, struct ep_run *run)
 {
@@ -139,10 +247,8 @@ static int check_choices(const struct ep_run *run, const char *precision, int *p
 		sbuf_release(&words);
 		return ASSAY_USAGE;
 	}
-	static const char *const phases[] = {"decode", "prefill", NULL};
 	if (lookup(phases, run->phase) < 0)
 		return ep_usage("run", "--phase: expected decode or prefill, got '%s'", run->phase);
-	static const char *const modes[] = {"normal", "low-latency", NULL};
 	if (lookup(modes, run->mode) < 0)
 		return ep_usage("run", "--mode: expected normal or low-latency, got '%s'",
 				run->mode);
@@ -193,63 +299,45 @@ static int fill_problem(struct ep_run *run, const struct ep_shape_opts *sh, long
 
 static int parse_args(int argc, char **argv, struct ep_run *run)
 {
-	long long ep = 0, sud = 0;
-	struct ep_shape_opts sh = EP_SHAPE_DEFAULTS;
-	const char *tokens = NULL, *profile = NULL, *timing_file = NULL, *precision = NULL;
-	int copy = -1, inject = -1, prec = 0, reduce = -1;
-	run->mode = "normal";
+	struct run_args a = {.sh = EP_SHAPE_DEFAULTS, .mode = "normal"};
+	int prec = 0;
 	run->copy = EP_COPY_NT;
-	const struct ep_opt opts[] = {
-	    EP_OPT_INT("--ep", &ep, 1, 1 << 16),
-	    EP_SHAPE_OPTS(sh),
-	    EP_OPT_INT("--scale-up-domain", &sud, 1, 1 << 16),
-	    EP_OPT_STRING("--backend", &run->backend_name),
-	    EP_OPT_STRING("--phase", &run->phase),
-	    EP_OPT_STRING("--mode", &run->mode),
-	    EP_OPT_STRING("--precision", &precision),
-	    EP_OPT_STRING("--tokens", &tokens),
-	    EP_OPT_STRING("--profile", &profile),
-	    EP_OPT_STRING("--timing", &timing_file),
-	    EP_OPT_STRING("--workload", &run->workload),
-	    EP_OPT_STRING("--out", &run->out_file),
-	    EP_OPT_CHOICE("--copy", &copy, ep_copy_names),
-	    EP_OPT_CHOICE("--reduce", &reduce, ep_reduce_names),
-	    EP_OPT_CHOICE("--inject", &inject, ep_inject_names + 1),
-	    EP_OPT_END,
-	};
-	if (ep_parse_opts("run", argc, argv, opts))
+	if (ep_parse_opts("run", argc, argv, run_opts, &a))
 		return ASSAY_USAGE;
-	if (copy >= 0)
-		run->copy = (enum ep_copy_kind)copy, run->copy_set = true;
-	if (inject >= 0)
-		run->inject = (enum ep_inject)(inject + 1);
+	run->backend_name = a.backend, run->phase = a.phase, run->mode = a.mode;
+	run->workload = a.workload, run->out_file = a.out;
+	if (a.copy)
+		run->copy = (enum ep_copy_kind)lookup(ep_copy_names, a.copy), run->copy_set = true;
+	if (a.inject)
+		run->inject = (enum ep_inject)(lookup(ep_inject_names + 1, a.inject) + 1);
+	int reduce = a.reduce ? lookup(ep_reduce_names, a.reduce) : -1;
 	if (reduce >= 0 && !ep_reduce_select(reduce))
 		return ep_usage("run",
 				"--reduce %s: this CPU or build does not have it (it has %s)",
 				ep_reduce_names[reduce], ep_reduce_names[ep_reduce_isa()]);
 	static const char *const required[] = {"--backend", "--ep", "--phase", "--precision",
 					       "--tokens"};
-	const void *have[] = {run->backend_name, ep ? "" : NULL, run->phase, precision, tokens};
+	const void *have[] = {a.backend, a.ep ? "" : NULL, a.phase, a.precision, a.tokens};
 	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
 		if (!have[i])
 			return ep_usage("run", "%s is required (see assay-ep run --help)",
 					required[i]);
-	int rc = check_choices(run, precision, &prec);
+	int rc = check_choices(run, a.precision, &prec);
 	if (!rc)
-		rc = load_timing(run, profile, timing_file);
+		rc = load_timing(run, a.profile, a.timing);
 	if (rc)
 		return rc;
-	if (run->inject == EP_INJECT_WRONG_EXPERT && sh.experts / ep < 2)
+	if (run->inject == EP_INJECT_WRONG_EXPERT && a.sh.experts / a.ep < 2)
 		return ep_usage(
 		    "run",
 		    "--inject wrong-expert needs ranks that own two experts or more, but "
 		    "each rank owns %lld (--experts %lld / --ep %lld)",
-		    sh.experts / ep, sh.experts, ep);
-	if (run->inject == EP_INJECT_ROUTING_SKEW && ep < 2)
+		    a.sh.experts / a.ep, a.sh.experts, a.ep);
+	if (run->inject == EP_INJECT_ROUTING_SKEW && a.ep < 2)
 		return ep_usage("run", "--inject routing-skew needs at least 2 ranks (it compares "
 				       "every rank's routing with rank 0's)");
-	rc = parse_ladder(tokens, run);
-	return rc ? rc : fill_problem(run, &sh, ep, sud, prec);
+	rc = parse_ladder(a.tokens, run);
+	return rc ? rc : fill_problem(run, &a.sh, a.ep, a.sud, prec);
 }
 
 static double memory_available(void)

@@ -22,6 +22,14 @@ const char *const ep_component_names[EP_COMPONENTS] = {"dispatch", "combine", "r
 const struct ep_backend *const ep_backends[] = {&ep_backend_mpi, &ep_backend_shm, &ep_backend_nccl,
 						&ep_backend_rccl, NULL};
 
+const char *ep_backend_names[8];
+
+void ep_backend_names_fill(void)
+{
+	for (size_t i = 0; ep_backends[i] && i + 1 < ARRAY_SIZE(ep_backend_names); i++)
+		ep_backend_names[i] = ep_backends[i]->name;
+}
+
 const struct ep_backend *ep_backend_find(const char *name)
 {
 	for (size_t i = 0; ep_backends[i]; i++)

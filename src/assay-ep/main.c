@@ -1,5 +1,6 @@
 /* assay-ep: the expert-parallel dispatch/combine benchmark. This file holds
  * the subcommand table, help, and the error helpers every subcommand uses. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,37 +10,37 @@
 #include "assay/version.h"
 #include "bench.h"
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-	const char *summary;
-} commands[] = {
-    {"run", ep_cmd_run, ep_run_help,
-     "run one case (a ladder) under mpirun -np EP, with the oracle"},
-    {"routing", ep_cmd_routing, ep_routing_help, "print the global routing as NDJSON"},
-    {"probe", ep_cmd_probe, ep_probe_help, "measure this node's copy bandwidth per rank"},
+static const struct cli_command commands[] = {
+    {"run", ep_cmd_run, "run one case (a ladder) under mpirun -np EP, with the oracle", NULL,
+     &ep_run_spec},
+    {"routing", ep_cmd_routing, "print the global routing as NDJSON", NULL, &ep_routing_spec},
+    {"probe", ep_cmd_probe, "measure this node's copy bandwidth per rank", NULL, &ep_probe_spec},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
-static const char main_help[] =
-    "usage: assay-ep <command> [options]\n"
-    "\n"
-    "The expert-parallel (MoE) dispatch/combine benchmark with a correctness\n"
-    "oracle (docs/ep.md). Run cases under mpirun, one rank per EP rank:\n"
-    "  mpirun -np 2 assay-ep run --backend shm --ep 2 --phase prefill \\\n"
-    "      --precision bf16 --tokens 1024,2048 --profile quick --out case.json\n"
-    "\n"
-    "commands:\n";
+static const struct cli_program program = {
+    .name = "assay-ep",
+    .summary = "the expert-parallel (MoE) dispatch/combine benchmark",
+    .usage = "assay-ep <command> [options]",
+    .about = "The expert-parallel (MoE) dispatch/combine benchmark with a correctness\n"
+	     "oracle (docs/ep.md). Run cases under mpirun, one rank per EP rank:\n"
+	     "  mpirun -np 2 assay-ep run --backend shm --ep 2 --phase prefill \\\n"
+	     "      --precision bf16 --tokens 1024,2048 --profile quick --out case.json\n",
+    .commands = commands,
+    .exits = "exit codes: 0 all points valid, 2 bad arguments, 3 a point invalid,\n"
+	     "4 unsupported (nothing measured), 5 MPI/CUDA setup failure.\n",
+};
 
 static void print_main_help(FILE *f)
 {
-	fputs(main_help, f);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "usage: %s\n\n%s\ncommands:\n", program.usage, program.about);
+	for (const struct cli_command *c = commands; c->name; c++)
+		fprintf(f, "  %-8s %s\n", c->name, c->summary);
 	fprintf(
-	    f, "\n'assay-ep help COMMAND' or 'assay-ep COMMAND --help' shows a command's options.\n"
-	       "exit codes: 0 all points valid, 2 bad arguments, 3 a point invalid,\n"
-	       "4 unsupported (nothing measured), 5 MPI/CUDA setup failure.\n");
+	    f,
+	    "\n'assay-ep help COMMAND' or 'assay-ep COMMAND --help' shows a command's options.\n"
+	    "%s",
+	    program.exits);
 }
 
 int main(int argc, char **argv)
@@ -49,6 +50,9 @@ int main(int argc, char **argv)
 		return ASSAY_USAGE;
 	}
 	const char *cmd = argv[1];
+	ep_backend_names_fill();
+	if (!strcmp(cmd, "--generate"))
+		return cli_generate(&program, argc - 1, argv + 1);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		print_main_help(stdout);
 		return 0;
@@ -65,16 +69,16 @@ int main(int argc, char **argv)
 		}
 		cmd = argv[2];
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (strcmp(commands[i].name, cmd))
+	for (const struct cli_command *c = commands; c->name; c++) {
+		if (strcmp(c->name, cmd))
 			continue;
 		for (int a = 2; a < argc && !help; a++)
 			help = !strcmp(argv[a], "--help") || !strcmp(argv[a], "-h");
 		if (help) {
-			fputs(commands[i].help, stdout);
+			cli_help(c->spec, stdout);
 			return 0;
 		}
-		return commands[i].fn(argc - 1, argv + 1);
+		return c->run(argc - 1, argv + 1);
 	}
 	fprintf(stderr,
 		"assay-ep: unknown command '%s' (run, routing, probe; see assay-ep --help)\n", cmd);
@@ -117,53 +121,107 @@ void ep_choice_words(struct sbuf *sb, const char *const *names)
 		sbuf_addf(sb, "%s%s", !i ? "" : names[i + 1] ? ", " : " or ", names[i]);
 }
 
-static const struct ep_opt *find_opt(const struct ep_opt *opts, const char *a)
+/* The row of opts named by a ("--hidden"), its table's offset added to
+ * *base; NULL when none. */
+static const struct cli_opt *find_opt(const struct cli_opt *t, const char *a, size_t *base)
 {
-	for (; opts->name; opts++)
-		if (!strcmp(opts->name, a))
-			return opts;
+	for (; t && t->type != CLI_END; t++) {
+		if (t->type == CLI_TABLE) {
+			size_t b = *base + t->off;
+			const struct cli_opt *o = find_opt(t->sub, a, &b);
+			if (o) {
+				*base = b;
+				return o;
+			}
+		} else if (t->name && !strncmp(a, "--", 2) && !strcmp(t->name, a + 2)) {
+			return t;
+		}
+	}
 	return NULL;
 }
 
-/* One option with its value v (NULL when argv ends): false after a message. */
-static bool parse_opt(const char *cmd, const struct ep_opt *o, const char *v)
+/* One option with its value v (NULL when argv ends) into p: false after a
+ * message. */
+static bool parse_opt(const char *cmd, const struct cli_opt *o, const char *v, void *p)
 {
-	if (o->type == EP_OPT_INT)
-		return ep_parse_int(cmd, o->name, v, o->min, o->max, o->dst);
-	if (!v || (o->type == EP_OPT_STRING && !*v && !o->allow_empty)) {
-		ep_usage(cmd, "%s needs a value", o->name);
+	char flag[64];
+	snprintf(flag, sizeof(flag), "--%s", o->name);
+	if (o->type == CLI_INT)
+		return ep_parse_int(cmd, flag, v, o->min, o->max ? o->max : LLONG_MAX, p);
+	if (!v || (o->type == CLI_STRING && (long long)strlen(v) < o->min)) {
+		ep_usage(cmd, "%s needs a value", flag);
 		return false;
 	}
-	if (o->type == EP_OPT_STRING) {
-		*(const char **)o->dst = v;
+	if (o->type == CLI_STRING) {
+		*(const char **)p = v;
 		return true;
 	}
-	for (int k = 0; o->choices[k]; k++)
-		if (!strcmp(o->choices[k], v)) {
-			*(int *)o->dst = k;
+	for (const char *const *c = o->choices; *c; c++)
+		if (!strcmp(*c, v)) {
+			*(const char **)p = *c;
 			return true;
 		}
 	struct sbuf sb = SBUF_INIT;
 	ep_choice_words(&sb, o->choices);
-	ep_usage(cmd, "%s: expected %s, got '%s'", o->name, sbuf_str(&sb), v);
+	ep_usage(cmd, "%s: expected %s, got '%s'", flag, sbuf_str(&sb), v);
 	sbuf_release(&sb);
 	return false;
 }
 
-int ep_parse_opts(const char *cmd, int argc, char **argv, const struct ep_opt *opts)
+int ep_parse_opts(const char *cmd, int argc, char **argv, const struct cli_opt *opts, void *args)
 {
 	for (int i = 1; i < argc; i++) {
-		const struct ep_opt *o = find_opt(opts, argv[i]);
+		size_t base = 0;
+		const struct cli_opt *o = find_opt(opts, argv[i], &base);
 		if (!o)
 			return ep_usage(cmd, "unknown option '%s' (see assay-ep %s --help)",
 					argv[i], cmd);
-		if (o->type == EP_OPT_FLAG) {
-			*(bool *)o->dst = true;
+		void *p = (char *)args + base + o->off;
+		if (o->type == CLI_FLAG) {
+			*(bool *)p = true;
 			continue;
 		}
-		if (!parse_opt(cmd, o, i + 1 < argc ? argv[i + 1] : NULL))
+		if (!parse_opt(cmd, o, i + 1 < argc ? argv[i + 1] : NULL, p))
 			return ASSAY_USAGE;
 		i++;
 	}
 	return 0;
 }
+
+#define A struct ep_shape_opts
+const struct cli_opt ep_shape_cli[] = {
+    {.type = CLI_INT,
+     .name = "hidden",
+     .arg = "N",
+     .off = offsetof(A, hidden),
+     .min = 32,
+     .max = 1 << 20,
+     .help = "columns per token, at least 32",
+     .def = "7168"},
+    {.type = CLI_INT,
+     .name = "experts",
+     .arg = "N",
+     .off = offsetof(A, experts),
+     .min = 1,
+     .max = 1 << 20,
+     .help = "routed experts, a multiple of EP",
+     .def = "256"},
+    {.type = CLI_INT,
+     .name = "topk",
+     .arg = "N",
+     .off = offsetof(A, topk),
+     .min = 1,
+     .max = 1 << 20,
+     .help = "experts per token",
+     .def = "8"},
+    {.type = CLI_INT,
+     .name = "seed",
+     .arg = "N",
+     .off = offsetof(A, seed),
+     .min = 0,
+     .max = (long long)(~0ull >> 1),
+     .help = "routing and activation seed",
+     .def = "67"},
+    CLI_OPT_END,
+};
+#undef A

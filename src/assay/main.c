@@ -2,7 +2,9 @@
  * command lives in its own cmd_<name>.c. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/store.h"
 #include "assay/util.h"
@@ -45,6 +47,48 @@ const struct cli_command *cli_find(const char *name)
 	return NULL;
 }
 
+/* The program as its man page and completion see it (gen.c). */
+static const struct cli_program program = {
+    .name = "assay",
+    .summary = "validate GPU clusters and keep their performance honest",
+    .usage = "assay [--version] [--help] <command> [<args>]\n"
+	     "assay help <command>",
+    .about = "assay runs benchmark suites (launch, watch, parse, gate), stores every\n"
+	     "measurement in a history (SQLite or PostgreSQL), detects regressions\n"
+	     "against it and writes reports. Each command has its own page.\n",
+    .commands = cli_commands,
+    .exits = "0 ok, 1 gate-failed, 2 usage (bad arguments or input: nothing ran),\n"
+	     "3 workload-failed, 4 no-metrics, 5 infrastructure.\n"
+	     "A run reports the most severe outcome of its cases.\n",
+    .examples = "assay run configs/quickstart.json\n"
+		"assay matrix --platforms configs/platforms.json configs/sweep-ep.json\n"
+		"assay help run",
+    .page_per_command = true,
+};
+
+/* PREFIX/share/assay/configs when this program is installed (bin/assay
+ * next to share/assay), found from the program's own path, or NULL. */
+static const char *installed_configs(void)
+{
+	static char dir[PATH_MAX];
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return NULL;
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	snprintf(dir, sizeof(dir), "%s/../share/assay/configs", self);
+	char *real = realpath(dir, NULL);
+	if (!real)
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s", real);
+	free(real);
+	return dir;
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: assay [--version] [--help] <command> [<args>]\n\n"
@@ -55,6 +99,11 @@ static void usage(FILE *out)
 	fprintf(out, "\nRun 'assay help <command>' for a command's options.\n"
 		     "Exit codes: 0 ok, 1 gate-failed, 2 usage, 3 workload-failed, 4 no-metrics,\n"
 		     "5 infrastructure (docs/exit-codes.md).\n");
+	const char *configs = installed_configs();
+	if (configs)
+		fprintf(out,
+			"Example configs: %s (copy the folder, then 'assay run configs/...').\n",
+			configs);
 }
 
 /* The help of NAME, or of its subcommand sub (NULL: all of it). */
@@ -124,6 +173,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return ASSAY_OK;
 	}
+	if (!strcmp(name, "--generate"))
+		return cli_generate(&program, argc - 1, argv + 1);
 	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
 		printf("assay %s (%s)\n", assay_version_string, assay_git_revision);
 		return ASSAY_OK;

@@ -25,7 +25,7 @@ for c in $commands; do
   if ! "$assay" help --options-md "$c" >"$tmp/want" 2>/dev/null; then
     case $pending in
       *" $c "*) echo "note: $c has no option table yet; its options are not checked" ;;
-      *) echo "FAIL: $c has no option table (src/assay/opt.h)"; fail=1 ;;
+      *) echo "FAIL: $c has no option table (src/cli/opt.h)"; fail=1 ;;
     esac
     continue
   fi

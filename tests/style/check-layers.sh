@@ -116,6 +116,8 @@ FNR == 1 {
 		if (tm != "") { fail(path ":" FNR ": the program " prog " includes " name ", an internal header of src/lib/" tm ": programs use the public headers (include/assay/)"); next }
 		if ((getline junk < (dir "/" name)) >= 0) { close(dir "/" name); next }
 		if (prog ~ /^(assay-ep|assay-coll)$/ && (getline junk < ("src/mpi/" name)) >= 0) { close("src/mpi/" name); next }
+		# src/cli: the option-table engine every program shares.
+		if ((getline junk < ("src/cli/" name)) >= 0) { close("src/cli/" name); next }
 		fail(path ":" FNR ": the program " prog " includes " name ", which is neither its own nor a public header (" doc ", Layout)")
 	}
 	next

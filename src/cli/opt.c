@@ -2,6 +2,7 @@
  * getopt_long's, stores each value at its row's offset, and prints the same
  * rows as --help text and as the Markdown option list of the doc page. */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "opt.h"
 
 /* A flattened row: the option and the base offset of its table. */
@@ -43,7 +43,11 @@ static int store(const char *cmd, const struct cli_opt *o, void *args, size_t ba
 	void *p = (char *)args + base + o->off;
 	char *end;
 	switch (o->type) {
-	case CLI_STRING: *(const char **)p = arg; return 0;
+	case CLI_STRING:
+		if ((long long)strlen(arg) < o->min)
+			return bad_value(cmd, o, arg, "a value");
+		*(const char **)p = arg;
+		return 0;
 	case CLI_FLAG: *(bool *)p = true; return 0;
 	case CLI_UNSET: *(bool *)p = false; return 0;
 	case CLI_INT: {
@@ -392,4 +396,31 @@ const struct cli_spec *cli_sub(const struct cli_spec *spec, const char *name)
 		if (!strcmp((*sub)->sub_name, name))
 			return *sub;
 	return NULL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "assay %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return ASSAY_USAGE;
+}
+
+void cli_split_list(struct strlist *l, const char *arg)
+{
+	const char *p = arg;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		if (n) {
+			char *s = xstrndup(p, n);
+			if (!strlist_has(l, s))
+				strlist_push(l, s);
+			free(s);
+		}
+		p += n + (comma ? 1 : 0);
+	}
 }

@@ -1,13 +1,16 @@
-/* One option table per command: it drives getopt_long, the command's --help
- * and the option list of its doc page (docs/development.md, "Options"), so
- * the three cannot drift apart. Values land in the command's own argument
+/* One option table per command: it drives getopt_long, the command's --help,
+ * the option list of its doc page, its man page and completion
+ * (docs/development.md, "Options"), so they cannot drift apart. Shared by
+ * the three programs (src/cli: the library assay_opt). Values land in the command's own argument
  * struct at the offset each row names. */
 #ifndef ASSAY_CLI_OPT_H
 #define ASSAY_CLI_OPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+#include "assay/error.h"
 #include "assay/util.h"
 
 enum cli_opt_type {
@@ -34,7 +37,9 @@ struct cli_opt {
 	const char *help;           /* what it does; '\n' starts a continuation line */
 	const char *def;            /* the default shown in help, or NULL */
 	const char *const *choices; /* CLI_CHOICE: NULL-terminated */
-	long long min;              /* CLI_INT: the smallest value accepted */
+	long long min;              /* CLI_INT: the smallest value accepted; CLI_STRING: the
+				       fewest characters */
+	long long max; /* CLI_INT: the largest value accepted (assay-ep's parser), 0: none */
 	int (*call)(void *args, const char *arg, const char *cmd); /* CLI_CALL */
 	const struct cli_opt *sub;                                 /* CLI_TABLE */
 	const char *alias_of; /* a deprecated spelling: the name to use instead */
@@ -96,6 +101,45 @@ struct cli_spec {
 	const struct cli_spec *const *subs;
 	const char *sub_name; /* a subcommand: its name ("ingest") */
 };
+
+/* A row of a program's command table (assay's is in src/assay/main.c,
+ * assay-ep's in src/assay-ep/main.c). */
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the command name */
+	const char *summary;               /* one line for `assay --help` */
+	const char *help;                  /* full text for `assay help NAME`, or NULL: */
+	const struct cli_spec *spec;       /* its option table (opt.h) makes the help */
+};
+
+/* Print "assay CMD: message" to stderr; returns ASSAY_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) ASSAY_PRINTF(2, 3);
+/* Split a comma-separated option value into list entries. */
+void cli_split_list(struct strlist *l, const char *arg);
+
+/* A whole program, for what is generated from its tables (gen.c): man
+ * pages and shell completion. A program has commands (assay, assay-ep) or
+ * one table of its own (assay-coll). */
+struct cli_program {
+	const char *name;                   /* "assay-ep" */
+	const char *summary;                /* what it is, one line: the man page's NAME */
+	const char *usage;                  /* the SYNOPSIS lines, '\n'-separated */
+	const char *about;                  /* the DESCRIPTION */
+	const struct cli_command *commands; /* ended by a row without a name, or NULL */
+	const struct cli_spec *spec;        /* a program without commands: its table */
+	const char *examples;               /* one command per line */
+	const char *exits;                  /* the EXIT STATUS paragraph */
+	bool page_per_command;              /* assay-CMD(1) each (assay); else one page for all */
+};
+
+/* `PROG --generate WHAT ...`, the build's generators (docs/development.md):
+ *   --generate man-pages           the names of the program's man pages
+ *   --generate man PAGE            one page (e.g. assay-run) as roff
+ *   --generate completion bash|zsh the completion script
+ *   --generate man-md PAGE SUMMARY FILE.md [HEADING]
+ *                                  a section-5 page from a doc page (gen_md.c)
+ * Returns the exit code. */
+int cli_generate(const struct cli_program *p, int argc, char **argv);
 
 /* Parse argv (argv[0] is the command name) into args. On success returns 0
  * and sets *first to the index of the first positional argument (getopt_long
