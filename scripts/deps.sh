@@ -17,6 +17,8 @@ pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev l
 # (tests/pg/server.sh), which every NAME@pg test uses.
 pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3 hipcc
             podman runc busybox-static postgresql"
+# libcurl4-openssl-dev: the notifications' HTTP and SMTP transport (src/lib/notify/http.c).
+pkgs_build="$pkgs_build libcurl4-openssl-dev"; pkgs_check="$pkgs_check libcurl4-openssl-dev"
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
 pkgs_otava="python3 python3-numpy python3-scipy"

@@ -151,6 +151,16 @@ static const char schema_v8[] = "CREATE TABLE IF NOT EXISTS forgotten ("
 				" by_user" T " NOT NULL, by_host" T " NOT NULL,"
 				" note" T ");";
 
+/* 9 (issue 33, notify): what was sent to which notification target. */
+static const char schema_v9[] = "CREATE TABLE IF NOT EXISTS notifications ("
+				" id" ID ","
+				" target" T " NOT NULL,"
+				" event" T " NOT NULL CHECK (length(event) = 64),"
+				" kind" T " NOT NULL,"
+				" series_key" T ", revision" T ","
+				" sent" T " NOT NULL,"
+				" UNIQUE (target, event));";
+
 const char *pg_migration(int v)
 {
 	if (v == 1)
@@ -159,6 +169,8 @@ const char *pg_migration(int v)
 		return "";
 	if (v == 8)
 		return schema_v8;
+	if (v == 9)
+		return schema_v9;
 	return NULL;
 }
 

@@ -1,0 +1,173 @@
+/* The notifications' HTTP transport, on libcurl (the one file that includes
+ * curl.h): TLS always verified (a target's ca_file the only choice), no
+ * redirects, connect and total timeouts within the command's deadline, a
+ * bounded number of attempts with doubling waits, Retry-After honoured.
+ * Messages never quote a URL or a token: curl's own are masked too. */
+#include <curl/curl.h>
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "assay/version.h"
+#include "notify_int.h"
+
+#define BODY_KEEP 300 /* bytes of a reply kept for messages */
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+
+static void curl_start(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/* Keep the first BODY_KEEP bytes of the reply. */
+static size_t keep_body(char *data, size_t size, size_t n, void *ctx)
+{
+	struct sbuf *sb = ctx;
+	size_t len = size * n;
+	if (sb->len < BODY_KEEP)
+		sbuf_add(sb, data, len < BODY_KEEP - sb->len ? len : BODY_KEEP - sb->len);
+	return len;
+}
+
+/* Replace every occurrence of secret (8 bytes or more) in buf by [redacted]. */
+static void mask(char *buf, size_t size, const char *secret)
+{
+	size_t n = secret ? strlen(secret) : 0;
+	if (n < 8)
+		return;
+	char *p;
+	while ((p = strstr(buf, secret))) {
+		struct sbuf sb = SBUF_INIT;
+		sbuf_add(&sb, buf, (size_t)(p - buf));
+		sbuf_adds(&sb, "[redacted]");
+		sbuf_adds(&sb, p + n);
+		snprintf(buf, size, "%s", sbuf_str(&sb));
+		sbuf_release(&sb);
+	}
+}
+
+/* Mask the target's URL (whole and its part after the host) and token. */
+static void mask_secrets(const struct assay_notify_target *t, char *buf, size_t size)
+{
+	mask(buf, size, t->url);
+	mask(buf, size, t->token);
+	const char *host = t->url ? strstr(t->url, "://") : NULL;
+	const char *path = host ? strchr(host + 3, '/') : NULL;
+	if (path && strlen(path) > 1)
+		mask(buf, size, path);
+}
+
+static void sleep_s(double s)
+{
+	if (s <= 0)
+		return;
+	struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+/* One attempt: the curl result, the status, Retry-After seconds (-1: none). */
+static CURLcode attempt(const struct assay_notify_target *t, const struct notify_request *req,
+			double left, long *status, double *retry_after, struct sbuf *body,
+			char *err)
+{
+	CURL *h = curl_easy_init();
+	if (!h)
+		return CURLE_FAILED_INIT;
+	struct curl_slist *hdr = NULL;
+	for (size_t i = 0; i < req->headers.n; i++)
+		hdr = curl_slist_append(hdr, req->headers.v[i]);
+	long ms = (long)(left * 1000) > 1 ? (long)(left * 1000) : 1;
+	curl_easy_setopt(h, CURLOPT_URL, req->url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (t->ca_file)
+		curl_easy_setopt(h, CURLOPT_CAINFO, t->ca_file);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, ms);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, ms < 5000 ? ms : 5000L);
+	char agent[64];
+	snprintf(agent, sizeof(agent), "assay/%s", assay_version_string);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, agent);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, req->method ? req->method : "POST");
+	if (req->body)
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->body);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, keep_body);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, body);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, err);
+	err[0] = 0;
+	CURLcode rc = curl_easy_perform(h);
+	*status = 0;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+	curl_off_t ra = -1;
+	*retry_after =
+	    curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra > 0 ? (double)ra : -1;
+	curl_slist_free_all(hdr);
+	curl_easy_cleanup(h);
+	return rc;
+}
+
+/* The reply as one printable line. */
+static void reply_words(const struct sbuf *body, char *out, size_t size)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < body->len && j + 1 < size; i++) {
+		unsigned char ch = (unsigned char)body->buf[i];
+		out[j++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
+	}
+	out[j] = 0;
+}
+
+void notify_http_send(const struct assay_notify_config *c, const struct assay_notify_target *t,
+		      const struct notify_request *req, double deadline,
+		      struct assay_notify_result *r)
+{
+	pthread_once(&curl_once, curl_start);
+	double wait = c->backoff_s;
+	for (int i = 0; i <= c->retries; i++) {
+		double left = deadline - assay_monotonic();
+		if (left <= 0) {
+			snprintf(r->message, sizeof(r->message),
+				 "no answer within the timeout (%g s for all targets)",
+				 c->timeout_s);
+			break;
+		}
+		struct sbuf body = SBUF_INIT;
+		char err[CURL_ERROR_SIZE], said[BODY_KEEP + 1];
+		double retry_after;
+		CURLcode rc = attempt(t, req, left, &r->status, &retry_after, &body, err);
+		r->attempts++;
+		reply_words(&body, said, sizeof(said));
+		sbuf_release(&body);
+		bool retry = rc != CURLE_OK || r->status >= 500 || r->status == 429;
+		r->ok = rc == CURLE_OK && r->status >= 200 && r->status < 300;
+		if (rc == CURLE_OPERATION_TIMEDOUT)
+			snprintf(r->message, sizeof(r->message),
+				 "no answer within the timeout (%g s for all targets)",
+				 c->timeout_s);
+		else if (rc != CURLE_OK)
+			snprintf(r->message, sizeof(r->message), "%s",
+				 err[0] ? err : curl_easy_strerror(rc));
+		else
+			snprintf(r->message, sizeof(r->message), "HTTP %ld%s%s", r->status,
+				 said[0] ? ": " : "", said);
+		mask_secrets(t, r->message, sizeof(r->message));
+		if (r->ok || !retry || rc == CURLE_OPERATION_TIMEDOUT)
+			return;
+		double pause = retry_after > wait ? retry_after : wait;
+		wait *= 2;
+		if (i < c->retries && assay_monotonic() + pause >= deadline) {
+			size_t n = strlen(r->message);
+			snprintf(r->message + n, sizeof(r->message) - n,
+				 "; the next attempt (in %g s) would pass the timeout", pause);
+			return;
+		}
+		if (i < c->retries)
+			sleep_s(pause);
+	}
+}
