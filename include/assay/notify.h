@@ -77,8 +77,9 @@ struct assay_notify_target {
 	char *ca_file;                     /* CA bundle for TLS (NULL: the system's) */
 	char *repo, *context, *mode, *api; /* github: owner/name, status context,
 					    * "status" or "check", API base URL */
+	char *sha;                         /* github: the revision from revision_env */
 	bool pr_comment;                   /* github: comment on the pull request */
-	long long pr;                      /* github: its number (0: none) */
+	long long pr;                      /* github: its number from pr_env (0: none) */
 };
 
 struct assay_notify_config {

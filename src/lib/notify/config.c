@@ -41,8 +41,7 @@ static bool loopback(const char *url)
 	return false;
 }
 
-/* The value of the variable named at key (required when need); *out owned. */
-static int env_value(struct assay_cfg *c, const json_t *o, const char *path, const char *key,
+int notify_env_value(struct assay_cfg *c, const json_t *o, const char *path, const char *key,
 		     bool need, char **name, char **out)
 {
 	const char *var = NULL;
@@ -62,7 +61,7 @@ static int env_value(struct assay_cfg *c, const json_t *o, const char *path, con
 	return 1;
 }
 
-static int check_url(struct assay_cfg *c, const char *kp, const char *what, const char *url)
+int notify_check_url(struct assay_cfg *c, const char *kp, const char *what, const char *url)
 {
 	if (assay_starts_with(url, "https://") ||
 	    (assay_starts_with(url, "http://") && loopback(url)))
@@ -125,8 +124,9 @@ static int target_parse(struct assay_cfg *c, const json_t *o, const char *path,
 		keys[n++] = t->type->keys[i];
 	keys[n] = NULL;
 	if (assay_cfg_object(c, o, path, keys) < 0 ||
-	    env_value(c, o, path, "url_env", t->type->url, &t->url_env, &t->url) < 0 ||
-	    env_value(c, o, path, "token_env", t->type->token, &t->token_env, &t->token) < 0 ||
+	    notify_env_value(c, o, path, "url_env", t->type->url, &t->url_env, &t->url) < 0 ||
+	    notify_env_value(c, o, path, "token_env", t->type->token, &t->token_env, &t->token) <
+		0 ||
 	    target_events(c, o, path, t) < 0 ||
 	    assay_cfg_string(c, o, path, "ca_file", ASSAY_CFG_OPTIONAL, &ca) < 0)
 		return -1;
@@ -135,7 +135,7 @@ static int target_parse(struct assay_cfg *c, const json_t *o, const char *path,
 	if (t->url) {
 		char what[128];
 		snprintf(what, sizeof(what), "the URL in %s", t->url_env);
-		if (check_url(c, kp, what, t->url) < 0)
+		if (notify_check_url(c, kp, what, t->url) < 0)
 			return -1;
 	}
 	return t->type->parse ? t->type->parse(c, o, path, t) : 0;
@@ -174,7 +174,7 @@ static int top_parse(struct assay_cfg *c, const json_t *doc, struct assay_notify
 	nc->retries = (int)retries;
 	nc->report_url = report ? xstrdup(report) : NULL;
 	nc->revision = rev ? xstrdup(rev) : NULL;
-	if (report && check_url(c, "$.report_url", "report_url", report) < 0)
+	if (report && notify_check_url(c, "$.report_url", "report_url", report) < 0)
 		return -1;
 	if (!json_array_size(targets))
 		return assay_cfg_expected(c, "$.targets", "a non-empty array of targets", targets);
@@ -234,6 +234,7 @@ void assay_notify_config_release(struct assay_notify_config *nc)
 		free(t->context);
 		free(t->mode);
 		free(t->api);
+		free(t->sha);
 	}
 	free(nc->v);
 	free(nc->file);

@@ -16,6 +16,7 @@ struct notify_request {
 struct notify_requests {
 	struct notify_request *v;
 	size_t n, alloc;
+	const char *fail; /* why the batch cannot be sent (then no request) */
 };
 struct notify_request *notify_request_add(struct notify_requests *r, const char *url, char *body);
 void notify_requests_release(struct notify_requests *r);
@@ -63,5 +64,24 @@ void notify_series_label(const struct assay_notify_event *ev, struct sbuf *sb);
 char *notify_report_link(const struct notify_batch *b);
 /* One line for people: "regression: LABEL 100 -> 90 (-10.00%) at REV (after PREV)". */
 void notify_event_line(const struct assay_notify_event *ev, struct sbuf *sb);
+
+/* config.c: the value of the environment variable named at key of o
+ * (required when need; *name and *out owned); 1 read, 0 absent, -1 error. */
+int notify_env_value(struct assay_cfg *c, const json_t *o, const char *path, const char *key,
+		     bool need, char **name, char **out);
+/* -1 (with the error at kp) unless url is https:// or http:// to loopback;
+ * what names the URL in the message (never the URL itself). */
+int notify_check_url(struct assay_cfg *c, const char *kp, const char *what, const char *url);
+
+/* summary.c: "assay detect: 1 regression, 2 recovered". */
+void notify_headline(const struct notify_batch *b, struct sbuf *sb);
+/* Whether the batch holds anything but recovered and published events. */
+bool notify_batch_bad(const struct notify_batch *b);
+/* The events as a Markdown table of at most max_rows rows, then a line
+ * saying how many more. */
+void notify_markdown(const struct notify_batch *b, size_t max_rows, struct sbuf *sb);
+/* Cut s to at most max bytes, ending in "..." and never inside a UTF-8
+ * character. */
+void notify_cut(char *s, size_t max);
 
 #endif

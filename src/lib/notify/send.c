@@ -56,7 +56,9 @@ static void deliver(struct notify_batch *b, double deadline, struct assay_notify
 {
 	struct notify_requests reqs = {0};
 	b->target->type->render(b, &reqs);
-	r->ok = true;
+	r->ok = !reqs.fail;
+	if (reqs.fail)
+		snprintf(r->message, sizeof(r->message), "%s", reqs.fail);
 	for (size_t i = 0; i < reqs.n && r->ok; i++)
 		notify_http_send(b->config, b->target, &reqs.v[i], deadline, r);
 	notify_requests_release(&reqs);
@@ -85,6 +87,8 @@ static void outcome_words(const struct notify_batch *b, struct assay_notify_resu
 	else if (r->ok)
 		snprintf(r->message, sizeof(r->message), "sent %zu event%s (%s)", b->n,
 			 b->n == 1 ? "" : "s", said);
+	else if (!r->attempts)
+		snprintf(r->message, sizeof(r->message), "not sent: %s", said);
 	else
 		snprintf(r->message, sizeof(r->message), "not sent after %d attempt%s: %s",
 			 r->attempts, r->attempts == 1 ? "" : "s", said);

@@ -6,6 +6,9 @@
 
 static const struct assay_notify_type *const types[] = {
     &notify_webhook,
+    &notify_slack,
+    &notify_teams,
+    &notify_github,
 };
 
 const struct assay_notify_type *notify_type_find(const char *name)
