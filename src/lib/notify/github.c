@@ -50,7 +50,9 @@ static int github_pr(struct assay_cfg *c, const json_t *o, const char *path,
 static int github_parse(struct assay_cfg *c, const json_t *o, const char *path,
 			struct assay_notify_target *t)
 {
-	const char *repo = NULL, *mode = "status", *ctx = "assay", *api = "https://api.github.com";
+	const char *repo = NULL, *mode = "status", *ctx = "assay", *api = getenv("GITHUB_API_URL");
+	if (!api || !*api)
+		api = "https://api.github.com"; /* GitHub Actions sets GITHUB_API_URL */
 	char *sha_name = NULL, kp[256];
 	if (assay_cfg_string(c, o, path, "repo", ASSAY_CFG_REQUIRED, &repo) < 0 ||
 	    assay_cfg_enum(c, o, path, "mode", ASSAY_CFG_OPTIONAL, modes, &mode) < 0 ||
