@@ -55,6 +55,9 @@ void assay_notify_events_release(struct assay_notify_events *ev);
 void assay_notify_from_changes(struct assay_notify_events *ev, const char *key,
 			       const json_t *fields, const char *unit, enum assay_direction dir,
 			       const struct assay_change_points *cp);
+/* Append the sample event of `assay notify test`: a recovered series named
+ * assay-notify-test, revision "sample". */
+void assay_notify_sample(struct assay_notify_events *ev);
 /* Append a plain event (gate-failed, infra, published): what it is about
  * (key and revision, which make its identity with the kind; either may be
  * NULL) and its message. Returns the event for more fields. */

@@ -113,6 +113,27 @@ assert "... and 50 more" in by["comment"][0]["body"]
 print("ok: 100 regressions, one message per target")
 PY
 
+# assay notify test: a sample to each target, what each answered; exit 5
+# when one did not take it.
+: >"$LOG"
+"$assay" notify test notify.json >test.out 2>test.err || fail "notify test: $(cat test.err)"
+printf '%s\n' 'hook (webhook): sent 1 event (HTTP 200: ok)' 'chat (slack): sent 1 event (HTTP 200: ok)' \
+	'room (teams): sent 1 event (HTTP 200: ok)' 'gh (github): sent 1 event (HTTP 201: {"id": 1})' >test.want
+diff test.want test.out || fail "notify test's answers"
+[ "$(log_count 'True')" = 5 ] || fail "notify test: one request per target (and the PR comment)"
+python3 - "$LOG" <<'PY' || fail "the sample"
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["path"].endswith("/hook"):
+        e = json.loads(r["body"])["events"][0]
+        assert e["event"] == "recovered" and e["series"]["workload"] == "assay-notify-test", e
+        assert json.loads(r["body"])["command"] == "notify test"
+PY
+HOOK_URL=$BASE/404/$CANARY/hook "$assay" notify test notify.json >test404.out 2>&1
+[ $? = 5 ] || fail "notify test with a target that answers 404: exit 5 expected"
+grep -qx 'hook (webhook): not sent after 1 attempt: HTTP 404: ok' test404.out || fail "$(cat test404.out)"
+
 # The canaries: in no byte assay wrote (its output, the store).
 [ "$(log_count "'$CANARY' in r['path'] or '$CANARY' in r['headers'].get('Authorization', '')")" -gt 0 ] ||
 	fail "the canary never reached the server: proves nothing"

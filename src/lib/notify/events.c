@@ -83,6 +83,29 @@ void assay_notify_from_changes(struct assay_notify_events *ev, const char *key,
 	x->message = sbuf_detach(&sb, NULL);
 }
 
+void assay_notify_sample(struct assay_notify_events *ev)
+{
+	struct assay_notify_event *x =
+	    assay_notify_add(ev, ASSAY_NOTIFY_RECOVERED, NULL, "sample", NULL);
+	x->series = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "workload", "assay-notify-test",
+			      "metric", "tokens_per_sec_per_gpu", "statistic", "value", "cluster",
+			      "sample", "scale", "1x8", "precision", "bf16");
+	x->series_key = xstrdup("0000000000000000000000000000000000000000000000000000000000000000");
+	x->unit = xstrdup("tokens/s/gpu");
+	x->direction = ASSAY_DIR_HIGHER;
+	x->has_change = true;
+	x->before = 900;
+	x->after = 1000;
+	x->change = 1000.0 / 900 - 1;
+	x->pvalue = 1e-6;
+	x->previous = xstrdup("sample-before");
+	x->timestamp = xstrdup("2026-01-01T00:00:00Z");
+	struct sbuf sb = SBUF_INIT;
+	notify_event_line(x, &sb);
+	free(x->message);
+	x->message = sbuf_detach(&sb, NULL);
+}
+
 void notify_change_text(const struct assay_notify_event *ev, char *buf, size_t size)
 {
 	if (!ev->has_change || !isfinite(ev->change))
