@@ -3,6 +3,9 @@
  * here. A delivery never changes the exit code unless --notify-required. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
 
 #include "cli.h"
 #include "notify_cli.h"
@@ -42,9 +45,38 @@ static void print_results(const struct assay_notify_results *r)
 			r->v[i].message);
 }
 
+/* What each target answered, as JSON into record (atomically). */
+static int write_record(const char *record, const struct assay_notify_results *r)
+{
+	json_t *doc = json_pack("{s:s, s:[]}", "schema", "assay.notify-results/1", "targets");
+	json_t *arr = json_object_get(doc, "targets");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct assay_notify_result *x = &r->v[i];
+		json_array_append_new(
+		    arr, json_pack("{s:s, s:s, s:b, s:I, s:I, s:i, s:I, s:s}", "target", x->target,
+				   "type", x->type, "delivered", x->ok && x->attempted, "events",
+				   (json_int_t)x->events, "sent_before", (json_int_t)x->skipped,
+				   "attempts", x->attempts, "status", (json_int_t)x->status,
+				   "message", x->message));
+	}
+	char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
+	json_decref(doc);
+	struct assay_error e;
+	assay_err rc = assay_write_file_atomic(record, text, strlen(text), &e);
+	free(text);
+	return rc == ASSAY_OK ? ASSAY_OK : cli_report(&e);
+}
+
 int notify_cli_send(struct notify_cli *n, const char *store_path,
 		    const struct assay_notify_events *ev, const struct assay_notify_context *ctx,
 		    int rc)
+{
+	return notify_cli_send_record(n, store_path, ev, ctx, NULL, rc);
+}
+
+int notify_cli_send_record(struct notify_cli *n, const char *store_path,
+			   const struct assay_notify_events *ev,
+			   const struct assay_notify_context *ctx, const char *record, int rc)
 {
 	if (!n->loaded)
 		return rc;
@@ -60,6 +92,8 @@ int notify_cli_send(struct notify_cli *n, const char *store_path,
 	struct assay_notify_results res = {0};
 	assay_err sent = assay_notify_send(&n->config, s, ev, ctx, &res, &e);
 	print_results(&res);
+	if (record && write_record(record, &res) != ASSAY_OK)
+		rc = assay_err_worst(rc, ASSAY_INFRA);
 	if (sent != ASSAY_OK) {
 		cli_report(&e);
 		rc = assay_err_worst(rc, ASSAY_INFRA);

@@ -27,6 +27,11 @@ int notify_cli_load(const char *cmd, struct notify_cli *n, bool use_env);
 int notify_cli_send(struct notify_cli *n, const char *store_path,
 		    const struct assay_notify_events *ev, const struct assay_notify_context *ctx,
 		    int rc);
+/* The same, also writing what each target answered to record (a JSON file,
+ * schema assay.notify-results/1, no secret in it) when record is not NULL. */
+int notify_cli_send_record(struct notify_cli *n, const char *store_path,
+			   const struct assay_notify_events *ev,
+			   const struct assay_notify_context *ctx, const char *record, int rc);
 void notify_cli_release(struct notify_cli *n);
 
 #endif
