@@ -140,4 +140,24 @@ assay_err assay_notify_send(const struct assay_notify_config *c, struct assay_st
 			    const struct assay_notify_context *ctx,
 			    struct assay_notify_results *out, struct assay_error *e);
 
+/* ---- Prometheus ---- */
+
+/* The series of l (listed from s) as OpenMetrics text appended to out: for
+ * each, its newest value, points, newest time, change points (detected
+ * with o over the points range selects; every annotation applies), whether
+ * the newest is an unacknowledged regression and its relative change, and
+ * whether the newest case that gated it failed; labels are its fields,
+ * series_key, unit and direction. Gauges without timestamps and a final
+ * "# EOF", so that Prometheus' text parser (node_exporter's textfile
+ * collector, the Pushgateway) reads it too. *series: how many series. */
+assay_err assay_openmetrics(struct assay_store *s, struct assay_series_list *l,
+			    const struct assay_series_filter *range,
+			    const struct assay_detect_opts *o, struct sbuf *out, size_t *series,
+			    struct assay_error *e);
+/* PUT text to a Pushgateway URL (its /metrics/job/NAME... path), within
+ * timeout_s, retrying as notifications do; said: what it answered.
+ * ASSAY_INFRA when it was not taken. */
+assay_err assay_openmetrics_push(const char *url, const char *text, double timeout_s, char *said,
+				 size_t size, struct assay_error *e);
+
 #endif

@@ -555,6 +555,12 @@ assay_err assay_store_notified(struct assay_store *s, const char *target, const 
 assay_err assay_store_notify_record(struct assay_store *s, const char *target, const char *event,
 				    const char *kind, const char *series_key, const char *revision,
 				    struct assay_error *e);
+/* fn(series_key, failed, ctx) for every series a stored gate verdict judged,
+ * in key order: failed when a verdict of the newest case that judged it
+ * failed. A non-zero return from fn stops the walk and is returned. */
+typedef int (*assay_store_series_gate_fn)(const char *series_key, bool failed, void *ctx);
+assay_err assay_store_series_gates(struct assay_store *s, assay_store_series_gate_fn fn, void *ctx,
+				   struct assay_error *e);
 /* Whether a series (key, fields) passes f's keys and field=value matches
  * (its time bounds are not looked at). */
 bool assay_series_filter_accepts(const struct assay_series_filter *f, const char *key,

@@ -171,3 +171,20 @@ void notify_http_send(const struct assay_notify_config *c, const struct assay_no
 			sleep_s(pause);
 	}
 }
+
+assay_err assay_openmetrics_push(const char *url, const char *text, double timeout_s, char *said,
+				 size_t size, struct assay_error *e)
+{
+	struct assay_notify_config c = {.timeout_s = timeout_s, .retries = 2, .backoff_s = 0.5};
+	struct assay_notify_target t = {.name = "pushgateway", .url = (char *)url};
+	struct notify_request req = {.method = "PUT", .url = (char *)url, .body = (char *)text};
+	strlist_push(&req.headers, "Content-Type: text/plain; version=0.0.4; charset=utf-8");
+	struct assay_notify_result r = {0};
+	notify_http_send(&c, &t, &req, assay_monotonic() + timeout_s, &r);
+	strlist_clear(&req.headers);
+	snprintf(said, size, "%s", r.message);
+	if (r.ok)
+		return ASSAY_OK;
+	return assay_error_set(e, ASSAY_INFRA, "the Pushgateway: not pushed after %d attempt%s: %s",
+			       r.attempts, r.attempts == 1 ? "" : "s", r.message);
+}

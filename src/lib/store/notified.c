@@ -57,3 +57,27 @@ assay_err assay_store_notify_record(struct assay_store *s, const char *target, c
 	}
 	return store_commit(s, e);
 }
+
+assay_err assay_store_series_gates(struct assay_store *s, assay_store_series_gate_fn fn, void *ctx,
+				   struct assay_error *e)
+{
+	/* The newest case that judged each series, and whether any of its
+	 * verdicts on the series failed. */
+	struct store_stmt *st = store_prepare(
+	    s,
+	    "SELECT v.series_key, MAX(CASE WHEN v.status = 'FAIL' THEN 1 ELSE 0 END) "
+	    "FROM verdicts v JOIN (SELECT series_key, MAX(\"case\") AS c FROM verdicts "
+	    "WHERE series_key IS NOT NULL GROUP BY series_key) l "
+	    "ON l.series_key = v.series_key AND l.c = v.\"case\" "
+	    "GROUP BY v.series_key ORDER BY v.series_key",
+	    e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	int step, rc = 0;
+	while (!rc && (step = store_step(st)) == STORE_ROW)
+		rc = fn(store_column_text(st, 0), store_column_int64(st, 1) != 0, ctx);
+	store_finalize(st);
+	if (rc)
+		return (assay_err)rc;
+	return step == STORE_DONE ? ASSAY_OK : store_sqlerr(s, e, "reading the gate verdicts");
+}
