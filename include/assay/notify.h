@@ -81,6 +81,8 @@ struct assay_notify_target {
 	char *repo, *context, *mode, *api; /* github: owner/name, status context,
 					    * "status" or "check", API base URL */
 	char *sha;                         /* github: the revision from revision_env */
+	char *from, *user;                 /* email: the sender, the SMTP login */
+	struct strlist to;                 /* email: the recipients */
 	bool pr_comment;                   /* github: comment on the pull request */
 	long long pr;                      /* github: its number from pr_env (0: none) */
 };

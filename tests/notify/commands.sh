@@ -14,17 +14,30 @@ T=$(mktemp -d /tmp/assay-notify-commands.XXXXXX)
 . "$src/tests/lib/store.sh"
 # shellcheck source=lib.sh
 . "$src/tests/notify/lib.sh"
-trap 'server_stop; store_cleanup; rm -rf "$T"' EXIT
+trap 'server_stop; sink_stop; store_cleanup; rm -rf "$T"' EXIT
 store_init "$T"
 server_start "$T"
 cd "$T" || exit 1
 
+sink_start "$T"
 CANARY=c4n4ry-77aa88bb99cc
 export HOOK_URL=$BASE/ok/$CANARY/hook SLACK_URL=$BASE/ok/$CANARY/slack
+export TEAMS_URL=$BASE/ok/$CANARY/teams GH_TOKEN=ghp_$CANARY SMTP_URL=smtp://127.0.0.1:$SMTP_PORT
 cat >notify.json <<'EOF'
 {"targets": [
   {"name": "hook", "type": "webhook", "url_env": "HOOK_URL", "events": ["gate-failed", "infra", "published"]},
   {"name": "chat", "type": "slack", "url_env": "SLACK_URL", "events": ["gate-failed", "infra", "published"]}]}
+EOF
+# publish's event goes to every type.
+cat >publish.json <<EOF
+{"targets": [
+  {"name": "hook", "type": "webhook", "url_env": "HOOK_URL", "events": ["published"]},
+  {"name": "chat", "type": "slack", "url_env": "SLACK_URL", "events": ["published"]},
+  {"name": "room", "type": "teams", "url_env": "TEAMS_URL", "events": ["published"]},
+  {"name": "gh", "type": "github", "token_env": "GH_TOKEN", "repo": "acme/gpu-perf",
+   "api_url": "$BASE/github", "events": ["published"]},
+  {"name": "mail", "type": "email", "url_env": "SMTP_URL", "from": "assay@ci.example.com",
+   "to": ["team@example.com"], "events": ["published"]}]}
 EOF
 events() { # the webhook's events of the requests so far: "kind|message" lines
 	python3 - "$LOG" <<'PY'
@@ -97,20 +110,36 @@ for i in 1 2 3; do
 	"$assay" run --store "$S" --out out --revision rev1 --quiet pubtoy.json >/dev/null 2>&1 || fail "pubtoy run $i"
 done
 : >"$LOG"
-"$assay" publish --store "$S" --suite pubtoy --last 3 --revision rev1 --out pub --notify notify.json >pub.out 2>pub.err ||
+"$assay" publish --store "$S" --suite pubtoy --last 3 --revision rev1 --out pub --notify publish.json >pub.out 2>pub.err ||
 	fail "publish: $(cat pub.err)"
 events >pub.events
 grep -q '^published|rev1|suite pubtoy: 1 series published in pub (unversioned, manifest sha256 ' pub.events ||
 	fail "publish: $(cat pub.events)"
-python3 - "$LOG" <<'PY' || fail "publish: slack"
-import json, sys
+python3 - "$LOG" "$MAIL_LOG" <<'PY' || fail "publish: every target type"
+import email, email.policy, json, sys
+seen = set()
 for line in open(sys.argv[1]):
     r = json.loads(line)
+    b = json.loads(r["body"])
     if r["path"].endswith("/slack"):
-        b = json.loads(r["body"])
         assert b["text"] == "assay publish: 1 publication", b["text"]
         assert b["blocks"][1]["text"]["text"].startswith("*published* suite pubtoy: 1 series published")
         assert "revision rev1" in b["blocks"][-1]["elements"][0]["text"]
+    elif r["path"].endswith("/teams"):
+        body = b["attachments"][0]["content"]["body"]
+        assert body[0]["text"] == "assay publish: 1 publication"
+        assert body[1]["text"].startswith("published: suite pubtoy: 1 series published"), body[1]
+    elif "/statuses/" in r["path"]:
+        assert r["path"] == "/github/repos/acme/gpu-perf/statuses/rev1", r["path"]
+        assert b == {"state": "success", "description": "assay publish: 1 publication",
+                     "context": "assay"}, b
+    seen.add("github" if "/statuses/" in r["path"] else r["path"].rsplit("/", 1)[1])
+assert seen == {"hook", "slack", "teams", "github"}, seen
+mails = [json.loads(l) for l in open(sys.argv[2])]
+assert len(mails) == 1
+m = email.message_from_string(mails[0]["data"], policy=email.policy.default)
+assert m["Subject"] == "assay publish: 1 publication"
+assert "- published: suite pubtoy: 1 series published in pub" in list(m.iter_parts())[0].get_content()
 PY
 
 for f in ./*.out ./*.err "$record" $(store_files "$S"); do

@@ -51,3 +51,23 @@ log_wait() {
 	done
 	fail "no request for which $1"
 }
+
+# sink_start DIR: starts smtp_sink.py; sets SMTP_PORT and MAIL_LOG.
+sink_start() {
+	MAIL_LOG=$1/mail.jsonl
+	: >"$MAIL_LOG"
+	python3 "$here_notify/smtp_sink.py" "$1/smtp-port" "$MAIL_LOG" &
+	SINK_PID=$!
+	for _ in $(seq 1 300); do
+		[ -s "$1/smtp-port" ] && break
+		sleep 0.1
+	done
+	[ -s "$1/smtp-port" ] || fail "the SMTP sink did not start"
+	SMTP_PORT=$(cat "$1/smtp-port")
+}
+
+sink_stop() {
+	[ -n "${SINK_PID:-}" ] && kill "$SINK_PID" 2>/dev/null
+	[ -n "${SINK_PID:-}" ] && wait "$SINK_PID" 2>/dev/null
+	SINK_PID=""
+}

@@ -28,10 +28,12 @@ int assay_notify_kind_parse(const char *s)
 	return -1;
 }
 
-/* Whether url's host is 127.0.0.1, ::1 or localhost (plain http allowed). */
-static bool loopback(const char *url)
+bool notify_loopback(const char *url)
 {
-	const char *h = url + strlen("http://");
+	const char *h = strstr(url, "://");
+	if (!h)
+		return false;
+	h += 3;
 	const char *const hosts[] = {"127.0.0.1", "[::1]", "localhost"};
 	for (size_t i = 0; i < ARRAY_SIZE(hosts); i++) {
 		size_t n = strlen(hosts[i]);
@@ -64,7 +66,7 @@ int notify_env_value(struct assay_cfg *c, const json_t *o, const char *path, con
 int notify_check_url(struct assay_cfg *c, const char *kp, const char *what, const char *url)
 {
 	if (assay_starts_with(url, "https://") ||
-	    (assay_starts_with(url, "http://") && loopback(url)))
+	    (assay_starts_with(url, "http://") && notify_loopback(url)))
 		return 0;
 	return assay_cfg_fail(c, kp,
 			      "%s must start with https:// (http:// only to 127.0.0.1, [::1] or "
@@ -132,7 +134,7 @@ static int target_parse(struct assay_cfg *c, const json_t *o, const char *path,
 		return -1;
 	t->ca_file = ca ? xstrdup(ca) : NULL;
 	assay_json_path_key(kp, sizeof(kp), path, "url_env");
-	if (t->url) {
+	if (t->url && !t->type->smtp) {
 		char what[128];
 		snprintf(what, sizeof(what), "the URL in %s", t->url_env);
 		if (notify_check_url(c, kp, what, t->url) < 0)
@@ -235,6 +237,9 @@ void assay_notify_config_release(struct assay_notify_config *nc)
 		free(t->mode);
 		free(t->api);
 		free(t->sha);
+		free(t->from);
+		free(t->user);
+		strlist_clear(&t->to);
 	}
 	free(nc->v);
 	free(nc->file);

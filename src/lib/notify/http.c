@@ -68,20 +68,27 @@ static void sleep_s(double s)
 		;
 }
 
-/* One attempt: the curl result, the status, Retry-After seconds (-1: none). */
-static CURLcode attempt(const struct assay_notify_target *t, const struct notify_request *req,
-			double left, long *status, double *retry_after, struct sbuf *body,
-			char *err)
+/* The message of an SMTP request, read by curl in pieces. */
+struct reader {
+	const char *data;
+	size_t len, pos;
+};
+
+static size_t read_message(char *buf, size_t size, size_t n, void *ctx)
 {
-	CURL *h = curl_easy_init();
-	if (!h)
-		return CURLE_FAILED_INIT;
-	struct curl_slist *hdr = NULL;
-	for (size_t i = 0; i < req->headers.n; i++)
-		hdr = curl_slist_append(hdr, req->headers.v[i]);
+	struct reader *r = ctx;
+	size_t want = size * n, left = r->len - r->pos;
+	size_t k = want < left ? want : left;
+	memcpy(buf, r->data + r->pos, k);
+	r->pos += k;
+	return k;
+}
+
+/* What every attempt sets: TLS verified, no redirects, the time left. */
+static void setup_common(CURL *h, const struct assay_notify_target *t, double left, char *err)
+{
 	long ms = (long)(left * 1000) > 1 ? (long)(left * 1000) : 1;
-	curl_easy_setopt(h, CURLOPT_URL, req->url);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http,smtp,smtps");
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -90,6 +97,37 @@ static CURLcode attempt(const struct assay_notify_target *t, const struct notify
 		curl_easy_setopt(h, CURLOPT_CAINFO, t->ca_file);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, ms);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, ms < 5000 ? ms : 5000L);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, err);
+	err[0] = 0;
+}
+
+/* SMTP: STARTTLS required (smtp://) or TLS from the start (smtps://),
+ * except to a loopback address; the login when the target has one. */
+static struct curl_slist *setup_smtp(CURL *h, const struct notify_request *req, struct reader *rd)
+{
+	struct curl_slist *rcpt = NULL;
+	for (size_t i = 0; i < req->rcpt->n; i++)
+		rcpt = curl_slist_append(rcpt, req->rcpt->v[i]);
+	curl_easy_setopt(h, CURLOPT_USE_SSL,
+			 notify_loopback(req->url) ? CURLUSESSL_TRY : CURLUSESSL_ALL);
+	curl_easy_setopt(h, CURLOPT_MAIL_FROM, req->mail_from);
+	curl_easy_setopt(h, CURLOPT_MAIL_RCPT, rcpt);
+	if (req->user)
+		curl_easy_setopt(h, CURLOPT_USERNAME, req->user);
+	if (req->password)
+		curl_easy_setopt(h, CURLOPT_PASSWORD, req->password);
+	*rd = (struct reader){req->body, strlen(req->body), 0};
+	curl_easy_setopt(h, CURLOPT_READFUNCTION, read_message);
+	curl_easy_setopt(h, CURLOPT_READDATA, rd);
+	curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+	return rcpt;
+}
+
+static struct curl_slist *setup_http(CURL *h, const struct notify_request *req, struct sbuf *body)
+{
+	struct curl_slist *hdr = NULL;
+	for (size_t i = 0; i < req->headers.n; i++)
+		hdr = curl_slist_append(hdr, req->headers.v[i]);
 	char agent[64];
 	snprintf(agent, sizeof(agent), "assay/%s", assay_version_string);
 	curl_easy_setopt(h, CURLOPT_USERAGENT, agent);
@@ -99,15 +137,30 @@ static CURLcode attempt(const struct assay_notify_target *t, const struct notify
 		curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->body);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, keep_body);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, body);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, err);
-	err[0] = 0;
+	return hdr;
+}
+
+/* One attempt: the curl result, the status (HTTP or SMTP), Retry-After
+ * seconds (-1: none). */
+static CURLcode attempt(const struct assay_notify_target *t, const struct notify_request *req,
+			double left, long *status, double *retry_after, struct sbuf *body,
+			char *err)
+{
+	CURL *h = curl_easy_init();
+	if (!h)
+		return CURLE_FAILED_INIT;
+	struct reader rd;
+	bool smtp = req->rcpt != NULL;
+	curl_easy_setopt(h, CURLOPT_URL, req->url);
+	setup_common(h, t, left, err);
+	struct curl_slist *list = smtp ? setup_smtp(h, req, &rd) : setup_http(h, req, body);
 	CURLcode rc = curl_easy_perform(h);
 	*status = 0;
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
 	curl_off_t ra = -1;
 	*retry_after =
 	    curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra > 0 ? (double)ra : -1;
-	curl_slist_free_all(hdr);
+	curl_slist_free_all(list);
 	curl_easy_cleanup(h);
 	return rc;
 }
@@ -144,8 +197,10 @@ void notify_http_send(const struct assay_notify_config *c, const struct assay_no
 		r->attempts++;
 		reply_words(&body, said, sizeof(said));
 		sbuf_release(&body);
-		bool retry = rc != CURLE_OK || r->status >= 500 || r->status == 429;
-		r->ok = rc == CURLE_OK && r->status >= 200 && r->status < 300;
+		bool smtp = req->rcpt != NULL;
+		bool retry = smtp ? rc != CURLE_OK && rc != CURLE_LOGIN_DENIED && r->status < 500
+				  : rc != CURLE_OK || r->status >= 500 || r->status == 429;
+		r->ok = rc == CURLE_OK && (smtp || (r->status >= 200 && r->status < 300));
 		if (rc == CURLE_OPERATION_TIMEDOUT)
 			snprintf(r->message, sizeof(r->message),
 				 "no answer within the timeout (%g s for all targets)",
@@ -154,8 +209,8 @@ void notify_http_send(const struct assay_notify_config *c, const struct assay_no
 			snprintf(r->message, sizeof(r->message), "%s",
 				 err[0] ? err : curl_easy_strerror(rc));
 		else
-			snprintf(r->message, sizeof(r->message), "HTTP %ld%s%s", r->status,
-				 said[0] ? ": " : "", said);
+			snprintf(r->message, sizeof(r->message), "%s %ld%s%s",
+				 smtp ? "SMTP" : "HTTP", r->status, said[0] ? ": " : "", said);
 		mask_secrets(t, r->message, sizeof(r->message));
 		if (r->ok || !retry || rc == CURLE_OPERATION_TIMEDOUT)
 			return;

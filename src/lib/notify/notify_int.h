@@ -11,7 +11,10 @@ struct notify_request {
 	const char *method;     /* "POST" unless set */
 	char *url;              /* owned; may hold a secret */
 	struct strlist headers; /* "Name: value"; may hold a secret */
-	char *body;             /* owned */
+	char *body;             /* owned; smtp(s):// URLs: the whole message */
+	/* smtp:// and smtps:// only (borrowed): the envelope and the login. */
+	const char *mail_from, *user, *password;
+	const struct strlist *rcpt;
 };
 struct notify_requests {
 	struct notify_request *v;
@@ -33,6 +36,7 @@ struct notify_batch {
 struct assay_notify_type {
 	const char *name;
 	bool url, token;         /* which of url_env and token_env the type needs */
+	bool smtp;               /* its URL is smtp(s)://, checked by parse */
 	const char *const *keys; /* its own keys besides the common ones, NULL-ended */
 	/* Check and read its own keys of target object o (at path); -1 on error. */
 	int (*parse)(struct assay_cfg *c, const json_t *o, const char *path,
@@ -41,7 +45,8 @@ struct assay_notify_type {
 	void (*render)(const struct notify_batch *b, struct notify_requests *out);
 };
 
-extern const struct assay_notify_type notify_webhook, notify_slack, notify_teams, notify_github;
+extern const struct assay_notify_type notify_webhook, notify_slack, notify_teams, notify_github,
+    notify_email;
 /* The type named name, or NULL; the names as "webhook, slack, ..." into buf. */
 const struct assay_notify_type *notify_type_find(const char *name);
 void notify_type_names(char *buf, size_t size);
@@ -69,6 +74,8 @@ void notify_event_line(const struct assay_notify_event *ev, struct sbuf *sb);
  * (required when need; *name and *out owned); 1 read, 0 absent, -1 error. */
 int notify_env_value(struct assay_cfg *c, const json_t *o, const char *path, const char *key,
 		     bool need, char **name, char **out);
+/* Whether url's host is 127.0.0.1, [::1] or localhost. */
+bool notify_loopback(const char *url);
 /* -1 (with the error at kp) unless url is https:// or http:// to loopback;
  * what names the URL in the message (never the URL itself). */
 int notify_check_url(struct assay_cfg *c, const char *kp, const char *what, const char *url);

@@ -5,10 +5,7 @@
 #include "notify_int.h"
 
 static const struct assay_notify_type *const types[] = {
-    &notify_webhook,
-    &notify_slack,
-    &notify_teams,
-    &notify_github,
+    &notify_webhook, &notify_slack, &notify_teams, &notify_github, &notify_email,
 };
 
 const struct assay_notify_type *notify_type_find(const char *name)

@@ -4,4 +4,4 @@ args: detect --store /nonexistent/x.db
 exit: 2
 --- stdout
 --- stderr
-tests/fixtures/notify/bad-type.json: $.targets[0].type: unknown target type "slak" (expected webhook, slack, teams, github)
+tests/fixtures/notify/bad-type.json: $.targets[0].type: unknown target type "slak" (expected webhook, slack, teams, github, email)
