@@ -359,6 +359,9 @@ int cmd_run(int argc, char **argv)
 	/* A report that cannot be written is an infrastructure error, but the
 	 * run's own outcome comes first: it turns a passed run into 5 and
 	 * leaves any other exit code as the cases made it. */
+	/* Notifications first, so that the report says what they did. */
+	if (a.nc.loaded && !res.interrupted)
+		res.exit_code = notify_run(&a, &res, res.exit_code);
 	struct assay_error re;
 	bool reported = false;
 	if (!a.no_report) {
@@ -374,8 +377,6 @@ int cmd_run(int argc, char **argv)
 	if (e.message[0] && (rc == ASSAY_INFRA || res.interrupted))
 		cli_report(&e);
 	rc = res.exit_code;
-	if (a.nc.loaded && !res.interrupted)
-		rc = notify_run(&a, &res, rc);
 	notify_cli_release(&a.nc);
 	assay_run_result_release(&res);
 	return rc;

@@ -73,6 +73,18 @@ assert t["hook"] == {"target": "hook", "type": "webhook", "delivered": True, "ev
                      "sent_before": 0, "attempts": 1, "status": 200,
                      "message": "sent 1 event (HTTP 200: ok)"}, t["hook"]
 PY
+# The report says what the notifications did.
+grep -q '^> Notified: hook (webhook, 1 event), chat (slack, 1 event)\.$' "$(dirname "$record")/summary.md" ||
+	fail "run: summary.md does not say what was notified: $(head -5 "$(dirname "$record")/summary.md")"
+grep -q 'Notified: hook (webhook, 1 event), chat (slack, 1 event)\.' "$(dirname "$record")/report.html" ||
+	fail "run: report.html does not say what was notified"
+# A failed delivery: on stderr, in notify.json and in the report; exit 1 still.
+HOOK_URL=$BASE/500/$CANARY/hook replay --revision r0 >run0.out 2>run0.err
+[ $? = 1 ] || fail "a failed delivery changed the exit code"
+grep -qx 'notify: hook (webhook): not sent after 4 attempts: HTTP 500: ok' run0.err || fail "$(cat run0.err)"
+dir0=$(dirname "$(grep -l '"not sent after 4 attempts: HTTP 500: ok"' out/*/notify.json)")
+grep -q '^> Notification to hook (webhook) failed: not sent after 4 attempts: HTTP 500: ok$' "$dir0/summary.md" ||
+	fail "run: summary.md does not report the failed delivery"
 : >"$LOG"
 replay --revision r1 >run2.out 2>run2.err
 [ $? = 1 ] || fail "run again: exit 1"
