@@ -1,6 +1,7 @@
 # Shared by the notify tests (source it after tests/lib/store.sh and
 # store_init): the loopback recording server (server.py) and its log.
-#   server_start DIR     starts server.py; sets PORT, LOG, BASE (http://127.0.0.1:PORT)
+#   server_start DIR [CERT KEY]  starts server.py (HTTPS with a certificate);
+#                        sets PORT, LOG, BASE (http://127.0.0.1:PORT)
 #   log_count FILTER     how many recorded requests a Python expression on r
 #                        (the request: method, path, headers, body, status) accepts
 #   log_wait FILTER      waits (up to 60 s) until one does
@@ -12,10 +13,10 @@ fail() {
 	exit 1
 }
 
-server_start() {
+server_start() { # DIR [CERT KEY]: with a certificate, HTTPS
 	LOG=$1/requests.jsonl
 	: >"$LOG"
-	python3 "$here_notify/server.py" "$1/port" "$LOG" &
+	python3 "$here_notify/server.py" "$1/port" "$LOG" "${@:2}" &
 	SERVER_PID=$!
 	for _ in $(seq 1 300); do
 		[ -s "$1/port" ] && break

@@ -14,7 +14,9 @@ The first part of the path says how to answer:
   /slow-once/...   the first time: recorded, then 200 after 60 s; then 200
   /github/...      201 with {"id": 1} (GitHub's REST API answers so)
 
-usage: server.py PORTFILE LOG
+With CERT and KEY (PEM files) it speaks HTTPS instead.
+
+usage: server.py PORTFILE LOG [CERT KEY]
 """
 import json
 import sys
@@ -83,6 +85,12 @@ class Handler(BaseHTTPRequestHandler):
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
+if len(sys.argv) > 4:
+    import ssl
+
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(sys.argv[3], sys.argv[4])
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
 with open(portfile + ".tmp", "w") as f:
     f.write(str(server.server_address[1]))
 import os  # noqa: E402

@@ -147,7 +147,27 @@ grep -qx 'notify: slow (webhook): nothing new to send (1 sent before)' 8c.err ||
 [ "$(store_sql "$S" "SELECT count(*) FROM notifications WHERE target = 'slow'")" = 1 ] ||
 	fail "recorded more than once"
 
-# 9. The canary is in no byte assay wrote: its output and the store.
+# 9. TLS is verified: a self-signed certificate is refused (once: another
+# attempt cannot mend it) unless the target's ca_file vouches for it.
+server_stop
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+	-addext subjectAltName=IP:127.0.0.1 -keyout key.pem -out cert.pem >/dev/null 2>&1 ||
+	fail "openssl could not make a certificate"
+LOG_HTTP=$LOG
+mkdir -p "$T/tls"
+server_start "$T/tls" "$T/cert.pem" "$T/key.pem"
+export HOOK_TLS=https://127.0.0.1:$PORT/ok/$CANARY
+targets tls.json secure HOOK_TLS
+"$assay" detect --store "$S" --notify tls.json >/dev/null 2>9a.err
+grep -Eqx 'notify: secure \(webhook\): not sent after 1 attempt: SSL certificate problem: self[- ]signed certificate' 9a.err ||
+	fail "an unverified certificate: $(cat 9a.err)"
+[ "$(log_count 'True')" = 0 ] || fail "a request reached a server whose certificate did not verify"
+targets tls-ca.json secure HOOK_TLS ", \"ca_file\": \"$T/cert.pem\""
+"$assay" detect --store "$S" --notify tls-ca.json >/dev/null 2>9b.err
+grep -qx 'notify: secure (webhook): sent 1 event (HTTP 200: ok)' 9b.err || fail "with its ca_file: $(cat 9b.err)"
+LOG=$LOG_HTTP
+
+# 10. The canary is in no byte assay wrote: its output and the store.
 [ "$(log_count "'$CANARY' in r['path']")" -gt 0 ] || fail "the canary never reached the server: proves nothing"
 for f in ./*.out ./*.err $(store_files "$S"); do
 	if grep -rqa "$CANARY" "$f"; then fail "the secret canary is in $f"; fi

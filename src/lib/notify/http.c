@@ -165,6 +165,16 @@ static CURLcode attempt(const struct assay_notify_target *t, const struct notify
 	return rc;
 }
 
+/* Failures that another attempt cannot mend: a certificate that does not
+ * verify, a bad CA file, a refused login, a URL curl cannot use. */
+static bool final_error(CURLcode rc)
+{
+	return rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE ||
+	       rc == CURLE_SSL_CERTPROBLEM || rc == CURLE_LOGIN_DENIED ||
+	       rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_URL_MALFORMAT ||
+	       rc == CURLE_USE_SSL_FAILED;
+}
+
 /* The reply as one printable line. */
 static void reply_words(const struct sbuf *body, char *out, size_t size)
 {
@@ -198,8 +208,9 @@ void notify_http_send(const struct assay_notify_config *c, const struct assay_no
 		reply_words(&body, said, sizeof(said));
 		sbuf_release(&body);
 		bool smtp = req->rcpt != NULL;
-		bool retry = smtp ? rc != CURLE_OK && rc != CURLE_LOGIN_DENIED && r->status < 500
+		bool retry = smtp ? rc != CURLE_OK && r->status < 500
 				  : rc != CURLE_OK || r->status >= 500 || r->status == 429;
+		retry = retry && !final_error(rc);
 		r->ok = rc == CURLE_OK && (smtp || (r->status >= 200 && r->status < 300));
 		if (rc == CURLE_OPERATION_TIMEDOUT)
 			snprintf(r->message, sizeof(r->message),
