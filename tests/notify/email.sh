@@ -94,6 +94,29 @@ infra = list(msgs[1].iter_parts())[0].get_content()
 assert "- infra: assay detect ended with exit 5" in infra, infra
 PY
 
+# STARTTLS: a sink that offers it gets the message over TLS, its
+# certificate verified (refused without the target's ca_file).
+sink_stop
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+	-addext subjectAltName=IP:127.0.0.1 -keyout key.pem -out cert.pem >/dev/null 2>&1 ||
+	fail "openssl could not make a certificate"
+mkdir tls
+sink_start "$T/tls" "$T/cert.pem" "$T/key.pem"
+export SMTP_URL=smtp://127.0.0.1:$SMTP_PORT
+sed 's/"name": "mail"/"name": "mail-tls"/' notify.json >tls.json
+"$assay" detect --store "$S" --notify tls.json >5.out 2>5.err
+grep -Eq '^notify: mail-tls \(email\): not sent after 1 attempt: SSL certificate problem: self[- ]signed certificate' 5.err ||
+	fail "STARTTLS without the ca_file: $(cat 5.err)"
+sed 's|"name": "mail"|"name": "mail-tls", "ca_file": "'"$T"'/cert.pem"|' notify.json >tls-ca.json
+"$assay" detect --store "$S" --notify tls-ca.json >6.out 2>6.err
+grep -qx 'notify: mail-tls (email): sent 2 events (SMTP 250)' 6.err || fail "STARTTLS: $(cat 6.err)"
+python3 - "$MAIL_LOG" "$CANARY" <<'PY' || fail "STARTTLS message"
+import json, sys
+msgs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(msgs) == 1 and msgs[0]["tls"] is True, msgs
+assert msgs[0]["login"]["password"] == sys.argv[2]
+PY
+
 for f in ./*.out ./*.err $(store_files "$S"); do
 	if grep -rqa "$CANARY" "$f"; then fail "the SMTP password is in $f"; fi
 done

@@ -53,11 +53,12 @@ log_wait() {
 	fail "no request for which $1"
 }
 
-# sink_start DIR: starts smtp_sink.py; sets SMTP_PORT and MAIL_LOG.
+# sink_start DIR [CERT KEY]: starts smtp_sink.py (offering STARTTLS with a
+# certificate); sets SMTP_PORT and MAIL_LOG.
 sink_start() {
 	MAIL_LOG=$1/mail.jsonl
 	: >"$MAIL_LOG"
-	python3 "$here_notify/smtp_sink.py" "$1/smtp-port" "$MAIL_LOG" &
+	python3 "$here_notify/smtp_sink.py" "$1/smtp-port" "$MAIL_LOG" "${@:2}" &
 	SINK_PID=$!
 	for _ in $(seq 1 300); do
 		[ -s "$1/smtp-port" ] && break

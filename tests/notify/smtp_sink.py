@@ -6,7 +6,10 @@ message as received (dot-stuffing undone). A recipient whose local part is
 tempfail-once is refused with 451 the first time, then accepted.
 It listens on 127.0.0.1 (a free port, written to PORTFILE once it listens).
 
-usage: smtp_sink.py PORTFILE LOG
+With CERT and KEY (PEM files) it offers STARTTLS and records whether the
+message came over TLS.
+
+usage: smtp_sink.py PORTFILE LOG [CERT KEY]
 """
 import base64
 import json
@@ -16,6 +19,12 @@ import sys
 import threading
 
 portfile, logfile = sys.argv[1], sys.argv[2]
+tls = None
+if len(sys.argv) > 4:
+    import ssl
+
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(sys.argv[3], sys.argv[4])
 lock = threading.Lock()
 refused = set()
 
@@ -60,7 +69,7 @@ class Session(socketserver.StreamRequestHandler):
         with lock:
             with open(logfile, "a") as f:
                 f.write(json.dumps({"from": self.sender, "rcpt": self.rcpt, "login": self.login,
-                                    "data": "\r\n".join(lines) + "\r\n"}) + "\n")
+                                    "tls": self.tls, "data": "\r\n".join(lines) + "\r\n"}) + "\n")
         self.say("250 2.0.0 queued")
 
     def rcpt_to(self, arg):
@@ -74,8 +83,16 @@ class Session(socketserver.StreamRequestHandler):
             self.rcpt.append(addr)
             self.say("250 2.1.5 ok")
 
+    def starttls(self):
+        self.say("220 2.0.0 ready to start TLS")
+        self.wfile.flush()
+        self.connection = tls.wrap_socket(self.connection, server_side=True)
+        self.rfile = self.connection.makefile("rb")
+        self.wfile = self.connection.makefile("wb", buffering=0)
+        self.tls = True
+
     def handle(self):
-        self.login, self.sender, self.rcpt = None, None, []
+        self.login, self.sender, self.rcpt, self.tls = None, None, [], False
         self.say("220 sink ESMTP")
         try:
             while True:
@@ -83,10 +100,14 @@ class Session(socketserver.StreamRequestHandler):
                 cmd = cmd.upper()
                 if cmd == "EHLO":
                     self.say("250-sink")
+                    if tls and not self.tls:
+                        self.say("250-STARTTLS")
                     self.say("250-AUTH PLAIN LOGIN")
                     self.say("250 8BITMIME")
                 elif cmd == "HELO":
                     self.say("250 sink")
+                elif cmd == "STARTTLS" and tls and not self.tls:
+                    self.starttls()
                 elif cmd == "AUTH":
                     self.auth(args)
                 elif cmd == "MAIL":
