@@ -154,7 +154,7 @@ assert m["Subject"] == "assay publish: 1 publication"
 assert "- published: suite pubtoy: 1 series published in pub" in list(m.iter_parts())[0].get_content()
 PY
 
-for f in ./*.out ./*.err "$record" $(store_files "$S"); do
+for f in ./*.out ./*.err out $(store_files "$S"); do
 	if grep -rqa "$CANARY" "$f"; then fail "the secret canary is in $f"; fi
 done
 echo "ok"
