@@ -18,6 +18,11 @@ pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev l
 pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3 hipcc
             podman runc busybox-static postgresql"
 pkgs_check="$pkgs_check groff man-db zsh bash-completion dpkg-dev lintian debootstrap gzip"  # tests/install: man -l, groff -ww, completions, make deb (dpkg-shlibdeps, lintian), the package in a fresh Debian root
+# libcurl4-openssl-dev: the notifications' HTTP and SMTP transport (src/lib/notify/http.c).
+pkgs_build="$pkgs_build libcurl4-openssl-dev"; pkgs_check="$pkgs_check libcurl4-openssl-dev"
+# python3-prometheus-client, prometheus-node-exporter, prometheus-pushgateway: the
+# consumers tests/notify/openmetrics.sh feeds `store export --format openmetrics` to.
+pkgs_check="$pkgs_check python3-prometheus-client prometheus-node-exporter prometheus-pushgateway"
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
 pkgs_otava="python3 python3-numpy python3-scipy"

@@ -18,7 +18,7 @@ struct assay_verdicts;
 
 /* The schema version this build writes (PRAGMA user_version). Older stores
  * are migrated forward on open; a newer one is refused. */
-#define ASSAY_STORE_SCHEMA_VERSION 9
+#define ASSAY_STORE_SCHEMA_VERSION 10
 /* Default path of the store used by the commands. */
 #define ASSAY_STORE_DEFAULT_PATH "assay.db"
 
@@ -544,5 +544,26 @@ assay_err assay_store_run_history(struct assay_store *s, const char *run_id,
 typedef int (*assay_store_series_key_fn)(const char *key, const char *fields_json, void *ctx);
 assay_err assay_store_series_by_key(struct assay_store *s, const struct strlist *keys,
 				    assay_store_series_key_fn fn, void *ctx, struct assay_error *e);
+
+/* ---- notifications (issue 33): what was sent to which target ---- */
+
+/* Whether target has been sent event (a 64-digit hex identity). */
+assay_err assay_store_notified(struct assay_store *s, const char *target, const char *event,
+			       bool *sent, struct assay_error *e);
+/* Record that target was sent event (kind, series_key and revision may be
+ * NULL), in its own transaction; recording it again changes nothing. */
+assay_err assay_store_notify_record(struct assay_store *s, const char *target, const char *event,
+				    const char *kind, const char *series_key, const char *revision,
+				    struct assay_error *e);
+/* fn(series_key, failed, ctx) for every series a stored gate verdict judged,
+ * in key order: failed when a verdict of the newest case that judged it
+ * failed. A non-zero return from fn stops the walk and is returned. */
+typedef int (*assay_store_series_gate_fn)(const char *series_key, bool failed, void *ctx);
+assay_err assay_store_series_gates(struct assay_store *s, assay_store_series_gate_fn fn, void *ctx,
+				   struct assay_error *e);
+/* Whether a series (key, fields) passes f's keys and field=value matches
+ * (its time bounds are not looked at). */
+bool assay_series_filter_accepts(const struct assay_series_filter *f, const char *key,
+				 const json_t *fields);
 
 #endif

@@ -11,7 +11,9 @@
 
 #include "assay/detect.h"
 #include "assay/json.h"
+#include "assay/notify.h"
 #include "cli.h"
+#include "notify_cli.h"
 #include "opt.h"
 #include "store_cli.h"
 
@@ -31,6 +33,7 @@ struct printer {
 	bool regression; /* an unacknowledged one */
 	bool header;
 	bool regressions_only; /* --regressions-only: print regressions, one line each */
+	struct assay_notify_events *events; /* --notify: the events found, else NULL */
 };
 
 static const char *kind(const struct report *r)
@@ -221,7 +224,10 @@ static int print_stored(void *ctx, struct assay_series_info *si,
 			const struct assay_change_points *cp)
 {
 	const json_t *fields = cp->n ? assay_series_fields(si) : si->fields;
-	print_series(ctx, si->key, fields, si->unit, si->direction, cp);
+	struct printer *p = ctx;
+	print_series(p, si->key, fields, si->unit, si->direction, cp);
+	if (p->events)
+		assay_notify_from_changes(p->events, si->key, fields, si->unit, si->direction, cp);
 	return ASSAY_OK;
 }
 
@@ -262,13 +268,33 @@ static int gate_names(const char *gates, struct assay_gate_config *c)
 	return rc;
 }
 
+/* A failed verdict as a gate-failed event (--notify). */
+static void verdict_event(struct assay_notify_events *ev, const struct assay_regression *vd,
+			  const struct assay_row *row)
+{
+	if (!ev || vd->outcome != ASSAY_GATE_FAILED)
+		return;
+	char key[80];
+	snprintf(key, sizeof(key), "%s/%s", vd->series_key, vd->gate);
+	struct assay_notify_event *x =
+	    assay_notify_add(ev, ASSAY_NOTIFY_GATE_FAILED, key, row->revision, vd->message);
+	free(x->series_key);
+	x->series_key = xstrdup(vd->series_key);
+	x->series = json_incref(row->series);
+	x->unit = row->unit ? xstrdup(row->unit) : NULL;
+	x->direction = row->direction;
+	x->timestamp = row->timestamp ? xstrdup(row->timestamp) : NULL;
+}
+
 /* The verdicts from..v->n of one file's rows: a line each, or JSON into arr. */
 static void print_verdicts(const struct parsed_file *pf, const struct assay_regressions *v,
-			   size_t from, size_t per, bool json, json_t *arr)
+			   size_t from, size_t per, bool json, json_t *arr,
+			   struct assay_notify_events *ev)
 {
 	for (size_t j = from; j < v->n; j++) {
 		const struct assay_regression *vd = &v->v[j];
 		const struct assay_row *row = &pf->rows.v[(j - from) / per];
+		verdict_event(ev, vd, row);
 		const char *status = vd->outcome == ASSAY_GATE_FAILED ? "FAIL"
 				     : vd->acked                      ? "ack"
 				     : vd->insufficient               ? "skip"
@@ -292,7 +318,8 @@ static void print_verdicts(const struct parsed_file *pf, const struct assay_regr
 }
 
 static int gate_files(const char *gates, const struct assay_gate_config *base, struct store_cli *sc,
-		      const struct parse_cli *pc, int nfiles, char **files, const char *format)
+		      const struct parse_cli *pc, int nfiles, char **files, const char *format,
+		      struct assay_notify_events *ev)
 {
 	struct assay_gate_config c = *base;
 	if (gate_names(gates, &c) != ASSAY_OK)
@@ -321,7 +348,7 @@ static int gate_files(const char *gates, const struct assay_gate_config *base, s
 		}
 		/* Verdicts come in row order, one per enabled gate. */
 		size_t per = (size_t)c.changepoint + (size_t)c.rolling_mean;
-		print_verdicts(&pf[i], &v, from, per, !strcmp(format, "json"), arr);
+		print_verdicts(&pf[i], &v, from, per, !strcmp(format, "json"), arr, ev);
 	}
 	if (rc == ASSAY_OK) {
 		if (!strcmp(format, "json")) {
@@ -343,6 +370,7 @@ struct detect_args {
 	struct store_cli sc;
 	struct parse_cli pc;
 	struct assay_gate_config gc;
+	struct notify_cli nc;
 	const char *input, *format, *gates;
 	double window, pvalue, magnitude, segment; /* < 0 (or 0): not given */
 	enum assay_direction dir;
@@ -464,6 +492,8 @@ static const struct cli_opt detect_opts[] = {
     CALL("infer-threshold", "F", opt_infer, "rolling-mean, other rows (default: 0.05)"),
     CLI_OPT_GROUP("reading the gate FILEs (as for assay store ingest)"),
     CLI_OPT_TABLE(parse_cli_opts, struct detect_args, pc),
+    CLI_OPT_GROUP("notifications (stored series and --gate; docs/notify.md)"),
+    CLI_OPT_TABLE(notify_cli_opts, struct detect_args, nc),
     CLI_OPT_END,
 };
 
@@ -504,6 +534,8 @@ static const char *conflict(const struct detect_args *a, int nfiles)
 	const struct assay_series_filter *f = &a->sc.filter;
 	if (a->input && a->gates)
 		return "--input and --gate cannot be combined";
+	if (a->input && (a->nc.file || a->nc.required))
+		return "--notify applies to stored series and --gate, not to --input";
 	if (a->gates && a->regressions_only)
 		return "--regressions-only applies to change points, not to --gate";
 	if (a->input && (f->keys.n || f->match.n || f->since || f->until || f->last))
@@ -518,6 +550,22 @@ static const char *conflict(const struct detect_args *a, int nfiles)
 	if (a->compat && a->segment > 1)
 		return "--min-segment is not part of --otava-compat";
 	return NULL;
+}
+
+/* Send the events found (an infra event when the store failed); rc or 5. */
+static int notify_detect(struct detect_args *a, struct assay_notify_events *ev, int rc)
+{
+	if (!a->nc.loaded || rc == ASSAY_USAGE)
+		return rc;
+	if (rc == ASSAY_INFRA) {
+		char now[32];
+		assay_now_rfc3339(now);
+		assay_notify_add(ev, ASSAY_NOTIFY_INFRA, NULL, now,
+				 "assay detect ended with exit 5 (infrastructure): see its log");
+	}
+	struct assay_notify_context ctx = {"detect", NULL};
+	const char *path = a->sc.path ? a->sc.path : ASSAY_STORE_DEFAULT_PATH;
+	return notify_cli_send(&a->nc, path, ev, &ctx, rc);
 }
 
 int cmd_detect(int argc, char **argv)
@@ -548,16 +596,25 @@ int cmd_detect(int argc, char **argv)
 		o->min_magnitude = a.magnitude;
 	if (a.segment > 0)
 		o->min_segment = (int)a.segment;
+	if (rc == ASSAY_OK)
+		rc = notify_cli_load("detect", &a.nc, !a.input);
+	struct assay_notify_events ev = {0}, *evp = a.nc.loaded ? &ev : NULL;
 	if (rc == ASSAY_OK && a.gates) {
-		rc = gate_files(a.gates, &a.gc, &a.sc, &a.pc, argc - first, argv + first, a.format);
+		rc = gate_files(a.gates, &a.gc, &a.sc, &a.pc, argc - first, argv + first, a.format,
+				evp);
 	} else if (rc == ASSAY_OK) {
-		struct printer p = {a.format, json_array(), 0,     0,
-				    0,        false,        false, a.regressions_only};
+		struct printer p = {.format = a.format,
+				    .json = json_array(),
+				    .regressions_only = a.regressions_only,
+				    .events = evp};
 		rc = a.input ? detect_input(&p, o, a.input, a.dir) : detect_store(&p, o, &a.sc);
 		if (rc == ASSAY_OK)
 			rc = finish_print(&p, a.fail);
 		json_decref(p.json);
 	}
+	rc = notify_detect(&a, &ev, rc);
+	assay_notify_events_release(&ev);
+	notify_cli_release(&a.nc);
 	parse_cli_release(&a.pc);
 	store_cli_release(&a.sc);
 	return rc < 0 ? ASSAY_OK : rc;

@@ -14,12 +14,14 @@
 #include "assay/parse.h"
 #include "assay/training.h"
 #include "cli.h"
+#include "notify_cli.h"
 #include "opt.h"
 
 struct gate_args {
 	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log;
 	const char *input_format, *format;
 	struct assay_train_opts topts;
+	struct notify_cli nc;
 };
 
 /* --format: what is printed. A log format here is the deprecated spelling
@@ -68,6 +70,8 @@ static const struct cli_opt gate_opts[] = {
      .def = "table",
      .call = opt_format},
     CLI_OPT_JSON,
+    CLI_OPT_GROUP("notifications (docs/notify.md)"),
+    CLI_OPT_TABLE(notify_cli_opts, struct gate_args, nc),
     CLI_OPT_END,
 };
 
@@ -204,7 +208,24 @@ static void spec_gates(const struct gate_args *a, const struct assay_gate_spec *
 		print_table(vs);
 }
 
-static int run_gates(const struct gate_args *a, int nres, char **results)
+/* Each failed verdict as a gate-failed event (--notify). */
+static void verdict_events(const struct assay_verdicts *vs, struct assay_notify_events *ev)
+{
+	for (size_t i = 0; ev && i < vs->n; i++) {
+		const struct assay_verdict *v = &vs->v[i];
+		if (v->status != ASSAY_VERDICT_FAIL)
+			continue;
+		char *what = xasprintf("%s %s: %s", v->gate, v->metric, v->message);
+		char key[160];
+		snprintf(key, sizeof(key), "%s/%s/%s", v->series_key ? v->series_key : "", v->gate,
+			 v->metric);
+		assay_notify_add(ev, ASSAY_NOTIFY_GATE_FAILED, key, NULL, what);
+		free(what);
+	}
+}
+
+static int run_gates(const struct gate_args *a, int nres, char **results,
+		     struct assay_notify_events *ev)
 {
 	struct assay_thresholds th = {0};
 	struct assay_gate_spec spec = {0};
@@ -255,6 +276,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 						   &err) != ASSAY_OK)
 		goto report;
 	spec_gates(a, &spec, &log, &save, &resume, &vs);
+	verdict_events(&vs, ev);
 	rc = assay_verdicts_outcome(&vs);
 	/* A log's own outcome counts as in 'assay parse': a failed workload
 	 * is 3 and a log without steps 4, not merely a failed verdict. */
@@ -315,7 +337,19 @@ int cmd_gate(int argc, char **argv)
 	int first, rc = cli_parse(&cmd_gate_spec, argc, argv, &a, &first);
 	if (rc == ASSAY_OK)
 		rc = check_args(&a, argc - first);
+	if (rc == ASSAY_OK)
+		rc = notify_cli_load("gate", &a.nc, true);
 	if (rc)
 		return rc < 0 ? ASSAY_OK : rc;
-	return run_gates(&a, argc - first, argv + first);
+	struct assay_notify_events ev = {0};
+	rc = run_gates(&a, argc - first, argv + first, a.nc.loaded ? &ev : NULL);
+	if (rc == ASSAY_INFRA)
+		assay_notify_add(&ev, ASSAY_NOTIFY_INFRA, NULL, NULL,
+				 "assay gate ended with exit 5 (infrastructure): see its log");
+	struct assay_notify_context ctx = {"gate", NULL};
+	if (rc != ASSAY_USAGE)
+		rc = notify_cli_send(&a.nc, NULL, &ev, &ctx, rc);
+	assay_notify_events_release(&ev);
+	notify_cli_release(&a.nc);
+	return rc;
 }

@@ -12,12 +12,14 @@
 #include "assay/store.h"
 #include "assay/version.h"
 #include "cli.h"
+#include "notify_cli.h"
 #include "opt.h"
 
 struct publish_args {
 	const char *store, *suite, *revision, *out, *tag, *expect, *verify;
 	long long last, resamples, seed;
 	double level, p50, p99, drift, mad_k, outliers;
+	struct notify_cli nc;
 };
 
 static const struct cli_opt publish_opts[] = {
@@ -98,6 +100,8 @@ static const struct cli_opt publish_opts[] = {
      .help = "the PRNG seed: the same seed gives the same CIs",
      .def = "1",
      .min = 0},
+    CLI_OPT_GROUP("notifications (docs/notify.md)"),
+    CLI_OPT_TABLE(notify_cli_opts, struct publish_args, nc),
     CLI_OPT_END,
 };
 
@@ -218,7 +222,38 @@ static void fill_opts(struct assay_publish_opts *o, const struct publish_args *a
 }
 
 /* Publish from the store and say what came of it. */
-static int publish(const struct publish_args *a, const struct assay_publish_opts *o)
+/* The publication's event: published (its manifest's digest makes it new),
+ * gate-failed when a check failed, infra for exit 5. */
+static void publish_event(const struct publish_args *a, const struct assay_publish_result *r,
+			  int rc, struct assay_notify_events *ev)
+{
+	char *what = NULL;
+	if (rc == ASSAY_OK)
+		what = xasprintf("suite %s: %zu series published in %s (%s, manifest sha256 %.12s)",
+				 a->suite, r->series, a->out,
+				 r->released ? "released" : "unversioned", r->manifest_sha256);
+	else if (rc == ASSAY_GATE_FAILED)
+		what = xasprintf("suite %s: not published, %zu check%s failed%s%s", a->suite,
+				 r->problems.n, r->problems.n == 1 ? "" : "s",
+				 r->problems.n ? ": " : "", r->problems.n ? r->problems.v[0] : "");
+	else if (rc == ASSAY_INFRA)
+		what = xasprintf("assay publish of suite %s ended with exit 5 (infrastructure)",
+				 a->suite);
+	if (!what)
+		return;
+	enum assay_notify_kind k = rc == ASSAY_OK            ? ASSAY_NOTIFY_PUBLISHED
+				   : rc == ASSAY_GATE_FAILED ? ASSAY_NOTIFY_GATE_FAILED
+							     : ASSAY_NOTIFY_INFRA;
+	char now[32];
+	assay_now_rfc3339(now);
+	struct assay_notify_event *x =
+	    assay_notify_add(ev, k, a->suite, rc == ASSAY_OK ? r->manifest_sha256 : now, what);
+	free(x->revision);
+	x->revision = a->revision ? xstrdup(a->revision) : NULL;
+	free(what);
+}
+
+static int publish(struct publish_args *a, const struct assay_publish_opts *o)
 {
 	struct assay_store *s = NULL;
 	struct assay_error e;
@@ -248,6 +283,13 @@ static int publish(const struct publish_args *a, const struct assay_publish_opts
 		if (assay_store_close(s, &ce) != ASSAY_OK && rc == ASSAY_OK)
 			rc = cli_report(&ce);
 	}
+	if (a->nc.loaded) {
+		struct assay_notify_events ev = {0};
+		struct assay_notify_context ctx = {"publish", a->revision};
+		publish_event(a, &r, rc, &ev);
+		rc = notify_cli_send(&a->nc, a->store, &ev, &ctx, rc);
+		assay_notify_events_release(&ev);
+	}
 	assay_publish_result_release(&r);
 	return rc;
 }
@@ -272,6 +314,8 @@ int cmd_publish(int argc, char **argv)
 		return verify(a.verify);
 	}
 	rc = check_args(&a, argc - first);
+	if (rc == ASSAY_OK)
+		rc = notify_cli_load("publish", &a.nc, true);
 	if (rc)
 		return rc;
 	if (a.tag && !a.expect)
@@ -282,5 +326,6 @@ int cmd_publish(int argc, char **argv)
 	rc = publish(&a, &o);
 	strlist_clear(&o.run_ids);
 	strlist_clear(&o.private_names);
+	notify_cli_release(&a.nc);
 	return rc;
 }

@@ -11,12 +11,14 @@
 #include "assay/report.h"
 #include "assay/run.h"
 #include "cli.h"
+#include "notify_cli.h"
 #include "opt.h"
 
 struct run_args {
 	struct assay_run_options o;
 	const char *format;
 	bool quiet, no_report;
+	struct notify_cli nc;
 };
 
 static const char *const formats[] = {"text", "json", NULL};
@@ -49,6 +51,8 @@ static const struct cli_opt run_opts[] = {
     CLI_OPT_FLAG("no-report", struct run_args, no_report,
 		 "do not write report.html, junit.xml and summary.md into\n"
 		 "the run folder at the end (`assay report` writes them later)"),
+    CLI_OPT_GROUP("notifications (docs/notify.md)"),
+    CLI_OPT_TABLE(notify_cli_opts, struct run_args, nc),
     CLI_OPT_END,
 };
 
@@ -277,6 +281,38 @@ static void print_result(const struct assay_run_result *res, bool json, bool rep
 	fflush(stdout);
 }
 
+/* --notify: each failed gate of a case (gate-failed) and exit 5 (infra),
+ * sent once per target, what each answered in <run_dir>/notify.json. */
+static int notify_run(struct run_args *a, const struct assay_run_result *res, int rc)
+{
+	struct assay_notify_events ev = {0};
+	for (size_t i = 0; i < res->n; i++) {
+		const struct assay_verdicts *vs = &res->cases[i].verdicts;
+		for (size_t j = 0; j < vs->n; j++) {
+			const struct assay_verdict *v = &vs->v[j];
+			if (v->status != ASSAY_VERDICT_FAIL)
+				continue;
+			char key[200],
+			    *what = xasprintf("case %s: %s %s: %s", res->cases[i].case_id, v->gate,
+					      v->metric, v->message);
+			snprintf(key, sizeof(key), "%s/%s/%s/%s", res->cases[i].case_id,
+				 v->series_key ? v->series_key : "", v->gate, v->metric);
+			assay_notify_add(&ev, ASSAY_NOTIFY_GATE_FAILED, key, res->revision, what);
+			free(what);
+		}
+	}
+	if (rc == ASSAY_INFRA)
+		assay_notify_add(
+		    &ev, ASSAY_NOTIFY_INFRA, res->run_id, res->run_id,
+		    "assay run ended with exit 5 (infrastructure): see the run's report");
+	struct assay_notify_context ctx = {"run", res->revision};
+	char *record = xasprintf("%s/notify.json", res->run_dir);
+	rc = notify_cli_send_record(&a->nc, res->store, &ev, &ctx, record, rc);
+	free(record);
+	assay_notify_events_release(&ev);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = {.format = "text"};
@@ -284,6 +320,8 @@ int cmd_run(int argc, char **argv)
 	int first, rc = cli_parse(&cmd_run_spec, argc, argv, &a, &first);
 	if (rc == ASSAY_OK && a.o.dry_run && a.o.resume)
 		rc = cli_usage_error("run", "--dry-run and --resume cannot be combined");
+	if (rc == ASSAY_OK && !a.o.dry_run)
+		rc = notify_cli_load("run", &a.nc, true);
 	if (rc)
 		return rc < 0 ? ASSAY_OK : rc;
 	o = a.o;
@@ -315,11 +353,15 @@ int cmd_run(int argc, char **argv)
 			print_dry_json(&res, prog.dry);
 		json_decref(prog.dry);
 		assay_run_result_release(&res);
+		notify_cli_release(&a.nc);
 		return rc;
 	}
 	/* A report that cannot be written is an infrastructure error, but the
 	 * run's own outcome comes first: it turns a passed run into 5 and
 	 * leaves any other exit code as the cases made it. */
+	/* Notifications first, so that the report says what they did. */
+	if (a.nc.loaded && !res.interrupted)
+		res.exit_code = notify_run(&a, &res, res.exit_code);
 	struct assay_error re;
 	bool reported = false;
 	if (!a.no_report) {
@@ -335,6 +377,7 @@ int cmd_run(int argc, char **argv)
 	if (e.message[0] && (rc == ASSAY_INFRA || res.interrupted))
 		cli_report(&e);
 	rc = res.exit_code;
+	notify_cli_release(&a.nc);
 	assay_run_result_release(&res);
 	return rc;
 }

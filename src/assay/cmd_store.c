@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "assay/json.h"
+#include "assay/notify.h"
 #include "assay/parse.h"
 #include "assay/store.h"
 #include "cli.h"
@@ -230,16 +231,20 @@ static int export_row(const struct assay_row *r, void *ctx)
 
 struct export_args {
 	struct store_cli sc;
-	const char *format, *output;
+	const char *format, *output, *push;
 };
 
-static const char *const export_formats[] = {"ndjson", "csv", NULL};
+static const char *const export_formats[] = {"ndjson", "csv", "openmetrics", NULL};
 
 static const struct cli_opt export_opts[] = {
     CLI_OPT_TABLE(store_cli_opts, struct export_args, sc),
     CLI_OPT_FORMAT(struct export_args, format,
-		   "what is printed: ndjson (reads back with ingest --input-format rows) or csv",
+		   "what is printed: ndjson (reads back with ingest --input-format rows), csv,\n"
+		   "or openmetrics (each series' newest value, change-point state and gate\n"
+		   "verdict for Prometheus; docs/notify.md)",
 		   "ndjson", export_formats),
+    CLI_OPT_STRING("push", "URL", struct export_args, push,
+		   "openmetrics: PUT the same to a Pushgateway URL (.../metrics/job/NAME)"),
     {.type = CLI_STRING,
      .name = "output",
      .short_name = 'o',
@@ -250,8 +255,69 @@ static const struct cli_opt export_opts[] = {
 };
 
 static const struct cli_spec export_spec =
-    STORE_SPEC("export", "assay store export [--format ndjson|csv] [filters] [-o FILE]",
-	       "Print the stored rows the filters select.\n", export_opts, 0, 0, NULL);
+    STORE_SPEC("export",
+	       "assay store export [--format ndjson|csv] [filters] [-o FILE]\n"
+	       "assay store export --format openmetrics [filters] [-o FILE] [--push URL]",
+	       "Print the stored rows the filters select; with --format openmetrics, one sample\n"
+	       "of each family per series instead (-o FILE: written to a temporary file, then\n"
+	       "renamed, as node_exporter's textfile collector wants).\n",
+	       export_opts, 0, 0, NULL);
+
+/* --push: an http(s) URL without credentials (they would show in ps). */
+static int check_push(const struct export_args *a)
+{
+	const char *u = a->push, *host = u ? strstr(u, "://") : NULL;
+	if (!u)
+		return ASSAY_OK;
+	if (strcmp(a->format, "openmetrics"))
+		return cli_usage_error("store export", "--push needs --format openmetrics");
+	if (!host || (!assay_starts_with(u, "http://") && !assay_starts_with(u, "https://")))
+		return cli_usage_error("store export",
+				       "--push: expected an http:// or https:// URL");
+	const char *slash = strchr(host + 3, '/'), *at = strchr(host + 3, '@');
+	if (at && (!slash || at < slash))
+		return cli_usage_error("store export",
+				       "--push: a URL with credentials would show in ps and logs; "
+				       "the Pushgateway's own auth is not supported");
+	return ASSAY_OK;
+}
+
+/* --format openmetrics: to stdout, -o FILE (atomically) and/or --push URL. */
+static int export_openmetrics(const struct export_args *a)
+{
+	struct assay_store *s;
+	struct assay_series_list l = {0};
+	struct assay_error e;
+	const struct store_cli *sc = &a->sc;
+	int rc = store_cli_open_series(sc, false, &s, &l);
+	if (rc != ASSAY_OK)
+		return rc;
+	struct assay_detect_opts o;
+	struct sbuf text = SBUF_INIT;
+	size_t n = 0;
+	char said[512];
+	assay_detect_defaults(&o);
+	if (assay_openmetrics(s, &l, &sc->filter, &o, &text, &n, &e) != ASSAY_OK)
+		rc = cli_report(&e);
+	if (rc == ASSAY_OK && !a->output && !a->push)
+		fwrite(text.buf ? text.buf : "", 1, text.len, stdout);
+	if (rc == ASSAY_OK && a->output) {
+		if (assay_write_file_atomic(a->output, sbuf_str(&text), text.len, &e) != ASSAY_OK)
+			rc = cli_report(&e);
+		else
+			fprintf(stderr, "%s: %zu series\n", a->output, n);
+	}
+	if (rc == ASSAY_OK && a->push) {
+		if (assay_openmetrics_push(a->push, sbuf_str(&text), 10, said, sizeof(said), &e) !=
+		    ASSAY_OK)
+			rc = cli_report(&e);
+		else
+			fprintf(stderr, "pushed %zu series to the Pushgateway (%s)\n", n, said);
+	}
+	sbuf_release(&text);
+	assay_series_list_release(&l);
+	return store_cli_close(s, rc);
+}
 
 /* Print (or write to output) the rows the filters select. */
 static int export_rows(const struct store_cli *sc, const char *format, const char *output)
@@ -287,6 +353,10 @@ static int store_export(int argc, char **argv)
 	struct export_args a = {.format = "ndjson"};
 	int first, rc = cli_parse(&export_spec, argc, argv, &a, &first);
 	if (rc == ASSAY_OK)
+		rc = check_push(&a);
+	if (rc == ASSAY_OK && !strcmp(a.format, "openmetrics"))
+		rc = export_openmetrics(&a);
+	else if (rc == ASSAY_OK)
 		rc = export_rows(&a.sc, a.format, a.output);
 	store_cli_release(&a.sc);
 	return rc < 0 ? ASSAY_OK : rc;

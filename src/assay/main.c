@@ -27,6 +27,8 @@ const struct cli_command cli_commands[] = {
      &cmd_manifest_spec},
     {"matrix", cmd_matrix, "expand a sweep over a platform registry into cases and shards", NULL,
      &cmd_matrix_spec},
+    {"notify", cmd_notify, "send a sample event to each target of a notifications file", NULL,
+     &cmd_notify_spec},
     {"parse", cmd_parse, "turn result files and training logs into measurement rows", NULL,
      &cmd_parse_spec},
     {"publish", cmd_publish, "publish stable numbers from a few runs: CIs, digests, a manifest",

@@ -429,6 +429,46 @@ static assay_err read_summary(struct loader *L, const struct assay_store_run *ru
 	return rc;
 }
 
+/* What the run's notifications did (<run_dir>/notify.json, written by
+ * assay run --notify; docs/notify.md): a note per target that did not get
+ * what was sent to it, and one naming those that did. A file that cannot
+ * be read is a note too: the report does not fail on it. */
+static void read_notify(struct loader *L)
+{
+	char *path = L->run_dir ? xasprintf("%s/notify.json", L->run_dir) : NULL;
+	json_t *doc = path && load_is_file(path) ? json_load_file(path, 0, NULL) : NULL;
+	if (path && load_is_file(path) && !doc)
+		strlist_push(&L->r->notes, "The run's notify.json cannot be read.");
+	struct sbuf ok = SBUF_INIT;
+	json_t *t;
+	size_t i;
+	json_array_foreach(json_object_get(doc, "targets"), i, t)
+	{
+		const char *name = load_jstr(t, "target"), *type = load_jstr(t, "type");
+		const char *said = load_jstr(t, "message");
+		json_t *delivered = json_object_get(t, "delivered");
+		json_int_t events = json_integer_value(json_object_get(t, "events"));
+		if (json_is_false(delivered) && events > 0) {
+			char *note =
+			    xasprintf("Notification to %s (%s) failed: %s", name ? name : "?",
+				      type ? type : "?", said ? said : "");
+			strlist_push(&L->r->notes, note);
+			free(note);
+		} else if (json_is_true(delivered)) {
+			sbuf_addf(&ok, "%s%s (%s, %lld event%s)",
+				  ok.len ? ", " : "Notified: ", name ? name : "?",
+				  type ? type : "?", (long long)events, events == 1 ? "" : "s");
+		}
+	}
+	if (ok.len) {
+		sbuf_addch(&ok, '.');
+		strlist_push(&L->r->notes, sbuf_str(&ok));
+	}
+	sbuf_release(&ok);
+	json_decref(doc);
+	free(path);
+}
+
 /* What the provenance expectations matched, per case and node or rank. */
 static assay_err load_provenance(struct loader *L, const char *run_id, struct assay_error *e)
 {
@@ -518,8 +558,10 @@ assay_err assay_report_load(const struct assay_report_source *src, struct assay_
 	L.run_id = run.run_id;
 	L.ended = run.ended != NULL;
 	if ((rc = find_folders(&L, src, &sc, &run, found, &lost, e)) == ASSAY_OK &&
-	    (rc = read_summary(&L, &run, lost, e)) == ASSAY_OK)
+	    (rc = read_summary(&L, &run, lost, e)) == ASSAY_OK) {
+		read_notify(&L);
 		rc = load_run(&L, src, &sc, &run, found, e);
+	}
 out:
 	loader_release(&L);
 	assay_store_cases_release(&sc);

@@ -41,6 +41,7 @@ static const struct copy_table {
      "id, ingest, run_id, file, format, sha256, rows, ingested, forgotten, by_user, by_host, note",
      "iittttittttt"},
     {"seconds_cut", "id, below", "ii"},
+    {"notifications", "id, target, event, kind, series_key, revision, sent", "itttttt"},
 };
 
 #define COPY_CHUNK 20000

@@ -159,6 +159,16 @@ static const char schema_v9[] =
     " below BIGINT NOT NULL);"
     "INSERT INTO seconds_cut (below) SELECT id + 1 FROM measurements ORDER BY id DESC LIMIT 1;";
 
+/* 10 (issue 33, notify): what was sent to which notification target. */
+static const char schema_v10[] = "CREATE TABLE IF NOT EXISTS notifications ("
+				" id" ID ","
+				" target" T " NOT NULL,"
+				" event" T " NOT NULL CHECK (length(event) = 64),"
+				" kind" T " NOT NULL,"
+				" series_key" T ", revision" T ","
+				" sent" T " NOT NULL,"
+				" UNIQUE (target, event));";
+
 const char *pg_migration(int v)
 {
 	if (v == 1)
@@ -169,6 +179,8 @@ const char *pg_migration(int v)
 		return schema_v8;
 	if (v == 9)
 		return schema_v9;
+	if (v == 10)
+		return schema_v10;
 	return NULL;
 }
 

@@ -145,6 +145,12 @@ static bool filter_accepts(const struct assay_series_filter *f, const char *key,
 	return true;
 }
 
+bool assay_series_filter_accepts(const struct assay_series_filter *f, const char *key,
+				 const json_t *fields)
+{
+	return filter_accepts(f, key, fields);
+}
+
 /* One matching series as read from the series table. */
 struct picked {
 	long long id;

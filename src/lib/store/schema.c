@@ -217,6 +217,19 @@ static const char *const migrations[] = {
     " id INTEGER PRIMARY KEY,"
     " below INTEGER NOT NULL);"
     "INSERT INTO seconds_cut (below) SELECT id + 1 FROM measurements ORDER BY id DESC LIMIT 1;",
+
+    /* 10 (issue 33, notify): what was sent to which notification target:
+     * one row per target name and event identity (a hex SHA-256 of the
+     * event kind, series key and revision), so an event is announced once
+     * per target. Written after a delivery succeeded; no URL or token. */
+    "CREATE TABLE IF NOT EXISTS notifications ("
+    " id INTEGER PRIMARY KEY,"
+    " target TEXT NOT NULL,"
+    " event TEXT NOT NULL CHECK (length(event) = 64),"
+    " kind TEXT NOT NULL,"
+    " series_key TEXT, revision TEXT,"
+    " sent TEXT NOT NULL,"
+    " UNIQUE (target, event));",
 };
 
 /* The oldest version a read-only open reads as it is (3 only changed an

@@ -14,6 +14,7 @@ commands:
   lint       check madengine manifests, model cards and assay configs
   manifest   write a madengine build_manifest.json for a suite's combo
   matrix     expand a sweep over a platform registry into cases and shards
+  notify     send a sample event to each target of a notifications file
   parse      turn result files and training logs into measurement rows
   publish    publish stable numbers from a few runs: CIs, digests, a manifest
   report     write report.html, junit.xml and summary.md for a stored run

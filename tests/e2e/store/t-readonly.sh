@@ -62,7 +62,7 @@ expect_grep ',n24,n23,.*,regression,ack,higher,' detect.csv
 expect_grep '^ +24  2026-10-25T02:00:00Z  n24 .*change -4\.[0-9]+% \(regression' history.txt
 expect_grep 'precision=fp8_e4m3' series.txt
 [ "$(grep -c '' export.csv)" = 61 ] || fail "export: 60 rows and a header expected"
-expect_grep 'ok \(schema version 9\)' check.txt
+expect_grep 'ok \(schema version 10\)' check.txt
 expect_grep 'n24 +ack +new kernel' ann.txt
 [ -s out/report.html ] || fail "no report.html"
 echo "ok ($how)"
