@@ -1,0 +1,75 @@
+# Shared by tests/e2e/ssh/t-*.sh: everything the run e2e lib has
+# (tests/e2e/run/lib.sh), plus loopback ssh nodes (tests/ssh/nodes.sh: one
+# real sshd per node on 127.0.0.2, 127.0.0.3 ...), stopped whatever happens.
+#   . "$(dirname "$0")/lib.sh" "$@"      then  nodes_up N
+# Skips (exit 77) when sshd is missing; fails instead under ASSAY_REQUIRE_SSH=1.
+. "$(dirname "${BASH_SOURCE[0]}")/../run/lib.sh" "$1"
+NODES_SH=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../ssh" && pwd)/nodes.sh
+export ASSAY_SSH_ENV=$T/ssh-nodes.env
+
+ssh_cleanup() {
+  "$NODES_SH" stop >/dev/null 2>&1 || true
+  store_cleanup
+  rm -rf "$T"
+}
+trap ssh_cleanup EXIT
+
+# nodes_up N: start N nodes; sets NODE1, NODE2 ... and the facts' variables.
+nodes_up() {
+  local rc=0 i=1 a
+  ASSAY_SSH_WATCH_PID=$$ "$NODES_SH" start "$1" >"$T/nodes.txt" 2>&1 || rc=$?
+  if [ "$rc" = 77 ]; then
+    cat "$T/nodes.txt"
+    exit 77
+  fi
+  [ "$rc" = 0 ] || { cat "$T/nodes.txt" >&2; fail "the ssh nodes did not start"; }
+  . "$ASSAY_SSH_ENV"
+  for a in $ASSAY_SSH_NODES; do
+    eval "NODE$i=$a"
+    i=$((i + 1))
+  done
+}
+
+# launcher_json [EXTRA]: the launcher block for the nodes, through the
+# nodes' ssh_config (ports, key, known_hosts).
+launcher_json() {
+  local hosts="" a
+  for a in $ASSAY_SSH_NODES; do hosts="$hosts${hosts:+, }\"$a\""; done
+  printf '{"type": "ssh", "hosts": [%s], "ssh_config": "%s", "grace_s": 2%s}' \
+    "$hosts" "$ASSAY_SSH_CONFIG" "${1:+, $1}"
+}
+
+# labelled PREFIX: pids of live processes whose environment holds
+# ASSAY_SSH_LABEL=PREFIX... (the nodes share this machine's /proc).
+labelled() {
+  local p
+  for p in /proc/[0-9]*; do
+    grep -qsz "^ASSAY_SSH_LABEL=$1" "$p/environ" && echo "${p#/proc/}"
+  done
+  return 0
+}
+
+# expect_none_left PREFIX: no labelled process left (bounded wait: a node
+# ends what it runs within the grace period after its connection ends).
+expect_none_left() {
+  local left
+  for _ in $(seq 1 150); do
+    left=$(labelled "$1")
+    [ -z "$left" ] && return 0
+    sleep 0.2
+  done
+  ps -o pid,pgid,args -p "$(echo $left | tr ' ' ,)" >&2 || true
+  fail "processes labelled $1 are still running: $left"
+}
+
+# wait_for FILE...: each file exists (bounded wait).
+wait_for() {
+  local f
+  for f in "$@"; do
+    for _ in $(seq 1 300); do
+      [ -e "$f" ] && break
+      sleep 0.1
+    done
+    [ -e "$f" ] || fail "$f never appeared"
+  done
+}
