@@ -27,9 +27,8 @@ int ssh_cluster_read(struct assay_cfg *c, const char *file, const char *path, st
 /* On a host: signal every process labelled with the prefix ($2 the signal,
  * $3 the prefix), one line per process signalled. Nothing else is read. */
 static const char sweep_script[] =
-    "for p in /proc/[0-9]*; do "
-    "grep -qsz \"^ASSAY_SSH_LABEL=$2\" \"$p/environ\" && kill -\"$1\" \"${p#/proc/}\" "
-    "2>/dev/null && echo \"${p#/proc/}\"; done; exit 0";
+    "for f in $(grep -lsz \"^ASSAY_SSH_LABEL=$2\" /proc/[0-9]*/environ); do f=${f#/proc/}; "
+    "kill -\"$1\" \"${f%/environ}\" 2>/dev/null && echo \"${f%/environ}\"; done; exit 0";
 
 void ssh_label(const char *run_id, const char *case_id, int attempt, struct sbuf *out)
 {

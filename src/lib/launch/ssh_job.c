@@ -34,11 +34,10 @@ const char ssh_node_script[] =
     "while IFS= read -r l; do [ \"$l\" = \"$E\" ] && break; s=\"$s$l\n\"; done\n"
     "[ \"$l\" = \"$E\" ] || exit 255\n"
     "eval \"$s\"\n"
-    "left() { for p in /proc/[0-9]*; do grep -qsz \"^ASSAY_SSH_LABEL=$L\\$\" \"$p/environ\" "
-    "&& return 0; done; return 1; }\n"
-    "sig() { [ -n \"$w\" ] && kill -\"$1\" -- -\"$w\" 2>/dev/null; for p in /proc/[0-9]*; do "
-    "grep -qsz \"^ASSAY_SSH_LABEL=$L\\$\" \"$p/environ\" && kill -\"$1\" \"${p#/proc/}\" "
-    "2>/dev/null; done; }\n"
+    "left() { grep -qsz \"^ASSAY_SSH_LABEL=$L\\$\" /proc/[0-9]*/environ; }\n"
+    "sig() { [ -n \"$w\" ] && kill -\"$1\" -- -\"$w\" 2>/dev/null; for f in $(grep -lsz "
+    "\"^ASSAY_SSH_LABEL=$L\\$\" /proc/[0-9]*/environ); do f=${f#/proc/}; kill -\"$1\" "
+    "\"${f%/environ}\" 2>/dev/null; done; }\n"
     "end() { sig TERM; i=0; while [ $i -lt $G ] && left; do sleep 0.1; i=$((i+1)); done; "
     "sig KILL; }\n"
     "exec 3<&0 </dev/null\n"
@@ -208,10 +207,23 @@ static void node_input(const struct ssh_job *j, size_t i, const char *nonce, str
 		  o->master_port);
 	assay_shell_quote(sb, o->hosts[j->nodes[0].host].addr);
 	sbuf_addch(sb, '\n');
-	if (j->cwd) {
+	char here[4096];
+	if (j->cwd && j->cwd[0] == '/') {
 		sbuf_adds(sb, "cd -- ");
 		assay_shell_quote(sb, j->cwd);
 		sbuf_adds(sb, " || exit 127\n");
+	} else if (getcwd(here, sizeof(here))) {
+		/* assay's folder (and the suite's cwd in it) where the node
+		 * shares it, as nodes share a file system; else the login folder. */
+		sbuf_adds(sb, "cd -- ");
+		assay_shell_quote(sb, here);
+		sbuf_adds(sb, " 2>/dev/null");
+		if (j->cwd) {
+			sbuf_adds(sb, " && cd -- ");
+			assay_shell_quote(sb, j->cwd);
+			sbuf_adds(sb, " || exit 127");
+		}
+		sbuf_addch(sb, '\n');
 	}
 	sbuf_adds(sb, "set --");
 	for (size_t k = 0; k < j->argv.n; k++) {

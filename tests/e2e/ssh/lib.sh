@@ -42,11 +42,11 @@ launcher_json() {
 # labelled PREFIX: pids of live processes whose environment holds
 # ASSAY_SSH_LABEL=PREFIX... (the nodes share this machine's /proc).
 labelled() {
-  local p
-  for p in /proc/[0-9]*; do
-    grep -qsz "^ASSAY_SSH_LABEL=$1" "$p/environ" && echo "${p#/proc/}"
+  local f
+  for f in $(grep -lsz "^ASSAY_SSH_LABEL=$1" /proc/[0-9]*/environ); do
+    f=${f#/proc/}
+    echo "${f%/environ}"
   done
-  return 0
 }
 
 # expect_none_left PREFIX: no labelled process left (bounded wait: a node
@@ -72,4 +72,39 @@ wait_for() {
     done
     [ -e "$f" ] || fail "$f never appeared"
   done
+}
+
+# long_suite NAME [LAUNCHER_EXTRA]: suite.json of one two-node case whose
+# workload (work.sh) starts, on each node, a child that ignores SIGTERM and
+# a daemon in a session of its own, flags flags/started-<rank>, then sleeps;
+# node $SIG_NODE (if set) prints an NCCL error once both nodes started, node
+# $EXIT_NODE exits $EXIT_CODE. A second attempt (flags/go) finishes at once.
+long_suite() {
+  mkdir -p flags
+  cat >work.sh <<'SH'
+#!/bin/sh
+f=$(dirname "$0")/flags
+if [ -e "$f/go" ]; then
+  echo "node $NODE_RANK done"
+  [ "$NODE_RANK" = 0 ] && printf '{"series":{"workload":"w"},"metric":"m","statistic":"mean","value":1,"unit":"s","direction":"lower"}\n' >"$CASE_DIR/rows.ndjson"
+  exit 0
+fi
+( trap '' TERM; exec sleep 300 ) &
+setsid sh -c 'exec sleep 301' </dev/null >/dev/null 2>&1 &
+touch "$f/started-$NODE_RANK"
+if [ "$NODE_RANK" = "${SIG_NODE:--1}" ]; then
+  while [ ! -e "$f/started-0" ] || [ ! -e "$f/started-1" ]; do sleep 0.1; done
+  echo "rank 3: NCCL error: unhandled system error"
+fi
+[ "$NODE_RANK" = "${EXIT_NODE:--1}" ] && exit "$EXIT_CODE"
+sleep 300
+SH
+  chmod +x work.sh
+  cat >suite.json <<JSON
+{"kind": "command", "name": "$1", "cluster": "e2e", "revision": "r1",
+ "nodes": 2, "combos": {"c1": {}}, "launcher": $(launcher_json "${2:-}"),
+ "env": {"CASE_DIR": "{CASE_DIR}", "SIG_NODE": "${SIG_NODE:--1}", "EXIT_NODE": "${EXIT_NODE:--1}", "EXIT_CODE": "${EXIT_CODE:-0}"},
+ "argv": ["$T/work.sh"], "parser": "rows", "results": ["{CASE_DIR}/rows.ndjson"],
+ "timeout_s": ${TIMEOUT_S:-200}}
+JSON
 }
