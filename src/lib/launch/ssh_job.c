@@ -181,6 +181,10 @@ static void add_expanded(struct sbuf *sb, const char *v)
 static void node_input(const struct ssh_job *j, size_t i, const char *nonce, struct sbuf *sb)
 {
 	const struct ssh_opts *o = &j->l->o;
+	sbuf_addf(sb, "export NODE_RANK=%zu NNODES=%zu MASTER_PORT=%lld MASTER_ADDR=", i, j->n,
+		  o->master_port);
+	assay_shell_quote(sb, o->hosts[j->nodes[0].host].addr);
+	sbuf_addch(sb, '\n');
 	for (size_t k = 0; k < o->env.n; k++) {
 		const char *eq = strchr(o->env.v[k], '=');
 		sbuf_addf(sb, "export %.*s=", (int)(eq - o->env.v[k]), o->env.v[k]);
@@ -203,10 +207,6 @@ static void node_input(const struct ssh_job *j, size_t i, const char *nonce, str
 		assay_shell_quote(sb, sec->value);
 		sbuf_addch(sb, '\n');
 	}
-	sbuf_addf(sb, "export NODE_RANK=%zu NNODES=%zu MASTER_PORT=%lld MASTER_ADDR=", i, j->n,
-		  o->master_port);
-	assay_shell_quote(sb, o->hosts[j->nodes[0].host].addr);
-	sbuf_addch(sb, '\n');
 	char here[4096];
 	if (j->cwd && j->cwd[0] == '/') {
 		sbuf_adds(sb, "cd -- ");
