@@ -34,12 +34,15 @@ cat >suite.json <<JSON
  "launcher": {"type": "ssh", "hosts": [{"host": "$NODE1", "vpc_ip": "10.0.0.1"}, {"host": "$NODE2", "vpc_ip": "10.0.0.2"}],
               "ssh_config": "$ASSAY_SSH_CONFIG"},
  "secrets": ["CANARY_TOKEN"],
+ "expect": [{"name": "node-line", "pattern": "^node [0-9] of 2 master", "per": "node"}],
  "argv": ["$T/work.sh"], "parser": "megatron", "training": {"seq_len": 4096},
  "gates": {"loss_curve": {"max_slope": 0}, "thresholds": "thr.json"},
  "timeout_s": 120}
 JSON
 run_assay 0 run --store s.db --out out suite.json
 run=$(q s.db "SELECT run_id FROM runs")
+# The per-node expectation matched on each node's own output.
+expect_eq "$(q s.db "SELECT unit FROM provenance WHERE matched IS NOT NULL ORDER BY unit" | tr "\n" " ")" "$NODE1 $NODE2 " "nodes whose expectation matched"
 dir=out/$run/mbs4
 want=$(printf %s "$CANARY_TOKEN" | sha256sum | cut -c1-16)
 expect_grep "^node 0 of 2 master 10.0.0.1:29500 secret $want\$" "$dir/nodes/$NODE1.out"
