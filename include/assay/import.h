@@ -12,6 +12,7 @@
 struct assay_import_opts {
 	const char *user;        /* replaces CVS's {user-id}; required */
 	long long gpus_per_node; /* GPUs of one node (CVS assumes 8) */
+	const char *cluster_file; /* a CVS cluster file: the ssh launcher on its nodes; or NULL */
 };
 
 struct assay_import {

@@ -159,14 +159,8 @@ static int read_doc(struct assay_cfg *c, const json_t *doc, struct ssh_opts *o)
 
 int ssh_cluster_read(struct assay_cfg *c, const char *file, const char *path, struct ssh_opts *o)
 {
-	/* Relative to the suite's folder: the cluster file sits beside it. */
-	char *full = NULL;
-	if (file[0] != '/' && c->file && strchr(c->file, '/')) {
-		const char *slash = strrchr(c->file, '/');
-		full = xasprintf("%.*s/%s", (int)(slash - c->file), c->file, file);
-	} else {
-		full = xstrdup(file);
-	}
+	/* Relative to where assay runs, as every path of a suite. */
+	char *full = xstrdup(file);
 	json_t *doc = assay_json_load_file(full, c->err);
 	(void)path;
 	if (!doc) {
@@ -178,4 +172,24 @@ int ssh_cluster_read(struct assay_cfg *c, const char *file, const char *path, st
 	json_decref(doc);
 	o->cluster_file = full;
 	return rc;
+}
+
+assay_err assay_ssh_cluster_hosts(const char *file, struct strlist *hosts, struct assay_error *e)
+{
+	struct ssh_opts o = {0};
+	struct assay_cfg c = {NULL, e};
+	assay_error_clear(e);
+	int rc = ssh_cluster_read(&c, file, "$", &o);
+	for (size_t k = 0; rc == 0 && k < o.n_hosts; k++)
+		strlist_push(hosts, o.hosts[k].host);
+	for (size_t k = 0; k < o.n_hosts; k++) {
+		free(o.hosts[k].host);
+		free(o.hosts[k].addr);
+	}
+	free(o.hosts);
+	free(o.user);
+	free(o.identity);
+	free(o.cluster_file);
+	strlist_clear(&o.env);
+	return rc ? ASSAY_USAGE : ASSAY_OK;
 }
