@@ -151,12 +151,17 @@ static pid_t start_master(const struct ssh_launcher *l, size_t k)
 	return pid;
 }
 
-/* `ssh -O check` to host k, started: its pid (-1: not started). */
-static pid_t start_check(const struct ssh_launcher *l, size_t k)
+/* `ssh -O VERB` (check, exit) to host k's master, started with its output
+ * discarded: its pid, or -1 (not started; no master socket). */
+static pid_t start_control(const struct ssh_launcher *l, size_t k, const char *verb)
 {
+	char sock[96];
+	snprintf(sock, sizeof(sock), "%s/h%zu", l->ctl_dir, k);
+	if (!l->ctl_dir[0] || access(sock, F_OK) != 0)
+		return -1;
 	struct strlist argv = STRLIST_INIT;
-	static const char *const check[] = {"-O", "check", NULL};
-	ssh_argv(l, k, check, &argv);
+	const char *const control[] = {"-O", verb, NULL};
+	ssh_argv(l, k, control, &argv);
 	ALLOC_GROW(argv.v, argv.n + 1, argv.alloc);
 	argv.v[argv.n] = NULL;
 	pid_t pid = fork();
@@ -188,7 +193,7 @@ static bool exited_ok(pid_t pid)
 
 bool ssh_master_alive(const struct ssh_launcher *l, size_t k)
 {
-	return l->ctl_dir[0] && exited_ok(start_check(l, k));
+	return exited_ok(start_control(l, k, "check"));
 }
 
 static assay_err make_ctl_dir(struct ssh_launcher *l, struct assay_error *e)
@@ -230,7 +235,7 @@ assay_err ssh_masters(struct ssh_launcher *l, const size_t *want, size_t n, stru
 	pid_t *pids = xcalloc(n ? n : 1, sizeof(*pids));
 	/* All hosts at once: which masters are up, then the missing ones. */
 	for (size_t i = 0; i < n; i++)
-		pids[i] = start_check(l, want[i]);
+		pids[i] = start_control(l, want[i], "check");
 	for (size_t i = 0; i < n; i++)
 		pids[i] = exited_ok(pids[i]) ? 0 : start_master(l, want[i]);
 	assay_err rc = ASSAY_OK;
@@ -357,28 +362,20 @@ static void opts_release(struct ssh_opts *o)
 static void ssh_free(struct assay_launcher *base)
 {
 	struct ssh_launcher *l = (struct ssh_launcher *)base;
+	/* Every master asked to exit at once, then the folder removed. */
+	pid_t *pids = xcalloc(l->o.n_hosts + 1, sizeof(*pids));
+	for (size_t k = 0; k < l->o.n_hosts; k++)
+		pids[k] = start_control(l, k, "exit");
 	for (size_t k = 0; l->ctl_dir[0] && k < l->o.n_hosts; k++) {
+		exited_ok(pids[k]);
 		char *sock = xasprintf("%s/h%zu", l->ctl_dir, k);
-		if (access(sock, F_OK) == 0) {
-			struct strlist argv = STRLIST_INIT;
-			static const char *const quit[] = {"-O", "exit", NULL};
-			ssh_argv(l, k, quit, &argv);
-			ALLOC_GROW(argv.v, argv.n + 1, argv.alloc);
-			argv.v[argv.n] = NULL;
-			struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-			int code;
-			struct assay_error e;
-			assay_proc_output((const char *const *)argv.v, NULL, &out, &err, &code, &e);
-			sbuf_release(&out);
-			sbuf_release(&err);
-			strlist_clear(&argv);
-		}
 		unlink(sock);
 		free(sock);
 		char *log = xasprintf("%s/h%zu.log", l->ctl_dir, k);
 		unlink(log);
 		free(log);
 	}
+	free(pids);
 	if (l->ctl_dir[0])
 		rmdir(l->ctl_dir);
 	opts_release(&l->o);
