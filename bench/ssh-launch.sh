@@ -55,11 +55,14 @@ JSON
 
 # 1. Start and collect.
 suite one 1 '["echo", "hi"]'
+suite lone 1 '["echo", "hi"]' '{"type": "local"}'
+sed -i "s/\"nodes\": $n/\"nodes\": 1/" lone.json
 suite ten 10 '["echo", "hi"]'
 export PDSH_SSH_ARGS="-F $ASSAY_SSH_CONFIG -oBatchMode=yes %h"
 : >pdsh.t
 : >one.t
 : >ten.t
+: >lone.t
 for _ in $(seq 1 "$reps"); do
   t0=$(now)
   out=$(pdsh -R ssh -w "$wlist" echo hi)
@@ -74,6 +77,11 @@ for _ in $(seq 1 "$reps"); do
   echo "$t1 - $t0" | bc -l >>one.t
   rm -rf out s.db*
   t0=$(now)
+  "$assay" run --no-report --quiet --store s.db --out out lone.json >/dev/null 2>&1 || true
+  t1=$(now)
+  echo "$t1 - $t0" | bc -l >>lone.t
+  rm -rf out s.db*
+  t0=$(now)
   "$assay" run --no-report --quiet --store s.db --out out ten.json >/dev/null 2>&1 || true
   t1=$(now)
   echo "($t1 - $t0) / 10" | bc -l >>ten.t
@@ -82,6 +90,7 @@ printf '1. trivial command on %d nodes, output collected (median of %d):\n' "$n"
 printf '   pdsh -R ssh                  %.3f s\n' "$(median <pdsh.t)"
 printf '   assay run, 1 case            %.3f s (whole run: masters, store, summary)\n' "$(median <one.t)"
 printf '   assay run, per case of 10    %.3f s (masters kept between cases)\n' "$(median <ten.t)"
+printf '   assay run, 1 local case      %.3f s (assay'"'"'s own cost: store, summary; no ssh)\n' "$(median <lone.t)"
 
 # 2. Stop latency.
 cat >loop.sh <<'SH'

@@ -233,11 +233,14 @@ assay_err ssh_masters(struct ssh_launcher *l, const size_t *want, size_t n, stru
 	if (make_ctl_dir(l, e) != ASSAY_OK)
 		return ASSAY_INFRA;
 	pid_t *pids = xcalloc(n ? n : 1, sizeof(*pids));
-	/* All hosts at once: which masters are up, then the missing ones. */
-	for (size_t i = 0; i < n; i++)
-		pids[i] = start_control(l, want[i], "check");
-	for (size_t i = 0; i < n; i++)
-		pids[i] = exited_ok(pids[i]) ? 0 : start_master(l, want[i]);
+	/* A master removes its socket when it ends (idle for 60 s, its
+	 * connection lost): a host whose socket is there has one. Should it be
+	 * stale, ssh connects directly instead. The missing ones start at once. */
+	for (size_t i = 0; i < n; i++) {
+		char sock[96];
+		snprintf(sock, sizeof(sock), "%s/h%zu", l->ctl_dir, want[i]);
+		pids[i] = access(sock, F_OK) == 0 ? 0 : start_master(l, want[i]);
+	}
 	assay_err rc = ASSAY_OK;
 	for (size_t i = 0; i < n; i++) {
 		if (pids[i] == 0)
