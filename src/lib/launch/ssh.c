@@ -29,6 +29,12 @@ int ssh_cluster_read(struct assay_cfg *c, const char *file, const char *path, st
 static const char sweep_script[] =
     "for f in $(grep -lsz \"^ASSAY_SSH_LABEL=$2\" /proc/[0-9]*/environ); do f=${f#/proc/}; "
     "kill -\"$1\" \"${f%/environ}\" 2>/dev/null && echo \"${f%/environ}\"; done; exit 0";
+/* On a host: remove the containers labelled assay.run=$1 (podman, docker),
+ * one line per container removed. */
+static const char ctr_sweep_script[] =
+    "for r in podman docker; do command -v $r >/dev/null 2>&1 || continue; "
+    "for c in $($r ps -a --filter \"label=assay.run=$1\" --format '{{.Names}}' 2>/dev/null); "
+    "do $r rm -f \"$c\" >/dev/null 2>&1 && echo \"$c\"; done; done; exit 0";
 
 void ssh_label(const char *run_id, const char *case_id, int attempt, struct sbuf *out)
 {
@@ -258,15 +264,21 @@ assay_err ssh_masters(struct ssh_launcher *l, const size_t *want, size_t n, stru
 	return rc;
 }
 
-long ssh_sweep(const struct ssh_launcher *l, size_t k, const char *sig, const char *prefix)
+/* Run script on host k with its arguments; its output lines counted
+ * (-1: ssh failed). */
+static long host_script(const struct ssh_launcher *l, size_t k, const char *script,
+			const char *name, const char *const args[])
 {
 	struct strlist argv = STRLIST_INIT;
 	ssh_argv(l, k, NULL, &argv);
 	struct sbuf cmd = SBUF_INIT;
 	sbuf_adds(&cmd, "exec sh -c ");
-	assay_shell_quote(&cmd, sweep_script);
-	sbuf_addf(&cmd, " assay-ssh-sweep %s ", sig);
-	assay_shell_quote(&cmd, prefix);
+	assay_shell_quote(&cmd, script);
+	sbuf_addf(&cmd, " %s", name);
+	for (size_t i = 0; args[i]; i++) {
+		sbuf_addch(&cmd, ' ');
+		assay_shell_quote(&cmd, args[i]);
+	}
 	strlist_push(&argv, sbuf_str(&cmd));
 	sbuf_release(&cmd);
 	ALLOC_GROW(argv.v, argv.n + 1, argv.alloc);
@@ -286,6 +298,12 @@ long ssh_sweep(const struct ssh_launcher *l, size_t k, const char *sig, const ch
 	sbuf_release(&err);
 	strlist_clear(&argv);
 	return n;
+}
+
+long ssh_sweep(const struct ssh_launcher *l, size_t k, const char *sig, const char *prefix)
+{
+	const char *args[] = {sig, prefix, NULL};
+	return host_script(l, k, sweep_script, "assay-ssh-sweep", args);
 }
 
 /* --resume: on every host, end what the earlier attempts of the run left
@@ -308,10 +326,18 @@ static void ssh_resume(struct assay_launcher *base, const char *run_id, const ch
 				  e.message);
 			continue;
 		}
+		/* Containers first: a node still ending the attempt removes its
+		 * container itself as soon as its processes are gone. */
+		const char *args[] = {run_id, NULL};
+		long c = host_script(l, k, ctr_sweep_script, "assay-ssh-containers", args);
 		long n = ssh_sweep(l, k, "KILL", sbuf_str(&prefix));
 		if (n > 0)
 			sbuf_addf(report, "host %s: ended %ld process(es) of an earlier attempt\n",
 				  l->o.hosts[k].host, n);
+		if (c > 0)
+			sbuf_addf(report,
+				  "host %s: removed %ld container(s) of an earlier attempt\n",
+				  l->o.hosts[k].host, c);
 		else if (n < 0)
 			sbuf_addf(report,
 				  "host %s: could not look for an earlier attempt's processes\n",
@@ -339,11 +365,12 @@ static assay_err ssh_check(struct assay_launcher *base, const struct assay_launc
 		    "case %s: the ssh launcher runs one process per node; an MPI "
 		    "case needs the local or slurm launcher",
 		    s->case_id);
-	if (s->container && s->container->on)
-		return assay_error_set(e, ASSAY_USAGE,
-				       "case %s: containers under the ssh launcher are not "
-				       "supported yet (docs/ssh.md)",
-				       s->case_id);
+	if (s->container && s->container->on && !assay_container_is_local(s->container))
+		return assay_error_set(
+		    e, ASSAY_USAGE,
+		    "case %s: the ssh launcher runs podman or docker containers on "
+		    "each node; %s needs the slurm launcher",
+		    s->case_id, assay_ctr_runtime_names[s->container->runtime]);
 	return ASSAY_OK;
 }
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "assay/container.h"
 #include "assay/slurm.h" /* assay_shell_quote */
 #include "ssh_int.h"
 
@@ -30,7 +31,7 @@
  * is gone), everything labelled gets SIGTERM, then SIGKILL after the grace
  * period; what the command leaves behind when it exits gets the same. */
 const char ssh_node_script[] =
-    "L=$1 E=$2 G=$3 s= w=\n"
+    "L=$1 E=$2 G=$3 C=$4 R=$5 s= w=\n"
     "while IFS= read -r l; do [ \"$l\" = \"$E\" ] && break; s=\"$s$l\n\"; done\n"
     "[ \"$l\" = \"$E\" ] || exit 255\n"
     "eval \"$s\"\n"
@@ -38,8 +39,9 @@ const char ssh_node_script[] =
     "sig() { [ -n \"$w\" ] && kill -\"$1\" -- -\"$w\" 2>/dev/null; for f in $(grep -lsz "
     "\"^ASSAY_SSH_LABEL=$L\\$\" /proc/[0-9]*/environ); do f=${f#/proc/}; kill -\"$1\" "
     "\"${f%/environ}\" 2>/dev/null; done; }\n"
-    "end() { sig TERM; i=0; while [ $i -lt $G ] && left; do sleep 0.1; i=$((i+1)); done; "
-    "sig KILL; }\n"
+    "ctr() { [ -n \"$C\" ] && \"$R\" \"$@\" \"$C\" >/dev/null 2>&1; }\n"
+    "end() { ctr kill --signal=TERM; sig TERM; i=0; while [ $i -lt $G ] && left; do sleep 0.1; "
+    "i=$((i+1)); done; sig KILL; ctr rm -f; }\n"
     "exec 3<&0 </dev/null\n"
     "ASSAY_SSH_LABEL=$L setsid \"$@\" 3<&- &\n"
     "w=$! m=$$\n"
@@ -48,6 +50,7 @@ const char ssh_node_script[] =
     "exec 3<&-\n"
     "wait \"$w\"; rc=$?\n"
     "left && end\n"
+    "[ \"$rc\" = 0 ] || ctr rm -f\n"
     "kill \"$t\" 2>/dev/null\n"
     "exit \"$rc\"\n";
 
@@ -80,6 +83,11 @@ struct ssh_job {
 	enum assay_job_end forced;
 	size_t first_bad; /* the node whose exit ended the case, or SIZE_MAX */
 	char lost[512];   /* a node that dropped out: the infrastructure error */
+	/* A podman/docker container on every node: its block, the name
+	 * before the node's "-n<rank>", the variables it gets by name. */
+	char *ctr_name, *ctr_run, *ctr_dir;
+	struct assay_container ctr;
+	struct strlist ctr_env;
 	char where[160];
 };
 
@@ -90,6 +98,55 @@ struct assay_job {
 static struct ssh_job *J(const struct assay_job *job)
 {
 	return (struct ssh_job *)&job->j;
+}
+
+/* Each node runs `RUNTIME run --rm --name assay-<run>-<case>-a<N>-n<rank>
+ * ... IMAGE argv` (docs/containers.md; the rank keeps the names apart where
+ * nodes share a runtime): the variables cross by name, their values are in
+ * the runtime's environment on the node. */
+static void in_container(struct ssh_job *j, const struct assay_launch_spec *s)
+{
+	static const char *const rank_vars[] = {"NODE_RANK", "NNODES", "MASTER_ADDR",
+						"MASTER_PORT"};
+	for (size_t i = 0; i < ARRAY_SIZE(rank_vars); i++)
+		strlist_push(&j->ctr_env, rank_vars[i]);
+	const struct strlist *lists[2] = {&j->l->o.env, s->env};
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; lists[l] && i < lists[l]->n; i++) {
+			const char *v = lists[l]->v[i], *eq = strchr(v, '=');
+			char *n = xstrndup(v, eq ? (size_t)(eq - v) : strlen(v));
+			if (!strlist_has(&j->ctr_env, n))
+				strlist_push(&j->ctr_env, n);
+			free(n);
+		}
+	for (size_t i = 0; s->redact && i < s->redact->n; i++)
+		if (!strlist_has(&j->ctr_env, s->redact->v[i].name))
+			strlist_push(&j->ctr_env, s->redact->v[i].name);
+	struct sbuf name = SBUF_INIT;
+	j->ctr_run = xstrdup(s->run_id ? s->run_id : "run");
+	assay_container_name(j->ctr_run, s->case_id, s->attempt, &name);
+	j->ctr_name = sbuf_detach(&name, NULL);
+	assay_container_copy(&j->ctr, s->container);
+	char cwd[4096];
+	j->ctr_dir = s->dir[0] == '/' || !getcwd(cwd, sizeof(cwd))
+			 ? xstrdup(s->dir)
+			 : xasprintf("%s/%s", cwd, s->dir);
+	for (size_t i = 0; i < s->argv->n; i++)
+		strlist_push(&j->argv, s->argv->v[i]);
+}
+
+/* Node i's command: argv, or the runtime's run of it in its container
+ * (named into name). */
+static void node_argv(const struct ssh_job *j, size_t i, struct sbuf *name, struct strlist *out)
+{
+	if (!j->ctr_name) {
+		for (size_t k = 0; k < j->argv.n; k++)
+			strlist_push(out, j->argv.v[k]);
+		return;
+	}
+	sbuf_addf(name, "%s-n%zu", j->ctr_name, i);
+	assay_container_run_argv(&j->ctr, sbuf_str(name), j->ctr_run, j->case_id, j->ctr_dir,
+				 &j->ctr_env, &j->argv, out);
 }
 
 assay_err ssh_prepare(struct assay_launcher *base, const struct assay_launch_spec *s,
@@ -119,8 +176,11 @@ assay_err ssh_prepare(struct assay_launcher *base, const struct assay_launch_spe
 	struct sbuf label = SBUF_INIT;
 	ssh_label(s->run_id ? s->run_id : "run", s->case_id, s->attempt, &label);
 	j->label = sbuf_detach(&label, NULL);
-	for (size_t i = 0; i < s->argv->n; i++)
-		strlist_push(&j->argv, s->argv->v[i]);
+	if (s->container && s->container->on)
+		in_container(j, s);
+	else
+		for (size_t i = 0; i < s->argv->n; i++)
+			strlist_push(&j->argv, s->argv->v[i]);
 	for (size_t i = 0; s->env && i < s->env->n; i++)
 		strlist_push(&j->env, s->env->v[i]);
 	j->timeout_s = s->timeout_s;
@@ -150,11 +210,20 @@ void ssh_describe(const struct assay_job *job, struct sbuf *out)
 		sbuf_addf(out, " %s", o->hosts[j->nodes[i].host].host);
 	sbuf_addf(out,
 		  " (one process per node; NNODES=%zu, NODE_RANK 0..%zu, MASTER_ADDR=%s, "
-		  "MASTER_PORT=%lld; label %s): ",
+		  "MASTER_PORT=%lld; label %s-nN): ",
 		  j->n, j->n - 1, o->hosts[j->nodes[0].host].addr, o->master_port, j->label);
 	if (j->cwd)
 		sbuf_addf(out, "cd %s && ", j->cwd);
 	assay_command_line(&j->env, &j->argv, j->redact, out);
+	if (j->ctr_name) {
+		struct strlist argv = STRLIST_INIT;
+		struct sbuf name = SBUF_INIT;
+		node_argv(j, 0, &name, &argv);
+		sbuf_adds(out, "\n  node 0 runs (node N: name ...-nN): ");
+		assay_command_line(NULL, &argv, j->redact, out);
+		strlist_clear(&argv);
+		sbuf_release(&name);
+	}
 	sbuf_addf(out, "\n  logs: %s/stdout.log, %s/stderr.log; per node %s/nodes/HOST.out, .err",
 		  j->dir, j->dir, j->dir);
 	if (j->timeout_s > 0)
@@ -226,10 +295,15 @@ static void node_input(const struct ssh_job *j, size_t i, const char *nonce, str
 		sbuf_addch(sb, '\n');
 	}
 	sbuf_adds(sb, "set --");
-	for (size_t k = 0; k < j->argv.n; k++) {
+	struct strlist argv = STRLIST_INIT;
+	struct sbuf name = SBUF_INIT;
+	node_argv(j, i, &name, &argv);
+	for (size_t k = 0; k < argv.n; k++) {
 		sbuf_addch(sb, ' ');
-		assay_shell_quote(sb, j->argv.v[k]);
+		assay_shell_quote(sb, argv.v[k]);
 	}
+	strlist_clear(&argv);
+	sbuf_release(&name);
 	sbuf_addf(sb, "\n%s\n", nonce);
 }
 
@@ -299,8 +373,11 @@ static assay_err start_node(struct ssh_job *j, size_t i, struct assay_error *e)
 	struct sbuf cmd = SBUF_INIT;
 	sbuf_adds(&cmd, "exec sh -c ");
 	assay_shell_quote(&cmd, ssh_node_script);
-	sbuf_addf(&cmd, " assay-ssh-node %s %s %lld", j->label, nonce,
+	sbuf_addf(&cmd, " assay-ssh-node %s-n%zu %s %lld", j->label, i, nonce,
 		  (long long)ceil(j->l->o.grace_s * 10));
+	if (j->ctr_name)
+		sbuf_addf(&cmd, " %s-n%zu %s", j->ctr_name, i,
+			  assay_ctr_runtime_names[j->ctr.runtime]);
 	struct strlist argv = STRLIST_INIT;
 	ssh_argv(j->l, nd->host, NULL, &argv);
 	strlist_push(&argv, sbuf_str(&cmd));
@@ -475,7 +552,9 @@ static void kill_now(struct ssh_job *j)
 	for (size_t i = 0; i < j->n; i++) {
 		struct ssh_node *nd = &j->nodes[i];
 		if (nd->pid > 0 && !nd->reaped) {
-			ssh_sweep(j->l, nd->host, "KILL", j->label);
+			char *label = xasprintf("%s-n%zu", j->label, i);
+			ssh_sweep(j->l, nd->host, "KILL", label);
+			free(label);
 			kill(nd->pid, SIGKILL);
 		}
 	}
@@ -711,6 +790,12 @@ void ssh_release(struct assay_job *job)
 	free(j->dir);
 	free(j->cwd);
 	free(j->label);
+	free(j->ctr_name);
+	free(j->ctr_run);
+	free(j->ctr_dir);
+	if (j->ctr_name || j->ctr.on)
+		assay_container_release(&j->ctr);
+	strlist_clear(&j->ctr_env);
 	strlist_clear(&j->argv);
 	strlist_clear(&j->env);
 	free(job);

@@ -3,12 +3,15 @@
 # real sshd per node on 127.0.0.2, 127.0.0.3 ...), stopped whatever happens.
 #   . "$(dirname "$0")/lib.sh" "$@"      then  nodes_up N
 # Skips (exit 77) when sshd is missing; fails instead under ASSAY_REQUIRE_SSH=1.
-. "$(dirname "${BASH_SOURCE[0]}")/../run/lib.sh" "$1"
+# (A test of containers sources tests/e2e/containers/lib.sh first, which
+# brings the run lib and podman; this file then adds the nodes.)
+declare -F run_assay >/dev/null || . "$(dirname "${BASH_SOURCE[0]}")/../run/lib.sh" "$1"
 NODES_SH=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../ssh" && pwd)/nodes.sh
 export ASSAY_SSH_ENV=$T/ssh-nodes.env
 
 ssh_cleanup() {
   "$NODES_SH" stop >/dev/null 2>&1 || true
+  if declare -F cleanup_containers >/dev/null; then cleanup_containers; fi
   store_cleanup
   rm -rf "$T"
 }
@@ -31,12 +34,12 @@ nodes_up() {
 }
 
 # launcher_json [EXTRA]: the launcher block for the nodes, through the
-# nodes' ssh_config (ports, key, known_hosts).
+# nodes' ssh_config (ports, key, known_hosts); grace_s $GRACE_S (default 2).
 launcher_json() {
   local hosts="" a
   for a in $ASSAY_SSH_NODES; do hosts="$hosts${hosts:+, }\"$a\""; done
-  printf '{"type": "ssh", "hosts": [%s], "ssh_config": "%s", "grace_s": 2%s}' \
-    "$hosts" "$ASSAY_SSH_CONFIG" "${1:+, $1}"
+  printf '{"type": "ssh", "hosts": [%s], "ssh_config": "%s", "grace_s": %s%s}' \
+    "$hosts" "$ASSAY_SSH_CONFIG" "${GRACE_S:-2}" "${1:+, $1}"
 }
 
 # labelled PREFIX: pids of live processes whose environment holds
