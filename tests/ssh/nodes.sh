@@ -15,7 +15,8 @@
 # ASSAY_SSH_KNOWN_HOSTS (the nodes' keys, as a user's ~/.ssh/known_hosts
 # would hold them) and ASSAY_SSH_USER. A watchdog stops the nodes once the
 # watched process is gone (ASSAY_SSH_WATCH_PID, else the caller's parent),
-# kill -9 included. Exits 77 with "SKIP:" when sshd is missing;
+# kill -9 included. ASSAY_SSH_SETENV_<K>="NAME=value" at start sets a
+# variable in every session of node K. Exits 77 with "SKIP:" when sshd is missing;
 # ASSAY_REQUIRE_SSH=1 makes that exit 1.
 set -uo pipefail
 
@@ -53,6 +54,10 @@ node_conf() {
 		LogLevel ERROR
 		AcceptEnv LANG LC_*
 	CONF
+	# ASSAY_SSH_SETENV_<K>="NAME=value": a variable of every session on node K
+	# (a node that differs from the others, e.g. another PATH).
+	local extra=ASSAY_SSH_SETENV_$k
+	if [ -n "${!extra:-}" ]; then echo "SetEnv ${!extra}" >>"$base/node$k/sshd_config"; fi
 }
 
 # start_node BASE K: start node K's sshd (its port and address in BASE/nodeK/).

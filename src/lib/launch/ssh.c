@@ -264,10 +264,8 @@ assay_err ssh_masters(struct ssh_launcher *l, const size_t *want, size_t n, stru
 	return rc;
 }
 
-/* Run script on host k with its arguments; its output lines counted
- * (-1: ssh failed). */
-static long host_script(const struct ssh_launcher *l, size_t k, const char *script,
-			const char *name, const char *const args[])
+long ssh_host_script(const struct ssh_launcher *l, size_t k, const char *script, const char *name,
+		     const char *const args[], struct sbuf *output)
 {
 	struct strlist argv = STRLIST_INIT;
 	ssh_argv(l, k, NULL, &argv);
@@ -293,6 +291,8 @@ static long host_script(const struct ssh_launcher *l, size_t k, const char *scri
 		n = 0;
 		for (const char *p = sbuf_str(&out); *p; p++)
 			n += *p == '\n';
+		if (output)
+			sbuf_add(output, out.buf, out.len);
 	}
 	sbuf_release(&out);
 	sbuf_release(&err);
@@ -303,7 +303,7 @@ static long host_script(const struct ssh_launcher *l, size_t k, const char *scri
 long ssh_sweep(const struct ssh_launcher *l, size_t k, const char *sig, const char *prefix)
 {
 	const char *args[] = {sig, prefix, NULL};
-	return host_script(l, k, sweep_script, "assay-ssh-sweep", args);
+	return ssh_host_script(l, k, sweep_script, "assay-ssh-sweep", args, NULL);
 }
 
 /* --resume: on every host, end what the earlier attempts of the run left
@@ -329,7 +329,8 @@ static void ssh_resume(struct assay_launcher *base, const char *run_id, const ch
 		/* Containers first: a node still ending the attempt removes its
 		 * container itself as soon as its processes are gone. */
 		const char *args[] = {run_id, NULL};
-		long c = host_script(l, k, ctr_sweep_script, "assay-ssh-containers", args);
+		long c =
+		    ssh_host_script(l, k, ctr_sweep_script, "assay-ssh-containers", args, NULL);
 		long n = ssh_sweep(l, k, "KILL", sbuf_str(&prefix));
 		if (n > 0)
 			sbuf_addf(report, "host %s: ended %ld process(es) of an earlier attempt\n",

@@ -47,6 +47,10 @@ bool ssh_master_alive(const struct ssh_launcher *l, size_t k);
 /* On host k, send sig ("TERM", "KILL") to every process whose environment
  * holds ASSAY_SSH_LABEL=<prefix>...; returns how many (-1: ssh failed). */
 long ssh_sweep(const struct ssh_launcher *l, size_t k, const char *sig, const char *prefix);
+/* Run script on host k (`sh -c script name args...`); its output appended
+ * to output (may be NULL). Returns its output's lines (-1: ssh failed). */
+long ssh_host_script(const struct ssh_launcher *l, size_t k, const char *script, const char *name,
+		     const char *const args[], struct sbuf *output);
 /* The label of a case's processes: assay-<run>-<case>-a<attempt> (a node
  * adds -n<rank>); with case_id NULL, the run's prefix assay-<run>-. */
 void ssh_label(const char *run_id, const char *case_id, int attempt, struct sbuf *out);

@@ -437,6 +437,51 @@ static assay_err start_node(struct ssh_job *j, size_t i, struct assay_error *e)
 	return ASSAY_OK;
 }
 
+/* On a node: the image's digest as assay records it locally (the repo
+ * digest, else the image id); nothing when the node does not have it yet. */
+static const char digest_script[] =
+    "\"$1\" image inspect --format '{{if .RepoDigests}}{{index .RepoDigests 0}}{{else}}"
+    "{{.Id}}{{end}}' \"$2\" 2>/dev/null | head -n 1; exit 0";
+
+/* Image provenance per node: each node's digest in nodes/<host>.image; a
+ * node whose image differs from the first one's is the infrastructure's
+ * failure, before anything runs. */
+static assay_err check_images(struct ssh_job *j, struct assay_error *e)
+{
+	const char *args[] = {assay_ctr_runtime_names[j->ctr.runtime], j->ctr.image, NULL};
+	char *first = NULL;
+	size_t first_i = 0;
+	assay_err rc = ASSAY_OK;
+	for (size_t i = 0; i < j->n && rc == ASSAY_OK; i++) {
+		const char *host = j->l->o.hosts[j->nodes[i].host].host;
+		struct sbuf d = SBUF_INIT;
+		ssh_host_script(j->l, j->nodes[i].host, digest_script, "assay-ssh-image", args, &d);
+		while (d.len && (d.buf[d.len - 1] == '\n' || d.buf[d.len - 1] == '\r'))
+			d.buf[--d.len] = '\0';
+		if (d.len) {
+			char *p = xasprintf("%s/nodes/%s.image", j->dir, host);
+			sbuf_addch(&d, '\n');
+			rc = assay_write_file_atomic(p, d.buf, d.len, e);
+			d.buf[--d.len] = '\0';
+			free(p);
+		}
+		if (rc == ASSAY_OK && d.len && !first) {
+			first = sbuf_detach(&d, NULL);
+			first_i = i;
+		} else if (rc == ASSAY_OK && d.len && strcmp(first, d.buf)) {
+			rc = assay_error_set(
+			    e, ASSAY_INFRA,
+			    "provenance: image %s differs between nodes: node %zu (%s) "
+			    "has %s, node %zu (%s) has %s",
+			    j->ctr.image, i, host, d.buf, first_i,
+			    j->l->o.hosts[j->nodes[first_i].host].host, first);
+		}
+		sbuf_release(&d);
+	}
+	free(first);
+	return rc;
+}
+
 assay_err ssh_submit(struct assay_job *job, struct assay_error *e)
 {
 	struct ssh_job *j = J(job);
@@ -447,6 +492,8 @@ assay_err ssh_submit(struct assay_job *job, struct assay_error *e)
 		hosts[i] = j->nodes[i].host;
 	assay_err rc = ssh_masters(j->l, hosts, j->n, e);
 	free(hosts);
+	if (rc == ASSAY_OK && j->ctr_name)
+		rc = check_images(j, e);
 	if (rc != ASSAY_OK)
 		return rc;
 	j->start = assay_monotonic();
