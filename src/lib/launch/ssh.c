@@ -354,12 +354,12 @@ static assay_err ssh_check(struct assay_launcher *base, const struct assay_launc
 	struct ssh_launcher *l = (struct ssh_launcher *)base;
 	long long nodes = s->nodes > 0 ? s->nodes : 1;
 	if ((size_t)nodes > l->o.n_hosts)
-		return assay_error_set(e, ASSAY_USAGE,
-				       "case %s: needs %lld node(s) but the ssh launcher has %zu "
-				       "host(s)%s%s",
-				       s->case_id, nodes, l->o.n_hosts,
-				       l->o.cluster_file ? " in " : "",
-				       l->o.cluster_file ? l->o.cluster_file : "");
+		return assay_error_at(e, ASSAY_USAGE, l->o.suite_file, l->o.path, 0,
+				      "case %s needs %lld node(s) but the ssh launcher has %zu "
+				      "host(s)%s%s",
+				      s->case_id, nodes, l->o.n_hosts,
+				      l->o.cluster_file ? " in " : "",
+				      l->o.cluster_file ? l->o.cluster_file : "");
 	if (s->mpi_ranks > 0)
 		return assay_error_set(
 		    e, ASSAY_USAGE,
@@ -387,6 +387,8 @@ static void opts_release(struct ssh_opts *o)
 	free(o->config);
 	free(o->program);
 	free(o->cluster_file);
+	free(o->suite_file);
+	free(o->path);
 	strlist_clear(&o->env);
 }
 
@@ -539,6 +541,8 @@ int assay_launch_ssh_parse(struct assay_cfg *c, const json_t *opts, const char *
 		free(l);
 		return -1;
 	}
+	l->o.suite_file = c->file ? xstrdup(c->file) : NULL;
+	l->o.path = xstrdup(path);
 	l->base.ops = &ssh_ops;
 	l->base.priv = l;
 	*out = &l->base;

@@ -23,8 +23,9 @@ struct ssh_opts {
 	long long port;     /* 0: ssh's own (or the config's) */
 	long long master_port;
 	double connect_timeout_s, grace_s;
-	bool accept_new;    /* StrictHostKeyChecking accept-new instead of yes */
-	char *cluster_file; /* where hosts came from, for messages; or NULL */
+	bool accept_new;         /* StrictHostKeyChecking accept-new instead of yes */
+	char *cluster_file;      /* where hosts came from, for messages; or NULL */
+	char *suite_file, *path; /* where the launcher block is, for messages */
 };
 
 struct ssh_launcher {
