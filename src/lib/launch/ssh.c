@@ -259,6 +259,10 @@ assay_err ssh_masters(struct ssh_launcher *l, const size_t *want, size_t n, stru
 				rc = master_failed(l, want[i],
 						   WIFEXITED(status) ? WEXITSTATUS(status) : -1, e);
 		}
+		/* Read or not needed: a killed assay leaves no log behind. */
+		char *log = xasprintf("%s/h%zu.log", l->ctl_dir, want[i]);
+		unlink(log);
+		free(log);
 	}
 	free(pids);
 	return rc;
