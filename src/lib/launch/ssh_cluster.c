@@ -147,9 +147,10 @@ static int read_doc(struct assay_cfg *c, const json_t *doc, struct ssh_opts *o)
 		return assay_cfg_expected(c, "$", "a CVS cluster file (an object)", doc);
 	json_t *orch = json_object_get(doc, "orchestrator");
 	if (orch && !(json_is_string(orch) && !strcmp(json_string_value(orch), "baremetal")))
-		return assay_cfg_fail(c, "$.orchestrator",
-				      "only \"baremetal\" is run by the ssh launcher so far "
-				      "(containers per host: docs/ssh.md)");
+		return assay_cfg_fail(
+		    c, "$.orchestrator",
+		    "only \"baremetal\" is run by the ssh launcher so far: for a "
+		    "container per node, give the suite a container block (docs/ssh.md)");
 	if (cluster_string(c, doc, "$", "username", ASSAY_CFG_REQUIRED, &o->user) < 0 ||
 	    cluster_string(c, doc, "$", "priv_key_file", ASSAY_CFG_REQUIRED, &o->identity) < 0 ||
 	    read_nodes(c, doc, o) < 0 || read_env(c, doc, o) < 0 || check_head(c, doc, o) < 0)
