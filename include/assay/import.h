@@ -10,8 +10,9 @@
 #include "assay/util.h"
 
 struct assay_import_opts {
-	const char *user;        /* replaces CVS's {user-id}; required */
-	long long gpus_per_node; /* GPUs of one node (CVS assumes 8) */
+	const char *user;         /* replaces CVS's {user-id}; required */
+	long long gpus_per_node;  /* GPUs of one node (CVS assumes 8) */
+	const char *cluster_file; /* a CVS cluster file: the ssh launcher on its nodes; or NULL */
 };
 
 struct assay_import {

@@ -172,6 +172,11 @@ bool assay_mpi_is_openmpi(const char *starter);
 /* Cores this process may run on (distinct physical cores of its CPU set). */
 long long assay_usable_cores(void);
 
+/* A ROCm CVS cluster file as the ssh launcher reads it (docs/ssh.md): its
+ * hosts (node_dict's keys, in file order) appended to hosts. ASSAY_USAGE
+ * naming the file and JSON path when the launcher would refuse it. */
+assay_err assay_ssh_cluster_hosts(const char *file, struct strlist *hosts, struct assay_error *e);
+
 /* "NAME=value ... argv" with shell quoting and secrets redacted. */
 void assay_command_line(const struct strlist *env, const struct strlist *argv,
 			const struct assay_redactor *r, struct sbuf *out);

@@ -26,6 +26,7 @@ enum assay_lint_kind {
 	ASSAY_LINT_SWEEP,     /* assay sweep */
 	ASSAY_LINT_SUITE,     /* assay suite ("kind": "ep" or "command", docs/suite.md) */
 	ASSAY_LINT_CONTEXT,   /* madengine --additional-context-file */
+	ASSAY_LINT_CLUSTER,   /* a ROCm CVS cluster file (docs/ssh.md) */
 	ASSAY_LINT_KIND_COUNT
 };
 #define ASSAY_LINT_KIND_BIT(k) (1u << (k))

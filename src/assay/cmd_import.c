@@ -17,6 +17,7 @@ struct import_args {
 	const char *out;
 	const char *user;
 	long long gpus_per_node;
+	const char *cluster;
 };
 
 static const struct cli_opt import_opts[] = {
@@ -36,6 +37,12 @@ static const struct cli_opt import_opts[] = {
      .help = "cvs: GPUs of one node, for the suite's gpus_per_node",
      .def = "8",
      .min = 1},
+    {.type = CLI_STRING,
+     .name = "cluster",
+     .arg = "FILE",
+     .off = offsetof(struct import_args, cluster),
+     .help = "cvs: a CVS cluster file: the suite runs on its nodes with the ssh\n"
+	     "launcher (docs/ssh.md)"},
     CLI_OPT_END,
 };
 
@@ -66,7 +73,8 @@ const struct cli_spec cmd_import_spec = {
 
 static int import_cvs(const struct import_args *a, const char *config, json_t **suite)
 {
-	struct assay_import_opts o = {.user = a->user, .gpus_per_node = a->gpus_per_node};
+	struct assay_import_opts o = {
+	    .user = a->user, .gpus_per_node = a->gpus_per_node, .cluster_file = a->cluster};
 	struct passwd *pw;
 	if (!o.user)
 		o.user = getenv("LOGNAME");

@@ -21,7 +21,7 @@ struct lint_args {
 
 static const char *const formats[] = {"human", "json", "sarif", "github", NULL};
 static const char *const kinds[] = {"manifest", "models",  "platforms", "sweep",
-				    "suite",    "context", NULL};
+				    "suite",    "context", "cluster",   NULL};
 static const char *const levels[] = {"error", "warning", NULL};
 
 /* --disable and --enable: comma-separated rule ids (or "all"), in order. */
@@ -65,7 +65,7 @@ static const struct cli_opt lint_opts[] = {
      .name = "kind",
      .arg = "KIND",
      .off = offsetof(struct lint_args, kind),
-     .help = "manifest, models, platforms, sweep, suite or\ncontext",
+     .help = "manifest, models, platforms, sweep, suite,\ncontext or cluster (a CVS cluster file)",
      .def = "from the content",
      .choices = kinds},
     CLI_OPT_STRING("context", "FILE", struct lint_args, o.context_file,

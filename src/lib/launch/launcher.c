@@ -17,12 +17,16 @@ int assay_launch_local_parse(struct assay_cfg *c, const json_t *opts, const char
 			     struct assay_launcher **out);
 int assay_launch_slurm_parse(struct assay_cfg *c, const json_t *opts, const char *path,
 			     struct assay_launcher **out);
+int assay_launch_ssh_parse(struct assay_cfg *c, const json_t *opts, const char *path,
+			   struct assay_launcher **out);
 
 const struct assay_launcher_type assay_launcher_types[] = {
     {"local", "processes on this machine, one session per case; MPI cases through mpirun",
      assay_launch_local_parse},
     {"slurm", "Slurm jobs (sbatch, one per shard or case), or srun steps inside an allocation",
      assay_launch_slurm_parse},
+    {"ssh", "one process per node over OpenSSH (hosts listed, or a CVS cluster file)",
+     assay_launch_ssh_parse},
     {NULL, NULL, NULL},
 };
 

@@ -15,7 +15,7 @@ static const struct lint_family *const families[] = {
     &lint_family_network,   &lint_family_cards,         &lint_family_placeholders,
     &lint_family_secrets,   &lint_family_suite,         &lint_family_gates,
     &lint_family_assay,     &lint_family_context,       &lint_family_container,
-    &lint_family_preset,    &lint_family_context_valid,
+    &lint_family_preset,    &lint_family_context_valid, &lint_family_cluster,
 };
 
 size_t assay_lint_rule_count(void)
@@ -61,7 +61,7 @@ static const char *const kind_names[ASSAY_LINT_KIND_COUNT] = {
     [ASSAY_LINT_AUTO] = "auto",       [ASSAY_LINT_MANIFEST] = "manifest",
     [ASSAY_LINT_MODELS] = "models",   [ASSAY_LINT_PLATFORMS] = "platforms",
     [ASSAY_LINT_SWEEP] = "sweep",     [ASSAY_LINT_SUITE] = "suite",
-    [ASSAY_LINT_CONTEXT] = "context",
+    [ASSAY_LINT_CONTEXT] = "context", [ASSAY_LINT_CLUSTER] = "cluster",
 };
 
 const char *assay_lint_kind_name(enum assay_lint_kind k)
@@ -107,6 +107,10 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc)
 	if (json_object_get(doc, "built_images") || json_object_get(doc, "built_models") ||
 	    json_object_get(doc, "deployment_config"))
 		return ASSAY_LINT_MANIFEST;
+	/* A CVS cluster file before a context file: both may have env_vars. */
+	if (json_is_object(json_object_get(doc, "node_dict")) &&
+	    (json_object_get(doc, "priv_key_file") || json_object_get(doc, "username")))
+		return ASSAY_LINT_CLUSTER;
 	/* A suite first: an ep suite's platforms is a path, not a registry. */
 	const json_t *kind = json_object_get(doc, "kind");
 	if (json_is_string(kind) && (!strcmp(json_string_value(kind), "ep") ||
@@ -298,7 +302,8 @@ static bool lint_kind_of(json_t *doc, const char *file, const struct assay_lint_
 			       "model cards, a platform registry has platforms, a sweep has "
 			       "suite and workload, a suite has \"kind\": \"ep\" or "
 			       "\"command\", a madengine additional-context file has keys such as "
-			       "gpu_vendor, docker_env_vars or slurm (or pass --kind)");
+			       "gpu_vendor, docker_env_vars or slurm, a CVS cluster file has "
+			       "node_dict (or pass --kind)");
 		return false;
 	}
 	if (cs && kind != ASSAY_LINT_MANIFEST) {

@@ -93,6 +93,7 @@ extern const struct lint_family lint_family_context;
 extern const struct lint_family lint_family_container;
 extern const struct lint_family lint_family_preset;
 extern const struct lint_family lint_family_context_valid;
+extern const struct lint_family lint_family_cluster;
 
 /* Whether rule is enabled and applies to this file's kind. */
 bool lint_on(const struct lint_ctx *c, const struct assay_lint_rule *rule);

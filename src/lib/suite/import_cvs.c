@@ -12,6 +12,7 @@
 #include "assay/cfg.h"
 #include "assay/import.h"
 #include "assay/json.h"
+#include "suite_int.h"
 
 /* What CVS's Megatron library derives from the tokenizer's model family
  * (cvs/lib/training/megatron/utils/model_registry.py and megatron_lib.py):
@@ -787,7 +788,7 @@ static void import_command(struct cvs *x, const struct cvs_parts *p, json_t *sui
 	json_object_set_new(
 	    suite, "training",
 	    json_pack("{s:I, s:s}", "seq_len", (json_int_t)p->seq_len, "warmup", "1"));
-	if (x->distributed)
+	if (x->distributed && !x->o->cluster_file)
 		note(x, "$.framework",
 		     "megatron_distributed: the suite starts one command on this host (the local "
 		     "launcher); give it a Slurm launcher for %lld nodes (docs/slurm.md)",
@@ -818,10 +819,10 @@ static void import_gates(struct cvs *x, const struct cvs_parts *p, json_t *loss_
 /* The suite with its keys in the order a suite is written by hand. */
 static json_t *ordered(const json_t *suite)
 {
-	static const char *const order[] = {"kind",          "name",      "description", "combos",
-					    "runs",          "container", "argv",        "env",
-					    "secrets",       "parser",    "context",     "nodes",
-					    "gpus_per_node", "training",  "gates",       NULL};
+	static const char *const order[] = {
+	    "kind",          "name",     "description", "combos",   "runs",    "container",
+	    "argv",          "env",      "secrets",     "parser",   "context", "nodes",
+	    "gpus_per_node", "training", "gates",       "launcher", NULL};
 	json_t *out = json_object();
 	for (size_t i = 0; order[i]; i++)
 		if (json_object_get(suite, order[i]))
@@ -881,6 +882,10 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 		import_container(&x, json_object_get(root, "container"), p.image, suite);
 		import_command(&x, &p, suite);
 		import_gates(&x, &p, lc, suite);
+		if (o->cluster_file)
+			rc = cvs_import_cluster(o->cluster_file, suite, out, e);
+	}
+	if (!rc) {
 		out->suite = ordered(suite);
 	} else {
 		strlist_clear(&out->notes);

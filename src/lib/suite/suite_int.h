@@ -61,4 +61,10 @@ json_t *suite_builtin_vars(const struct assay_suite *s, const struct assay_suite
 assay_err suite_expand(const char *tmpl, const json_t *vars, const char *file, const char *path,
 		       struct sbuf *out, struct assay_error *e);
 
+/* assay import cvs --cluster: the suite runs on the cluster file's nodes
+ * through the ssh launcher (src/lib/suite/import_cluster.c). -1 on error. */
+struct assay_import;
+int cvs_import_cluster(const char *cluster_file, json_t *suite, struct assay_import *out,
+		       struct assay_error *e);
+
 #endif

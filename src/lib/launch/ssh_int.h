@@ -1,0 +1,73 @@
+/* The ssh launcher's insides (docs/ssh.md), shared by ssh.c (options, the
+ * master connections, helper commands on a host, resume) and ssh_job.c (one
+ * case: a process per node, its output, its stops). */
+#ifndef ASSAY_SSH_INT_H
+#define ASSAY_SSH_INT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "assay/launch.h"
+#include "assay/util.h"
+
+struct ssh_host {
+	char *host; /* what ssh connects to (a name, an address, an ssh_config Host) */
+	char *addr; /* the address the other nodes reach it by (CVS's vpc_ip) */
+};
+
+struct ssh_opts {
+	struct ssh_host *hosts;
+	size_t n_hosts;
+	char *user, *identity, *config, *program;
+	struct strlist env; /* NAME=VALUE exported before the command (CVS env_vars) */
+	long long port;     /* 0: ssh's own (or the config's) */
+	long long master_port;
+	double connect_timeout_s, grace_s;
+	bool accept_new;         /* StrictHostKeyChecking accept-new instead of yes */
+	char *cluster_file;      /* where hosts came from, for messages; or NULL */
+	char *suite_file, *path; /* where the launcher block is, for messages */
+};
+
+struct ssh_launcher {
+	struct assay_launcher base;
+	struct ssh_opts o;
+	char ctl_dir[64]; /* the master connections' sockets, "" until made */
+};
+
+/* ssh's argv to host k (through its master when one runs), with the
+ * options extra (NULL-terminated, or NULL) before the host: append the
+ * remote command after it. */
+void ssh_argv(const struct ssh_launcher *l, size_t k, const char *const extra[],
+	      struct strlist *out);
+/* Make sure host k has a master connection: ASSAY_INFRA naming the host
+ * and what ssh said (unreachable, key refused, host key changed ...). The
+ * hosts in want[0..n) are connected in parallel. */
+assay_err ssh_masters(struct ssh_launcher *l, const size_t *want, size_t n, struct assay_error *e);
+/* Is host k's master still connected? */
+bool ssh_master_alive(const struct ssh_launcher *l, size_t k);
+/* On host k, send sig ("TERM", "KILL") to every process whose environment
+ * holds ASSAY_SSH_LABEL=<prefix>...; returns how many (-1: ssh failed). */
+long ssh_sweep(const struct ssh_launcher *l, size_t k, const char *sig, const char *prefix);
+/* Run script on host k (`sh -c script name args...`); its output appended
+ * to output (may be NULL). Returns its output's lines (-1: ssh failed). */
+long ssh_host_script(const struct ssh_launcher *l, size_t k, const char *script, const char *name,
+		     const char *const args[], struct sbuf *output);
+/* The label of a case's processes: assay-<run>-<case>-a<attempt> (a node
+ * adds -n<rank>); with case_id NULL, the run's prefix assay-<run>-. */
+void ssh_label(const char *run_id, const char *case_id, int attempt, struct sbuf *out);
+
+/* The script every node runs (its argv[0] and arguments follow it). */
+extern const char ssh_node_script[];
+
+extern const struct assay_launcher_ops ssh_ops;
+/* ssh_job.c */
+assay_err ssh_prepare(struct assay_launcher *base, const struct assay_launch_spec *s,
+		      struct assay_job **out, struct assay_error *e);
+void ssh_describe(const struct assay_job *job, struct sbuf *out);
+assay_err ssh_submit(struct assay_job *job, struct assay_error *e);
+assay_err ssh_poll(struct assay_job *job, double wait_s, struct assay_job_status *st,
+		   struct assay_error *e);
+void ssh_cancel(struct assay_job *job);
+void ssh_release(struct assay_job *job);
+
+#endif
