@@ -321,7 +321,7 @@ static void test_launcher_parse(void **state)
 	v = json_string("pbs");
 	assert_int_equal(assay_launcher_parse(&c, v, "$.launcher", &l), -1);
 	assert_string_equal(e.path, "$.launcher");
-	assert_string_equal(e.message, "unknown launcher \"pbs\" (known: local, slurm)");
+	assert_string_equal(e.message, "unknown launcher \"pbs\" (known: local, slurm, ssh)");
 	json_decref(v);
 	v = json_pack("{s:s, s:f, s:[s,s]}", "type", "local", "grace_s", 2.5, "mpirun", "mpiexec",
 		      "-v");
