@@ -252,6 +252,7 @@ static const struct keyword {
 } gap_keywords[] = {
     {LIT("-checkpoint"), timer_hit},
     {LIT("torchrun finished successfully"), torchrun_hit},
+    {LIT("[direct] python3 finished successfully (code 0)"), torchrun_hit},
     {LIT("lm loss value:"), eval_end_hit},
     {LIT("throughput per GPU:"), tflops_summary_hit},
     {LIT("tokens/GPU/s:"), tokens_summary_hit},
