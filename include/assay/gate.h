@@ -68,7 +68,13 @@ json_t *assay_verdict_to_json(const struct assay_verdict *v);
 
 /* ---- thresholds (src/lib/gate/thresholds.c) ---- */
 
-enum assay_threshold_kind { ASSAY_TH_MIN, ASSAY_TH_MAX, ASSAY_TH_WITHIN, ASSAY_TH_INFO };
+enum assay_threshold_kind {
+	ASSAY_TH_MIN,
+	ASSAY_TH_MAX,
+	ASSAY_TH_WITHIN,
+	ASSAY_TH_INFO,
+	ASSAY_TH_MIN_RATIO, /* CVS: value / the reference metric's value >= v */
+};
 
 struct assay_threshold {
 	char *metric;
@@ -79,6 +85,12 @@ struct assay_threshold {
 	bool optional;
 	bool missing_fails; /* kind info too fails when the metric is missing (CVS files) */
 	char path[256];     /* JSON path of the spec, for messages */
+	/* CVS files: the statistics CVS's value is read from, in order
+	 * ("summary", then "cvs_mean"), then assay's own for rows that have
+	 * neither (not with cvs_labels); NULL-terminated, static. */
+	const char *cvs_stats[4];
+	char *reference; /* min_ratio: the metric value is a ratio to */
+	const char *ref_stats[4];
 };
 
 struct assay_threshold_cell {
@@ -90,6 +102,9 @@ struct assay_threshold_cell {
 struct assay_thresholds {
 	char *file;
 	bool cvs; /* read from a CVS threshold file: cells at "$", not "$.cells" */
+	/* Judge CVS files on CVS's values only (`assay gate --as cvs`): no
+	 * fallback to assay's own statistics. */
+	bool cvs_labels;
 	bool enforce;
 	struct assay_threshold_cell *cells;
 	size_t n_cells;

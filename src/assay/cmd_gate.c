@@ -17,8 +17,8 @@
 #include "opt.h"
 
 struct gate_args {
-	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log;
-	const char *input_format, *format;
+	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *single_log;
+	const char *input_format, *format, *as;
 	struct assay_train_opts topts;
 };
 
@@ -40,6 +40,8 @@ static int opt_format(void *args, const char *arg, const char *cmd)
 	return cli_usage_error(cmd, "--format: expected table or json, got '%s'", arg);
 }
 
+static const char *const as_choices[] = {"assay", "cvs", NULL};
+
 static const struct cli_opt gate_opts[] = {
     CLI_OPT_STRING("thresholds", "FILE", struct gate_args, thresholds,
 		   "thresholds file (docs/gate.md)"),
@@ -50,6 +52,16 @@ static const struct cli_opt gate_opts[] = {
     CLI_OPT_STRING("log", "FILE", struct gate_args, log,
 		   "training log: run health, its rows, and the spec's loss curve,\n"
 		   "convergence and scaling gates"),
+    CLI_OPT_STRING("single-log", "FILE", struct gate_args, single_log,
+		   "the 1-node run of the --log run: scaling_efficiency, as CVS computes it\n"
+		   "(docs/gate.md)"),
+    {.type = CLI_CHOICE,
+     .name = "as",
+     .arg = "SYSTEM",
+     .off = offsetof(struct gate_args, as),
+     .help = "judge as assay does, or exactly as cvs does (docs/parity.md)",
+     .def = "assay",
+     .choices = as_choices},
     CLI_OPT_STRING("save-log", "FILE", struct gate_args, save_log,
 		   "the run that saved the checkpoint (spec's checkpoint gate)"),
     CLI_OPT_STRING("resume-log", "FILE", struct gate_args, resume_log,
@@ -185,6 +197,39 @@ static assay_err read_rows(int nres, char **results, struct assay_rows *rows, st
 	return rc;
 }
 
+/* Rows of the values CVS reads from the log (CVS thresholds), and the
+ * scaling efficiency against --single-log, as CVS computes it from the
+ * throughput per GPU of the two runs: tokens_per_sec_total = TFLOP/s/GPU x
+ * nodes x 8, and the GPUs cancel out (docs/gate.md). */
+static assay_err cvs_rows(const struct gate_args *a, struct assay_thresholds *th,
+			  const struct assay_train_result *log, struct assay_rows *rows,
+			  struct assay_error *e)
+{
+	bool strict = !strcmp(a->as, "cvs");
+	size_t from = rows->n;
+	th->cvs_labels = strict;
+	if (th->cvs)
+		assay_train_cvs_rows(log, strict, rows);
+	if (a->single_log) {
+		struct assay_train_result one;
+		if (load_log(a, a->single_log, &one, e) != ASSAY_OK)
+			return ASSAY_USAGE;
+		double vn, v1;
+		bool s;
+		if (assay_train_cvs_value(log, ASSAY_TM_TFLOPS, strict, &vn, &s) &&
+		    assay_train_cvs_value(&one, ASSAY_TM_TFLOPS, strict, &v1, &s) && v1 > 0 &&
+		    vn > 0) {
+			struct assay_row *r = assay_rows_add(rows);
+			assay_row_init(r);
+			assay_row_set(r, json_object(), "scaling_efficiency", "cvs", vn / v1 * 100,
+				      "%", ASSAY_DIR_HIGHER);
+		}
+		assay_train_result_release(&one);
+	}
+	struct assay_parse_opts po = {.file = a->log};
+	return assay_parse_stamp(rows, from, &po, e);
+}
+
 /* The spec's gates on the logs read, then the verdicts as --format asks. */
 static void spec_gates(const struct gate_args *a, const struct assay_gate_spec *spec,
 		       const struct assay_train_result *log, const struct assay_train_result *save,
@@ -249,6 +294,8 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 		}
 		have_pair = true;
 	}
+	if (have_log && cvs_rows(a, &th, &log, &rows, &err) != ASSAY_OK)
+		goto report;
 	if (a->thresholds && assay_thresholds_check_metrics(&th, a->combo, &rows, &err) != ASSAY_OK)
 		goto report;
 	if (a->thresholds && assay_gate_thresholds(&th, a->combo ? a->combo : "default", &rows, &vs,
@@ -291,6 +338,8 @@ static int check_args(const struct gate_args *a, int nres)
 				       a->input_format);
 	if (a->combo && !a->thresholds)
 		return cli_usage_error("gate", "--combo needs --thresholds FILE");
+	if (a->single_log && !a->log)
+		return cli_usage_error("gate", "--single-log needs --log FILE (the N-node run)");
 	if (a->combo) {
 		char canon[256];
 		struct assay_error err;
@@ -310,7 +359,7 @@ static int check_args(const struct gate_args *a, int nres)
 
 int cmd_gate(int argc, char **argv)
 {
-	struct gate_args a = {.input_format = "auto", .format = "table"};
+	struct gate_args a = {.input_format = "auto", .format = "table", .as = "assay"};
 	assay_train_opts_init(&a.topts);
 	int first, rc = cli_parse(&cmd_gate_spec, argc, argv, &a, &first);
 	if (rc == ASSAY_OK)
