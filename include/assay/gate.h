@@ -170,6 +170,10 @@ struct assay_coll_thresholds {
 	char *file;
 	bool cvs;     /* a ROCm/cvs rccl config (or its "results" object) */
 	bool enforce; /* false: every judged size is RECORD (CVS verify_bus_bw "False") */
+	/* CVS: a size fails below tolerance x its busbw (0.95; 1 otherwise),
+	 * and its dip checks (cvs_params verify_bw_dip, verify_lat_dip). */
+	double tolerance;
+	bool bw_dip, lat_dip;
 	struct assay_coll_threshold *v;
 	size_t n;
 };
