@@ -288,4 +288,28 @@ assay_err assay_gate_spec_parse(const json_t *doc, const char *file, struct assa
 				struct assay_error *e);
 void assay_gate_spec_release(struct assay_gate_spec *s);
 
+/* ---- CVS's training-log error dictionaries (errors_cvs.c) ---- */
+
+/* Named patterns a log must not match: ROCm/cvs's Megatron dictionary
+ * (case-sensitive, as megatron_lib.py searches), or a config's
+ * training.error_patterns, which replaces it (case-insensitive, as CVS's
+ * one reader of that key searches). docs/gate.md, "Error patterns". */
+struct assay_error_dict {
+	char **names, **patterns;
+	void **codes; /* compiled */
+	size_t n;
+	bool icase;
+	char source[64]; /* "cvs megatron", or the file */
+};
+void assay_error_dict_cvs_megatron(struct assay_error_dict *d);
+/* A JSON object of name -> pattern, or a CVS config whose
+ * training.error_patterns is one. ASSAY_USAGE naming the file and path. */
+assay_err assay_error_dict_load(const char *file, struct assay_error_dict *d,
+				struct assay_error *e);
+void assay_error_dict_release(struct assay_error_dict *d);
+/* A FAIL verdict ("run", "errors") per pattern that matches some line of
+ * data, naming its first line; returns how many matched. */
+size_t assay_gate_error_dict(const struct assay_error_dict *d, const char *data, size_t len,
+			     struct assay_verdicts *out);
+
 #endif

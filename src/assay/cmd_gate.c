@@ -18,7 +18,7 @@
 
 struct gate_args {
 	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *single_log;
-	const char *input_format, *format, *as;
+	const char *input_format, *format, *as, *error_patterns;
 	struct assay_train_opts topts;
 };
 
@@ -62,6 +62,9 @@ static const struct cli_opt gate_opts[] = {
      .help = "judge as assay does, or exactly as cvs does (docs/parity.md)",
      .def = "assay",
      .choices = as_choices},
+    CLI_OPT_STRING("error-patterns", "FILE", struct gate_args, error_patterns,
+		   "error patterns the log must not match: name -> pattern, or a CVS\n"
+		   "config's training.error_patterns (replaces CVS's defaults)"),
     CLI_OPT_STRING("save-log", "FILE", struct gate_args, save_log,
 		   "the run that saved the checkpoint (spec's checkpoint gate)"),
     CLI_OPT_STRING("resume-log", "FILE", struct gate_args, resume_log,
@@ -230,6 +233,45 @@ static assay_err cvs_rows(const struct gate_args *a, struct assay_thresholds *th
 	return assay_parse_stamp(rows, from, &po, e);
 }
 
+/* CVS's error dictionary (--as cvs), or --error-patterns, on the log:
+ * ASSAY_WORKLOAD_FAILED when a pattern matches, as a signature does. */
+static assay_err error_patterns(const struct gate_args *a, struct assay_verdicts *vs,
+				struct assay_error *e)
+{
+	struct assay_error_dict d;
+	if (a->error_patterns) {
+		if (assay_error_dict_load(a->error_patterns, &d, e) != ASSAY_OK)
+			return ASSAY_USAGE;
+	} else if (!strcmp(a->as, "cvs")) {
+		assay_error_dict_cvs_megatron(&d);
+	} else {
+		return ASSAY_OK;
+	}
+	struct assay_file_map m;
+	assay_err rc = assay_map_file(a->log, &m, e);
+	if (rc == ASSAY_OK) {
+		if (assay_gate_error_dict(&d, m.data, m.len, vs))
+			rc = ASSAY_WORKLOAD_FAILED;
+		assay_unmap_file(&m);
+	}
+	assay_error_dict_release(&d);
+	return rc;
+}
+
+/* The --log run's rows and health, and the error patterns on it (*log_rc:
+ * their outcome). */
+static assay_err log_gates(const struct gate_args *a, const struct assay_train_result *log,
+			   struct assay_rows *rows, struct assay_verdicts *vs, int *log_rc,
+			   struct assay_error *e)
+{
+	struct assay_parse_opts po = {.file = a->log};
+	if (assay_train_rows(log, &po, rows, e) != ASSAY_OK)
+		return ASSAY_USAGE;
+	assay_gate_run(log, vs);
+	*log_rc = error_patterns(a, vs, e);
+	return *log_rc == ASSAY_USAGE ? ASSAY_USAGE : ASSAY_OK;
+}
+
 /* The spec's gates on the logs read, then the verdicts as --format asks. */
 static void spec_gates(const struct gate_args *a, const struct assay_gate_spec *spec,
 		       const struct assay_train_result *log, const struct assay_train_result *save,
@@ -258,7 +300,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
 	struct assay_error err;
-	int rc = ASSAY_OK;
+	int rc = ASSAY_OK, log_rc = ASSAY_OK;
 	if (a->thresholds && assay_thresholds_load(a->thresholds, &th, &err) != ASSAY_OK)
 		goto report;
 	if (a->spec) {
@@ -280,10 +322,8 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 		if (load_log(a, a->log, &log, &err) != ASSAY_OK)
 			goto report;
 		have_log = true;
-		struct assay_parse_opts po = {.file = a->log};
-		if (assay_train_rows(&log, &po, &rows, &err) != ASSAY_OK)
+		if (log_gates(a, &log, &rows, &vs, &log_rc, &err) != ASSAY_OK)
 			goto report;
-		assay_gate_run(&log, &vs);
 	}
 	if (a->save_log) {
 		if (load_log(a, a->save_log, &save, &err) != ASSAY_OK)
@@ -306,7 +346,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results)
 	/* A log's own outcome counts as in 'assay parse': a failed workload
 	 * is 3 and a log without steps 4, not merely a failed verdict. */
 	if (have_log)
-		rc = assay_err_worst(rc, assay_train_outcome(&log));
+		rc = assay_err_worst(rc, assay_err_worst(log_rc, assay_train_outcome(&log)));
 	if (have_pair) {
 		rc = assay_err_worst(rc, assay_train_outcome(&save));
 		rc = assay_err_worst(rc, assay_train_outcome(&resume));
@@ -338,6 +378,11 @@ static int check_args(const struct gate_args *a, int nres)
 				       a->input_format);
 	if (a->combo && !a->thresholds)
 		return cli_usage_error("gate", "--combo needs --thresholds FILE");
+	if ((a->error_patterns || !strcmp(a->as, "cvs")) && a->log && !strcmp(a->log, "-"))
+		return cli_usage_error("gate", "--as cvs and --error-patterns read --log again: "
+					       "give a file, not -");
+	if (a->error_patterns && !a->log)
+		return cli_usage_error("gate", "--error-patterns needs --log FILE");
 	if (a->single_log && !a->log)
 		return cli_usage_error("gate", "--single-log needs --log FILE (the N-node run)");
 	if (a->combo) {
@@ -364,6 +409,9 @@ int cmd_gate(int argc, char **argv)
 	int first, rc = cli_parse(&cmd_gate_spec, argc, argv, &a, &first);
 	if (rc == ASSAY_OK)
 		rc = check_args(&a, argc - first);
+	/* As CVS: its error dictionary instead of assay's signatures. */
+	if (!strcmp(a.as, "cvs"))
+		a.topts.no_errors = true;
 	if (rc)
 		return rc < 0 ? ASSAY_OK : rc;
 	return run_gates(&a, argc - first, argv + first);
