@@ -88,9 +88,9 @@ struct assay_threshold {
 	/* CVS files: the statistics CVS's value is read from, in order
 	 * ("summary", then "cvs_mean"), then assay's own for rows that have
 	 * neither (not with cvs_labels); NULL-terminated, static. */
-	const char *cvs_stats[4];
+	const char *cvs_stats[5];
 	char *reference; /* min_ratio: the metric value is a ratio to */
-	const char *ref_stats[4];
+	const char *ref_stats[5];
 };
 
 struct assay_threshold_cell {

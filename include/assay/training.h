@@ -204,7 +204,11 @@ struct assay_train_result {
 	double summary[ASSAY_TM_COUNT];
 	uint32_t summary_has;
 	long summary_line[ASSAY_TM_COUNT]; /* the line of each (the last one) */
-	long n_lines;                      /* lines in the log (0 for a golden file) */
+	/* The last iteration line's "mem usages" (ROCm fork) and its line:
+	 * CVS's summary pattern matches it too. */
+	double mem_iter_last;
+	long mem_iter_line;
+	long n_lines; /* lines in the log (0 for a golden file) */
 
 	/* ROCm/cvs's fallback when a summary is not in the log's last lines
 	 * (assay_train_cvs_value()): per metric, over the unique steps, the
@@ -263,17 +267,25 @@ assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
 			       const struct assay_train_opts *o, const char *file,
 			       struct assay_train_result *r, struct assay_error *e);
 
+/* Where ROCm/cvs's value of a metric comes from (assay_train_cvs_value()). */
+enum assay_cvs_source {
+	ASSAY_CVS_MEAN,    /* the mean of the per-iteration values without the first */
+	ASSAY_CVS_SUMMARY, /* a summary line among the log's last lines */
+	ASSAY_CVS_TAIL,    /* an iteration line's "mem usages" among them, after any summary */
+};
 /* ROCm/cvs's value of metric m (ELAPSED_MS, TFLOPS, TOKENS, MEM_RATIO), as
  * its megatron_lib.py selects it (docs/training.md, "CVS's values"): the
- * last summary line within the log's last ASSAY_CVS_TAIL_LINES lines
- * (*summary true), else the mean of the per-step values without the first.
- * cvs_labels: only values read from labels CVS's patterns read (no tokens,
- * no Primus-only labels, nothing derived). false when it has none. */
+ * last match of its summary pattern within the log's last
+ * ASSAY_CVS_TAIL_LINES lines, else the mean of the per-iteration values
+ * without the first. cvs_labels: only values read from labels CVS's
+ * patterns read (no tokens, no Primus-only labels, nothing derived, every
+ * copy of a repeated line). false when it has none. */
 #define ASSAY_CVS_TAIL_LINES 15
 bool assay_train_cvs_value(const struct assay_train_result *r, enum assay_train_metric m,
-			   bool cvs_labels, double *v, bool *summary);
-/* Rows "<metric>/cvs_mean" for those of the four metrics whose CVS value is
- * the fallback mean (the summary rows hold the others), appended to out. */
+			   bool cvs_labels, double *v, enum assay_cvs_source *source);
+/* Rows for those of the four metrics whose CVS value is not a summary row:
+ * "<metric>/cvs_mean" (the fallback mean) or "mem_usage_ratio/cvs_tail"
+ * (an iteration line in the tail), appended to out. */
 void assay_train_cvs_rows(const struct assay_train_result *r, bool cvs_labels,
 			  struct assay_rows *out);
 

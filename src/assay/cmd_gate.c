@@ -218,7 +218,7 @@ static assay_err cvs_rows(const struct gate_args *a, struct assay_thresholds *th
 		if (load_log(a, a->single_log, &one, e) != ASSAY_OK)
 			return ASSAY_USAGE;
 		double vn, v1;
-		bool s;
+		enum assay_cvs_source s;
 		if (assay_train_cvs_value(log, ASSAY_TM_TFLOPS, strict, &vn, &s) &&
 		    assay_train_cvs_value(&one, ASSAY_TM_TFLOPS, strict, &v1, &s) && v1 > 0 &&
 		    vn > 0) {

@@ -87,7 +87,8 @@ static void test_cvs_file_loads(void **state)
 	th = find_th(cell, "mem_usage_ratio");
 	assert_int_equal(th->kind, ASSAY_TH_MAX);
 	assert_true(th->value == 0.85);
-	assert_string_equal(th->cvs_stats[2], "max");
+	assert_string_equal(th->cvs_stats[0], "cvs_tail");
+	assert_string_equal(th->cvs_stats[3], "max");
 	/* No default cell: a combo without a cell is a config error. */
 	assert_null(assay_thresholds_cell(&t, "MBS=1,GBS=8,PRECISION=BF16"));
 	struct assay_rows rows = ASSAY_ROWS_INIT;

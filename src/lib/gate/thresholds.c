@@ -350,16 +350,19 @@ static bool rows_have(const struct assay_rows *rows, const char *metric, const c
 }
 
 /* A CVS threshold's statistic: the first of stats the rows have (assay's
- * own, the last, not with cvs_labels), else the first. */
+ * own, the last, not with cvs_labels), else CVS's summary. */
 static const char *cvs_statistic(const struct assay_thresholds *t, const char *const *stats,
 				 const char *metric, const struct assay_rows *rows)
 {
 	for (size_t i = 0; stats[i]; i++) {
-		if (t->cvs_labels && i >= 2)
+		if (t->cvs_labels && !stats[i + 1])
 			break;
 		if (rows_have(rows, metric, stats[i]))
 			return stats[i];
 	}
+	for (size_t i = 0; stats[i]; i++)
+		if (!strcmp(stats[i], "summary"))
+			return stats[i];
 	return stats[0];
 }
 

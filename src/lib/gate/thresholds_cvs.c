@@ -20,12 +20,12 @@
 	}
 static const struct {
 	const char *cvs, *metric;
-	const char *stats[4];
+	const char *stats[5];
 } metric_map[] = {
     {"training.throughput_per_gpu", "tflops_per_gpu", CVS_STATS("steady_mean")},
     {"training.elapsed_time_per_iteration", "elapsed_ms_per_iter", CVS_STATS("steady_mean")},
     {"training.tokens_per_gpu", "tokens_per_gpu", CVS_STATS("steady_mean")},
-    {"training.mem_usage", "mem_usage_ratio", CVS_STATS("max")},
+    {"training.mem_usage", "mem_usage_ratio", {"cvs_tail", "summary", "cvs_mean", "max", NULL}},
     {"training.scaling_efficiency_pct", "scaling_efficiency", {NULL}},
     {"training.steps_to_target", "steps_to_target", {NULL}},
     {"training.time_to_target_seconds", "time_to_target", {NULL}},
@@ -54,9 +54,9 @@ static int metric_index(const char *cvs)
 	return -1;
 }
 
-static void copy_stats(const char *dst[4], const char *const src[4])
+static void copy_stats(const char *dst[5], const char *const src[5])
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		dst[i] = src[i];
 }
 

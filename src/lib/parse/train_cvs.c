@@ -21,13 +21,22 @@ static bool summary_in_tail(const struct assay_train_result *r, enum assay_train
 }
 
 bool assay_train_cvs_value(const struct assay_train_result *r, enum assay_train_metric m,
-			   bool cvs_labels, double *v, bool *summary)
+			   bool cvs_labels, double *v, enum assay_cvs_source *source)
 {
-	*summary = false;
+	*source = ASSAY_CVS_MEAN;
 	if (!cvs_metric(m))
 		return false;
+	/* CVS's "mem usages:" pattern matches the ROCm fork's iteration lines
+	 * too: among the last lines, the later of the two is its value. */
+	if (m == ASSAY_TM_MEM_RATIO && r->mem_iter_line > r->n_lines - ASSAY_CVS_TAIL_LINES &&
+	    r->mem_iter_line > 0 &&
+	    (!summary_in_tail(r, m) || r->mem_iter_line > r->summary_line[m])) {
+		*source = ASSAY_CVS_TAIL;
+		*v = r->mem_iter_last;
+		return true;
+	}
 	if (summary_in_tail(r, m)) {
-		*summary = true;
+		*source = ASSAY_CVS_SUMMARY;
 		*v = r->summary[m];
 		return true;
 	}
@@ -50,15 +59,17 @@ void assay_train_cvs_rows(const struct assay_train_result *r, bool cvs_labels,
 						     ASSAY_TM_TOKENS, ASSAY_TM_MEM_RATIO};
 	for (size_t i = 0; i < ARRAY_SIZE(ms); i++) {
 		double v;
-		bool summary;
-		if (!assay_train_cvs_value(r, ms[i], cvs_labels, &v, &summary) || summary)
+		enum assay_cvs_source src;
+		if (!assay_train_cvs_value(r, ms[i], cvs_labels, &v, &src) ||
+		    src == ASSAY_CVS_SUMMARY)
 			continue;
 		int k = cvs_labels ? 1 : 0;
 		long long n = r->cvs_n[k][ms[i]] + r->cvs_line_n[ms[i]];
 		struct assay_row *row = assay_rows_add(out);
 		assay_row_init(row);
-		assay_row_set(row, json_object(), assay_train_metric_name(ms[i]), "cvs_mean", v,
+		assay_row_set(row, json_object(), assay_train_metric_name(ms[i]),
+			      src == ASSAY_CVS_TAIL ? "cvs_tail" : "cvs_mean", v,
 			      assay_train_metric_unit(ms[i]), assay_train_metric_direction(ms[i]));
-		row->samples = n > 1 ? n - 1 : 1;
+		row->samples = src == ASSAY_CVS_TAIL ? 1 : n > 1 ? n - 1 : 1;
 	}
 }

@@ -247,6 +247,10 @@ static void metric_segment(struct line_ctx *c, const struct label *l, const char
 	/* CVS's per-iteration patterns read these three labels, no other. */
 	if (m == ASSAY_TM_ELAPSED_MS || m == ASSAY_TM_TFLOPS || m == ASSAY_TM_MEM_RATIO)
 		c->st->cvs_label |= 1u << m;
+	if (m == ASSAY_TM_MEM_RATIO && isfinite(x)) {
+		c->s->r->mem_iter_last = x;
+		c->s->r->mem_iter_line = c->line;
+	}
 	if (has_y && m < ASSAY_TM_AVG_COUNT) {
 		c->st->avg[m] = y;
 		c->st->has_avg |= 1u << m;
