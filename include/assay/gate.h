@@ -68,7 +68,13 @@ json_t *assay_verdict_to_json(const struct assay_verdict *v);
 
 /* ---- thresholds (src/lib/gate/thresholds.c) ---- */
 
-enum assay_threshold_kind { ASSAY_TH_MIN, ASSAY_TH_MAX, ASSAY_TH_WITHIN, ASSAY_TH_INFO };
+enum assay_threshold_kind {
+	ASSAY_TH_MIN,
+	ASSAY_TH_MAX,
+	ASSAY_TH_WITHIN,
+	ASSAY_TH_INFO,
+	ASSAY_TH_MIN_RATIO, /* CVS: value / the reference metric's value >= v */
+};
 
 struct assay_threshold {
 	char *metric;
@@ -79,6 +85,12 @@ struct assay_threshold {
 	bool optional;
 	bool missing_fails; /* kind info too fails when the metric is missing (CVS files) */
 	char path[256];     /* JSON path of the spec, for messages */
+	/* CVS files: the statistics CVS's value is read from, in order
+	 * ("summary", then "cvs_mean"), then assay's own for rows that have
+	 * neither (not with cvs_labels); NULL-terminated, static. */
+	const char *cvs_stats[5];
+	char *reference; /* min_ratio: the metric value is a ratio to */
+	const char *ref_stats[5];
 };
 
 struct assay_threshold_cell {
@@ -90,6 +102,9 @@ struct assay_threshold_cell {
 struct assay_thresholds {
 	char *file;
 	bool cvs; /* read from a CVS threshold file: cells at "$", not "$.cells" */
+	/* Judge CVS files on CVS's values only (`assay gate --as cvs`): no
+	 * fallback to assay's own statistics. */
+	bool cvs_labels;
 	bool enforce;
 	struct assay_threshold_cell *cells;
 	size_t n_cells;
@@ -155,6 +170,10 @@ struct assay_coll_thresholds {
 	char *file;
 	bool cvs;     /* a ROCm/cvs rccl config (or its "results" object) */
 	bool enforce; /* false: every judged size is RECORD (CVS verify_bus_bw "False") */
+	/* CVS: a size fails below tolerance x its busbw (0.95; 1 otherwise),
+	 * and its dip checks (cvs_params verify_bw_dip, verify_lat_dip). */
+	double tolerance;
+	bool bw_dip, lat_dip;
 	struct assay_coll_threshold *v;
 	size_t n;
 };
@@ -268,5 +287,29 @@ assay_err assay_gate_spec_load(const char *file, struct assay_gate_spec *s, stru
 assay_err assay_gate_spec_parse(const json_t *doc, const char *file, struct assay_gate_spec *s,
 				struct assay_error *e);
 void assay_gate_spec_release(struct assay_gate_spec *s);
+
+/* ---- CVS's training-log error dictionaries (errors_cvs.c) ---- */
+
+/* Named patterns a log must not match: ROCm/cvs's Megatron dictionary
+ * (case-sensitive, as megatron_lib.py searches), or a config's
+ * training.error_patterns, which replaces it (case-insensitive, as CVS's
+ * one reader of that key searches). docs/gate.md, "Error patterns". */
+struct assay_error_dict {
+	char **names, **patterns;
+	void **codes; /* compiled */
+	size_t n;
+	bool icase;
+	char source[64]; /* "cvs megatron", or the file */
+};
+void assay_error_dict_cvs_megatron(struct assay_error_dict *d);
+/* A JSON object of name -> pattern, or a CVS config whose
+ * training.error_patterns is one. ASSAY_USAGE naming the file and path. */
+assay_err assay_error_dict_load(const char *file, struct assay_error_dict *d,
+				struct assay_error *e);
+void assay_error_dict_release(struct assay_error_dict *d);
+/* A FAIL verdict ("run", "errors") per pattern that matches some line of
+ * data, naming its first line; returns how many matched. */
+size_t assay_gate_error_dict(const struct assay_error_dict *d, const char *data, size_t len,
+			     struct assay_verdicts *out);
 
 #endif

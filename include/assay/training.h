@@ -47,6 +47,7 @@ struct assay_train_step {
 	double avg[ASSAY_TM_AVG_COUNT];
 	uint32_t has, has_avg;
 	uint32_t derived;   /* metrics computed rather than read (tokens) */
+	uint32_t cvs_label; /* metrics read from a label ROCm/cvs's patterns read too */
 	uint32_t nonfinite; /* metrics whose value is NaN or Inf */
 	bool warmup;        /* excluded from the steady state */
 	/* Sums over every unique step up to this one (for the steady state of a
@@ -202,6 +203,23 @@ struct assay_train_result {
 	 * bits of summary_has by metric. */
 	double summary[ASSAY_TM_COUNT];
 	uint32_t summary_has;
+	long summary_line[ASSAY_TM_COUNT]; /* the line of each (the last one) */
+	/* The last iteration line's "mem usages" (ROCm fork) and its line:
+	 * CVS's summary pattern matches it too. */
+	double mem_iter_last;
+	long mem_iter_line;
+	long n_lines; /* lines in the log (0 for a golden file) */
+
+	/* ROCm/cvs's fallback when a summary is not in the log's last lines
+	 * (assay_train_cvs_value()): per metric, over the unique steps, the
+	 * first finite value, the sum and count of every finite value; [0] of
+	 * every value assay reads, [1] of those read from a label CVS reads. */
+	double cvs_first[2][ASSAY_TM_COUNT], cvs_sum[2][ASSAY_TM_COUNT];
+	long long cvs_n[2][ASSAY_TM_COUNT];
+	/* The same of the summary lines CVS's per-iteration patterns match
+	 * too ("tokens/GPU/s:", "mem usages:"), wherever they are. */
+	double cvs_line_first[ASSAY_TM_COUNT], cvs_line_sum[ASSAY_TM_COUNT];
+	long long cvs_line_n[ASSAY_TM_COUNT];
 };
 
 /* Whether name is a training format: a row of the format table
@@ -248,6 +266,28 @@ assay_err assay_train_refine(struct assay_train_result *r, int fd, const struct 
 assay_err assay_train_parse_fd(const char *format, int fd, int tee_fd,
 			       const struct assay_train_opts *o, const char *file,
 			       struct assay_train_result *r, struct assay_error *e);
+
+/* Where ROCm/cvs's value of a metric comes from (assay_train_cvs_value()). */
+enum assay_cvs_source {
+	ASSAY_CVS_MEAN,    /* the mean of the per-iteration values without the first */
+	ASSAY_CVS_SUMMARY, /* a summary line among the log's last lines */
+	ASSAY_CVS_TAIL,    /* an iteration line's "mem usages" among them, after any summary */
+};
+/* ROCm/cvs's value of metric m (ELAPSED_MS, TFLOPS, TOKENS, MEM_RATIO), as
+ * its megatron_lib.py selects it (docs/training.md, "CVS's values"): the
+ * last match of its summary pattern within the log's last
+ * ASSAY_CVS_TAIL_LINES lines, else the mean of the per-iteration values
+ * without the first. cvs_labels: only values read from labels CVS's
+ * patterns read (no tokens, no Primus-only labels, nothing derived, every
+ * copy of a repeated line). false when it has none. */
+#define ASSAY_CVS_TAIL_LINES 15
+bool assay_train_cvs_value(const struct assay_train_result *r, enum assay_train_metric m,
+			   bool cvs_labels, double *v, enum assay_cvs_source *source);
+/* Rows for those of the four metrics whose CVS value is not a summary row:
+ * "<metric>/cvs_mean" (the fallback mean) or "mem_usage_ratio/cvs_tail"
+ * (an iteration line in the tail), appended to out. */
+void assay_train_cvs_rows(const struct assay_train_result *r, bool cvs_labels,
+			  struct assay_rows *out);
 
 /* The run's outcome: ASSAY_WORKLOAD_FAILED when it logged steps but did not
  * finish (no "iteration N/N", no torchrun marker, no Megatron exit line), a

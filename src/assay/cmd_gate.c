@@ -18,8 +18,8 @@
 #include "opt.h"
 
 struct gate_args {
-	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log;
-	const char *input_format, *format;
+	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *single_log;
+	const char *input_format, *format, *as, *error_patterns;
 	struct assay_train_opts topts;
 	struct notify_cli nc;
 };
@@ -42,6 +42,8 @@ static int opt_format(void *args, const char *arg, const char *cmd)
 	return cli_usage_error(cmd, "--format: expected table or json, got '%s'", arg);
 }
 
+static const char *const as_choices[] = {"assay", "cvs", NULL};
+
 static const struct cli_opt gate_opts[] = {
     CLI_OPT_STRING("thresholds", "FILE", struct gate_args, thresholds,
 		   "thresholds file (docs/gate.md)"),
@@ -52,6 +54,19 @@ static const struct cli_opt gate_opts[] = {
     CLI_OPT_STRING("log", "FILE", struct gate_args, log,
 		   "training log: run health, its rows, and the spec's loss curve,\n"
 		   "convergence and scaling gates"),
+    CLI_OPT_STRING("single-log", "FILE", struct gate_args, single_log,
+		   "the 1-node run of the --log run: scaling_efficiency, as CVS computes it\n"
+		   "(docs/gate.md)"),
+    {.type = CLI_CHOICE,
+     .name = "as",
+     .arg = "SYSTEM",
+     .off = offsetof(struct gate_args, as),
+     .help = "judge as assay does, or exactly as cvs does (docs/parity.md)",
+     .def = "assay",
+     .choices = as_choices},
+    CLI_OPT_STRING("error-patterns", "FILE", struct gate_args, error_patterns,
+		   "error patterns the log must not match: name -> pattern, or a CVS\n"
+		   "config's training.error_patterns (replaces CVS's defaults)"),
     CLI_OPT_STRING("save-log", "FILE", struct gate_args, save_log,
 		   "the run that saved the checkpoint (spec's checkpoint gate)"),
     CLI_OPT_STRING("resume-log", "FILE", struct gate_args, resume_log,
@@ -189,6 +204,78 @@ static assay_err read_rows(int nres, char **results, struct assay_rows *rows, st
 	return rc;
 }
 
+/* Rows of the values CVS reads from the log (CVS thresholds), and the
+ * scaling efficiency against --single-log, as CVS computes it from the
+ * throughput per GPU of the two runs: tokens_per_sec_total = TFLOP/s/GPU x
+ * nodes x 8, and the GPUs cancel out (docs/gate.md). */
+static assay_err cvs_rows(const struct gate_args *a, struct assay_thresholds *th,
+			  const struct assay_train_result *log, struct assay_rows *rows,
+			  struct assay_error *e)
+{
+	bool strict = !strcmp(a->as, "cvs");
+	size_t from = rows->n;
+	th->cvs_labels = strict;
+	if (th->cvs)
+		assay_train_cvs_rows(log, strict, rows);
+	if (a->single_log) {
+		struct assay_train_result one;
+		if (load_log(a, a->single_log, &one, e) != ASSAY_OK)
+			return ASSAY_USAGE;
+		double vn, v1;
+		enum assay_cvs_source s;
+		if (assay_train_cvs_value(log, ASSAY_TM_TFLOPS, strict, &vn, &s) &&
+		    assay_train_cvs_value(&one, ASSAY_TM_TFLOPS, strict, &v1, &s) && v1 > 0 &&
+		    vn > 0) {
+			struct assay_row *r = assay_rows_add(rows);
+			assay_row_init(r);
+			assay_row_set(r, json_object(), "scaling_efficiency", "cvs", vn / v1 * 100,
+				      "%", ASSAY_DIR_HIGHER);
+		}
+		assay_train_result_release(&one);
+	}
+	struct assay_parse_opts po = {.file = a->log};
+	return assay_parse_stamp(rows, from, &po, e);
+}
+
+/* CVS's error dictionary (--as cvs), or --error-patterns, on the log:
+ * ASSAY_WORKLOAD_FAILED when a pattern matches, as a signature does. */
+static assay_err error_patterns(const struct gate_args *a, struct assay_verdicts *vs,
+				struct assay_error *e)
+{
+	struct assay_error_dict d;
+	if (a->error_patterns) {
+		if (assay_error_dict_load(a->error_patterns, &d, e) != ASSAY_OK)
+			return ASSAY_USAGE;
+	} else if (!strcmp(a->as, "cvs")) {
+		assay_error_dict_cvs_megatron(&d);
+	} else {
+		return ASSAY_OK;
+	}
+	struct assay_file_map m;
+	assay_err rc = assay_map_file(a->log, &m, e);
+	if (rc == ASSAY_OK) {
+		if (assay_gate_error_dict(&d, m.data, m.len, vs))
+			rc = ASSAY_WORKLOAD_FAILED;
+		assay_unmap_file(&m);
+	}
+	assay_error_dict_release(&d);
+	return rc;
+}
+
+/* The --log run's rows and health, and the error patterns on it (*log_rc:
+ * their outcome). */
+static assay_err log_gates(const struct gate_args *a, const struct assay_train_result *log,
+			   struct assay_rows *rows, struct assay_verdicts *vs, int *log_rc,
+			   struct assay_error *e)
+{
+	struct assay_parse_opts po = {.file = a->log};
+	if (assay_train_rows(log, &po, rows, e) != ASSAY_OK)
+		return ASSAY_USAGE;
+	assay_gate_run(log, vs);
+	*log_rc = error_patterns(a, vs, e);
+	return *log_rc == ASSAY_USAGE ? ASSAY_USAGE : ASSAY_OK;
+}
+
 /* The spec's gates on the logs read, then the verdicts as --format asks. */
 static void spec_gates(const struct gate_args *a, const struct assay_gate_spec *spec,
 		       const struct assay_train_result *log, const struct assay_train_result *save,
@@ -234,7 +321,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
 	struct assay_error err;
-	int rc = ASSAY_OK;
+	int rc = ASSAY_OK, log_rc = ASSAY_OK;
 	if (a->thresholds && assay_thresholds_load(a->thresholds, &th, &err) != ASSAY_OK)
 		goto report;
 	if (a->spec) {
@@ -256,10 +343,8 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 		if (load_log(a, a->log, &log, &err) != ASSAY_OK)
 			goto report;
 		have_log = true;
-		struct assay_parse_opts po = {.file = a->log};
-		if (assay_train_rows(&log, &po, &rows, &err) != ASSAY_OK)
+		if (log_gates(a, &log, &rows, &vs, &log_rc, &err) != ASSAY_OK)
 			goto report;
-		assay_gate_run(&log, &vs);
 	}
 	if (a->save_log) {
 		if (load_log(a, a->save_log, &save, &err) != ASSAY_OK)
@@ -270,6 +355,8 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 		}
 		have_pair = true;
 	}
+	if (have_log && cvs_rows(a, &th, &log, &rows, &err) != ASSAY_OK)
+		goto report;
 	if (a->thresholds && assay_thresholds_check_metrics(&th, a->combo, &rows, &err) != ASSAY_OK)
 		goto report;
 	if (a->thresholds && assay_gate_thresholds(&th, a->combo ? a->combo : "default", &rows, &vs,
@@ -281,7 +368,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 	/* A log's own outcome counts as in 'assay parse': a failed workload
 	 * is 3 and a log without steps 4, not merely a failed verdict. */
 	if (have_log)
-		rc = assay_err_worst(rc, assay_train_outcome(&log));
+		rc = assay_err_worst(rc, assay_err_worst(log_rc, assay_train_outcome(&log)));
 	if (have_pair) {
 		rc = assay_err_worst(rc, assay_train_outcome(&save));
 		rc = assay_err_worst(rc, assay_train_outcome(&resume));
@@ -313,6 +400,13 @@ static int check_args(const struct gate_args *a, int nres)
 				       a->input_format);
 	if (a->combo && !a->thresholds)
 		return cli_usage_error("gate", "--combo needs --thresholds FILE");
+	if ((a->error_patterns || !strcmp(a->as, "cvs")) && a->log && !strcmp(a->log, "-"))
+		return cli_usage_error("gate", "--as cvs and --error-patterns read --log again: "
+					       "give a file, not -");
+	if (a->error_patterns && !a->log)
+		return cli_usage_error("gate", "--error-patterns needs --log FILE");
+	if (a->single_log && !a->log)
+		return cli_usage_error("gate", "--single-log needs --log FILE (the N-node run)");
 	if (a->combo) {
 		char canon[256];
 		struct assay_error err;
@@ -332,13 +426,16 @@ static int check_args(const struct gate_args *a, int nres)
 
 int cmd_gate(int argc, char **argv)
 {
-	struct gate_args a = {.input_format = "auto", .format = "table"};
+	struct gate_args a = {.input_format = "auto", .format = "table", .as = "assay"};
 	assay_train_opts_init(&a.topts);
 	int first, rc = cli_parse(&cmd_gate_spec, argc, argv, &a, &first);
 	if (rc == ASSAY_OK)
 		rc = check_args(&a, argc - first);
 	if (rc == ASSAY_OK)
 		rc = notify_cli_load("gate", &a.nc, true);
+	/* As CVS: its error dictionary instead of assay's signatures. */
+	if (!strcmp(a.as, "cvs"))
+		a.topts.no_errors = true;
 	if (rc)
 		return rc < 0 ? ASSAY_OK : rc;
 	struct assay_notify_events ev = {0};

@@ -140,8 +140,10 @@ static void test_gate_assay_shape(void **state)
 	assay_rows_release(&rows);
 }
 
-/* CVS's config as it is: 1 MiB in-place 50.05 >= 45, 8 GiB 378.45 < 390;
- * the gather_perf entry (a program assay does not run) is kept. */
+/* CVS's config as it is: 1 MiB in-place 50.05 >= 45; 8 GiB 378.45 passes
+ * 390 as CVS judges it, above 0.95 x 390 = 370.5 (cvs/lib/rccl_lib.py,
+ * check_bus_bw at ROCm/cvs dddd914); the gather_perf entry (a program assay
+ * does not run) is kept. */
 static void test_gate_cvs_shape(void **state)
 {
 	(void)state;
@@ -154,6 +156,7 @@ static void test_gate_cvs_shape(void **state)
 	    ASSAY_OK);
 	assert_true(t.cvs);
 	assert_true(t.enforce);
+	assert_false(t.bw_dip);
 	assert_int_equal(t.n, 4);
 	assert_string_equal(t.v[0].path, "$.rccl.results.all_reduce_perf.bus_bw.1048576");
 	assert_string_equal(t.v[2].placement, "out-of-place"); /* alltoall */
@@ -161,23 +164,91 @@ static void test_gate_cvs_shape(void **state)
 	assay_gate_coll_thresholds(&t, "all_reduce", NULL, 0, &rows, &vs);
 	assert_int_equal(find(&vs, "at 1048576 B, in-place: busbw")->status, ASSAY_VERDICT_PASS);
 	const struct assay_verdict *v = find(&vs, "at 8589934592 B, in-place: busbw");
-	assert_int_equal(v->status, ASSAY_VERDICT_FAIL);
-	assert_string_equal(v->message,
-			    "all_reduce at 8589934592 B, in-place: busbw 378.45 GB/s < 390");
+	assert_int_equal(v->status, ASSAY_VERDICT_PASS);
+	assert_string_equal(v->message, "all_reduce at 8589934592 B, in-place: busbw 378.45 GB/s "
+					">= 370.5 (390 x 0.95)");
 	assay_verdicts_release(&vs);
 	assay_coll_thresholds_release(&t);
 
-	/* verify_bus_bw "False" (CVS's default): recorded, never failed. */
-	json_t *doc = json_loads("{\"rccl\": {\"verify_bus_bw\": \"False\", \"results\": "
-				 "{\"all_reduce_perf\": {\"bus_bw\": {\"8589934592\": \"390\"}}}}}",
+	/* verify_bus_bw "False" (CVS's default): recorded, never failed; and
+	 * verify_bus_bw beside cvs_params is not CVS's switch. */
+	json_t *doc = json_loads("{\"rccl\": {\"verify_bus_bw\": \"True\", \"cvs_params\": "
+				 "{\"verify_bw_dip\": \"False\", \"verify_lat_dip\": false}, "
+				 "\"results\": {\"all_reduce_perf\": {\"bus_bw\": "
+				 "{\"8589934592\": \"400\"}}}}}",
 				 0, NULL);
 	assert_int_equal(assay_coll_thresholds_parse(doc, "c.json", &t, &e), ASSAY_OK);
 	json_decref(doc);
 	assert_false(t.enforce);
+	assert_false(t.bw_dip);
+	assert_false(t.lat_dip);
 	assay_gate_coll_thresholds(&t, "all_reduce", NULL, 0, &rows, &vs);
 	assert_int_equal(assay_verdicts_outcome(&vs), ASSAY_OK);
 	assert_int_equal(find(&vs, "at 8589934592 B, in-place: busbw")->status,
 			 ASSAY_VERDICT_RECORD);
+	assay_verdicts_release(&vs);
+	assay_coll_thresholds_release(&t);
+	assay_rows_release(&rows);
+}
+
+/* CVS's shipped file: results beside cvs_params (where its code never looks;
+ * assay reads them, docs/parity.md), verify_bus_bw "False", the dip checks
+ * on over the sizes of the reference, in the order printed: busbw below
+ * 0.95 x the previous checked size fails, and a time below 0.95 x the
+ * previous one (cvs/lib/rccl_lib.py, check_bw_dip, check_lat_dip). */
+static void test_gate_cvs_dips(void **state)
+{
+	(void)state;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	rows_of("tests/fixtures/nccl-text/all_reduce_perf-h100-2n.log", &rows);
+	struct assay_coll_thresholds t;
+	struct assay_error e;
+	assert_int_equal(
+	    assay_coll_thresholds_load("tests/fixtures/coll/cvs-rccl-shipped.json", &t, &e),
+	    ASSAY_OK);
+	assert_false(t.enforce);
+	assert_true(t.bw_dip);
+	assert_true(t.lat_dip);
+	assert_string_equal(t.v[0].path, "$.rccl.results.all_reduce_perf.bus_bw.1048576");
+	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
+	assay_gate_coll_thresholds(&t, "all_reduce", NULL, 0, &rows, &vs);
+	assert_int_equal(assay_verdicts_outcome(&vs), ASSAY_OK);
+	size_t bw = 0, lat = 0;
+	for (size_t i = 0; i < vs.n; i++) {
+		bw += !strcmp(vs.v[i].gate, "bw-dip");
+		lat += !strcmp(vs.v[i].gate, "lat-dip");
+	}
+	assert_int_equal(bw, 3); /* 4 reference sizes: 3 steps */
+	assert_int_equal(lat, 3);
+	assay_verdicts_release(&vs);
+	/* A dip: 8 GiB's busbw under 0.95 x 4 GiB's, and its time under 0.95 x
+	 * 4 GiB's time. */
+	double bw4 = 0, t4 = 0;
+	for (size_t i = 0; i < rows.n; i++) {
+		struct assay_row *r = &rows.v[i];
+		const json_t *b = json_object_get(r->series, "bytes");
+		const char *pl = json_string_value(json_object_get(r->series, "placement"));
+		if (!b || !pl || strcmp(pl, "in-place") || strcmp(r->statistic, "mean"))
+			continue;
+		if (json_integer_value(b) == 4294967296LL && !strcmp(r->metric, "busbw"))
+			bw4 = r->value;
+		if (json_integer_value(b) == 4294967296LL && !strcmp(r->metric, "time_us"))
+			t4 = r->value;
+		if (json_integer_value(b) == 8589934592LL && !strcmp(r->metric, "busbw"))
+			r->value = bw4 * 0.9;
+		if (json_integer_value(b) == 8589934592LL && !strcmp(r->metric, "time_us"))
+			r->value = t4 * 0.9;
+	}
+	assay_gate_coll_thresholds(&t, "all_reduce", NULL, 0, &rows, &vs);
+	assert_int_equal(assay_verdicts_outcome(&vs), ASSAY_GATE_FAILED);
+	size_t failed = 0;
+	for (size_t i = 0; i < vs.n; i++)
+		if (vs.v[i].status == ASSAY_VERDICT_FAIL) {
+			assert_non_null(strstr(vs.v[i].message, "all_reduce at 8589934592 B: "));
+			assert_non_null(strstr(vs.v[i].message, "at 4294967296 B)"));
+			failed++;
+		}
+	assert_int_equal(failed, 2);
 	assay_verdicts_release(&vs);
 	assay_coll_thresholds_release(&t);
 	assay_rows_release(&rows);
@@ -250,7 +321,7 @@ static void test_parse_errors(void **state)
 			    "{\"all_reduce\": {\"busbw\": {\"1048576\": 40}}}");
 	assert_string_equal(parse_fails("{\"rccl\": {\"no_of_nodes\": \"2\"}}"),
 			    "$.rccl: missing key \"results\" (the expected bus bandwidth per "
-			    "program and size)");
+			    "program and size, in cvs_params or beside it)");
 	assert_string_equal(
 	    parse_fails("{\"all_reduce_perf\": {\"bus_bw\": {\"8589934592\": \"<changeme>\"}}}"),
 	    "$.all_reduce_perf.bus_bw.8589934592: unfilled placeholder \"<changeme>\": replace it "
@@ -261,8 +332,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sizes),          cmocka_unit_test(test_gate_assay_shape),
-	    cmocka_unit_test(test_gate_cvs_shape), cmocka_unit_test(test_correctness),
-	    cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_gate_cvs_shape), cmocka_unit_test(test_gate_cvs_dips),
+	    cmocka_unit_test(test_correctness),    cmocka_unit_test(test_parse_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

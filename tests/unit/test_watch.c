@@ -35,6 +35,11 @@ static const struct {
     {"NVRM: Xid (PCI:0000:1b:00): 79, pid=1234, GPU has fallen off the bus.", "gpu-lost"},
     {"HW Exception by GPU node-2 (Agent handle: 0x55d) reason :GPU Hang", "gpu-hang"},
     {"amdgpu 0000:05:00.0: amdgpu: GPU reset begin!", "gpu-reset"},
+    /* ROCm/cvs dddd914 megatron_lib.py training_err_dict: "GPU Reset",
+     * "NCCL ERROR", "HW Exception by GPU" fail a run. */
+    {"[rank3]: GPU Reset detected on device 3", "gpu-reset"},
+    {"NCCL ERROR: unhandled system error (run with NCCL_DEBUG=INFO for details)", "nccl-error"},
+    {"HW Exception by GPU 2, pid 4021", "gpu-hang"},
     {"RuntimeError: CUDA error: uncorrectable ECC error encountered", "gpu-uncorrectable"},
     {"Memory access fault by GPU node-4 (Agent handle: 0x2) on address 0x7f. Reason: Page not "
      "present or supervisor privilege.",

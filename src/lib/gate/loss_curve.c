@@ -1,6 +1,8 @@
-/* The loss-curve gate: the least-squares slope of lm loss against step over
- * the milestone steps plus every sample_every-th step must not exceed
- * max_slope (a falling loss has a negative slope). */
+/* The loss-curve gate, as ROCm/cvs samples and judges it (dddd914,
+ * cvs/lib/training/megatron/utils/loss_curve.py): the least-squares slope
+ * of lm loss against step over the first and last steps with a loss, the
+ * milestone steps and every sample_every-th step must be below max_slope (a
+ * falling loss has a negative slope); under 2 points it is SKIPPED. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -60,12 +62,39 @@ bool assay_lsq_slope(const double *x, const double *y, size_t n, double *slope)
 	return true;
 }
 
-static bool sampled(const struct assay_loss_curve_spec *s, long long step)
+static bool sampled(const struct assay_loss_curve_spec *s, long long step, long long first,
+		    long long last)
 {
+	if (step == first || step == last)
+		return true;
 	for (size_t i = 0; i < s->n_milestones; i++)
 		if (s->milestones[i] == step)
 			return true;
 	return s->sample_every > 0 && step % s->sample_every == 0;
+}
+
+static bool has_loss(const struct assay_train_step *st)
+{
+	return (st->has & (1u << ASSAY_TM_LM_LOSS)) && isfinite(st->v[ASSAY_TM_LM_LOSS]);
+}
+
+/* The verdict on a slope over n points (x, y). */
+static void judge_slope(const struct assay_loss_curve_spec *s, const double *x, size_t n,
+			double slope, struct assay_verdicts *out)
+{
+	char spec[64], why[160];
+	snprintf(spec, sizeof(spec), "< %g", s->max_slope);
+	bool pass = slope < s->max_slope;
+	snprintf(why, sizeof(why), "slope %.6g %s %g over %zu samples (steps %.0f..%.0f)", slope,
+		 pass ? "<" : ">=", s->max_slope, n, x[0], x[n - 1]);
+	if (s->enforce)
+		assay_verdicts_add(out, pass ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
+				   "loss-curve", "lm_loss/slope", slope, "nats/step", spec, "%s",
+				   why);
+	else
+		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "loss-curve", "lm_loss/slope", slope,
+				   "nats/step", spec, "not enforced: would %s (%s)",
+				   pass ? "pass" : "fail", why);
 }
 
 void assay_gate_loss_curve(const struct assay_loss_curve_spec *s,
@@ -74,35 +103,30 @@ void assay_gate_loss_curve(const struct assay_loss_curve_spec *s,
 	double *x = xmalloc((r->n_steps + 1) * sizeof(*x));
 	double *y = xmalloc((r->n_steps + 1) * sizeof(*y));
 	size_t n = 0;
-	const uint32_t bit = 1u << ASSAY_TM_LM_LOSS;
+	long long first = -1, last = -1;
+	for (size_t i = 0; i < r->n_steps; i++)
+		if (has_loss(&r->steps[i])) {
+			if (first < 0)
+				first = r->steps[i].step;
+			last = r->steps[i].step;
+		}
 	for (size_t i = 0; i < r->n_steps; i++) {
 		const struct assay_train_step *st = &r->steps[i];
-		if ((st->has & bit) && isfinite(st->v[ASSAY_TM_LM_LOSS]) && sampled(s, st->step)) {
+		if (has_loss(st) && sampled(s, st->step, first, last)) {
 			x[n] = (double)st->step;
 			y[n++] = st->v[ASSAY_TM_LM_LOSS];
 		}
 	}
-	char spec[64];
-	snprintf(spec, sizeof(spec), "<= %g", s->max_slope);
 	double slope;
-	if (!assay_lsq_slope(x, y, n, &slope)) {
-		assay_verdicts_add(out, s->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
-				   "loss-curve", "lm_loss/slope", NAN, "nats/step", spec,
-				   "missing: %zu sampled step%s with a finite lm loss, 2 needed%s",
-				   n, n == 1 ? "" : "s", s->enforce ? "" : " (not enforced)");
+	if (assay_lsq_slope(x, y, n, &slope)) {
+		judge_slope(s, x, n, slope, out);
 	} else {
-		bool pass = slope <= s->max_slope;
-		char why[160];
-		snprintf(why, sizeof(why), "slope %.6g %s %g over %zu samples (steps %.0f..%.0f)",
-			 slope, pass ? "<=" : ">", s->max_slope, n, x[0], x[n - 1]);
-		if (s->enforce)
-			assay_verdicts_add(out, pass ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
-					   "loss-curve", "lm_loss/slope", slope, "nats/step", spec,
-					   "%s", why);
-		else
-			assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "loss-curve", "lm_loss/slope",
-					   slope, "nats/step", spec, "not enforced: would %s (%s)",
-					   pass ? "pass" : "fail", why);
+		char spec[64];
+		snprintf(spec, sizeof(spec), "< %g", s->max_slope);
+		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "loss-curve", "lm_loss/slope", NAN,
+				   "nats/step", spec,
+				   "%zu sampled step%s with a finite lm loss: 2 needed for a slope",
+				   n, n == 1 ? "" : "s");
 	}
 	free(x);
 	free(y);

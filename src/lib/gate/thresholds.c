@@ -204,6 +204,7 @@ void assay_thresholds_release(struct assay_thresholds *t)
 		for (size_t j = 0; j < cell->n; j++) {
 			free(cell->v[j].metric);
 			free(cell->v[j].statistic);
+			free(cell->v[j].reference);
 		}
 		free(cell->v);
 		free(cell->key);
@@ -325,6 +326,12 @@ static bool judge(const struct assay_threshold *th, double x, char *spec, size_t
 		snprintf(spec, sn, "info");
 		snprintf(why, wn, "recorded");
 		break;
+	case ASSAY_TH_MIN_RATIO: /* x is the ratio */
+		pass = x >= th->value;
+		snprintf(spec, sn, ">= %g x %s", th->value, th->reference);
+		snprintf(why, wn, "ratio %.3f %s %g (vs %s)", x, pass ? ">=" : "<", th->value,
+			 th->reference);
+		break;
 	}
 	return pass;
 }
@@ -334,11 +341,40 @@ static void label(char *out, size_t n, const char *metric, const char *statistic
 	snprintf(out, n, "%s/%s", metric, statistic ? statistic : "*");
 }
 
+static bool rows_have(const struct assay_rows *rows, const char *metric, const char *statistic)
+{
+	for (size_t i = 0; i < rows->n; i++)
+		if (!strcmp(rows->v[i].metric, metric) && !strcmp(rows->v[i].statistic, statistic))
+			return true;
+	return false;
+}
+
+/* A CVS threshold's statistic: the first of stats the rows have (assay's
+ * own, the last, not with cvs_labels), else CVS's summary. */
+static const char *cvs_statistic(const struct assay_thresholds *t, const char *const *stats,
+				 const char *metric, const struct assay_rows *rows)
+{
+	for (size_t i = 0; stats[i]; i++) {
+		if (t->cvs_labels && !stats[i + 1])
+			break;
+		if (rows_have(rows, metric, stats[i]))
+			return stats[i];
+	}
+	for (size_t i = 0; stats[i]; i++)
+		if (!strcmp(stats[i], "summary"))
+			return stats[i];
+	return stats[0];
+}
+
 /* The statistic a threshold reads: its own, the default, or the one
  * statistic its metric's rows have. -1 (with e) when ambiguous. */
 static int pick_statistic(const struct assay_thresholds *t, const struct assay_threshold *th,
 			  const struct assay_rows *rows, const char **out, struct assay_error *e)
 {
+	if (th->cvs_stats[0]) {
+		*out = cvs_statistic(t, th->cvs_stats, th->metric, rows);
+		return 0;
+	}
 	*out = th->statistic ? th->statistic : assay_threshold_default_statistic(th->metric);
 	if (*out)
 		return 0;
@@ -366,6 +402,41 @@ static void set_series(struct assay_verdict *v, const struct assay_row *r)
 		v->series_key = xstrdup(r->series_key);
 }
 
+/* min_ratio: the reference's value (the first row of its statistic), or
+ * why there is none (CVS's messages). */
+static const struct assay_row *reference_row(const struct assay_thresholds *t,
+					     const struct assay_threshold *th,
+					     const struct assay_rows *rows, char *why, size_t wn)
+{
+	const char *stat = th->ref_stats[0] ? cvs_statistic(t, th->ref_stats, th->reference, rows)
+					    : assay_threshold_default_statistic(th->reference);
+	for (size_t i = 0; stat && i < rows->n; i++) {
+		const struct assay_row *r = &rows->v[i];
+		if (strcmp(r->metric, th->reference) || strcmp(r->statistic, stat))
+			continue;
+		if (r->value == 0) {
+			snprintf(why, wn, "reference %s is 0; cannot compute ratio", th->reference);
+			return NULL;
+		}
+		return r;
+	}
+	snprintf(why, wn, "reference metric %s missing", th->reference);
+	return NULL;
+}
+
+/* A min_ratio threshold without its reference: FAIL (recorded when not
+ * enforced). */
+static void no_reference(const struct assay_thresholds *t, const struct assay_threshold *th,
+			 const struct assay_row *r, const char *why, struct assay_verdicts *out)
+{
+	char name[256], spec[128];
+	label(name, sizeof(name), r->metric, r->statistic);
+	snprintf(spec, sizeof(spec), ">= %g x %s", th->value, th->reference);
+	set_series(assay_verdicts_add(out, t->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
+				      "threshold", name, r->value, r->unit, spec, "%s", why),
+		   r);
+}
+
 static void judge_threshold(const struct assay_thresholds *t, const struct assay_threshold *th,
 			    const char *stat, const struct assay_rows *rows, bool *used,
 			    struct assay_verdicts *out)
@@ -378,8 +449,17 @@ static void judge_threshold(const struct assay_thresholds *t, const struct assay
 			continue;
 		used[i] = true;
 		found++;
+		double x = r->value;
+		if (th->kind == ASSAY_TH_MIN_RATIO) {
+			const struct assay_row *ref = reference_row(t, th, rows, why, sizeof(why));
+			if (!ref) {
+				no_reference(t, th, r, why, out);
+				continue;
+			}
+			x = r->value / ref->value;
+		}
 		label(name, sizeof(name), r->metric, r->statistic);
-		bool pass = judge(th, r->value, spec, sizeof(spec), why, sizeof(why));
+		bool pass = judge(th, x, spec, sizeof(spec), why, sizeof(why));
 		struct assay_verdict *v;
 		if (th->kind == ASSAY_TH_INFO)
 			v = assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name,

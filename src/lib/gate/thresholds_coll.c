@@ -206,6 +206,62 @@ static bool cvs_shape(const json_t *doc)
 	return any;
 }
 
+/* A CVS switch: CVS tests re.search('True', value, re.I); def when absent. */
+static int cvs_switch(struct assay_cfg *c, const json_t *params, const char *key, bool def,
+		      bool *out)
+{
+	const json_t *v = params ? json_object_get(params, key) : NULL;
+	char kp[512];
+	assay_json_path_key(kp, sizeof(kp), "$.rccl.cvs_params", key);
+	*out = def;
+	if (!v)
+		return 0;
+	if (json_is_boolean(v)) {
+		*out = json_is_true(v);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return assay_cfg_expected(c, kp, "\"True\" or \"False\"", v);
+	const char *s = json_string_value(v);
+	*out = false;
+	for (; *s && !*out; s++)
+		*out = !strncasecmp(s, "true", 4);
+	return 0;
+}
+
+/* The whole CVS rccl config: its switches in rccl.cvs_params (verify_bus_bw
+ * default off, the dip checks on, cvs/lib/rccl_lib.py), and its expected
+ * results from cvs_params.results, where CVS's code reads them, else from
+ * rccl.results, where CVS's shipped file puts them (docs/parity.md). */
+static int parse_rccl(struct assay_cfg *c, struct assay_coll_thresholds *t, const json_t *r,
+		      const json_t **ops, const char **base)
+{
+	if (!json_is_object(r))
+		return assay_cfg_expected(c, "$.rccl", "an object (a CVS rccl config)", r);
+	const json_t *params = json_object_get(r, "cvs_params");
+	if (params && !json_is_object(params))
+		return assay_cfg_expected(c, "$.rccl.cvs_params", "an object", params);
+	if (cvs_switch(c, params, "verify_bus_bw", false, &t->enforce) < 0 ||
+	    cvs_switch(c, params, "verify_bw_dip", true, &t->bw_dip) < 0 ||
+	    cvs_switch(c, params, "verify_lat_dip", true, &t->lat_dip) < 0)
+		return -1;
+	*ops = params ? json_object_get(params, "results") : NULL;
+	*base = "$.rccl.cvs_params.results";
+	if (!*ops) {
+		*ops = json_object_get(r, "results");
+		*base = "$.rccl.results";
+	}
+	if (!json_is_object(*ops)) {
+		if (*ops)
+			return assay_cfg_expected(c, *base, "an object of rccl-tests programs",
+						  *ops);
+		return assay_cfg_fail(c, "$.rccl",
+				      "missing key \"results\" (the expected bus bandwidth per "
+				      "program and size, in cvs_params or beside it)");
+	}
+	return 0;
+}
+
 assay_err assay_coll_thresholds_parse(const json_t *doc, const char *file,
 				      struct assay_coll_thresholds *t, struct assay_error *e)
 {
@@ -220,33 +276,13 @@ assay_err assay_coll_thresholds_parse(const json_t *doc, const char *file,
 		goto fail;
 	}
 	t->cvs = cvs_shape(doc);
+	/* CVS's 5% tolerance and dip checks (its results object alone: its
+	 * defaults, the dip checks on). */
+	t->tolerance = t->cvs ? 0.95 : 1;
+	t->bw_dip = t->lat_dip = t->cvs;
 	if (json_object_get(doc, "rccl")) {
-		/* The whole CVS config: its results, enforced as verify_bus_bw says. */
-		const json_t *r = json_object_get(doc, "rccl");
-		if (!json_is_object(r)) {
-			assay_cfg_expected(&c, "$.rccl", "an object (a CVS rccl config)", r);
+		if (parse_rccl(&c, t, json_object_get(doc, "rccl"), &ops, &base) < 0)
 			goto fail;
-		}
-		ops = json_object_get(r, "results");
-		base = "$.rccl.results";
-		if (!json_is_object(ops)) {
-			if (ops)
-				assay_cfg_expected(&c, base, "an object of rccl-tests programs",
-						   ops);
-			else
-				assay_cfg_fail(&c, "$.rccl",
-					       "missing key \"results\" (the expected bus "
-					       "bandwidth per program and size)");
-			goto fail;
-		}
-		const json_t *vb = json_object_get(r, "verify_bus_bw");
-		if (vb && !json_is_string(vb) && !json_is_boolean(vb)) {
-			assay_cfg_expected(&c, "$.rccl.verify_bus_bw", "\"True\" or \"False\"", vb);
-			goto fail;
-		}
-		/* CVS checks bus bandwidth only when it says "True" (default off). */
-		t->enforce = json_is_true(vb) ||
-			     (json_is_string(vb) && !strcasecmp(json_string_value(vb), "true"));
 	} else if (!t->cvs && json_object_get(doc, "enforce") &&
 		   assay_cfg_bool(&c, doc, "$", "enforce", ASSAY_CFG_REQUIRED, &t->enforce) < 0) {
 		goto fail;
@@ -355,6 +391,78 @@ static bool swept(const long long *sizes, size_t n, long long bytes)
 	return false;
 }
 
+/* One size's row against its limit; CVS fails a busbw only below 0.95 x
+ * the expected value (cvs/lib/rccl_lib.py, check_bus_bw). */
+static void judge_size(const struct assay_coll_thresholds *t, const struct assay_coll_threshold *th,
+		       const struct assay_row *hit, const char *operation,
+		       struct assay_verdicts *out)
+{
+	const char *metric = th->max_time ? "time_us" : "busbw";
+	const char *unit = th->max_time ? "us" : "GB/s";
+	double limit = th->max_time ? th->value : th->value * t->tolerance;
+	bool ok = th->max_time ? hit->value <= limit : hit->value >= limit;
+	char spec[64], mname[32], lim[64];
+	snprintf(mname, sizeof(mname), "%s/mean", metric);
+	if (limit != th->value) {
+		snprintf(spec, sizeof(spec), ">= %g (%g x %g)", limit, th->value, t->tolerance);
+		snprintf(lim, sizeof(lim), "%g (%g x %g)", limit, th->value, t->tolerance);
+	} else {
+		snprintf(spec, sizeof(spec), "%s %g", th->max_time ? "<=" : ">=", th->value);
+		snprintf(lim, sizeof(lim), "%g", th->value);
+	}
+	struct assay_verdict *v = assay_verdicts_add(
+	    out,
+	    ok ? (t->enforce ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_RECORD)
+	       : (t->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD),
+	    "threshold", mname, hit->value, unit, spec, "%s at %lld B, %s: %s %g %s %s %s",
+	    operation, th->bytes, th->placement, metric, hit->value, unit,
+	    ok ? (th->max_time ? "<=" : ">=") : (th->max_time ? ">" : "<"), lim);
+	v->series_key = xstrdup(hit->series_key);
+}
+
+/* Whether bytes is a size with a busbw reference for operation. */
+static bool referenced(const struct assay_coll_thresholds *t, const char *operation,
+		       long long bytes)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->v[i].max_time && t->v[i].bytes == bytes &&
+		    !strcmp(t->v[i].operation, operation))
+			return true;
+	return false;
+}
+
+/* CVS's dip checks (cvs/lib/rccl_lib.py, check_bw_dip, check_lat_dip): over
+ * the judged placement's rows at the sizes of the reference, in the order
+ * the benchmark printed them, a busbw below 0.95 x the previous one, or a
+ * time below 0.95 x the previous one, fails. */
+static void coll_dips(const struct assay_coll_thresholds *t, const char *operation,
+		      const struct assay_rows *rows, bool lat, struct assay_verdicts *out)
+{
+	const char *metric = lat ? "time_us" : "busbw",
+		   *judged = assay_coll_judged_placement(operation);
+	const struct assay_row *last = NULL;
+	char mname[32];
+	snprintf(mname, sizeof(mname), "%s/mean", metric);
+	for (size_t k = 0; k < rows->n; k++) {
+		const struct assay_row *r = &rows->v[k];
+		if (!row_is(r, metric, "mean") || strcmp(row_str(r, "placement"), judged) ||
+		    other_op(r, operation) || !referenced(t, operation, row_bytes(r)))
+			continue;
+		if (last && last->value > 0) {
+			double floor = last->value * 0.95;
+			bool ok = !(r->value < floor);
+			struct assay_verdict *v = assay_verdicts_add(
+			    out, ok ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL,
+			    lat ? "lat-dip" : "bw-dip", mname, r->value, r->unit, "",
+			    "%s at %lld B: %s %g %s %g (0.95 x %g at %lld B)", operation,
+			    row_bytes(r), metric, r->value, ok ? ">=" : "<", floor, last->value,
+			    row_bytes(last));
+			v->series_key = xstrdup(r->series_key);
+		}
+		last = r;
+	}
+}
+
 void assay_gate_coll_thresholds(const struct assay_coll_thresholds *t, const char *operation,
 				const long long *sizes, size_t n, const struct assay_rows *rows,
 				struct assay_verdicts *out)
@@ -362,8 +470,6 @@ void assay_gate_coll_thresholds(const struct assay_coll_thresholds *t, const cha
 	assay_gate_coll_correctness(rows, out);
 	if (!t)
 		return;
-	const enum assay_verdict_status pass =
-	    t->enforce ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_RECORD;
 	const enum assay_verdict_status fail =
 	    t->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD;
 	for (size_t i = 0; i < t->n; i++) {
@@ -396,14 +502,12 @@ void assay_gate_coll_thresholds(const struct assay_coll_thresholds *t, const cha
 						   operation, th->bytes, th->placement);
 			continue;
 		}
-		bool ok = th->max_time ? hit->value <= th->value : hit->value >= th->value;
-		struct assay_verdict *v = assay_verdicts_add(
-		    out, ok ? pass : fail, "threshold", mname, hit->value, unit, spec,
-		    "%s at %lld B, %s: %s %g %s %s %g", operation, th->bytes, th->placement, metric,
-		    hit->value, unit,
-		    ok ? (th->max_time ? "<=" : ">=") : (th->max_time ? ">" : "<"), th->value);
-		v->series_key = xstrdup(hit->series_key);
+		judge_size(t, th, hit, operation, out);
 	}
+	if (t->bw_dip)
+		coll_dips(t, operation, rows, false, out);
+	if (t->lat_dip)
+		coll_dips(t, operation, rows, true, out);
 	/* The judged placement's busbw at sizes no threshold names: recorded. */
 	const char *judged = assay_coll_judged_placement(operation);
 	for (size_t k = 0; k < rows->n; k++) {

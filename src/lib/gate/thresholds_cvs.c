@@ -10,28 +10,55 @@
 #include "assay/gate.h"
 #include "assay/json.h"
 
-/* CVS metric -> assay metric and the statistic it reads (NULL: the one
- * statistic the rows have). */
+/* CVS metric -> assay metric and the statistics CVS's value is read from
+ * (the summary line in the log's tail, else CVS's fallback mean, then
+ * assay's own for rows without either: docs/gate.md); none: the one
+ * statistic the rows have. */
+#define CVS_STATS(own)                                                                             \
+	{                                                                                          \
+		"summary", "cvs_mean", own, NULL                                                   \
+	}
 static const struct {
-	const char *cvs, *metric, *statistic;
+	const char *cvs, *metric;
+	const char *stats[5];
 } metric_map[] = {
-    {"training.throughput_per_gpu", "tflops_per_gpu", "steady_mean"},
-    {"training.elapsed_time_per_iteration", "elapsed_ms_per_iter", "steady_mean"},
-    {"training.tokens_per_gpu", "tokens_per_gpu", "steady_mean"},
-    {"training.mem_usage", "mem_usage_ratio", "max"},
-    {"training.scaling_efficiency_pct", "scaling_efficiency", NULL},
-    {"training.steps_to_target", "steps_to_target", NULL},
-    {"training.time_to_target_seconds", "time_to_target", NULL},
+    {"training.throughput_per_gpu", "tflops_per_gpu", CVS_STATS("steady_mean")},
+    {"training.elapsed_time_per_iteration", "elapsed_ms_per_iter", CVS_STATS("steady_mean")},
+    {"training.tokens_per_gpu", "tokens_per_gpu", CVS_STATS("steady_mean")},
+    {"training.mem_usage", "mem_usage_ratio", {"cvs_tail", "summary", "cvs_mean", "max", NULL}},
+    {"training.scaling_efficiency_pct", "scaling_efficiency", {NULL}},
+    {"training.steps_to_target", "steps_to_target", {NULL}},
+    {"training.time_to_target_seconds", "time_to_target", {NULL}},
 };
+#undef CVS_STATS
 
-/* CVS kind -> assay kind; min_ratio has no equivalent. */
+/* CVS kind -> assay kind (cvs/lib/utils/verdict.py, _check_one). */
 static const struct {
 	const char *name;
 	enum assay_threshold_kind kind;
 } kind_map[] = {
-    {"min", ASSAY_TH_MIN},       {"max", ASSAY_TH_MAX},       {"max_ms", ASSAY_TH_MAX},
-    {"min_tok_s", ASSAY_TH_MIN}, {"within", ASSAY_TH_WITHIN}, {"info", ASSAY_TH_INFO},
+    {"min", ASSAY_TH_MIN},
+    {"max", ASSAY_TH_MAX},
+    {"max_ms", ASSAY_TH_MAX},
+    {"min_tok_s", ASSAY_TH_MIN},
+    {"within", ASSAY_TH_WITHIN},
+    {"info", ASSAY_TH_INFO},
+    {"min_ratio", ASSAY_TH_MIN_RATIO},
 };
+
+static int metric_index(const char *cvs)
+{
+	for (size_t m = 0; m < ARRAY_SIZE(metric_map); m++)
+		if (!strcmp(metric_map[m].cvs, cvs))
+			return (int)m;
+	return -1;
+}
+
+static void copy_stats(const char *dst[5], const char *const src[5])
+{
+	for (int i = 0; i < 5; i++)
+		dst[i] = src[i];
+}
 
 static const char placeholder[] = "<changeme>";
 
@@ -114,10 +141,29 @@ static int read_value(struct assay_cfg *c, const json_t *spec, const char *path,
 	return assay_cfg_expected(c, kp, "a number", v);
 }
 
-static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, const char *metric,
-		      const char *statistic, struct assay_threshold *th)
+/* min_ratio's "reference": a CVS metric of the same cell. */
+static int parse_reference(struct assay_cfg *c, const json_t *v, const char *path,
+			   struct assay_threshold *th)
 {
-	static const char *const keys[] = {"kind", "value", "tolerance_pct", NULL};
+	char rp[512];
+	json_t *ref = json_object_get(v, "reference");
+	assay_json_path_key(rp, sizeof(rp), path, "reference");
+	if (!ref)
+		return assay_cfg_fail(c, path, "missing key \"reference\" (kind \"min_ratio\")");
+	if (!json_is_string(ref))
+		return assay_cfg_expected(c, rp, "a string (a training.* metric)", ref);
+	int m = metric_index(json_string_value(ref));
+	if (m < 0)
+		return assay_cfg_fail(c, rp, "unknown CVS metric \"%s\"", json_string_value(ref));
+	th->reference = xstrdup(metric_map[m].metric);
+	copy_stats(th->ref_stats, metric_map[m].stats);
+	return 0;
+}
+
+static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, int map,
+		      struct assay_threshold *th)
+{
+	static const char *const keys[] = {"kind", "value", "tolerance_pct", "reference", NULL};
 	memset(th, 0, sizeof(*th));
 	snprintf(th->path, sizeof(th->path), "%s", path);
 	if (!json_is_object(v))
@@ -133,14 +179,10 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, co
 	size_t k = 0;
 	while (k < ARRAY_SIZE(kind_map) && strcmp(kind_map[k].name, kind))
 		k++;
-	if (!strcmp(kind, "min_ratio"))
-		return assay_cfg_fail(c, kp,
-				      "kind \"min_ratio\" (a ratio to another metric) is not "
-				      "supported; use min or max on the metric itself");
 	if (k == ARRAY_SIZE(kind_map))
 		return assay_cfg_fail(c, kp,
 				      "unknown kind \"%s\" (expected one of: min, max, max_ms, "
-				      "min_tok_s, within, info)",
+				      "min_tok_s, within, min_ratio, info)",
 				      kind);
 	const char *key;
 	json_t *child;
@@ -154,7 +196,8 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, co
 			assay_json_path_key(up, sizeof(up), path, key);
 			return assay_cfg_fail(c, up,
 					      "unknown key (expected one of: kind, value, "
-					      "tolerance_pct; keys starting with _ are comments)");
+					      "tolerance_pct, reference; keys starting with _ are "
+					      "comments)");
 		}
 	}
 	th->kind = kind_map[k].kind;
@@ -186,8 +229,15 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, co
 			return assay_cfg_fail(c, tp, "only kind \"within\" takes a tolerance_pct");
 		}
 	}
-	th->metric = xstrdup(metric);
-	th->statistic = statistic ? xstrdup(statistic) : NULL;
+	if (th->kind == ASSAY_TH_MIN_RATIO && parse_reference(c, v, path, th) < 0)
+		return -1;
+	if (th->kind != ASSAY_TH_MIN_RATIO && json_object_get(v, "reference")) {
+		char rp[512];
+		assay_json_path_key(rp, sizeof(rp), path, "reference");
+		return assay_cfg_fail(c, rp, "only kind \"min_ratio\" takes a reference");
+	}
+	th->metric = xstrdup(metric_map[map].metric);
+	copy_stats(th->cvs_stats, metric_map[map].stats);
 	return 0;
 }
 
@@ -205,10 +255,8 @@ static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path,
 			continue;
 		char mp[512];
 		assay_json_path_key(mp, sizeof(mp), path, name);
-		size_t m = 0;
-		while (m < ARRAY_SIZE(metric_map) && strcmp(metric_map[m].cvs, name))
-			m++;
-		if (m == ARRAY_SIZE(metric_map)) {
+		int m = metric_index(name);
+		if (m < 0) {
 			struct sbuf sb = SBUF_INIT;
 			for (size_t i = 0; i < ARRAY_SIZE(metric_map); i++)
 				sbuf_addf(&sb, "%s%s", i ? ", " : "", metric_map[i].cvs);
@@ -220,9 +268,10 @@ static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path,
 		for (size_t i = 0; i < cell->n; i++)
 			if (!strcmp(cell->v[i].metric, metric_map[m].metric))
 				return assay_cfg_fail(c, mp, "duplicate metric");
-		if (parse_spec(c, spec, mp, metric_map[m].metric, metric_map[m].statistic,
-			       &cell->v[cell->n]) < 0)
+		if (parse_spec(c, spec, mp, m, &cell->v[cell->n]) < 0) {
+			free(cell->v[cell->n].reference);
 			return -1;
+		}
 		cell->n++;
 	}
 	return 0;

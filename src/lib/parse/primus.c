@@ -45,7 +45,7 @@ bool assay_detect_primus(const char *data, size_t len)
 	static const char *const marks[] = {
 	    "torchrun finished successfully",       "tokens/s/GPU inst/harmonic mean",
 	    "compute per GPU (TFLOP/s/GPU)",        "tokens per GPU (tokens/s/GPU)",
-	    "hip mem usage/free/total/usage_ratio",
+	    "hip mem usage/free/total/usage_ratio", "[direct] python3 finished successfully",
 	};
 	size_t n = len < (1u << 20) ? len : (1u << 20);
 	if (train_has_mark(data, n, n, marks, ARRAY_SIZE(marks)))

@@ -136,6 +136,14 @@ void train_summary(struct scan *s, int metric, const char *val, const char *le, 
 	}
 	s->r->summary[metric] = v;
 	s->r->summary_has |= 1u << metric;
+	s->r->summary_line[metric] = line_of(s, ls);
+	/* CVS's per-iteration patterns for these two match the summary line
+	 * too, so its fallback mean counts it. */
+	if (metric == ASSAY_TM_TOKENS || metric == ASSAY_TM_MEM_RATIO) {
+		if (!s->r->cvs_line_n[metric]++)
+			s->r->cvs_line_first[metric] = v;
+		s->r->cvs_line_sum[metric] += v;
+	}
 }
 
 static void torchrun_hit(struct scan *s, const char *ls, const char *h, const char *le)
@@ -252,6 +260,7 @@ static const struct keyword {
 } gap_keywords[] = {
     {LIT("-checkpoint"), timer_hit},
     {LIT("torchrun finished successfully"), torchrun_hit},
+    {LIT("[direct] python3 finished successfully (code 0)"), torchrun_hit},
     {LIT("lm loss value:"), eval_end_hit},
     {LIT("throughput per GPU:"), tflops_summary_hit},
     {LIT("tokens/GPU/s:"), tokens_summary_hit},

@@ -244,6 +244,13 @@ static void metric_segment(struct line_ctx *c, const struct label *l, const char
 		return;
 	}
 	set_metric(c->st, m, x);
+	/* CVS's per-iteration patterns read these three labels, no other. */
+	if (m == ASSAY_TM_ELAPSED_MS || m == ASSAY_TM_TFLOPS || m == ASSAY_TM_MEM_RATIO)
+		c->st->cvs_label |= 1u << m;
+	if (m == ASSAY_TM_MEM_RATIO && isfinite(x)) {
+		c->s->r->mem_iter_last = x;
+		c->s->r->mem_iter_line = c->line;
+	}
 	if (has_y && m < ASSAY_TM_AVG_COUNT) {
 		c->st->avg[m] = y;
 		c->st->has_avg |= 1u << m;
@@ -363,6 +370,8 @@ bool train_step_line(struct scan *s, const char *ls, const char *it, const char 
 			s->o->on_step(&st, s->o->on_step_arg);
 	} else {
 		s->r->duplicates++;
+		/* CVS's patterns read every copy of a line. */
+		train_cvs_count(s->r, &st, false);
 	}
 	return true;
 }

@@ -53,9 +53,31 @@ void train_derive_tokens(struct assay_train_step *s, long long seq_len, long lon
 	}
 }
 
+/* One finite value of metric m for CVS's fallback mean; k 1: from a label
+ * CVS reads. */
+static void cvs_add(struct assay_train_result *r, int k, int m, double v)
+{
+	if (!r->cvs_n[k][m]++)
+		r->cvs_first[k][m] = v;
+	r->cvs_sum[k][m] += v;
+}
+
+void train_cvs_count(struct assay_train_result *r, const struct assay_train_step *s, bool unique)
+{
+	for (int m = 0; m < ASSAY_TM_COUNT; m++) {
+		if (!(s->has & (1u << m)) || !isfinite(s->v[m]))
+			continue;
+		if (unique)
+			cvs_add(r, 0, m, s->v[m]);
+		if ((s->cvs_label & (1u << m)) && !(s->derived & (1u << m)))
+			cvs_add(r, 1, m, s->v[m]);
+	}
+}
+
 /* The aggregates over every unique step, and the step's running sums. */
 static void aggregate(struct assay_train_result *r, struct assay_train_step *s)
 {
+	train_cvs_count(r, s, true);
 	for (int m = 0; m < ASSAY_TM_COUNT; m++) {
 		if (!(s->has & (1u << m)) || !isfinite(s->v[m]))
 			continue;
@@ -178,6 +200,8 @@ void train_finish(struct assay_train_result *r, const struct assay_train_opts *o
 		r->agg_sum[m] = 0;
 		r->agg_sum_n[m] = 0;
 		r->agg_has_avg &= ~(1u << m);
+		r->cvs_n[0][m] = 0;
+		r->cvs_sum[0][m] = 0;
 		if (r->counts)
 			train_counts_release(&((struct train_counts *)r->counts)[m]);
 		for (size_t i = 0; i < r->n_steps; i++) {
@@ -189,6 +213,7 @@ void train_finish(struct assay_train_result *r, const struct assay_train_opts *o
 				r->agg_last_step[m] = s->step;
 				r->agg_sum[m] += s->v[m];
 				r->agg_sum_n[m]++;
+				cvs_add(r, 0, m, s->v[m]);
 				if (!r->counts)
 					r->counts = xcalloc(ASSAY_TM_AVG_COUNT,
 							    sizeof(struct train_counts));

@@ -135,6 +135,9 @@ void train_add_ckpt(struct assay_train_result *r, enum assay_ckpt_op op, long lo
 void train_timer_line(struct scan *s, const char *ls, const char *h, const char *le);
 void train_eval_line(struct scan *s, const char *ls, const char *from, const char *le,
 		     long long step);
+/* A step's values for CVS's fallback means (assay_train_cvs_value()):
+ * unique, or another copy of a step already read (counted by CVS only). */
+void train_cvs_count(struct assay_train_result *r, const struct assay_train_step *s, bool unique);
 void train_summary(struct scan *s, int metric, const char *val, const char *le, const char *ls);
 
 #endif

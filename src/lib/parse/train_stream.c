@@ -126,8 +126,12 @@ assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file
 {
 	struct scan *s = &st->s;
 	struct assay_train_result *r = st->r;
+	bool unterminated = st->carry_len > 0;
 	if (st->carry_len)
 		train_scan_lines(s, st->carry, st->carry_len);
+	/* line_no is the line after the last line end; a last line without
+	 * one is a line too (as tail(1) counts them). */
+	r->n_lines = s->line_no - (unterminated ? 0 : 1);
 	assay_err rc = ASSAY_OK;
 	if (s->auto_format) {
 		if (s->ev_primus)

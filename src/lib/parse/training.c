@@ -610,9 +610,13 @@ assay_err assay_train_rows(const struct assay_train_result *r, const struct assa
 	ckpt_rows(r, ASSAY_CKPT_SAVE, out);
 	ckpt_rows(r, ASSAY_CKPT_LOAD, out);
 	count_rows(r, out);
-	for (int m = 0; m < ASSAY_TM_COUNT; m++)
-		if (r->summary_has & (1u << m))
+	/* Summary lines count among the log's last lines only, as CVS reads
+	 * them (train_cvs.c). */
+	for (int m = 0; m < ASSAY_TM_COUNT; m++) {
+		if ((r->summary_has & (1u << m)) && r->summary_line[m] > 0 &&
+		    r->summary_line[m] > r->n_lines - ASSAY_CVS_TAIL_LINES)
 			add_metric_row(out, m, "summary", r->summary[m], 1);
+	}
 	assay_err rc = assay_parse_stamp(out, from, o, e);
 	if (rc != ASSAY_OK) {
 		for (size_t i = from; i < out->n; i++)

@@ -536,6 +536,23 @@ static assay_err gate_ab_variants(struct run_ctx *rc, const struct assay_suite_c
 	return err == ASSAY_INFRA ? err : ASSAY_OK;
 }
 
+/* CVS thresholds judge the values CVS reads (docs/gate.md): the case's rows
+ * and, from its training log, CVS's fallback means. */
+static void cvs_thresholds(const struct assay_thresholds *t, const struct assay_suite_case *c,
+			   const struct assay_rows *rows, const struct assay_train_result *train,
+			   struct assay_verdicts *out, struct assay_error *e)
+{
+	struct assay_rows all = ASSAY_ROWS_INIT;
+	for (size_t i = 0; i < rows->n; i++)
+		assay_row_copy(assay_rows_add(&all), &rows->v[i]);
+	if (train)
+		assay_train_cvs_rows(train, false, &all);
+	if (assay_gate_thresholds(t, c->cell, &all, out, e) != ASSAY_OK)
+		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "threshold", "-", NAN, "", "",
+				   "cannot judge: %s", e->message);
+	assay_rows_release(&all);
+}
+
 assay_err run_gates(struct run_ctx *rc, size_t index, const struct assay_suite_case *c,
 		    const struct assay_rows *rows, const struct assay_train_result *train,
 		    struct assay_verdicts *out, struct assay_error *e)
@@ -544,7 +561,10 @@ assay_err run_gates(struct run_ctx *rc, size_t index, const struct assay_suite_c
 	const struct assay_suite_gates *g = &rc->suite.gates;
 	if (train)
 		assay_gate_run(train, out);
-	if (g->thresholds_on) {
+	if (g->thresholds_on && g->thresholds.cvs) {
+		struct assay_error ge;
+		cvs_thresholds(&g->thresholds, c, rows, train, out, &ge);
+	} else if (g->thresholds_on) {
 		struct assay_error ge;
 		/* A threshold that needs a statistic its rows do not settle shows
 		 * only now: a failed verdict, not a crash or a silent pass. */

@@ -563,11 +563,12 @@ static int threshold_path(struct cvs *x, const json_t *root, char **out)
 static int import_loss_curve(struct cvs *x, const json_t *root, json_t *gates)
 {
 	const json_t *lc = json_object_get(root, "loss_curve");
-	if (!lc)
-		return 0;
-	if (!json_is_object(lc))
+	if (lc && !json_is_object(lc))
 		return assay_cfg_expected(&x->c, "$.loss_curve", "an object", lc);
-	json_t *g = json_object();
+	/* CVS's LossCurveConfig defaults (training_config_loader.py): its loss
+	 * curve is judged when the config has none too. */
+	json_t *g = json_pack("{s:i, s:[i, i, i, i], s:f}", "sample_every", 10, "milestones", 100,
+			      500, 1000, 5000, "max_slope", 0.0);
 	const char *key;
 	json_t *v;
 	json_object_foreach((json_t *)lc, key, v)

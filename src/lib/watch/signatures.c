@@ -16,10 +16,11 @@
 const struct assay_builtin_signature assay_builtin_signatures[] = {
     {"nccl", "nccl-error",
      "\\b[NR]CCL error\\b|\\bnccl(InternalError|SystemError|UnhandledCudaError|InvalidUsage|"
-     "InvalidArgument|RemoteError)\\b|DistBackendError|NCCL communicator was aborted",
+     "InvalidArgument|RemoteError)\\b|DistBackendError|NCCL communicator was aborted|"
+     "\\bNCCL ERROR\\b",
      A("NCCL error", "RCCL error", "ncclInternalError", "ncclSystemError", "ncclUnhandledCudaError",
        "ncclInvalidUsage", "ncclInvalidArgument", "ncclRemoteError", "DistBackendError",
-       "NCCL communicator was aborted"),
+       "NCCL communicator was aborted", "NCCL ERROR"),
      ASSAY_SIG_LINE},
     {"nccl", "nccl-timeout",
      "Watchdog caught collective operation timeout|"
@@ -30,14 +31,14 @@ const struct assay_builtin_signature assay_builtin_signatures[] = {
     {"gpu", "gpu-lost", "GPU has fallen off the bus|\\bGPU is lost\\b|NVRM: Xid \\(",
      A("GPU has fallen off the bus", "GPU is lost", "NVRM: Xid ("), ASSAY_SIG_LINE},
     {"gpu", "gpu-hang",
-     "\\b(GPU|gpu) (Hang|hang|HANG)\\b|HW Exception by GPU node|amdgpu: ring \\S+ timeout",
+     "\\b(GPU|gpu) (Hang|hang|HANG)\\b|HW Exception by GPU|amdgpu: ring \\S+ timeout",
      A("GPU Hang", "GPU hang", "GPU HANG", "gpu Hang", "gpu hang", "gpu HANG",
-       "HW Exception by GPU node", "amdgpu: ring "),
+       "HW Exception by GPU", "amdgpu: ring "),
      ASSAY_SIG_LINE},
     {"gpu", "gpu-reset",
      "\\b(GPU|gpu) (reset|recovery) (begin|started|succeeded|failed)\\b|"
-     "\\bamdgpu\\b.*\\bGPU reset\\b",
-     A("GPU reset", "gpu reset", "GPU recovery", "gpu recovery"), ASSAY_SIG_LINE},
+     "\\bamdgpu\\b.*\\bGPU reset\\b|\\bGPU Reset\\b",
+     A("GPU reset", "gpu reset", "GPU recovery", "gpu recovery", "GPU Reset"), ASSAY_SIG_LINE},
     {"gpu", "gpu-uncorrectable",
      "\\b[Uu]ncorrectable (ECC |memory )?error|UNCORRECTABLE ECC ERROR|"
      "CUDA_ERROR_ECC_UNCORRECTABLE",

@@ -6,7 +6,7 @@ status   gate         metric              value                  spec           
 PASS     run          completion          10 step                iteration N/N, torchrun marker or Megatron exit line  completed (iteration N/N, after training is done (line 25))
 PASS     run          finite              0 values               no NaN or Inf                                         every value is finite
 PASS     run          steps               10 steps               >= 1                                                  10 steps, the first 2 excluded as warm-up
-PASS     loss-curve   lm_loss/slope       -0.26452055 nats/step  <= 0                                                  slope -0.264521 <= 0 over 6 samples (steps 1..10)
+PASS     loss-curve   lm_loss/slope       -0.26452055 nats/step  < 0                                                   slope -0.264521 < 0 over 6 samples (steps 1..10)
 PASS     convergence  lm_loss/final       8.6 nats               <= 9                                                  final loss 8.6 at step 10 reached target 9
 RECORD   convergence  steps_to_target     8 step                                                                       first reached 9 at step 8
 RECORD   convergence  time_to_target      18.02 s                                                                      18.02 s of training to step 8

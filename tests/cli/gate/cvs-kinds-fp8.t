@@ -1,0 +1,27 @@
+# Every threshold kind CVS knows (ROCm/cvs dddd914, cvs/lib/utils/verdict.py,
+# _check_one), cell PRECISION=FP8: min, max, max_ms, min_tok_s, within with
+# tolerance_pct, min_ratio with reference (value / the reference's value; FAIL
+# when the reference is missing), info (recorded when present, FAIL when missing).
+args: gate --thresholds tests/fixtures/gate/cvs-kinds_threshold.json --combo MBS=4,GBS=128,PRECISION=FP8 --log tests/fixtures/training/megatron-rocm-summary.log
+exit: 1
+--- stdout
+status   gate       metric                             value                 spec                                                  message
+PASS     run        completion                         10 step               iteration N/N, torchrun marker or Megatron exit line  completed (iteration N/N, after training is done (line 15))
+PASS     run        finite                             0 values              no NaN or Inf                                         every value is finite
+PASS     run        steps                              10 steps              >= 1                                                  10 steps, the first 2 excluded as warm-up
+PASS     threshold  tflops_per_gpu/summary             405.1 TFLOP/s/GPU     >= 400                                                405.1 >= 400
+FAIL     threshold  elapsed_ms_per_iter/summary        495.2 ms              <= 490                                                495.2 > 490
+PASS     threshold  tokens_per_gpu/summary             8271.4 tokens/s/GPU   >= 20 x tflops_per_gpu                                ratio 20.418 >= 20 (vs tflops_per_gpu)
+FAIL     threshold  mem_usage_ratio/summary            0.8123 ratio          0.8 +/- 1%                                            0.8123 is outside [0.792, 0.808]
+FAIL     threshold  steps_to_target/*                  -                     info                                                  missing: no row has this metric
+RECORD   threshold  elapsed_ms_per_iter/steady_mean    505 ms                                                                      no threshold
+RECORD   threshold  elapsed_ms_per_iter/steady_median  507.5 ms                                                                    no threshold
+RECORD   threshold  tflops_per_gpu/steady_mean         382.3375 TFLOP/s/GPU                                                        no threshold
+RECORD   threshold  tflops_per_gpu/steady_median       380.2 TFLOP/s/GPU                                                           no threshold
+RECORD   threshold  lm_loss/last                       9.3 nats                                                                    no threshold
+RECORD   threshold  mem_usage_ratio/max                0.9 ratio                                                                   no threshold
+RECORD   threshold  skipped_iterations/total           0 iterations                                                                no threshold
+RECORD   threshold  nan_iterations/total               0 iterations                                                                no threshold
+
+16 verdicts: 5 pass, 3 fail, 8 record, 0 skipped
+--- stderr
