@@ -265,14 +265,43 @@ static void test_settle_window(void **state)
 				 assay_signature_family_priority(set.v[i].family));
 		assert_true(set.v[i].priority > 0);
 	}
-	/* Tuning a family's window. */
+	/* Tuning a family's window: other ranks' lines count, its frames not. */
 	assert_int_equal(assay_sigset_tune(&set, "python", 5, 3, -1), 1);
 	assay_scanner_init(&s, &set, "stderr");
-	const char *tb = "Traceback (most recent call last):\n  a\n  b\n  c\nE: x\n";
+	const char *tb = "[r0]: Traceback (most recent call last):\n[r1]: a\n[r1]: b\n[r1]: c\n"
+			 "[r0]: E: x\n";
 	assay_scanner_feed(&s, tb, strlen(tb));
 	assert_true(s.closed);
-	assert_string_equal(s.match.line, "Traceback (most recent call last):");
+	assert_string_equal(s.match.line, "[r0]: Traceback (most recent call last):");
 	assay_scanner_release(&s);
+	assay_sigset_release(&set);
+}
+
+/* Issue 35, item 7: a traceback deeper than the settle window's lines (a
+ * framework's 40 frames, two lines each, CPython 3.11's caret lines among
+ * them) still ends at its exception line: the window counts no frame. */
+static void test_deep_traceback(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	init_builtin(&set);
+	struct sbuf text = SBUF_INIT;
+	sbuf_adds(&text, "[rank3]: Traceback (most recent call last):\n");
+	for (int i = 0; i < 40; i++)
+		sbuf_addf(&text,
+			  "[rank3]:   File \"/opt/lib/mod%d.py\", line %d, in f%d\n"
+			  "[rank3]:     return f%d(x)\n%s",
+			  i, 10 + i, i, i + 1, i % 10 ? "" : "[rank3]:            ^^^^^^^^\n");
+	sbuf_adds(&text, "[rank3]: ValueError: batch 7 has no labels\nlater\n");
+	struct assay_scanner s;
+	assay_scanner_init(&s, &set, "stderr");
+	assay_scanner_feed(&s, text.buf, text.len);
+	assert_string_equal(s.match.signature, "python-traceback");
+	assert_string_equal(s.match.line, "[rank3]: ValueError: batch 7 has no labels");
+	assert_false(s.closed);
+	assert_int_equal(s.lines_after, 2);
+	assay_scanner_release(&s);
+	sbuf_release(&text);
 	assay_sigset_release(&set);
 }
 
@@ -455,6 +484,7 @@ int main(void)
 	    cmocka_unit_test(test_split_reads),
 	    cmocka_unit_test(test_unterminated_last_line),
 	    cmocka_unit_test(test_settle_window),
+	    cmocka_unit_test(test_deep_traceback),
 	    cmocka_unit_test(test_partial_line),
 	    cmocka_unit_test(test_benign_and_user),
 	    cmocka_unit_test(test_prefilter),

@@ -197,6 +197,23 @@ static bool starts_with(const char *p, size_t n, const char *lit)
 	return n >= k && !memcmp(p, lit, k);
 }
 
+/* A line of the open traceback's body: its prefix, then indented (a frame,
+ * its source line, a caret line) or the sentence joining chained ones. The
+ * settle window counts a frame's lines as none, so it ends at the exception
+ * line however deep the stack (the window's time still bounds it). */
+static bool traceback_body(const struct assay_scanner *s, const char *line, size_t len)
+{
+	if (!s->in_traceback)
+		return false;
+	size_t pre = strlen(s->tb_prefix);
+	if (len < pre || memcmp(line, s->tb_prefix, pre))
+		return false;
+	const char *p = line + pre;
+	size_t n = len - pre;
+	return !n || *p == ' ' || *p == '\t' || starts_with(p, n, "During handling of the above") ||
+	       starts_with(p, n, "The above exception was the direct cause");
+}
+
 /* A line of an open traceback (CPython's format, Lib/traceback.py: the
  * header, frames and source lines indented, then the exception line
  * "Type: message" at the start of a line, chained tracebacks joined by a
@@ -206,10 +223,7 @@ static void traceback_line(struct assay_scanner *s, const char *line, size_t len
 	size_t pre = strlen(s->tb_prefix);
 	if (pre && (len < pre || memcmp(line, s->tb_prefix, pre)))
 		return; /* another rank's or process's line */
-	const char *p = line + pre;
-	size_t n = len - pre;
-	if (!n || *p == ' ' || *p == '\t' || starts_with(p, n, "During handling of the above") ||
-	    starts_with(p, n, "The above exception was the direct cause"))
+	if (traceback_body(s, line, len))
 		return;
 	set_line(s, line, len);
 	s->in_traceback = false;
@@ -220,7 +234,7 @@ static void window_line(struct assay_scanner *s, const char *line, size_t len)
 {
 	if (s->closed || !len)
 		return;
-	if (++s->lines_after > s->match.settle_lines) {
+	if (!traceback_body(s, line, len) && ++s->lines_after > s->match.settle_lines) {
 		s->closed = true;
 		return;
 	}
