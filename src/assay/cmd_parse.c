@@ -113,6 +113,11 @@ static void train_warnings(const char *file, const struct assay_train_result *r)
 			"scanned in pieces\n",
 			file, r->long_lines, r->long_lines > 1 ? "s" : "", ASSAY_TRAIN_LINE_CAP,
 			r->long_line_first);
+	if (r->cut_line)
+		fprintf(stderr,
+			"%s: warning: line %ld has no line end and no closing \"|\": the log was "
+			"cut there; only its error signatures were read\n",
+			file, r->cut_line);
 }
 
 struct step_out {

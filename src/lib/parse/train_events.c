@@ -319,3 +319,11 @@ void train_scan_gap(struct scan *s, const char *lo, const char *hi)
 	if (s->cls)
 		assay_classify(s->cls, lo, (size_t)(hi - lo), error_hit, s);
 }
+
+void train_scan_cut(struct scan *s, const char *data, size_t len)
+{
+	s->counted = data;
+	if (s->cls)
+		assay_classify(s->cls, data, len, error_hit, s);
+	s->fed += len;
+}
