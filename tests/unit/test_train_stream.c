@@ -182,6 +182,21 @@ static void test_no_training_line(void **state)
 	assert_int_equal(assay_train_parse("megatron", log, strlen(log), NULL, "t", &r, &e),
 			 ASSAY_OK);
 	assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
+	assert_false(r.format_unknown);
+	assay_train_result_release(&r);
+	/* Issue 35, item 10: so it is with format auto, where no line tells
+	 * the format (it crashed before training): not "cannot tell". */
+	assert_int_equal(assay_train_parse("auto", log, strlen(log), NULL, "t", &r, &e), ASSAY_OK);
+	assert_true(r.format_unknown);
+	assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
+	assert_int_equal(r.n_errors, 2);
+	assert_string_equal(r.errors[0].family, "python");
+	assert_string_equal(r.errors[1].family, "nccl");
+	assay_train_result_release(&r);
+	/* Without an error signature it still cannot be told. */
+	const char *quiet = "NCCL INFO Bootstrap : Using eth0\n";
+	assert_int_equal(assay_train_parse("auto", quiet, strlen(quiet), NULL, "t", &r, &e),
+			 ASSAY_USAGE);
 	assay_train_result_release(&r);
 }
 
@@ -463,10 +478,19 @@ static void test_errors(void **state)
 	assert_string_equal(r.errors[0].family, "nccl");
 	assert_int_equal(r.errors[0].line, 2);
 	assert_string_equal(r.errors[1].family, "oom");
+	assert_string_equal(r.errors[1].signature, "hip-oom"); /* issue 35, item 11 */
 	assert_int_equal(r.errors[1].count, 2);
 	assert_int_equal(r.errors[1].line, 3);
 	assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
 	assay_train_result_release(&r);
+	/* Issue 35, item 11: a coloured error line is shown without its escapes. */
+	struct sbuf col = SBUF_INIT;
+	sbuf_adds(&col, "\033[1;31mtorch.OutOfMemoryError\033[0m: HIP out of memory.\n");
+	parse_sb("megatron", &col, NULL, &r);
+	assert_string_equal(r.errors[0].signature, "hip-oom");
+	assert_string_equal(r.errors[0].text, "torch.OutOfMemoryError: HIP out of memory.");
+	assay_train_result_release(&r);
+	sbuf_release(&col);
 	/* The runner's watcher already looked: no_errors skips them. */
 	struct assay_train_opts o;
 	assay_train_opts_init(&o);

@@ -176,7 +176,13 @@ assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file
 			r->format = train_primus.name;
 		else if (s->ev_megatron)
 			r->format = train_megatron.name;
-		else
+		else if (r->n_errors) {
+			/* It crashed before any line that tells the format: a
+			 * failed workload with its errors, read as Megatron-LM's
+			 * lines (Primus prints them too). */
+			r->format = train_megatron.name;
+			r->format_unknown = true;
+		} else
 			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
 					    "cannot tell the format: not a Megatron-LM or Primus "
 					    "log, nor a golden-values file (use --input-format)");

@@ -157,10 +157,20 @@ static const struct assay_signature *match_line(const struct assay_scanner *s, c
 	return hit;
 }
 
+/* The line as it is shown: without terminal escapes, at most LINE_MAX_KEEP. */
+static char *shown(const char *line, size_t len)
+{
+	char *t = xstrndup(line, len);
+	len = assay_ansi_strip(t, len);
+	if (len > LINE_MAX_KEEP)
+		t[LINE_MAX_KEEP] = '\0';
+	return t;
+}
+
 static void set_line(struct assay_scanner *s, const char *line, size_t len)
 {
 	free(s->match.line);
-	s->match.line = xstrndup(line, len > LINE_MAX_KEEP ? LINE_MAX_KEEP : len);
+	s->match.line = shown(line, len);
 }
 
 static void record(struct assay_scanner *s, const struct assay_signature *sig, const char *line,
@@ -182,11 +192,12 @@ static void record(struct assay_scanner *s, const struct assay_signature *sig, c
 	s->in_traceback = false;
 	set_line(s, line, len);
 	if (sig->context == ASSAY_SIG_PY_TRACEBACK) {
-		/* What comes before the header ("[rank0]: ") comes before each
-		 * line of the same traceback. */
-		const char *h = strstr(s->match.line, "Traceback (most recent call last):");
+		/* What comes before the header ("[rank0]: ", as written, escapes
+		 * and all) comes before each line of the same traceback. */
+		static const char hdr[] = "Traceback (most recent call last):";
+		const char *h = memmem(line, len, hdr, sizeof(hdr) - 1);
 		free(s->tb_prefix);
-		s->tb_prefix = xstrndup(s->match.line, h ? (size_t)(h - s->match.line) : 0);
+		s->tb_prefix = xstrndup(line, h ? (size_t)(h - line) : 0);
 		s->in_traceback = true;
 	}
 }
@@ -246,11 +257,16 @@ static void window_line(struct assay_scanner *s, const char *line, size_t len)
 		record(s, sig, line, len);
 		return;
 	}
-	if (sig && !strcmp(sig->name, s->match.signature) &&
-	    !strncmp(line, s->match.line, strlen(s->match.line)) && !s->in_traceback) {
+	if (sig && !strcmp(sig->name, s->match.signature) && !s->in_traceback) {
 		/* The rest of a line matched before its line end came. */
-		set_line(s, line, len);
-		return;
+		char *t = shown(line, len);
+		bool rest = !strncmp(t, s->match.line, strlen(s->match.line));
+		if (rest) {
+			free(s->match.line);
+			s->match.line = t;
+			return;
+		}
+		free(t);
 	}
 	if (s->in_traceback)
 		traceback_line(s, line, len);
