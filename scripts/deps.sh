@@ -17,6 +17,7 @@ pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev l
 # (tests/pg/server.sh), which every NAME@pg test uses.
 pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3 hipcc
             podman runc busybox-static postgresql"
+pkgs_check="$pkgs_check catatonit"  # podman --init (issue 35): e2e/containers/init-no-log
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
 pkgs_otava="python3 python3-numpy python3-scipy"

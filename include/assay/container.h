@@ -35,6 +35,7 @@ struct assay_container {
 	struct strlist options; /* extra runtime flags, verbatim */
 	enum assay_ctr_pull pull;
 	enum assay_ctr_devices devices;
+	bool no_init; /* "init": false: podman/docker run without --init */
 };
 
 extern const char *const assay_ctr_runtime_names[]; /* NULL-terminated, enum order */
@@ -53,10 +54,12 @@ bool assay_container_is_local(const struct assay_container *ctr);
  * characters a runtime refuses turned into '-'. */
 void assay_container_name(const char *run_id, const char *case_id, int attempt, struct sbuf *out);
 
-/* podman/docker: `RUNTIME run --rm --name NAME --label assay.run=RUN
- * --label assay.case=CASE --pull=P [devices] -v CASE_DIR:CASE_DIR -v
- * MOUNTS --workdir W --env NAME... OPTIONS IMAGE argv...`. env_names are
- * the suite's variables and secrets (names only). */
+/* podman/docker: `RUNTIME run --rm [--init] --log-driver none --name NAME
+ * --label assay.run=RUN --label assay.case=CASE --pull=P [devices] -v
+ * CASE_DIR:CASE_DIR -v MOUNTS --workdir W --env NAME... OPTIONS IMAGE
+ * argv...`. env_names are the suite's variables and secrets (names only).
+ * --init: an init as PID 1 passes a stop's SIGTERM on to the workload;
+ * --log-driver none: the runtime keeps no copy of the (unredacted) output. */
 void assay_container_run_argv(const struct assay_container *ctr, const char *name,
 			      const char *run_id, const char *case_id, const char *case_dir,
 			      const struct strlist *env_names, const struct strlist *argv,

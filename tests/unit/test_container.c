@@ -115,11 +115,24 @@ static void test_run_argv(void **state)
 	strlist_push(&argv, "x.py");
 	assay_container_run_argv(&ctr, "n1", "r1", "c1", "/out/r1/c1", &names, &argv, &out);
 	char *s = joined(&out);
-	assert_string_equal(s, "docker run --rm --name n1 --label assay.run=r1 --label "
+	/* Issue 35: an init as PID 1 (a stop's SIGTERM reaches the workload)
+	 * and no log kept by the runtime. */
+	assert_string_equal(s, "docker run --rm --init --log-driver none --name n1 --label "
+			       "assay.run=r1 --label "
 			       "assay.case=c1 --pull=always --gpus all --ipc=host --network=host "
 			       "-v /out/r1/c1:/out/r1/c1 -v /d:/d:ro --workdir /w --env HF_HOME "
 			       "--env TOKEN --env RUN --shm-size=1g img@sha256:ab python3 x.py");
 	free(s);
+	/* "init": false leaves the image's own PID 1 (its init). */
+	struct assay_container own;
+	assert_int_equal(parse("{\"image\": \"i\", \"init\": false}", &own, &e), 0);
+	strlist_clear(&out);
+	assay_container_run_argv(&own, "n1", "r1", "c1", NULL, NULL, &argv, &out);
+	s = joined(&out);
+	assert_string_equal(s, "podman run --rm --log-driver none --name n1 --label assay.run=r1 "
+			       "--label assay.case=c1 --pull=missing i python3 x.py");
+	free(s);
+	assay_container_release(&own);
 	/* podman takes NVIDIA GPUs through CDI. */
 	strlist_clear(&out);
 	ctr.runtime = ASSAY_CTR_PODMAN;

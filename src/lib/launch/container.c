@@ -17,7 +17,7 @@ const char *const assay_ctr_device_names[] = {"none", "amd", "nvidia", NULL};
 const char *const assay_ctr_pull_names[] = {"missing", "always", "never", NULL};
 
 static const char *const keys[] = {"image",   "runtime", "mounts",  "workdir", "env",
-				   "options", "pull",    "devices", NULL};
+				   "options", "pull",    "devices", "init",    NULL};
 
 static int index_of(const char *const *names, const char *s)
 {
@@ -90,6 +90,10 @@ int assay_container_parse(struct assay_cfg *c, const json_t *v, const char *path
 		goto fail;
 	out->devices =
 	    rc ? (enum assay_ctr_devices)index_of(assay_ctr_device_names, str) : ASSAY_CTR_DEV_NONE;
+	bool init = true;
+	if (assay_cfg_bool(c, v, path, "init", ASSAY_CFG_OPTIONAL, &init) < 0)
+		goto fail;
+	out->no_init = !init;
 	if ((rc = assay_cfg_string(c, v, path, "workdir", ASSAY_CFG_OPTIONAL, &str)) < 0)
 		goto fail;
 	if (rc)
@@ -130,6 +134,7 @@ void assay_container_copy(struct assay_container *dst, const struct assay_contai
 	dst->runtime = src->runtime;
 	dst->pull = src->pull;
 	dst->devices = src->devices;
+	dst->no_init = src->no_init;
 	dst->image = src->image ? xstrdup(src->image) : NULL;
 	dst->workdir = src->workdir ? xstrdup(src->workdir) : NULL;
 	copy_list(&dst->mounts, &src->mounts);
@@ -204,6 +209,10 @@ void assay_container_run_argv(const struct assay_container *ctr, const char *nam
 	strlist_push(out, assay_ctr_runtime_names[ctr->runtime]);
 	strlist_push(out, "run");
 	strlist_push(out, "--rm");
+	if (!ctr->no_init)
+		strlist_push(out, "--init");
+	strlist_push(out, "--log-driver");
+	strlist_push(out, "none");
 	strlist_push(out, "--name");
 	strlist_push(out, name);
 	strlist_push(out, "--label");

@@ -653,8 +653,14 @@ static assay_err after_exit(struct local_job *j, double now, double grace, struc
 			return rc;
 		j->done = true;
 		j->end_time = assay_monotonic();
-		if (j->term_at || !WIFEXITED(j->status) || WEXITSTATUS(j->status))
-			remove_container(j); /* --rm may not have had its turn */
+		if (j->ctr_name && !j->ctr_gone && WIFEXITED(j->status) && !j->killed) {
+			/* `run` returned: its container has ended; --rm may not
+			 * have had its turn (one runtime call, not two). */
+			if (j->term_at || WEXITSTATUS(j->status))
+				assay_container_remove(j->ctr_rt, j->ctr_name);
+			j->ctr_gone = true;
+		}
+		remove_container(j);
 		assay_contain_remove(&j->cg);
 	}
 	return ASSAY_OK;
