@@ -82,6 +82,19 @@ assay_err assay_container_list(enum assay_ctr_runtime rt, const char *run_id, st
  * with remove, `rm -f` it. Output discarded; true when the runtime said ok. */
 bool assay_container_signal(enum assay_ctr_runtime rt, const char *name, const char *signal);
 bool assay_container_remove(enum assay_ctr_runtime rt, const char *name);
+/* Infrastructure or workload? A line the runtime itself prints when it
+ * fails, as distinct from the workload's own output: podman "Error: ...",
+ * docker "docker: ...", enroot's own checks "[ERROR] No such file or
+ * directory: ..." (and "Invalid image format", "Invalid argument"),
+ * apptainer "FATAL:   ...", pyxis "...error: pyxis: ..." (through
+ * slurmstepd). n: the line's length, without its line end. */
+bool assay_container_error_line(enum assay_ctr_runtime rt, const char *line, size_t n);
+/* Does exit_code, with line (the first such line of the case's stderr),
+ * say that the runtime failed to pull, start or reach its daemon? podman
+ * and docker: 125, or 126/127 with an OCI runtime error; enroot 1;
+ * apptainer 255; pyxis any non-zero code. */
+bool assay_container_runtime_failed(enum assay_ctr_runtime rt, int exit_code, const char *line);
+
 /* The image's digest (`image inspect`: the repo digest when it has one, else
  * the image id), into out; ASSAY_INFRA when it cannot be inspected. For
  * pyxis, enroot and apptainer: the reference as given. */

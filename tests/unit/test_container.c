@@ -216,12 +216,68 @@ static void test_digest_reference(void **state)
 	assay_container_release(&ctr);
 }
 
+/* Issue 35, item 4: the runtime's own failure lines and exit codes, from
+ * podman 4.3 and docker 28.2 as run here ("Error: IMAGE: image not known",
+ * "docker: Cannot connect to the Docker daemon at ..."), NVIDIA/enroot
+ * src/common.sh (common::err: "[ERROR] %s", exit 1) and src/runtime.sh
+ * messages, apptainer's sylog FATAL prefix (exit 255) and NVIDIA/pyxis
+ * pyxis_slurmstepd.c (slurm_error("pyxis: failed to import docker image"),
+ * as slurmstepd prints it). */
+static void test_runtime_failed(void **state)
+{
+	(void)state;
+	static const struct {
+		enum assay_ctr_runtime rt;
+		const char *line;
+		int code;
+		bool infra;
+	} cases[] = {
+	    {ASSAY_CTR_PODMAN, "Error: localhost/x:missing: image not known", 125, true},
+	    {ASSAY_CTR_PODMAN,
+	     "Error: runc: runc create failed: unable to start container process: exec: "
+	     "\"/bin/nope\": stat /bin/nope: no such file or directory: OCI runtime attempted to "
+	     "invoke a command that was not found",
+	     127, true},
+	    {ASSAY_CTR_PODMAN, "Error: mine", 127, false}, /* a workload's 127 */
+	    {ASSAY_CTR_PODMAN, "Error: localhost/x:missing: image not known", 0, false},
+	    {ASSAY_CTR_DOCKER,
+	     "docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the "
+	     "docker daemon running?",
+	     125, true},
+	    {ASSAY_CTR_DOCKER, "docker: Error response from daemon: No such image: x:y", 125, true},
+	    {ASSAY_CTR_ENROOT, "[ERROR] No such file or directory: /images/x.sqsh", 1, true},
+	    {ASSAY_CTR_ENROOT, "[ERROR] No such file or directory: /images/x.sqsh", 2, false},
+	    {ASSAY_CTR_APPTAINER,
+	     "FATAL:   could not open image /images/x.sif: failed to retrieve path for "
+	     "/images/x.sif: lstat /images/x.sif: no such file or directory",
+	     255, true},
+	    {ASSAY_CTR_PYXIS, "slurmstepd: error: pyxis: failed to import docker image", 1, true},
+	    {ASSAY_CTR_PYXIS, "slurmstepd: error: pyxis: couldn't start container", 1, true},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *l = cases[i].line;
+		assert_true(assay_container_error_line(cases[i].rt, l, strlen(l)));
+		if (assay_container_runtime_failed(cases[i].rt, cases[i].code, l) != cases[i].infra)
+			fail_msg("case %zu: %s exit %d", i, l, cases[i].code);
+	}
+	/* The workload's own lines are not the runtime's. */
+	static const char *const own[] = {
+	    "ERROR: loss is nan", "Traceback (most recent call last):", "[ERROR] rank 3 failed",
+	    "error: pyxis"};
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		for (int rt = ASSAY_CTR_PODMAN; rt <= ASSAY_CTR_APPTAINER; rt++)
+			assert_false(assay_container_error_line((enum assay_ctr_runtime)rt, own[i],
+								strlen(own[i])));
+	assert_false(assay_container_runtime_failed(ASSAY_CTR_PODMAN, 125, ""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_defaults), cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_name),           cmocka_unit_test(test_run_argv),
 	    cmocka_unit_test(test_slurm_forms),    cmocka_unit_test(test_digest_reference),
+	    cmocka_unit_test(test_runtime_failed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -461,3 +461,48 @@ assay_err assay_container_digest(const struct assay_container *ctr, struct sbuf 
 	sbuf_release(&text);
 	return ASSAY_OK;
 }
+
+static bool has_prefix(const char *line, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	return n >= k && !memcmp(line, lit, k);
+}
+
+/* Formats: podman and docker print their own failures as "Error: ..." and
+ * "docker: ..." (125: the runtime, 126/127: the OCI runtime could not start
+ * the command); enroot's common::err() prints "[ERROR] %s" and exits 1
+ * (NVIDIA/enroot src/common.sh, runtime.sh); apptainer's sylog prints
+ * "FATAL:   " and exits 255; pyxis logs through slurmstepd
+ * ("slurmstepd: error: pyxis: couldn't start container"). */
+bool assay_container_error_line(enum assay_ctr_runtime rt, const char *line, size_t n)
+{
+	switch (rt) {
+	case ASSAY_CTR_PODMAN: return has_prefix(line, n, "Error: ");
+	case ASSAY_CTR_DOCKER: return has_prefix(line, n, "docker: ");
+	case ASSAY_CTR_ENROOT:
+		return has_prefix(line, n, "[ERROR] No such file or directory: ") ||
+		       has_prefix(line, n, "[ERROR] Invalid image format: ") ||
+		       has_prefix(line, n, "[ERROR] Invalid argument");
+	case ASSAY_CTR_APPTAINER: return has_prefix(line, n, "FATAL:   ");
+	case ASSAY_CTR_PYXIS:
+		return memmem(line, n, "error: pyxis: ", 14) ||
+		       memmem(line, n, "error: spank: required plugin spank_pyxis.so", 44);
+	}
+	return false;
+}
+
+bool assay_container_runtime_failed(enum assay_ctr_runtime rt, int exit_code, const char *line)
+{
+	if (!line || !*line || !exit_code)
+		return false;
+	switch (rt) {
+	case ASSAY_CTR_PODMAN:
+	case ASSAY_CTR_DOCKER:
+		return exit_code == 125 ||
+		       ((exit_code == 126 || exit_code == 127) && strstr(line, "OCI "));
+	case ASSAY_CTR_ENROOT: return exit_code == 1;
+	case ASSAY_CTR_APPTAINER: return exit_code == 255;
+	case ASSAY_CTR_PYXIS: return true;
+	}
+	return false;
+}
