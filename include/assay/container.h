@@ -82,6 +82,12 @@ assay_err assay_container_list(enum assay_ctr_runtime rt, const char *run_id, st
  * with remove, `rm -f` it. Output discarded; true when the runtime said ok. */
 bool assay_container_signal(enum assay_ctr_runtime rt, const char *name, const char *signal);
 bool assay_container_remove(enum assay_ctr_runtime rt, const char *name);
+/* Whether the runtime knows a container of that name (any state). */
+bool assay_container_exists(enum assay_ctr_runtime rt, const char *name);
+/* Kill and remove, again until it is gone or wait_s passed (podman's
+ * `rm -f` can fail while the container's conmon is being ended: "timed out
+ * waiting for file /run/libpod/exits/..."). True once it is gone. */
+bool assay_container_remove_wait(enum assay_ctr_runtime rt, const char *name, double wait_s);
 /* Infrastructure or workload? A line the runtime itself prints when it
  * fails, as distinct from the workload's own output: podman "Error: ...",
  * docker "docker: ...", enroot's own checks "[ERROR] No such file or

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "assay/container.h"
 #include "assay/json.h"
@@ -425,6 +426,28 @@ bool assay_container_remove(enum assay_ctr_runtime rt, const char *name)
 {
 	const char *argv[] = {assay_ctr_runtime_names[rt], "rm", "-f", name, NULL};
 	return quiet(argv, NULL);
+}
+
+bool assay_container_exists(enum assay_ctr_runtime rt, const char *name)
+{
+	const char *argv[] = {
+	    assay_ctr_runtime_names[rt], "container", "inspect", "--format", "{{.Id}}", name, NULL};
+	return quiet(argv, NULL);
+}
+
+bool assay_container_remove_wait(enum assay_ctr_runtime rt, const char *name, double wait_s)
+{
+	double end = assay_monotonic() + wait_s, pause = 0.2;
+	for (;;) {
+		assay_container_signal(rt, name, "KILL");
+		if (assay_container_remove(rt, name) || !assay_container_exists(rt, name))
+			return true;
+		if (assay_monotonic() + pause > end)
+			return false;
+		struct timespec ts = {(time_t)pause, (long)((pause - (time_t)pause) * 1e9)};
+		nanosleep(&ts, NULL);
+		pause = pause * 2 > 2.0 ? 2.0 : pause * 2;
+	}
 }
 
 assay_err assay_container_digest(const struct assay_container *ctr, struct sbuf *out,

@@ -501,8 +501,7 @@ static void remove_container(struct local_job *j)
 {
 	if (!j->ctr_name || j->ctr_gone)
 		return;
-	assay_container_signal(j->ctr_rt, j->ctr_name, "KILL");
-	assay_container_remove(j->ctr_rt, j->ctr_name);
+	assay_container_remove_wait(j->ctr_rt, j->ctr_name, 10.0);
 	j->ctr_gone = true;
 }
 
