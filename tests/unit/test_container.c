@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -175,16 +176,61 @@ static void test_slurm_forms(void **state)
 	assert_string_equal(s, "--container-image=nvcr.io#nvidia/pytorch:24.01 "
 			       "--container-mounts=/out/c:/out/c,/d:/d:ro,/s:/s "
 			       "--container-workdir=/w --container-env=HF_HOME,TOKEN "
-			       "--container-name=assay-r-g");
+			       "--container-name=assay-r-g-a82755a86394");
 	free(s);
+	/* Issue 35, item 5: another image, another named container (the
+	 * first 12 hex digits of the image reference's SHA-256). */
+	struct assay_container other;
+	assay_container_copy(&other, &ctr);
+	free(other.image);
+	other.image = xstrdup("nvcr.io#nvidia/pytorch:24.02");
+	strlist_clear(&out);
+	assay_container_srun_opts(&other, "assay-r-g", NULL, NULL, &out);
+	s = joined(&out);
+	assert_null(strstr(s, "--container-name=assay-r-g-a82755a86394"));
+	assert_non_null(strstr(s, "--container-name=assay-r-g-"));
+	free(s);
+	/* Relative host paths are made absolute from the current directory
+	 * for enroot, apptainer and pyxis; enroot's read-only mount keeps
+	 * x-create=auto, as its mounts without options have. */
+	char cwd[4096];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	strlist_clear(&other.mounts);
+	strlist_push(&other.mounts, "data:/data:ro");
+	strlist_push(&other.mounts, "./ckpt:/ckpt");
+	strlist_push(&other.mounts, ".:/src");
+	other.workdir = NULL;
+	strlist_clear(&other.env);
+	other.runtime = ASSAY_CTR_ENROOT;
+	strlist_clear(&out);
+	assay_container_wrap_argv(&other, NULL, NULL, &argv, &out);
+	s = joined(&out);
+	char *want = xasprintf("enroot start --mount %s/data:/data:none:x-create=auto,rbind,ro "
+			       "--mount %s/ckpt:/ckpt --mount %s:/src "
+			       "nvcr.io#nvidia/pytorch:24.02 prog",
+			       cwd, cwd, cwd);
+	assert_string_equal(s, want);
+	free(want);
+	free(s);
+	other.runtime = ASSAY_CTR_APPTAINER;
+	strlist_clear(&out);
+	assay_container_wrap_argv(&other, NULL, NULL, &argv, &out);
+	s = joined(&out);
+	want = xasprintf("apptainer exec --bind %s/data:/data:ro --bind %s/ckpt:/ckpt --bind "
+			 "%s:/src nvcr.io#nvidia/pytorch:24.02 prog",
+			 cwd, cwd, cwd);
+	assert_string_equal(s, want);
+	free(want);
+	free(s);
+	assay_container_release(&other);
 	strlist_clear(&out);
 	ctr.runtime = ASSAY_CTR_ENROOT;
 	assay_container_wrap_argv(&ctr, "/out/c", &names, &argv, &out);
 	s = joined(&out);
-	assert_string_equal(s,
-			    "enroot start --mount /out/c:/out/c --mount /d:/d:none:bind,ro "
-			    "--mount /s:/s --env HF_HOME --env TOKEN "
-			    "nvcr.io#nvidia/pytorch:24.01 sh -c cd \"$0\" && exec \"$@\" /w prog");
+	assert_string_equal(
+	    s, "enroot start --mount /out/c:/out/c --mount /d:/d:none:x-create=auto,rbind,ro "
+	       "--mount /s:/s --env HF_HOME --env TOKEN "
+	       "nvcr.io#nvidia/pytorch:24.01 sh -c cd \"$0\" && exec \"$@\" /w prog");
 	free(s);
 	strlist_clear(&out);
 	ctr.runtime = ASSAY_CTR_APPTAINER;

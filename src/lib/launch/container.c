@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "assay/container.h"
 #include "assay/json.h"
@@ -274,6 +275,20 @@ void assay_container_run_argv(const struct assay_container *ctr, const char *nam
 	copy_list(out, argv);
 }
 
+/* "host:container[:mode]" with a relative host path made absolute from the
+ * current directory: a Slurm step's runtime resolves it elsewhere (the
+ * step's directory), or not at all. */
+static char *absolute_mount(const char *m)
+{
+	char cwd[4096];
+	if (m[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(m);
+	const char *colon = strchr(m, ':'); /* the parser checked there is one */
+	if (colon == m + 1 && m[0] == '.')
+		return xasprintf("%s%s", cwd, colon);
+	return xasprintf("%s/%s", cwd, m[0] == '.' && m[1] == '/' ? m + 2 : m);
+}
+
 void assay_container_srun_opts(const struct assay_container *ctr, const char *name,
 			       const char *case_dir, const struct strlist *env_names,
 			       struct strlist *out)
@@ -282,8 +297,11 @@ void assay_container_srun_opts(const struct assay_container *ctr, const char *na
 	struct sbuf m = SBUF_INIT;
 	if (case_dir)
 		sbuf_addf(&m, "%s:%s", case_dir, case_dir);
-	for (size_t i = 0; i < ctr->mounts.n; i++)
-		sbuf_addf(&m, "%s%s", m.len ? "," : "", ctr->mounts.v[i]);
+	for (size_t i = 0; i < ctr->mounts.n; i++) {
+		char *abs = absolute_mount(ctr->mounts.v[i]);
+		sbuf_addf(&m, "%s%s", m.len ? "," : "", abs);
+		free(abs);
+	}
 	if (m.len)
 		push2(out, "--container-mounts=", sbuf_str(&m));
 	sbuf_release(&m);
@@ -297,8 +315,16 @@ void assay_container_srun_opts(const struct assay_container *ctr, const char *na
 		free(joined);
 	}
 	strlist_clear(&names);
-	if (name)
-		push2(out, "--container-name=", name);
+	if (name) {
+		/* Steps of one job reuse the named container; one name per image,
+		 * or a variant with another image would run in the first's. */
+		char hex[65];
+		assay_sha256_hex(ctr->image, strlen(ctr->image), hex);
+		struct sbuf sb = SBUF_INIT;
+		sbuf_addf(&sb, "--container-name=%s-%.12s", name, hex);
+		strlist_push(out, sbuf_str(&sb));
+		sbuf_release(&sb);
+	}
 	copy_list(out, &ctr->options);
 }
 
@@ -319,18 +345,23 @@ void assay_container_wrap_argv(const struct assay_container *ctr, const char *ca
 			/* enroot's --mount is an fstab entry with colon-separated
 			 * fields (SRC:DST:TYPE:OPTIONS; doc/cmd/start.md of
 			 * NVIDIA/enroot): a mode becomes "none:bind,MODE". */
-			const char *m = ctr->mounts.v[i];
+			char *m = absolute_mount(ctr->mounts.v[i]);
 			const char *mode = strchr(strchr(m, ':') + 1, ':');
 			strlist_push(out, "--mount");
 			if (!mode) {
 				strlist_push(out, m);
 			} else {
+				/* The options enroot gives a mount without any
+				 * (x-create=auto: the target is made when the image
+				 * lacks it, as pyxis's add_mount() does too), plus
+				 * the mode. */
 				struct sbuf sb = SBUF_INIT;
 				sbuf_add(&sb, m, (size_t)(mode - m));
-				sbuf_addf(&sb, ":none:bind,%s", mode + 1);
+				sbuf_addf(&sb, ":none:x-create=auto,rbind,%s", mode + 1);
 				strlist_push(out, sbuf_str(&sb));
 				sbuf_release(&sb);
 			}
+			free(m);
 		}
 		/* enroot start --env NAME passes the host's value of NAME. */
 		for (size_t i = 0; i < names.n; i++) {
@@ -358,8 +389,10 @@ void assay_container_wrap_argv(const struct assay_container *ctr, const char *ca
 			push_same(out, case_dir);
 		}
 		for (size_t i = 0; i < ctr->mounts.n; i++) {
+			char *m = absolute_mount(ctr->mounts.v[i]);
 			strlist_push(out, "--bind");
-			strlist_push(out, ctr->mounts.v[i]);
+			strlist_push(out, m);
+			free(m);
 		}
 		if (ctr->workdir) {
 			strlist_push(out, "--pwd");
