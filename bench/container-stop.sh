@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 trials=${1:-5}
-assay=$PWD/build/release/bin/assay
+assay=${ASSAY:-$PWD/build/release/bin/assay}
 [ -x "$assay" ] || assay=$PWD/build/dev/bin/assay
 image=${IMAGE:-localhost/assay-e2e:busybox-2}
 tmp=$(mktemp -d /tmp/assay-bench-ctr.XXXXXX)

@@ -652,13 +652,11 @@ static assay_err after_exit(struct local_job *j, double now, double grace, struc
 			return rc;
 		j->done = true;
 		j->end_time = assay_monotonic();
-		if (j->ctr_name && !j->ctr_gone && WIFEXITED(j->status) && !j->killed) {
-			/* `run` returned: its container has ended; --rm may not
-			 * have had its turn (one runtime call, not two). */
-			if (j->term_at || WEXITSTATUS(j->status))
-				assay_container_remove(j->ctr_rt, j->ctr_name);
+		/* `run` returned by itself: its container has ended, and with
+		 * --rm both podman and docker return only once it is removed.
+		 * Killed, it may have left the container: kill and remove it. */
+		if (j->ctr_name && WIFEXITED(j->status) && !j->killed)
 			j->ctr_gone = true;
-		}
 		remove_container(j);
 		assay_contain_remove(&j->cg);
 	}
