@@ -123,12 +123,6 @@ struct assay_case_info {
 	const char *started;      /* RFC 3339; NULL: now */
 };
 
-/* Open a finished case of run_id again, so that it can begin once more:
- * for a teardown case that a resume runs again after `main` ran again
- * (docs/suite.md, "Stages"). Its outcome is cleared; nothing else changes. */
-assay_err assay_store_case_reopen(struct assay_store *s, const char *run_id, const char *case_id,
-				  struct assay_error *e);
-
 /* Record that a case started (committed at once, outcome still NULL). A
  * case that was begun but never finished (the run was killed), or that
  * finished as skipped or infrastructure (it may run again), is begun again

@@ -266,22 +266,6 @@ static assay_err already_finished(struct assay_store *s, const char *run_id, con
 			       case_id, run_id, assay_outcome_name((enum assay_outcome)outcome));
 }
 
-assay_err assay_store_case_reopen(struct assay_store *s, const char *run_id, const char *case_id,
-				  struct assay_error *e)
-{
-	long long run_pk;
-	assay_err rc = store_run_pk(s, run_id, &run_pk, NULL, e);
-	if (rc != ASSAY_OK)
-		return rc;
-	struct store_stmt *st =
-	    store_prepare(s, "UPDATE cases SET outcome = NULL WHERE run = ?1 AND case_id = ?2", e);
-	if (!st)
-		return e ? e->code : ASSAY_INFRA;
-	store_bind_int64(st, 1, run_pk);
-	store_bind_static(st, 2, case_id);
-	return step_done(s, st, "reopening the case", e);
-}
-
 assay_err assay_store_case_begin(struct assay_store *s, const char *run_id,
 				 const struct assay_case_info *info, struct assay_error *e)
 {
