@@ -24,6 +24,7 @@ pkgs_build="$pkgs_build libcurl4-openssl-dev"; pkgs_check="$pkgs_check libcurl4-
 # consumers tests/notify/openmetrics.sh feeds `store export --format openmetrics` to.
 pkgs_check="$pkgs_check python3-prometheus-client prometheus-node-exporter prometheus-pushgateway"
 pkgs_check="$pkgs_check openssh-server openssh-client pdsh"  # the ssh launcher tests run one sshd per loopback node (tests/ssh/nodes.sh); bench/ssh-launch.sh compares with pdsh
+pkgs_check="$pkgs_check catatonit"  # podman --init (issue 35): e2e/containers/init-no-log
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
 pkgs_otava="python3 python3-numpy python3-scipy"

@@ -35,6 +35,7 @@ struct assay_container {
 	struct strlist options; /* extra runtime flags, verbatim */
 	enum assay_ctr_pull pull;
 	enum assay_ctr_devices devices;
+	bool no_init; /* "init": false: podman/docker run without --init */
 };
 
 extern const char *const assay_ctr_runtime_names[]; /* NULL-terminated, enum order */
@@ -53,10 +54,12 @@ bool assay_container_is_local(const struct assay_container *ctr);
  * characters a runtime refuses turned into '-'. */
 void assay_container_name(const char *run_id, const char *case_id, int attempt, struct sbuf *out);
 
-/* podman/docker: `RUNTIME run --rm --name NAME --label assay.run=RUN
- * --label assay.case=CASE --pull=P [devices] -v CASE_DIR:CASE_DIR -v
- * MOUNTS --workdir W --env NAME... OPTIONS IMAGE argv...`. env_names are
- * the suite's variables and secrets (names only). */
+/* podman/docker: `RUNTIME run --rm [--init] --log-driver none --name NAME
+ * --label assay.run=RUN --label assay.case=CASE --pull=P [devices] -v
+ * CASE_DIR:CASE_DIR -v MOUNTS --workdir W --env NAME... OPTIONS IMAGE
+ * argv...`. env_names are the suite's variables and secrets (names only).
+ * --init: an init as PID 1 passes a stop's SIGTERM on to the workload;
+ * --log-driver none: the runtime keeps no copy of the (unredacted) output. */
 void assay_container_run_argv(const struct assay_container *ctr, const char *name,
 			      const char *run_id, const char *case_id, const char *case_dir,
 			      const struct strlist *env_names, const struct strlist *argv,
@@ -79,6 +82,25 @@ assay_err assay_container_list(enum assay_ctr_runtime rt, const char *run_id, st
  * with remove, `rm -f` it. Output discarded; true when the runtime said ok. */
 bool assay_container_signal(enum assay_ctr_runtime rt, const char *name, const char *signal);
 bool assay_container_remove(enum assay_ctr_runtime rt, const char *name);
+/* Whether the runtime knows a container of that name (any state). */
+bool assay_container_exists(enum assay_ctr_runtime rt, const char *name);
+/* Kill and remove, again until it is gone or wait_s passed (podman's
+ * `rm -f` can fail while the container's conmon is being ended: "timed out
+ * waiting for file /run/libpod/exits/..."). True once it is gone. */
+bool assay_container_remove_wait(enum assay_ctr_runtime rt, const char *name, double wait_s);
+/* Infrastructure or workload? A line the runtime itself prints when it
+ * fails, as distinct from the workload's own output: podman "Error: ...",
+ * docker "docker: ...", enroot's own checks "[ERROR] No such file or
+ * directory: ..." (and "Invalid image format", "Invalid argument"),
+ * apptainer "FATAL:   ...", pyxis "...error: pyxis: ..." (through
+ * slurmstepd). n: the line's length, without its line end. */
+bool assay_container_error_line(enum assay_ctr_runtime rt, const char *line, size_t n);
+/* Does exit_code, with line (the first such line of the case's stderr),
+ * say that the runtime failed to pull, start or reach its daemon? podman
+ * and docker: 125, or 126/127 with an OCI runtime error; enroot 1;
+ * apptainer 255; pyxis any non-zero code. */
+bool assay_container_runtime_failed(enum assay_ctr_runtime rt, int exit_code, const char *line);
+
 /* The image's digest (`image inspect`: the repo digest when it has one, else
  * the image id), into out; ASSAY_INFRA when it cannot be inspected. For
  * pyxis, enroot and apptainer: the reference as given. */

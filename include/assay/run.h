@@ -83,6 +83,10 @@ struct assay_run_options {
 	const char *output;   /* overrides the suite's output folder */
 	const char *revision; /* overrides the suite's revision */
 	const char *resume;   /* a run id or "last": re-run only the cases that did not finish */
+	/* A run id or "last": only end and remove what the run's attempts
+	 * left running (processes, jobs, containers); run no case. Exit 5
+	 * when a container could not be removed. */
+	const char *cleanup;
 	const char *assay_ep; /* the assay-ep binary; default: the suite's, next to assay, PATH */
 	bool dry_run;         /* plan and describe every case; start and write nothing */
 	bool fail_fast; /* after the first case that is not passed or unsupported, skip the rest */

@@ -174,6 +174,13 @@ struct assay_train_result {
 	/* Lines longer than ASSAY_TRAIN_LINE_CAP, scanned in pieces. */
 	size_t long_lines;
 	long long_line_first;
+	/* The log's last line had no line end and did not close with the "|"
+	 * Megatron-LM and Primus print after every field: the log was cut
+	 * there, and only its error signatures were read. Its number; 0 none. */
+	long cut_line;
+	/* Format "auto" and no line told it, but error signatures matched (a
+	 * crash before training): format says "megatron", the shared dialect. */
+	bool format_unknown;
 	/* With --format megatron, the first line only Primus prints (its fields
 	 * were not read); 0 none. */
 	long other_family_line;

@@ -104,6 +104,11 @@ bool assay_pattern_search(const void *code, const char *data, size_t len, size_t
 			  size_t *end);
 void assay_pattern_free(void *code);
 
+/* Removes terminal escape sequences (colours, titles) from [s, s + n) in
+ * place, for text that is shown; returns the new length (NUL-terminated
+ * when shorter). */
+size_t assay_ansi_strip(char *s, size_t n);
+
 /* What ended a case. */
 struct assay_match {
 	char *signature;

@@ -19,6 +19,7 @@
 struct parse_args {
 	const char *format; /* --input-format */
 	bool steps;
+	bool json;      /* --json: one document with each file's format, outcome, errors, rows */
 	json_t *series; /* --series fields: popts.context */
 	struct assay_train_opts topts;
 	struct assay_parse_opts popts;
@@ -56,6 +57,8 @@ static const struct cli_opt parse_opts[] = {
      .help_more = format_names},
     CLI_OPT_FLAG("steps", struct parse_args, steps,
 		 "print a training log's per-step records instead of rows"),
+    CLI_OPT_FLAG("json", struct parse_args, json,
+		 "print one JSON document: each file's format, outcome, errors and rows"),
     CLI_OPT_TABLE(train_cli_opts, struct parse_args, topts),
     {.type = CLI_CALL,
      .name = "series",
@@ -97,7 +100,27 @@ struct parsed {
 	long long world_size;
 	size_t warmup_logged;
 	size_t steps_from, steps_to; /* a file read whole: its records in the steps buffer */
+	/* For --json: the format read (NULL: none told it), the error
+	 * signatures of a training log, its cut last line, its rows. */
+	const char *format;
+	json_t *errors;
+	long cut_line;
+	size_t rows_from, rows_to;
 };
+
+/* A training log's error signatures, for --json. */
+static json_t *errors_json(const struct assay_train_result *r)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < r->n_errors; i++) {
+		const struct assay_train_error *x = &r->errors[i];
+		json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:I, s:s}", "signature",
+						   x->signature, "family", x->family, "line",
+						   (json_int_t)x->line, "count",
+						   (json_int_t)x->count, "text", x->text));
+	}
+	return a;
+}
 
 /* Warnings a training result carries, on stderr. */
 static void train_warnings(const char *file, const struct assay_train_result *r)
@@ -113,6 +136,11 @@ static void train_warnings(const char *file, const struct assay_train_result *r)
 			"scanned in pieces\n",
 			file, r->long_lines, r->long_lines > 1 ? "s" : "", ASSAY_TRAIN_LINE_CAP,
 			r->long_line_first);
+	if (r->cut_line)
+		fprintf(stderr,
+			"%s: warning: line %ld has no line end and no closing \"|\": the log was "
+			"cut there; only its error signatures were read\n",
+			file, r->cut_line);
 }
 
 struct step_out {
@@ -180,6 +208,9 @@ static void training_read(const struct parse_args *a, const char *file,
 {
 	p->outcome = assay_train_outcome(r);
 	assay_train_outcome_text(r, p->reason, sizeof(p->reason));
+	p->format = r->format_unknown ? NULL : res->format->name;
+	p->errors = errors_json(r);
+	p->cut_line = r->cut_line;
 	if (!res->streamed) {
 		if (a->steps)
 			whole_steps(file, r, steps, p);
@@ -282,6 +313,10 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 		p->outcome = ASSAY_NO_METRICS;
 		snprintf(p->reason, sizeof(p->reason), "no metrics: no rows");
 	}
+	if (rc == ASSAY_OK && !p->errors)
+		p->format = res->format->name;
+	p->rows_from = before;
+	p->rows_to = res->rows.n;
 	assay_train_result_release(&r);
 	return rc;
 }
@@ -298,6 +333,8 @@ static int check_format(const struct parse_args *a)
 		sbuf_release(&sb);
 		return rc;
 	}
+	if (a->steps && a->json)
+		return cli_usage_error("parse", "--json and --steps cannot be used together");
 	if (a->steps && strcmp(a->format, "auto") && !assay_train_format_known(a->format))
 		return cli_usage_error("parse",
 				       "--steps needs a training format (megatron, primus, "
@@ -324,6 +361,33 @@ static int print_all_steps(const struct parse_args *a, struct parsed *p, size_t 
 		}
 	}
 	return ASSAY_OK;
+}
+
+/* --json: {"files": [{"file", "format", "outcome", "exit", "reason",
+ * "errors", "cut_line", "rows"}]}, keys sorted, one line. */
+static void print_json(const struct parsed *p, size_t nfiles, const struct assay_rows *rows)
+{
+	json_t *files = json_array();
+	for (size_t i = 0; i < nfiles; i++) {
+		json_t *rs = json_array();
+		for (size_t k = p[i].rows_from; k < p[i].rows_to; k++)
+			json_array_append_new(rs, assay_row_to_json(&rows->v[k]));
+		json_t *f = json_pack(
+		    "{s:s, s:o, s:s, s:i, s:o, s:o, s:o, s:o}", "file", p[i].file, "format",
+		    p[i].format ? json_string(p[i].format) : json_null(), "outcome",
+		    assay_strerror(p[i].outcome), "exit", (int)p[i].outcome, "reason",
+		    p[i].reason[0] ? json_string(p[i].reason) : json_null(), "errors",
+		    p[i].errors ? json_incref(p[i].errors) : json_array(), "cut_line",
+		    p[i].cut_line ? json_integer(p[i].cut_line) : json_null(), "rows", rs);
+		json_array_append_new(files, f);
+	}
+	json_t *doc = json_pack("{s:o}", "files", files);
+	struct sbuf sb = SBUF_INIT;
+	assay_json_write(&sb, doc, ASSAY_JSON_SORT);
+	sbuf_addch(&sb, '\n');
+	fwrite(sb.buf, 1, sb.len, stdout);
+	sbuf_release(&sb);
+	json_decref(doc);
 }
 
 int cmd_parse(int argc, char **argv)
@@ -356,6 +420,8 @@ int cmd_parse(int argc, char **argv)
 	if (a.steps) {
 		if ((rc = print_all_steps(&a, p, nfiles, &steps)) != ASSAY_OK)
 			goto out;
+	} else if (a.json) {
+		print_json(p, nfiles, &res.rows);
 	} else {
 		struct sbuf sb = SBUF_INIT;
 		assay_rows_ndjson(&res.rows, &sb);
@@ -369,9 +435,11 @@ int cmd_parse(int argc, char **argv)
 		rc = assay_err_worst(rc, p[i].outcome);
 	}
 out:
-	for (size_t i = 0; i < nfiles; i++)
+	for (size_t i = 0; i < nfiles; i++) {
 		if (p[i].fd >= 0)
 			close(p[i].fd);
+		json_decref(p[i].errors);
+	}
 	assay_rows_release(&res.rows);
 	sbuf_release(&steps);
 	free(p);

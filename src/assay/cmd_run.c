@@ -30,6 +30,9 @@ static const struct cli_opt run_opts[] = {
     CLI_OPT_STRING("resume", "ID|last", struct run_args, o.resume,
 		   "continue run ID (or the last run): only the cases that\n"
 		   "did not finish run again"),
+    CLI_OPT_STRING("cleanup", "ID|last", struct run_args, o.cleanup,
+		   "only end and remove what run ID (or the last run) left\n"
+		   "running: processes, jobs, containers; run no case"),
     CLI_OPT_STRING("store", "FILE", struct run_args, o.store,
 		   "the results store (default: the suite's, else assay.db)"),
     CLI_OPT_STRING("out", "DIR", struct run_args, o.output,
@@ -94,6 +97,7 @@ struct progress {
 	bool live;      /* a terminal line rewritten in place */
 	bool line_open; /* the live line is showing */
 	json_t *dry;    /* --dry-run --format json: the plan's cases, else NULL */
+	bool cleanup;   /* --cleanup: its lines say so */
 };
 
 static void fmt_duration(double s, char *buf, size_t size)
@@ -176,7 +180,7 @@ static void on_event(const struct assay_run_event *ev, void *ctx)
 		break;
 	case ASSAY_EVENT_CLEANUP:
 		clear_live(p);
-		fprintf(stderr, "resume: %s\n", ev->text);
+		fprintf(stderr, "%s: %s\n", p->cleanup ? "cleanup" : "resume", ev->text);
 		break;
 	case ASSAY_EVENT_CASE_END:
 		clear_live(p);
@@ -320,7 +324,10 @@ int cmd_run(int argc, char **argv)
 	int first, rc = cli_parse(&cmd_run_spec, argc, argv, &a, &first);
 	if (rc == ASSAY_OK && a.o.dry_run && a.o.resume)
 		rc = cli_usage_error("run", "--dry-run and --resume cannot be combined");
-	if (rc == ASSAY_OK && !a.o.dry_run)
+	if (rc == ASSAY_OK && a.o.cleanup && (a.o.dry_run || a.o.resume))
+		rc = cli_usage_error("run",
+				     "--cleanup cannot be combined with --dry-run or --resume");
+	if (rc == ASSAY_OK && !a.o.dry_run && !a.o.cleanup)
 		rc = notify_cli_load("run", &a.nc, true);
 	if (rc)
 		return rc < 0 ? ASSAY_OK : rc;
@@ -328,7 +335,7 @@ int cmd_run(int argc, char **argv)
 	bool json = !strcmp(a.format, "json");
 	o.suite_file = argv[first];
 	struct progress prog = {isatty(2) && !a.quiet && !json, false,
-				o.dry_run && json ? json_array() : NULL};
+				o.dry_run && json ? json_array() : NULL, o.cleanup != NULL};
 	o.on_event = on_event;
 	o.ctx = &prog;
 	o.interrupted = &interrupted;
@@ -346,7 +353,7 @@ int cmd_run(int argc, char **argv)
 	assay_error_clear(&e);
 	rc = assay_run(&o, &res, &e);
 	clear_live(&prog);
-	if (o.dry_run || rc == ASSAY_USAGE || !res.run_id[0]) {
+	if (o.dry_run || o.cleanup || rc == ASSAY_USAGE || !res.run_id[0]) {
 		if (rc != ASSAY_OK)
 			cli_report(&e);
 		else if (prog.dry)

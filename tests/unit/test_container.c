@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -115,11 +116,24 @@ static void test_run_argv(void **state)
 	strlist_push(&argv, "x.py");
 	assay_container_run_argv(&ctr, "n1", "r1", "c1", "/out/r1/c1", &names, &argv, &out);
 	char *s = joined(&out);
-	assert_string_equal(s, "docker run --rm --name n1 --label assay.run=r1 --label "
+	/* Issue 35: an init as PID 1 (a stop's SIGTERM reaches the workload)
+	 * and no log kept by the runtime. */
+	assert_string_equal(s, "docker run --rm --init --log-driver none --name n1 --label "
+			       "assay.run=r1 --label "
 			       "assay.case=c1 --pull=always --gpus all --ipc=host --network=host "
 			       "-v /out/r1/c1:/out/r1/c1 -v /d:/d:ro --workdir /w --env HF_HOME "
 			       "--env TOKEN --env RUN --shm-size=1g img@sha256:ab python3 x.py");
 	free(s);
+	/* "init": false leaves the image's own PID 1 (its init). */
+	struct assay_container own;
+	assert_int_equal(parse("{\"image\": \"i\", \"init\": false}", &own, &e), 0);
+	strlist_clear(&out);
+	assay_container_run_argv(&own, "n1", "r1", "c1", NULL, NULL, &argv, &out);
+	s = joined(&out);
+	assert_string_equal(s, "podman run --rm --log-driver none --name n1 --label assay.run=r1 "
+			       "--label assay.case=c1 --pull=missing i python3 x.py");
+	free(s);
+	assay_container_release(&own);
 	/* podman takes NVIDIA GPUs through CDI. */
 	strlist_clear(&out);
 	ctr.runtime = ASSAY_CTR_PODMAN;
@@ -162,16 +176,61 @@ static void test_slurm_forms(void **state)
 	assert_string_equal(s, "--container-image=nvcr.io#nvidia/pytorch:24.01 "
 			       "--container-mounts=/out/c:/out/c,/d:/d:ro,/s:/s "
 			       "--container-workdir=/w --container-env=HF_HOME,TOKEN "
-			       "--container-name=assay-r-g");
+			       "--container-name=assay-r-g-a82755a86394");
 	free(s);
+	/* Issue 35, item 5: another image, another named container (the
+	 * first 12 hex digits of the image reference's SHA-256). */
+	struct assay_container other;
+	assay_container_copy(&other, &ctr);
+	free(other.image);
+	other.image = xstrdup("nvcr.io#nvidia/pytorch:24.02");
+	strlist_clear(&out);
+	assay_container_srun_opts(&other, "assay-r-g", NULL, NULL, &out);
+	s = joined(&out);
+	assert_null(strstr(s, "--container-name=assay-r-g-a82755a86394"));
+	assert_non_null(strstr(s, "--container-name=assay-r-g-"));
+	free(s);
+	/* Relative host paths are made absolute from the current directory
+	 * for enroot, apptainer and pyxis; enroot's read-only mount keeps
+	 * x-create=auto, as its mounts without options have. */
+	char cwd[4096];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	strlist_clear(&other.mounts);
+	strlist_push(&other.mounts, "data:/data:ro");
+	strlist_push(&other.mounts, "./ckpt:/ckpt");
+	strlist_push(&other.mounts, ".:/src");
+	other.workdir = NULL;
+	strlist_clear(&other.env);
+	other.runtime = ASSAY_CTR_ENROOT;
+	strlist_clear(&out);
+	assay_container_wrap_argv(&other, NULL, NULL, &argv, &out);
+	s = joined(&out);
+	char *want = xasprintf("enroot start --mount %s/data:/data:none:x-create=auto,rbind,ro "
+			       "--mount %s/ckpt:/ckpt --mount %s:/src "
+			       "nvcr.io#nvidia/pytorch:24.02 prog",
+			       cwd, cwd, cwd);
+	assert_string_equal(s, want);
+	free(want);
+	free(s);
+	other.runtime = ASSAY_CTR_APPTAINER;
+	strlist_clear(&out);
+	assay_container_wrap_argv(&other, NULL, NULL, &argv, &out);
+	s = joined(&out);
+	want = xasprintf("apptainer exec --bind %s/data:/data:ro --bind %s/ckpt:/ckpt --bind "
+			 "%s:/src nvcr.io#nvidia/pytorch:24.02 prog",
+			 cwd, cwd, cwd);
+	assert_string_equal(s, want);
+	free(want);
+	free(s);
+	assay_container_release(&other);
 	strlist_clear(&out);
 	ctr.runtime = ASSAY_CTR_ENROOT;
 	assay_container_wrap_argv(&ctr, "/out/c", &names, &argv, &out);
 	s = joined(&out);
-	assert_string_equal(s,
-			    "enroot start --mount /out/c:/out/c --mount /d:/d:none:bind,ro "
-			    "--mount /s:/s --env HF_HOME --env TOKEN "
-			    "nvcr.io#nvidia/pytorch:24.01 sh -c cd \"$0\" && exec \"$@\" /w prog");
+	assert_string_equal(
+	    s, "enroot start --mount /out/c:/out/c --mount /d:/d:none:x-create=auto,rbind,ro "
+	       "--mount /s:/s --env HF_HOME --env TOKEN "
+	       "nvcr.io#nvidia/pytorch:24.01 sh -c cd \"$0\" && exec \"$@\" /w prog");
 	free(s);
 	strlist_clear(&out);
 	ctr.runtime = ASSAY_CTR_APPTAINER;
@@ -203,12 +262,68 @@ static void test_digest_reference(void **state)
 	assay_container_release(&ctr);
 }
 
+/* Issue 35, item 4: the runtime's own failure lines and exit codes, from
+ * podman 4.3 and docker 28.2 as run here ("Error: IMAGE: image not known",
+ * "docker: Cannot connect to the Docker daemon at ..."), NVIDIA/enroot
+ * src/common.sh (common::err: "[ERROR] %s", exit 1) and src/runtime.sh
+ * messages, apptainer's sylog FATAL prefix (exit 255) and NVIDIA/pyxis
+ * pyxis_slurmstepd.c (slurm_error("pyxis: failed to import docker image"),
+ * as slurmstepd prints it). */
+static void test_runtime_failed(void **state)
+{
+	(void)state;
+	static const struct {
+		enum assay_ctr_runtime rt;
+		const char *line;
+		int code;
+		bool infra;
+	} cases[] = {
+	    {ASSAY_CTR_PODMAN, "Error: localhost/x:missing: image not known", 125, true},
+	    {ASSAY_CTR_PODMAN,
+	     "Error: runc: runc create failed: unable to start container process: exec: "
+	     "\"/bin/nope\": stat /bin/nope: no such file or directory: OCI runtime attempted to "
+	     "invoke a command that was not found",
+	     127, true},
+	    {ASSAY_CTR_PODMAN, "Error: mine", 127, false}, /* a workload's 127 */
+	    {ASSAY_CTR_PODMAN, "Error: localhost/x:missing: image not known", 0, false},
+	    {ASSAY_CTR_DOCKER,
+	     "docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the "
+	     "docker daemon running?",
+	     125, true},
+	    {ASSAY_CTR_DOCKER, "docker: Error response from daemon: No such image: x:y", 125, true},
+	    {ASSAY_CTR_ENROOT, "[ERROR] No such file or directory: /images/x.sqsh", 1, true},
+	    {ASSAY_CTR_ENROOT, "[ERROR] No such file or directory: /images/x.sqsh", 2, false},
+	    {ASSAY_CTR_APPTAINER,
+	     "FATAL:   could not open image /images/x.sif: failed to retrieve path for "
+	     "/images/x.sif: lstat /images/x.sif: no such file or directory",
+	     255, true},
+	    {ASSAY_CTR_PYXIS, "slurmstepd: error: pyxis: failed to import docker image", 1, true},
+	    {ASSAY_CTR_PYXIS, "slurmstepd: error: pyxis: couldn't start container", 1, true},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *l = cases[i].line;
+		assert_true(assay_container_error_line(cases[i].rt, l, strlen(l)));
+		if (assay_container_runtime_failed(cases[i].rt, cases[i].code, l) != cases[i].infra)
+			fail_msg("case %zu: %s exit %d", i, l, cases[i].code);
+	}
+	/* The workload's own lines are not the runtime's. */
+	static const char *const own[] = {
+	    "ERROR: loss is nan", "Traceback (most recent call last):", "[ERROR] rank 3 failed",
+	    "error: pyxis"};
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		for (int rt = ASSAY_CTR_PODMAN; rt <= ASSAY_CTR_APPTAINER; rt++)
+			assert_false(assay_container_error_line((enum assay_ctr_runtime)rt, own[i],
+								strlen(own[i])));
+	assert_false(assay_container_runtime_failed(ASSAY_CTR_PODMAN, 125, ""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_defaults), cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_name),           cmocka_unit_test(test_run_argv),
 	    cmocka_unit_test(test_slurm_forms),    cmocka_unit_test(test_digest_reference),
+	    cmocka_unit_test(test_runtime_failed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -182,6 +182,21 @@ static void test_no_training_line(void **state)
 	assert_int_equal(assay_train_parse("megatron", log, strlen(log), NULL, "t", &r, &e),
 			 ASSAY_OK);
 	assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
+	assert_false(r.format_unknown);
+	assay_train_result_release(&r);
+	/* Issue 35, item 10: so it is with format auto, where no line tells
+	 * the format (it crashed before training): not "cannot tell". */
+	assert_int_equal(assay_train_parse("auto", log, strlen(log), NULL, "t", &r, &e), ASSAY_OK);
+	assert_true(r.format_unknown);
+	assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
+	assert_int_equal(r.n_errors, 2);
+	assert_string_equal(r.errors[0].family, "python");
+	assert_string_equal(r.errors[1].family, "nccl");
+	assay_train_result_release(&r);
+	/* Without an error signature it still cannot be told. */
+	const char *quiet = "NCCL INFO Bootstrap : Using eth0\n";
+	assert_int_equal(assay_train_parse("auto", quiet, strlen(quiet), NULL, "t", &r, &e),
+			 ASSAY_USAGE);
 	assay_train_result_release(&r);
 }
 
@@ -463,10 +478,19 @@ static void test_errors(void **state)
 	assert_string_equal(r.errors[0].family, "nccl");
 	assert_int_equal(r.errors[0].line, 2);
 	assert_string_equal(r.errors[1].family, "oom");
+	assert_string_equal(r.errors[1].signature, "hip-oom"); /* issue 35, item 11 */
 	assert_int_equal(r.errors[1].count, 2);
 	assert_int_equal(r.errors[1].line, 3);
 	assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
 	assay_train_result_release(&r);
+	/* Issue 35, item 11: a coloured error line is shown without its escapes. */
+	struct sbuf col = SBUF_INIT;
+	sbuf_adds(&col, "\033[1;31mtorch.OutOfMemoryError\033[0m: HIP out of memory.\n");
+	parse_sb("megatron", &col, NULL, &r);
+	assert_string_equal(r.errors[0].signature, "hip-oom");
+	assert_string_equal(r.errors[0].text, "torch.OutOfMemoryError: HIP out of memory.");
+	assay_train_result_release(&r);
+	sbuf_release(&col);
 	/* The runner's watcher already looked: no_errors skips them. */
 	struct assay_train_opts o;
 	assay_train_opts_init(&o);
@@ -478,6 +502,85 @@ static void test_errors(void **state)
 	sbuf_release(&sb);
 }
 
+/* Issue 35, item 8: a last line without its line end was cut: "80" of
+ * "80.4", "1.234567" of "1.234567E+01". Its values are not read, the run is
+ * not complete by it, and the cut is flagged; a last line that closes with
+ * its "|" is whole by its grammar and read. */
+static void test_cut_last_line(void **state)
+{
+	(void)state;
+	struct sbuf sb = SBUF_INIT;
+	for (int it = 1; it <= 9; it++)
+		megatron_line(&sb, it, 10, 80.4, 4.0, 0, 0, "\n");
+	size_t whole = sb.len;
+	megatron_line(&sb, 10, 10, 80.4, 12.34567, 0, 0, "");
+	static const char *const cuts[] = {"elapsed time per iteration (ms): 80",
+					   "lm loss: 1.234567"};
+	for (size_t k = 0; k < ARRAY_SIZE(cuts); k++) {
+		const char *at = strstr(sb.buf + whole, cuts[k]);
+		assert_non_null(at);
+		size_t len = (size_t)(at - sb.buf) + strlen(cuts[k]);
+		struct assay_train_result r;
+		struct assay_error e;
+		assert_int_equal(assay_train_parse("megatron", sb.buf, len, NULL, "t", &r, &e),
+				 ASSAY_OK);
+		assert_int_equal(r.n_logged, 9);
+		assert_int_equal(r.cut_line, 10);
+		assert_true(r.steps[8].v[ASSAY_TM_ELAPSED_MS] == 80.4);
+		assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
+		assay_train_result_release(&r);
+	}
+	struct assay_train_result r;
+	parse_sb("megatron", &sb, NULL, &r); /* the last line closes with "|" */
+	assert_int_equal(r.n_logged, 10);
+	assert_int_equal(r.cut_line, 0);
+	assert_true(r.complete_iteration);
+	assert_int_equal(assay_train_outcome(&r), ASSAY_OK);
+	assay_train_result_release(&r);
+	/* An error line cut short still names its family. */
+	sb.len = whole;
+	sbuf_adds(&sb, "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1331, unhandl");
+	parse_sb("megatron", &sb, NULL, &r);
+	assert_int_equal(r.cut_line, 10);
+	assert_int_equal(r.n_errors, 1);
+	assert_string_equal(r.errors[0].family, "nccl");
+	assert_int_equal(r.errors[0].line, 10);
+	assay_train_result_release(&r);
+	sbuf_release(&sb);
+}
+
+/* Issue 35, item 9: an iteration record across the 1 MiB piece boundary of
+ * a long line is read whole, its NaN-iteration count included, wherever the
+ * boundary falls in it. */
+static void test_record_across_piece(void **state)
+{
+	(void)state;
+	struct sbuf rec = SBUF_INIT;
+	megatron_line(&rec, 5, 5, 500.0, 4.0, 0, 3, "\n");
+	for (size_t before = 1; before < rec.len; before += 37) {
+		struct sbuf sb = SBUF_INIT;
+		while (sb.len < ASSAY_TRAIN_LINE_CAP - before)
+			sbuf_adds(&sb, "x");
+		sbuf_add(&sb, rec.buf, rec.len);
+		struct assay_train_result r;
+		struct assay_train_stream *st = assay_train_stream_new("megatron", NULL, &r);
+		for (size_t off = 0; off < sb.len; off += 65536)
+			assay_train_stream_feed(st, sb.buf + off,
+						sb.len - off < 65536 ? sb.len - off : 65536);
+		struct assay_error e;
+		assert_int_equal(assay_train_stream_end(st, "t", &e), ASSAY_OK);
+		assert_int_equal(r.long_lines, 1);
+		assert_int_equal(r.n_logged, 1);
+		assert_int_equal(r.steps[0].nan_iters, 3);
+		assert_true(r.steps[0].v[ASSAY_TM_ELAPSED_MS] == 500.0);
+		assert_int_equal(r.nan_iters_total, 3);
+		assert_int_equal(assay_train_outcome(&r), ASSAY_WORKLOAD_FAILED);
+		assay_train_result_release(&r);
+		sbuf_release(&sb);
+	}
+	sbuf_release(&rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +589,7 @@ int main(void)
 	    cmocka_unit_test(test_cr_lines),         cmocka_unit_test(test_long_lines),
 	    cmocka_unit_test(test_bounded_steps),    cmocka_unit_test(test_detection),
 	    cmocka_unit_test(test_world_size),       cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_cut_last_line),    cmocka_unit_test(test_record_across_piece),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,11 @@ static const struct {
     {"RuntimeError: CUDA error: an illegal memory access was encountered", "gpu-page-fault"},
     {"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "cuda-oom"},
     {"RuntimeError: HIP out of memory. Tried to allocate 1.50 GiB", "hip-oom"},
+    /* PyTorch 2.x on ROCm (issue 35): the class is CUDA's, the text HIP's. */
+    {"torch.OutOfMemoryError: HIP out of memory. Tried to allocate 978.00 MiB. GPU 0 has a "
+     "total capacity of 15.98 GiB of which 630.00 MiB is free.",
+     "hip-oom"},
+    {"torch.cuda.OutOfMemoryError: HIP out of memory. Tried to allocate 39.41 GiB", "hip-oom"},
     {"[12345.678] Out of memory: Killed process 4321 (python3) total-vm:100kB", "host-oom"},
     {"terminate called after throwing an instance of 'std::bad_alloc'", "host-oom"},
     {"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "torch-elastic"},
@@ -270,14 +275,43 @@ static void test_settle_window(void **state)
 				 assay_signature_family_priority(set.v[i].family));
 		assert_true(set.v[i].priority > 0);
 	}
-	/* Tuning a family's window. */
+	/* Tuning a family's window: other ranks' lines count, its frames not. */
 	assert_int_equal(assay_sigset_tune(&set, "python", 5, 3, -1), 1);
 	assay_scanner_init(&s, &set, "stderr");
-	const char *tb = "Traceback (most recent call last):\n  a\n  b\n  c\nE: x\n";
+	const char *tb = "[r0]: Traceback (most recent call last):\n[r1]: a\n[r1]: b\n[r1]: c\n"
+			 "[r0]: E: x\n";
 	assay_scanner_feed(&s, tb, strlen(tb));
 	assert_true(s.closed);
-	assert_string_equal(s.match.line, "Traceback (most recent call last):");
+	assert_string_equal(s.match.line, "[r0]: Traceback (most recent call last):");
 	assay_scanner_release(&s);
+	assay_sigset_release(&set);
+}
+
+/* Issue 35, item 7: a traceback deeper than the settle window's lines (a
+ * framework's 40 frames, two lines each, CPython 3.11's caret lines among
+ * them) still ends at its exception line: the window counts no frame. */
+static void test_deep_traceback(void **state)
+{
+	(void)state;
+	struct assay_sigset set;
+	init_builtin(&set);
+	struct sbuf text = SBUF_INIT;
+	sbuf_adds(&text, "[rank3]: Traceback (most recent call last):\n");
+	for (int i = 0; i < 40; i++)
+		sbuf_addf(&text,
+			  "[rank3]:   File \"/opt/lib/mod%d.py\", line %d, in f%d\n"
+			  "[rank3]:     return f%d(x)\n%s",
+			  i, 10 + i, i, i + 1, i % 10 ? "" : "[rank3]:            ^^^^^^^^\n");
+	sbuf_adds(&text, "[rank3]: ValueError: batch 7 has no labels\nlater\n");
+	struct assay_scanner s;
+	assay_scanner_init(&s, &set, "stderr");
+	assay_scanner_feed(&s, text.buf, text.len);
+	assert_string_equal(s.match.signature, "python-traceback");
+	assert_string_equal(s.match.line, "[rank3]: ValueError: batch 7 has no labels");
+	assert_false(s.closed);
+	assert_int_equal(s.lines_after, 2);
+	assay_scanner_release(&s);
+	sbuf_release(&text);
 	assay_sigset_release(&set);
 }
 
@@ -453,6 +487,36 @@ static void test_tail(void **state)
 	rmdir(dir);
 }
 
+/* Issue 35, item 11: terminal escapes the workload printed are not in what
+ * is shown (the match's line); a coloured rank prefix still ties a
+ * traceback's lines together. */
+static void test_ansi(void **state)
+{
+	(void)state;
+	char t[] = "\033[1;31mRuntimeError\033[0m: x \033]0;title\007y\033(Bz";
+	size_t n = assay_ansi_strip(t, strlen(t));
+	assert_string_equal(t, "RuntimeError: x yz");
+	assert_int_equal(n, strlen("RuntimeError: x yz"));
+	struct assay_sigset set;
+	init_builtin(&set);
+	struct assay_scanner s;
+	const char *log = "\033[32m[rank0]\033[0m: Traceback (most recent call last):\n"
+			  "\033[32m[rank0]\033[0m:   File \"a.py\", line 1, in f\n"
+			  "\033[32m[rank0]\033[0m: \033[1;35mRuntimeError\033[0m: CUDA error: "
+			  "\033[31mout of memory\033[0m\n";
+	assay_scanner_init(&s, &set, "stderr");
+	assay_scanner_feed(&s, log, strlen(log));
+	assert_string_equal(s.match.signature, "python-traceback");
+	assert_string_equal(s.match.line, "[rank0]: RuntimeError: CUDA error: out of memory");
+	assay_scanner_release(&s);
+	const char *seg = "\033[31mSegmentation fault\033[0m\n";
+	assay_scanner_init(&s, &set, "stderr");
+	assay_scanner_feed(&s, seg, strlen(seg));
+	assert_string_equal(s.match.line, "Segmentation fault");
+	assay_scanner_release(&s);
+	assay_sigset_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +524,8 @@ int main(void)
 	    cmocka_unit_test(test_split_reads),
 	    cmocka_unit_test(test_unterminated_last_line),
 	    cmocka_unit_test(test_settle_window),
+	    cmocka_unit_test(test_deep_traceback),
+	    cmocka_unit_test(test_ansi),
 	    cmocka_unit_test(test_partial_line),
 	    cmocka_unit_test(test_benign_and_user),
 	    cmocka_unit_test(test_prefilter),

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "assay/container.h"
 #include "assay/json.h"
@@ -17,7 +19,7 @@ const char *const assay_ctr_device_names[] = {"none", "amd", "nvidia", NULL};
 const char *const assay_ctr_pull_names[] = {"missing", "always", "never", NULL};
 
 static const char *const keys[] = {"image",   "runtime", "mounts",  "workdir", "env",
-				   "options", "pull",    "devices", NULL};
+				   "options", "pull",    "devices", "init",    NULL};
 
 static int index_of(const char *const *names, const char *s)
 {
@@ -90,6 +92,10 @@ int assay_container_parse(struct assay_cfg *c, const json_t *v, const char *path
 		goto fail;
 	out->devices =
 	    rc ? (enum assay_ctr_devices)index_of(assay_ctr_device_names, str) : ASSAY_CTR_DEV_NONE;
+	bool init = true;
+	if (assay_cfg_bool(c, v, path, "init", ASSAY_CFG_OPTIONAL, &init) < 0)
+		goto fail;
+	out->no_init = !init;
 	if ((rc = assay_cfg_string(c, v, path, "workdir", ASSAY_CFG_OPTIONAL, &str)) < 0)
 		goto fail;
 	if (rc)
@@ -130,6 +136,7 @@ void assay_container_copy(struct assay_container *dst, const struct assay_contai
 	dst->runtime = src->runtime;
 	dst->pull = src->pull;
 	dst->devices = src->devices;
+	dst->no_init = src->no_init;
 	dst->image = src->image ? xstrdup(src->image) : NULL;
 	dst->workdir = src->workdir ? xstrdup(src->workdir) : NULL;
 	copy_list(&dst->mounts, &src->mounts);
@@ -204,6 +211,10 @@ void assay_container_run_argv(const struct assay_container *ctr, const char *nam
 	strlist_push(out, assay_ctr_runtime_names[ctr->runtime]);
 	strlist_push(out, "run");
 	strlist_push(out, "--rm");
+	if (!ctr->no_init)
+		strlist_push(out, "--init");
+	strlist_push(out, "--log-driver");
+	strlist_push(out, "none");
 	strlist_push(out, "--name");
 	strlist_push(out, name);
 	strlist_push(out, "--label");
@@ -264,6 +275,20 @@ void assay_container_run_argv(const struct assay_container *ctr, const char *nam
 	copy_list(out, argv);
 }
 
+/* "host:container[:mode]" with a relative host path made absolute from the
+ * current directory: a Slurm step's runtime resolves it elsewhere (the
+ * step's directory), or not at all. */
+static char *absolute_mount(const char *m)
+{
+	char cwd[4096];
+	if (m[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(m);
+	const char *colon = strchr(m, ':'); /* the parser checked there is one */
+	if (colon == m + 1 && m[0] == '.')
+		return xasprintf("%s%s", cwd, colon);
+	return xasprintf("%s/%s", cwd, m[0] == '.' && m[1] == '/' ? m + 2 : m);
+}
+
 void assay_container_srun_opts(const struct assay_container *ctr, const char *name,
 			       const char *case_dir, const struct strlist *env_names,
 			       struct strlist *out)
@@ -272,8 +297,11 @@ void assay_container_srun_opts(const struct assay_container *ctr, const char *na
 	struct sbuf m = SBUF_INIT;
 	if (case_dir)
 		sbuf_addf(&m, "%s:%s", case_dir, case_dir);
-	for (size_t i = 0; i < ctr->mounts.n; i++)
-		sbuf_addf(&m, "%s%s", m.len ? "," : "", ctr->mounts.v[i]);
+	for (size_t i = 0; i < ctr->mounts.n; i++) {
+		char *abs = absolute_mount(ctr->mounts.v[i]);
+		sbuf_addf(&m, "%s%s", m.len ? "," : "", abs);
+		free(abs);
+	}
 	if (m.len)
 		push2(out, "--container-mounts=", sbuf_str(&m));
 	sbuf_release(&m);
@@ -287,8 +315,16 @@ void assay_container_srun_opts(const struct assay_container *ctr, const char *na
 		free(joined);
 	}
 	strlist_clear(&names);
-	if (name)
-		push2(out, "--container-name=", name);
+	if (name) {
+		/* Steps of one job reuse the named container; one name per image,
+		 * or a variant with another image would run in the first's. */
+		char hex[65];
+		assay_sha256_hex(ctr->image, strlen(ctr->image), hex);
+		struct sbuf sb = SBUF_INIT;
+		sbuf_addf(&sb, "--container-name=%s-%.12s", name, hex);
+		strlist_push(out, sbuf_str(&sb));
+		sbuf_release(&sb);
+	}
 	copy_list(out, &ctr->options);
 }
 
@@ -309,18 +345,23 @@ void assay_container_wrap_argv(const struct assay_container *ctr, const char *ca
 			/* enroot's --mount is an fstab entry with colon-separated
 			 * fields (SRC:DST:TYPE:OPTIONS; doc/cmd/start.md of
 			 * NVIDIA/enroot): a mode becomes "none:bind,MODE". */
-			const char *m = ctr->mounts.v[i];
+			char *m = absolute_mount(ctr->mounts.v[i]);
 			const char *mode = strchr(strchr(m, ':') + 1, ':');
 			strlist_push(out, "--mount");
 			if (!mode) {
 				strlist_push(out, m);
 			} else {
+				/* The options enroot gives a mount without any
+				 * (x-create=auto: the target is made when the image
+				 * lacks it, as pyxis's add_mount() does too), plus
+				 * the mode. */
 				struct sbuf sb = SBUF_INIT;
 				sbuf_add(&sb, m, (size_t)(mode - m));
-				sbuf_addf(&sb, ":none:bind,%s", mode + 1);
+				sbuf_addf(&sb, ":none:x-create=auto,rbind,%s", mode + 1);
 				strlist_push(out, sbuf_str(&sb));
 				sbuf_release(&sb);
 			}
+			free(m);
 		}
 		/* enroot start --env NAME passes the host's value of NAME. */
 		for (size_t i = 0; i < names.n; i++) {
@@ -348,8 +389,10 @@ void assay_container_wrap_argv(const struct assay_container *ctr, const char *ca
 			push_same(out, case_dir);
 		}
 		for (size_t i = 0; i < ctr->mounts.n; i++) {
+			char *m = absolute_mount(ctr->mounts.v[i]);
 			strlist_push(out, "--bind");
-			strlist_push(out, ctr->mounts.v[i]);
+			strlist_push(out, m);
+			free(m);
 		}
 		if (ctr->workdir) {
 			strlist_push(out, "--pwd");
@@ -418,6 +461,28 @@ bool assay_container_remove(enum assay_ctr_runtime rt, const char *name)
 	return quiet(argv, NULL);
 }
 
+bool assay_container_exists(enum assay_ctr_runtime rt, const char *name)
+{
+	const char *argv[] = {
+	    assay_ctr_runtime_names[rt], "container", "inspect", "--format", "{{.Id}}", name, NULL};
+	return quiet(argv, NULL);
+}
+
+bool assay_container_remove_wait(enum assay_ctr_runtime rt, const char *name, double wait_s)
+{
+	double end = assay_monotonic() + wait_s, pause = 0.2;
+	for (;;) {
+		assay_container_signal(rt, name, "KILL");
+		if (assay_container_remove(rt, name) || !assay_container_exists(rt, name))
+			return true;
+		if (assay_monotonic() + pause > end)
+			return false;
+		struct timespec ts = {(time_t)pause, (long)((pause - (time_t)pause) * 1e9)};
+		nanosleep(&ts, NULL);
+		pause = pause * 2 > 2.0 ? 2.0 : pause * 2;
+	}
+}
+
 assay_err assay_container_digest(const struct assay_container *ctr, struct sbuf *out,
 				 struct assay_error *e)
 {
@@ -451,4 +516,49 @@ assay_err assay_container_digest(const struct assay_container *ctr, struct sbuf 
 	sbuf_adds(out, d);
 	sbuf_release(&text);
 	return ASSAY_OK;
+}
+
+static bool has_prefix(const char *line, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	return n >= k && !memcmp(line, lit, k);
+}
+
+/* Formats: podman and docker print their own failures as "Error: ..." and
+ * "docker: ..." (125: the runtime, 126/127: the OCI runtime could not start
+ * the command); enroot's common::err() prints "[ERROR] %s" and exits 1
+ * (NVIDIA/enroot src/common.sh, runtime.sh); apptainer's sylog prints
+ * "FATAL:   " and exits 255; pyxis logs through slurmstepd
+ * ("slurmstepd: error: pyxis: couldn't start container"). */
+bool assay_container_error_line(enum assay_ctr_runtime rt, const char *line, size_t n)
+{
+	switch (rt) {
+	case ASSAY_CTR_PODMAN: return has_prefix(line, n, "Error: ");
+	case ASSAY_CTR_DOCKER: return has_prefix(line, n, "docker: ");
+	case ASSAY_CTR_ENROOT:
+		return has_prefix(line, n, "[ERROR] No such file or directory: ") ||
+		       has_prefix(line, n, "[ERROR] Invalid image format: ") ||
+		       has_prefix(line, n, "[ERROR] Invalid argument");
+	case ASSAY_CTR_APPTAINER: return has_prefix(line, n, "FATAL:   ");
+	case ASSAY_CTR_PYXIS:
+		return memmem(line, n, "error: pyxis: ", 14) ||
+		       memmem(line, n, "error: spank: required plugin spank_pyxis.so", 44);
+	}
+	return false;
+}
+
+bool assay_container_runtime_failed(enum assay_ctr_runtime rt, int exit_code, const char *line)
+{
+	if (!line || !*line || !exit_code)
+		return false;
+	switch (rt) {
+	case ASSAY_CTR_PODMAN:
+	case ASSAY_CTR_DOCKER:
+		return exit_code == 125 ||
+		       ((exit_code == 126 || exit_code == 127) && strstr(line, "OCI "));
+	case ASSAY_CTR_ENROOT: return exit_code == 1;
+	case ASSAY_CTR_APPTAINER: return exit_code == 255;
+	case ASSAY_CTR_PYXIS: return true;
+	}
+	return false;
 }

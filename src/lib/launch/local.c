@@ -501,8 +501,7 @@ static void remove_container(struct local_job *j)
 {
 	if (!j->ctr_name || j->ctr_gone)
 		return;
-	assay_container_signal(j->ctr_rt, j->ctr_name, "KILL");
-	assay_container_remove(j->ctr_rt, j->ctr_name);
+	assay_container_remove_wait(j->ctr_rt, j->ctr_name, 10.0);
 	j->ctr_gone = true;
 }
 
@@ -653,8 +652,12 @@ static assay_err after_exit(struct local_job *j, double now, double grace, struc
 			return rc;
 		j->done = true;
 		j->end_time = assay_monotonic();
-		if (j->term_at || !WIFEXITED(j->status) || WEXITSTATUS(j->status))
-			remove_container(j); /* --rm may not have had its turn */
+		/* `run` returned by itself: its container has ended, and with
+		 * --rm both podman and docker return only once it is removed.
+		 * Killed, it may have left the container: kill and remove it. */
+		if (j->ctr_name && WIFEXITED(j->status) && !j->killed)
+			j->ctr_gone = true;
+		remove_container(j);
 		assay_contain_remove(&j->cg);
 	}
 	return ASSAY_OK;

@@ -1,7 +1,8 @@
 /* Container rules (docs/containers.md): a suite's `container` block with a
  * runtime assay does not know, a value (not a name) in its env, devices of
- * another vendor than the platforms it runs on, and a mount whose host
- * side does not exist here. The loader refuses the first two as well; lint
+ * another vendor than the platforms it runs on, a mount whose host
+ * side does not exist here, and -d/--detach in podman's or docker's
+ * options. The loader refuses the first two as well; lint
  * reports them with what to write instead. */
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,15 @@ static const struct assay_lint_rule rules[] = {
      "container devices of another GPU vendor than the suite's platforms"},
     {"container-mount-source", "container", ASSAY_LINT_WARNING, true, KIND(SUITE),
      "a container mount whose host path does not exist where lint runs"},
+    {"container-detach", "container", ASSAY_LINT_ERROR, true, KIND(SUITE),
+     "-d/--detach in a podman or docker container's options: run returns at once, the "
+     "workload runs unwatched"},
 };
 #define R_RUNTIME (&rules[0])
 #define R_ENV     (&rules[1])
 #define R_DEVICES (&rules[2])
 #define R_MOUNT   (&rules[3])
+#define R_DETACH  (&rules[4])
 
 /* What users write for the runtimes assay names differently. */
 static const char *const aliases[][2] = {
@@ -163,6 +168,41 @@ static void check_mounts(struct lint_ctx *c, const json_t *ctr)
 	}
 }
 
+/* "-d", "--detach", "--detach=true", or short flags bundled with d ("-itd"). */
+static bool detaches(const char *o)
+{
+	if (!strcmp(o, "--detach") || !strcmp(o, "--detach=true"))
+		return true;
+	if (o[0] != '-' || o[1] == '-' || !o[1] || strchr(o, '='))
+		return false;
+	for (const char *p = o + 1; *p; p++)
+		if (!strchr("dit", *p))
+			return false; /* another flag, perhaps with a value: not a bundle */
+	return strchr(o + 1, 'd') != NULL;
+}
+
+static void check_detach(struct lint_ctx *c, const json_t *ctr)
+{
+	const json_t *rt = json_object_get(ctr, "runtime");
+	if (json_is_string(rt) && strcmp(json_string_value(rt), "podman") &&
+	    strcmp(json_string_value(rt), "docker"))
+		return;
+	size_t i;
+	const json_t *v;
+	json_array_foreach(json_object_get(ctr, "options"), i, v)
+	{
+		if (!json_is_string(v) || !detaches(json_string_value(v)))
+			continue;
+		char *p = lint_path_index("$.container.options", i);
+		lint_report(c, R_DETACH, p,
+			    "%s makes `run` return while the container runs on: assay would "
+			    "take the case as ended, watch nothing and leave the container; "
+			    "remove it",
+			    json_string_value(v));
+		free(p);
+	}
+}
+
 static void check(struct lint_ctx *c)
 {
 	if (c->kind != ASSAY_LINT_SUITE || !json_is_object(c->doc))
@@ -178,6 +218,8 @@ static void check(struct lint_ctx *c)
 		check_devices(c, ctr);
 	if (lint_on(c, R_MOUNT))
 		check_mounts(c, ctr);
+	if (lint_on(c, R_DETACH))
+		check_detach(c, ctr);
 }
 
 const struct lint_family lint_family_container = {"container", rules, ARRAY_SIZE(rules), check};

@@ -290,11 +290,16 @@ static void error_hit(void *arg, const struct assay_builtin_signature *sig, cons
 	snprintf(x->family, sizeof(x->family), "%s", sig->family);
 	x->line = line_of(s, line);
 	x->count = 1;
+	/* Without terminal escapes (colours), printable bytes only: the text
+	 * goes into JSON and onto terminals. */
+	char shown[1024];
+	n = n < sizeof(shown) ? n : sizeof(shown);
+	memcpy(shown, line, n);
+	n = assay_ansi_strip(shown, n);
 	if (n >= sizeof(x->text))
 		n = sizeof(x->text) - 1;
-	/* Printable bytes only: the text goes into JSON and onto terminals. */
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)line[i];
+		unsigned char c = (unsigned char)shown[i];
 		x->text[i] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
 	}
 	x->text[n] = '\0';
@@ -327,4 +332,12 @@ void train_scan_gap(struct scan *s, const char *lo, const char *hi)
 	}
 	if (s->cls)
 		assay_classify(s->cls, lo, (size_t)(hi - lo), error_hit, s);
+}
+
+void train_scan_cut(struct scan *s, const char *data, size_t len)
+{
+	s->counted = data;
+	if (s->cls)
+		assay_classify(s->cls, data, len, error_hit, s);
+	s->fed += len;
 }

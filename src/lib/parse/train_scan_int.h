@@ -121,6 +121,8 @@ void train_scan_lines(struct scan *s, const char *data, size_t len);
  * when the line is not of that shape (train_iteration.c). */
 bool train_step_line(struct scan *s, const char *ls, const char *it, const char *le);
 
+/* A last line cut short (train_events.c): only its error signatures. */
+void train_scan_cut(struct scan *s, const char *data, size_t len);
 /* The lines between iteration lines (train_events.c): those of [lo, hi)
  * holding a keyword of their own, in order; then the error signatures. */
 void train_scan_gap(struct scan *s, const char *lo, const char *hi);

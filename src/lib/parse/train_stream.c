@@ -44,10 +44,33 @@ struct assay_train_stream *assay_train_stream_new(const char *format,
 	return st;
 }
 
-/* A piece of a line longer than the cap: scanned whole, and its last
+/* A piece of a line longer than the cap: scanned, and its last
  * PIECE_OVERLAP bytes begin the next piece, so a marker across the cut
- * (every keyword is shorter) is seen whole in one of them. */
+ * (every keyword is shorter) is seen whole in one of them. An iteration
+ * record that starts in the piece's last RECORD_MAX bytes is not scanned
+ * there: the piece ends before it (the overlap with it), and the next piece
+ * reads the record whole. */
 #define PIECE_OVERLAP 256
+#define RECORD_MAX    (64u << 10)
+static bool record_start(const char *h, const char *end)
+{
+	const char *p = h + 9;
+	if (end - p >= 9 && !memcmp(p, "s) memory", 9))
+		return true; /* "(after N iterations) memory (MB) | ..." */
+	p = skip_spaces(p, end);
+	return p < end && is_digit(*p); /* "iteration N/ M |", "... at iteration N |" */
+}
+
+static size_t piece_end(const struct assay_train_stream *st)
+{
+	const char *end = st->carry + st->carry_len, *last = NULL;
+	for (const char *h = end - RECORD_MAX; (h = train_find(h, end, LIT("iteration"))) != NULL;
+	     h += 9)
+		if (record_start(h, end))
+			last = h;
+	return last ? (size_t)(last - st->carry) : st->carry_len;
+}
+
 static void long_piece(struct assay_train_stream *st)
 {
 	struct assay_train_result *r = st->r;
@@ -57,10 +80,12 @@ static void long_piece(struct assay_train_stream *st)
 			r->long_line_first = st->s.line_no;
 	}
 	long line = st->s.line_no;
-	train_scan_lines(&st->s, st->carry, st->carry_len);
+	size_t end = piece_end(st);
+	train_scan_lines(&st->s, st->carry, end);
 	st->s.line_no = line; /* the line goes on */
-	memmove(st->carry, st->carry + st->carry_len - PIECE_OVERLAP, PIECE_OVERLAP);
-	st->carry_len = PIECE_OVERLAP;
+	size_t keep = st->carry_len - end + PIECE_OVERLAP;
+	memmove(st->carry, st->carry + st->carry_len - keep, keep);
+	st->carry_len = keep;
 }
 
 /* Append [p, p + n) to the carried line, scanning pieces of a long one. */
@@ -121,6 +146,23 @@ void assay_train_stream_feed(struct assay_train_stream *st, const char *data, si
 	carry_add(st, p, (size_t)(end - p));
 }
 
+/* The last line has no line end. Complete by its own grammar (it closes
+ * with the "|" after a field) it is read as any other; cut anywhere else,
+ * its values could be cut too ("80" of "80.4", "1.234567" of
+ * "1.234567E+01"), so only its error signatures are read. */
+static void last_line(struct assay_train_stream *st)
+{
+	const char *p = st->carry, *e = p + st->carry_len;
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (e > p && e[-1] == '|') {
+		train_scan_lines(&st->s, st->carry, st->carry_len);
+		return;
+	}
+	st->r->cut_line = st->s.line_no;
+	train_scan_cut(&st->s, st->carry, st->carry_len);
+}
+
 assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file,
 				 struct assay_error *e)
 {
@@ -128,7 +170,7 @@ assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file
 	struct assay_train_result *r = st->r;
 	bool unterminated = st->carry_len > 0;
 	if (st->carry_len)
-		train_scan_lines(s, st->carry, st->carry_len);
+		last_line(st);
 	/* line_no is the line after the last line end; a last line without
 	 * one is a line too (as tail(1) counts them). */
 	r->n_lines = s->line_no - (unterminated ? 0 : 1);
@@ -138,7 +180,13 @@ assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file
 			r->format = train_primus.name;
 		else if (s->ev_megatron)
 			r->format = train_megatron.name;
-		else
+		else if (r->n_errors) {
+			/* It crashed before any line that tells the format: a
+			 * failed workload with its errors, read as Megatron-LM's
+			 * lines (Primus prints them too). */
+			r->format = train_megatron.name;
+			r->format_unknown = true;
+		} else
 			rc = assay_error_at(e, ASSAY_USAGE, file, NULL, 0,
 					    "cannot tell the format: not a Megatron-LM or Primus "
 					    "log, nor a golden-values file (use --input-format)");

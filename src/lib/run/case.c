@@ -32,6 +32,10 @@ struct log_watch {
 
 struct stderr_lines {
 	struct sbuf pending, first, last;
+	/* A container's runtime, and the first line it printed of its own
+	 * failure (assay_container_error_line()). */
+	const struct assay_container *ctr;
+	struct sbuf runtime;
 };
 
 struct watch {
@@ -109,6 +113,9 @@ static void keep_lines(struct stderr_lines *l, const char *data, size_t len)
 			line++, n--;
 		if (n > 300)
 			n = 300;
+		if (l->ctr && !l->runtime.len &&
+		    assay_container_error_line(l->ctr->runtime, line, n))
+			sbuf_add(&l->runtime, line, n);
 		if (meaningful(line, n)) {
 			if (!l->first.len)
 				sbuf_add(&l->first, line, n);
@@ -208,6 +215,8 @@ static assay_err watch_init(struct watch *w, struct run_ctx *rc, const struct as
 	w->rc = rc;
 	assay_scanner_init(&w->out, &rc->suite.signatures, "stdout");
 	assay_scanner_init(&w->err, &rc->suite.signatures, "stderr");
+	if (p->container.on)
+		w->errlines.ctr = &p->container;
 	if (!p->logs.n)
 		return ASSAY_OK;
 	char *dir = xasprintf("%s/logs", case_dir);
@@ -246,6 +255,7 @@ static void watch_release(struct watch *w)
 	sbuf_release(&w->errlines.pending);
 	sbuf_release(&w->errlines.first);
 	sbuf_release(&w->errlines.last);
+	sbuf_release(&w->errlines.runtime);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -284,6 +294,31 @@ static char *ep_unsupported_reason(const char *artifact)
 	return out ? out : xstrdup("assay-ep reported the case unsupported (exit 4)");
 }
 
+/* The container runtime failed, not the workload: it could not be run, or
+ * it exited with its own error (docs/containers.md, "Infrastructure
+ * failures"). Infrastructure: --resume runs the case again. */
+static bool runtime_failed(struct run_ctx *rc, const struct assay_case_plan *p,
+			   const struct watch *w, const struct assay_job_status *st,
+			   struct assay_case_outcome *out)
+{
+	const struct assay_container *ctr = &p->container;
+	const char *rt = assay_ctr_runtime_names[ctr->runtime];
+	if (!ctr->on)
+		return false;
+	if (st->end == ASSAY_JOB_NOT_STARTED) {
+		case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_NOT_STARTED,
+				 "container runtime %s: %s", rt, st->detail);
+		return true;
+	}
+	const char *line = sbuf_str(&w->errlines.runtime);
+	if (st->end != ASSAY_JOB_EXITED ||
+	    !assay_container_runtime_failed(ctr->runtime, st->exit_code, line))
+		return false;
+	case_outcome_set(rc, out, ASSAY_OUTCOME_INFRA, ASSAY_FAILURE_NOT_STARTED,
+			 "container runtime %s failed (exit code %d): %s", rt, st->exit_code, line);
+	return true;
+}
+
 /* Turn the launcher's end and the watch into the case's outcome. */
 static void decide_end(struct run_ctx *rc, const struct assay_suite_case *c,
 		       const struct assay_case_plan *p, const struct watch *w,
@@ -298,6 +333,8 @@ static void decide_end(struct run_ctx *rc, const struct assay_suite_case *c,
 		out->line = xstrdup(w->match->line);
 		return;
 	}
+	if (runtime_failed(rc, p, w, st, out))
+		return;
 	switch (st->end) {
 	case ASSAY_JOB_NOT_STARTED:
 		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_NOT_STARTED,

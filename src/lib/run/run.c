@@ -288,7 +288,9 @@ static void end_one(const char *case_id, int attempt, const struct assay_proc_re
 }
 
 /* Containers of the run's earlier attempts (found by their assay.run
- * label, whether or not the store recorded them): killed and removed. */
+ * label, whether or not the store recorded them): killed and removed,
+ * again for up to CONTAINER_WAIT_S each while the runtime refuses. */
+#define CONTAINER_WAIT_S 30.0
 static void end_containers(struct run_ctx *rc, struct sbuf *report)
 {
 	enum assay_ctr_runtime rt = rc->suite.container.runtime;
@@ -299,10 +301,11 @@ static void end_containers(struct run_ctx *rc, struct sbuf *report)
 		return;
 	}
 	for (size_t i = 0; i < names.n; i++) {
-		assay_container_signal(rt, names.v[i], "KILL");
-		bool ok = assay_container_remove(rt, names.v[i]);
+		bool ok = assay_container_remove_wait(rt, names.v[i], CONTAINER_WAIT_S);
 		sbuf_addf(report, "%s container %s\n", ok ? "removed" : "could not remove",
 			  names.v[i]);
+		if (!ok)
+			rc->leftover = true;
 	}
 	strlist_clear(&names);
 }
@@ -313,13 +316,16 @@ static void end_containers(struct run_ctx *rc, struct sbuf *report)
 static assay_err end_leftovers(struct run_ctx *rc, struct assay_error *e)
 {
 	struct leftovers l = {rc, STRLIST_INIT, SBUF_INIT};
+	/* Containers first, through their runtime: ending the attempt's cgroup
+	 * first would end the runtime's own monitor (podman's conmon) with it,
+	 * and the runtime could then not remove the container. */
+	if (assay_container_is_local(&rc->suite.container))
+		end_containers(rc, &l.report);
 	assay_err err = assay_store_procs_open(rc->store, rc->res->run_id, end_one, &l, e);
 	const struct assay_launcher_ops *ops = rc->suite.launcher->ops;
 	if (err == ASSAY_OK && ops->resume)
 		ops->resume(rc->suite.launcher, rc->res->run_id, rc->res->run_dir, rc->attempt,
 			    &l.jobs, &l.report);
-	if (err == ASSAY_OK && assay_container_is_local(&rc->suite.container))
-		end_containers(rc, &l.report);
 	if (err == ASSAY_OK)
 		err = assay_store_procs_end(rc->store, rc->res->run_id, NULL, e);
 	/* One event per line. */
@@ -434,6 +440,33 @@ static assay_err begin_resume(struct run_ctx *rc, struct assay_case_list *done, 
 	if ((err = end_leftovers(rc, e)) != ASSAY_OK)
 		return err;
 	return assay_store_run_cases(rc->store, res->run_id, done, e);
+}
+
+/* --cleanup: end and remove what the run's attempts left; no case runs. */
+static assay_err cleanup(struct run_ctx *rc, struct assay_error *e)
+{
+	struct assay_run_result *res = rc->res;
+	const char *which = rc->o->cleanup;
+	char id[64];
+	assay_err err = assay_store_open(res->store, 0, &rc->store, e);
+	if (err == ASSAY_OK && !strcmp(which, "last"))
+		err = assay_store_last_run(rc->store, id, e);
+	else
+		snprintf(id, sizeof(id), "%s", which);
+	struct assay_store_run run = {0};
+	if (err == ASSAY_OK && (err = assay_store_run_get(rc->store, id, &run, e)) == ASSAY_OK)
+		assay_store_run_release(&run);
+	if (err != ASSAY_OK)
+		return err;
+	snprintf(res->run_id, sizeof(res->run_id), "%s", id);
+	res->run_dir = xasprintf("%s/%s", rc->o->output ? rc->o->output : rc->suite.output, id);
+	if ((err = assay_store_run_attempt(rc->store, id, &rc->attempt, e)) == ASSAY_OK)
+		err = end_leftovers(rc, e);
+	if (err == ASSAY_OK && rc->leftover)
+		err = assay_error_set(e, ASSAY_INFRA,
+				      "run %s: a container could not be removed (named above)", id);
+	res->exit_code = err;
+	return err;
 }
 
 /* Open the store and begin the run, or continue the run to resume. */
@@ -643,6 +676,10 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 	if (o->dry_run) {
 		res->run_dir = xasprintf("%s/RUN_ID", o->output ? o->output : rc.suite.output);
 		dry_run(&rc);
+		goto out;
+	}
+	if (o->cleanup) {
+		err = cleanup(&rc, e);
 		goto out;
 	}
 	if (rc.suite.kind == ASSAY_SUITE_EP && (err = check_ep_tools(&rc, e)) != ASSAY_OK)

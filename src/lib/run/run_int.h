@@ -21,7 +21,8 @@ struct run_ctx {
 	sig_atomic_t interrupts_seen;
 	double timed_s; /* wall time of the cases run in this attempt */
 	size_t timed_n;
-	size_t left; /* runnable cases still to run in this attempt */
+	size_t left;   /* runnable cases still to run in this attempt */
+	bool leftover; /* a container of an earlier attempt could not be removed */
 	/* Training results later gates read (scaling baseline, checkpoint save),
 	 * by case index; NULL when not needed or not kept yet. */
 	struct assay_train_result **train;

@@ -380,6 +380,23 @@ static assay_err plan_container(const struct assay_suite *s, const json_t *vars,
  * (checked at load, like the other templates). */
 static int check_container(struct assay_suite *s, struct assay_error *e)
 {
+	enum assay_ctr_runtime rt = s->container.runtime;
+	bool slurm = !strcmp(s->launcher_name, "slurm");
+	if (s->container.on && rt == ASSAY_CTR_PYXIS && !slurm) {
+		/* Refused here, before a run or a dry run begins anything. */
+		assay_error_at(e, ASSAY_USAGE, s->file, "$.container.runtime", 0,
+			       "pyxis is a Slurm plugin and runs under the slurm launcher, not "
+			       "%s; use \"launcher\": {\"type\": \"slurm\"}, or podman or docker",
+			       s->launcher_name);
+		return -1;
+	}
+	if (s->container.on && assay_container_is_local(&s->container) && slurm) {
+		assay_error_at(e, ASSAY_USAGE, s->file, "$.container.runtime", 0,
+			       "%s runs under the local launcher; on Slurm use pyxis, enroot or "
+			       "apptainer",
+			       assay_ctr_runtime_names[rt]);
+		return -1;
+	}
 	for (size_t i = 0; s->container.on && i < s->n_cases; i++) {
 		const struct assay_suite_case *c = &s->cases[i];
 		if (!c->runnable)

@@ -157,10 +157,20 @@ static const struct assay_signature *match_line(const struct assay_scanner *s, c
 	return hit;
 }
 
+/* The line as it is shown: without terminal escapes, at most LINE_MAX_KEEP. */
+static char *shown(const char *line, size_t len)
+{
+	char *t = xstrndup(line, len);
+	len = assay_ansi_strip(t, len);
+	if (len > LINE_MAX_KEEP)
+		t[LINE_MAX_KEEP] = '\0';
+	return t;
+}
+
 static void set_line(struct assay_scanner *s, const char *line, size_t len)
 {
 	free(s->match.line);
-	s->match.line = xstrndup(line, len > LINE_MAX_KEEP ? LINE_MAX_KEEP : len);
+	s->match.line = shown(line, len);
 }
 
 static void record(struct assay_scanner *s, const struct assay_signature *sig, const char *line,
@@ -182,11 +192,12 @@ static void record(struct assay_scanner *s, const struct assay_signature *sig, c
 	s->in_traceback = false;
 	set_line(s, line, len);
 	if (sig->context == ASSAY_SIG_PY_TRACEBACK) {
-		/* What comes before the header ("[rank0]: ") comes before each
-		 * line of the same traceback. */
-		const char *h = strstr(s->match.line, "Traceback (most recent call last):");
+		/* What comes before the header ("[rank0]: ", as written, escapes
+		 * and all) comes before each line of the same traceback. */
+		static const char hdr[] = "Traceback (most recent call last):";
+		const char *h = memmem(line, len, hdr, sizeof(hdr) - 1);
 		free(s->tb_prefix);
-		s->tb_prefix = xstrndup(s->match.line, h ? (size_t)(h - s->match.line) : 0);
+		s->tb_prefix = xstrndup(line, h ? (size_t)(h - line) : 0);
 		s->in_traceback = true;
 	}
 }
@@ -195,6 +206,23 @@ static bool starts_with(const char *p, size_t n, const char *lit)
 {
 	size_t k = strlen(lit);
 	return n >= k && !memcmp(p, lit, k);
+}
+
+/* A line of the open traceback's body: its prefix, then indented (a frame,
+ * its source line, a caret line) or the sentence joining chained ones. The
+ * settle window counts a frame's lines as none, so it ends at the exception
+ * line however deep the stack (the window's time still bounds it). */
+static bool traceback_body(const struct assay_scanner *s, const char *line, size_t len)
+{
+	if (!s->in_traceback)
+		return false;
+	size_t pre = strlen(s->tb_prefix);
+	if (len < pre || memcmp(line, s->tb_prefix, pre))
+		return false;
+	const char *p = line + pre;
+	size_t n = len - pre;
+	return !n || *p == ' ' || *p == '\t' || starts_with(p, n, "During handling of the above") ||
+	       starts_with(p, n, "The above exception was the direct cause");
 }
 
 /* A line of an open traceback (CPython's format, Lib/traceback.py: the
@@ -206,10 +234,7 @@ static void traceback_line(struct assay_scanner *s, const char *line, size_t len
 	size_t pre = strlen(s->tb_prefix);
 	if (pre && (len < pre || memcmp(line, s->tb_prefix, pre)))
 		return; /* another rank's or process's line */
-	const char *p = line + pre;
-	size_t n = len - pre;
-	if (!n || *p == ' ' || *p == '\t' || starts_with(p, n, "During handling of the above") ||
-	    starts_with(p, n, "The above exception was the direct cause"))
+	if (traceback_body(s, line, len))
 		return;
 	set_line(s, line, len);
 	s->in_traceback = false;
@@ -220,7 +245,7 @@ static void window_line(struct assay_scanner *s, const char *line, size_t len)
 {
 	if (s->closed || !len)
 		return;
-	if (++s->lines_after > s->match.settle_lines) {
+	if (!traceback_body(s, line, len) && ++s->lines_after > s->match.settle_lines) {
 		s->closed = true;
 		return;
 	}
@@ -232,11 +257,16 @@ static void window_line(struct assay_scanner *s, const char *line, size_t len)
 		record(s, sig, line, len);
 		return;
 	}
-	if (sig && !strcmp(sig->name, s->match.signature) &&
-	    !strncmp(line, s->match.line, strlen(s->match.line)) && !s->in_traceback) {
+	if (sig && !strcmp(sig->name, s->match.signature) && !s->in_traceback) {
 		/* The rest of a line matched before its line end came. */
-		set_line(s, line, len);
-		return;
+		char *t = shown(line, len);
+		bool rest = !strncmp(t, s->match.line, strlen(s->match.line));
+		if (rest) {
+			free(s->match.line);
+			s->match.line = t;
+			return;
+		}
+		free(t);
 	}
 	if (s->in_traceback)
 		traceback_line(s, line, len);

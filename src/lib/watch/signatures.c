@@ -49,14 +49,16 @@ const struct assay_builtin_signature assay_builtin_signatures[] = {
      A("Memory access fault by GPU", "page fault", "illegal memory access was encountered",
        "ErrorIllegalAddress"),
      ASSAY_SIG_LINE},
+    /* Before cuda-oom: PyTorch on ROCm raises torch.OutOfMemoryError with
+     * "HIP out of memory", and a tie goes to the first in this order. */
+    {"oom", "hip-oom", "HIP out of memory|HIP error: out of memory|hipErrorOutOfMemory",
+     A("HIP out of memory", "HIP error: out of memory", "hipErrorOutOfMemory"), ASSAY_SIG_LINE},
     {"oom", "cuda-oom",
      "CUDA out of memory|CUDA error: out of "
      "memory|\\bOutOfMemoryError\\b|cudaErrorMemoryAllocation",
      A("CUDA out of memory", "CUDA error: out of memory", "OutOfMemoryError",
        "cudaErrorMemoryAllocation"),
      ASSAY_SIG_LINE},
-    {"oom", "hip-oom", "HIP out of memory|HIP error: out of memory|hipErrorOutOfMemory",
-     A("HIP out of memory", "HIP error: out of memory", "hipErrorOutOfMemory"), ASSAY_SIG_LINE},
     {"oom", "host-oom",
      "Out of memory: Kill(ed)? process|\\boom-kill(er)?\\b|\\bKilled process \\d+ \\(|"
      "std::bad_alloc|^\\s*MemoryError\\b",

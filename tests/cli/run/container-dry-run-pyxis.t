@@ -8,6 +8,6 @@ exit: 0
 --- stdout-grep
 ^RUN=RUN_ID srun --nodes=2 --ntasks-per-node=1 --gpus-per-node=8 --kill-on-bad-exit=1 \\$
 ^    --output=/runs/RUN_ID/slurm/bf16/%x-%j-%N\.out \\$
-^    --error=/runs/RUN_ID/slurm/bf16/%x-%j-%N\.err '--container-image=nvcr\.io#nvidia/pytorch@sha256:4a1e0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90' --container-mounts=/runs/RUN_ID/bf16:/runs/RUN_ID/bf16,/data:/data:ro --container-workdir=/workspace --container-env=HF_HOME,RUN,ASSAY_GOLDEN_TOKEN --container-name=assay-RUN_ID-bf16 \\$
+^    --error=/runs/RUN_ID/slurm/bf16/%x-%j-%N\.err '--container-image=nvcr\.io#nvidia/pytorch@sha256:4a1e0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90' --container-mounts=/runs/RUN_ID/bf16:/runs/RUN_ID/bf16,/data:/data:ro --container-workdir=/workspace --container-env=HF_HOME,RUN,ASSAY_GOLDEN_TOKEN --container-name=assay-RUN_ID-bf16-[0-9a-f]{12} \\$
 ^    python3 train\.py --precision BF16 2>/runs/RUN_ID/slurm/bf16/srun\.err$
 --- stderr

@@ -3,4 +3,4 @@ args: run --dry-run tests/fixtures/cli/run/container-unknown-key.json
 exit: 2
 --- stdout
 --- stderr
-tests/fixtures/cli/run/container-unknown-key.json: $.container.volumes: unknown key (expected one of: image, runtime, mounts, workdir, env, options, pull, devices)
+tests/fixtures/cli/run/container-unknown-key.json: $.container.volumes: unknown key (expected one of: image, runtime, mounts, workdir, env, options, pull, devices, init)

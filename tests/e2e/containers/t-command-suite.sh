@@ -21,7 +21,7 @@ expect_eq "$(q s.db "SELECT c.case_id || ' ' || m.value || ' ' || s.unit FROM me
 expect_no_containers "$run"
 # The command ran through podman with the name and labels of its case.
 cmd=out/$run/a/command.txt
-expect_grep "^ROW_UNIT=s podman run --rm --name assay-$run-a-a1 --label assay\.run=$run --label assay\.case=a --pull=never " "$cmd"
+expect_grep "^ROW_UNIT=s podman run --rm --init --log-driver none --name assay-$run-a-a1 --label assay\.run=$run --label assay\.case=a --pull=never " "$cmd"
 expect_grep " --env ROW_UNIT " "$cmd"
 # Provenance: the digest podman resolves the image to, on the case and the run.
 digest=$(podman image inspect --format '{{index .RepoDigests 0}}' "$IMAGE" | sed 's/.*@//')

@@ -42,7 +42,7 @@ run=$(q s.db "SELECT run_id FROM runs")
 expect_eq "$(q s.db "SELECT outcome FROM cases")" passed "EP case outcome"
 n=$(q s.db "SELECT count(*) FROM measurements")
 [ "$n" -gt 0 ] || fail "no measurements stored"
-expect_grep "podman run --rm --name assay-$run-" out/"$run"/*/command.txt
+expect_grep "podman run --rm --init --log-driver none --name assay-$run-" out/"$run"/*/command.txt
 expect_grep " mpirun .*-np 2 " out/"$run"/*/command.txt
 expect_no_containers "$run"
 echo ok

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # kill -9 of assay while a case runs in a container: the container is left
-# behind (its PID 1 ignores the SIGTERM that reaches podman). `--resume
+# behind (the workload ignores the SIGTERM that reaches podman: `trap ''
+# TERM`; without it the container's init passes the SIGTERM on and the
+# container ends by itself). `--resume
 # last` finds it by its assay.run label and removes it before anything
 # runs, runs the unfinished case once, and the store holds each case once
 # with its rows once.
@@ -9,7 +11,7 @@ cat >suite.json <<JSON
 {"kind": "command", "name": "ctr-resume", "cluster": "e2e", "revision": "r1",
  "combos": {"a": {"V": 1}, "b": {"V": 2}},
  "container": {"image": "$IMAGE", "pull": "never", "mounts": ["$T/flags:/flags"]},
- "argv": ["sh", "-c", "[ -e /flags/go-{V} ] || { touch /flags/started-{V}; sleep 60; }; printf '{\"series\":{\"workload\":\"w\",\"v\":%s},\"metric\":\"m\",\"statistic\":\"mean\",\"value\":%s,\"unit\":\"s\",\"direction\":\"lower\"}\\\\n' {V} {V} > {CASE_DIR}/rows.ndjson"],
+ "argv": ["sh", "-c", "trap '' TERM; [ -e /flags/go-{V} ] || { touch /flags/started-{V}; sleep 60; }; printf '{\"series\":{\"workload\":\"w\",\"v\":%s},\"metric\":\"m\",\"statistic\":\"mean\",\"value\":%s,\"unit\":\"s\",\"direction\":\"lower\"}\\\\n' {V} {V} > {CASE_DIR}/rows.ndjson"],
  "parser": "rows", "results": ["{CASE_DIR}/rows.ndjson"]}
 JSON
 mkdir -p out flags
