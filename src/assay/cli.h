@@ -47,5 +47,6 @@ CLI_DECLARE_SPEC(run);
 CLI_DECLARE_SPEC(report);
 CLI_DECLARE_SPEC(import);
 CLI_DECLARE_SPEC(publish);
+CLI_DECLARE_SPEC(serve);
 
 #endif
