@@ -24,7 +24,8 @@ void serve_page_open(struct sbuf *o, const char *title, const char *generation,
 	sbuf_adds(o, "<!DOCTYPE html>\n<html lang=\"en\" data-generation=\"");
 	esc(o, generation);
 	sbuf_adds(o, "\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
-		     "content=\"width=device-width, initial-scale=1\"><title>");
+		     "content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" "
+		     "href=\"data:,\"><title>");
 	esc(o, title);
 	sbuf_adds(o, "</title><link rel=\"stylesheet\" href=\"/assets/report.css\">"
 		     "<script src=\"/assets/report.js\" defer></script>"
