@@ -18,6 +18,7 @@ pkgs_build="gcc make cmake pkg-config libjansson-dev libsqlite3-dev libssl-dev l
 pkgs_check="$pkgs_build libcmocka-dev clang clang-format libclang-rt-dev libxml2-utils python3 sqlite3 hipcc
             podman runc busybox-static postgresql"
 pkgs_build="$pkgs_build libmicrohttpd-dev"; pkgs_check="$pkgs_check libmicrohttpd-dev"  # assay serve's HTTP transport (src/assay/cmd_serve.c)
+pkgs_check="$pkgs_check nginx-light"  # docs/serve.md's reverse proxy, run by tests/serve/proxy.sh
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
 pkgs_otava="python3 python3-numpy python3-scipy"

@@ -22,9 +22,13 @@ struct serve_args {
 
 static const struct cli_opt serve_opts[] = {
     CLI_OPT_TABLE(store_cli_path_opts, struct serve_args, sc),
-    CLI_OPT_STRING("listen", "ADDR:PORT", struct serve_args, listen,
-		   "listen on this IPv4 address and port (port 0: any free one)\n"
-		   "(default: 127.0.0.1:8765, loopback only)"),
+    {.type = CLI_STRING,
+     .name = "listen",
+     .arg = "ADDR:PORT",
+     .off = offsetof(struct serve_args, listen),
+     .help = "listen on this IPv4 address and port (port 0: any free one);\n"
+	     "the default is loopback only",
+     .def = "127.0.0.1:8765"},
     CLI_OPT_STRING("token-env", "NAME", struct serve_args, token_env,
 		   "take bearer tokens from the environment variable NAME:\n"
 		   "NAME:read:SECRET or NAME:write:SECRET entries separated by spaces;\n"
@@ -33,7 +37,7 @@ static const struct cli_opt serve_opts[] = {
      .name = "max-connections",
      .arg = "N",
      .off = offsetof(struct serve_args, max_connections),
-     .help = "connections served at once; more are refused",
+     .help = "connections served at once; more wait until one closes",
      .def = "64",
      .min = 1},
     {.type = CLI_INT,
