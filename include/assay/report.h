@@ -266,6 +266,9 @@ void assay_report_count(const struct assay_report *r, size_t counts[ASSAY_REPORT
  * (text is redacted, made valid UTF-8 and escaped; non-finite numbers are
  * shown as "-"). */
 void assay_report_html(const struct assay_report *r, struct sbuf *out);
+/* The same page for assay serve: the style sheet and scripts linked from
+ * /assets/ (its policy forbids inline ones), no inline policy. */
+void assay_report_html_served(const struct assay_report *r, struct sbuf *out);
 void assay_report_junit(const struct assay_report *r, struct sbuf *out);
 void assay_report_markdown(const struct assay_report *r, struct sbuf *out);
 

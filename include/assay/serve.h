@@ -30,6 +30,8 @@ enum assay_serve_page {
 	ASSAY_SERVE_API_HISTORY,  /* GET /api/v1/series/KEY: assay history --format json */
 	ASSAY_SERVE_API_STATE,    /* GET /api/v1/state: the store's generation, for polling */
 	ASSAY_SERVE_API_ANNOTATE, /* POST /api/v1/annotations */
+	ASSAY_SERVE_RUN,          /* GET /run/RUN_ID/: the run's report page */
+	ASSAY_SERVE_RUN_FILE,     /* GET /run/RUN_ID/PATH: a file or folder of its output folder */
 	ASSAY_SERVE_ASSET_CSS,    /* GET /assets/report.css */
 	ASSAY_SERVE_ASSET_JS,     /* GET /assets/report.js */
 	ASSAY_SERVE_ASSET_SERVE,  /* GET /assets/serve.js */
@@ -41,6 +43,10 @@ enum assay_serve_page {
 struct assay_serve_route {
 	enum assay_serve_page page;
 	char key[65];
+	char run[65];  /* ASSAY_SERVE_RUN, _RUN_FILE: the run id */
+	char *file;    /* ASSAY_SERVE_RUN_FILE: the path in the run folder, decoded,
+			* every segment checked (no "", ".", "..", '/', control) */
+	bool redirect; /* /run/RUN_ID without its slash: answered 308 to /run/RUN_ID/ */
 	struct strlist match;
 	char *since, *until;
 	long long last;
@@ -88,6 +94,7 @@ struct assay_serve {
 	struct assay_store *store;
 	struct assay_serve_tokens tokens;
 	const char *store_name; /* shown in the pages' header (no password) */
+	const char *store_path; /* as given (the run pages open it read-only) */
 	struct assay_serve_cache *cache;
 };
 void assay_serve_release(struct assay_serve *srv);
@@ -109,11 +116,16 @@ struct assay_serve_response {
 	const char *allow;     /* for 405 */
 	bool www_authenticate; /* for 401 */
 	bool cacheable;        /* static assets */
+	char location[100];    /* for 308 */
+	int fd;                /* >= 0: the body is this open file's fd_size bytes (the
+				* transport sends and closes it; body is empty) */
+	unsigned long long fd_size;
 };
 void assay_serve_response_release(struct assay_serve_response *rs);
 
-/* Answer one request. Errors become status codes with a short text body
- * (4xx the request's fault; 500 the store failed). Never prints. */
+/* Answer one request into rs (zeroed by the caller; rs->fd is set to -1
+ * here). Errors become status codes with a short text body (4xx the
+ * request's fault; 500 the store failed). Never prints. */
 void assay_serve_handle(struct assay_serve *srv, const struct assay_serve_request *rq,
 			struct assay_serve_response *rs);
 

@@ -119,13 +119,20 @@ static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const ch
 
 static enum MHD_Result respond(struct MHD_Connection *c, const struct assay_serve_response *rs)
 {
-	struct MHD_Response *resp = MHD_create_response_from_buffer(
-	    rs->body.len, rs->body.buf ? rs->body.buf : (char *)"", MHD_RESPMEM_MUST_COPY);
+	struct MHD_Response *resp =
+	    rs->fd >= 0 ? MHD_create_response_from_fd((uint64_t)rs->fd_size, rs->fd)
+			: MHD_create_response_from_buffer(rs->body.len,
+							  rs->body.buf ? rs->body.buf : (char *)"",
+							  MHD_RESPMEM_MUST_COPY);
+	if (!resp)
+		return MHD_NO;
 	for (size_t i = 0; assay_serve_headers[i]; i += 2)
 		MHD_add_response_header(resp, assay_serve_headers[i], assay_serve_headers[i + 1]);
 	MHD_add_response_header(resp, "Content-Type", rs->content_type);
 	if (rs->etag[0])
 		MHD_add_response_header(resp, "ETag", rs->etag);
+	if (rs->location[0])
+		MHD_add_response_header(resp, "Location", rs->location);
 	if (rs->allow)
 		MHD_add_response_header(resp, "Allow", rs->allow);
 	if (rs->www_authenticate)
@@ -273,6 +280,7 @@ int cmd_serve(int argc, char **argv)
 	s.log = !a.no_log;
 	char *name = assay_store_name(a.sc.path);
 	s.srv.store_name = name;
+	s.srv.store_path = a.sc.path ? a.sc.path : ASSAY_STORE_DEFAULT_PATH;
 	rc = store_cli_open(&a.sc, writable, &s.srv.store);
 	if (rc == ASSAY_OK)
 		rc = run(&s, &a, &sin);

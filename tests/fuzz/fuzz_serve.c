@@ -75,6 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assay_serve_handle(&srv, &rq, &rs);
 	if (rs.status < 200 || rs.status > 599 || (rs.status >= 400 && !rs.body.len))
 		abort();
+	if (rs.fd >= 0)
+		close(rs.fd);
 	assay_serve_response_release(&rs);
 	free(text);
 	return 0;

@@ -199,6 +199,15 @@ def main():
     check(len(ann) == 1 and ann[0].startswith("ackc30by alice: new kernel"),
           f"the ack on the series page: {ann}")
 
+    # A run's page (linked from the overview's runs): the report's renderer,
+    # its assets linked, no inline code.
+    tab.load(url + "/")
+    run_href = tab.eval("document.querySelector('#run-table a').getAttribute('href')")
+    tab.load(url + run_href)
+    title = tab.eval("document.title")
+    check(run_href.split("/")[2] in title and tab.eval("!!document.getElementById('cases')"),
+          f"run page {run_href}: title {title!r}, or no cases section")
+
     complaints = tab.complaints()
     check(not complaints, "the pages logged: " + "; ".join(complaints))
     for f in failures:

@@ -2,12 +2,14 @@
 # assay serve against a store on the test's backend, driven with curl on a
 # loopback port: the pages, the JSON API against what the CLI prints with
 # --format json, the security headers, escaping, refused targets, the ETag,
-# tokens (401, 403, 201, never logged) and the limits (header count, body
-# size, connection count, idle time). Each security check here fails when
+# tokens (401, 403, 201, never logged), the limits (header count, body
+# size, connection count, idle time), and a run's page and files (no path
+# out of its output folder: "..", symlinks, encoded slashes, absolute paths). Each security check here fails when
 # its check in src/lib/serve or src/assay/cmd_serve.c is taken out.
-#   serve.sh ASSAY
+#   serve.sh ASSAY REPORT_STORE
 set -euo pipefail
 assay=$1
+gen=$2
 src=${ASSAY_SOURCE_DIR:?}
 T=$(mktemp -d /tmp/assay-serve.XXXXXX)
 . "$src/tests/lib/store.sh"
@@ -162,6 +164,46 @@ extra.settimeout(60)
 assert extra.recv(100).startswith(b"HTTP/1.1 200"), "the fourth was not served after"
 PY
 [ "$(code "$U/")" = 200 ] || fail "the server does not answer after the slow clients"
+
+# ---- run pages and the files of a run's output folder ----
+# A run as `assay run` leaves it (tests/report/report_store), moved into a
+# store of this backend; its folder holds a symlink out of it.
+cd "$T"
+run=$("$gen" --cases 4 --runs 2 runs.db out)
+R=runs.db
+if [ "$(store_backend)" != sqlite ]; then
+	R=$(store_new runs)
+	"$assay" store copy runs.db "$R" >/dev/null
+fi
+case1=$(ls "out/$run" | grep -v summary.json | head -1)
+ln -s /etc/passwd "out/$run/$case1/leak.log"
+ln -s /etc "out/$run/etc"
+echo outside >secret.txt
+serve_start runs --store "$R"
+V=$URL_runs
+[ "$(code "$V/run/$run")" = 308 ] || fail "/run/ID without its slash is not redirected"
+curl -s -D "$T/rh.txt" -o "$T/run.html" "$V/run/$run/"
+grep -q '^HTTP/1.1 200' "$T/rh.txt" || fail "the run page: $(head -1 "$T/rh.txt")"
+grep -q "id=\"case-table\"" "$T/run.html" || fail "the run page has no case table"
+! grep -q '<script>' "$T/run.html" || fail "the run page has an inline script"
+! grep -q 'style=' "$T/run.html" || fail "the run page has an inline style"
+grep -q "href=\"$case1/stdout.log\"" "$T/run.html" || fail "the run page does not link the case's log"
+curl -s -D "$T/fh.txt" -o "$T/stdout.log" "$V/run/$run/$case1/stdout.log"
+cmp -s "$T/stdout.log" "out/$run/$case1/stdout.log" || fail "the case's log is not served as it is"
+grep -qi '^Content-Type: text/plain' "$T/fh.txt" || fail "a file is not served as text/plain"
+curl -s "$V/run/$run/$case1/" | grep -q "href=\"/run/$run/$case1/stdout.log\"" ||
+	fail "the case folder's listing does not link its files"
+for t in "/run/$run/$case1/leak.log" "/run/$run/etc/passwd"; do
+	c=$(code "$V$t")
+	[ "$c" = 403 ] || fail "$t (a symlink out of the folder) answered $c, not 403"
+done
+for t in "/run/$run/../secret.txt" "/run/$run/%2e%2e/secret.txt" "/run/$run/$case1%2Fstdout.log" \
+	"/run/$run//etc/passwd" "/run/$run/$case1/%00" "/run/..%2F/secret.txt"; do
+	c=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "$V$t")
+	[ "$c" = 400 ] || fail "$t answered $c, not 400"
+done
+[ "$(code "$V/run/no-such-run/")" = 404 ] || fail "an unknown run is not 404"
+[ "$(code "$V/run/$run/no-such-file")" = 404 ] || fail "a missing file is not 404"
 
 # ---- a server without tokens is read-only ----
 serve_start ro --store "$S"

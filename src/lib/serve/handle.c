@@ -59,7 +59,7 @@ void assay_serve_response_release(struct assay_serve_response *rs)
 	sbuf_release(&rs->body);
 }
 
-static void text(struct assay_serve_response *rs, int status, const char *msg)
+void serve_text(struct assay_serve_response *rs, int status, const char *msg)
 {
 	rs->status = status;
 	rs->content_type = "text/plain; charset=utf-8";
@@ -151,6 +151,12 @@ static int render(struct assay_serve *srv, const struct assay_serve_route *r,
 	case ASSAY_SERVE_SERIES:
 	case ASSAY_SERVE_API_HISTORY: return get_history(srv, r, generation, rs, e);
 	case ASSAY_SERVE_API_SERIES: return get_series(srv, r, rs, e);
+	case ASSAY_SERVE_RUN:
+		rs->status = 200;
+		rs->content_type = "text/html; charset=utf-8";
+		if (serve_run_page(srv, r, &rs->body, e) != ASSAY_OK)
+			return e->code == ASSAY_USAGE ? 404 : 500;
+		return 200;
 	case ASSAY_SERVE_API_STATE:
 		serve_json_answer(rs, 200, json_pack("{s:s}", "generation", generation),
 				  ASSAY_JSON_SORT);
@@ -192,7 +198,7 @@ static void get(struct assay_serve *srv, const struct assay_serve_request *rq,
 	struct assay_error e = {0};
 	char gen[96];
 	if (assay_store_generation(srv->store, gen, &e) != ASSAY_OK)
-		return text(rs, 500, "the store failed");
+		return serve_text(rs, 500, "the store failed");
 	if (!srv->cache)
 		srv->cache = xcalloc(1, sizeof(*srv->cache));
 	if (strcmp(srv->cache->generation, gen)) {
@@ -209,12 +215,13 @@ static void get(struct assay_serve *srv, const struct assay_serve_request *rq,
 	int st = render(srv, r, gen, rs, &e);
 	if (st != 200) {
 		rs->etag[0] = '\0';
-		bool api = r->page != ASSAY_SERVE_OVERVIEW && r->page != ASSAY_SERVE_SERIES;
+		bool api = r->page != ASSAY_SERVE_OVERVIEW && r->page != ASSAY_SERVE_SERIES &&
+			   r->page != ASSAY_SERVE_RUN;
 		const char *msg = st == 404 ? "no such series"
 				  : st == 500
 				      ? "the store failed"
 				      : "bad filter (match=FIELD=VALUE, since, until, last)";
-		return api ? serve_json_error(rs, st, msg) : text(rs, st, msg);
+		return api ? serve_json_error(rs, st, msg) : serve_text(rs, st, msg);
 	}
 	cache_put(srv->cache, rq->target, rs);
 }
@@ -237,15 +244,21 @@ void assay_serve_handle(struct assay_serve *srv, const struct assay_serve_reques
 	struct assay_error e = {0};
 	rs->status = 500;
 	rs->content_type = "text/plain; charset=utf-8";
+	rs->fd = -1;
 	if (rq->nheaders > ASSAY_SERVE_MAX_HEADERS)
-		return text(rs, 431, "too many header fields");
+		return serve_text(rs, 431, "too many header fields");
 	if (rq->body_too_large)
-		return text(rs, 413, "the request body is too large");
+		return serve_text(rs, 413, "the request body is too large");
 	int st = assay_serve_route_parse(rq->method, rq->target, &r, &e);
 	if (st == 405)
 		rs->allow = r.page == ASSAY_SERVE_API_ANNOTATE ? "POST" : "GET, HEAD";
 	if (st != 200)
-		text(rs, st, e.message);
+		serve_text(rs, st, e.message);
+	else if (r.redirect) {
+		rs->status = 308;
+		snprintf(rs->location, sizeof(rs->location), "/run/%s/", r.run);
+	} else if (r.page == ASSAY_SERVE_RUN_FILE)
+		serve_run_file(srv, &r, rs);
 	else if (r.page >= ASSAY_SERVE_ASSET_CSS)
 		asset(&r, rs);
 	else if (r.page == ASSAY_SERVE_API_ANNOTATE)

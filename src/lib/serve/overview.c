@@ -115,6 +115,43 @@ static assay_err overview_rows(struct assay_serve *srv, const struct assay_serve
 	return rc;
 }
 
+/* The newest runs, each linked to its page (its report). */
+static assay_err recent_runs(struct assay_serve *srv, struct sbuf *o, struct assay_error *e)
+{
+	struct assay_run_list l = {0};
+	assay_err rc = assay_store_runs(srv->store, 20, &l, e);
+	if (rc == ASSAY_OK && l.n) {
+		sbuf_adds(o,
+			  "<section id=\"runs\"><h2>Runs <small>the newest 20</small></h2>"
+			  "<div class=\"scroll\"><table class=\"sortable\" id=\"run-table\"><thead>"
+			  "<tr><th>Run</th><th>Suite</th><th>Revision</th><th>Started</th>"
+			  "<th>Outcome</th><th class=\"num\">Cases</th><th class=\"num\">Rows"
+			  "</th></tr></thead><tbody>");
+		for (size_t i = 0; i < l.n; i++) {
+			const struct assay_run_summary *u = &l.v[i];
+			sbuf_adds(o, "<tr><td><a href=\"/run/");
+			serve_href(o, u->run_id);
+			sbuf_adds(o, "/\">");
+			assay_report_escape(o, u->run_id);
+			sbuf_adds(o, "</a></td><td>");
+			assay_report_escape(o, u->suite ? u->suite : "-");
+			sbuf_adds(o, "</td><td>");
+			assay_report_escape(o, u->revision ? u->revision : "-");
+			sbuf_adds(o, "</td><td>");
+			assay_report_escape(o, u->started ? u->started : "-");
+			sbuf_addf(o,
+				  "</td><td>%s</td><td class=\"num\">%lld</td><td class=\"num\">"
+				  "%lld</td></tr>",
+				  u->exit_code < 0 ? "running or killed"
+						   : assay_strerror((assay_err)u->exit_code),
+				  u->cases, u->rows);
+		}
+		sbuf_adds(o, "</tbody></table></div></section>");
+	}
+	assay_run_list_release(&l);
+	return rc;
+}
+
 assay_err serve_overview(struct assay_serve *srv, const struct assay_serve_route *r,
 			 const char *generation, struct sbuf *o, struct assay_error *e)
 {
@@ -127,6 +164,8 @@ assay_err serve_overview(struct assay_serve *srv, const struct assay_serve_route
 		filter_form(o, r);
 		rc = overview_rows(srv, r, &l, o, e);
 		sbuf_adds(o, "</section>");
+		if (rc == ASSAY_OK)
+			rc = recent_runs(srv, o, e);
 		serve_page_close(o);
 	}
 	assay_series_list_release(&l);

@@ -3,6 +3,7 @@
  * change point) and a series page (the report's chart card, the points and
  * their notes, the annotations, the ack form). Every string from the store
  * goes through the report's escaping. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,20 @@ void serve_page_open(struct sbuf *o, const char *title, const char *generation,
 	esc(o, store_name);
 	sbuf_adds(o, "</p></header><nav><a href=\"/\">Overview</a>"
 		     "<a href=\"/api/v1/series\">JSON</a></nav><main>");
+}
+
+void serve_href(struct sbuf *o, const char *path)
+{
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (isalnum(*p) || strchr("/-._~", *p))
+			sbuf_addch(o, (char)*p);
+		else
+			sbuf_addf(o, "%%%02X", *p);
+}
+
+int serve_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 void serve_page_close(struct sbuf *o)

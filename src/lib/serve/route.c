@@ -10,6 +10,8 @@
 void assay_serve_route_release(struct assay_serve_route *r)
 {
 	strlist_clear(&r->match);
+	free(r->file);
+	r->file = NULL;
 	free(r->since);
 	free(r->until);
 	r->since = r->until = NULL;
@@ -195,6 +197,65 @@ static int route_path(struct assay_serve_route *r, const char *method, const cha
 	return bad(e, 404, "no such page");
 }
 
+/* One segment of a run folder path, percent-decoded into out: no encoded
+ * '/', no control character, not "" "." or "..". */
+static bool file_segment(const char *s, size_t n, struct sbuf *out)
+{
+	char *d = decode(s, n);
+	bool ok =
+	    d && *d && strcmp(d, ".") && strcmp(d, "..") && !strchr(d, '/') && !strchr(d, '\\');
+	if (ok && memchr(s, '+', n)) /* a '+' is a space only in a query: refused */
+		ok = false;
+	if (ok) {
+		if (out->len)
+			sbuf_addch(out, '/');
+		sbuf_adds(out, d);
+	}
+	free(d);
+	return ok;
+}
+
+/* /run/RUN_ID[/PATH]: the id of [A-Za-z0-9._-], the path's segments
+ * checked one by one. 200 or 400/404/405. */
+static int route_run(struct assay_serve_route *r, const char *method, const char *p, size_t n,
+		     struct assay_error *e)
+{
+	p += 5, n -= 5; /* "/run/" */
+	size_t idn = 0;
+	while (idn < n && p[idn] != '/')
+		idn++;
+	if (!idn || idn > 64 || (idn <= 2 && !strncmp(p, "..", idn)))
+		return bad(e, 404, "no such run");
+	for (size_t i = 0; i < idn; i++)
+		if (!isalnum((unsigned char)p[i]) && !strchr("._-", p[i]))
+			return bad(e, 400, "a run id has only letters, digits, '.', '_' and '-'");
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return bad(e, 405, "%s is not allowed here", method);
+	memcpy(r->run, p, idn);
+	r->page = ASSAY_SERVE_RUN;
+	r->redirect = idn == n;
+	if (idn + 1 >= n)
+		return 200;
+	struct sbuf path = SBUF_INIT;
+	const char *s = p + idn + 1, *end = p + n;
+	if (end[-1] == '/')
+		end--;
+	while (s <= end) {
+		const char *slash = memchr(s, '/', (size_t)(end - s));
+		size_t len = slash ? (size_t)(slash - s) : (size_t)(end - s);
+		if (!file_segment(s, len, &path)) {
+			sbuf_release(&path);
+			return bad(e, 400,
+				   "a path segment is empty, '.', '..', or holds an encoded "
+				   "'/', '\\', '+' or a control character");
+		}
+		s += len + 1;
+	}
+	r->page = ASSAY_SERVE_RUN_FILE;
+	r->file = sbuf_detach(&path, NULL);
+	return 200;
+}
+
 int assay_serve_route_parse(const char *method, const char *target, struct assay_serve_route *r,
 			    struct assay_error *e)
 {
@@ -202,8 +263,10 @@ int assay_serve_route_parse(const char *method, const char *target, struct assay
 	if (strlen(target) > ASSAY_SERVE_MAX_TARGET)
 		return bad(e, 414, "the request target is longer than %s bytes", "4096");
 	size_t n = strcspn(target, "?");
-	int st = path_check(target, n, e);
-	if (st == 200)
+	int st;
+	if (!strncmp(target, "/run/", 5))
+		st = route_run(r, method, target, n, e);
+	else if ((st = path_check(target, n, e)) == 200)
 		st = route_path(r, method, target, n, e);
 	if (st == 200 && target[n] == '?')
 		st = parse_query(r, target + n + 1, e);

@@ -30,6 +30,19 @@ void serve_json_error(struct assay_serve_response *rs, int status, const char *m
 void serve_annotate(struct assay_serve *srv, const struct assay_serve_request *rq,
 		    struct assay_serve_response *rs);
 
+/* handle.c: a plain-text answer. */
+void serve_text(struct assay_serve_response *rs, int status, const char *msg);
+/* pages.c: a path percent-encoded for an href (unreserved characters and
+ * '/' as they are); strcmp for qsort of char *. */
+void serve_href(struct sbuf *o, const char *path);
+int serve_cmp_str(const void *a, const void *b);
+
+/* run.c: GET /run/RUN_ID/ and the files of its output folder. */
+assay_err serve_run_page(struct assay_serve *srv, const struct assay_serve_route *r, struct sbuf *o,
+			 struct assay_error *e);
+void serve_run_file(struct assay_serve *srv, const struct assay_serve_route *r,
+		    struct assay_serve_response *rs);
+
 /* assets.c: the overview's and series page's script (polling, the ack form). */
 extern const char serve_script[];
 
