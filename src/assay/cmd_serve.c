@@ -3,6 +3,7 @@
  * request; every answer comes from the library (include/assay/serve.h). */
 #include <arpa/inet.h>
 #include <microhttpd.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 struct serve_args {
 	struct store_cli sc;
 	const char *listen, *token_env;
-	long long max_connections, timeout;
+	long long max_connections, timeout, threads;
 	bool no_log;
 };
 
@@ -46,6 +47,13 @@ static const struct cli_opt serve_opts[] = {
      .off = offsetof(struct serve_args, timeout),
      .help = "close a connection idle this long (a slow client cannot hold one)",
      .def = "15",
+     .min = 1},
+    {.type = CLI_INT,
+     .name = "threads",
+     .arg = "N",
+     .off = offsetof(struct serve_args, threads),
+     .help = "threads answering requests, each with its own store connection (at most 16)",
+     .def = "2",
      .min = 1},
     CLI_OPT_FLAG("no-log", struct serve_args, no_log, "print no line per request on stderr"),
     CLI_OPT_END,
@@ -78,10 +86,53 @@ struct request {
 	bool started, too_large;
 };
 
+#define MAX_THREADS 16
+
+/* The server: the state every thread starts from, and each thread's own
+ * copy (its store connection and page cache), made on its first request. */
 struct server {
 	struct assay_serve srv;
-	bool log;
+	bool log, writable;
+	pthread_mutex_t lock;
+	struct assay_serve *workers[MAX_THREADS];
+	size_t nworkers;
 };
+
+static __thread struct assay_serve *worker;
+
+static struct assay_serve *thread_serve(struct server *s)
+{
+	if (worker)
+		return worker;
+	struct assay_serve *w = xcalloc(1, sizeof(*w));
+	struct assay_error e;
+	*w = s->srv;
+	w->cache = NULL;
+	w->store = NULL;
+	pthread_mutex_lock(&s->lock);
+	bool room = s->nworkers < MAX_THREADS;
+	if (room)
+		s->workers[s->nworkers++] = w;
+	pthread_mutex_unlock(&s->lock);
+	if (!room || assay_store_open(s->srv.store_path, s->writable ? 0 : ASSAY_STORE_READONLY,
+				      &w->store, &e) != ASSAY_OK)
+		return NULL;
+	return worker = w;
+}
+
+/* After the daemon stopped: each thread's connection and cache (the
+ * tokens are the server's). */
+static void workers_release(struct server *s)
+{
+	for (size_t i = 0; i < s->nworkers; i++) {
+		struct assay_serve *w = s->workers[i];
+		assay_store_close(w->store, NULL);
+		w->tokens = (struct assay_serve_tokens){0};
+		assay_serve_release(w);
+		free(w);
+	}
+	s->nworkers = 0;
+}
 
 static void *request_begin(void *cls, const char *uri, struct MHD_Connection *c)
 {
@@ -183,7 +234,15 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 	};
 	MHD_get_connection_values(c, MHD_HEADER_KIND, count_header, &rq.nheaders);
 	struct assay_serve_response rs = {0};
-	assay_serve_handle(&s->srv, &rq, &rs);
+	struct assay_serve *srv = thread_serve(s);
+	if (srv) {
+		assay_serve_handle(srv, &rq, &rs);
+	} else {
+		rs.status = 500;
+		rs.fd = -1;
+		rs.content_type = "text/plain; charset=utf-8";
+		sbuf_adds(&rs.body, "500: the store failed\n");
+	}
 	log_request(s, method, r->target, rs.status);
 	enum MHD_Result ok = respond(c, &rs);
 	assay_serve_response_release(&rs);
@@ -237,6 +296,7 @@ static int run(struct server *s, const struct serve_args *a, const struct sockad
 	signal(SIGPIPE, SIG_IGN);
 	struct MHD_Daemon *d = MHD_start_daemon(
 	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, answer, s,
+	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(a->threads > 1 ? a->threads : 0),
 	    MHD_OPTION_SOCK_ADDR, sin, MHD_OPTION_CONNECTION_LIMIT, (unsigned)a->max_connections,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)a->timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	    (size_t)(32 * 1024), MHD_OPTION_URI_LOG_CALLBACK, request_begin, NULL,
@@ -258,16 +318,20 @@ static int run(struct server *s, const struct serve_args *a, const struct sockad
 	int sig = 0;
 	sigwait(&set, &sig);
 	MHD_stop_daemon(d);
+	workers_release(s);
 	return ASSAY_OK;
 }
 
 int cmd_serve(int argc, char **argv)
 {
-	struct serve_args a = {.listen = "127.0.0.1:8765", .max_connections = 64, .timeout = 15};
+	struct serve_args a = {
+	    .listen = "127.0.0.1:8765", .max_connections = 64, .timeout = 15, .threads = 2};
 	int first, rc = cli_parse(&cmd_serve_spec, argc, argv, &a, &first);
-	struct server s = {.log = true};
+	struct server s = {.log = true, .lock = PTHREAD_MUTEX_INITIALIZER};
 	struct sockaddr_in sin;
 	bool writable = false;
+	if (rc == ASSAY_OK && a.threads > MAX_THREADS)
+		rc = cli_usage_error("serve", "--threads %lld: at most %d", a.threads, MAX_THREADS);
 	if (rc == ASSAY_OK)
 		rc = parse_listen(a.listen, &sin);
 	if (rc == ASSAY_OK)
@@ -278,6 +342,7 @@ int cmd_serve(int argc, char **argv)
 		return rc < 0 ? ASSAY_OK : rc;
 	}
 	s.log = !a.no_log;
+	s.writable = writable;
 	char *name = assay_store_name(a.sc.path);
 	s.srv.store_name = name;
 	s.srv.store_path = a.sc.path ? a.sc.path : ASSAY_STORE_DEFAULT_PATH;
