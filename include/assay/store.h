@@ -237,6 +237,11 @@ typedef int (*assay_store_verdict_fn)(const char *case_id, const struct assay_ve
 				      void *ctx);
 assay_err assay_store_verdicts(struct assay_store *s, const char *run_id, const char *case_id,
 			       assay_store_verdict_fn fn, void *ctx, struct assay_error *e);
+/* The newest stored verdict on series_key (the gate's name and its status:
+ * PASS, FAIL, RECORD or SKIPPED, each allocated), or both NULL when no gate
+ * judged it (src/lib/store/generation.c). */
+assay_err assay_store_series_verdict(struct assay_store *s, const char *series_key, char **gate,
+				     char **status, struct assay_error *e);
 /* The verdicts of one case, appended to out (copies). */
 assay_err assay_store_case_verdicts(struct assay_store *s, const char *run_id, const char *case_id,
 				    struct assay_verdicts *out, struct assay_error *e);

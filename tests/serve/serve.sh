@@ -202,6 +202,14 @@ for t in "/run/$run/../secret.txt" "/run/$run/%2e%2e/secret.txt" "/run/$run/$cas
 	c=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "$V$t")
 	[ "$c" = 400 ] || fail "$t answered $c, not 400"
 done
+# The overview's Gate column: every series a gate judged shows its newest verdict.
+judged=$(store_sql "$R" "SELECT COUNT(DISTINCT series_key) FROM verdicts WHERE series_key IS NOT NULL")
+shown=0
+for p in 1 2 3 4 5 6; do
+	n=$(curl -s "$V/?per=500&page=$p" | { grep -oE '<td><span class="b v-(PASS|FAIL|RECORD|SKIPPED)">[A-Z]+</span> [a-z-]+</td></tr>' || true; } | wc -l)
+	shown=$((shown + n))
+done
+[ "$judged" -gt 0 ] && [ "$shown" = "$judged" ] || fail "the overview shows $shown gate verdicts, the store has $judged judged series"
 [ "$(code "$V/run/no-such-run/")" = 404 ] || fail "an unknown run is not 404"
 [ "$(code "$V/run/$run/no-such-file")" = 404 ] || fail "a missing file is not 404"
 

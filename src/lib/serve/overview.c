@@ -103,7 +103,7 @@ static assay_err overview_rows(struct assay_serve *srv, const struct assay_serve
 	sbuf_adds(o, "</p><div class=\"scroll\"><table class=\"sortable\" id=\"series-table\">"
 		     "<thead><tr><th>Series</th><th>Unit</th><th class=\"num\">Points</th>"
 		     "<th class=\"num\">Latest</th><th>Revision</th><th>Last point</th>"
-		     "<th>Run</th><th>Trend</th><th>Change</th></tr></thead><tbody>");
+		     "<th>Run</th><th>Trend</th><th>Change</th><th>Gate</th></tr></thead><tbody>");
 	assay_err rc = ASSAY_OK;
 	for (size_t i = from; i < to && rc == ASSAY_OK; i++)
 		rc = serve_overview_row(srv, v[i].si, o, e);

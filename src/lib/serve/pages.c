@@ -103,6 +103,28 @@ static void change_state(struct sbuf *o, const struct assay_history *h, enum ass
 	sbuf_adds(o, "</td>");
 }
 
+/* The newest gate verdict on the series: its status badge and the gate. */
+static assay_err gate_state(struct assay_serve *srv, const char *key, struct sbuf *o,
+			    struct assay_error *e)
+{
+	char *gate, *status;
+	assay_err rc = assay_store_series_verdict(srv->store, key, &gate, &status, e);
+	if (rc == ASSAY_OK && status) {
+		bool known = !strcmp(status, "PASS") || !strcmp(status, "FAIL") ||
+			     !strcmp(status, "RECORD") || !strcmp(status, "SKIPPED");
+		sbuf_addf(o, "<td><span class=\"b v-%s\">", known ? status : "RECORD");
+		esc(o, status);
+		sbuf_adds(o, "</span> ");
+		esc(o, gate);
+		sbuf_adds(o, "</td>");
+	} else {
+		sbuf_adds(o, "<td>-</td>");
+	}
+	free(gate);
+	free(status);
+	return rc;
+}
+
 /* One overview row: the series' newest points read for its sparkline. */
 assay_err serve_overview_row(struct assay_serve *srv, struct assay_series_info *si, struct sbuf *o,
 			     struct assay_error *e)
@@ -139,12 +161,13 @@ assay_err serve_overview_row(struct assay_serve *srv, struct assay_series_info *
 	assay_report_sparkline(o, y, h.pts.n, cps, h.ch.n);
 	sbuf_adds(o, "</td>");
 	change_state(o, &h, si->direction);
+	rc = gate_state(srv, si->key, o, e);
 	sbuf_adds(o, "</tr>");
 	free(y);
 	free(cps);
 	sbuf_release(&label);
 	assay_history_release(&h);
-	return ASSAY_OK;
+	return rc;
 }
 
 /* The series page's chart: the report's card for the points shown. */
