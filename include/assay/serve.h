@@ -30,6 +30,7 @@ enum assay_serve_page {
 	ASSAY_SERVE_API_HISTORY,  /* GET /api/v1/series/KEY: assay history --format json */
 	ASSAY_SERVE_API_STATE,    /* GET /api/v1/state: the store's generation, for polling */
 	ASSAY_SERVE_API_ANNOTATE, /* POST /api/v1/annotations */
+	ASSAY_SERVE_PUBLICATIONS, /* GET /publications: each bundle and its verification */
 	ASSAY_SERVE_RUN,          /* GET /run/RUN_ID/: the run's report page */
 	ASSAY_SERVE_RUN_FILE,     /* GET /run/RUN_ID/PATH: a file or folder of its output folder */
 	ASSAY_SERVE_ASSET_CSS,    /* GET /assets/report.css */
@@ -95,6 +96,8 @@ struct assay_serve {
 	struct assay_serve_tokens tokens;
 	const char *store_name; /* shown in the pages' header (no password) */
 	const char *store_path; /* as given (the run pages open it read-only) */
+	const char
+	    *publications; /* a folder of publication folders (assay publish --out), or NULL */
 	struct assay_serve_cache *cache;
 };
 void assay_serve_release(struct assay_serve *srv);

@@ -16,7 +16,7 @@
 
 struct serve_args {
 	struct store_cli sc;
-	const char *listen, *token_env;
+	const char *listen, *token_env, *publications;
 	long long max_connections, timeout, threads;
 	bool no_log;
 };
@@ -34,6 +34,9 @@ static const struct cli_opt serve_opts[] = {
 		   "take bearer tokens from the environment variable NAME:\n"
 		   "NAME:read:SECRET or NAME:write:SECRET entries separated by spaces;\n"
 		   "without it the server is read-only"),
+    CLI_OPT_STRING("publications", "DIR", struct serve_args, publications,
+		   "show the publication folders in DIR (assay publish --out DIR/NAME)\n"
+		   "on /publications, each verified when the page is asked for"),
     {.type = CLI_INT,
      .name = "max-connections",
      .arg = "N",
@@ -343,6 +346,7 @@ int cmd_serve(int argc, char **argv)
 	}
 	s.log = !a.no_log;
 	s.writable = writable;
+	s.srv.publications = a.publications;
 	char *name = assay_store_name(a.sc.path);
 	s.srv.store_name = name;
 	s.srv.store_path = a.sc.path ? a.sc.path : ASSAY_STORE_DEFAULT_PATH;

@@ -259,6 +259,8 @@ void assay_serve_handle(struct assay_serve *srv, const struct assay_serve_reques
 		snprintf(rs->location, sizeof(rs->location), "/run/%s/", r.run);
 	} else if (r.page == ASSAY_SERVE_RUN_FILE)
 		serve_run_file(srv, &r, rs);
+	else if (r.page == ASSAY_SERVE_PUBLICATIONS)
+		serve_publications(srv, rs);
 	else if (r.page >= ASSAY_SERVE_ASSET_CSS)
 		asset(&r, rs);
 	else if (r.page == ASSAY_SERVE_API_ANNOTATE)

@@ -37,6 +37,7 @@ void serve_page_open(struct sbuf *o, const char *title, const char *generation,
 	sbuf_adds(o, "</h1></div><p class=\"hnote\" id=\"live\">store ");
 	esc(o, store_name);
 	sbuf_adds(o, "</p></header><nav><a href=\"/\">Overview</a>"
+		     "<a href=\"/publications\">Publications</a>"
 		     "<a href=\"/api/v1/series\">JSON</a></nav><main>");
 }
 

@@ -151,6 +151,7 @@ static const struct path_rule paths[] = {
     {"/api/v1/series/", true, ASSAY_SERVE_API_HISTORY, "GET"},
     {"/api/v1/state", false, ASSAY_SERVE_API_STATE, "GET"},
     {"/api/v1/annotations", false, ASSAY_SERVE_API_ANNOTATE, "POST"},
+    {"/publications", false, ASSAY_SERVE_PUBLICATIONS, "GET"},
     {"/assets/report.css", false, ASSAY_SERVE_ASSET_CSS, "GET"},
     {"/assets/report.js", false, ASSAY_SERVE_ASSET_JS, "GET"},
     {"/assets/serve.js", false, ASSAY_SERVE_ASSET_SERVE, "GET"},

@@ -43,6 +43,9 @@ assay_err serve_run_page(struct assay_serve *srv, const struct assay_serve_route
 void serve_run_file(struct assay_serve *srv, const struct assay_serve_route *r,
 		    struct assay_serve_response *rs);
 
+/* publications.c: GET /publications (verified on every request). */
+void serve_publications(struct assay_serve *srv, struct assay_serve_response *rs);
+
 /* assets.c: the overview's and series page's script (polling, the ack form). */
 extern const char serve_script[];
 
