@@ -208,6 +208,10 @@ def main():
     check(run_href.split("/")[2] in title and tab.eval("!!document.getElementById('cases')"),
           f"run page {run_href}: title {title!r}, or no cases section")
 
+    # The publications page (this server has no --publications: it says so).
+    tab.load(url + "/publications")
+    check(tab.eval("!!document.getElementById('publications')"), "no publications section")
+
     complaints = tab.complaints()
     check(not complaints, "the pages logged: " + "; ".join(complaints))
     for f in failures:

@@ -218,4 +218,17 @@ serve_start ro --store "$S"
 grep -q '(read-only)' "$T/ro.out" || fail "the read-only server does not say so"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d '{}' "$URL_ro/api/v1/annotations")" = 403 ] ||
 	fail "a write to a read-only server is not 403"
+# Loopback by default: without --listen it binds 127.0.0.1:8765 (or, when
+# that port is taken, says it cannot listen there).
+"$assay" serve --store "$S" >"$T/def.out" 2>"$T/def.err" &
+dpid=$!
+for _ in $(seq 1 600); do
+	[ -s "$T/def.out" ] || [ -s "$T/def.err" ] || ! kill -0 "$dpid" 2>/dev/null && break
+	sleep 0.1
+done
+kill -TERM "$dpid" 2>/dev/null || true
+wait "$dpid" 2>/dev/null || true
+grep -q '^serving .* at http://127.0.0.1:8765/' "$T/def.out" ||
+	grep -q 'cannot listen on 127.0.0.1:8765' "$T/def.err" ||
+	fail "the default address is not 127.0.0.1:8765: $(cat "$T/def.out" "$T/def.err")"
 echo "ok: assay serve on $(store_backend)"
