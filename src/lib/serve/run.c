@@ -16,6 +16,8 @@
 assay_err serve_run_page(struct assay_serve *srv, const struct assay_serve_route *r, struct sbuf *o,
 			 struct assay_error *e)
 {
+	if (!srv->store_path)
+		return assay_error_set(e, ASSAY_USAGE, "no store path for run pages");
 	struct assay_report rep;
 	struct assay_report_found found;
 	struct assay_report_source src = {.store = srv->store_path, .run = r->run};
