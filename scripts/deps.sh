@@ -25,6 +25,8 @@ pkgs_build="$pkgs_build libcurl4-openssl-dev"; pkgs_check="$pkgs_check libcurl4-
 pkgs_check="$pkgs_check python3-prometheus-client prometheus-node-exporter prometheus-pushgateway"
 pkgs_check="$pkgs_check openssh-server openssh-client pdsh"  # the ssh launcher tests run one sshd per loopback node (tests/ssh/nodes.sh); bench/ssh-launch.sh compares with pdsh
 pkgs_check="$pkgs_check catatonit"  # podman --init (issue 35): e2e/containers/init-no-log
+pkgs_build="$pkgs_build libmicrohttpd-dev"; pkgs_check="$pkgs_check libmicrohttpd-dev"  # assay serve's HTTP transport (src/assay/cmd_serve.c)
+pkgs_check="$pkgs_check nginx-light"  # docs/serve.md's reverse proxy, run by tests/serve/proxy.sh
 pkgs_slurm="slurm-wlm munge"
 pkgs_chromium="chromium"
 pkgs_otava="python3 python3-numpy python3-scipy"

@@ -232,4 +232,27 @@ void assay_regression_spec(const char *gate, const struct assay_gate_config *c,
  * workload name containing "infer" or "serv". */
 bool assay_series_is_inference(const json_t *series);
 
+/* ---- one series' history, as `assay history` prints it (history.c) ---- */
+
+/* A series' points in a range, its annotations and its change points (CI
+ * defaults, ignored revisions left out): what `assay history` and the
+ * server's series page and API show. */
+struct assay_history {
+	struct assay_points pts;
+	struct assay_annotations ann;
+	struct assay_change_points ch; /* indexes into pts; empty without detection */
+};
+/* Read series_key's points in range (NULL: all) and its annotations, and
+ * detect when detect is set. ASSAY_USAGE for values detection refuses. */
+assay_err assay_history_load(struct assay_store *s, const char *series_key,
+			     const struct assay_series_filter *range, bool detect,
+			     struct assay_history *h, struct assay_error *e);
+/* The notes of point i into sb (emptied first): a change point starting
+ * there, the annotations of its revision, its image digest. */
+void assay_history_notes(const struct assay_history *h, size_t i, enum assay_direction dir,
+			 struct sbuf *sb);
+/* The document `assay history --format json` prints (new reference). */
+json_t *assay_history_json(const struct assay_history *h, struct assay_series_info *si);
+void assay_history_release(struct assay_history *h);
+
 #endif

@@ -266,8 +266,24 @@ void assay_report_count(const struct assay_report *r, size_t counts[ASSAY_REPORT
  * (text is redacted, made valid UTF-8 and escaped; non-finite numbers are
  * shown as "-"). */
 void assay_report_html(const struct assay_report *r, struct sbuf *out);
+/* The same page for assay serve: the style sheet and scripts linked from
+ * /assets/ (its policy forbids inline ones), no inline policy. */
+void assay_report_html_served(const struct assay_report *r, struct sbuf *out);
 void assay_report_junit(const struct assay_report *r, struct sbuf *out);
 void assay_report_markdown(const struct assay_report *r, struct sbuf *out);
+
+/* Pieces of report.html that other pages (assay serve) are made of, so that
+ * both show the same things the same way (html_page.c): the style sheet and
+ * script of the page, text escaped as the report escapes it, a history
+ * series' chart card, and a sparkline of values (change points marked). */
+const char *assay_report_style(void);
+const char *assay_report_script(void);
+void assay_report_escape(struct sbuf *out, const char *s);
+void assay_report_history_card(const struct assay_report_history *s, struct sbuf *out);
+void assay_report_sparkline(struct sbuf *out, const double *y, size_t n, const size_t *changes,
+			    size_t nchanges);
+/* A number as the report prints it (4 significant digits; "-" when not finite). */
+const char *assay_report_number(char *buf, size_t size, double v);
 
 /* Write report.html, junit.xml and summary.md into dir (created when
  * missing), each atomically. ASSAY_INFRA on a file system error. */

@@ -237,6 +237,11 @@ typedef int (*assay_store_verdict_fn)(const char *case_id, const struct assay_ve
 				      void *ctx);
 assay_err assay_store_verdicts(struct assay_store *s, const char *run_id, const char *case_id,
 			       assay_store_verdict_fn fn, void *ctx, struct assay_error *e);
+/* The newest stored verdict on series_key (the gate's name and its status:
+ * PASS, FAIL, RECORD or SKIPPED, each allocated), or both NULL when no gate
+ * judged it (src/lib/store/generation.c). */
+assay_err assay_store_series_verdict(struct assay_store *s, const char *series_key, char **gate,
+				     char **status, struct assay_error *e);
 /* The verdicts of one case, appended to out (copies). */
 assay_err assay_store_case_verdicts(struct assay_store *s, const char *run_id, const char *case_id,
 				    struct assay_verdicts *out, struct assay_error *e);
@@ -365,6 +370,10 @@ void assay_series_filter_release(struct assay_series_filter *f);
 assay_err assay_store_series(struct assay_store *s, const struct assay_series_filter *f,
 			     struct assay_series_list *out, struct assay_error *e);
 void assay_series_list_release(struct assay_series_list *l);
+/* The document `assay store series --format json` prints: one object per
+ * series (series_key, series, unit, direction, count, last_value,
+ * last_revision, last_timestamp); a new reference (series_json.c). */
+json_t *assay_series_list_json(struct assay_series_list *l);
 
 /* Call fn for every row matching f in storage order (series key, then
  * timestamp, then insertion). The row is only valid during the call. A
@@ -416,6 +425,11 @@ void assay_points_release(struct assay_points *p);
  * unknown or ambiguous. */
 assay_err assay_store_resolve_series(struct assay_store *s, const char *key_or_prefix,
 				     char key_out[65], struct assay_error *e);
+
+/* A short text that changes whenever what the store shows changes (rows
+ * stored or forgotten, runs begun, annotations added or removed): the
+ * server's ETag. */
+assay_err assay_store_generation(struct assay_store *s, char out[96], struct assay_error *e);
 
 /* ---- annotations ---- */
 

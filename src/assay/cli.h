@@ -35,5 +35,6 @@ CLI_DECLARE_SPEC(report);
 CLI_DECLARE_SPEC(import);
 CLI_DECLARE_SPEC(publish);
 CLI_DECLARE_SPEC(notify);
+CLI_DECLARE_SPEC(serve);
 
 #endif

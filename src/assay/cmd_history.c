@@ -48,77 +48,19 @@ const struct cli_spec cmd_history_spec = {
     .args_what = "series",
 };
 
-/* Notes for point i: a change point starting there, and annotations. */
-static void notes(const struct assay_point *pt, size_t i, const struct assay_change_points *ch,
-		  const struct assay_annotations *ann, enum assay_direction dir, struct sbuf *sb)
+static void history_json(const struct assay_history *h, struct assay_series_info *si)
 {
-	sbuf_reset(sb);
-	for (size_t k = 0; k < ch->n; k++) {
-		const struct assay_change *c = &ch->v[k].c;
-		if (c->index != i)
-			continue;
-		sbuf_addf(sb, "change %+.2f%% (%s, p=%.2g)", c->rel_change * 100,
-			  assay_change_is_regression(c, dir) ? "regression" : "improvement",
-			  c->pvalue);
-	}
-	for (size_t k = 0; k < ann->n; k++) {
-		if (!pt->revision || strcmp(ann->v[k].revision, pt->revision))
-			continue;
-		sbuf_addf(sb, "%s%s%s%s", sb->len ? "; " : "",
-			  assay_annotation_kind_name(ann->v[k].kind), ann->v[k].note ? ": " : "",
-			  ann->v[k].note ? ann->v[k].note : "");
-	}
-	/* Provenance, not identity: a new image continues the series. */
-	if (pt->image_digest)
-		sbuf_addf(sb, "%simage %s", sb->len ? "; " : "", pt->image_digest);
-}
-
-/* What is printed: the series, its points, their change points and notes. */
-struct history {
-	const struct assay_series_info *si;
-	struct assay_points pts;
-	struct assay_annotations ann;
-	struct assay_change_points ch; /* indexes into pts */
-};
-
-/* Detect as `assay detect` does, ignored revisions left out. */
-static int history_detect(struct history *h, bool detect)
-{
-	struct assay_error e;
-	struct assay_detect_opts o;
-	assay_detect_defaults(&o);
-	if (detect && assay_detect_points(&h->pts, &h->ann, &o, &h->ch, &e) != ASSAY_OK)
-		return cli_report(&e);
-	return ASSAY_OK;
-}
-
-static void history_json(const struct history *h)
-{
-	struct sbuf note = SBUF_INIT;
-	json_t *arr = json_array();
-	for (size_t i = 0; i < h->pts.n; i++) {
-		const struct assay_point *pt = &h->pts.v[i];
-		notes(pt, i, &h->ch, &h->ann, h->si->direction, &note);
-		json_array_append_new(arr, json_pack("{s:I, s:s?, s:s?, s:f, s:s?, s:s?}", "index",
-						     (json_int_t)i, "timestamp", pt->timestamp,
-						     "revision", pt->revision, "value", pt->value,
-						     "run_id", pt->run_id, "notes",
-						     note.len ? note.buf : NULL));
-	}
-	json_t *doc = json_pack("{s:s, s:O, s:s, s:s, s:o}", "series_key", h->si->key, "series",
-				h->si->fields, "unit", h->si->unit, "direction",
-				assay_direction_name(h->si->direction), "points", arr);
+	json_t *doc = assay_history_json(h, si);
 	char *t = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
 	printf("%s\n", t);
 	free(t);
 	json_decref(doc);
-	sbuf_release(&note);
 }
 
 /* The table (with the series' header) or CSV. */
-static void history_text(const struct history *h, bool csv)
+static void history_text(const struct assay_history *h, const struct assay_series_info *si,
+			 bool csv)
 {
-	const struct assay_series_info *si = h->si;
 	struct sbuf note = SBUF_INIT, label = SBUF_INIT;
 	store_cli_series_label(si->fields, &label);
 	if (csv) {
@@ -131,7 +73,7 @@ static void history_text(const struct history *h, bool csv)
 	}
 	for (size_t i = 0; i < h->pts.n; i++) {
 		const struct assay_point *pt = &h->pts.v[i];
-		notes(pt, i, &h->ch, &h->ann, si->direction, &note);
+		assay_history_notes(h, i, si->direction, &note);
 		json_t *v = json_real(pt->value);
 		char *value = assay_json_dumps(v, 0);
 		json_decref(v);
@@ -172,7 +114,7 @@ int cmd_history(int argc, char **argv)
 		strlist_push(&sc->filter.keys, argv[first]);
 	struct assay_store *s = NULL;
 	struct assay_series_list l = {0};
-	struct history h = {0};
+	struct assay_history h = {0};
 	struct assay_error e;
 	/* Select the series by identity, points by time. */
 	struct assay_series_filter range = {
@@ -183,21 +125,14 @@ int cmd_history(int argc, char **argv)
 	if (rc == ASSAY_OK && l.n != 1)
 		rc = cli_usage_error("history", "%s series match%s", l.n ? "several" : "no",
 				     l.n ? "; narrow it with more digits or --match" : "");
-	if (rc == ASSAY_OK) {
-		h.si = &l.v[0];
-		if (assay_store_points(s, h.si->key, &range, &h.pts, &e) != ASSAY_OK ||
-		    assay_store_annotations(s, h.si->key, &h.ann, &e) != ASSAY_OK)
-			rc = cli_report(&e);
-	}
-	if (rc == ASSAY_OK)
-		rc = history_detect(&h, a.detect);
+	if (rc == ASSAY_OK &&
+	    assay_history_load(s, l.v[0].key, &range, a.detect, &h, &e) != ASSAY_OK)
+		rc = cli_report(&e);
 	if (rc == ASSAY_OK && !strcmp(a.format, "json"))
-		history_json(&h);
+		history_json(&h, &l.v[0]);
 	else if (rc == ASSAY_OK)
-		history_text(&h, !strcmp(a.format, "csv"));
-	assay_change_points_release(&h.ch);
-	assay_annotations_release(&h.ann);
-	assay_points_release(&h.pts);
+		history_text(&h, &l.v[0], !strcmp(a.format, "csv"));
+	assay_history_release(&h);
 	assay_series_list_release(&l);
 	store_cli_release(sc);
 	return s ? store_cli_close(s, rc) : rc;

@@ -384,21 +384,10 @@ static const struct cli_spec series_spec =
 	       "List the series the filters select, with their row count and last value.\n",
 	       series_opts, 0, 0, NULL);
 
-static void print_series(const struct assay_series_list *l, bool json)
+static void print_series(struct assay_series_list *l, bool json)
 {
 	if (json) {
-		json_t *arr = json_array();
-		for (size_t i = 0; i < l->n; i++) {
-			const struct assay_series_info *si = &l->v[i];
-			json_array_append_new(
-			    arr,
-			    json_pack("{s:s, s:O, s:s, s:s, s:I, s:f, s:s?, s:s?}", "series_key",
-				      si->key, "series", si->fields, "unit", si->unit, "direction",
-				      assay_direction_name(si->direction), "count",
-				      (json_int_t)si->count, "last_value", si->last_value,
-				      "last_revision", si->last_revision, "last_timestamp",
-				      si->last_timestamp));
-		}
+		json_t *arr = assay_series_list_json(l);
 		char *t = assay_json_dumps(arr, ASSAY_JSON_SORT | ASSAY_JSON_PRETTY);
 		printf("%s\n", t);
 		free(t);

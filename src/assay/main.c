@@ -36,6 +36,8 @@ const struct cli_command cli_commands[] = {
     {"report", cmd_report, "write report.html, junit.xml and summary.md for a stored run", NULL,
      &cmd_report_spec},
     {"run", cmd_run, "run a suite: launch, watch, parse and store every case", NULL, &cmd_run_spec},
+    {"serve", cmd_serve, "serve the store's history in a browser and as JSON", NULL,
+     &cmd_serve_spec},
     {"store", cmd_store, "the results store: ingest, export, series, runs, annotate, check", NULL,
      &cmd_store_spec},
     {NULL, NULL, NULL, NULL, NULL},

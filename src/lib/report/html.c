@@ -83,22 +83,33 @@ static void page_prepare(struct html *h)
 }
 
 /* From the doctype to <body>: the policy that forbids every external
- * request, the title and the style sheet. */
-static void page_head(struct html *h)
+ * request, the title and the style sheet (inline; linked from the server
+ * that serves the page, whose own policy forbids inline style and script). */
+static void page_head(struct html *h, bool linked)
 {
 	const struct assay_report *r = h->r;
-	sbuf_adds(h->o,
-		  "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-		  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-		  "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
-		  "<meta name=\"generator\" content=\"assay ");
+	sbuf_adds(h->o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+	if (!linked)
+		sbuf_adds(h->o,
+			  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+			  "'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+			  "img-src data:\">");
+	else
+		sbuf_adds(h->o, "<link rel=\"icon\" href=\"data:,\">");
+	sbuf_adds(h->o, "<meta name=\"generator\" content=\"assay ");
 	sbuf_adds(h->o, assay_version_string);
 	sbuf_adds(h->o, "\"><title>assay report: ");
 	esc(h, r->suite && *r->suite ? r->suite : "run");
 	if (r->run_id && *r->run_id) {
 		sbuf_adds(h->o, " ");
 		esc(h, r->run_id);
+	}
+	if (linked) {
+		sbuf_adds(h->o, "</title><link rel=\"stylesheet\" href=\"/assets/report.css\">"
+				"<script src=\"/assets/report.js\" defer></script>"
+				"<script src=\"/assets/serve.js\" defer></script></head><body>");
+		return;
 	}
 	sbuf_adds(h->o, "</title><style>");
 	sbuf_adds(h->o, assay_report_css);
@@ -125,13 +136,13 @@ static void page_nav(struct html *h)
 	sbuf_adds(h->o, "</nav>");
 }
 
-void assay_report_html(const struct assay_report *r, struct sbuf *out)
+static void page(const struct assay_report *r, bool linked, struct sbuf *out)
 {
 	struct sbuf doc = SBUF_INIT;
 	struct html h = {&doc, r, &r->secrets, NULL, 0};
 	page_prepare(&h);
 	sbuf_grow(&doc, 64 * 1024 + r->ncases * 600);
-	page_head(&h);
+	page_head(&h, linked);
 	html_summary(&h);
 	page_nav(&h);
 	sbuf_adds(&doc, "<main>");
@@ -142,14 +153,29 @@ void assay_report_html(const struct assay_report *r, struct sbuf *out)
 	html_training(&h);
 	html_collectives(&h);
 	html_history(&h);
-	sbuf_addf(&doc,
-		  "</main><footer>Written by assay %s. This page is self-contained: it "
-		  "loads nothing from anywhere.</footer><script>",
-		  assay_version_string);
-	sbuf_adds(&doc, assay_report_js);
-	sbuf_adds(&doc, "</script></body></html>\n");
+	if (linked) {
+		sbuf_addf(&doc, "</main><footer>Served by assay %s.</footer></body></html>\n",
+			  assay_version_string);
+	} else {
+		sbuf_addf(&doc,
+			  "</main><footer>Written by assay %s. This page is self-contained: it "
+			  "loads nothing from anywhere.</footer><script>",
+			  assay_version_string);
+		sbuf_adds(&doc, assay_report_js);
+		sbuf_adds(&doc, "</script></body></html>\n");
+	}
 	rep_redact_all(&doc, REP_XML, &r->secrets);
 	sbuf_add(out, doc.buf, doc.len);
 	sbuf_release(&doc);
 	free(h.case_order);
+}
+
+void assay_report_html(const struct assay_report *r, struct sbuf *out)
+{
+	page(r, false, out);
+}
+
+void assay_report_html_served(const struct assay_report *r, struct sbuf *out)
+{
+	page(r, true, out);
 }

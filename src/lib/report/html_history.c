@@ -89,6 +89,12 @@ static void history_card(struct html *h, const struct assay_report_history *s)
 	free(y);
 }
 
+void assay_report_history_card(const struct assay_report_history *s, struct sbuf *out)
+{
+	struct html h = {out, NULL, NULL, NULL, 0};
+	history_card(&h, s);
+}
+
 void html_history(struct html *h)
 {
 	const struct assay_report *r = h->r;

@@ -72,7 +72,7 @@ void html_summary(struct html *h)
 		gate_fail += r->gates[i].verdict == ASSAY_VERDICT_FAIL;
 	if (r->ngates)
 		sbuf_addf(h->o,
-			  "<span class=\"total\" style=\"margin-left:12px\">%zu gate%s</span>"
+			  "<span class=\"total gates\">%zu gate%s</span>"
 			  "<span class=\"b %s\">%zu FAIL</span>",
 			  r->ngates, r->ngates == 1 ? "" : "s", gate_fail ? "v-FAIL" : "v-PASS",
 			  gate_fail);

@@ -20,6 +20,7 @@ commands:
   publish    publish stable numbers from a few runs: CIs, digests, a manifest
   report     write report.html, junit.xml and summary.md for a stored run
   run        run a suite: launch, watch, parse and store every case
+  serve      serve the store's history in a browser and as JSON
   store      the results store: ingest, export, series, runs, annotate, check
 
 Run 'assay help <command>' for a command's options.
