@@ -161,6 +161,15 @@ assay_err assay_store_case_record(struct assay_store *s, const char *run_id,
 				  const struct assay_case_info *info,
 				  const struct assay_case_result *res, struct assay_error *e);
 
+/* Take back case_id of run_id that finished with a final outcome, so that
+ * it runs again (`assay run --resume`: the suite's teardown after a main
+ * that ran again): it is left begun and unfinished, its attempts kept.
+ * Nothing to do for a case absent, unfinished, skipped or infrastructure.
+ * ASSAY_USAGE when it stored rows or verdicts, or holds processes an
+ * earlier attempt could not end (procs). */
+assay_err assay_store_case_rerun(struct assay_store *s, const char *run_id, const char *case_id,
+				 struct assay_error *e);
+
 struct assay_case_status {
 	char *case_id;
 	bool finished;              /* it has an outcome */

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "assay/contain.h"
 #include "assay/gate.h"
 #include "assay/json.h"
 #include "assay/store.h"
@@ -551,6 +552,61 @@ static void test_not_run_and_reopen(void **state)
 	    sql_exec("UPDATE cases SET outcome = 'skipped', rows = 1 WHERE case_id = 'later'") &
 		0xff,
 	    SQLITE_CONSTRAINT);
+}
+
+/* A resume that runs main again takes its finished teardown back
+ * (assay_store_case_rerun): begun again with its attempts, its outcome the
+ * latest one; never a case that stored rows or holds processes. */
+static void test_rerun(void **state)
+{
+	(void)state;
+	struct assay_store *s = open_store();
+	struct assay_error e;
+	struct assay_run_info ri = {.run_id = "r1"};
+	assert_int_equal(assay_store_run_begin(s, &ri, NULL, &e), ASSAY_OK);
+	struct assay_case_info ci = {.case_id = "teardown"};
+	struct assay_case_result ok = {.outcome = ASSAY_OUTCOME_PASSED, .duration_s = 1};
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	assert_int_equal(assay_store_case_finish(s, "r1", "teardown", &ok, &e), ASSAY_OK);
+	assert_int_equal(assay_store_case_rerun(s, "r1", "teardown", &e), ASSAY_OK);
+	struct assay_case_list cl = {0};
+	assert_int_equal(assay_store_run_cases(s, "r1", &cl, &e), ASSAY_OK);
+	assert_int_equal(cl.n, 1);
+	assert_false(cl.v[0].finished);
+	assert_int_equal(cl.v[0].attempts, 1);
+	assay_case_list_release(&cl);
+	/* Unfinished or absent: nothing to take back. */
+	assert_int_equal(assay_store_case_rerun(s, "r1", "teardown", &e), ASSAY_OK);
+	assert_int_equal(assay_store_case_rerun(s, "r1", "absent", &e), ASSAY_OK);
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	struct assay_case_result bad = {
+	    .outcome = ASSAY_OUTCOME_WORKLOAD_FAILED, .reason = "exit 4", .duration_s = 1};
+	assert_int_equal(assay_store_case_finish(s, "r1", "teardown", &bad, &e), ASSAY_OK);
+	/* A case with rows, or with a process not yet ended, stays as it is. */
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	add_row(&rows, "bf16", "tokens", 100, "abc");
+	ci.case_id = "main";
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	ok.rows = &rows;
+	assert_int_equal(assay_store_case_finish(s, "r1", "main", &ok, &e), ASSAY_OK);
+	assert_int_equal(assay_store_case_rerun(s, "r1", "main", &e), ASSAY_USAGE);
+	assert_non_null(strstr(e.message, "case 'main' cannot run again"));
+	ci.case_id = "held";
+	assert_int_equal(assay_store_case_begin(s, "r1", &ci, &e), ASSAY_OK);
+	struct assay_proc_record pr = {
+	    .host = "h", .boot_id = "b", .pid = 42, .contain = "session"};
+	assert_int_equal(assay_store_proc_record(s, "r1", "held", 1, &pr, &e), ASSAY_OK);
+	ok.rows = NULL;
+	assert_int_equal(assay_store_case_finish(s, "r1", "held", &ok, &e), ASSAY_OK);
+	assert_int_equal(assay_store_case_rerun(s, "r1", "held", &e), ASSAY_USAGE);
+	assert_int_equal(assay_store_verify(s, &e), ASSAY_OK);
+	close_store(s);
+	assay_rows_release(&rows);
+	assert_string_equal(
+	    sql_text("SELECT group_concat(case_id || ':' || outcome || ':' || attempts, ' ') "
+		     "FROM (SELECT * FROM cases ORDER BY id)"),
+	    "teardown:workload-failed:2 main:passed:1 held:passed:1");
+	assert_int_equal(sql_int("SELECT count(*) FROM measurements"), 1);
 }
 
 static void test_verdicts(void **state)
@@ -1297,6 +1353,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_readonly_v2, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_not_run_and_reopen, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_verdicts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rerun, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_series_identity, setup, teardown),

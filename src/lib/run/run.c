@@ -519,6 +519,7 @@ struct run_state {
 	const char *failed_stage;
 	const struct assay_case_outcome *stage_failed; /* its case's outcome */
 	assay_err infra;
+	bool ran; /* a case other than teardown ran in this attempt */
 };
 
 /* A case this attempt does not run: set its outcome and say true; false
@@ -560,6 +561,7 @@ static void run_one(struct run_ctx *rc, struct run_state *rs, size_t i,
 		    const struct assay_suite_case *c, struct assay_case_outcome *out,
 		    struct assay_error *e)
 {
+	rs->ran = rs->ran || !run_is_teardown(c);
 	rs->infra = run_case(rc, i + 1, c, out, e);
 	if (rs->infra != ASSAY_OK) {
 		/* Stored as infrastructure when the store still works: a resume
@@ -579,10 +581,28 @@ static void run_one(struct run_ctx *rc, struct run_state *rs, size_t i,
 		rs->failed = c->id;
 }
 
+/* A teardown that an earlier attempt finished runs again when a case ran
+ * in this attempt: it belongs to every main that ran (docs/suite.md,
+ * "Stages"). The store takes its outcome back; true when it does. */
+static bool teardown_again(struct run_ctx *rc, struct run_state *rs,
+			   const struct assay_suite_case *c, struct assay_error *e)
+{
+	if (!run_is_teardown(c) || !c->runnable || !rs->ran)
+		return false;
+	struct assay_error te;
+	if (assay_store_case_rerun(rc->store, rc->res->run_id, c->id, &te) != ASSAY_OK) {
+		if (rs->infra == ASSAY_OK) /* the cleanup cannot run: exit 5 */
+			rs->infra = ASSAY_INFRA, *e = te;
+		return false;
+	}
+	rc->left++;
+	return true;
+}
+
 static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *done,
 			   const json_t *prev, struct assay_error *e)
 {
-	struct run_state rs = {NULL, NULL, NULL, ASSAY_OK};
+	struct run_state rs = {.infra = ASSAY_OK};
 	for (size_t i = 0; i < rc->suite.n_cases; i++)
 		if (rc->suite.cases[i].runnable &&
 		    !assay_case_list_finished(done, rc->suite.cases[i].id))
@@ -593,7 +613,7 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 		struct assay_case_outcome *out = &rc->res->cases[i];
 		const struct assay_case_status *st = find_status(done, c->id);
 		bool record = true;
-		if (st && assay_case_list_finished(done, c->id)) {
+		if (st && assay_case_list_finished(done, c->id) && !teardown_again(rc, &rs, c, e)) {
 			earlier_outcome(rc, st, prev, out);
 			if (run_stage_failed(c, out) && !rs.failed_stage)
 				rs.failed_stage = c->stage, rs.stage_failed = out;

@@ -319,6 +319,70 @@ fail:
 	return rc;
 }
 
+/* The finished case case_pk taken back, so that it runs again: refused
+ * while it holds rows, verdicts or processes an attempt could not end. */
+static assay_err take_back(struct assay_store *s, long long run_pk, long long case_pk,
+			   const char *case_id, struct assay_error *e)
+{
+	struct store_stmt *st = store_prepare(
+	    s,
+	    "SELECT attempts, (SELECT count(*) FROM measurements WHERE \"case\" = ?1) + "
+	    "(SELECT count(*) FROM verdicts WHERE \"case\" = ?1) + "
+	    "(SELECT count(*) FROM procs WHERE \"case\" = ?1 AND ended IS NULL) "
+	    "FROM cases WHERE id = ?1",
+	    e);
+	if (!st)
+		return e ? e->code : ASSAY_INFRA;
+	store_bind_int64(st, 1, case_pk);
+	int rc = store_step(st);
+	long long attempts = rc == STORE_ROW ? store_column_int64(st, 0) : 0;
+	long long held = rc == STORE_ROW ? store_column_int64(st, 1) : 0;
+	store_finalize(st);
+	if (rc != STORE_ROW)
+		return store_sqlerr(s, e, "finding a case");
+	if (held)
+		return assay_error_set(e, ASSAY_USAGE,
+				       "%s: case '%s' cannot run again: it holds rows, verdicts or "
+				       "processes not yet ended",
+				       s->path, case_id);
+	/* A finished case is never changed (trigger cases_finish_once): it is
+	 * removed, and added again begun, with its attempts. */
+	char now[32];
+	assay_now_rfc3339(now);
+	struct store_stmt *del = store_prepare(s, "DELETE FROM cases WHERE id = ?1", e);
+	if (!del)
+		return e ? e->code : ASSAY_INFRA;
+	store_bind_int64(del, 1, case_pk);
+	assay_err err = step_done(s, del, "taking back a case", e);
+	if (err != ASSAY_OK)
+		return err;
+	struct store_stmt *ins = store_prepare(
+	    s, "INSERT INTO cases (run, case_id, started, attempts) VALUES (?1, ?2, ?3, ?4)", e);
+	if (!ins)
+		return e ? e->code : ASSAY_INFRA;
+	store_bind_int64(ins, 1, run_pk);
+	store_bind_static(ins, 2, case_id);
+	store_bind_text(ins, 3, now);
+	store_bind_int64(ins, 4, attempts);
+	return step_done(s, ins, "taking back a case", e);
+}
+
+assay_err assay_store_case_rerun(struct assay_store *s, const char *run_id, const char *case_id,
+				 struct assay_error *e)
+{
+	long long run_pk, case_pk;
+	int outcome;
+	assay_err rc = begin_case(s, run_id, case_id, &run_pk, &case_pk, &outcome, e);
+	if (rc != ASSAY_OK)
+		return rc;
+	if (case_pk && outcome >= 0 && assay_outcome_final((enum assay_outcome)outcome) &&
+	    (rc = take_back(s, run_pk, case_pk, case_id, e)) != ASSAY_OK) {
+		store_rollback(s);
+		return rc;
+	}
+	return store_commit(s, e);
+}
+
 static bool reruns(enum assay_outcome o)
 {
 	return o == ASSAY_OUTCOME_SKIPPED || o == ASSAY_OUTCOME_INFRA;
