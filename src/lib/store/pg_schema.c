@@ -161,13 +161,13 @@ static const char schema_v9[] =
 
 /* 10 (issue 33, notify): what was sent to which notification target. */
 static const char schema_v10[] = "CREATE TABLE IF NOT EXISTS notifications ("
-				" id" ID ","
-				" target" T " NOT NULL,"
-				" event" T " NOT NULL CHECK (length(event) = 64),"
-				" kind" T " NOT NULL,"
-				" series_key" T ", revision" T ","
-				" sent" T " NOT NULL,"
-				" UNIQUE (target, event));";
+				 " id" ID ","
+				 " target" T " NOT NULL,"
+				 " event" T " NOT NULL CHECK (length(event) = 64),"
+				 " kind" T " NOT NULL,"
+				 " series_key" T ", revision" T ","
+				 " sent" T " NOT NULL,"
+				 " UNIQUE (target, event));";
 
 const char *pg_migration(int v)
 {
