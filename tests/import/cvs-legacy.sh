@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `assay import cvs` on ROCm/cvs's older non-schema Megatron configs (ROCm/cvs
+# dddd914, cvs/input/config_file/training/megatron/mi3xx_megatron_llama_single.json,
+# mi3xx_megatron_llama_distributed.json, mi35x_megatron_llama_single.json, with
+# their <changeme> values filled in: tests/fixtures/cli/import/legacy/README.md).
+# Rules: cvs/lib/megatron_training_lib.py. The suite, its thresholds file and
+# the notes are compared verbatim with expected/; the suite passes assay lint;
+# the thresholds gate a ROCm Megatron log as CVS's verify_training_results does
+# (every result_dict value a minimum).
+set -u
+assay=${ASSAY_BIN:?}
+cd "${ASSAY_SOURCE_DIR:?}" || exit 1
+L=tests/fixtures/cli/import/legacy
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# config:gpu type
+for pair in mi3xx_megatron_llama_single:mi325 mi3xx_megatron_llama_distributed:mi300x \
+  mi35x_megatron_llama_single:mi350; do
+  c=${pair%:*} g=${pair#*:}
+  if ! "$assay" import cvs --user alice --gpu "$g" --out "$tmp/$c.json" "$L/filled_$c.json" \
+    >"$tmp/out" 2>"$tmp/$c.notes"; then
+    echo "FAIL: import cvs $c"; cat "$tmp/$c.notes"; fail=1; continue
+  fi
+  sed -i "s|$tmp/|OUT/|g" "$tmp/$c.json"
+  for f in "$c.json" "${c}_threshold.json" "$c.notes"; do
+    diff -u "$L/expected/$f" "$tmp/$f" || { echo "FAIL: $f differs"; fail=1; }
+  done
+  sed -i "s|OUT/|$tmp/|g" "$tmp/$c.json"
+  "$assay" lint "$tmp/$c.json" >/dev/null || { echo "FAIL: assay lint $c"; fail=1; }
+done
+# End to end: tests/fixtures/training/megatron-rocm-summary.log has tokens/GPU/s
+# 8271.4 in its last 15 lines. mi35x, mi350: llama3_1_70b's minimum 2000 passes
+# (CVS passes), llama3_1_8b's 18000 fails (CVS fails).
+T=$tmp/mi35x_megatron_llama_single_threshold.json
+log=tests/fixtures/training/megatron-rocm-summary.log
+"$assay" gate --thresholds "$T" --combo MBS=3,GBS=24,PRECISION=TE_FP16 --log "$log" >"$tmp/g1"
+[ $? = 0 ] || { echo "FAIL: llama3_1_70b on mi350 should pass"; cat "$tmp/g1"; fail=1; }
+grep -q '^PASS .*tokens_per_gpu/summary .*8271.4 >= 2000' "$tmp/g1" || { echo "FAIL: g1"; fail=1; }
+"$assay" gate --thresholds "$T" --combo MBS=4,GBS=128,PRECISION=TE_FP8 --log "$log" >"$tmp/g2"
+[ $? = 1 ] || { echo "FAIL: llama3_1_8b on mi350 should fail"; cat "$tmp/g2"; fail=1; }
+grep -q '^FAIL .*tokens_per_gpu/summary .*8271.4 < 18000' "$tmp/g2" || { echo "FAIL: g2"; fail=1; }
+# mi3xx single, mi325, llama3_1_8b: CVS's elapsed_time_per_iteration minimum
+# (12000 ms) fails a 495.2 ms iteration; throughput and tokens pass.
+T=$tmp/mi3xx_megatron_llama_single_threshold.json
+"$assay" gate --thresholds "$T" --combo MBS=2,GBS=128,PRECISION=TE_FP8 --log "$log" >"$tmp/g3"
+[ $? = 1 ] || { echo "FAIL: elapsed minimum should fail"; cat "$tmp/g3"; fail=1; }
+grep -q '^FAIL .*elapsed_ms_per_iter/summary .*495.2 < 12000' "$tmp/g3" || { echo "FAIL: g3"; cat "$tmp/g3"; fail=1; }
+grep -q '^PASS .*tflops_per_gpu/summary .*405.1 >= 380' "$tmp/g3" || { echo "FAIL: g3 tflops"; fail=1; }
+exit $fail
