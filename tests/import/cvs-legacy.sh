@@ -27,8 +27,20 @@ for pair in mi3xx_megatron_llama_single:mi325 mi3xx_megatron_llama_distributed:m
     diff -u "$L/expected/$f" "$tmp/$f" || { echo "FAIL: $f differs"; fail=1; }
   done
   sed -i "s|OUT/|$tmp/|g" "$tmp/$c.json"
-  "$assay" lint "$tmp/$c.json" >/dev/null || { echo "FAIL: assay lint $c"; fail=1; }
+  "$assay" lint "$tmp/$c.json" >/dev/null 2>&1 || { echo "FAIL: assay lint $c"; fail=1; }
+  "$assay" run --dry-run --out "$tmp/out-$c" --store "$tmp/$c.db" "$tmp/$c.json" >"$tmp/dry" 2>&1 ||
+    { echo "FAIL: assay run --dry-run $c"; cat "$tmp/dry"; fail=1; }
+  got=$(grep -c '^\[[0-9]*/[0-9]*\] ' "$tmp/dry")
+  [ "$got" = 2 ] || { echo "FAIL: $c: $got cases in the dry run, CVS has 2 models"; fail=1; }
 done
+# With a CVS cluster file: the ssh launcher on its nodes, no container.
+"$assay" import cvs --user alice --gpu mi300x --cluster tests/fixtures/cli/import/cluster.json \
+  --out "$tmp/cl.json" "$L/filled_mi3xx_megatron_llama_distributed.json" >/dev/null 2>"$tmp/cl.notes" ||
+  { echo "FAIL: import --cluster"; cat "$tmp/cl.notes"; fail=1; }
+grep -q '"type": "ssh"' "$tmp/cl.json" || { echo "FAIL: --cluster: no ssh launcher"; fail=1; }
+grep -q '"container"' "$tmp/cl.json" && { echo "FAIL: --cluster: a container block"; fail=1; }
+grep -q 'config.container_image: not carried over: a container per host' "$tmp/cl.notes" ||
+  { echo "FAIL: --cluster: no container note"; fail=1; }
 # End to end: tests/fixtures/training/megatron-rocm-summary.log has tokens/GPU/s
 # 8271.4 in its last 15 lines. mi35x, mi350: llama3_1_70b's minimum 2000 passes
 # (CVS passes), llama3_1_8b's 18000 fails (CVS fails).

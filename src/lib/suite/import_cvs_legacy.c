@@ -52,11 +52,9 @@ static const char *const legacy_params[][3] = {
 
 /* config keys the suite has no place for, and why. */
 static const char *const legacy_dropped[][2] = {
-    {"container_image", "assay runs the command on the host: run the suite inside this image "
-			"(or add a container block, docs/containers.md)"},
-    {"container_name", "assay names no long-lived container"},
-    {"container_config", "assay runs the command on the host; see container_image"},
-    {"shm_size", "assay runs the command on the host; see container_image"},
+    {"container_name", "assay runs one container per case, named after the run and the case"},
+    {"shm_size", "CVS's test modules start the container with --shm-size 128G whatever this "
+		 "says, and so does the suite"},
     {"hf_token_file", "assay reads no token files: set HF_TOKEN in assay's environment (the "
 		      "suite names it in $.secrets)"},
     {"scripts_dir", "assay starts the command itself; there are no wrapper scripts"},
@@ -100,6 +98,21 @@ static void lnote(struct legacy *x, const char *path, const char *fmt, ...)
 	free(line);
 }
 
+/* s with every {user-id} replaced, as CVS's loader does (caller frees). */
+static char *luser(const struct legacy *x, const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *p;
+	sbuf_adds(&sb, "");
+	while ((p = strstr(s, "{user-id}"))) {
+		sbuf_add(&sb, s, (size_t)(p - s));
+		sbuf_adds(&sb, x->o->user);
+		s = p + strlen("{user-id}");
+	}
+	sbuf_adds(&sb, s);
+	return sbuf_detach(&sb, NULL);
+}
+
 /* obj[key] as text ({user-id} replaced), else def (NULL: absent is 0).
  * 1 read, 0 absent, -1 error (another type, a <changeme> left in). */
 static int ltext(struct legacy *x, const json_t *obj, const char *parent, const char *key,
@@ -128,16 +141,7 @@ static int ltext(struct legacy *x, const json_t *obj, const char *parent, const 
 		return assay_cfg_fail(&x->c, path,
 				      "\"<changeme>\" left in the file: fill it in (CVS refuses "
 				      "the config too)");
-	struct sbuf sb = SBUF_INIT;
-	const char *p;
-	sbuf_adds(&sb, "");
-	while ((p = strstr(s, "{user-id}"))) {
-		sbuf_add(&sb, s, (size_t)(p - s));
-		sbuf_adds(&sb, x->o->user);
-		s = p + strlen("{user-id}");
-	}
-	sbuf_adds(&sb, s);
-	*out = sbuf_detach(&sb, NULL);
+	*out = luser(x, s);
 	return 1;
 }
 
@@ -272,8 +276,9 @@ static int legacy_net_env(struct legacy *x, const json_t *cfg)
 
 static bool legacy_known(const char *key)
 {
-	static const char *const used[] = {"nnodes",  "training_iterations", "data_cache_dir",
-					   "log_dir", "megatron_root",       "training_scripts"};
+	static const char *const used[] = {
+	    "nnodes",        "training_iterations", "data_cache_dir",  "log_dir",
+	    "megatron_root", "training_scripts",    "container_image", "container_config"};
 	for (size_t i = 0; i < ARRAY_SIZE(used); i++)
 		if (!strcmp(key, used[i]))
 			return true;
@@ -283,13 +288,73 @@ static bool legacy_known(const char *key)
 	return key[0] == '_';
 }
 
+/* The container CVS's test modules start (docker_lib.launch_docker_container:
+ * --privileged, --cap-add=IPC_LOCK, --shm-size 128G, the device list, the
+ * volume dict), as the suite's container block; none under --cluster. */
+static int legacy_container(struct legacy *x, const json_t *cfg, json_t *suite)
+{
+	char *image = NULL;
+	if (ltext(x, cfg, "$.config", "container_image", "rocm/megatron-lm:v25.5_py312", &image) <
+	    0)
+		return -1;
+	if (x->o->cluster_file) {
+		lnote(x, "$.config.container_image",
+		      "a container per host under the ssh launcher is not supported yet "
+		      "(docs/ssh.md): the suite runs on the hosts themselves");
+		free(image);
+		return 0;
+	}
+	const json_t *cc = json_object_get(cfg, "container_config");
+	json_t *opts =
+	    json_pack("[s, s, s]", "--privileged", "--cap-add=IPC_LOCK", "--shm-size=128G");
+	json_t *mounts = json_array();
+	const json_t *dev = json_object_get(cc, "device_list"), *v;
+	size_t i;
+	json_array_foreach(dev, i, v)
+	{
+		const char *d = json_string_value(v);
+		if (d && strcmp(d, "/dev/dri") && strcmp(d, "/dev/kfd")) {
+			char *o = xasprintf("--device=%s", d);
+			json_array_append_new(opts, json_string(o));
+			free(o);
+		}
+	}
+	const char *src;
+	const json_t *vols = json_object_get(cc, "volume_dict");
+	json_object_foreach((json_t *)vols, src, v)
+	{
+		char *c = NULL;
+		if (ltext(x, vols, "$.config.container_config.volume_dict", src, NULL, &c) < 0) {
+			json_decref(opts);
+			json_decref(mounts);
+			free(image);
+			return -1;
+		}
+		char *h = luser(x, src), *m = xasprintf("%s:%s", h, c ? c : ""),
+		     *l = cvs_literal(m);
+		json_array_append_new(mounts, json_string(l));
+		free(l);
+		free(m);
+		free(h);
+		free(c);
+	}
+	char *li = cvs_literal(image);
+	json_object_set_new(suite, "container",
+			    json_pack("{s:s, s:s, s:s, s:o, s:o}", "runtime", "docker", "image", li,
+				      "devices", "amd", "mounts", mounts, "options", opts));
+	free(li);
+	free(image);
+	return 0;
+}
+
 /* $.config: counts, paths, the network, notes for the rest. */
 static int legacy_config(struct legacy *x, const json_t *root, json_t *suite)
 {
 	const json_t *cfg = json_object_get(root, "config");
 	if (!json_is_object(cfg))
 		return assay_cfg_expected(&x->c, "$.config", "an object", cfg);
-	if (legacy_counts(x, cfg, suite) < 0 || legacy_net_env(x, cfg) < 0)
+	if (legacy_counts(x, cfg, suite) < 0 || legacy_net_env(x, cfg) < 0 ||
+	    legacy_container(x, cfg, suite) < 0)
 		return -1;
 	static const char *const paths[][2] = {{"log_dir", "LOG_DIR"},
 					       {"data_cache_dir", "DATA_CACHE_PATH"}};
@@ -386,8 +451,8 @@ static int legacy_minimums(struct legacy *x, const json_t *rd, const char *paren
 				    json_pack("{s:s, s:f}", "kind", "min", "value", min));
 		if (!strcmp(key, "elapsed_time_per_iteration"))
 			lnote(x, path,
-			      "kept as CVS applies it: a minimum, so an iteration "
-			      "faster than this fails");
+			      "its meaning as a time limit: CVS applies it as a minimum (an "
+			      "iteration faster than this fails), and so does the thresholds file");
 	}
 	return 0;
 }
@@ -597,6 +662,8 @@ assay_err cvs_import_legacy(const json_t *root, const char *config_path,
 		rc = legacy_models(&x, sec, suite);
 	if (!rc)
 		rc = legacy_command(&x, root, base, suite);
+	if (!rc && o->cluster_file)
+		rc = cvs_import_cluster(o->cluster_file, suite, out, e);
 	if (!rc) {
 		json_object_set(suite, "combos", x.combos);
 		out->suite = cvs_ordered(suite);
