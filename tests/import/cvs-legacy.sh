@@ -3,8 +3,9 @@
 # dddd914, cvs/input/config_file/training/megatron/mi3xx_megatron_llama_single.json,
 # mi3xx_megatron_llama_distributed.json, mi35x_megatron_llama_single.json, with
 # their <changeme> values filled in: tests/fixtures/cli/import/legacy/README.md).
-# Rules: cvs/lib/megatron_training_lib.py. The suite, its thresholds file and
-# the notes are compared verbatim with expected/; the suite passes assay lint;
+# Rules: cvs/lib/megatron_training_lib.py. The suite and its thresholds file
+# are compared verbatim with expected/ (the notes: tests/cli/import/cvs-legacy-
+# mi3*.t); the suite passes assay lint and assay run --dry-run;
 # the thresholds gate a ROCm Megatron log as CVS's verify_training_results does
 # (every result_dict value a minimum).
 set -u
@@ -19,11 +20,11 @@ for pair in mi3xx_megatron_llama_single:mi325 mi3xx_megatron_llama_distributed:m
   mi35x_megatron_llama_single:mi350; do
   c=${pair%:*} g=${pair#*:}
   if ! "$assay" import cvs --user alice --gpu "$g" --out "$tmp/$c.json" "$L/filled_$c.json" \
-    >"$tmp/out" 2>"$tmp/$c.notes"; then
-    echo "FAIL: import cvs $c"; cat "$tmp/$c.notes"; fail=1; continue
+    >"$tmp/out" 2>"$tmp/notes"; then
+    echo "FAIL: import cvs $c"; cat "$tmp/notes"; fail=1; continue
   fi
   sed -i "s|$tmp/|OUT/|g" "$tmp/$c.json"
-  for f in "$c.json" "${c}_threshold.json" "$c.notes"; do
+  for f in "$c.json" "${c}_threshold.json"; do
     diff -u "$L/expected/$f" "$tmp/$f" || { echo "FAIL: $f differs"; fail=1; }
   done
   sed -i "s|OUT/|$tmp/|g" "$tmp/$c.json"
