@@ -7,6 +7,7 @@
  * model_params[single_node|multi_node][model][gpu type], the variables of
  * build_training_job_cmd, and every result_dict value a minimum
  * (verify_training_results), written as a CVS threshold file (docs/import.md). */
+#include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,13 +190,18 @@ static int legacy_section(struct legacy *x, const json_t *root, const json_t **s
 	json_object_foreach((json_t *)*sec, model, m)
 	{
 		char path[256];
+		if (model[0] == '_')
+			continue; /* a comment; CVS looks up its models by name */
 		assay_json_path_key(path, sizeof(path), x->section, model);
 		if (!json_is_object(m)) {
 			strlist_clear(&gpus);
 			return assay_cfg_expected(&x->c, path, "an object of GPU types", m);
 		}
-		json_object_foreach((json_t *)m, gpu, g) if (!strlist_has(&gpus, gpu))
-		    strlist_push(&gpus, gpu);
+		json_object_foreach((json_t *)m, gpu, g)
+		{
+			if (gpu[0] != '_' && !strlist_has(&gpus, gpu))
+				strlist_push(&gpus, gpu);
+		}
 	}
 	int rc = 0;
 	if (x->o->gpu_type) {
@@ -224,6 +230,7 @@ static int legacy_counts(struct legacy *x, const json_t *cfg, json_t *suite)
 	int rc = ltext(x, cfg, "$.config", "nnodes", "2", &s) < 0 ||
 		 lcount(x, "$.config.nnodes", s, &nodes) < 0;
 	free(s);
+	s = NULL;
 	if (!rc)
 		rc = ltext(x, cfg, "$.config", "training_iterations", "10", &s) < 0 ||
 		     lcount(x, "$.config.training_iterations", s, &iters) < 0;
@@ -399,6 +406,17 @@ static const char *legacy_precision_env(const char *precision)
 	return "TE_FP8=1";
 }
 
+/* CVS's re.search(family, tokenizer, re.I), as a POSIX extended regex. */
+static bool family_matches(const char *family, const char *tokenizer)
+{
+	regex_t re;
+	if (regcomp(&re, family, REG_EXTENDED | REG_ICASE | REG_NOSUB))
+		return false;
+	bool hit = regexec(&re, tokenizer, 0, NULL, 0) == 0;
+	regfree(&re);
+	return hit;
+}
+
 /* The script of the first training_scripts family found in the tokenizer's
  * name (case-insensitive, CVS's order), else CVS's two defaults. */
 static const char *legacy_script(const struct legacy *x, const char *tokenizer)
@@ -408,10 +426,11 @@ static const char *legacy_script(const struct legacy *x, const char *tokenizer)
 	const char *family;
 	const json_t *v;
 	if (x->scripts) {
-		json_object_foreach(
-		    (json_t *)x->scripts, family,
-		    v) if (json_is_string(v) &&
-			   strcasestr(tokenizer, family)) return json_string_value(v);
+		json_object_foreach((json_t *)x->scripts, family, v)
+		{
+			if (json_is_string(v) && family_matches(family, tokenizer))
+				return json_string_value(v);
+		}
 		return NULL;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(defaults); i++)
@@ -514,7 +533,9 @@ static int legacy_model(struct legacy *x, const char *model, const json_t *p, co
 		      "TE_FP8=1, and so does the suite");
 	if (!rc) {
 		json_object_set_new(vars, "PRECISION_ENV", json_string(legacy_precision_env(prec)));
-		json_object_set_new(vars, "SCRIPT", json_string(script));
+		char *ls = cvs_literal(script);
+		json_object_set_new(vars, "SCRIPT", json_string(ls));
+		free(ls);
 		rc = legacy_cell(x, parent, vars, cell);
 	}
 	if (!rc)
@@ -551,6 +572,8 @@ static int legacy_models(struct legacy *x, const json_t *sec, json_t *suite)
 	json_object_foreach((json_t *)sec, model, m)
 	{
 		char mpath[256], path[256];
+		if (model[0] == '_')
+			continue;
 		assay_json_path_key(mpath, sizeof(mpath), x->section, model);
 		assay_json_path_key(path, sizeof(path), mpath, x->gpu);
 		const json_t *p = json_object_get(m, x->gpu);
