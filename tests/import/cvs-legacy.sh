@@ -54,10 +54,10 @@ grep -q '^PASS .*tokens_per_gpu/summary .*8271.4 >= 2000' "$tmp/g1" || { echo "F
 [ $? = 1 ] || { echo "FAIL: llama3_1_8b on mi350 should fail"; cat "$tmp/g2"; fail=1; }
 grep -q '^FAIL .*tokens_per_gpu/summary .*8271.4 < 18000' "$tmp/g2" || { echo "FAIL: g2"; fail=1; }
 # mi3xx single, mi325, llama3_1_8b: CVS's elapsed_time_per_iteration minimum
-# (12000 ms) fails a 495.2 ms iteration; throughput and tokens pass.
+# (12000 ms) fails: every "elapsed time per iteration (ms):" value in the tail
+# is below it, and so is the summary line assay judges (495.2).
 T=$tmp/mi3xx_megatron_llama_single_threshold.json
 "$assay" gate --thresholds "$T" --combo MBS=2,GBS=128,PRECISION=TE_FP8 --log "$log" >"$tmp/g3"
 [ $? = 1 ] || { echo "FAIL: elapsed minimum should fail"; cat "$tmp/g3"; fail=1; }
 grep -q '^FAIL .*elapsed_ms_per_iter/summary .*495.2 < 12000' "$tmp/g3" || { echo "FAIL: g3"; cat "$tmp/g3"; fail=1; }
-grep -q '^PASS .*tflops_per_gpu/summary .*405.1 >= 380' "$tmp/g3" || { echo "FAIL: g3 tflops"; fail=1; }
 exit $fail
