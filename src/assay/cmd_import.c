@@ -56,8 +56,8 @@ static const struct cli_opt import_opts[] = {
 
 const struct cli_spec cmd_import_spec = {
     .name = "import",
-    .usage = "assay import cvs [--out SUITE.json] [--user NAME] [--gpus-per-node N] [--gpu TYPE]\n"
-	     "       CONFIG.json",
+    .usage = "assay import cvs [--out SUITE.json] [--user NAME] [--gpus-per-node N] [--gpu TYPE] "
+	     "CONFIG.json",
     .about = "Write an assay suite from another tool's configuration. Formats:\n"
 	     "\n"
 	     "  cvs  a ROCm/cvs Megatron training configuration\n"
@@ -65,6 +65,9 @@ const struct cli_spec cmd_import_spec = {
 	     "       runs Megatron-LM's training script with the variables CVS sets, its\n"
 	     "       sweep's combinations and runs, nodes and GPUs, its threshold file\n"
 	     "       (found next to the config, as CVS finds it) and its loss-curve gate.\n"
+	     "       CVS's older configs (no schema_version; config and model_params) are\n"
+	     "       read too: --gpu picks the GPU type's settings, and each result_dict\n"
+	     "       value becomes a minimum in SUITE_threshold.json, written beside --out.\n"
 	     "\n"
 	     "Every key that has no place in the suite is named on stderr, one line each\n"
 	     "(`CONFIG: $.path: not carried over: why`); the container image is written\n"
