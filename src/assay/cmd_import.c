@@ -18,6 +18,7 @@ struct import_args {
 	const char *user;
 	long long gpus_per_node;
 	const char *cluster;
+	const char *gpu;
 };
 
 static const struct cli_opt import_opts[] = {
@@ -43,12 +44,20 @@ static const struct cli_opt import_opts[] = {
      .off = offsetof(struct import_args, cluster),
      .help = "cvs: a CVS cluster file: the suite runs on its nodes with the ssh\n"
 	     "launcher (docs/ssh.md)"},
+    {.type = CLI_STRING,
+     .name = "gpu",
+     .arg = "TYPE",
+     .off = offsetof(struct import_args, gpu),
+     .help = "cvs, an older config: the GPU type whose settings to take (mi300x,\n"
+	     "mi325, mi350, mi355: what CVS reads from rocm-smi)",
+     .def = "the only type the config has"},
     CLI_OPT_END,
 };
 
 const struct cli_spec cmd_import_spec = {
     .name = "import",
-    .usage = "assay import cvs [--out SUITE.json] [--user NAME] [--gpus-per-node N] CONFIG.json",
+    .usage = "assay import cvs [--out SUITE.json] [--user NAME] [--gpus-per-node N] [--gpu TYPE] "
+	     "CONFIG.json",
     .about = "Write an assay suite from another tool's configuration. Formats:\n"
 	     "\n"
 	     "  cvs  a ROCm/cvs Megatron training configuration\n"
@@ -56,6 +65,9 @@ const struct cli_spec cmd_import_spec = {
 	     "       runs Megatron-LM's training script with the variables CVS sets, its\n"
 	     "       sweep's combinations and runs, nodes and GPUs, its threshold file\n"
 	     "       (found next to the config, as CVS finds it) and its loss-curve gate.\n"
+	     "       CVS's older configs (no schema_version; config and model_params) are\n"
+	     "       read too: --gpu picks the GPU type's settings, and each result_dict\n"
+	     "       value becomes a minimum in SUITE_threshold.json, written beside --out.\n"
 	     "\n"
 	     "Every key that has no place in the suite is named on stderr, one line each\n"
 	     "(`CONFIG: $.path: not carried over: why`); the container image is written\n"
@@ -71,10 +83,26 @@ const struct cli_spec cmd_import_spec = {
     .args_what = "argument",
 };
 
-static int import_cvs(const struct import_args *a, const char *config, json_t **suite)
+/* Beside SUITE.json: SUITE_threshold.json (caller frees), or NULL. */
+static char *thresholds_beside(const char *out)
 {
-	struct assay_import_opts o = {
-	    .user = a->user, .gpus_per_node = a->gpus_per_node, .cluster_file = a->cluster};
+	if (!out)
+		return NULL;
+	size_t n = strlen(out);
+	if (n > 5 && !strcmp(out + n - 5, ".json"))
+		n -= 5;
+	return xasprintf("%.*s_threshold.json", (int)n, out);
+}
+
+static int import_cvs(const struct import_args *a, const char *config, json_t **suite,
+		      json_t **thresholds, char **thresholds_file)
+{
+	*thresholds_file = thresholds_beside(a->out);
+	struct assay_import_opts o = {.user = a->user,
+				      .gpus_per_node = a->gpus_per_node,
+				      .cluster_file = a->cluster,
+				      .gpu_type = a->gpu,
+				      .thresholds_file = *thresholds_file};
 	struct passwd *pw;
 	if (!o.user)
 		o.user = getenv("LOGNAME");
@@ -92,16 +120,41 @@ static int import_cvs(const struct import_args *a, const char *config, json_t **
 	for (size_t i = 0; i < im.notes.n; i++)
 		fprintf(stderr, "%s: %s\n", config, im.notes.v[i]);
 	*suite = json_incref(im.suite);
+	*thresholds = json_incref(im.thresholds);
 	assay_import_release(&im);
 	return ASSAY_OK;
 }
 
 static const struct {
 	const char *name;
-	int (*run)(const struct import_args *a, const char *config, json_t **suite);
+	int (*run)(const struct import_args *a, const char *config, json_t **suite,
+		   json_t **thresholds, char **thresholds_file);
 } importers[] = {
     {"cvs", import_cvs},
 };
+
+/* doc as pretty JSON to path (stdout when NULL); 0, or the exit code. */
+static int write_json(const char *path, json_t *doc)
+{
+	char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
+	size_t len = strlen(text);
+	int rc = ASSAY_OK;
+	text = xrealloc(text, len + 2);
+	text[len++] = '\n';
+	text[len] = '\0';
+	if (path) {
+		struct assay_error e;
+		assay_error_clear(&e);
+		if (assay_write_file_atomic(path, text, len, &e) != ASSAY_OK)
+			rc = cli_report(&e);
+		else
+			printf("wrote %s\n", path);
+	} else {
+		fputs(text, stdout);
+	}
+	free(text);
+	return rc;
+}
 
 int cmd_import(int argc, char **argv)
 {
@@ -122,25 +175,16 @@ int cmd_import(int argc, char **argv)
 	free(ro_path);
 	if (same)
 		return cli_usage_error("import", "--out %s is the configuration itself", a.out);
-	json_t *suite = NULL;
-	if ((rc = importers[k].run(&a, config, &suite)) != ASSAY_OK)
-		return rc;
-	char *text = assay_json_dumps(suite, ASSAY_JSON_PRETTY);
+	json_t *suite = NULL, *thresholds = NULL;
+	char *tfile = NULL;
+	rc = importers[k].run(&a, config, &suite, &thresholds, &tfile);
+	/* The thresholds file first: the suite names it. */
+	if (rc == ASSAY_OK && thresholds)
+		rc = write_json(tfile, thresholds);
+	if (rc == ASSAY_OK)
+		rc = write_json(a.out, suite);
 	json_decref(suite);
-	size_t len = strlen(text);
-	text = xrealloc(text, len + 2);
-	text[len++] = '\n';
-	text[len] = '\0';
-	if (a.out) {
-		struct assay_error e;
-		assay_error_clear(&e);
-		if (assay_write_file_atomic(a.out, text, len, &e) != ASSAY_OK)
-			rc = cli_report(&e);
-		else
-			printf("wrote %s\n", a.out);
-	} else {
-		fputs(text, stdout);
-	}
-	free(text);
+	json_decref(thresholds);
+	free(tfile);
 	return rc;
 }

@@ -114,7 +114,7 @@ static char *subst_user(const struct cvs *x, const char *s)
 }
 
 /* Text with assay's placeholder braces doubled, so it is taken literally. */
-static char *literal(const char *s)
+char *cvs_literal(const char *s)
 {
 	struct sbuf sb = SBUF_INIT;
 	sbuf_adds(&sb, "");
@@ -165,7 +165,7 @@ static int text_or(struct cvs *x, const json_t *obj, const char *parent, const c
 
 static void env_set(struct cvs *x, const char *name, const char *value)
 {
-	char *v = literal(value);
+	char *v = cvs_literal(value);
 	json_object_set_new(x->env, name, json_string(v));
 	free(v);
 }
@@ -199,7 +199,7 @@ static const char *precision_env(const struct cvs_flags *f, const char *precisio
 }
 
 /* Single-quote s for sh when it is not plain. */
-static void sh_word(struct sbuf *sb, const char *s)
+void cvs_sh_word(struct sbuf *sb, const char *s)
 {
 	if (*s &&
 	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-") ==
@@ -380,7 +380,7 @@ static int import_model(struct cvs *x, const json_t *root, json_t *suite, long l
 	x->tokenizer = xstrdup(tok);
 	json_t *ctx = json_object();
 	if (*name) {
-		char *w = literal(name);
+		char *w = cvs_literal(name);
 		json_object_set_new(ctx, "workload", json_string(w));
 		free(w);
 	}
@@ -430,7 +430,7 @@ static int import_combo(struct cvs *x, const char *key, const json_t *v, const s
 			     prec, CVS_DEFAULT_PRECISION_ENV);
 			penv = CVS_DEFAULT_PRECISION_ENV;
 		}
-		char *lm = literal(mbs), *lg = literal(gbs), *lp = literal(prec);
+		char *lm = cvs_literal(mbs), *lg = cvs_literal(gbs), *lp = cvs_literal(prec);
 		json_object_set_new(combos, key,
 				    json_pack("{s:s, s:s, s:s, s:s}", "MBS", lm, "GBS", lg,
 					      "PRECISION", lp, "PRECISION_ENV", penv));
@@ -703,7 +703,7 @@ static void describe(json_t *suite, const char *base, const char *framework, con
 		sbuf_adds(&sb, " CVS runs it in a container whose image the config leaves unset "
 			       "(container.image): fill it in and import again, or run the suite "
 			       "inside that image.");
-	char *d = literal(sbuf_str(&sb));
+	char *d = cvs_literal(sbuf_str(&sb));
 	json_object_set_new(suite, "description", json_string(d));
 	free(d);
 	sbuf_release(&sb);
@@ -712,12 +712,14 @@ static void describe(json_t *suite, const char *base, const char *framework, con
 void assay_import_init(struct assay_import *im)
 {
 	im->suite = NULL;
+	im->thresholds = NULL;
 	im->notes = (struct strlist)STRLIST_INIT;
 }
 
 void assay_import_release(struct assay_import *im)
 {
 	json_decref(im->suite);
+	json_decref(im->thresholds);
 	strlist_clear(&im->notes);
 	assay_import_init(im);
 }
@@ -771,11 +773,11 @@ struct cvs_parts {
 static void import_command(struct cvs *x, const struct cvs_parts *p, json_t *suite)
 {
 	struct sbuf cmd = SBUF_INIT;
-	char *rd = literal(p->root_dir);
+	char *rd = cvs_literal(p->root_dir);
 	sbuf_adds(&cmd, "cd ");
-	sh_word(&cmd, rd);
+	cvs_sh_word(&cmd, rd);
 	sbuf_adds(&cmd, " && exec env {PRECISION_ENV} bash ");
-	sh_word(&cmd, p->script);
+	cvs_sh_word(&cmd, p->script);
 	free(rd);
 	json_object_set_new(suite, "argv", json_pack("[s, s, s]", "sh", "-c", sbuf_str(&cmd)));
 	sbuf_release(&cmd);
@@ -802,7 +804,7 @@ static void import_gates(struct cvs *x, const struct cvs_parts *p, json_t *loss_
 {
 	json_t *gates = json_object();
 	if (p->thresholds && p->enforce) {
-		char *t = literal(p->thresholds);
+		char *t = cvs_literal(p->thresholds);
 		json_object_set_new(gates, "thresholds", json_string(t));
 		free(t);
 	} else if (p->thresholds) {
@@ -818,7 +820,7 @@ static void import_gates(struct cvs *x, const struct cvs_parts *p, json_t *loss_
 }
 
 /* The suite with its keys in the order a suite is written by hand. */
-static json_t *ordered(const json_t *suite)
+json_t *cvs_ordered(const json_t *suite)
 {
 	static const char *const order[] = {
 	    "kind",          "name",     "description", "combos",   "runs",    "container",
@@ -837,7 +839,7 @@ static void suite_name(json_t *suite, const char *base)
 	size_t n = strlen(name);
 	if (n > 5 && !strcmp(name + n - 5, ".json"))
 		name[n - 5] = '\0';
-	char *lname = literal(name);
+	char *lname = cvs_literal(name);
 	json_object_set_new(suite, "kind", json_string("command"));
 	json_object_set_new(suite, "name", json_string(lname));
 	free(lname);
@@ -850,6 +852,9 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 {
 	assay_error_clear(e);
 	assay_import_init(out);
+	if (json_is_object(root) && !json_object_get(root, "schema_version") &&
+	    json_object_get(root, "model_params"))
+		return cvs_import_legacy(root, config_path, o, out, e);
 	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';
@@ -887,7 +892,7 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 			rc = cvs_import_cluster(o->cluster_file, suite, out, e);
 	}
 	if (!rc) {
-		out->suite = ordered(suite);
+		out->suite = cvs_ordered(suite);
 	} else {
 		strlist_clear(&out->notes);
 	}

@@ -67,4 +67,17 @@ struct assay_import;
 int cvs_import_cluster(const char *cluster_file, json_t *suite, struct assay_import *out,
 		       struct assay_error *e);
 
+/* `assay import cvs` (import_cvs.c, import_cvs_legacy.c): text with assay's
+ * placeholder braces doubled; s single-quoted for sh when not plain; a suite
+ * with its keys in hand-written order (new reference); CVS's older
+ * non-schema Megatron configs (top-level config and model_params). */
+char *cvs_literal(const char *s);
+void cvs_sh_word(struct sbuf *sb, const char *s);
+json_t *cvs_ordered(const json_t *suite);
+struct assay_import;
+struct assay_import_opts;
+assay_err cvs_import_legacy(const json_t *root, const char *config_path,
+			    const struct assay_import_opts *o, struct assay_import *out,
+			    struct assay_error *e);
+
 #endif

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `assay import cvs` on ROCm/cvs's older non-schema Megatron configs (ROCm/cvs
+# dddd914, cvs/input/config_file/training/megatron/mi3xx_megatron_llama_single.json,
+# mi3xx_megatron_llama_distributed.json, mi35x_megatron_llama_single.json, with
+# their <changeme> values filled in: tests/fixtures/cli/import/legacy/README.md).
+# Rules: cvs/lib/megatron_training_lib.py. The suite and its thresholds file
+# are compared verbatim with expected/ (the notes: tests/cli/import/cvs-legacy-
+# mi3*.t); the suite passes assay lint and assay run --dry-run;
+# the thresholds gate a ROCm Megatron log as CVS's verify_training_results does
+# (every result_dict value a minimum).
+set -u
+assay=${ASSAY_BIN:?}
+cd "${ASSAY_SOURCE_DIR:?}" || exit 1
+L=tests/fixtures/cli/import/legacy
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# config:gpu type
+for pair in mi3xx_megatron_llama_single:mi325 mi3xx_megatron_llama_distributed:mi300x \
+  mi35x_megatron_llama_single:mi350; do
+  c=${pair%:*} g=${pair#*:}
+  if ! "$assay" import cvs --user alice --gpu "$g" --out "$tmp/$c.json" "$L/filled_$c.json" \
+    >"$tmp/out" 2>"$tmp/notes"; then
+    echo "FAIL: import cvs $c"; cat "$tmp/notes"; fail=1; continue
+  fi
+  sed -i "s|$tmp/|OUT/|g" "$tmp/$c.json"
+  for f in "$c.json" "${c}_threshold.json"; do
+    diff -u "$L/expected/$f" "$tmp/$f" || { echo "FAIL: $f differs"; fail=1; }
+  done
+  sed -i "s|OUT/|$tmp/|g" "$tmp/$c.json"
+  "$assay" lint "$tmp/$c.json" >/dev/null 2>&1 || { echo "FAIL: assay lint $c"; fail=1; }
+  "$assay" run --dry-run --out "$tmp/out-$c" --store "$tmp/$c.db" "$tmp/$c.json" >"$tmp/dry" 2>&1 ||
+    { echo "FAIL: assay run --dry-run $c"; cat "$tmp/dry"; fail=1; }
+  got=$(grep -c '^\[[0-9]*/[0-9]*\] ' "$tmp/dry")
+  [ "$got" = 2 ] || { echo "FAIL: $c: $got cases in the dry run, CVS has 2 models"; fail=1; }
+done
+# With a CVS cluster file: the ssh launcher on its nodes, no container.
+"$assay" import cvs --user alice --gpu mi300x --cluster tests/fixtures/cli/import/cluster.json \
+  --out "$tmp/cl.json" "$L/filled_mi3xx_megatron_llama_distributed.json" >/dev/null 2>"$tmp/cl.notes" ||
+  { echo "FAIL: import --cluster"; cat "$tmp/cl.notes"; fail=1; }
+grep -q '"type": "ssh"' "$tmp/cl.json" || { echo "FAIL: --cluster: no ssh launcher"; fail=1; }
+grep -q '"container"' "$tmp/cl.json" && { echo "FAIL: --cluster: a container block"; fail=1; }
+grep -q 'config.container_image: not carried over: a container per host' "$tmp/cl.notes" ||
+  { echo "FAIL: --cluster: no container note"; fail=1; }
+# End to end: tests/fixtures/training/megatron-rocm-summary.log has tokens/GPU/s
+# 8271.4 in its last 15 lines. mi35x, mi350: llama3_1_70b's minimum 2000 passes
+# (CVS passes), llama3_1_8b's 18000 fails (CVS fails).
+T=$tmp/mi35x_megatron_llama_single_threshold.json
+log=tests/fixtures/training/megatron-rocm-summary.log
+"$assay" gate --thresholds "$T" --combo MBS=3,GBS=24,PRECISION=TE_FP16 --log "$log" >"$tmp/g1"
+[ $? = 0 ] || { echo "FAIL: llama3_1_70b on mi350 should pass"; cat "$tmp/g1"; fail=1; }
+grep -q '^PASS .*tokens_per_gpu/summary .*8271.4 >= 2000' "$tmp/g1" || { echo "FAIL: g1"; fail=1; }
+"$assay" gate --thresholds "$T" --combo MBS=4,GBS=128,PRECISION=TE_FP8 --log "$log" >"$tmp/g2"
+[ $? = 1 ] || { echo "FAIL: llama3_1_8b on mi350 should fail"; cat "$tmp/g2"; fail=1; }
+grep -q '^FAIL .*tokens_per_gpu/summary .*8271.4 < 18000' "$tmp/g2" || { echo "FAIL: g2"; fail=1; }
+# mi3xx single, mi325, llama3_1_8b: CVS's elapsed_time_per_iteration minimum
+# (12000 ms) fails: every "elapsed time per iteration (ms):" value in the tail
+# is below it, and so is the summary line assay judges (495.2).
+T=$tmp/mi3xx_megatron_llama_single_threshold.json
+"$assay" gate --thresholds "$T" --combo MBS=2,GBS=128,PRECISION=TE_FP8 --log "$log" >"$tmp/g3"
+[ $? = 1 ] || { echo "FAIL: elapsed minimum should fail"; cat "$tmp/g3"; fail=1; }
+grep -q '^FAIL .*elapsed_ms_per_iter/summary .*495.2 < 12000' "$tmp/g3" || { echo "FAIL: g3"; cat "$tmp/g3"; fail=1; }
+exit $fail
