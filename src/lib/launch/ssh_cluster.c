@@ -146,11 +146,13 @@ static int read_doc(struct assay_cfg *c, const json_t *doc, struct ssh_opts *o)
 	if (!json_is_object(doc))
 		return assay_cfg_expected(c, "$", "a CVS cluster file (an object)", doc);
 	json_t *orch = json_object_get(doc, "orchestrator");
-	if (orch && !(json_is_string(orch) && !strcmp(json_string_value(orch), "baremetal")))
-		return assay_cfg_fail(
-		    c, "$.orchestrator",
-		    "only \"baremetal\" is run by the ssh launcher so far: for a "
-		    "container per node, give the suite a container block (docs/ssh.md)");
+	const char *ov = json_is_string(orch) ? json_string_value(orch) : "";
+	if (orch && strcmp(ov, "baremetal") && strcmp(ov, "container"))
+		return assay_cfg_expected(c, "$.orchestrator", "\"baremetal\" or \"container\"",
+					  orch);
+	/* CVS reads the container block only for orchestrator container. */
+	if (!strcmp(ov, "container") && ssh_cvs_parse(c, doc, o) < 0)
+		return -1;
 	if (cluster_string(c, doc, "$", "username", ASSAY_CFG_REQUIRED, &o->user) < 0 ||
 	    cluster_string(c, doc, "$", "priv_key_file", ASSAY_CFG_REQUIRED, &o->identity) < 0 ||
 	    read_nodes(c, doc, o) < 0 || read_env(c, doc, o) < 0 || check_head(c, doc, o) < 0)
@@ -191,6 +193,7 @@ assay_err assay_ssh_cluster_hosts(const char *file, struct strlist *hosts, struc
 	free(o.user);
 	free(o.identity);
 	free(o.cluster_file);
+	ssh_cvs_free(o.cvs);
 	strlist_clear(&o.env);
 	return rc ? ASSAY_USAGE : ASSAY_OK;
 }
