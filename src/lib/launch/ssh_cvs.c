@@ -73,19 +73,16 @@ static int read_registry(struct assay_cfg *c, const json_t *args, const char *pa
 	char p[300];
 	assay_json_path_key(p, sizeof(p), path, "registry");
 	static const char *const keys[] = {"username", "password_file", "server", NULL};
-	const char *u = NULL, *f = NULL;
 	json_t *srv = json_object_get(r, "server");
 	if (assay_cfg_object(c, r, p, keys) < 0 ||
-	    assay_cfg_string(c, r, p, "username", ASSAY_CFG_REQUIRED, &u) < 0 ||
-	    assay_cfg_string(c, r, p, "password_file", ASSAY_CFG_REQUIRED, &f) < 0)
+	    ssh_cluster_string(c, r, p, "username", ASSAY_CFG_REQUIRED, &x->reg_user) < 0 ||
+	    ssh_cluster_string(c, r, p, "password_file", ASSAY_CFG_REQUIRED, &x->reg_file) < 0)
 		return -1;
 	if (srv && !json_is_string(srv)) {
 		char q[320];
 		assay_json_path_key(q, sizeof(q), p, "server");
 		return assay_cfg_expected(c, q, "a string (\"\" for Docker Hub)", srv);
 	}
-	x->reg_user = xstrdup(u);
-	x->reg_file = xstrdup(f);
 	x->reg_server = xstrdup(srv ? json_string_value(srv) : "");
 	return 1;
 }
@@ -191,21 +188,22 @@ static int read_block(struct assay_cfg *c, const json_t *blk, struct ssh_cvs *x)
 		return assay_cfg_fail(c, "$.container.image_tar",
 				      "not run by assay: load the image on every host, or "
 				      "give an image the hosts can pull");
-	const char *life = "per_run", *image = NULL, *name = NULL;
+	const char *life = "per_run";
 	json_t *rt = NULL;
 	if (assay_cfg_enum(c, blk, "$.container", "lifetime", ASSAY_CFG_OPTIONAL, cvs_lifetimes,
 			   &life) < 0 ||
-	    assay_cfg_string(c, blk, "$.container", "image", ASSAY_CFG_REQUIRED, &image) < 0 ||
-	    assay_cfg_string(c, blk, "$.container", "name", ASSAY_CFG_OPTIONAL, &name) < 0 ||
+	    ssh_cluster_string(c, blk, "$.container", "image", ASSAY_CFG_REQUIRED, &x->ctr.image) <
+		0 ||
+	    ssh_cluster_string(c, blk, "$.container", "name", ASSAY_CFG_OPTIONAL, &x->name) < 0 ||
 	    read_runtime(c, blk, &rt, x) < 0)
 		return -1;
 	for (size_t i = 0; cvs_lifetimes[i]; i++)
 		if (!strcmp(life, cvs_lifetimes[i]))
 			x->lifetime = (enum ssh_cvs_lifetime)i;
 	x->ctr.on = true;
-	x->ctr.image = xstrdup(image);
 	x->ctr.pull = ASSAY_CTR_PULL_MISSING;
-	x->name = name ? xstrdup(name) : default_name(image);
+	if (!x->name)
+		x->name = default_name(x->ctr.image);
 	return read_args(c, rt, x);
 }
 

@@ -76,6 +76,10 @@ long ssh_host_script(const struct ssh_launcher *l, size_t k, const char *script,
  * adds -n<rank>); with case_id NULL, the run's prefix assay-<run>-. */
 void ssh_label(const char *run_id, const char *case_id, int attempt, struct sbuf *out);
 
+/* ssh_cluster.c: a cluster file's string member (required or not) with
+ * {user-id} resolved, no placeholder left; *out owned. 0 when absent. */
+int ssh_cluster_string(struct assay_cfg *c, const json_t *obj, const char *path, const char *key,
+		       int flags, char **out);
 /* ssh_cvs.c: the cluster file's container block at $.container. */
 int ssh_cvs_parse(struct assay_cfg *c, const json_t *doc, struct ssh_opts *o);
 void ssh_cvs_free(struct ssh_cvs *cvs);
