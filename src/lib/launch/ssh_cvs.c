@@ -435,8 +435,10 @@ assay_err ssh_cvs_ready(struct ssh_launcher *l, struct assay_error *e)
 	free(all);
 	if (rc != ASSAY_OK)
 		return rc;
-	l->sudo = xcalloc(n, sizeof(*l->sudo));
-	l->devices = xcalloc(n, sizeof(*l->devices));
+	if (!l->sudo) { /* a failed setup is asked again by the next case */
+		l->sudo = xcalloc(n, sizeof(*l->sudo));
+		l->devices = xcalloc(n, sizeof(*l->devices));
+	}
 	for (size_t k = 0; k < n && rc == ASSAY_OK; k++)
 		rc = host_ready(l, k, e);
 	if (rc == ASSAY_OK && l->o.cvs->lifetime != SSH_CVS_PER_RUN)
