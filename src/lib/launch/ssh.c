@@ -27,14 +27,16 @@ int ssh_cluster_read(struct assay_cfg *c, const char *file, const char *path, st
 /* On a host: signal every process labelled with the prefix ($2 the signal,
  * $3 the prefix), one line per process signalled. Nothing else is read. */
 static const char sweep_script[] =
-    "for f in $(grep -lsz \"^ASSAY_SSH_LABEL=$2\" /proc/[0-9]*/environ); do f=${f#/proc/}; "
-    "kill -\"$1\" \"${f%/environ}\" 2>/dev/null && echo \"${f%/environ}\"; done; exit 0";
+    "S=; sudo -n true >/dev/null 2>&1 && S='sudo -n'; "
+    "for f in $($S grep -lsz \"^ASSAY_SSH_LABEL=$2\" /proc/[0-9]*/environ); do f=${f#/proc/}; "
+    "$S kill -\"$1\" \"${f%/environ}\" 2>/dev/null && echo \"${f%/environ}\"; done; exit 0";
 /* On a host: remove the containers labelled assay.run=$1 (podman, docker),
  * one line per container removed. */
 static const char ctr_sweep_script[] =
+    "S=; sudo -n true >/dev/null 2>&1 && S='sudo -n'; "
     "for r in podman docker; do command -v $r >/dev/null 2>&1 || continue; "
-    "for c in $($r ps -a --filter \"label=assay.run=$1\" --format '{{.Names}}' 2>/dev/null); "
-    "do $r rm -f \"$c\" >/dev/null 2>&1 && echo \"$c\"; done; done; exit 0";
+    "for c in $($S $r ps -a --filter \"label=assay.run=$1\" --format '{{.Names}}' 2>/dev/null); "
+    "do $S $r rm -f \"$c\" >/dev/null 2>&1 && echo \"$c\"; done; done; exit 0";
 
 void ssh_label(const char *run_id, const char *case_id, int attempt, struct sbuf *out)
 {
@@ -370,6 +372,11 @@ static assay_err ssh_check(struct assay_launcher *base, const struct assay_launc
 		    "case %s: the ssh launcher runs one process per node; an MPI "
 		    "case needs the local or slurm launcher",
 		    s->case_id);
+	if (s->container && s->container->on && l->o.cvs)
+		return assay_error_at(e, ASSAY_USAGE, l->o.suite_file, l->o.path, 0,
+				      "case %s: the suite's container block and the container "
+				      "block of %s both ask for a container: keep one",
+				      s->case_id, l->o.cluster_file);
 	if (s->container && s->container->on && !assay_container_is_local(s->container))
 		return assay_error_set(
 		    e, ASSAY_USAGE,
@@ -394,6 +401,7 @@ static void opts_release(struct ssh_opts *o)
 	free(o->suite_file);
 	free(o->path);
 	strlist_clear(&o->env);
+	ssh_cvs_free(o->cvs);
 }
 
 static void ssh_free(struct assay_launcher *base)
@@ -415,6 +423,10 @@ static void ssh_free(struct assay_launcher *base)
 	free(pids);
 	if (l->ctl_dir[0])
 		rmdir(l->ctl_dir);
+	for (size_t k = 0; l->devices && k < l->o.n_hosts; k++)
+		strlist_clear(&l->devices[k]);
+	free(l->devices);
+	free(l->sudo);
 	opts_release(&l->o);
 	free(l);
 }

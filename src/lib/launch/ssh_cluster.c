@@ -39,10 +39,8 @@ static bool placeholder(const char *v)
 	return (open && strchr(open, '}')) || strstr(v, "<changeme>");
 }
 
-/* A string member (required or not) with {user-id} resolved, no
- * placeholder left; *out owned. 0 when absent. */
-static int cluster_string(struct assay_cfg *c, const json_t *obj, const char *path, const char *key,
-			  int flags, char **out)
+int ssh_cluster_string(struct assay_cfg *c, const json_t *obj, const char *path, const char *key,
+		       int flags, char **out)
 {
 	const char *v = NULL;
 	int got = assay_cfg_string(c, obj, path, key, flags, &v);
@@ -82,7 +80,7 @@ static int read_nodes(struct assay_cfg *c, const json_t *doc, struct ssh_opts *o
 		if (!json_is_object(n))
 			return assay_cfg_expected(c, p, "an object with \"vpc_ip\"", n);
 		char *addr = NULL;
-		if (cluster_string(c, n, p, "vpc_ip", ASSAY_CFG_REQUIRED, &addr) < 0)
+		if (ssh_cluster_string(c, n, p, "vpc_ip", ASSAY_CFG_REQUIRED, &addr) < 0)
 			return -1;
 		o->hosts[o->n_hosts].host = xstrdup(host);
 		o->hosts[o->n_hosts].addr = addr;
@@ -128,7 +126,8 @@ static int check_head(struct assay_cfg *c, const json_t *doc, const struct ssh_o
 		return 0;
 	if (!json_is_object(head))
 		return assay_cfg_expected(c, "$.head_node_dict", "an object", head);
-	int got = cluster_string(c, head, "$.head_node_dict", "mgmt_ip", ASSAY_CFG_OPTIONAL, &mgmt);
+	int got =
+	    ssh_cluster_string(c, head, "$.head_node_dict", "mgmt_ip", ASSAY_CFG_OPTIONAL, &mgmt);
 	if (got <= 0)
 		return got;
 	bool found = false;
@@ -146,13 +145,16 @@ static int read_doc(struct assay_cfg *c, const json_t *doc, struct ssh_opts *o)
 	if (!json_is_object(doc))
 		return assay_cfg_expected(c, "$", "a CVS cluster file (an object)", doc);
 	json_t *orch = json_object_get(doc, "orchestrator");
-	if (orch && !(json_is_string(orch) && !strcmp(json_string_value(orch), "baremetal")))
-		return assay_cfg_fail(
-		    c, "$.orchestrator",
-		    "only \"baremetal\" is run by the ssh launcher so far: for a "
-		    "container per node, give the suite a container block (docs/ssh.md)");
-	if (cluster_string(c, doc, "$", "username", ASSAY_CFG_REQUIRED, &o->user) < 0 ||
-	    cluster_string(c, doc, "$", "priv_key_file", ASSAY_CFG_REQUIRED, &o->identity) < 0 ||
+	const char *ov = json_is_string(orch) ? json_string_value(orch) : "";
+	if (orch && strcmp(ov, "baremetal") && strcmp(ov, "container"))
+		return assay_cfg_expected(c, "$.orchestrator", "\"baremetal\" or \"container\"",
+					  orch);
+	/* CVS reads the container block only for orchestrator container. */
+	if (!strcmp(ov, "container") && ssh_cvs_parse(c, doc, o) < 0)
+		return -1;
+	if (ssh_cluster_string(c, doc, "$", "username", ASSAY_CFG_REQUIRED, &o->user) < 0 ||
+	    ssh_cluster_string(c, doc, "$", "priv_key_file", ASSAY_CFG_REQUIRED, &o->identity) <
+		0 ||
 	    read_nodes(c, doc, o) < 0 || read_env(c, doc, o) < 0 || check_head(c, doc, o) < 0)
 		return -1;
 	return 0;
@@ -191,6 +193,7 @@ assay_err assay_ssh_cluster_hosts(const char *file, struct strlist *hosts, struc
 	free(o.user);
 	free(o.identity);
 	free(o.cluster_file);
+	ssh_cvs_free(o.cvs);
 	strlist_clear(&o.env);
 	return rc ? ASSAY_USAGE : ASSAY_OK;
 }

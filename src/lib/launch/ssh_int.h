@@ -7,12 +7,25 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "assay/container.h"
 #include "assay/launch.h"
 #include "assay/util.h"
 
 struct ssh_host {
 	char *host; /* what ssh connects to (a name, an address, an ssh_config Host) */
 	char *addr; /* the address the other nodes reach it by (CVS's vpc_ip) */
+};
+
+/* CVS's per-host container (a cluster file's `orchestrator: container` and
+ * its `container` block, docs/ssh.md): per_run cases run in a fresh
+ * container each (the suite-container path), no_launch and persistent ones
+ * in the container `name` that runs on every host. */
+enum ssh_cvs_lifetime { SSH_CVS_NO_LAUNCH = 0, SSH_CVS_PER_RUN, SSH_CVS_PERSISTENT };
+struct ssh_cvs {
+	enum ssh_cvs_lifetime lifetime;
+	char *name;
+	struct assay_container ctr; /* runtime, image, volumes; options: the args' flags */
+	char *reg_user, *reg_file, *reg_server; /* registry login, or reg_user NULL */
 };
 
 struct ssh_opts {
@@ -25,6 +38,7 @@ struct ssh_opts {
 	double connect_timeout_s, grace_s;
 	bool accept_new;         /* StrictHostKeyChecking accept-new instead of yes */
 	char *cluster_file;      /* where hosts came from, for messages; or NULL */
+	struct ssh_cvs *cvs;     /* the cluster file's container block, or NULL */
 	char *suite_file, *path; /* where the launcher block is, for messages */
 };
 
@@ -32,6 +46,12 @@ struct ssh_launcher {
 	struct assay_launcher base;
 	struct ssh_opts o;
 	char ctl_dir[64]; /* the master connections' sockets, "" until made */
+	/* Per host, once per run (CVS container block): passwordless sudo
+	 * (-1 not asked yet), CVS's default devices present there, the
+	 * registry login and the lifetime's setup done. */
+	signed char *sudo;
+	struct strlist *devices;
+	bool ready;
 };
 
 /* ssh's argv to host k (through its master when one runs), with the
@@ -55,6 +75,26 @@ long ssh_host_script(const struct ssh_launcher *l, size_t k, const char *script,
 /* The label of a case's processes: assay-<run>-<case>-a<attempt> (a node
  * adds -n<rank>); with case_id NULL, the run's prefix assay-<run>-. */
 void ssh_label(const char *run_id, const char *case_id, int attempt, struct sbuf *out);
+
+/* ssh_cluster.c: a cluster file's string member (required or not) with
+ * {user-id} resolved, no placeholder left; *out owned. 0 when absent. */
+int ssh_cluster_string(struct assay_cfg *c, const json_t *obj, const char *path, const char *key,
+		       int flags, char **out);
+/* ssh_cvs.c: the cluster file's container block at $.container. */
+int ssh_cvs_parse(struct assay_cfg *c, const json_t *doc, struct ssh_opts *o);
+void ssh_cvs_free(struct ssh_cvs *cvs);
+/* Once per run, before the first case, on every host of the file (as
+ * CVS's setup): passwordless sudo and the default devices asked; the
+ * registry login; no_launch/persistent: the container checked on every
+ * host (persistent: started on each when it runs on none). ASSAY_INFRA
+ * naming the host. */
+assay_err ssh_cvs_ready(struct ssh_launcher *l, struct assay_error *e);
+/* Host k's devices, one line each: "DEV passed" or "DEV left out: ...". */
+void ssh_cvs_devices_note(const struct ssh_launcher *l, size_t k, struct sbuf *out);
+/* "sudo -n" words before a runtime command on host k (none without sudo);
+ * names: the variables the command must keep (sudo resets the rest). */
+void ssh_cvs_sudo(const struct ssh_launcher *l, size_t k, const struct strlist *names,
+		  struct strlist *out);
 
 /* The script every node runs (its argv[0] and arguments follow it). */
 extern const char ssh_node_script[];

@@ -31,15 +31,17 @@
  * is gone), everything labelled gets SIGTERM, then SIGKILL after the grace
  * period; what the command leaves behind when it exits gets the same. */
 const char ssh_node_script[] =
-    "L=$1 E=$2 G=$3 C=$4 R=$5 s= w=\n"
+    "L=$1 E=$2 G=$3 C=$4 R=$5 S=$6 s= w=\n"
     "while IFS= read -r l; do [ \"$l\" = \"$E\" ] && break; s=\"$s$l\n\"; done\n"
     "[ \"$l\" = \"$E\" ] || exit 255\n"
     "eval \"$s\"\n"
-    "left() { grep -qsz \"^ASSAY_SSH_LABEL=$L\\$\" /proc/[0-9]*/environ; }\n"
-    "sig() { [ -n \"$w\" ] && kill -\"$1\" -- -\"$w\" 2>/dev/null; for f in $(grep -lsz "
-    "\"^ASSAY_SSH_LABEL=$L\\$\" /proc/[0-9]*/environ); do f=${f#/proc/}; kill -\"$1\" "
+    "left() { ${S:+sudo -n} grep -qsz \"^ASSAY_SSH_LABEL=$L\\$\" /proc/[0-9]*/environ; }\n"
+    "sig() { [ -n \"$w\" ] && kill -\"$1\" -- -\"$w\" 2>/dev/null; for f in $(${S:+sudo -n} grep "
+    "-lsz "
+    "\"^ASSAY_SSH_LABEL=$L\\$\" /proc/[0-9]*/environ); do f=${f#/proc/}; ${S:+sudo -n} kill "
+    "-\"$1\" "
     "\"${f%/environ}\" 2>/dev/null; done; }\n"
-    "ctr() { [ -n \"$C\" ] && \"$R\" \"$@\" \"$C\" >/dev/null 2>&1; }\n"
+    "ctr() { [ -n \"$C\" ] && ${S:+sudo -n} \"$R\" \"$@\" \"$C\" >/dev/null 2>&1; }\n"
     "end() { ctr kill --signal=TERM; sig TERM; i=0; while [ $i -lt $G ] && left; do sleep 0.1; "
     "i=$((i+1)); done; sig KILL; ctr rm -f; }\n"
     "exec 3<&0 </dev/null\n"
@@ -87,6 +89,7 @@ struct ssh_job {
 	 * before the node's "-n<rank>", the variables it gets by name. */
 	char *ctr_name, *ctr_run, *ctr_dir;
 	struct assay_container ctr;
+	bool cvs_exec; /* CVS no_launch/persistent: `exec` in the named container */
 	struct strlist ctr_env;
 	char where[160];
 };
@@ -104,7 +107,8 @@ static struct ssh_job *J(const struct assay_job *job)
  * ... IMAGE argv` (docs/containers.md; the rank keeps the names apart where
  * nodes share a runtime): the variables cross by name, their values are in
  * the runtime's environment on the node. */
-static void in_container(struct ssh_job *j, const struct assay_launch_spec *s)
+static void in_container(struct ssh_job *j, const struct assay_launch_spec *s,
+			 const struct assay_container *ctr)
 {
 	static const char *const rank_vars[] = {"NODE_RANK", "NNODES", "MASTER_ADDR",
 						"MASTER_PORT"};
@@ -126,7 +130,7 @@ static void in_container(struct ssh_job *j, const struct assay_launch_spec *s)
 	j->ctr_run = xstrdup(s->run_id ? s->run_id : "run");
 	assay_container_name(j->ctr_run, s->case_id, s->attempt, &name);
 	j->ctr_name = sbuf_detach(&name, NULL);
-	assay_container_copy(&j->ctr, s->container);
+	assay_container_copy(&j->ctr, ctr);
 	char cwd[4096];
 	j->ctr_dir = s->dir[0] == '/' || !getcwd(cwd, sizeof(cwd))
 			 ? xstrdup(s->dir)
@@ -135,16 +139,68 @@ static void in_container(struct ssh_job *j, const struct assay_launch_spec *s)
 		strlist_push(&j->argv, s->argv->v[i]);
 }
 
+/* CVS's container block: per_run runs each node's case in a fresh
+ * container of its own (as a suite's block does), no_launch and persistent
+ * `exec` it in the container the file names, the label crossing by name so
+ * a stop finds what runs in there. */
+static void in_cvs(struct ssh_job *j, const struct assay_launch_spec *s)
+{
+	const struct ssh_cvs *x = j->l->o.cvs;
+	in_container(j, s, &x->ctr);
+	if (x->lifetime == SSH_CVS_PER_RUN)
+		return;
+	j->cvs_exec = true;
+	free(j->ctr_name);
+	j->ctr_name = NULL;
+	strlist_push(&j->ctr_env, "ASSAY_SSH_LABEL");
+}
+
+/* A CVS container's command on node i: sudo where the host needs it, the
+ * host's devices added to the runtime's flags. */
+static void cvs_argv(const struct ssh_job *j, size_t i, const char *name, struct strlist *out)
+{
+	const struct ssh_launcher *l = j->l;
+	size_t k = j->nodes[i].host;
+	ssh_cvs_sudo(l, k, &j->ctr_env, out);
+	if (j->cvs_exec) {
+		strlist_push(out, assay_ctr_runtime_names[j->ctr.runtime]);
+		strlist_push(out, "exec");
+		for (size_t v = 0; v < j->ctr_env.n; v++) {
+			strlist_push(out, "--env");
+			strlist_push(out, j->ctr_env.v[v]);
+		}
+		strlist_push(out, l->o.cvs->name);
+		for (size_t v = 0; v < j->argv.n; v++)
+			strlist_push(out, j->argv.v[v]);
+		return;
+	}
+	struct assay_container c;
+	assay_container_copy(&c, &j->ctr);
+	for (size_t d = 0; l->devices && d < l->devices[k].n; d++) {
+		char *f = xasprintf("--device=%s", l->devices[k].v[d]);
+		strlist_push(&c.options, f);
+		free(f);
+	}
+	assay_container_run_argv(&c, name, j->ctr_run, j->case_id, j->ctr_dir, &j->ctr_env,
+				 &j->argv, out);
+	assay_container_release(&c);
+}
+
 /* Node i's command: argv, or the runtime's run of it in its container
  * (named into name). */
 static void node_argv(const struct ssh_job *j, size_t i, struct sbuf *name, struct strlist *out)
 {
-	if (!j->ctr_name) {
+	if (!j->ctr.on) {
 		for (size_t k = 0; k < j->argv.n; k++)
 			strlist_push(out, j->argv.v[k]);
 		return;
 	}
-	sbuf_addf(name, "%s-n%zu", j->ctr_name, i);
+	if (j->ctr_name)
+		sbuf_addf(name, "%s-n%zu", j->ctr_name, i);
+	if (j->l->o.cvs) {
+		cvs_argv(j, i, sbuf_str(name), out);
+		return;
+	}
 	assay_container_run_argv(&j->ctr, sbuf_str(name), j->ctr_run, j->case_id, j->ctr_dir,
 				 &j->ctr_env, &j->argv, out);
 }
@@ -177,7 +233,9 @@ assay_err ssh_prepare(struct assay_launcher *base, const struct assay_launch_spe
 	ssh_label(s->run_id ? s->run_id : "run", s->case_id, s->attempt, &label);
 	j->label = sbuf_detach(&label, NULL);
 	if (s->container && s->container->on)
-		in_container(j, s);
+		in_container(j, s, s->container);
+	else if (l->o.cvs)
+		in_cvs(j, s);
 	else
 		for (size_t i = 0; i < s->argv->n; i++)
 			strlist_push(&j->argv, s->argv->v[i]);
@@ -215,7 +273,7 @@ void ssh_describe(const struct assay_job *job, struct sbuf *out)
 	if (j->cwd)
 		sbuf_addf(out, "cd %s && ", j->cwd);
 	assay_command_line(&j->env, &j->argv, j->redact, out);
-	if (j->ctr_name) {
+	if (j->ctr.on) {
 		struct strlist argv = STRLIST_INIT;
 		struct sbuf name = SBUF_INIT;
 		node_argv(j, 0, &name, &argv);
@@ -375,9 +433,12 @@ static assay_err start_node(struct ssh_job *j, size_t i, struct assay_error *e)
 	assay_shell_quote(&cmd, ssh_node_script);
 	sbuf_addf(&cmd, " assay-ssh-node %s-n%zu %s %lld", j->label, i, nonce,
 		  (long long)ceil(j->l->o.grace_s * 10));
+	bool sudo = j->l->sudo && j->l->sudo[nd->host] == 1;
 	if (j->ctr_name)
-		sbuf_addf(&cmd, " %s-n%zu %s", j->ctr_name, i,
-			  assay_ctr_runtime_names[j->ctr.runtime]);
+		sbuf_addf(&cmd, " %s-n%zu %s%s", j->ctr_name, i,
+			  assay_ctr_runtime_names[j->ctr.runtime], sudo ? " sudo" : "");
+	else if (sudo)
+		sbuf_adds(&cmd, " '' '' sudo");
 	struct strlist argv = STRLIST_INIT;
 	ssh_argv(j->l, nd->host, NULL, &argv);
 	strlist_push(&argv, sbuf_str(&cmd));
@@ -439,22 +500,24 @@ static assay_err start_node(struct ssh_job *j, size_t i, struct assay_error *e)
 
 /* On a node: the image's digest as assay records it locally (the repo
  * digest, else the image id); nothing when the node does not have it yet. */
-static const char digest_script[] =
-    "\"$1\" image inspect --format '{{if .RepoDigests}}{{index .RepoDigests 0}}{{else}}"
-    "{{.Id}}{{end}}' \"$2\" 2>/dev/null | head -n 1; exit 0";
+static const char digest_script[] = "${3:+sudo -n} \"$1\" image inspect --format '{{if "
+				    ".RepoDigests}}{{index .RepoDigests 0}}{{else}}"
+				    "{{.Id}}{{end}}' \"$2\" 2>/dev/null | head -n 1; exit 0";
 
 /* Image provenance per node: each node's digest in nodes/<host>.image; a
  * node whose image differs from the first one's is the infrastructure's
  * failure, before anything runs. */
 static assay_err check_images(struct ssh_job *j, struct assay_error *e)
 {
-	const char *args[] = {assay_ctr_runtime_names[j->ctr.runtime], j->ctr.image, NULL};
 	char *first = NULL;
 	size_t first_i = 0;
 	assay_err rc = ASSAY_OK;
 	for (size_t i = 0; i < j->n && rc == ASSAY_OK; i++) {
 		const char *host = j->l->o.hosts[j->nodes[i].host].host;
 		struct sbuf d = SBUF_INIT;
+		bool sudo = j->l->sudo && j->l->sudo[j->nodes[i].host] == 1;
+		const char *args[] = {assay_ctr_runtime_names[j->ctr.runtime], j->ctr.image,
+				      sudo ? "sudo" : "", NULL};
 		ssh_host_script(j->l, j->nodes[i].host, digest_script, "assay-ssh-image", args, &d);
 		while (d.len && (d.buf[d.len - 1] == '\n' || d.buf[d.len - 1] == '\r'))
 			d.buf[--d.len] = '\0';
@@ -482,6 +545,22 @@ static assay_err check_images(struct ssh_job *j, struct assay_error *e)
 	return rc;
 }
 
+/* nodes/<host>.devices: which of CVS's default devices each node passes. */
+static assay_err note_devices(struct ssh_job *j, struct assay_error *e)
+{
+	assay_err rc = ASSAY_OK;
+	for (size_t i = 0; i < j->n && rc == ASSAY_OK; i++) {
+		struct sbuf note = SBUF_INIT;
+		ssh_cvs_devices_note(j->l, j->nodes[i].host, &note);
+		char *p =
+		    xasprintf("%s/nodes/%s.devices", j->dir, j->l->o.hosts[j->nodes[i].host].host);
+		rc = assay_write_file_atomic(p, note.buf ? note.buf : "", note.len, e);
+		free(p);
+		sbuf_release(&note);
+	}
+	return rc;
+}
+
 assay_err ssh_submit(struct assay_job *job, struct assay_error *e)
 {
 	struct ssh_job *j = J(job);
@@ -492,7 +571,11 @@ assay_err ssh_submit(struct assay_job *job, struct assay_error *e)
 		hosts[i] = j->nodes[i].host;
 	assay_err rc = ssh_masters(j->l, hosts, j->n, e);
 	free(hosts);
-	if (rc == ASSAY_OK && j->ctr_name)
+	if (rc == ASSAY_OK)
+		rc = ssh_cvs_ready(j->l, e);
+	if (rc == ASSAY_OK && j->l->o.cvs)
+		rc = note_devices(j, e);
+	if (rc == ASSAY_OK && j->ctr.on)
 		rc = check_images(j, e);
 	if (rc != ASSAY_OK)
 		return rc;

@@ -2,7 +2,8 @@
  * cvs/input/cluster_file/README.md): a template placeholder left in a value
  * or a node's key, a private key file that does not exist where lint runs
  * ({user-id} as the current user, as CVS resolves it), a node without its
- * vpc_ip, and a head node that is not one of the nodes. */
+ * vpc_ip, a head node that is not one of the nodes, and a persistent
+ * container whose name is not pinned. */
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,14 @@ static const struct assay_lint_rule rules[] = {
      "a node of a cluster file without its vpc_ip (the address other nodes reach)"},
     {"cluster-head-node", "cluster", ASSAY_LINT_ERROR, true, KIND(CLUSTER),
      "a cluster file's head_node_dict.mgmt_ip that is not a key of node_dict"},
+    {"cluster-persistent-name", "cluster", ASSAY_LINT_WARNING, true, KIND(CLUSTER),
+     "a persistent container without a pinned name (its default name moves with the image)"},
 };
 #define R_PLACEHOLDER (&rules[0])
 #define R_KEY_FILE    (&rules[1])
 #define R_VPC_IP      (&rules[2])
 #define R_HEAD        (&rules[3])
+#define R_PERSISTENT  (&rules[4])
 
 /* A template's placeholder ("{xx.xx.xx.xx|hostname}", "<changeme>"); CVS's
  * own {user-id} is not one. */
@@ -118,6 +122,26 @@ static void check_head(struct lint_ctx *c, const json_t *doc, const json_t *node
 	}
 }
 
+/* CVS's pitfall (cluster_file/README.md): a persistent container's default
+ * name is <user>_<image>, so a new image tag starts another container and
+ * abandons the one holding the earlier runs' state. */
+static void check_persistent(struct lint_ctx *c, const json_t *doc)
+{
+	const json_t *orch = json_object_get(doc, "orchestrator");
+	const json_t *blk = json_object_get(doc, "container");
+	const json_t *life = json_is_object(blk) ? json_object_get(blk, "lifetime") : NULL;
+	if (!json_is_string(orch) || strcmp(json_string_value(orch), "container") ||
+	    !json_is_string(life) || strcmp(json_string_value(life), "persistent"))
+		return;
+	const json_t *name = json_object_get(blk, "name");
+	if (json_is_string(name) && json_string_length(name))
+		return;
+	lint_report(c, R_PERSISTENT, "$.container",
+		    "lifetime persistent without a \"name\": the default name follows the "
+		    "image, so a new tag starts a fresh container and leaves the old one "
+		    "running; pin \"name\"");
+}
+
 static void check(struct lint_ctx *c)
 {
 	if (c->kind != ASSAY_LINT_CLUSTER || !json_is_object(c->doc))
@@ -129,6 +153,7 @@ static void check(struct lint_ctx *c)
 	if (json_is_object(nodes))
 		check_nodes(c, nodes);
 	check_head(c, c->doc, nodes);
+	check_persistent(c, c->doc);
 }
 
 const struct lint_family lint_family_cluster = {"cluster", rules, ARRAY_SIZE(rules), check};

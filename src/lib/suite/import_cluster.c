@@ -1,8 +1,9 @@
 /* `assay import cvs --cluster FILE`: the imported suite runs on the nodes of
  * a ROCm CVS cluster file through the ssh launcher (docs/ssh.md), as CVS runs
  * the config on the cluster file's nodes: as many nodes as the file lists,
- * NNODES, NODE_RANK and MASTER_ADDR set per node by the launcher, and what
- * the launcher cannot do yet (a container per host) named in a note. */
+ * NNODES, NODE_RANK and MASTER_ADDR set per node by the launcher, and the
+ * config's container block kept: the launcher runs it on every node, as
+ * CVS's training suites start the config's container on every host. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,12 +47,6 @@ int cvs_import_cluster(const char *cluster_file, json_t *suite, struct assay_imp
 	static const char *const per_node[] = {"NNODES", "NODE_RANK", "MASTER_ADDR"};
 	for (size_t i = 0; i < 3; i++)
 		json_object_del(env, per_node[i]);
-	if (json_object_get(suite, "container")) {
-		json_object_del(suite, "container");
-		cluster_note(out, "$.container",
-			     "a container per host under the ssh launcher is not supported yet "
-			     "(docs/ssh.md): the suite runs on the hosts themselves");
-	}
 	/* As given: relative to where import runs, as assay run reads it. */
 	json_object_set_new(suite, "launcher",
 			    json_pack("{s:s, s:s}", "type", "ssh", "cluster_file", cluster_file));

@@ -366,6 +366,7 @@ static int check_placement(struct assay_suite *s, struct assay_error *e)
 		spec.case_id = c->id;
 		spec.mpi_ranks = c->ep ? c->ep->ep : 0;
 		spec.timeout_s = s->timeout_s;
+		spec.container = s->container.on ? &s->container : NULL;
 		assay_suite_place(s, c, &spec);
 		if (ops->check(s->launcher, &spec, e) != ASSAY_OK)
 			return -1;

@@ -1,4 +1,4 @@
-# --cluster: the distributed config runs on a CVS cluster file's two nodes with the ssh launcher; NNODES, NODE_RANK and MASTER_ADDR are the launcher's, the container per host is noted
+# --cluster: the distributed config runs on a CVS cluster file's two nodes with the ssh launcher; NNODES, NODE_RANK and MASTER_ADDR are the launcher's, the config's container block kept (the launcher runs it on every node)
 args: import cvs --user alice --gpus-per-node 4 --cluster tests/fixtures/cli/import/cluster.json tests/fixtures/cli/import/distributed.json
 exit: 0
 --- stdout
@@ -21,6 +21,13 @@ exit: 0
     }
   },
   "runs": ["llama3_3_70b-mi325-bs64-mbs1-fp8", "llama3_3_70b-mi325-bs64-mbs1-bf16"],
+  "container": {
+    "runtime": "docker",
+    "image": "rocm/megatron-lm:v25.9",
+    "devices": "amd",
+    "mounts": ["/home/alice:/home/alice", "/dev/infiniband:/dev/infiniband", "/usr/local/lib/libbnxt_re-rdmav34.so:/usr/lib/x86_64-linux-gnu/libibverbs/libbnxt_re-rdmav34.so.host", "/lib/libibverbs.d:/lib/libibverbs.d"],
+    "options": ["--privileged"]
+  },
   "argv": ["sh", "-c", "cd /workspace/Megatron-LM && exec env {PRECISION_ENV} bash examples/llama/train_llama3.sh"],
   "env": {
     "LOG_DIR": "/home/alice/LOGS/megatron",
@@ -82,4 +89,3 @@ tests/fixtures/cli/import/distributed.json: $.sweep.combinations.*.name: not car
 tests/fixtures/cli/import/distributed.json: $.sweep.combinations.*.result_dict: not carried over: limits come from the threshold file (CVS's loader refuses this key)
 tests/fixtures/cli/import/distributed.json: $.container: not carried over: name and lifetime: assay runs one container per case, named after the run and the case
 tests/fixtures/cli/import/distributed.json: $.config.master_address: not carried over: the ssh launcher sets MASTER_ADDR to the first node's vpc_ip
-tests/fixtures/cli/import/distributed.json: $.container: not carried over: a container per host under the ssh launcher is not supported yet (docs/ssh.md): the suite runs on the hosts themselves
