@@ -121,7 +121,7 @@ done
 # sudo: node 2 only, and only the runtime's commands.
 expect_grep '^podman |^docker ' sudo.log
 grep -vE '^(true|docker|podman|grep|kill) ' sudo.log | grep -v '^true$' && fail "sudo ran something else"
-grep -q 'run --rm --name assay-.*-n1 ' sudo.log || fail "node 2's container was not started through sudo"
+grep -q 'run --rm --init --log-driver none --name assay-.*-n1 ' sudo.log || fail "node 2's container was not started through sudo"
 grep -q -- '-n0 ' sudo.log && fail "node 1's container went through node 2's sudo"
 # A signature on node 1: both containers stopped and removed.
 rm -f flags/go sudo.log
