@@ -210,6 +210,14 @@ for p in 1 2 3 4 5 6; do
 	shown=$((shown + n))
 done
 [ "$judged" -gt 0 ] && [ "$shown" = "$judged" ] || fail "the overview shows $shown gate verdicts, the store has $judged judged series"
+# /run/last/ is the newest run's page, and its relative links resolve there.
+newest=$(store_sql "$R" "SELECT run_id FROM runs ORDER BY id DESC LIMIT 1")
+ncase=$(find "out/$newest" -mindepth 1 -maxdepth 1 -type d | sort | head -1)
+ncase=${ncase##*/}
+curl -s -o "$T/last.html" "$V/run/last/"
+grep -q "href=\"$ncase/stdout.log\"" "$T/last.html" || fail "/run/last/ does not link the newest run's log"
+curl -s -o "$T/last.log" "$V/run/last/$ncase/stdout.log"
+cmp -s "$T/last.log" "out/$newest/$ncase/stdout.log" || fail "/run/last/$ncase/stdout.log is not the newest run's log"
 [ "$(code "$V/run/no-such-run/")" = 404 ] || fail "an unknown run is not 404"
 [ "$(code "$V/run/$run/no-such-file")" = 404 ] || fail "a missing file is not 404"
 
