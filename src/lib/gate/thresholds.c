@@ -11,6 +11,7 @@
 
 #include "assay/gate.h"
 #include "assay/json.h"
+#include "assay/training.h"
 
 /* ---- combo keys ---- */
 
@@ -478,7 +479,11 @@ static void judge_threshold(const struct assay_thresholds *t, const struct assay
 		return;
 	label(name, sizeof(name), th->metric, stat);
 	judge(th, 0, spec, sizeof(spec), why, sizeof(why));
-	if (th->optional)
+	if (th->every_match)
+		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "threshold", name, NAN, "", spec,
+				   "no match in the log's last %d lines: not checked",
+				   ASSAY_CVS_TAIL_LINES);
+	else if (th->optional)
 		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "threshold", name, NAN, "", spec,
 				   "missing (optional)");
 	else if (t->enforce && (th->kind != ASSAY_TH_INFO || th->missing_fails))
@@ -487,6 +492,15 @@ static void judge_threshold(const struct assay_thresholds *t, const struct assay
 	else
 		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, NAN, "", spec,
 				   "missing (%s)", t->enforce ? "info" : "not enforced");
+}
+
+bool assay_thresholds_every_match(const struct assay_thresholds *t)
+{
+	for (size_t c = 0; c < t->n_cells; c++)
+		for (size_t i = 0; i < t->cells[c].n; i++)
+			if (t->cells[c].v[i].every_match)
+				return true;
+	return false;
 }
 
 assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *combo,

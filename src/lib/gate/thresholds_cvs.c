@@ -32,7 +32,8 @@ static const struct {
 };
 #undef CVS_STATS
 
-/* CVS kind -> assay kind (cvs/lib/utils/verdict.py, _check_one). */
+/* CVS kind -> assay kind (cvs/lib/utils/verdict.py, _check_one), and one
+ * of assay's own. */
 static const struct {
 	const char *name;
 	enum assay_threshold_kind kind;
@@ -44,7 +45,14 @@ static const struct {
     {"within", ASSAY_TH_WITHIN},
     {"info", ASSAY_TH_INFO},
     {"min_ratio", ASSAY_TH_MIN_RATIO},
+    /* assay's spelling of CVS's older library (megatron_training_lib.py,
+     * verify_training_results): every match in the log's last 15 lines at
+     * least value; not checked when none matched (docs/gate.md). */
+    {"min_every_match", ASSAY_TH_MIN},
 };
+
+/* The rows min_every_match reads (assay_train_cvs_old_rows()). */
+static const char *const every_stats[5] = {"cvs_tail_min", NULL};
 
 static int metric_index(const char *cvs)
 {
@@ -182,7 +190,7 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, in
 	if (k == ARRAY_SIZE(kind_map))
 		return assay_cfg_fail(c, kp,
 				      "unknown kind \"%s\" (expected one of: min, max, max_ms, "
-				      "min_tok_s, within, min_ratio, info)",
+				      "min_tok_s, within, min_ratio, info, min_every_match)",
 				      kind);
 	const char *key;
 	json_t *child;
@@ -237,7 +245,8 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, in
 		return assay_cfg_fail(c, rp, "only kind \"min_ratio\" takes a reference");
 	}
 	th->metric = xstrdup(metric_map[map].metric);
-	copy_stats(th->cvs_stats, metric_map[map].stats);
+	th->every_match = !strcmp(kind, "min_every_match");
+	copy_stats(th->cvs_stats, th->every_match ? every_stats : metric_map[map].stats);
 	return 0;
 }
 
