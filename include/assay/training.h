@@ -303,7 +303,9 @@ void assay_train_cvs_rows(const struct assay_train_result *r, bool cvs_labels,
 			  struct assay_rows *out);
 /* Rows of ROCm/cvs's older library (megatron_training_lib.py): for each of
  * the four metrics its patterns matched in the log's last lines,
- * "<metric>/cvs_tail_min", the least match (samples: how many). */
+ * "<metric>/cvs_tail_min", the least match (samples: how many), and
+ * "<metric>/cvs_tail_unreadable", how many matches Python's float() cannot
+ * read ("1.2.3"), when there are any. */
 void assay_train_cvs_old_rows(const struct assay_train_result *r, struct assay_rows *out);
 
 /* The run's outcome: ASSAY_WORKLOAD_FAILED when it logged steps but did not

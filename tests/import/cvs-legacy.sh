@@ -87,4 +87,12 @@ T=$tmp/mi3xx_megatron_llama_single_threshold.json
 [ $? = 1 ] || { echo "FAIL: mi325 llama3_1_70b should fail"; cat "$tmp/g5"; fail=1; }
 grep -q '^FAIL .*tflops_per_gpu/cvs_tail_min .*380.5 < 520$' "$tmp/g5" || { echo "FAIL: g5"; cat "$tmp/g5"; fail=1; }
 grep -q '^SKIPPED .*tokens_per_gpu/cvs_tail_min' "$tmp/g5" || { echo "FAIL: g5 tokens"; fail=1; }
+# A match float() cannot read ("1.2.3" matches [0-9\.]+): CVS's
+# verify_training_results stops with a ValueError, the test fails; so does
+# the metric here.
+{ cat "$log"; echo 'throughput per GPU: 1.2.3'; } >"$tmp/bad.log"
+"$assay" gate --thresholds "$T" --combo MBS=2,GBS=128,PRECISION=TE_FP8 --log "$tmp/bad.log" >"$tmp/g6"
+[ $? = 1 ] || { echo "FAIL: an unreadable match should fail"; cat "$tmp/g6"; fail=1; }
+grep -q "^FAIL .*tflops_per_gpu/cvs_tail_unreadable .*1 match(es) in the log's last 15 lines that Python's float() cannot read" \
+  "$tmp/g6" || { echo "FAIL: g6"; cat "$tmp/g6"; fail=1; }
 exit $fail

@@ -474,6 +474,20 @@ static void test_cvs_older_library(void **state)
 	/* No match at all; a capture float() cannot read. */
 	older("iteration 1/ 1 | lm loss: 1.0 |\n", (long long[]){0, 0, 0, 0},
 	      (double[]){0, 0, 0, 0}, 0);
+	/* The kind that reads them: in CVS files only. */
+	struct assay_thresholds t;
+	struct assay_error e;
+	assert_int_equal(parse_text("{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.tokens_per_gpu\": "
+				    "{\"kind\": \"min_every_match\", \"value\": \"2000\"}}}",
+				    &t, &e),
+			 ASSAY_OK);
+	assert_true(t.cells[0].v[0].every_match && assay_thresholds_every_match(&t));
+	assert_string_equal(t.cells[0].v[0].cvs_stats[0], "cvs_tail_min");
+	assay_thresholds_release(&t);
+	assert_int_equal(parse_text("{\"cells\": {\"default\": {\"tflops_per_gpu\": {\"kind\": "
+				    "\"min_every_match\", \"value\": 1}}}}",
+				    &t, &e),
+			 ASSAY_USAGE);
 	older("mem usages: 1.2.3\nmem usages: 0.5\n", (long long[]){0, 0, 1, 0},
 	      (double[]){0, 0, 0.5, 0}, 1);
 }

@@ -438,12 +438,43 @@ static void no_reference(const struct assay_thresholds *t, const struct assay_th
 		   r);
 }
 
+/* min_every_match: a match CVS's float() cannot read stops CVS with an
+ * error, so the metric fails. true when there is one. */
+static bool unreadable(const struct assay_thresholds *t, const struct assay_threshold *th,
+		       const struct assay_rows *rows, bool *used, struct assay_verdicts *out)
+{
+	for (size_t i = 0; th->every_match && i < rows->n; i++) {
+		const struct assay_row *r = &rows->v[i];
+		if (strcmp(r->metric, th->metric) || strcmp(r->statistic, "cvs_tail_unreadable"))
+			continue;
+		for (size_t k = 0; k < rows->n; k++)
+			if (!strcmp(rows->v[k].metric, th->metric) &&
+			    !strcmp(rows->v[k].statistic, "cvs_tail_min"))
+				used[k] = true;
+		used[i] = true;
+		char name[256], spec[64];
+		label(name, sizeof(name), r->metric, r->statistic);
+		snprintf(spec, sizeof(spec), ">= %g", th->value);
+		set_series(assay_verdicts_add(
+			       out, t->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
+			       "threshold", name, r->value, r->unit, spec,
+			       "%g match(es) in the log's last %d lines that Python's float() "
+			       "cannot read: CVS stops with an error",
+			       r->value, ASSAY_CVS_TAIL_LINES),
+			   r);
+		return true;
+	}
+	return false;
+}
+
 static void judge_threshold(const struct assay_thresholds *t, const struct assay_threshold *th,
 			    const char *stat, const struct assay_rows *rows, bool *used,
 			    struct assay_verdicts *out)
 {
 	char name[256], spec[128], why[256];
 	size_t found = 0;
+	if (unreadable(t, th, rows, used, out))
+		return;
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct assay_row *r = &rows->v[i];
 		if (strcmp(r->metric, th->metric) || !stat || strcmp(r->statistic, stat))
