@@ -5,7 +5,7 @@
  * each against its minimum). The stream keeps the log's last lines as text
  * (at most CVS_TAIL_CAP bytes of them); at its end each older pattern is
  * matched over them, and the number and the least of the matches are kept
- * per metric. Methodology: docs/training.md, "CVS's older library". */
+ * per metric. Rules: docs/gate.md, "CVS threshold files" (cvs_tail_min). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
