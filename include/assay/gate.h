@@ -84,7 +84,10 @@ struct assay_threshold {
 	double tolerance; /* relative to |value|; 0 when absent */
 	bool optional;
 	bool missing_fails; /* kind info too fails when the metric is missing (CVS files) */
-	char path[256];     /* JSON path of the spec, for messages */
+	/* CVS files, kind "min_every_match": the least of the matches in the
+	 * log's tail (cvs_tail_min) at least value; SKIPPED when none. */
+	bool every_match;
+	char path[256]; /* JSON path of the spec, for messages */
 	/* CVS files: the statistics CVS's value is read from, in order
 	 * ("summary", then "cvs_mean"), then assay's own for rows that have
 	 * neither (not with cvs_labels); NULL-terminated, static. */
@@ -141,6 +144,9 @@ assay_err assay_thresholds_check_combos(const struct assay_thresholds *t, const 
  * threshold's path, not "missing"). */
 assay_err assay_thresholds_check_metrics(const struct assay_thresholds *t, const char *combo,
 					 const struct assay_rows *rows, struct assay_error *e);
+/* Whether a threshold of t reads the older library's rows
+ * (assay_train_cvs_old_rows()): kind "min_every_match". */
+bool assay_thresholds_every_match(const struct assay_thresholds *t);
 /* The statistic a threshold on metric reads when it names none (training
  * metrics: docs/gate.md); NULL for metrics it does not know. */
 const char *assay_threshold_default_statistic(const char *metric);

@@ -227,6 +227,12 @@ struct assay_train_result {
 	 * too ("tokens/GPU/s:", "mem usages:"), wherever they are. */
 	double cvs_line_first[ASSAY_TM_COUNT], cvs_line_sum[ASSAY_TM_COUNT];
 	long long cvs_line_n[ASSAY_TM_COUNT];
+	/* ROCm/cvs's older library (megatron_training_lib.py): per metric,
+	 * the matches of its pattern in the log's last ASSAY_CVS_TAIL_LINES
+	 * lines, the least of them, and those float() cannot read. */
+	long long cvs_old_n[ASSAY_TM_COUNT];
+	double cvs_old_min[ASSAY_TM_COUNT];
+	long long cvs_old_bad[ASSAY_TM_COUNT];
 };
 
 /* Whether name is a training format: a row of the format table
@@ -295,6 +301,12 @@ bool assay_train_cvs_value(const struct assay_train_result *r, enum assay_train_
  * (an iteration line in the tail), appended to out. */
 void assay_train_cvs_rows(const struct assay_train_result *r, bool cvs_labels,
 			  struct assay_rows *out);
+/* Rows of ROCm/cvs's older library (megatron_training_lib.py): for each of
+ * the four metrics its patterns matched in the log's last lines,
+ * "<metric>/cvs_tail_min", the least match (samples: how many), and
+ * "<metric>/cvs_tail_unreadable", how many matches Python's float() cannot
+ * read ("1.2.3"), when there are any. */
+void assay_train_cvs_old_rows(const struct assay_train_result *r, struct assay_rows *out);
 
 /* The run's outcome: ASSAY_WORKLOAD_FAILED when it logged steps but did not
  * finish (no "iteration N/N", no torchrun marker, no Megatron exit line), a

@@ -217,6 +217,8 @@ static assay_err cvs_rows(const struct gate_args *a, struct assay_thresholds *th
 	th->cvs_labels = strict;
 	if (th->cvs)
 		assay_train_cvs_rows(log, strict, rows);
+	if (th->cvs && assay_thresholds_every_match(th))
+		assay_train_cvs_old_rows(log, rows);
 	if (a->single_log) {
 		struct assay_train_result one;
 		if (load_log(a, a->single_log, &one, e) != ASSAY_OK)

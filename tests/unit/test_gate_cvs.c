@@ -275,7 +275,7 @@ static void test_cvs_rules(void **state)
 	    "\"below\", \"value\": 0.8}}}",
 	    "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.mem_usage\"].kind: "
 	    "unknown kind \"below\" (expected one of: min, max, max_ms, min_tok_s, within, "
-	    "min_ratio, info)");
+	    "min_ratio, info, min_every_match)");
 	expect_error("{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.mem_usage\": {\"kind\": "
 		     "\"max\", \"value\": \"high\"}}}",
 		     "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.mem_usage\"].value: "
@@ -418,12 +418,87 @@ static void test_cvs_conformance_verdicts(void **state)
 	assay_thresholds_release(&t);
 }
 
+/* ROCm/cvs's older library (dddd914, cvs/lib/megatron_training_lib.py):
+ * re.findall with re.I of TRAINING_RESULT_PATTERNS over `tail -15` of the
+ * log; the counts and least values here are what Python's re gives on the
+ * same text. The log is parsed whole and fed one byte at a time. */
+static void older(const char *log, const long long n[4], const double min[4], long long bad)
+{
+	static const enum assay_train_metric ms[] = {ASSAY_TM_TFLOPS, ASSAY_TM_TOKENS,
+						     ASSAY_TM_MEM_RATIO, ASSAY_TM_ELAPSED_MS};
+	for (int pass = 0; pass < 2; pass++) {
+		struct assay_train_result r;
+		struct assay_error e;
+		if (pass == 0) {
+			assert_int_equal(
+			    assay_train_parse("megatron", log, strlen(log), NULL, "x.log", &r, &e),
+			    ASSAY_OK);
+		} else {
+			struct assay_train_stream *st =
+			    assay_train_stream_new("megatron", NULL, &r);
+			for (const char *p = log; *p; p++)
+				assay_train_stream_feed(st, p, 1);
+			assert_int_equal(assay_train_stream_end(st, "x.log", &e), ASSAY_OK);
+		}
+		long long nbad = 0;
+		for (int i = 0; i < 4; i++) {
+			assert_int_equal(r.cvs_old_n[ms[i]], n[i]);
+			if (n[i])
+				assert_true(fabs(r.cvs_old_min[ms[i]] - min[i]) < 1e-9);
+			nbad += r.cvs_old_bad[ms[i]];
+		}
+		assert_int_equal(nbad, bad);
+		assay_train_result_release(&r);
+	}
+}
+
+static void test_cvs_older_library(void **state)
+{
+	(void)state;
+	struct sbuf sb = SBUF_INIT;
+	/* 20 lines: the first five are outside the tail. */
+	for (int i = 1; i <= 17; i++)
+		sbuf_addf(&sb,
+			  " iteration %d/ 17 | elapsed time per iteration (ms): %d.5 | mem usages: "
+			  "0.%d | throughput per GPU (TFLOP/s/GPU): %d.0 |\n",
+			  i, 400 + i, 50 + i, i == 3 ? 100 : 300 + i);
+	sbuf_addf(&sb, "THROUGHPUT PER GPU: 350.5\nelapsed time per iteration: 10.0\n"
+		       "tokens/GPU/s: 8271.9\n");
+	older(sbuf_str(&sb), (long long[]){13, 1, 12, 12}, (double[]){306, 8271, 0.56, 406.5}, 0);
+	sbuf_release(&sb);
+	/* A last line without a line end is a line; a match across a line
+	 * end (\s+); "(...)" that does not close before ":" falls back. */
+	older("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\nthroughput per GPU: 1.0\nmem usages:\n"
+	      "0.25\nthroughput per GPU (x) y: 5\nthroughput per GPU :  7.\ntokens/GPU/s: x",
+	      (long long[]){2, 0, 1, 0}, (double[]){1, 0, 0.25, 0}, 0);
+	/* No match at all; a capture float() cannot read. */
+	older("iteration 1/ 1 | lm loss: 1.0 |\n", (long long[]){0, 0, 0, 0},
+	      (double[]){0, 0, 0, 0}, 0);
+	/* The kind that reads them: in CVS files only. */
+	struct assay_thresholds t;
+	struct assay_error e;
+	assert_int_equal(parse_text("{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.tokens_per_gpu\": "
+				    "{\"kind\": \"min_every_match\", \"value\": \"2000\"}}}",
+				    &t, &e),
+			 ASSAY_OK);
+	assert_true(t.cells[0].v[0].every_match && assay_thresholds_every_match(&t));
+	assert_string_equal(t.cells[0].v[0].cvs_stats[0], "cvs_tail_min");
+	assay_thresholds_release(&t);
+	assert_int_equal(parse_text("{\"cells\": {\"default\": {\"tflops_per_gpu\": {\"kind\": "
+				    "\"min_every_match\", \"value\": 1}}}}",
+				    &t, &e),
+			 ASSAY_USAGE);
+	older("mem usages: 1.2.3\nmem usages: 0.5\n", (long long[]){0, 0, 1, 0},
+	      (double[]){0, 0, 0.5, 0}, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_cvs_file_loads),
 	    cmocka_unit_test(test_cvs_rules),
 	    cmocka_unit_test(test_cvs_conformance_verdicts),
+	    cmocka_unit_test(test_cvs_older_library),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

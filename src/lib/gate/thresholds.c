@@ -11,6 +11,7 @@
 
 #include "assay/gate.h"
 #include "assay/json.h"
+#include "assay/training.h"
 
 /* ---- combo keys ---- */
 
@@ -437,12 +438,43 @@ static void no_reference(const struct assay_thresholds *t, const struct assay_th
 		   r);
 }
 
+/* min_every_match: a match CVS's float() cannot read stops CVS with an
+ * error, so the metric fails. true when there is one. */
+static bool unreadable(const struct assay_thresholds *t, const struct assay_threshold *th,
+		       const struct assay_rows *rows, bool *used, struct assay_verdicts *out)
+{
+	for (size_t i = 0; th->every_match && i < rows->n; i++) {
+		const struct assay_row *r = &rows->v[i];
+		if (strcmp(r->metric, th->metric) || strcmp(r->statistic, "cvs_tail_unreadable"))
+			continue;
+		for (size_t k = 0; k < rows->n; k++)
+			if (!strcmp(rows->v[k].metric, th->metric) &&
+			    !strcmp(rows->v[k].statistic, "cvs_tail_min"))
+				used[k] = true;
+		used[i] = true;
+		char name[256], spec[64];
+		label(name, sizeof(name), r->metric, r->statistic);
+		snprintf(spec, sizeof(spec), ">= %g", th->value);
+		set_series(assay_verdicts_add(
+			       out, t->enforce ? ASSAY_VERDICT_FAIL : ASSAY_VERDICT_RECORD,
+			       "threshold", name, r->value, r->unit, spec,
+			       "%g match(es) in the log's last %d lines that Python's float() "
+			       "cannot read: CVS stops with an error",
+			       r->value, ASSAY_CVS_TAIL_LINES),
+			   r);
+		return true;
+	}
+	return false;
+}
+
 static void judge_threshold(const struct assay_thresholds *t, const struct assay_threshold *th,
 			    const char *stat, const struct assay_rows *rows, bool *used,
 			    struct assay_verdicts *out)
 {
 	char name[256], spec[128], why[256];
 	size_t found = 0;
+	if (unreadable(t, th, rows, used, out))
+		return;
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct assay_row *r = &rows->v[i];
 		if (strcmp(r->metric, th->metric) || !stat || strcmp(r->statistic, stat))
@@ -478,7 +510,11 @@ static void judge_threshold(const struct assay_thresholds *t, const struct assay
 		return;
 	label(name, sizeof(name), th->metric, stat);
 	judge(th, 0, spec, sizeof(spec), why, sizeof(why));
-	if (th->optional)
+	if (th->every_match)
+		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "threshold", name, NAN, "", spec,
+				   "no match in the log's last %d lines: not checked",
+				   ASSAY_CVS_TAIL_LINES);
+	else if (th->optional)
 		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "threshold", name, NAN, "", spec,
 				   "missing (optional)");
 	else if (t->enforce && (th->kind != ASSAY_TH_INFO || th->missing_fails))
@@ -487,6 +523,15 @@ static void judge_threshold(const struct assay_thresholds *t, const struct assay
 	else
 		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, NAN, "", spec,
 				   "missing (%s)", t->enforce ? "info" : "not enforced");
+}
+
+bool assay_thresholds_every_match(const struct assay_thresholds *t)
+{
+	for (size_t c = 0; c < t->n_cells; c++)
+		for (size_t i = 0; i < t->cells[c].n; i++)
+			if (t->cells[c].v[i].every_match)
+				return true;
+	return false;
 }
 
 assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *combo,

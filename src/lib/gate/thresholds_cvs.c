@@ -32,7 +32,8 @@ static const struct {
 };
 #undef CVS_STATS
 
-/* CVS kind -> assay kind (cvs/lib/utils/verdict.py, _check_one). */
+/* CVS kind -> assay kind (cvs/lib/utils/verdict.py, _check_one), and one
+ * of assay's own. */
 static const struct {
 	const char *name;
 	enum assay_threshold_kind kind;
@@ -44,7 +45,14 @@ static const struct {
     {"within", ASSAY_TH_WITHIN},
     {"info", ASSAY_TH_INFO},
     {"min_ratio", ASSAY_TH_MIN_RATIO},
+    /* assay's spelling of CVS's older library (megatron_training_lib.py,
+     * verify_training_results): every match in the log's last 15 lines at
+     * least value; not checked when none matched (docs/gate.md). */
+    {"min_every_match", ASSAY_TH_MIN},
 };
+
+/* The rows min_every_match reads (assay_train_cvs_old_rows()). */
+static const char *const every_stats[5] = {"cvs_tail_min", NULL};
 
 static int metric_index(const char *cvs)
 {
@@ -160,14 +168,9 @@ static int parse_reference(struct assay_cfg *c, const json_t *v, const char *pat
 	return 0;
 }
 
-static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, int map,
-		      struct assay_threshold *th)
+/* The spec's "kind": its row of kind_map, or -1 (with the error). */
+static int parse_kind(struct assay_cfg *c, const json_t *v, const char *path)
 {
-	static const char *const keys[] = {"kind", "value", "tolerance_pct", "reference", NULL};
-	memset(th, 0, sizeof(*th));
-	snprintf(th->path, sizeof(th->path), "%s", path);
-	if (!json_is_object(v))
-		return assay_cfg_expected(c, path, "an object {\"kind\": ..., \"value\": ...}", v);
 	json_t *kv = json_object_get(v, "kind");
 	char kp[512];
 	assay_json_path_key(kp, sizeof(kp), path, "kind");
@@ -176,14 +179,27 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, in
 	if (!json_is_string(kv))
 		return assay_cfg_expected(c, kp, "a string", kv);
 	const char *kind = json_string_value(kv);
-	size_t k = 0;
-	while (k < ARRAY_SIZE(kind_map) && strcmp(kind_map[k].name, kind))
-		k++;
-	if (k == ARRAY_SIZE(kind_map))
-		return assay_cfg_fail(c, kp,
-				      "unknown kind \"%s\" (expected one of: min, max, max_ms, "
-				      "min_tok_s, within, min_ratio, info)",
-				      kind);
+	for (size_t k = 0; k < ARRAY_SIZE(kind_map); k++)
+		if (!strcmp(kind_map[k].name, kind))
+			return (int)k;
+	return assay_cfg_fail(c, kp,
+			      "unknown kind \"%s\" (expected one of: min, max, max_ms, "
+			      "min_tok_s, within, min_ratio, info, min_every_match)",
+			      kind);
+}
+
+static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, int map,
+		      struct assay_threshold *th)
+{
+	static const char *const keys[] = {"kind", "value", "tolerance_pct", "reference", NULL};
+	memset(th, 0, sizeof(*th));
+	snprintf(th->path, sizeof(th->path), "%s", path);
+	if (!json_is_object(v))
+		return assay_cfg_expected(c, path, "an object {\"kind\": ..., \"value\": ...}", v);
+	int k = parse_kind(c, v, path);
+	if (k < 0)
+		return -1;
+	const char *kind = kind_map[k].name;
 	const char *key;
 	json_t *child;
 	json_object_foreach((json_t *)v, key, child)
@@ -237,7 +253,8 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, in
 		return assay_cfg_fail(c, rp, "only kind \"min_ratio\" takes a reference");
 	}
 	th->metric = xstrdup(metric_map[map].metric);
-	copy_stats(th->cvs_stats, metric_map[map].stats);
+	th->every_match = !strcmp(kind, "min_every_match");
+	copy_stats(th->cvs_stats, th->every_match ? every_stats : metric_map[map].stats);
 	return 0;
 }
 

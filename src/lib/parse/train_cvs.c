@@ -73,3 +73,27 @@ void assay_train_cvs_rows(const struct assay_train_result *r, bool cvs_labels,
 		row->samples = src == ASSAY_CVS_TAIL ? 1 : n > 1 ? n - 1 : 1;
 	}
 }
+
+void assay_train_cvs_old_rows(const struct assay_train_result *r, struct assay_rows *out)
+{
+	static const enum assay_train_metric ms[] = {ASSAY_TM_ELAPSED_MS, ASSAY_TM_TFLOPS,
+						     ASSAY_TM_TOKENS, ASSAY_TM_MEM_RATIO};
+	for (size_t i = 0; i < ARRAY_SIZE(ms); i++) {
+		if (r->cvs_old_bad[ms[i]]) {
+			/* float() raises on it: CVS stops with an error. */
+			struct assay_row *row = assay_rows_add(out);
+			assay_row_init(row);
+			assay_row_set(row, json_object(), assay_train_metric_name(ms[i]),
+				      "cvs_tail_unreadable", (double)r->cvs_old_bad[ms[i]],
+				      "matches", ASSAY_DIR_LOWER);
+		}
+		if (!r->cvs_old_n[ms[i]])
+			continue;
+		struct assay_row *row = assay_rows_add(out);
+		assay_row_init(row);
+		assay_row_set(row, json_object(), assay_train_metric_name(ms[i]), "cvs_tail_min",
+			      r->cvs_old_min[ms[i]], assay_train_metric_unit(ms[i]),
+			      assay_train_metric_direction(ms[i]));
+		row->samples = r->cvs_old_n[ms[i]];
+	}
+}

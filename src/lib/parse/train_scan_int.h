@@ -142,4 +142,14 @@ void train_eval_line(struct scan *s, const char *ls, const char *from, const cha
 void train_cvs_count(struct assay_train_result *r, const struct assay_train_step *s, bool unique);
 void train_summary(struct scan *s, int metric, const char *val, const char *le, const char *ls);
 
+/* The log's last lines as ROCm/cvs's older library reads them
+ * (train_cvs_tail.c): fed every byte, and at the end its patterns' matches
+ * counted into r->cvs_old_n, cvs_old_min, cvs_old_bad. */
+struct cvs_tail {
+	char *buf;
+	size_t len, cap;
+};
+void cvs_tail_feed(struct cvs_tail *t, const char *data, size_t len);
+void cvs_tail_end(struct cvs_tail *t, struct assay_train_result *r);
+
 #endif

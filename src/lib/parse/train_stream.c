@@ -15,6 +15,7 @@ struct assay_train_stream {
 	char *carry; /* the unterminated last line so far, at most ASSAY_TRAIN_LINE_CAP */
 	size_t carry_len;
 	bool in_long; /* carry continues a line longer than the cap */
+	struct cvs_tail tail;
 };
 
 struct assay_train_stream *assay_train_stream_new(const char *format,
@@ -124,6 +125,7 @@ void assay_train_stream_feed(struct assay_train_stream *st, const char *data, si
 	const char *p = data, *end = data + len;
 	if (!len)
 		return;
+	cvs_tail_feed(&st->tail, data, len);
 	if (st->carry_len || st->in_long) {
 		const char *eol = first_eol(p, end);
 		if (!eol) {
@@ -174,6 +176,7 @@ assay_err assay_train_stream_end(struct assay_train_stream *st, const char *file
 	/* line_no is the line after the last line end; a last line without
 	 * one is a line too (as tail(1) counts them). */
 	r->n_lines = s->line_no - (unterminated ? 0 : 1);
+	cvs_tail_end(&st->tail, r);
 	assay_err rc = ASSAY_OK;
 	if (s->auto_format) {
 		if (s->ev_primus)

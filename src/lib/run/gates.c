@@ -547,6 +547,8 @@ static void cvs_thresholds(const struct assay_thresholds *t, const struct assay_
 		assay_row_copy(assay_rows_add(&all), &rows->v[i]);
 	if (train)
 		assay_train_cvs_rows(train, false, &all);
+	if (train && assay_thresholds_every_match(t))
+		assay_train_cvs_old_rows(train, &all);
 	if (assay_gate_thresholds(t, c->cell, &all, out, e) != ASSAY_OK)
 		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "threshold", "-", NAN, "", "",
 				   "cannot judge: %s", e->message);

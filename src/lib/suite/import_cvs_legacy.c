@@ -466,8 +466,9 @@ static int legacy_minimums(struct legacy *x, const json_t *rd, const char *paren
 			lnote(x, path, "CVS reads no such metric from the log, so never checks it");
 			continue;
 		}
-		json_object_set_new(cell, legacy_metrics[k][1],
-				    json_pack("{s:s, s:f}", "kind", "min", "value", min));
+		json_object_set_new(
+		    cell, legacy_metrics[k][1],
+		    json_pack("{s:s, s:f}", "kind", "min_every_match", "value", min));
 		if (!strcmp(key, "elapsed_time_per_iteration"))
 			lnote(x, path,
 			      "its meaning as a time limit: CVS applies it as a minimum (an "
