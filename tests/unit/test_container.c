@@ -199,6 +199,7 @@ static void test_slurm_forms(void **state)
 	strlist_push(&other.mounts, "data:/data:ro");
 	strlist_push(&other.mounts, "./ckpt:/ckpt");
 	strlist_push(&other.mounts, ".:/src");
+	free(other.workdir);
 	other.workdir = NULL;
 	strlist_clear(&other.env);
 	other.runtime = ASSAY_CTR_ENROOT;
