@@ -143,14 +143,17 @@ int main(int argc, char **argv)
 	double avg = t.bw_sum / t.bw_count;
 	if (run->rank == 0)
 		coll_table_footer(errors, avg, prog);
-	run->be->teardown(run);
-	MPI_CHECK(MPI_Barrier(run->comm));
-	MPI_Finalize();
 	rc = errors ? ASSAY_WORKLOAD_FAILED : 0;
+	/* The JSON is complete before MPI_Finalize: a rank that exits non-zero
+	 * (#wrong > 0) makes mpirun end the job, which may kill rank 0 during
+	 * or after its finalize. */
 	if (doc) {
 		rc = coll_json_finish(jf, doc, &t, devs, errors, avg, rc);
 		devs = NULL; /* the JSON's now */
 	}
 	json_decref(devs);
+	run->be->teardown(run);
+	MPI_CHECK(MPI_Barrier(run->comm));
+	MPI_Finalize();
 	return rc;
 }
