@@ -438,6 +438,35 @@ static void test_assay_coll_backend(void **state)
 	assay_rows_release(&tx);
 }
 
+/* -d all (all_reduce_perf-dall.txt/.json, written by assay-coll in nccl-tests'
+ * layout): one row per type and one average over them all, stored under
+ * precision "all", not under the first row's type (int8) in either reader. */
+static void test_dall_average(void **state)
+{
+	(void)state;
+	struct assay_rows tx = ASSAY_ROWS_INIT, js = ASSAY_ROWS_INIT;
+	struct assay_error e;
+	assert_int_equal(parse_file(FIX "all_reduce_perf-dall.txt", &tx, &e, NULL), ASSAY_OK);
+	size_t len;
+	char *d = assay_read_file(FIX "all_reduce_perf-dall.json", &len, &e);
+	assert_non_null(d);
+	struct assay_parse_opts o = {.file = "all_reduce_perf-dall.json"};
+	assert_int_equal(assay_format_find("nccl-tests")->parse(d, len, &o, &js, &e), ASSAY_OK);
+	free(d);
+	const struct assay_rows *both[] = {&tx, &js};
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(count(both[k], "busbw", "average"), 1);
+		const struct assay_row *avg = find(both[k], "busbw", "average", -1, NULL, -1);
+		assert_string_equal(sfield(avg, "precision"), "all");
+		assert_string_equal(
+		    sfield(find(both[k], "busbw", "mean", 64, "out-of-place", -1), "precision"),
+		    "int8");
+		assert_int_equal(count(both[k], "busbw", "mean"), 10 * 2);
+	}
+	assay_rows_release(&tx);
+	assay_rows_release(&js);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +478,7 @@ int main(void)
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_detect),
 	    cmocka_unit_test(test_assay_coll_backend),
+	    cmocka_unit_test(test_dall_average),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,6 +84,7 @@ struct state {
 	struct table t;
 	bool in_table;
 	char type[64];  /* data type of the table's first row, for the average */
+	bool types;     /* rows of several types (-d all): the average's is "all" */
 	char prev[256]; /* the '#' line before the header (placement banner) */
 };
 
@@ -189,6 +190,7 @@ static int header(struct state *s, char *tok[], int n, long line)
 	}
 	s->in_table = true;
 	s->type[0] = '\0';
+	s->types = false;
 	return 0;
 }
 
@@ -267,6 +269,8 @@ static int read_cell(struct state *s, long line, int i, char *tok[], int *k, jso
 		json_object_set_new(series, "precision", json_string(prec));
 		if (!s->type[0])
 			snprintf(s->type, sizeof(s->type), "%s", c);
+		else if (strcmp(s->type, c))
+			s->types = true;
 		return 0;
 	}
 	case C_REDOP:
@@ -361,7 +365,7 @@ static int average(struct state *s, char *tok[], int n, long line)
 	json_t *b = base_series(s);
 	if (s->type[0]) {
 		char prec[64];
-		peer_precision(s->type, prec, sizeof(prec));
+		peer_precision(s->types ? "all" : s->type, prec, sizeof(prec));
 		json_object_set_new(b, "precision", json_string(prec));
 	}
 	struct assay_row *row = assay_rows_add(s->tmp);
