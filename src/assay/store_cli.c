@@ -278,17 +278,20 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 {
 	struct assay_error e;
 	char buf[2048];
+	/* The parser sees --set's fields too: a table that needs one to be
+	 * read at all (nccl-tests' collective) gets it from --set. */
+	json_t *ctx = json_deep_copy(p->context);
+	json_object_update(ctx, p->overrides);
 	/* Ingest tells formats apart by their header or first record only: a
 	 * file that merely mentions Megatron is not a training log. */
-	struct assay_results_opts o = {.hint = p->format,
-				       .by = strcmp(cmd, "store") ? ASSAY_DETECT_CONTENT
-								  : ASSAY_DETECT_RECORD,
-				       .parse = {.context = p->context,
-						 .revision = p->revision,
-						 .not_measured = &pf->not_measured},
-				       .sha256 = true};
+	struct assay_results_opts o = {
+	    .hint = p->format,
+	    .by = strcmp(cmd, "store") ? ASSAY_DETECT_CONTENT : ASSAY_DETECT_RECORD,
+	    .parse = {.context = ctx, .revision = p->revision, .not_measured = &pf->not_measured},
+	    .sha256 = true};
 	struct assay_results res = {.rows = ASSAY_ROWS_INIT};
 	assay_err rc = assay_results_read(pf->path, -1, &o, &res, &e);
+	json_decref(ctx);
 	pf->format = res.format;
 	memcpy(pf->sha256, res.sha256, sizeof(pf->sha256));
 	pf->rows = res.rows;
