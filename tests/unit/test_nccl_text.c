@@ -467,6 +467,31 @@ static void test_dall_average(void **state)
 	assay_rows_release(&js);
 }
 
+/* Two runs of a version that prints no "Collective test starting" line,
+ * concatenated (all_gather_perf-rccl-2.12.txt twice: 4 ranks on one host
+ * each): every row's scale is 1x4, not the devices of both runs (1x8). */
+static void test_concatenated_scale(void **state)
+{
+	(void)state;
+	struct assay_error e;
+	size_t len;
+	char *d = assay_read_file(FIX "all_gather_perf-rccl-2.12.txt", &len, &e);
+	assert_non_null(d);
+	char *two = malloc(2 * len);
+	memcpy(two, d, len);
+	memcpy(two + len, d, len);
+	free(d);
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct assay_parse_opts o = {.file = "all_gather_perf-twice.txt"};
+	assert_int_equal(assay_format_find("nccl-tests-text")->parse(two, 2 * len, &o, &rows, &e),
+			 ASSAY_OK);
+	free(two);
+	assert_true(rows.n > 0);
+	for (size_t i = 0; i < rows.n; i++)
+		assert_string_equal(sfield(&rows.v[i], "scale"), "1x4");
+	assay_rows_release(&rows);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +504,7 @@ int main(void)
 	    cmocka_unit_test(test_detect),
 	    cmocka_unit_test(test_assay_coll_backend),
 	    cmocka_unit_test(test_dall_average),
+	    cmocka_unit_test(test_concatenated_scale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -405,6 +405,11 @@ static int comment(struct state *s, char *line, long lno)
 		for (int i = 2; i + 1 < n; i++)
 			if (!strcmp(tok[i], "backend"))
 				snprintf(s->backend, sizeof(s->backend), "%s", tok[i + 1]);
+	} else if (n >= 2 && !strcmp(tok[0], "Using") && !strcmp(tok[1], "devices")) {
+		/* Each run lists its devices: logs of versions without the
+		 * "Collective test starting" line may be concatenated. */
+		strlist_clear(&s->hosts);
+		s->ndev = 0;
 	} else if (n >= 1 && !strcmp(tok[0], "nThread")) {
 		options(s, tok, n);
 	} else if (n >= 1 && !strcmp(tok[0], "Per-Iteration")) {
