@@ -29,6 +29,7 @@
 #include "assay/collective.h"
 #include "assay/json.h"
 #include "assay/parse.h"
+#include "assay/util.h"
 
 #define FIX ASSAY_SOURCE_DIR "/tests/fixtures/nccl-text/"
 
@@ -492,6 +493,82 @@ static void test_concatenated_scale(void **state)
 	assay_rows_release(&rows);
 }
 
+static assay_err parse_notes(const char *name, const char *d, size_t len, struct assay_rows *rows,
+			     struct strlist *notes)
+{
+	struct assay_error e;
+	struct assay_parse_opts o = {.file = name, .notes = notes};
+	return assay_format_find("nccl-tests-text")->parse(d, len, &o, rows, &e);
+}
+
+/* A cut row (all_reduce_perf-rccl-truncated.txt: line 18 ends after the
+ * algbw, then an NCCL WARN line from another rank), the same WARN written
+ * into the row's line with the rest of the row on the next, and a log cut
+ * at a row boundary (no "# Avg bus bandwidth" footer): the good rows are
+ * kept and each bad one, and the missing footer, is a note. A table with
+ * no good row at all stays an error (test_errors). */
+static void test_bad_rows_flagged(void **state)
+{
+	(void)state;
+	struct assay_error e;
+	size_t len;
+	char *d = assay_read_file(FIX "all_reduce_perf-rccl-truncated.txt", &len, &e);
+	assert_non_null(d);
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct strlist notes = STRLIST_INIT;
+	assert_int_equal(parse_notes("all_reduce_perf-cut.txt", d, len, &rows, &notes), ASSAY_OK);
+	assert_int_equal(notes.n, 1);
+	assert_non_null(strstr(notes.v[0], "all_reduce_perf-cut.txt:18: expected 13 cells"));
+	find(&rows, "busbw", "mean", 1048576, "out-of-place", -1);
+	find(&rows, "busbw", "mean", 4194304, "in-place", -1);
+	assert_int_equal(count(&rows, "busbw", "mean"), 2 * 2);
+	assert_int_equal(count(&rows, "busbw", "average"), 1);
+	assay_rows_release(&rows);
+	strlist_clear(&notes);
+
+	/* The WARN inside the row: "... 37.11   56.51host:pid:tid [2] NCCL WARN ...". */
+	char *cut = strstr(d, "   56.51\n");
+	assert_non_null(cut);
+	cut += strlen("   56.51");
+	char *warn_end = strchr(cut + 1, '\n');
+	struct sbuf sb = SBUF_INIT;
+	sbuf_add(&sb, d, (size_t)(cut - d));
+	sbuf_add(&sb, cut + 1, (size_t)(warn_end - cut - 1));
+	sbuf_adds(&sb, "\n   98.89      0    38.11   55.03   96.31      0");
+	sbuf_adds(&sb, warn_end);
+	assert_int_equal(parse_notes("all_reduce_perf-warn.txt", sb.buf, sb.len, &rows, &notes),
+			 ASSAY_OK);
+	/* Line 18 is flagged; the rest of the row ("   98.89 ...") is not a row. */
+	assert_int_equal(notes.n, 1);
+	assert_non_null(strstr(notes.v[0], "all_reduce_perf-warn.txt:18: expected 13 cells"));
+	assert_int_equal(count(&rows, "busbw", "mean"), 2 * 2);
+	assay_rows_release(&rows);
+	strlist_clear(&notes);
+	sbuf_release(&sb);
+	free(d);
+
+	/* Cut at a row boundary: the first 40 lines of the H100 log. */
+	d = assay_read_file(FIX "all_reduce_perf-h100-2n.log", &len, &e);
+	assert_non_null(d);
+	char *p = d;
+	for (int i = 0; i < 40 && p; i++)
+		p = strchr(p, '\n') + 1;
+	assert_int_equal(parse_notes("all_reduce_perf-end.log", d, (size_t)(p - d), &rows, &notes),
+			 ASSAY_OK);
+	assert_int_equal(notes.n, 1);
+	assert_non_null(strstr(notes.v[0], "all_reduce_perf-end.log:26: the table has no footer"));
+	assert_int_equal(count(&rows, "busbw", "average"), 0);
+	assert_true(count(&rows, "busbw", "mean") > 0);
+	assay_rows_release(&rows);
+	strlist_clear(&notes);
+	/* The whole log: complete, nothing flagged. */
+	assert_int_equal(parse_notes("all_reduce_perf-h100-2n.log", d, len, &rows, &notes),
+			 ASSAY_OK);
+	assert_int_equal(notes.n, 0);
+	assay_rows_release(&rows);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +582,7 @@ int main(void)
 	    cmocka_unit_test(test_assay_coll_backend),
 	    cmocka_unit_test(test_dall_average),
 	    cmocka_unit_test(test_concatenated_scale),
+	    cmocka_unit_test(test_bad_rows_flagged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,9 +83,11 @@ struct state {
 	long long iters, skip;
 	struct table t;
 	bool in_table;
-	char type[64];  /* data type of the table's first row, for the average */
-	bool types;     /* rows of several types (-d all): the average's is "all" */
-	char prev[256]; /* the '#' line before the header (placement banner) */
+	char type[64];            /* data type of the table's first row, for the average */
+	bool types;               /* rows of several types (-d all): the average's is "all" */
+	size_t good, bad;         /* rows read, rows skipped (notes) */
+	struct assay_error first; /* the first skipped row's error */
+	char prev[256];           /* the '#' line before the header (placement banner) */
 };
 
 static int split(char *s, char *tok[])
@@ -117,6 +119,31 @@ static int fail(struct state *s, long line, const char *fmt, ...)
 	va_end(ap);
 	assay_error_at(s->e, ASSAY_USAGE, s->o->file, NULL, line, "%s", msg);
 	return -1;
+}
+
+/* A bad row (-2 from row()): its message becomes a note, the rows go on. */
+static void note_error(struct state *s)
+{
+	if (!s->o->notes)
+		return;
+	char buf[1200];
+	char *m = xasprintf("%s (a cut row, or another line written into it); the row is skipped",
+			    assay_error_format(s->e, buf, sizeof(buf)));
+	strlist_push(s->o->notes, m);
+	free(m);
+}
+
+/* A table that ended without its footer ("# Avg bus bandwidth"): cut
+ * short (a killed run, a truncated log). Its rows are kept, flagged. */
+static void note_unfinished(struct state *s)
+{
+	if (!s->in_table || !s->o->notes)
+		return;
+	char *m = xasprintf("%s:%ld: the table has no footer ('# Avg bus bandwidth'): the output "
+			    "ends early (a cut log or run); its rows are kept",
+			    s->o->file ? s->o->file : "-", s->t.line);
+	strlist_push(s->o->notes, m);
+	free(m);
 }
 
 /* "all_reduce" from ".../all_reduce_perf" or "all_reduce_perf_mpi". */
@@ -151,6 +178,7 @@ static bool collective_from_file(const char *file, char *out, size_t size)
 static int header(struct state *s, char *tok[], int n, long line)
 {
 	struct table *t = &s->t;
+	note_unfinished(s);
 	memset(t, 0, sizeof(*t));
 	t->line = line;
 	int group = -1;
@@ -318,8 +346,9 @@ static int row(struct state *s, char *tok[], int n, long line)
 		if (words[t->word[i]].kind == C_TIMESTAMP)
 			want++; /* date and time */
 	if (n != want) {
-		return fail(s, line, "expected %d cells (as the header on line %ld says), got %d",
-			    want, t->line, n);
+		fail(s, line, "expected %d cells (as the header on line %ld says), got %d", want,
+		     t->line, n);
+		return -2;
 	}
 	if (need_collective(s, line) < 0)
 		return -1;
@@ -345,7 +374,7 @@ static int row(struct state *s, char *tok[], int n, long line)
 		json_decref(p);
 	}
 	json_decref(series);
-	return rc;
+	return rc < 0 ? -2 : 0; /* a cell that is not what its column holds */
 }
 
 /* "# Avg bus bandwidth    : 12.5 " (an empty table prints nan). */
@@ -358,6 +387,7 @@ static int average(struct state *s, char *tok[], int n, long line)
 	int r = i + 1 < n ? cell(tok[i + 1], &v) : -1;
 	if (r < 0)
 		return fail(s, line, "the average bus bandwidth: expected a number after ':'");
+	s->in_table = false; /* the footer: the table is complete */
 	if (r == 0)
 		return 0;
 	if (need_collective(s, line) < 0)
@@ -370,7 +400,6 @@ static int average(struct state *s, char *tok[], int n, long line)
 	}
 	struct assay_row *row = assay_rows_add(s->tmp);
 	assay_row_set(row, b, "busbw", "average", v, "GB/s", ASSAY_DIR_HIGHER);
-	s->in_table = false;
 	return 0;
 }
 
@@ -489,7 +518,21 @@ assay_err assay_parse_nccl_tests_text(const char *data, size_t len,
 			break;
 		}
 		rc = row(&s, tok, n, lno);
+		if (rc == -2) {
+			if (!s.bad++)
+				s.first = *e;
+			note_error(&s);
+			rc = 0;
+		} else if (rc == 0) {
+			s.good++;
+		}
 	}
+	if (rc == 0 && s.bad && !s.good) {
+		*e = s.first; /* no good row: the table is unreadable, as before */
+		rc = -1;
+	}
+	if (rc == 0)
+		note_unfinished(&s);
 	sbuf_release(&line);
 	strlist_clear(&s.hosts);
 	if (rc == 0 && !table_seen)

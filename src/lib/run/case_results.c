@@ -209,8 +209,8 @@ static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_cas
 		return err;
 	char now[32];
 	assay_now_rfc3339(now);
-	struct assay_parse_opts o = {file, p->context, rc->res->run_id, c->id, rc->res->revision,
-				     now,  NULL};
+	struct assay_parse_opts o = {
+	    file, p->context, rc->res->run_id, c->id, rc->res->revision, now, NULL, NULL};
 	if (assay_train_rows(&pr->train, &o, &pr->rows, &pe) != ASSAY_OK) {
 		char buf[1200];
 		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE, "%s",
