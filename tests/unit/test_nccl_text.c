@@ -569,6 +569,48 @@ static void test_bad_rows_flagged(void **state)
 	free(d);
 }
 
+/* The H100 log as srun -l prints it: every line labelled with its task id,
+ * "%0*d: " (SchedMD/slurm 1d32d81 src/common/write_labelled_message.c,
+ * _write_label: "00: " with 16 tasks), and with a space-padded label: the
+ * same rows as the plain log, and detected by content. */
+static void test_srun_labels(void **state)
+{
+	(void)state;
+	struct assay_error e;
+	size_t len;
+	char *d = assay_read_file(FIX "all_reduce_perf-h100-2n.log", &len, &e);
+	assert_non_null(d);
+	struct assay_rows plain = ASSAY_ROWS_INIT;
+	assert_int_equal(parse_file(FIX "all_reduce_perf-h100-2n.log", &plain, &e, NULL), ASSAY_OK);
+	const char *labels[] = {"00: ", " 0: "};
+	for (int k = 0; k < 2; k++) {
+		struct sbuf sb = SBUF_INIT;
+		for (const char *p = d; p < d + len;) {
+			const char *nl = memchr(p, '\n', (size_t)(d + len - p));
+			size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(d + len - p);
+			sbuf_adds(&sb, labels[k]);
+			sbuf_add(&sb, p, n);
+			p += n;
+		}
+		assert_true(assay_detect_nccl_tests_text(sb.buf, sb.len));
+		struct assay_rows rows = ASSAY_ROWS_INIT;
+		struct strlist notes = STRLIST_INIT;
+		assert_int_equal(
+		    parse_notes("all_reduce_perf-srun.log", sb.buf, sb.len, &rows, &notes),
+		    ASSAY_OK);
+		assert_int_equal(notes.n, 0);
+		assert_int_equal(rows.n, plain.n);
+		for (size_t i = 0; i < rows.n; i++) {
+			assert_string_equal(rows.v[i].series_key, plain.v[i].series_key);
+			assert_true(rows.v[i].value == plain.v[i].value);
+		}
+		assay_rows_release(&rows);
+		sbuf_release(&sb);
+	}
+	assay_rows_release(&plain);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +625,7 @@ int main(void)
 	    cmocka_unit_test(test_dall_average),
 	    cmocka_unit_test(test_concatenated_scale),
 	    cmocka_unit_test(test_bad_rows_flagged),
+	    cmocka_unit_test(test_srun_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,22 @@ struct state {
 	char prev[256];           /* the '#' line before the header (placement banner) */
 };
 
+/* The label srun -l writes before every line: "%0*d: ", the task id
+ * (SchedMD/slurm src/common/write_labelled_message.c, _write_label; padded
+ * with spaces by some versions). Its length in l, or 0. A table row never
+ * has ':' right after its first number. */
+static size_t srun_label(const char *l, size_t n)
+{
+	size_t i = 0, d;
+	while (i < n && l[i] == ' ')
+		i++;
+	for (d = i; i < n && isdigit((unsigned char)l[i]);)
+		i++;
+	if (i == d || i + 1 >= n || l[i] != ':' || l[i + 1] != ' ')
+		return 0;
+	return i + 2;
+}
+
 static int split(char *s, char *tok[])
 {
 	int n = 0;
@@ -499,6 +515,7 @@ assay_err assay_parse_nccl_tests_text(const char *data, size_t len,
 			l[--line.len] = '\0';
 		if (strlen(l) != line.len)
 			continue; /* a NUL byte: not a line of the table */
+		l += srun_label(l, line.len);
 		if (l[0] == '#') {
 			rc = comment(&s, l, lno);
 			table_seen = table_seen || s.in_table;
@@ -557,6 +574,7 @@ bool assay_detect_nccl_tests_text(const char *data, size_t len)
 		const char *ls = hit;
 		while (ls > data && ls[-1] != '\n')
 			ls--;
+		ls += srun_label(ls, (size_t)(hit - ls));
 		if (*ls == '#') {
 			const char *q = ls + 1;
 			static const char *const want[] = {"size", "count", "type"};
