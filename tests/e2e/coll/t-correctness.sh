@@ -51,3 +51,16 @@ expect_grep '"failure": "correctness"' out/*/summary.json
 expect_eq "$(q s2.db "SELECT count(*) FROM measurements")" 249 "stored rows (exit 1)"
 expect_eq "$(q s2.db "SELECT count(*) FROM series WHERE json_extract(fields, '$.verdict') = 'invalid'")" 4 \
   "invalid series (exit 1)"
+
+# Non-zero exit with every #wrong 0 (the clean table): the case stays
+# workload-failed by its exit code, and its rows are still stored.
+sed -e 's/"coll-wrong"/"coll-exit-clean"/' \
+  -e "s|\"COLL_FIXTURE\": \"[^\"]*\"|\"COLL_FIXTURE\": \"$src/tests/fixtures/nccl-text/all_reduce_perf-h100-2n.log\", \"COLL_EXIT\": \"1\"|" \
+  suite.json >suite-clean.json
+grep -q '"COLL_EXIT": "1"' suite-clean.json || fail "the suite did not change"
+rm -rf out
+run_assay 3 run --store s3.db suite-clean.json
+expect_grep '^all_reduce-float-1x2 +workload-failed ' out.txt
+expect_grep '"failure": "exit-code"' out/*/summary.json
+expect_eq "$(q s3.db "SELECT count(*) FROM verdicts WHERE gate = 'correctness'")" 0 "no correctness verdict"
+expect_eq "$(q s3.db "SELECT count(*) FROM measurements")" 249 "stored rows (exit 1, clean)"
