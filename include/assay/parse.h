@@ -13,6 +13,8 @@
 #include "assay/error.h"
 #include "assay/measure.h"
 
+struct strlist;
+
 struct assay_parse_opts {
 	const char *file; /* name used in errors (file:line: message) */
 	const json_t
@@ -24,6 +26,10 @@ struct assay_parse_opts {
 	/* When not NULL: records a format skips because they hold no
 	 * measurement (RCCL CI's fail records) are counted here. */
 	size_t *not_measured;
+	/* When not NULL: what a format read past and flagged, one line each
+	 * ("FILE:LINE: what"): a malformed or cut row it skipped, a table
+	 * without its footer (nccl-tests-text). The good rows are kept. */
+	struct strlist *notes;
 };
 
 /* Parse len bytes of data into rows appended to out. All or nothing: on

@@ -163,7 +163,7 @@ int coll_usage(const char *fmt, ...)
 }
 
 /* nccl-tests' parsesize: a number with an optional K, M or G (binary). */
-static bool parse_size(const char *s, size_t *out)
+bool coll_parse_size(const char *s, size_t *out)
 {
 	char *end;
 	double v = strtod(s, &end);
@@ -235,7 +235,7 @@ static void getopt_tables(struct option *lo, char *shorts)
 static int parse_sizes(int c, struct coll_opts *o)
 {
 	size_t *dst = c == 'b' ? &o->minb : c == 'e' ? &o->maxb : &o->stepb;
-	if (!parse_size(optarg, dst))
+	if (!coll_parse_size(optarg, dst))
 		return coll_usage("-%c: expected a size in bytes (K, M and G are binary), got '%s'",
 				  c, optarg);
 	return 0;

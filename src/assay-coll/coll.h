@@ -136,6 +136,8 @@ struct coll_opts {
 extern bool coll_quiet;
 /* "assay-coll: message" on stderr (unless coll_quiet); returns ASSAY_USAGE. */
 int coll_usage(const char *fmt, ...) ASSAY_PRINTF(1, 2);
+/* nccl-tests' sizes: a number with an optional K, M or G (binary). */
+bool coll_parse_size(const char *s, size_t *out);
 /* Read the command line into o: 0, an exit code, or -1 after --help. */
 int coll_parse_args(int argc, char **argv, struct coll_opts *o);
 /* The command line's table (args.c), for --help and `--generate`. */

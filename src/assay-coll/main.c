@@ -5,6 +5,7 @@
  * timing.c times the calls and table.c prints. */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "assay/json.h"
@@ -52,6 +53,56 @@ static int check_ranks(const struct coll_opts *o, const struct coll_run *run, si
 		}
 	}
 	return 0;
+}
+
+/* The memory this node can give, in bytes: MemAvailable, or less where
+ * ASSAY_COLL_MEMORY says so (a share of a node; K, M, G binary); 0: not
+ * known (no check). */
+static size_t node_memory(void)
+{
+	size_t avail = 0, lim;
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long kb;
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			avail = (size_t)kb * 1024;
+	}
+	if (f)
+		fclose(f);
+	const char *env = getenv("ASSAY_COLL_MEMORY");
+	if (env && coll_parse_size(env, &lim) && lim && (!avail || lim < avail))
+		avail = lim;
+	return avail;
+}
+
+/* Every rank of a node holds its buffers (and the shm backend's staging
+ * copy for in-place alltoall and sendrecv) at once: refused with exit 2
+ * before anything is allocated when the node has not that much memory,
+ * where the allocation would abort. */
+static int check_memory(const struct coll_opts *o, const struct coll_run *run, size_t sb, size_t rb)
+{
+	bool stage = coll_backends[o->backend] == &coll_backend_shm &&
+		     (o->op == COLL_ALLTOALL || o->op == COLL_SENDRECV);
+	double need = (double)sb + (double)rb + (stage ? (double)rb : 0);
+	MPI_Comm node;
+	int local = 1;
+	MPI_CHECK(
+	    MPI_Comm_split_type(run->comm, MPI_COMM_TYPE_SHARED, run->rank, MPI_INFO_NULL, &node));
+	MPI_CHECK(MPI_Comm_size(node, &local));
+	MPI_CHECK(MPI_Comm_free(&node));
+	size_t avail = node_memory();
+	int bad = avail && need * local > (double)avail, any = 0;
+	MPI_CHECK(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, run->comm));
+	if (!any)
+		return 0;
+	if (run->rank == 0)
+		coll_usage("-e %zu: the buffers need %.0f bytes on a node (%d ranks x %.0f), more "
+			   "than the %zu bytes of memory available there (MemAvailable%s); give a "
+			   "smaller -e",
+			   o->maxb, need * local, local, need, avail,
+			   getenv("ASSAY_COLL_MEMORY") ? " or ASSAY_COLL_MEMORY" : "");
+	return ASSAY_USAGE;
 }
 
 /* Every type, operator and root the options select, one TimeTest each. */
@@ -115,7 +166,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	size_t sb, rb;
 	buffer_bytes(&o, run->size, &sb, &rb);
-	if (check_ranks(&o, run, rb)) {
+	if (check_ranks(&o, run, rb) || check_memory(&o, run, sb, rb)) {
 		MPI_Finalize();
 		return ASSAY_USAGE;
 	}
@@ -143,14 +194,17 @@ int main(int argc, char **argv)
 	double avg = t.bw_sum / t.bw_count;
 	if (run->rank == 0)
 		coll_table_footer(errors, avg, prog);
-	run->be->teardown(run);
-	MPI_CHECK(MPI_Barrier(run->comm));
-	MPI_Finalize();
 	rc = errors ? ASSAY_WORKLOAD_FAILED : 0;
+	/* The JSON is complete before MPI_Finalize: a rank that exits non-zero
+	 * (#wrong > 0) makes mpirun end the job, which may kill rank 0 during
+	 * or after its finalize. */
 	if (doc) {
 		rc = coll_json_finish(jf, doc, &t, devs, errors, avg, rc);
 		devs = NULL; /* the JSON's now */
 	}
 	json_decref(devs);
+	run->be->teardown(run);
+	MPI_CHECK(MPI_Barrier(run->comm));
+	MPI_Finalize();
 	return rc;
 }

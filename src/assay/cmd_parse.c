@@ -297,8 +297,13 @@ static assay_err parse_one(const struct parse_args *a, const char *file, struct 
 				       .stream = true,
 				       .feed_rest = feed_mapped,
 				       .again = a->steps ? "--steps" : NULL};
+	struct strlist notes = STRLIST_INIT; /* what the parser flagged */
+	o.parse.notes = &notes;
 	size_t before = res->rows.n;
 	assay_err rc = assay_results_read(file, strcmp(file, "-") ? -1 : 0, &o, res, e);
+	for (size_t i = 0; i < notes.n; i++)
+		fprintf(stderr, "warning: %s\n", notes.v[i]);
+	strlist_clear(&notes);
 	if (res->fail == ASSAY_RESULTS_UNDETECTED)
 		rc = assay_error_at(
 		    e, ASSAY_USAGE, file, NULL, 0,

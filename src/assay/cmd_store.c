@@ -64,6 +64,8 @@ static int ingest_file(struct assay_store *s, const struct parsed_file *pf,
 	if (pf->not_measured)
 		sbuf_addf(report, ", %zu fail record%s skipped", pf->not_measured,
 			  pf->not_measured == 1 ? "" : "s");
+	if (pf->flagged)
+		sbuf_addf(report, ", %zu flagged (see the warnings)", pf->flagged);
 	if (res.skipped)
 		sbuf_addf(report,
 			  ", %zu without an identity skipped (the same bytes were ingested as run "

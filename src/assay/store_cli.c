@@ -278,17 +278,23 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 {
 	struct assay_error e;
 	char buf[2048];
+	/* The parser sees --set's fields too: a table that needs one to be
+	 * read at all (nccl-tests' collective) gets it from --set. */
+	json_t *ctx = json_deep_copy(p->context);
+	json_object_update(ctx, p->overrides);
 	/* Ingest tells formats apart by their header or first record only: a
 	 * file that merely mentions Megatron is not a training log. */
 	struct assay_results_opts o = {.hint = p->format,
 				       .by = strcmp(cmd, "store") ? ASSAY_DETECT_CONTENT
 								  : ASSAY_DETECT_RECORD,
-				       .parse = {.context = p->context,
+				       .parse = {.context = ctx,
 						 .revision = p->revision,
-						 .not_measured = &pf->not_measured},
+						 .not_measured = &pf->not_measured,
+						 .notes = &pf->notes},
 				       .sha256 = true};
 	struct assay_results res = {.rows = ASSAY_ROWS_INIT};
 	assay_err rc = assay_results_read(pf->path, -1, &o, &res, &e);
+	json_decref(ctx);
 	pf->format = res.format;
 	memcpy(pf->sha256, res.sha256, sizeof(pf->sha256));
 	pf->rows = res.rows;
@@ -339,10 +345,20 @@ static int parse_file(const char *cmd, const struct parse_cli *p, struct parsed_
 	return ASSAY_OK;
 }
 
+/* The parser's flags, as warnings on stderr (the rows they spare are kept). */
+static void print_notes(struct parsed_file *pf)
+{
+	for (size_t i = 0; i < pf->notes.n; i++)
+		fprintf(stderr, "warning: %s\n", pf->notes.v[i]);
+	pf->flagged = pf->notes.n;
+	strlist_clear(&pf->notes);
+}
+
 int parse_cli_file(const char *cmd, const struct parse_cli *p, struct parsed_file *pf)
 {
 	struct sbuf err = SBUF_INIT;
 	int rc = parse_file(cmd, p, pf, &err);
+	print_notes(pf);
 	if (rc != ASSAY_OK)
 		fprintf(stderr, "%s\n", sbuf_str(&err));
 	sbuf_release(&err);
@@ -420,6 +436,7 @@ int parse_pool_get(struct parse_pool *pp, int i, struct parsed_file **pf)
 	int more = i + 1 + pp->ahead;
 	assay_pool_submit(pp->pool, (size_t)(more < pp->n ? more : pp->n));
 	struct pool_slot *slot = &pp->slots[i];
+	print_notes(&slot->pf);
 	if (slot->rc != ASSAY_OK)
 		fprintf(stderr, "%s\n", sbuf_str(&slot->err));
 	*pf = &slot->pf;
@@ -432,6 +449,7 @@ void parse_pool_stop(struct parse_pool *pp)
 	assay_pool_finish(pp->pool);
 	for (int i = 0; i < pp->n; i++) {
 		assay_rows_release(&pp->slots[i].pf.rows);
+		strlist_clear(&pp->slots[i].pf.notes);
 		sbuf_release(&pp->slots[i].err);
 	}
 	free(pp->freed_to);

@@ -43,7 +43,9 @@ struct parsed_file {
 	const struct assay_format *format;
 	char sha256[65];
 	struct assay_rows rows;
-	size_t not_measured; /* records skipped as holding no measurement */
+	size_t not_measured;  /* records skipped as holding no measurement */
+	struct strlist notes; /* what the parser flagged ("FILE:LINE: what") */
+	size_t flagged;       /* notes.n, once they are printed */
 };
 /* Read, parse and check one file (every row's series has cluster, scale and
  * precision). Prints the error and returns its exit code on failure. */

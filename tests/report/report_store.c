@@ -324,7 +324,7 @@ static assay_err gen_case_run(struct assay_store *s, const struct gen_case *c, i
 		if (c->train)
 			json_object_set_new(ctx, "precision", json_string("bf16"));
 		struct assay_parse_opts po = {c->id,  ctx,        g->run_id, c->id,
-					      g->rev, g->started, NULL};
+					      g->rev, g->started, NULL,      NULL};
 		if (c->train)
 			rc = train_case(input, &po, last ? dir : NULL, &rows, &verdicts, e);
 		else if ((rc = assay_parse_ep_case(input, strlen(input), &po, &rows, e)) ==

@@ -33,7 +33,7 @@ static void rows_of(const char *file, struct assay_rows *rows)
 	struct assay_error e;
 	char *text = assay_read_file(file, &len, &e);
 	assert_non_null(text);
-	struct assay_parse_opts o = {file, NULL, NULL, NULL, NULL, NULL, NULL};
+	struct assay_parse_opts o = {file, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 	assert_int_equal(assay_parse_nccl_tests_text(text, len, &o, rows, &e), ASSAY_OK);
 	free(text);
 }

@@ -29,6 +29,7 @@
 #include "assay/collective.h"
 #include "assay/json.h"
 #include "assay/parse.h"
+#include "assay/util.h"
 
 #define FIX ASSAY_SOURCE_DIR "/tests/fixtures/nccl-text/"
 
@@ -438,6 +439,178 @@ static void test_assay_coll_backend(void **state)
 	assay_rows_release(&tx);
 }
 
+/* -d all (all_reduce_perf-dall.txt/.json, written by assay-coll in nccl-tests'
+ * layout): one row per type and one average over them all, stored under
+ * precision "all", not under the first row's type (int8) in either reader. */
+static void test_dall_average(void **state)
+{
+	(void)state;
+	struct assay_rows tx = ASSAY_ROWS_INIT, js = ASSAY_ROWS_INIT;
+	struct assay_error e;
+	assert_int_equal(parse_file(FIX "all_reduce_perf-dall.txt", &tx, &e, NULL), ASSAY_OK);
+	size_t len;
+	char *d = assay_read_file(FIX "all_reduce_perf-dall.json", &len, &e);
+	assert_non_null(d);
+	struct assay_parse_opts o = {.file = "all_reduce_perf-dall.json"};
+	assert_int_equal(assay_format_find("nccl-tests")->parse(d, len, &o, &js, &e), ASSAY_OK);
+	free(d);
+	const struct assay_rows *both[] = {&tx, &js};
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(count(both[k], "busbw", "average"), 1);
+		const struct assay_row *avg = find(both[k], "busbw", "average", -1, NULL, -1);
+		assert_string_equal(sfield(avg, "precision"), "all");
+		assert_string_equal(
+		    sfield(find(both[k], "busbw", "mean", 64, "out-of-place", -1), "precision"),
+		    "int8");
+		assert_int_equal(count(both[k], "busbw", "mean"), 10 * 2);
+	}
+	assay_rows_release(&tx);
+	assay_rows_release(&js);
+}
+
+/* Two runs of a version that prints no "Collective test starting" line,
+ * concatenated (all_gather_perf-rccl-2.12.txt twice: 4 ranks on one host
+ * each): every row's scale is 1x4, not the devices of both runs (1x8). */
+static void test_concatenated_scale(void **state)
+{
+	(void)state;
+	struct assay_error e;
+	size_t len;
+	char *d = assay_read_file(FIX "all_gather_perf-rccl-2.12.txt", &len, &e);
+	assert_non_null(d);
+	char *two = malloc(2 * len);
+	memcpy(two, d, len);
+	memcpy(two + len, d, len);
+	free(d);
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct assay_parse_opts o = {.file = "all_gather_perf-twice.txt"};
+	assert_int_equal(assay_format_find("nccl-tests-text")->parse(two, 2 * len, &o, &rows, &e),
+			 ASSAY_OK);
+	free(two);
+	assert_true(rows.n > 0);
+	for (size_t i = 0; i < rows.n; i++)
+		assert_string_equal(sfield(&rows.v[i], "scale"), "1x4");
+	assay_rows_release(&rows);
+}
+
+static assay_err parse_notes(const char *name, const char *d, size_t len, struct assay_rows *rows,
+			     struct strlist *notes)
+{
+	struct assay_error e;
+	struct assay_parse_opts o = {.file = name, .notes = notes};
+	return assay_format_find("nccl-tests-text")->parse(d, len, &o, rows, &e);
+}
+
+/* A cut row (all_reduce_perf-rccl-truncated.txt: line 18 ends after the
+ * algbw, then an NCCL WARN line from another rank), the same WARN written
+ * into the row's line with the rest of the row on the next, and a log cut
+ * at a row boundary (no "# Avg bus bandwidth" footer): the good rows are
+ * kept and each bad one, and the missing footer, is a note. A table with
+ * no good row at all stays an error (test_errors). */
+static void test_bad_rows_flagged(void **state)
+{
+	(void)state;
+	struct assay_error e;
+	size_t len;
+	char *d = assay_read_file(FIX "all_reduce_perf-rccl-truncated.txt", &len, &e);
+	assert_non_null(d);
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct strlist notes = STRLIST_INIT;
+	assert_int_equal(parse_notes("all_reduce_perf-cut.txt", d, len, &rows, &notes), ASSAY_OK);
+	assert_int_equal(notes.n, 1);
+	assert_non_null(strstr(notes.v[0], "all_reduce_perf-cut.txt:18: expected 13 cells"));
+	find(&rows, "busbw", "mean", 1048576, "out-of-place", -1);
+	find(&rows, "busbw", "mean", 4194304, "in-place", -1);
+	assert_int_equal(count(&rows, "busbw", "mean"), 2 * 2);
+	assert_int_equal(count(&rows, "busbw", "average"), 1);
+	assay_rows_release(&rows);
+	strlist_clear(&notes);
+
+	/* The WARN inside the row: "... 37.11   56.51host:pid:tid [2] NCCL WARN ...". */
+	char *cut = strstr(d, "   56.51\n");
+	assert_non_null(cut);
+	cut += strlen("   56.51");
+	char *warn_end = strchr(cut + 1, '\n');
+	struct sbuf sb = SBUF_INIT;
+	sbuf_add(&sb, d, (size_t)(cut - d));
+	sbuf_add(&sb, cut + 1, (size_t)(warn_end - cut - 1));
+	sbuf_adds(&sb, "\n   98.89      0    38.11   55.03   96.31      0");
+	sbuf_adds(&sb, warn_end);
+	assert_int_equal(parse_notes("all_reduce_perf-warn.txt", sb.buf, sb.len, &rows, &notes),
+			 ASSAY_OK);
+	/* Line 18 is flagged; the rest of the row ("   98.89 ...") is not a row. */
+	assert_int_equal(notes.n, 1);
+	assert_non_null(strstr(notes.v[0], "all_reduce_perf-warn.txt:18: expected 13 cells"));
+	assert_int_equal(count(&rows, "busbw", "mean"), 2 * 2);
+	assay_rows_release(&rows);
+	strlist_clear(&notes);
+	sbuf_release(&sb);
+	free(d);
+
+	/* Cut at a row boundary: the first 40 lines of the H100 log. */
+	d = assay_read_file(FIX "all_reduce_perf-h100-2n.log", &len, &e);
+	assert_non_null(d);
+	char *p = d;
+	for (int i = 0; i < 40 && p; i++)
+		p = strchr(p, '\n') + 1;
+	assert_int_equal(parse_notes("all_reduce_perf-end.log", d, (size_t)(p - d), &rows, &notes),
+			 ASSAY_OK);
+	assert_int_equal(notes.n, 1);
+	assert_non_null(strstr(notes.v[0], "all_reduce_perf-end.log:26: the table has no footer"));
+	assert_int_equal(count(&rows, "busbw", "average"), 0);
+	assert_true(count(&rows, "busbw", "mean") > 0);
+	assay_rows_release(&rows);
+	strlist_clear(&notes);
+	/* The whole log: complete, nothing flagged. */
+	assert_int_equal(parse_notes("all_reduce_perf-h100-2n.log", d, len, &rows, &notes),
+			 ASSAY_OK);
+	assert_int_equal(notes.n, 0);
+	assay_rows_release(&rows);
+	free(d);
+}
+
+/* The H100 log as srun -l prints it: every line labelled with its task id,
+ * "%0*d: " (SchedMD/slurm 1d32d81 src/common/write_labelled_message.c,
+ * _write_label: "00: " with 16 tasks), and with a space-padded label: the
+ * same rows as the plain log, and detected by content. */
+static void test_srun_labels(void **state)
+{
+	(void)state;
+	struct assay_error e;
+	size_t len;
+	char *d = assay_read_file(FIX "all_reduce_perf-h100-2n.log", &len, &e);
+	assert_non_null(d);
+	struct assay_rows plain = ASSAY_ROWS_INIT;
+	assert_int_equal(parse_file(FIX "all_reduce_perf-h100-2n.log", &plain, &e, NULL), ASSAY_OK);
+	const char *labels[] = {"00: ", " 0: "};
+	for (int k = 0; k < 2; k++) {
+		struct sbuf sb = SBUF_INIT;
+		for (const char *p = d; p < d + len;) {
+			const char *nl = memchr(p, '\n', (size_t)(d + len - p));
+			size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(d + len - p);
+			sbuf_adds(&sb, labels[k]);
+			sbuf_add(&sb, p, n);
+			p += n;
+		}
+		assert_true(assay_detect_nccl_tests_text(sb.buf, sb.len));
+		struct assay_rows rows = ASSAY_ROWS_INIT;
+		struct strlist notes = STRLIST_INIT;
+		assert_int_equal(
+		    parse_notes("all_reduce_perf-srun.log", sb.buf, sb.len, &rows, &notes),
+		    ASSAY_OK);
+		assert_int_equal(notes.n, 0);
+		assert_int_equal(rows.n, plain.n);
+		for (size_t i = 0; i < rows.n; i++) {
+			assert_string_equal(rows.v[i].series_key, plain.v[i].series_key);
+			assert_true(rows.v[i].value == plain.v[i].value);
+		}
+		assay_rows_release(&rows);
+		sbuf_release(&sb);
+	}
+	assay_rows_release(&plain);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +622,10 @@ int main(void)
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_detect),
 	    cmocka_unit_test(test_assay_coll_backend),
+	    cmocka_unit_test(test_dall_average),
+	    cmocka_unit_test(test_concatenated_scale),
+	    cmocka_unit_test(test_bad_rows_flagged),
+	    cmocka_unit_test(test_srun_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -224,13 +224,20 @@ assay_err assay_parse_nccl_tests(const char *data, size_t len, const struct assa
 		int n = json_is_object(avg)
 			    ? num(&c, avg, "$.average_bus_bandwidth", "bandwidth", &v)
 			    : 0;
+		/* The average is over every row: -d all's is under "all". */
 		const json_t *first = json_array_get(results, 0);
-		const json_t *type = json_object_get(first, "type");
+		const char *type = json_string_value(json_object_get(first, "type"));
+		for (size_t k = 1; type && k < json_array_size(results); k++) {
+			const char *tk =
+			    json_string_value(json_object_get(json_array_get(results, k), "type"));
+			if (tk && strcmp(tk, type))
+				type = "all";
+		}
 		if (n < 0) {
 			rc = -1;
-		} else if (n && json_is_string(type)) {
+		} else if (n && type) {
 			char prec[64];
-			peer_precision(json_string_value(type), prec, sizeof(prec));
+			peer_precision(type, prec, sizeof(prec));
 			json_object_set_new(base, "precision", json_string(prec));
 			add_row(&tmp, base, "busbw", "average", v, "GB/s", ASSAY_DIR_HIGHER, 1, ts);
 		}

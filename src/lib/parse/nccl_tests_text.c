@@ -83,9 +83,28 @@ struct state {
 	long long iters, skip;
 	struct table t;
 	bool in_table;
-	char type[64];  /* data type of the table's first row, for the average */
-	char prev[256]; /* the '#' line before the header (placement banner) */
+	char type[64];            /* data type of the table's first row, for the average */
+	bool types;               /* rows of several types (-d all): the average's is "all" */
+	size_t good, bad;         /* rows read, rows skipped (notes) */
+	struct assay_error first; /* the first skipped row's error */
+	char prev[256];           /* the '#' line before the header (placement banner) */
 };
+
+/* The label srun -l writes before every line: "%0*d: ", the task id
+ * (SchedMD/slurm src/common/write_labelled_message.c, _write_label; padded
+ * with spaces by some versions). Its length in l, or 0. A table row never
+ * has ':' right after its first number. */
+static size_t srun_label(const char *l, size_t n)
+{
+	size_t i = 0, d;
+	while (i < n && l[i] == ' ')
+		i++;
+	for (d = i; i < n && isdigit((unsigned char)l[i]);)
+		i++;
+	if (i == d || i + 1 >= n || l[i] != ':' || l[i + 1] != ' ')
+		return 0;
+	return i + 2;
+}
 
 static int split(char *s, char *tok[])
 {
@@ -116,6 +135,31 @@ static int fail(struct state *s, long line, const char *fmt, ...)
 	va_end(ap);
 	assay_error_at(s->e, ASSAY_USAGE, s->o->file, NULL, line, "%s", msg);
 	return -1;
+}
+
+/* A bad row (-2 from row()): its message becomes a note, the rows go on. */
+static void note_error(struct state *s)
+{
+	if (!s->o->notes)
+		return;
+	char buf[1200];
+	char *m = xasprintf("%s (a cut row, or another line written into it); the row is skipped",
+			    assay_error_format(s->e, buf, sizeof(buf)));
+	strlist_push(s->o->notes, m);
+	free(m);
+}
+
+/* A table that ended without its footer ("# Avg bus bandwidth"): cut
+ * short (a killed run, a truncated log). Its rows are kept, flagged. */
+static void note_unfinished(struct state *s)
+{
+	if (!s->in_table || !s->o->notes)
+		return;
+	char *m = xasprintf("%s:%ld: the table has no footer ('# Avg bus bandwidth'): the output "
+			    "ends early (a cut log or run); its rows are kept",
+			    s->o->file ? s->o->file : "-", s->t.line);
+	strlist_push(s->o->notes, m);
+	free(m);
 }
 
 /* "all_reduce" from ".../all_reduce_perf" or "all_reduce_perf_mpi". */
@@ -150,6 +194,7 @@ static bool collective_from_file(const char *file, char *out, size_t size)
 static int header(struct state *s, char *tok[], int n, long line)
 {
 	struct table *t = &s->t;
+	note_unfinished(s);
 	memset(t, 0, sizeof(*t));
 	t->line = line;
 	int group = -1;
@@ -189,6 +234,7 @@ static int header(struct state *s, char *tok[], int n, long line)
 	}
 	s->in_table = true;
 	s->type[0] = '\0';
+	s->types = false;
 	return 0;
 }
 
@@ -267,6 +313,8 @@ static int read_cell(struct state *s, long line, int i, char *tok[], int *k, jso
 		json_object_set_new(series, "precision", json_string(prec));
 		if (!s->type[0])
 			snprintf(s->type, sizeof(s->type), "%s", c);
+		else if (strcmp(s->type, c))
+			s->types = true;
 		return 0;
 	}
 	case C_REDOP:
@@ -314,8 +362,9 @@ static int row(struct state *s, char *tok[], int n, long line)
 		if (words[t->word[i]].kind == C_TIMESTAMP)
 			want++; /* date and time */
 	if (n != want) {
-		return fail(s, line, "expected %d cells (as the header on line %ld says), got %d",
-			    want, t->line, n);
+		fail(s, line, "expected %d cells (as the header on line %ld says), got %d", want,
+		     t->line, n);
+		return -2;
 	}
 	if (need_collective(s, line) < 0)
 		return -1;
@@ -341,7 +390,7 @@ static int row(struct state *s, char *tok[], int n, long line)
 		json_decref(p);
 	}
 	json_decref(series);
-	return rc;
+	return rc < 0 ? -2 : 0; /* a cell that is not what its column holds */
 }
 
 /* "# Avg bus bandwidth    : 12.5 " (an empty table prints nan). */
@@ -354,6 +403,7 @@ static int average(struct state *s, char *tok[], int n, long line)
 	int r = i + 1 < n ? cell(tok[i + 1], &v) : -1;
 	if (r < 0)
 		return fail(s, line, "the average bus bandwidth: expected a number after ':'");
+	s->in_table = false; /* the footer: the table is complete */
 	if (r == 0)
 		return 0;
 	if (need_collective(s, line) < 0)
@@ -361,12 +411,11 @@ static int average(struct state *s, char *tok[], int n, long line)
 	json_t *b = base_series(s);
 	if (s->type[0]) {
 		char prec[64];
-		peer_precision(s->type, prec, sizeof(prec));
+		peer_precision(s->types ? "all" : s->type, prec, sizeof(prec));
 		json_object_set_new(b, "precision", json_string(prec));
 	}
 	struct assay_row *row = assay_rows_add(s->tmp);
 	assay_row_set(row, b, "busbw", "average", v, "GB/s", ASSAY_DIR_HIGHER);
-	s->in_table = false;
 	return 0;
 }
 
@@ -401,6 +450,11 @@ static int comment(struct state *s, char *line, long lno)
 		for (int i = 2; i + 1 < n; i++)
 			if (!strcmp(tok[i], "backend"))
 				snprintf(s->backend, sizeof(s->backend), "%s", tok[i + 1]);
+	} else if (n >= 2 && !strcmp(tok[0], "Using") && !strcmp(tok[1], "devices")) {
+		/* Each run lists its devices: logs of versions without the
+		 * "Collective test starting" line may be concatenated. */
+		strlist_clear(&s->hosts);
+		s->ndev = 0;
 	} else if (n >= 1 && !strcmp(tok[0], "nThread")) {
 		options(s, tok, n);
 	} else if (n >= 1 && !strcmp(tok[0], "Per-Iteration")) {
@@ -461,6 +515,7 @@ assay_err assay_parse_nccl_tests_text(const char *data, size_t len,
 			l[--line.len] = '\0';
 		if (strlen(l) != line.len)
 			continue; /* a NUL byte: not a line of the table */
+		l += srun_label(l, line.len);
 		if (l[0] == '#') {
 			rc = comment(&s, l, lno);
 			table_seen = table_seen || s.in_table;
@@ -480,7 +535,21 @@ assay_err assay_parse_nccl_tests_text(const char *data, size_t len,
 			break;
 		}
 		rc = row(&s, tok, n, lno);
+		if (rc == -2) {
+			if (!s.bad++)
+				s.first = *e;
+			note_error(&s);
+			rc = 0;
+		} else if (rc == 0) {
+			s.good++;
+		}
 	}
+	if (rc == 0 && s.bad && !s.good) {
+		*e = s.first; /* no good row: the table is unreadable, as before */
+		rc = -1;
+	}
+	if (rc == 0)
+		note_unfinished(&s);
 	sbuf_release(&line);
 	strlist_clear(&s.hosts);
 	if (rc == 0 && !table_seen)
@@ -505,6 +574,7 @@ bool assay_detect_nccl_tests_text(const char *data, size_t len)
 		const char *ls = hit;
 		while (ls > data && ls[-1] != '\n')
 			ls--;
+		ls += srun_label(ls, (size_t)(hit - ls));
 		if (*ls == '#') {
 			const char *q = ls + 1;
 			static const char *const want[] = {"size", "count", "type"};

@@ -669,7 +669,7 @@ static assay_err case_results(struct case_run *cr, struct assay_error *e)
 						out->outcome == ASSAY_OUTCOME_WORKLOAD_FAILED, out,
 						&pr, e);
 		if (err == ASSAY_OK && rc->suite.kind == ASSAY_SUITE_COLLECTIVE &&
-		    out->outcome == ASSAY_OUTCOME_PASSED)
+		    (out->outcome == ASSAY_OUTCOME_PASSED || pr.rows.n))
 			run_coll_correctness(rc, &pr.rows, out);
 		if (err == ASSAY_OK)
 			err = judge(rc, cr->index - 1, cr->c, &pr, out, e);

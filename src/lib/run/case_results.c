@@ -209,8 +209,8 @@ static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_cas
 		return err;
 	char now[32];
 	assay_now_rfc3339(now);
-	struct assay_parse_opts o = {file, p->context, rc->res->run_id, c->id, rc->res->revision,
-				     now,  NULL};
+	struct assay_parse_opts o = {
+	    file, p->context, rc->res->run_id, c->id, rc->res->revision, now, NULL, NULL};
 	if (assay_train_rows(&pr->train, &o, &pr->rows, &pe) != ASSAY_OK) {
 		char buf[1200];
 		case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE, "%s",
@@ -236,11 +236,12 @@ static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_cas
 }
 
 /* Each results file parsed by its own format (the parser named, or its
- * content): rows, and passed or no-metrics. */
+ * content): rows, and passed or no-metrics; with keep (a case that already
+ * failed) the rows only, its outcome as it is. */
 static void parse_each(struct run_ctx *rc, const struct assay_suite_case *c,
 		       const struct assay_case_plan *p, const struct strlist *files,
 		       const struct sbuf *data, struct assay_case_outcome *out,
-		       struct run_parsed *pr)
+		       struct run_parsed *pr, bool keep)
 {
 	char now[32];
 	assay_now_rfc3339(now);
@@ -256,7 +257,9 @@ static void parse_each(struct run_ctx *rc, const struct assay_suite_case *c,
 					&pe) == ASSAY_OK)
 			continue;
 		char buf[1200];
-		if (res.fail == ASSAY_RESULTS_INVALID)
+		if (keep) /* the failure stands; no rows */
+			;
+		else if (res.fail == ASSAY_RESULTS_INVALID)
 			case_outcome_set(rc, out, ASSAY_OUTCOME_NO_METRICS, ASSAY_FAILURE_NONE,
 					 "%s results unreadable: %s", res.format->name,
 					 assay_error_format(&pe, buf, sizeof(buf)));
@@ -267,6 +270,10 @@ static void parse_each(struct run_ctx *rc, const struct assay_suite_case *c,
 					     : "cannot tell the format of %s",
 					 strcmp(p->parser, "auto") ? p->parser : file);
 		assay_rows_release(&res.rows);
+		return;
+	}
+	if (keep) {
+		pr->rows = res.rows;
 		return;
 	}
 	if (!res.rows.n) {
@@ -292,7 +299,11 @@ assay_err run_parse_results(struct run_ctx *rc, const struct assay_suite_case *c
 			case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
 		return ASSAY_OK;
 	}
-	if (workload_failed && !rc->suite.training)
+	/* A collective benchmark exits non-zero when #wrong > 0 (nccl-tests,
+	 * rccl-tests, assay-coll): its table is still read, and judged. */
+	bool coll_failed = workload_failed && rc->suite.kind == ASSAY_SUITE_COLLECTIVE &&
+			   out->failure == ASSAY_FAILURE_EXIT;
+	if (workload_failed && !rc->suite.training && !coll_failed)
 		return ASSAY_OK;
 	struct strlist files = STRLIST_INIT;
 	if (results_files(rc, p, case_dir, &files))
@@ -315,8 +326,8 @@ assay_err run_parse_results(struct run_ctx *rc, const struct assay_suite_case *c
 		if (f && f->training)
 			err = parse_training(rc, c, p, f->name, &files, data, case_dir,
 					     workload_failed, out, pr, e);
-		else if (!workload_failed)
-			parse_each(rc, c, p, &files, data, out, pr);
+		else if (!workload_failed || coll_failed)
+			parse_each(rc, c, p, &files, data, out, pr, coll_failed);
 	}
 	for (size_t i = 0; i < files.n; i++)
 		sbuf_release(&data[i]);

@@ -30,3 +30,37 @@ expect_grep '"failure": "correctness"' out/*/summary.json
 expect_eq "$(q s.db "SELECT count(*) FROM measurements")" 249 "stored rows"
 expect_eq "$(q s.db "SELECT count(*) FROM series WHERE json_extract(fields, '$.verdict') = 'invalid'")" 4 \
   "invalid series (time, algbw, busbw, #wrong of 4096 B out-of-place)"
+
+# The same table as nccl-tests prints it when #wrong > 0: the footer says
+# FAILED and every rank exits 1 (NVIDIA/nccl-tests a0b82b2, src/common.cu:
+# "# Out of bounds values : %d %s" with "FAILED", then exit(EXIT_FAILURE);
+# rccl-tests ae3e635 and assay-coll do the same). The rows are still read
+# and judged per size, as with exit 0: the 4096 B out-of-place size fails
+# its correctness verdict, every other size keeps its series.
+sed 's/^# Out of bounds values : 0 OK$/# Out of bounds values : 2 FAILED/' wrong.log >wrong-exit.log
+grep -q '^# Out of bounds values : 2 FAILED$' wrong-exit.log || fail "the footer did not change"
+sed -e 's/"coll-wrong"/"coll-wrong-exit"/' \
+  -e "s|\"COLL_FIXTURE\": \"[^\"]*\"|\"COLL_FIXTURE\": \"$PWD/wrong-exit.log\", \"COLL_EXIT\": \"1\"|" \
+  suite.json >suite-exit.json
+grep -q '"COLL_EXIT": "1"' suite-exit.json || fail "the suite did not change"
+rm -rf out
+run_assay 3 run --store s2.db suite-exit.json
+expect_grep '^all_reduce-float-1x2 +workload-failed .*invalid: all_reduce at 4096 B, out-of-place: 3 wrong elements \(#wrong\)$' out.txt
+expect_eq "$(q s2.db "SELECT gate || ' ' || status || ' ' || value FROM verdicts")" "correctness FAIL 3.0" "verdicts (exit 1)"
+expect_grep '"failure": "correctness"' out/*/summary.json
+expect_eq "$(q s2.db "SELECT count(*) FROM measurements")" 249 "stored rows (exit 1)"
+expect_eq "$(q s2.db "SELECT count(*) FROM series WHERE json_extract(fields, '$.verdict') = 'invalid'")" 4 \
+  "invalid series (exit 1)"
+
+# Non-zero exit with every #wrong 0 (the clean table): the case stays
+# workload-failed by its exit code, and its rows are still stored.
+sed -e 's/"coll-wrong"/"coll-exit-clean"/' \
+  -e "s|\"COLL_FIXTURE\": \"[^\"]*\"|\"COLL_FIXTURE\": \"$src/tests/fixtures/nccl-text/all_reduce_perf-h100-2n.log\", \"COLL_EXIT\": \"1\"|" \
+  suite.json >suite-clean.json
+grep -q '"COLL_EXIT": "1"' suite-clean.json || fail "the suite did not change"
+rm -rf out
+run_assay 3 run --store s3.db suite-clean.json
+expect_grep '^all_reduce-float-1x2 +workload-failed ' out.txt
+expect_grep '"failure": "exit-code"' out/*/summary.json
+expect_eq "$(q s3.db "SELECT count(*) FROM verdicts WHERE gate = 'correctness'")" 0 "no correctness verdict"
+expect_eq "$(q s3.db "SELECT count(*) FROM measurements")" 249 "stored rows (exit 1, clean)"
