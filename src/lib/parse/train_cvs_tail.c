@@ -176,12 +176,16 @@ static void find_all(struct assay_train_result *r, const char *p, const char *en
 
 void cvs_tail_end(struct cvs_tail *t, struct assay_train_result *r)
 {
+	if (!t->len) { /* nothing kept (an empty log): no match */
+		free(t->buf);
+		memset(t, 0, sizeof(*t));
+		return;
+	}
 	const char *p = t->buf, *end = t->buf + t->len;
 	/* tail -15: a last line without a line end is a line too. CVS reads
 	 * the lines back each followed by a line end. */
-	bool open = t->len && end[-1] != '\n';
-	if (t->len)
-		p = after_eols(p, end, ASSAY_CVS_TAIL_LINES + (open ? 0 : 1));
+	bool open = end[-1] != '\n';
+	p = after_eols(p, end, ASSAY_CVS_TAIL_LINES + (open ? 0 : 1));
 	if (open) {
 		size_t off = (size_t)(p - t->buf);
 		t->buf = xrealloc(t->buf, t->len + 1);
@@ -189,8 +193,7 @@ void cvs_tail_end(struct cvs_tail *t, struct assay_train_result *r)
 		p = t->buf + off;
 		end = t->buf + t->len;
 	}
-	if (t->len)
-		find_all(r, p, end);
+	find_all(r, p, end);
 	free(t->buf);
 	memset(t, 0, sizeof(*t));
 }

@@ -245,10 +245,13 @@ static void parse_each(struct run_ctx *rc, const struct assay_suite_case *c,
 {
 	char now[32];
 	assay_now_rfc3339(now);
-	struct assay_results_opts o = {
-	    .hint = p->parser,
-	    .by = ASSAY_DETECT_CONTENT,
-	    .parse = {NULL, p->context, rc->res->run_id, c->id, rc->res->revision, now}};
+	struct assay_results_opts o = {.hint = p->parser,
+				       .by = ASSAY_DETECT_CONTENT,
+				       .parse = {.context = p->context,
+						 .run_id = rc->res->run_id,
+						 .case_id = c->id,
+						 .revision = rc->res->revision,
+						 .timestamp = now}};
 	struct assay_results res = {.rows = ASSAY_ROWS_INIT};
 	for (size_t i = 0; i < files->n; i++) {
 		const char *file = files->v[i];
