@@ -163,21 +163,26 @@ static int text_or(struct cvs *x, const json_t *obj, const char *parent, const c
 	return rc < 0 ? -1 : 0;
 }
 
-static void env_set(struct cvs *x, const char *name, const char *value)
+/* env[name] = value, as CVS's shell line would leave it (cvs_literal). */
+void cvs_env_set(json_t *env, const char *name, const char *value)
 {
 	char *v = cvs_literal(value);
-	json_object_set_new(x->env, name, json_string(v));
+	json_object_set_new(env, name, json_string(v));
 	free(v);
 }
 
-/* A positive whole number written as text ("1", 8). */
-static int count(struct cvs *x, const char *path, const char *s, long long *out)
+static void env_set(struct cvs *x, const char *name, const char *value)
+{
+	cvs_env_set(x->env, name, value);
+}
+
+/* A positive whole number written as text ("1", 8), as CVS's int() reads it. */
+int cvs_count(struct assay_cfg *c, const char *path, const char *s, long long *out)
 {
 	char *end;
 	long long v = strtoll(s, &end, 10);
 	if (!*s || *end || v < 1)
-		return assay_cfg_fail(&x->c, path, "expected a positive whole number, got \"%s\"",
-				      s);
+		return assay_cfg_fail(c, path, "expected a positive whole number, got \"%s\"", s);
 	*out = v;
 	return 0;
 }
@@ -226,7 +231,7 @@ static int import_config(struct cvs *x, const json_t *root, json_t *suite, long 
 	long long nodes = 1;
 	int rc = 0;
 	if (text(x, cfg, "$.config", "nnodes", &s) < 0 ||
-	    (s && count(x, "$.config.nnodes", s, &nodes) < 0))
+	    (s && cvs_count(&x->c, "$.config.nnodes", s, &nodes) < 0))
 		rc = -1;
 	free(s);
 	if (rc)
@@ -250,7 +255,7 @@ static int import_config(struct cvs *x, const json_t *root, json_t *suite, long 
 			continue;
 		if (!strcmp(key, "training_iterations")) {
 			if (text(x, cfg, "$.config", key, &s) < 0 ||
-			    count(x, path, s, iters_out) < 0) {
+			    cvs_count(&x->c, path, s, iters_out) < 0) {
 				free(s);
 				return -1;
 			}
@@ -345,7 +350,7 @@ static int import_model(struct cvs *x, const json_t *root, json_t *suite, long l
 	    text_or(x, mp, "$.model_params", "tensor_parallelism", "1", &tp) < 0 ||
 	    text_or(x, mp, "$.model_params", "pipeline_parallelism", "1", &pp) < 0 ||
 	    text_or(x, mp, "$.model_params", "precision", "TE_FP8", precision) < 0 ||
-	    count(x, "$.model_params.sequence_length", seq, seq_len) < 0)
+	    cvs_count(&x->c, "$.model_params.sequence_length", seq, seq_len) < 0)
 		goto out;
 	*script = NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(cvs_scripts) && !*script; i++)

@@ -148,21 +148,7 @@ static int ltext(struct legacy *x, const json_t *obj, const char *parent, const 
 
 static void lenv(struct legacy *x, const char *name, const char *value)
 {
-	char *v = cvs_literal(value);
-	json_object_set_new(x->env, name, json_string(v));
-	free(v);
-}
-
-/* A positive whole number written as text, as CVS's int() reads it. */
-static int lcount(struct legacy *x, const char *path, const char *s, long long *out)
-{
-	char *end;
-	long long v = strtoll(s, &end, 10);
-	if (!*s || *end || v < 1)
-		return assay_cfg_fail(&x->c, path, "expected a positive whole number, got \"%s\"",
-				      s);
-	*out = v;
-	return 0;
+	cvs_env_set(x->env, name, value);
 }
 
 /* model_params: the section CVS's test module reads (single_node for the
@@ -228,12 +214,12 @@ static int legacy_counts(struct legacy *x, const json_t *cfg, json_t *suite)
 	char *s = NULL;
 	long long nodes, iters;
 	int rc = ltext(x, cfg, "$.config", "nnodes", "2", &s) < 0 ||
-		 lcount(x, "$.config.nnodes", s, &nodes) < 0;
+		 cvs_count(&x->c, "$.config.nnodes", s, &nodes) < 0;
 	free(s);
 	s = NULL;
 	if (!rc)
 		rc = ltext(x, cfg, "$.config", "training_iterations", "10", &s) < 0 ||
-		     lcount(x, "$.config.training_iterations", s, &iters) < 0;
+		     cvs_count(&x->c, "$.config.training_iterations", s, &iters) < 0;
 	if (rc) {
 		free(s);
 		return -1;
