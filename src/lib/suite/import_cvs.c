@@ -838,7 +838,8 @@ json_t *cvs_ordered(const json_t *suite)
 	return out;
 }
 
-static void suite_name(json_t *suite, const char *base)
+/* A command suite named for the config's file name without ".json". */
+void cvs_suite_name(json_t *suite, const char *base)
 {
 	char *name = xstrdup(base);
 	size_t n = strlen(name);
@@ -869,7 +870,7 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 	struct cvs x = {.c = {config_path, e}, .o = o, .im = out, .dir = dir, .env = json_object()};
 	struct cvs_parts p = {.iters = 10};
 	json_t *suite = json_object(), *lc = json_object();
-	suite_name(suite, base);
+	cvs_suite_name(suite, base);
 	int rc = import_head(&x, root, &p.framework, &p.enforce);
 	if (!rc && json_is_string(json_object_get(root, "gpu_arch")))
 		p.arch = json_string_value(json_object_get(root, "gpu_arch"));

@@ -634,19 +634,6 @@ static int legacy_command(struct legacy *x, const json_t *root, const char *base
 	return 0;
 }
 
-static void legacy_name(json_t *suite, const char *base)
-{
-	char *name = xstrdup(base);
-	size_t n = strlen(name);
-	if (n > 5 && !strcmp(name + n - 5, ".json"))
-		name[n - 5] = '\0';
-	char *l = cvs_literal(name);
-	json_object_set_new(suite, "kind", json_string("command"));
-	json_object_set_new(suite, "name", json_string(l));
-	free(l);
-	free(name);
-}
-
 assay_err cvs_import_legacy(const json_t *root, const char *config_path,
 			    const struct assay_import_opts *o, struct assay_import *out,
 			    struct assay_error *e)
@@ -660,7 +647,7 @@ assay_err cvs_import_legacy(const json_t *root, const char *config_path,
 	const char *base = strrchr(config_path, '/') ? strrchr(config_path, '/') + 1 : config_path;
 	json_t *suite = json_object();
 	const json_t *sec = NULL;
-	legacy_name(suite, base);
+	cvs_suite_name(suite, base);
 	int rc = legacy_section(&x, root, &sec);
 	if (!rc && !o->thresholds_file)
 		rc = assay_cfg_fail(&x.c, x.section,

@@ -72,6 +72,7 @@ int cvs_import_cluster(const char *cluster_file, json_t *suite, struct assay_imp
  * with its keys in hand-written order (new reference); CVS's older
  * non-schema Megatron configs (top-level config and model_params). */
 char *cvs_literal(const char *s);
+void cvs_suite_name(json_t *suite, const char *base);
 void cvs_env_set(json_t *env, const char *name, const char *value);
 int cvs_count(struct assay_cfg *c, const char *path, const char *s, long long *out);
 void cvs_sh_word(struct sbuf *sb, const char *s);
