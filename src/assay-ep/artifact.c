@@ -162,6 +162,8 @@ static json_t *point_json(struct ep_run *run, struct ep_point *pt)
 	json_object_set_new(doc, "copy_pattern_us", us_or_null(pattern_p50(pt)));
 	json_object_set_new(doc, "ceiling_us", us_or_null(ceiling));
 	json_object_set_new(doc, "efficiency", us_or_null(efficiency));
+	if (run->ll)
+		ep_ll_point_json(run, pt, doc);
 	return doc;
 }
 
@@ -205,6 +207,8 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 	    "inject", ep_inject_names[run->inject], "timing", timing, "points", points);
 	if (!doc)
 		return assay_error_set(e, ASSAY_INFRA, "cannot build the artifact JSON");
+	if (run->ll)
+		ep_ll_case_json(run, json_object_get(doc, "case"));
 	char *text = assay_json_dumps(doc, ASSAY_JSON_PRETTY);
 	json_decref(doc);
 	struct sbuf sb = SBUF_INIT;
@@ -245,6 +249,10 @@ void ep_print_table(struct ep_run *run)
 			printf("%7lld  %-11s %10s %10s %10s %10s %10s %12s  %s\n",
 			       (long long)pt->p.tokens, "-", "-", "-", "-", "-", "-", "-",
 			       pt->valid ? "valid" : "INVALID (not timed)");
+		if (run->ll) {
+			ep_ll_print_point(run, pt);
+			continue;
+		}
 		printf("%7s  max_relative_error %s%.3g (gate %.5f)", "",
 		       isnan(err) ? "not finite " : "", isnan(err) ? 0.0 : err, ASSAY_EP_GATE);
 		double ceiling, eff;

@@ -11,6 +11,7 @@
 
 #include "assay/config.h"
 #include "assay/ep.h"
+#include "assay/ep_ll.h"
 #include "assay/error.h"
 
 #include "bench_core.h"
@@ -61,6 +62,7 @@ struct ep_point {
 	bool copy_forced;  /* --copy chose, not the measurement */
 	double *pattern;   /* [trials * iters]: pattern rounds in the trials, MAX (rank 0) */
 	size_t npattern;
+	struct assay_ep_ll_verdict ll_verdict[2]; /* --mode low-latency: before, after */
 };
 
 struct ep_run;
@@ -120,6 +122,9 @@ struct ep_run {
 	enum ep_copy_kind copy;
 	bool copy_set;
 	bool stop; /* a point could not be run as asked (inject_error says why): exit 2 */
+	/* --mode low-latency (lowlat.c) */
+	bool ll, ll_round_scale;
+	int64_t ll_max_tokens, ll_masked;
 	char inject_error[512];
 	/* MPI */
 	MPI_Comm comm;
@@ -184,6 +189,18 @@ void ep_point_ceiling(const struct ep_point *pt, double *ceiling, double *effici
 assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struct strlist *reasons,
 			    int exit_code, struct assay_error *e);
 void ep_print_table(struct ep_run *run);
+
+/* --mode low-latency (lowlat.c): the low-latency variant of a host backend
+ * (NULL for the others); one point staged, checked, timed, checked again
+ * and freed; its memory bound; the artifact's and table's parts. */
+const struct ep_backend *ep_ll_backend(const struct ep_backend *be);
+void ep_ll_run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens);
+double ep_ll_point_memory(const struct ep_run *run, int64_t tokens);
+void ep_ll_failure_reasons(const struct ep_run *run, struct strlist *reasons);
+struct json_t;
+void ep_ll_point_json(const struct ep_run *run, const struct ep_point *pt, struct json_t *doc);
+void ep_ll_case_json(const struct ep_run *run, struct json_t *c);
+void ep_ll_print_point(const struct ep_run *run, const struct ep_point *pt);
 
 /* Subcommands, each with its option table (opt.h, shared with assay): the
  * help, man page and completion come from it. */

@@ -20,6 +20,8 @@ struct run_args {
 	struct ep_shape_opts sh;
 	const char *backend, *phase, *mode, *precision, *tokens, *profile, *timing, *workload, *out,
 	    *copy, *reduce, *inject;
+	bool round_scale;           /* --mode low-latency */
+	long long max_disp, masked; /* --mode low-latency */
 };
 
 static const char *const phases[] = {"decode", "prefill", NULL};
@@ -81,7 +83,7 @@ static const struct cli_opt run_opts[] = {
      .arg = "M",
      .off = offsetof(A, mode),
      .min = 1,
-     .help = "normal or low-latency (reported unsupported)",
+     .help = "normal or low-latency (DeepEP's low-latency kernels;\nhost backends mpi and shm)",
      .def = "normal",
      .choices = modes},
     {.type = CLI_STRING,
@@ -135,6 +137,26 @@ static const struct cli_opt run_opts[] = {
 	     "dispatch-drop, wrong-expert,\npayload-bitflip, weight-bitflip, id-erase, "
 	     "routing-skew",
      .choices = ep_inject_names + 1},
+    {.type = CLI_INT,
+     .name = "max-dispatch-tokens",
+     .arg = "N",
+     .off = offsetof(A, max_disp),
+     .min = 1,
+     .max = 1ll << 31,
+     .help = "low-latency: receive slots per rank and expert\n(num_max_dispatch_tokens_per_rank)",
+     .def = "the largest ladder entry"},
+    {.type = CLI_INT,
+     .name = "masked-slots",
+     .arg = "N",
+     .off = offsetof(A, masked),
+     .min = 0,
+     .max = 1 << 20,
+     .help = "low-latency: top-k ids set to -1 per rank (DeepEP's\ntest masks 10)",
+     .def = "0"},
+    {.type = CLI_FLAG,
+     .name = "round-scale",
+     .off = offsetof(A, round_scale),
+     .help = "low-latency FP8: power-of-two scales (DeepEP round_scale)"},
     {.type = CLI_STRING,
      .name = "out",
      .arg = "FILE",
@@ -297,6 +319,36 @@ static int fill_problem(struct ep_run *run, const struct ep_shape_opts *sh, long
 	return rc;
 }
 
+/* The low-latency options: only with --mode low-latency (and --round-scale
+ * only with FP8), --max-dispatch-tokens at least every ladder entry
+ * (default the largest), no fault injection (the mutants test its oracle). */
+static int check_ll(struct ep_run *run, const struct run_args *a)
+{
+	run->ll = !strcmp(a->mode, "low-latency");
+	int64_t top = 0;
+	for (size_t i = 0; i < run->npoints; i++)
+		top = run->ladder[i] > top ? run->ladder[i] : top;
+	if (!run->ll) {
+		const char *flag = a->round_scale ? "--round-scale"
+				   : a->max_disp  ? "--max-dispatch-tokens"
+				   : a->masked    ? "--masked-slots"
+						  : NULL;
+		return flag ? ep_usage("run", "%s applies to --mode low-latency only", flag) : 0;
+	}
+	if (a->round_scale && strcmp(a->precision, "fp8"))
+		return ep_usage("run", "--round-scale applies to --precision fp8 only");
+	if (run->inject)
+		return ep_usage("run", "--inject applies to --mode normal only");
+	if (a->max_disp && a->max_disp < top)
+		return ep_usage(
+		    "run", "--max-dispatch-tokens %lld is below the ladder's largest entry %lld",
+		    a->max_disp, (long long)top);
+	run->ll_max_tokens = a->max_disp ? a->max_disp : top;
+	run->ll_masked = a->masked;
+	run->ll_round_scale = a->round_scale;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct ep_run *run)
 {
 	struct run_args a = {.sh = EP_SHAPE_DEFAULTS, .mode = "normal"};
@@ -337,6 +389,8 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 		return ep_usage("run", "--inject routing-skew needs at least 2 ranks (it compares "
 				       "every rank's routing with rank 0's)");
 	rc = parse_ladder(a.tokens, run);
+	if (!rc)
+		rc = check_ll(run, &a);
 	return rc ? rc : fill_problem(run, &a.sh, a.ep, a.sud, prec);
 }
 
@@ -362,7 +416,8 @@ static int memory_check(struct ep_run *run)
 	double need = 0;
 	int64_t tokens = run->ladder[0];
 	for (size_t i = 0; i < run->npoints; i++) {
-		double m = ep_point_memory(run, run->ladder[i]);
+		double m = run->ll ? ep_ll_point_memory(run, run->ladder[i])
+				   : ep_point_memory(run, run->ladder[i]);
 		if (m > need)
 			need = m, tokens = run->ladder[i];
 	}
@@ -428,11 +483,16 @@ static int finish(struct ep_run *run, const char *outcome, struct strlist *reaso
 static assay_err setup_backend(struct ep_run *run, char *reason, size_t size)
 {
 	assay_err setup;
-	if (!strcmp(run->mode, "low-latency")) {
-		snprintf(reason, size, "assay-ep implements the normal mode only");
+	if (run->ll && !ep_ll_backend(run->be)) {
+		snprintf(reason, size,
+			 "the low-latency mode runs on the host backends (mpi, shm); %s runs the "
+			 "normal mode only",
+			 run->be->name);
 		setup = ASSAY_NO_METRICS;
 	} else {
 		setup = run->be->setup(run, reason, size);
+		if (setup == ASSAY_OK && run->ll)
+			run->be = ep_ll_backend(run->be);
 	}
 	if (setup != ASSAY_OK) {
 		int has = reason[0] != '\0', who = has ? run->rank : run->size, first = 0;
@@ -526,12 +586,18 @@ int ep_cmd_run(int argc, char **argv)
 	} else {
 		run.points = xcalloc(run.npoints, sizeof(*run.points));
 		for (size_t i = 0; i < run.npoints && !run.stop; i++)
-			run_point(&run, &run.points[i], run.ladder[i]);
+			if (run.ll)
+				ep_ll_run_point(&run, &run.points[i], run.ladder[i]);
+			else
+				run_point(&run, &run.points[i], run.ladder[i]);
 		if (run.stop) {
 			ep_usage("run", "%s", run.inject_error);
 			code = ASSAY_USAGE;
 		} else {
-			failure_reasons(&run, &reasons);
+			if (run.ll)
+				ep_ll_failure_reasons(&run, &reasons);
+			else
+				failure_reasons(&run, &reasons);
 			code = finish(&run, reasons.n ? "invalid" : "success", &reasons,
 				      reasons.n ? ASSAY_WORKLOAD_FAILED : ASSAY_OK);
 		}
