@@ -84,7 +84,8 @@ void assay_ep_ll_reduce(const struct assay_ep_ll *ll, const int32_t *ids, const 
 			const uint16_t *const *rows, float *acc, uint16_t *out);
 
 /* DeepEP's calc_diff over n elements: with x' = x + 1 and y' = y + 1 in
- * double, 1 - 2 sum(x'y') / sum(x'^2 + y'^2). */
+ * double, 1 - 2 sum(x'y') / sum(x'^2 + y'^2); NaN when an element is NaN
+ * (DeepEP's test asserts a NaN-free output besides). */
 double assay_ep_ll_calc_diff(const double *x, const double *y, size_t n);
 /* The same, streamed: add one pair to sums {sum(x'y'), sum(x'^2 + y'^2)},
  * then assay_ep_ll_diff_of(sums). */
@@ -96,6 +97,8 @@ static inline void assay_ep_ll_diff_add(double x, double y, double *sums)
 }
 static inline double assay_ep_ll_diff_of(const double *sums)
 {
+	if (sums[0] != sums[0] || sums[1] != sums[1])
+		return sums[0] != sums[0] ? sums[0] : sums[1]; /* NaN: a NaN element */
 	return sums[1] > 0 ? 1 - 2 * sums[0] / sums[1] : 0;
 }
 

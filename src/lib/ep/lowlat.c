@@ -172,7 +172,11 @@ void assay_ep_ll_unpack(const struct assay_ep_ll *ll, const unsigned char *const
 		for (int64_t src = 0; src < P; src++) {
 			int32_t n = count[le * P + src];
 			rv->layout_range[le * P + src] = (int64_t)((uint64_t)begin << 32) | n;
-			for (int32_t i = 0; i < n; i++)
+			/* More than max_tokens from one source (an expert twice
+			 * in a token): kept in the counts, not copied past the
+			 * buffer. */
+			for (int32_t i = 0; i < n && i < ll->max_tokens && begin + i < ll->slots;
+			     i++)
 				unpack_one(ll, block[le * P + src] + (size_t)i * ll->msg_bytes, le,
 					   begin + i, rv);
 			begin += n;

@@ -31,8 +31,11 @@ if [ "${EP_OUT_BLOCKED:-}" = 1 ]; then
   mkdir "$tmp/blocked"
   args+=(--out "$tmp/blocked")
 fi
+# ASSAY_EP_MUTANT picks the mutation of the low-latency mutant build.
+pass_env=(-x ASAN_OPTIONS -x UBSAN_OPTIONS)
+if [ -n "${ASSAY_EP_MUTANT:-}" ]; then pass_env+=(-x ASSAY_EP_MUTANT); fi
 set +e
-mpirun --oversubscribe --bind-to none -np "$np" -x ASAN_OPTIONS -x UBSAN_OPTIONS \
+mpirun --oversubscribe --bind-to none -np "$np" "${pass_env[@]}" \
   "$bin" "${args[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 set -e
