@@ -100,6 +100,7 @@ struct assay_report_ep {
 	char *precision;
 	char *phase;
 	char *component; /* NULL when there is only one */
+	char *mode;      /* the series' mode: "low-latency" ladders are their own series */
 	/* Charts are drawn per (phase, component, group), one line per backend
 	 * and precision: put the other factors here ("ep=8 · mi300x · normal");
 	 * NULL is one group. */

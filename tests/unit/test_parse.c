@@ -24,7 +24,9 @@ static const struct {
 	const char *const files[10];
 	const char *const conformance[3]; /* training-logs/... */
 } fixtures[] = {
-    {"assay-ep", {"tests/fixtures/unit/ep-case-valid.json"}, {NULL}},
+    {"assay-ep",
+     {"tests/fixtures/unit/ep-case-valid.json", "tests/fixtures/unit/ep-case-ll.json"},
+     {NULL}},
     {"collectivex",
      {"tests/fixtures/collectivex/results/"
       "mi355x-mori-deepseek-v3-normal-decode-ep8-uniform-bf16_20261120T031415Z-c000.json",

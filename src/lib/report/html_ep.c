@@ -25,13 +25,16 @@ static int cmp_point(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Label "backend precision" of a ladder into sb. */
+/* Label "backend precision[ low-latency]" of a ladder into sb: a
+ * low-latency ladder is its own series, beside the normal one. */
 static void ep_label(struct sbuf *sb, const struct assay_report_ep *ep)
 {
 	sbuf_reset(sb);
 	sbuf_adds(sb, ep->backend && *ep->backend ? ep->backend : "?");
 	if (ep->precision && *ep->precision)
 		sbuf_addf(sb, " %s", ep->precision);
+	if (ep->mode && !strcmp(ep->mode, "low-latency"))
+		sbuf_adds(sb, " low-latency");
 }
 
 /* The ladder's points in token order, into the columns x, p50, p99 and bw. */

@@ -43,9 +43,12 @@ static struct assay_report_ep *ladder(struct loader *L, const struct assay_store
 	if (!id)
 		id = json_object();
 	const char *b = load_jstr(id, "backend"), *p = load_jstr(id, "precision"),
-		   *ph = load_jstr(id, "phase");
+		   *ph = load_jstr(id, "phase"), *mode = load_jstr(id, "mode");
 	char key[256];
-	snprintf(key, sizeof(key), "%s %s %s", b ? b : "", p ? p : "", ph ? ph : "");
+	/* A low-latency ladder is its own series beside the normal one. */
+	bool ll = mode && !strcmp(mode, "low-latency");
+	snprintf(key, sizeof(key), "%s %s %s%s", b ? b : "", p ? p : "", ph ? ph : "",
+		 ll ? " low-latency" : "");
 	const char *want = row->case_id ? row->case_id : key;
 	for (size_t i = 0; i < r->nep; i++)
 		if (!strcmp(r->ep[i].case_id, want)) {
@@ -55,9 +58,11 @@ static struct assay_report_ep *ladder(struct loader *L, const struct assay_store
 		}
 	struct assay_report_ep *ep = assay_report_add_ep(r, want, b, p, ph);
 	assay_report_set(&ep->component, "roundtrip");
+	assay_report_set(&ep->mode, mode);
 	/* What identifies the ladder beyond its points: grouping later. */
-	static const char *const point_level[] = {"metric",  "statistic", "tokens",    "component",
-						  "verdict", "backend",   "precision", "phase"};
+	static const char *const point_level[] = {"metric",    "statistic", "tokens",
+						  "component", "verdict",   "backend",
+						  "precision", "phase",     "mode"};
 	for (size_t i = 0; i < ARRAY_SIZE(point_level); i++)
 		json_object_del(id, point_level[i]);
 	ALLOC_GROW(L->ladder_ids, L->nladders + 1, L->ladder_alloc);

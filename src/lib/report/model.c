@@ -126,6 +126,7 @@ void assay_report_release(struct assay_report *r)
 		free(ep->precision);
 		free(ep->phase);
 		free(ep->component);
+		free(ep->mode);
 		free(ep->group);
 		free(ep->points);
 	}
