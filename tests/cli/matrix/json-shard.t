@@ -8,7 +8,7 @@ exit: 0
   "inputs": {
     "platforms": {
       "file": "configs/platforms.json",
-      "sha256": "6c8f59cab7619ba2dc4d587072c70aac8a0274644fccf478195ebd1855a2b553"
+      "sha256": "48d1121316bc6fe2cb187d0066817c667d2848a293c7d212545d06a41cfa669c"
     },
     "sweep": {
       "file": "configs/sweep-local.json",

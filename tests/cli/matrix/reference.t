@@ -11,15 +11,15 @@ gb200             56            0      32            416
 gb300             56            0      32            416
 h100              74            6      44            560
 h200              74            6      44            560
-local-cpu          0           32       0              0
+local-cpu          0           48       0              0
 mi300x            32            8      20            248
 mi325x            26           14      16            200
 mi355x            42            6      28            336
-total            466           94     276           3520
+total            466          110     276           3520
 
-cases requested: 560 (runnable 466, unsupported 94)
+cases requested: 576 (runnable 466, unsupported 110)
 shards: 276
 ladder points: 3520
-matrix_sha256: 294f735df7cc60ed2cb98a0974d03c7e547a62d02c364a772e9bcc89acb1c59c
-catalog_sha256: bba882c4f9ff64e15a13e6ea8e0905075cc6addb2c20f3dca6c53649234b0e45
+matrix_sha256: 5f18bbf9b3067938adf6b5b597ac6cbd75170bd5820a6a5720a45065cf9a16d0
+catalog_sha256: 39e0d657a123886544d960e6559cd3343e89fa4429c408e24b923ad91f27d9e2
 --- stderr
