@@ -86,6 +86,11 @@ static void shm_ll_dispatch(struct ep_run *run, struct ep_point *pt)
 	const struct assay_ep_ll *ll = &s->ll;
 	int64_t K = ll->p.topk, P = ll->p.ep, nle = ll->local_experts, me = run->rank;
 	ll_cast(run, s);
+	/* The entry fence: no rank writes into a peer's buffers before every
+	 * peer has finished reading them (its last unpack and reduce). DeepEP
+	 * alternates two buffers instead; one buffer and a barrier keep the
+	 * memory of a point at DeepEP's one-buffer size. */
+	MPI_CHECK(MPI_Barrier(run->comm));
 	for (int64_t t = 0; t < ll->p.tokens; t++)
 		for (int64_t k = 0; k < K; k++) {
 			int32_t e = s->ids[t * K + k];
