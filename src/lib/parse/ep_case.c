@@ -15,14 +15,8 @@ static const char *const stat_names[] = {"p50", "p90", "p95", "p99", "min", "max
 
 #define STATS6(m) m "/p50", m "/p90", m "/p95", m "/p99", m "/min", m "/max"
 const char *const assay_ep_case_metrics[] = {
-    STATS6("latency_us"),
-    STATS6("cross_rank_min_us"),
-    "gbps_per_rank/p50",
-    "tokens_per_s/p50",
-    "max_relative_error/max",
-    "oracle_pass/all",
-    "calc_diff/max",
-    NULL,
+    STATS6("latency_us"),     STATS6("cross_rank_min_us"), "gbps_per_rank/p50", "tokens_per_s/p50",
+    "max_relative_error/max", "oracle_pass/all",           "calc_diff/max",     NULL,
 };
 #undef STATS6
 static const char *const components[] = {"dispatch", "combine", "roundtrip", "pair_period"};
