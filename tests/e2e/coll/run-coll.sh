@@ -4,7 +4,8 @@
 # checks its layout against nccl-tests' and its ingest (check-output.py).
 #   run-coll.sh ASSAY_COLL ASSAY NP EXIT OP BACKEND -- assay-coll arguments...
 # EXIT 3 means #wrong > 0 is expected; COLL_EXPECT_STDERR: a message that
-# must appear once on stderr (then nothing else is checked). COLL_JSON=1
+# must appear once on stderr (then nothing else is checked); COLL_EXPECT_STDOUT:
+# text that must appear on stdout (then nothing else is checked). COLL_JSON=1
 # adds -J and checks it. COLL_ARGV0=NAME runs assay-coll through a link
 # named NAME. Open MPI 4.1's op/avx component saturates 8-bit sums
 # (docs/collectives.md): it is turned off so the tests check assay-coll.
@@ -29,7 +30,9 @@ EP_EXPECT_STDERR=${COLL_EXPECT_STDERR:-} "$(dirname "$0")/../ep/run-ep.sh" "$bin
   -- "${args[@]}" >"$tmp/all"
 cat "$tmp/all"
 grep -v '^run-ep.sh: ' "$tmp/all" >"$tmp/stdout" || true
-if [ -z "${COLL_EXPECT_STDERR:-}" ]; then
+if [ -n "${COLL_EXPECT_STDOUT:-}" ]; then
+  grep -qF -- "$COLL_EXPECT_STDOUT" "$tmp/stdout" || { echo "run-coll.sh: not on stdout: $COLL_EXPECT_STDOUT" >&2; exit 1; }
+elif [ -z "${COLL_EXPECT_STDERR:-}" ]; then
   [ "$want_rc" = 3 ] && check+=(--wrong)
   python3 "$(dirname "$0")/check-output.py" "$tmp/stdout" "$assay" "$op" "$backend" "$np" "${check[@]}"
 fi
