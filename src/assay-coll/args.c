@@ -424,8 +424,9 @@ static int check_opts(const struct coll_opts *o, int argc, char **argv)
 		return coll_usage("-K %lld: per-iteration skip needs per-iteration timing (-I 1)",
 				  o->skip);
 	if (o->skip >= o->iters)
-		return coll_usage("-K %lld: per-iteration skip must be between 0 and %lld (-n %lld)",
-				  o->skip, o->iters - 1, o->iters);
+		return coll_usage(
+		    "-K %lld: per-iteration skip must be between 0 and %lld (-n %lld)", o->skip,
+		    o->iters - 1, o->iters);
 	if (o->op == COLL_ALLTOALLV && getenv("NCCL_TESTS_ALLTOALLV_MATRIX_FILE"))
 		return coll_usage("NCCL_TESTS_ALLTOALLV_MATRIX_FILE: alltoallv's traffic-matrix "
 				  "file is not built; unset it for the generated pattern "

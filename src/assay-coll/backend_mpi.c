@@ -102,8 +102,9 @@ static void hypercube(struct coll_run *run, const struct coll_call *c, MPI_Datat
 		memcpy(rb + (size_t)me * rs, c->send, rs);
 	for (int mask = 1; mask < run->size; mask <<= 1) {
 		int s = me & ~(mask - 1), r = s ^ mask, n = (int)c->count * mask;
-		MPI_CHECK(MPI_Sendrecv(rb + (size_t)s * rs, n, dt, me ^ mask, 0, rb + (size_t)r * rs,
-				       n, dt, me ^ mask, 0, run->comm, MPI_STATUS_IGNORE));
+		MPI_CHECK(MPI_Sendrecv(rb + (size_t)s * rs, n, dt, me ^ mask, 0,
+				       rb + (size_t)r * rs, n, dt, me ^ mask, 0, run->comm,
+				       MPI_STATUS_IGNORE));
 	}
 }
 

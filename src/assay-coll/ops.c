@@ -6,10 +6,9 @@
 
 #include "coll.h"
 
-const char *const coll_op_names[COLL_NOPS + 1] = {"all_reduce", "all_gather", "reduce_scatter",
-						  "alltoall",   "broadcast",  "reduce",
-						  "sendrecv",   "gather",     "scatter",
-						  "hypercube",  "alltoallv",  NULL};
+const char *const coll_op_names[COLL_NOPS + 1] = {
+    "all_reduce", "all_gather", "reduce_scatter", "alltoall",  "broadcast", "reduce",
+    "sendrecv",   "gather",     "scatter",        "hypercube", "alltoallv", NULL};
 const char *const coll_redop_names[CR_NREDOPS + 1] = {"sum", "prod", "max", "min", "avg", NULL};
 
 bool coll_op_has_redop(enum coll_op op)

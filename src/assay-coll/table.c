@@ -54,10 +54,10 @@ static json_t *stats_json(double *all, size_t total, size_t skip)
 		json_array_append_new(times, num(all[i]));
 	assay_ep_stats_compute(samples, n, &st);
 	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "skipped_iterations", (json_int_t)skip, "min_us", num(st.min), "max_us", num(st.max),
-			 "avg_us", num(avg), "p50_us", num(st.p50), "p90_us", num(st.p90), "p95_us",
-			 num(st.p95), "p99_us", num(st.p99), "stdev_us", num(sd), "cv_pct",
-			 num(avg > 0 ? sd / avg * 100 : 0.0), "times_us", times);
+			 "skipped_iterations", (json_int_t)skip, "min_us", num(st.min), "max_us",
+			 num(st.max), "avg_us", num(avg), "p50_us", num(st.p50), "p90_us",
+			 num(st.p90), "p95_us", num(st.p95), "p99_us", num(st.p99), "stdev_us",
+			 num(sd), "cv_pct", num(avg > 0 ? sd / avg * 100 : 0.0), "times_us", times);
 }
 
 json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, int type,
@@ -124,8 +124,8 @@ void coll_row_point(const struct coll_call *c, const struct coll_point *pt, json
 	const char *key = c->in_place ? "in_place" : "out_of_place";
 	json_object_set_new(row, key,
 			    json_pack("{s:o, s:o, s:o, s:o}", pt->is_cputime ? "cpu_time" : "time",
-				      num(pt->time), "alg_bw",
-				      num(pt->algbw), "bus_bw", num(pt->busbw), "nwrong",
+				      num(pt->time), "alg_bw", num(pt->algbw), "bus_bw",
+				      num(pt->busbw), "nwrong",
 				      pt->report ? json_real((double)pt->wrong) : json_null()));
 	char pk[32];
 	snprintf(pk, sizeof(pk), "%s_per_iter", key);
@@ -225,15 +225,17 @@ static void per_iter_header(const char *tm)
 	printf("# %10s  %12s  %8s  %6s  %6s              out-of-place (+ per-iteration)          "
 	       "                      in-place (+ per-iteration)\n",
 	       "", "", "", "", "");
-	printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  "
-	       "%6s  %7s  %7s  %7s  %7s %*s\n",
-	       "size", "count", "type", "redop", "root", tm, "algbw", "busbw", "#wrong", "i_min",
-	       "i_max", "i_p99", "i_cv%", tm, "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99",
-	       "i_cv%", 0, "");
-	printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  "
-	       "%6s  %7s  %7s  %7s  %7s %*s\n",
-	       "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)",
-	       "(%)", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)", 0, "");
+	printf(
+	    "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  "
+	    "%6s  %7s  %7s  %7s  %7s %*s\n",
+	    "size", "count", "type", "redop", "root", tm, "algbw", "busbw", "#wrong", "i_min",
+	    "i_max", "i_p99", "i_cv%", tm, "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99",
+	    "i_cv%", 0, "");
+	printf(
+	    "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  "
+	    "%6s  %7s  %7s  %7s  %7s %*s\n",
+	    "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)",
+	    "(%)", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)", 0, "");
 }
 
 /* nccl-tests' writeResultHeader (src/util.cu); -C names the time
@@ -323,7 +325,8 @@ static json_t *config_json(const struct coll_opts *o, json_t *devs)
 	    (json_int_t)(o->stepf > 1 ? o->stepf : o->stepb), "warmup_iters", (json_int_t)o->warmup,
 	    "iterations", (json_int_t)o->iters, "aggregated_iterations", (int)o->agg, "validation",
 	    (json_int_t)o->check, "graph", 0, "blocking_collectives", (int)o->blocking,
-	    "per_iter_timing", 1, "per_iter_skip", (int)o->skip, "parallel_init", 0, "devices", devs);
+	    "per_iter_timing", 1, "per_iter_skip", (int)o->skip, "parallel_init", 0, "devices",
+	    devs);
 }
 
 int coll_json_finish(FILE *jf, json_t *doc, struct coll_table *t, json_t *devs, int errors,

@@ -17,8 +17,8 @@ static void set_call(struct coll_table *t, struct coll_call *c, const struct col
 	c->send_stride = in_place ? sh->send_inplace * elt : 0;
 	c->recv_stride = in_place ? sh->recv_inplace * elt : 0;
 	c->shift = (size_t)t->o->unalign * elt;
-	c->send = c->shift +
-		  (in_place ? t->run.recvbuf + c->send_stride * (size_t)t->run.rank : t->run.sendbuf);
+	c->send = c->shift + (in_place ? t->run.recvbuf + c->send_stride * (size_t)t->run.rank
+				       : t->run.sendbuf);
 	c->recv = c->shift + t->run.recvbuf + c->recv_stride * (size_t)t->run.rank;
 }
 
@@ -72,8 +72,8 @@ static double timed_loop(struct coll_table *t, const struct coll_call *c, double
 /* The timed calls, after one untimed: each rank's time of each call into
  * mine, their MAX across ranks into maxs (rank 0). Sets the time column:
  * the per-rank mean, combined as -a says, and -C's time (rank 0's). */
-static void time_calls(struct coll_table *t, const struct coll_call *c, double *mine,
-		       double *maxs, struct coll_point *pt)
+static void time_calls(struct coll_table *t, const struct coll_call *c, double *mine, double *maxs,
+		       struct coll_point *pt)
 {
 	struct coll_run *run = &t->run;
 	struct coll_opts *o = t->o;

@@ -177,10 +177,9 @@ static void program_collective(const char *prog, char *out, size_t size)
 /* Logs of versions that print no program name: a file named after it. */
 static bool collective_from_file(const char *file, char *out, size_t size)
 {
-	static const char *const ops[] = {"all_reduce", "all_gather", "reduce_scatter",
-					  "alltoall",   "broadcast",  "reduce",
-					  "sendrecv",   "gather",     "scatter",
-					  "hypercube",  "alltoallv"};
+	static const char *const ops[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
+					  "broadcast",  "reduce",     "sendrecv",       "gather",
+					  "scatter",    "hypercube",  "alltoallv"};
 	const char *base = file ? strrchr(file, '/') : NULL;
 	base = base ? base + 1 : file;
 	for (size_t i = 0; base && i < ARRAY_SIZE(ops); i++) {
