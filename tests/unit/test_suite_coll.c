@@ -147,7 +147,8 @@ static void test_errors(void **state)
 		       "\"sizes\": {\"min\": 8, \"max\": 64}, \"ranks\": [2]}"),
 	    "$.operations[0]: expected one of \"all_reduce\", \"all_gather\", "
 	    "\"reduce_scatter\", \"alltoall\", \"broadcast\", \"reduce\", "
-	    "\"sendrecv\", got \"allreduce\"");
+	    "\"sendrecv\", \"gather\", \"scatter\", \"hypercube\", \"alltoallv\", got "
+	    "\"allreduce\"");
 	assert_string_equal(load_fails("{\"kind\": \"collective\", \"operations\": [\"reduce\"], "
 				       "\"sizes\": {\"min\": 64, \"max\": 8}, \"ranks\": [2]}"),
 			    "$.sizes.max: expected at least min (64), got 8");
