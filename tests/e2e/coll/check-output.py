@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 # Checks one assay-coll stdout against nccl-tests' layout and assay's ingest.
-#   check-output.py STDOUT ASSAY OP BACKEND NP [--wrong] [--json FILE]
+#   check-output.py STDOUT ASSAY OP BACKEND NP [--wrong] [--json FILE] [--rows N]
+#                   [--line TEXT]...
+# --rows: the table has N data rows (-N repeats the sweep); --line: a line
+# that must be in STDOUT as it is (the options line's agg iters, -z's line).
 # Layout: the three table header lines must equal, byte for byte, those of
 # tests/fixtures/nccl-text/all_reduce_perf-h100-2n.log (written with the
 # printf formats of NVIDIA/nccl-tests a0b82b2 src/util.cu writeResultHeader,
@@ -60,6 +63,9 @@ def main():
     want_wrong = '--wrong' in a
     js = a[a.index('--json') + 1] if '--json' in a else None
     lines = open(out).read().split('\n')
+    for k, w in enumerate(a):
+        if w == '--line' and a[k + 1] not in lines:
+            fail('no line %r in the output' % a[k + 1])
     per_iter = any(l.startswith('# Per-Iteration Report') for l in lines)
     cputime = any(l.startswith('#') and ' cputime ' in l for l in lines)
     fix = open(FIX_I if per_iter else FIX_C if cputime else FIX).read().split('\n')
@@ -78,6 +84,8 @@ def main():
         rows = []
     elif not rows:
         fail('no data rows')
+    if '--rows' in a and len(rows) != int(a[a.index('--rows') + 1]):
+        fail('%d data rows, expected %s' % (len(rows), a[a.index('--rows') + 1]))
     wrong_cells = checked = 0
     for r in rows:
         t = r.split()
