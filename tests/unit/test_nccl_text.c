@@ -4,7 +4,10 @@
  *   NVIDIA/nccl-tests a0b82b2 (2.19.6) src/util.cu: writeDeviceReport (lines
  *     623-720), writeResultHeader (738-766), writeBenchmarkLinePreamble (455-457),
  *     writeBenchmarkLineBody (497-511, getFloatStr 487-492), writePerIterReport
- *     (568), writeTimestamp (609), writeResultFooter (777-780);
+ *     (568), writeTimestamp (609), writeResultFooter (777-780); and for
+ *     hypercube_perf, gather_perf, alltoallv_perf the RunTest/GetCollByteCount/
+ *     GetBw/InitData rules of src/hypercube.cu (redop ""), src/gather.cu and
+ *     src/alltoallv.cu (the distance-weighted sizes, in-place N/A);
  *   NVIDIA/nccl-tests a89cf07 src/common.cu (2.13 era): 561-563, 610, 967, 987,
  *     1082-1086, 1174-1175;
  *   ROCm/rccl-tests ae3e635 src/common.cu: 673-675, 809-810, 1205-1227,
