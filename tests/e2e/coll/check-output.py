@@ -75,6 +75,8 @@ def main():
     for got, want in zip(head, fhead):
         # the -I fixture has -S's timestamp column, which assay-coll has not
         want = re.sub(r'  +(timestamp|%Y-%m-%d %H:%M:%S)$', ' ', want)
+        if per_iter and cputime:  # writeResultHeader's timeStr, "%7s"
+            want = want.replace('     time   ', '  cputime   ')
         if got != want:
             fail('header line differs from nccl-tests\':\n got  %r\n want %r' % (got, want))
     fends = ends(frows[0])[:21 if per_iter else 13]  # without -S's date and time
@@ -158,7 +160,8 @@ def main():
         bus = [g for g in got if g['metric'] == 'busbw' and g['statistic'] == 'mean']
         wrong = [g for g in got if g['metric'] == 'wrong']
         if len(bus) != 2 * len(rows) or len(wrong) != checked or \
-           per_iter and len([g for g in got if g['statistic'] == 'p99']) != 2 * len(rows):
+           per_iter and fmt == 'nccl-tests-text' and \
+           len([g for g in got if g['statistic'] == 'p99']) != 2 * len(rows):
             fail('%s: %d busbw rows and %d wrong rows for %d table rows and %d checked cells' %
                  (fmt, len(bus), len(wrong), len(rows), checked))
         for g in got:
@@ -175,6 +178,12 @@ def main():
                     fail('percentiles out of order: %s' % st)
                 if len(st['times_us']) != res['actual_iterations']:
                     fail('times_us has %d samples' % len(st['times_us']))
+                if st['skipped_iterations'] != doc['config']['per_iter_skip']:
+                    fail('skipped_iterations %s, -K %s' % (st['skipped_iterations'],
+                                                           doc['config']['per_iter_skip']))
+                if ('cpu_time' in res[pl]) != cputime:
+                    fail('cpu_time in the JSON: %s, cputime in the table: %s' %
+                         ('cpu_time' in res[pl], cputime))
         if 'env' in doc:
             fail('the JSON must not copy the environment')
     print('check-output.py: ok (%d rows, %d checked cells)' % (len(rows), checked))
