@@ -10,6 +10,7 @@
 #   bench/coll-compare.sh [BUILD_DIR]      (default build/release; built if missing)
 # Environment: REPS (default 3, at least 3), ITERS (-n, default 20), WARMUP
 # (-w, default 5), MINBYTES (-b, default 8), MAXBYTES (-e, default 256M),
+# FACTOR (-f, default 2),
 # OPS (default "all_reduce all_gather alltoall"; any of assay-coll's 11,
 # e.g. OPS="gather scatter hypercube alltoallv" MINBYTES=1M MAXBYTES=64M),
 # OUT (default out/coll-compare).
@@ -22,6 +23,7 @@ reps=${REPS:-3}
 iters=${ITERS:-20}
 warmup=${WARMUP:-5}
 minbytes=${MINBYTES:-8}
+factor=${FACTOR:-2}
 maxbytes=${MAXBYTES:-256M}
 ops=${OPS:-all_reduce all_gather alltoall}
 out=${OUT:-out/coll-compare}
@@ -46,7 +48,7 @@ for op in $ops; do
     for be in mpi shm; do
       t0=$SECONDS
       name=$op-$be-$r
-      "${mpi[@]}" "$bin" -O "$op" --backend "$be" -b "$minbytes" -e "$maxbytes" -f 2 -n "$iters" \
+      "${mpi[@]}" "$bin" -O "$op" --backend "$be" -b "$minbytes" -e "$maxbytes" -f "$factor" -n "$iters" \
         -w "$warmup" -J "$out/$name.json" >"$out/$name.txt"
       echo "  ran $name: $((SECONDS - t0)) s, $(grep 'Out of bounds' "$out/$name.txt"), load $(cut -d' ' -f1 /proc/loadavg)"
     done
