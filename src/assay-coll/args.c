@@ -30,7 +30,7 @@ static const struct cli_opt coll_opts[] = {
      .short_name = 'O',
      .arg = "OP",
      .help = "all_reduce, all_gather, reduce_scatter, alltoall, broadcast,\nreduce, sendrecv, "
-	     "gather, scatter, hypercube or alltoallv",
+	     "gather, scatter, hypercube or\nalltoallv",
      .def = "from the program name",
      .choices = coll_op_names},
     {.type = CLI_STRING,
@@ -197,7 +197,8 @@ const struct cli_spec coll_spec = {
     .examples = "mpirun -np 2 assay-coll -O all_reduce -b 8 -e 64K -f 4\n"
 		"mpirun -np 2 assay-coll -O alltoall --backend shm -b 1K -e 1M -f 2 -J out.json",
     .exits = "exit: 0 every point correct, 2 bad arguments, 3 #wrong > 0 somewhere,\n"
-	     "4 the backend cannot run here (shm across nodes), 5 MPI failure.\n",
+	     "4 the backend cannot run here (shm across nodes), 5 MPI failure or\n"
+	     "a call past -T.\n",
 };
 
 const struct cli_program coll_program = {
