@@ -9,8 +9,11 @@
 # of 1 MiB and up, shm time <= 1.2x mpi's at every size up to 4 KiB.
 #   bench/coll-compare.sh [BUILD_DIR]      (default build/release; built if missing)
 # Environment: REPS (default 3, at least 3), ITERS (-n, default 20), WARMUP
-# (-w, default 5), MAXBYTES (-e, default 256M), OPS (default
-# "all_reduce all_gather alltoall"), OUT (default out/coll-compare).
+# (-w, default 5), MINBYTES (-b, default 8), MAXBYTES (-e, default 256M),
+# FACTOR (-f, default 2),
+# OPS (default "all_reduce all_gather alltoall"; any of assay-coll's 11,
+# e.g. OPS="gather scatter hypercube alltoallv" MINBYTES=1M MAXBYTES=64M),
+# OUT (default out/coll-compare).
 # Every point is checked (-c 1) as in any run; a run with #wrong > 0 stops
 # the script.
 set -euo pipefail
@@ -19,6 +22,8 @@ build=${1:-build/release}
 reps=${REPS:-3}
 iters=${ITERS:-20}
 warmup=${WARMUP:-5}
+minbytes=${MINBYTES:-8}
+factor=${FACTOR:-2}
 maxbytes=${MAXBYTES:-256M}
 ops=${OPS:-all_reduce all_gather alltoall}
 out=${OUT:-out/coll-compare}
@@ -37,13 +42,13 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # As ep-compare.sh: no --oversubscribe (Open MPI would yield while polling).
 mpi=(mpirun -np 2)
 
-echo "coll-compare: np 2, float sum, 8 B..$maxbytes, -n $iters -w $warmup, $reps interleaved repetitions ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "coll-compare: np 2, float sum, $minbytes..$maxbytes, -n $iters -w $warmup, $reps interleaved repetitions ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 for op in $ops; do
   for r in $(seq 1 "$reps"); do
     for be in mpi shm; do
       t0=$SECONDS
       name=$op-$be-$r
-      "${mpi[@]}" "$bin" -O "$op" --backend "$be" -b 8 -e "$maxbytes" -f 2 -n "$iters" \
+      "${mpi[@]}" "$bin" -O "$op" --backend "$be" -b "$minbytes" -e "$maxbytes" -f "$factor" -n "$iters" \
         -w "$warmup" -J "$out/$name.json" >"$out/$name.txt"
       echo "  ran $name: $((SECONDS - t0)) s, $(grep 'Out of bounds' "$out/$name.txt"), load $(cut -d' ' -f1 /proc/loadavg)"
     done

@@ -18,7 +18,7 @@ static void type_words(struct sbuf *sb)
 	coll_type_list(sb, "all");
 }
 
-static const char *const injects[] = {"bitflip", "none", NULL};
+static const char *const injects[] = {"bitflip", "hang", "none", NULL};
 
 #define ONE_ONLY "accepted as 1 only (one rank per process, one call at a time)"
 /* nccl-tests' flags with its short letters and long names, then assay-coll's
@@ -29,7 +29,8 @@ static const struct cli_opt coll_opts[] = {
      .name = "collective",
      .short_name = 'O',
      .arg = "OP",
-     .help = "all_reduce, all_gather, reduce_scatter, alltoall, broadcast,\nreduce or sendrecv",
+     .help = "all_reduce, all_gather, reduce_scatter, alltoall, broadcast,\nreduce, sendrecv, "
+	     "gather, scatter, hypercube or\nalltoallv",
      .def = "from the program name",
      .choices = coll_op_names},
     {.type = CLI_STRING,
@@ -98,7 +99,7 @@ static const struct cli_opt coll_opts[] = {
      .name = "root",
      .short_name = 'r',
      .arg = "R",
-     .help = "root of broadcast and reduce, -1 for every rank",
+     .help = "root of broadcast, reduce, gather and scatter, -1 for every rank",
      .def = "0"},
     {.type = CLI_STRING,
      .name = "average",
@@ -109,12 +110,67 @@ static const struct cli_opt coll_opts[] = {
     {.type = CLI_STRING,
      .name = "blocking",
      .short_name = 'z',
+     .arg = "0-3",
+     .help = "1: a barrier after each iteration, inside its time; 2: none\n(as 0: CPU calls "
+	     "block); 3: a barrier after each iteration,\noutside its time",
+     .def = "0"},
+    {.type = CLI_STRING,
+     .name = "agg_iters",
+     .short_name = 'm',
+     .arg = "N",
+     .help = "calls per timed iteration (the time is per call)",
+     .def = "1"},
+    {.type = CLI_STRING,
+     .name = "run_cycles",
+     .short_name = 'N',
+     .arg = "N",
+     .help = "sweep the sizes N times, each printed (0: for ever)",
+     .def = "1"},
+    {.type = CLI_STRING,
+     .name = "report_cputime",
+     .short_name = 'C',
      .arg = "0|1",
-     .help = "1: a barrier after each timed iteration",
+     .help = "1: the time column is rank 0's loop time per call (cputime)",
+     .def = "0"},
+    {.type = CLI_STRING,
+     .name = "timeout",
+     .short_name = 'T',
+     .arg = "SECONDS",
+     .help = "end the run (exit 5) when one call takes longer (0: never)",
+     .def = "0"},
+    {.type = CLI_STRING,
+     .name = "per_iter_timing",
+     .short_name = 'I',
+     .arg = "0|1",
+     .help = "1: i_min, i_max, i_p99 and i_cv% columns per placement\n(max over ranks per "
+	     "iteration)",
+     .def = "0"},
+    {.type = CLI_STRING,
+     .name = "per_iter_skip",
+     .short_name = 'K',
+     .arg = "N",
+     .help = "leave the first N iterations out of -I's columns",
+     .def = "0"},
+    {.type = CLI_STRING,
+     .name = "unalign",
+     .short_name = 'u',
+     .arg = "N",
+     .help = "start both buffers N elements past their alignment",
+     .def = "0"},
+    {.type = CLI_STRING,
+     .name = "local_register",
+     .short_name = 'R',
+     .arg = "0",
+     .help = "NCCL buffer registration: refused above 0 (host memory)",
+     .def = "0"},
+    {.type = CLI_STRING,
+     .name = "cudagraph",
+     .short_name = 'G',
+     .arg = "0",
+     .help = "CUDA graph launches: refused above 0 (no GPU backend)",
      .def = "0"},
     {.type = CLI_STRING, .name = "ngpus", .short_name = 'g', .arg = "1", .help = ONE_ONLY},
     {.type = CLI_STRING, .name = "nthreads", .short_name = 't', .arg = "1", .help = ONE_ONLY},
-    {.type = CLI_STRING, .name = "agg_iters", .short_name = 'm', .arg = "1", .help = ONE_ONLY},
     {.type = CLI_STRING,
      .name = "output_file",
      .short_name = 'J',
@@ -122,9 +178,10 @@ static const struct cli_opt coll_opts[] = {
      .help = "also write nccl-tests' JSON (with percentiles) to FILE"},
     {.type = CLI_STRING,
      .name = "inject",
-     .arg = "bitflip",
-     .help = "flip one bit of one output element on the last rank after\nevery checked call "
-	     "(#wrong must count it)",
+     .arg = "bitflip|hang",
+     .help = "bitflip: flip one bit of one output element on the last rank\nafter every "
+	     "checked call (#wrong must count it); hang: the last\nrank stops in its first timed "
+	     "call (-T must end the run)",
      .choices = injects},
     CLI_OPT_END,
 };
@@ -140,7 +197,8 @@ const struct cli_spec coll_spec = {
     .examples = "mpirun -np 2 assay-coll -O all_reduce -b 8 -e 64K -f 4\n"
 		"mpirun -np 2 assay-coll -O alltoall --backend shm -b 1K -e 1M -f 2 -J out.json",
     .exits = "exit: 0 every point correct, 2 bad arguments, 3 #wrong > 0 somewhere,\n"
-	     "4 the backend cannot run here (shm across nodes), 5 MPI failure.\n",
+	     "4 the backend cannot run here (shm across nodes), 5 MPI failure or\n"
+	     "a call past -T.\n",
 };
 
 const struct cli_program coll_program = {
@@ -248,7 +306,8 @@ static int parse_names(int c, struct coll_opts *o)
 		o->op = lookup(coll_op_names, optarg, false);
 		if (o->op < 0)
 			return coll_usage("-O: expected all_reduce, all_gather, reduce_scatter, "
-					  "alltoall, broadcast, reduce or sendrecv, got '%s'",
+					  "alltoall, broadcast, reduce, sendrecv, gather, scatter, "
+					  "hypercube or alltoallv, got '%s'",
 					  optarg);
 		return 0;
 	case OPT_BACKEND:
@@ -260,9 +319,11 @@ static int parse_names(int c, struct coll_opts *o)
 			return coll_usage("--backend: expected mpi or shm, got '%s'", optarg);
 		return 0;
 	case OPT_INJECT:
-		if (strcmp(optarg, injects[0]) && strcmp(optarg, injects[1]))
-			return coll_usage("--inject: expected bitflip or none, got '%s'", optarg);
+		if (lookup(injects, optarg, false) < 0)
+			return coll_usage("--inject: expected bitflip, hang or none, got '%s'",
+					  optarg);
 		o->inject = !strcmp(optarg, "bitflip");
+		o->inject_hang = !strcmp(optarg, "hang");
 		return 0;
 	case 'o':
 		o->redop = lookup(coll_redop_names, optarg, true);
@@ -292,9 +353,11 @@ static int parse_int(int c, struct coll_opts *o)
 	static const struct {
 		int c;
 		long long min, max;
-	} ints[] = {{'t', 1, 1},       {'g', 1, 1},       {'m', 1, 1},       {'f', 1, 1 << 20},
+	} ints[] = {{'t', 1, 1},       {'g', 1, 1},       {'m', 1, 1 << 20}, {'f', 1, 1 << 20},
 		    {'n', 1, 1 << 24}, {'w', 0, 1 << 24}, {'c', 0, 1 << 20}, {'r', -1, INT_MAX},
-		    {'z', 0, 1},       {'a', 0, 3}};
+		    {'z', 0, 3},       {'a', 0, 3},       {'N', 0, INT_MAX}, {'C', 0, 1},
+		    {'T', 0, INT_MAX}, {'I', 0, 1},       {'K', 0, 1 << 24}, {'u', 0, 4096},
+		    {'R', 0, 2},       {'G', 0, INT_MAX}};
 	size_t k = 0;
 	while (k < ARRAY_SIZE(ints) && ints[k].c != c)
 		k++;
@@ -315,7 +378,22 @@ static int parse_int(int c, struct coll_opts *o)
 		return coll_usage("-%c: expected an integer from %lld to %lld, got '%s'", c,
 				  ints[k].min, ints[k].max, optarg);
 	}
+	if (c == 'R' && v)
+		return coll_usage("-R %s: buffer registration is NCCL's; the CPU backends (mpi, "
+				  "shm) have no registration to turn on",
+				  optarg);
+	if (c == 'G' && v)
+		return coll_usage("-G %s: CUDA graphs need a GPU backend; the CPU backends (mpi, "
+				  "shm) run each call at once",
+				  optarg);
 	switch (c) {
+	case 'm': o->agg = v; break;
+	case 'N': o->cycles = v; break;
+	case 'C': o->cputime = v; break;
+	case 'T': o->timeout = v; break;
+	case 'I': o->per_iter = v; break;
+	case 'K': o->skip = v; break;
+	case 'u': o->unalign = v; break;
 	case 'f': o->stepf = (size_t)v; break;
 	case 'n': o->iters = v; break;
 	case 'w': o->warmup = v; break;
@@ -343,6 +421,17 @@ static int check_opts(const struct coll_opts *o, int argc, char **argv)
 		return coll_usage("-i 0 with -f 1: the sizes would never grow");
 	if (o->stepf > 1 && o->minb == 0)
 		return coll_usage("-b 0 with -f %zu: the sizes would never grow", o->stepf);
+	if (o->skip && !o->per_iter)
+		return coll_usage("-K %lld: per-iteration skip needs per-iteration timing (-I 1)",
+				  o->skip);
+	if (o->skip >= o->iters)
+		return coll_usage(
+		    "-K %lld: per-iteration skip must be between 0 and %lld (-n %lld)", o->skip,
+		    o->iters - 1, o->iters);
+	if (o->op == COLL_ALLTOALLV && getenv("NCCL_TESTS_ALLTOALLV_MATRIX_FILE"))
+		return coll_usage("NCCL_TESTS_ALLTOALLV_MATRIX_FILE: alltoallv's traffic-matrix "
+				  "file is not built; unset it for the generated pattern "
+				  "(NCCL_TESTS_ALLTOALLV_SPREAD)");
 	return 0;
 }
 
@@ -357,6 +446,8 @@ int coll_parse_args(int argc, char **argv, struct coll_opts *o)
 				.warmup = 1,
 				.check = 1,
 				.average = 1,
+				.agg = 1,
+				.cycles = 1,
 				.type = coll_type_find("float"),
 				.redop = CR_SUM};
 	struct option longopts[ARRAY_SIZE(coll_opts) + 1];

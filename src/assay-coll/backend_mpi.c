@@ -1,6 +1,7 @@
 /* assay-coll backend "mpi": the MPI library's own collectives (MPI_Allreduce,
  * MPI_Allgather, MPI_Reduce_scatter_block, MPI_Alltoall, MPI_Bcast,
- * MPI_Reduce, MPI_Sendrecv) on private buffers. A type without an MPI
+ * MPI_Reduce, MPI_Sendrecv, MPI_Gather, MPI_Scatter, MPI_Alltoallv, and
+ * nccl-tests' hypercube as MPI_Sendrecv per dimension) on private buffers. A type without an MPI
  * datatype (half, bfloat16) moves as words of its size and reduces with user
  * operators; avg is a sum divided by the rank count. */
 #include <stdlib.h>
@@ -16,6 +17,9 @@ struct mpi_state {
 	MPI_Op user_ops[CR_NREDOPS];
 	MPI_Datatype *words; /* per type: its datatype of words, or MPI_DATATYPE_NULL */
 	int ntypes;
+	unsigned char *stage; /* in-place alltoallv's input, made on first use */
+	size_t recv_bytes;
+	int *v; /* alltoallv's counts and displacements: 4 x ranks */
 };
 static struct mpi_state *user_state; /* the operators have no context argument */
 
@@ -59,6 +63,8 @@ static assay_err mpi_setup(struct coll_run *run, size_t send_bytes, size_t recv_
 		}
 	}
 	user_state = m;
+	m->recv_bytes = recv_bytes;
+	m->v = xcalloc(4 * (size_t)run->size, sizeof(int));
 	run->be_state = m;
 	run->sendbuf = xmalloc(send_bytes ? send_bytes : 1);
 	run->recvbuf = xmalloc(recv_bytes ? recv_bytes : 1);
@@ -82,6 +88,68 @@ static MPI_Op mpi_op(const struct mpi_state *m, int t, enum coll_redop r)
 	case CR_MAX: return MPI_MAX;
 	case CR_MIN: return MPI_MIN;
 	default: return MPI_SUM;
+	}
+}
+
+/* nccl-tests' HyperCubeRunColl: this rank's block into place, then per
+ * dimension the blocks gathered so far swapped with the partner. */
+static void hypercube(struct coll_run *run, const struct coll_call *c, MPI_Datatype dt)
+{
+	int me = run->rank;
+	size_t rs = c->count * coll_type_size(c->type);
+	unsigned char *rb = c->recv;
+	if (rb + (size_t)me * rs != (unsigned char *)c->send)
+		memcpy(rb + (size_t)me * rs, c->send, rs);
+	for (int mask = 1; mask < run->size; mask <<= 1) {
+		int s = me & ~(mask - 1), r = s ^ mask, n = (int)c->count * mask;
+		MPI_CHECK(MPI_Sendrecv(rb + (size_t)s * rs, n, dt, me ^ mask, 0,
+				       rb + (size_t)r * rs, n, dt, me ^ mask, 0, run->comm,
+				       MPI_STATUS_IGNORE));
+	}
+}
+
+/* MPI_Alltoallv with nccl-tests' generated counts; in place the input is
+ * staged first (the counts are not symmetric, as MPI_IN_PLACE needs). */
+static void alltoallv(struct coll_run *run, struct mpi_state *m, const struct coll_call *c,
+		      MPI_Datatype dt)
+{
+	int P = run->size, me = run->rank;
+	size_t elt = coll_type_size(c->type);
+	int *sc = m->v, *sd = sc + P, *rc = sd + P, *rd = rc + P;
+	for (int r = 0; r < P; r++) {
+		sc[r] = (int)(coll_v_bytes(me, r, P, c->count, elt) / elt);
+		rc[r] = (int)(coll_v_bytes(r, me, P, c->count, elt) / elt);
+		sd[r] = r ? sd[r - 1] + sc[r - 1] : 0;
+		rd[r] = r ? rd[r - 1] + rc[r - 1] : 0;
+	}
+	const void *in = c->send;
+	if (c->in_place) {
+		if (!m->stage)
+			m->stage = xmalloc(m->recv_bytes ? m->recv_bytes : 1);
+		memcpy(m->stage, c->send, (size_t)(sd[P - 1] + sc[P - 1]) * elt);
+		in = m->stage;
+	}
+	MPI_CHECK(MPI_Alltoallv(in, sc, sd, dt, c->recv, rc, rd, dt, run->comm));
+}
+
+/* gather, scatter, hypercube, alltoallv. */
+static void mpi_call_more(struct coll_run *run, struct mpi_state *m, const struct coll_call *c,
+			  MPI_Datatype dt)
+{
+	int n = (int)c->count;
+	bool root = run->rank == c->root;
+	switch (c->op) {
+	case COLL_GATHER:
+		MPI_CHECK(MPI_Gather(c->in_place && root ? MPI_IN_PLACE : c->send, n, dt, c->recv,
+				     n, dt, c->root, run->comm));
+		break;
+	case COLL_SCATTER:
+		MPI_CHECK(MPI_Scatter(c->send, n, dt, c->in_place && root ? MPI_IN_PLACE : c->recv,
+				      n, dt, c->root, run->comm));
+		break;
+	case COLL_HYPERCUBE: hypercube(run, c, dt); break;
+	case COLL_ALLTOALLV: alltoallv(run, m, c, dt); break;
+	default: break;
 	}
 }
 
@@ -131,7 +199,7 @@ static void mpi_call(struct coll_run *run, const struct coll_call *c)
 			MPI_CHECK(MPI_Sendrecv(c->send, n, dt, (me + 1) % P, 0, c->recv, n, dt,
 					       (me - 1 + P) % P, 0, run->comm, MPI_STATUS_IGNORE));
 		break;
-	default: break;
+	default: mpi_call_more(run, m, c, dt); break;
 	}
 }
 
@@ -145,6 +213,8 @@ static void mpi_teardown(struct coll_run *run)
 			if (m->words[t] != MPI_DATATYPE_NULL)
 				MPI_CHECK(MPI_Type_free(&m->words[t]));
 		free(m->words);
+		free(m->stage);
+		free(m->v);
 	}
 	user_state = NULL;
 	free(m);

@@ -113,12 +113,12 @@ static void meet(struct shm_state *s)
 
 static unsigned char *peer_send(const struct shm_state *s, const struct coll_call *c, int r)
 {
-	return c->in_place ? s->recv[r] + c->send_stride * (size_t)r : s->send[r];
+	return c->shift + (c->in_place ? s->recv[r] + c->send_stride * (size_t)r : s->send[r]);
 }
 
 static unsigned char *peer_recv(const struct shm_state *s, const struct coll_call *c, int r)
 {
-	return s->recv[r] + c->recv_stride * (size_t)r;
+	return c->shift + s->recv[r] + c->recv_stride * (size_t)r;
 }
 
 /* Copies of calls above this many bytes per block store past the caches
@@ -330,10 +330,81 @@ static void large_call(struct shm_state *s, const struct coll_call *c)
 	meet(s);
 }
 
+/* nccl-tests' hypercube: per dimension (mask), pull from the partner
+ * rank ^ mask the blocks it holds so far, s ^ mask .. + mask, then meet. */
+static void hypercube(struct shm_state *s, const struct coll_call *c, size_t rs)
+{
+	int me = s->me;
+	unsigned char *mine = peer_recv(s, c, me);
+	if (mine + (size_t)me * rs != (unsigned char *)c->send)
+		memcpy(mine + (size_t)me * rs, c->send, rs);
+	for (int mask = 1; mask < s->n; mask <<= 1) {
+		meet(s);
+		size_t r = (size_t)((me & ~(mask - 1)) ^ mask);
+		copy_out(mine + r * rs, peer_recv(s, c, me ^ mask) + r * rs, rs * (size_t)mask, rs);
+	}
+}
+
+/* alltoallv: this rank's part from each source, in rank order, read from
+ * the source's input at the offset of this rank's part there. */
+static void exchange_v(struct shm_state *s, const struct coll_call *c, size_t elt,
+		       unsigned char **src, unsigned char *out)
+{
+	int n = s->n, me = s->me;
+	unsigned char *dst = out;
+	size_t total = coll_v_total(c->count, elt, n) * elt;
+	if (c->in_place) {
+		if (!s->stage)
+			s->stage = xmalloc(s->recv_bytes ? s->recv_bytes : 1);
+		dst = s->stage;
+	}
+	size_t at = 0;
+	for (int r = 0; r < n; r++) {
+		size_t len = coll_v_bytes(r, me, n, c->count, elt) / elt * elt;
+		size_t off = coll_v_offset(r, me, n, c->count, elt) * elt;
+		copy_out(dst + at, src[r] + off, len, len);
+		at += len;
+	}
+	if (c->in_place) {
+		meet(s);
+		memcpy(out, dst, total);
+	}
+}
+
+/* gather (each rank pushes its block to the root), scatter (each rank
+ * pulls its block from the root), hypercube and alltoallv: meet on entry
+ * and on exit, as large calls do. */
+static void more_call(struct shm_state *s, const struct coll_call *c)
+{
+	int n = s->n, me = s->me;
+	size_t elt = coll_type_size(c->type), cb = c->count * elt;
+	unsigned char **src = s->src, *out = peer_recv(s, c, me);
+	for (int r = 0; r < n; r++)
+		src[r] = peer_send(s, c, r);
+	meet(s);
+	bool root = me == c->root;
+	switch (c->op) {
+	case COLL_GATHER:
+		if (!(c->in_place && root))
+			copy_out(peer_recv(s, c, c->root) + (size_t)me * cb, src[me], cb, cb);
+		break;
+	case COLL_SCATTER:
+		if (!(c->in_place && root))
+			copy_out(out, src[c->root] + (size_t)me * cb, cb, cb);
+		break;
+	case COLL_HYPERCUBE: hypercube(s, c, cb); break;
+	case COLL_ALLTOALLV: exchange_v(s, c, elt, src, out); break;
+	default: break;
+	}
+	meet(s);
+}
+
 static void shm_call(struct coll_run *run, const struct coll_call *c)
 {
 	struct shm_state *s = run->be_state;
-	if (in_bytes(c, s->n) <= COLL_SHM_SMALL)
+	if (c->op >= COLL_GATHER)
+		more_call(s, c);
+	else if (in_bytes(c, s->n) <= COLL_SHM_SMALL)
 		small_call(s, c);
 	else
 		large_call(s, c);

@@ -19,12 +19,33 @@ enum coll_op {
 	COLL_BROADCAST,
 	COLL_REDUCE,
 	COLL_SENDRECV,
+	COLL_GATHER,
+	COLL_SCATTER,
+	COLL_HYPERCUBE,
+	COLL_ALLTOALLV,
 	COLL_NOPS
 };
 /* "all_reduce", ... as nccl-tests names its programs without "_perf". */
 extern const char *const coll_op_names[COLL_NOPS + 1];
 bool coll_op_has_redop(enum coll_op op); /* else the table says "none" */
 bool coll_op_has_root(enum coll_op op);  /* else the table says -1 */
+/* The redop column of an operation without one: "none", hypercube's "". */
+const char *coll_op_no_redop(enum coll_op op);
+/* Whether nccl-tests checks the in-place placement (not alltoall, sendrecv,
+ * alltoallv: their #wrong is N/A there). */
+bool coll_op_checks_in_place(enum coll_op op);
+
+/* alltoallv (alltoallv.c): nccl-tests' generated pattern, distance-weighted
+ * with NCCL_TESTS_ALLTOALLV_SPREAD (0 uniform ... 1 fully weighted, the
+ * default). The bytes rank i sends to rank j when count elements of elt
+ * bytes go to each peer on average; the elements one rank sends (and
+ * receives) in all; and the element offset of peer j's part in rank i's
+ * input. */
+size_t coll_v_bytes(int i, int j, int nranks, size_t count, size_t elt);
+size_t coll_v_total(size_t count, size_t elt, int nranks);
+size_t coll_v_offset(int i, int j, int nranks, size_t count, size_t elt);
+/* The spread (the environment read once, clamped to [0, 1]). */
+double coll_v_spread(void);
 
 /* nccl-tests' -o names, in its order (mulsum is not built). */
 enum coll_redop { CR_SUM, CR_PROD, CR_MAX, CR_MIN, CR_AVG, CR_NREDOPS };
@@ -79,6 +100,7 @@ struct coll_call {
 	size_t count;
 	bool in_place;
 	size_t send_stride, recv_stride;
+	size_t shift; /* -u: both buffers start this many bytes in */
 	void *send, *recv;
 };
 
@@ -128,10 +150,17 @@ struct coll_opts {
 	int op, backend;
 	size_t minb, maxb, stepb, stepf;
 	long long iters, warmup, check, root, average, blocking;
+	long long agg, cycles, cputime, timeout, per_iter, skip, unalign;
 	int type, redop; /* -1: all */
 	const char *json;
-	bool inject;
+	bool inject, inject_hang;
 };
+/* -T (watchdog.c): with secs > 0 a thread ends the process (exit 5, after
+ * nccl-tests' "HOST: Test timeout (Ns)" line on stdout) when one call has
+ * run longer than secs; enter and leave bracket every call. */
+void coll_watch_start(long long secs);
+void coll_watch_enter(void);
+void coll_watch_leave(void);
 /* No messages: set on every rank but 0 before the arguments are read. */
 extern bool coll_quiet;
 /* "assay-coll: message" on stderr (unless coll_quiet); returns ASSAY_USAGE. */
@@ -160,7 +189,11 @@ struct coll_table {
  * iteration, rank 0 only). */
 struct coll_point {
 	double time, algbw, busbw;
+	double cputime;  /* -C: this rank's loop time per call */
+	bool is_cputime; /* time is cputime (-C) */
 	bool report;
+	long long per_iter; /* -I: i_min, i_max, i_p99, i_cv% columns */
+	size_t skip;        /* -K: samples the statistics leave out */
 	int64_t wrong;
 	double *samples; /* sorted in place when printed */
 	size_t n;
@@ -176,7 +209,7 @@ void coll_time_test(struct coll_table *t, int type, enum coll_redop redop, int r
  * table's header, each row (its start, a point per placement, its end) and
  * the footer, with the rows of the -J JSON where row is not NULL. */
 json_t *coll_device_report(struct coll_table *t, const char *prog);
-void coll_table_header(void);
+void coll_table_header(const struct coll_opts *o);
 json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, int type,
 		       const char *redop_name, int root);
 void coll_row_point(const struct coll_call *c, const struct coll_point *pt, json_t *row);

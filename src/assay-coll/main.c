@@ -25,7 +25,9 @@ static void buffer_bytes(const struct coll_opts *o, int nranks, size_t *sb, size
 			continue;
 		struct coll_shape sh;
 		coll_shape_of((enum coll_op)o->op, o->maxb, elt, nranks, &sh);
-		size_t send = sh.send_count * elt, recv = sh.recv_count * elt;
+		/* -u: both buffers start unalign elements in (nccl-tests pads). */
+		size_t pad = (size_t)o->unalign * elt;
+		size_t send = sh.send_count * elt + pad, recv = sh.recv_count * elt + pad;
 		*sb = send > *sb ? send : *sb;
 		*rb = recv > *rb ? recv : *rb;
 		*rb = send > *rb ? send : *rb; /* in place the input is here */
@@ -84,6 +86,7 @@ static int check_memory(const struct coll_opts *o, const struct coll_run *run, s
 {
 	bool stage = coll_backends[o->backend] == &coll_backend_shm &&
 		     (o->op == COLL_ALLTOALL || o->op == COLL_SENDRECV);
+	stage = stage || o->op == COLL_ALLTOALLV; /* both backends stage it in place */
 	double need = (double)sb + (double)rb + (stage ? (double)rb : 0);
 	MPI_Comm node;
 	int local = 1;
@@ -105,10 +108,18 @@ static int check_memory(const struct coll_opts *o, const struct coll_run *run, s
 	return ASSAY_USAGE;
 }
 
-/* Every type, operator and root the options select, one TimeTest each. */
+/* Every type, operator and root the options select, one TimeTest each;
+ * hypercube only on a power-of-two rank count (nccl-tests says so and
+ * prints no row). */
 static void sweep(struct coll_table *t)
 {
 	const struct coll_opts *o = t->o;
+	int n = t->run.size;
+	if (o->op == COLL_HYPERCUBE && (n & (n - 1))) {
+		if (t->run.rank == 0)
+			printf("nRanks %d is not a power of 2, skipping\n", n);
+		return;
+	}
 	bool redops = coll_op_has_redop((enum coll_op)o->op);
 	for (int ty = 0; coll_types[ty].name; ty++) {
 		if (!coll_type_size(ty) || (o->type >= 0 && o->type != ty))
@@ -187,7 +198,8 @@ int main(int argc, char **argv)
 		return ASSAY_NO_METRICS;
 	}
 	if (run->rank == 0)
-		coll_table_header();
+		coll_table_header(&o);
+	coll_watch_start(o.timeout);
 	sweep(&t);
 	int errors = 0;
 	MPI_CHECK(MPI_Allreduce(&t.errors, &errors, 1, MPI_INT, MPI_SUM, run->comm));

@@ -6,9 +6,9 @@
 
 #include "coll.h"
 
-const char *const coll_op_names[COLL_NOPS + 1] = {"all_reduce", "all_gather", "reduce_scatter",
-						  "alltoall",   "broadcast",  "reduce",
-						  "sendrecv",   NULL};
+const char *const coll_op_names[COLL_NOPS + 1] = {
+    "all_reduce", "all_gather", "reduce_scatter", "alltoall",  "broadcast", "reduce",
+    "sendrecv",   "gather",     "scatter",        "hypercube", "alltoallv", NULL};
 const char *const coll_redop_names[CR_NREDOPS + 1] = {"sum", "prod", "max", "min", "avg", NULL};
 
 bool coll_op_has_redop(enum coll_op op)
@@ -19,7 +19,19 @@ bool coll_op_has_redop(enum coll_op op)
 
 bool coll_op_has_root(enum coll_op op)
 {
-	return op == COLL_BROADCAST || op == COLL_REDUCE;
+	return op == COLL_BROADCAST || op == COLL_REDUCE || op == COLL_GATHER || op == COLL_SCATTER;
+}
+
+/* nccl-tests' HyperCubeRunTest passes "" where the others pass "none". */
+const char *coll_op_no_redop(enum coll_op op)
+{
+	return op == COLL_HYPERCUBE ? "" : "none";
+}
+
+/* SendRecv and AlltoAll InitData, AlltoAllv's "We don't support in-place". */
+bool coll_op_checks_in_place(enum coll_op op)
+{
+	return op != COLL_ALLTOALL && op != COLL_SENDRECV && op != COLL_ALLTOALLV;
 }
 
 static bool is_float(int t)
@@ -49,6 +61,20 @@ void coll_shape_of(enum coll_op op, size_t bytes, size_t elt, int nranks, struct
 	case COLL_ALLTOALL:
 		s->count = base;
 		s->send_count = s->recv_count = base * n;
+		break;
+	case COLL_GATHER:
+	case COLL_HYPERCUBE:
+		s->count = s->send_count = s->send_inplace = base;
+		s->recv_count = base * n;
+		break;
+	case COLL_SCATTER:
+		s->count = s->recv_count = s->recv_inplace = base;
+		s->send_count = base * n;
+		break;
+	case COLL_ALLTOALLV:
+		/* Offsets 0: in place the input is the whole receive buffer. */
+		s->count = base;
+		s->send_count = s->recv_count = coll_v_total(base, elt, nranks);
 		break;
 	default: s->count = s->send_count = s->recv_count = count; break;
 	}
@@ -171,7 +197,9 @@ static size_t in_count(const struct coll_call *c, int nranks)
 {
 	switch (c->op) {
 	case COLL_REDUCE_SCATTER:
+	case COLL_SCATTER:
 	case COLL_ALLTOALL: return c->count * (size_t)nranks;
+	case COLL_ALLTOALLV: return coll_v_total(c->count, coll_type_size(c->type), nranks);
 	default: return c->count;
 	}
 }
@@ -180,7 +208,10 @@ size_t coll_out_count(const struct coll_call *c, int nranks)
 {
 	switch (c->op) {
 	case COLL_ALL_GATHER:
+	case COLL_GATHER:
+	case COLL_HYPERCUBE:
 	case COLL_ALLTOALL: return c->count * (size_t)nranks;
+	case COLL_ALLTOALLV: return coll_v_total(c->count, coll_type_size(c->type), nranks);
 	default: return c->count;
 	}
 }
@@ -205,6 +236,21 @@ void coll_poison(const struct coll_call *c, int rank, int nranks)
 	memset(base, 0xFF, bytes);
 }
 
+/* alltoallv: element i of rank's output is in the part of the first
+ * source whose parts (in rank order) reach past i. */
+static struct val expect_v(const struct coll_call *c, int rank, int nranks, uint64_t seed, size_t i)
+{
+	size_t elt = coll_type_size(c->type);
+	int src = 0;
+	for (size_t n; src < nranks; src++, i -= n) {
+		n = coll_v_bytes(src, rank, nranks, c->count, elt) / elt;
+		if (i < n)
+			break;
+	}
+	size_t at = coll_v_offset(src, rank, nranks, c->count, elt) + i;
+	return gen(c->type, gen_op(c), seed, src, at);
+}
+
 /* Element i of rank's output as the operation defines it. */
 static struct val expect(const struct coll_call *c, int rank, int nranks, uint64_t seed, size_t i,
 			 bool *untouched)
@@ -214,7 +260,14 @@ static struct val expect(const struct coll_call *c, int rank, int nranks, uint64
 	size_t blk = i / (c->count ? c->count : 1), k = i % (c->count ? c->count : 1);
 	*untouched = false;
 	switch (c->op) {
-	case COLL_ALL_GATHER: return gen(t, r, seed, (int)blk, k);
+	case COLL_ALL_GATHER:
+	case COLL_HYPERCUBE: return gen(t, r, seed, (int)blk, k);
+	case COLL_GATHER:
+		/* Not the root: untouched, but for its own input in place. */
+		*untouched = rank != c->root && !(c->in_place && (int)blk == rank);
+		return gen(t, r, seed, (int)blk, k);
+	case COLL_SCATTER: return gen(t, r, seed, c->root, (uint64_t)rank * c->count + i);
+	case COLL_ALLTOALLV: return expect_v(c, rank, nranks, seed, i);
 	case COLL_ALLTOALL: return gen(t, r, seed, (int)blk, (uint64_t)rank * c->count + k);
 	case COLL_BROADCAST: return gen(t, r, seed, c->root, i);
 	case COLL_SENDRECV: return gen(t, r, seed, (rank - 1 + nranks) % nranks, i);

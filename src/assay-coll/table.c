@@ -35,9 +35,13 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_string("nan");
 }
 
-static json_t *stats_json(double *samples, size_t n)
+/* The -J statistics of one placement over the samples after skip (-K);
+ * times_us keeps them all. */
+static json_t *stats_json(double *all, size_t total, size_t skip)
 {
 	struct assay_ep_stats st;
+	double *samples = all + skip;
+	size_t n = total - skip;
 	double sum = 0, var = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += samples[i];
@@ -46,14 +50,14 @@ static json_t *stats_json(double *samples, size_t n)
 		var += (samples[i] - avg) * (samples[i] - avg);
 	double sd = sqrt(var / (double)n);
 	json_t *times = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(times, num(samples[i]));
+	for (size_t i = 0; i < total; i++)
+		json_array_append_new(times, num(all[i]));
 	assay_ep_stats_compute(samples, n, &st);
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "skipped_iterations", 0, "min_us", num(st.min), "max_us", num(st.max),
-			 "avg_us", num(avg), "p50_us", num(st.p50), "p90_us", num(st.p90), "p95_us",
-			 num(st.p95), "p99_us", num(st.p99), "stdev_us", num(sd), "cv_pct",
-			 num(avg > 0 ? sd / avg * 100 : 0.0), "times_us", times);
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "skipped_iterations", (json_int_t)skip, "min_us", num(st.min), "max_us",
+			 num(st.max), "avg_us", num(avg), "p50_us", num(st.p50), "p90_us",
+			 num(st.p90), "p95_us", num(st.p95), "p99_us", num(st.p99), "stdev_us",
+			 num(sd), "cv_pct", num(avg > 0 ? sd / avg * 100 : 0.0), "times_us", times);
 }
 
 json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, int type,
@@ -72,6 +76,37 @@ json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, int typ
 	return row;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* -I: nccl-tests' writePerIterReport columns (i_min, i_max, i_p99, i_cv%)
+ * over the samples after -K, p99 at the nearest rank (its percentileIndex)
+ * and cv% the population deviation over the mean. */
+static void per_iter_columns(const struct coll_point *pt)
+{
+	size_t n = pt->n - pt->skip;
+	double *v = xmalloc(n * sizeof(double)), sum = 0, var = 0;
+	memcpy(v, pt->samples + pt->skip, n * sizeof(double));
+	qsort(v, n, sizeof(double), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	double avg = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		var += (v[i] - avg) * (v[i] - avg);
+	double cv = avg > 0 ? sqrt(var / (double)n) / avg * 100.0 : 0.0;
+	size_t p99 = (n * 99 + 99) / 100 - 1;
+	char a[16], b[16], c[16], d[16];
+	float_str(v[0], 7, a, sizeof(a));
+	float_str(v[n - 1], 7, b, sizeof(b));
+	float_str(v[p99 < n - 1 ? p99 : n - 1], 7, c, sizeof(c));
+	float_str(cv, 7, d, sizeof(d));
+	printf("  %7s  %7s  %7s  %7s", a, b, c, d);
+	free(v);
+}
+
 void coll_row_point(const struct coll_call *c, const struct coll_point *pt, json_t *row)
 {
 	char ts[16], as[16], bs[16];
@@ -82,16 +117,19 @@ void coll_row_point(const struct coll_call *c, const struct coll_point *pt, json
 		printf("  %7s  %6s  %6s  %6g", ts, as, bs, (double)pt->wrong);
 	else
 		printf("  %7s  %6s  %6s    N/A", ts, as, bs);
+	if (pt->per_iter)
+		per_iter_columns(pt);
 	if (!row)
 		return;
 	const char *key = c->in_place ? "in_place" : "out_of_place";
 	json_object_set_new(row, key,
-			    json_pack("{s:o, s:o, s:o, s:o}", "time", num(pt->time), "alg_bw",
-				      num(pt->algbw), "bus_bw", num(pt->busbw), "nwrong",
+			    json_pack("{s:o, s:o, s:o, s:o}", pt->is_cputime ? "cpu_time" : "time",
+				      num(pt->time), "alg_bw", num(pt->algbw), "bus_bw",
+				      num(pt->busbw), "nwrong",
 				      pt->report ? json_real((double)pt->wrong) : json_null()));
 	char pk[32];
 	snprintf(pk, sizeof(pk), "%s_per_iter", key);
-	json_object_set_new(row, pk, stats_json(pt->samples, pt->n));
+	json_object_set_new(row, pk, stats_json(pt->samples, pt->n, pt->skip));
 }
 
 void coll_row_end(const struct coll_table *t, json_t *row)
@@ -128,6 +166,26 @@ static json_t *device_json(const char *lines, size_t len, int nranks)
 	return devs;
 }
 
+/* nccl-tests' writeDeviceReport lines for -z and -I (src/util.cu); the
+ * per-iteration line names the host clock where nccl-tests' says "CUDA
+ * event timing". */
+static void options_lines(const struct coll_opts *o)
+{
+	if (o->blocking == 1)
+		printf("# Blocking Enabled: wait and barrier after each inner iteration (-m) \n");
+	if (o->blocking == 2)
+		printf("# Blocking Enabled: wait after each inner iteration (-m), no barrier \n");
+	if (o->blocking == 3)
+		printf("# Blocking Enabled: wait and barrier after each outer iteration (-n); "
+		       "time excludes barrier \n");
+	if (o->per_iter) {
+		printf("# Per-Iteration Report: host clock timing; i_* uses max over process rows");
+		if (o->skip)
+			printf("; summary skips first %lld iterations", o->skip);
+		printf(" \n");
+	}
+}
+
 json_t *coll_device_report(struct coll_table *t, const char *prog)
 {
 	struct coll_opts *o = t->o;
@@ -151,10 +209,9 @@ json_t *coll_device_report(struct coll_table *t, const char *prog)
 		    "# nThread %d nGpus %d minBytes %zu maxBytes %zu step: %zu(%s) warmup iters: "
 		    "%lld iters: %lld agg iters: %d validation: %lld graph: %d unalign: %d\n",
 		    1, 1, o->minb, o->maxb, o->stepf > 1 ? o->stepf : o->stepb,
-		    o->stepf > 1 ? "factor" : "bytes", o->warmup, o->iters, 1, o->check, 0, 0);
-		if (o->blocking)
-			printf("# Blocking Enabled: wait and barrier after each inner iteration "
-			       "(-m) \n");
+		    o->stepf > 1 ? "factor" : "bytes", o->warmup, o->iters, (int)o->agg, o->check,
+		    0, (int)o->unalign);
+		options_lines(o);
 		printf("#\n# Using devices\n");
 		devs = device_json(lines, sizeof(line), run->size);
 	}
@@ -162,16 +219,41 @@ json_t *coll_device_report(struct coll_table *t, const char *prog)
 	return devs;
 }
 
-/* nccl-tests' writeResultHeader (src/util.cu). */
-void coll_table_header(void)
+/* nccl-tests' writeResultHeader with -I (src/util.cu). */
+static void per_iter_header(const char *tm)
 {
+	printf("# %10s  %12s  %8s  %6s  %6s              out-of-place (+ per-iteration)          "
+	       "                      in-place (+ per-iteration)\n",
+	       "", "", "", "", "");
+	printf(
+	    "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  "
+	    "%6s  %7s  %7s  %7s  %7s %*s\n",
+	    "size", "count", "type", "redop", "root", tm, "algbw", "busbw", "#wrong", "i_min",
+	    "i_max", "i_p99", "i_cv%", tm, "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99",
+	    "i_cv%", 0, "");
+	printf(
+	    "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  "
+	    "%6s  %7s  %7s  %7s  %7s %*s\n",
+	    "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)",
+	    "(%)", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)", 0, "");
+}
+
+/* nccl-tests' writeResultHeader (src/util.cu); -C names the time
+ * "cputime". */
+void coll_table_header(const struct coll_opts *o)
+{
+	const char *tm = o->cputime ? "cputime" : "time";
 	printf("#\n");
+	if (o->per_iter) {
+		per_iter_header(tm);
+		return;
+	}
 	printf("# %10s  %12s  %8s  %6s  %6s           out-of-place                       "
 	       "in-place          \n",
 	       "", "", "", "", "");
 	printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s %*s\n", "size",
-	       "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time",
-	       "algbw", "busbw", "#wrong", 0, "");
+	       "count", "type", "redop", "root", tm, "algbw", "busbw", "#wrong", tm, "algbw",
+	       "busbw", "#wrong", 0, "");
 	printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s %*s\n", "(B)",
 	       "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)",
 	       "", 0, "");
@@ -241,9 +323,10 @@ static json_t *config_json(const struct coll_opts *o, json_t *devs)
 	    "nthreads", 1, "ngpus", 1, "minimum_bytes", (json_int_t)o->minb, "maximum_bytes",
 	    (json_int_t)o->maxb, o->stepf > 1 ? "step_factor" : "step_bytes",
 	    (json_int_t)(o->stepf > 1 ? o->stepf : o->stepb), "warmup_iters", (json_int_t)o->warmup,
-	    "iterations", (json_int_t)o->iters, "aggregated_iterations", 1, "validation",
+	    "iterations", (json_int_t)o->iters, "aggregated_iterations", (int)o->agg, "validation",
 	    (json_int_t)o->check, "graph", 0, "blocking_collectives", (int)o->blocking,
-	    "per_iter_timing", 1, "per_iter_skip", 0, "parallel_init", 0, "devices", devs);
+	    "per_iter_timing", 1, "per_iter_skip", (int)o->skip, "parallel_init", 0, "devices",
+	    devs);
 }
 
 int coll_json_finish(FILE *jf, json_t *doc, struct coll_table *t, json_t *devs, int errors,

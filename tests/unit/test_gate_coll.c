@@ -296,7 +296,8 @@ static void test_parse_errors(void **state)
 	assert_string_equal(parse_fails("{\"allreduce\": {\"busbw\": {\"8\": 1}}}"),
 			    "$.allreduce: unknown operation \"allreduce\" (expected one of: "
 			    "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
-			    "sendrecv; \"_perf\" may follow)");
+			    "sendrecv, gather, scatter, hypercube, alltoallv; \"_perf\" may "
+			    "follow)");
 	assert_string_equal(parse_fails("{\"all_reduce\": {\"busbw\": {\"8B\": 1}}}"),
 			    "$.all_reduce.busbw.8B: expected a message size in bytes "
 			    "(\"1048576\", or with K, M or G: \"1M\"), got \"8B\"");

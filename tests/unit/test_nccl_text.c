@@ -4,7 +4,10 @@
  *   NVIDIA/nccl-tests a0b82b2 (2.19.6) src/util.cu: writeDeviceReport (lines
  *     623-720), writeResultHeader (738-766), writeBenchmarkLinePreamble (455-457),
  *     writeBenchmarkLineBody (497-511, getFloatStr 487-492), writePerIterReport
- *     (568), writeTimestamp (609), writeResultFooter (777-780);
+ *     (568), writeTimestamp (609), writeResultFooter (777-780); and for
+ *     hypercube_perf, gather_perf, alltoallv_perf the RunTest/GetCollByteCount/
+ *     GetBw/InitData rules of src/hypercube.cu (redop ""), src/gather.cu and
+ *     src/alltoallv.cu (the distance-weighted sizes, in-place N/A);
  *   NVIDIA/nccl-tests a89cf07 src/common.cu (2.13 era): 561-563, 610, 967, 987,
  *     1082-1086, 1174-1175;
  *   ROCm/rccl-tests ae3e635 src/common.cu: 673-675, 809-810, 1205-1227,
@@ -115,7 +118,13 @@ static void test_busbw_factors(void **state)
 	assert_false(assay_coll_busbw_factor("all_reduce", 0, &f));
 	assert_false(assay_coll_busbw_factor(NULL, 8, &f));
 	assert_true(assay_coll_known("sendrecv"));
-	assert_false(assay_coll_known("gather"));
+	/* a0b82b2 src/gather.cu, scatter.cu, alltoallv.cu GetBw: (n-1)/n;
+	 * hypercube.cu: 1 */
+	assert_true(assay_coll_busbw_factor("gather", 8, &f) && f == 0.875);
+	assert_true(assay_coll_busbw_factor("scatter", 8, &f) && f == 0.875);
+	assert_true(assay_coll_busbw_factor("alltoallv", 8, &f) && f == 0.875);
+	assert_true(assay_coll_busbw_factor("hypercube", 8, &f) && f == 1.0);
+	assert_false(assay_coll_known("allgatherv"));
 }
 
 /* The real-shaped 16 x H100 log: 31 sizes x 2 placements x 4 rows + average;
@@ -196,6 +205,16 @@ static void test_layouts(void **state)
 	     NULL},
 	    /* nccl-tests 2.19 -I 1 -K 2 -S 1: per-iteration columns, timestamps */
 	    {"sendrecv-nccl-per-iter.txt", "sendrecv", "fp32", "1x2", 3 * 2 * 8 + 1, true, false,
+	     false, "wrong/count"},
+	    /* nccl-tests 2.19 hypercube_perf: its redop cell is "" (one cell
+	     * fewer than the header), no root */
+	    {"hypercube_perf-nccl.txt", "hypercube", "fp32", "1x4", 3 * 2 * 4 + 1, false, false,
+	     false, "wrong/count"},
+	    /* nccl-tests 2.19 gather_perf -r -1: redop none, roots 0..3 */
+	    {"gather_perf-nccl.txt", "gather", "fp32", "1x4", 2 * 4 * 2 * 4 + 1, false, true, false,
+	     "wrong/count"},
+	    /* nccl-tests 2.19 alltoallv_perf: in place N/A */
+	    {"alltoallv_perf-nccl.txt", "alltoallv", "fp32", "1x4", 3 * (4 + 3) + 1, false, false,
 	     false, "wrong/count"},
 	};
 	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {

@@ -139,6 +139,42 @@ static void test_assay_coll_default(void **state)
 	assay_suite_release(&s);
 }
 
+/* nccl-tests' later programs (a0b82b2 src/gather.cu, scatter.cu,
+ * hypercube.cu, alltoallv.cu) are operations too: assay-coll's -O, or
+ * {OP}_perf of a binary. */
+static void test_new_programs(void **state)
+{
+	(void)state;
+	write_file(path, "{\"kind\": \"collective\", \"operations\": [\"gather\", \"scatter\", "
+			 "\"hypercube\", \"alltoallv\"], \"backend\": \"shm\", \"sizes\": "
+			 "{\"min\": \"1K\", \"max\": \"4K\"}, \"ranks\": [2]}");
+	struct assay_suite s;
+	struct assay_error e;
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	assert_int_equal(s.n_cases, 4);
+	const char *ops[] = {"gather", "scatter", "hypercube", "alltoallv"};
+	for (size_t i = 0; i < 4; i++) {
+		struct assay_case_plan p;
+		assert_int_equal(assay_suite_plan(&s, &s.cases[i], "R1", "d", NULL, &p, &e),
+				 ASSAY_OK);
+		char *argv = joined(&p.argv), want[64];
+		snprintf(want, sizeof(want), " -O %s --backend shm ", ops[i]);
+		assert_non_null(strstr(argv, want));
+		free(argv);
+		assay_case_plan_release(&p);
+	}
+	assay_suite_release(&s);
+	write_file(path, "{\"kind\": \"collective\", \"binary\": \"/opt/nt/{OP}_perf\", "
+			 "\"operations\": [\"alltoallv\"], \"sizes\": {\"min\": 8, \"max\": 64}, "
+			 "\"ranks\": [2]}");
+	assert_int_equal(assay_suite_load(path, &s, &e), ASSAY_OK);
+	struct assay_case_plan p;
+	assert_int_equal(assay_suite_plan(&s, &s.cases[0], "R1", "d", NULL, &p, &e), ASSAY_OK);
+	assert_string_equal(p.argv.v[0], "/opt/nt/alltoallv_perf");
+	assay_case_plan_release(&p);
+	assay_suite_release(&s);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -147,7 +183,8 @@ static void test_errors(void **state)
 		       "\"sizes\": {\"min\": 8, \"max\": 64}, \"ranks\": [2]}"),
 	    "$.operations[0]: expected one of \"all_reduce\", \"all_gather\", "
 	    "\"reduce_scatter\", \"alltoall\", \"broadcast\", \"reduce\", "
-	    "\"sendrecv\", got \"allreduce\"");
+	    "\"sendrecv\", \"gather\", \"scatter\", \"hypercube\", \"alltoallv\", got "
+	    "\"allreduce\"");
 	assert_string_equal(load_fails("{\"kind\": \"collective\", \"operations\": [\"reduce\"], "
 				       "\"sizes\": {\"min\": 64, \"max\": 8}, \"ranks\": [2]}"),
 			    "$.sizes.max: expected at least min (64), got 8");
@@ -227,9 +264,8 @@ static void test_thresholds_gate(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cases_and_plan),
-	    cmocka_unit_test(test_assay_coll_default),
-	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_cases_and_plan),  cmocka_unit_test(test_assay_coll_default),
+	    cmocka_unit_test(test_new_programs),    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_thresholds_gate),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -11,8 +11,18 @@ static const struct {
 	const char *name;
 	enum kind kind;
 } ops[] = {
-    {"all_reduce", ALLREDUCE}, {"all_gather", RING}, {"reduce_scatter", RING}, {"alltoall", RING},
-    {"broadcast", ONE},        {"reduce", ONE},      {"sendrecv", ONE},
+    {"all_reduce", ALLREDUCE},
+    {"all_gather", RING},
+    {"reduce_scatter", RING},
+    {"alltoall", RING},
+    {"broadcast", ONE},
+    {"reduce", ONE},
+    {"sendrecv", ONE},
+    /* src/gather.cu, scatter.cu, alltoallv.cu: (n-1)/n; hypercube.cu: 1 */
+    {"gather", RING},
+    {"scatter", RING},
+    {"alltoallv", RING},
+    {"hypercube", ONE},
 };
 
 bool assay_coll_busbw_factor(const char *operation, int nranks, double *factor)

@@ -135,13 +135,15 @@ static int parse_op(struct assay_cfg *c, struct assay_coll_thresholds *t, const 
 {
 	char op[128];
 	op_name(key, op, sizeof(op));
-	/* CVS's default config lists programs assay does not run (gather_perf,
-	 * scatter_perf, alltoallv_perf): kept, they never match a case. */
+	/* CVS's config may list programs assay does not know: kept, they never
+	 * match a case (gather_perf, scatter_perf, alltoallv_perf are known
+	 * since assay-coll runs them). */
 	if (!cvs && !assay_coll_known(op))
 		return assay_cfg_fail(c, path,
 				      "unknown operation \"%s\" (expected one of: all_reduce, "
 				      "all_gather, reduce_scatter, alltoall, broadcast, reduce, "
-				      "sendrecv; \"_perf\" may follow)",
+				      "sendrecv, gather, scatter, hypercube, alltoallv; "
+				      "\"_perf\" may follow)",
 				      key);
 	if (!json_is_object(v))
 		return assay_cfg_expected(c, path, "an object {\"busbw\": {SIZE: GB/s}}", v);

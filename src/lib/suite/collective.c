@@ -13,7 +13,8 @@
 #include "suite_int.h"
 
 static const char *const operations[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
-					 "broadcast",  "reduce",     "sendrecv",       NULL};
+					 "broadcast",  "reduce",     "sendrecv",       "gather",
+					 "scatter",    "hypercube",  "alltoallv",      NULL};
 /* nccl-tests' -d names (and rccl-tests' fp8 spellings), passed verbatim. */
 static const char *const dtypes[] = {"int8",   "uint8",  "int32",    "uint32",   "int64",
 				     "uint64", "half",   "float",    "double",   "bfloat16",
