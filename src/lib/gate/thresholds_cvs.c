@@ -298,9 +298,7 @@ static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path, in
 			struct sbuf sb = SBUF_INIT;
 			for (size_t i = 0; i < ARRAY_SIZE(metric_map); i++)
 				sbuf_addf(&sb, "%s%s", i ? ", " : "", metric_map[i].cvs);
-			assay_cfg_fail(c, mp,
-				       "unknown CVS metric (expected one of: %s; or client.*, "
-				       "gpu.*, prom.*, scaling.*)",
+			assay_cfg_fail(c, mp, "unknown CVS metric (expected one of: %s)",
 				       sbuf_str(&sb));
 			sbuf_release(&sb);
 			return -1;
