@@ -249,7 +249,8 @@ static assay_err read_rows(const struct gate_args *a, const struct assay_thresho
 		struct assay_results_opts o = {.hint = results_hint(results[i], th),
 					       .by = ASSAY_DETECT_CONTENT};
 		o.parse.file = results[i];
-		o.parse.context = ctx;
+		/* The combo's factors are a serving result's; rows keep their own. */
+		o.parse.context = strcmp(o.hint, "rows") ? ctx : a->series;
 		rc = assay_results_read(results[i], -1, &o, &res, e);
 	}
 	json_decref(ctx);

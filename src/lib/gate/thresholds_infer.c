@@ -175,7 +175,7 @@ static bool infer_fail(struct assay_error *e, const char *text, const char *why)
 
 bool assay_combo_is_infer(const char *text)
 {
-	return !strncasecmp(text, "ISL=", 4) || strstr(text, ",ISL=") || strstr(text, ",isl=");
+	return !strncasecmp(text, "ISL=", 4) || strcasestr(text, ",ISL=");
 }
 
 /* One KEY=VALUE part into vals; false (with e) when it is not one. */

@@ -103,7 +103,7 @@ static void derive(const json_t *ctx, const json_t *o, bool atom, json_t *m)
 	if (!have_f && have_c && num(o, "num_prompts", &prompts)) {
 		failed = fmax(0, trunc(prompts) - trunc(completed));
 		have_f = true;
-		json_object_set_new(m, "client.failed", json_integer((json_int_t)failed));
+		json_object_set_new(m, "client.failed", json_real(failed));
 	}
 	bool have_tp = factor(ctx, o, "tp", NULL, &tp);
 	if (have_tp)
