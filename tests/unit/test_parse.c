@@ -65,7 +65,7 @@ static const struct {
 
 /* Formats whose data names its metrics: no list to declare. */
 static const char *const open_formats[] = {
-    "rows", "rows-csv", "madengine-csv", "madengine-super", "multiple-results",
+    "rows",       "rows-csv",   "madengine-csv", "madengine-super", "multiple-results",
     "vllm-bench", "atom-bench", /* every numeric key of the file (docs/inference.md) */
     NULL};
 
