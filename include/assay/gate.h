@@ -94,6 +94,10 @@ struct assay_threshold {
 	const char *cvs_stats[5];
 	char *reference; /* min_ratio: the metric value is a ratio to */
 	const char *ref_stats[5];
+	/* CVS inference files: a spec CVS never judges (RECORD with this
+	 * reason), and the reason an optional one is missing (static). */
+	const char *record_why;
+	const char *missing_why;
 };
 
 struct assay_threshold_cell {
@@ -111,7 +115,33 @@ struct assay_thresholds {
 	bool enforce;
 	struct assay_threshold_cell *cells;
 	size_t n_cells;
+	int cvs_infer; /* enum assay_cvs_infer: a CVS inference file, and whose rules */
 };
+
+/* ---- CVS inference threshold files (thresholds_infer.c, docs/gate.md) ---- */
+
+enum assay_cvs_infer { ASSAY_CVS_INFER_NONE, ASSAY_CVS_INFER_VLLM, ASSAY_CVS_INFER_ATOM };
+/* client.*, gpu.*, prom.* or scaling.* (a metric of an inference file). */
+bool assay_cvs_infer_metric_name(const char *name);
+/* A cell names client.output_tput_per_gpu or scaling.efficiency_pct. */
+bool assay_cvs_infer_is_atom(const json_t *doc);
+/* Fill th's metric, statistics and CVS's missing/record rules for name. */
+void assay_cvs_infer_threshold(const char *name, int flavor, struct assay_threshold *th);
+/* min_ratio's reference: an inference metric. */
+void assay_cvs_infer_reference(const char *name, struct assay_threshold *th);
+/* Whether text is an inference cell key (it has ISL=). */
+bool assay_combo_is_infer(const char *text);
+/* "ISL=1024,OSL=1024,TP=8,CONC=16" in CVS's order (ISL, OSL, TP, PP, DP,
+ * NNODES, CONC; any case of the names); false (e) when malformed. */
+bool assay_combo_infer_canonical(const char *text, char *out, size_t size, struct assay_error *e);
+/* The parse context of a canonical inference key: {isl, osl, tp, pp, dp,
+ * nnodes} as given (new reference). */
+json_t *assay_combo_infer_context(const char *canon);
+/* ATOM's tier rules on the cell's specs (FAIL a tier without a spec or
+ * without a metric the rows have; SKIPPED scaling on one node). */
+void assay_gate_cvs_atom_tiers(const struct assay_thresholds *t,
+			       const struct assay_threshold_cell *cell,
+			       const struct assay_rows *rows, struct assay_verdicts *out);
 
 assay_err assay_thresholds_load(const char *file, struct assay_thresholds *t,
 				struct assay_error *e);

@@ -225,4 +225,14 @@ assay_err assay_parse_nccl_tests_text(const char *data, size_t len,
 				      struct assay_error *e);
 bool assay_detect_nccl_tests_text(const char *data, size_t len);
 
+/* Formats "vllm-bench" and "atom-bench": the JSON a serving benchmark
+ * client saves (vllm bench serve, ATOM benchmark_serving), every numeric key
+ * as "client.<key>" plus the metrics ROCm CVS derives (docs/inference.md). */
+assay_err assay_parse_vllm_bench(const char *data, size_t len, const struct assay_parse_opts *o,
+				 struct assay_rows *out, struct assay_error *e);
+bool assay_detect_vllm_bench(const char *data, size_t len);
+assay_err assay_parse_atom_bench(const char *data, size_t len, const struct assay_parse_opts *o,
+				 struct assay_rows *out, struct assay_error *e);
+bool assay_detect_atom_bench(const char *data, size_t len);
+
 #endif

@@ -20,6 +20,7 @@
 struct gate_args {
 	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *single_log;
 	const char *input_format, *format, *as, *error_patterns;
+	json_t *series; /* --series: context of the RESULTS files */
 	struct assay_train_opts topts;
 	struct notify_cli nc;
 };
@@ -44,11 +45,33 @@ static int opt_format(void *args, const char *arg, const char *cmd)
 
 static const char *const as_choices[] = {"assay", "cvs", NULL};
 
+/* --series KEY=VALUE into the RESULTS files' context: integers stay
+ * integers. */
+static int opt_series(void *args, const char *arg, const char *cmd)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return cli_usage_error(cmd, "bad value for --series: '%s'", arg);
+	char *key = xstrndup(arg, (size_t)(eq - arg));
+	long long n;
+	json_object_set_new(((struct gate_args *)args)->series, key,
+			    assay_parse_long(eq + 1, &n) ? json_integer(n) : json_string(eq + 1));
+	free(key);
+	return ASSAY_OK;
+}
+
 static const struct cli_opt gate_opts[] = {
     CLI_OPT_STRING("thresholds", "FILE", struct gate_args, thresholds,
 		   "thresholds file (docs/gate.md)"),
     CLI_OPT_STRING("combo", "KEY", struct gate_args, combo,
 		   "the run's cell: MBS=<m>,GBS=<g>,PRECISION=<p> (default: \"default\")"),
+    {.type = CLI_CALL,
+     .name = "series",
+     .arg = "KEY=VALUE",
+     .help = "a field of the RESULTS files' series (repeatable); for a serving\n"
+	     "benchmark's result also tp, pp, isl, nnodes and\n"
+	     "scaling_baseline_output_throughput (docs/inference.md)",
+     .call = opt_series},
     CLI_OPT_STRING("spec", "FILE", struct gate_args, spec,
 		   "gate spec: loss_curve, convergence, scaling, checkpoint"),
     CLI_OPT_STRING("log", "FILE", struct gate_args, log,
@@ -189,17 +212,48 @@ static const char *missing_input(const struct gate_args *a, const struct assay_g
 	return NULL;
 }
 
-/* The rows of the RESULTS files (format rows), appended to rows, through
- * the results reader. */
-static assay_err read_rows(int nres, char **results, struct assay_rows *rows, struct assay_error *e)
+/* A RESULTS file's format: a serving benchmark's saved result (vllm-bench,
+ * atom-bench; read as atom-bench under an ATOM threshold file, as CVS's
+ * ATOM suite reads its vllm client's), else rows. */
+static const char *results_hint(const char *file, const struct assay_thresholds *th)
+{
+	char buf[65536];
+	int fd = strcmp(file, "-") ? open(file, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return "rows";
+	bool vllm = assay_detect_vllm_bench(buf, (size_t)n);
+	if (!vllm && !assay_detect_atom_bench(buf, (size_t)n))
+		return "rows";
+	return th->cvs_infer == ASSAY_CVS_INFER_ATOM || !vllm ? "atom-bench" : "vllm-bench";
+}
+
+/* The rows of the RESULTS files, appended to rows, through the results
+ * reader; an inference --combo's factors (and --series) are their context. */
+static assay_err read_rows(const struct gate_args *a, const struct assay_thresholds *th, int nres,
+			   char **results, struct assay_rows *rows, struct assay_error *e)
 {
 	struct assay_results res = {.rows = *rows};
 	assay_err rc = ASSAY_OK;
+	json_t *ctx = json_object();
+	char canon[256];
+	if (a->combo && assay_combo_is_infer(a->combo) &&
+	    assay_combo_canonical(a->combo, canon, sizeof(canon), NULL)) {
+		json_decref(ctx);
+		ctx = assay_combo_infer_context(canon);
+	}
+	json_object_update(ctx, a->series);
 	for (int i = 0; i < nres && rc == ASSAY_OK; i++) {
-		struct assay_results_opts o = {.hint = "rows", .by = ASSAY_DETECT_CONTENT};
+		struct assay_results_opts o = {.hint = results_hint(results[i], th),
+					       .by = ASSAY_DETECT_CONTENT};
 		o.parse.file = results[i];
+		/* The combo's factors are a serving result's; rows keep their own. */
+		o.parse.context = strcmp(o.hint, "rows") ? ctx : a->series;
 		rc = assay_results_read(results[i], -1, &o, &res, e);
 	}
+	json_decref(ctx);
 	*rows = res.rows;
 	return rc;
 }
@@ -339,7 +393,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 					     "\"checkpoint\" gate");
 		goto out;
 	}
-	if (read_rows(nres, results, &rows, &err) != ASSAY_OK)
+	if (read_rows(a, &th, nres, results, &rows, &err) != ASSAY_OK)
 		goto report;
 	if (a->log) {
 		if (load_log(a, a->log, &log, &err) != ASSAY_OK)
@@ -429,6 +483,7 @@ static int check_args(const struct gate_args *a, int nres)
 int cmd_gate(int argc, char **argv)
 {
 	struct gate_args a = {.input_format = "auto", .format = "table", .as = "assay"};
+	a.series = json_object();
 	assay_train_opts_init(&a.topts);
 	int first, rc = cli_parse(&cmd_gate_spec, argc, argv, &a, &first);
 	if (rc == ASSAY_OK)
@@ -438,8 +493,10 @@ int cmd_gate(int argc, char **argv)
 	/* As CVS: its error dictionary instead of assay's signatures. */
 	if (!strcmp(a.as, "cvs"))
 		a.topts.no_errors = true;
-	if (rc)
+	if (rc) {
+		json_decref(a.series);
 		return rc < 0 ? ASSAY_OK : rc;
+	}
 	struct assay_notify_events ev = {0};
 	rc = run_gates(&a, argc - first, argv + first, a.nc.loaded ? &ev : NULL);
 	if (rc == ASSAY_INFRA)
@@ -450,5 +507,6 @@ int cmd_gate(int argc, char **argv)
 		rc = notify_cli_send(&a.nc, NULL, &ev, &ctx, rc);
 	assay_notify_events_release(&ev);
 	notify_cli_release(&a.nc);
+	json_decref(a.series);
 	return rc;
 }

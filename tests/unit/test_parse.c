@@ -67,7 +67,9 @@ static const struct {
 
 /* Formats whose data names its metrics: no list to declare. */
 static const char *const open_formats[] = {
-    "rows", "rows-csv", "madengine-csv", "madengine-super", "multiple-results", NULL};
+    "rows",       "rows-csv",   "madengine-csv", "madengine-super", "multiple-results",
+    "vllm-bench", "atom-bench", /* every numeric key of the file (docs/inference.md) */
+    NULL};
 
 static bool in_list(const char *const *list, const char *s)
 {

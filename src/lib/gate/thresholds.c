@@ -26,6 +26,8 @@ static bool combo_fail(struct assay_error *e, const char *text, const char *why)
 bool assay_combo_canonical(const char *text, char *out, size_t size, struct assay_error *e)
 {
 	static const char *const names[] = {"MBS", "GBS", "PRECISION"};
+	if (assay_combo_is_infer(text)) /* CVS's inference cells (thresholds_infer.c) */
+		return assay_combo_infer_canonical(text, out, size, e);
 	char *vals[3] = {NULL, NULL, NULL};
 	char *copy = xstrdup(text), *save = NULL;
 	bool ok = true;
@@ -467,12 +469,37 @@ static bool unreadable(const struct assay_thresholds *t, const struct assay_thre
 	return false;
 }
 
+/* A spec CVS never judges: its rows RECORD, with the reason. */
+static void record_only(const struct assay_threshold *th, const char *stat,
+			const struct assay_rows *rows, bool *used, struct assay_verdicts *out)
+{
+	char name[256];
+	label(name, sizeof(name), th->metric, stat);
+	bool found = false;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct assay_row *r = &rows->v[i];
+		if (strcmp(r->metric, th->metric) || !stat || strcmp(r->statistic, stat))
+			continue;
+		used[i] = found = true;
+		set_series(assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name,
+					      r->value, r->unit, "", "%s", th->record_why),
+			   r);
+	}
+	if (!found)
+		assay_verdicts_add(out, ASSAY_VERDICT_RECORD, "threshold", name, NAN, "", "",
+				   "missing; %s", th->record_why);
+}
+
 static void judge_threshold(const struct assay_thresholds *t, const struct assay_threshold *th,
 			    const char *stat, const struct assay_rows *rows, bool *used,
 			    struct assay_verdicts *out)
 {
 	char name[256], spec[128], why[256];
 	size_t found = 0;
+	if (th->record_why) {
+		record_only(th, stat, rows, used, out);
+		return;
+	}
 	if (unreadable(t, th, rows, used, out))
 		return;
 	for (size_t i = 0; i < rows->n; i++) {
@@ -516,7 +543,7 @@ static void judge_threshold(const struct assay_thresholds *t, const struct assay
 				   ASSAY_CVS_TAIL_LINES);
 	else if (th->optional)
 		assay_verdicts_add(out, ASSAY_VERDICT_SKIPPED, "threshold", name, NAN, "", spec,
-				   "missing (optional)");
+				   "missing (%s)", th->missing_why ? th->missing_why : "optional");
 	else if (t->enforce && (th->kind != ASSAY_TH_INFO || th->missing_fails))
 		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "threshold", name, NAN, "", spec,
 				   "missing: no row has this metric");
@@ -559,6 +586,8 @@ assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *co
 			return ASSAY_USAGE;
 		}
 	bool *used = xcalloc(rows->n + 1, sizeof(*used));
+	if (cell && t->cvs_infer == ASSAY_CVS_INFER_ATOM)
+		assay_gate_cvs_atom_tiers(t, cell, rows, out);
 	for (size_t i = 0; cell && i < cell->n; i++)
 		judge_threshold(t, &cell->v[i], stats[i], rows, used, out);
 	for (size_t i = 0; i < rows->n; i++) {

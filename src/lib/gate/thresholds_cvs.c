@@ -160,6 +160,10 @@ static int parse_reference(struct assay_cfg *c, const json_t *v, const char *pat
 		return assay_cfg_fail(c, path, "missing key \"reference\" (kind \"min_ratio\")");
 	if (!json_is_string(ref))
 		return assay_cfg_expected(c, rp, "a string (a training.* metric)", ref);
+	if (assay_cvs_infer_metric_name(json_string_value(ref))) {
+		assay_cvs_infer_reference(json_string_value(ref), th);
+		return 0;
+	}
 	int m = metric_index(json_string_value(ref));
 	if (m < 0)
 		return assay_cfg_fail(c, rp, "unknown CVS metric \"%s\"", json_string_value(ref));
@@ -252,13 +256,19 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, in
 		assay_json_path_key(rp, sizeof(rp), path, "reference");
 		return assay_cfg_fail(c, rp, "only kind \"min_ratio\" takes a reference");
 	}
+	if (map < 0) { /* an inference metric: the caller fills it */
+		if (!strcmp(kind, "min_every_match"))
+			return assay_cfg_fail(c, path,
+					      "kind \"min_every_match\" is for training.* metrics");
+		return 0;
+	}
 	th->metric = xstrdup(metric_map[map].metric);
 	th->every_match = !strcmp(kind, "min_every_match");
 	copy_stats(th->cvs_stats, th->every_match ? every_stats : metric_map[map].stats);
 	return 0;
 }
 
-static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path,
+static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path, int flavor,
 		      struct assay_threshold_cell *cell)
 {
 	if (!json_is_object(v) && !json_is_null(v))
@@ -273,6 +283,17 @@ static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path,
 		char mp[512];
 		assay_json_path_key(mp, sizeof(mp), path, name);
 		int m = metric_index(name);
+		if (m < 0 && assay_cvs_infer_metric_name(name)) {
+			for (size_t i = 0; i < cell->n; i++)
+				if (!strcmp(cell->v[i].metric, name))
+					return assay_cfg_fail(c, mp, "duplicate metric");
+			if (parse_spec(c, spec, mp, -1, &cell->v[cell->n]) < 0) {
+				free(cell->v[cell->n].reference);
+				return -1;
+			}
+			assay_cvs_infer_threshold(name, flavor, &cell->v[cell->n++]);
+			continue;
+		}
 		if (m < 0) {
 			struct sbuf sb = SBUF_INIT;
 			for (size_t i = 0; i < ARRAY_SIZE(metric_map); i++)
@@ -318,11 +339,13 @@ assay_err assay_thresholds_cvs_parse(const json_t *doc, const char *file,
 		goto fail;
 	}
 	t->cells = xcalloc(json_object_size(doc) + 1, sizeof(*t->cells));
+	int flavor = assay_cvs_infer_is_atom(doc) ? ASSAY_CVS_INFER_ATOM : ASSAY_CVS_INFER_VLLM;
 	const char *key;
 	json_t *v;
 	json_object_foreach((json_t *)doc, key, v)
 	{
-		if (key[0] == '_')
+		/* CVS's accuracy block (lm-eval scores per task) is not a cell. */
+		if (key[0] == '_' || (!strcmp(key, "accuracy") && json_is_object(v)))
 			continue;
 		char cp[512], canon[256];
 		struct assay_error why;
@@ -343,7 +366,9 @@ assay_err assay_thresholds_cvs_parse(const json_t *doc, const char *file,
 		struct assay_threshold_cell *cell = &t->cells[t->n_cells++];
 		cell->key = xstrdup(canon);
 		strlist_push(&raw, key);
-		if (parse_cell(&c, v, cp, cell) < 0)
+		if (assay_combo_is_infer(canon))
+			t->cvs_infer = flavor;
+		if (parse_cell(&c, v, cp, flavor, cell) < 0)
 			goto fail;
 	}
 	if (!t->n_cells) {

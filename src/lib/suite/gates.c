@@ -53,8 +53,27 @@ static int combo_member(struct assay_cfg *c, const struct assay_suite *s, const 
 	return 0;
 }
 
-/* The thresholds cell of every case: its combo's MBS, GBS and PRECISION, or
- * "default" for a combo that has none of them. */
+/* An inference combo's cell (CVS's vLLM and ATOM files): its ISL, OSL, TP,
+ * PP, DP, NNODES and CONC values as ISL=…,…,CONC=… into text; false when it
+ * has no ISL. */
+static bool infer_cell_text(struct assay_cfg *c, const json_t *vars, const char *path,
+			    struct sbuf *text)
+{
+	static const char *const names[] = {"ISL", "OSL", "TP", "PP", "DP", "NNODES", "CONC"};
+	if (!json_object_get(vars, "ISL"))
+		return false;
+	for (size_t n = 0; n < ARRAY_SIZE(names); n++) {
+		const json_t *v = json_object_get(vars, names[n]);
+		if (!v)
+			continue;
+		sbuf_addf(text, "%s%s=", text->len ? "," : "", names[n]);
+		suite_scalar_text(c, v, path, text);
+	}
+	return true;
+}
+
+/* The thresholds cell of every case: its combo's MBS, GBS and PRECISION (or
+ * ISL, OSL, TP, ..., CONC), or "default" for a combo that has none of them. */
 static int thresholds_cells(struct assay_cfg *c, struct assay_suite *s)
 {
 	static const char *const names[] = {"MBS", "GBS", "PRECISION"};
@@ -66,8 +85,9 @@ static int thresholds_cells(struct assay_cfg *c, struct assay_suite *s)
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$.combos", combo);
 		struct sbuf text = SBUF_INIT;
-		int have = 0;
-		for (int n = 0; n < 3; n++) {
+		bool infer = infer_cell_text(c, k->vars, path, &text);
+		int have = infer ? 3 : 0;
+		for (int n = 0; n < 3 && !infer; n++) {
 			const json_t *v = json_object_get(k->vars, names[n]);
 			if (!v)
 				continue;

@@ -698,6 +698,14 @@ static void import_container(struct cvs *x, const json_t *ct, const char *image,
 	json_object_set_new(suite, "container", c);
 }
 
+void cvs_import_container(const json_t *ct, const char *config_path,
+			  const struct assay_import_opts *o, struct assay_import *im, json_t *suite)
+{
+	struct cvs x = {.c = {config_path, NULL}, .o = o, .im = im, .dir = ""};
+	if (json_is_object(ct))
+		import_container(&x, ct, json_string_value(json_object_get(ct, "image")), suite);
+}
+
 static void describe(json_t *suite, const char *base, const char *framework, const char *arch,
 		     const char *image)
 {
@@ -861,6 +869,9 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 	if (json_is_object(root) && !json_object_get(root, "schema_version") &&
 	    json_object_get(root, "model_params"))
 		return cvs_import_legacy(root, config_path, o, out, e);
+	const char *fw = json_string_value(json_object_get(root, "framework"));
+	if (json_is_object(root) && fw && !strcmp(fw, "vllm")) /* import_cvs_vllm.c */
+		return cvs_import_vllm(root, config_path, o, out, e);
 	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';

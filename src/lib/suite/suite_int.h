@@ -82,5 +82,13 @@ struct assay_import_opts;
 assay_err cvs_import_legacy(const json_t *root, const char *config_path,
 			    const struct assay_import_opts *o, struct assay_import *out,
 			    struct assay_error *e);
+/* CVS's docker block ($.container) as the suite's container block, with its
+ * notes; CVS's vLLM configs (framework "vllm", import_cvs_vllm.c). */
+void cvs_import_container(const json_t *ct, const char *config_path,
+			  const struct assay_import_opts *o, struct assay_import *im,
+			  json_t *suite);
+assay_err cvs_import_vllm(const json_t *root, const char *config_path,
+			  const struct assay_import_opts *o, struct assay_import *out,
+			  struct assay_error *e);
 
 #endif
