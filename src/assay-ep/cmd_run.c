@@ -20,6 +20,8 @@ struct run_args {
 	struct ep_shape_opts sh;
 	const char *backend, *phase, *mode, *precision, *tokens, *profile, *timing, *workload, *out,
 	    *copy, *reduce, *inject;
+	const char *verify;
+	long long verify_seed;
 };
 
 static const char *const phases[] = {"decode", "prefill", NULL};
@@ -135,6 +137,19 @@ static const struct cli_opt run_opts[] = {
 	     "dispatch-drop, wrong-expert,\npayload-bitflip, weight-bitflip, id-erase, "
 	     "routing-skew",
      .choices = ep_inject_names + 1},
+    {.type = CLI_CHOICE,
+     .name = "verify",
+     .arg = "WHICH",
+     .off = offsetof(A, verify),
+     .help = "timed calls the oracle checks: sample (one random call\nper component per "
+	     "trial, the default), all, or off",
+     .choices = ep_verify_names},
+    {.type = CLI_INT,
+     .name = "verify-seed",
+     .arg = "N",
+     .off = offsetof(A, verify_seed),
+     .min = 0,
+     .help = "seed of the random subset (default: drawn each run;\nthe artifact records it)"},
     {.type = CLI_STRING,
      .name = "out",
      .arg = "FILE",
@@ -299,7 +314,7 @@ static int fill_problem(struct ep_run *run, const struct ep_shape_opts *sh, long
 
 static int parse_args(int argc, char **argv, struct ep_run *run)
 {
-	struct run_args a = {.sh = EP_SHAPE_DEFAULTS, .mode = "normal"};
+	struct run_args a = {.sh = EP_SHAPE_DEFAULTS, .mode = "normal", .verify_seed = -1};
 	int prec = 0;
 	run->copy = EP_COPY_NT;
 	if (ep_parse_opts("run", argc, argv, run_opts, &a))
@@ -310,6 +325,10 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 		run->copy = (enum ep_copy_kind)lookup(ep_copy_names, a.copy), run->copy_set = true;
 	if (a.inject)
 		run->inject = (enum ep_inject)(lookup(ep_inject_names + 1, a.inject) + 1);
+	if (a.verify)
+		run->verify = (enum ep_verify_mode)lookup(ep_verify_names, a.verify);
+	if (a.verify_seed >= 0)
+		run->verify_seed = (uint64_t)a.verify_seed, run->verify_seed_set = true;
 	int reduce = a.reduce ? lookup(ep_reduce_names, a.reduce) : -1;
 	if (reduce >= 0 && !ep_reduce_select(reduce))
 		return ep_usage("run",
@@ -463,6 +482,7 @@ static void run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 		ep_time_point(run, pt, pa);
 	if (pt->valid && !run->stop)
 		ep_oracle(run, pt, 1);
+	ep_verify_finish(run, pt);
 	ep_pattern_close(pa);
 	run->be->point_release(run, pt);
 	ep_point_drop_buffers(pt);
@@ -484,6 +504,7 @@ static void failure_reasons(const struct ep_run *run, struct strlist *reasons)
 					strlist_push(reasons, m);
 					free(m);
 				}
+		ep_verify_reasons(pt, true, reasons);
 	}
 }
 
@@ -509,6 +530,7 @@ int ep_cmd_run(int argc, char **argv)
 	MPI_CHECK(MPI_Comm_rank(run.comm, &run.rank));
 	MPI_CHECK(MPI_Comm_size(run.comm, &run.size));
 	ep_quiet = run.rank != 0;
+	ep_verify_seed(&run);
 	struct strlist reasons = STRLIST_INIT;
 	int code = ASSAY_OK;
 	char reason[512] = "";

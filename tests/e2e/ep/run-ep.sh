@@ -32,7 +32,9 @@ if [ "${EP_OUT_BLOCKED:-}" = 1 ]; then
   args+=(--out "$tmp/blocked")
 fi
 set +e
+# ASSAY_EP_MUTANT (read only by the test build assay_ep_mutant) names a mutant.
 mpirun --oversubscribe --bind-to none -np "$np" -x ASAN_OPTIONS -x UBSAN_OPTIONS \
+  ${ASSAY_EP_MUTANT:+-x ASSAY_EP_MUTANT} \
   "$bin" "${args[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 set -e
