@@ -168,6 +168,7 @@ static json_t *point_json(struct ep_run *run, struct ep_point *pt)
 	    "after", verdict_json(pt, 1), "components",
 	    timed ? comps : (json_decref(comps), json_null()));
 	json_object_set_new(json_object_get(doc, "correctness"), "timed", ep_verify_json(pt));
+	json_object_set_new(doc, "wall_seconds", json_real(pt->seconds));
 	json_object_set_new(doc, "copy", copy);
 	json_object_set_new(doc, "copy_pattern_us", us_or_null(pattern_p50(pt)));
 	json_object_set_new(doc, "ceiling_us", us_or_null(ceiling));

@@ -79,6 +79,7 @@ struct ep_point {
 	size_t npattern;
 	struct ep_verify *verify;    /* the timed-call checks while timing (verify.c) */
 	struct ep_timed_check timed; /* and their verdict */
+	double seconds;              /* the point's wall time, staging to free (rank 0's) */
 };
 
 struct ep_run;

@@ -466,6 +466,7 @@ static assay_err setup_backend(struct ep_run *run, char *reason, size_t size)
  * oracle, timed, checked again, and freed. */
 static void run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 {
+	double t0 = assay_monotonic();
 	ep_point_stage(run, pt, tokens);
 	run->be->point_init(run, pt);
 	/* The pattern after point_init: it copies into the backend's own
@@ -486,6 +487,7 @@ static void run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 	ep_pattern_close(pa);
 	run->be->point_release(run, pt);
 	ep_point_drop_buffers(pt);
+	pt->seconds = assay_monotonic() - t0;
 }
 
 /* Every failed oracle check of every point, one line each. */

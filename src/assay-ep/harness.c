@@ -277,6 +277,11 @@ void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *p
 			 * while the caches hold what dispatch left in them. */
 			for (long long it = 0; pa && comp == EP_DISPATCH && it < prounds; it++)
 				local[3][npat++] = ep_pattern_round(pa, pt->pattern_copy);
+			/* The pattern ends with no barrier and may copy into shm's
+			 * receive regions: no rank poisons its own for a checked
+			 * call (verify.c) while a peer still copies. */
+			if (pa && comp == EP_DISPATCH && prounds && pt->verify)
+				MPI_CHECK(MPI_Barrier(run->comm));
 		}
 	}
 

@@ -47,6 +47,8 @@ for p in doc["points"]:
     for key, v in p["bytes"].items():
         if type(v) is not int:
             fail(f"bytes.{key} is {v!r}, not an integer")
+    if not (type(p["wall_seconds"]) is float and p["wall_seconds"] > 0):
+        fail(f"tokens {p['tokens']}: wall_seconds {p['wall_seconds']!r}")
     before = p["correctness"]["before"]["checks"]
     failed = {k for k, v in before.items() if not v["pass"]}
     after_doc = p["correctness"]["after"]
