@@ -127,8 +127,8 @@ double ep_point_memory(const struct ep_run *run, int64_t tokens)
 	const struct assay_timing *tm = &run->timing;
 	double nsamp = (double)tm->trials * (double)tm->iters_per_trial;
 	double nchain = (double)tm->chain_trials * (double)(tm->chain_pairs - tm->chain_drop);
-	need += nsamp * 8 * 4 * 3 + nchain * 8 * (3 + E);       /* samples, reduced on rank 0 */
-	need += nsamp * 3 + nchain; /* timed-call checks (verify.c) */
+	need += nsamp * 8 * 4 * 3 + nchain * 8 * (3 + E); /* samples, reduced on rank 0 */
+	need += nsamp * 3 + nchain;                       /* timed-call checks (verify.c) */
 	return need + (1 << 20);
 }
 

@@ -441,29 +441,6 @@ static void test_rotation(void **state)
 	assert_int_equal(o[0], 0);
 }
 
-/* Issue 36: efficiency is the same-shape copy's p50 over dispatch's p50,
- * never clipped at 1. The case the issue found: the copy 16% slower than
- * dispatch (the old rule took the smaller of the two as the ceiling and
- * reported 1.0). */
-static void test_efficiency(void **state)
-{
-	(void)state;
-	double ceiling, eff;
-	assert_false(assay_ep_efficiency(70.0, 100.0, &ceiling, &eff));
-	assert_true(ceiling == 70.0 && eff == 0.7);
-	assert_true(assay_ep_efficiency(116.0, 100.0, &ceiling, &eff));
-	assert_true(ceiling == 116.0 && eff == 1.16);
-	assert_false(assay_ep_efficiency(100.0, 100.0, &ceiling, &eff));
-	assert_true(ceiling == 100.0 && eff == 1.0);
-	/* Not measured (the GPU backends, ranks on several nodes) or not timed. */
-	assert_false(assay_ep_efficiency(-1, 100.0, &ceiling, &eff));
-	assert_true(ceiling == -1 && eff == -1);
-	assert_false(assay_ep_efficiency(70.0, 0, &ceiling, &eff));
-	assert_true(ceiling == -1 && eff == -1);
-	assert_false(assay_ep_efficiency(NAN, 100.0, &ceiling, &eff));
-	assert_true(ceiling == -1 && eff == -1);
-}
-
 static void test_problem_and_stats(void **state)
 {
 	(void)state;
@@ -524,7 +501,6 @@ int main(void)
 	    cmocka_unit_test(test_check_combine),
 	    cmocka_unit_test(test_stats),
 	    cmocka_unit_test(test_rotation),
-	    cmocka_unit_test(test_efficiency),
 	    cmocka_unit_test(test_problem_and_stats),
 	};
 	return cmocka_run_group_tests(tests, load_kat, free_kat);
