@@ -166,5 +166,13 @@ struct assay_ep_stats {
 void assay_ep_sort(double *v, size_t n);
 /* Sorts samples in place. n >= 1. */
 void assay_ep_stats_compute(double *samples, size_t n, struct assay_ep_stats *s);
+/* The dispatch ceiling of a point (docs/ep.md "The ceiling") from the p50
+ * of its own copy pattern and dispatch's p50 latency, both in us: ceiling =
+ * the pattern's p50, efficiency = ceiling / dispatch p50, never clipped.
+ * Returns true when efficiency is above 1 (dispatch beat its same-shape copy:
+ * the copy is no bound there, and the artifact says so). Both -1 (and false)
+ * unless both times are positive and finite. */
+bool assay_ep_efficiency(double pattern_us, double dispatch_us, double *ceiling,
+			 double *efficiency);
 
 #endif

@@ -101,6 +101,24 @@ static void mpi_poison(struct ep_run *run, struct ep_point *pt)
 	memset(m->back, 0xFF, ns * (size_t)pt->p.hidden * 2);
 }
 
+/* What one dispatch writes (the packed and the received records) and what
+ * one combine writes (the rows coming back; the caller poisons pt->out). */
+static void mpi_poison_dispatch(struct ep_run *run, struct ep_point *pt)
+{
+	(void)run;
+	struct mpi_point *m = pt->be;
+	size_t ns = (size_t)(m->sent ? m->sent : 1), nr = (size_t)(pt->nrecv ? pt->nrecv : 1);
+	memset(m->pack, 0xFF, ns * pt->l.stride);
+	memset(m->recv, 0xFF, nr * pt->l.stride);
+}
+
+static void mpi_poison_combine(struct ep_run *run, struct ep_point *pt)
+{
+	(void)run;
+	struct mpi_point *m = pt->be;
+	memset(m->back, 0xFF, (size_t)(m->sent ? m->sent : 1) * (size_t)pt->p.hidden * 2);
+}
+
 static void mpi_point_release(struct ep_run *run, struct ep_point *pt)
 {
 	(void)run;
@@ -138,5 +156,7 @@ const struct ep_backend ep_backend_mpi = {
     .point_release = mpi_point_release,
     .teardown = mpi_teardown,
     .poison = mpi_poison,
+    .poison_dispatch = mpi_poison_dispatch,
+    .poison_combine = mpi_poison_combine,
     .host_data = true,
 };

@@ -238,6 +238,28 @@ static void gpu_poison(struct ep_run *run, struct ep_point *pt)
 	GPU_CHECK(gpuDeviceSynchronize());
 }
 
+/* What one dispatch writes on the device (packed and received records) and
+ * what one combine writes (rows coming back, the output; the caller poisons
+ * the host copy pt->out), finished before the next call is issued. */
+static void gpu_poison_dispatch(struct ep_run *run, struct ep_point *pt)
+{
+	(void)run;
+	struct gpu_point *g = pt->be;
+	GPU_CHECK(gpuMemset(g->d_pack, 0xFF, (size_t)g->sent * pt->l.stride));
+	GPU_CHECK(gpuMemset(g->d_recv, 0xFF, (size_t)pt->nrecv * pt->l.stride));
+	GPU_CHECK(gpuDeviceSynchronize());
+}
+
+static void gpu_poison_combine(struct ep_run *run, struct ep_point *pt)
+{
+	(void)run;
+	struct gpu_point *g = pt->be;
+	size_t row = (size_t)pt->p.hidden * 2;
+	GPU_CHECK(gpuMemset(g->d_back, 0xFF, (size_t)g->sent * row));
+	GPU_CHECK(gpuMemset(g->d_out, 0xFF, (size_t)pt->p.tokens * row * 2));
+	GPU_CHECK(gpuDeviceSynchronize());
+}
+
 static void gpu_point_release(struct ep_run *run, struct ep_point *pt)
 {
 	(void)run;
@@ -273,7 +295,9 @@ static void gpu_teardown(struct ep_run *run)
 		.name = ASSAY_GPU_BACKEND, .setup = gpu_setup, .point_init = gpu_point_init,       \
 		.dispatch = gpu_dispatch, .combine = gpu_combine, .received = gpu_received,        \
 		.staged = gpu_staged, .commit = gpu_commit, .output = gpu_output,                  \
-		.point_release = gpu_point_release, .teardown = gpu_teardown, .poison = gpu_poison \
+		.point_release = gpu_point_release, .teardown = gpu_teardown,                      \
+		.poison = gpu_poison, .poison_dispatch = gpu_poison_dispatch,                      \
+		.poison_combine = gpu_poison_combine                                               \
 	}
 #endif /* ASSAY_HAVE_NCCL */
 

@@ -50,6 +50,30 @@ static void shm_point_init(struct ep_run *run, struct ep_point *pt)
 	pt->be = s;
 }
 
+#ifdef ASSAY_EP_MUTANTS
+/* Test mutants (tests/e2e/ep), compiled only into the assay_ep_mutant test
+ * build (never installed; the production build does not read the variable):
+ * ASSAY_EP_MUTANT names one. "copy-once": dispatch copies on a point's first
+ * call only. "idle-after-dispatch": dispatch moves nothing when the call
+ * before it was a dispatch too. Whether this dispatch (or, with dispatch
+ * false, this combine) is to move nothing. */
+static bool shm_mutant_idle(const struct ep_point *pt, bool dispatch)
+{
+	static const struct ep_point *copied;
+	static bool after_dispatch;
+	const char *m = getenv("ASSAY_EP_MUTANT");
+	bool idle = false;
+	if (dispatch && m && !strcmp(m, "copy-once"))
+		idle = copied == pt;
+	if (dispatch && m && !strcmp(m, "idle-after-dispatch"))
+		idle = after_dispatch;
+	if (dispatch)
+		copied = pt;
+	after_dispatch = dispatch;
+	return idle;
+}
+#endif
+
 static void shm_dispatch(struct ep_run *run, struct ep_point *pt)
 {
 	struct shm_point *s = pt->be;
@@ -64,13 +88,9 @@ static void shm_dispatch(struct ep_run *run, struct ep_point *pt)
 	}
 	size_t stride = pt->l.stride;
 	int64_t K = pt->p.topk;
-#ifdef ASSAY_EP_MUTANT_COPY_ONCE
-	/* Test mutant (tests/e2e/ep): a dispatch that copies on its first call
-	 * only; the oracle after timing must catch it. */
-	static const struct ep_point *copied;
-	if (copied == pt)
+#ifdef ASSAY_EP_MUTANTS
+	if (shm_mutant_idle(pt, true))
 		stride = 0;
-	copied = pt;
 #endif
 	for (int64_t i = 0; i < pt->p.tokens && stride; i++) {
 		const unsigned char *rec = pt->send + (size_t)i * stride;
@@ -90,6 +110,9 @@ static void shm_dispatch(struct ep_run *run, struct ep_point *pt)
 static void shm_combine(struct ep_run *run, struct ep_point *pt)
 {
 	struct shm_point *s = pt->be;
+#ifdef ASSAY_EP_MUTANTS
+	shm_mutant_idle(pt, false);
+#endif
 	/* The peers' staged rows are complete once everyone reached here. */
 	MPI_CHECK(MPI_Win_sync(s->win));
 	MPI_CHECK(MPI_Barrier(run->comm));
@@ -128,6 +151,15 @@ static void shm_poison(struct ep_run *run, struct ep_point *pt)
 	MPI_CHECK(MPI_Win_sync(s->win));
 }
 
+/* What one dispatch writes on this rank: its receive region. The peers
+ * write it only after the next count exchange, which waits for this rank. */
+static void shm_poison_dispatch(struct ep_run *run, struct ep_point *pt)
+{
+	struct shm_point *s = pt->be;
+	memset(s->recv[run->rank], 0xFF, (size_t)pt->nrecv * pt->l.stride);
+	MPI_CHECK(MPI_Win_sync(s->win));
+}
+
 static void shm_point_release(struct ep_run *run, struct ep_point *pt)
 {
 	(void)run;
@@ -163,6 +195,8 @@ const struct ep_backend ep_backend_shm = {
     .point_release = shm_point_release,
     .teardown = shm_teardown,
     .poison = shm_poison,
+    .poison_dispatch = shm_poison_dispatch,
+    .poison_combine = shm_nop, /* combine writes only pt->out, which the caller poisons */
     .recv_regions = shm_recv_regions,
     .host_copy = true,
     .host_data = true,

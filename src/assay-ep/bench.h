@@ -32,6 +32,22 @@ extern const char *const ep_inject_names[]; /* indexed by enum ep_inject, NULL-t
 enum ep_component { EP_DISPATCH, EP_COMBINE, EP_ROUNDTRIP, EP_PAIR, EP_COMPONENTS };
 extern const char *const ep_component_names[EP_COMPONENTS];
 
+/* Which timed calls the oracle checks (verify.c, docs/ep.md "The oracle"):
+ * a random subset from the run's seed (the default), every one, or none
+ * (the untimed passes only). */
+enum ep_verify_mode { EP_VERIFY_SAMPLE, EP_VERIFY_ALL, EP_VERIFY_OFF };
+extern const char *const ep_verify_names[]; /* indexed by the mode, NULL-terminated */
+
+/* The timed-call checks of one point, reduced across ranks (verify.c). */
+struct ep_timed_check {
+	bool checked;                    /* timed calls were checked */
+	struct assay_ep_verdict verdict; /* failures summed over calls and ranks */
+	int64_t calls;                   /* timed calls checked */
+	int64_t dispatches, combines;    /* dispatch outputs, combine outputs checked */
+	int64_t failed;                  /* checked calls that failed on some rank */
+};
+struct ep_verify;
+
 /* One ladder point on one rank. */
 struct ep_point {
 	struct assay_ep_problem p; /* tokens = this point's tokens per rank */
@@ -63,6 +79,9 @@ struct ep_point {
 	double *pattern;   /* [trials * iters]: pattern rounds in the trials, MAX (rank 0) */
 	size_t npattern;
 	struct assay_ep_ll_verdict ll_verdict[2]; /* --mode low-latency: before, after */
+	struct ep_verify *verify;    /* the timed-call checks while timing (verify.c) */
+	struct ep_timed_check timed; /* and their verdict */
+	double seconds;              /* the point's wall time, staging to free (rank 0's) */
 };
 
 struct ep_run;
@@ -94,6 +113,12 @@ struct ep_backend {
 	 * one window (shm); NULL (or no function) when the backend has none. The
 	 * ceiling's copy pattern is timed into them. */
 	unsigned char *const *(*recv_regions)(struct ep_run *run, struct ep_point *pt);
+	/* Fill with 0xFF what one dispatch call writes (the received records,
+	 * packing) or one combine call writes (rows coming back, the output),
+	 * on this rank, leaving the staged combine input alone: the timed-call
+	 * checks (verify.c). Every rank calls it between barriers. */
+	void (*poison_dispatch)(struct ep_run *run, struct ep_point *pt);
+	void (*poison_combine)(struct ep_run *run, struct ep_point *pt);
 	bool host_copy; /* the copy routine (--copy) applies: shm */
 	bool host_data; /* data moves in host memory: a host copy ceiling applies */
 };
@@ -121,6 +146,9 @@ struct ep_run {
 	enum ep_inject inject;
 	enum ep_copy_kind copy;
 	bool copy_set;
+	enum ep_verify_mode verify; /* --verify */
+	bool verify_seed_set;       /* --verify-seed given */
+	uint64_t verify_seed;       /* picks the checked timed calls (the artifact records it) */
 	bool stop; /* a point could not be run as asked (inject_error says why): exit 2 */
 	/* --mode low-latency (lowlat.c) */
 	bool ll, ll_round_scale;
@@ -143,6 +171,31 @@ void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass);
 /* The timing contract over one valid point; with a pattern, each trial
  * also times iters_per_trial rounds of it (the ceiling). */
 void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *pa);
+/* The timed-call checks (verify.c). ep_verify_seed: after MPI_Init, rank 0
+ * draws the seed unless --verify-seed gave one; every rank gets it.
+ * capture: after a valid pass before timing (recs: what it received), keep
+ * what the oracle accepted. pick: whether the timed call `it` of component
+ * comp in trial (for EP_PAIR: chain trial, pair) is checked, the same on
+ * every rank. before/after: around a checked call (comp EP_PAIR checks as a
+ * roundtrip), poison what it writes and compare what it wrote. finish: after
+ * the point, reduce the verdict into pt->timed (pt->valid false on a
+ * failure). reasons: one line per failed check. */
+void ep_verify_seed(struct ep_run *run);
+void ep_verify_capture(struct ep_run *run, struct ep_point *pt, const unsigned char *recs);
+bool ep_verify_pick(const struct ep_run *run, const struct ep_point *pt, int comp, long long trial,
+		    long long it);
+void ep_verify_before(struct ep_run *run, struct ep_point *pt, int comp);
+void ep_verify_after(struct ep_run *run, struct ep_point *pt, int comp);
+void ep_verify_finish(struct ep_run *run, struct ep_point *pt);
+void ep_verify_free(struct ep_point *pt);
+void ep_verify_reasons(const struct ep_point *pt, bool with_tokens, struct strlist *out);
+/* The artifact's correctness.timed of a point (a new reference), null when
+ * no timed call was checked. */
+struct json_t *ep_verify_json(const struct ep_point *pt);
+/* Reduce one rank's verdict across ranks: failures summed, the error the
+ * maximum (NaN on any rank stays NaN). */
+void ep_verdict_reduce(struct ep_run *run, const struct assay_ep_verdict *mine,
+		       struct assay_ep_verdict *out);
 /* Bytes per direction of a component (docs/ep.md). */
 int64_t ep_point_bytes(const struct ep_point *pt, int comp);
 

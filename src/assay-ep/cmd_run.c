@@ -22,6 +22,8 @@ struct run_args {
 	    *copy, *reduce, *inject;
 	bool round_scale;           /* --mode low-latency */
 	long long max_disp, masked; /* --mode low-latency */
+	const char *verify;
+	long long verify_seed;
 };
 
 static const char *const phases[] = {"decode", "prefill", NULL};
@@ -157,6 +159,19 @@ static const struct cli_opt run_opts[] = {
      .name = "round-scale",
      .off = offsetof(A, round_scale),
      .help = "low-latency FP8: power-of-two scales (DeepEP round_scale)"},
+    {.type = CLI_CHOICE,
+     .name = "verify",
+     .arg = "WHICH",
+     .off = offsetof(A, verify),
+     .help = "timed calls the oracle checks: sample (one random call\nper component per "
+	     "trial, the default), all, or off",
+     .choices = ep_verify_names},
+    {.type = CLI_INT,
+     .name = "verify-seed",
+     .arg = "N",
+     .off = offsetof(A, verify_seed),
+     .min = 0,
+     .help = "seed of the random subset (default: drawn each run;\nthe artifact records it)"},
     {.type = CLI_STRING,
      .name = "out",
      .arg = "FILE",
@@ -351,7 +366,7 @@ static int check_ll(struct ep_run *run, const struct run_args *a)
 
 static int parse_args(int argc, char **argv, struct ep_run *run)
 {
-	struct run_args a = {.sh = EP_SHAPE_DEFAULTS, .mode = "normal"};
+	struct run_args a = {.sh = EP_SHAPE_DEFAULTS, .mode = "normal", .verify_seed = -1};
 	int prec = 0;
 	run->copy = EP_COPY_NT;
 	if (ep_parse_opts("run", argc, argv, run_opts, &a))
@@ -362,6 +377,10 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 		run->copy = (enum ep_copy_kind)lookup(ep_copy_names, a.copy), run->copy_set = true;
 	if (a.inject)
 		run->inject = (enum ep_inject)(lookup(ep_inject_names + 1, a.inject) + 1);
+	if (a.verify)
+		run->verify = (enum ep_verify_mode)lookup(ep_verify_names, a.verify);
+	if (a.verify_seed >= 0)
+		run->verify_seed = (uint64_t)a.verify_seed, run->verify_seed_set = true;
 	int reduce = a.reduce ? lookup(ep_reduce_names, a.reduce) : -1;
 	if (reduce >= 0 && !ep_reduce_select(reduce))
 		return ep_usage("run",
@@ -507,6 +526,7 @@ static assay_err setup_backend(struct ep_run *run, char *reason, size_t size)
  * oracle, timed, checked again, and freed. */
 static void run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 {
+	double t0 = assay_monotonic();
 	ep_point_stage(run, pt, tokens);
 	run->be->point_init(run, pt);
 	/* The pattern after point_init: it copies into the backend's own
@@ -523,9 +543,11 @@ static void run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 		ep_time_point(run, pt, pa);
 	if (pt->valid && !run->stop)
 		ep_oracle(run, pt, 1);
+	ep_verify_finish(run, pt);
 	ep_pattern_close(pa);
 	run->be->point_release(run, pt);
 	ep_point_drop_buffers(pt);
+	pt->seconds = assay_monotonic() - t0;
 }
 
 /* Every failed oracle check of every point, one line each. */
@@ -544,6 +566,7 @@ static void failure_reasons(const struct ep_run *run, struct strlist *reasons)
 					strlist_push(reasons, m);
 					free(m);
 				}
+		ep_verify_reasons(pt, true, reasons);
 	}
 }
 
@@ -569,6 +592,7 @@ int ep_cmd_run(int argc, char **argv)
 	MPI_CHECK(MPI_Comm_rank(run.comm, &run.rank));
 	MPI_CHECK(MPI_Comm_size(run.comm, &run.size));
 	ep_quiet = run.rank != 0;
+	ep_verify_seed(&run);
 	struct strlist reasons = STRLIST_INIT;
 	int code = ASSAY_OK;
 	char reason[512] = "";

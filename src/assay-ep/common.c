@@ -128,12 +128,14 @@ double ep_point_memory(const struct ep_run *run, int64_t tokens)
 	double nsamp = (double)tm->trials * (double)tm->iters_per_trial;
 	double nchain = (double)tm->chain_trials * (double)(tm->chain_pairs - tm->chain_drop);
 	need += nsamp * 8 * 4 * 3 + nchain * 8 * (3 + E); /* samples, reduced on rank 0 */
+	need += nsamp * 3 + nchain;                       /* timed-call checks (verify.c) */
 	return need + (1 << 20);
 }
 
 void ep_point_drop_buffers(struct ep_point *pt)
 {
 	assay_ep_routing_release(&pt->r);
+	ep_verify_free(pt);
 	free(pt->send);
 	free(pt->dests);
 	free(pt->ndests);

@@ -157,18 +157,14 @@ void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass)
 
 	/* Reduce: failures summed, the error maxed (NaN travels as a flag). */
 	struct assay_ep_verdict *out = &pt->verdict[pass];
-	MPI_CHECK(MPI_Allreduce(v.failures, out->failures, ASSAY_EP_CHECK_COUNT, MPI_INT64_T,
-				MPI_SUM, run->comm));
-	int nan = isnan(v.max_relative_error), any_nan = 0;
-	double err = nan ? 0 : v.max_relative_error;
-	MPI_CHECK(MPI_Allreduce(&nan, &any_nan, 1, MPI_INT, MPI_LOR, run->comm));
-	MPI_CHECK(MPI_Allreduce(&err, &out->max_relative_error, 1, MPI_DOUBLE, MPI_MAX, run->comm));
-	if (any_nan)
-		out->max_relative_error = NAN;
+	ep_verdict_reduce(run, &v, out);
 	pt->checked[pass] = true;
 	for (int c = 0; c < ASSAY_EP_CHECK_COUNT; c++)
 		if (out->failures[c])
 			pt->valid = false;
+	/* What this pass accepted is what each checked timed call must write. */
+	if (pass == 0 && pt->valid)
+		ep_verify_capture(run, pt, recs);
 }
 
 static void roundtrip(struct ep_run *run, struct ep_point *pt)
@@ -177,10 +173,9 @@ static void roundtrip(struct ep_run *run, struct ep_point *pt)
 	run->be->combine(run, pt);
 }
 
-/* One point at a time (its buffers exist only while it is measured): per
- * trial the components rotate as in the contract; then the chained pairs. */
 /* Chained pairs: back-to-back dispatch->combine, each pair timed; per pair
- * the median across ranks and the MIN. */
+ * the median across ranks and the MIN. A checked pair (verify.c) is timed
+ * from after its poison to its end, and the next from after the check. */
 static void time_pairs(struct ep_run *run, struct ep_point *pt)
 {
 	const struct assay_timing *tm = &run->timing;
@@ -195,10 +190,19 @@ static void time_pairs(struct ep_run *run, struct ep_point *pt)
 	for (long long ct = 0; ct < tm->chain_trials; ct++) {
 		double prev = assay_monotonic();
 		for (long long pair = 0; pair < tm->chain_pairs; pair++) {
+			bool check = ep_verify_pick(run, pt, EP_PAIR, ct, pair);
+			if (check) {
+				ep_verify_before(run, pt, EP_PAIR);
+				prev = assay_monotonic();
+			}
 			roundtrip(run, pt);
 			double now = assay_monotonic();
 			if (pair >= tm->chain_drop)
 				mine[k++] = (now - prev) * 1e6;
+			if (check) {
+				ep_verify_after(run, pt, EP_PAIR);
+				now = assay_monotonic();
+			}
 			prev = now;
 		}
 	}
@@ -225,6 +229,33 @@ static void time_pairs(struct ep_run *run, struct ep_point *pt)
 	free(ranks);
 }
 
+/* One component in one trial: the warmup roundtrips, then the timed calls
+ * into dst, the ones ep_verify_pick names checked around their timing. */
+static void time_calls(struct ep_run *run, struct ep_point *pt, int comp, long long trial,
+		       double *dst)
+{
+	const struct assay_timing *tm = &run->timing;
+	for (long long w = 0; w < tm->warmups_per_trial; w++)
+		roundtrip(run, pt);
+	for (long long it = 0; it < tm->iters_per_trial; it++) {
+		if (comp == EP_COMBINE)
+			run->be->dispatch(run, pt);
+		bool check = ep_verify_pick(run, pt, comp, trial, it);
+		if (check)
+			ep_verify_before(run, pt, comp);
+		double t0 = assay_monotonic();
+		if (comp == EP_DISPATCH)
+			run->be->dispatch(run, pt);
+		else if (comp == EP_COMBINE)
+			run->be->combine(run, pt);
+		else
+			roundtrip(run, pt);
+		dst[it] = (assay_monotonic() - t0) * 1e6;
+		if (check)
+			ep_verify_after(run, pt, comp);
+	}
+}
+
 void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *pa)
 {
 	const struct assay_timing *tm = &run->timing;
@@ -240,26 +271,17 @@ void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *p
 		assay_ep_rotation(3, trial, corder);
 		for (int ci = 0; ci < 3; ci++) {
 			int comp = (int)corder[ci];
-			double *dst = local[comp] + trial * tm->iters_per_trial;
-			for (long long w = 0; w < tm->warmups_per_trial; w++)
-				roundtrip(run, pt);
-			for (long long it = 0; it < tm->iters_per_trial; it++) {
-				if (comp == EP_COMBINE)
-					run->be->dispatch(run, pt);
-				double t0 = assay_monotonic();
-				if (comp == EP_DISPATCH)
-					run->be->dispatch(run, pt);
-				else if (comp == EP_COMBINE)
-					run->be->combine(run, pt);
-				else
-					roundtrip(run, pt);
-				dst[it] = (assay_monotonic() - t0) * 1e6;
-			}
+			time_calls(run, pt, comp, trial, local[comp] + trial * tm->iters_per_trial);
 			/* The ceiling under the same conditions: the bare copy
 			 * pattern, every trial, right after the dispatch calls,
 			 * while the caches hold what dispatch left in them. */
 			for (long long it = 0; pa && comp == EP_DISPATCH && it < prounds; it++)
 				local[3][npat++] = ep_pattern_round(pa, pt->pattern_copy);
+			/* The pattern ends with no barrier and may copy into shm's
+			 * receive regions: no rank poisons its own for a checked
+			 * call (verify.c) while a peer still copies. */
+			if (pa && comp == EP_DISPATCH && prounds && pt->verify)
+				MPI_CHECK(MPI_Barrier(run->comm));
 		}
 	}
 

@@ -1,6 +1,7 @@
 /* Nearest-rank statistics over pooled latency samples: p50, p90, p95, p99
  * (index ceil(q/100 * n) - 1 on the sorted samples), min and max; and the
- * rotation of the visiting order between trials. */
+ * rotation of the visiting order between trials; the dispatch efficiency. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "assay/ep.h"
@@ -44,4 +45,15 @@ void assay_ep_rotation(size_t n, long long trial, size_t *order)
 			order[j] = order[n - 1 - j];
 			order[n - 1 - j] = t;
 		}
+}
+
+bool assay_ep_efficiency(double pattern_us, double dispatch_us, double *ceiling, double *efficiency)
+{
+	*ceiling = *efficiency = -1;
+	if (!(pattern_us > 0 && dispatch_us > 0 && isfinite(pattern_us) && isfinite(dispatch_us)))
+		return false;
+	/* Not clipped: a dispatch faster than its copy is reported as such. */
+	*ceiling = pattern_us;
+	*efficiency = pattern_us / dispatch_us;
+	return *efficiency > 1;
 }
