@@ -225,4 +225,17 @@ assay_err assay_parse_nccl_tests_text(const char *data, size_t len,
 				      struct assay_error *e);
 bool assay_detect_nccl_tests_text(const char *data, size_t len);
 
+/* Format "torchtitan": a TorchTitan training log, read as ROCm/cvs reads it
+ * (torchtitan.c; docs/training.md). */
+extern const char *const assay_torchtitan_metrics[];
+assay_err assay_parse_torchtitan(const char *data, size_t len, const struct assay_parse_opts *o,
+				 struct assay_rows *out, struct assay_error *e);
+bool assay_detect_torchtitan(const char *data, size_t len);
+/* Format "maxtext": a JAX MaxText training log, read as ROCm/cvs reads it
+ * (maxtext.c; docs/training.md). */
+extern const char *const assay_maxtext_metrics[];
+assay_err assay_parse_maxtext(const char *data, size_t len, const struct assay_parse_opts *o,
+			      struct assay_rows *out, struct assay_error *e);
+bool assay_detect_maxtext(const char *data, size_t len);
+
 #endif

@@ -20,6 +20,7 @@
 struct gate_args {
 	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *single_log;
 	const char *input_format, *format, *as, *error_patterns;
+	long long final_step; /* a TorchTitan run's configured steps; 0: not checked */
 	struct assay_train_opts topts;
 	struct notify_cli nc;
 };
@@ -67,6 +68,12 @@ static const struct cli_opt gate_opts[] = {
     CLI_OPT_STRING("error-patterns", "FILE", struct gate_args, error_patterns,
 		   "error patterns the log must not match: name -> pattern, or a CVS\n"
 		   "config's training.error_patterns (replaces CVS's defaults)"),
+    {.type = CLI_INT,
+     .name = "final-step",
+     .arg = "N",
+     .off = offsetof(struct gate_args, final_step),
+     .help = "the step a TorchTitan RESULTS log must reach (CVS's training_iterations)",
+     .min = 1},
     CLI_OPT_STRING("save-log", "FILE", struct gate_args, save_log,
 		   "the run that saved the checkpoint (spec's checkpoint gate)"),
     CLI_OPT_STRING("resume-log", "FILE", struct gate_args, resume_log,
@@ -189,6 +196,26 @@ static const char *missing_input(const struct gate_args *a, const struct assay_g
 	return NULL;
 }
 
+/* A RESULTS file's format: measurement rows, or a TorchTitan or MaxText
+ * log (read as CVS reads it, docs/gate.md). */
+static const char *results_hint(const char *file)
+{
+	struct assay_file_map m;
+	struct assay_error e;
+	const char *hint = "rows";
+	if (!strcmp(file, "-") || assay_map_file(file, &m, &e) != ASSAY_OK)
+		return hint;
+	const struct assay_format *rows = assay_format_find("rows");
+	if (rows->detect(m.data, m.len))
+		hint = "rows";
+	else if (assay_detect_torchtitan(m.data, m.len))
+		hint = "torchtitan";
+	else if (assay_detect_maxtext(m.data, m.len))
+		hint = "maxtext";
+	assay_unmap_file(&m);
+	return hint;
+}
+
 /* The rows of the RESULTS files (format rows), appended to rows, through
  * the results reader. */
 static assay_err read_rows(int nres, char **results, struct assay_rows *rows, struct assay_error *e)
@@ -196,7 +223,8 @@ static assay_err read_rows(int nres, char **results, struct assay_rows *rows, st
 	struct assay_results res = {.rows = *rows};
 	assay_err rc = ASSAY_OK;
 	for (int i = 0; i < nres && rc == ASSAY_OK; i++) {
-		struct assay_results_opts o = {.hint = "rows", .by = ASSAY_DETECT_CONTENT};
+		struct assay_results_opts o = {.hint = results_hint(results[i]),
+					       .by = ASSAY_DETECT_CONTENT};
 		o.parse.file = results[i];
 		rc = assay_results_read(results[i], -1, &o, &res, e);
 	}
@@ -264,6 +292,49 @@ static assay_err error_patterns(const struct gate_args *a, struct assay_verdicts
 	return rc;
 }
 
+/* The error dictionary CVS searches a TorchTitan or MaxText RESULTS log
+ * with, or --error-patterns: ASSAY_WORKLOAD_FAILED when one matches. */
+static assay_err results_errors(const struct gate_args *a, int nres, char **results,
+				struct assay_verdicts *vs, struct assay_error *e)
+{
+	assay_err rc = ASSAY_OK;
+	for (int i = 0; i < nres && rc != ASSAY_USAGE; i++) {
+		const char *hint = results_hint(results[i]);
+		struct assay_error_dict d;
+		if (!strcmp(hint, "rows"))
+			continue;
+		if (a->error_patterns) {
+			if (assay_error_dict_load(a->error_patterns, &d, e) != ASSAY_OK)
+				return ASSAY_USAGE;
+		} else if (!strcmp(hint, "torchtitan")) {
+			assay_error_dict_cvs_torchtitan(&d);
+		} else {
+			assay_error_dict_cvs_maxtext(&d);
+		}
+		struct assay_file_map m;
+		if (assay_map_file(results[i], &m, e) != ASSAY_OK) {
+			rc = ASSAY_USAGE;
+		} else {
+			if (assay_gate_error_dict(&d, m.data, m.len, vs))
+				rc = ASSAY_WORKLOAD_FAILED;
+			assay_unmap_file(&m);
+		}
+		assay_error_dict_release(&d);
+	}
+	return rc;
+}
+
+/* A TorchTitan or MaxText RESULTS log: the rows CVS derives from the cell,
+ * the run checks CVS makes, and its error dictionary. */
+static assay_err results_logs(const struct gate_args *a, int nres, char **results,
+			      struct assay_rows *rows, struct assay_verdicts *vs,
+			      struct assay_error *e)
+{
+	assay_cvs_train_rows(a->combo, rows);
+	assay_gate_cvs_train(a->combo, a->final_step, rows, vs);
+	return results_errors(a, nres, results, vs, e);
+}
+
 /* The --log run's rows and health, and the error patterns on it (*log_rc:
  * their outcome). */
 static assay_err log_gates(const struct gate_args *a, const struct assay_train_result *log,
@@ -323,7 +394,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
 	struct assay_error err;
-	int rc = ASSAY_OK, log_rc = ASSAY_OK;
+	int rc = ASSAY_OK, log_rc = ASSAY_OK, res_rc = ASSAY_OK;
 	if (a->thresholds && assay_thresholds_load(a->thresholds, &th, &err) != ASSAY_OK)
 		goto report;
 	if (a->spec) {
@@ -339,7 +410,8 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 					     "\"checkpoint\" gate");
 		goto out;
 	}
-	if (read_rows(nres, results, &rows, &err) != ASSAY_OK)
+	if (read_rows(nres, results, &rows, &err) != ASSAY_OK ||
+	    (res_rc = results_logs(a, nres, results, &rows, &vs, &err)) == ASSAY_USAGE)
 		goto report;
 	if (a->log) {
 		if (load_log(a, a->log, &log, &err) != ASSAY_OK)
@@ -366,7 +438,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 		goto report;
 	spec_gates(a, &spec, &log, &save, &resume, &vs);
 	verdict_events(&vs, ev);
-	rc = assay_verdicts_outcome(&vs);
+	rc = assay_err_worst(assay_verdicts_outcome(&vs), res_rc);
 	/* A log's own outcome counts as in 'assay parse': a failed workload
 	 * is 3 and a log without steps 4, not merely a failed verdict. */
 	if (have_log)
@@ -405,14 +477,14 @@ static int check_args(const struct gate_args *a, int nres)
 	if ((a->error_patterns || !strcmp(a->as, "cvs")) && a->log && !strcmp(a->log, "-"))
 		return cli_usage_error("gate", "--as cvs and --error-patterns read --log again: "
 					       "give a file, not -");
-	if (a->error_patterns && !a->log)
+	if (a->error_patterns && !a->log && !nres)
 		return cli_usage_error("gate", "--error-patterns needs --log FILE");
 	if (a->single_log && !a->log)
 		return cli_usage_error("gate", "--single-log needs --log FILE (the N-node run)");
 	if (a->combo) {
 		char canon[256];
 		struct assay_error err;
-		if (!assay_combo_canonical(a->combo, canon, sizeof(canon), &err))
+		if (!assay_combo_key(a->combo, canon, sizeof(canon), &err))
 			return cli_usage_error("gate", "--combo: %s", err.message);
 	}
 	if (nres && !a->thresholds)
