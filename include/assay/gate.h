@@ -343,8 +343,9 @@ void assay_cvs_train_rows(const char *combo, struct assay_rows *rows);
 /* The run checks CVS makes on a TorchTitan or MaxText log's rows: no
  * NaN/Inf, every value readable, and complete: MaxText's step STEPS-1 (the
  * cell's STEPS=N), TorchTitan's step final_step (CVS's configured
- * training_iterations; 0: not checked). Nothing when no such rows. */
-void assay_gate_cvs_train(const char *combo, long long final_step, const struct assay_rows *rows,
+ * training_iterations; 0: not checked). Nothing when no such rows; true
+ * when a check failed (the run failed, as a log's run health). */
+bool assay_gate_cvs_train(const char *combo, long long final_step, const struct assay_rows *rows,
 			  struct assay_verdicts *out);
 /* CVS's TorchTitan dictionary (torchtitan_lib.py training_err_dict, the
  * Megatron one searched with re.I) and MaxText's (_TRAINING_ERR_PATTERNS,

@@ -331,8 +331,9 @@ static assay_err results_logs(const struct gate_args *a, int nres, char **result
 			      struct assay_error *e)
 {
 	assay_cvs_train_rows(a->combo, rows);
-	assay_gate_cvs_train(a->combo, a->final_step, rows, vs);
-	return results_errors(a, nres, results, vs, e);
+	bool failed = assay_gate_cvs_train(a->combo, a->final_step, rows, vs);
+	assay_err rc = results_errors(a, nres, results, vs, e);
+	return rc == ASSAY_OK && failed ? ASSAY_WORKLOAD_FAILED : rc;
 }
 
 /* The --log run's rows and health, and the error patterns on it (*log_rc:

@@ -156,13 +156,13 @@ static bool row_value(const struct assay_rows *rows, const char *w, const char *
 }
 
 /* A count that CVS fails on when it is not 0. */
-static void count_check(const struct assay_rows *rows, const char *w, const char *metric,
+static bool count_check(const struct assay_rows *rows, const char *w, const char *metric,
 			const char *what, struct assay_verdicts *out)
 {
 	double v;
 	char name[64];
 	if (!row_value(rows, w, metric, "total", &v))
-		return;
+		return false;
 	snprintf(name, sizeof(name), "%s/total", metric);
 	if (v > 0)
 		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "run", name, v, "", "0",
@@ -171,39 +171,45 @@ static void count_check(const struct assay_rows *rows, const char *w, const char
 	else
 		assay_verdicts_add(out, ASSAY_VERDICT_PASS, "run", name, v, "", "0", "none: %s",
 				   what);
+	return v > 0;
 }
 
-/* Complete when the step final was logged: MaxText's "completed step:
- * STEPS-1,", TorchTitan's "step: N" (the largest step at least it). */
-static void complete(const struct assay_rows *rows, const char *w, long long final,
+/* Complete when the step want was logged: MaxText's "completed step:
+ * STEPS-1,", TorchTitan's "step: N" (the largest step at least it). true
+ * when incomplete. */
+static bool complete(const struct assay_rows *rows, const char *w, long long want,
 		     const char *label, struct assay_verdicts *out)
 {
 	double last;
 	if (!row_value(rows, w, "nonfinite", "total", &last))
-		return; /* no log of this format */
+		return false; /* no log of this format */
 	char spec[64];
-	snprintf(spec, sizeof(spec), "%s %lld", label, final);
-	if (!row_value(rows, w, "steps", "max", &last))
+	snprintf(spec, sizeof(spec), "%s %lld", label, want);
+	if (!row_value(rows, w, "steps", "max", &last)) {
 		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "run", "completion", NAN, "step", spec,
 				   "incomplete: no step logged");
-	else if (last >= (double) final)
-		assay_verdicts_add(out, ASSAY_VERDICT_PASS, "run", "completion", last, "step", spec,
-				   "completed (last step %.0f)", last);
-	else
-		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "run", "completion", last, "step", spec,
-				   "incomplete (last step %.0f)", last);
+		return true;
+	}
+	bool done = last >= (double)want;
+	assay_verdicts_add(out, done ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL, "run", "completion",
+			   last, "step", spec, "%s (last step %.0f)",
+			   done ? "completed" : "incomplete", last);
+	return !done;
 }
 
-void assay_gate_cvs_train(const char *combo, long long final_step, const struct assay_rows *rows,
+bool assay_gate_cvs_train(const char *combo, long long final_step, const struct assay_rows *rows,
 			  struct assay_verdicts *out)
 {
 	long long steps;
+	bool failed = false;
 	if (combo && combo_int(combo, "STEPS", &steps))
-		complete(rows, "maxtext", steps - 1, "completed step:", out);
+		failed |= complete(rows, "maxtext", steps - 1, "completed step:", out);
 	if (final_step > 0)
-		complete(rows, "torchtitan", final_step, "step:", out);
-	count_check(rows, "torchtitan", "nonfinite", "lines with tok/s: or loss: NaN or Inf", out);
-	count_check(rows, "torchtitan", "unreadable", "values float() cannot read", out);
-	count_check(rows, "maxtext", "nonfinite",
-		    "lines with TFLOP/s/device: or Tokens/s/device: NaN or Inf", out);
+		failed |= complete(rows, "torchtitan", final_step, "step:", out);
+	failed |= count_check(rows, "torchtitan", "nonfinite",
+			      "lines with tok/s: or loss: NaN or Inf", out);
+	failed |= count_check(rows, "torchtitan", "unreadable", "values float() cannot read", out);
+	failed |= count_check(rows, "maxtext", "nonfinite",
+			      "lines with TFLOP/s/device: or Tokens/s/device: NaN or Inf", out);
+	return failed;
 }
