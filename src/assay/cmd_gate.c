@@ -184,10 +184,15 @@ static void print_json(const struct assay_verdicts *vs)
 	sbuf_release(&sb);
 }
 
-/* Which inputs the spec's sections need; a usage message or NULL. */
-static const char *missing_input(const struct gate_args *a, const struct assay_gate_spec *s)
+/* Which inputs the spec's sections need (a MaxText RESULTS log mt stands
+ * for --log in the loss-curve and convergence gates); a usage message or
+ * NULL. */
+static const char *missing_input(const struct gate_args *a, const struct assay_gate_spec *s,
+				 const char *mt)
 {
-	if (!a->log && (s->has_loss_curve || s->has_convergence || s->has_scaling))
+	if (!a->spec && (a->save_log || a->resume_log))
+		return "--save-log and --resume-log need --spec with a \"checkpoint\" gate";
+	if (!a->log && (s->has_scaling || (!mt && (s->has_loss_curve || s->has_convergence))))
 		return "the spec's loss_curve, convergence and scaling gates need --log FILE";
 	if (s->has_checkpoint && (!a->save_log || !a->resume_log))
 		return "the spec's checkpoint gate needs --save-log FILE and --resume-log FILE";
@@ -214,6 +219,26 @@ static const char *results_hint(const char *file)
 		hint = "maxtext";
 	assay_unmap_file(&m);
 	return hint;
+}
+
+/* The first MaxText RESULTS log, or NULL. */
+static const char *maxtext_file(int nres, char **results)
+{
+	for (int i = 0; i < nres; i++)
+		if (!strcmp(results_hint(results[i]), "maxtext"))
+			return results[i];
+	return NULL;
+}
+
+/* A MaxText log's steps, for the spec's loss-curve and convergence gates. */
+static assay_err load_maxtext(const char *file, struct assay_train_result *r, struct assay_error *e)
+{
+	struct assay_file_map m;
+	if (assay_map_file(file, &m, e) != ASSAY_OK)
+		return ASSAY_USAGE;
+	assay_maxtext_train(m.data, m.len, r);
+	assay_unmap_file(&m);
+	return ASSAY_OK;
 }
 
 /* The rows of the RESULTS files (format rows), appended to rows, through
@@ -391,24 +416,18 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 	struct assay_thresholds th = {0};
 	struct assay_gate_spec spec = {0};
 	struct assay_train_result log = {0}, save = {0}, resume = {0};
-	bool have_log = false, have_pair = false;
+	bool have_log = false, have_pair = false, have_mt = false;
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
 	struct assay_error err;
 	int rc = ASSAY_OK, log_rc = ASSAY_OK, res_rc = ASSAY_OK;
 	if (a->thresholds && assay_thresholds_load(a->thresholds, &th, &err) != ASSAY_OK)
 		goto report;
-	if (a->spec) {
-		if (assay_gate_spec_load(a->spec, &spec, &err) != ASSAY_OK)
-			goto report;
-		const char *why = missing_input(a, &spec);
-		if (why) {
-			rc = cli_usage_error("gate", "%s", why);
-			goto out;
-		}
-	} else if (a->save_log || a->resume_log) {
-		rc = cli_usage_error("gate", "--save-log and --resume-log need --spec with a "
-					     "\"checkpoint\" gate");
+	if (a->spec && assay_gate_spec_load(a->spec, &spec, &err) != ASSAY_OK)
+		goto report;
+	const char *why = missing_input(a, &spec, maxtext_file(nres, results));
+	if (why) {
+		rc = cli_usage_error("gate", "%s", why);
 		goto out;
 	}
 	if (read_rows(nres, results, &rows, &err) != ASSAY_OK ||
@@ -420,6 +439,10 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 		have_log = true;
 		if (log_gates(a, &log, &rows, &vs, &log_rc, &err) != ASSAY_OK)
 			goto report;
+	} else if (a->spec && maxtext_file(nres, results)) {
+		if (load_maxtext(maxtext_file(nres, results), &log, &err) != ASSAY_OK)
+			goto report;
+		have_mt = true;
 	}
 	if (a->save_log) {
 		if (load_log(a, a->save_log, &save, &err) != ASSAY_OK)
@@ -452,7 +475,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 report:
 	rc = cli_report(&err);
 out:
-	if (have_log)
+	if (have_log || have_mt)
 		assay_train_result_release(&log);
 	if (have_pair) {
 		assay_train_result_release(&save);

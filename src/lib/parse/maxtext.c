@@ -15,6 +15,7 @@
 
 #include "assay/json.h"
 #include "assay/parse.h"
+#include "train_scan.h"
 
 #define MT_LAST 10 /* CVS's avg_last_n */
 
@@ -412,4 +413,40 @@ bool assay_detect_maxtext(const char *data, size_t len)
 	size_t n = len < (1u << 20) ? len : (1u << 20);
 	return memmem(data, n, "completed step:", 15) ||
 	       (memmem(data, n, "pyconfig.py", 11) && memmem(data, n, "Config param ", 13));
+}
+
+/* The steps of a MaxText log as a training result, for the loss-curve and
+ * convergence gates: each completed step's loss (CVS's step_metrics). */
+void assay_maxtext_train(const char *data, size_t len, struct assay_train_result *r)
+{
+	train_result_init(r, "maxtext");
+	const char *p = data, *end = data + len;
+	long line = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *h = memmem(p, (size_t)(le - p), "completed step:", 15);
+		line++;
+		if (h && !find_ci(p, le, "profiler", 8)) {
+			const char *q = h + 15;
+			while (q < le && ws(*q))
+				q++;
+			long long n = 0;
+			int digits = 0;
+			for (; q < le && *q >= '0' && *q <= '9' && digits < 18; q++, digits++)
+				n = n * 10 + (*q - '0');
+			struct mt_step st = {0};
+			step_pairs(p, le, &st);
+			if (digits && (st.has & (1u << K_LOSS))) {
+				struct assay_train_step s;
+				train_step_init(&s);
+				s.step = n;
+				s.line = line;
+				s.v[ASSAY_TM_LM_LOSS] = st.v[K_LOSS];
+				s.has = 1u << ASSAY_TM_LM_LOSS;
+				train_push_step(r, &s);
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
 }
