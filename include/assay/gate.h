@@ -98,6 +98,11 @@ struct assay_threshold {
 	 * reason), and the reason an optional one is missing (static). */
 	const char *record_why;
 	const char *missing_why;
+	/* CVS files: the metric (static) and statistics read instead when no
+	 * row has metric with cvs_stats: TorchTitan's value of a name Megatron
+	 * shares (docs/gate.md, "TorchTitan and MaxText"). */
+	const char *alt_metric;
+	const char *alt_stats[5];
 };
 
 struct assay_threshold_cell {
@@ -347,5 +352,35 @@ void assay_error_dict_release(struct assay_error_dict *d);
  * data, naming its first line; returns how many matched. */
 size_t assay_gate_error_dict(const struct assay_error_dict *d, const char *data, size_t len,
 			     struct assay_verdicts *out);
+
+/* ---- CVS's TorchTitan and MaxText values (cvs_train.c) ---- */
+
+/* A combo key: MBS=<m>,GBS=<g>,PRECISION=<p> in canonical form (as
+ * assay_combo_canonical()), or, when it names no MBS, a CVS sweep name of
+ * NAME=VALUE pairs (MaxText's NNODES=..,STEPS=..,...) kept as written, as
+ * CVS compares it. false (why in e) otherwise. */
+bool assay_combo_key(const char *text, char *out, size_t size, struct assay_error *e);
+/* th with its alt_metric when the rows have th's metric under none of its
+ * statistics but the alternate's (a shallow copy in *tmp), else th. */
+const struct assay_threshold *assay_threshold_cvs_alt(const struct assay_threshold *th,
+						      const struct assay_rows *rows,
+						      struct assay_threshold *tmp);
+/* Rows CVS computes from the cell as well as the log: TorchTitan's
+ * tokens_per_sec_x_gbs (tokens/s x the cell's GBS, the shipped files'
+ * training.tokens_per_gpu) and MaxText's tokens_per_sec_total
+ * (tokens/s/GPU x the cell's NNODES x 8). combo may be NULL. */
+void assay_cvs_train_rows(const char *combo, struct assay_rows *rows);
+/* The run checks CVS makes on a TorchTitan or MaxText log's rows: no
+ * NaN/Inf, every value readable, and complete: MaxText's step STEPS-1 (the
+ * cell's STEPS=N), TorchTitan's step final_step (CVS's configured
+ * training_iterations; 0: not checked). Nothing when no such rows; true
+ * when a check failed (the run failed, as a log's run health). */
+bool assay_gate_cvs_train(const char *combo, long long final_step, const struct assay_rows *rows,
+			  struct assay_verdicts *out);
+/* CVS's TorchTitan dictionary (torchtitan_lib.py training_err_dict, the
+ * Megatron one searched with re.I) and MaxText's (_TRAINING_ERR_PATTERNS,
+ * re.I). */
+void assay_error_dict_cvs_torchtitan(struct assay_error_dict *d);
+void assay_error_dict_cvs_maxtext(struct assay_error_dict *d);
 
 #endif

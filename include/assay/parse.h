@@ -234,5 +234,17 @@ bool assay_detect_vllm_bench(const char *data, size_t len);
 assay_err assay_parse_atom_bench(const char *data, size_t len, const struct assay_parse_opts *o,
 				 struct assay_rows *out, struct assay_error *e);
 bool assay_detect_atom_bench(const char *data, size_t len);
+/* Format "torchtitan": a TorchTitan training log, read as ROCm/cvs reads it
+ * (torchtitan.c; docs/training.md). */
+extern const char *const assay_torchtitan_metrics[];
+assay_err assay_parse_torchtitan(const char *data, size_t len, const struct assay_parse_opts *o,
+				 struct assay_rows *out, struct assay_error *e);
+bool assay_detect_torchtitan(const char *data, size_t len);
+/* Format "maxtext": a JAX MaxText training log, read as ROCm/cvs reads it
+ * (maxtext.c; docs/training.md). */
+extern const char *const assay_maxtext_metrics[];
+assay_err assay_parse_maxtext(const char *data, size_t len, const struct assay_parse_opts *o,
+			      struct assay_rows *out, struct assay_error *e);
+bool assay_detect_maxtext(const char *data, size_t len);
 
 #endif

@@ -369,4 +369,9 @@ bool assay_detect_megatron(const char *data, size_t len);
 bool assay_detect_primus(const char *data, size_t len);
 bool assay_detect_megatron_golden(const char *data, size_t len);
 
+/* A MaxText log's completed steps and their losses as a training result
+ * (maxtext.c), for the loss-curve and convergence gates; release with
+ * assay_train_result_release(). */
+void assay_maxtext_train(const char *data, size_t len, struct assay_train_result *r);
+
 #endif

@@ -21,6 +21,7 @@ struct gate_args {
 	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *single_log;
 	const char *input_format, *format, *as, *error_patterns;
 	json_t *series; /* --series: context of the RESULTS files */
+	long long final_step; /* a TorchTitan run's configured steps; 0: not checked */
 	struct assay_train_opts topts;
 	struct notify_cli nc;
 };
@@ -90,6 +91,12 @@ static const struct cli_opt gate_opts[] = {
     CLI_OPT_STRING("error-patterns", "FILE", struct gate_args, error_patterns,
 		   "error patterns the log must not match: name -> pattern, or a CVS\n"
 		   "config's training.error_patterns (replaces CVS's defaults)"),
+    {.type = CLI_INT,
+     .name = "final-step",
+     .arg = "N",
+     .off = offsetof(struct gate_args, final_step),
+     .help = "the step a TorchTitan RESULTS log must reach (CVS's training_iterations)",
+     .min = 1},
     CLI_OPT_STRING("save-log", "FILE", struct gate_args, save_log,
 		   "the run that saved the checkpoint (spec's checkpoint gate)"),
     CLI_OPT_STRING("resume-log", "FILE", struct gate_args, resume_log,
@@ -200,10 +207,15 @@ static void print_json(const struct assay_verdicts *vs)
 	sbuf_release(&sb);
 }
 
-/* Which inputs the spec's sections need; a usage message or NULL. */
-static const char *missing_input(const struct gate_args *a, const struct assay_gate_spec *s)
+/* Which inputs the spec's sections need (a MaxText RESULTS log mt stands
+ * for --log in the loss-curve and convergence gates); a usage message or
+ * NULL. */
+static const char *missing_input(const struct gate_args *a, const struct assay_gate_spec *s,
+				 const char *mt)
 {
-	if (!a->log && (s->has_loss_curve || s->has_convergence || s->has_scaling))
+	if (!a->spec && (a->save_log || a->resume_log))
+		return "--save-log and --resume-log need --spec with a \"checkpoint\" gate";
+	if (!a->log && (s->has_scaling || (!mt && (s->has_loss_curve || s->has_convergence))))
 		return "the spec's loss_curve, convergence and scaling gates need --log FILE";
 	if (s->has_checkpoint && (!a->save_log || !a->resume_log))
 		return "the spec's checkpoint gate needs --save-log FILE and --resume-log FILE";
@@ -212,22 +224,51 @@ static const char *missing_input(const struct gate_args *a, const struct assay_g
 	return NULL;
 }
 
-/* A RESULTS file's format: a serving benchmark's saved result (vllm-bench,
- * atom-bench; read as atom-bench under an ATOM threshold file, as CVS's
- * ATOM suite reads its vllm client's), else rows. */
+/* A RESULTS file's format: measurement rows; a TorchTitan or MaxText log
+ * (read as CVS reads it, docs/gate.md); a serving benchmark's saved result
+ * (vllm-bench, atom-bench; read as atom-bench under an ATOM threshold file,
+ * as CVS's ATOM suite reads its vllm client's); else rows. th may be NULL. */
 static const char *results_hint(const char *file, const struct assay_thresholds *th)
 {
-	char buf[65536];
-	int fd = strcmp(file, "-") ? open(file, O_RDONLY | O_CLOEXEC) : -1;
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return "rows";
-	bool vllm = assay_detect_vllm_bench(buf, (size_t)n);
-	if (!vllm && !assay_detect_atom_bench(buf, (size_t)n))
-		return "rows";
-	return th->cvs_infer == ASSAY_CVS_INFER_ATOM || !vllm ? "atom-bench" : "vllm-bench";
+	struct assay_file_map m;
+	struct assay_error e;
+	const char *hint = "rows";
+	if (!strcmp(file, "-") || assay_map_file(file, &m, &e) != ASSAY_OK)
+		return hint;
+	const struct assay_format *rows = assay_format_find("rows");
+	bool vllm = false;
+	if (rows->detect(m.data, m.len))
+		hint = "rows";
+	else if (assay_detect_torchtitan(m.data, m.len))
+		hint = "torchtitan";
+	else if (assay_detect_maxtext(m.data, m.len))
+		hint = "maxtext";
+	else if ((vllm = assay_detect_vllm_bench(m.data, m.len)) ||
+		 assay_detect_atom_bench(m.data, m.len))
+		hint = (th && th->cvs_infer == ASSAY_CVS_INFER_ATOM) || !vllm ? "atom-bench"
+										: "vllm-bench";
+	assay_unmap_file(&m);
+	return hint;
+}
+
+/* The first MaxText RESULTS log, or NULL. */
+static const char *maxtext_file(int nres, char **results)
+{
+	for (int i = 0; i < nres; i++)
+		if (!strcmp(results_hint(results[i], NULL), "maxtext"))
+			return results[i];
+	return NULL;
+}
+
+/* A MaxText log's steps, for the spec's loss-curve and convergence gates. */
+static assay_err load_maxtext(const char *file, struct assay_train_result *r, struct assay_error *e)
+{
+	struct assay_file_map m;
+	if (assay_map_file(file, &m, e) != ASSAY_OK)
+		return ASSAY_USAGE;
+	assay_maxtext_train(m.data, m.len, r);
+	assay_unmap_file(&m);
+	return ASSAY_OK;
 }
 
 /* The rows of the RESULTS files, appended to rows, through the results
@@ -318,6 +359,50 @@ static assay_err error_patterns(const struct gate_args *a, struct assay_verdicts
 	return rc;
 }
 
+/* The error dictionary CVS searches a TorchTitan or MaxText RESULTS log
+ * with, or --error-patterns: ASSAY_WORKLOAD_FAILED when one matches. */
+static assay_err results_errors(const struct gate_args *a, int nres, char **results,
+				struct assay_verdicts *vs, struct assay_error *e)
+{
+	assay_err rc = ASSAY_OK;
+	for (int i = 0; i < nres && rc != ASSAY_USAGE; i++) {
+		const char *hint = results_hint(results[i], NULL);
+		struct assay_error_dict d;
+		if (strcmp(hint, "torchtitan") && strcmp(hint, "maxtext"))
+			continue; /* rows and serving results: no training log */
+		if (a->error_patterns) {
+			if (assay_error_dict_load(a->error_patterns, &d, e) != ASSAY_OK)
+				return ASSAY_USAGE;
+		} else if (!strcmp(hint, "torchtitan")) {
+			assay_error_dict_cvs_torchtitan(&d);
+		} else {
+			assay_error_dict_cvs_maxtext(&d);
+		}
+		struct assay_file_map m;
+		if (assay_map_file(results[i], &m, e) != ASSAY_OK) {
+			rc = ASSAY_USAGE;
+		} else {
+			if (assay_gate_error_dict(&d, m.data, m.len, vs))
+				rc = ASSAY_WORKLOAD_FAILED;
+			assay_unmap_file(&m);
+		}
+		assay_error_dict_release(&d);
+	}
+	return rc;
+}
+
+/* A TorchTitan or MaxText RESULTS log: the rows CVS derives from the cell,
+ * the run checks CVS makes, and its error dictionary. */
+static assay_err results_logs(const struct gate_args *a, int nres, char **results,
+			      struct assay_rows *rows, struct assay_verdicts *vs,
+			      struct assay_error *e)
+{
+	assay_cvs_train_rows(a->combo, rows);
+	bool failed = assay_gate_cvs_train(a->combo, a->final_step, rows, vs);
+	assay_err rc = results_errors(a, nres, results, vs, e);
+	return rc == ASSAY_OK && failed ? ASSAY_WORKLOAD_FAILED : rc;
+}
+
 /* The --log run's rows and health, and the error patterns on it (*log_rc:
  * their outcome). */
 static assay_err log_gates(const struct gate_args *a, const struct assay_train_result *log,
@@ -373,27 +458,22 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 	struct assay_thresholds th = {0};
 	struct assay_gate_spec spec = {0};
 	struct assay_train_result log = {0}, save = {0}, resume = {0};
-	bool have_log = false, have_pair = false;
+	bool have_log = false, have_pair = false, have_mt = false;
 	struct assay_rows rows = ASSAY_ROWS_INIT;
 	struct assay_verdicts vs = ASSAY_VERDICTS_INIT;
 	struct assay_error err;
-	int rc = ASSAY_OK, log_rc = ASSAY_OK;
+	int rc = ASSAY_OK, log_rc = ASSAY_OK, res_rc = ASSAY_OK;
 	if (a->thresholds && assay_thresholds_load(a->thresholds, &th, &err) != ASSAY_OK)
 		goto report;
-	if (a->spec) {
-		if (assay_gate_spec_load(a->spec, &spec, &err) != ASSAY_OK)
-			goto report;
-		const char *why = missing_input(a, &spec);
-		if (why) {
-			rc = cli_usage_error("gate", "%s", why);
-			goto out;
-		}
-	} else if (a->save_log || a->resume_log) {
-		rc = cli_usage_error("gate", "--save-log and --resume-log need --spec with a "
-					     "\"checkpoint\" gate");
+	if (a->spec && assay_gate_spec_load(a->spec, &spec, &err) != ASSAY_OK)
+		goto report;
+	const char *why = missing_input(a, &spec, maxtext_file(nres, results));
+	if (why) {
+		rc = cli_usage_error("gate", "%s", why);
 		goto out;
 	}
-	if (read_rows(a, &th, nres, results, &rows, &err) != ASSAY_OK)
+	if (read_rows(a, &th, nres, results, &rows, &err) != ASSAY_OK ||
+	    (res_rc = results_logs(a, nres, results, &rows, &vs, &err)) == ASSAY_USAGE)
 		goto report;
 	if (a->log) {
 		if (load_log(a, a->log, &log, &err) != ASSAY_OK)
@@ -401,6 +481,10 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 		have_log = true;
 		if (log_gates(a, &log, &rows, &vs, &log_rc, &err) != ASSAY_OK)
 			goto report;
+	} else if (a->spec && maxtext_file(nres, results)) {
+		if (load_maxtext(maxtext_file(nres, results), &log, &err) != ASSAY_OK)
+			goto report;
+		have_mt = true;
 	}
 	if (a->save_log) {
 		if (load_log(a, a->save_log, &save, &err) != ASSAY_OK)
@@ -420,7 +504,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 		goto report;
 	spec_gates(a, &spec, &log, &save, &resume, &vs);
 	verdict_events(&vs, ev);
-	rc = assay_verdicts_outcome(&vs);
+	rc = assay_err_worst(assay_verdicts_outcome(&vs), res_rc);
 	/* A log's own outcome counts as in 'assay parse': a failed workload
 	 * is 3 and a log without steps 4, not merely a failed verdict. */
 	if (have_log)
@@ -433,7 +517,7 @@ static int run_gates(const struct gate_args *a, int nres, char **results,
 report:
 	rc = cli_report(&err);
 out:
-	if (have_log)
+	if (have_log || have_mt)
 		assay_train_result_release(&log);
 	if (have_pair) {
 		assay_train_result_release(&save);
@@ -459,14 +543,14 @@ static int check_args(const struct gate_args *a, int nres)
 	if ((a->error_patterns || !strcmp(a->as, "cvs")) && a->log && !strcmp(a->log, "-"))
 		return cli_usage_error("gate", "--as cvs and --error-patterns read --log again: "
 					       "give a file, not -");
-	if (a->error_patterns && !a->log)
+	if (a->error_patterns && !a->log && !nres)
 		return cli_usage_error("gate", "--error-patterns needs --log FILE");
 	if (a->single_log && !a->log)
 		return cli_usage_error("gate", "--single-log needs --log FILE (the N-node run)");
 	if (a->combo) {
 		char canon[256];
 		struct assay_error err;
-		if (!assay_combo_canonical(a->combo, canon, sizeof(canon), &err))
+		if (!assay_combo_key(a->combo, canon, sizeof(canon), &err))
 			return cli_usage_error("gate", "--combo: %s", err.message);
 	}
 	if (nres && !a->thresholds)

@@ -120,6 +120,22 @@ static void test_combo_keys(void **state)
 	assert_string_equal(e.message,
 			    "expected MBS=<m>,GBS=<g>,PRECISION=<p>, got "
 			    "\"MBS=1,GBS=x,PRECISION=BF16\" (GBS must be a positive integer)");
+	/* A CVS sweep name (MaxText's cells) is kept as written; a key that
+	 * names MBS must be a combo. */
+	assert_true(assay_combo_key("NNODES=2,STEPS=30,PRECISION=BF16", out, sizeof(out), &e));
+	assert_string_equal(out, "NNODES=2,STEPS=30,PRECISION=BF16");
+	assert_true(assay_combo_key("gbs=128,mbs=4,precision=fp8", out, sizeof(out), &e));
+	assert_string_equal(out, "MBS=4,GBS=128,PRECISION=FP8");
+	static const char *const bad_key[] = {"MBS=1,GBS=8,PRECISION=BF16,TP=2",
+					      "NNODES=2,,STEPS=30",
+					      "NNODES=2,",
+					      "=2",
+					      "NNODES=",
+					      "NNODES=2 x",
+					      "default",
+					      ""};
+	for (size_t i = 0; i < sizeof(bad_key) / sizeof(bad_key[0]); i++)
+		assert_false(assay_combo_key(bad_key[i], out, sizeof(out), &e));
 }
 
 static void test_thresholds_errors(void **state)

@@ -243,13 +243,18 @@ static void test_cvs_rules(void **state)
 		     "cvs.json: $[\"PRECISION=fp8,MBS=1,GBS=8\"]: duplicate cell: the same combo "
 		     "as \"MBS=1,GBS=8,PRECISION=FP8\"");
 	expect_error(
-	    "{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.tflops_per_sec_per_gpu\": "
+	    "{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.tflops_per_sec\": "
 	    "{\"kind\": \"min\", \"value\": 1}}}",
-	    "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.tflops_per_sec_per_gpu\"]"
+	    "cvs.json: $[\"MBS=1,GBS=8,PRECISION=FP8\"][\"training.tflops_per_sec\"]"
 	    ": unknown CVS metric (expected one of: training.throughput_per_gpu, "
 	    "training.elapsed_time_per_iteration, training.tokens_per_gpu, "
 	    "training.mem_usage, training.scaling_efficiency_pct, "
-	    "training.steps_to_target, training.time_to_target_seconds)");
+	    "training.steps_to_target, training.time_to_target_seconds, "
+	    "training.tokens_per_sec, training.loss, training.mem_usage_gb, "
+	    "training.tflops_per_sec_per_gpu, training.tokens_per_sec_per_gpu, "
+	    "training.tokens_per_sec_total, training.step_time_seconds, "
+	    "training.step_time_mean_ms, training.step_time_p50_ms, training.step_time_p95_ms, "
+	    "training.final_loss, training.loss_decreased, training.eval_loss)");
 	expect_error(
 	    "{\"MBS=1,GBS=8,PRECISION=FP8\": {\"training.mem_usage\": {\"kind\": "
 	    "\"min_ratio\", \"value\": 0.8}}}",

@@ -63,6 +63,14 @@ static const struct {
       "tests/fixtures/training/megatron-save.log", "tests/fixtures/training/megatron-resume.log",
       "tests/fixtures/metrics/megatron-averages.log"},
      {NULL}},
+    {"torchtitan",
+     {"tests/fixtures/training/torchtitan-llama3-8b-bf16.log",
+      "tests/fixtures/training/torchtitan-nan-nccl.log"},
+     {NULL}},
+    {"maxtext",
+     {"tests/fixtures/training/maxtext-llama3.1-8b-bf16.log",
+      "tests/fixtures/training/maxtext-llama3.1-8b-fp8-oom.log"},
+     {NULL}},
 };
 
 /* Formats whose data names its metrics: no list to declare. */

@@ -151,3 +151,47 @@ size_t assay_gate_error_dict(const struct assay_error_dict *d, const char *data,
 	}
 	return matched;
 }
+
+/* MaxText's defaults (cvs/lib/training/jaxmaxtext/jaxmaxtext_training_lib.py,
+ * _TRAINING_ERR_PATTERNS at dddd914), searched with re.I. */
+static const struct {
+	const char *name, *pattern;
+} maxtext_dict[] = {
+    {"NCCL ERROR", "NCCL ERROR|NCCL timeout|local work queue catastrophic error"},
+    {"GPU HW ERROR", "HW Exception by GPU|GPU Hang|Uncorrectable error|GPU Reset"},
+    {"AssertionError", "AssertionError|ValueError:|JaxStackTrace|During handling of the above "
+		       "exception|triggered the following exception"},
+    {"rocm Err", "FAILED_PRECONDITION: No visible GPU devices|failed call to hipInit: "
+		 "HIP_ERROR_NoDevice|librocm reported version is: NOT_FOUND"},
+    {"python err", "ModuleNotFoundError: No module named|Fatal Python error:"},
+    {"tensorflow",
+     "tensorflow.CoordinationServiceError|tensorflow.BarrierError|CoordinationServiceError"},
+    {"resource", "RESOURCE_EXHAUSTED: Out of memory|failed: RESOURCE_EXHAUSTED"},
+    {"segfault", "Segmentation fault|SIGSEGV|signal 11|core dumped"},
+};
+
+/* TorchTitan's dictionary (torchtitan_lib.py, training_err_dict) holds
+ * Megatron's patterns, searched with re.I. */
+void assay_error_dict_cvs_torchtitan(struct assay_error_dict *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->icase = true;
+	snprintf(d->source, sizeof(d->source), "cvs torchtitan");
+	for (size_t i = 0; i < ARRAY_SIZE(megatron_dict); i++) {
+		struct assay_error e;
+		if (!dict_add(d, megatron_dict[i].name, megatron_dict[i].pattern, &e))
+			abort(); /* the table compiles */
+	}
+}
+
+void assay_error_dict_cvs_maxtext(struct assay_error_dict *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->icase = true;
+	snprintf(d->source, sizeof(d->source), "cvs maxtext");
+	for (size_t i = 0; i < ARRAY_SIZE(maxtext_dict); i++) {
+		struct assay_error e;
+		if (!dict_add(d, maxtext_dict[i].name, maxtext_dict[i].pattern, &e))
+			abort(); /* the table compiles */
+	}
+}

@@ -567,7 +567,7 @@ assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *co
 {
 	char canon[256];
 	if (combo && strcmp(combo, "default")) {
-		if (!assay_combo_canonical(combo, canon, sizeof(canon), e))
+		if (!assay_combo_key(combo, canon, sizeof(canon), e))
 			return ASSAY_USAGE;
 		combo = canon;
 	}
@@ -580,16 +580,25 @@ assay_err assay_gate_thresholds(const struct assay_thresholds *t, const char *co
 					  : "no cell for combo \"%s\" and no \"default\" cell",
 				      combo ? combo : "default");
 	const char **stats = xcalloc(cell ? cell->n + 1 : 1, sizeof(*stats));
+	/* CVS files: TorchTitan's value where it has one (cvs_train.c). */
+	struct assay_threshold *tmp = xcalloc(cell ? cell->n + 1 : 1, sizeof(*tmp));
+	const struct assay_threshold **use = xcalloc(cell ? cell->n + 1 : 1, sizeof(*use));
 	for (size_t i = 0; cell && i < cell->n; i++)
-		if (pick_statistic(t, &cell->v[i], rows, &stats[i], e) < 0) {
+		use[i] = assay_threshold_cvs_alt(&cell->v[i], rows, &tmp[i]);
+	for (size_t i = 0; cell && i < cell->n; i++)
+		if (pick_statistic(t, use[i], rows, &stats[i], e) < 0) {
 			free(stats);
+			free(tmp);
+			free(use);
 			return ASSAY_USAGE;
 		}
 	bool *used = xcalloc(rows->n + 1, sizeof(*used));
 	if (cell && t->cvs_infer == ASSAY_CVS_INFER_ATOM)
 		assay_gate_cvs_atom_tiers(t, cell, rows, out);
 	for (size_t i = 0; cell && i < cell->n; i++)
-		judge_threshold(t, &cell->v[i], stats[i], rows, used, out);
+		judge_threshold(t, use[i], stats[i], rows, used, out);
+	free(tmp);
+	free(use);
 	for (size_t i = 0; i < rows->n; i++) {
 		if (used[i])
 			continue;

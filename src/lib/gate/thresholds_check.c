@@ -38,7 +38,7 @@ assay_err assay_thresholds_check_metrics(const struct assay_thresholds *th, cons
 {
 	char canon[256] = "default";
 	if (combo) {
-		assay_combo_canonical(combo, canon, sizeof(canon), NULL);
+		assay_combo_key(combo, canon, sizeof(canon), NULL);
 		if (own_cell(th, canon, e) != ASSAY_OK)
 			return ASSAY_USAGE;
 	}

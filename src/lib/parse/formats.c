@@ -54,6 +54,11 @@ const struct assay_format assay_formats[] = {
      assay_detect_primus, assay_primus_metrics, false, true, true},
     {"megatron", "Megatron-LM training log (training_log iteration lines)", assay_parse_megatron,
      assay_detect_megatron, assay_megatron_metrics, false, true, true},
+    {"torchtitan", "TorchTitan training log (step: N  loss: ...  memory: ...GiB  tps: ...)",
+     assay_parse_torchtitan, assay_detect_torchtitan, assay_torchtitan_metrics, false, false,
+     false},
+    {"maxtext", "JAX MaxText training log (completed step: N, key: value, ...)",
+     assay_parse_maxtext, assay_detect_maxtext, assay_maxtext_metrics, false, false, false},
     {NULL, NULL, NULL, NULL, NULL, false, false, false},
 };
 

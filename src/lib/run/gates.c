@@ -549,6 +549,9 @@ static void cvs_thresholds(const struct assay_thresholds *t, const struct assay_
 		assay_train_cvs_rows(train, false, &all);
 	if (train && assay_thresholds_every_match(t))
 		assay_train_cvs_old_rows(train, &all);
+	/* A TorchTitan or MaxText case: CVS's rows from the cell, its run checks. */
+	assay_cvs_train_rows(c->cell, &all);
+	assay_gate_cvs_train(c->cell, 0, &all, out);
 	if (assay_gate_thresholds(t, c->cell, &all, out, e) != ASSAY_OK)
 		assay_verdicts_add(out, ASSAY_VERDICT_FAIL, "threshold", "-", NAN, "", "",
 				   "cannot judge: %s", e->message);
