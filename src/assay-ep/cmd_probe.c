@@ -116,8 +116,15 @@ static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_
 	run.comm = comm, run.rank = rank, run.size = size;
 	int64_t ladder[1] = {p->tokens};
 	run.ladder = ladder, run.npoints = 1;
-	if (ep_routing_prepare("probe", routing, p->experts, p->topk, &run.dist))
+	/* Every rank reads a routing file: all refuse when one cannot. */
+	int bad = ep_routing_prepare("probe", routing, p->experts, p->topk, &run.dist) != 0,
+	    anybad = 0;
+	MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, comm));
+	if (anybad) {
+		if (!bad)
+			assay_ep_dist_release(&run.dist);
 		return ASSAY_USAGE;
+	}
 	run.base.dist = &run.dist;
 	if (ep_memory_check(&run, "probe")) {
 		assay_ep_dist_release(&run.dist);
