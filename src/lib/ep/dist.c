@@ -150,7 +150,7 @@ static assay_err file_load(struct assay_ep_dist *d, int64_t experts, struct assa
 		if (len && line[0] == '#')
 			continue;
 		if ((size_t)d->rows == cap) {
-			cap = cap ? cap * 2 : 1024;
+			cap = cap ? cap * 2 : 16;
 			d->ids = xrealloc(d->ids, cap * (size_t)d->topk * sizeof(*d->ids));
 		}
 		rc = file_row(d, line, len, lineno, experts, mark, d->ids + d->rows * d->topk, e);
