@@ -100,7 +100,8 @@ struct assay_mode {
 struct assay_sweep {
 	char *file;
 	char *suite;
-	char *routing;
+	char *routing;           /* the first of routings */
+	struct strlist routings; /* the routing factor: "uniform", "zipf:S", ... */
 	struct assay_mode modes[2];
 	size_t n_modes;
 	long long *ep_degrees;

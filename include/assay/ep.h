@@ -21,6 +21,8 @@
 
 enum assay_ep_precision { ASSAY_EP_BF16 = 0, ASSAY_EP_FP8 = 1 };
 
+struct assay_ep_dist;
+
 struct assay_ep_problem {
 	int64_t ep;      /* ranks */
 	int64_t tokens;  /* tokens per rank */
@@ -30,6 +32,8 @@ struct assay_ep_problem {
 	uint64_t seed;
 	int64_t scale_up_domain; /* ranks per domain (>= 1); ep means one domain */
 	enum assay_ep_precision precision;
+	/* The routing distribution (prepared, below); NULL: uniform. */
+	const struct assay_ep_dist *dist;
 };
 
 /* Validate sizes (ASSAY_USAGE, message names the field). */
@@ -62,6 +66,48 @@ struct assay_ep_routing {
 };
 void assay_ep_routing_build(const struct assay_ep_problem *p, struct assay_ep_routing *r);
 void assay_ep_routing_release(struct assay_ep_routing *r);
+/* ---- routing distributions (docs/ep.md, "Routing distributions") ----
+ * uniform: the counter routing above. zipf:S: expert of popularity rank r
+ * (a seeded permutation of the ids) weighted (r+1)^-S in fixed point.
+ * hot:K:P: experts 0..K-1 share a fraction P of the weight. file:PATH: one
+ * row of topk distinct expert ids per token, row t mod rows for token t.
+ * zipf and hot draw topk distinct experts per token without replacement
+ * from integer weights; every distribution is bit-exact from the seed. */
+enum assay_ep_dist_kind {
+	ASSAY_EP_DIST_UNIFORM,
+	ASSAY_EP_DIST_ZIPF,
+	ASSAY_EP_DIST_HOT,
+	ASSAY_EP_DIST_FILE
+};
+struct assay_ep_dist {
+	enum assay_ep_dist_kind kind;
+	char *spec;     /* as given, e.g. "zipf:1.2": the series label */
+	uint32_t s_q16; /* zipf exponent in units of 2^-16 */
+	int64_t hot_k;  /* hot experts */
+	double hot_p;   /* their share of the weight, 0 < P < 1 */
+	char *path;     /* file */
+	int64_t rows;   /* file: rows read */
+	int64_t topk;   /* file: ids per row */
+	int32_t *ids;   /* file: [rows][topk] */
+};
+/* Parse "uniform", "zipf:S" (0 <= S <= 4), "hot:K:P" or "file:PATH": the
+ * syntax only (ASSAY_USAGE, the message names --routing). */
+assay_err assay_ep_dist_parse(const char *spec, struct assay_ep_dist *d, struct assay_error *e);
+/* Check d against the shape and read a file (errors "PATH:LINE: ..."). */
+assay_err assay_ep_dist_prepare(struct assay_ep_dist *d, int64_t experts, int64_t topk,
+				struct assay_error *e);
+void assay_ep_dist_release(struct assay_ep_dist *d);
+/* The label of p's distribution: "uniform" when p->dist is NULL. */
+const char *assay_ep_dist_label(const struct assay_ep_problem *p);
+
+/* A router: the routing of p token by token in O(topk) per token (zipf
+ * and hot: O(topk log experts)) after O(experts) setup. */
+struct assay_ep_router;
+struct assay_ep_router *assay_ep_router_new(const struct assay_ep_problem *p);
+void assay_ep_router_route(struct assay_ep_router *rt, uint64_t token, int32_t *experts,
+			   float *weights);
+void assay_ep_router_free(struct assay_ep_router *rt);
+
 /* Distinct destination ranks of a token (ascending); returns how many. */
 int assay_ep_token_dests(const struct assay_ep_problem *p, const int32_t *experts, int32_t *dests);
 
@@ -70,6 +116,10 @@ struct assay_ep_route_stats {
 	double fanout_mean;    /* destination ranks per token */
 	int64_t fanout_min, fanout_max;
 	int64_t *recv_copies; /* [ep]: rows each rank receives (owned) */
+	/* Imbalance: max / mean of the (token, expert) pairs per expert and of
+	 * recv_copies per rank; 1 is perfectly even. */
+	int64_t expert_load_max;
+	double expert_load_mean, imbalance_expert, imbalance_rank;
 };
 void assay_ep_route_stats(const struct assay_ep_problem *p, const struct assay_ep_routing *r,
 			  struct assay_ep_route_stats *s);

@@ -90,6 +90,9 @@ struct assay_report_ep_point {
 	double bw_gbps;        /* bandwidth per rank, GB/s (1e9) */
 	double max_rel_error;  /* combine oracle's max_relative_error */
 	bool valid;            /* every oracle check passed */
+	/* The routing's max / mean load per expert and per rank (docs/ep.md);
+	 * NAN when the artifact did not record them. */
+	double imbalance_expert, imbalance_rank;
 };
 
 /* The ladder of one EP case: a phase (decode, prefill) of one component
@@ -105,6 +108,7 @@ struct assay_report_ep {
 	 * and precision: put the other factors here ("ep=8 · mi300x · normal");
 	 * NULL is one group. */
 	char *group;
+	char *routing; /* the routing distribution ("uniform", "zipf:1.2"), NULL when unknown */
 	struct assay_report_ep_point *points;
 	size_t npoints, points_alloc;
 };

@@ -169,6 +169,11 @@ static json_t *point_json(struct ep_run *run, struct ep_point *pt)
 	    timed ? comps : (json_decref(comps), json_null()));
 	json_object_set_new(json_object_get(doc, "correctness"), "timed", ep_verify_json(pt));
 	json_object_set_new(doc, "wall_seconds", json_real(pt->seconds));
+	json_t *rj = json_object_get(doc, "routing");
+	json_object_set_new(rj, "expert_load_max", json_integer(pt->rs.expert_load_max));
+	json_object_set_new(rj, "expert_load_mean", json_real(pt->rs.expert_load_mean));
+	json_object_set_new(rj, "imbalance_expert", json_real(pt->rs.imbalance_expert));
+	json_object_set_new(rj, "imbalance_rank", json_real(pt->rs.imbalance_rank));
 	json_object_set_new(doc, "copy", copy);
 	json_object_set_new(doc, "copy_pattern_us", us_or_null(pattern_p50(pt)));
 	json_object_set_new(doc, "ceiling_us", us_or_null(ceiling));
@@ -217,8 +222,8 @@ assay_err ep_write_artifact(struct ep_run *run, const char *outcome, const struc
 	    "mode", run->mode, "phase", run->phase, "precision", ep_precision_name(p->precision),
 	    "ep", (json_int_t)p->ep, "hidden", (json_int_t)p->hidden, "experts",
 	    (json_int_t)p->experts, "topk", (json_int_t)p->topk, "seed", (json_int_t)p->seed,
-	    "routing", "uniform", "scale_up_domain", (json_int_t)p->scale_up_domain, "tokens",
-	    ladder, "copy",
+	    "routing", assay_ep_dist_label(p), "scale_up_domain", (json_int_t)p->scale_up_domain,
+	    "tokens", ladder, "copy",
 	    run->be && run->be->host_copy ? (run->copy_set ? ep_copy_names[run->copy] : "auto")
 					  : NULL,
 	    "reduce", run->be && run->be->host_data ? ep_reduce_names[ep_reduce_isa()] : NULL,
@@ -245,11 +250,11 @@ void ep_print_table(struct ep_run *run)
 {
 	const struct assay_ep_problem *p = &run->base;
 	printf("assay-ep %s: ep %lld, %s %s, %s, hidden %lld, top-%lld of %lld, seed %llu, "
-	       "scale-up domain %lld, profile %s\n",
+	       "routing %s, scale-up domain %lld, profile %s\n",
 	       run->backend_name, (long long)p->ep, run->mode, run->phase,
 	       ep_precision_name(p->precision), (long long)p->hidden, (long long)p->topk,
-	       (long long)p->experts, (unsigned long long)p->seed, (long long)p->scale_up_domain,
-	       run->timing.profile);
+	       (long long)p->experts, (unsigned long long)p->seed, assay_ep_dist_label(p),
+	       (long long)p->scale_up_domain, run->timing.profile);
 	printf("%7s  %-11s %10s %10s %10s %10s %10s %12s  %s\n", "tokens", "component", "p50_us",
 	       "p99_us", "min_us", "xmin_p50", "GB/s/rank", "tokens/s", "verdict");
 	for (size_t i = 0; i < run->npoints; i++) {
@@ -274,8 +279,10 @@ void ep_print_table(struct ep_run *run)
 			ep_ll_print_point(run, pt);
 			continue;
 		}
-		printf("%7s  max_relative_error %s%.3g (gate %.5f)", "",
-		       isnan(err) ? "not finite " : "", isnan(err) ? 0.0 : err, ASSAY_EP_GATE);
+				printf(
+		    "%7s  max_relative_error %s%.3g (gate %.5f), imbalance expert %.2f rank %.2f",
+		    "", isnan(err) ? "not finite " : "", isnan(err) ? 0.0 : err, ASSAY_EP_GATE,
+		    pt->rs.imbalance_expert, pt->rs.imbalance_rank);
 		double ceiling, eff;
 		ep_point_ceiling(pt, &ceiling, &eff);
 		if (ceiling >= 0)

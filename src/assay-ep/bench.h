@@ -139,7 +139,8 @@ const char *ep_precision_name(enum assay_ep_precision p);
 struct ep_run {
 	/* arguments */
 	const char *backend_name, *phase, *mode, *workload, *out_file;
-	struct assay_ep_problem base; /* tokens unused */
+	struct assay_ep_problem base; /* tokens unused; base.dist = &dist */
+	struct assay_ep_dist dist;    /* --routing, prepared */
 	int64_t *ladder;
 	size_t npoints;
 	struct assay_timing timing;
@@ -280,12 +281,24 @@ void ep_backend_names_fill(void);
  * deepseek-v3 reference sizes): ep_shape_cli is their table. */
 struct ep_shape_opts {
 	long long hidden, experts, topk, seed;
+	const char *routing; /* --routing SPEC; NULL: uniform */
 };
 #define EP_SHAPE_DEFAULTS                                                                          \
 	{                                                                                          \
 		.hidden = 7168, .experts = 256, .topk = 8, .seed = 67                              \
 	}
 extern const struct cli_opt ep_shape_cli[];
+/* The shape is the deepseek-v3 reference (hidden, experts, topk, seed). */
+bool ep_shape_is_reference(const struct ep_shape_opts *sh);
+/* --routing SPEC (NULL: uniform) parsed and checked against the shape into
+ * d, a routing file read: 0, or ASSAY_USAGE after "assay-ep CMD: ...". */
+int ep_routing_prepare(const char *cmd, const char *spec, int64_t experts, int64_t topk,
+		       struct assay_ep_dist *d);
+/* The memory check of run and probe: the largest point of run's ladder,
+ * summed over the ranks of each node, against the node's MemAvailable
+ * (collective over run->comm): 0, or ASSAY_USAGE after "assay-ep CMD:
+ * --tokens T needs ..." naming the most tokens per rank that fit. */
+int ep_memory_check(struct ep_run *run, const char *cmd);
 /* Parse argv[1..argc) by the table opts into args (assay-ep's rules: each
  * option is "--name VALUE", CLI_INT within [min, max], CLI_STRING at least
  * min characters, CLI_CHOICE one of choices): 0, or ASSAY_USAGE after

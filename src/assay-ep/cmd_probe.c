@@ -64,7 +64,8 @@ static const struct cli_opt probe_opts[] = {
 const struct cli_spec ep_probe_spec = {
     .name = "probe",
     .usage = "mpirun -np EP assay-ep probe --shape --tokens T [--hidden N] [--experts N]\n"
-	     "    [--topk N] [--seed N] [--precision bf16|fp8] [--reps N] [--out FILE]\n"
+	     "    [--topk N] [--seed N] [--routing SPEC] [--precision bf16|fp8] [--reps N]\n"
+	     "    [--out FILE]\n"
 	     "mpirun -np EP assay-ep probe [--stream] [--bytes N] [--reps N] [--out FILE]",
     .about = "--shape: the copy ceiling of one ladder point (T tokens per rank, EP = the\n"
 	     "number of ranks, the workload of assay-ep run): every rank copies each of\n"
@@ -104,18 +105,31 @@ static int write_doc(const char *out, json_t *doc)
 }
 
 static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_problem *p,
-		       int reps, const char *out)
+		       const char *routing, int reps, const char *out)
 {
 	struct assay_error e;
-	if (assay_ep_problem_check(p, &e) != ASSAY_OK) {
-		if (rank == 0)
-			fprintf(stderr, "assay-ep probe: %s\n", e.message);
-		return ASSAY_USAGE;
-	}
+	if (assay_ep_problem_check(p, &e) != ASSAY_OK)
+		return ep_usage("probe", "%s", e.message);
 	struct ep_run run;
 	memset(&run, 0, sizeof(run));
 	run.base = *p;
 	run.comm = comm, run.rank = rank, run.size = size;
+	int64_t ladder[1] = {p->tokens};
+	run.ladder = ladder, run.npoints = 1;
+	/* Every rank reads a routing file: all refuse when one cannot. */
+	int bad = ep_routing_prepare("probe", routing, p->experts, p->topk, &run.dist) != 0,
+	    anybad = 0;
+	MPI_CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, comm));
+	if (anybad) {
+		if (!bad)
+			assay_ep_dist_release(&run.dist);
+		return ASSAY_USAGE;
+	}
+	run.base.dist = &run.dist;
+	if (ep_memory_check(&run, "probe")) {
+		assay_ep_dist_release(&run.dist);
+		return ASSAY_USAGE;
+	}
 	struct ep_point pt;
 	memset(&pt, 0, sizeof(pt));
 	ep_point_stage(&run, &pt, p->tokens);
@@ -129,11 +143,13 @@ static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_
 		int best = pt.pattern_copy;
 		printf("assay-ep probe --shape: ep %d, tokens %lld per rank, hidden %lld, %s, "
 		       "top-%lld "
-		       "of %lld, seed %llu: %lld records copied, %.0f dispatch bytes per rank, "
-		       "%d rounds\n",
+		       "of %lld, seed %llu, routing %s (imbalance: expert %.2f, rank %.2f): %lld "
+		       "records copied, %.0f dispatch bytes per rank, %d rounds\n",
 		       size, (long long)p->tokens, (long long)p->hidden,
 		       ep_precision_name(p->precision), (long long)p->topk, (long long)p->experts,
-		       (unsigned long long)p->seed, (long long)pt.rs.routed_copies, bytes, reps);
+		       (unsigned long long)p->seed, assay_ep_dist_label(&run.base),
+		       pt.rs.imbalance_expert, pt.rs.imbalance_rank, (long long)pt.rs.routed_copies,
+		       bytes, reps);
 		printf("copy memcpy   p50 %10.1f us %8.2f GB/s per rank\n", pt.copy_us[0], gb[0]);
 		printf("copy nt       p50 %10.1f us %8.2f GB/s per rank\n", pt.copy_us[1], gb[1]);
 		printf("ceiling_us %.1f (p50 of the faster routine, %s; %.2f GB/s per rank)\n",
@@ -150,12 +166,15 @@ static int probe_shape(MPI_Comm comm, int rank, int size, const struct assay_ep_
 			    (json_int_t)ep_point_bytes(&pt, EP_DISPATCH), "reps", reps, "memcpy_us",
 			    pt.copy_us[0], "nt_us", pt.copy_us[1], "ceiling_us", pt.copy_us[best],
 			    "copy", ep_copy_names[best]);
+			json_object_set_new(doc, "routing",
+					    json_string(assay_ep_dist_label(&run.base)));
 			code = assay_err_worst(code, write_doc(out, doc));
 		}
 		fflush(stdout);
 	}
 	MPI_CHECK(MPI_Bcast(&code, 1, MPI_INT, 0, comm));
 	ep_point_unstage(&pt);
+	assay_ep_dist_release(&run.dist);
 	return code;
 }
 
@@ -272,7 +291,7 @@ int ep_cmd_probe(int argc, char **argv)
 					     .seed = (uint64_t)sh.seed,
 					     .scale_up_domain = size,
 					     .precision = (enum assay_ep_precision)precision};
-		int code = probe_shape(comm, rank, size, &p, (int)reps, out);
+		int code = probe_shape(comm, rank, size, &p, sh.routing, (int)reps, out);
 		MPI_Finalize();
 		return code;
 	}

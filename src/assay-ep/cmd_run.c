@@ -318,11 +318,13 @@ static int fill_problem(struct ep_run *run, const struct ep_shape_opts *sh, long
 		if (assay_ep_problem_check(p, &e) != ASSAY_OK)
 			return ep_usage("run", "%s", e.message);
 	}
-	const struct ep_shape_opts reference = EP_SHAPE_DEFAULTS;
 	if (!run->workload)
-		run->workload = !memcmp(sh, &reference, sizeof(*sh)) ? "deepseek-v3" : "custom";
-	int rc = 0;
-	if (run->out_file) {
+		run->workload = ep_shape_is_reference(sh) ? "deepseek-v3" : "custom";
+	int rc = ep_routing_prepare("run", sh->routing, p->experts, p->topk, &run->dist);
+	if (rc)
+		return rc;
+	p->dist = &run->dist;
+	if (!rc && run->out_file) {
 		char *dir = xstrdup(run->out_file), *slash = strrchr(dir, '/');
 		if (slash)
 			*slash = '\0';
@@ -411,56 +413,6 @@ static int parse_args(int argc, char **argv, struct ep_run *run)
 	if (!rc)
 		rc = check_ll(run, &a);
 	return rc ? rc : fill_problem(run, &a.sh, a.ep, a.sud, prec);
-}
-
-static double memory_available(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	double kb = -1;
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	if (kb >= 0)
-		return kb * 1024;
-	return (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-}
-
-/* The largest point's host memory, summed over the ranks of each node,
- * against the node's available memory: refuse (exit 2) before allocating. */
-static int memory_check(struct ep_run *run)
-{
-	double need = 0;
-	int64_t tokens = run->ladder[0];
-	for (size_t i = 0; i < run->npoints; i++) {
-		double m = run->ll ? ep_ll_point_memory(run, run->ladder[i])
-				   : ep_point_memory(run, run->ladder[i]);
-		if (m > need)
-			need = m, tokens = run->ladder[i];
-	}
-	MPI_Comm node;
-	int nrank = 1;
-	double node_need = 0, avail = memory_available();
-	MPI_CHECK(MPI_Comm_split_type(run->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-	MPI_CHECK(MPI_Comm_size(node, &nrank));
-	MPI_CHECK(MPI_Allreduce(&need, &node_need, 1, MPI_DOUBLE, MPI_SUM, node));
-	MPI_CHECK(MPI_Comm_free(&node));
-	struct {
-		double v;
-		int rank;
-	} mine = {node_need - avail, run->rank}, worst;
-	MPI_CHECK(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, run->comm));
-	if (worst.v <= 0)
-		return 0;
-	double fig[3] = {node_need, avail, nrank};
-	MPI_CHECK(MPI_Bcast(fig, 3, MPI_DOUBLE, worst.rank, run->comm));
-	return ep_usage("run",
-			"tokens %lld needs %.0f bytes of memory on one node (%.0f ranks, an upper "
-			"bound), but %.0f bytes are available (MemAvailable); lower --tokens, "
-			"--hidden or the timing samples",
-			(long long)tokens, fig[0], fig[2], fig[1]);
 }
 
 /* Exit code and outcome; reasons collected for the artifact. */
@@ -578,6 +530,7 @@ int ep_cmd_run(int argc, char **argv)
 	int rc = parse_args(argc, argv, &run);
 	if (rc) {
 		free(run.ladder);
+		assay_ep_dist_release(&run.dist);
 		return ep_usage_done(rc);
 	}
 	run.started = assay_monotonic();
@@ -585,6 +538,7 @@ int ep_cmd_run(int argc, char **argv)
 	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
 		fprintf(stderr, "assay-ep: MPI_Init failed\n");
 		free(run.ladder);
+		assay_ep_dist_release(&run.dist);
 		return ASSAY_INFRA;
 	}
 	run.comm = MPI_COMM_WORLD;
@@ -601,7 +555,7 @@ int ep_cmd_run(int argc, char **argv)
 			 "--ep %lld but %d MPI ranks: run it as mpirun -np %lld assay-ep run ...",
 			 (long long)run.base.ep, run.size, (long long)run.base.ep);
 		code = ASSAY_USAGE;
-	} else if (memory_check(&run)) {
+	} else if (ep_memory_check(&run, "run")) {
 		code = ASSAY_USAGE;
 	} else if ((run.be = ep_backend_find(run.backend_name)),
 		   setup_backend(&run, reason, sizeof(reason)) != ASSAY_OK) {
@@ -633,6 +587,7 @@ int ep_cmd_run(int argc, char **argv)
 	}
 	strlist_clear(&reasons);
 	free(run.ladder);
+	assay_ep_dist_release(&run.dist);
 	MPI_Finalize();
 	return code;
 }

@@ -1,8 +1,10 @@
 /* Shared pieces of assay-ep: the backend table, the precision names, copy routines (memcpy and
  * non-temporal stores), per-point staging (destinations, slots, send
  * records) and the combine reduction every host backend uses. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -111,6 +113,8 @@ int64_t ep_point_bytes(const struct ep_point *pt, int comp)
 
 double ep_point_memory(const struct ep_run *run, int64_t tokens)
 {
+	if (run->ll) /* the low-latency mode's fixed buffers (lowlat.c) */
+		return ep_ll_point_memory(run, tokens);
 	struct assay_ep_problem p = run->base;
 	p.tokens = tokens;
 	struct assay_ep_layout l;
@@ -130,6 +134,70 @@ double ep_point_memory(const struct ep_run *run, int64_t tokens)
 	need += nsamp * 8 * 4 * 3 + nchain * 8 * (3 + E); /* samples, reduced on rank 0 */
 	need += nsamp * 3 + nchain;                       /* timed-call checks (verify.c) */
 	return need + (1 << 20);
+}
+
+static double memory_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	double kb = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (kb >= 0)
+		return kb * 1024;
+	return (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+}
+
+/* The most tokens per rank whose point fits in avail bytes with nrank
+ * ranks per node (ep_point_memory grows with tokens), 0 when none. */
+static int64_t tokens_that_fit(const struct ep_run *run, double avail, double nrank)
+{
+	int64_t lo = 0, hi = 1ll << 31;
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo + 1) / 2;
+		if (ep_point_memory(run, mid) * nrank <= avail)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+int ep_memory_check(struct ep_run *run, const char *cmd)
+{
+	double need = 0;
+	int64_t tokens = run->ladder[0];
+	for (size_t i = 0; i < run->npoints; i++) {
+		double m = ep_point_memory(run, run->ladder[i]);
+		if (m > need)
+			need = m, tokens = run->ladder[i];
+	}
+	MPI_Comm node;
+	int nrank = 1;
+	double node_need = 0, avail = memory_available();
+	MPI_CHECK(MPI_Comm_split_type(run->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+	MPI_CHECK(MPI_Comm_size(node, &nrank));
+	MPI_CHECK(MPI_Allreduce(&need, &node_need, 1, MPI_DOUBLE, MPI_SUM, node));
+	MPI_CHECK(MPI_Comm_free(&node));
+	struct {
+		double v;
+		int rank;
+	} mine = {node_need - avail, run->rank}, worst;
+	MPI_CHECK(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, run->comm));
+	if (worst.v <= 0)
+		return 0;
+	double fig[3] = {node_need, avail, nrank};
+	MPI_CHECK(MPI_Bcast(fig, 3, MPI_DOUBLE, worst.rank, run->comm));
+	return ep_usage(cmd,
+			"--tokens %lld needs %.0f bytes of memory on one node (%.0f ranks, an "
+			"upper bound), but %.0f bytes are available (MemAvailable): at most %lld "
+			"tokens per rank fit with this shape; lower --tokens, --hidden, --topk or "
+			"the timing samples",
+			(long long)tokens, fig[0], fig[2], fig[1],
+			(long long)tokens_that_fit(run, fig[1], fig[2]));
 }
 
 void ep_point_drop_buffers(struct ep_point *pt)

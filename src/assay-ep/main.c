@@ -222,6 +222,33 @@ const struct cli_opt ep_shape_cli[] = {
      .max = (long long)(~0ull >> 1),
      .help = "routing and activation seed",
      .def = "67"},
+    {.type = CLI_STRING,
+     .name = "routing",
+     .arg = "SPEC",
+     .off = offsetof(A, routing),
+     .min = 1,
+     .help = "routing distribution: uniform, zipf:S, hot:K:P or\nfile:PATH (docs/ep.md)",
+     .def = "uniform"},
     CLI_OPT_END,
 };
 #undef A
+
+bool ep_shape_is_reference(const struct ep_shape_opts *sh)
+{
+	const struct ep_shape_opts r = EP_SHAPE_DEFAULTS;
+	return sh->hidden == r.hidden && sh->experts == r.experts && sh->topk == r.topk &&
+	       sh->seed == r.seed;
+}
+
+int ep_routing_prepare(const char *cmd, const char *spec, int64_t experts, int64_t topk,
+		       struct assay_ep_dist *d)
+{
+	struct assay_error e;
+	if (assay_ep_dist_parse(spec ? spec : "uniform", d, &e) != ASSAY_OK)
+		return ep_usage(cmd, "%s", e.message);
+	if (assay_ep_dist_prepare(d, experts, topk, &e) != ASSAY_OK) {
+		assay_ep_dist_release(d);
+		return ep_usage(cmd, "%s", e.message);
+	}
+	return 0;
+}

@@ -62,11 +62,13 @@ const struct cli_spec cmd_matrix_spec = {
 static void print_summary(const struct assay_matrix *m, const struct assay_registry *reg,
 			  const struct assay_sweep *sw)
 {
+	char *routings = sw->routings.n ? strlist_join(&sw->routings, ", ") : xstrdup(sw->routing);
 	printf(
 	    "suite %s: workload %s (hidden %lld, experts %lld, top-%lld, seed %lld), routing %s, "
 	    "timing %s\n",
 	    sw->suite, sw->workload.name, sw->workload.hidden, sw->workload.experts,
-	    sw->workload.topk, sw->workload.seed, sw->routing, sw->timing.profile);
+	    sw->workload.topk, sw->workload.seed, routings, sw->timing.profile);
+	free(routings);
 	int w = 10; /* the sku column: as wide as the longest name */
 	for (size_t i = 0; i < reg->n; i++)
 		if ((int)strlen(reg->v[i].sku) > w)

@@ -147,6 +147,51 @@ static const char *sweep(const char *text)
 	return "ok";
 }
 
+/* The routing factor: absent is uniform, a string one routing, a list
+ * several; each checked as assay-ep --routing checks it. */
+static void test_sweep_routing(void **state)
+{
+	(void)state;
+	static const char *const rest = "\"ep_degrees\": [2], \"precisions\": [\"bf16\"], "
+					"\"timing\": {\"profile\": \"quick\"}, " WORKLOAD "}";
+	static const char *const head = "{\"suite\": \"s\", \"modes\": {\"normal\": [\"decode\"]},";
+	const char *cases[][2] = {
+	    {"", "uniform"},
+	    {"\"routing\": \"zipf:0.8\",", "zipf:0.8"},
+	    {"\"routing\": [\"file:t.txt\", \"hot:7:0.25\", \"uniform\"],",
+	     "file:t.txt,hot:7:0.25,uniform"},
+	    {"\"routing\": [\"hot:8:0.5\"],",
+	     "s.json: $.routing[0]: expected uniform, zipf:S (S from 0 to 4), hot:K:P (1 <= K < "
+	     "experts (8), 0 < P < 1) or file:PATH, got \"hot:8:0.5\""},
+	    {"\"routing\": \"zipf:-1\",",
+	     "s.json: $.routing: expected uniform, zipf:S (S from 0 to 4), hot:K:P (1 <= K < "
+	     "experts (8), 0 < P < 1) or file:PATH, got \"zipf:-1\""},
+	    {"\"routing\": \"hot:2:1\",",
+	     "s.json: $.routing: expected uniform, zipf:S (S from 0 to 4), hot:K:P (1 <= K < "
+	     "experts (8), 0 < P < 1) or file:PATH, got \"hot:2:1\""},
+	    {"\"routing\": [],",
+	     "s.json: $.routing: expected a non-empty array of strings, got []"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = xasprintf("%s%s%s", head, cases[i][0], rest);
+		struct assay_error e;
+		struct assay_sweep s;
+		json_t *doc = assay_json_loadb(text, strlen(text), "s.json", &e);
+		assert_non_null(doc);
+		if (assay_sweep_parse(doc, "s.json", &s, &e) == ASSAY_OK) {
+			char *got = strlist_join(&s.routings, ",");
+			assert_string_equal(got, cases[i][1]);
+			assert_string_equal(s.routing, s.routings.v[0]);
+			free(got);
+			assay_sweep_release(&s);
+		} else {
+			assert_string_equal(assay_error_format(&e, msg, sizeof(msg)), cases[i][1]);
+		}
+		json_decref(doc);
+		free(text);
+	}
+}
+
 static void test_sweep_errors(void **state)
 {
 	(void)state;
@@ -255,9 +300,8 @@ static void test_timing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_registry_ok),
-	    cmocka_unit_test(test_registry_errors),
-	    cmocka_unit_test(test_sweep_errors),
+	    cmocka_unit_test(test_registry_ok),  cmocka_unit_test(test_registry_errors),
+	    cmocka_unit_test(test_sweep_errors), cmocka_unit_test(test_sweep_routing),
 	    cmocka_unit_test(test_timing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

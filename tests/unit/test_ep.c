@@ -453,11 +453,11 @@ static void test_problem_and_stats(void **state)
 				     .seed = 67,
 				     .scale_up_domain = 3};
 	assert_int_equal(assay_ep_problem_check(&p, &e), ASSAY_USAGE);
-	assert_string_equal(e.message, "experts (256) must be a multiple of ep (3)");
+	assert_string_equal(e.message, "--experts (256) must be a multiple of --ep (3)");
 	p.ep = 2;
 	p.hidden = 16;
 	assert_int_equal(assay_ep_problem_check(&p, &e), ASSAY_USAGE);
-	assert_string_equal(e.message, "hidden must be from 32 to 1048576, got 16");
+	assert_string_equal(e.message, "--hidden must be from 32 to 1048576, got 16");
 	p.hidden = 64;
 	p.topk = 300;
 	assert_int_equal(assay_ep_problem_check(&p, &e), ASSAY_USAGE);

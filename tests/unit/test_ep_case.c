@@ -100,6 +100,48 @@ static void test_valid(void **state)
 	free(text);
 }
 
+/* A skewed routing (written by assay-ep run --routing hot:2:0.6, 16
+ * experts, top-4, EP 2): its imbalance per point becomes rows of component
+ * "routing", and its series differ from the uniform case's. */
+static void test_routing(void **state)
+{
+	(void)state;
+	size_t len, ulen;
+	char *text = load("ep-case-routing.json", &len), *utext = load("ep-case-valid.json", &ulen);
+	struct assay_parse_opts o = {.file = "case.json"};
+	struct assay_rows rows = ASSAY_ROWS_INIT, urows = ASSAY_ROWS_INIT;
+	struct assay_error e;
+	assert_int_equal(assay_parse_ep_case(text, len, &o, &rows, &e), ASSAY_OK);
+	assert_int_equal(assay_parse_ep_case(utext, ulen, &o, &urows, &e), ASSAY_OK);
+	/* 2 points x (4 x 14 timed + 2 oracle + 2 imbalance) */
+	assert_int_equal(rows.n, 2 * (4 * 14 + 2 + 2));
+	const struct assay_row *r = find(&rows, 1, "routing", "imbalance_expert", "max_over_mean");
+	assert_true(r && r->value == 4.0 && r->direction == ASSAY_DIR_LOWER);
+	assert_string_equal(r->unit, "ratio");
+	r = find(&rows, 1, "routing", "imbalance_rank", "max_over_mean");
+	assert_true(r && r->value == 2.0);
+	r = find(&rows, 4, "routing", "imbalance_rank", "max_over_mean");
+	assert_true(r && r->value > 1.142857 && r->value < 1.142858);
+	r = find(&rows, 4, "dispatch", "latency_us", "p50");
+	assert_string_equal(json_string_value(json_object_get(r->series, "routing")), "hot:2:0.6");
+	const struct assay_row *u = find(&urows, 4, "dispatch", "latency_us", "p50");
+	assert_string_equal(json_string_value(json_object_get(u->series, "routing")), "uniform");
+	assert_string_not_equal(r->series_key, u->series_key);
+	/* A bad imbalance is located. */
+	const char *at = strstr(text, "\"imbalance_rank\": 2.0");
+	assert_non_null(at);
+	char *bad = xasprintf("%.*s\"imbalance_rank\": \"x\"%s", (int)(at - text), text,
+			      at + strlen("\"imbalance_rank\": 2.0"));
+	assay_rows_release(&rows);
+	assert_int_equal(assay_parse_ep_case(bad, strlen(bad), &o, &rows, &e), ASSAY_USAGE);
+	assert_string_equal(e.path, "$.points[0].routing.imbalance_rank");
+	free(bad);
+	assay_rows_release(&rows);
+	assay_rows_release(&urows);
+	free(text);
+	free(utext);
+}
+
 static void test_invalid_and_unsupported(void **state)
 {
 	(void)state;
@@ -237,7 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_valid),     cmocka_unit_test(test_invalid_and_unsupported),
 	    cmocka_unit_test(test_errors),    cmocka_unit_test(test_prefixes),
-	    cmocka_unit_test(test_mutations),
+	    cmocka_unit_test(test_mutations), cmocka_unit_test(test_routing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

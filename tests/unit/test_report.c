@@ -89,6 +89,11 @@ static void test_write(void **state)
 	struct assay_report r;
 	assay_report_init(&r);
 	assay_report_sample(&r, 16);
+	/* A skewed ladder: its routing and imbalance reach the EP data points. */
+	assert_true(r.nep > 0 && r.ep[0].npoints > 0);
+	assay_report_set(&r.ep[0].routing, "hot:8:0.5");
+	r.ep[0].points[0].imbalance_expert = 7.25;
+	r.ep[0].points[0].imbalance_rank = 3.5;
 	struct assay_error e;
 	assert_int_equal(assay_report_write(&r, out, &e), ASSAY_OK);
 	const char *files[] = {"report.html", "junit.xml", "summary.md"};
@@ -100,6 +105,12 @@ static void test_write(void **state)
 		assert_true(len > 500);
 		/* The sample's own secret never reaches a file. */
 		assert_null(strstr(text, "hf_sampleSECRET42"));
+		if (i == 0)
+			assert_true(
+			    strstr(text, "<th class=\"num\">Imbalance per expert</th>") &&
+			    strstr(text,
+				   "<td>hot:8:0.5</td><td class=\"num\" data-v=\"7.25\">7.25<") &&
+			    strstr(text, "data-v=\"3.5\">3.5<"));
 		free(text);
 		unlink(p);
 		free(p);

@@ -56,14 +56,15 @@ static void ep_row(struct assay_rows *rows, const char *backend, int ep, const c
 {
 	struct assay_row *r = assay_rows_add(rows);
 	assay_row_init(r);
-	json_t *s =
-	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:I, s:s}", "cluster", "lab", "scale",
-		      "1x2", "precision", "bf16", "backend", backend, "phase", "decode", "ep", ep,
-		      "component", component, "tokens", (json_int_t)tokens, "verdict", "valid");
+	json_t *s = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:I, s:s, s:s}", "cluster",
+			      "lab", "scale", "1x2", "precision", "bf16", "backend", backend,
+			      "phase", "decode", "ep", ep, "component", component, "tokens",
+			      (json_int_t)tokens, "verdict", "valid", "routing", "zipf:1.2");
 	bool bw = !strcmp(metric, "gbps_per_rank"), pass = !strcmp(metric, "oracle_pass");
 	const char *unit = bw                                      ? "GB/s"
 			   : pass                                  ? "bool"
 			   : !strcmp(metric, "max_relative_error") ? "ratio"
+			   : !strcmp(component, "routing")         ? "ratio"
 								   : "us";
 	assay_row_set(r, s, metric, stat, v, unit, bw || pass ? ASSAY_DIR_HIGHER : ASSAY_DIR_LOWER);
 	struct assay_error e;
@@ -134,6 +135,10 @@ static void make_run(const char *rev, double v, int ep, bool folder, char id[64]
 				ep_row(&rows, "mpi", ep, "oracle", t, "max_relative_error", "max",
 				       0.01);
 				ep_row(&rows, "mpi", ep, "oracle", t, "oracle_pass", "all", t != 4);
+				ep_row(&rows, "mpi", ep, "routing", t, "imbalance_expert",
+				       "max_over_mean", 2.5 + t);
+				ep_row(&rows, "mpi", ep, "routing", t, "imbalance_rank",
+				       "max_over_mean", 1.5);
 			}
 		} else if (i == 1) {
 			plain_row(&rows, "tokens_per_s", v, rev);
@@ -332,6 +337,10 @@ static void test_ep_ladders(void **state)
 	assert_true(ep->points[2].max_rel_error == 0.01);
 	assert_true(ep->points[0].valid);
 	assert_false(ep->points[2].valid);
+	/* The routing and its imbalance (issue 36), not followed in history. */
+	assert_string_equal(ep->routing, "zipf:1.2");
+	assert_true(ep->points[2].imbalance_expert == 6.5);
+	assert_true(ep->points[2].imbalance_rank == 1.5);
 	/* History follows roundtrip p50, p99, bandwidth and max_relative_error
 	 * per point, and every plain series. */
 	assert_int_equal(r.nhistory, 3 * 4 + 1);

@@ -13,7 +13,66 @@ static const char *const sweep_keys[] = {"suite",      "routing", "modes",    "e
 static const char *const workload_keys[] = {"name", "hidden",        "topk", "experts",
 					    "seed", "token_ladders", NULL};
 static const char *const mode_names[] = {"normal", "low-latency", NULL};
-static const char *const routings[] = {"uniform", NULL};
+
+/* One routing of the factor, as assay-ep --routing takes it (docs/ep.md,
+ * "Routing distributions"): uniform, zipf:S (a decimal from 0 to 4),
+ * hot:K:P (1 <= K < experts, 0 < P < 1) or file:PATH. The syntax only
+ * (config/ cannot reach ep/): assay-ep reads a routing file itself. */
+static bool decimal(const char *s, size_t n, double min, double max, bool open)
+{
+	size_t digits = 0, dots = 0;
+	for (size_t i = 0; i < n; i++)
+		digits += s[i] >= '0' && s[i] <= '9', dots += s[i] == '.';
+	if (!digits || dots > 1 || digits + dots != n)
+		return false;
+	char *t = xstrndup(s, n);
+	double v = strtod(t, NULL);
+	free(t);
+	return open ? v > min && v < max : v >= min && v <= max;
+}
+
+static bool routing_ok(const char *r, long long experts)
+{
+	if (!strcmp(r, "uniform"))
+		return true;
+	if (assay_starts_with(r, "zipf:"))
+		return decimal(r + 5, strlen(r + 5), 0, 4, false);
+	if (assay_starts_with(r, "file:"))
+		return r[5] != '\0';
+	const char *colon = assay_starts_with(r, "hot:") ? strchr(r + 4, ':') : NULL;
+	if (!colon || colon == r + 4)
+		return false;
+	long long k = 0;
+	for (const char *q = r + 4; q < colon; q++)
+		if (*q < '0' || *q > '9' || (k = k * 10 + (*q - '0')) >= experts)
+			return false;
+	return k >= 1 && decimal(colon + 1, strlen(colon + 1), 0, 1, true);
+}
+
+static int parse_routing(struct assay_cfg *c, const json_t *doc, struct assay_sweep *s)
+{
+	json_t *v = json_object_get(doc, "routing");
+	if (!v)
+		strlist_push(&s->routings, "uniform");
+	else if (json_is_string(v))
+		strlist_push(&s->routings, json_string_value(v));
+	else if (assay_cfg_string_list(c, doc, "$", "routing", ASSAY_CFG_REQUIRED, NULL,
+				       &s->routings) < 0)
+		return -1;
+	for (size_t i = 0; i < s->routings.n; i++) {
+		if (routing_ok(s->routings.v[i], s->workload.experts))
+			continue;
+		char ip[64];
+		if (json_is_array(v))
+			assay_json_path_index(ip, sizeof(ip), "$.routing", i);
+		return assay_cfg_fail(c, json_is_array(v) ? ip : "$.routing",
+				      "expected uniform, zipf:S (S from 0 to 4), hot:K:P (1 <= K "
+				      "< experts (%lld), 0 < P < 1) or file:PATH, got \"%s\"",
+				      s->workload.experts, s->routings.v[i]);
+	}
+	s->routing = xstrdup(s->routings.v[0]);
+	return 0;
+}
 
 static int parse_workload(struct assay_cfg *c, const json_t *w, struct assay_sweep *s)
 {
@@ -98,12 +157,10 @@ assay_err assay_sweep_parse(const json_t *doc, const char *file, struct assay_sw
 	    assay_cfg_string(&c, doc, "$", "suite", ASSAY_CFG_REQUIRED, &str) < 0)
 		goto fail;
 	s->suite = xstrdup(str);
-	if (assay_cfg_enum(&c, doc, "$", "routing", ASSAY_CFG_REQUIRED, routings, &str) < 0)
-		goto fail;
-	s->routing = xstrdup(str);
-	/* The workload first: modes refer to its ladders, EP sizes to its experts. */
+	/* The workload first: modes refer to its ladders, EP sizes and hot
+	 * routings to its experts. */
 	if (assay_cfg_member(&c, doc, "$", "workload", ASSAY_CFG_REQUIRED, JSON_OBJECT, &m) < 0 ||
-	    parse_workload(&c, m, s) < 0)
+	    parse_workload(&c, m, s) < 0 || parse_routing(&c, doc, s) < 0)
 		goto fail;
 	if (assay_cfg_member(&c, doc, "$", "modes", ASSAY_CFG_REQUIRED, JSON_OBJECT, &m) < 0 ||
 	    parse_modes(&c, m, s) < 0)
@@ -163,6 +220,7 @@ void assay_sweep_release(struct assay_sweep *s)
 	free(s->file);
 	free(s->suite);
 	free(s->routing);
+	strlist_clear(&s->routings);
 	for (size_t i = 0; i < s->n_modes; i++) {
 		free(s->modes[i].name);
 		strlist_clear(&s->modes[i].phases);

@@ -11,32 +11,38 @@
 assay_err assay_ep_problem_check(const struct assay_ep_problem *p, struct assay_error *e)
 {
 	if (p->ep < 1)
-		return assay_error_set(e, ASSAY_USAGE, "ep must be at least 1, got %" PRId64,
+		return assay_error_set(e, ASSAY_USAGE, "--ep must be at least 1, got %" PRId64,
 				       p->ep);
 	if (p->tokens < 1)
-		return assay_error_set(e, ASSAY_USAGE, "tokens must be at least 1, got %" PRId64,
+		return assay_error_set(e, ASSAY_USAGE, "--tokens must be at least 1, got %" PRId64,
 				       p->tokens);
 	if (p->hidden < ASSAY_EP_ID_COLUMNS || p->hidden > (1 << 20))
 		return assay_error_set(
-		    e, ASSAY_USAGE, "hidden must be from 32 to 1048576, got %" PRId64, p->hidden);
+		    e, ASSAY_USAGE, "--hidden must be from 32 to 1048576, got %" PRId64, p->hidden);
 	if (p->experts < 1 || p->experts > (1 << 20))
-		return assay_error_set(
-		    e, ASSAY_USAGE, "experts must be from 1 to 1048576, got %" PRId64, p->experts);
+		return assay_error_set(e, ASSAY_USAGE,
+				       "--experts must be from 1 to 1048576, got %" PRId64,
+				       p->experts);
 	if (p->experts % p->ep)
-		return assay_error_set(
-		    e, ASSAY_USAGE, "experts (%" PRId64 ") must be a multiple of ep (%" PRId64 ")",
-		    p->experts, p->ep);
+		return assay_error_set(e, ASSAY_USAGE,
+				       "--experts (%" PRId64
+				       ") must be a multiple of --ep (%" PRId64 ")",
+				       p->experts, p->ep);
 	if (p->topk < 1 || p->topk > p->experts)
 		return assay_error_set(e, ASSAY_USAGE,
-				       "topk must be from 1 to experts (%" PRId64 "), got %" PRId64,
+				       "--topk must be from 1 to --experts (%" PRId64
+				       "), got %" PRId64,
 				       p->experts, p->topk);
 	if (p->scale_up_domain < 1)
 		return assay_error_set(e, ASSAY_USAGE,
-				       "scale-up domain must be at least 1, got %" PRId64,
+				       "--scale-up-domain must be at least 1, got %" PRId64,
 				       p->scale_up_domain);
 	if ((uint64_t)p->tokens * (uint64_t)p->ep > UINT32_MAX)
-		return assay_error_set(
-		    e, ASSAY_USAGE, "tokens * ep must stay below 2^32 (the source id is 32 bits)");
+		return assay_error_set(e, ASSAY_USAGE,
+				       "tokens per rank (%" PRId64 ") * --ep (%" PRId64
+				       ") must stay below 2^32 (the source id is 32 bits): at "
+				       "most %" PRId64 " tokens per rank at this --ep",
+				       p->tokens, p->ep, (int64_t)(UINT32_MAX / (uint64_t)p->ep));
 	return ASSAY_OK;
 }
 
@@ -55,27 +61,9 @@ uint64_t assay_ep_counter(uint64_t seed, uint64_t token, uint64_t slot, uint64_t
 void assay_ep_route_token(const struct assay_ep_problem *p, uint64_t token, int32_t *experts,
 			  float *weights)
 {
-	double sum = 0;
-	for (int64_t k = 0; k < p->topk; k++) {
-		for (uint64_t attempt = 0;; attempt++) {
-			int32_t e =
-			    (int32_t)(assay_ep_counter(p->seed, token, (uint64_t)k, attempt, 0) %
-				      (uint64_t)p->experts);
-			int64_t j = 0;
-			while (j < k && experts[j] != e)
-				j++;
-			if (j == k) {
-				experts[k] = e;
-				break;
-			}
-		}
-		sum += (double)(1 + assay_ep_counter(p->seed, token, (uint64_t)k, 0, 1) % 65535);
-	}
-	for (int64_t k = 0; k < p->topk; k++) {
-		double w =
-		    (double)(1 + assay_ep_counter(p->seed, token, (uint64_t)k, 0, 1) % 65535);
-		weights[k] = (float)(w / sum);
-	}
+	struct assay_ep_router *rt = assay_ep_router_new(p);
+	assay_ep_router_route(rt, token, experts, weights);
+	assay_ep_router_free(rt);
 }
 
 void assay_ep_routing_build(const struct assay_ep_problem *p, struct assay_ep_routing *r)
@@ -84,9 +72,11 @@ void assay_ep_routing_build(const struct assay_ep_problem *p, struct assay_ep_ro
 	r->topk = p->topk;
 	r->experts = xmalloc((size_t)(r->ntok * r->topk) * sizeof(*r->experts));
 	r->weights = xmalloc((size_t)(r->ntok * r->topk) * sizeof(*r->weights));
+	struct assay_ep_router *rt = assay_ep_router_new(p);
 	for (int64_t t = 0; t < r->ntok; t++)
-		assay_ep_route_token(p, (uint64_t)t, r->experts + t * r->topk,
-				     r->weights + t * r->topk);
+		assay_ep_router_route(rt, (uint64_t)t, r->experts + t * r->topk,
+				      r->weights + t * r->topk);
+	assay_ep_router_free(rt);
 }
 
 void assay_ep_routing_release(struct assay_ep_routing *r)
@@ -113,6 +103,30 @@ int assay_ep_token_dests(const struct assay_ep_problem *p, const int32_t *expert
 	return n;
 }
 
+/* Max over mean of the (token, expert) pairs per expert and of the rows
+ * each rank receives. */
+static void imbalance(const struct assay_ep_problem *p, const struct assay_ep_routing *r,
+		      struct assay_ep_route_stats *s)
+{
+	int64_t *load = xcalloc((size_t)p->experts, sizeof(*load));
+	for (int64_t i = 0; i < r->ntok * r->topk; i++)
+		if (r->experts[i] >= 0 && r->experts[i] < p->experts)
+			load[r->experts[i]]++;
+	for (int64_t e = 0; e < p->experts; e++)
+		if (load[e] > s->expert_load_max)
+			s->expert_load_max = load[e];
+	free(load);
+	s->expert_load_mean = (double)(r->ntok * r->topk) / (double)p->experts;
+	s->imbalance_expert =
+	    s->expert_load_mean > 0 ? (double)s->expert_load_max / s->expert_load_mean : 0;
+	int64_t rmax = 0;
+	for (int64_t d = 0; d < p->ep; d++)
+		if (s->recv_copies[d] > rmax)
+			rmax = s->recv_copies[d];
+	double rmean = (double)s->routed_copies / (double)p->ep;
+	s->imbalance_rank = rmean > 0 ? (double)rmax / rmean : 0;
+}
+
 void assay_ep_route_stats(const struct assay_ep_problem *p, const struct assay_ep_routing *r,
 			  struct assay_ep_route_stats *s)
 {
@@ -134,6 +148,7 @@ void assay_ep_route_stats(const struct assay_ep_problem *p, const struct assay_e
 	if (!r->ntok)
 		s->fanout_min = 0;
 	free(dests);
+	imbalance(p, r, s);
 }
 
 void assay_ep_route_stats_release(struct assay_ep_route_stats *s)

@@ -357,18 +357,11 @@ static assay_err expand_collectivex(const struct assay_registry *reg, const stru
 	return ASSAY_OK;
 }
 
-assay_err assay_matrix_build(const struct assay_registry *reg, const struct assay_sweep *sw,
-			     const struct assay_filters *f, struct assay_matrix *m,
-			     struct assay_error *e)
+/* The native rules: every platform x backend x EP x mode x phase x
+ * precision that the filters keep. */
+static void expand_native(const struct assay_registry *reg, const struct assay_sweep *sw,
+			  const struct assay_filters *f, struct assay_matrix *m, size_t *alloc)
 {
-	memset(m, 0, sizeof(*m));
-	if (check_filters(reg, sw, f, e) != ASSAY_OK)
-		return ASSAY_USAGE;
-	size_t alloc = 0;
-	if (reg->collectivex && expand_collectivex(reg, sw, f, m, &alloc, e) != ASSAY_OK) {
-		assay_matrix_release(m);
-		return ASSAY_USAGE;
-	}
 	for (size_t i = 0; i < reg->n && !reg->collectivex; i++) {
 		const struct assay_platform *p = &reg->v[i];
 		if (!pass(&f->sku, p->sku))
@@ -396,7 +389,7 @@ assay_err assay_matrix_build(const struct assay_registry *reg, const struct assa
 							if (!pass(&f->precision,
 								  sw->precisions.v[pr]))
 								continue;
-							add_case(m, &alloc, p, b, sw,
+							add_case(m, alloc, p, b, sw,
 								 sw->ep_degrees[k], md->name,
 								 md->phases.v[ph],
 								 sw->precisions.v[pr], false);
@@ -405,6 +398,30 @@ assay_err assay_matrix_build(const struct assay_registry *reg, const struct assa
 				}
 			}
 		}
+	}
+}
+
+assay_err assay_matrix_build(const struct assay_registry *reg, const struct assay_sweep *sw,
+			     const struct assay_filters *f, struct assay_matrix *m,
+			     struct assay_error *e)
+{
+	memset(m, 0, sizeof(*m));
+	if (check_filters(reg, sw, f, e) != ASSAY_OK)
+		return ASSAY_USAGE;
+	size_t alloc = 0;
+	/* The routing factor: the same cases once per routing (a sweep parsed
+	 * elsewhere may have only sw->routing). */
+	size_t nr = sw->routings.n ? sw->routings.n : 1;
+	for (size_t r = 0; r < nr; r++) {
+		struct assay_sweep one = *sw;
+		one.routing = sw->routings.n ? sw->routings.v[r] : sw->routing;
+		if (reg->collectivex &&
+		    expand_collectivex(reg, &one, f, m, &alloc, e) != ASSAY_OK) {
+			assay_matrix_release(m);
+			return ASSAY_USAGE;
+		}
+		if (!reg->collectivex)
+			expand_native(reg, &one, f, m, &alloc);
 	}
 	if (m->n)
 		qsort(m->cases, m->n, sizeof(*m->cases), cmp_case);

@@ -1,7 +1,8 @@
 /* Format "assay-ep": one assay-ep case artifact (schema assay.ep.case/1,
  * docs/ep.md) becomes measurement rows: per point the oracle verdict and
- * error, and per timed component latency and cross-rank-min percentiles,
- * bandwidth and token rate. Every row's series carries the point's verdict. */
+ * error, the routing's imbalance, and per timed component latency and
+ * cross-rank-min percentiles, bandwidth and token rate. Every row's series
+ * carries the point's verdict and the case's routing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +16,16 @@ static const char *const stat_names[] = {"p50", "p90", "p95", "p99", "min", "max
 
 #define STATS6(m) m "/p50", m "/p90", m "/p95", m "/p99", m "/min", m "/max"
 const char *const assay_ep_case_metrics[] = {
-    STATS6("latency_us"),     STATS6("cross_rank_min_us"), "gbps_per_rank/p50", "tokens_per_s/p50",
-    "max_relative_error/max", "oracle_pass/all",           "calc_diff/max",     NULL,
+    STATS6("latency_us"),
+    STATS6("cross_rank_min_us"),
+    "gbps_per_rank/p50",
+    "tokens_per_s/p50",
+    "max_relative_error/max",
+    "oracle_pass/all",
+    "calc_diff/max",
+    "imbalance_expert/max_over_mean",
+    "imbalance_rank/max_over_mean",
+    NULL,
 };
 #undef STATS6
 static const char *const components[] = {"dispatch", "combine", "roundtrip", "pair_period"};
@@ -92,6 +101,29 @@ static int component(struct ep_ctx *x, const json_t *ps, const json_t *comps, co
 	return 1;
 }
 
+/* The routing's imbalance rows (component "routing"), when the point has
+ * them: artifacts before the routing distributions do not. */
+static int imbalance(struct ep_ctx *x, const json_t *ps, const json_t *pt, const char *path)
+{
+	static const char *const keys[] = {"imbalance_expert", "imbalance_rank"};
+	json_t *r;
+	char p[256];
+	int rc = assay_cfg_member(&x->c, pt, path, "routing", ASSAY_CFG_OPTIONAL, JSON_OBJECT, &r);
+	if (rc <= 0)
+		return rc;
+	assay_json_path_key(p, sizeof(p), path, "routing");
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		double v;
+		rc = assay_cfg_number(&x->c, r, p, keys[i], ASSAY_CFG_OPTIONAL, 0, INFINITY, &v);
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			add(x, series_for(ps, "routing"), keys[i], "max_over_mean", v, "ratio",
+			    ASSAY_DIR_LOWER, 1);
+	}
+	return 0;
+}
+
 static int point(struct ep_ctx *x, const json_t *pt, const char *path)
 {
 	static const char *const verdicts[] = {"valid", "invalid", NULL};
@@ -128,6 +160,8 @@ static int point(struct ep_ctx *x, const json_t *pt, const char *path)
 	add(x, series_for(ps, "oracle"), "oracle_pass", "all", !strcmp(verdict, "valid") ? 1 : 0,
 	    "bool", ASSAY_DIR_HIGHER, 1);
 
+	if (imbalance(x, ps, pt, path) < 0)
+		goto fail;
 	comps = json_object_get(pt, "components");
 	if (comps && !json_is_null(comps)) {
 		char p[256];

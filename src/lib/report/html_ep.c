@@ -171,6 +171,22 @@ static void ep_charts(struct html *h, const struct ep_group *g, const struct str
 	free(bw);
 }
 
+/* The routing and its imbalance (max / mean load per expert and per rank;
+ * "-" when the artifact did not record them). */
+static void ep_routing_cells(struct html *h, const struct assay_report_ep *ep,
+			     const struct assay_report_ep_point *p)
+{
+	sbuf_adds(h->o, "</td><td>");
+	esc(h, ep->routing ? ep->routing : "-");
+	double v[] = {p->imbalance_expert, p->imbalance_rank};
+	for (size_t j = 0; j < ARRAY_SIZE(v); j++) {
+		sbuf_adds(h->o, "</td><td class=\"num\"");
+		data_v(h, v[j]);
+		sbuf_adds(h->o, ">");
+		num(h, v[j], 3);
+	}
+}
+
 static void ep_points_table(struct html *h, const struct ep_group *g)
 {
 	const struct assay_report *r = h->r;
@@ -180,7 +196,9 @@ static void ep_points_table(struct html *h, const struct ep_group *g)
 		  "<th>Precision</th><th class=\"num\">Tokens per rank</th>"
 		  "<th class=\"num\">p50 (µs)</th><th class=\"num\">p99 (µs)</th>"
 		  "<th class=\"num\">GB/s per rank</th>"
-		  "<th class=\"num\">max_relative_error</th><th>Valid</th></tr></thead><tbody>");
+		  "<th class=\"num\">max_relative_error</th><th>Routing</th>"
+		  "<th class=\"num\">Imbalance per expert</th>"
+		  "<th class=\"num\">Imbalance per rank</th><th>Valid</th></tr></thead><tbody>");
 	for (size_t k = 0; k < g->n; k++) {
 		const struct assay_report_ep *ep = &r->ep[g->ladders[k]];
 		for (size_t i = 0; i < ep->npoints; i++) {
@@ -199,6 +217,7 @@ static void ep_points_table(struct html *h, const struct ep_group *g)
 				sbuf_adds(h->o, ">");
 				num(h, v[j], j == 4 ? 3 : 4);
 			}
+			ep_routing_cells(h, ep, p);
 			sbuf_adds(h->o, "</td><td>");
 			badge_verdict(h, p->valid ? ASSAY_VERDICT_PASS : ASSAY_VERDICT_FAIL);
 			sbuf_adds(h->o, "</td></tr>");

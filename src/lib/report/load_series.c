@@ -19,8 +19,8 @@ const char *const load_ep_skip[] = {"cross_rank_min_us@component",
 				    "latency_us/min@component",
 				    "latency_us/max@component",
 				    NULL};
-static const char *const ep_metrics[] = {"latency_us", "gbps_per_rank", "max_relative_error",
-					 "oracle_pass"};
+static const char *const ep_metrics[] = {"latency_us",  "gbps_per_rank",    "max_relative_error",
+					 "oracle_pass", "imbalance_expert", "imbalance_rank"};
 
 static bool in(const char *s, const char *const *list, size_t n)
 {
@@ -43,12 +43,15 @@ static struct assay_report_ep *ladder(struct loader *L, const struct assay_store
 	if (!id)
 		id = json_object();
 	const char *b = load_jstr(id, "backend"), *p = load_jstr(id, "precision"),
-		   *ph = load_jstr(id, "phase"), *mode = load_jstr(id, "mode");
-	char key[256];
-	/* A low-latency ladder is its own series beside the normal one. */
+		   *ph = load_jstr(id, "phase"), *mode = load_jstr(id, "mode"),
+		   *rt = load_jstr(id, "routing");
+	char key[512];
+	/* A low-latency ladder, and a ladder of a skewed routing, is its own
+	 * series beside the normal, uniform one. */
 	bool ll = mode && !strcmp(mode, "low-latency");
-	snprintf(key, sizeof(key), "%s %s %s%s", b ? b : "", p ? p : "", ph ? ph : "",
-		 ll ? " low-latency" : "");
+	bool skew = rt && strcmp(rt, "uniform");
+	snprintf(key, sizeof(key), "%s %s %s%s%s%s", b ? b : "", p ? p : "", ph ? ph : "",
+		 ll ? " low-latency" : "", skew ? " " : "", skew ? rt : "");
 	const char *want = row->case_id ? row->case_id : key;
 	for (size_t i = 0; i < r->nep; i++)
 		if (!strcmp(r->ep[i].case_id, want)) {
@@ -59,6 +62,7 @@ static struct assay_report_ep *ladder(struct loader *L, const struct assay_store
 	struct assay_report_ep *ep = assay_report_add_ep(r, want, b, p, ph);
 	assay_report_set(&ep->component, "roundtrip");
 	assay_report_set(&ep->mode, mode);
+	assay_report_set(&ep->routing, load_jstr(id, "routing"));
 	/* What identifies the ladder beyond its points: grouping later. */
 	static const char *const point_level[] = {"metric",    "statistic", "tokens",
 						  "component", "verdict",   "backend",
@@ -96,10 +100,12 @@ int load_on_row(const struct assay_store_rowview *row, void *ctx)
 	bool bw = rt && !strcmp(m, "gbps_per_rank") && p50;
 	bool err = oracle && !strcmp(m, "max_relative_error");
 	bool pass = oracle && !strcmp(m, "oracle_pass");
+	bool imb = !strcmp(comp, "routing") &&
+		   (!strcmp(m, "imbalance_expert") || !strcmp(m, "imbalance_rank"));
 	if (lat || bw || err)
 		strlist_push(&L->keys, row->series_key);
 	double tokens;
-	if (!(lat || bw || err || pass) || !row->field[F_TOKENS] ||
+	if (!(lat || bw || err || pass || imb) || !row->field[F_TOKENS] ||
 	    !assay_parse_double(row->field[F_TOKENS], &tokens))
 		return 0;
 	struct assay_report_ep_point *p = ladder_point(ladder(L, row), tokens);
@@ -111,6 +117,10 @@ int load_on_row(const struct assay_store_rowview *row, void *ctx)
 		p->bw_gbps = row->value;
 	else if (err)
 		p->max_rel_error = row->value;
+	else if (imb && !strcmp(m, "imbalance_expert"))
+		p->imbalance_expert = row->value;
+	else if (imb)
+		p->imbalance_rank = row->value;
 	else
 		p->valid = row->value == 1;
 	return 0;

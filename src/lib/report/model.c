@@ -128,6 +128,7 @@ void assay_report_release(struct assay_report *r)
 		free(ep->component);
 		free(ep->mode);
 		free(ep->group);
+		free(ep->routing);
 		free(ep->points);
 	}
 	free(r->ep);
@@ -223,7 +224,7 @@ struct assay_report_ep_point *assay_report_ep_point(struct assay_report_ep *ep, 
 {
 	ALLOC_GROW(ep->points, ep->npoints + 1, ep->points_alloc);
 	struct assay_report_ep_point *p = &ep->points[ep->npoints++];
-	*p = (struct assay_report_ep_point){tokens, NAN, NAN, NAN, NAN, false};
+	*p = (struct assay_report_ep_point){tokens, NAN, NAN, NAN, NAN, false, NAN, NAN};
 	return p;
 }
 

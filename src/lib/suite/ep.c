@@ -188,6 +188,9 @@ assay_err suite_plan_ep(const struct assay_suite *s, const struct assay_suite_ca
 	push_int(a, "--experts", mc->experts);
 	push_int(a, "--topk", mc->topk);
 	push_int(a, "--seed", mc->seed);
+	/* uniform is assay-ep's default: commands of uniform cases unchanged. */
+	if (mc->routing && strcmp(mc->routing, "uniform"))
+		push_str(a, "--routing", mc->routing);
 	push_int(a, "--scale-up-domain", mc->scale_up_domain);
 	push_str(a, "--workload", mc->workload);
 	p->artifact = xasprintf("%s/result.json", case_dir);

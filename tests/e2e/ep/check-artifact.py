@@ -153,6 +153,15 @@ for p in doc["points"]:
         r = p["routing"]
         if sum(r["recv_copies"]) != r["routed_copies"] or not ((0 if ll else 1) <= r["fanout_min"] <= r["fanout_mean"] <= r["fanout_max"]):
             fail("routing stats inconsistent")
+        # The imbalance (docs/ep.md): max / mean per expert and per rank.
+        load_mean = p["global_tokens"] * case["topk"] / case["experts"]
+        rank_want = max(r["recv_copies"]) / (r["routed_copies"] / case["ep"])
+        if abs(r["expert_load_mean"] - load_mean) > 1e-9 * load_mean \
+                or abs(r["imbalance_expert"] - r["expert_load_max"] / load_mean) > 1e-9 * r["imbalance_expert"] \
+                or abs(r["imbalance_rank"] - rank_want) > 1e-9 * rank_want or r["imbalance_expert"] < 1:
+            fail(f"routing imbalance inconsistent: {r}")
+        if os.environ.get("EP_EXPECT_ROUTING") and case["routing"] != os.environ["EP_EXPECT_ROUTING"]:
+            fail(f"case.routing {case['routing']}, expected {os.environ['EP_EXPECT_ROUTING']}")
     else:
         if p["verdict"] != "invalid":
             fail(f"tokens {p['tokens']}: verdict {p['verdict']}")
