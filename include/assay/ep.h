@@ -124,6 +124,11 @@ struct assay_ep_route_stats {
 void assay_ep_route_stats(const struct assay_ep_problem *p, const struct assay_ep_routing *r,
 			  struct assay_ep_route_stats *s);
 void assay_ep_route_stats_release(struct assay_ep_route_stats *s);
+/* The imbalance fields of s from r, given s's recv_copies and
+ * routed_copies (-1 ids, the low-latency mode's masked slots, count for no
+ * expert). */
+void assay_ep_route_imbalance(const struct assay_ep_problem *p, const struct assay_ep_routing *r,
+			      struct assay_ep_route_stats *s);
 
 /* ---- activations ---- */
 /* x[t][c] as a float (exact in BF16); columns < 32 carry t's bits as +-1. */

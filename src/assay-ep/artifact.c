@@ -279,7 +279,7 @@ void ep_print_table(struct ep_run *run)
 			ep_ll_print_point(run, pt);
 			continue;
 		}
-				printf(
+		printf(
 		    "%7s  max_relative_error %s%.3g (gate %.5f), imbalance expert %.2f rank %.2f",
 		    "", isnan(err) ? "not finite " : "", isnan(err) ? 0.0 : err, ASSAY_EP_GATE,
 		    pt->rs.imbalance_expert, pt->rs.imbalance_rank);

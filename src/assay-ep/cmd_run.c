@@ -356,6 +356,11 @@ static int check_ll(struct ep_run *run, const struct run_args *a)
 		return ep_usage("run", "--round-scale applies to --precision fp8 only");
 	if (run->inject)
 		return ep_usage("run", "--inject applies to --mode normal only");
+	/* Timed-call checks (verify.c) are normal mode's: the low-latency
+	 * oracle checks the untimed calls before and after timing. */
+	if (a->verify && strcmp(a->verify, "off"))
+		return ep_usage("run", "--verify %s applies to --mode normal only", a->verify);
+	run->verify = EP_VERIFY_OFF;
 	if (a->max_disp && a->max_disp < top)
 		return ep_usage(
 		    "run", "--max-dispatch-tokens %lld is below the ladder's largest entry %lld",
@@ -564,9 +569,11 @@ int ep_cmd_run(int argc, char **argv)
 	} else {
 		run.points = xcalloc(run.npoints, sizeof(*run.points));
 		for (size_t i = 0; i < run.npoints && !run.stop; i++)
-			if (run.ll)
+			if (run.ll) {
+				double t0 = assay_monotonic();
 				ep_ll_run_point(&run, &run.points[i], run.ladder[i]);
-			else
+				run.points[i].seconds = assay_monotonic() - t0;
+			} else
 				run_point(&run, &run.points[i], run.ladder[i]);
 		if (run.stop) {
 			ep_usage("run", "%s", run.inject_error);

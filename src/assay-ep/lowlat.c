@@ -272,6 +272,7 @@ static void ll_route_stats(struct ep_point *pt, const struct assay_ep_ll *ll)
 		rs->fanout_max = n > rs->fanout_max ? n : rs->fanout_max;
 	}
 	rs->fanout_mean = ntok ? (double)rs->routed_copies / (double)ntok : 0;
+	assay_ep_route_imbalance(&ll->p, &pt->r, rs);
 }
 
 static void shm_ll_init(struct ep_run *run, struct ll_point *s)
@@ -532,11 +533,12 @@ void ep_ll_point_json(const struct ep_run *run, const struct ep_point *pt, json_
 						 (long long)pt->ll_verdict[pass].failures[c]));
 	json_object_set_new(doc, "reasons", reasons);
 	json_object_set_new(doc, "correctness",
-			    json_pack("{s:s, s:f, s:o, s:o, s:o, s:o}", "measure", "calc_diff",
+			    json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:o}", "measure", "calc_diff",
 				      "gate", assay_ep_ll_tolerance(run->base.precision),
 				      "max_diff", real_or_null(ll_point_diff(pt)),
 				      "max_relative_error", json_null(), "before",
-				      ll_verdict_json(pt, 0), "after", ll_verdict_json(pt, 1)));
+				      ll_verdict_json(pt, 0), "after", ll_verdict_json(pt, 1),
+				      "timed", json_null())); /* --verify: normal mode's */
 }
 
 void ep_ll_case_json(const struct ep_run *run, json_t *c)

@@ -20,7 +20,7 @@
 struct gate_args {
 	const char *thresholds, *combo, *spec, *log, *save_log, *resume_log, *single_log;
 	const char *input_format, *format, *as, *error_patterns;
-	json_t *series; /* --series: context of the RESULTS files */
+	json_t *series;       /* --series: context of the RESULTS files */
 	long long final_step; /* a TorchTitan run's configured steps; 0: not checked */
 	struct assay_train_opts topts;
 	struct notify_cli nc;
@@ -246,7 +246,7 @@ static const char *results_hint(const char *file, const struct assay_thresholds 
 	else if ((vllm = assay_detect_vllm_bench(m.data, m.len)) ||
 		 assay_detect_atom_bench(m.data, m.len))
 		hint = (th && th->cvs_infer == ASSAY_CVS_INFER_ATOM) || !vllm ? "atom-bench"
-										: "vllm-bench";
+									      : "vllm-bench";
 	assay_unmap_file(&m);
 	return hint;
 }

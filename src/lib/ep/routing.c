@@ -105,9 +105,10 @@ int assay_ep_token_dests(const struct assay_ep_problem *p, const int32_t *expert
 
 /* Max over mean of the (token, expert) pairs per expert and of the rows
  * each rank receives. */
-static void imbalance(const struct assay_ep_problem *p, const struct assay_ep_routing *r,
-		      struct assay_ep_route_stats *s)
+void assay_ep_route_imbalance(const struct assay_ep_problem *p, const struct assay_ep_routing *r,
+			      struct assay_ep_route_stats *s)
 {
+	s->expert_load_max = 0;
 	int64_t *load = xcalloc((size_t)p->experts, sizeof(*load));
 	for (int64_t i = 0; i < r->ntok * r->topk; i++)
 		if (r->experts[i] >= 0 && r->experts[i] < p->experts)
@@ -148,7 +149,7 @@ void assay_ep_route_stats(const struct assay_ep_problem *p, const struct assay_e
 	if (!r->ntok)
 		s->fanout_min = 0;
 	free(dests);
-	imbalance(p, r, s);
+	assay_ep_route_imbalance(p, r, s);
 }
 
 void assay_ep_route_stats_release(struct assay_ep_route_stats *s)

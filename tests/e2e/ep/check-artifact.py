@@ -141,6 +141,11 @@ for p in doc["points"]:
                 fail(f"tokens {p['tokens']}: efficiency {eff}, ceiling {ceil}")
             if abs(ceil / comps["dispatch"]["latency_us"]["p50"] - eff) > 1e-9:
                 fail("efficiency is not ceiling_us / dispatch p50")
+            if ceil != p["copy_pattern_us"]:
+                fail(f"ceiling_us {ceil}, expected copy_pattern_us {p['copy_pattern_us']}")
+            if (p["efficiency_note"] is not None) != (eff > 1):
+                fail(f"tokens {p['tokens']}: efficiency {eff}, note {p['efficiency_note']!r}")
+        if case["backend"] == "shm" and not ll:
             cp = p["copy"]
             if cp["routine"] not in ("memcpy", "nt") or cp["memcpy_us"] is None or cp["nt_us"] is None:
                 fail(f"copy {cp}")
