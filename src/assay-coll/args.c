@@ -123,7 +123,7 @@ static const struct cli_opt coll_opts[] = {
      .help = "also write nccl-tests' JSON (with percentiles) to FILE"},
     {.type = CLI_STRING,
      .name = "inject",
-     .arg = "bitflip",
+     .arg = "KIND",
      .help = "flip one bit of one output element on the last rank after\nevery checked call "
 	     "(#wrong must count it); bf16-sum, short-sum: floating\nsums accumulate in "
 	     "bfloat16, or one mantissa bit short (tests)",

@@ -191,6 +191,25 @@ static double gen_bits(int t, uint64_t h, int rank)
 	return pick(g, 3, 2) ? -v : v;
 }
 
+/* The exact floating sum or mulsum of element h over nranks > 1 ranks,
+ * built from its targets alone (gen_sum, gen_mulsum), never by adding the
+ * shares. */
+static double sum_of(int t, enum coll_redop r, uint64_t h)
+{
+	struct layout L = layout_of(t);
+	int e = L.emin + L.m + (int)pick(h, 1, (uint64_t)(L.emax - L.emin - L.m + 1));
+	double sign = pick(h, 5, 2) ? -1.0 : 1.0;
+	uint64_t y = r == CR_MULSUM ? full_sig(h, 3, L.m - 1) + 2 * full_sig(h, 4, L.m - 2)
+				    : full_sig(h, 3, L.m);
+	return sign * ldexp((double)y, e - L.m);
+}
+
+/* The hash of element i of a call: the same on every rank. */
+static uint64_t elem_hash(uint64_t seed, uint64_t i)
+{
+	return mix(mix(seed * 0x2545F4914F6CDD1Dull) ^ i);
+}
+
 /* The inputs: integers are any bits of the type (never 0 in products, as
  * nccl-tests); floating types as gen_sum, gen_mulsum, gen_prod and gen_bits
  * say, so a reduction is exact in any order only with the type's own
@@ -204,7 +223,7 @@ static struct val gen(int t, enum coll_redop r, uint64_t seed, int rank, int nra
 			v.u = 1;
 		return v;
 	}
-	uint64_t h = mix(mix(seed * 0x2545F4914F6CDD1Dull) ^ i); /* the same on every rank */
+	uint64_t h = elem_hash(seed, i);
 	if (nranks > 1 && (r == CR_SUM || r == CR_AVG))
 		v.d = gen_sum(t, h, rank, nranks);
 	else if (nranks > 1 && r == CR_MULSUM)
@@ -344,6 +363,10 @@ static struct val expect(const struct coll_call *c, int rank, int nranks, uint64
 		/* fall through */
 	default: {
 		uint64_t at = c->op == COLL_REDUCE_SCATTER ? (uint64_t)rank * c->count + i : i;
+		if (is_float(t) && n > 1 && (r == CR_SUM || r == CR_AVG || r == CR_MULSUM)) {
+			struct val v = {0, sum_of(t, r, elem_hash(seed, at))};
+			return finish(t, r, v, n); /* the type holds it exactly */
+		}
 		struct val acc = gen(t, r, seed, 0, n, at);
 		for (int q = 1; q < n; q++)
 			acc = fold(t, r, acc, gen(t, r, seed, q, n, at), q);
