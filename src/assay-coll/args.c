@@ -2,6 +2,7 @@
  * assay-coll's own (--backend, --inject), checked before MPI starts. */
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static void type_words(struct sbuf *sb)
 	coll_type_list(sb, "all");
 }
 
-static const char *const injects[] = {"bitflip", "hang", "none", NULL};
+static const char *const injects[] = {"bitflip", "hang", "none", "bf16-sum", "short-sum", NULL};
 
 #define ONE_ONLY "accepted as 1 only (one rank per process, one call at a time)"
 /* nccl-tests' flags with its short letters and long names, then assay-coll's
@@ -85,7 +86,7 @@ static const struct cli_opt coll_opts[] = {
      .name = "op",
      .short_name = 'o',
      .arg = "OP",
-     .help = "sum, prod, max, min, avg or all",
+     .help = "sum, prod, max, min, avg, mulsum or all",
      .def = "sum",
      .choices = coll_redop_names},
     {.type = CLI_STRING,
@@ -178,10 +179,11 @@ static const struct cli_opt coll_opts[] = {
      .help = "also write nccl-tests' JSON (with percentiles) to FILE"},
     {.type = CLI_STRING,
      .name = "inject",
-     .arg = "bitflip|hang",
+     .arg = "KIND",
      .help = "bitflip: flip one bit of one output element on the last rank\nafter every "
 	     "checked call (#wrong must count it); hang: the last\nrank stops in its first timed "
-	     "call (-T must end the run)",
+	     "call (-T must end the run);\nbf16-sum, short-sum: floating sums accumulate in "
+	     "bfloat16,\nor one mantissa bit short (tests)",
      .choices = injects},
     CLI_OPT_END,
 };
@@ -198,7 +200,8 @@ const struct cli_spec coll_spec = {
 		"mpirun -np 2 assay-coll -O alltoall --backend shm -b 1K -e 1M -f 2 -J out.json",
     .exits = "exit: 0 every point correct, 2 bad arguments, 3 #wrong > 0 somewhere,\n"
 	     "4 the backend cannot run here (shm across nodes), 5 MPI failure or\n"
-	     "a call past -T.\n",
+	     "a call past -T, 7 the average bus bandwidth below 90% of\n"
+	     "NCCL_TESTS_MIN_BW.\n",
 };
 
 const struct cli_program coll_program = {
@@ -238,6 +241,21 @@ bool coll_parse_size(const char *s, size_t *out)
 		return false;
 	*out = (size_t)(v * unit);
 	return true;
+}
+
+int coll_min_bw(double *min_bw)
+{
+	const char *env = getenv("NCCL_TESTS_MIN_BW");
+	char *end;
+	*min_bw = -1;
+	if (!env)
+		return 0;
+	*min_bw = strtod(env, &end);
+	if (end == env || *end || !isfinite(*min_bw))
+		return coll_usage("NCCL_TESTS_MIN_BW: expected the smallest average bus bandwidth "
+				  "in GB/s (a number), got '%s'",
+				  env);
+	return 0;
 }
 
 static int lookup(const char *const *names, const char *s, bool all)
@@ -320,17 +338,22 @@ static int parse_names(int c, struct coll_opts *o)
 		return 0;
 	case OPT_INJECT:
 		if (lookup(injects, optarg, false) < 0)
-			return coll_usage("--inject: expected bitflip, hang or none, got '%s'",
+			return coll_usage("--inject: expected bitflip, hang, none, bf16-sum or "
+					  "short-sum, got '%s'",
 					  optarg);
 		o->inject = !strcmp(optarg, "bitflip");
 		o->inject_hang = !strcmp(optarg, "hang");
+		coll_mutant = !strcmp(optarg, "bf16-sum")    ? COLL_MUTANT_BF16
+			      : !strcmp(optarg, "short-sum") ? COLL_MUTANT_SHORT
+							     : COLL_MUTANT_NONE;
 		return 0;
 	case 'o':
 		o->redop = lookup(coll_redop_names, optarg, true);
 		if (o->redop == -2)
 			return coll_usage(
-			    "-o: expected sum, prod, max, min, avg or all, got '%s'%s", optarg,
-			    !strcmp(optarg, "mulsum") ? " (mulsum is not built)" : "");
+			    "-o: expected sum, prod, max, min, avg, mulsum or all, got "
+			    "'%s'",
+			    optarg);
 		return 0;
 	default: /* 'd' */
 		o->type = strcmp(optarg, "all") ? coll_type_find(optarg) : -1;

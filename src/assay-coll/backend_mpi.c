@@ -1,25 +1,29 @@
 /* assay-coll backend "mpi": the MPI library's own collectives (MPI_Allreduce,
  * MPI_Allgather, MPI_Reduce_scatter_block, MPI_Alltoall, MPI_Bcast,
  * MPI_Reduce, MPI_Sendrecv, MPI_Gather, MPI_Scatter, MPI_Alltoallv, and
- * nccl-tests' hypercube as MPI_Sendrecv per dimension) on private buffers. A type without an MPI
- * datatype (half, bfloat16) moves as words of its size and reduces with user
- * operators; avg is a sum divided by the rank count. */
+ * nccl-tests' hypercube as MPI_Sendrecv per dimension) on private buffers. A
+ * type without an MPI datatype (half, bfloat16, fp8) moves as words of its
+ * size and reduces with user operators; avg is a sum divided by the rank
+ * count, mulsum a sum of premultiplied inputs. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "assay/util.h"
 #include "coll.h"
 
-/* Types without an MPI datatype (half, bfloat16) travel as a contiguous datatype
- * of their size, and reduce with one user operator per reduction that finds
- * the type by that datatype. */
+/* Types without an MPI datatype (half, bfloat16, fp8; every floating type
+ * under a --inject mutant, whose sums must go through coll_reduce) travel as
+ * a contiguous datatype of their size, and reduce with one user operator per
+ * reduction that finds the type by that datatype. */
 struct mpi_state {
 	MPI_Op user_ops[CR_NREDOPS];
 	MPI_Datatype *words; /* per type: its datatype of words, or MPI_DATATYPE_NULL */
 	int ntypes;
 	unsigned char *stage; /* in-place alltoallv's input, made on first use */
 	size_t recv_bytes;
-	int *v; /* alltoallv's counts and displacements: 4 x ranks */
+	int *v;                /* alltoallv's counts and displacements: 4 x ranks */
+	unsigned char *premul; /* mulsum's doubled input on odd ranks */
+	size_t premul_bytes;
 };
 static struct mpi_state *user_state; /* the operators have no context argument */
 
@@ -48,7 +52,8 @@ static assay_err mpi_setup(struct coll_run *run, size_t send_bytes, size_t recv_
 {
 	(void)reason, (void)len;
 	struct mpi_state *m = xcalloc(1, sizeof(*m));
-	MPI_User_function *fns[CR_NREDOPS] = {user_sum, user_prod, user_max, user_min, user_sum};
+	MPI_User_function *fns[CR_NREDOPS] = {user_sum, user_prod, user_max,
+					      user_min, user_sum,  user_sum};
 	for (int r = 0; r < CR_NREDOPS; r++)
 		MPI_CHECK(MPI_Op_create(fns[r], 1, &m->user_ops[r]));
 	while (coll_types[m->ntypes].name)
@@ -56,7 +61,8 @@ static assay_err mpi_setup(struct coll_run *run, size_t send_bytes, size_t recv_
 	m->words = xcalloc((size_t)m->ntypes, sizeof(*m->words));
 	for (int t = 0; t < m->ntypes; t++) {
 		m->words[t] = MPI_DATATYPE_NULL;
-		if (coll_types[t].size && coll_types[t].mpi == MPI_DATATYPE_NULL) {
+		bool mutated = coll_mutant && coll_types[t].kind == COLL_FLOAT;
+		if (coll_types[t].size && (coll_types[t].mpi == MPI_DATATYPE_NULL || mutated)) {
 			MPI_CHECK(
 			    MPI_Type_contiguous((int)coll_types[t].size, MPI_BYTE, &m->words[t]));
 			MPI_CHECK(MPI_Type_commit(&m->words[t]));
@@ -76,12 +82,12 @@ static assay_err mpi_setup(struct coll_run *run, size_t send_bytes, size_t recv_
 
 static MPI_Datatype mpi_type(const struct mpi_state *m, int t)
 {
-	return coll_types[t].mpi != MPI_DATATYPE_NULL ? coll_types[t].mpi : m->words[t];
+	return m->words[t] != MPI_DATATYPE_NULL ? m->words[t] : coll_types[t].mpi;
 }
 
 static MPI_Op mpi_op(const struct mpi_state *m, int t, enum coll_redop r)
 {
-	if (coll_types[t].mpi == MPI_DATATYPE_NULL)
+	if (m->words[t] != MPI_DATATYPE_NULL)
 		return m->user_ops[r];
 	switch (r) {
 	case CR_PROD: return MPI_PROD;
@@ -153,6 +159,31 @@ static void mpi_call_more(struct coll_run *run, struct mpi_state *m, const struc
 	}
 }
 
+/* The send argument of a reducing call. mulsum is NCCL's PreMulSum with
+ * nccl-tests' scalars (1 on even ranks, 2 on odd); MPI has none, so an odd
+ * rank doubles its input (x + x, exact) before an MPI sum: in place where
+ * the call is in place (the input's buffer is the output's), else into a
+ * copy, leaving the send buffer (and a non-root's buffer) as it was. */
+static void *reduce_input(struct coll_run *run, const struct coll_call *c)
+{
+	struct mpi_state *m = run->be_state;
+	bool ip = c->in_place && (c->op != COLL_REDUCE || run->rank == c->root);
+	size_t n = c->count * (c->op == COLL_REDUCE_SCATTER ? (size_t)run->size : 1);
+	const struct coll_type_info *ti = &coll_types[c->type];
+	if (c->redop != CR_MULSUM || !(run->rank & 1))
+		return ip ? MPI_IN_PLACE : c->send;
+	if (ip) {
+		ti->reduce(CR_SUM, c->send, c->send, c->send, n);
+		return MPI_IN_PLACE;
+	}
+	if (m->premul_bytes < n * ti->size) { /* on a warm-up or the untimed call */
+		m->premul_bytes = n * ti->size;
+		m->premul = xrealloc(m->premul, m->premul_bytes);
+	}
+	ti->reduce(CR_SUM, m->premul, c->send, c->send, n);
+	return m->premul;
+}
+
 static void mpi_call(struct coll_run *run, const struct coll_call *c)
 {
 	struct mpi_state *m = run->be_state;
@@ -160,6 +191,8 @@ static void mpi_call(struct coll_run *run, const struct coll_call *c)
 	MPI_Op op = mpi_op(m, c->type, c->redop);
 	int n = (int)c->count, P = run->size, me = run->rank;
 	void *in = c->in_place ? MPI_IN_PLACE : c->send;
+	if (coll_op_has_redop(c->op) && c->op != COLL_SENDRECV)
+		in = reduce_input(run, c);
 	size_t elt = coll_type_size(c->type);
 	switch (c->op) {
 	case COLL_ALL_REDUCE:
@@ -187,7 +220,7 @@ static void mpi_call(struct coll_run *run, const struct coll_call *c)
 			MPI_CHECK(MPI_Reduce(in, c->recv, n, dt, op, c->root, run->comm));
 			coll_finish(c->type, c->redop, c->recv, c->count, P);
 		} else {
-			MPI_CHECK(MPI_Reduce(c->send, NULL, n, dt, op, c->root, run->comm));
+			MPI_CHECK(MPI_Reduce(in, NULL, n, dt, op, c->root, run->comm));
 		}
 		break;
 	case COLL_SENDRECV:
@@ -215,6 +248,7 @@ static void mpi_teardown(struct coll_run *run)
 		free(m->words);
 		free(m->stage);
 		free(m->v);
+		free(m->premul);
 	}
 	user_state = NULL;
 	free(m);

@@ -164,16 +164,20 @@ static void copy_out(unsigned char *dst, const unsigned char *src, size_t n, siz
 	memcpy(dst, src, n);
 }
 
-/* dst = the reduction of n sources at offset off (bytes), len elements. */
+/* dst = the reduction of n sources (rank r's is src[r]) at offset off
+ * (bytes), len elements. mulsum adds an odd rank's input times 2 (the
+ * kernel's a + 2 * b), an even rank's as it is. */
 static void reduce_into(const struct coll_call *c, unsigned char *dst, unsigned char *const *src,
 			int n, size_t off, size_t len)
 {
+	bool mulsum = c->redop == CR_MULSUM;
 	if (n == 1)
 		memcpy(dst, src[0] + off, len * coll_type_size(c->type));
 	else
 		coll_reduce(c->type, c->redop, dst, src[0] + off, src[1] + off, len);
 	for (int r = 2; r < n; r++)
-		coll_reduce(c->type, c->redop, dst, dst, src[r] + off, len);
+		coll_reduce(c->type, mulsum && !(r & 1) ? CR_SUM : c->redop, dst, dst, src[r] + off,
+			    len);
 	coll_finish(c->type, c->redop, dst, len, n);
 }
 

@@ -47,8 +47,10 @@ size_t coll_v_offset(int i, int j, int nranks, size_t count, size_t elt);
 /* The spread (the environment read once, clamped to [0, 1]). */
 double coll_v_spread(void);
 
-/* nccl-tests' -o names, in its order (mulsum is not built). */
-enum coll_redop { CR_SUM, CR_PROD, CR_MAX, CR_MIN, CR_AVG, CR_NREDOPS };
+/* nccl-tests' -o names, in its order. mulsum is NCCL's PreMulSum with
+ * nccl-tests' scalars: each rank's input times 1 (even ranks) or 2 (odd),
+ * then summed; a kernel given CR_MULSUM computes a + 2 * b. */
+enum coll_redop { CR_SUM, CR_PROD, CR_MAX, CR_MIN, CR_AVG, CR_MULSUM, CR_NREDOPS };
 extern const char *const coll_redop_names[CR_NREDOPS + 1];
 
 /* A data type is an index into coll_types[] (types.c), nccl-tests' -d
@@ -70,6 +72,8 @@ struct coll_type_info {
 	 * into an element. */
 	double (*get)(const void *p);
 	void (*put)(double v, void *p);
+	/* COLL_FLOAT: exponent and stored mantissa bits (float: 8, 23). */
+	int exp_bits, mant_bits;
 };
 extern const struct coll_type_info coll_types[]; /* ended by a NULL name */
 /* The index of the type called name, or -1. */
@@ -130,6 +134,11 @@ struct coll_run {
 /* Element arithmetic of type t (types.c): coll_types[t].reduce, and avg's
  * division after the sum (a no-op for the other operators). */
 void coll_reduce(int t, enum coll_redop r, void *dst, const void *a, const void *b, size_t n);
+/* Test-only wrong accumulators (--inject): every partial result of a
+ * floating sum (sum, avg, mulsum) rounded to bfloat16's 8 significant bits
+ * (float, double, half), or to one bit fewer than the type has. */
+enum { COLL_MUTANT_NONE, COLL_MUTANT_BF16, COLL_MUTANT_SHORT };
+extern int coll_mutant;
 void coll_finish(int t, enum coll_redop r, void *buf, size_t n, int nranks);
 
 /* The check (nccl-tests' InitData / CheckData). fill: rank's input of the
@@ -214,12 +223,17 @@ json_t *coll_row_start(struct coll_table *t, size_t bytes, size_t count, int typ
 		       const char *redop_name, int root);
 void coll_row_point(const struct coll_call *c, const struct coll_point *pt, json_t *row);
 void coll_row_end(const struct coll_table *t, json_t *row);
-void coll_table_footer(int errors, double avg, const char *prog);
+void coll_table_footer(int errors, double avg, double min_bw, const char *prog);
+/* NCCL_TESTS_MIN_BW (GB/s) as nccl-tests reads it (src/common.cu): unset
+ * is -1, not judged; else the run fails (exit COLL_EXIT_MIN_BW, nccl-tests'
+ * testNumResults) when the average busbw is below 90% of it. */
+#define COLL_EXIT_MIN_BW 7
+int coll_min_bw(double *min_bw); /* 0, or ASSAY_USAGE after saying why */
 /* The -J JSON: opened (F, or F.0, F.1 ... when F exists) with its head in
  * *doc, then completed and written; coll_json_finish returns the exit code
  * (rc, or ASSAY_INFRA when the file cannot be written). */
 FILE *coll_json_open(struct coll_table *t, int argc, char **argv, json_t **doc);
 int coll_json_finish(FILE *jf, json_t *doc, struct coll_table *t, json_t *devs, int errors,
-		     double avg, int rc);
+		     double avg, double min_bw, int rc);
 
 #endif

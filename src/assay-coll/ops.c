@@ -1,7 +1,10 @@
 /* assay-coll's operations and reduction operators as nccl-tests has them
  * (src/<op>.cu GetCollByteCount, src/common.cu test_opnames), and the check:
- * seeded inputs whose reductions are exact in every type (types.c), and an
- * expected result computed on its own scalar path. */
+ * seeded inputs whose reductions are exact in every type (types.c) but only
+ * with the type's full precision (nccl-tests' verifiable inputs,
+ * verifiable/verifiable.cu at a0b82b2, by their rule), and an expected
+ * result computed on its own scalar path. */
+#include <math.h>
 #include <string.h>
 
 #include "coll.h"
@@ -9,7 +12,8 @@
 const char *const coll_op_names[COLL_NOPS + 1] = {
     "all_reduce", "all_gather", "reduce_scatter", "alltoall",  "broadcast", "reduce",
     "sendrecv",   "gather",     "scatter",        "hypercube", "alltoallv", NULL};
-const char *const coll_redop_names[CR_NREDOPS + 1] = {"sum", "prod", "max", "min", "avg", NULL};
+const char *const coll_redop_names[CR_NREDOPS + 1] = {"sum", "prod",   "max", "min",
+						      "avg", "mulsum", NULL};
 
 bool coll_op_has_redop(enum coll_op op)
 {
@@ -108,28 +112,152 @@ static uint64_t wrap(int t, uint64_t u)
 	return u;
 }
 
-/* The inputs: integers are any bits of the type (never 0 in products, as
- * nccl-tests); floating sums take integers in [-4, 4] and products +-1, 2 or
- * 1/2, so every order of reduction is exact (up to 64 ranks in bfloat16,
- * products up to 15 ranks in half);
- * min, max and the copies take multiples of 1/8 in [-125, 125]. */
-static struct val gen(int t, enum coll_redop r, uint64_t seed, int rank, uint64_t i)
+/* A random value below bound (bound > 0) from the element's hash h and a
+ * salt. */
+static uint64_t pick(uint64_t h, uint64_t salt, uint64_t bound)
 {
-	uint64_t h = mix(mix(seed * 0x2545F4914F6CDD1Dull + (uint64_t)rank) ^ i);
+	return mix(h ^ (salt * 0xD6E8FEB86659FD93ull)) % bound;
+}
+
+/* A floating type's layout: stored mantissa bits m, the smallest and the
+ * largest exponent of a normal number whose significand may be all ones
+ * (e4m3's all-ones pattern at the top exponent is NaN: one below). */
+struct layout {
+	int m, emin, emax;
+};
+
+static struct layout layout_of(int t)
+{
+	int eb = coll_types[t].exp_bits, bias = (1 << (eb - 1)) - 1;
+	return (struct layout){coll_types[t].mant_bits, 1 - bias, (1 << eb) - 2 - bias};
+}
+
+/* The share of target y that member idx of a group of k carries: every
+ * member but the element's first (a rotation by h) a small integer, from 0
+ * up to 3 and in all less than half of y; the first the rest, so the
+ * shares add up to y. */
+static uint64_t share(uint64_t h, uint64_t salt, int k, int idx, uint64_t y)
+{
+	uint64_t q = y / (2 * (uint64_t)k);
+	q = q > 3 ? 3 : q;
+	int first = (int)pick(h, salt, (uint64_t)k);
+	if (idx != first)
+		return pick(h, salt + 1 + (uint64_t)idx, q + 1);
+	uint64_t rest = y;
+	for (int j = 0; j < k; j++)
+		if (j != first)
+			rest -= pick(h, salt + 1 + (uint64_t)j, q + 1);
+	return rest;
+}
+
+/* A random full significand, top bit set: an integer in [2^m, 2^(m+1)). */
+static uint64_t full_sig(uint64_t h, uint64_t salt, int m)
+{
+	return ((uint64_t)1 << m) | pick(h, salt, (uint64_t)1 << m);
+}
+
+/* Floating sum and avg: element i has one exponent e for every rank, a
+ * result y (a full significand: an integer in [2^m, 2^(m+1))) and a sign s;
+ * the ranks at odd positions (the ranks rotated by h) add up to -s yB, yB
+ * random from 0 to 2^(m+1) - 1 - y, those at even positions to
+ * s (y + yB), each group's target split into shares. Every input and
+ * partial sum is an integer multiple of 2^(e-m) below 2^(m+1) of them, so
+ * exact in the type in any order, and the sum s y 2^(e-m) needs every bit
+ * of the type: an accumulator with fewer (bfloat16 for float, or one bit
+ * short) loses the large shares' low bits or the result's. */
+static double gen_sum(int t, uint64_t h, int rank, int nranks)
+{
+	struct layout L = layout_of(t);
+	int e = L.emin + L.m + (int)pick(h, 1, (uint64_t)(L.emax - L.emin - L.m + 1));
+	int pos = (int)(((uint64_t)rank + pick(h, 2, (uint64_t)nranks)) % (uint64_t)nranks);
+	int grp = pos & 1, k = grp ? nranks / 2 : (nranks + 1) / 2;
+	uint64_t y = full_sig(h, 3, L.m), top = ((uint64_t)2 << L.m) - 1;
+	uint64_t yb = pick(h, 4, top - y + 1);
+	double sign = (pick(h, 5, 2) ? -1.0 : 1.0) * (grp ? -1.0 : 1.0);
+	uint64_t x = share(h, grp ? 200 : 100, k, pos >> 1, grp ? yb : y + yb);
+	return sign * ldexp((double)x, e - L.m);
+}
+
+/* Floating mulsum (nccl-tests' PreMulSum: even ranks' inputs times 1, odd
+ * ranks' times 2, then summed): one sign and exponent, targets yA (even
+ * ranks) below 2^m and yB (odd ranks) below 2^(m-1), so yA + 2 yB and every
+ * partial sum stays below 2^(m+1) units of 2^(e-m). */
+static double gen_mulsum(int t, uint64_t h, int rank, int nranks)
+{
+	struct layout L = layout_of(t);
+	int e = L.emin + L.m + (int)pick(h, 1, (uint64_t)(L.emax - L.emin - L.m + 1));
+	int grp = rank & 1, k = grp ? nranks / 2 : (nranks + 1) / 2;
+	uint64_t y = grp ? full_sig(h, 4, L.m - 2) : full_sig(h, 3, L.m - 1);
+	uint64_t x = share(h, grp ? 200 : 100, k, rank >> 1, y);
+	return (pick(h, 5, 2) ? -1.0 : 1.0) * ldexp((double)x, e - L.m);
+}
+
+/* Floating prod: the rank at the element's position 0 gives a random
+ * significand, every rank a power of two 2^j (j from 0, the j of all ranks
+ * adding up to at most the largest exponent) and a random sign: the product
+ * is that significand, exact in any order, and a narrower one loses bits. */
+static double gen_prod(int t, uint64_t h, int rank, int nranks)
+{
+	struct layout L = layout_of(t);
+	uint64_t cap = (uint64_t)L.emax / (uint64_t)nranks;
+	int pos = (int)(((uint64_t)rank + pick(h, 2, (uint64_t)nranks)) % (uint64_t)nranks);
+	double v = pos ? 1.0 : (double)full_sig(h, 3, L.m) / (double)((uint64_t)1 << L.m);
+	v = ldexp(v, (int)pick(h, 10 + (uint64_t)rank, cap + 1));
+	return pick(h, 1000 + (uint64_t)rank, 2) ? -v : v;
+}
+
+/* min, max and the copies: a random sign, normal exponent and mantissa per
+ * rank (never infinity or NaN). */
+static double gen_bits(int t, uint64_t h, int rank)
+{
+	struct layout L = layout_of(t);
+	uint64_t g = mix(h ^ ((uint64_t)rank + 1) * 0x9E3779B97F4A7C15ull);
+	double v = (double)full_sig(g, 1, L.m) / (double)((uint64_t)1 << L.m);
+	v = ldexp(v, L.emin + (int)pick(g, 2, (uint64_t)(L.emax - L.emin + 1)));
+	return pick(g, 3, 2) ? -v : v;
+}
+
+/* The exact floating sum or mulsum of element h over nranks > 1 ranks,
+ * built from its targets alone (gen_sum, gen_mulsum), never by adding the
+ * shares. */
+static double sum_of(int t, enum coll_redop r, uint64_t h)
+{
+	struct layout L = layout_of(t);
+	int e = L.emin + L.m + (int)pick(h, 1, (uint64_t)(L.emax - L.emin - L.m + 1));
+	double sign = pick(h, 5, 2) ? -1.0 : 1.0;
+	uint64_t y = r == CR_MULSUM ? full_sig(h, 3, L.m - 1) + 2 * full_sig(h, 4, L.m - 2)
+				    : full_sig(h, 3, L.m);
+	return sign * ldexp((double)y, e - L.m);
+}
+
+/* The hash of element i of a call: the same on every rank. */
+static uint64_t elem_hash(uint64_t seed, uint64_t i)
+{
+	return mix(mix(seed * 0x2545F4914F6CDD1Dull) ^ i);
+}
+
+/* The inputs: integers are any bits of the type (never 0 in products, as
+ * nccl-tests); floating types as gen_sum, gen_mulsum, gen_prod and gen_bits
+ * say, so a reduction is exact in any order only with the type's own
+ * precision. */
+static struct val gen(int t, enum coll_redop r, uint64_t seed, int rank, int nranks, uint64_t i)
+{
 	struct val v = {0, 0};
 	if (!is_float(t)) {
-		v.u = wrap(t, h);
+		v.u = wrap(t, mix(mix(seed * 0x2545F4914F6CDD1Dull + (uint64_t)rank) ^ i));
 		if (r == CR_PROD && v.u == 0)
 			v.u = 1;
 		return v;
 	}
-	static const double prods[4] = {1, -1, 2, 0.5};
-	if (r == CR_SUM || r == CR_AVG)
-		v.d = (double)((int)(h % 9) - 4);
+	uint64_t h = elem_hash(seed, i);
+	if (nranks > 1 && (r == CR_SUM || r == CR_AVG))
+		v.d = gen_sum(t, h, rank, nranks);
+	else if (nranks > 1 && r == CR_MULSUM)
+		v.d = gen_mulsum(t, h, rank, nranks);
 	else if (r == CR_PROD)
-		v.d = prods[h & 3];
+		v.d = gen_prod(t, h, rank, nranks);
 	else
-		v.d = ((double)(int64_t)(h % 2001) - 1000) / 8;
+		v.d = gen_bits(t, h, rank);
 	/* What the type holds (the row's own conversion, exact for these values). */
 	unsigned char held[8];
 	coll_types[t].put(v.d, held);
@@ -145,8 +273,15 @@ static void store(int t, struct val v, void *p)
 		memcpy(p, &v.u, coll_type_size(t)); /* little-endian: the low bytes */
 }
 
-static struct val fold(int t, enum coll_redop r, struct val a, struct val b)
+/* a OP b in the value domain (exact for the inputs above: doubles hold
+ * every partial result); mulsum's b is rank q's input, times 2 when q is
+ * odd. */
+static struct val fold(int t, enum coll_redop r, struct val a, struct val b, int q)
 {
+	if (r == CR_MULSUM && (q & 1)) {
+		b.d *= 2;
+		b.u *= 2;
+	}
 	if (is_float(t)) {
 		a.d = r == CR_PROD  ? a.d * b.d
 		      : r == CR_MAX ? (a.d > b.d ? a.d : b.d)
@@ -222,7 +357,7 @@ void coll_fill(const struct coll_call *c, int rank, int nranks, uint64_t seed)
 	enum coll_redop r = gen_op(c);
 	unsigned char *p = c->send;
 	for (size_t i = 0; i < n; i++)
-		store(c->type, gen(c->type, r, seed, rank, i), p + i * elt);
+		store(c->type, gen(c->type, r, seed, rank, nranks, i), p + i * elt);
 }
 
 void coll_poison(const struct coll_call *c, int rank, int nranks)
@@ -248,7 +383,7 @@ static struct val expect_v(const struct coll_call *c, int rank, int nranks, uint
 			break;
 	}
 	size_t at = coll_v_offset(src, rank, nranks, c->count, elt) + i;
-	return gen(c->type, gen_op(c), seed, src, at);
+	return gen(c->type, gen_op(c), seed, src, nranks, at);
 }
 
 /* Element i of rank's output as the operation defines it. */
@@ -259,31 +394,36 @@ static struct val expect(const struct coll_call *c, int rank, int nranks, uint64
 	enum coll_redop r = gen_op(c);
 	size_t blk = i / (c->count ? c->count : 1), k = i % (c->count ? c->count : 1);
 	*untouched = false;
+	int n = nranks;
 	switch (c->op) {
 	case COLL_ALL_GATHER:
-	case COLL_HYPERCUBE: return gen(t, r, seed, (int)blk, k);
+	case COLL_HYPERCUBE: return gen(t, r, seed, (int)blk, n, k);
 	case COLL_GATHER:
 		/* Not the root: untouched, but for its own input in place. */
 		*untouched = rank != c->root && !(c->in_place && (int)blk == rank);
-		return gen(t, r, seed, (int)blk, k);
-	case COLL_SCATTER: return gen(t, r, seed, c->root, (uint64_t)rank * c->count + i);
+		return gen(t, r, seed, (int)blk, n, k);
+	case COLL_SCATTER: return gen(t, r, seed, c->root, n, (uint64_t)rank * c->count + i);
 	case COLL_ALLTOALLV: return expect_v(c, rank, nranks, seed, i);
-	case COLL_ALLTOALL: return gen(t, r, seed, (int)blk, (uint64_t)rank * c->count + k);
-	case COLL_BROADCAST: return gen(t, r, seed, c->root, i);
-	case COLL_SENDRECV: return gen(t, r, seed, (rank - 1 + nranks) % nranks, i);
+	case COLL_ALLTOALL: return gen(t, r, seed, (int)blk, n, (uint64_t)rank * c->count + k);
+	case COLL_BROADCAST: return gen(t, r, seed, c->root, n, i);
+	case COLL_SENDRECV: return gen(t, r, seed, (rank - 1 + n) % n, n, i);
 	case COLL_REDUCE:
 		if (rank != c->root) {
 			/* Not the root: the receive buffer keeps what it held. */
 			*untouched = !c->in_place;
-			return gen(t, r, seed, rank, i);
+			return gen(t, r, seed, rank, n, i);
 		}
 		/* fall through */
 	default: {
 		uint64_t at = c->op == COLL_REDUCE_SCATTER ? (uint64_t)rank * c->count + i : i;
-		struct val acc = gen(t, r, seed, 0, at);
-		for (int q = 1; q < nranks; q++)
-			acc = fold(t, r, acc, gen(t, r, seed, q, at));
-		return finish(t, r, acc, nranks);
+		if (is_float(t) && n > 1 && (r == CR_SUM || r == CR_AVG || r == CR_MULSUM)) {
+			struct val v = {0, sum_of(t, r, elem_hash(seed, at))};
+			return finish(t, r, v, n); /* the type holds it exactly */
+		}
+		struct val acc = gen(t, r, seed, 0, n, at);
+		for (int q = 1; q < n; q++)
+			acc = fold(t, r, acc, gen(t, r, seed, q, n, at), q);
+		return finish(t, r, acc, n);
 	}
 	}
 }

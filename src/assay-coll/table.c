@@ -259,11 +259,13 @@ void coll_table_header(const struct coll_opts *o)
 	       "", 0, "");
 }
 
-/* nccl-tests' writeResultFooter, finalizeFooter and writeErrors. */
-void coll_table_footer(int errors, double avg, const char *prog)
+/* nccl-tests' writeResultFooter, finalizeFooter and writeErrors; min_bw is
+ * NCCL_TESTS_MIN_BW, -1 when unset (then the bandwidth is not judged). */
+void coll_table_footer(int errors, double avg, double min_bw, const char *prog)
 {
 	printf("# %-20s : %d %s\n", "Out of bounds values", errors, errors ? "FAILED" : "OK");
-	printf("# %-20s : %g %s\n", "Avg bus bandwidth", avg, "");
+	printf("# %-20s : %g %s\n", "Avg bus bandwidth", avg,
+	       min_bw == -1 ? "" : (avg < min_bw * 0.9 ? "FAILED" : "OK"));
 	printf("#\n");
 	printf("# Collective test concluded: %s\n", prog);
 	printf("#\n");
@@ -330,7 +332,7 @@ static json_t *config_json(const struct coll_opts *o, json_t *devs)
 }
 
 int coll_json_finish(FILE *jf, json_t *doc, struct coll_table *t, json_t *devs, int errors,
-		     double avg, int rc)
+		     double avg, double min_bw, int rc)
 {
 	char ts[64];
 	time_string(ts, sizeof(ts));
@@ -339,8 +341,10 @@ int coll_json_finish(FILE *jf, json_t *doc, struct coll_table *t, json_t *devs, 
 	t->results = NULL;
 	json_object_set_new(doc, "out_of_bounds",
 			    json_pack("{s:i, s:b}", "count", errors, "okay", errors == 0));
-	json_object_set_new(doc, "average_bus_bandwidth",
-			    json_pack("{s:o, s:s}", "bandwidth", num(avg), "okay", "unchecked"));
+	json_object_set_new(
+	    doc, "average_bus_bandwidth",
+	    json_pack("{s:o, s:o}", "bandwidth", num(avg), "okay",
+		      min_bw == -1 ? json_string("unchecked") : json_boolean(avg >= min_bw * 0.9)));
 	json_object_set_new(doc, "end_time", json_string(ts));
 	json_object_set_new(doc, "errors", json_array());
 	char *text = assay_json_dumps(doc, JSON_COMPACT);

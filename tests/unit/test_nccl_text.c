@@ -4,14 +4,17 @@
  *   NVIDIA/nccl-tests a0b82b2 (2.19.6) src/util.cu: writeDeviceReport (lines
  *     623-720), writeResultHeader (738-766), writeBenchmarkLinePreamble (455-457),
  *     writeBenchmarkLineBody (497-511, getFloatStr 487-492), writePerIterReport
- *     (568), writeTimestamp (609), writeResultFooter (777-780); and for
+ *     (568), writeTimestamp (609), writeResultFooter (777-780, its "FAILED"
+ *     after the average when NCCL_TESTS_MIN_BW is set: src/common.cu 1829-1853);
+ *     type and operator names src/common.cu 46-57 (f8e4m3, mulsum); and for
  *     hypercube_perf, gather_perf, alltoallv_perf the RunTest/GetCollByteCount/
  *     GetBw/InitData rules of src/hypercube.cu (redop ""), src/gather.cu and
  *     src/alltoallv.cu (the distance-weighted sizes, in-place N/A);
  *   NVIDIA/nccl-tests a89cf07 src/common.cu (2.13 era): 561-563, 610, 967, 987,
  *     1082-1086, 1174-1175;
  *   ROCm/rccl-tests ae3e635 src/common.cu: 673-675, 809-810, 1205-1227,
- *     1322-1334 (in-place only), 1424-1426;
+ *     1322-1334 (in-place only), 1424-1426 (1420-1427 with NCCL_TESTS_MIN_BW),
+ *     its fp8 names fp8_e4m3/fp8_e5m2 line 46;
  *   ROCm/rccl-tests 51af557^ (before the NCCL 2.13 resync): src/<op>.cu
  *     print_header/print_line_header (lines 10-20: no redop column in
  *     all_gather/sendrecv/broadcast, no root in all_reduce/all_gather),
@@ -216,6 +219,12 @@ static void test_layouts(void **state)
 	    /* nccl-tests 2.19 alltoallv_perf: in place N/A */
 	    {"alltoallv_perf-nccl.txt", "alltoallv", "fp32", "1x4", 3 * (4 + 3) + 1, false, false,
 	     false, "wrong/count"},
+	    /* nccl-tests 2.19 -d f8e4m3 -o mulsum, NCCL_TESTS_MIN_BW: "... FAILED" */
+	    {"all_reduce_perf-f8e4m3-mulsum-minbw.txt", "all_reduce", "fp8_e4m3", "1x8",
+	     3 * 2 * 4 + 1, true, false, false, "wrong/count"},
+	    /* rccl-tests' spelling fp8_e5m2, mulsum, NCCL_TESTS_MIN_BW: "... OK" */
+	    {"reduce_scatter_perf-rccl-fp8.txt", "reduce_scatter", "fp8_e5m2", "1x8", 3 * 2 * 4 + 1,
+	     true, false, false, "wrong/count"},
 	};
 	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
 		struct assay_rows rows = ASSAY_ROWS_INIT;
@@ -275,6 +284,26 @@ static void test_values(void **state)
 	assert_int_equal(parse_file(FIX "reduce_scatter-nccl-cputime.txt", &rows, &e, NULL),
 			 ASSAY_OK);
 	assert_true(find(&rows, "cpu_time_us", "mean", 1024, "out-of-place", -1)->value == 18.01);
+	assay_rows_release(&rows);
+}
+
+/* fp8 types and mulsum keep their names (precision canonical, redop as
+ * printed); the average before a "FAILED" or "OK" verdict of
+ * NCCL_TESTS_MIN_BW is read as any other. */
+static void test_fp8_mulsum_min_bw(void **state)
+{
+	(void)state;
+	struct assay_rows rows = ASSAY_ROWS_INIT;
+	struct assay_error e;
+	assert_int_equal(parse_file(FIX "all_reduce_perf-f8e4m3-mulsum-minbw.txt", &rows, &e, NULL),
+			 ASSAY_OK);
+	const struct assay_row *r = find(&rows, "busbw", "mean", 2097152, "in-place", -1);
+	assert_string_equal(sfield(r, "redop"), "mulsum");
+	assert_true(find(&rows, "busbw", "average", -1, NULL, -1)->value == 113.92);
+	assay_rows_release(&rows);
+	assert_int_equal(parse_file(FIX "reduce_scatter_perf-rccl-fp8.txt", &rows, &e, NULL),
+			 ASSAY_OK);
+	assert_true(find(&rows, "busbw", "average", -1, NULL, -1)->value == 50.245);
 	assay_rows_release(&rows);
 }
 
@@ -645,6 +674,7 @@ int main(void)
 	    cmocka_unit_test(test_concatenated_scale),
 	    cmocka_unit_test(test_bad_rows_flagged),
 	    cmocka_unit_test(test_srun_labels),
+	    cmocka_unit_test(test_fp8_mulsum_min_bw),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

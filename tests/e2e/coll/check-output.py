@@ -37,7 +37,7 @@ def v_total(count, elt, n):
     total = count * n * elt
     return sum(int(d * total / (n * (n - 1) / 2)) & ~15 for d in range(n)) if n > 1 else total & ~15
 ELT = {'int8': 1, 'uint8': 1, 'int32': 4, 'uint32': 4, 'int64': 8, 'uint64': 8, 'half': 2,
-       'float': 4, 'double': 8, 'bfloat16': 2}
+       'float': 4, 'double': 8, 'bfloat16': 2, 'f8e4m3': 1, 'f8e5m2': 1}
 
 
 def fail(msg):
@@ -138,8 +138,16 @@ def main():
     avg = [l for l in lines if l.startswith('# Avg bus bandwidth')]
     if len(oob) != 1 or not re.fullmatch(r'# Out of bounds values : \d+ (OK|FAILED)', oob[0]):
         fail('footer: %r' % oob)
-    if len(avg) != 1 or not re.fullmatch(r'# Avg bus bandwidth    : \S+ ', avg[0]):
+    # NCCL_TESTS_MIN_BW (nccl-tests src/common.cu 1829-1853, util.cu 778):
+    # unset, nothing after the average; else FAILED below 90% of it, or OK.
+    min_bw = os.environ.get('NCCL_TESTS_MIN_BW')
+    if len(avg) != 1 or not re.fullmatch(r'# Avg bus bandwidth    : (\S+) (|OK|FAILED)', avg[0]):
         fail('footer: %r' % avg)
+    avg_bw = float(avg[0].split()[5])
+    verdict = '' if min_bw is None else ('FAILED' if avg_bw < float(min_bw) * 0.9 else 'OK')
+    if not avg[0].endswith(' ' + verdict):
+        fail('footer %r: expected %r after the average (NCCL_TESTS_MIN_BW %s)' %
+             (avg[0], verdict, min_bw))
     if ('# Collective test starting: %s_perf' % op) not in lines or \
        ('# Collective test concluded: %s_perf' % op) not in lines:
         fail('no "# Collective test starting/concluded: %s_perf"' % op)
@@ -186,6 +194,9 @@ def main():
                          ('cpu_time' in res[pl], cputime))
         if 'env' in doc:
             fail('the JSON must not copy the environment')
+        okay = doc['average_bus_bandwidth']['okay']
+        if okay != ('unchecked' if min_bw is None else verdict == 'OK'):
+            fail('average_bus_bandwidth.okay %r, footer %r' % (okay, avg[0]))
     print('check-output.py: ok (%d rows, %d checked cells)' % (len(rows), checked))
 
 
