@@ -225,4 +225,12 @@ assay_err assay_parse_nccl_tests_text(const char *data, size_t len,
 				      struct assay_error *e);
 bool assay_detect_nccl_tests_text(const char *data, size_t len);
 
+/* Format "sglang": the "Serving Benchmark Result" block of sglang's
+ * bench_serving (src/lib/parse/sglang.c; context fields tp,
+ * model_num_params and peak_gpu_tflops give the per-GPU throughput and MFU). */
+extern const char *const assay_sglang_metrics[];
+assay_err assay_parse_sglang(const char *data, size_t len, const struct assay_parse_opts *o,
+			     struct assay_rows *out, struct assay_error *e);
+bool assay_detect_sglang(const char *data, size_t len);
+
 #endif

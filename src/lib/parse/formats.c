@@ -43,6 +43,8 @@ const struct assay_format assay_formats[] = {
     {"nccl-tests-text", "nccl-tests / rccl-tests text output (the size table on stdout)",
      assay_parse_nccl_tests_text, assay_detect_nccl_tests_text, assay_nccl_tests_text_metrics, true,
      false, false},
+    {"sglang", "sglang bench_serving's Serving Benchmark Result block (benchmark_results.log)",
+     assay_parse_sglang, assay_detect_sglang, assay_sglang_metrics, false, false, false},
     {"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
      assay_parse_megatron_golden, assay_detect_megatron_golden, assay_megatron_golden_metrics, true,
      true, false},
