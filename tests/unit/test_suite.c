@@ -199,7 +199,7 @@ static void test_command_errors(void **state)
 	    "mpirun_auto_flags)");
 	assert_string_equal(
 	    load_fails("{\"kind\": \"batch\"}"),
-	    "$.kind: expected one of \"ep\", \"command\", \"collective\", got \"batch\"");
+	    "$.kind: expected one of \"ep\", \"command\", \"collective\", \"inference\", got \"batch\"");
 }
 
 static void test_secrets(void **state)
