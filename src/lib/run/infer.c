@@ -241,7 +241,7 @@ void run_server_stop(struct run_ctx *rc)
 	run_redact_case_dir(rc, dir, &n, &ignore); /* server.log holds no secret's value */
 	free(path);
 	free(dir);
-	run_event(rc, ASSAY_EVENT_CLEANUP, 0, NULL, NULL, 0, "server stopped");
+	run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, "stopped");
 }
 
 /* Start the server (fork and exec, output to the log); 0 on failure (e). */
@@ -317,8 +317,8 @@ assay_err run_server_start(struct run_ctx *rc, struct assay_error *e)
 		if (waitpid(rc->server_pid, &status, WNOHANG) == 0)
 			return ASSAY_OK; /* still running */
 		rc->server_pid = 0;
-		run_event(rc, ASSAY_EVENT_CLEANUP, 0, NULL, NULL, 0,
-			  "the server exited during the last case: starting it again");
+		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0,
+			  "exited during the last case: starting it again");
 	}
 	char *dir = server_dir(rc);
 	json_t *vars = server_vars(rc);
@@ -333,9 +333,9 @@ assay_err run_server_start(struct run_ctx *rc, struct assay_error *e)
 	if (err == ASSAY_OK) {
 		rc->server_started = true;
 		write_pidfile(rc, rc->server_pid);
-		char *text = xasprintf("server started (pid %ld), waiting for %s",
-				       (long)rc->server_pid, url);
-		run_event(rc, ASSAY_EVENT_CLEANUP, 0, NULL, NULL, 0, text);
+		char *text =
+		    xasprintf("started (pid %ld), waiting for %s", (long)rc->server_pid, url);
+		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, text);
 		free(text);
 		err = wait_healthy(rc, url, dir, e);
 	}
