@@ -180,7 +180,7 @@ static void write_pidfile(const struct run_ctx *rc, pid_t pid)
 
 /* A resumed run: end what a killed attempt's server left running (the
  * session it started, no process older than it, on this boot only). */
-static void end_leftover(struct run_ctx *rc)
+void run_server_leftover(struct run_ctx *rc)
 {
 	char *dir = server_dir(rc);
 	char *path = xasprintf("%s/server.pid", dir);
@@ -325,7 +325,7 @@ assay_err run_server_start(struct run_ctx *rc, struct assay_error *e)
 	char *url = NULL;
 	assay_err err = assay_mkdirs(dir, e);
 	if (err == ASSAY_OK && !rc->server_started) /* first start of this attempt */
-		end_leftover(rc);
+		run_server_leftover(rc);
 	if (err == ASSAY_OK)
 		err = expand(rc, rc->suite.infer->health, vars, "$.server.health", &url, e);
 	if (err == ASSAY_OK && (rc->server_pid = spawn(rc, vars, dir, e)) == 0)

@@ -462,6 +462,8 @@ static assay_err cleanup(struct run_ctx *rc, struct assay_error *e)
 	res->run_dir = xasprintf("%s/%s", rc->o->output ? rc->o->output : rc->suite.output, id);
 	if ((err = assay_store_run_attempt(rc->store, id, &rc->attempt, e)) == ASSAY_OK)
 		err = end_leftovers(rc, e);
+	if (err == ASSAY_OK && rc->suite.infer)
+		run_server_leftover(rc); /* an inference suite's server */
 	if (err == ASSAY_OK && rc->leftover)
 		err = assay_error_set(e, ASSAY_INFRA,
 				      "run %s: a container could not be removed (named above)", id);

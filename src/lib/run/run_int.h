@@ -131,6 +131,9 @@ void run_coll_gate(struct run_ctx *rc, const struct assay_suite_case *c,
  * group, SIGTERM then SIGKILL after the grace period. No-ops otherwise. */
 assay_err run_server_start(struct run_ctx *rc, struct assay_error *e);
 void run_server_stop(struct run_ctx *rc);
+/* End the server a killed attempt of the run left running (its session, as
+ * <run>/server/server.pid records it), and say so: --resume and --cleanup. */
+void run_server_leftover(struct run_ctx *rc);
 
 void case_outcome_release(struct assay_case_outcome *o);
 /* Set outcome, failure and a printf-style reason (redacted). */
