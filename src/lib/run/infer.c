@@ -333,10 +333,12 @@ assay_err run_server_start(struct run_ctx *rc, struct assay_error *e)
 	if (err == ASSAY_OK) {
 		rc->server_started = true;
 		write_pidfile(rc, rc->server_pid);
+		char *shown = assay_redactor_str(&rc->redact, url); /* a token in the URL */
 		char *text =
-		    xasprintf("started (pid %ld), waiting for %s", (long)rc->server_pid, url);
+		    xasprintf("started (pid %ld), waiting for %s", (long)rc->server_pid, shown);
 		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, text);
 		free(text);
+		free(shown);
 		err = wait_healthy(rc, url, dir, e);
 	}
 	if (err != ASSAY_OK) {
