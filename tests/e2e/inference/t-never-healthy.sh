@@ -13,7 +13,7 @@ expect_eq "$(q "$S" "SELECT outcome FROM cases WHERE case_id = 'c1'")" infrastru
 expect_eq "$(q "$S" "SELECT count(*) FROM cases WHERE outcome = 'skipped'")" 2 "cases not run"
 servers_gone
 # The server exits at once (a port already taken: its bind fails).
-python3 -c 'import socket, time, sys; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(60)' "$PORT" &
+python3 -c 'import socket, time, sys; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(60)' "$PORT" &
 holder=$!
 sleep 0.5
 suite suite2.json
