@@ -246,5 +246,12 @@ extern const char *const assay_maxtext_metrics[];
 assay_err assay_parse_maxtext(const char *data, size_t len, const struct assay_parse_opts *o,
 			      struct assay_rows *out, struct assay_error *e);
 bool assay_detect_maxtext(const char *data, size_t len);
+/* Format "sglang": the "Serving Benchmark Result" block of sglang's
+ * bench_serving (src/lib/parse/sglang.c; context fields tp,
+ * model_num_params and peak_gpu_tflops give the per-GPU throughput and MFU). */
+extern const char *const assay_sglang_metrics[];
+assay_err assay_parse_sglang(const char *data, size_t len, const struct assay_parse_opts *o,
+			     struct assay_rows *out, struct assay_error *e);
+bool assay_detect_sglang(const char *data, size_t len);
 
 #endif

@@ -146,6 +146,18 @@ struct assay_report_coll {
 	size_t npoints, points_alloc;
 };
 
+/* One curve of an inference chart (docs/inference.md, "Report"): a value
+ * of this run against the cells' concurrency, for one model and ISL/OSL
+ * (the chart) and one statistic (the curve). */
+struct assay_report_infer {
+	char *chart;   /* "toy-llama · isl 128 · osl 64: output throughput" */
+	char *y_title; /* "tok/s", "ms" */
+	char *label;   /* "output_throughput", "mean", "p99" */
+	int color;
+	struct assay_report_xy *points; /* concurrency, value; ascending concurrency */
+	size_t npoints, points_alloc;
+};
+
 struct assay_report_hpoint {
 	char *revision;
 	double value;
@@ -220,6 +232,8 @@ struct assay_report {
 	size_t nprovenance;
 	struct assay_report_coll *coll; /* collective curves, this run's first per chart */
 	size_t ncoll, coll_alloc;
+	struct assay_report_infer *infer; /* inference curves, grouped by chart */
+	size_t ninfer, infer_alloc;
 
 	/* Values replaced by "***" in everything written. */
 	struct assay_redactor secrets;
@@ -255,6 +269,11 @@ struct assay_report_coll *assay_report_add_coll(struct assay_report *r, const ch
 						bool current);
 /* Set the busbw at bytes (replacing an earlier value at the same size). */
 void assay_report_coll_point(struct assay_report_coll *c, double bytes, double busbw);
+/* The curve of chart and label (added, with y_title, when new), and a
+ * point of it at x (replacing the value of a point already there). */
+struct assay_report_infer *assay_report_infer_curve(struct assay_report *r, const char *chart,
+						    const char *y_title, const char *label);
+void assay_report_infer_point(struct assay_report_infer *c, double x, double y);
 struct assay_report_history *assay_report_add_history(struct assay_report *r, const char *label,
 						      const char *unit);
 void assay_report_history_point(struct assay_report_history *h, const char *revision, double value);

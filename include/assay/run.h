@@ -59,6 +59,7 @@ enum assay_run_event_kind {
 	ASSAY_EVENT_DRY_CASE,   /* --dry-run: index, case_id, text (what would run) */
 	ASSAY_EVENT_CLEANUP,    /* --resume ended what an earlier attempt left: text says what */
 	ASSAY_EVENT_STATE,      /* the running case's queue state or nodes changed: text */
+	ASSAY_EVENT_SERVER,     /* an inference suite's server started or stopped: text */
 };
 
 struct assay_run_event {

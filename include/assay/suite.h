@@ -43,6 +43,19 @@ struct assay_suite_coll {
 	struct strlist args; /* more arguments, templates */
 };
 
+/* kind "inference" (src/lib/suite/inference.c): a command suite whose
+ * cases (one per cell: ISL/OSL/concurrency combos) run a benchmark client
+ * against a server assay starts first, waits for (its health URL), watches
+ * and stops (docs/inference.md). Templates hold only the run's built-ins
+ * ({RUN_ID}, {OUT}, {HOST}, {RUN_DIR}). */
+struct assay_suite_infer {
+	struct strlist argv;     /* the server command, templates */
+	char *cwd;               /* template or NULL */
+	char *health;            /* the health URL, a template */
+	double health_timeout_s; /* how long to wait for it (default 600) */
+	double stop_grace_s;     /* SIGTERM, then SIGKILL after this (default 30) */
+};
+
 /* One variant of a suite (docs/suite.md, "Variants"): what it changes in
  * every case it runs. Templates may hold placeholders. */
 struct assay_suite_variant {
@@ -182,6 +195,10 @@ struct assay_suite {
 
 	/* kind "collective" (NULL otherwise) */
 	struct assay_suite_coll *coll;
+
+	/* kind "inference" (NULL otherwise): its cases are those of a command
+	 * suite (kind ASSAY_SUITE_COMMAND), run against this server. */
+	struct assay_suite_infer *infer;
 
 	struct assay_suite_gates gates;
 

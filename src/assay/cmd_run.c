@@ -178,6 +178,10 @@ static void on_event(const struct assay_run_event *ev, void *ctx)
 			fprintf(stderr, "[%zu/%zu] %s: %s (%s)\n", ev->index, ev->total,
 				ev->case_id, ev->text, cs);
 		break;
+	case ASSAY_EVENT_SERVER:
+		clear_live(p);
+		fprintf(stderr, "server: %s\n", ev->text);
+		break;
 	case ASSAY_EVENT_CLEANUP:
 		clear_live(p);
 		fprintf(stderr, "%s: %s\n", p->cleanup ? "cleanup" : "resume", ev->text);

@@ -50,6 +50,10 @@ static const struct {
       "tests/fixtures/nccl-text/reduce_perf-nccl-2.13.txt",
       "tests/fixtures/nccl-text/sendrecv-nccl-per-iter.txt"},
      {NULL}},
+    {"sglang",
+     {"tests/fixtures/sglang/benchmark_results.log",
+      "tests/fixtures/sglang/benchmark_results-slow.log"},
+     {NULL}},
     {"megatron-golden",
      {"tests/fixtures/metrics/megatron-golden.json"},
      {"megatron_golden_gpt3_resume_run1_dgx_h100.json",
@@ -98,8 +102,16 @@ static void collect(const struct assay_format *f, const char *path, struct strli
 		fail_msg("%s", e.message);
 	struct assay_rows rows = {0};
 	struct assay_parse_opts o = {.file = path};
+	/* sglang derives goodput, per-GPU throughput and MFU from the
+	 * context's num_prompts, tp, model_num_params and peak_gpu_tflops. */
+	json_t *ctx = !strcmp(f->name, "sglang")
+			  ? json_pack("{s:i, s:i, s:f, s:i}", "num_prompts", 640, "tp", 8,
+				      "model_num_params", 7e10, "peak_gpu_tflops", 1300)
+			  : NULL;
+	o.context = ctx;
 	if (f->parse(data, len, &o, &rows, &e) != ASSAY_OK)
 		fail_msg("%s: %s", path, e.message);
+	json_decref(ctx);
 	if (!rows.n)
 		fail_msg("%s gives no rows as %s", path, f->name);
 	for (size_t i = 0; i < rows.n; i++) {

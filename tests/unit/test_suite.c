@@ -197,9 +197,9 @@ static void test_command_errors(void **state)
 		       "\"parser\": \"rows\", \"launcher\": {\"type\": \"local\", \"grace\": 1}}"),
 	    "$.launcher.grace: unknown key (expected one of: type, grace_s, mpirun, mpirun_args, "
 	    "mpirun_auto_flags)");
-	assert_string_equal(
-	    load_fails("{\"kind\": \"batch\"}"),
-	    "$.kind: expected one of \"ep\", \"command\", \"collective\", got \"batch\"");
+	assert_string_equal(load_fails("{\"kind\": \"batch\"}"),
+			    "$.kind: expected one of \"ep\", \"command\", \"collective\", "
+			    "\"inference\", got \"batch\"");
 }
 
 static void test_secrets(void **state)

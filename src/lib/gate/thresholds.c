@@ -23,11 +23,61 @@ static bool combo_fail(struct assay_error *e, const char *text, const char *why)
 	return false;
 }
 
+/* A combo of other keys (CVS's inference cells, ISL=...,OSL=...,TP=...,
+ * PP=...,CONC=...): KEY=VALUE pairs, keys upper-cased, values as written
+ * (letters, digits, '.', '_', '-'), in the order written. */
+static bool generic_combo(const char *text, char *out, size_t size, struct assay_error *e)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *p = text;
+	bool ok = *p != '\0';
+	while (ok && *p) {
+		const char *k = p;
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		ok = p > k && !isdigit((unsigned char)*k) && *p == '=';
+		const char *v = ok ? ++p : p;
+		while (ok && (isalnum((unsigned char)*p) || strchr("._-", *p)) && *p)
+			p++;
+		ok = ok && p > v && (*p == ',' || !*p) && (*p != ',' || p[1]);
+		for (const char *c = k; ok && c < v; c++)
+			sbuf_addch(&sb, (char)toupper((unsigned char)*c));
+		if (ok)
+			sbuf_addf(&sb, "%.*s%s", (int)(p - v), v, *p ? "," : "");
+		if (ok && *p)
+			p++;
+	}
+	if (ok && sb.len < size)
+		snprintf(out, size, "%s", sbuf_str(&sb));
+	else if (e)
+		assay_error_set(e, ASSAY_USAGE,
+				"expected KEY=VALUE pairs separated by ',' (e.g. "
+				"ISL=1024,OSL=1024,TP=8,PP=1,CONC=64), got \"%s\"",
+				text);
+	ok = ok && sb.len < size;
+	sbuf_release(&sb);
+	return ok;
+}
+
+/* Whether text starts with a key other than MBS, GBS and PRECISION. */
+static bool other_keys(const char *text)
+{
+	const char *eq = strchr(text, '=');
+	const char *comma = strchr(text, ',');
+	if (!eq || (comma && comma < eq))
+		return false;
+	size_t n = (size_t)(eq - text);
+	return !((n == 3 && (!strncasecmp(text, "MBS", 3) || !strncasecmp(text, "GBS", 3))) ||
+		 (n == 9 && !strncasecmp(text, "PRECISION", 9)));
+}
+
 bool assay_combo_canonical(const char *text, char *out, size_t size, struct assay_error *e)
 {
-	static const char *const names[] = {"MBS", "GBS", "PRECISION"};
 	if (assay_combo_is_infer(text)) /* CVS's inference cells (thresholds_infer.c) */
 		return assay_combo_infer_canonical(text, out, size, e);
+	if (other_keys(text))
+		return generic_combo(text, out, size, e);
+	static const char *const names[] = {"MBS", "GBS", "PRECISION"};
 	char *vals[3] = {NULL, NULL, NULL};
 	char *copy = xstrdup(text), *save = NULL;
 	bool ok = true;

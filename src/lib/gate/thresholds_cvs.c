@@ -1,7 +1,7 @@
 /* CVS threshold files (ROCm/cvs, input/config_file/training/megatron/
- * *_threshold.json) read as they are: top-level combo cells of training.*
- * metric specs, turned into the same thresholds model as assay's own format.
- * Rules and the metric table: docs/gate.md, "CVS threshold files". */
+ * *_threshold.json, and inference/sglang/ threshold files) read as they are: top-level combo cells
+ * of training.* metric specs, turned into the same thresholds model as assay's own format. Rules
+ * and the metric table: docs/gate.md, "CVS threshold files". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +45,29 @@ static const struct {
     {"training.final_loss", "final_loss", {"cvs", NULL}},
     {"training.loss_decreased", "loss_decreased", {"cvs", NULL}},
     {"training.eval_loss", "eval_loss", {"cvs", NULL}},
+    /* SGLang (cvs/lib/inference/sglang/sglang_common.py and sglang_parsing.py:
+     * bare keys), read from the rows of format sglang (src/lib/parse/sglang.c). */
+    {"output_throughput_per_sec", "output_throughput", {"value", NULL}},
+    {"request_throughput_per_sec", "request_throughput", {"value", NULL}},
+    {"output_throughput_per_gpu_per_sec", "output_throughput_per_gpu", {"value", NULL}},
+    {"mean_ttft_ms", "ttft_ms", {"mean", NULL}},
+    {"median_ttft_ms", "ttft_ms", {"median", NULL}},
+    {"p99_ttft_ms", "ttft_ms", {"p99", NULL}},
+    {"mean_tpot_ms", "tpot_ms", {"mean", NULL}},
+    {"median_tpot_ms", "tpot_ms", {"median", NULL}},
+    {"p99_tpot_ms", "tpot_ms", {"p99", NULL}},
+    {"mean_itl_ms", "itl_ms", {"mean", NULL}},
+    {"median_itl_ms", "itl_ms", {"median", NULL}},
+    {"p99_itl_ms", "itl_ms", {"p99", NULL}},
+    {"mean_e2e_latency_ms", "e2e_latency_ms", {"mean", NULL}},
+    {"median_e2e_latency_ms", "e2e_latency_ms", {"median", NULL}},
+    {"goodput", "goodput", {"ratio", NULL}},
+    {"mfu", "mfu", {"ratio", NULL}},
+    /* The SGLang files' accuracy cells (long-context pass rate, lm-eval),
+     * which no assay format reads: a gate on them fails "missing". */
+    {"pass_rate", "pass_rate", {NULL}},
+    {"acc_norm,none", "acc_norm", {NULL}},
+    {"exact_match,flexible-extract", "exact_match_flexible", {NULL}},
 };
 #undef CVS_STATS
 
@@ -315,6 +338,46 @@ static int parse_spec(struct assay_cfg *c, const json_t *v, const char *path, in
 	return 0;
 }
 
+static bool same_stat(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* SGLang's metrics, whose specs may be plain numbers (or objects without a
+ * kind): sglang_common.py, normalize_sglang_threshold_spec. */
+static bool sglang_metric(const char *cvs)
+{
+	int m = metric_index(cvs);
+	return m >= 0 && strncmp(cvs, "training.", 9);
+}
+
+/* CVS's kind for a plain SGLang spec: max_ms when the name holds "ms" or
+ * "latency"; min_tok_s when it holds "throughput"; min otherwise (goodput,
+ * mfu and the rest). A new spec, or NULL when v already has a kind or is
+ * not a number. */
+static json_t *sglang_plain(const char *cvs, const json_t *v)
+{
+	if (!sglang_metric(cvs))
+		return NULL;
+	const json_t *val = v;
+	if (json_is_object(v)) {
+		if (json_object_get(v, "kind") || !json_object_get(v, "value"))
+			return NULL;
+		val = json_object_get(v, "value");
+	} else if (!json_is_number(v) && !json_is_string(v)) {
+		return NULL;
+	}
+	char low[128];
+	size_t i = 0;
+	for (; cvs[i] && i + 1 < sizeof(low); i++)
+		low[i] = (char)((cvs[i] >= 'A' && cvs[i] <= 'Z') ? cvs[i] + 32 : cvs[i]);
+	low[i] = '\0';
+	const char *kind = strstr(low, "ms") || strstr(low, "latency") ? "max_ms"
+			   : strstr(low, "throughput")                 ? "min_tok_s"
+								       : "min";
+	return json_pack("{s:s, s:O}", "kind", kind, "value", val);
+}
+
 static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path, int flavor,
 		      struct assay_threshold_cell *cell)
 {
@@ -343,17 +406,25 @@ static int parse_cell(struct assay_cfg *c, const json_t *v, const char *path, in
 		}
 		if (m < 0) {
 			struct sbuf sb = SBUF_INIT;
+			/* The names of its family (training.*, or SGLang's bare keys). */
+			bool training = !strncmp(name, "training.", 9);
 			for (size_t i = 0; i < ARRAY_SIZE(metric_map); i++)
-				sbuf_addf(&sb, "%s%s", i ? ", " : "", metric_map[i].cvs);
+				if (training == !strncmp(metric_map[i].cvs, "training.", 9))
+					sbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
+						  metric_map[i].cvs);
 			assay_cfg_fail(c, mp, "unknown CVS metric (expected one of: %s)",
 				       sbuf_str(&sb));
 			sbuf_release(&sb);
 			return -1;
 		}
 		for (size_t i = 0; i < cell->n; i++)
-			if (!strcmp(cell->v[i].metric, metric_map[m].metric))
+			if (!strcmp(cell->v[i].metric, metric_map[m].metric) &&
+			    same_stat(cell->v[i].cvs_stats[0], metric_map[m].stats[0]))
 				return assay_cfg_fail(c, mp, "duplicate metric");
-		if (parse_spec(c, spec, mp, m, &cell->v[cell->n]) < 0) {
+		json_t *plain = sglang_plain(name, spec);
+		int prc = parse_spec(c, plain ? plain : spec, mp, m, &cell->v[cell->n]);
+		json_decref(plain);
+		if (prc < 0) {
 			free(cell->v[cell->n].reference);
 			return -1;
 		}

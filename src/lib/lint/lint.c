@@ -115,7 +115,8 @@ enum assay_lint_kind assay_lint_detect(const json_t *doc)
 	const json_t *kind = json_object_get(doc, "kind");
 	if (json_is_string(kind) && (!strcmp(json_string_value(kind), "ep") ||
 				     !strcmp(json_string_value(kind), "command") ||
-				     !strcmp(json_string_value(kind), "collective")))
+				     !strcmp(json_string_value(kind), "collective") ||
+				     !strcmp(json_string_value(kind), "inference")))
 		return ASSAY_LINT_SUITE;
 	if (json_object_get(doc, "platforms"))
 		return ASSAY_LINT_PLATFORMS;

@@ -149,8 +149,12 @@ static void check_thresholds(struct lint_ctx *c, const struct source *src, const
 		for (size_t k = 0; k < t.cells[i].n; k++) {
 			const struct assay_threshold *th = &t.cells[i].v[k];
 			char *where = xasprintf("%s: %s: ", t.file, th->path);
-			check_metric(c, src, "$.gates.thresholds", where, th->metric, th->statistic,
-				     true);
+			/* A CVS metric read at one statistic (SGLang's mean_ttft_ms:
+			 * ttft_ms/mean) names it. */
+			const char *stat = th->statistic;
+			if (!stat && th->cvs_stats[0] && !th->cvs_stats[1])
+				stat = th->cvs_stats[0];
+			check_metric(c, src, "$.gates.thresholds", where, th->metric, stat, true);
 			free(where);
 		}
 	}

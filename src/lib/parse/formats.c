@@ -47,6 +47,8 @@ const struct assay_format assay_formats[] = {
      assay_parse_vllm_bench, assay_detect_vllm_bench, NULL, true, false, false},
     {"atom-bench", "ATOM benchmark_serving --save-result JSON (read as ROCm CVS reads it)",
      assay_parse_atom_bench, assay_detect_atom_bench, NULL, true, false, false},
+    {"sglang", "sglang bench_serving's Serving Benchmark Result block (benchmark_results.log)",
+     assay_parse_sglang, assay_detect_sglang, assay_sglang_metrics, false, false, false},
     {"megatron-golden", "Megatron-LM functional-test golden values (JSON, per-step)",
      assay_parse_megatron_golden, assay_detect_megatron_golden, assay_megatron_golden_metrics, true,
      true, false},

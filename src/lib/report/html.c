@@ -131,6 +131,8 @@ static void page_nav(struct html *h)
 		sbuf_adds(h->o, "<a href=\"#training\">Training</a>");
 	if (r->ncoll)
 		sbuf_adds(h->o, "<a href=\"#collectives\">Collectives</a>");
+	if (r->ninfer)
+		sbuf_adds(h->o, "<a href=\"#inference\">Inference</a>");
 	if (r->nhistory)
 		sbuf_adds(h->o, "<a href=\"#history\">History</a>");
 	sbuf_adds(h->o, "</nav>");
@@ -152,6 +154,7 @@ static void page(const struct assay_report *r, bool linked, struct sbuf *out)
 	html_ep(&h);
 	html_training(&h);
 	html_collectives(&h);
+	html_inference(&h);
 	html_history(&h);
 	if (linked) {
 		sbuf_addf(&doc, "</main><footer>Served by assay %s.</footer></body></html>\n",

@@ -83,6 +83,7 @@ void html_gates(struct html *h);       /* html_gates.c: the gate table */
 void html_ep(struct html *h);          /* html_ep.c: EP ladders, charts and tables */
 void html_training(struct html *h);    /* html_train.c: loss and throughput charts */
 void html_collectives(struct html *h); /* html_coll.c: busbw by message size */
+void html_inference(struct html *h);   /* html_infer.c: throughput and latency by concurrency */
 void html_history(struct html *h);     /* html_history.c: series charts, change points */
 
 /* html_gates.c: a gate table's head and rows (the case column optional). */

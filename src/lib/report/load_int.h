@@ -66,6 +66,9 @@ assay_err load_history(struct loader *L, struct assay_error *e);
 /* load_coll.c: busbw-vs-size curves of the run's collective rows, with
  * earlier revisions. */
 assay_err load_coll(struct loader *L, struct assay_error *e);
+/* load_infer.c: a row of the run as a point of an inference chart (rows
+ * with a "concurrency" field: throughput and latencies). */
+void load_infer_row(struct loader *L, const struct assay_store_rowview *row);
 
 /* load_train.c: a training chart per case with a steps.ndjson. */
 void load_training(struct loader *L, const struct assay_store_cases *sc);

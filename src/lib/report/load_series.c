@@ -88,6 +88,7 @@ int load_on_row(const struct assay_store_rowview *row, void *ctx)
 	struct loader *L = ctx;
 	const char *comp = row->field[F_COMPONENT];
 	const char *m = row->metric, *st = row->statistic;
+	load_infer_row(L, row); /* inference charts */
 	if (!comp || !in(m, ep_metrics, ARRAY_SIZE(ep_metrics))) {
 		strlist_push(&L->keys, row->series_key); /* not EP: followed in full */
 		if (row->field[F_BYTES] && !strcmp(m, "busbw") && !strcmp(st, "mean"))

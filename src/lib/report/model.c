@@ -148,6 +148,13 @@ void assay_report_release(struct assay_report *r)
 		free(r->coll[i].points);
 	}
 	free(r->coll);
+	for (size_t i = 0; i < r->ninfer; i++) {
+		free(r->infer[i].chart);
+		free(r->infer[i].y_title);
+		free(r->infer[i].label);
+		free(r->infer[i].points);
+	}
+	free(r->infer);
 	for (size_t i = 0; i < r->nhistory; i++) {
 		struct assay_report_history *h = &r->history[i];
 		free(h->label);
@@ -266,6 +273,47 @@ void assay_report_coll_point(struct assay_report_coll *c, double bytes, double b
 	ALLOC_GROW(c->points, c->npoints + 1, c->points_alloc);
 	memmove(&c->points[i + 1], &c->points[i], (c->npoints - i) * sizeof(*c->points));
 	c->points[i] = (struct assay_report_xy){bytes, busbw};
+	c->npoints++;
+}
+
+struct assay_report_infer *assay_report_infer_curve(struct assay_report *r, const char *chart,
+						    const char *y_title, const char *label)
+{
+	int colors = 0;
+	size_t at = r->ninfer; /* after the chart's last curve, so charts stay grouped */
+	for (size_t i = 0; i < r->ninfer; i++) {
+		struct assay_report_infer *c = &r->infer[i];
+		if (strcmp(c->chart, chart))
+			continue;
+		if (!strcmp(c->label, label))
+			return c;
+		colors++;
+		at = i + 1;
+	}
+	ALLOC_GROW(r->infer, r->ninfer + 1, r->infer_alloc);
+	memmove(&r->infer[at + 1], &r->infer[at], (r->ninfer - at) * sizeof(*r->infer));
+	r->ninfer++;
+	struct assay_report_infer *c = &r->infer[at];
+	memset(c, 0, sizeof(*c));
+	assay_report_set(&c->chart, chart);
+	assay_report_set(&c->y_title, y_title);
+	assay_report_set(&c->label, label);
+	c->color = colors;
+	return c;
+}
+
+void assay_report_infer_point(struct assay_report_infer *c, double x, double y)
+{
+	size_t i = 0;
+	while (i < c->npoints && c->points[i].x < x)
+		i++;
+	if (i < c->npoints && c->points[i].x == x) {
+		c->points[i].y = y;
+		return;
+	}
+	ALLOC_GROW(c->points, c->npoints + 1, c->points_alloc);
+	memmove(&c->points[i + 1], &c->points[i], (c->npoints - i) * sizeof(*c->points));
+	c->points[i] = (struct assay_report_xy){x, y};
 	c->npoints++;
 }
 

@@ -462,6 +462,8 @@ static assay_err cleanup(struct run_ctx *rc, struct assay_error *e)
 	res->run_dir = xasprintf("%s/%s", rc->o->output ? rc->o->output : rc->suite.output, id);
 	if ((err = assay_store_run_attempt(rc->store, id, &rc->attempt, e)) == ASSAY_OK)
 		err = end_leftovers(rc, e);
+	if (err == ASSAY_OK && rc->suite.infer)
+		run_server_leftover(rc); /* an inference suite's server */
 	if (err == ASSAY_OK && rc->leftover)
 		err = assay_error_set(e, ASSAY_INFRA,
 				      "run %s: a container could not be removed (named above)", id);
@@ -562,7 +564,9 @@ static void run_one(struct run_ctx *rc, struct run_state *rs, size_t i,
 		    struct assay_error *e)
 {
 	rs->ran = rs->ran || !run_is_teardown(c);
-	rs->infra = run_case(rc, i + 1, c, out, e);
+	rs->infra = run_server_start(rc, e); /* inference suites */
+	if (rs->infra == ASSAY_OK)
+		rs->infra = run_case(rc, i + 1, c, out, e);
 	if (rs->infra != ASSAY_OK) {
 		/* Stored as infrastructure when the store still works: a resume
 		 * runs it again. */
@@ -633,6 +637,7 @@ static assay_err run_cases(struct run_ctx *rc, const struct assay_case_list *don
 		run_event(rc, ASSAY_EVENT_CASE_END, i + 1, c->id, out, out->duration_s, NULL);
 		write_summary(rc);
 	}
+	run_server_stop(rc); /* whatever happened */
 	return rs.infra;
 }
 

@@ -26,6 +26,9 @@ struct run_ctx {
 	/* Training results later gates read (scaling baseline, checkpoint save),
 	 * by case index; NULL when not needed or not kept yet. */
 	struct assay_train_result **train;
+	/* Inference suites (infer.c): the server's process (0: none running). */
+	pid_t server_pid;
+	bool server_started; /* started in this attempt */
 };
 
 /* Run one case to its outcome (store begin and finish included). ASSAY_INFRA
@@ -121,6 +124,16 @@ void run_coll_correctness(struct run_ctx *rc, struct assay_rows *rows,
 /* The per-size thresholds gate of a collective case. */
 void run_coll_gate(struct run_ctx *rc, const struct assay_suite_case *c,
 		   const struct assay_rows *rows, struct assay_verdicts *out);
+
+/* Inference suites (infer.c): the server running and healthy before a case
+ * (started on first use, again when it exited); ASSAY_INFRA (e) when it
+ * cannot start or never answers its health URL. Stop: the whole process
+ * group, SIGTERM then SIGKILL after the grace period. No-ops otherwise. */
+assay_err run_server_start(struct run_ctx *rc, struct assay_error *e);
+void run_server_stop(struct run_ctx *rc);
+/* End the server a killed attempt of the run left running (its session, as
+ * <run>/server/server.pid records it), and say so: --resume and --cleanup. */
+void run_server_leftover(struct run_ctx *rc);
 
 void case_outcome_release(struct assay_case_outcome *o);
 /* Set outcome, failure and a printf-style reason (redacted). */

@@ -72,6 +72,33 @@ static bool infer_cell_text(struct assay_cfg *c, const json_t *vars, const char 
 	return true;
 }
 
+/* An inference suite's cell (docs/inference.md): CVS's key of the combo's
+ * ISL, OSL, TP, PP, DP, NNODES and CONC, those it has, in that order; "default" when it
+ * has none of them. */
+static int inference_cell(struct assay_cfg *c, struct assay_suite_case *k, const char *path)
+{
+	static const char *const names[] = {"ISL", "OSL", "TP", "PP", "DP", "NNODES", "CONC"};
+	struct sbuf text = SBUF_INIT;
+	int rc = 0;
+	for (size_t n = 0; n < ARRAY_SIZE(names) && !rc; n++) {
+		const json_t *v = json_object_get(k->vars, names[n]);
+		if (!v)
+			continue;
+		sbuf_addf(&text, "%s%s=", text.len ? "," : "", names[n]);
+		rc = suite_scalar_text(c, v, path, &text);
+	}
+	char canon[256];
+	struct assay_error e2;
+	if (!rc && !text.len)
+		k->cell = xstrdup("default");
+	else if (!rc && assay_combo_canonical(sbuf_str(&text), canon, sizeof(canon), &e2))
+		k->cell = xstrdup(canon);
+	else if (!rc)
+		rc = assay_cfg_fail(c, path, "thresholds cell: %s", e2.message);
+	sbuf_release(&text);
+	return rc;
+}
+
 /* The thresholds cell of every case: its combo's MBS, GBS and PRECISION (or
  * ISL, OSL, TP, ..., CONC), or "default" for a combo that has none of them. */
 static int thresholds_cells(struct assay_cfg *c, struct assay_suite *s)
@@ -84,6 +111,11 @@ static int thresholds_cells(struct assay_cfg *c, struct assay_suite *s)
 		const char *combo = json_string_value(json_object_get(k->factors, "combo"));
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$.combos", combo);
+		if (s->infer) {
+			rc = inference_cell(c, k, path);
+			keys[i] = k->cell;
+			continue;
+		}
 		struct sbuf text = SBUF_INIT;
 		bool infer = infer_cell_text(c, k->vars, path, &text);
 		int have = infer ? 3 : 0;

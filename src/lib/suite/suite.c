@@ -27,7 +27,7 @@ const char *const assay_suite_collective_keys[] = {
     COMMON_KEYS, "binary",     "backend", "operations", "dtypes", "sizes", "ranks",
     "nodes",     "iterations", "warmups", "check",      "args",   NULL};
 
-static const char *const kinds[] = {"ep", "command", "collective", NULL};
+static const char *const kinds[] = {"ep", "command", "collective", "inference", NULL};
 static const char *const signature_keys[] = {"errors",  "benign", "disable",
 					     "builtin", "tune",   NULL};
 static const char *const tune_keys[] = {"settle_s", "settle_lines", "priority", NULL};
@@ -434,14 +434,17 @@ assay_err assay_suite_load(const char *file, struct assay_suite *s, struct assay
 	s->kind = !strcmp(kind, "ep")           ? ASSAY_SUITE_EP
 		  : !strcmp(kind, "collective") ? ASSAY_SUITE_COLLECTIVE
 						: ASSAY_SUITE_COMMAND;
+	bool inference = !strcmp(kind, "inference"); /* a command suite with a server */
 	if (assay_cfg_object(&c, doc, "$",
 			     s->kind == ASSAY_SUITE_EP           ? assay_suite_ep_keys
 			     : s->kind == ASSAY_SUITE_COLLECTIVE ? assay_suite_collective_keys
+			     : inference                         ? assay_suite_inference_keys
 								 : assay_suite_command_keys) < 0 ||
 	    parse_common(&c, doc, s) < 0)
 		goto out;
 	rc = s->kind == ASSAY_SUITE_EP           ? suite_parse_ep(&c, doc, s)
 	     : s->kind == ASSAY_SUITE_COLLECTIVE ? suite_parse_collective(&c, doc, s)
+	     : inference                         ? suite_parse_inference(&c, doc, s)
 						 : suite_parse_command(&c, doc, s);
 	if (rc == 0)
 		rc = suite_expand_variants(&c, s);
@@ -517,6 +520,7 @@ void assay_suite_release(struct assay_suite *s)
 	assay_sweep_release(&s->sweep);
 	assay_matrix_release(&s->matrix);
 	free(s->assay_ep);
+	suite_infer_release(s->infer);
 	assay_container_release(&s->container);
 	suite_variants_release(s);
 	suite_expect_release(s);
@@ -763,6 +767,8 @@ assay_err assay_suite_plan(const struct assay_suite *s, const struct assay_suite
 		rc = s->kind == ASSAY_SUITE_EP           ? suite_plan_ep(s, c, vars, assay_ep, p, e)
 		     : s->kind == ASSAY_SUITE_COLLECTIVE ? suite_plan_collective(s, c, vars, p, e)
 							 : suite_plan_command(s, c, vars, p, e);
+	if (rc == ASSAY_OK && s->infer)
+		suite_plan_inference(s, vars, p);
 	if (rc == ASSAY_OK)
 		rc = plan_container(s, vars, &p->container, e);
 	if (rc == ASSAY_OK)

@@ -19,6 +19,13 @@ assay_err suite_plan_collective(const struct assay_suite *s, const struct assay_
 				struct assay_error *e);
 int suite_parse_coll_thresholds(struct assay_cfg *c, const json_t *g, struct assay_suite *s);
 void suite_coll_release(struct assay_suite_coll *k);
+/* kind "inference" (inference.c): the command kind's keys and "server". */
+extern const char *const assay_suite_inference_keys[];
+int suite_parse_inference(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
+/* After suite_plan_command: the server's log watched for signatures. */
+void suite_plan_inference(const struct assay_suite *s, const json_t *vars,
+			  struct assay_case_plan *p);
+void suite_infer_release(struct assay_suite_infer *k);
 /* The gates block (gates.c), once the cases are known. */
 int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
 void suite_gates_release(struct assay_suite_gates *g);

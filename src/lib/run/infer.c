@@ -1,0 +1,358 @@
+/* Inference suites in the pipeline (docs/inference.md): the server is
+ * started before the first case that runs, in a session of its own, its
+ * output appended to <run>/server/server.log; assay waits for its health URL
+ * (a plain HTTP GET answering 2xx) for health_timeout_s, and a server that
+ * exits or never answers is an infrastructure failure (exit 5). Each case's
+ * client runs against it (the case watches server.log for the suite's
+ * signatures). At the end of the cases, whatever happened, the server's
+ * whole process group gets SIGTERM, then SIGKILL after stop_grace_s. Its
+ * pid, start time and boot id are kept in <run>/server/server.pid, so that a
+ * resumed run first ends a server its killed attempt left behind. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assay/contain.h"
+#include "assay/proc.h"
+#include "run_int.h"
+
+static void nap(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* ---- the health check: GET url, true on a 2xx status ---- */
+
+static int connect_within(const char *host, const char *port, double timeout_s)
+{
+	struct addrinfo hints = {0}, *res = NULL;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, port, &hints, &res) != 0)
+		return -1;
+	int fd = -1;
+	for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    a->ai_protocol);
+		if (fd < 0)
+			continue;
+		if (connect(fd, a->ai_addr, a->ai_addrlen) == 0)
+			break;
+		struct pollfd p = {fd, POLLOUT, 0};
+		int err = 0;
+		socklen_t len = sizeof(err);
+		if (errno != EINPROGRESS || poll(&p, 1, (int)(timeout_s * 1000)) != 1 ||
+		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	return fd;
+}
+
+/* http://HOST[:PORT][/PATH] */
+static bool http_ok(const char *url, double timeout_s)
+{
+	char host[256], port[16] = "80";
+	const char *h = url + 7, *path = strchr(h, '/');
+	size_t hn = path ? (size_t)(path - h) : strlen(h);
+	if (hn == 0 || hn >= sizeof(host))
+		return false;
+	memcpy(host, h, hn);
+	host[hn] = '\0';
+	char *colon = strrchr(host, ':');
+	if (colon && !strchr(host, ']')) {
+		snprintf(port, sizeof(port), "%s", colon + 1);
+		*colon = '\0';
+	}
+	int fd = connect_within(host, port, timeout_s);
+	if (fd < 0)
+		return false;
+	char req[1024];
+	int n =
+	    snprintf(req, sizeof(req), "GET %s HTTP/1.0\r\nHost: %s\r\nConnection: close\r\n\r\n",
+		     path ? path : "/", host);
+	bool ok = n > 0 && (size_t)n < sizeof(req) && send(fd, req, (size_t)n, MSG_NOSIGNAL) == n;
+	/* The status line, then the rest read and dropped up to the server's
+	 * close: closing with unread data would reset the connection, and a
+	 * server may log that as an error (a signature in its log). */
+	char buf[64], rest[4096];
+	size_t got = 0;
+	double until = assay_monotonic() + timeout_s;
+	while (ok && assay_monotonic() < until) {
+		struct pollfd p = {fd, POLLIN, 0};
+		if (poll(&p, 1, 200) != 1)
+			continue;
+		ssize_t r = got < sizeof(buf) - 1 ? recv(fd, buf + got, sizeof(buf) - 1 - got, 0)
+						  : recv(fd, rest, sizeof(rest), 0);
+		if (r <= 0)
+			break;
+		if (got < sizeof(buf) - 1)
+			got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	/* "HTTP/1.x 2xx" */
+	return ok && got >= 12 && !strncmp(buf, "HTTP/1.", 7) && buf[9] == '2';
+}
+
+/* ---- the server's process ---- */
+
+static char *server_dir(const struct run_ctx *rc)
+{
+	return xasprintf("%s/server", rc->res->run_dir);
+}
+
+/* The server's templates with the run's built-ins. */
+static json_t *server_vars(const struct run_ctx *rc)
+{
+	char host[256];
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	char *dot = strchr(host, '.');
+	if (dot)
+		*dot = '\0';
+	return json_pack("{s:s, s:s, s:s, s:s}", "RUN_ID", rc->res->run_id, "OUT",
+			 rc->o->output ? rc->o->output : rc->suite.output, "HOST", host, "RUN_DIR",
+			 rc->res->run_dir);
+}
+
+static assay_err expand(const struct run_ctx *rc, const char *tmpl, const json_t *vars,
+			const char *path, char **out, struct assay_error *e)
+{
+	/* Checked when the suite loaded: every placeholder has a value. */
+	struct sbuf sb = SBUF_INIT;
+	char *missing = NULL;
+	assay_err err = ASSAY_OK;
+	if (assay_template_expand(tmpl, vars, &sb, &missing) < 0)
+		err = assay_error_at(e, ASSAY_USAGE, rc->suite.file, path, 0,
+				     "placeholder {%s} has no value", missing);
+	free(missing);
+	*out = sbuf_detach(&sb, NULL);
+	return err;
+}
+
+/* The child: its own session (so the group can be ended whole), output to
+ * the log, then the program. */
+static void exec_server(char **argv, const char *cwd, int log_fd)
+{
+	setsid();
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	int null = open("/dev/null", O_RDONLY);
+	if (null >= 0)
+		dup2(null, 0);
+	dup2(log_fd, 1);
+	dup2(log_fd, 2);
+	if (cwd && chdir(cwd) < 0) {
+		dprintf(2, "assay: server: cannot enter %s: %s\n", cwd, strerror(errno));
+		_exit(127);
+	}
+	execvp(argv[0], argv);
+	dprintf(2, "assay: server: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static void write_pidfile(const struct run_ctx *rc, pid_t pid)
+{
+	unsigned long long start = 0;
+	char boot[64];
+	assay_proc_start(pid, &start);
+	assay_boot_id(boot);
+	char *dir = server_dir(rc);
+	char *path = xasprintf("%s/server.pid", dir);
+	char *text = xasprintf("%ld %llu %s\n", (long)pid, start, boot);
+	struct assay_error ignore;
+	assay_write_file_atomic(path, text, strlen(text), &ignore);
+	free(text);
+	free(path);
+	free(dir);
+}
+
+/* A resumed run: end what a killed attempt's server left running (the
+ * session it started, no process older than it, on this boot only). */
+void run_server_leftover(struct run_ctx *rc)
+{
+	char *dir = server_dir(rc);
+	char *path = xasprintf("%s/server.pid", dir);
+	FILE *f = fopen(path, "r");
+	long pid = 0;
+	unsigned long long start = 0;
+	char boot[64] = "";
+	if (f && fscanf(f, "%ld %llu %63s", &pid, &start, boot) == 3 && pid > 1) {
+		char host[256];
+		if (gethostname(host, sizeof(host)) != 0)
+			host[0] = '\0';
+		host[sizeof(host) - 1] = '\0';
+		struct assay_proc_record r = {host,      boot, (pid_t)pid, start,
+					      "session", NULL, NULL,       NULL};
+		struct sbuf what = SBUF_INIT;
+		if (assay_contain_end_record(&r, &what)) {
+			char *text =
+			    xasprintf("server of an earlier attempt: ended %s", sbuf_str(&what));
+			run_event(rc, ASSAY_EVENT_CLEANUP, 0, NULL, NULL, 0, text);
+			free(text);
+		}
+		sbuf_release(&what);
+	}
+	if (f)
+		fclose(f);
+	unlink(path);
+	free(path);
+	free(dir);
+}
+
+/* Stop the server: SIGTERM to its process group, SIGKILL to what is left
+ * after the grace period; the leader reaped. */
+void run_server_stop(struct run_ctx *rc)
+{
+	pid_t pid = rc->server_pid;
+	if (pid <= 0)
+		return;
+	rc->server_pid = 0;
+	kill(-pid, SIGTERM);
+	double until = assay_monotonic() + rc->suite.infer->stop_grace_s;
+	bool reaped = false;
+	int status;
+	while (assay_monotonic() < until) {
+		if (!reaped && waitpid(pid, &status, WNOHANG) == pid)
+			reaped = true;
+		if (reaped && kill(-pid, 0) < 0 && errno == ESRCH)
+			break; /* the whole group is gone */
+		nap(0.05);
+	}
+	kill(-pid, SIGKILL);
+	if (!reaped)
+		waitpid(pid, &status, 0);
+	char *dir = server_dir(rc);
+	char *path = xasprintf("%s/server.pid", dir);
+	unlink(path);
+	size_t n = 0;
+	struct assay_error ignore;
+	run_redact_case_dir(rc, dir, &n, &ignore); /* server.log holds no secret's value */
+	free(path);
+	free(dir);
+	run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, "stopped");
+}
+
+/* Start the server (fork and exec, output to the log); 0 on failure (e). */
+static pid_t spawn(struct run_ctx *rc, const json_t *vars, const char *dir, struct assay_error *e)
+{
+	const struct assay_suite_infer *k = rc->suite.infer;
+	char **argv = xcalloc(k->argv.n + 1, sizeof(*argv));
+	char *cwd = NULL;
+	assay_err err = ASSAY_OK;
+	for (size_t i = 0; i < k->argv.n && err == ASSAY_OK; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "$.server.argv[%zu]", i);
+		err = expand(rc, k->argv.v[i], vars, path, &argv[i], e);
+	}
+	if (err == ASSAY_OK && k->cwd)
+		err = expand(rc, k->cwd, vars, "$.server.cwd", &cwd, e);
+	char *log = xasprintf("%s/server.log", dir);
+	int fd = err == ASSAY_OK ? open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+	pid_t pid = 0;
+	if (err == ASSAY_OK && fd < 0)
+		assay_error_set(e, ASSAY_INFRA, "cannot write %s: %s", log, strerror(errno));
+	else if (fd >= 0 && (pid = fork()) == 0)
+		exec_server(argv, cwd, fd);
+	if (pid < 0) {
+		assay_error_set(e, ASSAY_INFRA, "cannot start the server: %s", strerror(errno));
+		pid = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0; i < k->argv.n; i++)
+		free(argv[i]);
+	free(argv);
+	free(cwd);
+	free(log);
+	return pid;
+}
+
+/* Poll the health URL until it answers 2xx, the server exits or the time
+ * is up. ASSAY_INFRA (e) unless it answered. */
+static assay_err wait_healthy(struct run_ctx *rc, const char *url, const char *dir,
+			      struct assay_error *e)
+{
+	const struct assay_suite_infer *k = rc->suite.infer;
+	double t0 = assay_monotonic();
+	while (!http_ok(url, 5)) {
+		int status;
+		if (waitpid(rc->server_pid, &status, WNOHANG) == rc->server_pid) {
+			rc->server_pid = 0;
+			return assay_error_set(
+			    e, ASSAY_INFRA,
+			    "the server exited (%s %d) before %s answered; its output: "
+			    "%s/server.log",
+			    WIFEXITED(status) ? "status" : "signal",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), url, dir);
+		}
+		if (assay_monotonic() - t0 >= k->health_timeout_s || run_interrupt_pending(rc))
+			return assay_error_set(e, ASSAY_INFRA,
+					       "the server did not become healthy: %s did not "
+					       "answer 2xx within %gs (health_timeout_s); its "
+					       "output: %s/server.log",
+					       url, k->health_timeout_s, dir);
+		nap(0.5);
+	}
+	return ASSAY_OK;
+}
+
+assay_err run_server_start(struct run_ctx *rc, struct assay_error *e)
+{
+	if (!rc->suite.infer)
+		return ASSAY_OK;
+	if (rc->server_pid > 0) {
+		int status;
+		if (waitpid(rc->server_pid, &status, WNOHANG) == 0)
+			return ASSAY_OK; /* still running */
+		rc->server_pid = 0;
+		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0,
+			  "exited during the last case: starting it again");
+	}
+	char *dir = server_dir(rc);
+	json_t *vars = server_vars(rc);
+	char *url = NULL;
+	assay_err err = assay_mkdirs(dir, e);
+	if (err == ASSAY_OK && !rc->server_started) /* first start of this attempt */
+		run_server_leftover(rc);
+	if (err == ASSAY_OK)
+		err = expand(rc, rc->suite.infer->health, vars, "$.server.health", &url, e);
+	if (err == ASSAY_OK && (rc->server_pid = spawn(rc, vars, dir, e)) == 0)
+		err = ASSAY_INFRA;
+	if (err == ASSAY_OK) {
+		rc->server_started = true;
+		write_pidfile(rc, rc->server_pid);
+		char *shown = assay_redactor_str(&rc->redact, url); /* a token in the URL */
+		char *text =
+		    xasprintf("started (pid %ld), waiting for %s", (long)rc->server_pid, shown);
+		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, text);
+		free(text);
+		free(shown);
+		err = wait_healthy(rc, url, dir, e);
+	}
+	if (err != ASSAY_OK) {
+		if (err == ASSAY_USAGE)
+			err = ASSAY_INFRA;
+		run_server_stop(rc);
+	}
+	free(url);
+	json_decref(vars);
+	free(dir);
+	return err;
+}

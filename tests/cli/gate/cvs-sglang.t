@@ -1,0 +1,32 @@
+# CVS's shipped SGLang threshold file (ROCm/cvs dddd914,
+# cvs/input/config_file/inference/sglang/mi30x_sglang_llama_70b_threshold.json),
+# unchanged, on the rows of tests/fixtures/sglang/benchmark_results.log: CVS's
+# verdicts (verdict.py _check_one) pass every metric of the CONC=64 cell.
+args: gate --thresholds tests/fixtures/sglang/mi30x_sglang_llama_70b_threshold.json --combo ISL=1024,OSL=1024,TP=8,PP=1,CONC=64 tests/fixtures/sglang/benchmark_results.ndjson
+exit: 0
+--- stdout
+status   gate       metric                           value              spec       message
+PASS     threshold  output_throughput/value          1231.88 tok/s      >= 900     1231.88 >= 900
+PASS     threshold  ttft_ms/mean                     242 ms             <= 60000   242 <= 60000
+PASS     threshold  tpot_ms/mean                     20 ms              <= 150     20 <= 150
+PASS     threshold  e2e_latency_ms/mean              3460 ms            <= 120000  3460 <= 120000
+PASS     threshold  goodput/ratio                    1 ratio            >= 0.99    1 >= 0.99
+PASS     threshold  mfu/ratio                        0.099497976 ratio  >= 0.02    0.099498 >= 0.02
+RECORD   threshold  successful_requests/count        640 requests                  no threshold
+RECORD   threshold  benchmark_duration/value         532 s                         no threshold
+RECORD   threshold  total_input_tokens/count         655360 tokens                 no threshold
+RECORD   threshold  total_generated_tokens/count     655360 tokens                 no threshold
+RECORD   threshold  request_throughput/value         1.2 req/s                     no threshold
+RECORD   threshold  input_throughput/value           1231.88 tok/s                 no threshold
+RECORD   threshold  e2e_latency_ms/median            3410 ms                       no threshold
+RECORD   threshold  ttft_ms/median                   237 ms                        no threshold
+RECORD   threshold  ttft_ms/p99                      504 ms                        no threshold
+RECORD   threshold  tpot_ms/median                   19.5 ms                       no threshold
+RECORD   threshold  tpot_ms/p99                      36 ms                         no threshold
+RECORD   threshold  itl_ms/mean                      20 ms                         no threshold
+RECORD   threshold  itl_ms/median                    19 ms                         no threshold
+RECORD   threshold  itl_ms/p99                       62 ms                         no threshold
+RECORD   threshold  output_throughput_per_gpu/value  153.985 tok/s/GPU             no threshold
+
+21 verdicts: 6 pass, 0 fail, 15 record, 0 skipped
+--- stderr
