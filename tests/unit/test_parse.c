@@ -25,7 +25,8 @@ static const struct {
 	const char *const conformance[3]; /* training-logs/... */
 } fixtures[] = {
     {"assay-ep",
-     {"tests/fixtures/unit/ep-case-valid.json", "tests/fixtures/unit/ep-case-ll.json"},
+     {"tests/fixtures/unit/ep-case-valid.json", "tests/fixtures/unit/ep-case-ll.json",
+      "tests/fixtures/unit/ep-case-routing.json"},
      {NULL}},
     {"collectivex",
      {"tests/fixtures/collectivex/results/"

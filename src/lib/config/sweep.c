@@ -62,13 +62,17 @@ static int parse_routing(struct assay_cfg *c, const json_t *doc, struct assay_sw
 	for (size_t i = 0; i < s->routings.n; i++) {
 		if (routing_ok(s->routings.v[i], s->workload.experts))
 			continue;
-		char ip[64];
+		char ip[64], brief[128];
 		if (json_is_array(v))
 			assay_json_path_index(ip, sizeof(ip), "$.routing", i);
+		/* The value as every loader quotes one: cut, secrets masked. */
+		json_t *val = json_string(s->routings.v[i]);
+		assay_json_brief(val, brief, sizeof(brief));
+		json_decref(val);
 		return assay_cfg_fail(c, json_is_array(v) ? ip : "$.routing",
 				      "expected uniform, zipf:S (S from 0 to 4), hot:K:P (1 <= K "
-				      "< experts (%lld), 0 < P < 1) or file:PATH, got \"%s\"",
-				      s->workload.experts, s->routings.v[i]);
+				      "< experts (%lld), 0 < P < 1) or file:PATH, got %s",
+				      s->workload.experts, brief);
 	}
 	s->routing = xstrdup(s->routings.v[0]);
 	return 0;

@@ -48,6 +48,8 @@ bool assay_combo_key(const char *text, char *out, size_t size, struct assay_erro
 {
 	if (assay_combo_canonical(text, out, size, e))
 		return true;
+	if (assay_combo_is_infer(text)) /* an inference cell: its own rules' error */
+		return false;
 	if (names_mbs(text) || !sweep_name(text) || strlen(text) >= size)
 		return false;
 	snprintf(out, size, "%s", text);

@@ -5,14 +5,14 @@
 # threshold file, and the server (and its child) stopped after the cases.
 . "$(dirname "$0")/lib.sh" "$@"
 suite suite.json ', "--child"'
-# CVS's cell keys (ISL, OSL, CONC: the combo's, in CVS's order).
+# CVS's cell keys (ISL, OSL, TP, CONC: the combo's, in CVS's order).
 cat > thresholds.json <<'JSON'
 {"_comment": "CVS SGLang format (mi30x_sglang_*_threshold.json)",
- "ISL=128,OSL=64,CONC=1": {"output_throughput_per_sec": {"kind": "min_tok_s", "value": 1},
+ "ISL=128,OSL=64,TP=1,CONC=1": {"output_throughput_per_sec": {"kind": "min_tok_s", "value": 1},
                            "mean_ttft_ms": {"kind": "max_ms", "value": 60000},
                            "goodput": {"kind": "min", "value": 0.99}},
- "ISL=128,OSL=64,CONC=4": {"output_throughput_per_sec": 1, "mean_tpot_ms": 150},
- "ISL=128,OSL=64,CONC=16": {"output_throughput_per_sec": {"kind": "min_tok_s", "value": 1}}}
+ "ISL=128,OSL=64,TP=1,CONC=4": {"output_throughput_per_sec": 1, "mean_tpot_ms": 150},
+ "ISL=128,OSL=64,TP=1,CONC=16": {"output_throughput_per_sec": {"kind": "min_tok_s", "value": 1}}}
 JSON
 python3 - <<'PY'
 import json
