@@ -1,13 +1,12 @@
 /* `assay import cvs` for ROCm/cvs vLLM configurations (framework "vllm",
  * cvs/input/config_file/inference/vllm*\/NAME.json at dddd914, read as
- * cvs/lib/inference/utils/vllm_config_loader.py reads them): one case per
- * sweep run (a sequence combination at a concurrency), each a shell script
- * that starts `vllm serve` as CVS's vllm_job.py builds it, waits for its
- * health endpoint, runs `vllm bench serve` with CVS's flags and stops the
- * server; rows from the saved result (format vllm-bench), judged by the
- * config's threshold file per ISL/OSL/TP[/PP]/CONC cell. A command suite:
- * once the "inference" suite kind exists this becomes its server and client
- * roles. docs/import.md. */
+ * cvs/lib/inference/utils/vllm_config_loader.py reads them): an inference
+ * suite (docs/inference.md) whose server is `vllm serve` as CVS's
+ * vllm_job.py builds it, waited for at its /health, and whose client is
+ * `vllm bench serve` with CVS's flags, once per sweep run (a sequence
+ * combination at a concurrency); rows from the saved result (format
+ * vllm-bench), judged by the config's threshold file per
+ * ISL/OSL/TP[/PP]/CONC cell. docs/import.md. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -91,20 +90,17 @@ static const char *param(struct vl *x, const char *key, const char *def)
 	return str(x, x->params, "$.params", key, def);
 }
 
-/* A literal word of the script: quoted for sh, braces doubled. */
-static void word(struct sbuf *sb, const char *s)
+/* A literal argument: braces doubled, so no template reads it. */
+static void lit(json_t *argv, const char *s)
 {
-	struct sbuf w = SBUF_INIT;
-	cvs_sh_word(&w, s);
-	char *l = cvs_literal(sbuf_str(&w));
-	sbuf_adds(sb, l);
+	char *l = cvs_literal(s);
+	json_array_append_new(argv, json_string(l));
 	free(l);
-	sbuf_release(&w);
 }
 
 /* CVS's serve_args map as flags (_flatten_serve_args): true a bare flag,
  * false none, a list the flag per element. */
-static void serve_flags(const json_t *args, struct sbuf *sb)
+static void serve_flags(const json_t *args, json_t *argv)
 {
 	const char *key;
 	const json_t *v;
@@ -114,52 +110,76 @@ static void serve_flags(const json_t *args, struct sbuf *sb)
 		size_t n = json_is_array(v) ? json_array_size(v) : 1;
 		for (size_t i = 0; i < n && !json_is_false(v); i++) {
 			const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
-			sbuf_addch(sb, ' ');
-			word(sb, flag);
+			lit(argv, flag);
 			if (json_is_true(e))
 				continue;
 			char *t = json_is_string(e) ? xstrdup(json_string_value(e))
 						    : json_dumps(e, JSON_ENCODE_ANY);
-			sbuf_addch(sb, ' ');
-			word(sb, t ? t : "");
+			lit(argv, t ? t : "");
 			free(t);
 		}
 		free(flag);
 	}
 }
 
-/* `vllm serve` (vllm_job.py, _server_argv), its health wait and stop. */
-static int server_script(struct vl *x, const char *model, struct sbuf *sb)
+/* The server block: `env` with the server's variables, then `vllm serve`
+ * (vllm_job.py, _server_argv); its health URL and CVS's wait. The server
+ * is the run's: TP is the config's, --max-model-len the largest a cell
+ * needs (CVS restarts the server per sequence combination). */
+static int server_block(struct vl *x, const char *model, long long tp, long long mml,
+			const json_t *env, json_t *suite)
 {
 	const char *port = param(x, "port_no", "8888"),
 		   *base = param(x, "base_url", "http://0.0.0.0");
 	if (!port || !base)
 		return -1;
+	json_t *argv = json_array();
+	const char *key;
+	const json_t *v;
+	if (json_object_size(env))
+		json_array_append_new(argv, json_string("env"));
+	json_object_foreach((json_t *)env, key, v)
+	{
+		char *kv = xasprintf("%s=%s", key, json_string_value(v));
+		json_array_append_new(argv, json_string(kv)); /* already literal */
+		free(kv);
+	}
+	lit(argv, "vllm");
+	lit(argv, "serve");
+	lit(argv, model);
+	char *n = xasprintf("%lld", tp);
+	lit(argv, "--tensor-parallel-size");
+	lit(argv, n);
+	free(n);
+	lit(argv, "--port");
+	lit(argv, port);
 	const json_t *args = json_object_get(x->server, "serve_args");
-	sbuf_adds(sb, "vllm serve ");
-	word(sb, model);
-	sbuf_adds(sb, " --tensor-parallel-size {TP} --port ");
-	word(sb, port);
-	if (!json_object_get(args, "max-model-len"))
-		sbuf_adds(sb, " --max-model-len {MAX_MODEL_LEN}");
-	serve_flags(args, sb);
-	sbuf_adds(sb, " >{CASE_DIR}/server.log 2>&1 &\nserver=$!\n"
-		      "trap 'kill $server 2>/dev/null; wait $server 2>/dev/null' EXIT\nn=0\n"
-		      "until curl -sf ");
-	char *url = xasprintf("%s:%s/health", base, port);
-	word(sb, url);
-	free(url);
+	if (!json_object_get(args, "max-model-len")) {
+		n = xasprintf("%lld", mml);
+		lit(argv, "--max-model-len");
+		lit(argv, n);
+		free(n);
+	}
+	serve_flags(args, argv);
+	char *url = xasprintf("%s:%s/health", base, port), *l = cvs_literal(url);
 	/* CVS waits 30 + 330 s, then polls 60 times every 60 s: 3960 s. */
-	sbuf_adds(sb, " >/dev/null; do\n"
-		      "  kill -0 $server 2>/dev/null || { echo 'vllm serve exited before it was "
-		      "healthy: see server.log' >&2; exit 1; }\n"
-		      "  n=$((n + 1)); [ $n -le 396 ] || { echo 'vllm serve not healthy after 3960 "
-		      "s' >&2; exit 1; }\n  sleep 10\ndone\n");
+	json_t *sv =
+	    json_pack("{s:o, s:s, s:i}", "argv", argv, "health", l, "health_timeout_s", 3960);
+	free(l);
+	free(url);
+	if (strncmp(base, "http://", 7)) {
+		json_decref(sv);
+		return assay_cfg_fail(&x->c, "$.params.base_url",
+				      "expected an http:// URL (the server's health is asked "
+				      "there), got \"%s\"",
+				      base);
+	}
+	json_object_set_new(suite, "server", sv);
 	return 0;
 }
 
 /* `vllm bench serve` with CVS's flags (vllm_job.py, run_client). */
-static int client_script(struct vl *x, const char *model, struct sbuf *sb)
+static int client_argv(struct vl *x, const char *model, bool goodput, json_t *suite)
 {
 	static const char *const flags[][3] = {
 	    {"--backend", "backend", "vllm"},
@@ -174,83 +194,96 @@ static int client_script(struct vl *x, const char *model, struct sbuf *sb)
 	    {"--percentile-metrics", "percentile_metrics", "ttft,tpot,itl,e2el"},
 	    {"--metric-percentiles", "metric_percentiles", "50,90,95,99"},
 	};
+	static const char *const tail[] = {
+	    "--random-input-len", "{ISL}",      "--random-output-len", "{OSL}",
+	    "--max-concurrency",  "{CONC}",     "--ignore-eos",        "--save-result",
+	    "--result-dir",       "{CASE_DIR}", "--result-filename",   "results"};
 	const char *port = param(x, "port_no", "8888"),
 		   *base = param(x, "base_url", "http://0.0.0.0");
 	if (!port || !base)
 		return -1;
-	sbuf_adds(sb, "vllm bench serve --model ");
-	word(sb, model);
+	json_t *argv = json_array();
+	lit(argv, "vllm");
+	lit(argv, "bench");
+	lit(argv, "serve");
+	lit(argv, "--model");
+	lit(argv, model);
 	char *url = xasprintf("%s:%s", base, port);
-	sbuf_adds(sb, " --base-url ");
-	word(sb, url);
+	lit(argv, "--base-url");
+	lit(argv, url);
 	free(url);
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
 		const char *v = param(x, flags[i][1], flags[i][2]);
-		if (!v)
+		if (!v) {
+			json_decref(argv);
 			return -1;
-		sbuf_addf(sb, " %s ", flags[i][0]);
-		word(sb, v);
+		}
+		lit(argv, flags[i][0]);
+		lit(argv, v);
 	}
-	sbuf_adds(sb, " --random-input-len {ISL} --random-output-len {OSL} --max-concurrency {CONC}"
-		      " --ignore-eos --save-result --result-dir {CASE_DIR} --result-filename "
-		      "results");
+	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
+		json_array_append_new(argv, json_string(tail[i]));
 	if (json_is_true(
 		json_object_get(json_object_get(x->server, "serve_args"), "trust-remote-code")))
-		sbuf_adds(sb, " --trust-remote-code");
-	sbuf_adds(sb, " {GOODPUT}\n");
+		lit(argv, "--trust-remote-code");
+	if (goodput) {
+		json_array_append_new(argv, json_string("--goodput"));
+		json_array_append_new(argv, json_string("ttft:{GOODPUT_TTFT}"));
+		json_array_append_new(argv, json_string("tpot:{GOODPUT_TPOT}"));
+		json_array_append_new(argv, json_string("e2el:{GOODPUT_E2EL}"));
+	}
+	json_object_set_new(suite, "argv", argv);
 	return 0;
 }
 
-/* A combination's goodput SLOs as `--goodput ttft:V tpot:V e2el:V`. */
-static int goodput(struct vl *x, const json_t *combo, const char *path, char **out)
+/* A combination's goodput SLOs as GOODPUT_TTFT, _TPOT, _E2EL (0: none). */
+static int goodput(struct vl *x, const json_t *combo, const char *path, json_t *vars)
 {
 	static const char *const keys[][2] = {
-	    {"ttft", "ttft_ms"}, {"tpot", "tpot_ms"}, {"e2el", "e2el_ms"}};
+	    {"GOODPUT_TTFT", "ttft_ms"}, {"GOODPUT_TPOT", "tpot_ms"}, {"GOODPUT_E2EL", "e2el_ms"}};
 	const json_t *slo = json_object_get(combo, "goodput_slo");
-	struct sbuf sb = SBUF_INIT;
-	sbuf_adds(&sb, "");
 	for (size_t i = 0; json_is_object(slo) && i < ARRAY_SIZE(keys); i++) {
 		double v;
 		char p[256];
 		assay_json_path_key(p, sizeof(p), path, "goodput_slo");
 		if (assay_cfg_number(&x->c, slo, p, keys[i][1], ASSAY_CFG_REQUIRED, 0, INFINITY,
-				     &v) < 0) {
-			sbuf_release(&sb);
+				     &v) < 0)
 			return -1;
-		}
-		sbuf_addf(&sb, "%s%s:%.17g", sb.len ? " " : "--goodput ", keys[i][0], v);
+		char *t = xasprintf("%.17g", v);
+		json_object_set_new(vars, keys[i][0], json_string(t));
+		free(t);
 	}
-	*out = sbuf_detach(&sb, NULL);
 	return 0;
 }
 
-/* One sweep run's combo values: ISL, OSL, TP, PP (when > 1), CONC, the
- * derived --max-model-len (vllm_job.py, _derive_max_model_len) and GOODPUT. */
+/* One sweep run's combo values: ISL, OSL, TP, PP (when > 1), CONC and the
+ * goodput SLOs; *mml the --max-model-len it needs (vllm_job.py,
+ * _derive_max_model_len). */
 static json_t *combo_vars(struct vl *x, const json_t *combo, const char *path, long long tp,
-			  long long pp, long long conc)
+			  long long pp, long long conc, long long *mml)
 {
 	const char *isl_s = str(x, combo, path, "isl", ""), *osl_s = NULL;
 	const char *ratio = param(x, "random_range_ratio", "0.8");
 	const char *prefix = param(x, "random_prefix_len", "0");
-	char ip[256], op[256], *gp = NULL;
+	char ip[256], op[256];
 	long long isl, osl;
 	assay_json_path_key(ip, sizeof(ip), path, "isl");
 	assay_json_path_key(op, sizeof(op), path, "osl");
 	/* An absent isl or osl reads "", which cvs_count refuses. */
 	if (!isl_s || !ratio || !prefix || !(osl_s = str(x, combo, path, "osl", "")) ||
-	    cvs_count(&x->c, ip, isl_s, &isl) < 0 || cvs_count(&x->c, op, osl_s, &osl) < 0 ||
-	    goodput(x, combo, path, &gp) < 0)
+	    cvs_count(&x->c, ip, isl_s, &isl) < 0 || cvs_count(&x->c, op, osl_s, &osl) < 0)
 		return NULL;
-	double mml = ceil((double)(isl + osl) * (1.0 + strtod(ratio, NULL))) +
-		     (double)strtoll(prefix, NULL, 10) + 8;
+	*mml = (long long)(ceil((double)(isl + osl) * (1.0 + strtod(ratio, NULL))) +
+			   (double)strtoll(prefix, NULL, 10) + 8);
 	json_t *v = json_pack("{s:I, s:I, s:I}", "ISL", (json_int_t)isl, "OSL", (json_int_t)osl,
 			      "TP", (json_int_t)tp);
 	if (pp > 1)
 		json_object_set_new(v, "PP", json_integer(pp));
 	json_object_set_new(v, "CONC", json_integer(conc));
-	json_object_set_new(v, "MAX_MODEL_LEN", json_integer((json_int_t)mml));
-	json_object_set_new(v, "GOODPUT", json_string(gp));
-	free(gp);
+	if (goodput(x, combo, path, v) < 0) {
+		json_decref(v);
+		return NULL;
+	}
 	return v;
 }
 
@@ -273,8 +306,11 @@ static const json_t *run_combo(struct vl *x, const json_t *combos, const char *n
 }
 
 /* The sweep's runs as combos "<combination>-conc<N>" (CVS's test ids). */
-static int import_sweep(struct vl *x, const json_t *root, long long tp, long long pp, json_t *suite)
+static int import_sweep(struct vl *x, const json_t *root, long long tp, long long pp, json_t *suite,
+			long long *mml, bool *goodput)
 {
+	size_t with_slo = 0;
+	*mml = 0;
 	const json_t *sw = json_object_get(root, "sweep");
 	const json_t *combos = json_object_get(sw, "sequence_combinations");
 	const json_t *runs = json_object_get(sw, "runs");
@@ -303,13 +339,16 @@ static int import_sweep(struct vl *x, const json_t *root, long long tp, long lon
 			break;
 		}
 		char *id = xasprintf("%s-conc%lld", name, conc);
+		long long m = 0;
 		json_t *vars =
-		    json_object_get(out, id) ? NULL : combo_vars(x, combo, cpath, tp, pp, conc);
+		    json_object_get(out, id) ? NULL : combo_vars(x, combo, cpath, tp, pp, conc, &m);
 		if (json_object_get(out, id))
 			vnote(x, path, "the same cell as an earlier run: one case");
 		else if (!vars)
 			rc = -1;
 		else {
+			with_slo += json_object_get(vars, "GOODPUT_TTFT") != NULL;
+			*mml = m > *mml ? m : *mml;
 			json_object_set_new(out, id, vars);
 			json_array_append_new(order, json_string(id));
 		}
@@ -317,6 +356,10 @@ static int import_sweep(struct vl *x, const json_t *root, long long tp, long lon
 		if (rc)
 			break;
 	}
+	*goodput = !rc && with_slo == json_array_size(order);
+	if (!rc && with_slo && !*goodput)
+		vnote(x, "$.sweep.sequence_combinations",
+		      "goodput_slo: the client passes --goodput only when every cell has one");
 	if (!rc) {
 		json_object_set(suite, "combos", out);
 		json_object_set(suite, "runs", order);
@@ -334,8 +377,8 @@ static void lifecycle_notes(struct vl *x, const json_t *root, long long nnodes)
 	      "/metrics (prom.*) around each cell: those rows are not measured (their specs "
 	      "are SKIPPED); readiness is vLLM's /health, not CVS's grep of the server log");
 	vnote(x, "$.sweep.runs",
-	      "CVS reuses a running server for cells that differ only in concurrency; the "
-	      "suite starts one per case");
+	      "CVS starts a server per sequence combination; the suite starts one for the "
+	      "run, with the largest --max-model-len a cell needs");
 	if (nnodes > 1)
 		vnote(x, "$.params.nnodes",
 		      "CVS starts vllm serve on every node (--node-rank, --master-addr, "
@@ -500,8 +543,8 @@ static void describe(json_t *suite, const char *base, const json_t *root)
 {
 	const char *arch = json_string_value(json_object_get(root, "gpu_arch"));
 	char *d = xasprintf("ROCm/cvs %s (vllm, %s) as an assay suite, written by `assay import "
-			    "cvs`: each case starts vllm serve, waits for /health, runs vllm bench "
-			    "serve and stops the server.",
+			    "cvs`: assay starts vllm serve, waits for /health and runs vllm bench "
+			    "serve against it once per cell.",
 			    base, arch ? arch : "gpu_arch not set");
 	char *l = cvs_literal(d);
 	json_object_set_new(suite, "description", json_string(l));
@@ -513,9 +556,9 @@ static void describe(json_t *suite, const char *base, const json_t *root)
 static json_t *ordered(const json_t *suite)
 {
 	static const char *const order[] = {
-	    "kind",  "name",          "description", "combos",   "runs",    "container",
-	    "argv",  "env",           "secrets",     "parser",   "results", "context",
-	    "nodes", "gpus_per_node", "gates",       "launcher", NULL};
+	    "kind",      "name",          "description", "server",   "combos", "runs",
+	    "container", "argv",          "env",         "secrets",  "parser", "results",
+	    "context",   "gpus_per_node", "gates",       "launcher", NULL};
 	json_t *out = json_object();
 	for (size_t i = 0; order[i]; i++)
 		if (json_object_get(suite, order[i]))
@@ -527,30 +570,32 @@ static json_t *ordered(const json_t *suite)
 static int import_all(struct vl *x, const json_t *root, const char *base, json_t *suite,
 		      json_t *env)
 {
-	bool enforce;
+	bool enforce, gp = false;
 	const char *model;
-	long long tp, pp, nnodes;
-	struct sbuf sh = SBUF_INIT;
+	long long tp, pp, nnodes, mml = 0;
 	int rc = import_head(x, root, &enforce, &model);
 	if (!rc)
 		rc = import_paths(x, root, env);
 	if (!rc)
 		rc = import_scale(x, suite, &tp, &pp, &nnodes);
 	if (!rc)
-		rc = import_sweep(x, root, tp, pp, suite);
+		rc = import_sweep(x, root, tp, pp, suite, &mml, &gp);
+	if (!rc) {
+		import_env(x, env);
+		rc = server_block(x, model, tp, mml, env, suite);
+	}
 	if (!rc)
-		rc = server_script(x, model, &sh);
-	if (!rc)
-		rc = client_script(x, model, &sh);
+		rc = client_argv(x, model, gp, suite);
 	if (!rc)
 		rc = import_gates(x, root, enforce, suite);
 	if (!rc) {
 		describe(suite, base, root);
 		cvs_import_container(json_object_get(root, "container"), x->c.file, x->o, x->im,
 				     suite);
-		import_env(x, env);
-		json_object_set_new(suite, "argv",
-				    json_pack("[s, s, s]", "sh", "-c", sbuf_str(&sh)));
+		if (json_object_get(suite, "container"))
+			vnote(x, "$.container",
+			      "the inference server runs on this host, outside the container (the "
+			      "client runs in it): start vllm serve where it is installed");
 		json_object_set(suite, "env", env);
 		json_object_set_new(suite, "secrets", json_pack("[s]", "HF_TOKEN"));
 		json_object_set_new(suite, "parser", json_string("vllm-bench"));
@@ -559,7 +604,6 @@ static int import_all(struct vl *x, const json_t *root, const char *base, json_t
 		if (x->o->cluster_file)
 			rc = cvs_import_cluster(x->o->cluster_file, suite, x->im, x->c.err);
 	}
-	sbuf_release(&sh);
 	return rc;
 }
 
@@ -578,6 +622,7 @@ assay_err cvs_import_vllm(const json_t *root, const char *config_path,
 	x.server = json_object_get(json_object_get(root, "roles"), "server");
 	json_t *suite = json_object(), *env = json_object();
 	cvs_suite_name(suite, base);
+	json_object_set_new(suite, "kind", json_string("inference"));
 	int rc = import_all(&x, root, base, suite, env);
 	if (!rc)
 		out->suite = ordered(suite);
