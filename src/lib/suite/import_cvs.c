@@ -872,6 +872,9 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 	const char *fw = json_string_value(json_object_get(root, "framework"));
 	if (json_is_object(root) && fw && !strcmp(fw, "vllm")) /* import_cvs_vllm.c */
 		return cvs_import_vllm(root, config_path, o, out, e);
+	if (json_is_object(root) && !json_object_get(root, "schema_version") &&
+	    json_object_get(root, "benchmark_params")) /* import_cvs_sglang.c */
+		return cvs_import_sglang(root, config_path, o, out, e);
 	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';

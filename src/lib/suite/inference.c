@@ -61,24 +61,39 @@ static int parse_seconds(struct assay_cfg *c, const json_t *sv, const char *key,
 	return 0;
 }
 
+/* $.server.argv: strings (repeats allowed: "--dtype auto --kv-cache-dtype
+ * auto"), the program first and not empty, each filled from the run's
+ * built-ins alone. */
+static int parse_argv(struct assay_cfg *c, const json_t *sv, struct strlist *argv)
+{
+	const json_t *a = json_object_get(sv, "argv");
+	if (!a)
+		return assay_cfg_fail(c, "$.server", "missing key \"argv\"");
+	if (!json_is_array(a))
+		return assay_cfg_expected(c, "$.server.argv", "an array of strings", a);
+	if (!json_array_size(a) || !json_string_length(json_array_get(a, 0)))
+		return assay_cfg_fail(c, "$.server.argv", "expected at least the program");
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		char path[64];
+		const json_t *v = json_array_get(a, i);
+		assay_json_path_index(path, sizeof(path), "$.server.argv", i);
+		if (!json_is_string(v))
+			return assay_cfg_expected(c, path, "a string", v);
+		if (check_template(c, json_string_value(v), path) < 0)
+			return -1;
+		strlist_push(argv, json_string_value(v));
+	}
+	return 0;
+}
+
 static int parse_server(struct assay_cfg *c, const json_t *doc, struct assay_suite_infer *k)
 {
 	json_t *sv;
 	const char *str;
 	int rc;
 	if (assay_cfg_member(c, doc, "$", "server", ASSAY_CFG_REQUIRED, JSON_OBJECT, &sv) < 0 ||
-	    assay_cfg_object(c, sv, "$.server", server_keys) < 0 ||
-	    assay_cfg_string_list(c, sv, "$.server", "argv", ASSAY_CFG_REQUIRED, NULL, &k->argv) <
-		0)
+	    assay_cfg_object(c, sv, "$.server", server_keys) < 0 || parse_argv(c, sv, &k->argv) < 0)
 		return -1;
-	if (!k->argv.n)
-		return assay_cfg_fail(c, "$.server.argv", "expected at least the program");
-	for (size_t i = 0; i < k->argv.n; i++) {
-		char path[64];
-		assay_json_path_index(path, sizeof(path), "$.server.argv", i);
-		if (check_template(c, k->argv.v[i], path) < 0)
-			return -1;
-	}
 	if (assay_cfg_string(c, sv, "$.server", "health", ASSAY_CFG_REQUIRED, &str) < 0)
 		return -1;
 	if (strncmp(str, "http://", 7))

@@ -97,5 +97,10 @@ void cvs_import_container(const json_t *ct, const char *config_path,
 assay_err cvs_import_vllm(const json_t *root, const char *config_path,
 			  const struct assay_import_opts *o, struct assay_import *out,
 			  struct assay_error *e);
+/* CVS's single-node SGLang configs (top-level "config" and
+ * "benchmark_params", import_cvs_sglang.c). */
+assay_err cvs_import_sglang(const json_t *root, const char *config_path,
+			    const struct assay_import_opts *o, struct assay_import *out,
+			    struct assay_error *e);
 
 #endif

@@ -1,0 +1,814 @@
+/* `assay import cvs` for ROCm/cvs single-node SGLang configurations
+ * (cvs/input/config_file/inference/sglang/NAME_single.json at dddd914: top-level
+ * "config" and "benchmark_params", read as cvs/lib/inference/sglang/
+ * sglang_config_loader.py reads them): an inference suite (docs/inference.md)
+ * whose server is `python3 -m sglang.launch_server` as sglang_single_lib.py
+ * builds it and whose client is `python3 -m sglang.bench_serving` with CVS's
+ * flags, once per ISL=…,OSL=…,TP=…,PP=…,CONC=… cell of the variant's
+ * threshold file (CVS parametrizes its benchmark test by those cells);
+ * rows from the client's result block (format sglang), gated by that file.
+ * docs/import.md. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/cfg.h"
+#include "assay/import.h"
+#include "assay/json.h"
+#include "suite_int.h"
+
+struct sg {
+	struct assay_cfg c;
+	const struct assay_import_opts *o;
+	struct assay_import *im;
+	const char *dir;
+	const json_t *cfg, *bp, *bench;
+	char bp_path[256], bench_path[320], th_path[300];
+};
+
+static void snote(struct sg *x, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
+static void snote(struct sg *x, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	char *line = xasprintf("%s: not carried over: %s", path, msg ? msg : "?");
+	if (!strlist_has(&x->im->notes, line))
+		strlist_push(&x->im->notes, line);
+	free(line);
+	free(msg);
+}
+
+/* t with {user-id} replaced, as CVS's loader does. */
+static char *user_subst(const struct sg *x, const char *t)
+{
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, "");
+	for (const char *s = t; *s;) {
+		if (!strncmp(s, "{user-id}", 9)) {
+			sbuf_adds(&sb, x->o->user);
+			s += 9;
+		} else
+			sbuf_addch(&sb, *s++);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+/* A setting as CVS formats it (a string, or a number as written), with
+ * {user-id} replaced; *out NULL when absent and def is NULL. -1 (with the
+ * error) when it is neither or still "<changeme>". */
+static int text(struct sg *x, const json_t *obj, const char *parent, const char *key,
+		const char *def, char **out)
+{
+	char path[384];
+	const json_t *v = json_object_get(obj, key);
+	assay_json_path_key(path, sizeof(path), parent, key);
+	*out = NULL;
+	if (!v) {
+		*out = def ? xstrdup(def) : NULL;
+		return 0;
+	}
+	if (!json_is_string(v) && !json_is_integer(v) && !json_is_real(v))
+		return assay_cfg_expected(&x->c, path, "a string or a number", v);
+	char *t =
+	    json_is_string(v) ? xstrdup(json_string_value(v)) : json_dumps(v, JSON_ENCODE_ANY);
+	if (strstr(t, "<changeme>")) {
+		free(t);
+		return assay_cfg_fail(
+		    &x->c, path, "unfilled placeholder \"<changeme>\": the suite needs this value");
+	}
+	*out = user_subst(x, t);
+	free(t);
+	return 0;
+}
+
+static void lit(json_t *argv, const char *s)
+{
+	char *l = cvs_literal(s);
+	json_array_append_new(argv, json_string(l));
+	free(l);
+}
+
+/* The benchmark_params variant: active_benchmark, else the only one. */
+static int pick_variant(struct sg *x, const json_t *root)
+{
+	const json_t *bps = json_object_get(root, "benchmark_params");
+	const json_t *active = json_object_get(root, "active_benchmark");
+	if (!json_is_object(bps) || !json_object_size(bps))
+		return assay_cfg_expected(&x->c, "$.benchmark_params", "a non-empty object", bps);
+	const char *key = NULL;
+	if (active) {
+		if (!json_is_string(active))
+			return assay_cfg_expected(&x->c, "$.active_benchmark", "a string", active);
+		key = json_string_value(active);
+		if (!json_object_get(bps, key))
+			return assay_cfg_fail(&x->c, "$.active_benchmark",
+					      "names no benchmark_params entry \"%s\"", key);
+	} else if (json_object_size(bps) == 1) {
+		key = json_object_iter_key(json_object_iter((json_t *)bps));
+	} else {
+		return assay_cfg_fail(&x->c, "$.benchmark_params",
+				      "%zu variants and no active_benchmark naming one",
+				      json_object_size(bps));
+	}
+	assay_json_path_key(x->bp_path, sizeof(x->bp_path), "$.benchmark_params", key);
+	assay_json_path_key(x->th_path, sizeof(x->th_path), x->bp_path, "threshold_file");
+	x->bp = json_object_get(bps, key);
+	if (!json_is_object(x->bp))
+		return assay_cfg_expected(&x->c, x->bp_path, "an object", x->bp);
+	char tests[300];
+	snprintf(tests, sizeof(tests), "%s.inference_tests", x->bp_path);
+	assay_json_path_key(x->bench_path, sizeof(x->bench_path), tests, "bench_serv_random");
+	x->bench = json_object_get(json_object_get(x->bp, "inference_tests"), "bench_serv_random");
+	if (!json_is_object(x->bench))
+		return assay_cfg_expected(&x->c, x->bench_path,
+					  "an object (CVS's benchmark test runs it)", x->bench);
+	return 0;
+}
+
+/* "ISL=a,OSL=b,TP=c,PP=d,CONC=e" (CVS's _PERF_CELL_RE) into v[5]. */
+static bool perf_cell(const char *key, long long v[5])
+{
+	static const char *const names[] = {"ISL=", ",OSL=", ",TP=", ",PP=", ",CONC="};
+	const char *s = key;
+	for (size_t i = 0; i < 5; i++) {
+		size_t n = strlen(names[i]);
+		if (strncmp(s, names[i], n) || !(s[n] >= '0' && s[n] <= '9'))
+			return false;
+		s += n;
+		v[i] = 0;
+		for (; *s >= '0' && *s <= '9'; s++)
+			v[i] = v[i] * 10 + (*s - '0');
+	}
+	return *s == '\0';
+}
+
+struct cell {
+	long long v[5];
+	size_t i;
+};
+
+static int cell_cmp(const void *a, const void *b)
+{
+	const struct cell *p = a, *q = b;
+	static const int order[] = {0, 1, 4};
+	for (size_t k = 0; k < 3; k++)
+		if (p->v[order[k]] != q->v[order[k]])
+			return p->v[order[k]] < q->v[order[k]] ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* The threshold file's perf cells as combos "isl<I>-osl<O>-c<C>" (CVS's
+ * test ids), in CVS's order (ISL, OSL, CONC). */
+static int cells_to_combos(struct sg *x, const json_t *th, const char *file, long long tp,
+			   json_t *suite)
+{
+	struct cell *cells = xcalloc(json_object_size(th) + 1, sizeof(*cells));
+	size_t n = 0;
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)th, key, v)
+	{
+		if (perf_cell(key, cells[n].v)) {
+			cells[n].i = n;
+			n++;
+		} else if (key[0] != '_')
+			snote(x, x->th_path,
+			      "%s: cell \"%s\" is not a benchmark cell (CVS runs lm-eval and "
+			      "long-context accuracy for those; assay does not)",
+			      file, key);
+	}
+	if (!n) {
+		free(cells);
+		char p[384];
+		snprintf(p, sizeof(p), "%s.threshold_file", x->bp_path);
+		return assay_cfg_fail(&x->c, p,
+				      "%s has no ISL=…,OSL=…,TP=…,PP=…,CONC=… cell: CVS runs one "
+				      "benchmark per cell",
+				      file);
+	}
+	qsort(cells, n, sizeof(*cells), cell_cmp);
+	json_t *combos = json_object(), *runs = json_array();
+	for (size_t i = 0; i < n; i++) {
+		const long long *c = cells[i].v;
+		char *id = xasprintf("isl%lld-osl%lld-c%lld", c[0], c[1], c[4]);
+		if (json_object_get(combos, id)) {
+			free(id);
+			id = xasprintf("isl%lld-osl%lld-c%lld-tp%lld-pp%lld", c[0], c[1], c[4],
+				       c[2], c[3]);
+		}
+		if (c[2] != tp)
+			snote(x, x->th_path,
+			      "a cell's TP differs from tensor_parallelism (%lld): the server runs "
+			      "with tensor_parallelism, as CVS's does",
+			      tp);
+		json_object_set_new(combos, id,
+				    json_pack("{s:I, s:I, s:I, s:I, s:I}", "ISL", (json_int_t)c[0],
+					      "OSL", (json_int_t)c[1], "TP", (json_int_t)c[2], "PP",
+					      (json_int_t)c[3], "CONC", (json_int_t)c[4]));
+		json_array_append_new(runs, json_string(id));
+		free(id);
+	}
+	free(cells);
+	json_object_set_new(suite, "combos", combos);
+	json_object_set_new(suite, "runs", runs);
+	return 0;
+}
+
+/* threshold_file: as given when absolute; else from the working directory,
+ * else next to the config (CVS's _resolve_threshold_path); else, assay's
+ * addition, its file name next to the config (the repository-relative paths
+ * CVS ships). */
+static char *threshold_path(struct sg *x, const char *name)
+{
+	if (name[0] == '/' || !access(name, R_OK))
+		return xstrdup(name);
+	char *p = *x->dir ? xasprintf("%s/%s", x->dir, name) : xstrdup(name);
+	if (!access(p, R_OK))
+		return p;
+	free(p);
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	p = *x->dir ? xasprintf("%s/%s", x->dir, base) : xstrdup(base);
+	if (!access(p, R_OK)) {
+		char np[384];
+		snprintf(np, sizeof(np), "%s.threshold_file", x->bp_path);
+		snote(x, np,
+		      "%s is not there (CVS reads it from its working directory): the suite "
+		      "names %s, next to the config",
+		      name, p);
+		return p;
+	}
+	free(p);
+	return xstrdup(name);
+}
+
+static int import_gates(struct sg *x, long long tp, json_t *suite)
+{
+	char *name = NULL;
+	char p[384];
+	snprintf(p, sizeof(p), "%s.threshold_file", x->bp_path);
+	if (text(x, x->bp, x->bp_path, "threshold_file", NULL, &name) < 0)
+		return -1;
+	if (!name)
+		return assay_cfg_fail(
+		    &x->c, x->bp_path,
+		    "missing key \"threshold_file\" (CVS takes its cells from it)");
+	char *path = threshold_path(x, name);
+	json_error_t je;
+	json_t *th = json_load_file(path, 0, &je);
+	int rc = 0;
+	if (!th)
+		rc = assay_cfg_fail(&x->c, p, "%s cannot be read as JSON: %s", path, je.text);
+	else if (!json_is_object(th))
+		rc = assay_cfg_fail(&x->c, p, "%s is not a JSON object", path);
+	else
+		rc = cells_to_combos(x, th, path, tp, suite);
+	if (!rc) {
+		char *l = cvs_literal(path);
+		json_object_set_new(suite, "gates", json_pack("{s:s}", "thresholds", l));
+		free(l);
+	}
+	json_decref(th);
+	free(path);
+	free(name);
+	return rc;
+}
+
+/* A number as CVS writes it ("70000000000"), as a JSON number. */
+static json_t *number(const char *s)
+{
+	char *end;
+	long long i = strtoll(s, &end, 10);
+	if (*s && !*end)
+		return json_integer((json_int_t)i);
+	double d = strtod(s, &end);
+	return *s && !*end ? json_real(d) : json_string(s);
+}
+
+/* CVS's env script (setup_server_container_env), the config's NCCL and
+ * gloo settings and container_config.env_dict (_legacy_server_env), then
+ * add_export_env: into env, literal. */
+static int import_env(struct sg *x, const char *model, const char *tp, json_t *env)
+{
+	static const char *const net[][2] = {{"NCCL_IB_HCA", "nccl_ib_hca"},
+					     {"NCCL_IB_GID_INDEX", "nccl_ib_gid_index"},
+					     {"NCCL_SOCKET_IFNAME", "nccl_socket_ifname"},
+					     {"GLOO_SOCKET_IFNAME", "gloo_socket_ifname"},
+					     {"GLOO_TCP_IFNAME", "gloo_tcp_ifname"}};
+	char *t = NULL;
+	if (text(x, x->cfg, "$.config", "nccl_debug", "ERROR", &t) < 0)
+		return -1;
+	cvs_env_set(env, "NCCL_DEBUG", t);
+	free(t);
+	cvs_env_set(env, "HSA_FORCE_FINE_GRAIN_PCIE", "1");
+	cvs_env_set(env, "MODEL", model);
+	cvs_env_set(env, "TP", tp);
+	for (size_t i = 0; i < ARRAY_SIZE(net); i++) {
+		if (text(x, x->cfg, "$.config", net[i][1], NULL, &t) < 0)
+			return -1;
+		if (t && *t)
+			cvs_env_set(env, net[i][0], t);
+		free(t);
+	}
+	const char *key;
+	const json_t *v;
+	const json_t *ed = json_object_get(json_object_get(x->cfg, "container_config"), "env_dict");
+	json_object_foreach((json_t *)ed, key, v)
+	{
+		if (text(x, ed, "$.config.container_config.env_dict", key, NULL, &t) < 0)
+			return -1;
+		cvs_env_set(env, key, t ? t : "");
+		free(t);
+	}
+	const json_t *ae = json_object_get(x->bp, "add_export_env");
+	char ap[320];
+	snprintf(ap, sizeof(ap), "%s.add_export_env", x->bp_path);
+	if (json_is_object(ae)) {
+		json_object_foreach((json_t *)ae, key, v)
+		{
+			if (text(x, ae, ap, key, NULL, &t) < 0)
+				return -1;
+			cvs_env_set(env, key, t ? t : "");
+			free(t);
+		}
+		return 0;
+	}
+	if (ae && !json_is_array(ae))
+		return assay_cfg_expected(&x->c, ap, "a list of KEY=VALUE or an object", ae);
+	for (size_t i = 0; i < json_array_size(ae); i++) {
+		char ip[340];
+		assay_json_path_index(ip, sizeof(ip), ap, i);
+		const json_t *e = json_array_get(ae, i);
+		const char *s = json_string_value(e);
+		if (!s)
+			return assay_cfg_expected(&x->c, ip, "a string KEY=VALUE", e);
+		while (*s == ' ')
+			s++;
+		if (!strncmp(s, "export ", 7))
+			s += 7;
+		const char *eq = strchr(s, '=');
+		if (!eq || eq == s)
+			return assay_cfg_fail(&x->c, ip, "expected KEY=VALUE, got \"%s\"", s);
+		char *k = xasprintf("%.*s", (int)(eq - s), s);
+		cvs_env_set(env, k, eq + 1);
+		free(k);
+	}
+	return 0;
+}
+
+/* add_flags: each entry's words as arguments (CVS writes them into a shell
+ * script, so only plain words are taken). */
+static int add_flags(struct sg *x, json_t *argv)
+{
+	const json_t *f = json_object_get(x->bp, "add_flags");
+	char fp[320];
+	snprintf(fp, sizeof(fp), "%s.add_flags", x->bp_path);
+	if (f && !json_is_array(f) && !json_is_string(f))
+		return assay_cfg_expected(&x->c, fp, "a list of flags or a string", f);
+	size_t n = json_is_array(f) ? json_array_size(f) : (f ? 1 : 0);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_is_array(f) ? json_array_get(f, i) : f;
+		char ip[340];
+		if (json_is_array(f))
+			assay_json_path_index(ip, sizeof(ip), fp, i);
+		else
+			snprintf(ip, sizeof(ip), "%s", fp);
+		const char *s = json_string_value(e);
+		if (!s)
+			return assay_cfg_expected(&x->c, ip, "a string", e);
+		if (strpbrk(s, "'\"\\$`;|&<>(){}*?~#"))
+			return assay_cfg_fail(&x->c, ip,
+					      "\"%s\" is shell text, not plain words: write it as "
+					      "separate flags",
+					      s);
+		char *copy = xstrdup(s), *save = NULL;
+		for (char *w = strtok_r(copy, " \t\n", &save); w;
+		     w = strtok_r(NULL, " \t\n", &save))
+			lit(argv, w);
+		free(copy);
+	}
+	return 0;
+}
+
+/* The server: `env` with the server's variables, then CVS's launch_server
+ * (sglang_single_lib.py, launch_server; dtype and kv-cache dtype "auto" as
+ * CVS's tests pass them); health on the client's host and port; CVS's wait:
+ * 120 s, then 15 polls 120 s apart. */
+static int server_block(struct sg *x, const char *model, const char *tp, const char *host,
+			const char *port, const json_t *env, json_t *suite)
+{
+	char *mem = NULL, *level = NULL;
+	if (text(x, x->bp, x->bp_path, "memory_fraction", "0.85", &mem) < 0 ||
+	    text(x, x->cfg, "$.config", "log_level", "info", &level) < 0) {
+		free(mem);
+		return -1;
+	}
+	json_t *argv = json_array();
+	const char *key;
+	const json_t *v;
+	json_array_append_new(argv, json_string("env"));
+	json_object_foreach((json_t *)env, key, v)
+	{
+		char *kv = xasprintf("%s=%s", key, json_string_value(v));
+		json_array_append_new(argv, json_string(kv)); /* already literal */
+		free(kv);
+	}
+	const char *const head[] = {"python3",
+				    "-m",
+				    "sglang.launch_server",
+				    "--model",
+				    model,
+				    "--host",
+				    "0.0.0.0",
+				    "--port",
+				    port,
+				    "--dtype",
+				    "auto",
+				    "--kv-cache-dtype",
+				    "auto",
+				    "--trust-remote-code",
+				    "--tp-size",
+				    tp,
+				    "--disable-radix-cache",
+				    "--disable-cuda-graph",
+				    "--mem-fraction-static",
+				    mem};
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
+		lit(argv, head[i]);
+	int rc = add_flags(x, argv);
+	lit(argv, "--log-level");
+	lit(argv, level);
+	char *url = xasprintf("http://%s:%s/health", host, port), *l = cvs_literal(url);
+	json_object_set_new(suite, "server",
+			    json_pack("{s:o, s:s, s:i}", "argv", argv, "health", l,
+				      "health_timeout_s", 120 + 15 * 120));
+	free(l);
+	free(url);
+	free(mem);
+	free(level);
+	return rc;
+}
+
+/* The client: CVS's bench_serving line (benchserv_test_random). */
+static int client_argv(struct sg *x, const char *host, const char *port, const char *prompts,
+		       json_t *suite)
+{
+	char *backend = NULL, *ratio = NULL, *bdef = NULL;
+	char rp[384];
+	if (text(x, x->bp, x->bp_path, "backend", "sglang", &bdef) < 0 ||
+	    text(x, x->bench, x->bench_path, "backend", bdef, &backend) < 0 ||
+	    text(x, x->bench, x->bench_path, "random_range_ratio", NULL, &ratio) < 0) {
+		free(bdef);
+		free(backend);
+		return -1;
+	}
+	free(bdef);
+	if (!ratio) {
+		free(backend);
+		snprintf(rp, sizeof(rp), "%s", x->bench_path);
+		return assay_cfg_fail(&x->c, rp,
+				      "missing key \"random_range_ratio\" (CVS's client needs it)");
+	}
+	json_t *argv = json_array();
+	const char *const a[] = {
+	    "python3",        "-m",     "sglang.bench_serving", "--backend", backend,
+	    "--dataset-name", "random", "--num-prompts",        prompts};
+	for (size_t i = 0; i < ARRAY_SIZE(a); i++)
+		lit(argv, a[i]);
+	const char *const t[] = {"--max-concurrency", "{CONC}", "--random-input", "{ISL}",
+				 "--random-output",   "{OSL}"};
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		json_array_append_new(argv, json_string(t[i]));
+	const char *const b[] = {"--random-range-ratio", ratio, "--host", host, "--port", port};
+	for (size_t i = 0; i < ARRAY_SIZE(b); i++)
+		lit(argv, b[i]);
+	json_object_set_new(suite, "argv", argv);
+	free(backend);
+	free(ratio);
+	return 0;
+}
+
+/* The container CVS starts: container_image (CVS's default
+ * lmsysorg/sglang:dev), AMD devices, volume_dict as mounts, shm_size and
+ * device_list beyond /dev/dri and /dev/kfd as options. It holds the client;
+ * the server runs on the host assay runs on (docs/inference.md). */
+static int import_container(struct sg *x, json_t *suite)
+{
+	char *image = NULL, *shm = NULL;
+	const json_t *cc = json_object_get(x->cfg, "container_config");
+	if (text(x, x->cfg, "$.config", "container_image", "lmsysorg/sglang:dev", &image) < 0 ||
+	    text(x, x->cfg, "$.config", "shm_size", NULL, &shm) < 0) {
+		free(image);
+		return -1;
+	}
+	json_t *mounts = json_array(), *opts = json_array();
+	const char *key;
+	const json_t *v;
+	const json_t *vd = json_object_get(cc, "volume_dict");
+	json_object_foreach((json_t *)vd, key, v)
+	{
+		char *to = NULL;
+		if (text(x, vd, "$.config.container_config.volume_dict", key, NULL, &to) < 0)
+			break;
+		char *from = user_subst(x, key);
+		char *m = xasprintf("%s:%s", from, to ? to : "");
+		lit(mounts, m);
+		free(m);
+		free(from);
+		free(to);
+	}
+	if (shm) {
+		char *s = xasprintf("--shm-size=%s", shm);
+		lit(opts, s);
+		free(s);
+	}
+	const json_t *dl = json_object_get(cc, "device_list");
+	for (size_t i = 0; i < json_array_size(dl); i++) {
+		const char *d = json_string_value(json_array_get(dl, i));
+		if (d && strcmp(d, "/dev/dri") && strcmp(d, "/dev/kfd")) {
+			char *s = xasprintf("--device=%s", d);
+			lit(opts, s);
+			free(s);
+		}
+	}
+	char *li = cvs_literal(image);
+	json_t *ct =
+	    json_pack("{s:s, s:s, s:s}", "runtime", "docker", "image", li, "devices", "amd");
+	free(li);
+	if (json_array_size(mounts))
+		json_object_set(ct, "mounts", mounts);
+	if (json_array_size(opts))
+		json_object_set(ct, "options", opts);
+	json_object_set_new(suite, "container", ct);
+	json_decref(mounts);
+	json_decref(opts);
+	free(image);
+	free(shm);
+	return x->c.err->code ? -1 : 0;
+}
+
+static const char *const cfg_keys[] = {"container_image",
+				       "container_name",
+				       "nnodes",
+				       "hf_token_file",
+				       "shm_size",
+				       "log_dir",
+				       "log_level",
+				       "nccl_debug",
+				       "benchmark_serv_node",
+				       "proxy_router_serv_port",
+				       "container_config",
+				       "client_host",
+				       "data_cache_dir",
+				       "nccl_ib_hca",
+				       "nccl_ib_gid_index",
+				       "nccl_socket_ifname",
+				       "gloo_socket_ifname",
+				       "gloo_tcp_ifname",
+				       NULL};
+static const char *const bp_keys[] = {"backend",
+				      "threshold_file",
+				      "max_concurrency",
+				      "model",
+				      "tensor_parallelism",
+				      "pipeline_parallelism",
+				      "memory_fraction",
+				      "tokenizer_mode",
+				      "inference_poll_iterations",
+				      "add_export_env",
+				      "add_flags",
+				      "inference_tests",
+				      NULL};
+
+static bool listed(const char *const *keys, const char *key)
+{
+	for (size_t i = 0; keys[i]; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return key[0] == '_';
+}
+
+/* What CVS does that the suite leaves to the user, one note each. */
+static void lifecycle_notes(struct sg *x, const json_t *root)
+{
+	static const char *const why[][2] = {
+	    {"container_name",
+	     "assay runs one container per case, named after the run and the case"},
+	    {"hf_token_file",
+	     "assay reads no token files: set HF_TOKEN in assay's environment (the "
+	     "suite names it in $.secrets)"},
+	    {"log_dir",
+	     "the run folder holds server/server.log and each case's client output (CVS's "
+	     "benchmark_node/benchmark_results.log is the case's stdout)"},
+	    {"benchmark_serv_node", "the server runs on the host assay runs on"},
+	    {"data_cache_dir", "CVS sets it as a default and passes it to no command"}};
+	for (size_t i = 0; i < ARRAY_SIZE(why); i++)
+		if (json_object_get(x->cfg, why[i][0])) {
+			char p[256];
+			assay_json_path_key(p, sizeof(p), "$.config", why[i][0]);
+			snote(x, p, "%s", why[i][1]);
+		}
+	snote(x, "$.config.container_image",
+	      "the inference server runs on this host, outside the container (the client runs in "
+	      "it): start sglang.launch_server where it is installed; CVS's container also sets "
+	      "LD_LIBRARY_PATH and PYTHONPATH for its image");
+	snote(x, x->bp_path,
+	      "CVS also runs an RMSNorm kernel test, probes the OpenAI endpoints and checks dmesg "
+	      "around the benchmark; readiness is SGLang's /health, not CVS's grep of the server "
+	      "log");
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)json_object_get(x->bp, "inference_tests"), key, v)
+	{
+		char tp[300], p[384];
+		snprintf(tp, sizeof(tp), "%s.inference_tests", x->bp_path);
+		assay_json_path_key(p, sizeof(p), tp, key);
+		if (strcmp(key, "bench_serv_random"))
+			snote(x, p, "CVS runs this test too; assay does not");
+	}
+	static const char *const bp_why[][2] = {
+	    {"max_concurrency", "each cell's CONC replaces it, as in CVS's benchmark test"},
+	    {"tokenizer_mode", "CVS passes it to no command"},
+	    {"inference_poll_iterations",
+	     "CVS's readiness wait does not read it (120 s, then 15 "
+	     "polls 120 s apart): the suite waits 1920 s for /health"}};
+	for (size_t i = 0; i < ARRAY_SIZE(bp_why); i++)
+		if (json_object_get(x->bp, bp_why[i][0])) {
+			char p[384];
+			assay_json_path_key(p, sizeof(p), x->bp_path, bp_why[i][0]);
+			snote(x, p, "%s", bp_why[i][1]);
+		}
+	json_object_foreach((json_t *)x->cfg, key, v)
+	{
+		char p[256];
+		assay_json_path_key(p, sizeof(p), "$.config", key);
+		if (!listed(cfg_keys, key))
+			snote(x, p, "not a key CVS's SGLang loader reads");
+	}
+	json_object_foreach((json_t *)x->bp, key, v)
+	{
+		char p[384];
+		assay_json_path_key(p, sizeof(p), x->bp_path, key);
+		if (!listed(bp_keys, key))
+			snote(x, p, "not a key CVS's SGLang loader reads");
+	}
+	(void)root;
+}
+
+/* The series identity and what the sglang parser's derived metrics need
+ * (CVS's MFU takes tensor_parallelism GPUs; its defaults 70e9 parameters
+ * and 1300 TFLOP/s). */
+static int import_context(struct sg *x, const char *model, const char *tp, const char *prompts,
+			  json_t *suite)
+{
+	char *params = NULL, *peak = NULL;
+	if (text(x, x->bench, x->bench_path, "model_num_params", "70000000000", &params) < 0 ||
+	    text(x, x->bench, x->bench_path, "peak_gpu_tflops", "1300", &peak) < 0) {
+		free(params);
+		return -1;
+	}
+	char *lm = cvs_literal(model);
+	json_t *ctx = json_pack(
+	    "{s:s, s:o, s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "model", lm, "tp", number(tp), "pp",
+	    "{PP}", "isl", "{ISL}", "osl", "{OSL}", "concurrency", "{CONC}", "num_prompts",
+	    number(prompts), "model_num_params", number(params), "peak_gpu_tflops", number(peak));
+	json_object_set_new(suite, "context", ctx);
+	free(lm);
+	free(params);
+	free(peak);
+	return 0;
+}
+
+struct parts {
+	char *model, *tp, *pp, *nnodes, *port, *host, *prompts;
+};
+
+static void parts_release(struct parts *p)
+{
+	free(p->model);
+	free(p->tp);
+	free(p->pp);
+	free(p->nnodes);
+	free(p->port);
+	free(p->host);
+	free(p->prompts);
+}
+
+/* The settings every part needs, checked. */
+static int import_head(struct sg *x, const json_t *root, struct parts *p)
+{
+	long long tp, nn, np;
+	char tpp[384], npp[384];
+	x->cfg = json_object_get(root, "config");
+	if (!json_is_object(x->cfg))
+		return assay_cfg_expected(&x->c, "$.config", "an object", x->cfg);
+	if (pick_variant(x, root) < 0 ||
+	    text(x, x->bp, x->bp_path, "model", "openai/gpt-oss-120b", &p->model) < 0 ||
+	    text(x, x->bp, x->bp_path, "tensor_parallelism", "8", &p->tp) < 0 ||
+	    text(x, x->bp, x->bp_path, "pipeline_parallelism", "1", &p->pp) < 0 ||
+	    text(x, x->cfg, "$.config", "nnodes", "1", &p->nnodes) < 0 ||
+	    text(x, x->cfg, "$.config", "proxy_router_serv_port", "8000", &p->port) < 0 ||
+	    text(x, x->cfg, "$.config", "client_host", "127.0.0.1", &p->host) < 0 ||
+	    text(x, x->bench, x->bench_path, "num_prompts", NULL, &p->prompts) < 0)
+		return -1;
+	assay_json_path_key(tpp, sizeof(tpp), x->bp_path, "tensor_parallelism");
+	assay_json_path_key(npp, sizeof(npp), x->bench_path, "num_prompts");
+	if (!p->prompts)
+		return assay_cfg_fail(&x->c, x->bench_path,
+				      "missing key \"num_prompts\" (CVS's client needs it)");
+	if (cvs_count(&x->c, tpp, p->tp, &tp) < 0 || cvs_count(&x->c, npp, p->prompts, &np) < 0 ||
+	    cvs_count(&x->c, "$.config.nnodes", p->nnodes, &nn) < 0)
+		return -1;
+	if (nn > 1)
+		return assay_cfg_fail(&x->c, "$.config.nnodes",
+				      "%lld nodes: assay imports CVS's single-node SGLang configs "
+				      "(sglang_single), not its distributed ones",
+				      nn);
+	return 0;
+}
+
+static void describe(json_t *suite, const char *base, const struct sg *x)
+{
+	char *d = xasprintf("ROCm/cvs %s (sglang_single, %s) as an assay suite, written by `assay "
+			    "import cvs`: assay starts sglang.launch_server, waits for /health and "
+			    "runs sglang.bench_serving against it once per threshold cell.",
+			    base, x->bp_path + strlen("$.benchmark_params."));
+	char *l = cvs_literal(d);
+	json_object_set_new(suite, "description", json_string(l));
+	free(l);
+	free(d);
+}
+
+static json_t *ordered(const json_t *suite)
+{
+	static const char *const order[] = {"kind",          "name",    "description", "server",
+					    "combos",        "runs",    "container",   "argv",
+					    "env",           "secrets", "parser",      "context",
+					    "gpus_per_node", "gates",   "launcher",    NULL};
+	json_t *out = json_object();
+	for (size_t i = 0; order[i]; i++)
+		if (json_object_get(suite, order[i]))
+			json_object_set(out, order[i], json_object_get(suite, order[i]));
+	return out;
+}
+
+static int import_all(struct sg *x, const json_t *root, const char *base, json_t *suite,
+		      json_t *env)
+{
+	struct parts p = {0};
+	int rc = import_head(x, root, &p);
+	long long tp = rc ? 0 : strtoll(p.tp, NULL, 10);
+	if (!rc)
+		rc = import_gates(x, tp, suite);
+	if (!rc)
+		rc = import_env(x, p.model, p.tp, env);
+	if (!rc)
+		rc = server_block(x, p.model, p.tp, p.host, p.port, env, suite);
+	if (!rc)
+		rc = client_argv(x, p.host, p.port, p.prompts, suite);
+	if (!rc)
+		rc = import_context(x, p.model, p.tp, p.prompts, suite);
+	if (!rc)
+		rc = import_container(x, suite);
+	if (!rc) {
+		describe(suite, base, x);
+		json_object_set(suite, "env", env);
+		json_object_set_new(suite, "secrets", json_pack("[s]", "HF_TOKEN"));
+		json_object_set_new(suite, "parser", json_string("sglang"));
+		json_object_set_new(suite, "gpus_per_node", json_integer(tp));
+		lifecycle_notes(x, root);
+		if (x->o->cluster_file)
+			rc = cvs_import_cluster(x->o->cluster_file, suite, x->im, x->c.err);
+	}
+	parts_release(&p);
+	return rc;
+}
+
+assay_err cvs_import_sglang(const json_t *root, const char *config_path,
+			    const struct assay_import_opts *o, struct assay_import *out,
+			    struct assay_error *e)
+{
+	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	else
+		dir[0] = '\0';
+	const char *base = strrchr(config_path, '/') ? strrchr(config_path, '/') + 1 : config_path;
+	struct sg x = {.c = {config_path, e}, .o = o, .im = out, .dir = dir};
+	json_t *suite = json_object(), *env = json_object();
+	cvs_suite_name(suite, base);
+	json_object_set_new(suite, "kind", json_string("inference"));
+	int rc = import_all(&x, root, base, suite, env);
+	if (!rc)
+		out->suite = ordered(suite);
+	else
+		strlist_clear(&out->notes);
+	json_decref(suite);
+	json_decref(env);
+	free(dir);
+	return rc ? (e->code ? e->code : ASSAY_USAGE) : ASSAY_OK;
+}
