@@ -382,8 +382,9 @@ static int add_flags(struct sg *x, json_t *argv)
 			return assay_cfg_expected(&x->c, ip, "a string", e);
 		if (strpbrk(s, "'\"\\$`;|&<>(){}*?~#"))
 			return assay_cfg_fail(&x->c, ip,
-					      "\"%s\" is shell text, not plain words: write it as "
-					      "separate flags",
+					      "\"%s\" is shell text (CVS's launch script runs "
+					      "it through bash); the server's argv takes plain "
+					      "words: write what it stands for",
 					      s);
 		char *copy = xstrdup(s), *save = NULL;
 		for (char *w = strtok_r(copy, " \t\n", &save); w;
