@@ -357,9 +357,18 @@ static int import_sweep(struct vl *x, const json_t *root, long long tp, long lon
 			break;
 	}
 	*goodput = !rc && with_slo == json_array_size(order);
-	if (!rc && with_slo && !*goodput)
+	if (!rc && with_slo && !*goodput) {
 		vnote(x, "$.sweep.sequence_combinations",
 		      "goodput_slo: the client passes --goodput only when every cell has one");
+		const char *k;
+		json_t *v;
+		json_object_foreach(out, k, v)
+		{
+			json_object_del(v, "GOODPUT_TTFT");
+			json_object_del(v, "GOODPUT_TPOT");
+			json_object_del(v, "GOODPUT_E2EL");
+		}
+	}
 	if (!rc) {
 		json_object_set(suite, "combos", out);
 		json_object_set(suite, "runs", order);
