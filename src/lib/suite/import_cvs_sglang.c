@@ -762,6 +762,11 @@ static int import_all(struct sg *x, const json_t *root, const char *base, json_t
 {
 	struct parts p = {0};
 	int rc = import_head(x, root, &p);
+	if (!rc && x->o->cluster_file)
+		rc = assay_cfg_fail(&x->c, "$",
+				    "--cluster %s: an inference suite starts its server on the "
+				    "host assay runs on; run the suite there, without --cluster",
+				    x->o->cluster_file);
 	long long tp = rc ? 0 : strtoll(p.tp, NULL, 10);
 	if (!rc)
 		rc = import_gates(x, tp, suite);
@@ -782,8 +787,6 @@ static int import_all(struct sg *x, const json_t *root, const char *base, json_t
 		json_object_set_new(suite, "parser", json_string("sglang"));
 		json_object_set_new(suite, "gpus_per_node", json_integer(tp));
 		lifecycle_notes(x, root);
-		if (x->o->cluster_file)
-			rc = cvs_import_cluster(x->o->cluster_file, suite, x->im, x->c.err);
 	}
 	parts_release(&p);
 	return rc;

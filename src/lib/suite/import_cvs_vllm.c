@@ -583,6 +583,11 @@ static int import_all(struct vl *x, const json_t *root, const char *base, json_t
 	const char *model;
 	long long tp, pp, nnodes, mml = 0;
 	int rc = import_head(x, root, &enforce, &model);
+	if (!rc && x->o->cluster_file)
+		rc = assay_cfg_fail(&x->c, "$",
+				    "--cluster %s: an inference suite starts its server on the "
+				    "host assay runs on; run the suite there, without --cluster",
+				    x->o->cluster_file);
 	if (!rc)
 		rc = import_paths(x, root, env);
 	if (!rc)
@@ -610,8 +615,6 @@ static int import_all(struct vl *x, const json_t *root, const char *base, json_t
 		json_object_set_new(suite, "parser", json_string("vllm-bench"));
 		json_object_set_new(suite, "results", json_pack("[s]", "{CASE_DIR}/results"));
 		lifecycle_notes(x, root, nnodes);
-		if (x->o->cluster_file)
-			rc = cvs_import_cluster(x->o->cluster_file, suite, x->im, x->c.err);
 	}
 	return rc;
 }
