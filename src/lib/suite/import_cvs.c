@@ -565,6 +565,20 @@ static int threshold_path(struct cvs *x, const json_t *root, char **out)
 	return 0;
 }
 
+int cvs_threshold_file(const json_t *root, const char *config_path, struct assay_error *e,
+		       char **out)
+{
+	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	else
+		dir[0] = '\0';
+	struct cvs x = {.c = {config_path, e}, .dir = dir};
+	int rc = threshold_path(&x, root, out);
+	free(dir);
+	return rc;
+}
+
 static int import_loss_curve(struct cvs *x, const json_t *root, json_t *gates)
 {
 	const json_t *lc = json_object_get(root, "loss_curve");
@@ -836,9 +850,9 @@ static void import_gates(struct cvs *x, const struct cvs_parts *p, json_t *loss_
 json_t *cvs_ordered(const json_t *suite)
 {
 	static const char *const order[] = {
-	    "kind",          "name",     "description", "combos",   "runs",    "container",
-	    "argv",          "env",      "secrets",     "parser",   "context", "nodes",
-	    "gpus_per_node", "training", "gates",       "launcher", NULL};
+	    "kind",  "name",          "description", "combos", "runs",     "container",
+	    "argv",  "env",           "secrets",     "parser", "results",  "context",
+	    "nodes", "gpus_per_node", "training",    "gates",  "launcher", NULL};
 	json_t *out = json_object();
 	for (size_t i = 0; order[i]; i++)
 		if (json_object_get(suite, order[i]))
@@ -875,6 +889,8 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 	if (json_is_object(root) && !json_object_get(root, "schema_version") &&
 	    json_object_get(root, "benchmark_params")) /* import_cvs_sglang.c */
 		return cvs_import_sglang(root, config_path, o, out, e);
+	if (json_is_object(root) && fw && !strncmp(fw, "torchtitan_", 11))
+		return cvs_import_torchtitan(root, config_path, o, out, e); /* *_torchtitan.c */
 	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';
