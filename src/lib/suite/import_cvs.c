@@ -889,7 +889,8 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 	if (json_is_object(root) && !json_object_get(root, "schema_version") &&
 	    json_object_get(root, "benchmark_params")) /* import_cvs_sglang.c */
 		return cvs_import_sglang(root, config_path, o, out, e);
-	if (json_is_object(root) && fw && !strncmp(fw, "torchtitan_", 11))
+	if (json_is_object(root) && fw &&
+	    (!strncmp(fw, "torchtitan_", 11) || !strcmp(fw, "jaxmaxtext")))
 		return cvs_import_torchtitan(root, config_path, o, out, e); /* *_torchtitan.c */
 	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
 	if (slash)

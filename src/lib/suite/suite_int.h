@@ -102,7 +102,8 @@ assay_err cvs_import_vllm(const json_t *root, const char *config_path,
 assay_err cvs_import_sglang(const json_t *root, const char *config_path,
 			    const struct assay_import_opts *o, struct assay_import *out,
 			    struct assay_error *e);
-/* CVS's TorchTitan configs (framework "torchtitan_*", import_cvs_torchtitan.c),
+/* CVS's TorchTitan configs (framework "torchtitan_*", import_cvs_torchtitan.c;
+ * "jaxmaxtext" is refused there),
  * and the threshold file next to a config as CVS finds it (NULL: none). */
 assay_err cvs_import_torchtitan(const json_t *root, const char *config_path,
 				const struct assay_import_opts *o, struct assay_import *out,
