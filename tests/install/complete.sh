@@ -49,7 +49,7 @@ if [ -f "$dir/assay-coll" ]; then
   expect "all_gather all_reduce" assay-coll -O all_
   expect "all_gather all_reduce" assay-coll --collective all_
   expect "--maxbytes --minbytes" assay-coll -n 5 --m
-  expect "avg max min prod sum" assay-coll -o ""
+  expect "avg max min mulsum prod sum" assay-coll -o ""
 fi
 # zsh: each script parses, and its function, called with words and CURRENT
 # set as the completion system sets them, asks for what it should (the
