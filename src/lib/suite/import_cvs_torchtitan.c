@@ -401,7 +401,7 @@ static void tt_results(const struct tt *x, json_t *suite)
 {
 	char *lg = cvs_literal(x->log_dir);
 	json_t *r = json_array();
-	long long n = json_integer_value(json_object_get(suite, "nodes"));
+	long long n = x->dist ? json_integer_value(json_object_get(suite, "nodes")) : 1;
 	for (long long i = 0; i < n; i++) {
 		char *f = xasprintf("%s/torchtitan-logs/out-node%lld/training.log", lg, i);
 		json_array_append_new(r, json_string(f));
