@@ -10,7 +10,8 @@
 # tests/cli/run/gates-cvs-torchtitan.t judges them. The 4-node distributed
 # config (torchtitan_lib.py at dddd914: one torchrun per node) imported with
 # a 4-node CVS cluster file passes lint and a dry run (two cases, each on the
-# four hosts by ssh, every node's out-node{i} log a result); without
+# four hosts by ssh, every node's out-node{i} log a result), and with
+# enforce_thresholds true gets the thresholds gate; without
 # --cluster it is refused (exit 2) and writes no --out file.
 set -u
 assay=${ASSAY_BIN:?}
@@ -73,6 +74,15 @@ got=$(grep -c '^  ssh to gpu01 gpu02 gpu03 gpu04 (one process per node; NNODES=4
 got=$(grep -c '^  results: .*/out-node0/training\.log, .*/out-node1/.*/out-node2/.*/out-node3/training\.log (parser torchtitan)$' "$tmp/dd")
 [ "$got" = 2 ] || { echo "FAIL: $got cases read the four nodes' logs"; fail=1; }
 [ -e "$tmp/dd.db" ] && { echo "FAIL: the distributed dry run wrote a store"; fail=1; }
+# enforce_thresholds true: the suite gates with the threshold file next to it
+sed 's|"enforce_thresholds": false|"enforce_thresholds": true|' "$D/$dc.json" >"$tmp/cfg/$dc.json"
+cp "$D/mi355_llama3_1_70b_distributed_threshold.json" "$tmp/cfg/"
+"$assay" import cvs --user alice --cluster tests/fixtures/cli/import/cluster-4.json \
+  --out "$tmp/dd-enf.json" "$tmp/cfg/$dc.json" 2>"$tmp/err" ||
+  { echo "FAIL: import of the enforced distributed config"; cat "$tmp/err"; exit 1; }
+grep -qx "    \"thresholds\": \"$tmp/cfg/mi355_llama3_1_70b_distributed_threshold.json\"" "$tmp/dd-enf.json" ||
+  { echo "FAIL: the enforced distributed config has no thresholds gate"; cat "$tmp/dd-enf.json"; fail=1; }
+grep -q 'enforce_thresholds' "$tmp/err" && { echo "FAIL: enforced config still noted as record only"; fail=1; }
 
 "$assay" import cvs --user alice --out "$tmp/refused.json" "$D/$dc.json" 2>"$tmp/err"
 rc=$?
