@@ -7,8 +7,12 @@
 # command wrote (CVS's keys, the combination's batch sizes and float8) and
 # prints a TorchTitan log: gated with CVS's threshold file, the bf16 cell
 # passes and the fp8 cell (tests/fixtures/training/*-fp8-slow.log) fails, as
-# tests/cli/run/gates-cvs-torchtitan.t judges them. The distributed config is
-# refused (exit 2) and writes no --out file.
+# tests/cli/run/gates-cvs-torchtitan.t judges them. The 4-node distributed
+# config (torchtitan_lib.py at dddd914: one torchrun per node) imported with
+# a 4-node CVS cluster file passes lint and a dry run (two cases, each on the
+# four hosts by ssh, every node's out-node{i} log a result), and with
+# enforce_thresholds true gets the thresholds gate; without
+# --cluster it is refused (exit 2) and writes no --out file.
 set -u
 assay=${ASSAY_BIN:?}
 cd "${ASSAY_SOURCE_DIR:?}" || exit 1
@@ -56,9 +60,33 @@ grep -Eq '^llama3-1-8b-mi355-bs8-mbs1-bf16 +passed ' "$tmp/run" ||
 grep -Eq '^llama3-1-8b-mi355-bs8-mbs1-fp8 +gate-failed .*threshold tokens_per_sec' "$tmp/run" ||
   { echo "FAIL: the fp8 cell did not fail its threshold"; cat "$tmp/run"; fail=1; }
 
-"$assay" import cvs --user alice --out "$tmp/refused.json" "$D/mi355_llama3_1_70b_distributed_config.json" 2>"$tmp/err"
+dc=mi355_llama3_1_70b_distributed_config
+"$assay" import cvs --user alice --cluster tests/fixtures/cli/import/cluster-4.json \
+  --out "$tmp/$dc.json" "$D/$dc.json" 2>"$tmp/err" ||
+  { echo "FAIL: import cvs --cluster $dc"; cat "$tmp/err"; exit 1; }
+"$assay" lint "$tmp/$dc.json" || { echo "FAIL: assay lint on the suite of $dc"; fail=1; }
+"$assay" run --dry-run --out "$tmp/dd-out" --store "$tmp/dd.db" "$tmp/$dc.json" >"$tmp/dd" 2>&1 ||
+  { echo "FAIL: assay run --dry-run of $dc"; cat "$tmp/dd"; fail=1; }
+got=$(grep -c '^\[[0-9]*/[0-9]*\] ' "$tmp/dd")
+[ "$got" = 2 ] || { echo "FAIL: $got cases in the distributed dry run, CVS runs 2"; fail=1; }
+got=$(grep -c '^  ssh to gpu01 gpu02 gpu03 gpu04 (one process per node; NNODES=4, NODE_RANK 0\.\.3, MASTER_ADDR=10\.0\.0\.1, MASTER_PORT=29500' "$tmp/dd")
+[ "$got" = 2 ] || { echo "FAIL: $got cases on the four hosts with the launcher's rank variables"; cat "$tmp/dd"; fail=1; }
+got=$(grep -c '^  results: .*/out-node0/training\.log, .*/out-node1/.*/out-node2/.*/out-node3/training\.log (parser torchtitan)$' "$tmp/dd")
+[ "$got" = 2 ] || { echo "FAIL: $got cases read the four nodes' logs"; fail=1; }
+[ -e "$tmp/dd.db" ] && { echo "FAIL: the distributed dry run wrote a store"; fail=1; }
+# enforce_thresholds true: the suite gates with the threshold file next to it
+sed 's|"enforce_thresholds": false|"enforce_thresholds": true|' "$D/$dc.json" >"$tmp/cfg/$dc.json"
+cp "$D/mi355_llama3_1_70b_distributed_threshold.json" "$tmp/cfg/"
+"$assay" import cvs --user alice --cluster tests/fixtures/cli/import/cluster-4.json \
+  --out "$tmp/dd-enf.json" "$tmp/cfg/$dc.json" 2>"$tmp/err" ||
+  { echo "FAIL: import of the enforced distributed config"; cat "$tmp/err"; exit 1; }
+grep -qx "    \"thresholds\": \"$tmp/cfg/mi355_llama3_1_70b_distributed_threshold.json\"" "$tmp/dd-enf.json" ||
+  { echo "FAIL: the enforced distributed config has no thresholds gate"; cat "$tmp/dd-enf.json"; fail=1; }
+grep -q 'enforce_thresholds' "$tmp/err" && { echo "FAIL: enforced config still noted as record only"; fail=1; }
+
+"$assay" import cvs --user alice --out "$tmp/refused.json" "$D/$dc.json" 2>"$tmp/err"
 rc=$?
-[ $rc = 2 ] || { echo "FAIL: the distributed config exits $rc, not 2"; fail=1; }
+[ $rc = 2 ] || { echo "FAIL: the distributed config without --cluster exits $rc, not 2"; fail=1; }
 [ -e "$tmp/refused.json" ] && { echo "FAIL: a refused config wrote its --out file"; fail=1; }
-[ $fail = 0 ] && echo "ok: TorchTitan config imported, linted, dry-run and run end to end; distributed refused"
+[ $fail = 0 ] && echo "ok: TorchTitan configs imported, linted, dry-run (single and on 4 nodes) and run end to end; distributed without --cluster refused"
 exit $fail

@@ -1,9 +1,10 @@
 /* `assay import cvs` for ROCm/cvs TorchTitan training configurations
- * (schema 1, framework "torchtitan_single"; cvs/lib/training/torchtitan at
- * ROCm/cvs dddd914): a command suite that writes the TOML CVS generates for
- * each combination and starts torchrun as CVS does, its log where CVS keeps
- * it, parsed by the torchtitan parser and gated by CVS's threshold file.
- * "torchtitan_distributed" and canned TOMLs (use_generated_config "False")
+ * (schema 1, framework "torchtitan_single", or "torchtitan_distributed" with
+ * a CVS cluster file: one torchrun per node through the ssh launcher;
+ * cvs/lib/training/torchtitan at ROCm/cvs dddd914): a command suite that
+ * writes the TOML CVS generates for each combination and starts torchrun as
+ * CVS does, each node's log where CVS keeps it, parsed by the torchtitan
+ * parser and gated by CVS's threshold file. Canned TOMLs (use_generated_config "False")
  * are refused, and so are JAX/MaxText configs ("jaxmaxtext"): see
  * docs/import.md. */
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include "assay/cfg.h"
 #include "assay/import.h"
 #include "assay/json.h"
+#include "assay/launch.h"
 #include "suite_int.h"
 
 /* CVS's model registry (model_registry.py): module, flavor, HF repository,
@@ -56,6 +58,19 @@ struct tt {
 	const struct tt_model *m;
 	char *iters, *log_dir, *scripts, *root, *master;
 	char *p[TT_NPARAMS];
+	bool dist;       /* torchtitan_distributed, run by the ssh launcher */
+	long long nodes; /* config.nnodes */
+	char *net[5];    /* the NCCL/GLOO variables CVS exports for it */
+};
+
+/* What CVS exports for distributed runs (build_training_job_cmd): the
+ * variable, the config key, CVS's default. */
+static const char *const tt_net[5][3] = {
+    {"NCCL_IB_HCA", "nccl_ib_hca_list", ""},
+    {"NCCL_SOCKET_IFNAME", "nccl_socket_ifname", ""},
+    {"GLOO_SOCKET_IFNAME", "gloo_socket_ifname", ""},
+    {"NCCL_DEBUG", "nccl_debug", "ERROR"},
+    {"NCCL_IB_GID_INDEX", "nccl_ib_gid_index", "3"},
 };
 
 static void tnote(struct tt *x, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
@@ -124,11 +139,30 @@ static int tt_config_key(struct tt *x, const json_t *cfg, const char *key)
 		     : !strcmp(key, "torchtitan_root")   ? &x->root
 		     : !strcmp(key, "master_address")    ? &x->master
 							 : NULL;
+	if (x->dist && !strcmp(key, "master_address")) {
+		tnote(x, path,
+		      "the ssh launcher's MASTER_ADDR (the first node's vpc_ip) is the rendezvous "
+		      "host, as CVS's default (the first host) is");
+		return 0;
+	}
 	if (dst) {
 		free(*dst);
 		return tget(x, cfg, "$.config", key, NULL, dst);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(network); i++)
+	for (size_t i = 0; x->dist && i < ARRAY_SIZE(tt_net); i++)
+		if (!strcmp(key, tt_net[i][1]))
+			return 0;
+	if (x->dist && !strcmp(key, "nccl_ib_hca")) {
+		tnote(x, path, "CVS reads it but exports NCCL_IB_HCA from nccl_ib_hca_list");
+		return 0;
+	}
+	if (x->dist && (!strcmp(key, "nic_type") || !strcmp(key, "hca_id_pattern"))) {
+		tnote(x, path,
+		      "CVS's TorchTitan distributed test never runs its NIC setup "
+		      "(exec_nic_setup_scripts)");
+		return 0;
+	}
+	for (size_t i = 0; !x->dist && i < ARRAY_SIZE(network); i++)
 		if (!strcmp(key, network[i])) {
 			tnote(x, path, "CVS uses it for torchtitan_distributed runs only");
 			return 0;
@@ -142,7 +176,10 @@ static int tt_config_key(struct tt *x, const json_t *cfg, const char *key)
 	else if (!strcmp(key, "rocm_dir"))
 		tnote(x, path, "CVS only logs the ROCm path; set $.env if the image needs it");
 	else if (!strcmp(key, "verify_network_errors"))
-		tnote(x, path, "CVS compares NIC error counters for distributed runs only");
+		tnote(x, path,
+		      x->dist ? "CVS's RDMA/ethtool error-counter comparison runs outside the "
+				"training command"
+			      : "CVS compares NIC error counters for distributed runs only");
 	else if (strcmp(key, "nnodes") && strcmp(key, "use_generated_config") && key[0] != '_')
 		tnote(x, path, "not a key CVS's TorchTitan library reads");
 	return 0;
@@ -171,10 +208,11 @@ static int tt_config(struct tt *x, const json_t *root)
 		    gen);
 	if (!rc)
 		rc = tget(x, cfg, "$.config", "nnodes", "1", &nodes);
-	if (!rc && (rc = cvs_count(&x->c, "$.config.nnodes", nodes, &n)) == 0 && n != 1)
+	if (!rc && (rc = cvs_count(&x->c, "$.config.nnodes", nodes, &n)) == 0 && n != 1 && !x->dist)
 		rc = assay_cfg_fail(&x->c, "$.config.nnodes",
 				    "%lld nodes in a torchtitan_single config: CVS runs it on one",
 				    n);
+	x->nodes = n;
 	free(gen);
 	free(nodes);
 	const char *key;
@@ -184,6 +222,8 @@ static int tt_config(struct tt *x, const json_t *root)
 		if (!rc)
 			rc = tt_config_key(x, cfg, key);
 	}
+	for (size_t i = 0; !rc && x->dist && i < ARRAY_SIZE(tt_net); i++)
+		rc = tget(x, cfg, "$.config", tt_net[i][1], tt_net[i][2], &x->net[i]);
 	long long it;
 	if (!rc)
 		rc = cvs_count(&x->c, "$.config.training_iterations", x->iters, &it);
@@ -293,18 +333,27 @@ static void tt_toml(const struct tt *x, struct sbuf *sb)
 	}
 }
 
-/* argv, env, results: CVS's build_training_job_cmd for one node. */
+/* The log folder of a node: node 0, or the launcher's NODE_RANK. */
+static void tt_logdir(const struct tt *x, const char *lg, struct sbuf *sb)
+{
+	char *d = xasprintf("%s/torchtitan-logs/out-node%s", lg, x->dist ? "" : "0");
+	cvs_sh_word(sb, d);
+	if (x->dist)
+		sbuf_adds(sb, "\"$NODE_RANK\"");
+	free(d);
+}
+
+/* argv and env: CVS's build_training_job_cmd for one node (each node's
+ * wrapper script, for torchtitan_distributed). */
 static void tt_command(const struct tt *x, json_t *suite)
 {
 	char *lg = cvs_literal(x->log_dir), *sd = cvs_literal(x->scripts),
 	     *rt = cvs_literal(x->root), *ma = cvs_literal(x->master);
-	char *logf = xasprintf("%s/torchtitan-logs/out-node0/training.log", lg);
 	char *toml = xasprintf("%s/run_config.toml", sd);
 	char *ep = xasprintf("%s:29500", ma);
 	struct sbuf sb = SBUF_INIT;
 	sbuf_adds(&sb, "mkdir -p ");
-	char *logd = xasprintf("%s/torchtitan-logs/out-node0", lg);
-	cvs_sh_word(&sb, logd);
+	tt_logdir(x, lg, &sb);
 	sbuf_addch(&sb, ' ');
 	cvs_sh_word(&sb, sd);
 	sbuf_adds(&sb, " && printf '%s\\n'");
@@ -315,25 +364,51 @@ static void tt_command(const struct tt *x, json_t *suite)
 	cvs_sh_word(&sb, rt);
 	sbuf_adds(&sb, " && export PYTHONPATH=");
 	cvs_sh_word(&sb, rt);
-	sbuf_adds(&sb, ":\"$PYTHONPATH\" && exec torchrun --nnodes 1 --node_rank=0 "
-		       "--nproc_per_node 8 --rdzv_id 101 --rdzv_backend c10d --rdzv_endpoint ");
-	cvs_sh_word(&sb, ep);
+	if (x->dist) {
+		sbuf_adds(&sb, ":\"$PYTHONPATH\" && exec torchrun --nnodes \"$NNODES\" "
+			       "--node_rank=\"$NODE_RANK\" --nproc_per_node 8 --rdzv_id 101 "
+			       "--rdzv_backend c10d --rdzv_endpoint \"$MASTER_ADDR:$MASTER_PORT\"");
+	} else {
+		sbuf_adds(&sb,
+			  ":\"$PYTHONPATH\" && exec torchrun --nnodes 1 --node_rank=0 "
+			  "--nproc_per_node 8 --rdzv_id 101 --rdzv_backend c10d --rdzv_endpoint ");
+		cvs_sh_word(&sb, ep);
+	}
 	sbuf_adds(&sb, " --role rank --tee 3 --module torchtitan.train --job.config_file ");
 	cvs_sh_word(&sb, toml);
 	sbuf_adds(&sb, " > ");
-	cvs_sh_word(&sb, logf);
-	sbuf_adds(&sb, " 2>&1");
+	tt_logdir(x, lg, &sb);
+	sbuf_adds(&sb, "/training.log 2>&1");
 	json_object_set_new(suite, "argv", json_pack("[s, s, s]", "sh", "-c", sbuf_str(&sb)));
-	json_object_set_new(suite, "env",
-			    json_pack("{s:s, s:s}", "HSA_FORCE_FINE_GRAIN_PCIE", "1",
-				      "PYTORCH_HIP_ALLOC_CONF", "expandable_segments:True"));
+	json_t *env = json_pack("{s:s, s:s}", "HSA_FORCE_FINE_GRAIN_PCIE", "1",
+				"PYTORCH_HIP_ALLOC_CONF", "expandable_segments:True");
+	for (size_t i = 0; x->dist && i < ARRAY_SIZE(tt_net); i++) {
+		char *v = cvs_literal(x->net[i]);
+		json_object_set_new(env, tt_net[i][0], json_string(v));
+		free(v);
+	}
+	json_object_set_new(suite, "env", env);
 	json_object_set_new(suite, "secrets", json_pack("[s]", "HF_TOKEN"));
 	json_object_set_new(suite, "parser", json_string("torchtitan"));
-	json_object_set_new(suite, "results", json_pack("[s]", logf));
-	json_object_set_new(suite, "nodes", json_integer(1));
+	json_object_set_new(suite, "nodes", json_integer(x->nodes));
 	json_object_set_new(suite, "gpus_per_node", json_integer(8));
 	sbuf_release(&sb);
-	free(lg), free(sd), free(rt), free(ma), free(logf), free(toml), free(ep), free(logd);
+	free(lg), free(sd), free(rt), free(ma), free(toml), free(ep);
+}
+
+/* results: each node's log, CVS's out-node{i}, for the suite's nodes. */
+static void tt_results(const struct tt *x, json_t *suite)
+{
+	char *lg = cvs_literal(x->log_dir);
+	json_t *r = json_array();
+	long long n = x->dist ? json_integer_value(json_object_get(suite, "nodes")) : 1;
+	for (long long i = 0; i < n; i++) {
+		char *f = xasprintf("%s/torchtitan-logs/out-node%lld/training.log", lg, i);
+		json_array_append_new(r, json_string(f));
+		free(f);
+	}
+	json_object_set_new(suite, "results", r);
+	free(lg);
 }
 
 /* One combination: MBS, GBS, PRECISION as CVS keys its cells, FLOAT8 as
@@ -443,6 +518,14 @@ static void tt_prepare_notes(struct tt *x)
 	tnote(x, "$.config.use_generated_config",
 	      "CVS writes each combination's TOML to scripts_dir/run_config.toml; the suite's "
 	      "command writes the same keys there (without CVS's blank lines) before torchrun");
+	if (!x->dist)
+		return;
+	tnote(x, "$.framework",
+	      "CVS stops ufw on every node before a distributed run (the rendezvous port must be "
+	      "reachable); do that on the nodes before the suite");
+	tnote(x, "$.config.log_dir",
+	      "assay reads every node's out-node{i}/training.log where it runs: keep log_dir on "
+	      "a file system the nodes share, as CVS's shipped paths under /home are");
 }
 
 static int tt_head(struct tt *x, const json_t *root, const char *config_path, json_t *suite,
@@ -466,7 +549,10 @@ static int tt_head(struct tt *x, const json_t *root, const char *config_path, js
 			known = known || !strcmp(used[i], key);
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$", key);
-		if (!known)
+		if (!strcmp(key, "scaling_baseline"))
+			tnote(x, path,
+			      "CVS's loader accepts it; no TorchTitan test of CVS reads it");
+		else if (!known)
 			tnote(x, path, "not a key CVS's TorchTitan loader reads");
 	}
 	(void)suite;
@@ -477,9 +563,10 @@ static void tt_gates(struct tt *x, const json_t *root, const char *base, bool en
 		     const char *thresholds, json_t *suite)
 {
 	const char *arch = json_string_value(json_object_get(root, "gpu_arch"));
-	char *d = xasprintf("ROCm/cvs %s (torchtitan_single, %s) as an assay suite, written by "
+	char *d = xasprintf("ROCm/cvs %s (%s, %s) as an assay suite, written by "
 			    "`assay import cvs`.",
-			    base, arch ? arch : "gpu_arch not set");
+			    base, x->dist ? "torchtitan_distributed" : "torchtitan_single",
+			    arch ? arch : "gpu_arch not set");
 	char *ld = cvs_literal(d);
 	json_object_set_new(suite, "description", json_string(ld));
 	free(d), free(ld);
@@ -507,6 +594,34 @@ static void tt_container(struct tt *x, const json_t *root, const char *config_pa
 		cvs_import_container(ct, config_path, x->o, x->im, suite);
 }
 
+/* torchtitan_distributed on the cluster file's nodes: CVS starts node i's
+ * torchrun on the file's i-th host, for i below config.nnodes, so the
+ * suite runs on the first nnodes hosts (the ssh launcher takes them in
+ * order) and a file with fewer is refused. */
+static int tt_cluster(struct tt *x, json_t *suite)
+{
+	struct strlist hosts = STRLIST_INIT;
+	if (assay_ssh_cluster_hosts(x->o->cluster_file, &hosts, x->c.err) != ASSAY_OK)
+		return -1;
+	size_t n = hosts.n;
+	strlist_clear(&hosts);
+	if ((long long)n < x->nodes)
+		return assay_cfg_fail(&x->c, "$.config.nnodes",
+				      "%lld nodes, but %s lists %zu: CVS starts node i's torchrun "
+				      "on the file's i-th node and has none for the rest",
+				      x->nodes, x->o->cluster_file, n);
+	if ((long long)n > x->nodes)
+		tnote(x, "$.config.nnodes",
+		      "%lld of the %zu nodes %s lists: the suite runs on the first %lld, as CVS "
+		      "does",
+		      x->nodes, n, x->o->cluster_file, x->nodes);
+	json_object_set_new(suite, "nodes", json_integer((json_int_t)n));
+	if (cvs_import_cluster(x->o->cluster_file, suite, x->im, x->c.err) < 0)
+		return -1;
+	json_object_set_new(suite, "nodes", json_integer(x->nodes));
+	return 0;
+}
+
 assay_err cvs_import_torchtitan(const json_t *root, const char *config_path,
 				const struct assay_import_opts *o, struct assay_import *out,
 				struct assay_error *e)
@@ -531,13 +646,18 @@ assay_err cvs_import_torchtitan(const json_t *root, const char *config_path,
 		    "the "
 		    "image ships; judge CVS's MaxText logs with assay gate --thresholds "
 		    "(docs/gate.md)");
-	else if (!rc && strcmp(fw, "torchtitan_single"))
-		rc = assay_cfg_fail(
-		    &x.c, "$.framework",
-		    "\"%s\": CVS starts one torchrun per node from wrapper scripts with its own "
-		    "node rank and rendezvous; assay imports torchtitan_single configs only "
-		    "(docs/import.md)",
-		    fw);
+	else if (!rc && !strcmp(fw, "torchtitan_distributed") && !o->cluster_file)
+		rc =
+		    assay_cfg_fail(&x.c, "$.framework",
+				   "\"torchtitan_distributed\": give the CVS cluster file it runs "
+				   "on (--cluster FILE): each node's torchrun takes its node rank "
+				   "and the master address from the ssh launcher (docs/import.md)");
+	else if (!rc && strcmp(fw, "torchtitan_single") && strcmp(fw, "torchtitan_distributed"))
+		rc = assay_cfg_fail(&x.c, "$.framework",
+				    "\"%s\": not a framework CVS's TorchTitan loader knows "
+				    "(torchtitan_single, torchtitan_distributed)",
+				    fw);
+	x.dist = !rc && !strcmp(fw, "torchtitan_distributed");
 	if (!rc)
 		rc = tt_head(&x, root, config_path, suite, &enforce, &thresholds);
 	if (!rc)
@@ -551,14 +671,18 @@ assay_err cvs_import_torchtitan(const json_t *root, const char *config_path,
 		tt_prepare_notes(&x);
 		tt_command(&x, suite);
 		tt_gates(&x, root, base, enforce, thresholds, suite);
-		if (o->cluster_file)
-			rc = cvs_import_cluster(o->cluster_file, suite, out, e);
+		rc = x.dist            ? tt_cluster(&x, suite)
+		     : o->cluster_file ? cvs_import_cluster(o->cluster_file, suite, out, e)
+				       : 0;
+		tt_results(&x, suite);
 	}
 	if (!rc)
 		out->suite = cvs_ordered(suite);
 	else
 		strlist_clear(&out->notes);
 	free(x.iters), free(x.log_dir), free(x.scripts), free(x.root), free(x.master);
+	for (size_t i = 0; i < ARRAY_SIZE(x.net); i++)
+		free(x.net[i]);
 	for (size_t i = 0; i < TT_NPARAMS; i++)
 		free(x.p[i]);
 	free(thresholds);
