@@ -4,8 +4,7 @@
  * each combination and starts torchrun as CVS does, its log where CVS keeps
  * it, parsed by the torchtitan parser and gated by CVS's threshold file.
  * "torchtitan_distributed" and canned TOMLs (use_generated_config "False")
- * are refused, and so are JAX/MaxText configs ("jaxmaxtext"): see
- * docs/import.md. */
+ * are refused: see docs/import.md. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,15 +522,7 @@ assay_err cvs_import_torchtitan(const json_t *root, const char *config_path,
 	    assay_cfg_int(&x.c, root, "$", "schema_version", ASSAY_CFG_REQUIRED, 1, 1, &version) < 0
 		? -1
 		: 0;
-	if (!rc && !strcmp(fw, "jaxmaxtext"))
-		rc = assay_cfg_fail(
-		    &x.c, "$.framework",
-		    "\"jaxmaxtext\": not imported: CVS writes a MaxText YAML config and an env "
-		    "script per run and picks the train script among train_script_paths by what "
-		    "the "
-		    "image ships; judge CVS's MaxText logs with assay gate --thresholds "
-		    "(docs/gate.md)");
-	else if (!rc && strcmp(fw, "torchtitan_single"))
+	if (!rc && strcmp(fw, "torchtitan_single"))
 		rc = assay_cfg_fail(
 		    &x.c, "$.framework",
 		    "\"%s\": CVS starts one torchrun per node from wrapper scripts with its own "
