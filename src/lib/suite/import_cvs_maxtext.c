@@ -566,12 +566,29 @@ static int mt_command(struct mt *x, json_t *suite)
 	sbuf_adds(&sb, " && . \"$d/maxtext_env.sh\" && export JAX_COORDINATOR_IP=localhost "
 		       "JAX_COORDINATOR_PORT=12346 NNODES=1 NODE_RANK=0 JAX_PROCESS_INDEX=0 && "
 		       "export PYTHONPATH=$PYTHONPATH:/workspace/maxtext/ && cd /workspace/maxtext "
-		       "&& exec python \"$t\" \"$d/maxtext_config.yml\" > "
-		       "\"$o/out-node0/training.log\" 2>&1");
+		       "&& (python \"$t\" \"$d/maxtext_config.yml\" 2>&1; echo $? > \"$d/exit\") | "
+		       "tee \"$o/out-node0/training.log\"; exit \"$(cat \"$d/exit\")\"");
 	sbuf_adds(&o, "/out-node0/training.log");
 	json_object_set_new(suite, "argv", json_pack("[s, s, s]", "sh", "-c", sbuf_str(&sb)));
 	json_object_set_new(suite, "secrets", json_pack("[s]", "HF_TOKEN"));
 	json_object_set_new(suite, "parser", json_string("maxtext"));
+	const json_t *ep = json_object_get(x->tr, "error_patterns");
+	if (json_object_size(ep)) {
+		json_t *errs = json_object();
+		const char *key;
+		const json_t *pv;
+		json_object_foreach((json_t *)ep, key, pv)
+		{
+			char *lv = cvs_literal(json_string_value(pv) ? json_string_value(pv) : "");
+			char *name = xasprintf("cvs-%s", key);
+			json_object_set_new(errs, name, json_string(lv));
+			free(lv), free(name);
+		}
+		json_object_set_new(suite, "signatures", json_pack("{s:o}", "errors", errs));
+		mnote(x, "$.training.error_patterns",
+		      "watched as the suite's signatures, named cvs-NAME (case-sensitive; "
+		      "CVS matches them ignoring case), besides assay's built-ins");
+	}
 	json_object_set_new(suite, "results", json_pack("[s]", sbuf_str(&o)));
 	json_object_set_new(suite, "nodes", json_integer(1));
 	json_object_set_new(suite, "gpus_per_node", json_integer(x->gpus));
@@ -757,9 +774,12 @@ assay_err cvs_import_maxtext(const json_t *root, const char *config_path,
 		if (o->cluster_file)
 			rc = cvs_import_cluster(o->cluster_file, suite, out, e);
 	}
-	if (!rc)
+	if (!rc) {
 		out->suite = cvs_ordered(suite);
-	else
+		if (json_object_get(suite, "signatures")) /* not in cvs_ordered's list */
+			json_object_set(out->suite, "signatures",
+					json_object_get(suite, "signatures"));
+	} else
 		strlist_clear(&out->notes);
 	json_decref(x.map), json_decref(x.combos), json_decref(x.yaml);
 	free(x.log_dir), free(x.models_dir), free(x.model_id), free(thresholds);
