@@ -78,9 +78,11 @@ static int mt_paths(struct mt *x, const json_t *root)
 	json_t *user = json_pack("{s:s}", "user-id", x->o->user), *p = json_object();
 	json_object_foreach((json_t *)paths, key, v)
 	{
-		if (json_is_string(v))
-			json_object_set_new(p, key,
-					    json_string_nocheck(msub(json_string_value(v), user)));
+		if (json_is_string(v)) {
+			char *sv = msub(json_string_value(v), user);
+			json_object_set_new(p, key, json_string(sv));
+			free(sv);
+		}
 	}
 	json_decref(user);
 	for (size_t pass = 0; pass <= json_object_size(p); pass++) {
@@ -364,6 +366,21 @@ static int mt_combos(struct mt *x, const json_t *sel, const json_t *vals, json_t
 	return 0;
 }
 
+/* Do two sweeps' YAML values have the same keys? */
+static bool same_keys(const json_t *a, const json_t *b)
+{
+	const char *key;
+	const json_t *v;
+	if (json_object_size(a) != json_object_size(b))
+		return false;
+	json_object_foreach((json_t *)a, key, v)
+	{
+		if (!json_object_get(b, key))
+			return false;
+	}
+	return true;
+}
+
 /* One combo per selected sweep, keyed by its name (CVS's cell); the YAML
  * lines, with {VAR} where the sweeps' values differ. */
 static int mt_sweeps(struct mt *x, json_t *suite)
@@ -377,7 +394,7 @@ static int mt_sweeps(struct mt *x, json_t *suite)
 		json_array_append_new(vals, one);
 		if (!rc)
 			rc = sweep_yaml(x, v, one);
-		if (!rc && json_object_size(one) != json_object_size(json_array_get(vals, 0)))
+		if (!rc && !same_keys(one, json_array_get(vals, 0)))
 			rc = assay_cfg_fail(
 			    &x->c, "$.training.sweeps",
 			    "sweep \"%s\" sets maxtext keys the others do not: the "
