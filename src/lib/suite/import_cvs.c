@@ -889,8 +889,9 @@ assay_err assay_import_cvs_json(const json_t *root, const char *config_path,
 	if (json_is_object(root) && !json_object_get(root, "schema_version") &&
 	    json_object_get(root, "benchmark_params")) /* import_cvs_sglang.c */
 		return cvs_import_sglang(root, config_path, o, out, e);
-	if (json_is_object(root) && fw &&
-	    (!strncmp(fw, "torchtitan_", 11) || !strcmp(fw, "jaxmaxtext")))
+	if (json_is_object(root) && fw && !strcmp(fw, "jaxmaxtext")) /* import_cvs_maxtext.c */
+		return cvs_import_maxtext(root, config_path, o, out, e);
+	if (json_is_object(root) && fw && !strncmp(fw, "torchtitan_", 11))
 		return cvs_import_torchtitan(root, config_path, o, out, e); /* *_torchtitan.c */
 	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
 	if (slash)

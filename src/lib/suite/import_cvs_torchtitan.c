@@ -5,8 +5,7 @@
  * writes the TOML CVS generates for each combination and starts torchrun as
  * CVS does, each node's log where CVS keeps it, parsed by the torchtitan
  * parser and gated by CVS's threshold file. Canned TOMLs (use_generated_config "False")
- * are refused, and so are JAX/MaxText configs ("jaxmaxtext"): see
- * docs/import.md. */
+ * are refused: see docs/import.md (JAX/MaxText: import_cvs_maxtext.c). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -638,15 +637,7 @@ assay_err cvs_import_torchtitan(const json_t *root, const char *config_path,
 	    assay_cfg_int(&x.c, root, "$", "schema_version", ASSAY_CFG_REQUIRED, 1, 1, &version) < 0
 		? -1
 		: 0;
-	if (!rc && !strcmp(fw, "jaxmaxtext"))
-		rc = assay_cfg_fail(
-		    &x.c, "$.framework",
-		    "\"jaxmaxtext\": not imported: CVS writes a MaxText YAML config and an env "
-		    "script per run and picks the train script among train_script_paths by what "
-		    "the "
-		    "image ships; judge CVS's MaxText logs with assay gate --thresholds "
-		    "(docs/gate.md)");
-	else if (!rc && !strcmp(fw, "torchtitan_distributed") && !o->cluster_file)
+	if (!rc && !strcmp(fw, "torchtitan_distributed") && !o->cluster_file)
 		rc =
 		    assay_cfg_fail(&x.c, "$.framework",
 				   "\"torchtitan_distributed\": give the CVS cluster file it runs "

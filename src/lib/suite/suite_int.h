@@ -102,8 +102,11 @@ assay_err cvs_import_vllm(const json_t *root, const char *config_path,
 assay_err cvs_import_sglang(const json_t *root, const char *config_path,
 			    const struct assay_import_opts *o, struct assay_import *out,
 			    struct assay_error *e);
-/* CVS's TorchTitan configs (framework "torchtitan_*", import_cvs_torchtitan.c;
- * "jaxmaxtext" is refused there),
+/* CVS's JAX/MaxText configs (framework "jaxmaxtext", import_cvs_maxtext.c). */
+assay_err cvs_import_maxtext(const json_t *root, const char *config_path,
+			     const struct assay_import_opts *o, struct assay_import *out,
+			     struct assay_error *e);
+/* CVS's TorchTitan configs (framework "torchtitan_*", import_cvs_torchtitan.c),
  * and the threshold file next to a config as CVS finds it (NULL: none). */
 assay_err cvs_import_torchtitan(const json_t *root, const char *config_path,
 				const struct assay_import_opts *o, struct assay_import *out,
