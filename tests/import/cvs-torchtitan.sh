@@ -52,6 +52,9 @@ chmod +x "$tmp/bin/torchrun"
 "$assay" import cvs --user alice --out "$tmp/run.json" "$tmp/cfg/$c.json" 2>"$tmp/err" ||
   { echo "FAIL: import of the moved config"; cat "$tmp/err"; exit 1; }
 grep -q '"thresholds"' "$tmp/run.json" || { echo "FAIL: enforced config has no thresholds gate"; fail=1; }
+# Lint knows the gate's TorchTitan reading of the shipped names
+# (training.throughput_per_gpu, training.tokens_per_gpu).
+"$assay" lint "$tmp/run.json" >"$tmp/lint" 2>&1 || { echo "FAIL: lint of the enforced suite"; cat "$tmp/lint"; fail=1; }
 HF_TOKEN=stand-in PATH="$tmp/bin:$PATH" "$assay" run --store "$tmp/run.db" --out "$tmp/runs" "$tmp/run.json" >"$tmp/run" 2>&1
 rc=$?
 [ $rc = 1 ] || { echo "FAIL: the run exits $rc, not 1 (the fp8 cell under CVS's minimums)"; cat "$tmp/run"; fail=1; }

@@ -163,7 +163,18 @@ static void check_thresholds(struct lint_ctx *c, const struct source *src, const
 			if (!stat && th->cvs_stats[0] && !th->cvs_stats[1] &&
 			    strcmp(th->cvs_stats[0], "cvs_tail_min"))
 				stat = th->cvs_stats[0];
-			check_metric(c, src, "$.gates.thresholds", where, th->metric, stat, true);
+			/* TorchTitan's reading of a name Megatron shares (the gate's
+			 * alternate, docs/gate.md "TorchTitan and MaxText"). */
+			/* tokens_per_sec_x_gbs is derived from the parser's
+			 * tokens_per_sec by the gate (cvs_train.c). */
+			const char *metric = th->metric, *alt = th->alt_metric;
+			if (alt && !strcmp(alt, "tokens_per_sec_x_gbs"))
+				alt = "tokens_per_sec";
+			if (alt && !src->none && src->format &&
+			    !assay_format_produces(src->format, metric, NULL) &&
+			    assay_format_produces(src->format, alt, NULL))
+				metric = alt, stat = th->alt_stats[0];
+			check_metric(c, src, "$.gates.thresholds", where, metric, stat, true);
 			free(where);
 		}
 	}
