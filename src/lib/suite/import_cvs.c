@@ -81,8 +81,7 @@ struct cvs {
 	json_t *env;
 };
 
-static void note(struct cvs *x, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
-static void note(struct cvs *x, const char *path, const char *fmt, ...)
+void cvs_note(struct assay_import *im, const char *path, const char *fmt, ...)
 {
 	struct sbuf sb = SBUF_INIT;
 	va_list ap;
@@ -93,8 +92,8 @@ static void note(struct cvs *x, const char *path, const char *fmt, ...)
 	va_end(ap);
 	sbuf_addf(&sb, "%s: not carried over: %s", path, msg ? msg : "?");
 	free(msg);
-	if (!strlist_has(&x->im->notes, sbuf_str(&sb)))
-		strlist_push(&x->im->notes, sbuf_str(&sb));
+	if (!strlist_has(&im->notes, sbuf_str(&sb)))
+		strlist_push(&im->notes, sbuf_str(&sb));
 	sbuf_release(&sb);
 }
 
@@ -263,9 +262,10 @@ static int import_config(struct cvs *x, const json_t *root, json_t *suite, long 
 			continue;
 		}
 		if (!strcmp(key, "hf_token_file")) {
-			note(x, path,
-			     "assay reads no token files: set HF_TOKEN in assay's environment (the "
-			     "suite names it in $.secrets)");
+			cvs_note(
+			    x->im, path,
+			    "assay reads no token files: set HF_TOKEN in assay's environment (the "
+			    "suite names it in $.secrets)");
 			continue;
 		}
 		if (!strcmp(key, "log_dir") || !strcmp(key, "data_cache_dir")) {
@@ -281,8 +281,9 @@ static int import_config(struct cvs *x, const json_t *root, json_t *suite, long 
 				continue;
 			done = true;
 			if (!x->distributed) {
-				note(x, path, "CVS sets %s for megatron_distributed runs only",
-				     cvs_network[i][1]);
+				cvs_note(x->im, path,
+					 "CVS sets %s for megatron_distributed runs only",
+					 cvs_network[i][1]);
 				break;
 			}
 			if (text(x, cfg, "$.config", key, &s) < 0)
@@ -292,11 +293,11 @@ static int import_config(struct cvs *x, const json_t *root, json_t *suite, long 
 		}
 		for (size_t i = 0; !done && i < ARRAY_SIZE(cvs_config_dropped); i++)
 			if (!strcmp(key, cvs_config_dropped[i][0])) {
-				note(x, path, "%s", cvs_config_dropped[i][1]);
+				cvs_note(x->im, path, "%s", cvs_config_dropped[i][1]);
 				done = true;
 			}
 		if (!done)
-			note(x, path, "not a key CVS's Megatron library reads");
+			cvs_note(x->im, path, "not a key CVS's Megatron library reads");
 	}
 	return 0;
 }
@@ -322,9 +323,9 @@ static void model_notes(struct cvs *x, const json_t *mp)
 		if (key[0] == '_')
 			continue;
 		if (!found)
-			note(x, path, "not a key CVS's Megatron library reads");
+			cvs_note(x->im, path, "not a key CVS's Megatron library reads");
 		else if (!strcmp(key, "micro_batch_size") || !strcmp(key, "global_batch_size"))
-			note(x, path, "every combination sets its own");
+			cvs_note(x->im, path, "every combination sets its own");
 	}
 }
 
@@ -429,10 +430,11 @@ static int import_combo(struct cvs *x, const char *key, const json_t *v, const s
 		const char *penv = precision_env(f, prec);
 		if (!penv) {
 			snprintf(kpath, sizeof(kpath), "%s.precision", path);
-			note(x, kpath,
-			     "\"%s\" has no variables for this model family; CVS then sets %s, and "
-			     "so does the suite",
-			     prec, CVS_DEFAULT_PRECISION_ENV);
+			cvs_note(
+			    x->im, kpath,
+			    "\"%s\" has no variables for this model family; CVS then sets %s, and "
+			    "so does the suite",
+			    prec, CVS_DEFAULT_PRECISION_ENV);
 			penv = CVS_DEFAULT_PRECISION_ENV;
 		}
 		char *lm = cvs_literal(mbs), *lg = cvs_literal(gbs), *lp = cvs_literal(prec);
@@ -455,12 +457,13 @@ static int import_combo(struct cvs *x, const char *key, const json_t *v, const s
 			continue;
 		snprintf(kpath, sizeof(kpath), "$.sweep.combinations.*.%s", k);
 		if (!strcmp(k, "name"))
-			note(x, kpath, "a combination's case id is its key");
+			cvs_note(x->im, kpath, "a combination's case id is its key");
 		else if (!strcmp(k, "result_dict"))
-			note(x, kpath,
-			     "limits come from the threshold file (CVS's loader refuses this key)");
+			cvs_note(
+			    x->im, kpath,
+			    "limits come from the threshold file (CVS's loader refuses this key)");
 		else
-			note(x, kpath, "CVS's loader refuses this key");
+			cvs_note(x->im, kpath, "CVS's loader refuses this key");
 	}
 	return rc;
 }
@@ -602,7 +605,7 @@ static int import_loss_curve(struct cvs *x, const json_t *root, json_t *gates)
 		else if (!strcmp(key, "milestone_steps"))
 			json_object_set(g, "milestones", v);
 		else
-			note(x, path, "not a key of CVS's loss-curve settings");
+			cvs_note(x->im, path, "not a key of CVS's loss-curve settings");
 	}
 	json_object_set_new(gates, "loss_curve", g);
 	return 0;
@@ -625,12 +628,12 @@ static int import_top(struct cvs *x, const json_t *root, const char **image)
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$", key);
 		if (!strcmp(key, "scaling_baseline"))
-			note(
-			    x, path,
+			cvs_note(
+			    x->im, path,
 			    "assay's scaling gate compares with a baseline combination of the same "
 			    "run ($.gates.scaling, docs/suite.md)");
 		else if (!known)
-			note(x, path, "not a key CVS's Megatron loader reads");
+			cvs_note(x->im, path, "not a key CVS's Megatron loader reads");
 	}
 	const json_t *ct = json_object_get(root, "container");
 	*image = NULL;
@@ -642,8 +645,8 @@ static int import_top(struct cvs *x, const json_t *root, const char **image)
 			return assay_cfg_expected(&x->c, "$.container.image", "a string", im);
 		*image = json_string_value(im);
 		if (strstr(*image, "<changeme>"))
-			note(
-			    x, "$.container",
+			cvs_note(
+			    x->im, "$.container",
 			    "the image was never filled in (\"<changeme>\"); fill it in and import "
 			    "again to get the suite's container block");
 	}
@@ -663,7 +666,8 @@ static void import_container(struct cvs *x, const json_t *ct, const char *image,
 	json_object_set_new(c, "runtime",
 			    json_string(name && !strcmp(name, "podman") ? "podman" : "docker"));
 	if (name && strcmp(name, "docker") && strcmp(name, "podman"))
-		note(x, "$.container.runtime.name", "runtime %s: the suite uses docker", name);
+		cvs_note(x->im, "$.container.runtime.name", "runtime %s: the suite uses docker",
+			 name);
 	json_object_set_new(c, "image", json_string(image));
 	const char *key;
 	const json_t *v;
@@ -686,16 +690,17 @@ static void import_container(struct cvs *x, const json_t *ct, const char *image,
 				if (u)
 					json_array_append_new(mounts, json_string(u));
 				else
-					note(x, path, "a volume that is not host:container");
+					cvs_note(x->im, path,
+						 "a volume that is not host:container");
 				free(u);
 			}
 		} else if (!strcmp(key, "devices")) {
 			/* The ROCm device nodes: the "amd" preset passes them with the
 			 * groups and options ROCm containers need. */
 		} else {
-			note(x, path,
-			     "no counterpart in the container block; add it to "
-			     "$.container.options if it matters");
+			cvs_note(x->im, path,
+				 "no counterpart in the container block; add it to "
+				 "$.container.options if it matters");
 		}
 	}
 	json_object_set_new(c, "devices", json_string("amd"));
@@ -706,9 +711,10 @@ static void import_container(struct cvs *x, const json_t *ct, const char *image,
 	json_decref(mounts);
 	json_decref(options);
 	if (json_object_get(ct, "name") || json_object_get(ct, "lifetime"))
-		note(x, "$.container",
-		     "name and lifetime: assay runs one container per case, named after the run "
-		     "and the case");
+		cvs_note(
+		    x->im, "$.container",
+		    "name and lifetime: assay runs one container per case, named after the run "
+		    "and the case");
 	json_object_set_new(suite, "container", c);
 }
 
@@ -819,10 +825,11 @@ static void import_command(struct cvs *x, const struct cvs_parts *p, json_t *sui
 	    suite, "training",
 	    json_pack("{s:I, s:s}", "seq_len", (json_int_t)p->seq_len, "warmup", "1"));
 	if (x->distributed && !x->o->cluster_file)
-		note(x, "$.framework",
-		     "megatron_distributed: the suite starts one command on this host (the local "
-		     "launcher); give it a Slurm launcher for %lld nodes (docs/slurm.md)",
-		     (long long)json_integer_value(json_object_get(suite, "nodes")));
+		cvs_note(
+		    x->im, "$.framework",
+		    "megatron_distributed: the suite starts one command on this host (the local "
+		    "launcher); give it a Slurm launcher for %lld nodes (docs/slurm.md)",
+		    (long long)json_integer_value(json_object_get(suite, "nodes")));
 }
 
 /* $.gates: the threshold file (when enforced), then the loss curve. */
@@ -835,9 +842,10 @@ static void import_gates(struct cvs *x, const struct cvs_parts *p, json_t *loss_
 		json_object_set_new(gates, "thresholds", json_string(t));
 		free(t);
 	} else if (p->thresholds) {
-		note(x, "$.enforce_thresholds",
-		     "false (record only): the suite names no thresholds file, and every row is "
-		     "stored unjudged");
+		cvs_note(
+		    x->im, "$.enforce_thresholds",
+		    "false (record only): the suite names no thresholds file, and every row is "
+		    "stored unjudged");
 	}
 	if (json_object_size(loss_curve))
 		json_object_set(gates, "loss_curve", json_object_get(loss_curve, "loss_curve"));

@@ -83,22 +83,6 @@ static const char *const legacy_network[][3] = {
     {"master_address", "MASTER_ADDR", "127.0.0.1"},
 };
 
-static void lnote(struct legacy *x, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
-static void lnote(struct legacy *x, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = NULL;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	char *line = xasprintf("%s: not carried over: %s", path, msg ? msg : "?");
-	free(msg);
-	if (!strlist_has(&x->im->notes, line))
-		strlist_push(&x->im->notes, line);
-	free(line);
-}
-
 /* s with every {user-id} replaced, as CVS's loader does (caller frees). */
 static char *luser(const struct legacy *x, const char *s)
 {
@@ -233,15 +217,15 @@ static int legacy_counts(struct legacy *x, const json_t *cfg, json_t *suite)
 		lenv(x, "NNODES", n);
 		free(n);
 		json_object_set_new(x->env, "NODE_RANK", json_string("{NODE}"));
-		lnote(x, "$.model_params.multi_node",
-		      "the suite starts one command on this host (the local launcher); give it "
-		      "a Slurm launcher for %lld nodes (docs/slurm.md)",
-		      nodes);
+		cvs_note(x->im, "$.model_params.multi_node",
+			 "the suite starts one command on this host (the local launcher); give it "
+			 "a Slurm launcher for %lld nodes (docs/slurm.md)",
+			 nodes);
 	} else if (nodes > 1) {
-		lnote(x, "$.config.nnodes",
-		      "CVS starts the same single-node run on each of %lld nodes and judges the "
-		      "last node's log; the suite is one single-node run",
-		      nodes);
+		cvs_note(x->im, "$.config.nnodes",
+			 "CVS starts the same single-node run on each of %lld nodes and judges the "
+			 "last node's log; the suite is one single-node run",
+			 nodes);
 	}
 	return 0;
 }
@@ -255,8 +239,8 @@ static int legacy_net_env(struct legacy *x, const json_t *cfg)
 		assay_json_path_key(path, sizeof(path), "$.config", key);
 		if (!x->distributed) {
 			if (json_object_get(cfg, key))
-				lnote(x, path, "CVS sets %s for distributed runs only",
-				      legacy_network[i][1]);
+				cvs_note(x->im, path, "CVS sets %s for distributed runs only",
+					 legacy_network[i][1]);
 			continue;
 		}
 		if (ltext(x, cfg, "$.config", key, legacy_network[i][2], &s) < 0)
@@ -291,9 +275,9 @@ static int legacy_container(struct legacy *x, const json_t *cfg, json_t *suite)
 	    0)
 		return -1;
 	if (x->o->cluster_file) {
-		lnote(x, "$.config.container_image",
-		      "a container per host under the ssh launcher is not supported yet "
-		      "(docs/ssh.md): the suite runs on the hosts themselves");
+		cvs_note(x->im, "$.config.container_image",
+			 "a container per host under the ssh launcher is not supported yet "
+			 "(docs/ssh.md): the suite runs on the hosts themselves");
 		free(image);
 		return 0;
 	}
@@ -373,11 +357,11 @@ static int legacy_config(struct legacy *x, const json_t *root, json_t *suite)
 		assay_json_path_key(path, sizeof(path), "$.config", key);
 		for (size_t i = 0; !done && i < ARRAY_SIZE(legacy_dropped); i++)
 			if (!strcmp(key, legacy_dropped[i][0])) {
-				lnote(x, path, "%s", legacy_dropped[i][1]);
+				cvs_note(x->im, path, "%s", legacy_dropped[i][1]);
 				done = true;
 			}
 		if (!done)
-			lnote(x, path, "not a key CVS's Megatron library reads");
+			cvs_note(x->im, path, "not a key CVS's Megatron library reads");
 	}
 	return 0;
 }
@@ -449,16 +433,18 @@ static int legacy_minimums(struct legacy *x, const json_t *rd, const char *paren
 		if (bad)
 			return assay_cfg_fail(&x->c, path, "expected a number (CVS's float())");
 		if (k == ARRAY_SIZE(legacy_metrics)) {
-			lnote(x, path, "CVS reads no such metric from the log, so never checks it");
+			cvs_note(x->im, path,
+				 "CVS reads no such metric from the log, so never checks it");
 			continue;
 		}
 		json_object_set_new(
 		    cell, legacy_metrics[k][1],
 		    json_pack("{s:s, s:f}", "kind", "min_every_match", "value", min));
 		if (!strcmp(key, "elapsed_time_per_iteration"))
-			lnote(x, path,
-			      "its meaning as a time limit: CVS applies it as a minimum (an "
-			      "iteration faster than this fails), and so does the thresholds file");
+			cvs_note(
+			    x->im, path,
+			    "its meaning as a time limit: CVS applies it as a minimum (an "
+			    "iteration faster than this fails), and so does the thresholds file");
 	}
 	return 0;
 }
@@ -515,9 +501,9 @@ static int legacy_model(struct legacy *x, const char *model, const json_t *p, co
 	if (!rc)
 		rc = legacy_minimums(x, json_object_get(p, "result_dict"), path, cell) < 0;
 	if (!rc && !strcmp(prec, "TE_FP16"))
-		lnote(x, parent,
-		      "precision TE_FP16: CVS's code tests TE_BF16 and TE_F16 only, so it sets "
-		      "TE_FP8=1, and so does the suite");
+		cvs_note(x->im, parent,
+			 "precision TE_FP16: CVS's code tests TE_BF16 and TE_F16 only, so it sets "
+			 "TE_FP8=1, and so does the suite");
 	if (!rc) {
 		json_object_set_new(vars, "PRECISION_ENV", json_string(legacy_precision_env(prec)));
 		char *ls = cvs_literal(script);
@@ -545,7 +531,7 @@ static void legacy_param_notes(struct legacy *x, const json_t *p, const char *pa
 		char path[256];
 		assay_json_path_key(path, sizeof(path), parent, key);
 		if (!known)
-			lnote(x, path, "not a key CVS's Megatron library reads");
+			cvs_note(x->im, path, "not a key CVS's Megatron library reads");
 	}
 }
 
@@ -565,7 +551,7 @@ static int legacy_models(struct legacy *x, const json_t *sec, json_t *suite)
 		assay_json_path_key(path, sizeof(path), mpath, x->gpu);
 		const json_t *p = json_object_get(m, x->gpu);
 		if (!p) {
-			lnote(x, mpath, "no settings for GPU type %s", x->gpu);
+			cvs_note(x->im, mpath, "no settings for GPU type %s", x->gpu);
 			continue;
 		}
 		if (!json_is_object(p)) {

@@ -26,22 +26,6 @@ struct mt {
 	long long gpus;
 };
 
-static void mnote(struct mt *x, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
-static void mnote(struct mt *x, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = NULL;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	char *line = xasprintf("%s: not carried over: %s", path, msg ? msg : "?");
-	if (!strlist_has(&x->im->notes, line))
-		strlist_push(&x->im->notes, line);
-	free(line);
-	free(msg);
-}
-
 /* CVS's placeholder pass: {NAME} (letters, digits, _ . -) replaced where map
  * has NAME, left as written where it has not. */
 static char *msub(const char *s, const json_t *map)
@@ -113,10 +97,11 @@ static int mt_paths(struct mt *x, const json_t *root)
 	x->log_dir = msub(ld, x->map);
 	x->models_dir = msub(md, x->map);
 	if (json_object_get(paths, "hf_token_file"))
-		mnote(x, "$.paths.hf_token_file",
-		      "assay reads no token files: set HF_TOKEN in assay's environment (the suite "
-		      "names it in $.secrets); the env script the command writes leaves out CVS's "
-		      "`export HF_TOKEN=` line");
+		cvs_note(
+		    x->im, "$.paths.hf_token_file",
+		    "assay reads no token files: set HF_TOKEN in assay's environment (the suite "
+		    "names it in $.secrets); the env script the command writes leaves out CVS's "
+		    "`export HF_TOKEN=` line");
 	return 0;
 }
 
@@ -295,7 +280,7 @@ static int mt_selected(struct mt *x, json_t *sel)
 		if (found)
 			json_array_append(sel, (json_t *)found);
 		else
-			mnote(x, path, "names no sweep: CVS warns and skips it");
+			cvs_note(x->im, path, "names no sweep: CVS warns and skips it");
 	}
 	if (!json_array_size(sel))
 		return assay_cfg_fail(&x->c, "$.training.enabled_sweep_list",
@@ -602,9 +587,9 @@ static int mt_command(struct mt *x, json_t *suite)
 			free(lv), free(name);
 		}
 		json_object_set_new(suite, "signatures", json_pack("{s:o}", "errors", errs));
-		mnote(x, "$.training.error_patterns",
-		      "watched as the suite's signatures, named cvs-NAME (case-sensitive; "
-		      "CVS matches them ignoring case), besides assay's built-ins");
+		cvs_note(x->im, "$.training.error_patterns",
+			 "watched as the suite's signatures, named cvs-NAME (case-sensitive; "
+			 "CVS matches them ignoring case), besides assay's built-ins");
 	}
 	json_object_set_new(suite, "results", json_pack("[s]", sbuf_str(&o)));
 	json_object_set_new(suite, "nodes", json_integer(1));
@@ -648,11 +633,12 @@ static int mt_training(struct mt *x, const json_t *root)
 		 &path) < 0)
 		return free(id), free(path), -1;
 	if (*id)
-		mnote(x, "$.training.tokenizer",
-		      "CVS first downloads the tokenizer (`huggingface-cli download %s --local-dir "
-		      "%s`, "
-		      "HF_HOME=%s, with HF_TOKEN); run it once before the suite",
-		      id, path, x->models_dir);
+		cvs_note(
+		    x->im, "$.training.tokenizer",
+		    "CVS first downloads the tokenizer (`huggingface-cli download %s --local-dir "
+		    "%s`, "
+		    "HF_HOME=%s, with HF_TOKEN); run it once before the suite",
+		    id, path, x->models_dir);
 	free(id), free(path);
 	return 0;
 }
@@ -663,27 +649,27 @@ static void mt_notes(struct mt *x, const json_t *root)
 	static const char *const dist[] = {"nic_type", "rdma_lib", "nccl", "jax_distributed",
 					   "scaling_baseline"};
 	const json_t *tr = x->tr;
-	mnote(x, "$.training.steps",
-	      "CVS first runs a smoke training of a few steps; the suite runs the sweeps only");
+	cvs_note(x->im, "$.training.steps",
+		 "CVS first runs a smoke training of a few steps; the suite runs the sweeps only");
 	if (!json_is_false(json_object_get(tr, "verify_dmesg")))
-		mnote(x, "$.training.verify_dmesg",
-		      "CVS scans each host's dmesg for GPU and kernel faults over the run; the "
-		      "suite does not");
+		cvs_note(x->im, "$.training.verify_dmesg",
+			 "CVS scans each host's dmesg for GPU and kernel faults over the run; the "
+			 "suite does not");
 	for (size_t i = 0; i < ARRAY_SIZE(dist); i++) {
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$.training", dist[i]);
 		if (json_object_get(tr, dist[i]))
-			mnote(x, path, "CVS uses it for distributed runs only");
+			cvs_note(x->im, path, "CVS uses it for distributed runs only");
 	}
 	if (json_object_get(tr, "loss_curve") || json_object_get(tr, "convergence"))
-		mnote(x,
-		      json_object_get(tr, "loss_curve") ? "$.training.loss_curve"
-							: "$.training.convergence",
-		      "CVS's loss-curve and convergence checks are assay gate's (--spec, "
-		      "docs/gate.md); the suite records the losses");
+		cvs_note(x->im,
+			 json_object_get(tr, "loss_curve") ? "$.training.loss_curve"
+							   : "$.training.convergence",
+			 "CVS's loss-curve and convergence checks are assay gate's (--spec, "
+			 "docs/gate.md); the suite records the losses");
 	if (json_is_true(json_object_get(json_object_get(tr, "checkpoint_resume"), "enabled")))
-		mnote(x, "$.training.checkpoint_resume.enabled",
-		      "CVS's checkpoint save and resume test is not imported");
+		cvs_note(x->im, "$.training.checkpoint_resume.enabled",
+			 "CVS's checkpoint save and resume test is not imported");
 	const json_t *vols = json_object_get(
 			 json_object_get(
 			     json_object_get(json_object_get(root, "container"), "runtime"),
@@ -695,8 +681,8 @@ static void mt_notes(struct mt *x, const json_t *root)
 	{
 		const char *s = json_string_value(v);
 		if (s && !strncmp(s, "/tmp/", 5)) {
-			mnote(
-			    x, "$.container.runtime.args.volumes",
+			cvs_note(
+			    x->im, "$.container.runtime.args.volumes",
 			    "CVS creates the host folders of its /tmp bind mounts before it starts "
 			    "the container; create them first");
 			break;
@@ -712,11 +698,12 @@ static void mt_gates(struct mt *x, const char *config_path, bool enforce, const 
 		       ? xasprintf(" --error-patterns %s", config_path)
 		       : xstrdup("");
 	if (thresholds)
-		mnote(x, enforce ? "$.threshold_json" : "$.enforce_thresholds",
-		      "%sthe suite's cells are CVS's sweep names, which assay run does not gate: "
-		      "judge each case's log with assay gate --thresholds %s --combo COMBO%s LOG "
-		      "(docs/gate.md)",
-		      enforce ? "" : "false (record only); ", thresholds, ep);
+		cvs_note(
+		    x->im, enforce ? "$.threshold_json" : "$.enforce_thresholds",
+		    "%sthe suite's cells are CVS's sweep names, which assay run does not gate: "
+		    "judge each case's log with assay gate --thresholds %s --combo COMBO%s LOG "
+		    "(docs/gate.md)",
+		    enforce ? "" : "false (record only); ", thresholds, ep);
 	free(ep);
 }
 
@@ -751,7 +738,7 @@ static int mt_head(struct mt *x, const json_t *root, const char *config_path, bo
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$", key);
 		if (!known)
-			mnote(x, path, "not a key CVS's MaxText loader reads");
+			cvs_note(x->im, path, "not a key CVS's MaxText loader reads");
 	}
 	return 0;
 }

@@ -27,22 +27,6 @@ struct sg {
 	char bp_path[256], bench_path[320], th_path[300];
 };
 
-static void snote(struct sg *x, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
-static void snote(struct sg *x, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = NULL;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	char *line = xasprintf("%s: not carried over: %s", path, msg ? msg : "?");
-	if (!strlist_has(&x->im->notes, line))
-		strlist_push(&x->im->notes, line);
-	free(line);
-	free(msg);
-}
-
 /* t with {user-id} replaced, as CVS's loader does. */
 static char *user_subst(const struct sg *x, const char *t)
 {
@@ -177,10 +161,10 @@ static int cells_to_combos(struct sg *x, const json_t *th, const char *file, lon
 			cells[n].i = n;
 			n++;
 		} else if (key[0] != '_')
-			snote(x, x->th_path,
-			      "%s: cell \"%s\" is not a benchmark cell (CVS runs lm-eval and "
-			      "long-context accuracy for those; assay does not)",
-			      file, key);
+			cvs_note(x->im, x->th_path,
+				 "%s: cell \"%s\" is not a benchmark cell (CVS runs lm-eval and "
+				 "long-context accuracy for those; assay does not)",
+				 file, key);
 	}
 	if (!n) {
 		free(cells);
@@ -202,10 +186,11 @@ static int cells_to_combos(struct sg *x, const json_t *th, const char *file, lon
 				       c[2], c[3]);
 		}
 		if (c[2] != tp)
-			snote(x, x->th_path,
-			      "a cell's TP differs from tensor_parallelism (%lld): the server runs "
-			      "with tensor_parallelism, as CVS's does",
-			      tp);
+			cvs_note(
+			    x->im, x->th_path,
+			    "a cell's TP differs from tensor_parallelism (%lld): the server runs "
+			    "with tensor_parallelism, as CVS's does",
+			    tp);
 		json_object_set_new(combos, id,
 				    json_pack("{s:I, s:I, s:I, s:I, s:I}", "ISL", (json_int_t)c[0],
 					      "OSL", (json_int_t)c[1], "TP", (json_int_t)c[2], "PP",
@@ -236,10 +221,10 @@ static char *threshold_path(struct sg *x, const char *name)
 	if (!access(p, R_OK)) {
 		char np[384];
 		snprintf(np, sizeof(np), "%s.threshold_file", x->bp_path);
-		snote(x, np,
-		      "%s is not there (CVS reads it from its working directory): the suite "
-		      "names %s, next to the config",
-		      name, p);
+		cvs_note(x->im, np,
+			 "%s is not there (CVS reads it from its working directory): the suite "
+			 "names %s, next to the config",
+			 name, p);
 		return p;
 	}
 	free(p);
@@ -611,16 +596,18 @@ static void lifecycle_notes(struct sg *x, const json_t *root)
 		if (json_object_get(x->cfg, why[i][0])) {
 			char p[256];
 			assay_json_path_key(p, sizeof(p), "$.config", why[i][0]);
-			snote(x, p, "%s", why[i][1]);
+			cvs_note(x->im, p, "%s", why[i][1]);
 		}
-	snote(x, "$.config.container_image",
-	      "the inference server runs on this host, outside the container (the client runs in "
-	      "it): start sglang.launch_server where it is installed; CVS's container also sets "
-	      "LD_LIBRARY_PATH and PYTHONPATH for its image");
-	snote(x, x->bp_path,
-	      "CVS also runs an RMSNorm kernel test, probes the OpenAI endpoints and checks dmesg "
-	      "around the benchmark; readiness is SGLang's /health, not CVS's grep of the server "
-	      "log");
+	cvs_note(
+	    x->im, "$.config.container_image",
+	    "the inference server runs on this host, outside the container (the client runs in "
+	    "it): start sglang.launch_server where it is installed; CVS's container also sets "
+	    "LD_LIBRARY_PATH and PYTHONPATH for its image");
+	cvs_note(
+	    x->im, x->bp_path,
+	    "CVS also runs an RMSNorm kernel test, probes the OpenAI endpoints and checks dmesg "
+	    "around the benchmark; readiness is SGLang's /health, not CVS's grep of the server "
+	    "log");
 	const char *key;
 	const json_t *v;
 	json_object_foreach((json_t *)json_object_get(x->bp, "inference_tests"), key, v)
@@ -629,7 +616,7 @@ static void lifecycle_notes(struct sg *x, const json_t *root)
 		snprintf(tp, sizeof(tp), "%s.inference_tests", x->bp_path);
 		assay_json_path_key(p, sizeof(p), tp, key);
 		if (strcmp(key, "bench_serv_random"))
-			snote(x, p, "CVS runs this test too; assay does not");
+			cvs_note(x->im, p, "CVS runs this test too; assay does not");
 	}
 	static const char *const bp_why[][2] = {
 	    {"max_concurrency", "each cell's CONC replaces it, as in CVS's benchmark test"},
@@ -641,21 +628,21 @@ static void lifecycle_notes(struct sg *x, const json_t *root)
 		if (json_object_get(x->bp, bp_why[i][0])) {
 			char p[384];
 			assay_json_path_key(p, sizeof(p), x->bp_path, bp_why[i][0]);
-			snote(x, p, "%s", bp_why[i][1]);
+			cvs_note(x->im, p, "%s", bp_why[i][1]);
 		}
 	json_object_foreach((json_t *)x->cfg, key, v)
 	{
 		char p[256];
 		assay_json_path_key(p, sizeof(p), "$.config", key);
 		if (!listed(cfg_keys, key))
-			snote(x, p, "not a key CVS's SGLang loader reads");
+			cvs_note(x->im, p, "not a key CVS's SGLang loader reads");
 	}
 	json_object_foreach((json_t *)x->bp, key, v)
 	{
 		char p[384];
 		assay_json_path_key(p, sizeof(p), x->bp_path, key);
 		if (!listed(bp_keys, key))
-			snote(x, p, "not a key CVS's SGLang loader reads");
+			cvs_note(x->im, p, "not a key CVS's SGLang loader reads");
 	}
 	(void)root;
 }

@@ -72,22 +72,6 @@ static const char *const tt_net[5][3] = {
     {"NCCL_IB_GID_INDEX", "nccl_ib_gid_index", "3"},
 };
 
-static void tnote(struct tt *x, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
-static void tnote(struct tt *x, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = NULL;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	char *line = xasprintf("%s: not carried over: %s", path, msg ? msg : "?");
-	if (!strlist_has(&x->im->notes, line))
-		strlist_push(&x->im->notes, line);
-	free(line);
-	free(msg);
-}
-
 /* obj[key] as text, {user-id} replaced; def when absent (may be NULL).
  * -1: another type, or "<changeme>" left in. */
 static int tget(struct tt *x, const json_t *obj, const char *parent, const char *key,
@@ -139,9 +123,10 @@ static int tt_config_key(struct tt *x, const json_t *cfg, const char *key)
 		     : !strcmp(key, "master_address")    ? &x->master
 							 : NULL;
 	if (x->dist && !strcmp(key, "master_address")) {
-		tnote(x, path,
-		      "the ssh launcher's MASTER_ADDR (the first node's vpc_ip) is the rendezvous "
-		      "host, as CVS's default (the first host) is");
+		cvs_note(
+		    x->im, path,
+		    "the ssh launcher's MASTER_ADDR (the first node's vpc_ip) is the rendezvous "
+		    "host, as CVS's default (the first host) is");
 		return 0;
 	}
 	if (dst) {
@@ -152,35 +137,37 @@ static int tt_config_key(struct tt *x, const json_t *cfg, const char *key)
 		if (!strcmp(key, tt_net[i][1]))
 			return 0;
 	if (x->dist && !strcmp(key, "nccl_ib_hca")) {
-		tnote(x, path, "CVS reads it but exports NCCL_IB_HCA from nccl_ib_hca_list");
+		cvs_note(x->im, path, "CVS reads it but exports NCCL_IB_HCA from nccl_ib_hca_list");
 		return 0;
 	}
 	if (x->dist && (!strcmp(key, "nic_type") || !strcmp(key, "hca_id_pattern"))) {
-		tnote(x, path,
-		      "CVS's TorchTitan distributed test never runs its NIC setup "
-		      "(exec_nic_setup_scripts)");
+		cvs_note(x->im, path,
+			 "CVS's TorchTitan distributed test never runs its NIC setup "
+			 "(exec_nic_setup_scripts)");
 		return 0;
 	}
 	for (size_t i = 0; !x->dist && i < ARRAY_SIZE(network); i++)
 		if (!strcmp(key, network[i])) {
-			tnote(x, path, "CVS uses it for torchtitan_distributed runs only");
+			cvs_note(x->im, path, "CVS uses it for torchtitan_distributed runs only");
 			return 0;
 		}
 	if (!strcmp(key, "hf_token_file"))
-		tnote(x, path,
-		      "assay reads no token files: set HF_TOKEN in assay's environment (the suite "
-		      "names it in $.secrets)");
+		cvs_note(
+		    x->im, path,
+		    "assay reads no token files: set HF_TOKEN in assay's environment (the suite "
+		    "names it in $.secrets)");
 	else if (!strcmp(key, "data_cache_dir"))
-		tnote(x, path, "CVS's TorchTitan library does not use it");
+		cvs_note(x->im, path, "CVS's TorchTitan library does not use it");
 	else if (!strcmp(key, "rocm_dir"))
-		tnote(x, path, "CVS only logs the ROCm path; set $.env if the image needs it");
+		cvs_note(x->im, path,
+			 "CVS only logs the ROCm path; set $.env if the image needs it");
 	else if (!strcmp(key, "verify_network_errors"))
-		tnote(x, path,
-		      x->dist ? "CVS's RDMA/ethtool error-counter comparison runs outside the "
-				"training command"
-			      : "CVS compares NIC error counters for distributed runs only");
+		cvs_note(x->im, path,
+			 x->dist ? "CVS's RDMA/ethtool error-counter comparison runs outside the "
+				   "training command"
+				 : "CVS compares NIC error counters for distributed runs only");
 	else if (strcmp(key, "nnodes") && strcmp(key, "use_generated_config") && key[0] != '_')
-		tnote(x, path, "not a key CVS's TorchTitan library reads");
+		cvs_note(x->im, path, "not a key CVS's TorchTitan library reads");
 	return 0;
 }
 
@@ -269,7 +256,7 @@ static int tt_model_params(struct tt *x, const json_t *root)
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$.model_params", key);
 		if (!known)
-			tnote(x, path, "not a key CVS's TorchTitan library reads");
+			cvs_note(x->im, path, "not a key CVS's TorchTitan library reads");
 	}
 	return 0;
 }
@@ -431,8 +418,8 @@ static int tt_combo(struct tt *x, const char *key, const json_t *v, json_t *comb
 		bool fp8 = !strcmp(prec, "fp8") || !strcmp(prec, "FP8");
 		if (!fp8 && strcmp(prec, "bf16") && strcmp(prec, "BF16")) {
 			snprintf(kpath, sizeof(kpath), "%s.precision", path);
-			tnote(x, kpath, "\"%s\": CVS knows bf16 and fp8 and runs others as bf16",
-			      prec);
+			cvs_note(x->im, kpath,
+				 "\"%s\": CVS knows bf16 and fp8 and runs others as bf16", prec);
 		}
 		char *lm = cvs_literal(mbs), *lg = cvs_literal(gbs), *lp = cvs_literal(prec);
 		json_object_set_new(combos, key,
@@ -447,10 +434,10 @@ static int tt_combo(struct tt *x, const char *key, const json_t *v, json_t *comb
 	{
 		snprintf(kpath, sizeof(kpath), "$.sweep.combinations.*.%s", k);
 		if (!rc && !strcmp(k, "name"))
-			tnote(x, kpath, "a combination's case id is its key");
+			cvs_note(x->im, kpath, "a combination's case id is its key");
 		else if (!rc && k[0] != '_' && strcmp(k, "micro_batch_size") &&
 			 strcmp(k, "global_batch_size") && strcmp(k, "precision"))
-			tnote(x, kpath, "not a key CVS's TorchTitan library reads");
+			cvs_note(x->im, kpath, "not a key CVS's TorchTitan library reads");
 	}
 	return rc;
 }
@@ -505,26 +492,27 @@ static int tt_sweep(struct tt *x, const json_t *root, json_t *suite)
 /* What CVS does around the command that the suite leaves to the user. */
 static void tt_prepare_notes(struct tt *x)
 {
-	tnote(x, "$.model_params.model_name",
-	      "CVS first runs `python scripts/download_hf_assets.py --repo_id %s --local_dir "
-	      "./assets/hf/%s --all` in %s; run it once in the image (with HF_TOKEN set) before "
-	      "the suite",
-	      x->m->repo, x->m->subdir, x->root);
-	tnote(x, "$.model_params.dataset",
-	      "TorchTitan fetches \"%s\" itself when it starts; have it in the image or the "
-	      "HF cache",
-	      tp(x, "dataset"));
-	tnote(x, "$.config.use_generated_config",
-	      "CVS writes each combination's TOML to scripts_dir/run_config.toml; the suite's "
-	      "command writes the same keys there (without CVS's blank lines) before torchrun");
+	cvs_note(x->im, "$.model_params.model_name",
+		 "CVS first runs `python scripts/download_hf_assets.py --repo_id %s --local_dir "
+		 "./assets/hf/%s --all` in %s; run it once in the image (with HF_TOKEN set) before "
+		 "the suite",
+		 x->m->repo, x->m->subdir, x->root);
+	cvs_note(x->im, "$.model_params.dataset",
+		 "TorchTitan fetches \"%s\" itself when it starts; have it in the image or the "
+		 "HF cache",
+		 tp(x, "dataset"));
+	cvs_note(x->im, "$.config.use_generated_config",
+		 "CVS writes each combination's TOML to scripts_dir/run_config.toml; the suite's "
+		 "command writes the same keys there (without CVS's blank lines) before torchrun");
 	if (!x->dist)
 		return;
-	tnote(x, "$.framework",
-	      "CVS stops ufw on every node before a distributed run (the rendezvous port must be "
-	      "reachable); do that on the nodes before the suite");
-	tnote(x, "$.config.log_dir",
-	      "assay reads every node's out-node{i}/training.log where it runs: keep log_dir on "
-	      "a file system the nodes share, as CVS's shipped paths under /home are");
+	cvs_note(
+	    x->im, "$.framework",
+	    "CVS stops ufw on every node before a distributed run (the rendezvous port must be "
+	    "reachable); do that on the nodes before the suite");
+	cvs_note(x->im, "$.config.log_dir",
+		 "assay reads every node's out-node{i}/training.log where it runs: keep log_dir on "
+		 "a file system the nodes share, as CVS's shipped paths under /home are");
 }
 
 static int tt_head(struct tt *x, const json_t *root, const char *config_path, json_t *suite,
@@ -549,10 +537,10 @@ static int tt_head(struct tt *x, const json_t *root, const char *config_path, js
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$", key);
 		if (!strcmp(key, "scaling_baseline"))
-			tnote(x, path,
-			      "CVS's loader accepts it; no TorchTitan test of CVS reads it");
+			cvs_note(x->im, path,
+				 "CVS's loader accepts it; no TorchTitan test of CVS reads it");
 		else if (!known)
-			tnote(x, path, "not a key CVS's TorchTitan loader reads");
+			cvs_note(x->im, path, "not a key CVS's TorchTitan loader reads");
 	}
 	(void)suite;
 	return 0;
@@ -574,10 +562,11 @@ static void tt_gates(struct tt *x, const json_t *root, const char *base, bool en
 		json_object_set_new(suite, "gates", json_pack("{s:s}", "thresholds", t));
 		free(t);
 	} else if (thresholds) {
-		tnote(x, "$.enforce_thresholds",
-		      "false (record only): the suite names no thresholds file; judge a run with "
-		      "assay gate --thresholds %s",
-		      thresholds);
+		cvs_note(
+		    x->im, "$.enforce_thresholds",
+		    "false (record only): the suite names no thresholds file; judge a run with "
+		    "assay gate --thresholds %s",
+		    thresholds);
 	}
 }
 
@@ -586,9 +575,10 @@ static void tt_container(struct tt *x, const json_t *root, const char *config_pa
 	const json_t *ct = json_object_get(root, "container");
 	const char *image = json_string_value(json_object_get(ct, "image"));
 	if (image && strstr(image, "<changeme>"))
-		tnote(x, "$.container",
-		      "the image was never filled in (\"<changeme>\"); fill it in and import again "
-		      "to get the suite's container block");
+		cvs_note(
+		    x->im, "$.container",
+		    "the image was never filled in (\"<changeme>\"); fill it in and import again "
+		    "to get the suite's container block");
 	else
 		cvs_import_container(ct, config_path, x->o, x->im, suite);
 }
@@ -610,10 +600,10 @@ static int tt_cluster(struct tt *x, json_t *suite)
 				      "on the file's i-th node and has none for the rest",
 				      x->nodes, x->o->cluster_file, n);
 	if ((long long)n > x->nodes)
-		tnote(x, "$.config.nnodes",
-		      "%lld of the %zu nodes %s lists: the suite runs on the first %lld, as CVS "
-		      "does",
-		      x->nodes, n, x->o->cluster_file, x->nodes);
+		cvs_note(x->im, "$.config.nnodes",
+			 "%lld of the %zu nodes %s lists: the suite runs on the first %lld, as CVS "
+			 "does",
+			 x->nodes, n, x->o->cluster_file, x->nodes);
 	json_object_set_new(suite, "nodes", json_integer((json_int_t)n));
 	if (cvs_import_cluster(x->o->cluster_file, suite, x->im, x->c.err) < 0)
 		return -1;

@@ -27,22 +27,6 @@ struct vl {
 	char *shared_fs;
 };
 
-static void vnote(struct vl *x, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
-static void vnote(struct vl *x, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = NULL;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	char *line = xasprintf("%s: not carried over: %s", path, msg ? msg : "?");
-	if (!strlist_has(&x->im->notes, line))
-		strlist_push(&x->im->notes, line);
-	free(line);
-	free(msg);
-}
-
 /* s with {user-id} and {shared_fs} replaced, as CVS's loader does. */
 static char *subst(const struct vl *x, const char *s)
 {
@@ -343,7 +327,7 @@ static int import_sweep(struct vl *x, const json_t *root, long long tp, long lon
 		json_t *vars =
 		    json_object_get(out, id) ? NULL : combo_vars(x, combo, cpath, tp, pp, conc, &m);
 		if (json_object_get(out, id))
-			vnote(x, path, "the same cell as an earlier run: one case");
+			cvs_note(x->im, path, "the same cell as an earlier run: one case");
 		else if (!vars)
 			rc = -1;
 		else {
@@ -358,8 +342,8 @@ static int import_sweep(struct vl *x, const json_t *root, long long tp, long lon
 	}
 	*goodput = !rc && with_slo == json_array_size(order);
 	if (!rc && with_slo && !*goodput) {
-		vnote(x, "$.sweep.sequence_combinations",
-		      "goodput_slo: the client passes --goodput only when every cell has one");
+		cvs_note(x->im, "$.sweep.sequence_combinations",
+			 "goodput_slo: the client passes --goodput only when every cell has one");
 		const char *k;
 		json_t *v;
 		json_object_foreach(out, k, v)
@@ -381,32 +365,33 @@ static int import_sweep(struct vl *x, const json_t *root, long long tp, long lon
 /* What CVS does around each cell that the suite's script does not. */
 static void lifecycle_notes(struct vl *x, const json_t *root, long long nnodes)
 {
-	vnote(x, "$.framework",
-	      "CVS also probes the OpenAI endpoints once, polls amd-smi (gpu.*) and scrapes "
-	      "/metrics (prom.*) around each cell: those rows are not measured (their specs "
-	      "are SKIPPED); readiness is vLLM's /health, not CVS's grep of the server log");
-	vnote(x, "$.sweep.runs",
-	      "CVS starts a server per sequence combination; the suite starts one for the "
-	      "run, with the largest --max-model-len a cell needs");
+	cvs_note(x->im, "$.framework",
+		 "CVS also probes the OpenAI endpoints once, polls amd-smi (gpu.*) and scrapes "
+		 "/metrics (prom.*) around each cell: those rows are not measured (their specs "
+		 "are SKIPPED); readiness is vLLM's /health, not CVS's grep of the server log");
+	cvs_note(x->im, "$.sweep.runs",
+		 "CVS starts a server per sequence combination; the suite starts one for the "
+		 "run, with the largest --max-model-len a cell needs");
 	if (nnodes > 1)
-		vnote(x, "$.params.nnodes",
-		      "CVS starts vllm serve on every node (--node-rank, --master-addr, "
-		      "--headless); the suite starts one server on this host");
+		cvs_note(x->im, "$.params.nnodes",
+			 "CVS starts vllm serve on every node (--node-rank, --master-addr, "
+			 "--headless); the suite starts one server on this host");
 	if (json_array_size(json_object_get(json_object_get(root, "accuracy"), "tasks")))
-		vnote(x, "$.accuracy.tasks",
-		      "CVS runs lm-eval against the server; assay does not (the threshold "
-		      "file's accuracy block is not judged)");
+		cvs_note(x->im, "$.accuracy.tasks",
+			 "CVS runs lm-eval against the server; assay does not (the threshold "
+			 "file's accuracy block is not judged)");
 	if (json_object_get(x->params, "client_poll_count"))
-		vnote(x, "$.params.client_poll_count",
-		      "the client runs to its end; the case's timeout bounds it");
+		cvs_note(x->im, "$.params.client_poll_count",
+			 "the client runs to its end; the case's timeout bounds it");
 	static const char *const ib[] = {"ib_hca_devices", "ib_netdev"};
 	for (size_t i = 0; i < ARRAY_SIZE(ib); i++)
 		if (json_object_get(x->server, ib[i])) {
 			char p[256];
 			assay_json_path_key(p, sizeof(p), "$.roles.server", ib[i]);
-			vnote(x, p,
-			      "CVS sets NCCL_IB_HCA / NCCL_SOCKET_IFNAME for multinode runs: set "
-			      "them in $.env");
+			cvs_note(
+			    x->im, p,
+			    "CVS sets NCCL_IB_HCA / NCCL_SOCKET_IFNAME for multinode runs: set "
+			    "them in $.env");
 		}
 }
 
@@ -423,17 +408,19 @@ static int import_paths(struct vl *x, const json_t *root, json_t *env)
 		char *m = subst(x, models);
 		cvs_env_set(env, "HF_HUB_CACHE", m);
 		free(m);
-		vnote(x, "$.paths.models_dir",
-		      "CVS's test_model_fetch checks the weights there before the sweep; the suite "
-		      "sets HF_HUB_CACHE to it and leaves the weights to you");
+		cvs_note(
+		    x->im, "$.paths.models_dir",
+		    "CVS's test_model_fetch checks the weights there before the sweep; the suite "
+		    "sets HF_HUB_CACHE to it and leaves the weights to you");
 	}
 	if (json_object_get(paths, "hf_token_file"))
-		vnote(x, "$.paths.hf_token_file",
-		      "assay reads no token files: set HF_TOKEN in assay's environment (the suite "
-		      "names it in $.secrets)");
+		cvs_note(
+		    x->im, "$.paths.hf_token_file",
+		    "assay reads no token files: set HF_TOKEN in assay's environment (the suite "
+		    "names it in $.secrets)");
 	if (json_object_get(paths, "log_dir"))
-		vnote(x, "$.paths.log_dir",
-		      "the case folder holds server.log, the client's output and results");
+		cvs_note(x->im, "$.paths.log_dir",
+			 "the case folder holds server.log, the client's output and results");
 	return 0;
 }
 
@@ -459,7 +446,8 @@ static int import_gates(struct vl *x, const json_t *root, bool enforce, json_t *
 {
 	const json_t *t = json_object_get(root, "threshold_json");
 	if (!json_is_string(t) || strstr(json_string_value(t), "<changeme>")) {
-		vnote(x, "$.threshold_json", "no threshold file named: every row is recorded");
+		cvs_note(x->im, "$.threshold_json",
+			 "no threshold file named: every row is recorded");
 		return 0;
 	}
 	const char *name = json_string_value(t);
@@ -473,10 +461,11 @@ static int import_gates(struct vl *x, const json_t *root, bool enforce, json_t *
 		json_object_set_new(suite, "gates", json_pack("{s:s}", "thresholds", l));
 		free(l);
 	} else {
-		vnote(x, "$.enforce_thresholds",
-		      "false (record only): the suite names no thresholds file; judge a run with "
-		      "assay gate --thresholds %s",
-		      path);
+		cvs_note(
+		    x->im, "$.enforce_thresholds",
+		    "false (record only): the suite names no thresholds file; judge a run with "
+		    "assay gate --thresholds %s",
+		    path);
 	}
 	free(path);
 	return rc;
@@ -520,7 +509,7 @@ static int import_head(struct vl *x, const json_t *root, bool *enforce, const ch
 		if (!known) {
 			char p[256];
 			assay_json_path_key(p, sizeof(p), "$", key);
-			vnote(x, p, "not a key CVS's vLLM loader reads");
+			cvs_note(x->im, p, "not a key CVS's vLLM loader reads");
 		}
 	}
 	return 0;
@@ -607,9 +596,10 @@ static int import_all(struct vl *x, const json_t *root, const char *base, json_t
 		cvs_import_container(json_object_get(root, "container"), x->c.file, x->o, x->im,
 				     suite);
 		if (json_object_get(suite, "container"))
-			vnote(x, "$.container",
-			      "the inference server runs on this host, outside the container (the "
-			      "client runs in it): start vllm serve where it is installed");
+			cvs_note(
+			    x->im, "$.container",
+			    "the inference server runs on this host, outside the container (the "
+			    "client runs in it): start vllm serve where it is installed");
 		json_object_set(suite, "env", env);
 		json_object_set_new(suite, "secrets", json_pack("[s]", "HF_TOKEN"));
 		json_object_set_new(suite, "parser", json_string("vllm-bench"));

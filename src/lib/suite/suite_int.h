@@ -81,6 +81,9 @@ int cvs_import_cluster(const char *cluster_file, json_t *suite, struct assay_imp
 char *cvs_literal(const char *s);
 void cvs_suite_name(json_t *suite, const char *base);
 void cvs_env_set(json_t *env, const char *name, const char *value);
+/* A note on what an import leaves out: "PATH: not carried over: MESSAGE",
+ * once per text, in im's notes (the importers print them on stderr). */
+void cvs_note(struct assay_import *im, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
 int cvs_count(struct assay_cfg *c, const char *path, const char *s, long long *out);
 void cvs_sh_word(struct sbuf *sb, const char *s);
 json_t *cvs_ordered(const json_t *suite);
