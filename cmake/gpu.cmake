@@ -2,7 +2,7 @@
 # the options, where to look, and the search for CUDA + NCCL and for HIP +
 # RCCL. Included by src/assay-ep and src/assay-coll; the results are cache
 # variables, so the second include finds them at once. The runtime wrapper
-# both programs' backends include is src/gpu/gpu_api.h.
+# both programs' backends include is src/mpi/gpu/gpu_api.h.
 option(ASSAY_NCCL "Build the nccl backend when CUDA and NCCL are found" ON)
 option(ASSAY_RCCL "Build the rccl backend when ROCm and RCCL are found" ON)
 set(ASSAY_CUDA_ROOT "/usr/local/cuda" CACHE PATH "Where to look for CUDA and NCCL")
@@ -39,10 +39,10 @@ macro(assay_find_rccl)
 endmacro()
 
 # assay_link_gpu(TARGET nccl|rccl): the runtime's headers (system headers:
-# their warnings are not ours), src/gpu, its libraries, and ASSAY_HAVE_NCCL
-# (with ASSAY_GPU_HIP for rccl).
+# their warnings are not ours), its libraries, and ASSAY_HAVE_NCCL (with
+# ASSAY_GPU_HIP for rccl). "gpu/gpu_api.h" is found through src/mpi, the
+# include folder of assay_bench_core that both programs link.
 function(assay_link_gpu target kind)
-  target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/src)
   if(kind STREQUAL "rccl")
     target_compile_definitions(${target} PRIVATE ASSAY_HAVE_NCCL=1 ASSAY_GPU_HIP=1)
     target_include_directories(${target} SYSTEM PRIVATE ${ASSAY_HIP_INCLUDE} ${ASSAY_RCCL_INCLUDE})
