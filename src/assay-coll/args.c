@@ -37,8 +37,9 @@ static const struct cli_opt coll_opts[] = {
     {.type = CLI_STRING,
      .name = "backend",
      .arg = "B",
-     .help = "mpi (the MPI library's collectives) or shm\n(one-copy algorithms in an MPI-3 "
-	     "shared window)",
+     .help = "mpi (the MPI library's collectives), shm\n(one-copy algorithms in an MPI-3 "
+	     "shared window),\nnccl or rccl (NCCL or RCCL on device buffers, one GPU\nper rank; "
+	     "built where CUDA + NCCL or ROCm + RCCL is found)",
      .def = "mpi"},
     {.type = CLI_STRING,
      .name = "minbytes",
@@ -162,13 +163,13 @@ static const struct cli_opt coll_opts[] = {
      .name = "local_register",
      .short_name = 'R',
      .arg = "0",
-     .help = "NCCL buffer registration: refused above 0 (host memory)",
+     .help = "NCCL buffer registration: refused above 0 (not built\nin any backend)",
      .def = "0"},
     {.type = CLI_STRING,
      .name = "cudagraph",
      .short_name = 'G',
      .arg = "0",
-     .help = "CUDA graph launches: refused above 0 (no GPU backend)",
+     .help = "CUDA graph launches: refused above 0 (not built in any\nbackend)",
      .def = "0"},
     {.type = CLI_STRING, .name = "ngpus", .short_name = 'g', .arg = "1", .help = ONE_ONLY},
     {.type = CLI_STRING, .name = "nthreads", .short_name = 't', .arg = "1", .help = ONE_ONLY},
@@ -192,14 +193,16 @@ const struct cli_spec coll_spec = {
     .name = "assay-coll",
     .usage = "mpirun -np N assay-coll -O OPERATION [options]\n"
 	     "mpirun -np N OPERATION_perf [options]   (a link to assay-coll)",
-    .about = "nccl-tests' benchmarks on host memory over MPI, with its flags and table\n"
-	     "(docs/collectives.md). One rank per process. Long options may be shortened\n"
+    .about = "nccl-tests' benchmarks over MPI, on host memory (mpi, shm) or on GPUs\n"
+	     "(nccl, rccl), with its flags and table (docs/collectives.md). One rank per\n"
+	     "process. Long options may be shortened\n"
 	     "to a unique prefix, as nccl-tests takes them.\n",
     .opts = coll_opts,
     .examples = "mpirun -np 2 assay-coll -O all_reduce -b 8 -e 64K -f 4\n"
 		"mpirun -np 2 assay-coll -O alltoall --backend shm -b 1K -e 1M -f 2 -J out.json",
     .exits = "exit: 0 every point correct, 2 bad arguments, 3 #wrong > 0 somewhere,\n"
-	     "4 the backend cannot run here (shm across nodes), 5 MPI failure or\n"
+	     "4 the backend cannot run here (shm across nodes, nccl or rccl not\n"
+	     "built or without a GPU), 5 MPI, GPU or NCCL failure or\n"
 	     "a call past -T, 7 the average bus bandwidth below 90% of\n"
 	     "NCCL_TESTS_MIN_BW.\n",
 };
@@ -334,7 +337,8 @@ static int parse_names(int c, struct coll_opts *o)
 			if (!strcmp(coll_backends[k]->name, optarg))
 				o->backend = k;
 		if (o->backend < 0)
-			return coll_usage("--backend: expected mpi or shm, got '%s'", optarg);
+			return coll_usage("--backend: expected mpi, shm, nccl or rccl, got '%s'",
+					  optarg);
 		return 0;
 	case OPT_INJECT:
 		if (lookup(injects, optarg, false) < 0)
@@ -401,15 +405,9 @@ static int parse_int(int c, struct coll_opts *o)
 		return coll_usage("-%c: expected an integer from %lld to %lld, got '%s'", c,
 				  ints[k].min, ints[k].max, optarg);
 	}
-	if (c == 'R' && v)
-		return coll_usage("-R %s: buffer registration is NCCL's; the CPU backends (mpi, "
-				  "shm) have no registration to turn on",
-				  optarg);
-	if (c == 'G' && v)
-		return coll_usage("-G %s: CUDA graphs need a GPU backend; the CPU backends (mpi, "
-				  "shm) run each call at once",
-				  optarg);
 	switch (c) {
+	case 'R': o->reg = v; break;
+	case 'G': o->graph = v; break;
 	case 'm': o->agg = v; break;
 	case 'N': o->cycles = v; break;
 	case 'C': o->cputime = v; break;
@@ -427,6 +425,30 @@ static int parse_int(int c, struct coll_opts *o)
 	default: break;
 	}
 	return 0;
+}
+
+/* -R and -G above 0, refused on every backend, naming it: the CPU backends
+ * have neither; the GPU backends (backend_nccl.c) do not build them. */
+static int refuse_gpu_flags(const struct coll_opts *o)
+{
+	const char *be = coll_backends[o->backend]->name;
+	bool cpu = coll_backends[o->backend] == &coll_backend_mpi ||
+		   coll_backends[o->backend] == &coll_backend_shm;
+	if (o->reg && cpu)
+		return coll_usage("-R %lld: buffer registration is NCCL's; the CPU backends (mpi, "
+				  "shm) have no registration to turn on",
+				  o->reg);
+	if (o->reg)
+		return coll_usage("-R %lld: buffer registration is not built in assay-coll's %s "
+				  "backend; run without -R",
+				  o->reg, be);
+	if (cpu)
+		return coll_usage("-G %lld: CUDA graphs need a GPU backend; the CPU backends (mpi, "
+				  "shm) run each call at once",
+				  o->graph);
+	return coll_usage("-G %lld: CUDA graph launches are not built in assay-coll's %s backend; "
+			  "run without -G",
+			  o->graph, be);
 }
 
 /* What the options say together, once all are read. */
@@ -451,6 +473,8 @@ static int check_opts(const struct coll_opts *o, int argc, char **argv)
 		return coll_usage(
 		    "-K %lld: per-iteration skip must be between 0 and %lld (-n %lld)", o->skip,
 		    o->iters - 1, o->iters);
+	if (o->reg || o->graph)
+		return refuse_gpu_flags(o);
 	if (o->op == COLL_ALLTOALLV && getenv("NCCL_TESTS_ALLTOALLV_MATRIX_FILE"))
 		return coll_usage("NCCL_TESTS_ALLTOALLV_MATRIX_FILE: alltoallv's traffic-matrix "
 				  "file is not built; unset it for the generated pattern "

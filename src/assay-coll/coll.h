@@ -106,6 +106,10 @@ struct coll_call {
 	size_t send_stride, recv_stride;
 	size_t shift; /* -u: both buffers start this many bytes in */
 	void *send, *recv;
+	/* The bytes from the start of the send and the receive buffer that the
+	 * call reads or writes (the shift included; in place the input is in
+	 * the receive buffer): what a GPU backend copies. */
+	size_t send_span, recv_span;
 };
 
 struct coll_run;
@@ -119,8 +123,19 @@ struct coll_backend {
 			   size_t len);
 	void (*call)(struct coll_run *run, const struct coll_call *c);
 	void (*teardown)(struct coll_run *run);
+	/* GPU backends (NULL on the CPU backends): run->sendbuf and recvbuf
+	 * are host mirrors of device buffers, and the check (coll_fill,
+	 * coll_poison, coll_wrong) runs on them. to_device copies the call's
+	 * spans of both mirrors to the device after they are filled and
+	 * poisoned; to_host copies the receive span back before it is checked.
+	 * Neither is inside a timed loop. */
+	void (*to_device)(struct coll_run *run, const struct coll_call *c);
+	void (*to_host)(struct coll_run *run, const struct coll_call *c);
 };
+/* nccl and rccl (backend_nccl.c): whichever this build has runs on one GPU
+ * per rank; the other (and both without a toolkit) says why it cannot. */
 extern const struct coll_backend coll_backend_mpi, coll_backend_shm;
+extern const struct coll_backend coll_backend_nccl, coll_backend_rccl;
 extern const struct coll_backend *const coll_backends[]; /* NULL-terminated */
 
 struct coll_run {
@@ -160,7 +175,8 @@ struct coll_opts {
 	size_t minb, maxb, stepb, stepf;
 	long long iters, warmup, check, root, average, blocking;
 	long long agg, cycles, cputime, timeout, per_iter, skip, unalign;
-	int type, redop; /* -1: all */
+	long long reg, graph; /* -R, -G: refused above 0 */
+	int type, redop;      /* -1: all */
 	const char *json;
 	bool inject, inject_hang;
 };

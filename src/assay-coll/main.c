@@ -1,6 +1,7 @@
 /* assay-coll: nccl-tests' collective benchmarks (all_reduce_perf ...) over
- * MPI on host memory: nccl-tests' command line, table and -J JSON, every
- * point checked, with the mpi and shm backends (docs/collectives.md). Here
+ * MPI: nccl-tests' command line, table and -J JSON, every point checked,
+ * with the mpi and shm backends on host memory and the nccl and rccl
+ * backends on GPUs (docs/collectives.md). Here
  * the run (MPI, the backend, the sweep); args.c reads the command line,
  * timing.c times the calls and table.c prints. */
 #include <limits.h>
@@ -12,7 +13,8 @@
 #include "coll.h"
 #include "opt.h"
 
-const struct coll_backend *const coll_backends[] = {&coll_backend_mpi, &coll_backend_shm, NULL};
+const struct coll_backend *const coll_backends[] = {&coll_backend_mpi, &coll_backend_nccl,
+						    &coll_backend_rccl, &coll_backend_shm, NULL};
 
 /* The largest send and receive buffers of the sweep, in bytes: those of
  * maxbytes (the warm-ups double up to it), as nccl-tests allocates. */

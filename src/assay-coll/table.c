@@ -192,11 +192,12 @@ json_t *coll_device_report(struct coll_table *t, const char *prog)
 	struct coll_run *run = &t->run;
 	char line[512], host[256] = "";
 	gethostname(host, sizeof(host) - 1);
+	/* A GPU backend picks its device in setup, after this report. */
 	snprintf(line, sizeof(line),
-		 "#  Rank %2d Group %2d Pid %6d on %10s device %2d [%04x:%02x:%02x] %s\n",
+		 "#  Rank %2d Group %2d Pid %6d on %10s device %2d [%04x:%02x:%02x] %s (assay-coll "
+		 "%s)\n",
 		 run->rank, 0, (int)getpid(), host, -1, 0, 0, 0,
-		 run->be == &coll_backend_shm ? "host memory (assay-coll shm)"
-					      : "host memory (assay-coll mpi)");
+		 run->be->to_device ? "the local rank's GPU" : "host memory", run->be->name);
 	char *lines = run->rank == 0 ? xmalloc((size_t)run->size * sizeof(line)) : NULL;
 	MPI_CHECK(
 	    MPI_Gather(line, sizeof(line), MPI_CHAR, lines, sizeof(line), MPI_CHAR, 0, run->comm));

@@ -20,6 +20,24 @@ static void set_call(struct coll_table *t, struct coll_call *c, const struct col
 	c->send = c->shift + (in_place ? t->run.recvbuf + c->send_stride * (size_t)t->run.rank
 				       : t->run.sendbuf);
 	c->recv = c->shift + t->run.recvbuf + c->recv_stride * (size_t)t->run.rank;
+	size_t rank = (size_t)t->run.rank, in = sh->send_count * elt, out = sh->recv_count * elt;
+	size_t in_end = in_place ? c->send_stride * rank + in : 0;
+	out += c->recv_stride * rank;
+	c->send_span = in_place ? 0 : c->shift + in;
+	c->recv_span = c->shift + (in_end > out ? in_end : out);
+}
+
+/* A GPU backend's copies of the mirrors (coll.h); nothing on the CPU ones. */
+static void to_device(struct coll_table *t, const struct coll_call *c)
+{
+	if (t->run.be->to_device)
+		t->run.be->to_device(&t->run, c);
+}
+
+static void to_host(struct coll_table *t, const struct coll_call *c)
+{
+	if (t->run.be->to_host)
+		t->run.be->to_host(&t->run, c);
 }
 
 /* One call, watched by -T's watchdog. */
@@ -78,8 +96,10 @@ static void time_calls(struct coll_table *t, const struct coll_call *c, double *
 	struct coll_run *run = &t->run;
 	struct coll_opts *o = t->o;
 	size_t n = (size_t)o->iters;
-	if (o->check)
+	if (o->check) {
 		coll_fill(c, run->rank, run->size, 99);
+		to_device(t, c);
+	}
 	run_call(t, c);
 	MPI_CHECK(MPI_Barrier(run->comm));
 	pt->cputime = timed_loop(t, c, mine);
@@ -130,7 +150,9 @@ static int64_t check_calls(struct coll_table *t, const struct coll_call *c, bool
 	for (long long k = 0; k < t->o->check && report; k++) {
 		coll_poison(c, run->rank, run->size);
 		coll_fill(c, run->rank, run->size, (uint64_t)t->rep);
+		to_device(t, c);
 		run_call(t, c);
+		to_host(t, c);
 		inject(t, c);
 		long long w = coll_wrong(c, run->rank, run->size, (uint64_t)t->rep), all = 0;
 		MPI_CHECK(MPI_Allreduce(&w, &all, 1, MPI_LONG_LONG, MPI_SUM, run->comm));
