@@ -1,32 +1,30 @@
 #!/usr/bin/env bash
-# The prepared GPU check of assay-ep: run it whenever a machine with one or
-# more GPUs is available. It builds assay-ep (Release, with CUDA + NCCL or
-# ROCm + RCCL, whichever CMake finds), then runs decode and prefill at EP =
-# the number of GPUs (EP 1 with one GPU), BF16 and FP8, deepseek-v3 sizes,
-# quick profile, every point checked by the oracle before and after timing,
-# and prints one table. Budget: under 5 minutes on one 8-GPU node.
+# The prepared GPU check of assay-ep and assay-coll: run it whenever a
+# machine with one or more GPUs is available. It builds both (Release, with
+# CUDA + NCCL or ROCm + RCCL, whichever CMake finds), then
+# - assay-ep: decode and prefill at EP = the number of GPUs (EP 1 with one
+#   GPU), BF16 and FP8, deepseek-v3 sizes, quick profile, every point checked
+#   by the oracle before and after timing, one table;
+# - assay-coll --backend nccl (or rccl): all_reduce, all_gather,
+#   reduce_scatter, alltoall and broadcast at np = the number of GPUs, float
+#   sum, COLL_SIZES (default 1M to 1G, x4), every size checked; with
+#   NCCL_TESTS_DIR (built nccl-tests or rccl-tests binaries, MPI=1) the same
+#   command lines with nccl-tests, busbw side by side and their ratio.
+# Budget: under 5 minutes on one 8-GPU node.
 #   bench/gpu-check.sh [BUILD_DIR]     (default build/gpu)
 # Environment: NGPU (default: counted by nvidia-smi or rocm-smi), DECODE
-# (default 1,8,64,128), PREFILL (default 1024,2048), OUT (default out/gpu-check).
-# Exit: 0 every case passed, 3 a case was invalid, 4 no GPU backend or no GPU.
+# (default 1,8,64,128), PREFILL (default 1024,2048), COLL_SIZES (default
+# "-b 1M -e 1G -f 4"), NCCL_TESTS_DIR, OUT (default out/gpu-check).
+# Exit: 0 every case passed, 3 a case was invalid or a #wrong > 0 (either
+# program), 4 no GPU backend or no GPU (said before anything is built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/gpu}
 decode=${DECODE:-1,8,64,128}
 prefill=${PREFILL:-1024,2048}
 out=${OUT:-out/gpu-check}
+sizes=${COLL_SIZES:--b 1M -e 1G -f 4}
 t0=$SECONDS
-mkdir -p "$(dirname "$out")"
-
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DASSAY_TESTS=OFF >"$out.cmake.log" 2>&1 ||
-  { cat "$out.cmake.log"; exit 5; }
-backend=$(grep -o 'assay-ep: [nr]ccl backend' "$out.cmake.log" | head -1 | cut -d' ' -f2 || true)
-cmake --build "$build" -j "$(nproc)" --target assay_ep >/dev/null
-bin=$build/bin/assay-ep
-if [ -z "$backend" ]; then
-  echo "gpu-check: CMake found neither CUDA + NCCL nor ROCm + RCCL (see $out.cmake.log)" >&2
-  exit 4
-fi
 if [ -z "${NGPU:-}" ]; then
   if command -v nvidia-smi >/dev/null; then
     NGPU=$(nvidia-smi -L | grep -c '^GPU' || true)
@@ -40,10 +38,21 @@ if [ "$NGPU" -lt 1 ]; then
   echo "gpu-check: no GPU found (set NGPU to override)" >&2
   exit 4
 fi
+mkdir -p "$(dirname "$out")"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DASSAY_TESTS=OFF >"$out.cmake.log" 2>&1 ||
+  { cat "$out.cmake.log"; exit 5; }
+backend=$(grep -o 'assay-ep: [nr]ccl backend' "$out.cmake.log" | head -1 | cut -d' ' -f2 || true)
+cbackend=$(grep -o 'assay-coll: [nr]ccl backend' "$out.cmake.log" | head -1 | cut -d' ' -f2 || true)
+cmake --build "$build" -j "$(nproc)" --target assay_ep assay_coll >/dev/null
+bin=$build/bin/assay-ep
+if [ -z "$backend" ] || [ -z "$cbackend" ]; then
+  echo "gpu-check: CMake found neither CUDA + NCCL nor ROCm + RCCL (see $out.cmake.log)" >&2
+  exit 4
+fi
 rm -rf "$out"
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-echo "gpu-check: $backend, EP $NGPU, built in $((SECONDS - t0)) s, $(uname -n)"
+echo "gpu-check: $backend, EP and ranks $NGPU, built in $((SECONDS - t0)) s, $(uname -n)"
 rc=0
 for phase in decode prefill; do
   ladder=$decode
@@ -88,6 +97,46 @@ for phase in ("decode", "prefill"):
             err = "not finite" if err is None else f"{err:.3g}"
             print(f"{phase:8} {prec:5} {p['tokens']:>6} {g('dispatch')} {g('combine')} {g('roundtrip')} "
                   f"{g('pair_period')} {bw} {err:>11}  {p['verdict']}")
+PY
+
+# assay-coll, and nccl-tests with the same command line where it is built.
+mpi=(mpirun -np "$NGPU" --bind-to none)
+for op in all_reduce all_gather reduce_scatter alltoall broadcast; do
+  # shellcheck disable=SC2086 # $sizes is three options
+  "${mpi[@]}" "$build/bin/assay-coll" -O "$op" --backend "$cbackend" $sizes -n 20 -w 5 -c 1 \
+    >"$out/coll-$op.txt" 2>"$out/coll-$op.err" || { code=$?; [ "$rc" = 0 ] && rc=$code; }
+  if [ -n "${NCCL_TESTS_DIR:-}" ]; then
+    # shellcheck disable=SC2086
+    "${mpi[@]}" "$NCCL_TESTS_DIR/${op}_perf" $sizes -n 20 -w 5 -c 1 -g 1 \
+      >"$out/nccl-$op.txt" 2>"$out/nccl-$op.err" || { code=$?; [ "$rc" = 0 ] && rc=$code; }
+  fi
+done
+python3 - "$out" <<'PY' || { code=$?; [ "$rc" = 0 ] && rc=$code; }
+import os, sys
+out, bad = sys.argv[1], False
+def rows(path):  # nccl-tests' rows: size count type redop root, then per placement time algbw busbw #wrong
+    if not os.path.exists(path):
+        return None
+    r = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) >= 13 and f[0].isdigit():
+            r[int(f[0])] = (float(f[7]), f[8], f[12])
+    return r
+print(f"{'op':15} {'size':>11} {'assay busbw':>11} {'nccl busbw':>11} {'ratio':>6}  #wrong assay / nccl-tests")
+for op in ("all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast"):
+    a, n = rows(f"{out}/coll-{op}.txt"), rows(f"{out}/nccl-{op}.txt")
+    if not a:
+        print(f"{op:15} no rows (see {out}/coll-{op}.err)"); bad = True; continue
+    for size, (bw, w1, w2) in sorted(a.items()):
+        nb = n.get(size) if n else None
+        wrong = [w for w in (w1, w2) + ((nb[1], nb[2]) if nb else ()) if w not in ("0", "N/A")]
+        bad = bad or bool(wrong)
+        nbw = f"{nb[0]:11.2f}" if nb else f"{'-':>11}"
+        ratio = f"{bw / nb[0]:6.2f}" if nb and nb[0] > 0 else f"{'-':>6}"
+        ws = f"{w1},{w2}" + (f" / {nb[1]},{nb[2]}" if nb else "")
+        print(f"{op:15} {size:>11} {bw:11.2f} {nbw} {ratio}  {ws}")
+sys.exit(3 if bad else 0)
 PY
 echo "gpu-check: $((SECONDS - t0)) s in all, exit $rc"
 exit "$rc"
