@@ -20,6 +20,8 @@ static void type_words(struct sbuf *sb)
 }
 
 static const char *const injects[] = {"bitflip", "hang", "none", "bf16-sum", "short-sum", NULL};
+/* coll_backends[]'s names (main.c), for completion. */
+static const char *const backends[] = {"mpi", "shm", "nccl", "rccl", NULL};
 
 #define ONE_ONLY "accepted as 1 only (one rank per process, one call at a time)"
 /* nccl-tests' flags with its short letters and long names, then assay-coll's
@@ -38,9 +40,10 @@ static const struct cli_opt coll_opts[] = {
      .name = "backend",
      .arg = "B",
      .help = "mpi (the MPI library's collectives), shm\n(one-copy algorithms in an MPI-3 "
-	     "shared window),\nnccl or rccl (NCCL or RCCL on device buffers, one GPU\nper rank; "
-	     "built where CUDA + NCCL or ROCm + RCCL is found)",
-     .def = "mpi"},
+	     "shared window),\nnccl or rccl (NCCL or RCCL on device buffers, one\nGPU per rank; "
+	     "built where CUDA + NCCL or ROCm +\nRCCL is found)",
+     .def = "mpi",
+     .choices = backends},
     {.type = CLI_STRING,
      .name = "minbytes",
      .short_name = 'b',
@@ -195,8 +198,8 @@ const struct cli_spec coll_spec = {
 	     "mpirun -np N OPERATION_perf [options]   (a link to assay-coll)",
     .about = "nccl-tests' benchmarks over MPI, on host memory (mpi, shm) or on GPUs\n"
 	     "(nccl, rccl), with its flags and table (docs/collectives.md). One rank per\n"
-	     "process. Long options may be shortened\n"
-	     "to a unique prefix, as nccl-tests takes them.\n",
+	     "process. Long options may be shortened to a unique prefix, as nccl-tests\n"
+	     "takes them.\n",
     .opts = coll_opts,
     .examples = "mpirun -np 2 assay-coll -O all_reduce -b 8 -e 64K -f 4\n"
 		"mpirun -np 2 assay-coll -O alltoall --backend shm -b 1K -e 1M -f 2 -J out.json",

@@ -54,7 +54,7 @@ run 2 -- -O all_reduce --backend cuda
 [ "$(coll_lines)" = "assay-coll: --backend: expected mpi, shm, nccl or rccl, got 'cuda'" ] ||
   { cat "$tmp/err" >&2; fail "--backend cuda"; }
 "$coll" --help >"$tmp/help"
-grep -q 'nccl or rccl (NCCL or RCCL on device buffers, one GPU' "$tmp/help" || fail "--help does not name nccl and rccl"
+grep -q 'nccl or rccl (NCCL or RCCL on device buffers, one$' "$tmp/help" || fail "--help does not name nccl and rccl"
 
 # bench/gpu-check.sh: no GPU, exit 4, its line, and no build directory made.
 rc=0
