@@ -7,14 +7,17 @@
 #   by the oracle before and after timing, one table;
 # - assay-coll --backend nccl (or rccl): all_reduce, all_gather,
 #   reduce_scatter, alltoall and broadcast at np = the number of GPUs, float
-#   sum, COLL_SIZES (default 1M to 1G, x4), every size checked; with
-#   NCCL_TESTS_DIR (built nccl-tests or rccl-tests binaries, MPI=1) the same
-#   command lines with nccl-tests, busbw side by side and their ratio.
+#   sum, 1M to 1G x4: checked up to 64M (COLL_CHECKED), timed only above
+#   (COLL_TIMED, #wrong N/A: assay-coll's check runs on the host, about 0.2
+#   us per element, minutes at 1G); with NCCL_TESTS_DIR (built nccl-tests or
+#   rccl-tests binaries, MPI=1) the same sizes with nccl-tests, every size
+#   checked (on the GPU), busbw side by side and their ratio.
 # Budget: under 5 minutes on one 8-GPU node.
 #   bench/gpu-check.sh [BUILD_DIR]     (default build/gpu)
 # Environment: NGPU (default: counted by nvidia-smi or rocm-smi), DECODE
-# (default 1,8,64,128), PREFILL (default 1024,2048), COLL_SIZES (default
-# "-b 1M -e 1G -f 4"), NCCL_TESTS_DIR, OUT (default out/gpu-check).
+# (default 1,8,64,128), PREFILL (default 1024,2048), COLL_CHECKED (default
+# "-b 1M -e 64M -f 4"), COLL_TIMED (default "-b 256M -e 1G -f 4", "" for
+# none), NCCL_TESTS_DIR, OUT (default out/gpu-check).
 # Exit: 0 every case passed, 3 a case was invalid or a #wrong > 0 (either
 # program), 4 no GPU backend or no GPU (said before anything is built).
 set -euo pipefail
@@ -23,7 +26,8 @@ build=${1:-build/gpu}
 decode=${DECODE:-1,8,64,128}
 prefill=${PREFILL:-1024,2048}
 out=${OUT:-out/gpu-check}
-sizes=${COLL_SIZES:--b 1M -e 1G -f 4}
+checked=${COLL_CHECKED--b 1M -e 64M -f 4}
+timed=${COLL_TIMED--b 256M -e 1G -f 4}
 t0=$SECONDS
 if [ -z "${NGPU:-}" ]; then
   if command -v nvidia-smi >/dev/null; then
@@ -99,17 +103,21 @@ for phase in ("decode", "prefill"):
                   f"{g('pair_period')} {bw} {err:>11}  {p['verdict']}")
 PY
 
-# assay-coll, and nccl-tests with the same command line where it is built.
+# assay-coll, and nccl-tests at the same sizes where it is built (checking
+# every size); each program's rows of both ranges go to one file.
 mpi=(mpirun -np "$NGPU" --bind-to none)
+coll() { # OP CHECK SIZE-OPTIONS...
+  local op=$1 check=$2
+  shift 2
+  "${mpi[@]}" "$build/bin/assay-coll" -O "$op" --backend "$cbackend" "$@" -n 20 -w 5 -c "$check" \
+    >>"$out/coll-$op.txt" 2>>"$out/coll-$op.err" || { code=$?; [ "$rc" = 0 ] && rc=$code; }
+  [ -n "${NCCL_TESTS_DIR:-}" ] || return 0
+  "${mpi[@]}" "$NCCL_TESTS_DIR/${op}_perf" "$@" -n 20 -w 5 -c 1 -g 1 \
+    >>"$out/nccl-$op.txt" 2>>"$out/nccl-$op.err" || { code=$?; [ "$rc" = 0 ] && rc=$code; }
+}
 for op in all_reduce all_gather reduce_scatter alltoall broadcast; do
-  # shellcheck disable=SC2086 # $sizes is three options
-  "${mpi[@]}" "$build/bin/assay-coll" -O "$op" --backend "$cbackend" $sizes -n 20 -w 5 -c 1 \
-    >"$out/coll-$op.txt" 2>"$out/coll-$op.err" || { code=$?; [ "$rc" = 0 ] && rc=$code; }
-  if [ -n "${NCCL_TESTS_DIR:-}" ]; then
-    # shellcheck disable=SC2086
-    "${mpi[@]}" "$NCCL_TESTS_DIR/${op}_perf" $sizes -n 20 -w 5 -c 1 -g 1 \
-      >"$out/nccl-$op.txt" 2>"$out/nccl-$op.err" || { code=$?; [ "$rc" = 0 ] && rc=$code; }
-  fi
+  # shellcheck disable=SC2086 # each is three options
+  { [ -z "$checked" ] || coll "$op" 1 $checked; [ -z "$timed" ] || coll "$op" 0 $timed; }
 done
 python3 - "$out" <<'PY' || { code=$?; [ "$rc" = 0 ] && rc=$code; }
 import os, sys
