@@ -27,7 +27,7 @@ struct mt {
 	json_t *map;           /* user-id and paths.KEY -> text (CVS's substitution) */
 	json_t *combos, *yaml; /* combo vars; YAML lines, NULL where a combo var */
 	char *log_dir, *models_dir, *model_id;
-	long long gpus;
+	long long gpus, steps;
 	bool dist;     /* training.distributed: one launcher per cluster node */
 	size_t nodes;  /* the cluster file's nodes (CVS's len(orch.hosts)) */
 	char *jd[4];   /* coordinator ip (resolved), port, the two timeouts */
@@ -643,6 +643,9 @@ static int mt_command(struct mt *x, json_t *suite)
 	json_object_set_new(suite, "results", json_pack("[s]", sbuf_str(&o)));
 	json_object_set_new(suite, "nodes", json_integer(x->dist ? (json_int_t)x->nodes : 1));
 	json_object_set_new(suite, "gpus_per_node", json_integer(x->gpus));
+	/* CVS's completion (is_complete): completed step: steps-1. */
+	json_object_set_new(suite, "training",
+			    json_pack("{s:I}", "final_step", (json_int_t)(x->steps - 1)));
 	sbuf_release(&sb), sbuf_release(&o);
 	return rc;
 }
@@ -729,8 +732,11 @@ static int mt_training(struct mt *x, const json_t *root)
 	if (dist && mt_dist(x) < 0)
 		return -1;
 	x->gpus = 8;
+	x->steps = 30;
 	if (assay_cfg_int(&x->c, x->tr, "$.training", "gpus_per_node", ASSAY_CFG_OPTIONAL, 1, 1024,
-			  &x->gpus) < 0)
+			  &x->gpus) < 0 ||
+	    assay_cfg_int(&x->c, x->tr, "$.training", "steps", ASSAY_CFG_OPTIONAL, 1, 1LL << 40,
+			  &x->steps) < 0)
 		return -1;
 	const json_t *mc = json_object_get(x->tr, "maxtext_config"),
 		     *tok = json_object_get(x->tr, "tokenizer");

@@ -378,6 +378,10 @@ static void tt_command(const struct tt *x, json_t *suite)
 	json_object_set_new(suite, "parser", json_string("torchtitan"));
 	json_object_set_new(suite, "nodes", json_integer(x->nodes));
 	json_object_set_new(suite, "gpus_per_node", json_integer(8));
+	/* CVS's completion (_is_training_complete): step: N for N iterations. */
+	json_object_set_new(
+	    suite, "training",
+	    json_pack("{s:I}", "final_step", (json_int_t)strtoll(x->iters, NULL, 10)));
 	sbuf_release(&sb);
 	free(lg), free(sd), free(rt), free(ma), free(toml), free(ep);
 }

@@ -30,6 +30,9 @@ exit: 0
   "results": ["/home/alice/LOGS/jaxmaxtext/jaxmaxtext/{TAG}/out-node0/training.log"],
   "nodes": 4,
   "gpus_per_node": 8,
+  "training": {
+    "final_step": 29
+  },
   "launcher": {
     "type": "ssh",
     "cluster_file": "tests/fixtures/cli/import/cluster-4.json"
