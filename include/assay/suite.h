@@ -82,6 +82,9 @@ struct assay_suite_case {
 	const struct assay_case *ep;   /* the matrix case (ep kind), else NULL */
 	char *cell;                    /* the thresholds cell: a canonical combo key or "default" */
 	struct assay_train_opts train; /* training parsers: seq_len, world size, warm-up */
+	/* torchtitan, maxtext (training.final_step): the step every log must reach */
+	bool final_step_on;
+	long long final_step;
 	long ab_baseline; /* ep ab gate: index of this candidate's baseline case, else -1 */
 	char *stage;      /* the lifecycle stage it belongs to ("stages"), else NULL */
 	/* A command stage: its argv templates (results, logs: none; parser

@@ -10,8 +10,14 @@
 # variables, the train script CVS's probe picks) and prints a MaxText log
 # (tests/fixtures/training/maxtext-*.log): the bf16 case passes, the fp8
 # one fails on CVS's "resource" error pattern (a suite signature), and
-# assay gate judges the bf16 log where CVS keeps it by its sweep-name cell. The distributed config is refused (exit 2)
-# and writes no --out file.
+# assay gate judges the bf16 log where CVS keeps it by its sweep-name cell. A
+# distributed config without --cluster is refused (exit 2) and writes no
+# --out file. Every multi-node config CVS ships (tests/fixtures/gate/cvs/
+# *_jaxmaxtext_*_distributed.json, unchanged) is refused for its
+# "<changeme>" NCCL devices as CVS's loader refuses it, and with them filled
+# in from the sibling _example_* values it imports with a two-node cluster
+# file, passes lint and a dry run (each sweep on the two hosts by ssh; the
+# run on real ssh nodes: tests/e2e/ssh/t-cvs-maxtext.sh).
 set -u
 assay=${ASSAY_BIN:?}
 cd "${ASSAY_SOURCE_DIR:?}" || exit 1
@@ -79,5 +85,30 @@ grep -q '^PASS  *threshold  *tflops_per_sec_per_gpu/cvs' "$tmp/gate" ||
 rc=$?
 [ $rc = 2 ] || { echo "FAIL: the distributed config exits $rc, not 2"; fail=1; }
 [ -e "$tmp/refused.json" ] && { echo "FAIL: a refused config wrote its --out file"; fail=1; }
-[ $fail = 0 ] && echo "ok: MaxText config imported, linted, dry-run and run end to end; distributed refused"
+n=0
+for f in "$D"/*_jaxmaxtext_*_distributed.json; do
+  b=$(basename "$f" .json)
+  n=$((n + 1))
+  "$assay" import cvs --user alice --cluster tests/fixtures/cli/import/cluster.json --out "$tmp/$b.json" "$f" 2>"$tmp/err"
+  rc=$?
+  [ $rc = 2 ] && grep -q '^[^ ]*: \$\.training\.nccl\.ib_hca_list: "<changeme>" left in the file' "$tmp/err" ||
+    { echo "FAIL: $b as shipped exits $rc, not 2 for its <changeme> NCCL devices"; cat "$tmp/err"; fail=1; }
+  [ -e "$tmp/$b.json" ] && { echo "FAIL: refused $b wrote its --out file"; fail=1; }
+  sed -e 's|"ib_hca_list": "<changeme>"|"ib_hca_list": "rdma0,rdma1"|' -e 's|"ib_hca": "<changeme>"|"ib_hca": "rdma0,rdma1"|' \
+    -e 's|"socket_ifname": "<changeme>"|"socket_ifname": "eno0"|' \
+    -e 's|"gloo_socket_ifname": "<changeme>"|"gloo_socket_ifname": "eno0"|' "$f" >"$tmp/cfg/$b.json"
+  cp "$D/${b}_threshold.json" "$tmp/cfg/"
+  "$assay" import cvs --user alice --cluster tests/fixtures/cli/import/cluster.json --out "$tmp/$b.json" "$tmp/cfg/$b.json" 2>"$tmp/err" ||
+    { echo "FAIL: import cvs --cluster of $b filled in"; cat "$tmp/err"; fail=1; continue; }
+  "$assay" lint "$tmp/$b.json" >"$tmp/lint" 2>&1 || { echo "FAIL: assay lint on the suite of $b"; cat "$tmp/lint"; fail=1; }
+  "$assay" run --dry-run --out "$tmp/dd-out" --store "$tmp/dd.db" "$tmp/$b.json" >"$tmp/dd" 2>&1 ||
+    { echo "FAIL: assay run --dry-run of $b"; cat "$tmp/dd"; fail=1; }
+  cases=$(grep -c '^\[[0-9]*/[0-9]*\] ' "$tmp/dd")
+  on2=$(grep -c '^  ssh to gpu01 gpu02 (one process per node; NNODES=2, NODE_RANK 0\.\.1' "$tmp/dd")
+  [ "$cases" -ge 1 ] && [ "$on2" = "$cases" ] || { echo "FAIL: $b: $on2 of $cases cases on the two hosts"; cat "$tmp/dd"; fail=1; }
+  grep -q 'export JAX_COORDINATOR_IP=gpu01 JAX_COORDINATOR_PORT=12346 NNODES=2 NODE_RANK=' "$tmp/$b.json" ||
+    { echo "FAIL: $b: no JAX coordinator exports"; fail=1; }
+done
+[ $n = 11 ] || { echo "FAIL: $n multi-node MaxText configs of CVS's, not its 11"; fail=1; }
+[ $fail = 0 ] && echo "ok: MaxText config imported, linted, dry-run and run end to end; distributed refused without --cluster; CVS's 11 multi-node configs refused as shipped, imported, linted and dry-run filled in"
 exit $fail

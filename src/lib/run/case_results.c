@@ -3,6 +3,7 @@
  * results reader (include/assay/parse.h): one training log (also written to
  * <case>/steps.ndjson) or each file by its format, and the outcome they
  * give. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +236,42 @@ static assay_err parse_training(struct run_ctx *rc, const struct assay_suite_cas
 	return ASSAY_OK;
 }
 
+/* The suite's training.final_step on TorchTitan and MaxText logs (CVS's
+ * completion, docs/suite.md): each log's last step at least N, else
+ * workload-failed as an incomplete training log is; the rows stay. */
+static void final_step_check(struct run_ctx *rc, const struct assay_suite_case *c,
+			     const struct assay_rows *rows, struct assay_case_outcome *out)
+{
+	size_t logs = 0, stepped = 0;
+	double last = INFINITY;
+	for (size_t i = 0; c->final_step_on && i < rows->n; i++) {
+		const struct assay_row *r = &rows->v[i];
+		const json_t *w = r->series ? json_object_get(r->series, "workload") : NULL;
+		if (!json_is_string(w) || (strcmp(json_string_value(w), "torchtitan") &&
+					   strcmp(json_string_value(w), "maxtext")))
+			continue;
+		if (!strcmp(r->metric, "nonfinite") && !strcmp(r->statistic, "total"))
+			logs++; /* one a log */
+		if (!strcmp(r->metric, "steps") && !strcmp(r->statistic, "max")) {
+			stepped++;
+			last = r->value < last ? r->value : last;
+		}
+	}
+	if (!c->final_step_on || (logs && stepped >= logs && last >= (double)c->final_step))
+		return;
+	if (!stepped || stepped < logs)
+		case_outcome_set(
+		    rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_TRAINING,
+		    "training log: incomplete run: a log has no step, training.final_step "
+		    "is %lld",
+		    c->final_step);
+	else
+		case_outcome_set(rc, out, ASSAY_OUTCOME_WORKLOAD_FAILED, ASSAY_FAILURE_TRAINING,
+				 "training log: incomplete run: the last step is %.0f, "
+				 "training.final_step is %lld",
+				 last, c->final_step);
+}
+
 /* Each results file parsed by its own format (the parser named, or its
  * content): rows, and passed or no-metrics; with keep (a case that already
  * failed) the rows only, its outcome as it is. */
@@ -289,6 +326,7 @@ static void parse_each(struct run_ctx *rc, const struct assay_suite_case *c,
 	}
 	pr->rows = res.rows;
 	case_outcome_set(rc, out, ASSAY_OUTCOME_PASSED, ASSAY_FAILURE_NONE, NULL);
+	final_step_check(rc, c, &pr->rows, out);
 }
 
 assay_err run_parse_results(struct run_ctx *rc, const struct assay_suite_case *c,

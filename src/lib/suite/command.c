@@ -217,8 +217,19 @@ static int parse_training(struct assay_cfg *c, const json_t *doc, const struct a
 	assay_train_opts_init(&k->train);
 	long long dflt_world = s->gpus_given ? k->nodes * k->ranks_per_node : 0;
 	k->train.world_size = dflt_world;
+	k->final_step_on = false;
 	if (!t)
 		return 0;
+	if (!strcmp(s->parser, "torchtitan") || !strcmp(s->parser, "maxtext")) {
+		/* CVS's completion: TorchTitan's step: N, MaxText's completed step: N. */
+		static const char *const cvs_keys[] = {"final_step", NULL};
+		k->final_step_on = json_object_get(t, "final_step") != NULL;
+		return assay_cfg_object(c, t, "$.training", cvs_keys) < 0 ||
+			       combo_int(c, t, "$.training", "final_step", combo, combo_name, 0,
+					 1LL << 40, 0, &k->final_step) < 0
+			   ? -1
+			   : 0;
+	}
 	if (!s->training)
 		return assay_cfg_fail(c, "$.training",
 				      "applies to training logs: parser megatron, primus, "

@@ -468,8 +468,9 @@ static int import_combo(struct cvs *x, const char *key, const json_t *v, const s
 	return rc;
 }
 
-/* $.sweep.runs: the combinations run, in order (absent: all of them). */
-static int import_runs(struct cvs *x, const json_t *sw, const json_t *combos, json_t *suite)
+/* $.sweep.runs: the combinations run, in order (absent: all of them);
+ * the Megatron and TorchTitan importers' (suite_int.h). */
+int cvs_import_runs(struct assay_cfg *c, const json_t *sw, const json_t *combos, json_t *suite)
 {
 	const json_t *runs = json_object_get(sw, "runs"), *v;
 	const char *key;
@@ -481,7 +482,7 @@ static int import_runs(struct cvs *x, const json_t *sw, const json_t *combos, js
 		return 0;
 	}
 	if (!json_is_array(runs) || !json_array_size(runs))
-		return assay_cfg_expected(&x->c, "$.sweep.runs",
+		return assay_cfg_expected(c, "$.sweep.runs",
 					  "a non-empty array of combination names", runs);
 	size_t i;
 	json_array_foreach(runs, i, v)
@@ -489,14 +490,14 @@ static int import_runs(struct cvs *x, const json_t *sw, const json_t *combos, js
 		char path[256];
 		assay_json_path_index(path, sizeof(path), "$.sweep.runs", i);
 		if (!json_is_string(v))
-			return assay_cfg_expected(&x->c, path, "a combination name", v);
+			return assay_cfg_expected(c, path, "a combination name", v);
 		const char *r = json_string_value(v);
 		if (!json_object_get(combos, r))
-			return assay_cfg_fail(&x->c, path,
+			return assay_cfg_fail(c, path,
 					      "\"%s\" names no entry of $.sweep.combinations", r);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(json_string_value(json_array_get(runs, j)), r))
-				return assay_cfg_fail(&x->c, path, "\"%s\" is listed twice", r);
+				return assay_cfg_fail(c, path, "\"%s\" is listed twice", r);
 		json_array_append_new(rl, json_string(r));
 	}
 	return 0;
@@ -522,7 +523,7 @@ static int import_sweep(struct cvs *x, const json_t *root, const char *def_preci
 		if (import_combo(x, key, v, f, def_precision, out) < 0)
 			return -1;
 	}
-	return import_runs(x, sw, combos, suite);
+	return cvs_import_runs(&x->c, sw, combos, suite);
 }
 
 /* The threshold file: threshold_json next to the config, or the one

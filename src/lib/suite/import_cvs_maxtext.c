@@ -4,15 +4,19 @@
  * writes the env script and the MaxText YAML CVS writes for the sweep, picks
  * the first of train_script_paths the image ships (as CVS does) and runs it
  * as CVS's launcher does, its log where CVS keeps it, parsed by the maxtext
- * parser. Distributed configs are refused: see docs/import.md. */
+ * parser. A distributed config needs the CVS cluster file (--cluster): the
+ * same command on each node through the ssh launcher, with the node's rank
+ * and the JAX coordinator as CVS's per-node launcher scripts export them. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "assay/cfg.h"
 #include "assay/import.h"
 #include "assay/json.h"
+#include "assay/launch.h"
 #include "suite_int.h"
 
 struct mt {
@@ -23,8 +27,18 @@ struct mt {
 	json_t *map;           /* user-id and paths.KEY -> text (CVS's substitution) */
 	json_t *combos, *yaml; /* combo vars; YAML lines, NULL where a combo var */
 	char *log_dir, *models_dir, *model_id;
-	long long gpus;
+	long long gpus, steps;
+	bool dist;     /* training.distributed: one launcher per cluster node */
+	size_t nodes;  /* the cluster file's nodes (CVS's len(orch.hosts)) */
+	char *jd[4];   /* coordinator ip (resolved), port, the two timeouts */
+	char *nccl[4]; /* the NCCL/GLOO values CVS exports, as mt_nccl names */
 };
+
+/* The nccl keys CVS exports for distributed runs (_write_env_script). */
+static const char *const mt_nccl[4][2] = {{"ib_hca", "NCCL_IB_HCA"},
+					  {"ib_hca_list", "NCCL_IB_HCA_LIST"},
+					  {"socket_ifname", "NCCL_SOCKET_IFNAME"},
+					  {"gloo_socket_ifname", "GLOO_SOCKET_IFNAME"}};
 
 /* CVS's placeholder pass: {NAME} (letters, digits, _ . -) replaced where map
  * has NAME, left as written where it has not. */
@@ -468,8 +482,14 @@ static int mt_env(struct mt *x, struct sbuf *sb)
 		}
 		sbuf_addch(&l, '"');
 	}
-	sbuf_adds(
-	    &l, "\nexport NCCL_IB_DISABLE=1\nexport NCCL_SHM_DISABLE=0\nexport NCCL_P2P_DISABLE=0");
+	for (size_t i = 0; x->dist && i < ARRAY_SIZE(mt_nccl); i++)
+		if (*x->nccl[i]) {
+			sbuf_addf(&l, "\nexport %s=", mt_nccl[i][1]);
+			cvs_sh_word(&l, x->nccl[i]);
+		}
+	if (!x->dist)
+		sbuf_adds(&l, "\nexport NCCL_IB_DISABLE=1\nexport NCCL_SHM_DISABLE=0\nexport "
+			      "NCCL_P2P_DISABLE=0");
 	char *lit = cvs_literal(sbuf_str(&l)), *save = NULL;
 	for (char *line = strtok_r(lit, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		sbuf_addch(sb, ' ');
@@ -544,15 +564,42 @@ static int mt_scripts(struct mt *x, struct sbuf *sb)
 	return 0;
 }
 
-/* argv, secrets, results: what CVS's single-node launcher does, in one sh -c. */
+/* The JAX variables CVS's launcher script exports: its single-node ones,
+ * or (distributed) the coordinator, the node count and the node's rank. */
+static void mt_jax(const struct mt *x, struct sbuf *sb)
+{
+	static const char *const names[] = {"JAX_COORDINATOR_IP", "JAX_COORDINATOR_PORT",
+					    "JAX_DISTRIBUTED_INITIALIZATION_TIMEOUT_SECONDS",
+					    "JAX_DISTRIBUTED_HEARTBEAT_TIMEOUT_SECONDS"};
+	if (!x->dist) {
+		sbuf_adds(sb, " && export JAX_COORDINATOR_IP=localhost JAX_COORDINATOR_PORT=12346 "
+			      "NNODES=1 NODE_RANK=0 JAX_PROCESS_INDEX=0");
+		return;
+	}
+	sbuf_adds(sb, " && export");
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char *l = cvs_literal(x->jd[i]);
+		sbuf_addf(sb, " %s=", names[i]);
+		cvs_sh_word(sb, l);
+		free(l);
+		if (i == 1)
+			sbuf_addf(sb, " NNODES=%zu NODE_RANK=\"$r\" JAX_PROCESS_INDEX=\"$r\"",
+				  x->nodes);
+	}
+}
+
+/* argv, secrets, results: what CVS's launcher script does, in one sh -c
+ * (distributed: on each node, its rank r the ssh launcher's NODE_RANK). */
 static int mt_command(struct mt *x, json_t *suite)
 {
 	struct sbuf sb = SBUF_INIT, o = SBUF_INIT;
+	const char *node = x->dist ? "$r" : "0";
+	lit(&sb, x->dist ? "r=$NODE_RANK; " : "");
 	lit(&sb, "u=$(id -un 2>/dev/null); d=/tmp/${u:-cvs}/jax; o=");
 	lit(&o, x->log_dir);
 	sbuf_adds(&o, "/jaxmaxtext/{TAG}");
 	cvs_sh_word(&sb, sbuf_str(&o));
-	sbuf_adds(&sb, "; mkdir -p \"$d\" \"$o/out-node0\" && printf '%s\\n'");
+	sbuf_addf(&sb, "; mkdir -p \"$d\" \"$o/out-node%s\" && printf '%%s\\n'", node);
 	int rc = mt_env(x, &sb);
 	sbuf_adds(&sb, " > \"$d/maxtext_env.sh\" && printf '%s\\n'");
 	size_t i;
@@ -565,11 +612,13 @@ static int mt_command(struct mt *x, json_t *suite)
 	sbuf_adds(&sb, " > \"$d/maxtext_config.yml\" && ");
 	if (!rc)
 		rc = mt_scripts(x, &sb);
-	sbuf_adds(&sb, " && . \"$d/maxtext_env.sh\" && export JAX_COORDINATOR_IP=localhost "
-		       "JAX_COORDINATOR_PORT=12346 NNODES=1 NODE_RANK=0 JAX_PROCESS_INDEX=0 && "
-		       "export PYTHONPATH=$PYTHONPATH:/workspace/maxtext/ && cd /workspace/maxtext "
-		       "&& (python \"$t\" \"$d/maxtext_config.yml\" 2>&1; echo $? > \"$d/exit\") | "
-		       "tee \"$o/out-node0/training.log\"; exit \"$(cat \"$d/exit\")\"");
+	sbuf_adds(&sb, " && . \"$d/maxtext_env.sh\"");
+	mt_jax(x, &sb);
+	sbuf_addf(&sb,
+		  " && export PYTHONPATH=$PYTHONPATH:/workspace/maxtext/ && cd /workspace/maxtext "
+		  "&& (python \"$t\" \"$d/maxtext_config.yml\" 2>&1; echo $? > \"$d/exit\") | "
+		  "tee \"$o/out-node%s/training.log\"; exit \"$(cat \"$d/exit\")\"",
+		  node);
 	sbuf_adds(&o, "/out-node0/training.log");
 	json_object_set_new(suite, "argv", json_pack("[s, s, s]", "sh", "-c", sbuf_str(&sb)));
 	json_object_set_new(suite, "secrets", json_pack("[s]", "HF_TOKEN"));
@@ -592,10 +641,75 @@ static int mt_command(struct mt *x, json_t *suite)
 			 "CVS matches them ignoring case), besides assay's built-ins");
 	}
 	json_object_set_new(suite, "results", json_pack("[s]", sbuf_str(&o)));
-	json_object_set_new(suite, "nodes", json_integer(1));
+	json_object_set_new(suite, "nodes", json_integer(x->dist ? (json_int_t)x->nodes : 1));
 	json_object_set_new(suite, "gpus_per_node", json_integer(x->gpus));
+	/* CVS's completion (is_complete): completed step: steps-1. */
+	json_object_set_new(suite, "training",
+			    json_pack("{s:I}", "final_step", (json_int_t)(x->steps - 1)));
 	sbuf_release(&sb), sbuf_release(&o);
 	return rc;
+}
+
+/* A string at obj.key (def when absent), substituted, into *out. */
+static int mt_key(struct mt *x, const json_t *obj, const char *parent, const char *key,
+		  const char *def, char **out)
+{
+	char path[256];
+	const json_t *v = json_object_get(obj, key);
+	assay_json_path_key(path, sizeof(path), parent, key);
+	if (!v) {
+		*out = xstrdup(def);
+		return 0;
+	}
+	return mstr(x, v, path, out);
+}
+
+/* Distributed: the cluster file's nodes, $.training.jax_distributed (the
+ * coordinator "auto" or empty: the file's first node, as CVS's hosts[0])
+ * and the $.training.nccl values CVS exports (its "<changeme>" refused, as
+ * CVS's loader refuses it). */
+static int mt_dist(struct mt *x)
+{
+	static const char *const jd[4][2] = {{"coordinator_ip", "auto"},
+					     {"coordinator_port", "12346"},
+					     {"initialization_timeout_seconds", "1800"},
+					     {"heartbeat_timeout_seconds", "900"}};
+	const json_t *j = json_object_get(x->tr, "jax_distributed"),
+		     *n = json_object_get(x->tr, "nccl");
+	if (j && !json_is_object(j))
+		return assay_cfg_expected(&x->c, "$.training.jax_distributed", "an object", j);
+	if (n && !json_is_object(n))
+		return assay_cfg_expected(&x->c, "$.training.nccl", "an object", n);
+	static const size_t order[] = {1, 0, 2, 3}; /* CVS's field order */
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		if (mt_key(x, n, "$.training.nccl", mt_nccl[order[i]][0], "", &x->nccl[order[i]]) <
+		    0)
+			return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(jd); i++)
+		if (mt_key(x, j, "$.training.jax_distributed", jd[i][0], jd[i][1], &x->jd[i]) < 0)
+			return -1;
+	struct strlist hosts = STRLIST_INIT;
+	if (assay_ssh_cluster_hosts(x->o->cluster_file, &hosts, x->c.err) != ASSAY_OK)
+		return -1;
+	x->nodes = hosts.n;
+	char *ip = x->jd[0], *end = ip + strlen(ip); /* CVS's .strip() */
+	while (end > ip && strchr(" \t\r\n\f\v", end[-1]))
+		*--end = '\0';
+	memmove(ip, ip + strspn(ip, " \t\r\n\f\v"), strlen(ip + strspn(ip, " \t\r\n\f\v")) + 1);
+	if (!hosts.n) {
+		strlist_clear(&hosts);
+		return assay_cfg_fail(&x->c, "$.training.distributed", "%s lists no node",
+				      x->o->cluster_file);
+	}
+	if (!*ip || !strcasecmp(ip, "auto")) {
+		cvs_note(x->im, "$.training.jax_distributed.coordinator_ip",
+			 "\"%s\": the first node of %s, %s, as CVS takes it", ip,
+			 x->o->cluster_file, hosts.v[0]);
+		free(x->jd[0]);
+		x->jd[0] = xstrdup(hosts.v[0]);
+	}
+	strlist_clear(&hosts);
+	return 0;
 }
 
 /* $.training: single node, the keys the command needs, notes for the rest. */
@@ -608,17 +722,21 @@ static int mt_training(struct mt *x, const json_t *root)
 	if (assay_cfg_bool(&x->c, x->tr, "$.training", "distributed", ASSAY_CFG_OPTIONAL, &dist) <
 	    0)
 		return -1;
-	if (dist)
+	if (dist && !x->o->cluster_file)
 		return assay_cfg_fail(
 		    &x->c, "$.training.distributed",
-		    "true: CVS starts one launcher per node with its own NODE_RANK "
-		    "and JAX_PROCESS_INDEX, a JAX coordinator on the first node and NNODES from "
-		    "the "
-		    "cluster file; assay imports single-node configs (\"distributed\": false) only "
-		    "(docs/import.md)");
+		    "true: give the CVS cluster file it runs on (--cluster FILE): CVS starts "
+		    "one launcher per node of it, with the node's rank and the JAX coordinator "
+		    "on the first node (docs/import.md)");
+	x->dist = dist;
+	if (dist && mt_dist(x) < 0)
+		return -1;
 	x->gpus = 8;
+	x->steps = 30;
 	if (assay_cfg_int(&x->c, x->tr, "$.training", "gpus_per_node", ASSAY_CFG_OPTIONAL, 1, 1024,
-			  &x->gpus) < 0)
+			  &x->gpus) < 0 ||
+	    assay_cfg_int(&x->c, x->tr, "$.training", "steps", ASSAY_CFG_OPTIONAL, 1, 1LL << 40,
+			  &x->steps) < 0)
 		return -1;
 	const json_t *mc = json_object_get(x->tr, "maxtext_config"),
 		     *tok = json_object_get(x->tr, "tokenizer");
@@ -643,6 +761,37 @@ static int mt_training(struct mt *x, const json_t *root)
 	return 0;
 }
 
+/* Distributed: what CVS does on the nodes that the suite leaves to the user. */
+static void mt_dist_notes(struct mt *x)
+{
+	const json_t *tr = x->tr, *rdma = json_object_get(tr, "rdma_lib");
+	const char *nic = json_string_value(json_object_get(tr, "nic_type"));
+	const char *from = json_string_value(json_object_get(rdma, "container_mount_file"));
+	const char *to = json_string_value(json_object_get(rdma, "container_dest_file"));
+	if (!json_object_get(tr, "nic_type"))
+		nic = "thor2"; /* CVS's default */
+	if (nic && strcasestr(nic, "thor") && from && *from && to && *to)
+		cvs_note(x->im, "$.training.rdma_lib",
+			 "CVS first copies the RDMA library into the container on every node "
+			 "(`sudo cp %s %s`, nic_type %s) and checks that `ibv_devinfo` lists a "
+			 "bnxt_, rocep or rdma device; do that in the image before the suite",
+			 from, to, nic);
+	const json_t *nc = json_object_get(tr, "nccl");
+	if (json_object_get(nc, "ib_tc") || json_object_get(nc, "ib_sl") ||
+	    json_object_get(nc, "ib_gid_index"))
+		cvs_note(
+		    x->im, "$.training.nccl",
+		    "CVS exports ib_hca, ib_hca_list, socket_ifname and gloo_socket_ifname (the "
+		    "env script has them) and reads none of ib_tc, ib_sl, ib_gid_index");
+	if (json_object_get(tr, "scaling_baseline"))
+		cvs_note(x->im, "$.training.scaling_baseline",
+			 "CVS's scaling efficiency against tokens_per_sec_total is not computed");
+	cvs_note(x->im, "$.paths.log_dir",
+		 "every node writes its out-node{i}/training.log; assay reads node 0's (the "
+		 "coordinator's, which CVS parses) where it runs: keep log_dir on a file "
+		 "system the nodes share, as CVS's shipped paths under /home are");
+}
+
 /* What CVS does around the sweeps that the suite leaves to the user. */
 static void mt_notes(struct mt *x, const json_t *root)
 {
@@ -655,7 +804,9 @@ static void mt_notes(struct mt *x, const json_t *root)
 		cvs_note(x->im, "$.training.verify_dmesg",
 			 "CVS scans each host's dmesg for GPU and kernel faults over the run; the "
 			 "suite does not");
-	for (size_t i = 0; i < ARRAY_SIZE(dist); i++) {
+	if (x->dist)
+		mt_dist_notes(x);
+	for (size_t i = 0; !x->dist && i < ARRAY_SIZE(dist); i++) {
 		char path[256];
 		assay_json_path_key(path, sizeof(path), "$.training", dist[i]);
 		if (json_object_get(tr, dist[i]))
@@ -787,6 +938,10 @@ assay_err cvs_import_maxtext(const json_t *root, const char *config_path,
 		strlist_clear(&out->notes);
 	json_decref(x.map), json_decref(x.combos), json_decref(x.yaml);
 	free(x.log_dir), free(x.models_dir), free(x.model_id), free(thresholds);
+	for (size_t i = 0; i < ARRAY_SIZE(x.jd); i++)
+		free(x.jd[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(x.nccl); i++)
+		free(x.nccl[i]);
 	json_decref(suite);
 	return rc ? (e->code ? e->code : ASSAY_USAGE) : ASSAY_OK;
 }

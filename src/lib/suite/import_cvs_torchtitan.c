@@ -378,6 +378,10 @@ static void tt_command(const struct tt *x, json_t *suite)
 	json_object_set_new(suite, "parser", json_string("torchtitan"));
 	json_object_set_new(suite, "nodes", json_integer(x->nodes));
 	json_object_set_new(suite, "gpus_per_node", json_integer(8));
+	/* CVS's completion (_is_training_complete): step: N for N iterations. */
+	json_object_set_new(
+	    suite, "training",
+	    json_pack("{s:I}", "final_step", (json_int_t)strtoll(x->iters, NULL, 10)));
 	sbuf_release(&sb);
 	free(lg), free(sd), free(rt), free(ma), free(toml), free(ep);
 }
@@ -446,47 +450,21 @@ static int tt_combo(struct tt *x, const char *key, const json_t *v, json_t *comb
 static int tt_sweep(struct tt *x, const json_t *root, json_t *suite)
 {
 	const json_t *sw = json_object_get(root, "sweep");
-	const json_t *combos = json_object_get(sw, "combinations"), *runs, *v;
+	const json_t *combos = json_object_get(sw, "combinations"), *v;
 	if (!json_is_object(sw))
 		return assay_cfg_expected(&x->c, "$.sweep", "an object", sw);
 	if (!json_is_object(combos) || !json_object_size(combos))
 		return assay_cfg_expected(&x->c, "$.sweep.combinations", "a non-empty object",
 					  combos);
-	json_t *out = json_object(), *rl = json_array();
+	json_t *out = json_object();
 	json_object_set_new(suite, "combos", out);
-	json_object_set_new(suite, "runs", rl);
 	const char *key;
 	json_object_foreach((json_t *)combos, key, v)
 	{
 		if (tt_combo(x, key, v, out) < 0)
 			return -1;
 	}
-	runs = json_object_get(sw, "runs");
-	if (!runs) {
-		json_object_foreach((json_t *)combos, key, v)
-		    json_array_append_new(rl, json_string(key));
-		return 0;
-	}
-	if (!json_is_array(runs) || !json_array_size(runs))
-		return assay_cfg_expected(&x->c, "$.sweep.runs",
-					  "a non-empty array of combination names", runs);
-	size_t i;
-	json_array_foreach(runs, i, v)
-	{
-		char path[256];
-		assay_json_path_index(path, sizeof(path), "$.sweep.runs", i);
-		const char *r = json_string_value(v);
-		if (!r)
-			return assay_cfg_expected(&x->c, path, "a combination name", v);
-		if (!json_object_get(combos, r))
-			return assay_cfg_fail(&x->c, path,
-					      "\"%s\" names no entry of $.sweep.combinations", r);
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(json_string_value(json_array_get(runs, j)), r))
-				return assay_cfg_fail(&x->c, path, "\"%s\" is listed twice", r);
-		json_array_append_new(rl, json_string(r));
-	}
-	return 0;
+	return cvs_import_runs(&x->c, sw, combos, suite);
 }
 
 /* What CVS does around the command that the suite leaves to the user. */

@@ -85,6 +85,9 @@ void cvs_env_set(json_t *env, const char *name, const char *value);
  * once per text, in im's notes (the importers print them on stderr). */
 void cvs_note(struct assay_import *im, const char *path, const char *fmt, ...) ASSAY_PRINTF(3, 4);
 int cvs_count(struct assay_cfg *c, const char *path, const char *s, long long *out);
+/* $.sweep.runs into the suite's runs: the combinations run, in order (absent:
+ * all of them); -1 on a bad or unknown name, or one listed twice. */
+int cvs_import_runs(struct assay_cfg *c, const json_t *sw, const json_t *combos, json_t *suite);
 void cvs_sh_word(struct sbuf *sb, const char *s);
 json_t *cvs_ordered(const json_t *suite);
 struct assay_import;

@@ -42,6 +42,9 @@ exit: 0
   "results": ["/home/alice/LOGS/jaxmaxtext/jaxmaxtext/{TAG}/out-node0/training.log"],
   "nodes": 1,
   "gpus_per_node": 8,
+  "training": {
+    "final_step": 29
+  },
   "signatures": {
     "errors": {
       "cvs-NCCL ERROR": "NCCL ERROR|NCCL timeout|local work queue catastrophic error",

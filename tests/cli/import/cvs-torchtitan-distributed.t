@@ -45,6 +45,9 @@ exit: 0
   "results": ["/home/alice/LOGS/torchtitan/torchtitan-logs/out-node0/training.log", "/home/alice/LOGS/torchtitan/torchtitan-logs/out-node1/training.log", "/home/alice/LOGS/torchtitan/torchtitan-logs/out-node2/training.log", "/home/alice/LOGS/torchtitan/torchtitan-logs/out-node3/training.log"],
   "nodes": 4,
   "gpus_per_node": 8,
+  "training": {
+    "final_step": 10
+  },
   "launcher": {
     "type": "ssh",
     "cluster_file": "tests/fixtures/cli/import/cluster-4.json"

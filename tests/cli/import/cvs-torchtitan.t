@@ -36,7 +36,10 @@ exit: 0
   "parser": "torchtitan",
   "results": ["/home/alice/LOG_DIR/torchtitan-logs/out-node0/training.log"],
   "nodes": 1,
-  "gpus_per_node": 8
+  "gpus_per_node": 8,
+  "training": {
+    "final_step": 10
+  }
 }
 --- stderr
 tests/fixtures/gate/cvs/mi355_llama3_1_8b_single_config.json: $.config.hf_token_file: not carried over: assay reads no token files: set HF_TOKEN in assay's environment (the suite names it in $.secrets)
