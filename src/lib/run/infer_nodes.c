@@ -101,11 +101,12 @@ bool run_nodes_alive(struct run_ctx *rc, double wait_s, char *why, size_t n)
 	}
 	if (st.end == ASSAY_JOB_RUNNING)
 		return true;
-	if (st.end == ASSAY_JOB_EXITED)
-		snprintf(why, n, "exit code %d%s%s", st.exit_code, st.detail[0] ? ": " : "",
-			 st.detail);
+	if (st.detail[0]) /* the launcher's words name the node */
+		snprintf(why, n, "%s", st.detail);
+	else if (st.end == ASSAY_JOB_EXITED)
+		snprintf(why, n, "exit code %d", st.exit_code);
 	else
-		snprintf(why, n, "%s", st.detail[0] ? st.detail : "it ended");
+		snprintf(why, n, "it ended");
 	return false;
 }
 

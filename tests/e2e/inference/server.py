@@ -15,7 +15,7 @@ real head answers only when the whole model is loaded.
 
 usage: server.py --port P --pidfile FILE [--never-healthy] [--child]
                  [--log-error TEXT] [--host H] [--nnodes N --node-rank R
-                 --dist-init-addr A:P --join-dir DIR [--never-join]]"""
+                 --dist-init-addr A:P --join-dir DIR [--never-join] [--exit STATUS]]"""
 import argparse
 import http.server
 import os
@@ -35,6 +35,7 @@ ap.add_argument("--node-rank", type=int, default=0)
 ap.add_argument("--dist-init-addr", default="")
 ap.add_argument("--join-dir", default=".")
 ap.add_argument("--never-join", action="store_true")
+ap.add_argument("--exit", type=int, default=None)
 args = ap.parse_args()
 
 pids = [os.getpid()]
@@ -42,6 +43,10 @@ if args.child:  # a helper process in the same group, as a real server has
     pids.append(subprocess.Popen(["sleep", "600"]).pid)
 with open(args.pidfile, "a") as f:
     f.write(" ".join(str(p) for p in pids) + "\n")
+
+if args.exit is not None:  # a rank that fails at once
+    print(f"node rank {args.node_rank}: failing with status {args.exit}", flush=True)
+    sys.exit(args.exit)
 
 if args.node_rank > 0:
     print(f"node rank {args.node_rank} of {args.nnodes}: init {args.dist_init_addr}", flush=True)

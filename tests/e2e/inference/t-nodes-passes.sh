@@ -20,5 +20,6 @@ run=$(q "$S" "SELECT run_id FROM runs")
 expect_none_left "assay-$run-"
 expect_grep 'fired up and ready to roll' out/*/server/server.log
 expect_grep "node rank 1 of 2: init $NODE1:29500" out/*/server/server.log
+expect_grep "node rank 1 of 2" out/*/server/nodes/$NODE2.out
 expect_eq "$(q "$S" "SELECT count(*) FROM measurements m JOIN series s ON s.id = m.series WHERE s.metric = 'output_throughput'")" 3 "throughput rows"
 echo ok

@@ -4,6 +4,7 @@
 # kept anyway (planted with the attempt's label, as a network partition
 # would leave one) is ended by `--resume`, which then starts the server
 # again and runs only the cells not finished: every cell stored once.
+# `--cleanup` of a killed run ends what a node kept the same way.
 . "$(dirname "$0")/nodes.sh" "$@"
 nodes_up 2
 nodes_suite suite.json '' 1
@@ -34,4 +35,25 @@ expect_none_left "assay-$run-"
 expect_eq "$(q "$S" "SELECT count(*) FROM cases WHERE outcome = 'passed'")" 3 "cells passed"
 expect_eq "$(q "$S" "SELECT count(*) FROM (SELECT case_id FROM cases GROUP BY run, case_id HAVING count(*) > 1) d")" 0 "cells stored twice"
 expect_eq "$(q "$S" "SELECT count(*) FROM measurements m JOIN series s ON s.id = m.series WHERE s.metric = 'output_throughput'")" 3 "throughput rows"
+
+# Killed again; --cleanup ends what a node kept and runs nothing.
+S2=$(store_new s2)
+"$ASSAY" run --store "$S2" --out out2 --quiet suite.json >run2.txt 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+  [ "$(q "$S2" "SELECT count(*) FROM cases WHERE outcome = 'passed'" 2>/dev/null || echo 0)" -ge 1 ] && break
+  sleep 0.1
+done
+run=$(q "$S2" "SELECT run_id FROM runs")
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+expect_none_left "assay-$run-"
+ssh -F "$ASSAY_SSH_CONFIG" -o BatchMode=yes "$NODE1" \
+  "ASSAY_SSH_LABEL=assay-$run-server-a1-n1 setsid sleep 304 </dev/null >/dev/null 2>&1 &"
+[ -n "$(labelled "assay-$run-server-a1")" ] || fail "the planted process is not running"
+before=$(q "$S2" "SELECT count(*) FROM cases WHERE outcome = 'passed'")
+run_assay 0 run --store "$S2" --out out2 --cleanup last suite.json
+expect_grep "host $NODE1: ended 1 process\(es\) of an earlier attempt" err.txt
+expect_none_left "assay-$run-"
+expect_eq "$(q "$S2" "SELECT count(*) FROM cases WHERE outcome = 'passed'")" "$before" "cells passed (none run by --cleanup)"
 echo ok
