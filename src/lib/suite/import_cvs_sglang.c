@@ -914,19 +914,6 @@ static void describe(json_t *suite, const char *base, const struct sg *x)
 	free(d);
 }
 
-static json_t *ordered(const json_t *suite)
-{
-	static const char *const order[] = {"kind",          "name",    "description", "server",
-					    "combos",        "runs",    "container",   "argv",
-					    "env",           "secrets", "parser",      "context",
-					    "gpus_per_node", "gates",   "launcher",    NULL};
-	json_t *out = json_object();
-	for (size_t i = 0; order[i]; i++)
-		if (json_object_get(suite, order[i]))
-			json_object_set(out, order[i], json_object_get(suite, order[i]));
-	return out;
-}
-
 static int import_all(struct sg *x, const json_t *root, const char *base, json_t *suite,
 		      json_t *env)
 {
@@ -965,25 +952,17 @@ assay_err cvs_import_sglang(const json_t *root, const char *config_path,
 			    const struct assay_import_opts *o, struct assay_import *out,
 			    struct assay_error *e)
 {
-	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = '\0';
-	else
-		dir[0] = '\0';
+	char *dir = cvs_config_dir(config_path);
 	const char *base = strrchr(config_path, '/') ? strrchr(config_path, '/') + 1 : config_path;
 	struct sg x = {.c = {config_path, e}, .o = o, .im = out, .dir = dir};
 	json_t *suite = json_object(), *env = json_object();
 	cvs_suite_name(suite, base);
 	json_object_set_new(suite, "kind", json_string("inference"));
-	int rc = import_all(&x, root, base, suite, env);
-	if (!rc)
-		out->suite = ordered(suite);
-	else
-		strlist_clear(&out->notes);
+	assay_err err = cvs_inference_done(import_all(&x, root, base, suite, env), suite, out, e);
 	json_decref(suite);
 	json_decref(env);
 	free(dir);
 	free(x.head);
 	free(x.dist_init);
-	return rc ? (e->code ? e->code : ASSAY_USAGE) : ASSAY_OK;
+	return err;
 }

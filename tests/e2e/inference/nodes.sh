@@ -44,3 +44,19 @@ SH
  "timeout_s": 120}
 JSON
 }
+
+# run_killed STORE OUT: `assay run` of suite.json killed (SIGKILL) once a
+# cell passed, while its server runs on the nodes; sets RUN to its run id.
+run_killed() {
+  local pid
+  "$ASSAY" run --store "$1" --out "$2" --quiet suite.json >"$T/killed-$2.txt" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 600); do
+    [ "$(q "$1" "SELECT count(*) FROM cases WHERE outcome = 'passed'" 2>/dev/null || echo 0)" -ge 1 ] && break
+    sleep 0.1
+  done
+  RUN=$(q "$1" "SELECT run_id FROM runs")
+  [ -n "$(labelled "assay-$RUN-server-a")" ] || fail "no server process on the nodes (nothing to test)"
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null || true
+}

@@ -9,16 +9,8 @@
 nodes_up 2
 nodes_suite suite.json '' 1
 S=$(store_new s)
-"$ASSAY" run --store "$S" --out out --quiet suite.json >run1.txt 2>&1 &
-pid=$!
-for _ in $(seq 1 600); do
-  [ "$(q "$S" "SELECT count(*) FROM cases WHERE outcome = 'passed'" 2>/dev/null || echo 0)" -ge 1 ] && break
-  sleep 0.1
-done
-run=$(q "$S" "SELECT run_id FROM runs")
-[ -n "$(labelled "assay-$run-server-a1")" ] || fail "no server process on the nodes (nothing to test)"
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
+run_killed "$S" out
+run=$RUN
 expect_none_left "assay-$run-"
 servers_gone
 # (The loopback nodes share this machine's processes: the first host's
@@ -38,15 +30,8 @@ expect_eq "$(q "$S" "SELECT count(*) FROM measurements m JOIN series s ON s.id =
 
 # Killed again; --cleanup ends what a node kept and runs nothing.
 S2=$(store_new s2)
-"$ASSAY" run --store "$S2" --out out2 --quiet suite.json >run2.txt 2>&1 &
-pid=$!
-for _ in $(seq 1 600); do
-  [ "$(q "$S2" "SELECT count(*) FROM cases WHERE outcome = 'passed'" 2>/dev/null || echo 0)" -ge 1 ] && break
-  sleep 0.1
-done
-run=$(q "$S2" "SELECT run_id FROM runs")
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
+run_killed "$S2" out2
+run=$RUN
 expect_none_left "assay-$run-"
 ssh -F "$ASSAY_SSH_CONFIG" -o BatchMode=yes "$NODE1" \
   "ASSAY_SSH_LABEL=assay-$run-server-a1-n1 setsid sleep 304 </dev/null >/dev/null 2>&1 &"
