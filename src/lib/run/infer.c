@@ -306,12 +306,12 @@ static pid_t spawn(const struct strlist *args, const char *cwd, const char *dir,
 }
 
 /* Is the server still running? Here: its leader not exited; on nodes: no
- * node's process ended (waits up to wait_s, taking their output). why:
- * how it ended. */
-static bool server_alive(struct run_ctx *rc, double wait_s, char *why, size_t n)
+ * node's process ended (their output taken). why: how it ended. Once
+ * false, the local server is reaped (server_pid 0): ask no more. */
+static bool server_alive(struct run_ctx *rc, char *why, size_t n)
 {
 	if (rc->server_job)
-		return run_nodes_alive(rc, wait_s, why, n);
+		return run_nodes_alive(rc, 0, why, n);
 	int status;
 	if (waitpid(rc->server_pid, &status, WNOHANG) == rc->server_pid) {
 		rc->server_pid = 0;
@@ -319,7 +319,6 @@ static bool server_alive(struct run_ctx *rc, double wait_s, char *why, size_t n)
 			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 		return false;
 	}
-	nap(wait_s);
 	return true;
 }
 
@@ -332,17 +331,21 @@ static assay_err wait_healthy(struct run_ctx *rc, const char *url, const char *d
 	double t0 = assay_monotonic();
 	char why[600];
 	while (!http_ok(url, 5)) {
+		if (!server_alive(rc, why, sizeof(why)))
+			return assay_error_set(
+			    e, ASSAY_INFRA,
+			    "the server exited (%s) before %s answered; its output: %s/server.log",
+			    why, url, dir);
 		if (assay_monotonic() - t0 >= k->health_timeout_s || run_interrupt_pending(rc))
 			return assay_error_set(e, ASSAY_INFRA,
 					       "the server did not become healthy: %s did not "
 					       "answer 2xx within %gs (health_timeout_s); its "
 					       "output: %s/server.log",
 					       url, k->health_timeout_s, dir);
-		if (!server_alive(rc, 0.5, why, sizeof(why)))
-			return assay_error_set(
-			    e, ASSAY_INFRA,
-			    "the server exited (%s) before %s answered; its output: %s/server.log",
-			    why, url, dir);
+		if (rc->server_job) /* its output taken while waiting; its end seen above */
+			run_nodes_alive(rc, 0.5, why, sizeof(why));
+		else
+			nap(0.5);
 	}
 	return ASSAY_OK;
 }
@@ -384,7 +387,7 @@ assay_err run_server_start(struct run_ctx *rc, struct assay_error *e)
 		return ASSAY_OK;
 	char why[600];
 	if (rc->server_pid > 0 || rc->server_job) {
-		if (server_alive(rc, 0, why, sizeof(why)))
+		if (server_alive(rc, why, sizeof(why)))
 			return ASSAY_OK;
 		run_server_stop(rc); /* what is left of it */
 		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0,
