@@ -54,6 +54,9 @@ struct assay_suite_infer {
 	char *health;            /* the health URL, a template */
 	double health_timeout_s; /* how long to wait for it (default 600) */
 	double stop_grace_s;     /* SIGTERM, then SIGKILL after this (default 30) */
+	/* "nodes": the server runs as one process per node through the suite's
+	 * ssh launcher (its rank variables set on each); 0: on assay's machine. */
+	long long nodes;
 };
 
 /* One variant of a suite (docs/suite.md, "Variants"): what it changes in

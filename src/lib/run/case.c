@@ -412,6 +412,7 @@ static assay_err follow(struct run_ctx *rc, size_t index, const struct assay_sui
 	char where[sizeof(st->where)] = "";
 	do {
 		assay_err err = ops->poll(job, 0.1, st, e);
+		run_server_poll(rc); /* a server on nodes: its output into server.log */
 		if (err == ASSAY_OK)
 			err = tail_logs(w, false, e);
 		if (err != ASSAY_OK)

@@ -216,11 +216,28 @@ void run_server_leftover(struct run_ctx *rc)
 	free(dir);
 }
 
+/* The server is gone: its folder redacted (server.log holds no secret's
+ * value), and said. */
+static void stopped(struct run_ctx *rc)
+{
+	char *dir = server_dir(rc);
+	size_t n = 0;
+	struct assay_error ignore;
+	run_redact_case_dir(rc, dir, &n, &ignore);
+	free(dir);
+	run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, "stopped");
+}
+
 /* Stop the server: SIGTERM to its process group, SIGKILL to what is left
  * after the grace period; the leader reaped. */
 void run_server_stop(struct run_ctx *rc)
 {
 	pid_t pid = rc->server_pid;
+	if (rc->server_job) {
+		run_nodes_stop(rc);
+		stopped(rc);
+		return;
+	}
 	if (pid <= 0)
 		return;
 	rc->server_pid = 0;
@@ -238,37 +255,44 @@ void run_server_stop(struct run_ctx *rc)
 	kill(-pid, SIGKILL);
 	if (!reaped)
 		waitpid(pid, &status, 0);
-	char *dir = server_dir(rc);
-	char *path = xasprintf("%s/server.pid", dir);
+	char *path = xasprintf("%s/server/server.pid", rc->res->run_dir);
 	unlink(path);
-	size_t n = 0;
-	struct assay_error ignore;
-	run_redact_case_dir(rc, dir, &n, &ignore); /* server.log holds no secret's value */
 	free(path);
-	free(dir);
-	run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, "stopped");
+	stopped(rc);
 }
 
-/* Start the server (fork and exec, output to the log); 0 on failure (e). */
-static pid_t spawn(struct run_ctx *rc, const json_t *vars, const char *dir, struct assay_error *e)
+/* The server's argv and cwd, filled from the run's built-ins. */
+static assay_err fill(const struct run_ctx *rc, const json_t *vars, struct strlist *argv,
+		      char **cwd, struct assay_error *e)
 {
 	const struct assay_suite_infer *k = rc->suite.infer;
-	char **argv = xcalloc(k->argv.n + 1, sizeof(*argv));
-	char *cwd = NULL;
 	assay_err err = ASSAY_OK;
 	for (size_t i = 0; i < k->argv.n && err == ASSAY_OK; i++) {
-		char path[64];
+		char path[64], *v = NULL;
 		snprintf(path, sizeof(path), "$.server.argv[%zu]", i);
-		err = expand(rc, k->argv.v[i], vars, path, &argv[i], e);
+		err = expand(rc, k->argv.v[i], vars, path, &v, e);
+		strlist_push(argv, v);
+		free(v);
 	}
 	if (err == ASSAY_OK && k->cwd)
-		err = expand(rc, k->cwd, vars, "$.server.cwd", &cwd, e);
+		err = expand(rc, k->cwd, vars, "$.server.cwd", cwd, e);
+	return err;
+}
+
+/* Start the server here (fork and exec, output to the log); 0 on failure
+ * (e). */
+static pid_t spawn(const struct strlist *args, const char *cwd, const char *dir,
+		   struct assay_error *e)
+{
+	char **argv = xcalloc(args->n + 1, sizeof(*argv));
+	for (size_t i = 0; i < args->n; i++)
+		argv[i] = args->v[i];
 	char *log = xasprintf("%s/server.log", dir);
-	int fd = err == ASSAY_OK ? open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	pid_t pid = 0;
-	if (err == ASSAY_OK && fd < 0)
+	if (fd < 0)
 		assay_error_set(e, ASSAY_INFRA, "cannot write %s: %s", log, strerror(errno));
-	else if (fd >= 0 && (pid = fork()) == 0)
+	else if ((pid = fork()) == 0)
 		exec_server(argv, cwd, fd);
 	if (pid < 0) {
 		assay_error_set(e, ASSAY_INFRA, "cannot start the server: %s", strerror(errno));
@@ -276,12 +300,26 @@ static pid_t spawn(struct run_ctx *rc, const json_t *vars, const char *dir, stru
 	}
 	if (fd >= 0)
 		close(fd);
-	for (size_t i = 0; i < k->argv.n; i++)
-		free(argv[i]);
 	free(argv);
-	free(cwd);
 	free(log);
 	return pid;
+}
+
+/* Is the server still running? Here: its leader not exited; on nodes: no
+ * node's process ended (their output taken). why: how it ended. Once
+ * false, the local server is reaped (server_pid 0): ask no more. */
+static bool server_alive(struct run_ctx *rc, char *why, size_t n)
+{
+	if (rc->server_job)
+		return run_nodes_alive(rc, 0, why, n);
+	int status;
+	if (waitpid(rc->server_pid, &status, WNOHANG) == rc->server_pid) {
+		rc->server_pid = 0;
+		snprintf(why, n, "%s %d", WIFEXITED(status) ? "status" : "signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		return false;
+	}
+	return true;
 }
 
 /* Poll the health URL until it answers 2xx, the server exits or the time
@@ -291,25 +329,55 @@ static assay_err wait_healthy(struct run_ctx *rc, const char *url, const char *d
 {
 	const struct assay_suite_infer *k = rc->suite.infer;
 	double t0 = assay_monotonic();
+	char why[600];
 	while (!http_ok(url, 5)) {
-		int status;
-		if (waitpid(rc->server_pid, &status, WNOHANG) == rc->server_pid) {
-			rc->server_pid = 0;
+		if (!server_alive(rc, why, sizeof(why)))
 			return assay_error_set(
 			    e, ASSAY_INFRA,
-			    "the server exited (%s %d) before %s answered; its output: "
-			    "%s/server.log",
-			    WIFEXITED(status) ? "status" : "signal",
-			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), url, dir);
-		}
+			    "the server exited (%s) before %s answered; its output: %s/server.log",
+			    why, url, dir);
 		if (assay_monotonic() - t0 >= k->health_timeout_s || run_interrupt_pending(rc))
 			return assay_error_set(e, ASSAY_INFRA,
 					       "the server did not become healthy: %s did not "
 					       "answer 2xx within %gs (health_timeout_s); its "
 					       "output: %s/server.log",
 					       url, k->health_timeout_s, dir);
-		nap(0.5);
+		if (rc->server_job) /* its output taken while waiting; its end seen above */
+			run_nodes_alive(rc, 0.5, why, sizeof(why));
+		else
+			nap(0.5);
 	}
+	return ASSAY_OK;
+}
+
+/* Start it, here or on its nodes, and say so. */
+static assay_err start(struct run_ctx *rc, const json_t *vars, const char *dir, const char *url,
+		       struct assay_error *e)
+{
+	struct strlist argv = STRLIST_INIT;
+	char *cwd = NULL;
+	assay_err err = fill(rc, vars, &argv, &cwd, e);
+	long long nodes = rc->suite.infer->nodes;
+	if (err == ASSAY_OK && nodes > 0)
+		err = run_nodes_start(rc, &argv, cwd, dir, e);
+	else if (err == ASSAY_OK && (rc->server_pid = spawn(&argv, cwd, dir, e)) == 0)
+		err = ASSAY_INFRA;
+	strlist_clear(&argv);
+	free(cwd);
+	if (err != ASSAY_OK)
+		return err;
+	rc->server_started = true;
+	char *shown = assay_redactor_str(&rc->redact, url); /* a token in the URL */
+	char *text;
+	if (nodes > 0) {
+		text = xasprintf("started on %lld node(s), waiting for %s", nodes, shown);
+	} else {
+		write_pidfile(rc, rc->server_pid);
+		text = xasprintf("started (pid %ld), waiting for %s", (long)rc->server_pid, shown);
+	}
+	run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, text);
+	free(text);
+	free(shown);
 	return ASSAY_OK;
 }
 
@@ -317,11 +385,11 @@ assay_err run_server_start(struct run_ctx *rc, struct assay_error *e)
 {
 	if (!rc->suite.infer)
 		return ASSAY_OK;
-	if (rc->server_pid > 0) {
-		int status;
-		if (waitpid(rc->server_pid, &status, WNOHANG) == 0)
-			return ASSAY_OK; /* still running */
-		rc->server_pid = 0;
+	char why[600];
+	if (rc->server_pid > 0 || rc->server_job) {
+		if (server_alive(rc, why, sizeof(why)))
+			return ASSAY_OK;
+		run_server_stop(rc); /* what is left of it */
 		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0,
 			  "exited during the last case: starting it again");
 	}
@@ -333,19 +401,10 @@ assay_err run_server_start(struct run_ctx *rc, struct assay_error *e)
 		run_server_leftover(rc);
 	if (err == ASSAY_OK)
 		err = expand(rc, rc->suite.infer->health, vars, "$.server.health", &url, e);
-	if (err == ASSAY_OK && (rc->server_pid = spawn(rc, vars, dir, e)) == 0)
-		err = ASSAY_INFRA;
-	if (err == ASSAY_OK) {
-		rc->server_started = true;
-		write_pidfile(rc, rc->server_pid);
-		char *shown = assay_redactor_str(&rc->redact, url); /* a token in the URL */
-		char *text =
-		    xasprintf("started (pid %ld), waiting for %s", (long)rc->server_pid, shown);
-		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, text);
-		free(text);
-		free(shown);
+	if (err == ASSAY_OK)
+		err = start(rc, vars, dir, url, e);
+	if (err == ASSAY_OK)
 		err = wait_healthy(rc, url, dir, e);
-	}
 	if (err != ASSAY_OK) {
 		if (err == ASSAY_USAGE)
 			err = ASSAY_INFRA;

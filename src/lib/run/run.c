@@ -676,6 +676,7 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 	rc.o = o;
 	rc.res = res;
 	rc.t0 = assay_monotonic();
+	rc.server_log = -1;
 	struct assay_case_list done = {0};
 	json_t *prev = NULL;
 	assay_err err = assay_suite_load(o->suite_file, &rc.suite, e);

@@ -29,6 +29,10 @@ struct run_ctx {
 	/* Inference suites (infer.c): the server's process (0: none running). */
 	pid_t server_pid;
 	bool server_started; /* started in this attempt */
+	/* A server on nodes (infer_nodes.c): its launcher job (NULL: none
+	 * running) and its server.log, which the job's output is appended to. */
+	struct assay_job *server_job;
+	int server_log;
 };
 
 /* Run one case to its outcome (store begin and finish included). ASSAY_INFRA
@@ -134,6 +138,17 @@ void run_server_stop(struct run_ctx *rc);
 /* End the server a killed attempt of the run left running (its session, as
  * <run>/server/server.pid records it), and say so: --resume and --cleanup. */
 void run_server_leftover(struct run_ctx *rc);
+/* A server on nodes (infer_nodes.c), through the suite's launcher: one
+ * process per node, its output appended to dir/server.log. start: argv and
+ * cwd filled; ASSAY_INFRA (e) when it cannot start. alive: polls it for up
+ * to wait_s (its output written); false once it ended (why says how).
+ * stop: every node's processes ended, the job released. poll: drain its
+ * output while a case runs (no-op without one). */
+assay_err run_nodes_start(struct run_ctx *rc, const struct strlist *argv, const char *cwd,
+			  const char *dir, struct assay_error *e);
+bool run_nodes_alive(struct run_ctx *rc, double wait_s, char *why, size_t n);
+void run_nodes_stop(struct run_ctx *rc);
+void run_server_poll(struct run_ctx *rc);
 
 void case_outcome_release(struct assay_case_outcome *o);
 /* Set outcome, failure and a printf-style reason (redacted). */

@@ -16,6 +16,7 @@
 #include "assay/cfg.h"
 #include "assay/import.h"
 #include "assay/json.h"
+#include "assay/launch.h"
 #include "suite_int.h"
 
 struct sg {
@@ -25,6 +26,11 @@ struct sg {
 	const char *dir;
 	const json_t *cfg, *bp, *bench;
 	char bp_path[256], bench_path[320], th_path[300];
+	/* sglang_distributed (--cluster): the server on the cluster file's
+	 * first `nodes` hosts, rank 0 on head; the ranks meet at dist_init. */
+	bool dist;
+	long long nodes, pp; /* pp: pipeline_parallelism */
+	char *head, *dist_init;
 };
 
 /* t with {user-id} replaced, as CVS's loader does. */
@@ -185,6 +191,12 @@ static int cells_to_combos(struct sg *x, const json_t *th, const char *file, lon
 			id = xasprintf("isl%lld-osl%lld-c%lld-tp%lld-pp%lld", c[0], c[1], c[4],
 				       c[2], c[3]);
 		}
+		if (x->dist && c[3] != x->pp)
+			cvs_note(x->im, x->th_path,
+				 "a cell's PP differs from pipeline_parallelism (%lld), which the "
+				 "server runs with: each cell is gated with its own thresholds, as "
+				 "CVS's benchmark test does, and its rows carry pp %lld",
+				 x->pp, x->pp);
 		if (c[2] != tp)
 			cvs_note(
 			    x->im, x->th_path,
@@ -277,13 +289,18 @@ static json_t *number(const char *s)
 /* CVS's env script (setup_server_container_env), the config's NCCL and
  * gloo settings and container_config.env_dict (_legacy_server_env), then
  * add_export_env: into env, literal. */
-static int import_env(struct sg *x, const char *model, const char *tp, json_t *env)
+static int import_env(struct sg *x, const char *model, const char *tp, const char *pp, json_t *env)
 {
-	static const char *const net[][2] = {{"NCCL_IB_HCA", "nccl_ib_hca"},
-					     {"NCCL_IB_GID_INDEX", "nccl_ib_gid_index"},
-					     {"NCCL_SOCKET_IFNAME", "nccl_socket_ifname"},
-					     {"GLOO_SOCKET_IFNAME", "gloo_socket_ifname"},
-					     {"GLOO_TCP_IFNAME", "gloo_tcp_ifname"}};
+	/* The variable, the key, and sglang_distributed_lib.py's default (its
+	 * _apply_inf_defaults; it sets GLOO_TCP_IFNAME from
+	 * gloo_socket_ifname). sglang_single sets only what the config has. */
+	static const char *const net[][4] = {
+	    {"NCCL_IB_HCA", "nccl_ib_hca", "nccl_ib_hca",
+	     "rdma0,rdma1,rdma2,rdma3,rdma4,rdma5,rdma6,rdma7"},
+	    {"NCCL_IB_GID_INDEX", "nccl_ib_gid_index", "nccl_ib_gid_index", "1"},
+	    {"NCCL_SOCKET_IFNAME", "nccl_socket_ifname", "nccl_socket_ifname", "eno0"},
+	    {"GLOO_SOCKET_IFNAME", "gloo_socket_ifname", "gloo_socket_ifname", "eno0"},
+	    {"GLOO_TCP_IFNAME", "gloo_tcp_ifname", "gloo_socket_ifname", "eno0"}};
 	char *t = NULL;
 	if (text(x, x->cfg, "$.config", "nccl_debug", "ERROR", &t) < 0)
 		return -1;
@@ -292,8 +309,11 @@ static int import_env(struct sg *x, const char *model, const char *tp, json_t *e
 	cvs_env_set(env, "HSA_FORCE_FINE_GRAIN_PCIE", "1");
 	cvs_env_set(env, "MODEL", model);
 	cvs_env_set(env, "TP", tp);
+	if (x->dist)
+		cvs_env_set(env, "PP", pp);
 	for (size_t i = 0; i < ARRAY_SIZE(net); i++) {
-		if (text(x, x->cfg, "$.config", net[i][1], NULL, &t) < 0)
+		if (text(x, x->cfg, "$.config", net[i][x->dist ? 2 : 1], x->dist ? net[i][3] : NULL,
+			 &t) < 0)
 			return -1;
 		if (t && *t)
 			cvs_env_set(env, net[i][0], t);
@@ -380,12 +400,46 @@ static int add_flags(struct sg *x, json_t *argv)
 	return 0;
 }
 
+struct parts {
+	char *model, *tp, *pp, *nnodes, *port, *host, *prompts;
+};
+
+static void parts_release(struct parts *p)
+{
+	free(p->model);
+	free(p->tp);
+	free(p->pp);
+	free(p->nnodes);
+	free(p->port);
+	free(p->host);
+	free(p->prompts);
+}
+
+/* sglang_distributed: each node's shell adds its rank (the ssh launcher's
+ * NODE_RANK) and, unless the config names it, the head's address as the
+ * other nodes reach it (MASTER_ADDR) at dist_init_port, then runs the
+ * rest: launch_server as CVS's launch_server writes it per node. */
+static void dist_prefix(const struct sg *x, json_t *argv)
+{
+	char *script = x->dist_init[0] == ':'
+			   ? xasprintf("exec \"$@\" --node-rank \"$NODE_RANK\" --dist-init-addr "
+				       "\"$MASTER_ADDR%s\"",
+				       x->dist_init)
+			   : xstrdup("exec \"$@\" --node-rank \"$NODE_RANK\"");
+	lit(argv, "bash");
+	lit(argv, "-c");
+	lit(argv, script);
+	lit(argv, "sglang-node");
+	free(script);
+}
+
 /* The server: `env` with the server's variables, then CVS's launch_server
  * (sglang_single_lib.py, launch_server; dtype and kv-cache dtype "auto" as
- * CVS's tests pass them); health on the client's host and port; CVS's wait:
- * 120 s, then 15 polls 120 s apart. */
-static int server_block(struct sg *x, const char *model, const char *tp, const char *host,
-			const char *port, const json_t *env, json_t *suite)
+ * CVS's tests pass them; sglang_distributed_lib.py adds --pp-size,
+ * --nnodes, --node-rank and --dist-init-addr); health on the client's host
+ * and port (distributed: the head's, from assay's host); CVS's wait: 120 s,
+ * then 15 polls 120 s apart. */
+static int server_block(struct sg *x, const struct parts *p, const json_t *env, json_t *suite)
 {
 	char *mem = NULL, *level = NULL;
 	if (text(x, x->bp, x->bp_path, "memory_fraction", "0.85", &mem) < 0 ||
@@ -396,6 +450,8 @@ static int server_block(struct sg *x, const char *model, const char *tp, const c
 	json_t *argv = json_array();
 	const char *key;
 	const json_t *v;
+	if (x->dist)
+		dist_prefix(x, argv);
 	json_array_append_new(argv, json_string("env"));
 	json_object_foreach((json_t *)env, key, v)
 	{
@@ -407,31 +463,43 @@ static int server_block(struct sg *x, const char *model, const char *tp, const c
 				    "-m",
 				    "sglang.launch_server",
 				    "--model",
-				    model,
+				    p->model,
 				    "--host",
 				    "0.0.0.0",
 				    "--port",
-				    port,
+				    p->port,
 				    "--dtype",
 				    "auto",
 				    "--kv-cache-dtype",
 				    "auto",
 				    "--trust-remote-code",
 				    "--tp-size",
-				    tp,
-				    "--disable-radix-cache",
-				    "--disable-cuda-graph",
-				    "--mem-fraction-static",
-				    mem};
+				    p->tp};
 	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
 		lit(argv, head[i]);
+	if (x->dist) {
+		const char *const d[] = {"--pp-size", p->pp, "--nnodes", p->nnodes};
+		for (size_t i = 0; i < ARRAY_SIZE(d); i++)
+			lit(argv, d[i]);
+		if (x->dist_init[0] != ':') {
+			lit(argv, "--dist-init-addr");
+			lit(argv, x->dist_init);
+		}
+	}
+	const char *const tail[] = {"--disable-radix-cache", "--disable-cuda-graph",
+				    "--mem-fraction-static", mem};
+	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
+		lit(argv, tail[i]);
 	int rc = add_flags(x, argv);
 	lit(argv, "--log-level");
 	lit(argv, level);
-	char *url = xasprintf("http://%s:%s/health", host, port), *l = cvs_literal(url);
-	json_object_set_new(suite, "server",
-			    json_pack("{s:o, s:s, s:i}", "argv", argv, "health", l,
-				      "health_timeout_s", 120 + 15 * 120));
+	char *url = xasprintf("http://%s:%s/health", x->dist ? x->head : p->host, p->port);
+	char *l = cvs_literal(url);
+	json_t *sv = json_pack("{s:o, s:s, s:i}", "argv", argv, "health", l, "health_timeout_s",
+			       120 + 15 * 120);
+	if (x->dist)
+		json_object_set_new(sv, "nodes", json_integer(x->nodes));
+	json_object_set_new(suite, "server", sv);
 	free(l);
 	free(url);
 	free(mem);
@@ -578,6 +646,50 @@ static bool listed(const char *const *keys, const char *key)
 	return key[0] == '_';
 }
 
+/* sglang_distributed's own settings, as the suite carries them. */
+static const char *const dist_keys[] = {"server_node_list",
+					"dist_init_port",
+					"dist_init_addr",
+					"nic_type",
+					"hca_id_prefix",
+					"mount_vol",
+					NULL};
+
+/* What sglang_distributed does that the suite does otherwise. */
+static void dist_notes(struct sg *x)
+{
+	if (json_object_get(x->cfg, "server_node_list"))
+		cvs_note(x->im, "$.config.server_node_list",
+			 "the server runs on the first %lld node(s) of %s, in its order (rank 0 "
+			 "on %s), as the ssh launcher takes them",
+			 x->nodes, x->o->cluster_file, x->head);
+	if (json_object_get(x->cfg, "benchmark_serv_node"))
+		cvs_note(x->im, "$.config.benchmark_serv_node",
+			 "the client runs on %s, the server's rank 0, against 127.0.0.1 (CVS's "
+			 "client host when benchmark_serv_node is rank 0); assay asks "
+			 "http://%s:PORT/health from its own host",
+			 x->head, x->head);
+	static const char *const nic[] = {"nic_type", "hca_id_prefix", "mount_vol"};
+	for (size_t i = 0; i < ARRAY_SIZE(nic); i++)
+		if (json_object_get(x->cfg, nic[i])) {
+			char p[128];
+			assay_json_path_key(p, sizeof(p), "$.config", nic[i]);
+			cvs_note(
+			    x->im, p,
+			    "CVS's NIC setup scripts and ibv device checks read it; assay runs "
+			    "neither");
+		}
+	cvs_note(x->im, "$.config.container_image",
+		 "each node's server runs on the node, outside the container (the client runs "
+		 "in it on %s): sglang.launch_server must be installed on every node; CVS's "
+		 "container also sets LD_LIBRARY_PATH and PYTHONPATH for its image, and its env "
+		 "script LD_LIBRARY_PATH for Mooncake",
+		 x->head);
+	cvs_note(x->im, "$.config.nnodes",
+		 "CVS starts ranks above 0 with --host set to their node's name; here every "
+		 "rank gets --host 0.0.0.0 (only rank 0 serves HTTP)");
+}
+
 /* What CVS does that the suite leaves to the user, one note each. */
 static void lifecycle_notes(struct sg *x, const json_t *root)
 {
@@ -593,16 +705,19 @@ static void lifecycle_notes(struct sg *x, const json_t *root)
 	    {"benchmark_serv_node", "the server runs on the host assay runs on"},
 	    {"data_cache_dir", "CVS sets it as a default and passes it to no command"}};
 	for (size_t i = 0; i < ARRAY_SIZE(why); i++)
-		if (json_object_get(x->cfg, why[i][0])) {
+		if (json_object_get(x->cfg, why[i][0]) &&
+		    !(x->dist && !strcmp(why[i][0], "benchmark_serv_node"))) {
 			char p[256];
 			assay_json_path_key(p, sizeof(p), "$.config", why[i][0]);
 			cvs_note(x->im, p, "%s", why[i][1]);
 		}
-	cvs_note(
-	    x->im, "$.config.container_image",
-	    "the inference server runs on this host, outside the container (the client runs in "
-	    "it): start sglang.launch_server where it is installed; CVS's container also sets "
-	    "LD_LIBRARY_PATH and PYTHONPATH for its image");
+	if (x->dist)
+		dist_notes(x);
+	else
+		cvs_note(x->im, "$.config.container_image",
+			 "the inference server runs on this host, outside the container (the "
+			 "client runs in it): start sglang.launch_server where it is installed; "
+			 "CVS's container also sets LD_LIBRARY_PATH and PYTHONPATH for its image");
 	cvs_note(
 	    x->im, x->bp_path,
 	    "CVS also runs an RMSNorm kernel test, probes the OpenAI endpoints and checks dmesg "
@@ -634,7 +749,7 @@ static void lifecycle_notes(struct sg *x, const json_t *root)
 	{
 		char p[256];
 		assay_json_path_key(p, sizeof(p), "$.config", key);
-		if (!listed(cfg_keys, key))
+		if (!listed(cfg_keys, key) && !(x->dist && listed(dist_keys, key)))
 			cvs_note(x->im, p, "not a key CVS's SGLang loader reads");
 	}
 	json_object_foreach((json_t *)x->bp, key, v)
@@ -661,9 +776,10 @@ static int import_context(struct sg *x, const char *model, const char *tp, const
 	}
 	char *lm = cvs_literal(model);
 	json_t *ctx = json_pack(
-	    "{s:s, s:o, s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "model", lm, "tp", number(tp), "pp",
-	    "{PP}", "isl", "{ISL}", "osl", "{OSL}", "concurrency", "{CONC}", "num_prompts",
-	    number(prompts), "model_num_params", number(params), "peak_gpu_tflops", number(peak));
+	    "{s:s, s:o, s:o, s:s, s:s, s:s, s:o, s:o, s:o}", "model", lm, "tp", number(tp), "pp",
+	    x->dist ? json_integer(x->pp) : json_string("{PP}"), "isl", "{ISL}", "osl", "{OSL}",
+	    "concurrency", "{CONC}", "num_prompts", number(prompts), "model_num_params",
+	    number(params), "peak_gpu_tflops", number(peak));
 	json_object_set_new(suite, "context", ctx);
 	free(lm);
 	free(params);
@@ -671,26 +787,20 @@ static int import_context(struct sg *x, const char *model, const char *tp, const
 	return 0;
 }
 
-struct parts {
-	char *model, *tp, *pp, *nnodes, *port, *host, *prompts;
-};
-
-static void parts_release(struct parts *p)
+/* CVS's nnodes when the config has none: server_node_list's length, else 1. */
+static const char *nodes_default(const struct sg *x, char buf[24])
 {
-	free(p->model);
-	free(p->tp);
-	free(p->pp);
-	free(p->nnodes);
-	free(p->port);
-	free(p->host);
-	free(p->prompts);
+	const json_t *l = json_object_get(x->cfg, "server_node_list");
+	snprintf(buf, 24, "%zu", json_is_array(l) ? json_array_size(l) : (size_t)1);
+	return buf;
 }
 
 /* The settings every part needs, checked. */
 static int import_head(struct sg *x, const json_t *root, struct parts *p)
 {
 	long long tp, nn, np;
-	char tpp[384], npp[384];
+	char def[24];
+	char tpp[384], npp[384], ppp[384];
 	x->cfg = json_object_get(root, "config");
 	if (!json_is_object(x->cfg))
 		return assay_cfg_expected(&x->c, "$.config", "an object", x->cfg);
@@ -698,7 +808,7 @@ static int import_head(struct sg *x, const json_t *root, struct parts *p)
 	    text(x, x->bp, x->bp_path, "model", "openai/gpt-oss-120b", &p->model) < 0 ||
 	    text(x, x->bp, x->bp_path, "tensor_parallelism", "8", &p->tp) < 0 ||
 	    text(x, x->bp, x->bp_path, "pipeline_parallelism", "1", &p->pp) < 0 ||
-	    text(x, x->cfg, "$.config", "nnodes", "1", &p->nnodes) < 0 ||
+	    text(x, x->cfg, "$.config", "nnodes", nodes_default(x, def), &p->nnodes) < 0 ||
 	    text(x, x->cfg, "$.config", "proxy_router_serv_port", "8000", &p->port) < 0 ||
 	    text(x, x->cfg, "$.config", "client_host", "127.0.0.1", &p->host) < 0 ||
 	    text(x, x->bench, x->bench_path, "num_prompts", NULL, &p->prompts) < 0)
@@ -708,40 +818,100 @@ static int import_head(struct sg *x, const json_t *root, struct parts *p)
 	if (!p->prompts)
 		return assay_cfg_fail(&x->c, x->bench_path,
 				      "missing key \"num_prompts\" (CVS's client needs it)");
+	assay_json_path_key(ppp, sizeof(ppp), x->bp_path, "pipeline_parallelism");
 	if (cvs_count(&x->c, tpp, p->tp, &tp) < 0 || cvs_count(&x->c, npp, p->prompts, &np) < 0 ||
+	    cvs_count(&x->c, ppp, p->pp, &x->pp) < 0 ||
 	    cvs_count(&x->c, "$.config.nnodes", p->nnodes, &nn) < 0)
 		return -1;
-	if (nn > 1)
-		return assay_cfg_fail(&x->c, "$.config.nnodes",
-				      "%lld nodes: assay imports CVS's single-node SGLang configs "
-				      "(sglang_single), not its distributed ones",
-				      nn);
+	x->nodes = nn;
+	x->dist = nn > 1;
 	return 0;
+}
+
+/* Which of CVS's SGLang tests runs the config: sglang_distributed when it
+ * lists server_node_list (or more than one node), sglang_disagg_distributed
+ * when it gives prefill and decode roles instead (refused); each needs the
+ * cluster file, sglang_single none. */
+static int pick_test(struct sg *x)
+{
+	if (!json_object_get(x->cfg, "server_node_list")) {
+		static const char *const roles[] = {"prefill_node_list", "decode_node_list",
+						    "proxy_router_node"};
+		for (size_t i = 0; i < ARRAY_SIZE(roles); i++)
+			if (json_object_get(x->cfg, roles[i])) {
+				char path[128];
+				assay_json_path_key(path, sizeof(path), "$.config", roles[i]);
+				return assay_cfg_fail(
+				    &x->c, path,
+				    "prefill and decode servers and a router "
+				    "(sglang_disagg_distributed): assay does not import CVS's "
+				    "disaggregated SGLang configs yet");
+			}
+	}
+	if (x->dist && !x->o->cluster_file)
+		return assay_cfg_fail(&x->c, "$.config.nnodes",
+				      "%lld nodes (sglang_distributed): give the CVS cluster file "
+				      "it runs on (--cluster FILE): each node's "
+				      "sglang.launch_server takes its node rank and the head's "
+				      "address from the ssh launcher (docs/import.md)",
+				      x->nodes);
+	if (!x->dist && x->o->cluster_file)
+		return assay_cfg_fail(&x->c, "$",
+				      "--cluster %s: a single-node SGLang config starts its "
+				      "server on the host assay runs on; run the suite there, "
+				      "without --cluster",
+				      x->o->cluster_file);
+	return 0;
+}
+
+/* sglang_distributed on the cluster file's nodes: CVS starts rank i on
+ * server_node_list[i]; the suite's server runs on the file's first nnodes
+ * hosts (the ssh launcher takes them in order, rank 0 first), so a file
+ * with fewer is refused. Its ranks meet at dist_init_addr, else rank 0's
+ * address, on dist_init_port. */
+static int dist_setup(struct sg *x, json_t *suite)
+{
+	struct strlist hosts = STRLIST_INIT;
+	if (assay_ssh_cluster_hosts(x->o->cluster_file, &hosts, x->c.err) != ASSAY_OK)
+		return -1;
+	size_t n = hosts.n;
+	x->head = n ? xstrdup(hosts.v[0]) : NULL;
+	strlist_clear(&hosts);
+	if ((long long)n < x->nodes)
+		return assay_cfg_fail(&x->c, "$.config.nnodes",
+				      "%lld nodes, but %s lists %zu: CVS starts one server rank "
+				      "per node and has none for the rest",
+				      x->nodes, x->o->cluster_file, n);
+	char *addr = NULL, *port = NULL;
+	long long pn;
+	int rc = text(x, x->cfg, "$.config", "dist_init_addr", NULL, &addr) < 0 ||
+			 text(x, x->cfg, "$.config", "dist_init_port", "40001", &port) < 0 ||
+			 cvs_count(&x->c, "$.config.dist_init_port", port, &pn) < 0
+		     ? -1
+		     : 0;
+	if (!rc)
+		x->dist_init = xasprintf("%s:%s", addr && *addr ? addr : "", port);
+	free(addr);
+	free(port);
+	if (!rc)
+		json_object_set_new(
+		    suite, "launcher",
+		    json_pack("{s:s, s:s}", "type", "ssh", "cluster_file", x->o->cluster_file));
+	return rc;
 }
 
 static void describe(json_t *suite, const char *base, const struct sg *x)
 {
-	char *d = xasprintf("ROCm/cvs %s (sglang_single, %s) as an assay suite, written by `assay "
-			    "import cvs`: assay starts sglang.launch_server, waits for /health and "
-			    "runs sglang.bench_serving against it once per threshold cell.",
-			    base, x->bp_path + strlen("$.benchmark_params."));
+	char *d =
+	    xasprintf("ROCm/cvs %s (%s, %s) as an assay suite, written by `assay import "
+		      "cvs`: assay starts sglang.launch_server%s, waits for /health and "
+		      "runs sglang.bench_serving against it once per threshold cell.",
+		      base, x->dist ? "sglang_distributed" : "sglang_single",
+		      x->bp_path + strlen("$.benchmark_params."), x->dist ? " on every node" : "");
 	char *l = cvs_literal(d);
 	json_object_set_new(suite, "description", json_string(l));
 	free(l);
 	free(d);
-}
-
-static json_t *ordered(const json_t *suite)
-{
-	static const char *const order[] = {"kind",          "name",    "description", "server",
-					    "combos",        "runs",    "container",   "argv",
-					    "env",           "secrets", "parser",      "context",
-					    "gpus_per_node", "gates",   "launcher",    NULL};
-	json_t *out = json_object();
-	for (size_t i = 0; order[i]; i++)
-		if (json_object_get(suite, order[i]))
-			json_object_set(out, order[i], json_object_get(suite, order[i]));
-	return out;
 }
 
 static int import_all(struct sg *x, const json_t *root, const char *base, json_t *suite,
@@ -749,18 +919,17 @@ static int import_all(struct sg *x, const json_t *root, const char *base, json_t
 {
 	struct parts p = {0};
 	int rc = import_head(x, root, &p);
-	if (!rc && x->o->cluster_file)
-		rc = assay_cfg_fail(&x->c, "$",
-				    "--cluster %s: an inference suite starts its server on the "
-				    "host assay runs on; run the suite there, without --cluster",
-				    x->o->cluster_file);
+	if (!rc)
+		rc = pick_test(x);
+	if (!rc && x->dist)
+		rc = dist_setup(x, suite);
 	long long tp = rc ? 0 : strtoll(p.tp, NULL, 10);
 	if (!rc)
 		rc = import_gates(x, tp, suite);
 	if (!rc)
-		rc = import_env(x, p.model, p.tp, env);
+		rc = import_env(x, p.model, p.tp, p.pp, env);
 	if (!rc)
-		rc = server_block(x, p.model, p.tp, p.host, p.port, env, suite);
+		rc = server_block(x, &p, env, suite);
 	if (!rc)
 		rc = client_argv(x, p.host, p.port, p.prompts, suite);
 	if (!rc)
@@ -783,23 +952,17 @@ assay_err cvs_import_sglang(const json_t *root, const char *config_path,
 			    const struct assay_import_opts *o, struct assay_import *out,
 			    struct assay_error *e)
 {
-	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = '\0';
-	else
-		dir[0] = '\0';
+	char *dir = cvs_config_dir(config_path);
 	const char *base = strrchr(config_path, '/') ? strrchr(config_path, '/') + 1 : config_path;
 	struct sg x = {.c = {config_path, e}, .o = o, .im = out, .dir = dir};
 	json_t *suite = json_object(), *env = json_object();
 	cvs_suite_name(suite, base);
 	json_object_set_new(suite, "kind", json_string("inference"));
-	int rc = import_all(&x, root, base, suite, env);
-	if (!rc)
-		out->suite = ordered(suite);
-	else
-		strlist_clear(&out->notes);
+	assay_err err = cvs_inference_done(import_all(&x, root, base, suite, env), suite, out, e);
 	json_decref(suite);
 	json_decref(env);
 	free(dir);
-	return rc ? (e->code ? e->code : ASSAY_USAGE) : ASSAY_OK;
+	free(x.head);
+	free(x.dist_init);
+	return err;
 }

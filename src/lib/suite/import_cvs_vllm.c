@@ -551,17 +551,35 @@ static void describe(json_t *suite, const char *base, const json_t *root)
 }
 
 /* The suite's keys in hand-written order. */
-static json_t *ordered(const json_t *suite)
+/* An inference importer's folder of the config ("" for the working one)
+ * and its suite once built: the keys in the order docs/import.md shows, or,
+ * on an error (rc), no suite and no notes. */
+char *cvs_config_dir(const char *config_path)
+{
+	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	else
+		dir[0] = '\0';
+	return dir;
+}
+
+assay_err cvs_inference_done(int rc, const json_t *suite, struct assay_import *out,
+			     struct assay_error *e)
 {
 	static const char *const order[] = {
 	    "kind",      "name",          "description", "server",   "combos", "runs",
 	    "container", "argv",          "env",         "secrets",  "parser", "results",
 	    "context",   "gpus_per_node", "gates",       "launcher", NULL};
-	json_t *out = json_object();
+	if (rc) {
+		strlist_clear(&out->notes);
+		return e->code ? e->code : ASSAY_USAGE;
+	}
+	out->suite = json_object();
 	for (size_t i = 0; order[i]; i++)
 		if (json_object_get(suite, order[i]))
-			json_object_set(out, order[i], json_object_get(suite, order[i]));
-	return out;
+			json_object_set(out->suite, order[i], json_object_get(suite, order[i]));
+	return ASSAY_OK;
 }
 
 /* The pieces in order; -1 on the first error. */
@@ -613,11 +631,7 @@ assay_err cvs_import_vllm(const json_t *root, const char *config_path,
 			  const struct assay_import_opts *o, struct assay_import *out,
 			  struct assay_error *e)
 {
-	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = '\0';
-	else
-		dir[0] = '\0';
+	char *dir = cvs_config_dir(config_path);
 	const char *base = strrchr(config_path, '/') ? strrchr(config_path, '/') + 1 : config_path;
 	struct vl x = {.c = {config_path, e}, .o = o, .im = out, .dir = dir};
 	x.params = json_object_get(root, "params");
@@ -625,14 +639,10 @@ assay_err cvs_import_vllm(const json_t *root, const char *config_path,
 	json_t *suite = json_object(), *env = json_object();
 	cvs_suite_name(suite, base);
 	json_object_set_new(suite, "kind", json_string("inference"));
-	int rc = import_all(&x, root, base, suite, env);
-	if (!rc)
-		out->suite = ordered(suite);
-	else
-		strlist_clear(&out->notes);
+	assay_err err = cvs_inference_done(import_all(&x, root, base, suite, env), suite, out, e);
 	json_decref(suite);
 	json_decref(env);
 	free(x.shared_fs);
 	free(dir);
-	return rc ? (e->code ? e->code : ASSAY_USAGE) : ASSAY_OK;
+	return err;
 }

@@ -20,8 +20,8 @@ const char *const assay_suite_inference_keys[] = {
     COMMON_KEYS, "combos",  "runs",          "argv",     "cwd",    "parser", "results",
     "logs",      "context", "gpus_per_node", "training", "server", NULL};
 
-static const char *const server_keys[] = {"argv",         "cwd", "health", "health_timeout_s",
-					  "stop_grace_s", NULL};
+static const char *const server_keys[] = {"argv",         "cwd",   "health", "health_timeout_s",
+					  "stop_grace_s", "nodes", NULL};
 /* What a server template may name: the run's, not a case's. */
 static const char *const server_vars[] = {"RUN_ID", "OUT", "HOST", "RUN_DIR", NULL};
 
@@ -116,6 +116,30 @@ static int parse_server(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		   : 0;
 }
 
+/* $.server.nodes: the server on that many of the ssh launcher's hosts, one
+ * process per node; its processes carry the label of a case named
+ * "server", so no case may be named so. */
+static int parse_nodes(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	const json_t *v = json_object_get(json_object_get(doc, "server"), "nodes");
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 1)
+		return assay_cfg_expected(c, "$.server.nodes", "an integer >= 1", v);
+	if (strcmp(s->launcher_name, "ssh"))
+		return assay_cfg_fail(c, "$.server.nodes",
+				      "a server on nodes is started through the ssh launcher; "
+				      "this suite's launcher is %s",
+				      s->launcher_name);
+	for (size_t i = 0; i < s->n_cases; i++)
+		if (!strcmp(s->cases[i].id, "server"))
+			return assay_cfg_fail(c, "$.server.nodes",
+					      "a case is named \"server\", the name the "
+					      "server's processes carry on the nodes: rename it");
+	s->infer->nodes = json_integer_value(v);
+	return 0;
+}
+
 int suite_parse_inference(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
 {
 	s->infer = xcalloc(1, sizeof(*s->infer));
@@ -123,7 +147,9 @@ int suite_parse_inference(struct assay_cfg *c, const json_t *doc, struct assay_s
 		return -1;
 	/* The cases, the client's argv and the results: the command kind's
 	 * (the keys it reads and inference has not are refused above). */
-	return suite_parse_command(c, doc, s);
+	if (suite_parse_command(c, doc, s) < 0)
+		return -1;
+	return parse_nodes(c, doc, s);
 }
 
 void suite_plan_inference(const struct assay_suite *s, const json_t *vars,

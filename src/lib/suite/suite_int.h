@@ -91,6 +91,13 @@ int cvs_import_runs(struct assay_cfg *c, const json_t *sw, const json_t *combos,
 void cvs_sh_word(struct sbuf *sb, const char *s);
 json_t *cvs_ordered(const json_t *suite);
 struct assay_import;
+/* The inference importers' (import_cvs_vllm.c, import_cvs_sglang.c): the
+ * config's folder ("" for the working one), and the end of an import that
+ * returned rc: the suite's keys in their documented order into out, or, on
+ * an error, no notes and e's code. */
+char *cvs_config_dir(const char *config_path);
+assay_err cvs_inference_done(int rc, const json_t *suite, struct assay_import *out,
+			     struct assay_error *e);
 struct assay_import_opts;
 assay_err cvs_import_legacy(const json_t *root, const char *config_path,
 			    const struct assay_import_opts *o, struct assay_import *out,

@@ -5,7 +5,7 @@ given), then prints its Namespace line and the "Serving Benchmark Result"
 block (sglang_block.py: bench_serving's own format strings) to stdout and,
 with --result FILE, to FILE (CVS's benchmark_results.log).
 
-usage: client.py --port P --random-input ISL --random-output OSL
+usage: client.py [--host H] --port P --random-input ISL --random-output OSL
                  --max-concurrency C --num-prompts N [--result FILE]
                  [--mode ok|crash|no-result] [--sleep S]"""
 import argparse
@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sglang_block import block, figures  # noqa: E402
 
 ap = argparse.ArgumentParser()
+ap.add_argument("--host", default="127.0.0.1")
 ap.add_argument("--port", type=int, required=True)
 ap.add_argument("--random-input", type=int, required=True)
 ap.add_argument("--random-output", type=int, required=True)
@@ -28,7 +29,7 @@ ap.add_argument("--mode", default="ok")
 ap.add_argument("--sleep", type=float, default=0)
 args = ap.parse_args()
 
-with urllib.request.urlopen("http://127.0.0.1:%d/v1/models" % args.port, timeout=30) as r:
+with urllib.request.urlopen("http://%s:%d/v1/models" % (args.host, args.port), timeout=30) as r:
     r.read()
 print("Namespace(backend='sglang', dataset_name='random', num_prompts=%d, "
       "random_input_len=%d, random_output_len=%d, max_concurrency=%d)\n"
