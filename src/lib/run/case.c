@@ -358,6 +358,14 @@ static void decide_end(struct run_ctx *rc, const struct assay_suite_case *c,
 		free(why);
 		return;
 	}
+	if (st->exit_code == 4 && rc->suite.coll && rc->suite.coll->assay_coll) {
+		/* assay-coll's exit 4: its backend cannot run here (nccl without a
+		 * GPU, shm across nodes); its one stderr line says why. */
+		const char *why = w->errlines.first.len ? w->errlines.first.buf
+							: "assay-coll: backend unsupported here";
+		case_outcome_set(rc, out, ASSAY_OUTCOME_UNSUPPORTED, ASSAY_FAILURE_NONE, "%s", why);
+		return;
+	}
 	if (st->exit_code != 0) {
 		const struct stderr_lines *l = &w->errlines;
 		if (l->first.len && strcmp(l->first.buf, l->last.buf))

@@ -224,28 +224,12 @@ static int add_case(struct assay_cfg *c, struct assay_suite *s, const struct axe
 	return check_templates(c, s, k->vars);
 }
 
-/* What assay-coll builds (docs/collectives.md): every nccl-tests type (and
- * rccl-tests' fp8 spellings, dtypes[] above) and the mpi and shm backends.
- * Anything else is refused when the suite loads, not by each case that runs
- * it. */
-static int check_built(struct assay_cfg *c, const struct assay_suite_coll *k)
-{
-	if (strcmp(k->backend, "mpi") && strcmp(k->backend, "shm"))
-		return assay_cfg_fail(
-		    c, "$.backend",
-		    "%s is not built into assay-coll (no \"binary\"): expected mpi "
-		    "or shm",
-		    k->backend);
-	return 0;
-}
-
 int suite_parse_collective(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
 {
 	struct axes a = {STRLIST_INIT, STRLIST_INIT, NULL, NULL, 0, 0};
 	int rc = -1;
 	s->coll = xcalloc(1, sizeof(*s->coll));
-	if (parse_settings(c, doc, s) < 0 || parse_axes(c, doc, &a) < 0 ||
-	    (s->coll->assay_coll && check_built(c, s->coll) < 0))
+	if (parse_settings(c, doc, s) < 0 || parse_axes(c, doc, &a) < 0)
 		goto out;
 	/* One program per operation: a fixed binary runs one. */
 	if (a.ops.n > 1 && !s->coll->assay_coll && !strstr(s->coll->binary, "{OP}")) {
