@@ -45,6 +45,9 @@ struct ep_timed_check {
 	int64_t calls;                   /* timed calls checked */
 	int64_t dispatches, combines;    /* dispatch outputs, combine outputs checked */
 	int64_t failed;                  /* checked calls that failed on some rank */
+	/* --mode low-latency (verify_ll.c): verdict.failures is indexed by
+	 * enum assay_ep_ll_check and verdict.max_relative_error is calc_diff */
+	bool ll;
 };
 struct ep_verify;
 
@@ -193,6 +196,18 @@ void ep_verify_reasons(const struct ep_point *pt, bool with_tokens, struct strli
 /* The artifact's correctness.timed of a point (a new reference), null when
  * no timed call was checked. */
 struct json_t *ep_verify_json(const struct ep_point *pt);
+/* For a mode with its own buffers and oracle (verify_ll.c), verify.c's
+ * machinery: hash, the 64-bit hash of n bytes the checks compare; open,
+ * start the point's checks (err: the error of the accepted pass, what an
+ * identical call has); count, after a checked call's comparison, add its
+ * verdict (call: failures per check, the error of what it combined), count
+ * it as a dispatch, a combine or both by comp, and meet in the barrier that
+ * ends every checked call. pick, before (which calls the mode's own, see
+ * below), after, finish, reasons and json work as in normal mode. */
+uint64_t ep_verify_hash(const void *p, size_t n);
+void ep_verify_open(struct ep_run *run, struct ep_point *pt, double err);
+void ep_verify_count(struct ep_run *run, struct ep_point *pt, int comp,
+		     const struct assay_ep_verdict *call);
 /* Reduce one rank's verdict across ranks: failures summed, the error the
  * maximum (NaN on any rank stays NaN). */
 void ep_verdict_reduce(struct ep_run *run, const struct assay_ep_verdict *mine,
@@ -255,6 +270,12 @@ struct json_t;
 void ep_ll_point_json(const struct ep_run *run, const struct ep_point *pt, struct json_t *doc);
 void ep_ll_case_json(const struct ep_run *run, struct json_t *c);
 void ep_ll_print_point(const struct ep_run *run, const struct ep_point *pt);
+/* Its timed-call checks (verify_ll.c): capture what the pass before timing
+ * accepted (after a valid pass 0; nothing with --verify off); before/after
+ * a checked call, which ep_verify_before/after hand over to in this mode. */
+void ep_ll_verify_capture(struct ep_run *run, struct ep_point *pt);
+void ep_ll_verify_before(struct ep_run *run, struct ep_point *pt, int comp);
+void ep_ll_verify_after(struct ep_run *run, struct ep_point *pt, int comp);
 
 /* Subcommands, each with its option table (opt.h, shared with assay): the
  * help, man page and completion come from it. */

@@ -356,11 +356,6 @@ static int check_ll(struct ep_run *run, const struct run_args *a)
 		return ep_usage("run", "--round-scale applies to --precision fp8 only");
 	if (run->inject)
 		return ep_usage("run", "--inject applies to --mode normal only");
-	/* Timed-call checks (verify.c) are normal mode's: the low-latency
-	 * oracle checks the untimed calls before and after timing. */
-	if (a->verify && strcmp(a->verify, "off"))
-		return ep_usage("run", "--verify %s applies to --mode normal only", a->verify);
-	run->verify = EP_VERIFY_OFF;
 	if (a->max_disp && a->max_disp < top)
 		return ep_usage(
 		    "run", "--max-dispatch-tokens %lld is below the ladder's largest entry %lld",

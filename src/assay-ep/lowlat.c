@@ -17,37 +17,7 @@
 #include "assay/json.h"
 #include "assay/util.h"
 #include "bench.h"
-
-struct ll_point {
-	struct assay_ep_ll ll;
-	bool shm;
-	int32_t *ids;                /* [T][K] this rank's top-k ids (masked) */
-	const float *weights;        /* [T][K] */
-	uint16_t *x;                 /* [T][H] this rank's tokens (BF16) */
-	unsigned char *msgs;         /* [T][msg_bytes]: dispatch casts into it */
-	int32_t *sent;               /* [experts]: messages sent per expert */
-	int64_t *pos;                /* [T][K] (mpi): message index in sendbuf */
-	int64_t *eoff;               /* [experts] (mpi): first message of each expert */
-	struct assay_ep_ll_recv rv;  /* dispatch's packed output */
-	const unsigned char **block; /* [le][ep]: received messages per source */
-	int32_t *bcount;             /* [le][ep] */
-	uint16_t *y;                 /* [le][slots][H]: the expert output (combine input) */
-	uint16_t *out;               /* [T][H]: combine output */
-	float *acc;
-	const uint16_t **rows; /* [T][K]: the rows combine sums */
-	/* shm: one window; every rank's raw messages [le][ep][max], counts
-	 * [le][ep] and combine buffer [experts][max][H] */
-	MPI_Win win;
-	unsigned char **raw;
-	int32_t **rawcnt;
-	uint16_t **comb;
-	/* mpi */
-	MPI_Datatype msg_t, row_t;
-	unsigned char *sendbuf, *recvbuf;
-	uint16_t *yback, *back;
-	int *ecnt_send, *ecnt_recv, *scount, *sdispl, *rcount, *rdispl;
-	int64_t recv_cap, send_cap;
-};
+#include "lowlat.h"
 
 static size_t page_round(size_t n)
 {
@@ -64,6 +34,33 @@ static bool mutant(const char *name)
 	const char *m = getenv("ASSAY_EP_MUTANT");
 	return m && !strcmp(m, name);
 }
+
+/* And two lazy calls that only the timed-call checks (verify_ll.c) catch:
+ * "ll-idle-after-dispatch": a dispatch does nothing when the call before it
+ * was a dispatch too (every timed dispatch of a trial after its first);
+ * "ll-idle-combine": a combine does nothing unless an oracle pass restaged
+ * the expert output since the last combine (every timed combine). Both
+ * passes see correct calls. Every rank makes the same calls in the same
+ * order, so the ranks idle together and skip no collective alone.
+ * Whether this dispatch (or, with dispatch false, this combine) idles. */
+static bool ll_restaged;
+static bool ll_mutant_idle(bool dispatch)
+{
+	static bool after_dispatch;
+	bool idle = dispatch ? after_dispatch && mutant("ll-idle-after-dispatch")
+			     : !ll_restaged && mutant("ll-idle-combine");
+	if (!dispatch)
+		ll_restaged = false;
+	after_dispatch = dispatch;
+	return idle;
+}
+#define LL_MUTANT_IDLE(dispatch)                                                                   \
+	do {                                                                                       \
+		if (ll_mutant_idle(dispatch))                                                      \
+			return;                                                                    \
+	} while (0)
+#else
+#define LL_MUTANT_IDLE(dispatch) ((void)0)
 #endif
 
 /* ---- dispatch ---- */
@@ -82,6 +79,7 @@ static void ll_cast(struct ep_run *run, struct ll_point *s)
 
 static void shm_ll_dispatch(struct ep_run *run, struct ep_point *pt)
 {
+	LL_MUTANT_IDLE(true);
 	struct ll_point *s = pt->be;
 	const struct assay_ep_ll *ll = &s->ll;
 	int64_t K = ll->p.topk, P = ll->p.ep, nle = ll->local_experts, me = run->rank;
@@ -144,6 +142,7 @@ static void mpi_ll_pack(struct ep_run *run, struct ll_point *s)
 
 static void mpi_ll_dispatch(struct ep_run *run, struct ep_point *pt)
 {
+	LL_MUTANT_IDLE(true);
 	struct ll_point *s = pt->be;
 	const struct assay_ep_ll *ll = &s->ll;
 	int64_t P = ll->p.ep, nle = ll->local_experts;
@@ -193,6 +192,7 @@ static void ll_reduce(struct ll_point *s)
 /* Each packed row (le, i) of source src is token src_info of src. */
 static void shm_ll_combine(struct ep_run *run, struct ep_point *pt)
 {
+	LL_MUTANT_IDLE(false);
 	struct ll_point *s = pt->be;
 	const struct assay_ep_ll *ll = &s->ll;
 	int64_t P = ll->p.ep, nle = ll->local_experts, H = ll->p.hidden, K = ll->p.topk;
@@ -227,6 +227,7 @@ static void shm_ll_combine(struct ep_run *run, struct ep_point *pt)
 
 static void mpi_ll_combine(struct ep_run *run, struct ep_point *pt)
 {
+	LL_MUTANT_IDLE(false);
 	struct ll_point *s = pt->be;
 	const struct assay_ep_ll *ll = &s->ll;
 	int64_t P = ll->p.ep, nle = ll->local_experts, H = ll->p.hidden, K = ll->p.topk;
@@ -369,11 +370,11 @@ static void ll_release(struct ep_run *run, struct ep_point *pt)
 		MPI_CHECK(MPI_Type_free(&s->msg_t));
 		MPI_CHECK(MPI_Type_free(&s->row_t));
 	}
-	void *bufs[] = {s->ids,       s->x,      s->msgs,   s->sent,    s->block,
-			s->bcount,    s->y,      s->out,    s->acc,     s->rows,
-			s->raw,       s->rawcnt, s->comb,   s->sendbuf, s->recvbuf,
-			s->yback,     s->back,   s->pos,    s->eoff,    s->ecnt_send,
-			s->ecnt_recv, s->scount, s->sdispl, s->rcount,  s->rdispl};
+	void *bufs[] = {s->ids,    s->x,         s->msgs,      s->sent,   s->block,  s->bcount,
+			s->y,      s->out,       s->acc,       s->rows,   s->raw,    s->rawcnt,
+			s->comb,   s->sendbuf,   s->recvbuf,   s->yback,  s->back,   s->pos,
+			s->eoff,   s->ecnt_send, s->ecnt_recv, s->scount, s->sdispl, s->rcount,
+			s->rdispl, s->vcount,    s->vlayout};
 	for (size_t i = 0; i < ARRAY_SIZE(bufs); i++)
 		free(bufs[i]);
 	assay_ep_ll_recv_release(&s->rv);
@@ -421,6 +422,9 @@ static void ll_oracle(struct ep_run *run, struct ep_point *pt, int pass)
 	run->be->dispatch(run, pt);
 	assay_ep_ll_check_dispatch(&s->ll, &pt->r, run->rank, &s->rv, &v);
 	assay_ep_ll_expert(&s->ll, &s->rv, s->y);
+#ifdef ASSAY_EP_MUTANT_LL
+	ll_restaged = true;
+#endif
 	run->be->combine(run, pt);
 	assay_ep_ll_check_combine(&s->ll, &pt->r, run->rank, s->out, &v);
 	struct assay_ep_ll_verdict *out = &pt->ll_verdict[pass];
@@ -443,9 +447,12 @@ void ep_ll_run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 	ll_stage(run, pt, tokens);
 	ll_oracle(run, pt, 0);
 	if (pt->valid)
+		ep_ll_verify_capture(run, pt);
+	if (pt->valid)
 		ep_time_point(run, pt, NULL);
 	if (pt->valid)
 		ll_oracle(run, pt, 1);
+	ep_verify_finish(run, pt);
 	ll_release(run, pt);
 }
 
@@ -464,6 +471,8 @@ double ep_ll_point_memory(const struct ep_run *run, int64_t tokens)
 	const struct assay_timing *tm = &run->timing;
 	double nsamp = (double)tm->trials * (double)tm->iters_per_trial;
 	double nchain = (double)tm->chain_trials * (double)(tm->chain_pairs - tm->chain_drop);
+	need += (double)ll.local_experts * (P * 8 + 4); /* timed-call checks (verify_ll.c) */
+	need += nsamp * 3 + (double)tm->chain_trials * (double)tm->chain_pairs;
 	return need + nsamp * 8 * 4 * 3 + nchain * 8 * (3 + P) + (1 << 20);
 }
 
@@ -484,6 +493,7 @@ void ep_ll_failure_reasons(const struct ep_run *run, struct strlist *reasons)
 					strlist_push(reasons, m);
 					free(m);
 				}
+		ep_verify_reasons(pt, true, reasons);
 	}
 }
 
@@ -505,10 +515,15 @@ static json_t *ll_verdict_json(const struct ep_point *pt, int pass)
 	return json_pack("{s:o, s:o}", "diff", real_or_null(v->diff), "checks", checks);
 }
 
-/* The larger calc_diff of the passes run (NaN when one was not finite). */
+/* The largest calc_diff of the passes run and the checked timed calls (NaN
+ * when one was not finite). */
 static double ll_point_diff(const struct ep_point *pt)
 {
 	double worst = 0;
+	if (pt->timed.checked && isnan(pt->timed.verdict.max_relative_error))
+		return NAN;
+	if (pt->timed.checked)
+		worst = pt->timed.verdict.max_relative_error;
 	for (int pass = 0; pass < 2; pass++) {
 		if (!pt->checked[pass])
 			continue;
@@ -531,6 +546,11 @@ void ep_ll_point_json(const struct ep_run *run, const struct ep_point *pt, json_
 						 pass ? "after" : "before",
 						 assay_ep_ll_check_name((enum assay_ep_ll_check)c),
 						 (long long)pt->ll_verdict[pass].failures[c]));
+	struct strlist timed_why = STRLIST_INIT;
+	ep_verify_reasons(pt, false, &timed_why);
+	for (size_t i = 0; i < timed_why.n; i++)
+		json_array_append_new(reasons, json_string(timed_why.v[i]));
+	strlist_clear(&timed_why);
 	json_object_set_new(doc, "reasons", reasons);
 	json_object_set_new(doc, "correctness",
 			    json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:o}", "measure", "calc_diff",
@@ -538,7 +558,7 @@ void ep_ll_point_json(const struct ep_run *run, const struct ep_point *pt, json_
 				      "max_diff", real_or_null(ll_point_diff(pt)),
 				      "max_relative_error", json_null(), "before",
 				      ll_verdict_json(pt, 0), "after", ll_verdict_json(pt, 1),
-				      "timed", json_null())); /* --verify: normal mode's */
+				      "timed", ep_verify_json(pt)));
 }
 
 void ep_ll_case_json(const struct ep_run *run, json_t *c)

@@ -16,7 +16,9 @@
  * before the poison: the last call ended in a collective and peers write a
  * rank's receive region only after the next call's count exchange, which
  * waits for that rank (the ceiling's pattern rounds, which copy into shm's
- * regions and end without one, are followed by a barrier: harness.c). */
+ * regions and end without one, are followed by a barrier: harness.c).
+ * --mode low-latency poisons and compares its own buffers (verify_ll.c)
+ * and shares the rest: seed, picks, counts, verdict, artifact. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,10 @@ static bool writes_combine(int comp)
 
 void ep_verify_before(struct ep_run *run, struct ep_point *pt, int comp)
 {
+	if (run->ll) {
+		ep_ll_verify_before(run, pt, comp);
+		return;
+	}
 	if (writes_dispatch(comp))
 		run->be->poison_dispatch(run, pt);
 	if (writes_combine(comp)) {
@@ -164,6 +170,10 @@ static int64_t failures(const struct assay_ep_verdict *v)
 
 void ep_verify_after(struct ep_run *run, struct ep_point *pt, int comp)
 {
+	if (run->ll) {
+		ep_ll_verify_after(run, pt, comp);
+		return;
+	}
 	struct ep_verify *vf = pt->verify;
 	int64_t before = failures(&vf->v);
 	if (writes_dispatch(comp)) {
@@ -231,19 +241,29 @@ void ep_verify_finish(struct ep_run *run, struct ep_point *pt)
 	ep_verify_free(pt);
 }
 
+/* The name of the point's check c: low-latency's (enum assay_ep_ll_check)
+ * or normal mode's; NULL past the mode's last. */
+static const char *timed_check_name(const struct ep_timed_check *tc, int c)
+{
+	if (tc->ll)
+		return c < ASSAY_EP_LL_CHECKS ? assay_ep_ll_check_name((enum assay_ep_ll_check)c)
+					      : NULL;
+	return c < ASSAY_EP_CHECK_COUNT ? assay_ep_check_name((enum assay_ep_check)c) : NULL;
+}
+
 void ep_verify_reasons(const struct ep_point *pt, bool with_tokens, struct strlist *out)
 {
 	const struct ep_timed_check *tc = &pt->timed;
-	for (int c = 0; c < ASSAY_EP_CHECK_COUNT && tc->checked; c++) {
+	for (int c = 0; timed_check_name(tc, c) && tc->checked; c++) {
 		if (!tc->verdict.failures[c])
 			continue;
 		char *tok =
 		    with_tokens ? xasprintf("tokens %lld: ", (long long)pt->p.tokens) : xstrdup("");
-		char *m = xasprintf("%stimed calls: %s failed (%lld; %lld of %lld checked calls "
-				    "failed)",
-				    tok, assay_ep_check_name((enum assay_ep_check)c),
-				    (long long)tc->verdict.failures[c], (long long)tc->failed,
-				    (long long)tc->calls);
+		char *m =
+		    xasprintf("%stimed calls: %s failed (%lld; %lld of %lld checked calls "
+			      "failed)",
+			      tok, timed_check_name(tc, c), (long long)tc->verdict.failures[c],
+			      (long long)tc->failed, (long long)tc->calls);
 		strlist_push(out, m);
 		free(m);
 		free(tok);
@@ -256,10 +276,10 @@ json_t *ep_verify_json(const struct ep_point *pt)
 	if (!tc->checked)
 		return json_null();
 	json_t *checks = json_object();
-	for (int c = 0; c < ASSAY_EP_CHECK_COUNT; c++) {
-		if (c == ASSAY_EP_CHECK_ROUTING)
+	for (int c = 0; timed_check_name(tc, c); c++) {
+		if (c == ASSAY_EP_CHECK_ROUTING && !tc->ll)
 			continue; /* compared once per pass, not per call */
-		json_object_set_new(checks, assay_ep_check_name((enum assay_ep_check)c),
+		json_object_set_new(checks, timed_check_name(tc, c),
 				    json_pack("{s:b, s:I}", "pass", tc->verdict.failures[c] == 0,
 					      "failures", (json_int_t)tc->verdict.failures[c]));
 	}
@@ -267,6 +287,40 @@ json_t *ep_verify_json(const struct ep_point *pt)
 	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}", "calls", (json_int_t)tc->calls,
 			 "dispatches", (json_int_t)tc->dispatches, "combines",
 			 (json_int_t)tc->combines, "failed_calls", (json_int_t)tc->failed,
-			 "max_relative_error", isfinite(e) ? json_real(e) : json_null(), "checks",
-			 checks);
+			 tc->ll ? "diff" : "max_relative_error",
+			 isfinite(e) ? json_real(e) : json_null(), "checks", checks);
+}
+
+/* ---- for a mode with its own buffers and oracle (verify_ll.c) ---- */
+
+uint64_t ep_verify_hash(const void *p, size_t n)
+{
+	return bytes_hash(p, n);
+}
+
+void ep_verify_open(struct ep_run *run, struct ep_point *pt, double err)
+{
+	struct ep_verify *vf = xcalloc(1, sizeof(*vf));
+	vf->v.max_relative_error = err;
+	vf->ncap = check_capacity(run);
+	vf->failed = xcalloc(vf->ncap ? vf->ncap : 1, 1);
+	pt->verify = vf;
+}
+
+void ep_verify_count(struct ep_run *run, struct ep_point *pt, int comp,
+		     const struct assay_ep_verdict *call)
+{
+	struct ep_verify *vf = pt->verify;
+	for (int c = 0; c < ASSAY_EP_CHECK_COUNT; c++)
+		vf->v.failures[c] += call->failures[c];
+	if (writes_combine(comp)) {
+		double a = vf->v.max_relative_error, b = call->max_relative_error;
+		vf->v.max_relative_error = isnan(a) || isnan(b) ? NAN : fmax(a, b);
+		vf->combines++;
+	}
+	vf->dispatches += writes_dispatch(comp);
+	if (failures(call) && (size_t)vf->calls < vf->ncap)
+		vf->failed[vf->calls] = 1;
+	vf->calls++;
+	MPI_CHECK(MPI_Barrier(run->comm));
 }

@@ -95,6 +95,9 @@ for p in doc["points"]:
                  f"{timed['dispatches']} dispatches, {timed['combines']} combines with --verify {mode}")
         if (timed["failed_calls"] > 0) != bool(failed_timed) or "routing_identical" in timed["checks"]:
             fail(f"tokens {p['tokens']}: timed checks inconsistent: {timed}")
+        # Low-latency (verify_ll.c): its own checks and calc_diff.
+        if ll and (set(timed["checks"]) != want_ll or "diff" not in timed):
+            fail(f"tokens {p['tokens']}: low-latency timed checks {timed}")
     if any(v["pass"] != (v["failures"] == 0) for v in before.values()):
         fail("pass and failures disagree")
     if want == "success":
