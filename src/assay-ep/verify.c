@@ -224,11 +224,12 @@ void ep_verify_before(struct ep_run *run, struct ep_point *pt, int comp)
 	if (writes_dispatch(comp))
 		run->be->poison_dispatch(run, pt);
 	if (writes_combine(comp)) {
-		/* The host backends' combine (ep_reduce) writes the output with
-		 * non-temporal stores, which would first have to write back lines
-		 * memset made dirty: the checked combine took 2-3x an unchecked one. */
+		/* The host backends' combine (ep_reduce, but for its scalar
+		 * loop) writes the output with non-temporal stores, which would
+		 * first have to write back lines memset made dirty: the checked
+		 * combine took 2-3x an unchecked one. */
 		size_t n = (size_t)(pt->p.tokens * pt->p.hidden) * sizeof(*pt->out);
-		if (run->be->host_data)
+		if (run->be->host_data && strcmp(ep_reduce_names[ep_reduce_isa()], "scalar"))
 			fill_nt(pt->out, n);
 		else
 			memset(pt->out, 0xFF, n);
