@@ -240,8 +240,8 @@ void ep_verify_before(struct ep_run *run, struct ep_point *pt, int comp)
 
 /* After the hash read them, shm's received lines are shared between this
  * rank's cache and the peers' that wrote them, and the next dispatch had to
- * take them back one store at a time: 5-10x an unchecked dispatch (memcpy
- * routine, EP 2, 1-64 tokens). Writing one byte of each line back (the
+ * take them back one store at a time: 4-10x an unchecked dispatch (memcpy
+ * routine, EP 2, 1-8 tokens; docs/performance.md). Writing one byte of each line back (the
  * same value) makes this rank their one owner, as the poison does before
  * the checked call, so the next dispatch costs what the checked one did.
  * Only for dispatches with memcpy: non-temporal stores find the lines
