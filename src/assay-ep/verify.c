@@ -20,11 +20,15 @@
  * --mode low-latency poisons and compares its own buffers (verify_ll.c)
  * and shares the rest: seed, picks, counts, verdict, artifact. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "assay/json.h"
 #include "assay/util.h"
@@ -41,11 +45,6 @@ struct ep_verify {
 	int64_t calls, dispatches, combines;
 };
 
-static inline uint64_t rotl64(uint64_t x, int r)
-{
-	return x << r | x >> (64 - r);
-}
-
 static uint64_t mix64(uint64_t v)
 {
 	v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -53,28 +52,82 @@ static uint64_t mix64(uint64_t v)
 	return v ^ (v >> 31);
 }
 
-/* A 64-bit hash of n bytes: four independent lanes over 8-byte words (add
- * the word times an odd constant, rotate, multiply), so it reads at about
- * memory speed; equal bytes hash equal, and a difference goes unnoticed
- * with probability about 2^-64. Not for adversaries: for a backend's bugs. */
+/* The hash of what a checked call wrote: 32 lanes of 64 bits; 8-byte word k
+ * of each 256-byte block goes to lane k, as h = rotl64((h + w) * K, 29),
+ * which for a given h changes with w and for a given w with h, so a lane
+ * whose words differ anywhere ends different. The lanes are then chained
+ * through mix64 with the length. Equal bytes hash equal; a difference
+ * within one lane always shows, one spread over several goes unnoticed with
+ * probability about 2^-64. Not for adversaries: for a backend's bugs. The
+ * lanes are independent, so they run as vectors: the widest the CPU has
+ * (AVX-512 at about the speed of memset here, 10x the scalar 4-lane hash
+ * this replaced, which was most of what checking cost), all giving the same
+ * hash. */
+#define HASH_LANES 32
+#define HASH_BLOCK (HASH_LANES * 8)
+#define HASH_K     0x9E3779B185EBCA87ull
+typedef void hash_blocks_fn(uint64_t *lanes, const unsigned char *p, size_t nblocks);
+
+/* One function per vector type T: HASH_BLOCK / sizeof(T) vectors, kept in
+ * registers across the blocks (the inner loop unrolled). */
+// clang-format off
+#define HASH_BLOCKS(name, attr, T)                                                  \
+	attr static void name(uint64_t *lanes, const unsigned char *p, size_t nblocks) \
+	{                                                                           \
+		T h[HASH_BLOCK / sizeof(T)], w;                                     \
+		memcpy(h, lanes, HASH_BLOCK);                                       \
+		for (size_t b = 0; b < nblocks; b++, p += HASH_BLOCK) {             \
+			_Pragma("GCC unroll 32")                                    \
+			for (size_t k = 0; k < HASH_BLOCK / sizeof(T); k++) {       \
+				memcpy(&w, p + k * sizeof(T), sizeof(T));           \
+				h[k] = (h[k] + w) * HASH_K;                         \
+				h[k] = h[k] << 29 | h[k] >> 35;                     \
+			}                                                           \
+		}                                                                   \
+		memcpy(lanes, h, HASH_BLOCK);                                       \
+	}
+// clang-format on
+
+HASH_BLOCKS(hash_blocks_scalar, , uint64_t)
+#if defined(__x86_64__) && defined(__GNUC__)
+typedef uint64_t u64x4 __attribute__((vector_size(32)));
+typedef uint64_t u64x8 __attribute__((vector_size(64)));
+HASH_BLOCKS(hash_blocks_avx2, __attribute__((target("avx2"))), u64x4)
+HASH_BLOCKS(hash_blocks_avx512, __attribute__((target("avx512f,avx512dq"))), u64x8)
+#endif
+
+static hash_blocks_fn *hash_blocks_pick(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
+		return hash_blocks_avx512;
+	if (__builtin_cpu_supports("avx2"))
+		return hash_blocks_avx2;
+#endif
+	return hash_blocks_scalar;
+}
+
 static uint64_t bytes_hash(const unsigned char *p, size_t n)
 {
-	const uint64_t c1 = 0x9E3779B185EBCA87ull, c2 = 0xC2B2AE3D27D4EB4Full;
-	uint64_t h[4] = {c1, c2, ~c1, ~c2}, w;
-	size_t i = 0;
-	for (; i + 32 <= n; i += 32)
-		for (int k = 0; k < 4; k++) {
-			memcpy(&w, p + i + 8 * (size_t)k, 8);
-			h[k] = rotl64(h[k] + w * c2, 31) * c1;
-		}
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h[0] = rotl64(h[0] + w * c2, 31) * c1;
+	static hash_blocks_fn *blocks;
+	if (!blocks)
+		blocks = hash_blocks_pick();
+	uint64_t lanes[HASH_LANES];
+	unsigned char tail[HASH_BLOCK] = {0};
+	for (int k = 0; k < HASH_LANES; k++)
+		lanes[k] = HASH_K * (uint64_t)(2 * k + 1);
+	if (n >= HASH_BLOCK)
+		blocks(lanes, p, n / HASH_BLOCK);
+	/* The last partial block zero-padded (the length tells it apart). */
+	if (n % HASH_BLOCK) {
+		memcpy(tail, p + n / HASH_BLOCK * HASH_BLOCK, n % HASH_BLOCK);
+		blocks(lanes, tail, 1);
 	}
-	for (; i < n; i++)
-		h[1] = rotl64(h[1] + p[i] * c2, 31) * c1;
-	return mix64(mix64(h[0]) ^ rotl64(mix64(h[1]), 17) ^ rotl64(mix64(h[2]), 34) ^
-		     rotl64(mix64(h[3]), 51) ^ n);
+	uint64_t h = mix64(n);
+	for (int k = 0; k < HASH_LANES; k++)
+		h = mix64(h ^ lanes[k]);
+	return h;
 }
 
 void ep_verify_seed(struct ep_run *run)
@@ -145,6 +198,29 @@ static bool writes_combine(int comp)
 	return comp != EP_DISPATCH;
 }
 
+/* n bytes of 0xFF with non-temporal stores (fenced): the lines leave the
+ * cache, as the previous call's non-temporal stores left them. */
+static void fill_nt(void *dst, size_t n)
+{
+	unsigned char *d = dst;
+	size_t i = 0;
+#if defined(__SSE2__)
+	size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+	const __m128i ff = _mm_set1_epi8(-1);
+	if (n >= head + 64) {
+		memset(d, 0xFF, head);
+		for (i = head; i + 64 <= n; i += 64) {
+			_mm_stream_si128((__m128i *)(d + i), ff);
+			_mm_stream_si128((__m128i *)(d + i + 16), ff);
+			_mm_stream_si128((__m128i *)(d + i + 32), ff);
+			_mm_stream_si128((__m128i *)(d + i + 48), ff);
+		}
+		_mm_sfence();
+	}
+#endif
+	memset(d + i, 0xFF, n - i);
+}
+
 void ep_verify_before(struct ep_run *run, struct ep_point *pt, int comp)
 {
 	if (run->ll) {
@@ -154,10 +230,34 @@ void ep_verify_before(struct ep_run *run, struct ep_point *pt, int comp)
 	if (writes_dispatch(comp))
 		run->be->poison_dispatch(run, pt);
 	if (writes_combine(comp)) {
-		memset(pt->out, 0xFF, (size_t)(pt->p.tokens * pt->p.hidden) * sizeof(*pt->out));
+		/* The host backends' combine (ep_reduce, but for its scalar
+		 * loop) writes the output with non-temporal stores, which would
+		 * first have to write back lines memset made dirty: the checked
+		 * combine took 2-3x an unchecked one. */
+		size_t n = (size_t)(pt->p.tokens * pt->p.hidden) * sizeof(*pt->out);
+		if (run->be->host_data && strcmp(ep_reduce_names[ep_reduce_isa()], "scalar"))
+			fill_nt(pt->out, n);
+		else
+			memset(pt->out, 0xFF, n);
 		run->be->poison_combine(run, pt);
 	}
 	MPI_CHECK(MPI_Barrier(run->comm));
+}
+
+/* After the hash read them, shm's received lines are shared between this
+ * rank's cache and the peers' that wrote them, and the next dispatch had to
+ * take them back one store at a time: 4-10x an unchecked dispatch (memcpy
+ * routine, EP 2, 1-8 tokens; docs/performance.md). Writing one byte of each line back (the
+ * same value) makes this rank their one owner, as the poison does before
+ * the checked call, so the next dispatch costs what the checked one did.
+ * Only for dispatches with memcpy: non-temporal stores find the lines
+ * unshared (the peers' stores went to memory) and would have to write back
+ * a line made dirty here. */
+static void own_lines(unsigned char *p, size_t n)
+{
+	volatile unsigned char *v = p;
+	for (size_t i = 0; i < n; i += 64)
+		v[i] = p[i];
 }
 
 static int64_t failures(const struct assay_ep_verdict *v)
@@ -177,11 +277,13 @@ void ep_verify_after(struct ep_run *run, struct ep_point *pt, int comp)
 	struct ep_verify *vf = pt->verify;
 	int64_t before = failures(&vf->v);
 	if (writes_dispatch(comp)) {
-		const unsigned char *recs = run->be->received(run, pt);
+		unsigned char *recs = run->be->received(run, pt);
 		size_t n = (size_t)pt->nrecv * pt->l.stride;
 		if (bytes_hash(recs, n) != vf->recv_hash)
 			assay_ep_check_dispatch(&pt->p, &pt->l, &pt->r, run->rank, recs, pt->nrecv,
 						&vf->v);
+		if (run->be->host_copy && pt->copy == EP_COPY_MEMCPY)
+			own_lines(recs, n);
 		vf->dispatches++;
 	}
 	if (writes_combine(comp)) {
