@@ -57,6 +57,9 @@ struct assay_suite_infer {
 	/* "nodes": the server runs as one process per node through the suite's
 	 * ssh launcher (its rank variables set on each); 0: on assay's machine. */
 	long long nodes;
+	/* "first_host": the first of the launcher's hosts it runs on (0-based);
+	 * its nodes are first_host .. first_host + nodes - 1. */
+	long long first_host;
 };
 
 /* One variant of a suite (docs/suite.md, "Variants"): what it changes in

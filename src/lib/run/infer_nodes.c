@@ -59,6 +59,7 @@ assay_err run_nodes_start(struct run_ctx *rc, const struct strlist *argv, const 
 	    .env = &env,
 	    .cwd = cwd,
 	    .nodes = rc->suite.infer->nodes,
+	    .first_host = rc->suite.infer->first_host,
 	    .redact = &rc->redact,
 	    .on_output = on_output,
 	    .ctx = rc,

@@ -20,8 +20,8 @@ const char *const assay_suite_inference_keys[] = {
     COMMON_KEYS, "combos",  "runs",          "argv",     "cwd",    "parser", "results",
     "logs",      "context", "gpus_per_node", "training", "server", NULL};
 
-static const char *const server_keys[] = {"argv",         "cwd",   "health", "health_timeout_s",
-					  "stop_grace_s", "nodes", NULL};
+static const char *const server_keys[] = {"argv",         "cwd",   "health",     "health_timeout_s",
+					  "stop_grace_s", "nodes", "first_host", NULL};
 /* What a server template may name: the run's, not a case's. */
 static const char *const server_vars[] = {"RUN_ID", "OUT", "HOST", "RUN_DIR", NULL};
 
@@ -116,12 +116,28 @@ static int parse_server(struct assay_cfg *c, const json_t *doc, struct assay_sui
 		   : 0;
 }
 
+/* $.server.first_host: where on the launcher's hosts the server on nodes
+ * begins (0-based); the launcher's check refuses one past its hosts. */
+static int parse_first_host(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
+{
+	const json_t *v = json_object_get(json_object_get(doc, "server"), "first_host");
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return assay_cfg_expected(c, "$.server.first_host", "an integer >= 0", v);
+	s->infer->first_host = json_integer_value(v);
+	return 0;
+}
+
 /* $.server.nodes: the server on that many of the ssh launcher's hosts, one
  * process per node; its processes carry the label of a case named
  * "server", so no case may be named so. */
 static int parse_nodes(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)
 {
 	const json_t *v = json_object_get(json_object_get(doc, "server"), "nodes");
+	if (!v && json_object_get(json_object_get(doc, "server"), "first_host"))
+		return assay_cfg_fail(c, "$.server.first_host",
+				      "places a server on nodes, so \"nodes\" must be set too");
 	if (!v)
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 1)
@@ -137,7 +153,7 @@ static int parse_nodes(struct assay_cfg *c, const json_t *doc, struct assay_suit
 					      "a case is named \"server\", the name the "
 					      "server's processes carry on the nodes: rename it");
 	s->infer->nodes = json_integer_value(v);
-	return 0;
+	return parse_first_host(c, doc, s);
 }
 
 int suite_parse_inference(struct assay_cfg *c, const json_t *doc, struct assay_suite *s)

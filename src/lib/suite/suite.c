@@ -373,7 +373,9 @@ static int check_placement(struct assay_suite *s, struct assay_error *e)
 	}
 	if (ops->check && s->infer && s->infer->nodes > 0) {
 		/* An inference suite's server on nodes (docs/inference.md). */
-		struct assay_launch_spec spec = {.case_id = "server", .nodes = s->infer->nodes};
+		struct assay_launch_spec spec = {.case_id = "server",
+						 .nodes = s->infer->nodes,
+						 .first_host = s->infer->first_host};
 		if (ops->check(s->launcher, &spec, e) != ASSAY_OK)
 			return -1;
 	}

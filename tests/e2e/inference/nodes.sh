@@ -12,8 +12,14 @@
 # (--nnodes, --node-rank, --dist-init-addr MASTER_ADDR:MASTER_PORT), rank 1
 # given RANK1_FLAGS (e.g. --never-join); the head (node 1) answers /health
 # once rank 1 joined. Three cells; each client sleeps SLEEP seconds.
+# FIRST_HOST=K: the server on the hosts from index K (server.first_host),
+# its head NODE(K+1).
 nodes_suite() {
-  local file=$1 r1=${2:-} sleep=${3:-0}
+  local file=$1 r1=${2:-} sleep=${3:-0} head=$NODE1 first=""
+  if [ -n "${FIRST_HOST:-}" ]; then
+    eval "head=\$NODE$((FIRST_HOST + 1))"
+    first="\"first_host\": $FIRST_HOST, "
+  fi
   mkdir -p "$T/join"
   cat >"$T/node-server.sh" <<SH
 #!/bin/sh
@@ -27,13 +33,13 @@ SH
   cat >"$file" <<JSON
 {"kind": "inference", "name": "sglang-nodes", "cluster": "e2e", "revision": "r1",
  "launcher": $(launcher_json),
- "server": {"nodes": 2, "argv": ["$T/node-server.sh"],
-            "health": "http://$NODE1:$PORT/health",
+ "server": {"nodes": 2, $first"argv": ["$T/node-server.sh"],
+            "health": "http://$head:$PORT/health",
             "health_timeout_s": ${HEALTH_S:-60}, "stop_grace_s": 5},
  "combos": {"c1": {"ISL": 128, "OSL": 64, "TP": 1, "CONC": 1},
             "c4": {"ISL": 128, "OSL": 64, "TP": 1, "CONC": 4},
             "c16": {"ISL": 128, "OSL": 64, "TP": 1, "CONC": 16}},
- "argv": ["python3", "$HERE/client.py", "--host", "$NODE1", "--port", "$PORT",
+ "argv": ["python3", "$HERE/client.py", "--host", "$head", "--port", "$PORT",
           "--random-input", "{ISL}", "--random-output", "{OSL}", "--max-concurrency", "{CONC}",
           "--num-prompts", "64", "--result", "{CASE_DIR}/benchmark_results.log",
           "--sleep", "$sleep"],
