@@ -62,7 +62,7 @@ run_killed() {
     sleep 0.1
   done
   RUN=$(q "$1" "SELECT run_id FROM runs")
-  [ -n "$(labelled "assay-$RUN-server-a")" ] || fail "no server process on the nodes (nothing to test)"
+  [ -n "$(labelled "assay-$RUN-server-")" ] || fail "no server process on the nodes (nothing to test)"
   kill -KILL "$pid"
   wait "$pid" 2>/dev/null || true
 }
@@ -71,9 +71,10 @@ run_killed() {
 # node each on three nodes, as a disaggregated SGLang deployment runs:
 # prefill on the first host, decode on the second, the router (which the
 # clients ask) on the third; each the stand-in server on the node's
-# MASTER_ADDR, decode given DECODE_FLAGS (e.g. --never-healthy). Two cells.
+# MASTER_ADDR, decode given DECODE_FLAGS (e.g. --never-healthy). Two cells;
+# each client sleeps SLEEP seconds.
 roles_suite() {
-  local file=$1 dflags=${2:-}
+  local file=$1 dflags=${2:-} sleep=${3:-0}
   cat >"$T/role-server.sh" <<SH
 #!/bin/sh
 exec python3 "$HERE/server.py" --host "\$MASTER_ADDR" --port $PORT \
@@ -95,7 +96,8 @@ SH
             "c4": {"ISL": 128, "OSL": 64, "TP": 1, "CONC": 4}},
  "argv": ["python3", "$HERE/client.py", "--host", "$NODE3", "--port", "$PORT",
           "--random-input", "{ISL}", "--random-output", "{OSL}", "--max-concurrency", "{CONC}",
-          "--num-prompts", "64", "--result", "{CASE_DIR}/benchmark_results.log"],
+          "--num-prompts", "64", "--result", "{CASE_DIR}/benchmark_results.log",
+          "--sleep", "$sleep"],
  "parser": "sglang",
  "results": ["{CASE_DIR}/benchmark_results.log"],
  "context": {"model": "toy-llama", "precision": "bf16", "tp": 1, "isl": "{ISL}",
