@@ -375,8 +375,10 @@ static bool server_alive(struct run_ctx *rc, struct run_server *sv, char *why, s
 	if (sv->job)
 		return run_nodes_alive(rc, sv, 0, why, n);
 	int status;
-	if (sv->pid <= 0)
+	if (sv->pid <= 0) {
+		snprintf(why, n, "not running");
 		return false;
+	}
 	if (waitpid(sv->pid, &status, WNOHANG) == sv->pid) {
 		sv->pid = 0;
 		snprintf(why, n, "%s %d", WIFEXITED(status) ? "status" : "signal",
