@@ -72,6 +72,10 @@ struct assay_launch_spec {
 	 * the local launcher's mpirun (Open MPI) gets --output-filename
 	 * <dir>/ranks. */
 	bool per_task_logs;
+	/* ssh launcher: the first of its hosts the job runs on (0-based); its
+	 * nodes are hosts first_host .. first_host + nodes - 1. 0: from the
+	 * first. An inference suite's server.first_host (docs/inference.md). */
+	long long first_host;
 };
 
 enum assay_job_end {

@@ -57,6 +57,14 @@ struct assay_suite_infer {
 	/* "nodes": the server runs as one process per node through the suite's
 	 * ssh launcher (its rank variables set on each); 0: on assay's machine. */
 	long long nodes;
+	/* "first_host": the first of the launcher's hosts it runs on (0-based);
+	 * its nodes are first_host .. first_host + nodes - 1. */
+	long long first_host;
+	/* "servers" (role servers): the role's name, else NULL; id: the name
+	 * its folder in the run and its processes' label carry ("server",
+	 * "server-<role>"). */
+	char *role;
+	char *id;
 };
 
 /* One variant of a suite (docs/suite.md, "Variants"): what it changes in
@@ -205,6 +213,7 @@ struct assay_suite {
 	/* kind "inference" (NULL otherwise): its cases are those of a command
 	 * suite (kind ASSAY_SUITE_COMMAND), run against this server. */
 	struct assay_suite_infer *infer;
+	size_t n_infer; /* 1 ("server"), or the role servers ("servers") in order */
 
 	struct assay_suite_gates gates;
 

@@ -359,11 +359,19 @@ static assay_err ssh_check(struct assay_launcher *base, const struct assay_launc
 {
 	struct ssh_launcher *l = (struct ssh_launcher *)base;
 	long long nodes = s->nodes > 0 ? s->nodes : 1;
+	long long first = s->first_host > 0 ? s->first_host : 0;
 	if ((size_t)nodes > l->o.n_hosts)
 		return assay_error_at(e, ASSAY_USAGE, l->o.suite_file, l->o.path, 0,
 				      "case %s needs %lld node(s) but the ssh launcher has %zu "
 				      "host(s)%s%s",
 				      s->case_id, nodes, l->o.n_hosts,
+				      l->o.cluster_file ? " in " : "",
+				      l->o.cluster_file ? l->o.cluster_file : "");
+	if ((size_t)first + (size_t)nodes > l->o.n_hosts)
+		return assay_error_at(e, ASSAY_USAGE, l->o.suite_file, l->o.path, 0,
+				      "case %s needs %lld node(s) from host index %lld but the "
+				      "ssh launcher has %zu host(s) (indices 0..%zu)%s%s",
+				      s->case_id, nodes, first, l->o.n_hosts, l->o.n_hosts - 1,
 				      l->o.cluster_file ? " in " : "",
 				      l->o.cluster_file ? l->o.cluster_file : "");
 	if (s->mpi_ranks > 0)

@@ -249,7 +249,7 @@ assay_err ssh_prepare(struct assay_launcher *base, const struct assay_launch_spe
 	j->nodes = xcalloc(j->n, sizeof(*j->nodes));
 	for (size_t i = 0; i < j->n; i++) {
 		struct ssh_node *nd = &j->nodes[i];
-		nd->host = i;
+		nd->host = (size_t)(s->first_host > 0 ? s->first_host : 0) + i;
 		nd->pid = -1;
 		nd->in_fd = nd->fd[0] = nd->fd[1] = nd->log[0] = nd->log[1] = -1;
 	}

@@ -7,7 +7,10 @@
  * signatures). At the end of the cases, whatever happened, the server's
  * whole process group gets SIGTERM, then SIGKILL after stop_grace_s. Its
  * pid, start time and boot id are kept in <run>/server/server.pid, so that a
- * resumed run first ends a server its killed attempt left behind. */
+ * resumed run first ends a server its killed attempt left behind. Role
+ * servers ("servers"): each the same in <run>/server-<role>/, started in
+ * the suite's order (each healthy before the next starts), stopped the last
+ * started first; one that fails stops every one started. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -110,9 +113,33 @@ static bool http_ok(const char *url, double timeout_s)
 
 /* ---- the server's process ---- */
 
-static char *server_dir(const struct run_ctx *rc)
+static char *server_dir(const struct run_ctx *rc, const struct run_server *sv)
 {
-	return xasprintf("%s/server", rc->res->run_dir);
+	return xasprintf("%s/%s", rc->res->run_dir, sv->k->id);
+}
+
+/* "server", or "prefill server": how messages name it. */
+static void server_name(const struct run_server *sv, char *out, size_t n)
+{
+	snprintf(out, n, "%s%sserver", sv->k->role ? sv->k->role : "", sv->k->role ? " " : "");
+}
+
+/* Its keys' JSON path: $.server, $.servers[i]. */
+static void server_path(const struct run_server *sv, const char *key, char *out, size_t n)
+{
+	if (sv->k->role)
+		snprintf(out, n, "$.servers[%zu].%s", sv->index, key);
+	else
+		snprintf(out, n, "$.server.%s", key);
+}
+
+/* An event of the server: "started ...", or "prefill: started ...". */
+static void server_event(struct run_ctx *rc, const struct run_server *sv, const char *text)
+{
+	char *t =
+	    xasprintf("%s%s%s", sv->k->role ? sv->k->role : "", sv->k->role ? ": " : "", text);
+	run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, t);
+	free(t);
 }
 
 /* The server's templates with the run's built-ins. */
@@ -167,15 +194,15 @@ static void exec_server(char **argv, const char *cwd, int log_fd)
 	_exit(127);
 }
 
-static void write_pidfile(const struct run_ctx *rc, pid_t pid)
+static void write_pidfile(const struct run_ctx *rc, const struct run_server *sv)
 {
 	unsigned long long start = 0;
 	char boot[64];
-	assay_proc_start(pid, &start);
+	assay_proc_start(sv->pid, &start);
 	assay_boot_id(boot);
-	char *dir = server_dir(rc);
+	char *dir = server_dir(rc, sv);
 	char *path = xasprintf("%s/server.pid", dir);
-	char *text = xasprintf("%ld %llu %s\n", (long)pid, start, boot);
+	char *text = xasprintf("%ld %llu %s\n", (long)sv->pid, start, boot);
 	struct assay_error ignore;
 	assay_write_file_atomic(path, text, strlen(text), &ignore);
 	free(text);
@@ -183,27 +210,28 @@ static void write_pidfile(const struct run_ctx *rc, pid_t pid)
 	free(dir);
 }
 
-/* A resumed run: end what a killed attempt's server left running (the
- * session it started, no process older than it, on this boot only). */
-void run_server_leftover(struct run_ctx *rc)
+/* End what a killed attempt's local server left running (the session it
+ * started, no process older than it, on this boot only). */
+static void leftover_one(struct run_ctx *rc, const struct run_server *sv)
 {
-	char *dir = server_dir(rc);
+	char *dir = server_dir(rc, sv);
 	char *path = xasprintf("%s/server.pid", dir);
 	FILE *f = fopen(path, "r");
 	long pid = 0;
 	unsigned long long start = 0;
 	char boot[64] = "";
 	if (f && fscanf(f, "%ld %llu %63s", &pid, &start, boot) == 3 && pid > 1) {
-		char host[256];
+		char host[256], name[64];
 		if (gethostname(host, sizeof(host)) != 0)
 			host[0] = '\0';
 		host[sizeof(host) - 1] = '\0';
 		struct assay_proc_record r = {host,      boot, (pid_t)pid, start,
 					      "session", NULL, NULL,       NULL};
 		struct sbuf what = SBUF_INIT;
+		server_name(sv, name, sizeof(name));
 		if (assay_contain_end_record(&r, &what)) {
 			char *text =
-			    xasprintf("server of an earlier attempt: ended %s", sbuf_str(&what));
+			    xasprintf("%s of an earlier attempt: ended %s", name, sbuf_str(&what));
 			run_event(rc, ASSAY_EVENT_CLEANUP, 0, NULL, NULL, 0, text);
 			free(text);
 		}
@@ -216,33 +244,54 @@ void run_server_leftover(struct run_ctx *rc)
 	free(dir);
 }
 
+/* Each server's state, made once. */
+static void servers_init(struct run_ctx *rc)
+{
+	if (rc->servers)
+		return;
+	rc->servers = xcalloc(rc->suite.n_infer, sizeof(*rc->servers));
+	for (size_t i = 0; i < rc->suite.n_infer; i++) {
+		rc->servers[i].k = &rc->suite.infer[i];
+		rc->servers[i].index = i;
+		rc->servers[i].log = -1;
+	}
+}
+
+void run_server_leftover(struct run_ctx *rc)
+{
+	servers_init(rc);
+	for (size_t i = 0; i < rc->suite.n_infer; i++)
+		leftover_one(rc, &rc->servers[i]);
+}
+
 /* The server is gone: its folder redacted (server.log holds no secret's
  * value), and said. */
-static void stopped(struct run_ctx *rc)
+static void stopped(struct run_ctx *rc, const struct run_server *sv)
 {
-	char *dir = server_dir(rc);
+	char *dir = server_dir(rc, sv);
 	size_t n = 0;
 	struct assay_error ignore;
 	run_redact_case_dir(rc, dir, &n, &ignore);
 	free(dir);
-	run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, "stopped");
+	server_event(rc, sv, "stopped");
 }
 
-/* Stop the server: SIGTERM to its process group, SIGKILL to what is left
- * after the grace period; the leader reaped. */
-void run_server_stop(struct run_ctx *rc)
+/* Stop one server: on nodes, the launcher's stop; here, SIGTERM to its
+ * process group, SIGKILL to what is left after the grace period, the
+ * leader reaped. */
+static void stop_one(struct run_ctx *rc, struct run_server *sv)
 {
-	pid_t pid = rc->server_pid;
-	if (rc->server_job) {
-		run_nodes_stop(rc);
-		stopped(rc);
+	pid_t pid = sv->pid;
+	if (sv->job) {
+		run_nodes_stop(rc, sv);
+		stopped(rc, sv);
 		return;
 	}
 	if (pid <= 0)
 		return;
-	rc->server_pid = 0;
+	sv->pid = 0;
 	kill(-pid, SIGTERM);
-	double until = assay_monotonic() + rc->suite.infer->stop_grace_s;
+	double until = assay_monotonic() + sv->k->stop_grace_s;
 	bool reaped = false;
 	int status;
 	while (assay_monotonic() < until) {
@@ -255,27 +304,40 @@ void run_server_stop(struct run_ctx *rc)
 	kill(-pid, SIGKILL);
 	if (!reaped)
 		waitpid(pid, &status, 0);
-	char *path = xasprintf("%s/server/server.pid", rc->res->run_dir);
+	char *dir = server_dir(rc, sv);
+	char *path = xasprintf("%s/server.pid", dir);
 	unlink(path);
 	free(path);
-	stopped(rc);
+	free(dir);
+	stopped(rc, sv);
+}
+
+/* Every server stopped, the last started first. */
+void run_server_stop(struct run_ctx *rc)
+{
+	for (size_t i = rc->servers ? rc->suite.n_infer : 0; i > 0; i--)
+		stop_one(rc, &rc->servers[i - 1]);
 }
 
 /* The server's argv and cwd, filled from the run's built-ins. */
-static assay_err fill(const struct run_ctx *rc, const json_t *vars, struct strlist *argv,
-		      char **cwd, struct assay_error *e)
+static assay_err fill(const struct run_ctx *rc, const struct run_server *sv, const json_t *vars,
+		      struct strlist *argv, char **cwd, struct assay_error *e)
 {
-	const struct assay_suite_infer *k = rc->suite.infer;
+	const struct assay_suite_infer *k = sv->k;
 	assay_err err = ASSAY_OK;
 	for (size_t i = 0; i < k->argv.n && err == ASSAY_OK; i++) {
-		char path[64], *v = NULL;
-		snprintf(path, sizeof(path), "$.server.argv[%zu]", i);
+		char path[96], base[64], *v = NULL;
+		server_path(sv, "argv", base, sizeof(base));
+		snprintf(path, sizeof(path), "%s[%zu]", base, i);
 		err = expand(rc, k->argv.v[i], vars, path, &v, e);
 		strlist_push(argv, v);
 		free(v);
 	}
-	if (err == ASSAY_OK && k->cwd)
-		err = expand(rc, k->cwd, vars, "$.server.cwd", cwd, e);
+	if (err == ASSAY_OK && k->cwd) {
+		char path[64];
+		server_path(sv, "cwd", path, sizeof(path));
+		err = expand(rc, k->cwd, vars, path, cwd, e);
+	}
 	return err;
 }
 
@@ -307,14 +369,18 @@ static pid_t spawn(const struct strlist *args, const char *cwd, const char *dir,
 
 /* Is the server still running? Here: its leader not exited; on nodes: no
  * node's process ended (their output taken). why: how it ended. Once
- * false, the local server is reaped (server_pid 0): ask no more. */
-static bool server_alive(struct run_ctx *rc, char *why, size_t n)
+ * false, the local server is reaped (pid 0): ask no more. */
+static bool server_alive(struct run_ctx *rc, struct run_server *sv, char *why, size_t n)
 {
-	if (rc->server_job)
-		return run_nodes_alive(rc, 0, why, n);
+	if (sv->job)
+		return run_nodes_alive(rc, sv, 0, why, n);
 	int status;
-	if (waitpid(rc->server_pid, &status, WNOHANG) == rc->server_pid) {
-		rc->server_pid = 0;
+	if (sv->pid <= 0) {
+		snprintf(why, n, "not running");
+		return false;
+	}
+	if (waitpid(sv->pid, &status, WNOHANG) == sv->pid) {
+		sv->pid = 0;
 		snprintf(why, n, "%s %d", WIFEXITED(status) ? "status" : "signal",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 		return false;
@@ -324,26 +390,26 @@ static bool server_alive(struct run_ctx *rc, char *why, size_t n)
 
 /* Poll the health URL until it answers 2xx, the server exits or the time
  * is up. ASSAY_INFRA (e) unless it answered. */
-static assay_err wait_healthy(struct run_ctx *rc, const char *url, const char *dir,
-			      struct assay_error *e)
+static assay_err wait_healthy(struct run_ctx *rc, struct run_server *sv, const char *url,
+			      const char *dir, struct assay_error *e)
 {
-	const struct assay_suite_infer *k = rc->suite.infer;
-	double t0 = assay_monotonic();
-	char why[600];
+	double t0 = assay_monotonic(), limit = sv->k->health_timeout_s;
+	char why[600], name[64];
+	server_name(sv, name, sizeof(name));
 	while (!http_ok(url, 5)) {
-		if (!server_alive(rc, why, sizeof(why)))
+		if (!server_alive(rc, sv, why, sizeof(why)))
 			return assay_error_set(
 			    e, ASSAY_INFRA,
-			    "the server exited (%s) before %s answered; its output: %s/server.log",
-			    why, url, dir);
-		if (assay_monotonic() - t0 >= k->health_timeout_s || run_interrupt_pending(rc))
+			    "the %s exited (%s) before %s answered; its output: %s/server.log",
+			    name, why, url, dir);
+		if (assay_monotonic() - t0 >= limit || run_interrupt_pending(rc))
 			return assay_error_set(e, ASSAY_INFRA,
-					       "the server did not become healthy: %s did not "
+					       "the %s did not become healthy: %s did not "
 					       "answer 2xx within %gs (health_timeout_s); its "
 					       "output: %s/server.log",
-					       url, k->health_timeout_s, dir);
-		if (rc->server_job) /* its output taken while waiting; its end seen above */
-			run_nodes_alive(rc, 0.5, why, sizeof(why));
+					       name, url, limit, dir);
+		if (sv->job) /* its output taken while waiting; its end seen above */
+			run_nodes_alive(rc, sv, 0.5, why, sizeof(why));
 		else
 			nap(0.5);
 	}
@@ -351,16 +417,16 @@ static assay_err wait_healthy(struct run_ctx *rc, const char *url, const char *d
 }
 
 /* Start it, here or on its nodes, and say so. */
-static assay_err start(struct run_ctx *rc, const json_t *vars, const char *dir, const char *url,
-		       struct assay_error *e)
+static assay_err start(struct run_ctx *rc, struct run_server *sv, const json_t *vars,
+		       const char *dir, const char *url, struct assay_error *e)
 {
 	struct strlist argv = STRLIST_INIT;
 	char *cwd = NULL;
-	assay_err err = fill(rc, vars, &argv, &cwd, e);
-	long long nodes = rc->suite.infer->nodes;
+	assay_err err = fill(rc, sv, vars, &argv, &cwd, e);
+	long long nodes = sv->k->nodes;
 	if (err == ASSAY_OK && nodes > 0)
-		err = run_nodes_start(rc, &argv, cwd, dir, e);
-	else if (err == ASSAY_OK && (rc->server_pid = spawn(&argv, cwd, dir, e)) == 0)
+		err = run_nodes_start(rc, sv, &argv, cwd, dir, e);
+	else if (err == ASSAY_OK && (sv->pid = spawn(&argv, cwd, dir, e)) == 0)
 		err = ASSAY_INFRA;
 	strlist_clear(&argv);
 	free(cwd);
@@ -372,46 +438,80 @@ static assay_err start(struct run_ctx *rc, const json_t *vars, const char *dir, 
 	if (nodes > 0) {
 		text = xasprintf("started on %lld node(s), waiting for %s", nodes, shown);
 	} else {
-		write_pidfile(rc, rc->server_pid);
-		text = xasprintf("started (pid %ld), waiting for %s", (long)rc->server_pid, shown);
+		write_pidfile(rc, sv);
+		text = xasprintf("started (pid %ld), waiting for %s", (long)sv->pid, shown);
 	}
-	run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, text);
+	server_event(rc, sv, text);
 	free(text);
 	free(shown);
 	return ASSAY_OK;
+}
+
+/* Start one server and wait for its health. */
+static assay_err start_one(struct run_ctx *rc, struct run_server *sv, const json_t *vars,
+			   struct assay_error *e)
+{
+	char *dir = server_dir(rc, sv);
+	char *url = NULL, path[64];
+	server_path(sv, "health", path, sizeof(path));
+	assay_err err = assay_mkdirs(dir, e);
+	if (err == ASSAY_OK)
+		err = expand(rc, sv->k->health, vars, path, &url, e);
+	if (err == ASSAY_OK)
+		err = start(rc, sv, vars, dir, url, e);
+	if (err == ASSAY_OK)
+		err = wait_healthy(rc, sv, url, dir, e);
+	free(url);
+	free(dir);
+	return err;
+}
+
+/* Are all servers running? The first that is not is named. */
+static bool all_alive(struct run_ctx *rc, char *name, size_t n)
+{
+	char why[600];
+	for (size_t i = 0; i < rc->suite.n_infer; i++)
+		if (!server_alive(rc, &rc->servers[i], why, sizeof(why))) {
+			server_name(&rc->servers[i], name, n);
+			return false;
+		}
+	return true;
 }
 
 assay_err run_server_start(struct run_ctx *rc, struct assay_error *e)
 {
 	if (!rc->suite.infer)
 		return ASSAY_OK;
-	char why[600];
-	if (rc->server_pid > 0 || rc->server_job) {
-		if (server_alive(rc, why, sizeof(why)))
+	servers_init(rc);
+	char name[64];
+	bool running = false;
+	for (size_t i = 0; i < rc->suite.n_infer; i++)
+		running = running || rc->servers[i].pid > 0 || rc->servers[i].job;
+	if (running) {
+		if (all_alive(rc, name, sizeof(name)))
 			return ASSAY_OK;
-		run_server_stop(rc); /* what is left of it */
-		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0,
-			  "exited during the last case: starting it again");
+		run_server_stop(rc); /* what is left of them */
+		char *text = rc->suite.n_infer > 1
+				 ? xasprintf("the %s exited during the last case: starting every "
+					     "server again",
+					     name)
+				 : xstrdup("exited during the last case: starting it again");
+		run_event(rc, ASSAY_EVENT_SERVER, 0, NULL, NULL, 0, text);
+		free(text);
 	}
-	char *dir = server_dir(rc);
-	json_t *vars = server_vars(rc);
-	char *url = NULL;
-	assay_err err = assay_mkdirs(dir, e);
-	if (err == ASSAY_OK && !rc->server_started) /* first start of this attempt */
+	if (!rc->server_started) /* first start of this attempt */
 		run_server_leftover(rc);
-	if (err == ASSAY_OK)
-		err = expand(rc, rc->suite.infer->health, vars, "$.server.health", &url, e);
-	if (err == ASSAY_OK)
-		err = start(rc, vars, dir, url, e);
-	if (err == ASSAY_OK)
-		err = wait_healthy(rc, url, dir, e);
+	json_t *vars = server_vars(rc);
+	assay_err err = ASSAY_OK;
+	/* In the suite's order (prefill, decode, then the router), each healthy
+	 * before the next starts. */
+	for (size_t i = 0; i < rc->suite.n_infer && err == ASSAY_OK; i++)
+		err = start_one(rc, &rc->servers[i], vars, e);
 	if (err != ASSAY_OK) {
 		if (err == ASSAY_USAGE)
 			err = ASSAY_INFRA;
 		run_server_stop(rc);
 	}
-	free(url);
 	json_decref(vars);
-	free(dir);
 	return err;
 }

@@ -676,7 +676,6 @@ assay_err assay_run(const struct assay_run_options *o, struct assay_run_result *
 	rc.o = o;
 	rc.res = res;
 	rc.t0 = assay_monotonic();
-	rc.server_log = -1;
 	struct assay_case_list done = {0};
 	json_t *prev = NULL;
 	assay_err err = assay_suite_load(o->suite_file, &rc.suite, e);
@@ -729,6 +728,7 @@ out:
 	assay_case_list_release(&done);
 	json_decref(prev);
 	free(rc.assay_ep);
+	free(rc.servers);
 	assay_redactor_release(&rc.redact);
 	assay_suite_release(&rc.suite);
 	return err;

@@ -9,6 +9,18 @@
 #include "assay/suite.h"
 #include "assay/training.h"
 
+/* One server of an inference suite (its "server", or one role of its
+ * "servers"). */
+struct run_server {
+	const struct assay_suite_infer *k;
+	size_t index; /* in the suite's servers */
+	pid_t pid;    /* here: its process (0: none running) */
+	/* On nodes (infer_nodes.c): its launcher job (NULL: none running) and
+	 * its server.log, which the job's output is appended to. */
+	struct assay_job *job;
+	int log;
+};
+
 struct run_ctx {
 	const struct assay_run_options *o;
 	struct assay_run_result *res;
@@ -26,13 +38,10 @@ struct run_ctx {
 	/* Training results later gates read (scaling baseline, checkpoint save),
 	 * by case index; NULL when not needed or not kept yet. */
 	struct assay_train_result **train;
-	/* Inference suites (infer.c): the server's process (0: none running). */
-	pid_t server_pid;
+	/* Inference suites (infer.c): each server's state (suite.n_infer of
+	 * them, made at its first start; NULL before). */
+	struct run_server *servers;
 	bool server_started; /* started in this attempt */
-	/* A server on nodes (infer_nodes.c): its launcher job (NULL: none
-	 * running) and its server.log, which the job's output is appended to. */
-	struct assay_job *server_job;
-	int server_log;
 };
 
 /* Run one case to its outcome (store begin and finish included). ASSAY_INFRA
@@ -135,19 +144,20 @@ void run_coll_gate(struct run_ctx *rc, const struct assay_suite_case *c,
  * group, SIGTERM then SIGKILL after the grace period. No-ops otherwise. */
 assay_err run_server_start(struct run_ctx *rc, struct assay_error *e);
 void run_server_stop(struct run_ctx *rc);
-/* End the server a killed attempt of the run left running (its session, as
- * <run>/server/server.pid records it), and say so: --resume and --cleanup. */
+/* End the servers a killed attempt of the run left running (a local one's
+ * session, as <run>/<id>/server.pid records it), and say so: --resume and
+ * --cleanup. Servers on nodes are ended by the launcher's own leftovers. */
 void run_server_leftover(struct run_ctx *rc);
 /* A server on nodes (infer_nodes.c), through the suite's launcher: one
  * process per node, its output appended to dir/server.log. start: argv and
  * cwd filled; ASSAY_INFRA (e) when it cannot start. alive: polls it for up
  * to wait_s (its output written); false once it ended (why says how).
- * stop: every node's processes ended, the job released. poll: drain its
- * output while a case runs (no-op without one). */
-assay_err run_nodes_start(struct run_ctx *rc, const struct strlist *argv, const char *cwd,
-			  const char *dir, struct assay_error *e);
-bool run_nodes_alive(struct run_ctx *rc, double wait_s, char *why, size_t n);
-void run_nodes_stop(struct run_ctx *rc);
+ * stop: every node's processes ended, the job released. poll: drain every
+ * server's output while a case runs (no-op without one). */
+assay_err run_nodes_start(struct run_ctx *rc, struct run_server *sv, const struct strlist *argv,
+			  const char *cwd, const char *dir, struct assay_error *e);
+bool run_nodes_alive(struct run_ctx *rc, struct run_server *sv, double wait_s, char *why, size_t n);
+void run_nodes_stop(struct run_ctx *rc, struct run_server *sv);
 void run_server_poll(struct run_ctx *rc);
 
 void case_outcome_release(struct assay_case_outcome *o);

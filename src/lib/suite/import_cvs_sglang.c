@@ -845,7 +845,8 @@ static int pick_test(struct sg *x)
 				    &x->c, path,
 				    "prefill and decode servers and a router "
 				    "(sglang_disagg_distributed): assay does not import CVS's "
-				    "disaggregated SGLang configs yet");
+				    "disaggregated SGLang configs yet (a suite's \"servers\" "
+				    "runs them: docs/inference.md, \"Role servers\")");
 			}
 	}
 	if (x->dist && !x->o->cluster_file)

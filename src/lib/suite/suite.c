@@ -371,10 +371,12 @@ static int check_placement(struct assay_suite *s, struct assay_error *e)
 		if (ops->check(s->launcher, &spec, e) != ASSAY_OK)
 			return -1;
 	}
-	if (ops->check && s->infer && s->infer->nodes > 0) {
-		/* An inference suite's server on nodes (docs/inference.md). */
-		struct assay_launch_spec spec = {.case_id = "server", .nodes = s->infer->nodes};
-		if (ops->check(s->launcher, &spec, e) != ASSAY_OK)
+	for (size_t i = 0; ops->check && i < s->n_infer; i++) {
+		/* An inference suite's servers on nodes (docs/inference.md). */
+		const struct assay_suite_infer *k = &s->infer[i];
+		struct assay_launch_spec spec = {
+		    .case_id = k->id, .nodes = k->nodes, .first_host = k->first_host};
+		if (k->nodes > 0 && ops->check(s->launcher, &spec, e) != ASSAY_OK)
 			return -1;
 	}
 	return 0;
@@ -526,7 +528,7 @@ void assay_suite_release(struct assay_suite *s)
 	assay_sweep_release(&s->sweep);
 	assay_matrix_release(&s->matrix);
 	free(s->assay_ep);
-	suite_infer_release(s->infer);
+	suite_infer_release(s->infer, s->n_infer);
 	assay_container_release(&s->container);
 	suite_variants_release(s);
 	suite_expect_release(s);

@@ -25,7 +25,7 @@ int suite_parse_inference(struct assay_cfg *c, const json_t *doc, struct assay_s
 /* After suite_plan_command: the server's log watched for signatures. */
 void suite_plan_inference(const struct assay_suite *s, const json_t *vars,
 			  struct assay_case_plan *p);
-void suite_infer_release(struct assay_suite_infer *k);
+void suite_infer_release(struct assay_suite_infer *k, size_t n);
 /* The gates block (gates.c), once the cases are known. */
 int suite_parse_gates(struct assay_cfg *c, const json_t *doc, struct assay_suite *s);
 void suite_gates_release(struct assay_suite_gates *g);
