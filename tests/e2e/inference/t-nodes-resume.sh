@@ -17,7 +17,7 @@ servers_gone
 # sweep finds it, whichever node it runs on.)
 ssh -F "$ASSAY_SSH_CONFIG" -o BatchMode=yes "$NODE1" \
   "ASSAY_SSH_LABEL=assay-$run-server-a1-n1 setsid sleep 303 </dev/null >/dev/null 2>&1 &"
-[ -n "$(labelled "assay-$run-server-a1")" ] || fail "the planted process is not running"
+expect_planted "assay-$run-server-a1"
 run_assay 0 run --store "$S" --out out --resume last suite.json
 expect_grep "host $NODE1: ended 1 process\(es\) of an earlier attempt" err.txt
 expect_grep 'server: started on 2 node\(s\)' err.txt
@@ -35,7 +35,7 @@ run=$RUN
 expect_none_left "assay-$run-"
 ssh -F "$ASSAY_SSH_CONFIG" -o BatchMode=yes "$NODE1" \
   "ASSAY_SSH_LABEL=assay-$run-server-a1-n1 setsid sleep 304 </dev/null >/dev/null 2>&1 &"
-[ -n "$(labelled "assay-$run-server-a1")" ] || fail "the planted process is not running"
+expect_planted "assay-$run-server-a1"
 before=$(q "$S2" "SELECT count(*) FROM cases WHERE outcome = 'passed'")
 run_assay 0 run --store "$S2" --out out2 --cleanup last suite.json
 expect_grep "host $NODE1: ended 1 process\(es\) of an earlier attempt" err.txt

@@ -16,7 +16,7 @@ expect_none_left "assay-$run-"
 servers_gone
 ssh -F "$ASSAY_SSH_CONFIG" -o BatchMode=yes "$NODE2" \
   "ASSAY_SSH_LABEL=assay-$run-server-decode-a1-n0 setsid sleep 305 </dev/null >/dev/null 2>&1 &"
-[ -n "$(labelled "assay-$run-server-decode-a1")" ] || fail "the planted process is not running"
+expect_planted "assay-$run-server-decode-a1"
 run_assay 0 run --store "$S" --out out --resume last suite.json
 expect_grep "host $NODE1: ended 1 process\(es\) of an earlier attempt" err.txt
 expect_eq "$(grep -oE '(prefill|decode|router): (started|stopped)' err.txt | tr '\n' ' ')" \

@@ -52,6 +52,18 @@ labelled() {
   done
 }
 
+# expect_planted PREFIX: a process planted in the background over ssh is
+# running (bounded wait: ssh returns before the backgrounded command has
+# started, and on a loaded machine it can take seconds).
+expect_planted() {
+  local i
+  for i in $(seq 1 120); do
+    [ -n "$(labelled "$1")" ] && return 0
+    sleep 0.5
+  done
+  fail "the planted process is not running"
+}
+
 # expect_none_left PREFIX: no labelled process left (bounded wait: a node
 # ends what it runs within the grace period after its connection ends).
 expect_none_left() {

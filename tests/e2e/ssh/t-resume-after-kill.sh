@@ -19,7 +19,7 @@ wait "$pid" 2>/dev/null || true
 expect_none_left "assay-$run-"
 ssh -F "$ASSAY_SSH_CONFIG" -o BatchMode=yes "$NODE1" \
   "ASSAY_SSH_LABEL=assay-$run-c1-a1 setsid sleep 303 </dev/null >/dev/null 2>&1 &"
-[ -n "$(labelled "assay-$run-c1-a1")" ] || fail "the planted process is not running"
+expect_planted "assay-$run-c1-a1"
 touch flags/go
 run_assay 0 run --store s.db --out out --resume last suite.json
 expect_grep "host $NODE1: ended 1 process\(es\) of an earlier attempt" err.txt
