@@ -15,8 +15,9 @@
 . "$(dirname "$0")/nodes.sh" "$@"
 nodes_up 4
 free() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-P2=$(free)
-P3=$(free)
+P2=$PORT P3=$PORT
+while [ "$P2" = "$PORT" ]; do P2=$(free); done
+while [ "$P3" = "$PORT" ] || [ "$P3" = "$P2" ]; do P3=$(free); done
 cd "$ASSAY_SOURCE_DIR"
 "$ASSAY" import cvs --user alice --cluster tests/fixtures/cli/import/cluster-4.json \
   --out "$T/imported.json" tests/fixtures/inference/cvs/mi30x_sglang_llama_70b_disaggregated_filled.json 2>/dev/null ||
