@@ -127,7 +127,7 @@ static int settings(struct dg *d)
 	if (sg_text(x, x->bp, x->bp_path, "model", "openai/gpt-oss-120b", &d->model) < 0 ||
 	    sg_text(x, x->bp, x->bp_path, "tensor_parallelism", "8", &d->tp) < 0 ||
 	    sg_text(x, x->bp, x->bp_path, "pipeline_parallelism", "1", &d->pp) < 0 ||
-	    sg_text(x, x->bench, x->bench_path, "num_prompts", "1000", &d->prompts) < 0 ||
+	    sg_text(x, x->bench, x->bench_path, "num_prompts", NULL, &d->prompts) < 0 ||
 	    sg_text(x, x->bp, x->bp_path, "memory_fraction", "0.85", &d->mem) < 0 ||
 	    sg_text(x, x->cfg, "$.config", "log_level", "info", &d->level) < 0 ||
 	    sg_text(x, x->cfg, "$.config", "nccl_ib_hca",
@@ -137,6 +137,9 @@ static int settings(struct dg *d)
 	    sg_text(x, x->cfg, "$.config", "proxy_router_serv_port", "8000", &d->port[2]) < 0 ||
 	    sg_text(x, x->cfg, "$.config", "client_host", NULL, &d->client) < 0)
 		return -1;
+	if (!d->prompts)
+		return assay_cfg_fail(&x->c, x->bench_path,
+				      "missing key \"num_prompts\" (CVS's client needs it)");
 	for (size_t i = 0; i < 2; i++) {
 		char k[64], pk[64];
 		snprintf(k, sizeof(k), "%s_coordinator_addr", what[i]);
