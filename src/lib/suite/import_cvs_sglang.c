@@ -17,21 +17,8 @@
 #include "assay/import.h"
 #include "assay/json.h"
 #include "assay/launch.h"
+#include "import_cvs_sglang.h"
 #include "suite_int.h"
-
-struct sg {
-	struct assay_cfg c;
-	const struct assay_import_opts *o;
-	struct assay_import *im;
-	const char *dir;
-	const json_t *cfg, *bp, *bench;
-	char bp_path[256], bench_path[320], th_path[300];
-	/* sglang_distributed (--cluster): the server on the cluster file's
-	 * first `nodes` hosts, rank 0 on head; the ranks meet at dist_init. */
-	bool dist;
-	long long nodes, pp; /* pp: pipeline_parallelism */
-	char *head, *dist_init;
-};
 
 /* t with {user-id} replaced, as CVS's loader does. */
 static char *user_subst(const struct sg *x, const char *t)
@@ -51,8 +38,8 @@ static char *user_subst(const struct sg *x, const char *t)
 /* A setting as CVS formats it (a string, or a number as written), with
  * {user-id} replaced; *out NULL when absent and def is NULL. -1 (with the
  * error) when it is neither or still "<changeme>". */
-static int text(struct sg *x, const json_t *obj, const char *parent, const char *key,
-		const char *def, char **out)
+int sg_text(struct sg *x, const json_t *obj, const char *parent, const char *key, const char *def,
+	    char **out)
 {
 	char path[384];
 	const json_t *v = json_object_get(obj, key);
@@ -76,7 +63,7 @@ static int text(struct sg *x, const json_t *obj, const char *parent, const char 
 	return 0;
 }
 
-static void lit(json_t *argv, const char *s)
+void sg_lit(json_t *argv, const char *s)
 {
 	char *l = cvs_literal(s);
 	json_array_append_new(argv, json_string(l));
@@ -84,7 +71,7 @@ static void lit(json_t *argv, const char *s)
 }
 
 /* The benchmark_params variant: active_benchmark, else the only one. */
-static int pick_variant(struct sg *x, const json_t *root)
+int sg_pick_variant(struct sg *x, const json_t *root)
 {
 	const json_t *bps = json_object_get(root, "benchmark_params");
 	const json_t *active = json_object_get(root, "active_benchmark");
@@ -243,12 +230,12 @@ static char *threshold_path(struct sg *x, const char *name)
 	return xstrdup(name);
 }
 
-static int import_gates(struct sg *x, long long tp, json_t *suite)
+int sg_import_gates(struct sg *x, long long tp, json_t *suite)
 {
 	char *name = NULL;
 	char p[384];
 	snprintf(p, sizeof(p), "%s.threshold_file", x->bp_path);
-	if (text(x, x->bp, x->bp_path, "threshold_file", NULL, &name) < 0)
+	if (sg_text(x, x->bp, x->bp_path, "threshold_file", NULL, &name) < 0)
 		return -1;
 	if (!name)
 		return assay_cfg_fail(
@@ -289,7 +276,7 @@ static json_t *number(const char *s)
 /* CVS's env script (setup_server_container_env), the config's NCCL and
  * gloo settings and container_config.env_dict (_legacy_server_env), then
  * add_export_env: into env, literal. */
-static int import_env(struct sg *x, const char *model, const char *tp, const char *pp, json_t *env)
+int sg_import_env(struct sg *x, const char *model, const char *tp, const char *pp, json_t *env)
 {
 	/* The variable, the key, and sglang_distributed_lib.py's default (its
 	 * _apply_inf_defaults; it sets GLOO_TCP_IFNAME from
@@ -302,7 +289,7 @@ static int import_env(struct sg *x, const char *model, const char *tp, const cha
 	    {"GLOO_SOCKET_IFNAME", "gloo_socket_ifname", "gloo_socket_ifname", "eno0"},
 	    {"GLOO_TCP_IFNAME", "gloo_tcp_ifname", "gloo_socket_ifname", "eno0"}};
 	char *t = NULL;
-	if (text(x, x->cfg, "$.config", "nccl_debug", "ERROR", &t) < 0)
+	if (sg_text(x, x->cfg, "$.config", "nccl_debug", "ERROR", &t) < 0)
 		return -1;
 	cvs_env_set(env, "NCCL_DEBUG", t);
 	free(t);
@@ -312,8 +299,8 @@ static int import_env(struct sg *x, const char *model, const char *tp, const cha
 	if (x->dist)
 		cvs_env_set(env, "PP", pp);
 	for (size_t i = 0; i < ARRAY_SIZE(net); i++) {
-		if (text(x, x->cfg, "$.config", net[i][x->dist ? 2 : 1], x->dist ? net[i][3] : NULL,
-			 &t) < 0)
+		if (sg_text(x, x->cfg, "$.config", net[i][x->dist ? 2 : 1],
+			    x->dist ? net[i][3] : NULL, &t) < 0)
 			return -1;
 		if (t && *t)
 			cvs_env_set(env, net[i][0], t);
@@ -324,7 +311,7 @@ static int import_env(struct sg *x, const char *model, const char *tp, const cha
 	const json_t *ed = json_object_get(json_object_get(x->cfg, "container_config"), "env_dict");
 	json_object_foreach((json_t *)ed, key, v)
 	{
-		if (text(x, ed, "$.config.container_config.env_dict", key, NULL, &t) < 0)
+		if (sg_text(x, ed, "$.config.container_config.env_dict", key, NULL, &t) < 0)
 			return -1;
 		cvs_env_set(env, key, t ? t : "");
 		free(t);
@@ -335,7 +322,7 @@ static int import_env(struct sg *x, const char *model, const char *tp, const cha
 	if (json_is_object(ae)) {
 		json_object_foreach((json_t *)ae, key, v)
 		{
-			if (text(x, ae, ap, key, NULL, &t) < 0)
+			if (sg_text(x, ae, ap, key, NULL, &t) < 0)
 				return -1;
 			cvs_env_set(env, key, t ? t : "");
 			free(t);
@@ -367,7 +354,7 @@ static int import_env(struct sg *x, const char *model, const char *tp, const cha
 
 /* add_flags: each entry's words as arguments (CVS writes them into a shell
  * script, so only plain words are taken). */
-static int add_flags(struct sg *x, json_t *argv)
+int sg_add_flags(struct sg *x, json_t *argv)
 {
 	const json_t *f = json_object_get(x->bp, "add_flags");
 	char fp[320];
@@ -394,7 +381,7 @@ static int add_flags(struct sg *x, json_t *argv)
 		char *copy = xstrdup(s), *save = NULL;
 		for (char *w = strtok_r(copy, " \t\n", &save); w;
 		     w = strtok_r(NULL, " \t\n", &save))
-			lit(argv, w);
+			sg_lit(argv, w);
 		free(copy);
 	}
 	return 0;
@@ -419,17 +406,17 @@ static void parts_release(struct parts *p)
  * NODE_RANK) and, unless the config names it, the head's address as the
  * other nodes reach it (MASTER_ADDR) at dist_init_port, then runs the
  * rest: launch_server as CVS's launch_server writes it per node. */
-static void dist_prefix(const struct sg *x, json_t *argv)
+void sg_dist_prefix(const struct sg *x, json_t *argv)
 {
 	char *script = x->dist_init[0] == ':'
 			   ? xasprintf("exec \"$@\" --node-rank \"$NODE_RANK\" --dist-init-addr "
 				       "\"$MASTER_ADDR%s\"",
 				       x->dist_init)
 			   : xstrdup("exec \"$@\" --node-rank \"$NODE_RANK\"");
-	lit(argv, "bash");
-	lit(argv, "-c");
-	lit(argv, script);
-	lit(argv, "sglang-node");
+	sg_lit(argv, "bash");
+	sg_lit(argv, "-c");
+	sg_lit(argv, script);
+	sg_lit(argv, "sglang-node");
 	free(script);
 }
 
@@ -442,8 +429,8 @@ static void dist_prefix(const struct sg *x, json_t *argv)
 static int server_block(struct sg *x, const struct parts *p, const json_t *env, json_t *suite)
 {
 	char *mem = NULL, *level = NULL;
-	if (text(x, x->bp, x->bp_path, "memory_fraction", "0.85", &mem) < 0 ||
-	    text(x, x->cfg, "$.config", "log_level", "info", &level) < 0) {
+	if (sg_text(x, x->bp, x->bp_path, "memory_fraction", "0.85", &mem) < 0 ||
+	    sg_text(x, x->cfg, "$.config", "log_level", "info", &level) < 0) {
 		free(mem);
 		return -1;
 	}
@@ -451,7 +438,7 @@ static int server_block(struct sg *x, const struct parts *p, const json_t *env, 
 	const char *key;
 	const json_t *v;
 	if (x->dist)
-		dist_prefix(x, argv);
+		sg_dist_prefix(x, argv);
 	json_array_append_new(argv, json_string("env"));
 	json_object_foreach((json_t *)env, key, v)
 	{
@@ -476,23 +463,23 @@ static int server_block(struct sg *x, const struct parts *p, const json_t *env, 
 				    "--tp-size",
 				    p->tp};
 	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
-		lit(argv, head[i]);
+		sg_lit(argv, head[i]);
 	if (x->dist) {
 		const char *const d[] = {"--pp-size", p->pp, "--nnodes", p->nnodes};
 		for (size_t i = 0; i < ARRAY_SIZE(d); i++)
-			lit(argv, d[i]);
+			sg_lit(argv, d[i]);
 		if (x->dist_init[0] != ':') {
-			lit(argv, "--dist-init-addr");
-			lit(argv, x->dist_init);
+			sg_lit(argv, "--dist-init-addr");
+			sg_lit(argv, x->dist_init);
 		}
 	}
 	const char *const tail[] = {"--disable-radix-cache", "--disable-cuda-graph",
 				    "--mem-fraction-static", mem};
 	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
-		lit(argv, tail[i]);
-	int rc = add_flags(x, argv);
-	lit(argv, "--log-level");
-	lit(argv, level);
+		sg_lit(argv, tail[i]);
+	int rc = sg_add_flags(x, argv);
+	sg_lit(argv, "--log-level");
+	sg_lit(argv, level);
 	char *url = xasprintf("http://%s:%s/health", x->dist ? x->head : p->host, p->port);
 	char *l = cvs_literal(url);
 	json_t *sv = json_pack("{s:o, s:s, s:i}", "argv", argv, "health", l, "health_timeout_s",
@@ -508,14 +495,14 @@ static int server_block(struct sg *x, const struct parts *p, const json_t *env, 
 }
 
 /* The client: CVS's bench_serving line (benchserv_test_random). */
-static int client_argv(struct sg *x, const char *host, const char *port, const char *prompts,
-		       json_t *suite)
+int sg_client_argv(struct sg *x, const char *host, const char *port, const char *prompts,
+		   json_t *suite)
 {
 	char *backend = NULL, *ratio = NULL, *bdef = NULL;
 	char rp[384];
-	if (text(x, x->bp, x->bp_path, "backend", "sglang", &bdef) < 0 ||
-	    text(x, x->bench, x->bench_path, "backend", bdef, &backend) < 0 ||
-	    text(x, x->bench, x->bench_path, "random_range_ratio", NULL, &ratio) < 0) {
+	if (sg_text(x, x->bp, x->bp_path, "backend", "sglang", &bdef) < 0 ||
+	    sg_text(x, x->bench, x->bench_path, "backend", bdef, &backend) < 0 ||
+	    sg_text(x, x->bench, x->bench_path, "random_range_ratio", NULL, &ratio) < 0) {
 		free(bdef);
 		free(backend);
 		return -1;
@@ -532,14 +519,14 @@ static int client_argv(struct sg *x, const char *host, const char *port, const c
 	    "python3",        "-m",     "sglang.bench_serving", "--backend", backend,
 	    "--dataset-name", "random", "--num-prompts",        prompts};
 	for (size_t i = 0; i < ARRAY_SIZE(a); i++)
-		lit(argv, a[i]);
+		sg_lit(argv, a[i]);
 	const char *const t[] = {"--max-concurrency", "{CONC}", "--random-input", "{ISL}",
 				 "--random-output",   "{OSL}"};
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
 		json_array_append_new(argv, json_string(t[i]));
 	const char *const b[] = {"--random-range-ratio", ratio, "--host", host, "--port", port};
 	for (size_t i = 0; i < ARRAY_SIZE(b); i++)
-		lit(argv, b[i]);
+		sg_lit(argv, b[i]);
 	json_object_set_new(suite, "argv", argv);
 	free(backend);
 	free(ratio);
@@ -550,12 +537,12 @@ static int client_argv(struct sg *x, const char *host, const char *port, const c
  * lmsysorg/sglang:dev), AMD devices, volume_dict as mounts, shm_size and
  * device_list beyond /dev/dri and /dev/kfd as options. It holds the client;
  * the server runs on the host assay runs on (docs/inference.md). */
-static int import_container(struct sg *x, json_t *suite)
+int sg_import_container(struct sg *x, json_t *suite)
 {
 	char *image = NULL, *shm = NULL;
 	const json_t *cc = json_object_get(x->cfg, "container_config");
-	if (text(x, x->cfg, "$.config", "container_image", "lmsysorg/sglang:dev", &image) < 0 ||
-	    text(x, x->cfg, "$.config", "shm_size", NULL, &shm) < 0) {
+	if (sg_text(x, x->cfg, "$.config", "container_image", "lmsysorg/sglang:dev", &image) < 0 ||
+	    sg_text(x, x->cfg, "$.config", "shm_size", NULL, &shm) < 0) {
 		free(image);
 		return -1;
 	}
@@ -566,18 +553,18 @@ static int import_container(struct sg *x, json_t *suite)
 	json_object_foreach((json_t *)vd, key, v)
 	{
 		char *to = NULL;
-		if (text(x, vd, "$.config.container_config.volume_dict", key, NULL, &to) < 0)
+		if (sg_text(x, vd, "$.config.container_config.volume_dict", key, NULL, &to) < 0)
 			break;
 		char *from = user_subst(x, key);
 		char *m = xasprintf("%s:%s", from, to ? to : "");
-		lit(mounts, m);
+		sg_lit(mounts, m);
 		free(m);
 		free(from);
 		free(to);
 	}
 	if (shm) {
 		char *s = xasprintf("--shm-size=%s", shm);
-		lit(opts, s);
+		sg_lit(opts, s);
 		free(s);
 	}
 	const json_t *dl = json_object_get(cc, "device_list");
@@ -585,7 +572,7 @@ static int import_container(struct sg *x, json_t *suite)
 		const char *d = json_string_value(json_array_get(dl, i));
 		if (d && strcmp(d, "/dev/dri") && strcmp(d, "/dev/kfd")) {
 			char *s = xasprintf("--device=%s", d);
-			lit(opts, s);
+			sg_lit(opts, s);
 			free(s);
 		}
 	}
@@ -605,40 +592,40 @@ static int import_container(struct sg *x, json_t *suite)
 	return x->c.err->code ? -1 : 0;
 }
 
-static const char *const cfg_keys[] = {"container_image",
-				       "container_name",
-				       "nnodes",
-				       "hf_token_file",
-				       "shm_size",
-				       "log_dir",
-				       "log_level",
-				       "nccl_debug",
-				       "benchmark_serv_node",
-				       "proxy_router_serv_port",
-				       "container_config",
-				       "client_host",
-				       "data_cache_dir",
-				       "nccl_ib_hca",
-				       "nccl_ib_gid_index",
-				       "nccl_socket_ifname",
-				       "gloo_socket_ifname",
-				       "gloo_tcp_ifname",
-				       NULL};
-static const char *const bp_keys[] = {"backend",
-				      "threshold_file",
-				      "max_concurrency",
-				      "model",
-				      "tensor_parallelism",
-				      "pipeline_parallelism",
-				      "memory_fraction",
-				      "tokenizer_mode",
-				      "inference_poll_iterations",
-				      "add_export_env",
-				      "add_flags",
-				      "inference_tests",
-				      NULL};
+const char *const sg_cfg_keys[] = {"container_image",
+				   "container_name",
+				   "nnodes",
+				   "hf_token_file",
+				   "shm_size",
+				   "log_dir",
+				   "log_level",
+				   "nccl_debug",
+				   "benchmark_serv_node",
+				   "proxy_router_serv_port",
+				   "container_config",
+				   "client_host",
+				   "data_cache_dir",
+				   "nccl_ib_hca",
+				   "nccl_ib_gid_index",
+				   "nccl_socket_ifname",
+				   "gloo_socket_ifname",
+				   "gloo_tcp_ifname",
+				   NULL};
+const char *const sg_bp_keys[] = {"backend",
+				  "threshold_file",
+				  "max_concurrency",
+				  "model",
+				  "tensor_parallelism",
+				  "pipeline_parallelism",
+				  "memory_fraction",
+				  "tokenizer_mode",
+				  "inference_poll_iterations",
+				  "add_export_env",
+				  "add_flags",
+				  "inference_tests",
+				  NULL};
 
-static bool listed(const char *const *keys, const char *key)
+bool sg_listed(const char *const *keys, const char *key)
 {
 	for (size_t i = 0; keys[i]; i++)
 		if (!strcmp(keys[i], key))
@@ -690,8 +677,9 @@ static void dist_notes(struct sg *x)
 		 "rank gets --host 0.0.0.0 (only rank 0 serves HTTP)");
 }
 
-/* What CVS does that the suite leaves to the user, one note each. */
-static void lifecycle_notes(struct sg *x, const json_t *root)
+/* What CVS does that the suite leaves to the user, one note each: the
+ * config keys every SGLang test reads alike, but those in skip. */
+void sg_why_notes(struct sg *x, const char *const *skip)
 {
 	static const char *const why[][2] = {
 	    {"container_name",
@@ -705,19 +693,16 @@ static void lifecycle_notes(struct sg *x, const json_t *root)
 	    {"benchmark_serv_node", "the server runs on the host assay runs on"},
 	    {"data_cache_dir", "CVS sets it as a default and passes it to no command"}};
 	for (size_t i = 0; i < ARRAY_SIZE(why); i++)
-		if (json_object_get(x->cfg, why[i][0]) &&
-		    !(x->dist && !strcmp(why[i][0], "benchmark_serv_node"))) {
+		if (json_object_get(x->cfg, why[i][0]) && !(skip && sg_listed(skip, why[i][0]))) {
 			char p[256];
 			assay_json_path_key(p, sizeof(p), "$.config", why[i][0]);
 			cvs_note(x->im, p, "%s", why[i][1]);
 		}
-	if (x->dist)
-		dist_notes(x);
-	else
-		cvs_note(x->im, "$.config.container_image",
-			 "the inference server runs on this host, outside the container (the "
-			 "client runs in it): start sglang.launch_server where it is installed; "
-			 "CVS's container also sets LD_LIBRARY_PATH and PYTHONPATH for its image");
+}
+
+/* The variant's notes, then every key no SGLang test reads (nor more). */
+void sg_tail_notes(struct sg *x, const char *const *more)
+{
 	cvs_note(
 	    x->im, x->bp_path,
 	    "CVS also runs an RMSNorm kernel test, probes the OpenAI endpoints and checks dmesg "
@@ -749,28 +734,41 @@ static void lifecycle_notes(struct sg *x, const json_t *root)
 	{
 		char p[256];
 		assay_json_path_key(p, sizeof(p), "$.config", key);
-		if (!listed(cfg_keys, key) && !(x->dist && listed(dist_keys, key)))
+		if (!sg_listed(sg_cfg_keys, key) && !(more && sg_listed(more, key)))
 			cvs_note(x->im, p, "not a key CVS's SGLang loader reads");
 	}
 	json_object_foreach((json_t *)x->bp, key, v)
 	{
 		char p[384];
 		assay_json_path_key(p, sizeof(p), x->bp_path, key);
-		if (!listed(bp_keys, key))
+		if (!sg_listed(sg_bp_keys, key))
 			cvs_note(x->im, p, "not a key CVS's SGLang loader reads");
 	}
-	(void)root;
+}
+
+static void lifecycle_notes(struct sg *x)
+{
+	static const char *const dist_skip[] = {"benchmark_serv_node", NULL};
+	sg_why_notes(x, x->dist ? dist_skip : NULL);
+	if (x->dist)
+		dist_notes(x);
+	else
+		cvs_note(x->im, "$.config.container_image",
+			 "the inference server runs on this host, outside the container (the "
+			 "client runs in it): start sglang.launch_server where it is installed; "
+			 "CVS's container also sets LD_LIBRARY_PATH and PYTHONPATH for its image");
+	sg_tail_notes(x, x->dist ? dist_keys : NULL);
 }
 
 /* The series identity and what the sglang parser's derived metrics need
  * (CVS's MFU takes tensor_parallelism GPUs; its defaults 70e9 parameters
  * and 1300 TFLOP/s). */
-static int import_context(struct sg *x, const char *model, const char *tp, const char *prompts,
-			  json_t *suite)
+int sg_import_context(struct sg *x, const char *model, const char *tp, const char *prompts,
+		      json_t *suite)
 {
 	char *params = NULL, *peak = NULL;
-	if (text(x, x->bench, x->bench_path, "model_num_params", "70000000000", &params) < 0 ||
-	    text(x, x->bench, x->bench_path, "peak_gpu_tflops", "1300", &peak) < 0) {
+	if (sg_text(x, x->bench, x->bench_path, "model_num_params", "70000000000", &params) < 0 ||
+	    sg_text(x, x->bench, x->bench_path, "peak_gpu_tflops", "1300", &peak) < 0) {
 		free(params);
 		return -1;
 	}
@@ -804,14 +802,14 @@ static int import_head(struct sg *x, const json_t *root, struct parts *p)
 	x->cfg = json_object_get(root, "config");
 	if (!json_is_object(x->cfg))
 		return assay_cfg_expected(&x->c, "$.config", "an object", x->cfg);
-	if (pick_variant(x, root) < 0 ||
-	    text(x, x->bp, x->bp_path, "model", "openai/gpt-oss-120b", &p->model) < 0 ||
-	    text(x, x->bp, x->bp_path, "tensor_parallelism", "8", &p->tp) < 0 ||
-	    text(x, x->bp, x->bp_path, "pipeline_parallelism", "1", &p->pp) < 0 ||
-	    text(x, x->cfg, "$.config", "nnodes", nodes_default(x, def), &p->nnodes) < 0 ||
-	    text(x, x->cfg, "$.config", "proxy_router_serv_port", "8000", &p->port) < 0 ||
-	    text(x, x->cfg, "$.config", "client_host", "127.0.0.1", &p->host) < 0 ||
-	    text(x, x->bench, x->bench_path, "num_prompts", NULL, &p->prompts) < 0)
+	if (sg_pick_variant(x, root) < 0 ||
+	    sg_text(x, x->bp, x->bp_path, "model", "openai/gpt-oss-120b", &p->model) < 0 ||
+	    sg_text(x, x->bp, x->bp_path, "tensor_parallelism", "8", &p->tp) < 0 ||
+	    sg_text(x, x->bp, x->bp_path, "pipeline_parallelism", "1", &p->pp) < 0 ||
+	    sg_text(x, x->cfg, "$.config", "nnodes", nodes_default(x, def), &p->nnodes) < 0 ||
+	    sg_text(x, x->cfg, "$.config", "proxy_router_serv_port", "8000", &p->port) < 0 ||
+	    sg_text(x, x->cfg, "$.config", "client_host", "127.0.0.1", &p->host) < 0 ||
+	    sg_text(x, x->bench, x->bench_path, "num_prompts", NULL, &p->prompts) < 0)
 		return -1;
 	assay_json_path_key(tpp, sizeof(tpp), x->bp_path, "tensor_parallelism");
 	assay_json_path_key(npp, sizeof(npp), x->bench_path, "num_prompts");
@@ -829,26 +827,10 @@ static int import_head(struct sg *x, const json_t *root, struct parts *p)
 }
 
 /* Which of CVS's SGLang tests runs the config: sglang_distributed when it
- * lists server_node_list (or more than one node), sglang_disagg_distributed
- * when it gives prefill and decode roles instead (refused); each needs the
- * cluster file, sglang_single none. */
+ * lists server_node_list (or more than one node; it needs the cluster
+ * file), sglang_single otherwise (none). */
 static int pick_test(struct sg *x)
 {
-	if (!json_object_get(x->cfg, "server_node_list")) {
-		static const char *const roles[] = {"prefill_node_list", "decode_node_list",
-						    "proxy_router_node"};
-		for (size_t i = 0; i < ARRAY_SIZE(roles); i++)
-			if (json_object_get(x->cfg, roles[i])) {
-				char path[128];
-				assay_json_path_key(path, sizeof(path), "$.config", roles[i]);
-				return assay_cfg_fail(
-				    &x->c, path,
-				    "prefill and decode servers and a router "
-				    "(sglang_disagg_distributed): assay does not import CVS's "
-				    "disaggregated SGLang configs yet (a suite's \"servers\" "
-				    "runs them: docs/inference.md, \"Role servers\")");
-			}
-	}
 	if (x->dist && !x->o->cluster_file)
 		return assay_cfg_fail(&x->c, "$.config.nnodes",
 				      "%lld nodes (sglang_distributed): give the CVS cluster file "
@@ -885,8 +867,8 @@ static int dist_setup(struct sg *x, json_t *suite)
 				      x->nodes, x->o->cluster_file, n);
 	char *addr = NULL, *port = NULL;
 	long long pn;
-	int rc = text(x, x->cfg, "$.config", "dist_init_addr", NULL, &addr) < 0 ||
-			 text(x, x->cfg, "$.config", "dist_init_port", "40001", &port) < 0 ||
+	int rc = sg_text(x, x->cfg, "$.config", "dist_init_addr", NULL, &addr) < 0 ||
+			 sg_text(x, x->cfg, "$.config", "dist_init_port", "40001", &port) < 0 ||
 			 cvs_count(&x->c, "$.config.dist_init_port", port, &pn) < 0
 		     ? -1
 		     : 0;
@@ -926,24 +908,24 @@ static int import_all(struct sg *x, const json_t *root, const char *base, json_t
 		rc = dist_setup(x, suite);
 	long long tp = rc ? 0 : strtoll(p.tp, NULL, 10);
 	if (!rc)
-		rc = import_gates(x, tp, suite);
+		rc = sg_import_gates(x, tp, suite);
 	if (!rc)
-		rc = import_env(x, p.model, p.tp, p.pp, env);
+		rc = sg_import_env(x, p.model, p.tp, p.pp, env);
 	if (!rc)
 		rc = server_block(x, &p, env, suite);
 	if (!rc)
-		rc = client_argv(x, p.host, p.port, p.prompts, suite);
+		rc = sg_client_argv(x, p.host, p.port, p.prompts, suite);
 	if (!rc)
-		rc = import_context(x, p.model, p.tp, p.prompts, suite);
+		rc = sg_import_context(x, p.model, p.tp, p.prompts, suite);
 	if (!rc)
-		rc = import_container(x, suite);
+		rc = sg_import_container(x, suite);
 	if (!rc) {
 		describe(suite, base, x);
 		json_object_set(suite, "env", env);
 		json_object_set_new(suite, "secrets", json_pack("[s]", "HF_TOKEN"));
 		json_object_set_new(suite, "parser", json_string("sglang"));
 		json_object_set_new(suite, "gpus_per_node", json_integer(tp));
-		lifecycle_notes(x, root);
+		lifecycle_notes(x);
 	}
 	parts_release(&p);
 	return rc;
@@ -953,6 +935,11 @@ assay_err cvs_import_sglang(const json_t *root, const char *config_path,
 			    const struct assay_import_opts *o, struct assay_import *out,
 			    struct assay_error *e)
 {
+	const json_t *cfg = json_object_get(root, "config");
+	if (json_is_object(cfg) && !json_object_get(cfg, "server_node_list") &&
+	    (json_object_get(cfg, "prefill_node_list") ||
+	     json_object_get(cfg, "decode_node_list") || json_object_get(cfg, "proxy_router_node")))
+		return cvs_import_sglang_disagg(root, config_path, o, out, e);
 	char *dir = cvs_config_dir(config_path);
 	const char *base = strrchr(config_path, '/') ? strrchr(config_path, '/') + 1 : config_path;
 	struct sg x = {.c = {config_path, e}, .o = o, .im = out, .dir = dir};

@@ -568,9 +568,9 @@ assay_err cvs_inference_done(int rc, const json_t *suite, struct assay_import *o
 			     struct assay_error *e)
 {
 	static const char *const order[] = {
-	    "kind",      "name",          "description", "server",   "combos", "runs",
-	    "container", "argv",          "env",         "secrets",  "parser", "results",
-	    "context",   "gpus_per_node", "gates",       "launcher", NULL};
+	    "kind",    "name",      "description",   "server", "servers",  "combos",
+	    "runs",    "container", "argv",          "env",    "secrets",  "parser",
+	    "results", "context",   "gpus_per_node", "gates",  "launcher", NULL};
 	if (rc) {
 		strlist_clear(&out->notes);
 		return e->code ? e->code : ASSAY_USAGE;
