@@ -21,6 +21,26 @@ static bool ray_backend(const struct vl *x)
 	return json_is_string(b) && !strcmp(json_string_value(b), "ray");
 }
 
+/* ib_hca_devices as CVS's loader takes it: absent, null, "auto" or a list
+ * of device names. */
+static bool hca_ok(const json_t *hca)
+{
+	size_t i;
+	const json_t *h;
+	if (!hca || json_is_null(hca))
+		return true;
+	if (json_is_string(hca))
+		return !strcmp(json_string_value(hca), "auto");
+	if (!json_is_array(hca))
+		return false;
+	json_array_foreach(hca, i, h)
+	{
+		if (!json_is_string(h))
+			return false;
+	}
+	return true;
+}
+
 /* CVS's loader checks for a multi-node config, and what the suite cannot
  * run (a Ray cluster). */
 static int dist_consistency(struct vl *x, long long nnodes, long long pp)
@@ -38,6 +58,10 @@ static int dist_consistency(struct vl *x, long long nnodes, long long pp)
 		    "1 on %lld nodes: CVS refuses it (its multi-node server splits "
 		    "the model into pipeline stages across the nodes: > 1 expected)",
 		    nnodes);
+	if (!hca_ok(json_object_get(x->server, "ib_hca_devices")))
+		return assay_cfg_expected(&x->c, "$.roles.server.ib_hca_devices",
+					  "\"auto\" or an array of device names (strings)",
+					  json_object_get(x->server, "ib_hca_devices"));
 	if (!json_object_get(x->server, "ib_netdev"))
 		return assay_cfg_fail(
 		    &x->c, "$.roles.server",
