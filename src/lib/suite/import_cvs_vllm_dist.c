@@ -92,6 +92,11 @@ int vl_dist_check(struct vl *x, long long nnodes, long long pp, json_t *suite)
 {
 	x->nodes = nnodes;
 	x->pp = pp;
+	if (nnodes == 1 && pp > 1)
+		return assay_cfg_fail(&x->c, "$.params.pipeline_parallel_size",
+				      "%lld on one node: CVS refuses it (pipeline stages split the "
+				      "model across nodes: nnodes > 1 expected)",
+				      pp);
 	if (nnodes == 1)
 		return x->o->cluster_file
 			   ? assay_cfg_fail(&x->c, "$",
