@@ -13,19 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "assay/cfg.h"
-#include "assay/import.h"
-#include "assay/json.h"
+#include "import_cvs_vllm.h"
 #include "suite_int.h"
-
-struct vl {
-	struct assay_cfg c;
-	const struct assay_import_opts *o;
-	struct assay_import *im;
-	const char *dir;
-	const json_t *params, *server;
-	char *shared_fs;
-};
 
 /* s with {user-id} and {shared_fs} replaced, as CVS's loader does. */
 static char *subst(const struct vl *x, const char *s)
@@ -47,10 +36,9 @@ static char *subst(const struct vl *x, const char *s)
 	return sbuf_detach(&sb, NULL);
 }
 
-/* A string setting (CVS's params are strings); def when absent; NULL (with
- * the error) when it is not a string or still "<changeme>". */
-static const char *str(struct vl *x, const json_t *obj, const char *parent, const char *key,
-		       const char *def)
+/* A string setting (CVS's params are strings). */
+const char *vl_str(struct vl *x, const json_t *obj, const char *parent, const char *key,
+		   const char *def)
 {
 	char path[256];
 	const json_t *v = json_object_get(obj, key);
@@ -71,11 +59,11 @@ static const char *str(struct vl *x, const json_t *obj, const char *parent, cons
 
 static const char *param(struct vl *x, const char *key, const char *def)
 {
-	return str(x, x->params, "$.params", key, def);
+	return vl_str(x, x->params, "$.params", key, def);
 }
 
 /* A literal argument: braces doubled, so no template reads it. */
-static void lit(json_t *argv, const char *s)
+void vl_lit(json_t *argv, const char *s)
 {
 	char *l = cvs_literal(s);
 	json_array_append_new(argv, json_string(l));
@@ -94,12 +82,12 @@ static void serve_flags(const json_t *args, json_t *argv)
 		size_t n = json_is_array(v) ? json_array_size(v) : 1;
 		for (size_t i = 0; i < n && !json_is_false(v); i++) {
 			const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
-			lit(argv, flag);
+			vl_lit(argv, flag);
 			if (json_is_true(e))
 				continue;
 			char *t = json_is_string(e) ? xstrdup(json_string_value(e))
 						    : json_dumps(e, JSON_ENCODE_ANY);
-			lit(argv, t ? t : "");
+			vl_lit(argv, t ? t : "");
 			free(t);
 		}
 		free(flag);
@@ -120,6 +108,8 @@ static int server_block(struct vl *x, const char *model, long long tp, long long
 	json_t *argv = json_array();
 	const char *key;
 	const json_t *v;
+	if (x->nodes > 1)
+		vl_dist_prefix(argv);
 	if (json_object_size(env))
 		json_array_append_new(argv, json_string("env"));
 	json_object_foreach((json_t *)env, key, v)
@@ -128,27 +118,33 @@ static int server_block(struct vl *x, const char *model, long long tp, long long
 		json_array_append_new(argv, json_string(kv)); /* already literal */
 		free(kv);
 	}
-	lit(argv, "vllm");
-	lit(argv, "serve");
-	lit(argv, model);
+	vl_lit(argv, "vllm");
+	vl_lit(argv, "serve");
+	vl_lit(argv, model);
 	char *n = xasprintf("%lld", tp);
-	lit(argv, "--tensor-parallel-size");
-	lit(argv, n);
+	vl_lit(argv, "--tensor-parallel-size");
+	vl_lit(argv, n);
 	free(n);
-	lit(argv, "--port");
-	lit(argv, port);
+	vl_lit(argv, "--port");
+	vl_lit(argv, port);
 	const json_t *args = json_object_get(x->server, "serve_args");
 	if (!json_object_get(args, "max-model-len")) {
 		n = xasprintf("%lld", mml);
-		lit(argv, "--max-model-len");
-		lit(argv, n);
+		vl_lit(argv, "--max-model-len");
+		vl_lit(argv, n);
 		free(n);
 	}
+	if (x->nodes > 1)
+		vl_dist_flags(x, argv);
 	serve_flags(args, argv);
-	char *url = xasprintf("%s:%s/health", base, port), *l = cvs_literal(url);
+	char *url = x->nodes > 1 ? xasprintf("http://%s:%s/health", x->head, port)
+				 : xasprintf("%s:%s/health", base, port);
+	char *l = cvs_literal(url);
 	/* CVS waits 30 + 330 s, then polls 60 times every 60 s: 3960 s. */
 	json_t *sv =
 	    json_pack("{s:o, s:s, s:i}", "argv", argv, "health", l, "health_timeout_s", 3960);
+	if (x->nodes > 1)
+		json_object_set_new(sv, "nodes", json_integer(x->nodes));
 	free(l);
 	free(url);
 	if (strncmp(base, "http://", 7)) {
@@ -187,14 +183,14 @@ static int client_argv(struct vl *x, const char *model, bool goodput, json_t *su
 	if (!port || !base)
 		return -1;
 	json_t *argv = json_array();
-	lit(argv, "vllm");
-	lit(argv, "bench");
-	lit(argv, "serve");
-	lit(argv, "--model");
-	lit(argv, model);
+	vl_lit(argv, "vllm");
+	vl_lit(argv, "bench");
+	vl_lit(argv, "serve");
+	vl_lit(argv, "--model");
+	vl_lit(argv, model);
 	char *url = xasprintf("%s:%s", base, port);
-	lit(argv, "--base-url");
-	lit(argv, url);
+	vl_lit(argv, "--base-url");
+	vl_lit(argv, url);
 	free(url);
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
 		const char *v = param(x, flags[i][1], flags[i][2]);
@@ -202,14 +198,14 @@ static int client_argv(struct vl *x, const char *model, bool goodput, json_t *su
 			json_decref(argv);
 			return -1;
 		}
-		lit(argv, flags[i][0]);
-		lit(argv, v);
+		vl_lit(argv, flags[i][0]);
+		vl_lit(argv, v);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
 		json_array_append_new(argv, json_string(tail[i]));
 	if (json_is_true(
 		json_object_get(json_object_get(x->server, "serve_args"), "trust-remote-code")))
-		lit(argv, "--trust-remote-code");
+		vl_lit(argv, "--trust-remote-code");
 	if (goodput) {
 		json_array_append_new(argv, json_string("--goodput"));
 		json_array_append_new(argv, json_string("ttft:{GOODPUT_TTFT}"));
@@ -246,7 +242,7 @@ static int goodput(struct vl *x, const json_t *combo, const char *path, json_t *
 static json_t *combo_vars(struct vl *x, const json_t *combo, const char *path, long long tp,
 			  long long pp, long long conc, long long *mml)
 {
-	const char *isl_s = str(x, combo, path, "isl", ""), *osl_s = NULL;
+	const char *isl_s = vl_str(x, combo, path, "isl", ""), *osl_s = NULL;
 	const char *ratio = param(x, "random_range_ratio", "0.8");
 	const char *prefix = param(x, "random_prefix_len", "0");
 	char ip[256], op[256];
@@ -254,7 +250,7 @@ static json_t *combo_vars(struct vl *x, const json_t *combo, const char *path, l
 	assay_json_path_key(ip, sizeof(ip), path, "isl");
 	assay_json_path_key(op, sizeof(op), path, "osl");
 	/* An absent isl or osl reads "", which cvs_count refuses. */
-	if (!isl_s || !ratio || !prefix || !(osl_s = str(x, combo, path, "osl", "")) ||
+	if (!isl_s || !ratio || !prefix || !(osl_s = vl_str(x, combo, path, "osl", "")) ||
 	    cvs_count(&x->c, ip, isl_s, &isl) < 0 || cvs_count(&x->c, op, osl_s, &osl) < 0)
 		return NULL;
 	*mml = (long long)(ceil((double)(isl + osl) * (1.0 + strtod(ratio, NULL))) +
@@ -373,9 +369,7 @@ static void lifecycle_notes(struct vl *x, const json_t *root, long long nnodes)
 		 "CVS starts a server per sequence combination; the suite starts one for the "
 		 "run, with the largest --max-model-len a cell needs");
 	if (nnodes > 1)
-		cvs_note(x->im, "$.params.nnodes",
-			 "CVS starts vllm serve on every node (--node-rank, --master-addr, "
-			 "--headless); the suite starts one server on this host");
+		vl_dist_notes(x);
 	if (json_array_size(json_object_get(json_object_get(root, "accuracy"), "tasks")))
 		cvs_note(x->im, "$.accuracy.tasks",
 			 "CVS runs lm-eval against the server; assay does not (the threshold "
@@ -384,7 +378,7 @@ static void lifecycle_notes(struct vl *x, const json_t *root, long long nnodes)
 		cvs_note(x->im, "$.params.client_poll_count",
 			 "the client runs to its end; the case's timeout bounds it");
 	static const char *const ib[] = {"ib_hca_devices", "ib_netdev"};
-	for (size_t i = 0; i < ARRAY_SIZE(ib); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ib) && nnodes == 1; i++)
 		if (json_object_get(x->server, ib[i])) {
 			char p[256];
 			assay_json_path_key(p, sizeof(p), "$.roles.server", ib[i]);
@@ -399,8 +393,8 @@ static void lifecycle_notes(struct vl *x, const json_t *root, long long nnodes)
 static int import_paths(struct vl *x, const json_t *root, json_t *env)
 {
 	const json_t *paths = json_object_get(root, "paths");
-	const char *fs = str(x, paths, "$.paths", "shared_fs", "");
-	const char *models = fs ? str(x, paths, "$.paths", "models_dir", NULL) : NULL;
+	const char *fs = vl_str(x, paths, "$.paths", "shared_fs", "");
+	const char *models = fs ? vl_str(x, paths, "$.paths", "models_dir", NULL) : NULL;
 	if (!fs || (!models && json_object_get(paths, "models_dir")))
 		return -1;
 	x->shared_fs = subst(x, fs);
@@ -430,6 +424,8 @@ static void import_env(struct vl *x, json_t *env)
 	cvs_env_set(env, "VLLM_USE_AITER_UNIFIED_ATTENTION", "1");
 	cvs_env_set(env, "VLLM_ROCM_USE_AITER_MHA", "0");
 	cvs_env_set(env, "VLLM_ROCM_USE_AITER_FUSED_MOE_A16W4", "1");
+	if (x->nodes > 1)
+		vl_dist_env(x, env);
 	const char *key;
 	const json_t *v;
 	json_object_foreach((json_t *)json_object_get(x->server, "env"), key, v)
@@ -495,7 +491,7 @@ static int import_head(struct vl *x, const json_t *root, bool *enforce, const ch
 		0 ||
 	    assay_cfg_bool(&x->c, root, "$", "enforce_thresholds", ASSAY_CFG_OPTIONAL, enforce) <
 		0 ||
-	    !(*model = str(x, json_object_get(root, "model"), "$.model", "id", NULL)))
+	    !(*model = vl_str(x, json_object_get(root, "model"), "$.model", "id", NULL)))
 		return *model || x->c.err->message[0]
 			   ? -1
 			   : assay_cfg_fail(&x->c, "$.model", "missing key \"id\"");
@@ -537,13 +533,14 @@ static int import_scale(struct vl *x, json_t *suite, long long *tp, long long *p
 	return 0;
 }
 
-static void describe(json_t *suite, const char *base, const json_t *root)
+static void describe(json_t *suite, const char *base, const json_t *root, bool dist)
 {
 	const char *arch = json_string_value(json_object_get(root, "gpu_arch"));
-	char *d = xasprintf("ROCm/cvs %s (vllm, %s) as an assay suite, written by `assay import "
-			    "cvs`: assay starts vllm serve, waits for /health and runs vllm bench "
-			    "serve against it once per cell.",
-			    base, arch ? arch : "gpu_arch not set");
+	char *d =
+	    xasprintf("ROCm/cvs %s (vllm, %s) as an assay suite, written by `assay import "
+		      "cvs`: assay starts vllm serve%s, waits for /health and runs vllm bench "
+		      "serve against it once per cell.",
+		      base, arch ? arch : "gpu_arch not set", dist ? " on every node" : "");
 	char *l = cvs_literal(d);
 	json_object_set_new(suite, "description", json_string(l));
 	free(l);
@@ -590,15 +587,12 @@ static int import_all(struct vl *x, const json_t *root, const char *base, json_t
 	const char *model;
 	long long tp, pp, nnodes, mml = 0;
 	int rc = import_head(x, root, &enforce, &model);
-	if (!rc && x->o->cluster_file)
-		rc = assay_cfg_fail(&x->c, "$",
-				    "--cluster %s: an inference suite starts its server on the "
-				    "host assay runs on; run the suite there, without --cluster",
-				    x->o->cluster_file);
 	if (!rc)
 		rc = import_paths(x, root, env);
 	if (!rc)
 		rc = import_scale(x, suite, &tp, &pp, &nnodes);
+	if (!rc)
+		rc = vl_dist_check(x, nnodes, pp, suite);
 	if (!rc)
 		rc = import_sweep(x, root, tp, pp, suite, &mml, &gp);
 	if (!rc) {
@@ -610,10 +604,16 @@ static int import_all(struct vl *x, const json_t *root, const char *base, json_t
 	if (!rc)
 		rc = import_gates(x, root, enforce, suite);
 	if (!rc) {
-		describe(suite, base, root);
+		describe(suite, base, root, nnodes > 1);
 		cvs_import_container(json_object_get(root, "container"), x->c.file, x->o, x->im,
 				     suite);
-		if (json_object_get(suite, "container"))
+		if (json_object_get(suite, "container") && nnodes > 1)
+			cvs_note(x->im, "$.container",
+				 "each node's vllm serve runs on the node, outside the container "
+				 "(the client runs in it on %s): vllm must be installed on every "
+				 "node",
+				 x->head);
+		else if (json_object_get(suite, "container"))
 			cvs_note(
 			    x->im, "$.container",
 			    "the inference server runs on this host, outside the container (the "
@@ -643,6 +643,7 @@ assay_err cvs_import_vllm(const json_t *root, const char *config_path,
 	json_decref(suite);
 	json_decref(env);
 	free(x.shared_fs);
+	free(x.head);
 	free(dir);
 	return err;
 }
