@@ -569,15 +569,15 @@ static int threshold_path(struct cvs *x, const json_t *root, char **out)
 	return 0;
 }
 
-int cvs_threshold_file(const json_t *root, const char *config_path, struct assay_error *e,
-		       char **out)
+int cvs_threshold_file(const json_t *root, const char *config_path,
+		       const struct assay_import_opts *o, struct assay_error *e, char **out)
 {
 	char *dir = xstrdup(config_path), *slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';
 	else
 		dir[0] = '\0';
-	struct cvs x = {.c = {config_path, e}, .dir = dir};
+	struct cvs x = {.c = {config_path, e}, .o = o, .dir = dir};
 	int rc = threshold_path(&x, root, out);
 	free(dir);
 	return rc;

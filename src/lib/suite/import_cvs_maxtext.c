@@ -870,7 +870,7 @@ static int mt_head(struct mt *x, const json_t *root, const char *config_path, bo
 		0 ||
 	    assay_cfg_bool(&x->c, root, "$", "enforce_thresholds", ASSAY_CFG_OPTIONAL, enforce) <
 		0 ||
-	    cvs_threshold_file(root, config_path, x->c.err, thresholds) < 0)
+	    cvs_threshold_file(root, config_path, x->o, x->c.err, thresholds) < 0)
 		return -1;
 	const json_t *model = json_object_get(root, "model"), *v;
 	if (!json_is_object(model))

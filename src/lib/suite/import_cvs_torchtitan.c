@@ -503,7 +503,7 @@ static int tt_head(struct tt *x, const json_t *root, const char *config_path, js
 	*enforce = true;
 	if (assay_cfg_bool(&x->c, root, "$", "enforce_thresholds", ASSAY_CFG_OPTIONAL, enforce) <
 		0 ||
-	    cvs_threshold_file(root, config_path, x->c.err, thresholds) < 0)
+	    cvs_threshold_file(root, config_path, x->o, x->c.err, thresholds) < 0)
 		return -1;
 	const char *key;
 	const json_t *v;

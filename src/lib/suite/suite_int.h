@@ -124,7 +124,7 @@ assay_err cvs_import_maxtext(const json_t *root, const char *config_path,
 assay_err cvs_import_torchtitan(const json_t *root, const char *config_path,
 				const struct assay_import_opts *o, struct assay_import *out,
 				struct assay_error *e);
-int cvs_threshold_file(const json_t *root, const char *config_path, struct assay_error *e,
-		       char **out);
+int cvs_threshold_file(const json_t *root, const char *config_path,
+		       const struct assay_import_opts *o, struct assay_error *e, char **out);
 
 #endif
