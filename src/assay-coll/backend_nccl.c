@@ -19,19 +19,6 @@
 #include "gpu/gpu_api.h"
 #include "gpu_plan.h"
 
-#define GPU_CHECK(call)                                                                            \
-	do {                                                                                       \
-		gpuError_t c_ = (call);                                                            \
-		if (c_ != gpuSuccess)                                                              \
-			ep_die(ASSAY_INFRA, "%s failed: %s", #call, gpuGetErrorString(c_));        \
-	} while (0)
-#define NCCL_CHECK(call)                                                                           \
-	do {                                                                                       \
-		ncclResult_t n_ = (call);                                                          \
-		if (n_ != ncclSuccess)                                                             \
-			ep_die(ASSAY_INFRA, "%s failed: %s", #call, ncclGetErrorString(n_));       \
-	} while (0)
-
 /* NCCL 2.28's ncclAlltoAll, ncclGather and ncclScatter, which nccl-tests
  * calls from that version on (RCCL: grouped send/recv). */
 #if !defined(ASSAY_GPU_HIP) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)

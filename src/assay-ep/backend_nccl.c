@@ -16,23 +16,11 @@
 #include "gpu/ep_gpu.h"
 #include "gpu/gpu_api.h"
 
-#define GPU_CHECK(call)                                                                            \
-	do {                                                                                       \
-		gpuError_t c_ = (call);                                                            \
-		if (c_ != gpuSuccess)                                                              \
-			ep_die(ASSAY_INFRA, "%s failed: %s", #call, gpuGetErrorString(c_));        \
-	} while (0)
 #define KERNEL_CHECK(call)                                                                         \
 	do {                                                                                       \
 		int k_ = (call);                                                                   \
 		if (k_ != 0)                                                                       \
 			ep_die(ASSAY_INFRA, "%s failed: %s", #call, ep_gpu_error(k_));             \
-	} while (0)
-#define NCCL_CHECK(call)                                                                           \
-	do {                                                                                       \
-		ncclResult_t n_ = (call);                                                          \
-		if (n_ != ncclSuccess)                                                             \
-			ep_die(ASSAY_INFRA, "%s failed: %s", #call, ncclGetErrorString(n_));       \
 	} while (0)
 
 struct gpu_state {

@@ -58,4 +58,19 @@ typedef cudaStream_t gpuStream_t;
 #define ASSAY_GPU_RUNTIME       "CUDA"
 #endif
 
+/* A runtime or NCCL call that fails ends the run (exit 5, ep_die of the
+ * benchmark programs) naming the call and the library's message. */
+#define GPU_CHECK(call)                                                                            \
+	do {                                                                                       \
+		gpuError_t c_ = (call);                                                            \
+		if (c_ != gpuSuccess)                                                              \
+			ep_die(ASSAY_INFRA, "%s failed: %s", #call, gpuGetErrorString(c_));        \
+	} while (0)
+#define NCCL_CHECK(call)                                                                           \
+	do {                                                                                       \
+		ncclResult_t n_ = (call);                                                          \
+		if (n_ != ncclSuccess)                                                             \
+			ep_die(ASSAY_INFRA, "%s failed: %s", #call, ncclGetErrorString(n_));       \
+	} while (0)
+
 #endif
