@@ -97,6 +97,25 @@ void cvs_note(struct assay_import *im, const char *path, const char *fmt, ...)
 	sbuf_release(&sb);
 }
 
+void cvs_note_unknown(struct assay_import *im, const json_t *root, const char *const *used,
+		      const char *who, const char *scaling)
+{
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)root, key, v)
+	{
+		bool known = key[0] == '_';
+		for (size_t i = 0; used[i]; i++)
+			known = known || !strcmp(used[i], key);
+		char path[256];
+		assay_json_path_key(path, sizeof(path), "$", key);
+		if (scaling && !strcmp(key, "scaling_baseline"))
+			cvs_note(im, path, "%s", scaling);
+		else if (!known)
+			cvs_note(im, path, "not a key CVS's %s loader reads", who);
+	}
+}
+
 /* s with every {user-id} replaced, as CVS's loader does. */
 static char *subst_user(const struct cvs *x, const char *s)
 {
@@ -619,23 +638,9 @@ static int import_top(struct cvs *x, const json_t *root, const char **image)
 	    "schema_version", "framework",  "gpu_arch", "enforce_thresholds",
 	    "threshold_json", "loss_curve", "config",   "model_params",
 	    "container",      "sweep",      NULL};
-	const char *key;
-	const json_t *v;
-	json_object_foreach((json_t *)root, key, v)
-	{
-		bool known = key[0] == '_';
-		for (size_t i = 0; used[i]; i++)
-			known = known || !strcmp(used[i], key);
-		char path[256];
-		assay_json_path_key(path, sizeof(path), "$", key);
-		if (!strcmp(key, "scaling_baseline"))
-			cvs_note(
-			    x->im, path,
-			    "assay's scaling gate compares with a baseline combination of the same "
-			    "run ($.gates.scaling, docs/suite.md)");
-		else if (!known)
-			cvs_note(x->im, path, "not a key CVS's Megatron loader reads");
-	}
+	cvs_note_unknown(x->im, root, used, "Megatron",
+			 "assay's scaling gate compares with a baseline combination of the same "
+			 "run ($.gates.scaling, docs/suite.md)");
 	const json_t *ct = json_object_get(root, "container");
 	*image = NULL;
 	if (ct) {

@@ -872,7 +872,7 @@ static int mt_head(struct mt *x, const json_t *root, const char *config_path, bo
 		0 ||
 	    cvs_threshold_file(root, config_path, x->o, x->c.err, thresholds) < 0)
 		return -1;
-	const json_t *model = json_object_get(root, "model"), *v;
+	const json_t *model = json_object_get(root, "model");
 	if (!json_is_object(model))
 		return assay_cfg_expected(&x->c, "$.model", "an object", model);
 	if (mstr(x, json_object_get(model, "id"), "$.model.id", &x->model_id) < 0)
@@ -880,17 +880,7 @@ static int mt_head(struct mt *x, const json_t *root, const char *config_path, bo
 	if (json_integer_value(json_object_get(model, "remote")) == 1)
 		return assay_cfg_fail(&x->c, "$.model.remote",
 				      "1: CVS does not implement remote models either");
-	const char *key;
-	json_object_foreach((json_t *)root, key, v)
-	{
-		bool known = key[0] == '_';
-		for (size_t i = 0; used[i]; i++)
-			known = known || !strcmp(used[i], key);
-		char path[256];
-		assay_json_path_key(path, sizeof(path), "$", key);
-		if (!known)
-			cvs_note(x->im, path, "not a key CVS's MaxText loader reads");
-	}
+	cvs_note_unknown(x->im, root, used, "MaxText", NULL);
 	return 0;
 }
 

@@ -505,21 +505,8 @@ static int tt_head(struct tt *x, const json_t *root, const char *config_path, js
 		0 ||
 	    cvs_threshold_file(root, config_path, x->o, x->c.err, thresholds) < 0)
 		return -1;
-	const char *key;
-	const json_t *v;
-	json_object_foreach((json_t *)root, key, v)
-	{
-		bool known = key[0] == '_';
-		for (size_t i = 0; used[i]; i++)
-			known = known || !strcmp(used[i], key);
-		char path[256];
-		assay_json_path_key(path, sizeof(path), "$", key);
-		if (!strcmp(key, "scaling_baseline"))
-			cvs_note(x->im, path,
-				 "CVS's loader accepts it; no TorchTitan test of CVS reads it");
-		else if (!known)
-			cvs_note(x->im, path, "not a key CVS's TorchTitan loader reads");
-	}
+	cvs_note_unknown(x->im, root, used, "TorchTitan",
+			 "CVS's loader accepts it; no TorchTitan test of CVS reads it");
 	(void)suite;
 	return 0;
 }

@@ -124,6 +124,11 @@ assay_err cvs_import_maxtext(const json_t *root, const char *config_path,
 assay_err cvs_import_torchtitan(const json_t *root, const char *config_path,
 				const struct assay_import_opts *o, struct assay_import *out,
 				struct assay_error *e);
+/* A note for each top-level key of root that CVS's WHO loader does not read
+ * (neither in used nor starting with "_"); scaling_baseline gets the note
+ * scaling instead where scaling is not NULL. */
+void cvs_note_unknown(struct assay_import *im, const json_t *root, const char *const *used,
+		      const char *who, const char *scaling);
 int cvs_threshold_file(const json_t *root, const char *config_path,
 		       const struct assay_import_opts *o, struct assay_error *e, char **out);
 
