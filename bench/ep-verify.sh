@@ -16,7 +16,7 @@
 # (off/sample/all); COPY=memcpy or nt forces one for every run.
 #   bench/ep-verify.sh [BUILD_DIR]      (default build/release; built if missing)
 # Environment: BACKEND (shm), PRECISION (bf16), PHASE (decode), LADDER
-# (1,8,64,128), HIDDEN (7168), PROFILE (quick), NP (2), REPS (3, at least
+# (1,8,64,128), HIDDEN (7168), PROFILE (quick), NP (2), REPS (25, at least
 # 3), COPY (auto), OUT (out/ep-verify).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +28,7 @@ ladder=${LADDER:-1,8,64,128}
 hidden=${HIDDEN:-7168}
 profile=${PROFILE:-quick}
 np=${NP:-2}
-reps=${REPS:-3}
+reps=${REPS:-25}
 copy=${COPY:-auto}
 copyflag=()
 [ "$copy" = auto ] || copyflag=(--copy "$copy")

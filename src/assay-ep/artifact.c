@@ -111,6 +111,19 @@ static double point_error(const struct ep_point *pt)
 	return worst;
 }
 
+/* shm's copy routine and the p50s it was chosen on (docs/ep.md). */
+static json_t *copy_json(const struct ep_run *run, const struct ep_point *pt)
+{
+	if (!run->be || !run->be->host_copy)
+		return json_null();
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "routine", ep_copy_names[pt->copy],
+			 "chosen_by", pt->copy_forced ? "--copy" : "measurement", "memcpy_us",
+			 us_or_null(pt->copy_us[EP_COPY_MEMCPY]), "nt_us",
+			 us_or_null(pt->copy_us[EP_COPY_NT]), "dispatch_memcpy_us",
+			 us_or_null(pt->dispatch_us[EP_COPY_MEMCPY]), "dispatch_nt_us",
+			 us_or_null(pt->dispatch_us[EP_COPY_NT]));
+}
+
 static json_t *point_json(struct ep_run *run, struct ep_point *pt)
 {
 	(void)run;
@@ -145,12 +158,7 @@ static json_t *point_json(struct ep_run *run, struct ep_point *pt)
 	for (size_t i = 0; i < timed_why.n; i++)
 		json_array_append_new(reasons, json_string(timed_why.v[i]));
 	strlist_clear(&timed_why);
-	json_t *copy = json_null();
-	if (run->be && run->be->host_copy)
-		copy = json_pack("{s:s, s:s, s:o, s:o}", "routine", ep_copy_names[pt->copy],
-				 "chosen_by", pt->copy_forced ? "--copy" : "measurement",
-				 "memcpy_us", us_or_null(pt->copy_us[EP_COPY_MEMCPY]), "nt_us",
-				 us_or_null(pt->copy_us[EP_COPY_NT]));
+	json_t *copy = copy_json(run, pt);
 	double ceiling = -1, efficiency = -1;
 	ep_point_ceiling(pt, &ceiling, &efficiency);
 	json_t *doc = json_pack(
@@ -291,9 +299,13 @@ void ep_print_table(struct ep_run *run)
 		if (pt->timed.checked)
 			printf(", %lld timed calls checked (%lld failed)",
 			       (long long)pt->timed.calls, (long long)pt->timed.failed);
-		if (run->be && run->be->host_copy && pt->copy_us[0] >= 0)
-			printf(", copy %s (memcpy %.1f us, nt %.1f us)", ep_copy_names[pt->copy],
-			       pt->copy_us[EP_COPY_MEMCPY], pt->copy_us[EP_COPY_NT]);
+		/* Which routine and the figures it was chosen on: dispatch's
+		 * p50s, or the pattern's when --copy forced it. */
+		const double *us = pt->dispatch_us[0] >= 0 ? pt->dispatch_us : pt->copy_us;
+		if (run->be && run->be->host_copy && us[0] >= 0)
+			printf(", copy %s (%s memcpy %.1f us, nt %.1f us)", ep_copy_names[pt->copy],
+			       us == pt->dispatch_us ? "dispatch" : "pattern", us[EP_COPY_MEMCPY],
+			       us[EP_COPY_NT]);
 		printf("\n");
 	}
 }

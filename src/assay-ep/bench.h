@@ -77,9 +77,10 @@ struct ep_point {
 	 * copy_us < 0 when not measured. */
 	enum ep_copy_kind copy;         /* what shm dispatch uses */
 	enum ep_copy_kind pattern_copy; /* the faster routine on the pattern */
-	double copy_us[2]; /* setup: p50 of the pattern with memcpy, nt (MAX across ranks) */
-	bool copy_forced;  /* --copy chose, not the measurement */
-	double *pattern;   /* [trials * iters]: pattern rounds in the trials, MAX (rank 0) */
+	double copy_us[2];     /* setup: p50 of the pattern with memcpy, nt (MAX across ranks) */
+	double dispatch_us[2]; /* setup: p50 of dispatch with memcpy, nt (< 0: not timed) */
+	bool copy_forced;      /* --copy chose, not the measurement */
+	double *pattern;       /* [trials * iters]: pattern rounds in the trials, MAX (rank 0) */
 	size_t npattern;
 	struct assay_ep_ll_verdict ll_verdict[2]; /* --mode low-latency: before, after */
 	struct ep_verify *verify;    /* the timed-call checks while timing (verify.c) */
@@ -175,6 +176,10 @@ void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass);
 /* The timing contract over one valid point; with a pattern, each trial
  * also times iters_per_trial rounds of it (the ceiling). */
 void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *pa);
+/* shm's copy routine for the point unless --copy forced one: reps dispatches
+ * with each routine, alternating, the one with the lower p50 (MAX across
+ * ranks); fills pt->dispatch_us and pt->copy. */
+void ep_choose_routine(struct ep_run *run, struct ep_point *pt, int reps);
 /* The timed-call checks (verify.c). ep_verify_seed: after MPI_Init, rank 0
  * draws the seed unless --verify-seed gave one; every rank gets it.
  * capture: after a valid pass before timing (recs: what it received), keep

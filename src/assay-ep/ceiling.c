@@ -117,8 +117,6 @@ void ep_pattern_choose(struct ep_pattern *pa, struct ep_point *pt, int reps)
 	}
 	pt->pattern_copy =
 	    pt->copy_us[EP_COPY_NT] < pt->copy_us[EP_COPY_MEMCPY] ? EP_COPY_NT : EP_COPY_MEMCPY;
-	if (!pt->copy_forced)
-		pt->copy = pt->pattern_copy;
 	free(t);
 	free(worst);
 }

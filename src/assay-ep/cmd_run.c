@@ -474,7 +474,7 @@ static assay_err setup_backend(struct ep_run *run, char *reason, size_t size)
 	return setup;
 }
 
-/* One ladder point: staged, its ceiling's pattern chosen, checked by the
+/* One ladder point: staged, its ceiling's pattern and shm's routine chosen, checked by the
  * oracle, timed, checked again, and freed. */
 static void run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 {
@@ -490,6 +490,7 @@ static void run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 	if (run->be->host_data &&
 	    (pa = ep_pattern_open(run->comm, run->rank, run->size, pt, regions)))
 		ep_pattern_choose(pa, pt, 10);
+	ep_choose_routine(run, pt, 10);
 	ep_oracle(run, pt, 0);
 	if (pt->valid && !run->stop)
 		ep_time_point(run, pt, pa);

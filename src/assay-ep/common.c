@@ -99,6 +99,7 @@ void ep_point_stage(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 	pt->copy_forced = run->copy_set;
 	pt->pattern_copy = run->copy;
 	pt->copy_us[0] = pt->copy_us[1] = -1;
+	pt->dispatch_us[0] = pt->dispatch_us[1] = -1;
 }
 
 int64_t ep_point_bytes(const struct ep_point *pt, int comp)

@@ -173,6 +173,48 @@ static void roundtrip(struct ep_run *run, struct ep_point *pt)
 	run->be->combine(run, pt);
 }
 
+/* The routine is for dispatch, so it is chosen on dispatch: ranked on the
+ * bare copy pattern (ceiling.c) instead, nt came first at 1-128 tokens (shm,
+ * EP 2) in most runs while memcpy's dispatch p50 was 0.45-0.75x nt's, and
+ * paired runs of one case used different routines (docs/performance.md). */
+void ep_choose_routine(struct ep_run *run, struct ep_point *pt, int reps)
+{
+	if (!run->be->host_copy || pt->copy_forced)
+		return;
+	double *t = xmalloc((size_t)reps * 2 * sizeof(*t));
+	double *worst = xmalloc((size_t)reps * 2 * sizeof(*t));
+	/* Blocks of one routine (ABBA), each after two untimed calls: one
+	 * routine's calls leave the lines where the next call of the same kind
+	 * finds them (memcpy: in the writer's cache; nt: in memory), as in the
+	 * timed trials, where alternating calls measured both cold. */
+	int half = (reps + 1) / 2;
+	for (int b = 0; b < 4; b++) {
+		int k = (b == 1 || b == 2) ? 1 : 0, first = b < 2 ? 0 : half;
+		int n = b < 2 ? half : reps - half;
+		pt->copy = (enum ep_copy_kind)k;
+		for (int i = -2; i < n; i++) {
+			double t0 = assay_monotonic();
+			run->be->dispatch(run, pt);
+			if (i >= 0)
+				t[k * reps + first + i] = (assay_monotonic() - t0) * 1e6;
+		}
+	}
+	/* Ended as a roundtrip: the oracle's pass then starts as every trial
+	 * does (and a dispatch that idles after a dispatch, the mutant
+	 * idle-after-dispatch, still meets the untimed pass's call idle-free). */
+	run->be->combine(run, pt);
+	MPI_CHECK(MPI_Allreduce(t, worst, reps * 2, MPI_DOUBLE, MPI_MAX, run->comm));
+	for (int k = 0; k < 2; k++) {
+		double *v = worst + k * reps;
+		assay_ep_sort(v, (size_t)reps);
+		pt->dispatch_us[k] = v[assay_ep_rank_index((size_t)reps, 50)];
+	}
+	pt->copy = pt->dispatch_us[EP_COPY_NT] < pt->dispatch_us[EP_COPY_MEMCPY] ? EP_COPY_NT
+										 : EP_COPY_MEMCPY;
+	free(t);
+	free(worst);
+}
+
 /* Chained pairs: back-to-back dispatch->combine, each pair timed; per pair
  * the median across ranks and the MIN. A checked pair (verify.c) is timed
  * from after its poison to its end, and the next from after the check. */
