@@ -16,7 +16,8 @@
 # (off/sample/all); COPY=memcpy or nt forces one for every run.
 #   bench/ep-verify.sh [BUILD_DIR]      (default build/release; built if missing)
 # Environment: BACKEND (shm), PRECISION (bf16), PHASE (decode), LADDER
-# (1,8,64,128), HIDDEN (7168), PROFILE (quick), NP (2), REPS (25, at least
+# (1,8,64,128), HIDDEN (7168), PROFILE (quick), NP (2), REPS (25; 60 to decide
+# the 1.10x target on a 2-core machine; at least
 # 3), COPY (auto), OUT (out/ep-verify).
 set -euo pipefail
 cd "$(dirname "$0")/.."

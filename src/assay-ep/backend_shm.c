@@ -17,6 +17,10 @@ struct shm_point {
 	int *counts;          /* [ep][ep]: counts[s * ep + d] records s sends d */
 	int64_t *offset;      /* [ep]: where this rank's block starts at d */
 	const uint16_t **bases;
+	/* The same from the routing, once (not from a dispatch's own count
+	 * exchange): the block each checked dispatch's poison covers; NULL
+	 * when the blocks of all ranks do not tile every receive region. */
+	int64_t *at;
 };
 
 static size_t page_round(size_t n)
@@ -28,6 +32,29 @@ static assay_err shm_setup(struct ep_run *run, char *reason, size_t size)
 {
 	return ep_shm_one_node(run->comm, run->rank, run->size, reason, size) ? ASSAY_OK
 									      : ASSAY_NO_METRICS;
+}
+
+/* Where this rank's block starts in each rank's receive region, by the
+ * routing's send counts; NULL unless, on every rank, the blocks sent to it
+ * add up to the records it receives (so the ranks' blocks tile every
+ * region, and poisoning its own blocks everywhere poisons every region). */
+static int64_t *blocks_at(struct ep_run *run, struct ep_point *pt, int *counts)
+{
+	int P = run->size, me = run->rank;
+	MPI_CHECK(MPI_Allgather(pt->send_counts, P, MPI_INT, counts, P, MPI_INT, run->comm));
+	int64_t *at = xcalloc((size_t)P, sizeof(*at)), total = 0;
+	for (int d = 0; d < P; d++)
+		for (int src = 0; src < me; src++)
+			at[d] += counts[src * P + d];
+	for (int src = 0; src < P; src++)
+		total += counts[src * P + me];
+	int tiles = total == pt->nrecv, all = 0;
+	MPI_CHECK(MPI_Allreduce(&tiles, &all, 1, MPI_INT, MPI_LAND, run->comm));
+	if (!all) {
+		free(at);
+		return NULL;
+	}
+	return at;
 }
 
 static void shm_point_init(struct ep_run *run, struct ep_point *pt)
@@ -46,6 +73,7 @@ static void shm_point_init(struct ep_run *run, struct ep_point *pt)
 	s->counts = xcalloc((size_t)(run->size * run->size), sizeof(int));
 	s->offset = xcalloc((size_t)run->size, sizeof(*s->offset));
 	s->bases = xcalloc((size_t)run->size, sizeof(*s->bases));
+	s->at = blocks_at(run, pt, s->counts);
 	MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win));
 	pt->be = s;
 }
@@ -151,12 +179,44 @@ static void shm_poison(struct ep_run *run, struct ep_point *pt)
 	MPI_CHECK(MPI_Win_sync(s->win));
 }
 
-/* What one dispatch writes on this rank: its receive region. The peers
- * write it only after the next count exchange, which waits for this rank. */
+/* What one dispatch writes: the receive regions. Each rank poisons its own
+ * block in every region, the lines it writes, as its copy routine writes
+ * them: the checked call then finds them where an unchecked one does (with
+ * memcpy dirty in the writer's cache, with nt in memory). Poisoned by the
+ * receiver instead (in its cache), a checked call at 128 tokens took
+ * longer and moved dispatch's p50 by 5-11% (docs/performance.md). No rank
+ * reads the regions between timed calls, and the barrier after the poison
+ * orders it before the call. */
 static void shm_poison_dispatch(struct ep_run *run, struct ep_point *pt)
 {
 	struct shm_point *s = pt->be;
-	memset(s->recv[run->rank], 0xFF, (size_t)pt->nrecv * pt->l.stride);
+	size_t stride = pt->l.stride;
+	if (!s->at)
+		memset(s->recv[run->rank], 0xFF, (size_t)pt->nrecv * stride);
+	for (int d = 0; s->at && d < run->size; d++)
+		ep_poison(s->recv[d] + (size_t)s->at[d] * stride,
+			  (size_t)pt->send_counts[d] * stride, pt->copy);
+	MPI_CHECK(MPI_Win_sync(s->win));
+}
+
+/* After the check's hash read them, the received lines are shared between
+ * the receiver's cache and the writer's, and a memcpy dispatch had to take
+ * them back one store at a time: 4-10x an unchecked dispatch (EP 2, 1-8
+ * tokens; docs/performance.md). Each writer writes one byte of each line of
+ * its blocks back (the same value), owning them again as an unchecked call
+ * leaves them. nt stores find them in no cache's way worth it. */
+static void shm_reown_dispatch(struct ep_run *run, struct ep_point *pt)
+{
+	struct shm_point *s = pt->be;
+	size_t stride = pt->l.stride;
+	if (pt->copy != EP_COPY_MEMCPY || !s->at)
+		return;
+	for (int d = 0; d < run->size; d++) {
+		volatile unsigned char *v = s->recv[d] + (size_t)s->at[d] * stride;
+		size_t n = (size_t)pt->send_counts[d] * stride;
+		for (size_t i = 0; i < n; i += 64)
+			v[i] = v[i];
+	}
 	MPI_CHECK(MPI_Win_sync(s->win));
 }
 
@@ -173,6 +233,7 @@ static void shm_point_release(struct ep_run *run, struct ep_point *pt)
 	free(s->counts);
 	free(s->offset);
 	free(s->bases);
+	free(s->at);
 	free(s);
 	pt->be = NULL;
 }
@@ -196,6 +257,7 @@ const struct ep_backend ep_backend_shm = {
     .teardown = shm_teardown,
     .poison = shm_poison,
     .poison_dispatch = shm_poison_dispatch,
+    .reown_dispatch = shm_reown_dispatch,
     .poison_combine = shm_nop, /* combine writes only pt->out, which the caller poisons */
     .recv_regions = shm_recv_regions,
     .host_copy = true,

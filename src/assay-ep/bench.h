@@ -123,6 +123,9 @@ struct ep_backend {
 	 * checks (verify.c). Every rank calls it between barriers. */
 	void (*poison_dispatch)(struct ep_run *run, struct ep_point *pt);
 	void (*poison_combine)(struct ep_run *run, struct ep_point *pt);
+	/* Optional, after a checked dispatch's check, between barriers: put
+	 * the lines the check read back where an unchecked call leaves them. */
+	void (*reown_dispatch)(struct ep_run *run, struct ep_point *pt);
 	bool host_copy; /* the copy routine (--copy) applies: shm */
 	bool host_data; /* data moves in host memory: a host copy ceiling applies */
 };

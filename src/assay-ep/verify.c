@@ -26,9 +26,6 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "assay/json.h"
 #include "assay/util.h"
@@ -198,29 +195,6 @@ static bool writes_combine(int comp)
 	return comp != EP_DISPATCH;
 }
 
-/* n bytes of 0xFF with non-temporal stores (fenced): the lines leave the
- * cache, as the previous call's non-temporal stores left them. */
-static void fill_nt(void *dst, size_t n)
-{
-	unsigned char *d = dst;
-	size_t i = 0;
-#if defined(__SSE2__)
-	size_t head = (16 - ((uintptr_t)d & 15)) & 15;
-	const __m128i ff = _mm_set1_epi8(-1);
-	if (n >= head + 64) {
-		memset(d, 0xFF, head);
-		for (i = head; i + 64 <= n; i += 64) {
-			_mm_stream_si128((__m128i *)(d + i), ff);
-			_mm_stream_si128((__m128i *)(d + i + 16), ff);
-			_mm_stream_si128((__m128i *)(d + i + 32), ff);
-			_mm_stream_si128((__m128i *)(d + i + 48), ff);
-		}
-		_mm_sfence();
-	}
-#endif
-	memset(d + i, 0xFF, n - i);
-}
-
 void ep_verify_before(struct ep_run *run, struct ep_point *pt, int comp)
 {
 	if (run->ll) {
@@ -235,29 +209,11 @@ void ep_verify_before(struct ep_run *run, struct ep_point *pt, int comp)
 		 * first have to write back lines memset made dirty: the checked
 		 * combine took 2-3x an unchecked one. */
 		size_t n = (size_t)(pt->p.tokens * pt->p.hidden) * sizeof(*pt->out);
-		if (run->be->host_data && strcmp(ep_reduce_names[ep_reduce_isa()], "scalar"))
-			fill_nt(pt->out, n);
-		else
-			memset(pt->out, 0xFF, n);
+		bool nt = run->be->host_data && strcmp(ep_reduce_names[ep_reduce_isa()], "scalar");
+		ep_poison(pt->out, n, nt ? EP_COPY_NT : EP_COPY_MEMCPY);
 		run->be->poison_combine(run, pt);
 	}
 	MPI_CHECK(MPI_Barrier(run->comm));
-}
-
-/* After the hash read them, shm's received lines are shared between this
- * rank's cache and the peers' that wrote them, and the next dispatch had to
- * take them back one store at a time: 4-10x an unchecked dispatch (memcpy
- * routine, EP 2, 1-8 tokens; docs/performance.md). Writing one byte of each line back (the
- * same value) makes this rank their one owner, as the poison does before
- * the checked call, so the next dispatch costs what the checked one did.
- * Only for dispatches with memcpy: non-temporal stores find the lines
- * unshared (the peers' stores went to memory) and would have to write back
- * a line made dirty here. */
-static void own_lines(unsigned char *p, size_t n)
-{
-	volatile unsigned char *v = p;
-	for (size_t i = 0; i < n; i += 64)
-		v[i] = p[i];
 }
 
 static int64_t failures(const struct assay_ep_verdict *v)
@@ -282,8 +238,6 @@ void ep_verify_after(struct ep_run *run, struct ep_point *pt, int comp)
 		if (bytes_hash(recs, n) != vf->recv_hash)
 			assay_ep_check_dispatch(&pt->p, &pt->l, &pt->r, run->rank, recs, pt->nrecv,
 						&vf->v);
-		if (run->be->host_copy && pt->copy == EP_COPY_MEMCPY)
-			own_lines(recs, n);
 		vf->dispatches++;
 	}
 	if (writes_combine(comp)) {
@@ -297,6 +251,12 @@ void ep_verify_after(struct ep_run *run, struct ep_point *pt, int comp)
 		vf->failed[vf->calls] = 1;
 	vf->calls++;
 	MPI_CHECK(MPI_Barrier(run->comm));
+	/* The lines the check read back where the next call finds them
+	 * unchecked, the ranks together again after it. */
+	if (writes_dispatch(comp) && run->be->reown_dispatch) {
+		run->be->reown_dispatch(run, pt);
+		MPI_CHECK(MPI_Barrier(run->comm));
+	}
 }
 
 void ep_verdict_reduce(struct ep_run *run, const struct assay_ep_verdict *mine,

@@ -106,6 +106,28 @@ void *ep_alloc_lines(size_t n)
 	return p;
 }
 
+void ep_poison(void *dst, size_t n, enum ep_copy_kind kind)
+{
+	unsigned char *d = dst;
+	size_t i = 0;
+#if defined(__SSE2__)
+	size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+	const __m128i ff = _mm_set1_epi8(-1);
+	if (kind == EP_COPY_NT && n >= head + 64) {
+		memset(d, 0xFF, head);
+		for (i = head; i + 64 <= n; i += 64) {
+			_mm_stream_si128((__m128i *)(d + i), ff);
+			_mm_stream_si128((__m128i *)(d + i + 16), ff);
+			_mm_stream_si128((__m128i *)(d + i + 32), ff);
+			_mm_stream_si128((__m128i *)(d + i + 48), ff);
+		}
+		_mm_sfence();
+	}
+#endif
+	(void)kind;
+	memset(d + i, 0xFF, n - i);
+}
+
 void ep_copy_fence(void)
 {
 #if defined(__SSE2__)

@@ -30,6 +30,10 @@ extern const char *const ep_copy_names[]; /* "memcpy", "nt", NULL */
  * before publishing the data). */
 void ep_copy(void *dst, const void *src, size_t n, enum ep_copy_kind kind);
 void ep_copy_fence(void);
+/* n bytes of 0xFF written as kind writes: EP_COPY_MEMCPY with memset (the
+ * lines end dirty in this core's cache), EP_COPY_NT with non-temporal
+ * stores, fenced (the lines leave every cache unread). */
+void ep_poison(void *dst, size_t n, enum ep_copy_kind kind);
 /* n bytes (at least 1) on a 64-byte line boundary, so records padded to 64
  * bytes never straddle a line; aborts on exhaustion like xmalloc. Free with
  * free(). */
