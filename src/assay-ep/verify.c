@@ -15,8 +15,10 @@
  * carries the ranks' different poison or check times. No barrier is needed
  * before the poison: the last call ended in a collective and peers write a
  * rank's receive region only after the next call's count exchange, which
- * waits for that rank (the ceiling's pattern rounds, which copy into shm's
- * regions and end without one, are followed by a barrier: harness.c).
+ * waits for that rank; nothing reads the regions between calls but a check,
+ * which ends in a barrier (the ceiling's pattern rounds, which copy into
+ * shm's regions and end without one, are followed by a barrier: harness.c).
+ * shm poisons each region by its writers (backend_shm.c).
  * --mode low-latency poisons and compares its own buffers (verify_ll.c)
  * and shares the rest: seed, picks, counts, verdict, artifact. */
 #include <math.h>
