@@ -121,8 +121,8 @@ static const struct cli_opt run_opts[] = {
      .name = "copy",
      .arg = "memcpy|nt",
      .off = offsetof(A, copy),
-     .help = "shm copy routine (default: the faster on each point's\nown copy pattern, "
-	     "measured at setup)",
+     .help = "shm copy routine (default: the one whose dispatch is\nfaster, timed on each "
+	     "point at setup)",
      .choices = ep_copy_names},
     {.type = CLI_CHOICE,
      .name = "reduce",
