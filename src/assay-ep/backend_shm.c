@@ -204,7 +204,7 @@ static void shm_poison_dispatch(struct ep_run *run, struct ep_point *pt)
  * them back one store at a time: 4-10x an unchecked dispatch (EP 2, 1-8
  * tokens; docs/performance.md). Each writer writes one byte of each line of
  * its blocks back (the same value), owning them again as an unchecked call
- * leaves them. nt stores find them in no cache's way worth it. */
+ * leaves them. Not for nt: its stores write past the caches. */
 static void shm_reown_dispatch(struct ep_run *run, struct ep_point *pt)
 {
 	struct shm_point *s = pt->be;

@@ -180,8 +180,9 @@ void ep_oracle(struct ep_run *run, struct ep_point *pt, int pass);
  * also times iters_per_trial rounds of it (the ceiling). */
 void ep_time_point(struct ep_run *run, struct ep_point *pt, struct ep_pattern *pa);
 /* shm's copy routine for the point unless --copy forced one: reps dispatches
- * with each routine, alternating, the one with the lower p50 (MAX across
- * ranks); fills pt->dispatch_us and pt->copy. */
+ * with each routine, in blocks of one routine (memcpy, nt, nt, memcpy), the
+ * one with the lower p50 (MAX across ranks); fills pt->dispatch_us and
+ * pt->copy. */
 void ep_choose_routine(struct ep_run *run, struct ep_point *pt, int reps);
 /* The timed-call checks (verify.c). ep_verify_seed: after MPI_Init, rank 0
  * draws the seed unless --verify-seed gave one; every rank gets it.
@@ -228,7 +229,8 @@ int64_t ep_point_bytes(const struct ep_point *pt, int comp);
  * regions (the backend's recv_regions) when given, else an MPI-3 shared
  * window of its own. open() returns NULL when the ranks do not share a node. round() is one barrier
  * then the timed copies (this rank's microseconds). choose() times reps rounds per routine, fills
- * pt->copy_us and pt->pattern_copy, and pt->copy unless --copy forced it. */
+ * pt->copy_us and pt->pattern_copy (the ceiling's routine; dispatch's is
+ * ep_choose_routine's). */
 struct ep_pattern *ep_pattern_open(MPI_Comm comm, int rank, int size, const struct ep_point *pt,
 				   unsigned char *const *regions);
 double ep_pattern_round(struct ep_pattern *pa, enum ep_copy_kind kind);

@@ -474,8 +474,8 @@ static assay_err setup_backend(struct ep_run *run, char *reason, size_t size)
 	return setup;
 }
 
-/* One ladder point: staged, its ceiling's pattern and shm's routine chosen, checked by the
- * oracle, timed, checked again, and freed. */
+/* One ladder point: staged, its ceiling's pattern and shm's routine chosen,
+ * checked by the oracle, timed, checked again, and freed. */
 static void run_point(struct ep_run *run, struct ep_point *pt, int64_t tokens)
 {
 	double t0 = assay_monotonic();
